@@ -1,0 +1,203 @@
+"""The `perfledger` command: thin wrappers that parse arguments and call flows or the warehouse."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from flows.output import FORMATS, render
+from warehouse import lake, query
+
+WAREHOUSE_HELP = "Warehouse folder (default: $PERFLEDGER_WAREHOUSE or ~/.local/share/perfledger/warehouse)."
+EXAMPLE_QUERY = (
+    "SELECT model, platform, sdk_version, framework, value, unit FROM measurements "
+    "WHERE model_canonical = 'ResNet-50 v1.5' AND system = 'Bow Pod16' "
+    "AND workload = 'training' AND metric = 'throughput'"
+)
+
+
+def warehouse_option(function):
+    return click.option(
+        "--warehouse",
+        "warehouse",
+        type=click.Path(file_okay=False, path_type=Path),
+        envvar="PERFLEDGER_WAREHOUSE",
+        default=None,
+        help=WAREHOUSE_HELP,
+    )(function)
+
+
+def format_option(function):
+    return click.option(
+        "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+        help="Output format.",
+    )(function)
+
+
+def _warehouse(path: Path | None) -> Path:
+    return path if path is not None else lake.default_warehouse_dir()
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """perfledger: vendor benchmark pages as a versioned SQL warehouse."""
+
+
+@main.command()
+@click.argument("targets", nargs=-1)
+@warehouse_option
+@click.option("--trigger", default="cli", show_default=True, help="Recorded with the snapshot.")
+@click.option("--wait", "wait_s", type=float, default=0.0, show_default=True,
+              help="Seconds to wait for another ingest holding the warehouse.")
+@click.option("--quiet", is_flag=True, help="Print only the summary.")
+def ingest(targets, warehouse, trigger, wait_s, quiet):
+    """Read PATH_OR_URL ... (files, folders) or, with none, the bundled demo corpus."""
+    from flows.runner import run_ingest
+
+    warehouse = _warehouse(warehouse)
+    progress = (lambda message: None) if quiet else (lambda m: click.echo(f"  {m}", err=True))
+    try:
+        summary = run_ingest(list(targets), warehouse, trigger=trigger, wait_s=wait_s,
+                             progress=progress)
+    except lake.WarehouseError as error:
+        _fail(str(error))
+    click.echo(_summary_text(summary))
+    if summary.failures and summary.documents_read == len(summary.failures):
+        sys.exit(1)
+
+
+def _summary_text(summary) -> str:
+    lines = [
+        f"documents read:      {summary.documents_read} "
+        f"({summary.count_status('new')} new, {summary.count_status('unchanged')} unchanged, "
+        f"{summary.count_status('stale')} older than stored, {len(summary.failures)} failed)",
+        f"tables found:        {summary.tables_found}",
+        f"values added:        {summary.total('values_added')}",
+        f"values changed:      {summary.total('values_changed')}",
+        f"values removed:      {summary.total('values_removed')}",
+        f"values quarantined:  {summary.total('values_quarantined')}",
+        "snapshots:           "
+        + (", ".join(str(run.snapshot_id) for run in summary.runs) or "none"),
+        f"warehouse:           {summary.warehouse}",
+    ]
+    for failure in summary.failures:
+        lines.append(f"failed: {failure.message}")
+    lines.append(f'try:                 perfledger sql "{EXAMPLE_QUERY}"')
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("sql_text", metavar="QUERY")
+@warehouse_option
+@format_option
+@click.option("--as-of", "as_of", default=None,
+              help="Snapshot id or timestamp to answer as of.")
+def sql(sql_text, warehouse, fmt, as_of):
+    """Run read-only SQL against the warehouse views (measurements, quarantine, ...)."""
+    try:
+        columns, rows = query.run_sql(_warehouse(warehouse), sql_text, as_of)
+    except (query.ReadOnlyViolation, lake.WarehouseError, ValueError) as error:
+        _fail(str(error))
+    except Exception as error:  # DuckDB's own errors name the problem in the SQL
+        _fail(f"query failed: {error}")
+    click.echo(render(columns, rows, fmt))
+
+
+@main.command()
+@warehouse_option
+@format_option
+def snapshots(warehouse, fmt):
+    """List warehouse snapshots with the run, trigger and documents of each."""
+    try:
+        columns, rows = query.snapshots(_warehouse(warehouse))
+    except lake.WarehouseError as error:
+        _fail(str(error))
+    click.echo(render(columns, rows, fmt))
+
+
+@main.command()
+@click.argument("from_version", required=False, type=int)
+@click.argument("to_version", required=False, type=int)
+@warehouse_option
+@format_option
+def diff(from_version, to_version, warehouse, fmt):
+    """Values added, removed and changed between two snapshots (default: the last run)."""
+    try:
+        columns, rows, start, end = query.diff(_warehouse(warehouse), from_version, to_version)
+    except (lake.WarehouseError, ValueError) as error:
+        _fail(str(error))
+    if fmt == "table":
+        click.echo(f"changes from snapshot {start} to {end}")
+    click.echo(render(columns, rows, fmt))
+
+
+@main.command()
+@warehouse_option
+@format_option
+@click.option("--source", default=None, help="Only this source.")
+def quarantine(warehouse, fmt, source):
+    """List quarantined values with the stage, the check and the reason."""
+    sql_text = (
+        "SELECT source_id, stage, \"check\", reason, table_title, row_number, column_name, "
+        "raw_value, line_number FROM quarantine"
+    )
+    if source:
+        sql_text += " WHERE source_id = '" + source.replace("'", "''") + "'"
+    sql_text += " ORDER BY source_id, table_index, row_number"
+    try:
+        columns, rows = query.run_sql(_warehouse(warehouse), sql_text)
+    except lake.WarehouseError as error:
+        _fail(str(error))
+    click.echo(render(columns, rows, fmt))
+
+
+@main.command()
+@format_option
+def sources(fmt):
+    """List the sources in the registry and the bundled captures of each."""
+    from sources.registry import load_registry
+
+    registry = load_registry()
+    rows = []
+    for source in registry.sources.values():
+        captures = [c for c in registry.captures if c.source == source.name]
+        rows.append((source.name, source.publisher, source.kind, source.schedule, source.url,
+                     len(captures)))
+    click.echo(render(["name", "publisher", "kind", "schedule", "url", "captures"], rows, fmt))
+
+
+@main.command()
+@warehouse_option
+def doctor(warehouse):
+    """Check the installation and the warehouse, and say what to fix."""
+    import duckdb
+
+    warehouse = _warehouse(warehouse)
+    problems = 0
+    click.echo(f"python:     {sys.version.split()[0]}")
+    click.echo(f"duckdb:     {duckdb.__version__}")
+    click.echo(f"warehouse:  {warehouse}")
+    click.echo(f"prefect api: {os.environ.get('PREFECT_API_URL') or 'none (stages run in-process)'}")
+    try:
+        connection = lake.connect(warehouse, read_only=lake.catalog_path(warehouse).exists())
+        tables = connection.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'lake'"
+        ).fetchone()[0]
+        connection.close()
+        click.echo(f"catalog:    ok ({tables} tables)")
+    except lake.WarehouseError as error:
+        problems += 1
+        click.echo(f"catalog:    PROBLEM: {error}")
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()

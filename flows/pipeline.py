@@ -1,0 +1,258 @@
+"""The ingest stages composed as plain functions; the Prefect flow calls the same functions."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+
+from schemas.normalize import QUARANTINE_SCHEMA, DocumentContext, normalize_cells
+from schemas.validate import validate_measurements
+from sources import archive
+from sources.collect import CollectedDocument, collect_captures, collect_paths
+from sources.layouts.base import ParsedDocument
+from sources.parse import ParseFailure, parse_document, parser_version
+from sources.registry import Registry, load_registry
+from warehouse import lake
+from warehouse.load import DocumentLoad, RunCounts, current_versions, known_documents, load_run
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class RunResult:
+    run_id: str
+    snapshot_id: int | None
+    documents: list[DocumentLoad]
+    counts: RunCounts
+    tables_found: int
+
+
+@dataclass
+class IngestSummary:
+    warehouse: Path
+    runs: list[RunResult] = field(default_factory=list)
+
+    @property
+    def documents_read(self) -> int:
+        return sum(len(run.documents) for run in self.runs)
+
+    def count_status(self, status: str) -> int:
+        return sum(1 for run in self.runs for d in run.documents if d.status == status)
+
+    @property
+    def tables_found(self) -> int:
+        return sum(run.tables_found for run in self.runs)
+
+    def total(self, name: str) -> int:
+        return sum(getattr(run.counts, name) for run in self.runs)
+
+    @property
+    def failures(self) -> list[DocumentLoad]:
+        return [d for run in self.runs for d in run.documents if d.status == "failed"]
+
+
+def collect(targets: list[str], registry: Registry, warehouse: Path) -> list[CollectedDocument]:
+    """Fetch stage: the demo corpus when no target is given, else the files and folders named."""
+    store = lake.archive_dir(warehouse)
+    if not targets:
+        return collect_captures(registry, store)
+    return collect_paths([Path(target) for target in targets], registry, store)
+
+
+def plan_runs(documents: list[CollectedDocument]) -> list[list[CollectedDocument]]:
+    """Split documents, in capture order, into runs holding at most one version per source."""
+    runs: list[list[CollectedDocument]] = []
+    current: list[CollectedDocument] = []
+    seen: set[str] = set()
+    for document in sorted(documents, key=lambda d: d.captured_at):
+        if document.source_id in seen:
+            runs.append(current)
+            current, seen = [], set()
+        current.append(document)
+        seen.add(document.source_id)
+    if current:
+        runs.append(current)
+    return runs
+
+
+def _quarantine_from_problems(parsed: ParsedDocument, document: CollectedDocument) -> pl.DataFrame:
+    rows = [
+        {
+            "document_sha256": document.document_sha256,
+            "source_id": document.source_id,
+            "stage": "parse",
+            "check": problem.check,
+            "reason": problem.reason,
+            "table_index": problem.table_index,
+            "table_title": None,
+            "row_number": None,
+            "column_name": None,
+            "raw_value": problem.raw,
+            "raw_row": None,
+            "line_number": problem.line_number,
+        }
+        for problem in parsed.problems
+    ]
+    return pl.DataFrame(rows, schema=QUARANTINE_SCHEMA)
+
+
+def prepare(
+    document: CollectedDocument,
+    known: set[str],
+    current: dict[str, tuple[str, str]],
+    warehouse: Path,
+) -> DocumentLoad:
+    """Parse, normalize and validate one document version into what the load stage writes."""
+    base = DocumentLoad(
+        source_id=document.source_id,
+        source_url=document.source_url,
+        document_sha256=document.document_sha256 or "",
+        status="failed",
+    )
+    if document.error is not None:
+        base.message = document.error
+        base.errors.append((document.location, "fetch", document.error))
+        return base
+    sha256 = document.document_sha256
+    current_sha, current_captured = current.get(document.source_id, (None, ""))
+    if sha256 == current_sha or (sha256 in known and document.captured_at <= current_captured):
+        base.status = "unchanged"
+        base.message = "same bytes as a version already read"
+        return base
+    data = archive.read(lake.archive_dir(warehouse), sha256)
+    try:
+        parsed, layout_name = parse_document(data, document.content_type, document.layout)
+    except ParseFailure as error:
+        base.message = f"{document.location}: {error}"
+        base.errors.append((document.location, "parse", str(error)))
+        base.document_row = _document_row(document, None, "unparsed", known)
+        return base
+    version = parser_version(layout_name)
+    context = DocumentContext(
+        source_id=document.source_id,
+        source_url=document.source_url,
+        document_sha256=sha256,
+        document_title=parsed.metadata.title,
+        captured_at=document.captured_at,
+        parser_version=version,
+    )
+    normalized = normalize_cells(parsed.cells, context)
+    good, invalid = validate_measurements(normalized.measurements)
+    quarantine = pl.concat(
+        [_quarantine_from_problems(parsed, document), normalized.quarantine, invalid]
+    )
+    base.document_row = _document_row(document, parsed, version, known)
+    base.cells = parsed.cells if sha256 not in known else None
+    base.measurements = good
+    base.quarantine = quarantine
+    base.status = "new" if document.captured_at > current_captured else "stale"
+    base.message = (
+        f"{parsed.table_count} tables, {good.height} values, {quarantine.height} quarantined"
+        if base.status == "new"
+        else "older than the version already read: archived, not applied"
+    )
+    base.tables_found = parsed.table_count
+    base.prose = parsed.prose
+    return base
+
+
+def _document_row(
+    document: CollectedDocument, parsed: ParsedDocument | None, version: str, known: set[str]
+) -> dict | None:
+    if document.document_sha256 in known:
+        return None
+    metadata = parsed.metadata if parsed else None
+    return {
+        "document_sha256": document.document_sha256,
+        "source_id": document.source_id,
+        "source_url": document.source_url,
+        "content_type": document.content_type,
+        "byte_size": document.byte_size,
+        "layout": version.split("/")[0],
+        "parser_version": version,
+        "title": metadata.title if metadata else None,
+        "author": metadata.author if metadata else None,
+        "published_date": metadata.published_date if metadata else None,
+        "last_updated_date": metadata.last_updated_date if metadata else None,
+        "captured_at": document.captured_at,
+        "archive_path": document.archive_path,
+        "first_run_id": None,
+        "tables_found": parsed.table_count if parsed else 0,
+        "cells_found": parsed.cells.height if parsed else 0,
+    }
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:8]
+
+
+def write_run(
+    connection, documents: list[DocumentLoad], trigger: str, started_at: str
+) -> RunResult:
+    """Load stage for one run: one transaction, one snapshot."""
+    run_id = new_run_id()
+    for document in documents:
+        if document.document_row is not None:
+            document.document_row["first_run_id"] = run_id
+    tables = sum(d.tables_found for d in documents if d.status == "new")
+    run = {
+        "run_id": run_id,
+        "started_at": started_at,
+        "finished_at": datetime.now(UTC).isoformat(),
+        "trigger": trigger,
+        "parser_version": "",
+        "documents_read": len(documents),
+        "documents_new": sum(d.status == "new" for d in documents),
+        "documents_unchanged": sum(d.status == "unchanged" for d in documents),
+        "documents_failed": sum(d.status == "failed" for d in documents),
+        "tables_found": tables,
+    }
+    counts = load_run(connection, run, documents)
+    snapshot = connection.execute(
+        f"SELECT max(snapshot_id) FROM {lake.LAKE}.snapshots()"
+    ).fetchone()[0]
+    return RunResult(run_id, snapshot, documents, counts, tables)
+
+
+def ingest(
+    targets: list[str],
+    warehouse: Path,
+    *,
+    trigger: str = "cli",
+    wait_s: float = 0.0,
+    progress: Progress = lambda message: None,
+    collect_stage: Callable = None,
+    prepare_stage: Callable = None,
+) -> IngestSummary:
+    """Collect, parse, normalize, validate and load; one snapshot per planned run.
+
+    The stage callables default to the plain functions; the Prefect flow passes its tasks,
+    which wrap the same functions, so both paths run the same code.
+    """
+    collect_stage = collect_stage or collect
+    prepare_stage = prepare_stage or prepare
+    registry = load_registry()
+    summary = IngestSummary(warehouse=warehouse)
+    with lake.writer_lock(warehouse, wait_s):
+        connection = lake.connect(warehouse)
+        try:
+            documents = collect_stage(targets, registry, warehouse)
+            progress(f"collected {len(documents)} document(s)")
+            for batch in plan_runs(documents):
+                started = datetime.now(UTC).isoformat()
+                known = known_documents(connection)
+                current = current_versions(connection)
+                prepared = []
+                for document in batch:
+                    prepared.append(prepare_stage(document, known, current, warehouse))
+                    progress(f"{document.location}: {prepared[-1].status}"
+                             f"{' - ' + prepared[-1].message if prepared[-1].message else ''}")
+                summary.runs.append(write_run(connection, prepared, trigger, started))
+        finally:
+            connection.close()
+    return summary

@@ -1,0 +1,134 @@
+"""Canonical labels: platforms, precisions, models, frameworks, SDK versions and workloads.
+
+Each resolver maps the distinct labels of a frame through a vocabulary under schemas/vocab/
+and returns a lookup frame to join back, so the cost grows with the number of distinct
+labels, not rows. A label the vocabulary does not know resolves to nulls; the caller
+decides whether that is a quarantine (platform) or a pass-through (model names).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import polars as pl
+
+from schemas.vocabulary import read_vocab
+
+
+def fold_key(expr: pl.Expr) -> pl.Expr:
+    """Label key: NFKC, lower case, letters and digits only ('ResNet-50 v1.5' -> 'resnet50v15')."""
+    return expr.str.normalize("NFKC").str.to_lowercase().str.replace_all(r"[^a-z0-9+]", "")
+
+
+def _fold_key_text(text: str) -> str:
+    return pl.select(fold_key(pl.lit(text))).item()
+
+
+@cache
+def _platform_rules() -> tuple[tuple[re.Pattern[str], dict[str, str]], ...]:
+    rules = []
+    for row in read_vocab("platforms.csv").iter_rows(named=True):
+        rules.append((re.compile(row.pop("pattern")), row))
+    return tuple(rules)
+
+
+def _expand(template: str, match: re.Match[str]) -> str:
+    return re.sub(r"\$(\d)", lambda ref: match.group(int(ref.group(1))), template)
+
+
+def _evaluate_count(expression: str) -> int:
+    product = 1
+    for factor in expression.split("*"):
+        product *= int(factor)
+    return product
+
+
+def resolve_platforms(labels: pl.Series) -> pl.DataFrame:
+    """platform label -> vendor, system, accelerator, accelerator_count (nulls when unknown)."""
+    rows = []
+    for label in labels.drop_nulls().unique().to_list():
+        key = _fold_key_text(label)
+        resolved = {"platform": label}
+        for pattern, values in _platform_rules():
+            match = pattern.fullmatch(key)
+            if match is None:
+                continue
+            resolved |= {
+                "vendor": values["vendor"],
+                "system": _expand(values["system"], match),
+                "accelerator": values["accelerator"],
+                "accelerator_count": _evaluate_count(_expand(values["accelerator_count"], match)),
+            }
+            break
+        rows.append(resolved)
+    schema = {
+        "platform": pl.String,
+        "vendor": pl.String,
+        "system": pl.String,
+        "accelerator": pl.String,
+        "accelerator_count": pl.Int64,
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _alias_lookup(vocab: str, key_column: str = "alias") -> pl.DataFrame:
+    return read_vocab(vocab).rename({key_column: "key"})
+
+
+def canonical_model(label: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """Model canonical name and item kind via models.csv; unknown models keep their label."""
+    models = _alias_lookup("models.csv")
+    key = fold_key(label)
+    name = key.replace_strict(models["key"], models["model"], default=None)
+    kind = key.replace_strict(models["key"], models["item_kind"], default=None)
+    cleaned = label.str.normalize("NFKC").str.strip_chars(" \u00a0")
+    return pl.coalesce(name, cleaned), kind
+
+
+def canonical_framework(label: pl.Expr) -> pl.Expr:
+    frameworks = _alias_lookup("frameworks.csv")
+    key = fold_key(label)
+    return key.replace_strict(frameworks["key"], frameworks["framework"], default=None)
+
+
+def split_sdk(label: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """'SDK 3.3' -> ('3.3', False); 'Pre-SDK2.5' -> ('2.5', True)."""
+    text = label.str.normalize("NFKC").str.to_lowercase().str.strip_chars()
+    parts = text.str.extract_groups(
+        r"^(?P<pre>pre[- ]?)?(?:poplar\s*)?(?:sdk|version|ver\.?|v)?\s*(?P<ver>\d+(?:\.\d+){0,3})"
+        r"(?P<tail>[a-z0-9.+-]*)$"
+    )
+    version = parts.struct.field("ver") + parts.struct.field("tail").fill_null("")
+    return version, parts.struct.field("pre").is_not_null()
+
+
+def split_precision(label: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """'16.32' -> ('fp16', 'fp32'): X.Y is activations-and-gradients.weights; words via vocab."""
+    bits = read_vocab("precision_bits.csv")
+    words = read_vocab("precisions.csv")
+    text = label.str.normalize("NFKC").str.to_lowercase().str.strip_chars()
+    pair = text.str.extract_groups(r"^(?P<act>\d{1,2})\s*[./]\s*(?P<wt>\d{1,2})$")
+
+    def dtype_of(field: str) -> pl.Expr:
+        return pair.struct.field(field).replace_strict(bits["bits"], bits["dtype"], default=None)
+
+    word_key = text.str.replace_all(r"[^a-z0-9]", "")
+    word_act = word_key.replace_strict(words["word"], words["activation_dtype"], default=None)
+    word_wt = word_key.replace_strict(words["word"], words["weight_dtype"], default=None)
+    return pl.coalesce(dtype_of("act"), word_act), pl.coalesce(dtype_of("wt"), word_wt)
+
+
+def workload_and_phase(*texts: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """The first of `texts` (most specific first) that names a workload or phase wins."""
+    rules = read_vocab("workloads.csv")
+    workload: pl.Expr = pl.lit(None, dtype=pl.String)
+    phase: pl.Expr = pl.lit(None, dtype=pl.String)
+    for text in reversed(texts):
+        folded = text.str.to_lowercase()
+        for row in reversed(list(rules.iter_rows(named=True))):
+            hit = folded.str.contains(row["pattern"]).fill_null(False)
+            workload = pl.when(hit).then(pl.lit(row["workload"])).otherwise(workload)
+            if row["phase"]:
+                phase = pl.when(hit).then(pl.lit(row["phase"])).otherwise(phase)
+    return workload, phase

@@ -1,0 +1,115 @@
+"""The fetch stage for files and registry captures: read bytes, archive them, describe them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sources import archive
+from sources.registry import Registry
+
+TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
+                 ".md": "text/markdown", ".xhtml": "application/xhtml+xml"}
+
+
+@dataclass(frozen=True)
+class CollectedDocument:
+    """One document version, archived, or the reason it could not be read."""
+
+    source_id: str
+    source_url: str
+    location: str
+    captured_at: str
+    content_type: str
+    layout: str = "auto"
+    document_sha256: str | None = None
+    archive_path: str | None = None
+    byte_size: int = 0
+    error: str | None = None
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80] or "document"
+
+
+def _archive_bytes(store: Path, data: bytes, document: CollectedDocument) -> CollectedDocument:
+    sha256, path = archive.store(
+        store,
+        data,
+        {"source_id": document.source_id, "location": document.location,
+         "captured_at": document.captured_at, "content_type": document.content_type,
+         "archived_at": _now()},
+    )
+    return CollectedDocument(
+        **{**document.__dict__, "document_sha256": sha256, "archive_path": str(path),
+           "byte_size": len(data)}
+    )
+
+
+def collect_captures(registry: Registry, store: Path) -> list[CollectedDocument]:
+    """The bundled demo corpus, in capture order."""
+    documents = []
+    for capture in sorted(registry.captures, key=lambda c: c.captured_at):
+        source = registry.sources[capture.source]
+        described = CollectedDocument(
+            source_id=source.name, source_url=source.url, location=str(capture.path),
+            captured_at=capture.captured_at, content_type=capture.content_type,
+            layout=source.layout,
+        )
+        documents.append(_read_file(capture.path, described, store))
+    return documents
+
+
+def _read_file(path: Path, described: CollectedDocument, store: Path) -> CollectedDocument:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        return CollectedDocument(**{**described.__dict__,
+                                    "error": f"cannot read {path}: {error.strerror or error}"})
+    return _archive_bytes(store, data, described)
+
+
+def collect_paths(paths: list[Path], registry: Registry, store: Path) -> list[CollectedDocument]:
+    """Files, and folders read recursively; each file is one document of its own source."""
+    documents = []
+    for path in paths:
+        if not path.exists():
+            documents.append(_missing(path))
+            continue
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for file in files:
+            if file.name.startswith(".") or file.name.endswith(".sightings.jsonl"):
+                continue
+            documents.append(_read_file(file, _describe_file(file, registry), store))
+    return sorted(documents, key=lambda d: d.captured_at)
+
+
+def _missing(path: Path) -> CollectedDocument:
+    return CollectedDocument(
+        source_id=f"file-{_slug(path.stem)}", source_url=path.resolve().as_uri(),
+        location=str(path), captured_at=_now(), content_type="",
+        error=f"no such file or folder: {path}",
+    )
+
+
+def _describe_file(file: Path, registry: Registry) -> CollectedDocument:
+    for capture in registry.captures:
+        if capture.path == file.resolve():
+            source = registry.sources[capture.source]
+            return CollectedDocument(
+                source_id=source.name, source_url=source.url, location=str(file),
+                captured_at=capture.captured_at, content_type=capture.content_type,
+                layout=source.layout,
+            )
+    modified = datetime.fromtimestamp(file.stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return CollectedDocument(
+        source_id=f"file-{_slug(file.stem)}", source_url=file.resolve().as_uri(),
+        location=str(file), captured_at=modified,
+        content_type=TEXT_SUFFIXES.get(file.suffix.lower(), ""),
+    )

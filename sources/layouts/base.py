@@ -1,0 +1,68 @@
+"""The contract every page layout fulfils: bytes in, located cells and page metadata out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import polars as pl
+
+# One row per table cell, header cells included (row_number 0). Parsers build it with
+# `cells_frame(...)` so that every layout hands the next stage the same typed frame.
+CELL_SCHEMA: dict[str, pl.DataType] = {
+    "table_index": pl.Int32,  # 0-based order of the table in the document
+    "table_title": pl.String,  # nearest heading above the table, as published (nullable)
+    "table_note": pl.String,  # footnote text attached to the table (nullable)
+    "row_number": pl.Int32,  # 0 = header row, 1.. = data rows in page order
+    "column_index": pl.Int32,  # 0-based
+    "column_name": pl.String,  # the header cell text of this column
+    "raw_value": pl.String,  # the cell exactly as published; an empty cell keeps its text
+    "line_number": pl.Int32,  # 1-based line of the source where the cell starts
+}
+
+
+def cells_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
+    """Build a cell frame from tuples ordered as CELL_SCHEMA's columns."""
+    return pl.DataFrame(rows or [], schema=CELL_SCHEMA, orient="row")
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    """Something a parser could not place: it becomes a quarantine row, never a silent drop."""
+
+    check: str  # short machine name, e.g. "row_width_mismatch"
+    reason: str  # a sentence a person can act on
+    line_number: int | None = None
+    table_index: int | None = None
+    raw: str = ""  # the text concerned, as published
+
+
+@dataclass(frozen=True)
+class DocumentMetadata:
+    title: str | None = None
+    author: str | None = None
+    published_date: str | None = None  # ISO date as stated by the page
+    last_updated_date: str | None = None  # ISO date as stated by the page
+
+
+@dataclass
+class ParsedDocument:
+    """What a layout returns for one document version."""
+
+    cells: pl.DataFrame
+    metadata: DocumentMetadata = field(default_factory=DocumentMetadata)
+    prose: list[tuple[int, str]] = field(default_factory=list)  # (line_number, paragraph)
+    problems: list[ParseProblem] = field(default_factory=list)
+
+    @property
+    def table_count(self) -> int:
+        return self.cells["table_index"].n_unique() if self.cells.height else 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A page layout: `sniff` scores how well it fits (0 = not at all), `parse` reads it."""
+
+    name: str
+    sniff: Callable[[bytes, str | None], float]
+    parse: Callable[[str], ParsedDocument]

@@ -1,0 +1,183 @@
+"""Normalization on real rows of the July 2023 page, and quarantine of values that do not fit."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from schemas.normalize import DocumentContext, normalize_cells
+from schemas.validate import validate_measurements
+from sources.layouts.text_capture import parse_text_capture
+from tests.conftest import JULY_2023, read_page
+
+CONTEXT = DocumentContext(
+    source_id="graphcore-performance-results",
+    source_url="https://www.graphcore.ai/performance-results",
+    document_sha256="0" * 64,
+    document_title="Performance Results",
+    captured_at="2023-07-31T00:00:00Z",
+    parser_version="text_capture/1",
+)
+
+
+@pytest.fixture(scope="module")
+def july():
+    normalized = normalize_cells(parse_text_capture(read_page(JULY_2023)).cells, CONTEXT)
+    good, invalid = validate_measurements(normalized.measurements)
+    return good, pl.concat([normalized.quarantine, invalid])
+
+
+def one(frame: pl.DataFrame, **where) -> dict:
+    picked = frame.filter(*[pl.col(k) == v for k, v in where.items()])
+    assert picked.height == 1, picked
+    return picked.row(0, named=True)
+
+
+def test_the_demo_page_loads_every_value_and_quarantines_none(july):
+    good, quarantine = july
+    assert good.height == 358
+    assert quarantine.height == 0
+
+
+def test_mlperf_time_to_train_in_minutes_becomes_seconds(july):
+    good, _ = july
+    row = one(good, metric="time_to_train", system="Bow Pod16", model_canonical="ResNet-50 v1.5")
+    assert row["raw_value"] == "19.64"
+    assert row["value"] == pytest.approx(1178.4)
+    assert row["unit"] == "s"
+    assert row["mlperf_id"] == "2.0-2047"
+    assert row["division"] == "Closed"
+    assert row["workload"] == "training"
+
+
+def test_per_accelerator_throughput_of_a_bow_pod64_row(july):
+    good, _ = july
+    row = one(good, metric="throughput", system="Bow Pod64", model_canonical="ResNet-50 v1.5",
+              framework="TensorFlow1")
+    assert row["value"] == 153205.0
+    assert row["accelerator"] == "Bow IPU"
+    assert row["accelerator_count"] == 64
+    assert row["value_per_accelerator"] == pytest.approx(153205 / 64)
+    assert row["item_kind"] == "images"
+
+
+def test_precision_16_32_is_fp16_activations_and_fp32_weights(july):
+    good, _ = july
+    row = one(good, metric="throughput", system="Bow Pod16", model_canonical="EfficientNet-B4",
+              framework="PyTorch")
+    assert row["precision"] == "16.32"
+    assert (row["activation_dtype"], row["weight_dtype"]) == ("fp16", "fp32")
+    assert row["value"] == 8223.0
+
+
+def test_ogb_units_come_from_the_footnote_and_durations_from_the_cell(july):
+    good, _ = july
+    gps = one(good, metric="throughput", model_canonical="GPS++")
+    assert (gps["value"], gps["item_kind"], gps["unit_published"]) == (17800.0, "graphs", "graphs/s")
+    transe = one(good, metric="throughput", model_canonical="TransE (256)")
+    assert (transe["value"], transe["item_kind"]) == (1260000.0, "triples")
+    assert one(good, metric="time_to_train", model_canonical="GPS++")["value"] == 85380.0
+    assert one(good, metric="eval_metric", model_canonical="GPS++")["value"] == 0.0719
+    assert one(good, metric="eval_metric", model_canonical="GPS++")["unit"] == "MAE"
+    assert one(good, metric="ranking", model_canonical="TransE (256)")["value"] == 1.0
+
+
+def test_a_unit_in_the_variant_column_is_a_unit_not_a_variant(july):
+    good, _ = july
+    row = one(good, metric="throughput", model_canonical="FastPitch")
+    assert row["variant"] is None
+    assert (row["value"], row["item_kind"], row["unit_published"]) == (1489341.0, "frames", "frames/s")
+
+
+def test_single_accelerator_platform_and_empty_cells(july):
+    good, _ = july
+    row = one(good, metric="throughput", model_canonical="TGN", system="1x Bow IPU")
+    assert row["accelerator_count"] == 1
+    assert row["value_per_accelerator"] == 31617.0
+    assert row["dataset"] is None and row["batch_size"] is None and row["precision"] is None
+    assert row["framework_canonical"] == "PyTorch Geometric"
+
+
+def test_latency_in_milliseconds_and_inference_workload(july):
+    good, _ = july
+    row = one(good, metric="latency", model_canonical="BERT-Base", system="Bow-2000",
+              batch_size="4")
+    assert row["value"] == pytest.approx(0.6)
+    assert row["unit"] == "ms"
+    assert row["workload"] == "inference"
+    assert row["accelerator_count"] == 4
+
+
+def test_canonical_labels(july):
+    good, _ = july
+    keras = good.filter(pl.col("framework") == "TF2 w/Keras")
+    assert keras.height == 10
+    assert keras["framework_canonical"].unique().to_list() == ["TensorFlow 2 + Keras"]
+    models = good.filter(pl.col("model").is_in(["ResNet50 v1.5", "ResNet-50v1.5",
+                                                  "ResNet-50 v1.5"]))
+    assert models["model_canonical"].unique().to_list() == ["ResNet-50 v1.5"]
+    assert good.filter(pl.col("sdk_version") == "SDK 3.3")["sdk"].unique().to_list() == ["3.3"]
+    ttr = one(good, metric="time_to_result")
+    assert (ttr["value"], ttr["unit"], ttr["model_canonical"]) == (49.0, "s", "MCMC TFP")
+
+
+def test_phases_come_from_the_variant(july):
+    good, _ = july
+    row = one(good, metric="throughput", model_canonical="BERT-Large", system="Bow Pod16",
+              framework="PopART", variant="Ph2 Pre-Training (SL512) - Packed")
+    assert row["phase"] == "pre-training phase 2"
+    assert row["value"] == 2126.0
+
+
+def test_every_value_has_a_distinct_natural_key(july):
+    good, _ = july
+    assert good["row_identity"].n_unique() == good.height
+
+
+def _table(*rows: list[str]) -> pl.DataFrame:
+    text = "\n".join(["", *[cell for row in rows for cell in row], ""])
+    return parse_text_capture(text).cells
+
+
+HEADER = ["Model", "Platform", "Precision", "Throughput (items/sec)", "Latency (ms)"]
+
+
+@pytest.mark.parametrize(
+    ("row", "check", "reason_part"),
+    [
+        (["BERT", "Bow-2000", "16.16", "N/A", "1.2"], "placeholder_value", "no value published"),
+        (["BERT", "Bow-2000", "16.16", "TBD", "1.2"], "placeholder_value", "'TBD'"),
+        (["BERT", "Bow-2000", "6,044", "16.16", "1.2"], "shifted_cells", "precision label"),
+        (["BERT", "Quantum Pod9", "16.16", "100", "1.2"], "unknown_platform", "Quantum Pod9"),
+        (["BERT", "Bow-2000", "16.16", "-5", "1.2"], "non_positive_value", "must be positive"),
+        (["BERT", "Bow-2000", "16.16", "inf", "1.2"], "unparseable_value", "'inf'"),
+        (["BERT", "Bow-2000", "16.16", "1" + "0" * 400, "1.2"], "non_finite_value", "finite"),
+        (["BERT", "Bow-2000", "fp13", "100", "1.2"], "unknown_precision", "fp13"),
+        (["BERT", "\u00a0", "16.16", "100", "1.2"], "missing_platform", "no platform"),
+    ],
+)
+def test_values_that_do_not_fit_are_quarantined_with_a_reason(row, check, reason_part):
+    normalized = normalize_cells(_table(HEADER, row), CONTEXT)
+    quarantined = normalized.quarantine.filter(pl.col("column_name") == "Throughput (items/sec)")
+    assert quarantined["check"].to_list() == [check]
+    assert reason_part in quarantined["reason"].item()
+    assert quarantined["raw_row"].item().startswith('{"Model": "BERT"')
+    assert normalized.measurements.filter(pl.col("metric") == "throughput").height == 0
+
+
+def test_an_unknown_column_is_flagged_once_and_the_rest_loads():
+    normalized = normalize_cells(
+        _table(["Model", "Platform", "Power Draw", "Throughput (items/sec)"],
+               ["BERT", "Bow Pod16", "900", "5,600"]),
+        CONTEXT,
+    )
+    assert normalized.measurements["value"].to_list() == [5600.0]
+    assert normalized.quarantine["check"].to_list() == ["unknown_column"]
+    assert "Power Draw" in normalized.quarantine["reason"].item()
+
+
+def test_normalizing_is_deterministic():
+    cells = parse_text_capture(read_page(JULY_2023)).cells
+    first = normalize_cells(cells, CONTEXT).measurements
+    second = normalize_cells(cells, CONTEXT).measurements
+    assert first.equals(second)

@@ -1,0 +1,183 @@
+"""Open the DuckLake warehouse: extensions from the installed wheels, migrations, views, locking."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import importlib.util
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+
+LAKE = "lake"
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+VIEWS_DIR = Path(__file__).resolve().parent / "views"
+# DuckDB's extension file name differs from the wheel's for the SQLite scanner.
+_EXTENSIONS = {"sqlite": "sqlite_scanner", "ducklake": "ducklake"}
+
+
+class WarehouseError(RuntimeError):
+    """A warehouse problem a user can act on; the message says what to do."""
+
+
+def default_warehouse_dir() -> Path:
+    configured = os.environ.get("PERFLEDGER_WAREHOUSE")
+    if configured:
+        return Path(configured).expanduser()
+    data_home = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+    return data_home / "perfledger" / "warehouse"
+
+
+def catalog_path(warehouse: Path) -> Path:
+    return warehouse / "catalog.sqlite"
+
+
+def data_path(warehouse: Path) -> Path:
+    return warehouse / "data"
+
+
+def archive_dir(warehouse: Path) -> Path:
+    return warehouse / "archive"
+
+
+def _extension_dir(warehouse: Path) -> Path:
+    """Copy the extension binaries shipped in the duckdb-extension-* wheels where DuckDB looks."""
+    target = warehouse / "extensions" / f"v{duckdb.__version__}" / _platform()
+    target.mkdir(parents=True, exist_ok=True)
+    for wheel_name, extension_name in _EXTENSIONS.items():
+        destination = target / f"{extension_name}.duckdb_extension"
+        if destination.exists():
+            continue
+        spec = importlib.util.find_spec(f"duckdb_extension_{wheel_name}")
+        if spec is None or spec.origin is None:
+            raise WarehouseError(
+                f"the package duckdb-extension-{wheel_name}=={duckdb.__version__} is not "
+                "installed; install the project's locked requirements"
+            )
+        source = (
+            Path(spec.origin).parent / "extensions" / f"v{duckdb.__version__}"
+            / f"{wheel_name}.duckdb_extension"
+        )
+        temporary = destination.with_suffix(f".tmp{os.getpid()}")
+        shutil.copyfile(source, temporary)
+        os.replace(temporary, destination)
+    return warehouse / "extensions"
+
+
+def _platform() -> str:
+    return duckdb.execute("PRAGMA platform").fetchone()[0]
+
+
+def connect(
+    warehouse: Path,
+    *,
+    read_only: bool = False,
+    snapshot_version: int | None = None,
+    snapshot_time: str | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB session with the warehouse attached as `lake` and selected."""
+    warehouse = Path(warehouse)
+    if read_only and not catalog_path(warehouse).exists():
+        raise WarehouseError(
+            f"no warehouse at {warehouse}: run `perfledger ingest` first or pass --warehouse"
+        )
+    warehouse.mkdir(parents=True, exist_ok=True)
+    data_path(warehouse).mkdir(exist_ok=True)
+    connection = duckdb.connect(
+        config={
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+            "extension_directory": str(_extension_dir(warehouse)),
+        }
+    )
+    connection.execute("LOAD sqlite_scanner")
+    connection.execute("LOAD ducklake")
+    options = [f"DATA_PATH '{_sql_text(str(data_path(warehouse)))}/'"]
+    if read_only:
+        options.append("READ_ONLY")
+    else:
+        options.append("DATA_INLINING_ROW_LIMIT 0")
+    if snapshot_version is not None:
+        options.append(f"SNAPSHOT_VERSION {int(snapshot_version)}")
+    if snapshot_time is not None:
+        options.append(f"SNAPSHOT_TIME '{_sql_text(snapshot_time)}'")
+    try:
+        connection.execute(
+            f"ATTACH 'ducklake:sqlite:{_sql_text(str(catalog_path(warehouse)))}' AS {LAKE} "
+            f"({', '.join(options)})"
+        )
+    except duckdb.Error as error:
+        connection.close()
+        raise WarehouseError(f"cannot open the warehouse at {warehouse}: {error}") from error
+    connection.execute(f"USE {LAKE}")
+    if not read_only:
+        migrate(connection)
+    create_views(connection)
+    return connection
+
+
+def _sql_text(text: str) -> str:
+    return text.replace("'", "''")
+
+
+def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
+    """Apply the numbered .sql files not applied yet, each recorded, in one transaction each."""
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR, applied_at TIMESTAMPTZ)"
+    )
+    applied = {row[0] for row in connection.execute("SELECT name FROM schema_migrations").fetchall()}
+    done = []
+    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+        if path.name in applied:
+            continue
+        connection.execute("BEGIN")
+        connection.execute(path.read_text(encoding="utf-8"))
+        connection.execute("INSERT INTO schema_migrations VALUES (?, now())", [path.name])
+        connection.execute(
+            f"CALL {LAKE}.set_commit_message('perfledger', ?)", [f"migration {path.name}"]
+        )
+        connection.execute("COMMIT")
+        done.append(path.name)
+    return done
+
+
+def create_views(connection: duckdb.DuckDBPyConnection) -> None:
+    """Create the public views as temporary views over the attached (possibly past) tables."""
+    for path in sorted(VIEWS_DIR.glob("*.sql")):
+        connection.execute(path.read_text(encoding="utf-8"))
+
+
+@contextlib.contextmanager
+def writer_lock(warehouse: Path, wait_s: float = 0.0) -> Iterator[None]:
+    """One writer at a time: a second ingest waits up to `wait_s`, then stops with a message."""
+    warehouse.mkdir(parents=True, exist_ok=True)
+    path = warehouse / ".writer.lock"
+    with path.open("a+") as handle:
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    handle.seek(0)
+                    holder = handle.read().strip() or "another process"
+                    raise WarehouseError(
+                        f"another ingest is writing to {warehouse} ({holder}); "
+                        "wait for it to finish or pass --wait SECONDS"
+                    ) from None
+                time.sleep(0.2)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            handle.truncate()
+            fcntl.flock(handle, fcntl.LOCK_UN)
