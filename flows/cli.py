@@ -4,46 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
-from flows.output import FORMATS, render
+from flows.cli_common import EXAMPLE_QUERY, fail, format_option, resolve_warehouse, warehouse_option
+from flows.commands import discovered_commands
+from flows.output import render
 from warehouse import lake, query
-
-WAREHOUSE_HELP = "Warehouse folder (default: $PERFLEDGER_WAREHOUSE or ~/.local/share/perfledger/warehouse)."
-EXAMPLE_QUERY = (
-    "SELECT model, platform, sdk_version, framework, value, unit FROM measurements "
-    "WHERE model_canonical = 'ResNet-50 v1.5' AND system = 'Bow Pod16' "
-    "AND workload = 'training' AND metric = 'throughput'"
-)
-
-
-def warehouse_option(function):
-    return click.option(
-        "--warehouse",
-        "warehouse",
-        type=click.Path(file_okay=False, path_type=Path),
-        envvar="PERFLEDGER_WAREHOUSE",
-        default=None,
-        help=WAREHOUSE_HELP,
-    )(function)
-
-
-def format_option(function):
-    return click.option(
-        "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-        help="Output format.",
-    )(function)
-
-
-def _warehouse(path: Path | None) -> Path:
-    return path if path is not None else lake.default_warehouse_dir()
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -62,13 +29,13 @@ def ingest(targets, warehouse, trigger, wait_s, quiet):
     """Read PATH_OR_URL ... (files, folders) or, with none, the bundled demo corpus."""
     from flows.runner import run_ingest
 
-    warehouse = _warehouse(warehouse)
+    warehouse = resolve_warehouse(warehouse)
     progress = (lambda message: None) if quiet else (lambda m: click.echo(f"  {m}", err=True))
     try:
         summary = run_ingest(list(targets), warehouse, trigger=trigger, wait_s=wait_s,
                              progress=progress)
     except lake.WarehouseError as error:
-        _fail(str(error))
+        fail(str(error))
     click.echo(_summary_text(summary))
     if summary.failures and summary.documents_read == len(summary.failures):
         sys.exit(1)
@@ -103,11 +70,11 @@ def _summary_text(summary) -> str:
 def sql(sql_text, warehouse, fmt, as_of):
     """Run read-only SQL against the warehouse views (measurements, quarantine, ...)."""
     try:
-        columns, rows = query.run_sql(_warehouse(warehouse), sql_text, as_of)
+        columns, rows = query.run_sql(resolve_warehouse(warehouse), sql_text, as_of)
     except (query.ReadOnlyViolation, lake.WarehouseError, ValueError) as error:
-        _fail(str(error))
+        fail(str(error))
     except Exception as error:  # DuckDB's own errors name the problem in the SQL
-        _fail(f"query failed: {error}")
+        fail(f"query failed: {error}")
     click.echo(render(columns, rows, fmt))
 
 
@@ -117,9 +84,9 @@ def sql(sql_text, warehouse, fmt, as_of):
 def snapshots(warehouse, fmt):
     """List warehouse snapshots with the run, trigger and documents of each."""
     try:
-        columns, rows = query.snapshots(_warehouse(warehouse))
+        columns, rows = query.snapshots(resolve_warehouse(warehouse))
     except lake.WarehouseError as error:
-        _fail(str(error))
+        fail(str(error))
     click.echo(render(columns, rows, fmt))
 
 
@@ -131,9 +98,9 @@ def snapshots(warehouse, fmt):
 def diff(from_version, to_version, warehouse, fmt):
     """Values added, removed and changed between two snapshots (default: the last run)."""
     try:
-        columns, rows, start, end = query.diff(_warehouse(warehouse), from_version, to_version)
+        columns, rows, start, end = query.diff(resolve_warehouse(warehouse), from_version, to_version)
     except (lake.WarehouseError, ValueError) as error:
-        _fail(str(error))
+        fail(str(error))
     if fmt == "table":
         click.echo(f"changes from snapshot {start} to {end}")
     click.echo(render(columns, rows, fmt))
@@ -153,9 +120,9 @@ def quarantine(warehouse, fmt, source):
         sql_text += " WHERE source_id = '" + source.replace("'", "''") + "'"
     sql_text += " ORDER BY source_id, table_index, row_number"
     try:
-        columns, rows = query.run_sql(_warehouse(warehouse), sql_text)
+        columns, rows = query.run_sql(resolve_warehouse(warehouse), sql_text)
     except lake.WarehouseError as error:
-        _fail(str(error))
+        fail(str(error))
     click.echo(render(columns, rows, fmt))
 
 
@@ -180,7 +147,7 @@ def doctor(warehouse):
     """Check the installation and the warehouse, and say what to fix."""
     import duckdb
 
-    warehouse = _warehouse(warehouse)
+    warehouse = resolve_warehouse(warehouse)
     problems = 0
     click.echo(f"python:     {sys.version.split()[0]}")
     click.echo(f"duckdb:     {duckdb.__version__}")
@@ -198,6 +165,9 @@ def doctor(warehouse):
         click.echo(f"catalog:    PROBLEM: {error}")
     sys.exit(1 if problems else 0)
 
+
+for _command in discovered_commands():
+    main.add_command(_command)
 
 if __name__ == "__main__":
     main()
