@@ -22,6 +22,14 @@ CONTENT_COLUMNS = (
 
 
 @dataclass
+class RunCounts:
+    values_added: int = 0
+    values_changed: int = 0
+    values_removed: int = 0
+    values_quarantined: int = 0
+
+
+@dataclass
 class DocumentLoad:
     """One document version as the load stage receives it."""
 
@@ -37,14 +45,7 @@ class DocumentLoad:
     errors: list[tuple[str, str, str]] = field(default_factory=list)  # (location, stage, reason)
     tables_found: int = 0
     prose: list[tuple[int, str]] = field(default_factory=list)
-
-
-@dataclass
-class RunCounts:
-    values_added: int = 0
-    values_changed: int = 0
-    values_removed: int = 0
-    values_quarantined: int = 0
+    counts: RunCounts = field(default_factory=RunCounts)  # this document's share of the run
 
 
 def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
@@ -77,7 +78,9 @@ def load_run(
         for document in documents:
             _record_document(connection, run["run_id"], document)
             if document.status == "new":
-                _apply_values(connection, run["run_id"], document, counts)
+                _apply_values(connection, run["run_id"], document)
+                for name, value in document.counts.__dict__.items():
+                    setattr(counts, name, getattr(counts, name) + value)
         run_row = {**run, **counts.__dict__}
         _insert_rows(connection, "runs", pl.DataFrame([run_row]))
         connection.execute(
@@ -132,7 +135,7 @@ def _insert_rows(connection, table: str, frame: pl.DataFrame) -> None:
         connection.unregister("_incoming_rows")
 
 
-def _apply_values(connection, run_id: str, document: DocumentLoad, counts: RunCounts) -> None:
+def _apply_values(connection, run_id: str, document: DocumentLoad) -> None:
     """Bring the source's current values to this version: update, insert, delete by key."""
     measurements = document.measurements
     content = ", ".join(f'"{name}"' for name in CONTENT_COLUMNS)
@@ -151,6 +154,7 @@ def _apply_values(connection, run_id: str, document: DocumentLoad, counts: RunCo
     finally:
         connection.unregister("_incoming")
     source = document.source_id
+    counts = document.counts
     existing = "SELECT measurement_key FROM measurement_values WHERE source_id = ?"
     counts.values_changed += connection.execute(
         """SELECT count(*) FROM _values v JOIN measurement_values m USING (measurement_key)
