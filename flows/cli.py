@@ -25,7 +25,11 @@ def main() -> None:
 @click.option("--wait", "wait_s", type=float, default=0.0, show_default=True,
               help="Seconds to wait for another ingest holding the warehouse.")
 @click.option("--quiet", is_flag=True, help="Print only the summary.")
-def ingest(targets, warehouse, trigger, wait_s, quiet):
+@click.option("--source", "source_name", default=None,
+              help="Treat the files given as versions of this source.")
+@click.option("--captured-at", "captured_at", default=None,
+              help="Capture time (ISO 8601) of the files given; default: their mtime.")
+def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at):
     """Read PATH_OR_URL ... (files, folders) or, with none, the bundled demo corpus."""
     from flows.runner import run_ingest
 
@@ -33,7 +37,8 @@ def ingest(targets, warehouse, trigger, wait_s, quiet):
     progress = (lambda message: None) if quiet else (lambda m: click.echo(f"  {m}", err=True))
     try:
         summary = run_ingest(list(targets), warehouse, trigger=trigger, wait_s=wait_s,
-                             progress=progress)
+                             progress=progress, source_name=source_name,
+                             captured_at=captured_at)
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(_summary_text(summary))

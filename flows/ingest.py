@@ -23,6 +23,8 @@ def ingest_flow(
     warehouse: str | None = None,
     trigger: str = "prefect",
     wait_s: float = 60.0,
+    source_name: str | None = None,
+    captured_at: str | None = None,
 ) -> pipeline.IngestSummary:
     """Ingest files, folders or the bundled demo corpus into the warehouse."""
     logger = get_run_logger()
@@ -30,6 +32,7 @@ def ingest_flow(
     return pipeline.ingest(
         targets or [], folder, trigger=trigger, wait_s=wait_s, progress=logger.info,
         collect_stage=collect_task, prepare_stage=prepare_task,
+        source_name=source_name, captured_at=captured_at,
     )
 
 

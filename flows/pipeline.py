@@ -18,7 +18,14 @@ from sources.layouts.base import ParsedDocument
 from sources.parse import ParseFailure, parse_document, parser_version
 from sources.registry import Registry, load_registry
 from warehouse import lake
-from warehouse.load import DocumentLoad, RunCounts, current_versions, known_documents, load_run
+from warehouse.load import (
+    DocumentLoad,
+    RunCounts,
+    SourceState,
+    current_versions,
+    known_documents,
+    load_run,
+)
 
 Progress = Callable[[str], None]
 
@@ -56,12 +63,21 @@ class IngestSummary:
         return [d for run in self.runs for d in run.documents if d.status == "failed"]
 
 
-def collect(targets: list[str], registry: Registry, warehouse: Path) -> list[CollectedDocument]:
+def collect(
+    targets: list[str],
+    registry: Registry,
+    warehouse: Path,
+    source_name: str | None = None,
+    captured_at: str | None = None,
+) -> list[CollectedDocument]:
     """Fetch stage: the demo corpus when no target is given, else the files and folders named."""
     store = lake.archive_dir(warehouse)
     if not targets:
         return collect_captures(registry, store)
-    return collect_paths([Path(target) for target in targets], registry, store)
+    return collect_paths(
+        [Path(target) for target in targets], registry, store,
+        source_name=source_name, captured_at=captured_at,
+    )
 
 
 def plan_runs(documents: list[CollectedDocument]) -> list[list[CollectedDocument]]:
@@ -104,10 +120,14 @@ def _quarantine_from_problems(parsed: ParsedDocument, document: CollectedDocumen
 def prepare(
     document: CollectedDocument,
     known: set[str],
-    current: dict[str, tuple[str, str]],
+    current: dict[str, SourceState],
     warehouse: Path,
+    force: bool = False,
 ) -> DocumentLoad:
-    """Parse, normalize and validate one document version into what the load stage writes."""
+    """Parse, normalize and validate one document version into what the load stage writes.
+
+    `force` re-reads a version already applied (after a vocabulary or parser fix).
+    """
     base = DocumentLoad(
         source_id=document.source_id,
         source_url=document.source_url,
@@ -119,8 +139,13 @@ def prepare(
         base.errors.append((document.location, "fetch", document.error))
         return base
     sha256 = document.document_sha256
-    current_sha, current_captured = current.get(document.source_id, (None, ""))
-    if sha256 == current_sha or (sha256 in known and document.captured_at <= current_captured):
+    state = current.get(document.source_id)
+    current_sha = state.document_sha256 if state else None
+    current_captured = state.captured_at if state else ""
+    base.previous_sha256 = current_sha
+    if force and sha256 == current_sha:
+        current_captured = ""
+    elif sha256 == current_sha or (sha256 in known and document.captured_at <= current_captured):
         base.status = "unchanged"
         base.message = "same bytes as a version already read"
         return base
@@ -151,6 +176,16 @@ def prepare(
     base.measurements = good
     base.quarantine = quarantine
     base.status = "new" if document.captured_at > current_captured else "stale"
+    if base.status == "new" and good.height == 0 and state and state.value_count and not force:
+        # A version without a single value where the last one had many is far more often a
+        # broken or error page than a real withdrawal: keep the stored values.
+        base.status = "failed"
+        base.message = (
+            f"{document.location}: no value found where the stored version has "
+            f"{state.value_count}; stored values kept"
+        )
+        base.errors.append((document.location, "validate", base.message))
+        return base
     base.message = (
         f"{parsed.table_count} tables, {good.height} values, {quarantine.height} quarantined"
         if base.status == "new"
@@ -219,6 +254,56 @@ def write_run(
     return RunResult(run_id, snapshot, documents, counts, tables)
 
 
+def _current_documents(connection, registry: Registry) -> list[CollectedDocument]:
+    from warehouse.query import query_text
+
+    documents = []
+    for row in connection.execute(query_text("current_documents")).fetchall():
+        source_id, url, path, content_type, size, sha256, captured_at = row
+        source = registry.sources.get(source_id)
+        documents.append(CollectedDocument(
+            source_id=source_id, source_url=url, location=path, captured_at=captured_at,
+            content_type=content_type or "", layout=source.layout if source else "auto",
+            document_sha256=sha256, archive_path=path, byte_size=size,
+        ))
+    return documents
+
+
+def reprocess(
+    warehouse: Path,
+    *,
+    source_names: list[str] | None = None,
+    wait_s: float = 0.0,
+    progress: Progress = lambda message: None,
+) -> IngestSummary:
+    """Re-read the archived current version of each source with today's parser and vocabularies.
+
+    Nothing is fetched: values quarantined for an unknown label come back once the
+    vocabulary knows it, and a parser fix applies to stored pages.
+    """
+    registry = load_registry()
+    summary = IngestSummary(warehouse=warehouse)
+    with lake.writer_lock(warehouse, wait_s):
+        connection = lake.connect(warehouse)
+        try:
+            documents = [
+                d for d in _current_documents(connection, registry)
+                if not source_names or d.source_id in source_names
+            ]
+            known = known_documents(connection)
+            current = current_versions(connection)
+            started = datetime.now(UTC).isoformat()
+            prepared = []
+            for document in documents:
+                prepared.append(prepare(document, known, current, warehouse, force=True))
+                progress(f"{document.source_id}: {prepared[-1].message}")
+            if prepared:
+                summary.runs.append(write_run(connection, prepared, "reprocess", started))
+        finally:
+            connection.close()
+    return summary
+
+
 def ingest(
     targets: list[str],
     warehouse: Path,
@@ -228,6 +313,8 @@ def ingest(
     progress: Progress = lambda message: None,
     collect_stage: Callable = None,
     prepare_stage: Callable = None,
+    source_name: str | None = None,
+    captured_at: str | None = None,
 ) -> IngestSummary:
     """Collect, parse, normalize, validate and load; one snapshot per planned run.
 
@@ -241,7 +328,7 @@ def ingest(
     with lake.writer_lock(warehouse, wait_s):
         connection = lake.connect(warehouse)
         try:
-            documents = collect_stage(targets, registry, warehouse)
+            documents = collect_stage(targets, registry, warehouse, source_name, captured_at)
             progress(f"collected {len(documents)} document(s)")
             for batch in plan_runs(documents):
                 started = datetime.now(UTC).isoformat()

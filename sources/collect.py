@@ -75,8 +75,20 @@ def _read_file(path: Path, described: CollectedDocument, store: Path) -> Collect
     return _archive_bytes(store, data, described)
 
 
-def collect_paths(paths: list[Path], registry: Registry, store: Path) -> list[CollectedDocument]:
-    """Files, and folders read recursively; each file is one document of its own source."""
+def collect_paths(
+    paths: list[Path],
+    registry: Registry,
+    store: Path,
+    *,
+    source_name: str | None = None,
+    captured_at: str | None = None,
+) -> list[CollectedDocument]:
+    """Files, and folders read recursively.
+
+    Each file is a document of its own source, unless `source_name` says they are all
+    versions of one source (then they are ordered by capture time, the file's mtime unless
+    `captured_at` is given).
+    """
     documents = []
     for path in paths:
         if not path.exists():
@@ -86,7 +98,18 @@ def collect_paths(paths: list[Path], registry: Registry, store: Path) -> list[Co
         for file in files:
             if file.name.startswith(".") or file.name.endswith(".sightings.jsonl"):
                 continue
-            documents.append(_read_file(file, _describe_file(file, registry), store))
+            described = _describe_file(file, registry)
+            overrides = {}
+            if source_name is not None:
+                source = registry.sources.get(source_name)
+                overrides["source_id"] = source_name
+                if source is not None:
+                    overrides |= {"source_url": source.url, "layout": source.layout}
+            if captured_at is not None:
+                overrides["captured_at"] = captured_at
+            if overrides:
+                described = CollectedDocument(**{**described.__dict__, **overrides})
+            documents.append(_read_file(file, described, store))
     return sorted(documents, key=lambda d: d.captured_at)
 
 

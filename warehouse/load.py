@@ -46,6 +46,7 @@ class DocumentLoad:
     tables_found: int = 0
     prose: list[tuple[int, str]] = field(default_factory=list)
     counts: RunCounts = field(default_factory=RunCounts)  # this document's share of the run
+    previous_sha256: str | None = None  # the version this one replaces
 
 
 def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
@@ -53,17 +54,33 @@ def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
     return {row[0] for row in rows}
 
 
-def current_versions(connection: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
-    """source_id -> (document_sha256, captured_at ISO) of the version its data comes from."""
+@dataclass(frozen=True)
+class SourceState:
+    """The version a source's current values come from."""
+
+    document_sha256: str
+    captured_at: str  # ISO 8601, UTC
+    value_count: int
+
+
+def current_versions(connection: duckdb.DuckDBPyConnection) -> dict[str, SourceState]:
     rows = connection.execute(
         """
-        SELECT rd.source_id, d.document_sha256, strftime(d.captured_at, '%Y-%m-%dT%H:%M:%SZ')
-        FROM run_documents rd JOIN documents d USING (document_sha256)
-        WHERE rd.status = 'new'
-        QUALIFY row_number() OVER (PARTITION BY rd.source_id ORDER BY d.captured_at DESC) = 1
+        WITH latest AS (
+            SELECT rd.source_id, d.document_sha256,
+                   strftime(d.captured_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS captured
+            FROM run_documents rd JOIN documents d USING (document_sha256)
+            WHERE rd.status = 'new'
+            QUALIFY row_number() OVER (
+                PARTITION BY rd.source_id ORDER BY d.captured_at DESC) = 1
+        ), counts AS (
+            SELECT source_id, count(*) AS value_count FROM measurement_values GROUP BY 1
+        )
+        SELECT l.source_id, l.document_sha256, l.captured, coalesce(c.value_count, 0)
+        FROM latest l LEFT JOIN counts c USING (source_id)
         """
     ).fetchall()
-    return {source: (sha, captured) for source, sha, captured in rows}
+    return {row[0]: SourceState(row[1], row[2], row[3]) for row in rows}
 
 
 def load_run(
@@ -79,6 +96,7 @@ def load_run(
             _record_document(connection, run["run_id"], document)
             if document.status == "new":
                 _apply_values(connection, run["run_id"], document)
+                _record_revision(connection, run["run_id"], document)
                 for name, value in document.counts.__dict__.items():
                     setattr(counts, name, getattr(counts, name) + value)
         run_row = {**run, **counts.__dict__}
@@ -198,6 +216,28 @@ def _apply_values(connection, run_id: str, document: DocumentLoad) -> None:
         _insert_rows(connection, "quarantined_values", quarantine.with_columns(run_id=pl.lit(run_id)))
         counts.values_quarantined += quarantine.height
     connection.execute("DROP TABLE _values")
+
+
+def _record_revision(connection, run_id: str, document: DocumentLoad) -> None:
+    counts = document.counts
+    changed = counts.values_added + counts.values_changed + counts.values_removed > 0
+    connection.execute(
+        """
+        INSERT INTO document_revisions
+        SELECT ?, ?, new.document_sha256, old.document_sha256, new.captured_at,
+               coalesce(new.last_updated_date, new.published_date),
+               coalesce(old.last_updated_date, old.published_date),
+               ?, ?, ?, ?,
+               ? AND old.document_sha256 IS NOT NULL
+                 AND coalesce(new.last_updated_date, new.published_date)
+                     IS NOT DISTINCT FROM coalesce(old.last_updated_date, old.published_date)
+        FROM (SELECT * FROM documents WHERE document_sha256 = ?) AS new
+        LEFT JOIN (SELECT * FROM documents WHERE document_sha256 = ?) AS old ON true
+        """,
+        [run_id, document.source_id, counts.values_added, counts.values_changed,
+         counts.values_removed, changed, changed, document.document_sha256,
+         document.previous_sha256],
+    )
 
 
 def _table_columns(connection, table: str) -> list[str]:
