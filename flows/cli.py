@@ -56,6 +56,8 @@ def _summary_text(summary) -> str:
         f"values changed:      {summary.total('values_changed')}",
         f"values removed:      {summary.total('values_removed')}",
         f"values quarantined:  {summary.total('values_quarantined')}",
+        "claims found:        {} ({} claim-like sentences set aside)".format(
+            *summary.claim_counts()),
         "snapshots:           "
         + (", ".join(str(run.snapshot_id) for run in summary.runs) or "none"),
         f"warehouse:           {summary.warehouse}",

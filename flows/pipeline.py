@@ -13,6 +13,7 @@ import polars as pl
 from schemas.normalize import QUARANTINE_SCHEMA, DocumentContext, normalize_cells
 from schemas.validate import validate_measurements
 from sources import archive
+from sources.claims.extract import extract_claims
 from sources.collect import CollectedDocument, collect_captures, collect_paths
 from sources.layouts.base import ParsedDocument
 from sources.parse import ParseFailure, parse_document, parser_version
@@ -26,6 +27,7 @@ from warehouse.load import (
     known_documents,
     load_run,
 )
+from warehouse.reviews import read_reviews, review_path
 
 Progress = Callable[[str], None]
 
@@ -57,6 +59,18 @@ class IngestSummary:
 
     def total(self, name: str) -> int:
         return sum(getattr(run.counts, name) for run in self.runs)
+
+    def claim_counts(self) -> tuple[int, int]:
+        """(claims found, claim-like sentences set aside) in the documents applied."""
+        found = rejected = 0
+        for run in self.runs:
+            for document in run.documents:
+                if document.status != "new":
+                    continue
+                found += document.claims.height if document.claims is not None else 0
+                if document.quarantine is not None:
+                    rejected += document.quarantine.filter(pl.col("stage") == "claims").height
+        return found, rejected
 
     @property
     def failures(self) -> list[DocumentLoad]:
@@ -117,6 +131,25 @@ def _quarantine_from_problems(parsed: ParsedDocument, document: CollectedDocumen
     return pl.DataFrame(rows, schema=QUARANTINE_SCHEMA)
 
 
+def _quarantine_from_rejected_claims(
+    rejected: pl.DataFrame, document: CollectedDocument
+) -> pl.DataFrame:
+    return rejected.select(
+        pl.lit(document.document_sha256).alias("document_sha256"),
+        pl.lit(document.source_id).alias("source_id"),
+        pl.lit("claims").alias("stage"),
+        "check",
+        "reason",
+        pl.lit(None, dtype=pl.Int32).alias("table_index"),
+        pl.lit(None, dtype=pl.String).alias("table_title"),
+        pl.lit(None, dtype=pl.Int32).alias("row_number"),
+        pl.lit(None, dtype=pl.String).alias("column_name"),
+        pl.col("sentence").alias("raw_value"),
+        pl.lit(None, dtype=pl.String).alias("raw_row"),
+        "line_number",
+    ).cast(QUARANTINE_SCHEMA)
+
+
 def prepare(
     document: CollectedDocument,
     known: set[str],
@@ -168,9 +201,12 @@ def prepare(
     )
     normalized = normalize_cells(parsed.cells, context)
     good, invalid = validate_measurements(normalized.measurements)
+    claims = extract_claims(parsed.prose, parsed.metadata.title)
     quarantine = pl.concat(
-        [_quarantine_from_problems(parsed, document), normalized.quarantine, invalid]
+        [_quarantine_from_problems(parsed, document), normalized.quarantine, invalid,
+         _quarantine_from_rejected_claims(claims.rejected, document)]
     )
+    base.claims = claims.claims
     base.document_row = _document_row(document, parsed, version, known)
     base.cells = parsed.cells if sha256 not in known else None
     base.measurements = good
@@ -227,7 +263,7 @@ def new_run_id() -> str:
 
 
 def write_run(
-    connection, documents: list[DocumentLoad], trigger: str, started_at: str
+    connection, documents: list[DocumentLoad], trigger: str, started_at: str, warehouse: Path
 ) -> RunResult:
     """Load stage for one run: one transaction, one snapshot."""
     run_id = new_run_id()
@@ -247,7 +283,8 @@ def write_run(
         "documents_failed": sum(d.status == "failed" for d in documents),
         "tables_found": tables,
     }
-    counts = load_run(connection, run, documents)
+    reviews = read_reviews(review_path(warehouse))
+    counts = load_run(connection, run, documents, reviews)
     snapshot = connection.execute(
         f"SELECT max(snapshot_id) FROM {lake.LAKE}.snapshots()"
     ).fetchone()[0]
@@ -298,7 +335,7 @@ def reprocess(
                 prepared.append(prepare(document, known, current, warehouse, force=True))
                 progress(f"{document.source_id}: {prepared[-1].message}")
             if prepared:
-                summary.runs.append(write_run(connection, prepared, "reprocess", started))
+                summary.runs.append(write_run(connection, prepared, "reprocess", started, warehouse))
         finally:
             connection.close()
     return summary
@@ -339,7 +376,7 @@ def ingest(
                     prepared.append(prepare_stage(document, known, current, warehouse))
                     progress(f"{document.location}: {prepared[-1].status}"
                              f"{' - ' + prepared[-1].message if prepared[-1].message else ''}")
-                summary.runs.append(write_run(connection, prepared, trigger, started))
+                summary.runs.append(write_run(connection, prepared, trigger, started, warehouse))
         finally:
             connection.close()
     return summary

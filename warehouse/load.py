@@ -9,6 +9,7 @@ import duckdb
 import polars as pl
 
 from warehouse.lake import LAKE
+from warehouse.reviews import apply_reviews
 
 # Columns whose change is a change of the published value; lineage and position are not.
 CONTENT_COLUMNS = (
@@ -47,6 +48,7 @@ class DocumentLoad:
     prose: list[tuple[int, str]] = field(default_factory=list)
     counts: RunCounts = field(default_factory=RunCounts)  # this document's share of the run
     previous_sha256: str | None = None  # the version this one replaces
+    claims: pl.DataFrame | None = None
 
 
 def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
@@ -87,6 +89,7 @@ def load_run(
     connection: duckdb.DuckDBPyConnection,
     run: dict,
     documents: list[DocumentLoad],
+    reviews: pl.DataFrame | None = None,
 ) -> RunCounts:
     """Write a run's documents, cells, value changes and quarantine; commit once or not at all."""
     counts = RunCounts()
@@ -96,9 +99,12 @@ def load_run(
             _record_document(connection, run["run_id"], document)
             if document.status == "new":
                 _apply_values(connection, run["run_id"], document)
+                _replace_claims(connection, run["run_id"], document)
                 _record_revision(connection, run["run_id"], document)
                 for name, value in document.counts.__dict__.items():
                     setattr(counts, name, getattr(counts, name) + value)
+        if reviews is not None:
+            apply_reviews(connection, reviews)
         run_row = {**run, **counts.__dict__}
         _insert_rows(connection, "runs", pl.DataFrame([run_row]))
         connection.execute(
@@ -214,8 +220,30 @@ def _apply_values(connection, run_id: str, document: DocumentLoad) -> None:
     quarantine = document.quarantine
     if quarantine is not None and quarantine.height:
         _insert_rows(connection, "quarantined_values", quarantine.with_columns(run_id=pl.lit(run_id)))
-        counts.values_quarantined += quarantine.height
+        counts.values_quarantined += quarantine.filter(pl.col("stage") != "claims").height
     connection.execute("DROP TABLE _values")
+
+
+def _replace_claims(connection, run_id: str, document: DocumentLoad) -> None:
+    connection.execute("DELETE FROM claim_rows WHERE source_id = ?", [document.source_id])
+    claims = document.claims
+    if claims is None or claims.height == 0:
+        return
+    connection.register("_claims", claims.to_arrow())
+    try:
+        connection.execute(
+            """
+            INSERT INTO claim_rows BY NAME
+            SELECT md5(concat_ws(chr(31), ?, sentence, claim_text, char_start::VARCHAR))
+                       AS claim_id,
+                   ? AS source_id, ? AS source_url, ? AS document_sha256, ? AS run_id, *
+            FROM _claims
+            """,
+            [document.source_id, document.source_id, document.source_url,
+             document.document_sha256, run_id],
+        )
+    finally:
+        connection.unregister("_claims")
 
 
 def _record_revision(connection, run_id: str, document: DocumentLoad) -> None:

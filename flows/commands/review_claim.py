@@ -1,0 +1,43 @@
+"""`perfledger review-claim`: accept, reject or correct an extracted claim by its id."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from flows.cli_common import fail, resolve_warehouse, warehouse_option
+from warehouse.reviews import CORRECTABLE, ReviewFileError, append_review, review_path
+
+
+def _parse_assignment(text: str) -> tuple[str, object]:
+    key, separator, value = text.partition("=")
+    if not separator or key not in CORRECTABLE:
+        raise click.BadParameter(f"use FIELD=VALUE with FIELD among {', '.join(CORRECTABLE)}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+@click.command("review-claim")
+@click.argument("claim_id")
+@click.argument("decision", type=click.Choice(["accept", "reject", "correct"]))
+@click.option("--set", "assignments", multiple=True, metavar="FIELD=VALUE",
+              help="A corrected field, e.g. ratio=1.31 or baseline='DGX A100' (with correct).")
+@click.option("--note", default=None, help="Why; kept with the claim.")
+@warehouse_option
+def review_claim(claim_id, decision, assignments, note, warehouse):
+    """Record a decision in the warehouse's claims-review.toml; the next run applies it."""
+    corrections = dict(_parse_assignment(text) for text in assignments)
+    if corrections and decision != "correct":
+        fail("--set goes with the decision 'correct'")
+    path = review_path(resolve_warehouse(warehouse))
+    try:
+        append_review(path, claim_id, decision, note, corrections)
+    except ReviewFileError as error:
+        fail(str(error))
+    click.echo(f"recorded in {path}; applied by the next `perfledger ingest` or `reprocess`")
+
+
+COMMAND = review_claim

@@ -1,0 +1,171 @@
+"""Typed contract of comparative performance claims, with the vocabularies that bound it."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+
+import pandera.polars as pa
+import polars as pl
+
+VOCAB_PATH = Path(__file__).resolve().parent / "vocab" / "claim_words.toml"
+
+RATIO_KINDS = frozenset(
+    {
+        "multiplier",
+        "percent_faster",
+        "percent_slower",
+        "percent_more",
+        "percent_less",
+        "percent_improvement",
+        "fraction",
+    }
+)
+DIRECTIONS = frozenset({"better", "worse"})
+BASELINE_KINDS = frozenset({"system", "prior_result"})
+MAX_RATIO = 10_000.0  # beyond this a "ratio" is a misread number, not a benchmark claim
+
+
+@cache
+def load_claim_vocab() -> MappingProxyType:
+    """Read the claim vocabularies once; callers must not mutate the result."""
+    with VOCAB_PATH.open("rb") as handle:
+        return MappingProxyType(tomllib.load(handle))
+
+
+def known_metrics() -> list[str]:
+    return sorted(load_claim_vocab()["metrics"])
+
+
+def known_systems() -> list[str]:
+    return sorted(load_claim_vocab()["systems"])
+
+
+def known_models() -> list[str]:
+    return sorted(load_claim_vocab()["models"])
+
+
+def known_tasks() -> list[str]:
+    return sorted(load_claim_vocab()["tasks"])
+
+
+# Column order and dtypes of the claims frame; `extract_claims` builds exactly this.
+CLAIM_COLUMNS: dict[str, pl.DataType] = {
+    "claim_index": pl.Int32,  # 0-based order of the claim in the document
+    "line_number": pl.Int32,  # line of the paragraph holding the sentence
+    "char_start": pl.Int32,  # span of claim_text inside sentence (code points)
+    "char_end": pl.Int32,
+    "sentence": pl.String,  # verbatim sentence
+    "claim_text": pl.String,  # verbatim words matched, == sentence[char_start:char_end]
+    "subject": pl.String,  # canonical system the claim is about (nullable)
+    "subject_text": pl.String,  # the words that named it (nullable)
+    "baseline": pl.String,  # canonical system compared against (nullable)
+    "baseline_text": pl.String,  # the words that named it, or the prior result (nullable)
+    "baseline_kind": pl.String,  # "system" | "prior_result" (nullable)
+    "baseline_count": pl.Int32,  # "8x A100 GPUs" -> 8 (nullable)
+    "model": pl.String,  # canonical model / workload (nullable)
+    "task": pl.String,  # "training" | "inference" (nullable)
+    "metric": pl.String,
+    "direction": pl.String,  # "better" | "worse" for the subject
+    "ratio": pl.Float64,  # multiplier in the subject's better direction (null = qualitative)
+    "ratio_text": pl.String,  # verbatim number and direction words (nullable)
+    "ratio_kind": pl.String,
+    "qualifier": pl.String,  # canonical qualifiers joined by "; " (nullable)
+    "conditions": pl.String,  # "framework=PyTorch,TensorFlow; precision=FP16" (nullable)
+    "is_qualitative": pl.Boolean,
+    "confidence": pl.Float64,
+    "method": pl.String,  # "rule:<form>[-<marker>][+<fallback>...]"
+}
+
+REJECTED_COLUMNS: dict[str, pl.DataType] = {
+    "line_number": pl.Int32,
+    "sentence": pl.String,
+    "check": pl.String,  # short machine name, e.g. "negated"
+    "reason": pl.String,  # a sentence a reviewer can act on
+}
+
+
+class ClaimSchema(pa.DataFrameModel):
+    """One row per comparative claim found in a page's prose."""
+
+    claim_index: pl.Int32 = pa.Field(ge=0, unique=True)
+    line_number: pl.Int32 = pa.Field(ge=0)
+    char_start: pl.Int32 = pa.Field(ge=0)
+    char_end: pl.Int32 = pa.Field(ge=1)
+    sentence: pl.String = pa.Field(str_length={"min_value": 1})
+    claim_text: pl.String = pa.Field(str_length={"min_value": 1})
+    subject: pl.String = pa.Field(nullable=True, isin=known_systems())
+    subject_text: pl.String = pa.Field(nullable=True)
+    baseline: pl.String = pa.Field(nullable=True, isin=known_systems())
+    baseline_text: pl.String = pa.Field(nullable=True)
+    baseline_kind: pl.String = pa.Field(nullable=True, isin=sorted(BASELINE_KINDS))
+    baseline_count: pl.Int32 = pa.Field(nullable=True, ge=1)
+    model: pl.String = pa.Field(nullable=True, isin=known_models())
+    task: pl.String = pa.Field(nullable=True, isin=known_tasks())
+    metric: pl.String = pa.Field(isin=known_metrics())
+    direction: pl.String = pa.Field(isin=sorted(DIRECTIONS))
+    ratio: pl.Float64 = pa.Field(nullable=True, gt=0, le=MAX_RATIO)
+    ratio_text: pl.String = pa.Field(nullable=True)
+    ratio_kind: pl.String = pa.Field(nullable=True, isin=sorted(RATIO_KINDS))
+    qualifier: pl.String = pa.Field(nullable=True)
+    conditions: pl.String = pa.Field(nullable=True)
+    is_qualitative: pl.Boolean
+    confidence: pl.Float64 = pa.Field(in_range={"min_value": 0.0, "max_value": 1.0})
+    method: pl.String = pa.Field(str_startswith="rule:")
+
+    class Config:
+        strict = True
+        ordered = True
+
+    @pa.dataframe_check
+    def claim_text_is_the_span(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        span = pl.col("sentence").str.slice(
+            pl.col("char_start"), pl.col("char_end") - pl.col("char_start")
+        )
+        return data.lazyframe.select(
+            (pl.col("char_end") > pl.col("char_start"))
+            & (pl.col("char_end") <= pl.col("sentence").str.len_chars())
+            & (span == pl.col("claim_text"))
+        )
+
+    @pa.dataframe_check
+    def qualitative_iff_no_ratio(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        return data.lazyframe.select(
+            (pl.col("is_qualitative") == pl.col("ratio").is_null())
+            & (pl.col("ratio").is_null() == pl.col("ratio_kind").is_null())
+            & (pl.col("ratio").is_null() == pl.col("ratio_text").is_null())
+        )
+
+    @pa.dataframe_check
+    def direction_agrees_with_ratio(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        return data.lazyframe.select(
+            pl.col("ratio").is_null()
+            | ((pl.col("ratio") >= 1.0) == (pl.col("direction") == "better"))
+        )
+
+    @pa.dataframe_check
+    def baseline_kind_matches_baseline(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        kind = pl.col("baseline_kind")
+        return data.lazyframe.select(
+            (pl.col("baseline").is_not_null() == (kind == "system").fill_null(False))
+            & (pl.col("baseline_count").is_null() | pl.col("baseline").is_not_null())
+        )
+
+    @pa.dataframe_check
+    def subject_differs_from_baseline(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        return data.lazyframe.select((pl.col("subject") != pl.col("baseline")).fill_null(True))
+
+
+class RejectedClaimSchema(pa.DataFrameModel):
+    """Claim-like sentences that were not turned into rows, and why."""
+
+    line_number: pl.Int32 = pa.Field(ge=0)
+    sentence: pl.String
+    check: pl.String
+    reason: pl.String = pa.Field(str_length={"min_value": 1})
+
+    class Config:
+        strict = True
+        ordered = True

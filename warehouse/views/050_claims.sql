@@ -1,0 +1,40 @@
+-- One row per comparative claim, with reviewed corrections applied over what was extracted.
+CREATE OR REPLACE TEMP VIEW claims AS
+SELECT
+    c.claim_id,
+    c.source_id,
+    c.source_url,
+    c.document_sha256,
+    d.title AS document_title,
+    d.captured_at,
+    c.line_number,
+    c.char_start,
+    c.char_end,
+    c.sentence,
+    c.claim_text,
+    coalesce(json_extract_string(c.corrections, '$.subject'), c.subject) AS subject,
+    coalesce(json_extract_string(c.corrections, '$.baseline'), c.baseline) AS baseline,
+    c.baseline_kind,
+    c.baseline_count,
+    coalesce(json_extract_string(c.corrections, '$.model'), c.model) AS model,
+    c.task,
+    coalesce(json_extract_string(c.corrections, '$.metric'), c.metric) AS metric,
+    c.direction,
+    coalesce(TRY_CAST(json_extract_string(c.corrections, '$.ratio') AS DOUBLE), c.ratio) AS ratio,
+    c.ratio_text,
+    c.ratio_kind,
+    coalesce(json_extract_string(c.corrections, '$.qualifier'), c.qualifier) AS qualifier,
+    c.conditions,
+    c.is_qualitative,
+    c.confidence,
+    c.method,
+    coalesce(c.review_status, 'unreviewed') AS review_status,
+    c.review_note,
+    c.subject AS extracted_subject,
+    c.baseline AS extracted_baseline,
+    c.ratio AS extracted_ratio,
+    c.run_id,
+    c.claim_index
+FROM lake.main.claim_rows AS c
+LEFT JOIN lake.main.documents AS d USING (document_sha256)
+WHERE coalesce(c.review_status, '') <> 'rejected';
