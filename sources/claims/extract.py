@@ -11,7 +11,8 @@ better" when the vocabulary says so (latency, price, time_to_train, time_to_resu
   ("3x lower throughput" -> 1/3). Without a metric the sense is unknown: rejected.
 * "N% faster" -> 1 + N/100, a speed multiplier ("31% faster time-to-train" -> 1.31).
   "N% slower" -> 1/(1 + N/100), so "A is N% slower than B" == "B is N% faster than A"
-  ("12% slower" -> 0.893). "N% improvement|better|gain", "improvements of N%" -> 1 + N/100.
+  ("12% slower" -> 0.893); "N% worse" likewise. "N% improvement|better|gain",
+  "improvements of N%", "beats X by N%" -> 1 + N/100.
 * "N% more|higher <metric>" -> 1 + N/100 if higher is better, else 1/(1 + N/100).
 * "N% less|lower <metric>", "reduced <metric> by N%": the metric is multiplied by 1 - N/100,
   so 1/(1 - N/100) when lower is better ("reduced time-to-train by 31%" -> 1.449) and
@@ -20,7 +21,10 @@ better" when the vocabulary says so (latency, price, time_to_train, time_to_resu
   "costs half of what X does", "2x the throughput of X"): the metric is multiplied by f, so the
   ratio is f when higher is better (0.8) and 1/f when lower is better ("half the cost" -> 2.0,
   metric price).
-* "Nx <system>" ("8x A100 GPUs", "a 2x DGX A100 system") counts hardware: never a ratio.
+* "Nx <system>" ("8x A100 GPUs", "a 2x DGX A100 system") counts hardware: never a ratio; a
+  counted baseline keeps its count in `baseline_count`.
+* Ranges ("2-3x"), negated comparisons ("is not 2x faster", "no faster than") and claims whose
+  sides cannot be told apart go to `rejected` with a reason instead of becoming rows.
 * Word numbers come from the vocabulary ("twice" = 2, "an order of magnitude" = 10).
 * Qualitative comparisons ("outperforms", "ahead of", "higher throughput than") have a null
   ratio and a direction. `ratio_text` always keeps the original words.
@@ -748,19 +752,35 @@ def count_before(sentence: Sentence, mention: Mention, lex: Lexicon) -> int | No
     return int(anchor.value) if anchor.value.is_integer() and anchor.value >= 1 else None
 
 
+def follows_marker(sentence: Sentence, mention: Mention, lex: Lexicon) -> bool:
+    """A system a few words after "than"/"vs"/"compared to" is somebody's baseline."""
+    text = sentence.text
+    markers = list(lex.marker_re.finditer(text, max(0, mention.start - 40), mention.start))
+    markers += lex.leading_re.finditer(text, max(0, mention.start - 40), mention.start)
+    return any(
+        len(text[m.end() : mention.start].split()) <= 4
+        and not quantifies(text, m.end(), lex)
+        # the marker's baseline is the first system after it, not this one
+        and not mentions_between(sentence.systems, m.end(), mention.start)
+        for m in markers
+    )
+
+
 def resolve_subject(
     sentence: Sentence,
     reading: Reading,
     marker_start: int | None,
     taken: set[Mention],
     shared: Mention | None,
-    baseline_end: int | None = None,
+    baseline_end: int | None,
+    lex: Lexicon,
 ) -> tuple[Mention | None, str, float]:
     """The subject: before the claim in its clause, else between claim and marker, else nearby."""
     start, end = reading.span_start, reading.span_end
 
     def free(start: int, end: int) -> list[Mention]:
-        return [m for m in mentions_between(sentence.systems, start, end) if m not in taken]
+        found = mentions_between(sentence.systems, start, end)
+        return [m for m in found if m not in taken and not follows_marker(sentence, m, lex)]
 
     before = free(clause_start(sentence, start), start)
     if before:
@@ -1041,6 +1061,7 @@ def build_draft(
         excluded,
         shared_subject,
         base.baseline.end if base.baseline else None,
+        lex,
     )
     if subject is not None and (partner := find_coordinated(sentence, subject)):
         return None, Problem(
@@ -1261,6 +1282,7 @@ def build_qualitative(
         return None, Problem(
             "negated", f"'{negation}' before '{claim}' denies or weakens the comparison"
         )
+    # subject resolution works on a claim span; the trigger words are that span here
     reading = Reading(
         Anchor(trigger.start, trigger.end, 0.0, "multiplier"),
         trigger.start,
@@ -1271,7 +1293,7 @@ def build_qualitative(
         "qual",
     )
     subject, subject_tag, subject_penalty = resolve_subject(
-        sentence, reading, trigger.start, {base.baseline}, None, base.baseline.end
+        sentence, reading, trigger.start, {base.baseline}, None, base.baseline.end, lex
     )
     base.subject = subject
     if subject is not None and subject.canonical == base.baseline.canonical:
@@ -1320,7 +1342,7 @@ def resolve_qualitative_metric(
 # --- rows ------------------------------------------------------------------------------------
 
 
-def draft_row(sentence: Sentence, draft: Draft, lex: Lexicon) -> dict:
+def draft_row(sentence: Sentence, draft: Draft) -> dict:
     res = draft.resolution
     subject, baseline = res.subject, res.baseline
     is_prior = res.baseline_kind == "prior_result"
@@ -1364,7 +1386,7 @@ def extract_sentence(
         problems.append(
             Problem("system_count", f"{words} counts hardware; it is not a ratio between systems")
         )
-    return [draft_row(sentence, d, lex) for d in drafts], problems
+    return [draft_row(sentence, d) for d in drafts], problems
 
 
 # --- page ------------------------------------------------------------------------------------

@@ -382,6 +382,38 @@ def test_demo_pages_are_fast() -> None:
             2.0,
             "multiplier",
         ),
+        (
+            "The IPU-M2000, compared to the A100, is 2x faster.",
+            "IPU-M2000",
+            "A100",
+            "performance",
+            2.0,
+            "multiplier",
+        ),
+        (
+            "The DGX A100 beats the IPU-POD16 by 20%.",
+            "DGX A100",
+            "IPU-POD16",
+            "performance",
+            1.2,
+            "percent_improvement",
+        ),
+        (
+            "The Bow Pod16 has 16% better power efficiency than the IPU-POD16.",
+            "Bow Pod16",
+            "IPU-POD16",
+            "efficiency",
+            1.16,
+            "percent_improvement",
+        ),
+        (
+            "The IPU-POD16 costs 3x less than a DGX A100.",
+            "IPU-POD16",
+            "DGX A100",
+            "price",
+            3.0,
+            "multiplier",
+        ),
     ],
 )
 def test_tricky_claims(
