@@ -26,7 +26,7 @@ def main() -> None:
               help="Seconds to wait for another ingest holding the warehouse.")
 @click.option("--quiet", is_flag=True, help="Print only the summary.")
 @click.option("--source", "source_name", default=None,
-              help="Treat the files given as versions of this source.")
+              help="Fetch this registered source; with files, treat them as its versions.")
 @click.option("--captured-at", "captured_at", default=None,
               help="Capture time (ISO 8601) of the files given; default: their mtime.")
 def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at):
@@ -39,7 +39,7 @@ def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at)
         summary = run_ingest(list(targets), warehouse, trigger=trigger, wait_s=wait_s,
                              progress=progress, source_name=source_name,
                              captured_at=captured_at)
-    except lake.WarehouseError as error:
+    except (lake.WarehouseError, ValueError) as error:
         fail(str(error))
     click.echo(_summary_text(summary))
     if summary.failures and summary.documents_read == len(summary.failures):
@@ -135,11 +135,12 @@ def quarantine(warehouse, fmt, source):
 
 @main.command()
 @format_option
-def sources(fmt):
-    """List the sources in the registry and the bundled captures of each."""
-    from sources.registry import load_registry
+@warehouse_option
+def sources(fmt, warehouse):
+    """List the registered sources (bundled and added) and the bundled captures of each."""
+    from flows.pipeline import registry_for
 
-    registry = load_registry()
+    registry = registry_for(resolve_warehouse(warehouse))
     rows = []
     for source in registry.sources.values():
         captures = [c for c in registry.captures if c.source == source.name]

@@ -14,10 +14,17 @@ from schemas.normalize import QUARANTINE_SCHEMA, DocumentContext, normalize_cell
 from schemas.validate import validate_measurements
 from sources import archive
 from sources.claims.extract import extract_claims
-from sources.collect import CollectedDocument, collect_captures, collect_paths
+from sources.collect import (
+    CollectedDocument,
+    collect_captures,
+    collect_paths,
+    fetch_source,
+    is_url,
+    source_for_url,
+)
 from sources.layouts.base import ParsedDocument
 from sources.parse import ParseFailure, parse_document, parser_version
-from sources.registry import Registry, load_registry
+from sources.registry import USER_REGISTRY, Registry, RegistryError, load_registry
 from warehouse import lake
 from warehouse.load import (
     DocumentLoad,
@@ -83,15 +90,42 @@ def collect(
     warehouse: Path,
     source_name: str | None = None,
     captured_at: str | None = None,
+    validators: dict | None = None,
 ) -> list[CollectedDocument]:
-    """Fetch stage: the demo corpus when no target is given, else the files and folders named."""
+    """Fetch stage: URLs are fetched, files and folders read, and with no target at all the
+    named source is fetched, or else the bundled demo corpus is read."""
     store = lake.archive_dir(warehouse)
+    validators = validators or {}
+    if not targets and source_name is not None:
+        if source_name not in registry.sources:
+            raise RegistryError(f"no source named '{source_name}' in the registry; "
+                                "see `perfledger sources` or `perfledger add-source`")
+        return [fetch_source(registry.sources[source_name], store, validators)]
     if not targets:
         return collect_captures(registry, store)
-    return collect_paths(
-        [Path(target) for target in targets], registry, store,
+    urls = [target for target in targets if is_url(target)]
+    fetched = []
+    for url in urls:
+        source = (registry.sources[source_name] if source_name in registry.sources
+                  else source_for_url(url, registry))
+        fetched.append(fetch_source(source, store, validators))
+    files = collect_paths(
+        [Path(target) for target in targets if not is_url(target)], registry, store,
         source_name=source_name, captured_at=captured_at,
     )
+    return fetched + files
+
+
+def registry_for(warehouse: Path) -> Registry:
+    """The bundled registry plus the sources the user added beside this warehouse."""
+    return load_registry(user_path=warehouse / USER_REGISTRY)
+
+
+def fetch_validators(connection) -> dict[str, tuple[str | None, str | None]]:
+    from warehouse.query import query_text
+
+    rows = connection.execute(query_text("fetch_validators")).fetchall()
+    return {url: (etag, last_modified) for url, etag, last_modified in rows}
 
 
 def plan_runs(documents: list[CollectedDocument]) -> list[list[CollectedDocument]]:
@@ -167,9 +201,14 @@ def prepare(
         document_sha256=document.document_sha256 or "",
         status="failed",
     )
+    base.fetch_record = document.fetch
     if document.error is not None:
         base.message = document.error
         base.errors.append((document.location, "fetch", document.error))
+        return base
+    if document.not_modified:
+        base.status = "unchanged"
+        base.message = "the server answered 304 Not Modified"
         return base
     sha256 = document.document_sha256
     state = current.get(document.source_id)
@@ -318,7 +357,7 @@ def reprocess(
     Nothing is fetched: values quarantined for an unknown label come back once the
     vocabulary knows it, and a parser fix applies to stored pages.
     """
-    registry = load_registry()
+    registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
     with lake.writer_lock(warehouse, wait_s):
         connection = lake.connect(warehouse)
@@ -360,12 +399,13 @@ def ingest(
     """
     collect_stage = collect_stage or collect
     prepare_stage = prepare_stage or prepare
-    registry = load_registry()
+    registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
     with lake.writer_lock(warehouse, wait_s):
         connection = lake.connect(warehouse)
         try:
-            documents = collect_stage(targets, registry, warehouse, source_name, captured_at)
+            documents = collect_stage(targets, registry, warehouse, source_name, captured_at,
+                                      fetch_validators(connection))
             progress(f"collected {len(documents)} document(s)")
             for batch in plan_runs(documents):
                 started = datetime.now(UTC).isoformat()

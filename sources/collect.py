@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sources import archive
-from sources.registry import Registry
+from sources.fetch import FetchPolicy, FetchResult, fetch
+from sources.registry import Registry, Source
 
 TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
                  ".md": "text/markdown", ".xhtml": "application/xhtml+xml"}
@@ -28,6 +30,8 @@ class CollectedDocument:
     archive_path: str | None = None
     byte_size: int = 0
     error: str | None = None
+    fetch: dict | None = None  # the HTTP exchange, for documents fetched by URL
+    not_modified: bool = False  # the server answered 304: nothing new to read
 
 
 def _now() -> str:
@@ -136,3 +140,65 @@ def _describe_file(file: Path, registry: Registry) -> CollectedDocument:
         location=str(file), captured_at=modified,
         content_type=TEXT_SUFFIXES.get(file.suffix.lower(), ""),
     )
+
+
+def is_url(target: str) -> bool:
+    return target.startswith(("http://", "https://"))
+
+
+def source_for_url(url: str, registry: Registry) -> Source:
+    """The registered source with this URL, or an ad-hoc one allowed on the URL's host only."""
+    registered = registry.source_for_url(url)
+    if registered is not None:
+        return registered
+    host = re.sub(r"^https?://([^/:?#]+).*$", r"\1", url).lower()
+    return Source(name=f"url-{_slug(host + '-' + url.split(host, 1)[-1])}", url=url,
+                  allowed_hosts=(host,))
+
+
+def _fetch_record(result: FetchResult) -> dict:
+    return {
+        "url": result.url,
+        "final_url": result.final_url,
+        "status": result.status,
+        "outcome": result.outcome,
+        "reason": result.reason,
+        "elapsed_s": result.elapsed_s,
+        "attempts": result.attempts,
+        "fetched_at": result.fetched_at,
+        "etag": result.headers.get("etag"),
+        "last_modified": result.headers.get("last-modified"),
+        "headers": json.dumps(result.headers, sort_keys=True),
+        "document_sha256": None,
+        "byte_size": len(result.body),
+    }
+
+
+def fetch_source(
+    source: Source, store: Path, validators: dict[str, tuple[str | None, str | None]]
+) -> CollectedDocument:
+    """Fetch one source's URL; the body is archived before anything reads it, whatever the outcome."""
+    host = re.sub(r"^https?://([^/:?#]+).*$", r"\1", source.url).lower()
+    policy = FetchPolicy(allowed_hosts=frozenset(source.allowed_hosts or (host,)),
+                         allow_local=source.local)
+    etag, last_modified = validators.get(source.url, (None, None))
+    result = fetch(source.url, policy, etag=etag, last_modified=last_modified)
+    record = _fetch_record(result)
+    described = CollectedDocument(
+        source_id=source.name, source_url=source.url, location=source.url,
+        captured_at=result.fetched_at, content_type=result.headers.get("content-type", ""),
+        layout=source.layout, fetch=record,
+    )
+    if result.body:
+        sha256, path = archive.store(store, result.body, {**record, "source_id": source.name,
+                                                          "archived_at": _now()})
+        record["document_sha256"] = sha256
+        if result.outcome == "ok":
+            return CollectedDocument(**{**described.__dict__, "document_sha256": sha256,
+                                        "archive_path": str(path),
+                                        "byte_size": len(result.body)})
+    if result.outcome == "not_modified":
+        return CollectedDocument(**{**described.__dict__, "not_modified": True})
+    reason = result.reason or result.outcome
+    return CollectedDocument(**{**described.__dict__,
+                                "error": f"{source.url}: {result.outcome}: {reason}"})

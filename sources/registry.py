@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,19 +42,47 @@ class Registry:
         return next((s for s in self.sources.values() if s.url == url), None)
 
 
-def load_registry(path: Path = REGISTRY_PATH) -> Registry:
+USER_REGISTRY = "registry.toml"  # beside the warehouse's catalog: sources a user added
+_SOURCE_FIELDS = {"url", "publisher", "title", "kind", "layout", "schedule", "allowed_hosts",
+                  "description", "local"}
+
+
+class RegistryError(ValueError):
+    """A registry file that cannot be used; the message names the file and the entry."""
+
+
+def _read_toml(path: Path) -> dict:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ValueError(f"cannot read the source registry {path}: {error}") from error
-    sources = {
-        name: Source(name=name, **{**entry, "allowed_hosts": tuple(entry.get("allowed_hosts", ()))})
-        for name, entry in data.get("sources", {}).items()
-    }
+        raise RegistryError(f"cannot read the source registry {path}: {error}") from error
+
+
+def _sources_of(data: dict, path: Path) -> dict[str, Source]:
+    sources = {}
+    for name, entry in data.get("sources", {}).items():
+        unknown = sorted(set(entry) - _SOURCE_FIELDS)
+        if unknown or "url" not in entry:
+            raise RegistryError(
+                f"{path}: source '{name}' needs a url and knows only {sorted(_SOURCE_FIELDS)}"
+                + (f"; unknown: {unknown}" if unknown else "")
+            )
+        sources[name] = Source(
+            name=name, **{**entry, "allowed_hosts": tuple(entry.get("allowed_hosts", ()))}
+        )
+    return sources
+
+
+def load_registry(path: Path = REGISTRY_PATH, user_path: Path | None = None) -> Registry:
+    """The bundled registry, with the user's registry (if any) added over it."""
+    data = _read_toml(path)
+    sources = _sources_of(data, path)
+    if user_path is not None and user_path.exists():
+        sources |= _sources_of(_read_toml(user_path), user_path)
     captures = []
     for entry in data.get("captures", []):
         if entry["source"] not in sources:
-            raise ValueError(f"capture {entry['file']} names unknown source {entry['source']}")
+            raise RegistryError(f"capture {entry['file']} names unknown source {entry['source']}")
         captures.append(
             Capture(
                 path=(path.parent / entry["file"]).resolve(),
@@ -64,3 +93,27 @@ def load_registry(path: Path = REGISTRY_PATH) -> Registry:
             )
         )
     return Registry(sources=sources, captures=tuple(captures))
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def add_source(user_path: Path, source: Source) -> None:
+    """Append a source to the user's registry; a name already used is refused."""
+    existing = _sources_of(_read_toml(user_path), user_path) if user_path.exists() else {}
+    if source.name in existing or source.name in load_registry().sources:
+        raise RegistryError(f"a source named '{source.name}' exists already")
+    lines = ["", f"[sources.{json.dumps(source.name)}]"]
+    for name in ("url", "publisher", "title", "kind", "layout", "schedule", "allowed_hosts",
+                 "description", "local"):
+        value = getattr(source, name)
+        if value not in ("", (), None) and not (name == "local" and value is False):
+            lines.append(f"{name} = {_toml_value(value)}")
+    user_path.parent.mkdir(parents=True, exist_ok=True)
+    with user_path.open("a", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")

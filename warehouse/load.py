@@ -49,6 +49,7 @@ class DocumentLoad:
     counts: RunCounts = field(default_factory=RunCounts)  # this document's share of the run
     previous_sha256: str | None = None  # the version this one replaces
     claims: pl.DataFrame | None = None
+    fetch_record: dict | None = None
 
 
 def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
@@ -142,6 +143,10 @@ def _record_document(connection, run_id: str, document: DocumentLoad) -> None:
             document_sha256=pl.lit(document.document_sha256)
         )
         _insert_rows(connection, "cells", cells)
+    if document.fetch_record is not None:
+        _insert_rows(connection, "fetches",
+                     pl.DataFrame([{"run_id": run_id, "source_id": document.source_id,
+                                    **document.fetch_record}]))
     for location, stage, reason in document.errors:
         connection.execute(
             "INSERT INTO document_errors VALUES (?, ?, ?, ?, ?, ?)",
