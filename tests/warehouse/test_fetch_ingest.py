@@ -10,8 +10,8 @@ from werkzeug import Response
 
 from flows.cli import main
 from sources import archive
-from warehouse import lake, query
 from tests.conftest import JULY_2023
+from warehouse import lake, query
 
 PAGE = JULY_2023.read_bytes()
 

@@ -1,12 +1,12 @@
 -- One row per comparative claim, with reviewed corrections applied over what was extracted.
 CREATE OR REPLACE TEMP VIEW claims AS
 SELECT
-    c.claim_id,
-    c.source_id,
-    c.source_url,
-    c.document_sha256,
-    d.title AS document_title,
-    d.captured_at,
+    c.claim_id,  -- Stable id of the claim: md5 of source, sentence, words and position
+    c.source_id,  -- Registry name of the source
+    c.source_url,  -- URL of the page as published
+    c.document_sha256,  -- sha256 of the page version the claim was read from
+    d.title AS document_title,  -- Title the page states
+    d.captured_at,  -- When the page version was captured
     c.line_number,
     c.char_start,
     c.char_end,
@@ -28,11 +28,11 @@ SELECT
     c.is_qualitative,
     c.confidence,
     c.method,
-    coalesce(c.review_status, 'unreviewed') AS review_status,
-    c.review_note,
-    c.subject AS extracted_subject,
-    c.baseline AS extracted_baseline,
-    c.ratio AS extracted_ratio,
+    coalesce(c.review_status, 'unreviewed') AS review_status,  -- unreviewed, accepted or corrected
+    c.review_note,  -- The reviewer's note
+    c.subject AS extracted_subject,  -- Subject as extracted, before review
+    c.baseline AS extracted_baseline,  -- Baseline as extracted, before review
+    c.ratio AS extracted_ratio,  -- Ratio as extracted, before review
     c.run_id,
     c.claim_index
 FROM lake.main.claim_rows AS c
