@@ -10,6 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
+from flows.mlperf_stage import is_results_tree_document, prepare_results_tree
 from schemas.normalize import QUARANTINE_SCHEMA, DocumentContext, normalize_cells
 from schemas.validate import validate_measurements
 from sources import archive
@@ -221,6 +222,10 @@ def prepare(
         base.status = "unchanged"
         base.message = "same bytes as a version already read"
         return base
+    if is_results_tree_document(document):
+        prepared = prepare_results_tree(document, base, warehouse, sha256 not in known)
+        prepared.status = "new" if document.captured_at > current_captured else "stale"
+        return prepared
     data = archive.read(lake.archive_dir(warehouse), sha256)
     try:
         parsed, layout_name = parse_document(data, document.content_type, document.layout)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from sources import archive
 from sources.fetch import FetchPolicy, FetchResult, fetch
+from sources.mlperf import collect as mlperf_collect
+from sources.mlperf.tree import is_results_tree
 from sources.registry import Registry, Source
 
 TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
@@ -98,6 +100,9 @@ def collect_paths(
         if not path.exists():
             documents.append(_missing(path))
             continue
+        if path.is_dir() and is_results_tree(path):
+            documents.append(_collect_results_tree(path, store, source_name, captured_at))
+            continue
         files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
         for file in files:
             if file.name.startswith(".") or file.name.endswith(".sightings.jsonl"):
@@ -115,6 +120,25 @@ def collect_paths(
                 described = CollectedDocument(**{**described.__dict__, **overrides})
             documents.append(_read_file(file, described, store))
     return sorted(documents, key=lambda d: d.captured_at)
+
+
+def _collect_results_tree(
+    path: Path, store: Path, source_name: str | None, captured_at: str | None
+) -> CollectedDocument:
+    """An MLPerf results checkout (or part of one) is one document of the round's source."""
+    sha256, manifest, size, mlperf_round = mlperf_collect.archive_tree(path, store)
+    round_name = mlperf_round or "unknown"
+    return CollectedDocument(
+        source_id=source_name or f"mlperf-training-v{round_name}",
+        source_url=f"https://github.com/mlcommons/training_results_v{round_name}",
+        location=str(path),
+        captured_at=captured_at or _now(),
+        content_type=mlperf_collect.CONTENT_TYPE,
+        layout=mlperf_collect.LAYOUT,
+        document_sha256=sha256,
+        archive_path=str(manifest),
+        byte_size=size,
+    )
 
 
 def _missing(path: Path) -> CollectedDocument:

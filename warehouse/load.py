@@ -9,6 +9,7 @@ import duckdb
 import polars as pl
 
 from warehouse.lake import LAKE
+from warehouse.mlperf_load import load_mlperf
 from warehouse.reviews import apply_reviews
 
 # Columns whose change is a change of the published value; lineage and position are not.
@@ -50,6 +51,7 @@ class DocumentLoad:
     previous_sha256: str | None = None  # the version this one replaces
     claims: pl.DataFrame | None = None
     fetch_record: dict | None = None
+    mlperf: object | None = None  # official MLPerf results read from a results tree
 
 
 def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
@@ -101,6 +103,8 @@ def load_run(
             if document.status == "new":
                 _apply_values(connection, run["run_id"], document)
                 _replace_claims(connection, run["run_id"], document)
+                if document.mlperf is not None:
+                    load_mlperf(connection, run["run_id"], document.mlperf, document.source_id)
                 _record_revision(connection, run["run_id"], document)
                 for name, value in document.counts.__dict__.items():
                     setattr(counts, name, getattr(counts, name) + value)

@@ -1,22 +1,34 @@
 -- Each claim beside the warehouse's own measurements of both systems, when both exist.
 -- The best published value per side is used (highest throughput, lowest time or latency),
 -- and the measured ratio is put in the claim's "better" direction.
-WITH sides AS (
+WITH matched AS (
+    -- "DGX A100 640GB" names a memory option of the system the tables call "DGX A100".
     SELECT
         c.claim_id,
-        m.system,
+        CASE
+            WHEN m.system = c.subject OR starts_with(c.subject, m.system || ' ') THEN 'subject'
+            ELSE 'baseline'
+        END AS side,
         m.metric,
-        CASE WHEN m.metric = 'throughput' THEN max(m.value) ELSE min(m.value) END AS best,
-        count(*) AS rows_used,
-        string_agg(DISTINCT m.model_canonical, ', ') AS models_used
+        m.value,
+        m.model_canonical
     FROM claims AS c
     JOIN measurements AS m
       ON m.metric = c.metric
-     AND (m.system = c.subject OR m.system = c.baseline)
+     AND (m.system = c.subject OR starts_with(c.subject, m.system || ' ')
+          OR m.system = c.baseline OR starts_with(c.baseline, m.system || ' '))
      AND (m.model_canonical = c.model OR starts_with(m.model_canonical, c.model || ' '))
      AND (c.task IS NULL OR m.workload IS NULL OR m.workload = c.task)
     WHERE c.metric IN ('throughput', 'latency', 'time_to_train', 'time_to_result')
-    GROUP BY c.claim_id, m.system, m.metric
+), sides AS (
+    SELECT
+        claim_id,
+        side,
+        CASE WHEN any_value(metric) = 'throughput' THEN max(value) ELSE min(value) END AS best,
+        count(*) AS rows_used,
+        string_agg(DISTINCT model_canonical, ', ') AS models_used
+    FROM matched
+    GROUP BY claim_id, side
 ), measured AS (
     SELECT
         c.claim_id,
@@ -27,8 +39,8 @@ WITH sides AS (
         s.rows_used + b.rows_used AS rows_used,
         s.models_used AS models_used
     FROM claims AS c
-    JOIN sides AS s ON s.claim_id = c.claim_id AND s.system = c.subject
-    JOIN sides AS b ON b.claim_id = c.claim_id AND b.system = c.baseline
+    JOIN sides AS s ON s.claim_id = c.claim_id AND s.side = 'subject'
+    JOIN sides AS b ON b.claim_id = c.claim_id AND b.side = 'baseline'
 )
 SELECT
     c.claim_id,

@@ -1,0 +1,220 @@
+"""Read an MLPerf system description (systems/<system>.json) into canonical platform labels."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from schemas.labels import canonical_framework, resolve_platforms
+from sources.mlperf.mllog import Problem
+
+MAX_SYSTEM_BYTES = 1024 * 1024
+
+# MLCommons availability categories; submitters write the status several ways.
+AVAILABILITY = {
+    "available": "available",
+    "onprem": "available",
+    "on-premise": "available",
+    "cloud": "available",
+    "preview": "preview",
+    "research": "rdi",
+    "rdi": "rdi",
+    "research, development, or internal": "rdi",
+}
+DIVISIONS = ("closed", "open")
+_MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*(GB|GiB|TB)\b", re.I)
+_SDK = re.compile(r"\b(?:[A-Za-z]+\s+)?SDK\s+v?\d+(?:\.\d+)*", re.I)
+
+
+@dataclass(frozen=True)
+class SystemDescription:
+    system_id: str  # file stem, the name the results/ folder uses
+    submitter_name: str | None
+    division: str | None
+    status: str | None  # as written: onprem, cloud, available, preview, research
+    availability: str | None  # available, preview or rdi
+    system_name: str | None  # as written
+    number_of_nodes: int | None
+    accelerators_per_node: int | None
+    accelerator_count: int | None
+    accelerator_model_name: str | None
+    accelerator_memory_gb: float | None
+    host_processor_model_name: str | None
+    framework: str | None
+    framework_canonical: str | None
+    sdk_version: str | None
+    vendor: str | None
+    system: str | None  # canonical, as the vendor pages' normalizer names it
+    accelerator: str | None
+    platform_resolution: str  # how `system` was found, see resolve_system_platform
+
+
+def read_system_file(path: Path) -> tuple[SystemDescription | None, list[Problem]]:
+    """Parse one system JSON (at most MAX_SYSTEM_BYTES of it)."""
+    with Path(path).open("rb") as handle:
+        data = handle.read(MAX_SYSTEM_BYTES + 1)
+    if len(data) > MAX_SYSTEM_BYTES:
+        return None, [Problem("file_too_large",
+                              f"system description larger than {MAX_SYSTEM_BYTES} bytes")]
+    problems: list[Problem] = []
+    try:
+        fields = json.loads(data.decode("utf-8", errors="replace"),
+                            object_pairs_hook=lambda pairs: _keep_first(pairs, problems))
+    except ValueError as error:
+        return None, [Problem("malformed_json", f"not valid JSON: {error}", None,
+                              data[:200].decode("utf-8", errors="replace"))]
+    if not isinstance(fields, dict):
+        return None, [Problem("malformed_json", "the system description is not a JSON object")]
+    description, more = describe_system(Path(path).stem, fields)
+    return description, problems + more
+
+
+def _keep_first(pairs: list[tuple[str, object]], problems: list[Problem]) -> dict:
+    fields: dict = {}
+    for key, value in pairs:
+        # Submitters repeat keys; only a repeat with another value is worth reporting.
+        if key in fields and fields[key] != value:
+            problems.append(Problem("conflicting_key",
+                                    f"'{key}' is given twice with different values; "
+                                    "the first is used", None, str(value)[:200]))
+        fields.setdefault(key, value)
+    return fields
+
+
+def describe_system(system_id: str, fields: dict) -> tuple[SystemDescription, list[Problem]]:
+    """Canonical description of one system from its JSON fields."""
+    problems: list[Problem] = []
+    nodes = _read_count(fields, "number_of_nodes", problems)
+    per_node = _read_count(fields, "accelerators_per_node", problems)
+    count = nodes * per_node if nodes is not None and per_node is not None else None
+    if count == 0:
+        # A CPU-only system has no accelerator to name, so its scores cannot be measurements.
+        problems.append(Problem("no_accelerators", "the system states no accelerator"))
+    division = _read_text(fields.get("division"))
+    division = division.lower() if division else None
+    if division not in DIVISIONS:
+        problems.append(Problem("unknown_division", f"division '{division}' is not closed/open"))
+        division = None
+    status = _read_text(fields.get("status"))
+    availability = AVAILABILITY.get(status.lower()) if status else None
+    if availability is None:
+        problems.append(Problem("unknown_status", f"status '{status}' is not a known availability"))
+    framework = _read_text(fields.get("framework"))
+    accelerator_model = _read_text(fields.get("accelerator_model_name"))
+    system_name = _read_text(fields.get("system_name"))
+    submitter = _read_text(fields.get("submitter"))
+    vendor, system, accelerator, how = resolve_system_platform(
+        system_name, system_id, accelerator_model, count, submitter
+    )
+    return SystemDescription(
+        system_id=system_id,
+        submitter_name=submitter,
+        division=division,
+        status=status,
+        availability=availability,
+        system_name=system_name,
+        number_of_nodes=nodes,
+        accelerators_per_node=per_node,
+        accelerator_count=count,
+        accelerator_model_name=accelerator_model,
+        accelerator_memory_gb=parse_memory_gb(_read_text(fields.get("accelerator_memory_capacity"))),
+        host_processor_model_name=_read_text(fields.get("host_processor_model_name")),
+        framework=framework,
+        framework_canonical=canonicalize_framework(framework),
+        sdk_version=find_sdk_version(framework),
+        vendor=vendor,
+        system=system,
+        accelerator=accelerator,
+        platform_resolution=how,
+    ), problems
+
+
+def resolve_system_platform(
+    system_name: str | None,
+    system_id: str,
+    accelerator_model: str | None,
+    accelerator_count: int | None,
+    submitter: str | None,
+) -> tuple[str | None, str | None, str | None, str]:
+    """(vendor, system, accelerator, how) through schemas/vocab/platforms.csv.
+
+    Tried in order: the system name ("Bow-Pod16" -> Bow Pod16), the system id up to its
+    first "_" (NVIDIA's "dgxa100_ngc22.04_mxnet" -> DGX A100), then "<count>x <accelerator>"
+    from the JSON ("128x Gaudi"). A name is accepted only when the platform it names holds
+    the JSON's own accelerator count, so a name never overrides what the JSON states.
+    Unresolved systems keep the submitter, the system name and the accelerator as written.
+    """
+    candidates: list[tuple[str, str]] = []
+    if system_name:
+        candidates.append(("system_name", system_name))
+    if "_" in system_id:
+        candidates.append(("system_id", system_id.split("_", 1)[0]))
+    if accelerator_model and accelerator_count:
+        candidates.append(("accelerator_count", f"{accelerator_count}x {accelerator_model}"))
+        short = accelerator_model.split(" ", 1)[-1]  # "NVIDIA A100-SXM4-80GB" -> "A100-SXM4-80GB"
+        candidates.append(("accelerator_count", f"{accelerator_count}x {short}"))
+    resolved = resolve_platforms(pl.Series([label for _, label in candidates], dtype=pl.String))
+    by_label = {row["platform"]: row for row in resolved.iter_rows(named=True)}
+    for how, label in candidates:
+        row = by_label.get(label)
+        if row is None or row.get("system") is None:
+            continue
+        if accelerator_count is not None and row["accelerator_count"] != accelerator_count:
+            continue
+        return row["vendor"], row["system"], row["accelerator"], how
+    return submitter, system_name or system_id, accelerator_model, "unresolved"
+
+
+def canonicalize_framework(framework: str | None) -> str | None:
+    """'TensorFlow 1.15 Poplar SDK 2.5.1' -> 'TensorFlow'; 'MxNet NVIDIA Release 22.04' -> 'MXNet'."""
+    if not framework:
+        return None
+    first = re.split(r"[\s(,]+", framework.strip(), maxsplit=1)[0]
+    return pl.select(canonical_framework(pl.lit(first))).item() or first
+
+
+def find_sdk_version(framework: str | None) -> str | None:
+    """The vendor SDK named in the framework field ('Poplar SDK 2.5.1'), if any."""
+    if not framework:
+        return None
+    match = _SDK.search(framework)
+    return match.group(0) if match else None
+
+
+def parse_memory_gb(text: str | None) -> float | None:
+    """'80 GB' -> 80.0; '32GB' -> 32.0; None when no size is stated."""
+    if not text:
+        return None
+    match = _MEMORY.search(text)
+    if match is None:
+        return None
+    number = float(match.group(1))
+    return number * 1024 if match.group(2).upper() == "TB" else number
+
+
+def _read_count(fields: dict, key: str, problems: list[Problem]) -> int | None:
+    value = fields.get(key)
+    text = _read_text(value)
+    if text is None:
+        problems.append(Problem("missing_field", f"'{key}' is missing"))
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        problems.append(Problem("bad_number", f"'{key}' is not a whole number", None, text))
+        return None
+    if number < 0:
+        problems.append(Problem("bad_number", f"'{key}' is negative", None, text))
+        return None
+    return number
+
+
+def _read_text(value) -> str | None:
+    if value is None or isinstance(value, dict | list):
+        return None
+    text = str(value).strip()
+    return text or None

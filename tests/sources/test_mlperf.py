@@ -1,0 +1,407 @@
+"""Official MLPerf results on tiny handwritten result trees: logs, systems, scores, warehouse."""
+
+from __future__ import annotations
+
+import shutil
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flows import pipeline
+from schemas.measurements import MeasurementSchema
+from schemas.mlperf import MlperfRunSchema, MlperfScoreSchema, MlperfSystemSchema
+from schemas.normalize import DocumentContext
+from sources.mlperf import is_results_tree, read_results_tree
+from sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
+from sources.mlperf.mllog import parse_result_bytes, read_result_file
+from sources.mlperf.scoring import RunTime, score_benchmark
+from sources.mlperf.systems import describe_system, read_system_file
+from tests.conftest import PROJECT_ROOT
+from warehouse import lake
+from warehouse.mlperf_load import load_mlperf
+
+FIXTURES = PROJECT_ROOT / "tests" / "fixtures" / "mlperf"
+CHECKOUT = FIXTURES / "training_results_v2.0"
+ACME = CHECKOUT / "Acme"
+POD16 = ACME / "results" / "pod16-tf-closed" / "resnet"
+DGX = ACME / "results" / "dgxa100_test_mxnet" / "resnet"
+LOGS = FIXTURES / "logs"
+
+CONTEXT = DocumentContext(
+    source_id="mlperf-acme", source_url="https://example.org/training_results_v2.0",
+    document_sha256="a" * 64, document_title="MLPerf Training v2.0 results",
+    captured_at="2022-06-29T00:00:00Z", parser_version=PARSER_VERSION,
+)
+
+
+def _score(results, system_id: str) -> dict:
+    return results.scores.filter(pl.col("system_id") == system_id).row(0, named=True)
+
+
+# --- one result file ---------------------------------------------------------------------
+
+
+def test_a_clean_run_gives_its_times_status_evaluations_and_settings():
+    run = read_result_file(POD16 / "result_0.txt")
+    assert (run.run_start_ms, run.run_stop_ms, run.status) == (1650000000000, 1650000600000,
+                                                               "success")
+    assert run.duration_ms == 600000 and run.converged
+    assert [(e.value, e.epoch) for e in run.evals] == [(0.70, 20.0), (0.7593, 40.0)]
+    assert run.submission == {"benchmark": "resnet", "division": "closed", "org": "Acme",
+                              "status": "onprem", "platform": "Bow-Pod16"}
+    assert run.global_batch_size == 3520
+    assert run.hyperparameters["opt_learning_rate_warmup_epochs"] == 2
+    assert run.problems == []
+
+
+def test_a_run_that_did_not_converge_is_timed_but_not_converged():
+    run = read_result_file(DGX / "result_1.txt")
+    assert run.status == "aborted"
+    assert run.duration_ms == 1200000
+    assert not run.converged
+    assert run.problems == []
+
+
+def test_a_malformed_line_is_a_problem_with_its_line_number_and_the_rest_is_read():
+    run = read_result_file(DGX / "result_2.txt")
+    assert [(p.check, p.line_number) for p in run.problems] == [("malformed_line", 12)]
+    assert run.problems[0].raw.startswith(':::MLLOG {"namespace"')
+    assert run.converged and run.duration_ms == 930000  # the free-text line 11 is no problem
+
+
+def test_a_missing_run_stop_leaves_the_run_untimed():
+    run = read_result_file(LOGS / "missing_run_stop.txt")
+    assert run.run_start_ms is not None and run.run_stop_ms is None
+    assert run.duration_ms is None and not run.converged
+    assert [p.check for p in run.problems] == ["missing_run_stop"]
+
+
+def test_a_truncated_file_reports_its_cut_last_line():
+    run = read_result_file(LOGS / "truncated.txt")
+    assert [(p.check, p.line_number) for p in run.problems] == [
+        ("truncated_line", 11), ("missing_run_stop", None),
+    ]
+    assert not run.converged
+
+
+def test_reading_is_bounded_whatever_the_file_holds():
+    run = read_result_file(POD16 / "result_0.txt", max_bytes=1000)
+    assert run.bytes_read == 1000
+    assert {"file_too_large", "missing_run_start", "missing_run_stop"} <= {
+        p.check for p in run.problems
+    }
+
+
+def test_prefixed_repeated_and_odd_events_are_read_without_a_crash():
+    data = b"\n".join([
+        b'[1,0]<stdout>::::MLLOG {"time_ms": 10, "key": "run_start", "value": null}',
+        b':::MLLOG {"time_ms": 11, "key": "run_start", "value": null}',
+        b':::MLLOG ["not", "an", "event"]',
+        b':::MLLOG {"key": "eval_accuracy", "value": "high"}',
+        b':::MLLOG {"time_ms": 70, "key": "run_stop", "value": {"status": "SUCCESS"}}',
+        b"\xff\xfe binary noise",
+        b"",
+    ])
+    run = parse_result_bytes(data)
+    assert (run.run_start_ms, run.run_stop_ms, run.status) == (10, 70, "success")
+    assert [(p.check, p.line_number) for p in run.problems] == [
+        ("repeated_run_start", 2), ("malformed_event", 3), ("malformed_eval", 4),
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(
+    st.binary(max_size=80),
+    st.text(max_size=80).map(lambda text: (":::MLLOG " + text).encode()),
+    st.sampled_from([b':::MLLOG {"time_ms": 5, "key": "run_stop", "value": 1}',
+                     b':::MLLOG {"time_ms": 1e400, "key": "run_start"}',
+                     b':::MLLOG {"key": "eval_accuracy", "value": NaN, "time_ms": 3}']),
+), max_size=20))
+def test_any_bytes_are_read_without_an_exception(lines):
+    data = b"\n".join(lines)
+    run = parse_result_bytes(data)
+    assert run.bytes_read == len(data)
+    assert run.converged == (run.duration_ms is not None and run.status == "success")
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+
+def _runs(minutes: list[float | None]) -> list[RunTime]:
+    return [RunTime(f"result_{i}", m, m is not None) for i, m in enumerate(minutes)]
+
+
+def test_the_score_drops_the_fastest_and_slowest_and_averages_the_rest():
+    score = score_benchmark(_runs([10.0, 10.5, 10.25, 11.0, 10.75]), "resnet", "2.0")
+    assert score.valid and score.score_minutes == 10.5
+    assert score.used == ["result_2", "result_1", "result_4"]
+    assert score.dropped == {"result_0": "fastest", "result_3": "slowest"}
+    assert score.rule.required_runs == 5 and score.rule.rule_id.endswith("/resnet")
+
+
+def test_one_run_that_did_not_converge_counts_as_the_slowest():
+    score = score_benchmark(_runs([15.0, None, 15.5, 14.5, 16.0]), "resnet", "2.0")
+    assert score.valid and score.score_minutes == 15.5
+    assert score.dropped == {"result_1": "not_converged", "result_3": "fastest"}
+
+
+def test_two_runs_that_did_not_converge_make_the_result_invalid():
+    score = score_benchmark(_runs([15.0, None, None, 14.5, 16.0]), "resnet", "2.0")
+    assert not score.valid and score.score_minutes is None
+    assert score.reason == "2 runs did not converge; the rule allows 1"
+
+
+def test_bert_needs_ten_runs_and_a_short_set_is_scored_but_invalid():
+    score = score_benchmark(_runs([20.0, 21.0, 22.0, 23.0, 24.0]), "bert", "2.0")
+    assert score.score_minutes == 22.0 and not score.valid
+    assert score.reason == "5 runs found; the rule requires exactly 10"
+
+
+def test_unet3d_drops_four_runs_at_each_end_and_allows_four_failures():
+    minutes = [float(m) for m in range(1, 41)]
+    assert score_benchmark(_runs(minutes), "unet3d", "2.0").score_minutes == 20.5
+    failing = minutes[:36] + [None] * 4
+    score = score_benchmark(_runs(failing), "unet3d", "2.0")
+    assert score.valid and score.score_minutes == sum(range(5, 37)) / 32
+
+
+def test_no_rule_no_score():
+    assert score_benchmark(_runs([1.0] * 5), "resnet", "9.9").reason == (
+        "no scoring rule for benchmark 'resnet' in round 9.9"
+    )
+    assert score_benchmark(_runs([1.0] * 5), "llama", "2.0").score_minutes is None
+
+
+# --- systems -------------------------------------------------------------------------------
+
+
+def test_a_system_json_gives_the_accelerator_count_and_the_vendor_pages_names():
+    system, problems = read_system_file(ACME / "systems" / "pod16-tf-closed.json")
+    assert problems == []
+    assert (system.accelerator_count, system.vendor, system.system, system.accelerator) == (
+        16, "Graphcore", "Bow Pod16", "Bow IPU")
+    assert (system.platform_resolution, system.framework_canonical, system.sdk_version) == (
+        "system_name", "TensorFlow", "Poplar SDK 2.5.1")
+    assert (system.division, system.availability, system.accelerator_memory_gb) == (
+        "closed", "available", 32.0)
+
+
+def test_an_nvidia_system_id_names_the_dgx():
+    system, _ = read_system_file(ACME / "systems" / "dgxa100_test_mxnet.json")
+    assert (system.system, system.accelerator, system.accelerator_count) == ("DGX A100", "A100", 8)
+    assert (system.platform_resolution, system.framework_canonical) == ("system_id", "MXNet")
+
+
+def test_an_unknown_name_falls_back_to_count_times_accelerator():
+    fields = {"submitter": "Intel-HabanaLabs", "division": "closed", "status": "available",
+              "system_name": "HLS-9Z-N32", "number_of_nodes": "32",
+              "accelerators_per_node": "4", "accelerator_model_name": "Habana Gaudi"}
+    system, problems = describe_system("HLS-9Z-N32", fields)
+    assert (system.system, system.accelerator, system.accelerator_count) == (
+        "128x Gaudi", "Gaudi", 128)
+    assert system.platform_resolution == "accelerator_count" and problems == []
+
+
+def test_a_name_whose_platform_holds_another_count_is_not_trusted():
+    fields = {"division": "closed", "status": "onprem", "system_name": "Bow-Pod16",
+              "number_of_nodes": "4", "accelerators_per_node": "16",
+              "accelerator_model_name": "Graphcore Bow IPU"}
+    system, _ = describe_system("odd", fields)
+    assert (system.system, system.accelerator_count) == ("64x Bow IPU", 64)
+
+
+def test_unreadable_system_fields_are_problems(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"division": "closed", "division": "open", "number_of_nodes": "two"}')
+    system, problems = read_system_file(path)
+    assert system.division == "closed" and system.accelerator_count is None
+    assert system.platform_resolution == "unresolved"
+    assert [p.check for p in problems] == [
+        "conflicting_key", "bad_number", "missing_field", "unknown_status",
+    ]
+    (tmp_path / "broken.json").write_text('{"division": ')
+    assert read_system_file(tmp_path / "broken.json")[0] is None
+
+
+# --- a whole tree --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def acme():
+    return read_results_tree(CHECKOUT)
+
+
+def test_the_tree_scores_each_system_and_benchmark(acme):
+    pod16, dgx = _score(acme, "pod16-tf-closed"), _score(acme, "dgxa100_test_mxnet")
+    assert (pod16["score_minutes"], pod16["valid"], pod16["model_canonical"]) == (
+        10.5, True, "ResNet-50 v1.5")
+    assert pod16["runs_used"] == "result_1, result_2, result_4"
+    assert pod16["runs_dropped"] == "result_0 (fastest), result_3 (slowest)"
+    assert (dgx["score_minutes"], dgx["runs_found"], dgx["runs_non_converged"]) == (15.5, 5, 1)
+    assert dgx["runs_dropped"] == "result_1 (not_converged), result_3 (fastest)"
+    assert dgx["rule_id"] == "training-v2.0/benchmark-results/resnet"
+    assert acme.scores["mlperf_round"].unique().to_list() == ["2.0"]
+
+
+def test_the_tree_keeps_every_run_with_its_role_and_every_problem_located(acme):
+    roles = acme.runs.filter(pl.col("system_id") == "dgxa100_test_mxnet").sort("run_index")
+    assert roles["score_role"].to_list() == ["used", "not_converged", "used", "fastest", "used"]
+    assert roles["status"].to_list() == ["success", "aborted", "success", "success", "success"]
+    problems = acme.problems_frame()
+    assert problems.select("path", "line_number", "check").rows() == [
+        ("Acme/results/dgxa100_test_mxnet/resnet/result_2.txt", 12, "malformed_line"),
+    ]
+    assert len(acme.digest) == 64
+
+
+def test_the_frames_meet_their_schemas(acme):
+    MlperfSystemSchema.validate(acme.systems, lazy=True)
+    MlperfRunSchema.validate(acme.runs, lazy=True)
+    MlperfScoreSchema.validate(acme.scores, lazy=True)
+
+
+def test_a_checkout_or_a_part_of_one_is_recognised(tmp_path):
+    assert is_results_tree(FIXTURES) and is_results_tree(CHECKOUT) and is_results_tree(ACME)
+    assert is_results_tree(DGX) and is_results_tree(ACME / "systems")
+    assert not is_results_tree(LOGS) and not is_results_tree(tmp_path)
+    assert not is_results_tree(POD16 / "result_0.txt")
+
+
+def test_a_part_reads_only_that_part():
+    part = read_results_tree(DGX)
+    assert part.scores["system_id"].to_list() == ["dgxa100_test_mxnet"]
+    assert part.systems["system_id"].to_list() == ["dgxa100_test_mxnet"]
+    assert part.runs["path"][0] == "Acme/results/dgxa100_test_mxnet/resnet/result_0.txt"
+    assert read_results_tree(ACME / "systems").runs.height == 0
+
+
+def test_the_round_comes_from_the_folder_or_the_caller(tmp_path):
+    copy = tmp_path / "checkout" / "Acme"
+    shutil.copytree(ACME, copy)
+    unknown = read_results_tree(copy.parent)
+    assert unknown.scores["score_minutes"].to_list() == [None, None]
+    assert "invalid_score" in {p.check for p in unknown.problems}
+    assert read_results_tree(copy.parent, mlperf_round="2.0").scores["valid"].all()
+
+
+def test_a_missing_run_stop_and_a_truncated_file_in_one_set_invalidate_it(tmp_path):
+    checkout = tmp_path / "training_results_v2.0"
+    shutil.copytree(CHECKOUT, checkout)
+    folder = checkout / "Acme" / "results" / "pod16-tf-closed" / "resnet"
+    shutil.copy(LOGS / "missing_run_stop.txt", folder / "result_3.txt")
+    shutil.copy(LOGS / "truncated.txt", folder / "result_4.txt")
+    score = _score(read_results_tree(checkout), "pod16-tf-closed")
+    assert (score["valid"], score["score_minutes"]) == (False, None)
+    assert score["reason"] == "2 runs did not converge; the rule allows 1"
+
+
+def test_not_a_tree_is_a_problem_not_a_crash(tmp_path):
+    results = read_results_tree(tmp_path)
+    assert results.scores.height == 0
+    assert [p.check for p in results.problems] == ["not_a_results_tree"]
+
+
+# --- measurements --------------------------------------------------------------------------
+
+
+def test_scores_become_measurements_in_the_vendor_pages_shape(acme):
+    frame = measurements_from_scores(acme, CONTEXT)
+    MeasurementSchema.validate(frame)
+    rows = {row["system"]: row for row in frame.iter_rows(named=True)}
+    pod16 = rows["Bow Pod16"]
+    assert (pod16["metric"], pod16["value"], pod16["unit"], pod16["raw_value"]) == (
+        "time_to_train", 630.0, "s", "10.500000")
+    assert (pod16["accelerator"], pod16["accelerator_count"], pod16["vendor"]) == (
+        "Bow IPU", 16, "Graphcore")
+    assert (pod16["model_canonical"], pod16["framework_canonical"], pod16["sdk"]) == (
+        "ResNet-50 v1.5", "TensorFlow", "2.5.1")
+    assert (pod16["division"], pod16["workload"], pod16["batch_size"]) == (
+        "closed", "training", "3520")
+    assert pod16["mlperf_id"] is None
+    assert rows["DGX A100"]["value"] == 930.0
+    assert frame["row_identity"].n_unique() == frame.height
+
+
+# --- the warehouse -------------------------------------------------------------------------
+
+PAGE = "\n".join([
+    "MLPerf results", "",
+    "The Bow Pod16 turned in a 31% faster time-to-train than the DGX-A100 640GB on ResNet-50.",
+    "", "MLPerf v2.0 Training Results", "",
+    "Division", "Model", "Platform", "Framework", "MLPerf ID", "Time to Train (mins)",
+    "Closed", "ResNet50 v1.5", "Bow Pod16", "TensorFlow", "2.0-9001", "10.50",
+    "Closed", "ResNet50 v1.5", "DGX A100", "MXNet", "2.0-9002", "16.20",
+    "Closed", "ResNet50 v1.5", "Bow Pod64", "TensorFlow", "2.0-9003", "3.10",
+    "",
+])
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory, acme):
+    folder = tmp_path_factory.mktemp("mlperf-warehouse")
+    page = folder / "vendor.txt"
+    page.write_text(PAGE, encoding="utf-8")
+    pipeline.ingest([str(page)], folder / "wh")
+    connection = lake.connect(folder / "wh")
+    connection.execute("BEGIN")
+    load_mlperf(connection, "run-1", acme, "mlperf-acme")
+    connection.execute("COMMIT")
+    yield connection
+    connection.close()
+
+
+def test_loading_replaces_the_sources_rows_inside_the_callers_transaction(loaded, acme):
+    loaded.execute("BEGIN")
+    written = load_mlperf(loaded, "run-2", acme, "mlperf-acme")
+    loaded.execute("ROLLBACK")
+    assert written == {"mlperf_systems": 2, "mlperf_runs": 10, "mlperf_scores": 2}
+    counts = loaded.execute(
+        "SELECT (SELECT count(*) FROM mlperf_runs), "
+        "(SELECT list(DISTINCT run_id) FROM mlperf_scores)"
+    ).fetchone()
+    assert counts == (10, ["run-1"])
+
+
+def test_the_official_view_shows_scores_with_their_rule_and_runs(loaded):
+    row = loaded.execute(
+        "SELECT system, score_minutes, rule_id, runs FROM mlperf_official "
+        "WHERE system = 'DGX A100'"
+    ).fetchone()
+    assert row[:3] == ("DGX A100", 15.5, "training-v2.0/benchmark-results/resnet")
+    assert [(run["run"], run["role"]) for run in row[3]] == [
+        ("result_0", "used"), ("result_1", "not_converged"), ("result_2", "used"),
+        ("result_3", "fastest"), ("result_4", "used"),
+    ]
+
+
+def test_vendor_rows_are_reconciled_with_the_official_scores(loaded):
+    rows = loaded.execute(
+        "SELECT system, raw_value, official_minutes, difference_pct, verdict "
+        "FROM mlperf_reconciliation ORDER BY system"
+    ).fetchall()
+    assert rows == [
+        ("Bow Pod16", "10.50", 10.5, 0.0, "matches"),
+        ("Bow Pod64", "3.10", None, None, "no official record"),
+        ("DGX A100", "16.20", 15.5, 4.516, "differs"),
+    ]
+
+
+def test_the_cross_vendor_claim_is_checked_against_official_scores(loaded):
+    row = loaded.execute(
+        "SELECT subject, baseline, subject_minutes, baseline_minutes, claimed_ratio, "
+        "measured_ratio, verdict, claimed_ratio_as_time_cut, verdict_as_time_cut "
+        "FROM mlperf_claim_check() WHERE subject = 'Bow Pod16'"
+    ).fetchone()
+    assert row == ("Bow Pod16", "DGX A100 640GB", 10.5, 15.5, 1.31, round(15.5 / 10.5, 6),
+                   "understated", round(1 / 0.69, 6), "supported")
+
+
+def test_the_claim_tolerance_is_the_callers(loaded):
+    verdicts = loaded.execute(
+        "SELECT (SELECT verdict FROM mlperf_claim_check(tolerance := 0.2) WHERE subject = "
+        "'Bow Pod16'), (SELECT verdict FROM mlperf_claim_check(tolerance := 0.01) WHERE "
+        "subject = 'Bow Pod16')"
+    ).fetchone()
+    assert verdicts == ("supported", "understated")
