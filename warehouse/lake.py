@@ -116,7 +116,10 @@ def connect(
     connection.execute(f"USE {LAKE}")
     if not read_only:
         migrate(connection)
-    create_views(connection)
+    elif snapshot_version is None and snapshot_time is None:
+        _require_migrated(connection, warehouse)
+    past = snapshot_version is not None or snapshot_time is not None
+    create_views(connection, skip_missing_tables=past)
     return connection
 
 
@@ -145,10 +148,36 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
     return done
 
 
-def create_views(connection: duckdb.DuckDBPyConnection) -> None:
-    """Create the public views as temporary views over the attached (possibly past) tables."""
+def _require_migrated(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
+    """A reader cannot migrate; say what to run instead of failing on a missing table."""
+    try:
+        applied = {row[0] for row in connection.execute(
+            "SELECT name FROM schema_migrations").fetchall()}
+    except duckdb.Error:
+        applied = set()
+    pending = sorted(p.name for p in MIGRATIONS_DIR.glob("*.sql") if p.name not in applied)
+    if pending:
+        connection.close()
+        raise WarehouseError(
+            f"the warehouse at {warehouse} predates this version of perfledger "
+            f"({', '.join(pending)} not applied); run `perfledger ingest` once to migrate it"
+        )
+
+
+def create_views(
+    connection: duckdb.DuckDBPyConnection, *, skip_missing_tables: bool = False
+) -> None:
+    """Create the public views as temporary views over the attached (possibly past) tables.
+
+    At a past snapshot, a table created by a later migration does not exist yet; the views
+    over it are left out rather than failing every query of that time.
+    """
     for path in sorted(VIEWS_DIR.glob("*.sql")):
-        connection.execute(path.read_text(encoding="utf-8"))
+        try:
+            connection.execute(path.read_text(encoding="utf-8"))
+        except duckdb.CatalogException:
+            if not skip_missing_tables:
+                raise
 
 
 @contextlib.contextmanager
