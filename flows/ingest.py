@@ -1,23 +1,230 @@
-"""The Prefect ingest flow: the plain stages of flows.pipeline, each run as a coarse task."""
+"""The Prefect ingest flow: the plain stages of flows.pipeline as coarse tasks, with artifacts."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import sqlite3
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.states import Completed, Failed, State
+from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows import pipeline
+from sources.collect import CollectedDocument
 from warehouse import lake
+from warehouse.load import DocumentLoad
+
+TASK_RUNNER_ENV = "PERFLEDGER_TASK_RUNNER"
+# A page takes well under a second to parse; a result still missing after this long was lost
+# (a Dask cluster whose workers all died, say), and waiting on would hang the whole run.
+PREPARE_TIMEOUT_S = 600
+RESULTS_KEY = "ingest-results"
+SUMMARY_KEY = "ingest-summary"
+# A dry run keeps its own artifact keys so it never shadows the latest real run's.
+DRY_RUN_RESULTS_KEY = "ingest-dry-run-results"
+DRY_RUN_SUMMARY_KEY = "ingest-dry-run-summary"
+
+
+def task_runner_from_env() -> TaskRunner:
+    """Threads by default; `dask` for local worker processes; a Dask scheduler address."""
+    setting = os.environ.get(TASK_RUNNER_ENV, "").strip()
+    if setting in ("", "threads"):
+        return ThreadPoolTaskRunner(max_workers=os.cpu_count() or 2)
+    if setting != "dask" and "://" not in setting:
+        raise ValueError(
+            f"{TASK_RUNNER_ENV} must be 'threads', 'dask' or a Dask scheduler address such as "
+            f"tcp://scheduler:8786, not {setting!r}"
+        )
+    try:
+        from prefect_dask import DaskTaskRunner
+    except ImportError as error:
+        raise RuntimeError(
+            f"{TASK_RUNNER_ENV}={setting} needs the packages prefect-dask and "
+            "dask[distributed]; install them or unset the variable"
+        ) from error
+    if setting == "dask":
+        # One single-threaded process per core: parsing holds the GIL, so threads would queue.
+        return DaskTaskRunner(cluster_kwargs={
+            "processes": True, "threads_per_worker": 1, "dashboard_address": ":0",
+        })
+    return DaskTaskRunner(address=setting)
+
 
 # Reading files and fetching pages is where a retry can help; parsing the same bytes again cannot.
 collect_task = task(pipeline.collect, name="collect", retries=2, retry_delay_seconds=[1, 5],
                     cache_policy=NO_CACHE)
-prepare_task = task(pipeline.prepare, name="parse-normalize-validate", cache_policy=NO_CACHE,
-                    task_run_name="prepare {document.source_id}")
 
 
-@flow(name="ingest", log_prints=False)
+@task(name="parse-normalize-validate", cache_policy=NO_CACHE,
+      task_run_name="prepare {document.source_id}")
+def prepare_task(
+    document: CollectedDocument, known: set[str], current: dict, warehouse: Path
+) -> DocumentLoad | State:
+    """pipeline.prepare for one document; a document that fails makes this task run Failed."""
+    logger = get_run_logger()
+    try:
+        load = pipeline.prepare(document, known, current, warehouse)
+    except Exception as error:  # a parser bug on one page must not cost the other sources
+        logger.exception("source %s, document %s: unexpected error", document.source_id,
+                         document.location)
+        load = crashed_load(document, error)
+    if load.status == "failed":
+        logger.error("source %s, document %s: failed: %s", document.source_id,
+                     document.location, load.message)
+        # The load still travels back as data: the run records the failure in the warehouse.
+        return Failed(message=f"{document.source_id}: {load.message}", data=FailedDocument(load))
+    logger.info("source %s, document %s: %s%s", document.source_id, document.location,
+                load.status, f" - {load.message}" if load.message else "")
+    return load
+
+
+@dataclass
+class FailedDocument:
+    """A failed document's load as a Failed state's data; Prefect logs its one-line repr."""
+
+    load: DocumentLoad
+
+    def __repr__(self) -> str:
+        return f"FailedDocument({self.load.source_id!r})"
+
+
+def crashed_load(document: CollectedDocument, error: BaseException) -> DocumentLoad:
+    reason = f"{type(error).__name__}: {error}"
+    return DocumentLoad(
+        source_id=document.source_id,
+        source_url=document.source_url,
+        document_sha256=document.document_sha256 or "",
+        status="failed",
+        message=f"{document.location}: {reason}",
+        errors=[(document.location, "parse", reason)],
+    )
+
+
+class ParallelStages:
+    """The collect and prepare stages handed to pipeline.ingest, run on the flow's task runner.
+
+    pipeline.ingest asks for one document at a time; when it asks for the first document of
+    a planned run, every document of that run is submitted at once with the same arguments,
+    so a parallel task runner parses them side by side while the warehouse writes stay in
+    the flow's process.
+    """
+
+    def __init__(self) -> None:
+        self.batches: list[list[CollectedDocument]] = []
+        self.pending: dict[int, tuple] = {}
+        self.locations: dict[int, str] = {}
+
+    def collect(self, targets, registry, warehouse, *options) -> list[CollectedDocument]:
+        documents = collect_task(targets, registry, warehouse, *options)
+        logger = get_run_logger()
+        for document in documents:
+            logger.info("source %s, document %s: %s", document.source_id, document.location,
+                        document.error or f"collected, sha256 {document.document_sha256}")
+        self.batches = pipeline.plan_runs(documents)
+        return documents
+
+    def prepare(self, document, known, current, warehouse) -> DocumentLoad:
+        if id(document) not in self.pending:
+            self.submit_batch_of(document, known, current, warehouse)
+        future, submitted_known, submitted_current = self.pending.pop(id(document), (None,) * 3)
+        # Reuse the submitted run only if the loop passes the very objects it was submitted with.
+        if future is not None and submitted_known is known and submitted_current is current:
+            load = load_from(lambda: future.result(timeout=PREPARE_TIMEOUT_S,
+                                                   raise_on_failure=False), document)
+        else:
+            state = prepare_task(document, known, current, warehouse, return_state=True)
+            load = load_from(lambda: state.result(raise_on_failure=False), document)
+        self.locations[id(load)] = document.location
+        return load
+
+    def submit_batch_of(self, document, known, current, warehouse) -> None:
+        batch = next((b for b in self.batches if any(d is document for d in b)), [document])
+        for member in batch:
+            if id(member) not in self.pending:
+                future = prepare_task.submit(member, known, current, warehouse)
+                self.pending[id(member)] = (future, known, current)
+
+
+def load_from(result, document: CollectedDocument) -> DocumentLoad:
+    """The DocumentLoad of a finished prepare run, whether it completed or failed."""
+    try:
+        value = result()
+    except Exception as error:  # a task runner that lost the run, or the timeout
+        value = error
+    if isinstance(value, FailedDocument):
+        return value.load
+    if isinstance(value, DocumentLoad):
+        return value
+    return crashed_load(document, value if isinstance(value, BaseException)
+                        else RuntimeError(f"no result: {value!r}"))
+
+
+def split_source(source: str) -> tuple[list[str], str | None]:
+    """(targets, source name): a path or URL is read as given, a bare name is fetched as
+    registered, exactly as `perfledger ingest PATH_OR_URL` and `--source NAME` do."""
+    if "/" in source or Path(source).exists():
+        return [source], None
+    return [], source
+
+
+# Files of the warehouse folder that belong to the catalog or to the writer, never copied.
+CATALOG_FILES = {"catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm",
+                 "catalog.sqlite-journal", ".writer.lock"}
+
+
+def copy_for_dry_run(warehouse: Path, scratch: Path) -> Path:
+    """A throwaway warehouse that reads like `warehouse`: the catalog copied, files linked.
+
+    DuckLake never rewrites a Parquet file and the archive never rewrites a document, so
+    linking them is safe; the copy writes its new files, archive entries and lock in its
+    own folder, and the real warehouse is only read.
+    """
+    copy = scratch / "warehouse"
+    copy.mkdir(parents=True)
+    if not lake.catalog_path(warehouse).exists():
+        return copy
+    read_only = f"file:{lake.catalog_path(warehouse)}?mode=ro"
+    with contextlib.closing(sqlite3.connect(read_only, uri=True)) as original, \
+            contextlib.closing(sqlite3.connect(lake.catalog_path(copy))) as catalog:
+        original.backup(catalog)  # a consistent copy even while an ingest writes
+        with catalog:
+            catalog.execute("UPDATE ducklake_metadata SET value = ? WHERE key = 'data_path'",
+                            [f"{lake.data_path(copy)}/"])
+    for path in warehouse.iterdir():
+        # Settings beside the catalog (added sources, claim reviews) shape the run too.
+        if path.is_file() and path.name not in CATALOG_FILES:
+            shutil.copy2(path, copy / path.name)
+    for folder in (lake.data_path(warehouse), lake.archive_dir(warehouse),
+                   warehouse / "extensions"):
+        link_files(folder, copy / folder.name)
+    return copy
+
+
+def link_files(source: Path, target: Path) -> None:
+    for path in source.rglob("*"):
+        # A sightings log is appended to on every read: the copy starts its own.
+        if path.is_file() and not path.name.endswith(".sightings.jsonl"):
+            link = target / path.relative_to(source)
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(path.resolve())
+
+
+def run_trigger(trigger: str) -> str:
+    """Name the deployment in the recorded trigger, so a snapshot says which schedule ran it."""
+    from prefect.runtime import deployment
+
+    name = deployment.name
+    return f"{trigger}:ingest/{name}" if name and trigger == "prefect" else trigger
+
+
+@flow(name="ingest", log_prints=False, task_runner=task_runner_from_env())
 def ingest_flow(
     targets: list[str] | None = None,
     warehouse: str | None = None,
@@ -25,14 +232,136 @@ def ingest_flow(
     wait_s: float = 60.0,
     source_name: str | None = None,
     captured_at: str | None = None,
-) -> pipeline.IngestSummary:
-    """Ingest files, folders or the bundled demo corpus into the warehouse."""
+    source: str | None = None,
+    dry_run: bool = False,
+    publish: bool = False,
+) -> State:
+    """Ingest files, folders, a registered source or the bundled demo corpus.
+
+    `source`: a registered source's name (fetched), or a file, folder or URL.
+    `dry_run`: parse, normalize and validate, report what would change, write nothing.
+    `publish`: run the `publish` flow (the BI export) after a load.
+    """
     logger = get_run_logger()
     folder = Path(warehouse) if warehouse else lake.default_warehouse_dir()
-    return pipeline.ingest(
-        targets or [], folder, trigger=trigger, wait_s=wait_s, progress=logger.info,
-        collect_stage=collect_task, prepare_stage=prepare_task,
-        source_name=source_name, captured_at=captured_at,
+    chosen = list(targets or [])
+    if source is not None:
+        extra, named = split_source(source)
+        chosen += extra
+        source_name = named or source_name
+    stages = ParallelStages()
+    options = {"trigger": run_trigger(trigger), "wait_s": wait_s, "progress": logger.info,
+               "collect_stage": stages.collect, "prepare_stage": stages.prepare,
+               "source_name": source_name, "captured_at": captured_at}
+    summary = ingest_into(chosen, folder, options, dry_run)
+    publish_artifacts(summary, stages.locations, dry_run)
+    message = summary_message(summary, dry_run)
+    logger.info(message)
+    if publish and not dry_run:
+        return publish_after(summary, message)
+    return Completed(message=message, data=summary)
+
+
+def ingest_into(targets: list[str], folder: Path, options: dict,
+                dry_run: bool) -> pipeline.IngestSummary:
+    if not dry_run:
+        return pipeline.ingest(targets, folder, **options)
+    with tempfile.TemporaryDirectory(prefix="perfledger-dry-run-") as scratch:
+        summary = pipeline.ingest(targets, copy_for_dry_run(folder, Path(scratch)), **options)
+    summary.warehouse = folder
+    return summary
+
+
+def publish_after(summary: pipeline.IngestSummary, message: str) -> State:
+    from flows.publish import publish_flow
+
+    state = publish_flow(warehouse=str(summary.warehouse), return_state=True)
+    if not state.is_completed():
+        return Failed(message=f"{message}; the export failed: {state.message}")
+    return Completed(message=f"{message}; exported", data=summary)
+
+
+def summary_message(summary: pipeline.IngestSummary, dry_run: bool) -> str:
+    """The flow run's final message: what was (or would be) written, and what failed."""
+    snapshots = ", ".join(str(run.snapshot_id) for run in summary.runs) or "none"
+    values = (f"{summary.total('values_added')} added, {summary.total('values_changed')} "
+              f"changed, {summary.total('values_removed')} removed, "
+              f"{summary.total('values_quarantined')} quarantined")
+    if dry_run:
+        text = (f"dry run, nothing written: {summary.documents_read} documents read, "
+                f"would write {len(summary.runs)} snapshot(s) with values {values}")
+    else:
+        text = (f"{summary.documents_read} documents read, snapshots {snapshots}, "
+                f"values {values}")
+    failures = summary.failures
+    if failures:
+        names = ", ".join(sorted({d.source_id for d in failures}))
+        text += f"; {len(failures)} of {summary.documents_read} documents failed ({names})"
+    return text
+
+
+def document_name(location: str) -> str:
+    return location if "://" in location else Path(location).name
+
+
+def result_rows(summary: pipeline.IngestSummary, locations: dict[int, str]) -> list[dict]:
+    """One row per document version read, for the per-source table artifact."""
+    rows = []
+    for run in summary.runs:
+        for document in run.documents:
+            location = locations.get(id(document), "")
+            rows.append({
+                "source": document.source_id,
+                "document": document_name(location) or document.source_url,
+                "sha256": document.document_sha256[:12],
+                "status": document.status,
+                "snapshot": run.snapshot_id,
+                "values added": document.counts.values_added,
+                "values changed": document.counts.values_changed,
+                "values removed": document.counts.values_removed,
+                "values quarantined": document.counts.values_quarantined,
+                "message": document.message,
+            })
+    return rows
+
+
+def summary_markdown(summary: pipeline.IngestSummary, dry_run: bool) -> str:
+    heading = "Dry run (nothing written)" if dry_run else "Ingest"
+    snapshot_word = "Snapshots a real run would write" if dry_run else "Snapshots written"
+    lines = [
+        f"# {heading}: `{summary.warehouse}`",
+        "",
+        f"{snapshot_word}: "
+        + (", ".join(f"**{run.snapshot_id}** (run `{run.run_id}`)" for run in summary.runs)
+           or "none"),
+        "",
+        "| documents | new | unchanged | older than stored | failed | tables | values added "
+        "| changed | removed | quarantined |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        f"| {summary.documents_read} | {summary.count_status('new')} "
+        f"| {summary.count_status('unchanged')} | {summary.count_status('stale')} "
+        f"| {len(summary.failures)} | {summary.tables_found} "
+        f"| {summary.total('values_added')} | {summary.total('values_changed')} "
+        f"| {summary.total('values_removed')} | {summary.total('values_quarantined')} |",
+    ]
+    if summary.failures:
+        lines += ["", "Failed documents:", ""]
+        lines += [f"* `{d.source_id}`: {d.message}" for d in summary.failures]
+    return "\n".join(lines)
+
+
+def publish_artifacts(summary: pipeline.IngestSummary, locations: dict[int, str],
+                      dry_run: bool) -> None:
+    results_key, summary_key = ((DRY_RUN_RESULTS_KEY, DRY_RUN_SUMMARY_KEY) if dry_run
+                                else (RESULTS_KEY, SUMMARY_KEY))
+    create_table_artifact(
+        table=result_rows(summary, locations), key=results_key,
+        description="Per document: status and the values it added, changed, removed or "
+                    "quarantined" + (" (dry run)" if dry_run else ""),
+    )
+    create_markdown_artifact(
+        markdown=summary_markdown(summary, dry_run), key=summary_key,
+        description="Snapshots and totals of the ingest" + (" (dry run)" if dry_run else ""),
     )
 
 

@@ -1,0 +1,216 @@
+"""End to end: a real Prefect server, `perfledger worker`, `prefect deployment run 'ingest/daily'`."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import PROJECT_ROOT
+from warehouse import lake
+
+pytestmark = pytest.mark.slow
+
+SERVER_BUDGET_S = 60
+WORKER_BUDGET_S = 60
+RUN_BUDGET_S = 120
+TERMINAL = {"COMPLETED", "FAILED", "CRASHED", "CANCELLED"}
+BOW_POD16_RESNET = (
+    "SELECT value FROM measurements WHERE model_canonical = 'ResNet-50 v1.5' "
+    "AND system = 'Bow Pod16' AND workload = 'training' AND metric = 'throughput' "
+    "AND framework = 'TensorFlow1'"
+)
+
+
+class Processes:
+    """Every process the test starts, each in its own process group, stopped even on failure."""
+
+    def __init__(self) -> None:
+        self.started: list[subprocess.Popen] = []
+        atexit.register(self.stop_all)
+
+    def start(self, command: list[str], env: dict, log: Path) -> subprocess.Popen:
+        handle = log.open("wb")
+        process = subprocess.Popen(command, env=env, cwd=PROJECT_ROOT, stdout=handle,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+        handle.close()
+        self.started.append(process)
+        return process
+
+    def stop(self, process: subprocess.Popen) -> None:
+        if process in self.started:
+            self.started.remove(process)
+        # The group holds the flow-run children a worker spawns, not only the worker itself.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=15)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # children that outlived their leader
+
+    def stop_all(self) -> None:
+        while self.started:
+            self.stop(self.started[-1])
+
+
+@dataclass
+class Server:
+    api_url: str
+    env: dict
+    home: Path
+    processes: Processes
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def call_api(api_url: str, path: str, body: dict | None = None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"{api_url}{path}", data=data,
+                                     headers={"Content-Type": "application/json"},
+                                     method="POST" if body is not None else "GET")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"null")
+
+
+def try_api(api_url: str, path: str, body: dict | None = None):
+    try:
+        return call_api(api_url, path, body)
+    except (urllib.error.URLError, OSError, ValueError):
+        return None
+
+
+def log_tail(path: Path, size: int = 4000) -> str:
+    try:
+        return path.read_text(errors="replace")[-size:]
+    except OSError:
+        return ""
+
+
+def wait_for(check, budget_s: float, what: str, log: Path, process=None):
+    deadline = time.monotonic() + budget_s
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        if process is not None and process.poll() is not None:
+            pytest.fail(f"{what}: the process exited with {process.returncode}\n{log_tail(log)}")
+        time.sleep(1)
+    pytest.fail(f"{what}: not within {budget_s} s\n{log_tail(log)}")
+
+
+def clean_environment(home: Path, api_url: str) -> dict:
+    """This machine's environment without a developer's own Prefect settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "PERFLEDGER_"))}
+    env.update({
+        "PREFECT_HOME": str(home),
+        "PREFECT_API_URL": api_url,
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_UI_ENABLED": "false",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT),
+                                                    os.environ.get("PYTHONPATH")])),
+    })
+    return env
+
+
+@pytest.fixture(scope="session")
+def prefect_server(tmp_path_factory) -> Server:
+    home = tmp_path_factory.mktemp("prefect-home")
+    port = free_port()
+    api_url = f"http://127.0.0.1:{port}/api"
+    env = clean_environment(home, api_url)
+    processes = Processes()
+    log = home / "server.log"
+    try:
+        process = processes.start([sys.executable, "-m", "prefect", "server", "start",
+                                   "--host", "127.0.0.1", "--port", str(port)], env, log)
+        wait_for(lambda: try_api(api_url, "/health") is True, SERVER_BUDGET_S,
+                 "prefect server start", log, process)
+        yield Server(api_url, env, home, processes)
+    finally:
+        processes.stop_all()
+
+
+def run_deployment(server: Server, name: str, env: dict) -> str:
+    """`prefect deployment run NAME`, as a person would type it; returns the flow run id."""
+    result = subprocess.run([sys.executable, "-m", "prefect", "deployment", "run", name],
+                            env=env, cwd=PROJECT_ROOT, capture_output=True, text=True,
+                            timeout=90)
+    assert result.returncode == 0, result.stdout + result.stderr
+    match = re.search(r"UUID: ([0-9a-f-]{36})", result.stdout)
+    assert match, result.stdout
+    return match.group(1)
+
+
+def finished_state(server: Server, flow_run_id: str, log: Path) -> dict:
+    def state():
+        run = try_api(server.api_url, f"/flow_runs/{flow_run_id}")
+        current = (run or {}).get("state") or {}
+        return current if current.get("type") in TERMINAL else None
+
+    return wait_for(state, RUN_BUDGET_S, f"flow run {flow_run_id}", log)
+
+
+def artifacts(server: Server, **conditions) -> list[dict]:
+    return call_api(server.api_url, "/artifacts/filter", {"artifacts": conditions})
+
+
+def test_daily_deployment_runs_from_the_prefect_cli(prefect_server: Server, tmp_path: Path):
+    warehouse = tmp_path / "warehouse"
+    env = {**prefect_server.env, "PERFLEDGER_WAREHOUSE": str(warehouse),
+           "PREFECT_RUNNER_POLL_FREQUENCY": "2"}
+    log = tmp_path / "worker.log"
+    worker = prefect_server.processes.start(
+        [sys.executable, "-m", "flows.cli", "worker"], env, log)
+    try:
+        wait_for(lambda: try_api(prefect_server.api_url, "/deployments/name/ingest/daily"),
+                 WORKER_BUDGET_S, "perfledger worker registering ingest/daily", log, worker)
+        flow_run_id = run_deployment(prefect_server, "ingest/daily", env)
+        state = finished_state(prefect_server, flow_run_id, log)
+    finally:
+        prefect_server.processes.stop(worker)
+
+    assert state["type"] == "COMPLETED", f"{state}\n{log_tail(log)}"
+    assert "snapshots" in state["message"] and "358 added" in state["message"]
+    connection = lake.connect(warehouse, read_only=True)
+    try:
+        assert connection.execute("SELECT count(*) FROM measurements").fetchone()[0] == 358
+        assert connection.execute(BOW_POD16_RESNET).fetchall() == [(44059.0,)]
+        trigger = connection.execute("SELECT DISTINCT trigger FROM runs").fetchall()
+    finally:
+        connection.close()
+    assert trigger == [("prefect:ingest/daily",)]
+
+    run_artifacts = {a["key"]: a for a in artifacts(
+        prefect_server, flow_run_id={"any_": [flow_run_id]})}
+    assert set(run_artifacts) == {"ingest-results", "ingest-summary"}
+    rows = run_artifacts["ingest-results"]["data"]
+    rows = json.loads(rows) if isinstance(rows, str) else rows
+    assert sum(row["values added"] for row in rows) == 358
+    assert {row["status"] for row in rows} == {"new"}
+    assert "Snapshots written" in run_artifacts["ingest-summary"]["data"]
+
+    published = artifacts(prefect_server, key={"any_": ["publish-summary"]})
+    assert len(published) == 1
+    manifest = json.loads((warehouse.parent / "export" / "manifest.json").read_text())
+    assert manifest["views"]["measurements"]["rows"] == 358
