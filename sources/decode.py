@@ -13,6 +13,8 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _DECLARED = re.compile(rb"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]{1,40})", re.I)
+_WINDOWS_1252_LABELS = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252"}
+_C1_ERRORS = "perfledger-c1-controls"
 
 
 class UndecodableDocument(ValueError):
@@ -33,7 +35,8 @@ def declared_charset(data: bytes, content_type: str | None) -> str | None:
 
 def decode_document(data: bytes, content_type: str | None = None) -> tuple[str, str]:
     """(text, encoding used). UTF-8 is tried before the declared charset when the two disagree,
-    since pages labelled latin-1 are most often UTF-8; cp1252 is the last resort."""
+    since pages labelled latin-1 are most often UTF-8; windows-1252 is the last resort. The
+    bytes themselves are only read: the archive keeps them exactly as fetched."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(encoding, errors="replace"), encoding
@@ -43,16 +46,32 @@ def decode_document(data: bytes, content_type: str | None = None) -> tuple[str, 
         encoding = "utf-16-le" if data[1:2] == b"\x00" else "utf-16-be"
         return data.decode(encoding, errors="replace"), encoding
     candidates = ["utf-8"]
-    declared = declared_charset(data, content_type)
+    declared = _usable_declaration(declared_charset(data, content_type))
     if declared and declared not in candidates:
         candidates.append(declared)
-    candidates.append("cp1252")
     for encoding in candidates:
         try:
             return data.decode(encoding), encoding
         except (UnicodeDecodeError, LookupError):
             continue
-    return data.decode("utf-8", errors="replace"), "utf-8"
+    return data.decode("cp1252", errors=_C1_ERRORS), "cp1252"
+
+
+def _usable_declaration(declared: str | None) -> str | None:
+    """The declared charset as browsers apply it (WHATWG Encoding): latin-1 and ASCII labels
+    mean windows-1252, and a UTF-16 or UTF-32 label on bytes that are not (no BOM, no NUL
+    pattern, both handled before) is ignored."""
+    if declared is None or declared.startswith(("utf_16", "utf-16", "utf_32", "utf-32")):
+        return None
+    return _WINDOWS_1252_LABELS.get(declared, declared)
+
+
+def _c1_control(error: UnicodeError) -> tuple[str, int]:
+    # The five bytes windows-1252 leaves undefined decode to the C1 control of the same
+    # number, as browsers do, instead of failing the whole page.
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    return chr(error.object[error.start]), error.start + 1
 
 
 def _looks_like_utf16(data: bytes) -> bool:
@@ -63,3 +82,6 @@ def _looks_like_utf16(data: bytes) -> bool:
     odd_nuls = sample[1::2].count(0)
     half = len(sample) // 2
     return max(even_nuls, odd_nuls) > 0.4 * half and min(even_nuls, odd_nuls) < 0.05 * half
+
+
+codecs.register_error(_C1_ERRORS, _c1_control)

@@ -30,7 +30,7 @@ MIN_HEADER_COLUMNS = 3
 MAX_CELL_CHARS = 500  # a longer line is prose, not a cell
 MAX_UNKNOWN_HEADER_RUN = 2  # unknown header cells tolerated between known ones
 NOTE_MAX_CHARS = 400
-_NOTE_HINT = re.compile(r"measured in|\bunits?\b|^\s*(?:\*|†|‡|note\b|notes\b|source\b)", re.I)
+NOTE_HINT = re.compile(r"measured in|\bunits?\b|^\s*(?:\*|†|‡|note\b|notes\b|source\b)", re.I)
 
 LINE_BREAKS = re.compile(r"\r\n|\r|\n|\u2028|\u2029|\x0b|\x0c|\x85")
 
@@ -131,7 +131,7 @@ def _table_note(lines: list[str], table: _Table) -> tuple[int, str] | None:
     if index >= len(lines) or blanks > 1:
         return None
     text = lines[index].strip()
-    if text and len(text) <= NOTE_MAX_CHARS and (_NOTE_HINT.search(text) or " | " in text):
+    if text and len(text) <= NOTE_MAX_CHARS and (NOTE_HINT.search(text) or " | " in text):
         return index, text
     return None
 
