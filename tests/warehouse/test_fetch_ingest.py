@@ -98,3 +98,16 @@ def test_a_loopback_url_is_refused_unless_the_source_is_local(httpserver, tmp_pa
                  "--warehouse", str(tmp_path / "wh"), expect=1)
     assert "blocked_address" in output
     assert len(httpserver.log) == 0
+
+
+def test_the_html_page_served_over_http_gives_the_text_captures_values(httpserver, registered):
+    html = (JULY_2023.parents[2] / "tests" / "fixtures" / "html"
+            / "graphcore_performance_results_2023_07.html").read_bytes()
+    _serve_once(httpserver, body=html,
+                response_headers={"Content-Type": "text/html; charset=utf-8"})
+    output = cli("ingest", "--source", "results", "--warehouse", str(registered))
+    assert "values added:        358" in output
+    assert sql(registered, "SELECT DISTINCT parser_version FROM measurements") == [
+        ("html_table/1",)]
+    assert sql(registered, "SELECT value, raw_value FROM measurements WHERE metric = "
+               "'time_to_train' AND model_canonical = 'GPS++'") == [(85380.0, "23h 43m")]
