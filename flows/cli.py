@@ -110,7 +110,22 @@ def diff(from_version, to_version, warehouse, fmt):
         fail(str(error))
     if fmt == "table":
         click.echo(f"changes from snapshot {start} to {end}")
+        columns, rows = _compact_diff(columns, rows)
+        click.echo(render(columns, rows, fmt, max_width=90))
+        return
     click.echo(render(columns, rows, fmt))
+
+
+def _compact_diff(columns, rows):
+    """For a terminal: the change, where, what, and old -> new as published."""
+    index = {name: position for position, name in enumerate(columns)}
+    compact = []
+    for row in rows:
+        old, new = row[index["old_raw_value"]], row[index["new_raw_value"]]
+        identity = row[index["row_identity"]].replace("workload=", "").replace("|metric=", " | ")
+        compact.append((row[index["change"]], row[index["source_id"]], identity,
+                        f"{old if old is not None else '-'} -> {new if new is not None else '-'}"))
+    return ["change", "source", "row identity | metric", "old -> new"], compact
 
 
 @main.command()
