@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
 
+from flows import budget
 from flows.mlperf_stage import is_results_tree_document, prepare_results_tree
-from schemas.normalize import QUARANTINE_SCHEMA, DocumentContext, normalize_cells
+from schemas.measurements import MEASUREMENT_DTYPES
+from schemas.normalize import (
+    QUARANTINE_SCHEMA,
+    DocumentContext,
+    normalize_cells,
+    normalize_documents,
+)
 from schemas.validate import validate_measurements
-from sources import archive
-from sources.claims.extract import extract_claims
+from sources.claims.extract import ClaimResult
 from sources.collect import (
     CollectedDocument,
     collect_captures,
@@ -24,20 +30,27 @@ from sources.collect import (
     source_for_url,
 )
 from sources.layouts.base import ParsedDocument
-from sources.parse import ParseFailure, parse_document, parser_version
+from sources.parse import (
+    ParseFailure,
+    cells_pass,
+    check_cells,
+    parser_version,
+)
 from sources.registry import USER_REGISTRY, Registry, RegistryError, load_registry
 from warehouse import lake
 from warehouse.load import (
     DocumentLoad,
     RunCounts,
+    RunStage,
     SourceState,
+    commit_run,
     current_versions,
     known_documents,
-    load_run,
 )
 from warehouse.reviews import read_reviews, review_path
 
 Progress = Callable[[str], None]
+PREPARE_CHUNK = 32  # documents normalized and validated together by prepare_many
 
 
 @dataclass
@@ -169,6 +182,8 @@ def _quarantine_from_problems(parsed: ParsedDocument, document: CollectedDocumen
 def _quarantine_from_rejected_claims(
     rejected: pl.DataFrame, document: CollectedDocument
 ) -> pl.DataFrame:
+    if rejected.height == 0:
+        return pl.DataFrame(schema=QUARANTINE_SCHEMA)  # the usual case, without a query
     return rejected.select(
         pl.lit(document.document_sha256).alias("document_sha256"),
         pl.lit(document.source_id).alias("source_id"),
@@ -196,6 +211,61 @@ def prepare(
 
     `force` re-reads a version already applied (after a vocabulary or parser fix).
     """
+    read = _read_and_parse(document, known, current, warehouse, force)
+    if isinstance(read, DocumentLoad):
+        return read
+    normalized = normalize_cells(read.parsed.cells, read.context)
+    good, invalid = validate_measurements(normalized.measurements)
+    return _finish(read, normalized.quarantine, good, invalid, known)
+
+
+def prepare_many(
+    documents: Iterable[CollectedDocument],
+    known: set[str],
+    current: dict[str, SourceState],
+    warehouse: Path,
+    force: bool = False,
+) -> Iterator[DocumentLoad]:
+    """`prepare` for each document, in order, with the same results; documents are parsed one
+    by one but normalized and validated PREPARE_CHUNK at a time, since each polars query and
+    pandera check costs more in fixed overhead than one page's rows take."""
+    pending: list[DocumentLoad | _Parsed] = []
+    sources: set[str] = set()
+    for document in documents:
+        if len(sources) >= PREPARE_CHUNK or document.source_id in sources:
+            yield from _finish_chunk(pending, known)
+            pending, sources = [], set()
+        read = _read_and_parse(document, known, current, warehouse, force, check=False)
+        pending.append(read)
+        if isinstance(read, _Parsed):
+            sources.add(document.source_id)
+    yield from _finish_chunk(pending, known)
+
+
+@dataclass
+class _Parsed:
+    """A document version read and parsed, waiting for normalization."""
+
+    document: CollectedDocument
+    base: DocumentLoad
+    parsed: ParsedDocument
+    context: DocumentContext
+    state: SourceState | None
+    current_captured: str
+    force: bool
+    layout_name: str
+    claims: ClaimResult
+
+
+def _read_and_parse(
+    document: CollectedDocument,
+    known: set[str],
+    current: dict[str, SourceState],
+    warehouse: Path,
+    force: bool,
+    check: bool = True,
+) -> DocumentLoad | _Parsed:
+    """The finished DocumentLoad when the document needs no normalization, else its parse."""
     base = DocumentLoad(
         source_id=document.source_id,
         source_url=document.source_url,
@@ -222,41 +292,116 @@ def prepare(
         base.status = "unchanged"
         base.message = "same bytes as a version already read"
         return base
+    refusal = budget.size_refusal(document.byte_size)
+    if refusal is not None:
+        return _parse_failed(document, base, ParseFailure(refusal), known)
     if is_results_tree_document(document):
-        prepared = prepare_results_tree(document, base, warehouse, sha256 not in known)
+        try:
+            prepared = prepare_results_tree(document, base, warehouse, sha256 not in known)
+        except Exception as error:  # a broken tree fails alone, as a broken page does
+            return _parse_failed(document, base, _unexpected(error), known)
         prepared.status = "new" if document.captured_at > current_captured else "stale"
         return prepared
-    data = archive.read(lake.archive_dir(warehouse), sha256)
     try:
-        parsed, layout_name = parse_document(data, document.content_type, document.layout)
-    except ParseFailure as error:
-        base.message = f"{document.location}: {error}"
-        base.errors.append((document.location, "parse", str(error)))
-        base.document_row = _document_row(document, None, "unparsed", known)
-        return base
-    version = parser_version(layout_name)
+        # Parse and claims run under the document's time budget, in a worker process for a
+        # large document; see flows/budget.py.
+        parsed, layout_name, claims = budget.run_within_budget(
+            budget.read_archived, lake.archive_dir(warehouse), sha256, document.content_type,
+            document.layout, check, size=document.byte_size,
+        )
+    except (ParseFailure, budget.BudgetExceeded) as error:
+        return _parse_failed(document, base, error, known)
+    except Exception as error:  # a parser bug on one page must not cost the run the others
+        return _parse_failed(document, base, _unexpected(error), known)
     context = DocumentContext(
         source_id=document.source_id,
         source_url=document.source_url,
         document_sha256=sha256,
         document_title=parsed.metadata.title,
         captured_at=document.captured_at,
-        parser_version=version,
+        parser_version=parser_version(layout_name),
     )
-    normalized = normalize_cells(parsed.cells, context)
-    good, invalid = validate_measurements(normalized.measurements)
-    claims = extract_claims(parsed.prose, parsed.metadata.title)
+    return _Parsed(document, base, parsed, context, state, current_captured, force, layout_name,
+                   claims)
+
+
+def _unexpected(error: Exception) -> ParseFailure:
+    return ParseFailure(f"reading the document failed: {type(error).__name__}: {error}")
+
+
+def _parse_failed(
+    document: CollectedDocument, base: DocumentLoad, error: Exception, known: set[str]
+) -> DocumentLoad:
+    base.message = f"{document.location}: {error}"
+    base.errors.append((document.location, "parse", str(error)))
+    base.document_row = _document_row(document, None, "unparsed", known)
+    return base
+
+
+def _check_chunk_cells(
+    pending: list[DocumentLoad | _Parsed], known: set[str]
+) -> list[DocumentLoad | _Parsed]:
+    """The chunk's cells checked at once; only when that fails is each document checked, so
+    a document with malformed cells fails alone, as it does in `prepare`."""
+    parsed = [item.parsed.cells for item in pending if isinstance(item, _Parsed)]
+    if not parsed or cells_pass(parsed):
+        return pending
+    checked: list[DocumentLoad | _Parsed] = []
+    for item in pending:
+        if isinstance(item, _Parsed):
+            try:
+                check_cells(item.parsed, item.layout_name)
+            except ParseFailure as error:
+                item = _parse_failed(item.document, item.base, error, known)
+        checked.append(item)
+    return checked
+
+
+def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str]) -> Iterator[DocumentLoad]:
+    """Normalize and validate the parsed documents of a chunk together, then finish each."""
+    pending = _check_chunk_cells(pending, known)
+    parsed = [item for item in pending if isinstance(item, _Parsed)]
+    if not parsed:
+        yield from pending
+        return
+    normalized = normalize_documents([(item.parsed.cells, item.context) for item in parsed])
+    frames = [n.measurements.cast(MEASUREMENT_DTYPES) for n in normalized]
+    good, invalid = validate_measurements(pl.concat(frames))
+    # A chunk holds one version per source, so the source tells the documents apart.
+    good_by = good.partition_by("source_id", as_dict=True)
+    invalid_by = invalid.partition_by("source_id", as_dict=True)
+    quarantine_of = {id(item): n.quarantine for item, n in zip(parsed, normalized, strict=True)}
+    for item in pending:
+        if isinstance(item, DocumentLoad):
+            yield item
+            continue
+        key = (item.document.source_id,)
+        yield _finish(item, quarantine_of[id(item)], good_by.get(key, good.clear()),
+                      invalid_by.get(key, invalid.clear()), known)
+
+
+def _finish(
+    read: _Parsed,
+    normalized_quarantine: pl.DataFrame,
+    good: pl.DataFrame,
+    invalid: pl.DataFrame,
+    known: set[str],
+) -> DocumentLoad:
+    """Claims, quarantine and status of a normalized, validated document version."""
+    document, base, parsed, state = read.document, read.base, read.parsed, read.state
+    claims = read.claims
     quarantine = pl.concat(
-        [_quarantine_from_problems(parsed, document), normalized.quarantine, invalid,
+        [_quarantine_from_problems(parsed, document), normalized_quarantine, invalid,
          _quarantine_from_rejected_claims(claims.rejected, document)]
     )
     base.claims = claims.claims
-    base.document_row = _document_row(document, parsed, version, known)
-    base.cells = parsed.cells if sha256 not in known else None
+    base.document_row = _document_row(document, parsed, read.context.parser_version, known)
+    base.cells = parsed.cells if document.document_sha256 not in known else None
     base.measurements = good
     base.quarantine = quarantine
-    base.status = "new" if document.captured_at > current_captured else "stale"
-    if base.status == "new" and good.height == 0 and state and state.value_count and not force:
+    base.status = "new" if document.captured_at > read.current_captured else "stale"
+    if (base.status == "new" and good.height == 0 and state and state.value_count
+            and not read.force):
         # A version without a single value where the last one had many is far more often a
         # broken or error page than a real withdrawal: keep the stored values.
         base.status = "failed"
@@ -307,32 +452,43 @@ def new_run_id() -> str:
 
 
 def write_run(
-    connection, documents: list[DocumentLoad], trigger: str, started_at: str, warehouse: Path
+    connection,
+    documents: Iterable[DocumentLoad],
+    trigger: str,
+    started_at: str,
+    warehouse: Path,
 ) -> RunResult:
-    """Load stage for one run: one transaction, one snapshot."""
+    """Load stage for one run: one transaction, one snapshot.
+
+    `documents` may be a generator: each document is staged as soon as it is prepared, so
+    a run of any size holds one batch of frames in memory, never the whole run."""
     run_id = new_run_id()
-    for document in documents:
-        if document.document_row is not None:
-            document.document_row["first_run_id"] = run_id
-    tables = sum(d.tables_found for d in documents if d.status == "new")
-    run = {
-        "run_id": run_id,
-        "started_at": started_at,
-        "finished_at": datetime.now(UTC).isoformat(),
-        "trigger": trigger,
-        "parser_version": "",
-        "documents_read": len(documents),
-        "documents_new": sum(d.status == "new" for d in documents),
-        "documents_unchanged": sum(d.status == "unchanged" for d in documents),
-        "documents_failed": sum(d.status == "failed" for d in documents),
-        "tables_found": tables,
-    }
-    reviews = read_reviews(review_path(warehouse))
-    counts = load_run(connection, run, documents, reviews)
+    with RunStage(warehouse) as stage:
+        for document in documents:
+            if document.document_row is not None:
+                document.document_row["first_run_id"] = run_id
+            stage.add(document)
+        loaded = stage.documents
+        tables = sum(d.tables_found for d in loaded if d.status == "new")
+        run = {
+            "run_id": run_id,
+            "started_at": started_at,
+            "finished_at": datetime.now(UTC).isoformat(),
+            "trigger": trigger,
+            "parser_version": "",
+            "documents_read": len(loaded),
+            "documents_new": sum(d.status == "new" for d in loaded),
+            "documents_unchanged": sum(d.status == "unchanged" for d in loaded),
+            "documents_failed": sum(d.status == "failed" for d in loaded),
+            "tables_found": tables,
+        }
+        reviews = read_reviews(review_path(warehouse))
+        budget.pause_at("load")  # test-only: a crash test kills the run here
+        counts = commit_run(connection, run, stage, reviews)
     snapshot = connection.execute(
         f"SELECT max(snapshot_id) FROM {lake.LAKE}.snapshots()"
     ).fetchone()[0]
-    return RunResult(run_id, snapshot, documents, counts, tables)
+    return RunResult(run_id, snapshot, loaded, counts, tables)
 
 
 def _current_documents(connection, registry: Registry) -> list[CollectedDocument]:
@@ -374,15 +530,39 @@ def reprocess(
             known = known_documents(connection)
             current = current_versions(connection)
             started = datetime.now(UTC).isoformat()
-            prepared = []
-            for document in documents:
-                prepared.append(prepare(document, known, current, warehouse, force=True))
-                progress(f"{document.source_id}: {prepared[-1].message}")
-            if prepared:
+            if documents:
+                prepared = _reported(
+                    documents, prepare_many(documents, known, current, warehouse, force=True),
+                    lambda document, load: progress(f"{document.source_id}: {load.message}"),
+                )
                 summary.runs.append(write_run(connection, prepared, "reprocess", started, warehouse))
         finally:
             connection.close()
     return summary
+
+
+def _prepare_run(
+    batch: list[CollectedDocument],
+    prepare_stage: Callable | None,
+    known: set[str],
+    current: dict[str, SourceState],
+    warehouse: Path,
+) -> Iterator[DocumentLoad]:
+    """A run's documents prepared in order, as the load stage asks for them: by the given
+    stage one at a time, or else by prepare_many."""
+    if prepare_stage is None:
+        return prepare_many(batch, known, current, warehouse)
+    return (prepare_stage(document, known, current, warehouse) for document in batch)
+
+
+def _reported(
+    documents: list[CollectedDocument],
+    loads: Iterator[DocumentLoad],
+    report: Callable[[CollectedDocument, DocumentLoad], None],
+) -> Iterator[DocumentLoad]:
+    for document, load in zip(documents, loads, strict=True):
+        report(document, load)
+        yield load
 
 
 def ingest(
@@ -399,11 +579,11 @@ def ingest(
 ) -> IngestSummary:
     """Collect, parse, normalize, validate and load; one snapshot per planned run.
 
-    The stage callables default to the plain functions; the Prefect flow passes its tasks,
-    which wrap the same functions, so both paths run the same code.
+    The stage callables default to the plain functions (for the prepare stage, prepare_many:
+    prepare's results, a chunk of documents at a time); the Prefect flow passes its tasks,
+    which wrap the same functions, so both paths give the same values.
     """
     collect_stage = collect_stage or collect
-    prepare_stage = prepare_stage or prepare
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
     with lake.writer_lock(warehouse, wait_s):
@@ -412,15 +592,17 @@ def ingest(
             documents = collect_stage(targets, registry, warehouse, source_name, captured_at,
                                       fetch_validators(connection))
             progress(f"collected {len(documents)} document(s)")
+            budget.pause_at("collected")  # test-only: a crash test kills the run here
             for batch in plan_runs(documents):
                 started = datetime.now(UTC).isoformat()
                 known = known_documents(connection)
                 current = current_versions(connection)
-                prepared = []
-                for document in batch:
-                    prepared.append(prepare_stage(document, known, current, warehouse))
-                    progress(f"{document.location}: {prepared[-1].status}"
-                             f"{' - ' + prepared[-1].message if prepared[-1].message else ''}")
+                prepared = _reported(
+                    batch, _prepare_run(batch, prepare_stage, known, current, warehouse),
+                    lambda document, load: progress(
+                        f"{document.location}: {load.status}"
+                        f"{' - ' + load.message if load.message else ''}"),
+                )
                 summary.runs.append(write_run(connection, prepared, trigger, started, warehouse))
         finally:
             connection.close()

@@ -25,6 +25,9 @@ def _fold_key_text(text: str) -> str:
     return pl.select(fold_key(pl.lit(text))).item()
 
 
+MAX_ACCELERATORS = 10_000_000  # far above any system; a larger count is not a real one
+
+
 @cache
 def _platform_rules() -> tuple[tuple[re.Pattern[str], dict[str, str]], ...]:
     rules = []
@@ -37,11 +40,15 @@ def _expand(template: str, match: re.Match[str]) -> str:
     return re.sub(r"\$(\d)", lambda ref: match.group(int(ref.group(1))), template)
 
 
-def _evaluate_count(expression: str) -> int:
+def _evaluate_count(expression: str) -> int | None:
+    """The accelerator count a rule gives, or None past any real system: a label such as
+    'Bow Pod' + 5,000 nines would make int() refuse it, or overflow Int64."""
     product = 1
     for factor in expression.split("*"):
+        if len(factor) > len(str(MAX_ACCELERATORS)):
+            return None
         product *= int(factor)
-    return product
+    return product if product <= MAX_ACCELERATORS else None
 
 
 def resolve_platforms(labels: pl.Series) -> pl.DataFrame:
@@ -54,11 +61,14 @@ def resolve_platforms(labels: pl.Series) -> pl.DataFrame:
             match = pattern.fullmatch(key)
             if match is None:
                 continue
+            count = _evaluate_count(_expand(values["accelerator_count"], match))
+            if count is None:
+                continue  # no such system: the label stays unresolved and is quarantined
             resolved |= {
                 "vendor": values["vendor"],
                 "system": _expand(values["system"], match),
                 "accelerator": values["accelerator"],
-                "accelerator_count": _evaluate_count(_expand(values["accelerator_count"], match)),
+                "accelerator_count": count,
             }
             break
         rows.append(resolved)

@@ -47,6 +47,9 @@ _NOTE_UNIT = re.compile(
 )
 _PLACEHOLDER = r"^(?:-|\u2013|\u2014|n/?a|na|tbd|tba|none|null|\?|pending|coming soon)$"
 _SHIFTED_PRECISION = r"^(?:8|16|32)\.(?:8|16|32)$"
+# Rows of several documents are normalized together; this column says whose each row is.
+DOCUMENT = "_document"
+ROW_KEY = [DOCUMENT, "table_index", "row_number"]
 IDENTITY_ROLES = ("model", "variant", "platform", "framework", "dataset", "batch_size",
                   "precision", "division")
 
@@ -89,18 +92,19 @@ def empty_quarantine() -> pl.DataFrame:
 
 def _column_roles(cells: pl.DataFrame) -> pl.DataFrame:
     headers = cells.filter(pl.col("row_number") == 0).select(
-        "table_index", "column_index", "column_name"
+        DOCUMENT, "table_index", "column_index", "column_name"
     )
     roles = []
-    for table_index, column_index, name in headers.iter_rows():
-        role = classify_header(name)
-        roles.append(
-            (table_index, column_index, role.role if role else None, header_unit(name))
-        )
+    known: dict[str, tuple[str | None, str | None]] = {}
+    for document, table_index, column_index, name in headers.iter_rows():
+        if name not in known:
+            role = classify_header(name)
+            known[name] = (role.role if role else None, header_unit(name))
+        roles.append((document, table_index, column_index, *known[name]))
     return pl.DataFrame(
         roles,
-        schema={"table_index": pl.Int32, "column_index": pl.Int32, "role": pl.String,
-                "header_unit": pl.String},
+        schema={DOCUMENT: pl.Int32, "table_index": pl.Int32, "column_index": pl.Int32,
+                "role": pl.String, "header_unit": pl.String},
         orient="row",
     )
 
@@ -116,9 +120,10 @@ def _row_dimensions(data: pl.DataFrame) -> pl.DataFrame:
         ).alias("value")
     )
     wide = dims.pivot(
-        on="role", index=["table_index", "row_number"], values="value",
-        aggregate_function="first",
-    ) if dims.height else pl.DataFrame(schema={"table_index": pl.Int32, "row_number": pl.Int32})
+        on="role", index=ROW_KEY, values="value", aggregate_function="first",
+    ) if dims.height else pl.DataFrame(
+        schema={DOCUMENT: pl.Int32, "table_index": pl.Int32, "row_number": pl.Int32}
+    )
     missing = [role for role in DIMENSION_ROLES if role not in wide.columns]
     return wide.with_columns(pl.lit(None, dtype=pl.String).alias(role) for role in missing)
 
@@ -139,23 +144,29 @@ def _cell_units(dimensions: pl.DataFrame) -> pl.DataFrame:
 def _note_units(data: pl.DataFrame, dimensions: pl.DataFrame) -> pl.DataFrame:
     """Units a table's footnote gives per subject ('PQM4Mv2 throughput measured in graphs/s')."""
     notes = data.filter(pl.col("table_note").is_not_null()).select(
-        "table_index", "table_note"
+        DOCUMENT, "table_index", "table_note"
     ).unique()
     assignments = []
-    for table_index, note in notes.iter_rows():
-        rows = dimensions.filter(pl.col("table_index") == table_index)
+    for document, table_index, note in notes.iter_rows():
+        rows = None  # most footnotes name no unit: the table's rows are looked up on a match
         for segment in note.split("|"):
-            match = _NOTE_UNIT.search(segment)
+            # Single spaces: runs of blanks made this search cubic and could leave a blank subject.
+            match = _NOTE_UNIT.search(" ".join(segment.split()))
             if match is None:
                 continue
             subject = fold_key(pl.lit(match.group("subject").split()[-1]))
             subject_key = pl.select(subject).item()
+            if rows is None:
+                rows = dimensions.filter(
+                    (pl.col(DOCUMENT) == document) & (pl.col("table_index") == table_index)
+                )
             best = _best_row_for(subject_key, rows)
             if best is not None:
-                assignments.append((table_index, best, match.group("unit").lower()))
+                assignments.append((document, table_index, best, match.group("unit").lower()))
     return pl.DataFrame(
         assignments,
-        schema={"table_index": pl.Int32, "row_number": pl.Int32, "note_unit": pl.String},
+        schema={DOCUMENT: pl.Int32, "table_index": pl.Int32, "row_number": pl.Int32,
+                "note_unit": pl.String},
         orient="row",
     )
 
@@ -331,7 +342,7 @@ def _identity(frame: pl.DataFrame) -> pl.DataFrame:
     identity = pl.concat_str([*parts, pl.format("metric={}", pl.col("metric"))], separator="|")
     frame = frame.with_columns(row_identity=identity)
     # Two rows with the same identity on one page are told apart by their order.
-    ordinal = pl.col("row_number").rank("ordinal").over("row_identity").cast(pl.Int32)
+    ordinal = pl.col("row_number").rank("ordinal").over(DOCUMENT, "row_identity").cast(pl.Int32)
     return frame.with_columns(
         row_identity=pl.when(ordinal > 1)
         .then(pl.format("{}|occurrence={}", pl.col("row_identity"), ordinal))
@@ -340,7 +351,7 @@ def _identity(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _raw_rows(data: pl.DataFrame) -> pl.DataFrame:
-    grouped = data.group_by("table_index", "row_number").agg(
+    grouped = data.group_by(ROW_KEY).agg(
         pl.col("column_name"), pl.col("raw_value")
     )
     return grouped.with_columns(
@@ -349,16 +360,64 @@ def _raw_rows(data: pl.DataFrame) -> pl.DataFrame:
                                    ensure_ascii=False),
             return_dtype=pl.String,
         )
-    ).select("table_index", "row_number", "raw_row")
+    ).select(*ROW_KEY, "raw_row")
 
 
 def normalize_cells(cells: pl.DataFrame, context: DocumentContext) -> NormalizedDocument:
     """Turn one document's parsed cells into canonical measurements and quarantined values."""
-    if cells.height == 0:
-        return NormalizedDocument(_empty_measurements(), empty_quarantine())
+    return normalize_documents([(cells, context)])[0]
+
+
+def normalize_documents(
+    documents: list[tuple[pl.DataFrame, DocumentContext]],
+) -> list[NormalizedDocument]:
+    """`normalize_cells` for several documents at once, in the order given.
+
+    Each polars query and vocabulary lookup has a fixed cost of its own, larger than the work
+    on one page's few hundred cells; running them once over many documents shares it out.
+    Every row keeps the index of its document, and every key, join and ranking includes it,
+    so the result for each document is the one it would get alone."""
+    frames = [
+        cells.with_columns(
+            pl.lit(index, dtype=pl.Int32).alias(DOCUMENT),
+            *(pl.lit(value, dtype=pl.String).alias(name)
+              for name, value in _context_columns(context).items()),
+        )
+        for index, (cells, context) in enumerate(documents)
+        if cells.height
+    ]
+    if not frames:
+        return [NormalizedDocument(_empty_measurements(), empty_quarantine()) for _ in documents]
+    good, quarantine = _normalize_frame(pl.concat(frames))
+    measurements = good.partition_by(DOCUMENT, as_dict=True, include_key=False)
+    quarantined = quarantine.partition_by(DOCUMENT, as_dict=True, include_key=False)
+    return [
+        NormalizedDocument(
+            measurements.get((index,), good.drop(DOCUMENT).clear())
+            if cells.height else _empty_measurements(),
+            quarantined.get((index,), empty_quarantine()),
+        )
+        for index, (cells, _context) in enumerate(documents)
+    ]
+
+
+def _context_columns(context: DocumentContext) -> dict[str, str | None]:
+    return {
+        "source_id": context.source_id,
+        "source_url": context.source_url,
+        "document_sha256": context.document_sha256,
+        "document_title": context.document_title,
+        "captured_at": context.captured_at,
+        "parser_version": context.parser_version,
+    }
+
+
+def _normalize_frame(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(measurements, quarantine) of cells from one or more documents, each row keeping the
+    index of its document."""
     roles = _column_roles(cells)
     data = cells.filter(pl.col("row_number") > 0).join(
-        roles, on=["table_index", "column_index"], how="left"
+        roles, on=[DOCUMENT, "table_index", "column_index"], how="left"
     )
     dimensions = _cell_units(_row_dimensions(data))
     note_units = _note_units(data, dimensions)
@@ -366,14 +425,14 @@ def normalize_cells(cells: pl.DataFrame, context: DocumentContext) -> Normalized
         data.filter(pl.col("role").is_in(METRIC_ROLES))
         .filter(~_blank(pl.col("raw_value")))
         .rename({"role": "metric"})
-        .join(dimensions, on=["table_index", "row_number"], how="left")
-        .join(note_units, on=["table_index", "row_number"], how="left")
+        .join(dimensions, on=ROW_KEY, how="left")
+        .join(note_units, on=ROW_KEY, how="left")
     )
-    table_metrics = data.group_by("table_index").agg(
+    table_metrics = data.group_by(DOCUMENT, "table_index").agg(
         pl.col("role").is_in(["time_to_train"]).any().alias("has_train_metric"),
         pl.col("role").is_in(["latency"]).any().alias("has_latency_metric"),
     )
-    metrics = metrics.join(table_metrics, on="table_index", how="left")
+    metrics = metrics.join(table_metrics, on=[DOCUMENT, "table_index"], how="left")
     platforms = resolve_platforms(metrics["platform"])
     metrics = metrics.join(platforms, on="platform", how="left")
 
@@ -409,47 +468,40 @@ def normalize_cells(cells: pl.DataFrame, context: DocumentContext) -> Normalized
         value_per_accelerator=pl.when(
             (pl.col("metric") == "throughput") & (pl.col("accelerator_count") > 0)
         ).then(pl.col("value") / pl.col("accelerator_count")),
-        source_id=pl.lit(context.source_id),
-        source_url=pl.lit(context.source_url),
-        document_sha256=pl.lit(context.document_sha256),
-        document_title=pl.lit(context.document_title, dtype=pl.String),
-        captured_at=pl.lit(context.captured_at),
-        parser_version=pl.lit(context.parser_version),
     )
     metrics = _identity(metrics)
     good = metrics.filter(pl.col("check").is_null())
     bad = metrics.filter(pl.col("check").is_not_null())
-    quarantine = _quarantine_rows(bad, data, context)
-    unknown = _unknown_columns(cells, roles, context)
-    return NormalizedDocument(
-        measurements=good.select(MEASUREMENT_COLUMNS),
-        quarantine=pl.concat([quarantine, unknown]),
-    )
+    quarantine = _quarantine_rows(bad, data)
+    unknown = _unknown_columns(cells, roles)
+    return good.select(DOCUMENT, *MEASUREMENT_COLUMNS), pl.concat([quarantine, unknown])
 
 
-def _quarantine_rows(bad: pl.DataFrame, data: pl.DataFrame, context: DocumentContext):
+def _quarantine_rows(bad: pl.DataFrame, data: pl.DataFrame) -> pl.DataFrame:
     if bad.height == 0:
-        return empty_quarantine()
+        return _empty_document_quarantine()
     raw_rows = _raw_rows(data)
     return (
-        bad.join(raw_rows, on=["table_index", "row_number"], how="left")
-        .with_columns(stage=pl.lit("normalize"), source_id=pl.lit(context.source_id))
-        .select(list(QUARANTINE_SCHEMA))
+        bad.join(raw_rows, on=ROW_KEY, how="left")
+        .with_columns(stage=pl.lit("normalize"))
+        .select(DOCUMENT, *QUARANTINE_SCHEMA)
         .cast(QUARANTINE_SCHEMA)
     )
 
 
-def _unknown_columns(cells: pl.DataFrame, roles: pl.DataFrame, context: DocumentContext):
+def _empty_document_quarantine() -> pl.DataFrame:
+    return pl.DataFrame(schema={DOCUMENT: pl.Int32, **QUARANTINE_SCHEMA})
+
+
+def _unknown_columns(cells: pl.DataFrame, roles: pl.DataFrame) -> pl.DataFrame:
     """A column whose header the vocabulary does not know: its cells are kept, flagged once."""
     unknown = roles.filter(pl.col("role").is_null())
     if unknown.height == 0:
-        return empty_quarantine()
+        return _empty_document_quarantine()
     headers = cells.filter(pl.col("row_number") == 0).join(
-        unknown, on=["table_index", "column_index"], how="inner"
+        unknown, on=[DOCUMENT, "table_index", "column_index"], how="inner"
     )
     return headers.with_columns(
-        document_sha256=pl.lit(context.document_sha256),
-        source_id=pl.lit(context.source_id),
         stage=pl.lit("normalize"),
         check=pl.lit("unknown_column"),
         reason=pl.format(
@@ -458,7 +510,7 @@ def _unknown_columns(cells: pl.DataFrame, roles: pl.DataFrame, context: Document
             pl.col("column_name"),
         ),
         raw_row=pl.lit(None, dtype=pl.String),
-    ).select(list(QUARANTINE_SCHEMA)).cast(QUARANTINE_SCHEMA)
+    ).select(DOCUMENT, *QUARANTINE_SCHEMA).cast(QUARANTINE_SCHEMA)
 
 
 MEASUREMENT_COLUMNS = [

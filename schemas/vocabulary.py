@@ -6,7 +6,7 @@ import csv
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import polars as pl
@@ -41,6 +41,14 @@ _UNIT_IN_HEADER = re.compile(r"\(([^()]{1,40})\)\s*$")
 def read_vocab(name: str) -> pl.DataFrame:
     """Read one vocabulary CSV as strings, so that a stray number never changes a column's type."""
     path = VOCAB_DIR / name
+    status = path.stat()
+    # Normalization asks for the same few files for every document; an edited file (another
+    # size or mtime) is read again.
+    return _read_vocab_file(path, status.st_mtime_ns, status.st_size)
+
+
+@lru_cache(maxsize=128)
+def _read_vocab_file(path: Path, _mtime_ns: int, _size: int) -> pl.DataFrame:
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     if not rows:

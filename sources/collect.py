@@ -150,8 +150,9 @@ def _missing(path: Path) -> CollectedDocument:
 
 
 def _describe_file(file: Path, registry: Registry) -> CollectedDocument:
+    resolved = file.resolve()  # one walk of the path per file, not one per capture compared
     for capture in registry.captures:
-        if capture.path == file.resolve():
+        if capture.path == resolved:
             source = registry.sources[capture.source]
             return CollectedDocument(
                 source_id=source.name, source_url=source.url, location=str(file),
@@ -160,7 +161,7 @@ def _describe_file(file: Path, registry: Registry) -> CollectedDocument:
             )
     modified = datetime.fromtimestamp(file.stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return CollectedDocument(
-        source_id=f"file-{_slug(file.stem)}", source_url=file.resolve().as_uri(),
+        source_id=f"file-{_slug(file.stem)}", source_url=resolved.as_uri(),
         location=str(file), captured_at=modified,
         content_type=TEXT_SUFFIXES.get(file.suffix.lower(), ""),
     )

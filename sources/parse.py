@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandera.polars as pa
+import polars as pl
 
 from schemas.cells import CellSchema
 from sources.decode import UndecodableDocument, decode_document
@@ -17,9 +18,12 @@ class ParseFailure(ValueError):
 
 
 def parse_document(
-    data: bytes, content_type: str | None, layout: str = "auto"
+    data: bytes, content_type: str | None, layout: str = "auto", check: bool = True
 ) -> tuple[ParsedDocument, str]:
-    """(parsed document, layout name). Raises ParseFailure with a reason a person can act on."""
+    """(parsed document, layout name). Raises ParseFailure with a reason a person can act on.
+
+    `check=False` leaves the cell check to the caller (`check_cells`, `cells_pass`), which
+    can then check many documents' cells at once."""
     if not data.strip():
         raise ParseFailure("the document is empty (0 bytes of text)")
     try:
@@ -28,11 +32,27 @@ def parse_document(
         raise ParseFailure(str(error)) from error
     chosen = choose_layout(data, content_type, layout)
     parsed = chosen.parse(text)
+    if check:
+        check_cells(parsed, chosen.name)
+    return parsed, chosen.name
+
+
+def check_cells(parsed: ParsedDocument, layout_name: str) -> None:
+    """Raise ParseFailure when a layout's cells do not fit the cell schema."""
     try:
         CellSchema.validate(parsed.cells, lazy=True)
     except pa.errors.SchemaErrors as error:
-        raise ParseFailure(f"layout {chosen.name} produced malformed cells: {error}") from error
-    return parsed, chosen.name
+        raise ParseFailure(f"layout {layout_name} produced malformed cells: {error}") from error
+
+
+def cells_pass(frames: list[pl.DataFrame]) -> bool:
+    """True when every frame fits the cell schema; one check, whatever the number of frames
+    (the check's cost is mostly fixed, not per row)."""
+    try:
+        CellSchema.validate(pl.concat(frames), lazy=True)
+    except pa.errors.SchemaErrors:
+        return False
+    return True
 
 
 def parser_version(layout_name: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import importlib.util
 import os
 import shutil
@@ -68,8 +69,12 @@ def _extension_dir(warehouse: Path) -> Path:
     return warehouse / "extensions"
 
 
+@functools.cache
 def _platform() -> str:
-    return duckdb.execute("PRAGMA platform").fetchone()[0]
+    # A connection of its own: duckdb's module-level one is shared by every thread, and two
+    # threads opening the warehouse at once read each other's results from it.
+    with duckdb.connect() as connection:
+        return connection.execute("PRAGMA platform").fetchone()[0]
 
 
 def connect(

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -11,6 +15,10 @@ import polars as pl
 from warehouse.lake import LAKE
 from warehouse.mlperf_load import load_mlperf
 from warehouse.reviews import apply_reviews
+
+# Frames a run stages per document before its transaction writes them.
+STAGED_FRAMES = ("cells", "measurements", "quarantine", "claims")
+STAGE_BATCH_ROWS = 20_000  # rows held per frame before they are spilled to the stage folder
 
 # Columns whose change is a change of the published value; lineage and position are not.
 CONTENT_COLUMNS = (
@@ -91,23 +99,125 @@ def current_versions(connection: duckdb.DuckDBPyConnection) -> dict[str, SourceS
 def load_run(
     connection: duckdb.DuckDBPyConnection,
     run: dict,
-    documents: list[DocumentLoad],
+    documents: Iterable[DocumentLoad],
     reviews: pl.DataFrame | None = None,
 ) -> RunCounts:
     """Write a run's documents, cells, value changes and quarantine; commit once or not at all."""
+    with RunStage() as stage:
+        for document in documents:
+            stage.add(document)
+        return commit_run(connection, run, stage, reviews)
+
+
+class RunStage:
+    """A run's documents as they are prepared: the large frames are spilled to Parquet files
+    batch by batch, so memory holds one batch whatever the number of documents, and the
+    commit writes each table with one statement (one data file, not one per document)."""
+
+    def __init__(self, parent: Path | None = None):
+        self._folder = tempfile.TemporaryDirectory(prefix=".staging-", dir=parent)
+        self.folder = Path(self._folder.name)
+        self.documents: list[DocumentLoad] = []
+        self._applied_sources: set[str] = set()
+        self._buffers: dict[str, list[pl.DataFrame]] = {name: [] for name in STAGED_FRAMES}
+        self._rows = dict.fromkeys(STAGED_FRAMES, 0)
+        self._parts = dict.fromkeys(STAGED_FRAMES, 0)
+
+    def __enter__(self) -> RunStage:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._folder.cleanup()
+
+    def add(self, document: DocumentLoad) -> None:
+        """Stage one document's frames and keep only its small parts in memory."""
+        if document.cells is not None and document.cells.height:
+            self._append("cells", document.cells.with_columns(
+                document_sha256=pl.lit(document.document_sha256)))
+        if document.status == "new":
+            # Each source appears once per run (see flows.pipeline.plan_runs): the set-based
+            # writes below attribute every staged row to its source.
+            if document.source_id in self._applied_sources:
+                raise ValueError(f"source {document.source_id} has two new versions in one run")
+            self._applied_sources.add(document.source_id)
+            self._append("measurements", document.measurements)
+            self._append("quarantine", document.quarantine)
+            if document.quarantine is not None:
+                document.counts.values_quarantined += document.quarantine.filter(
+                    pl.col("stage") != "claims").height
+            if document.claims is not None and document.claims.height:
+                self._append("claims", document.claims.select(
+                    pl.lit(document.source_id).alias("source_id"),
+                    pl.lit(document.source_url).alias("source_url"),
+                    pl.lit(document.document_sha256).alias("document_sha256"),
+                    pl.all(),
+                ))
+        document.cells = None
+        document.measurements = None
+        document.prose = []
+        self.documents.append(document)
+
+    def _append(self, name: str, frame: pl.DataFrame | None) -> None:
+        if frame is None or frame.height == 0:
+            return
+        self._buffers[name].append(frame)
+        self._rows[name] += frame.height
+        if self._rows[name] >= STAGE_BATCH_ROWS:
+            self._spill(name)
+
+    def _spill(self, name: str) -> None:
+        frame = pl.concat(self._buffers[name], how="diagonal_relaxed")
+        frame.write_parquet(self.folder / f"{name}-{self._parts[name]:05d}.parquet")
+        self._parts[name] += 1
+        self._buffers[name] = []
+        self._rows[name] = 0
+
+    @contextlib.contextmanager
+    def relation(self, connection, name: str) -> Iterator[str | None]:
+        """A SQL relation over everything staged under `name`, or None when nothing was."""
+        if self._parts[name]:
+            if self._buffers[name]:
+                self._spill(name)
+            pattern = _sql_text(str(self.folder / f"{name}-*.parquet"))
+            yield f"read_parquet('{pattern}', union_by_name = true)"
+            return
+        if not self._buffers[name]:
+            yield None
+            return
+        # A run small enough for one batch never touches the disk.
+        view = f"_staged_{name}"
+        connection.register(view, pl.concat(self._buffers[name], how="diagonal_relaxed")
+                            .to_arrow())
+        try:
+            yield view
+        finally:
+            connection.unregister(view)
+
+
+def commit_run(
+    connection: duckdb.DuckDBPyConnection,
+    run: dict,
+    stage: RunStage,
+    reviews: pl.DataFrame | None = None,
+) -> RunCounts:
+    """Write a staged run in one transaction: one snapshot, or nothing at all."""
     counts = RunCounts()
+    documents = stage.documents
+    applied = [d for d in documents if d.status == "new"]
     connection.execute("BEGIN")
     try:
-        for document in documents:
-            _record_document(connection, run["run_id"], document)
-            if document.status == "new":
-                _apply_values(connection, run["run_id"], document)
-                _replace_claims(connection, run["run_id"], document)
-                if document.mlperf is not None:
-                    load_mlperf(connection, run["run_id"], document.mlperf, document.source_id)
-                _record_revision(connection, run["run_id"], document)
-                for name, value in document.counts.__dict__.items():
-                    setattr(counts, name, getattr(counts, name) + value)
+        _create_revision_rows(connection)
+        _record_documents(connection, run["run_id"], documents, stage)
+        if applied:
+            _apply_values(connection, run["run_id"], applied, stage)
+            _replace_claims(connection, run["run_id"], applied, stage)
+        for document in applied:
+            if document.mlperf is not None:
+                load_mlperf(connection, run["run_id"], document.mlperf, document.source_id)
+            _record_revision(connection, run["run_id"], document)
+            for name, value in document.counts.__dict__.items():
+                setattr(counts, name, getattr(counts, name) + value)
+        _write_revisions(connection)
         if reviews is not None:
             apply_reviews(connection, reviews)
         run_row = {**run, **counts.__dict__}
@@ -120,6 +230,8 @@ def load_run(
     except BaseException:
         connection.execute("ROLLBACK")
         raise
+    finally:
+        connection.execute("DROP TABLE IF EXISTS temp.main._revision_rows")
     return counts
 
 
@@ -134,147 +246,272 @@ def _commit_info(run: dict, documents: list[DocumentLoad]) -> dict:
     }
 
 
-def _record_document(connection, run_id: str, document: DocumentLoad) -> None:
-    connection.execute(
-        "INSERT INTO run_documents VALUES (?, ?, ?, ?, ?)",
-        [run_id, document.source_id, document.document_sha256, document.status,
-         document.message],
-    )
-    if document.document_row is not None:
-        _insert_rows(connection, "documents", pl.DataFrame([document.document_row]))
-    if document.cells is not None and document.cells.height:
-        cells = document.cells.with_columns(
-            document_sha256=pl.lit(document.document_sha256)
-        )
-        _insert_rows(connection, "cells", cells)
-    if document.fetch_record is not None:
-        _insert_rows(connection, "fetches",
-                     pl.DataFrame([{"run_id": run_id, "source_id": document.source_id,
-                                    **document.fetch_record}]))
-    for location, stage, reason in document.errors:
-        connection.execute(
-            "INSERT INTO document_errors VALUES (?, ?, ?, ?, ?, ?)",
-            [run_id, document.source_id, location, document.document_sha256, stage, reason],
-        )
+def _record_documents(connection, run_id: str, documents: list[DocumentLoad],
+                      stage: RunStage) -> None:
+    """Every document read, new or not: its run row, first sighting, cells, fetch, errors."""
+    run_rows = [(run_id, d.source_id, d.document_sha256, d.status, d.message) for d in documents]
+    _insert_rows(connection, "run_documents", pl.DataFrame(
+        run_rows, schema=["run_id", "source_id", "document_sha256", "status", "message"],
+        orient="row"))
+    first_sightings = [d.document_row for d in documents if d.document_row is not None]
+    if first_sightings:
+        _insert_rows(connection, "documents",
+                     pl.DataFrame(first_sightings, infer_schema_length=None))
+    with stage.relation(connection, "cells") as cells, _one_writer_thread(connection):
+        if cells is not None:
+            _insert_relation(connection, "cells", cells)
+    fetches = [{"run_id": run_id, "source_id": d.source_id, **d.fetch_record}
+               for d in documents if d.fetch_record is not None]
+    if fetches:
+        _insert_rows(connection, "fetches", pl.DataFrame(fetches, infer_schema_length=None))
+    errors = [(run_id, d.source_id, location, d.document_sha256, stage_name, reason)
+              for d in documents for location, stage_name, reason in d.errors]
+    if errors:
+        _insert_rows(connection, "document_errors", pl.DataFrame(
+            errors, schema=["run_id", "source_id", "location", "document_sha256", "stage",
+                            "reason"], orient="row"))
 
 
 def _insert_rows(connection, table: str, frame: pl.DataFrame) -> None:
     """Insert a frame by column name, so a frame's column order never matters."""
-    columns = ", ".join(f'"{name}"' for name in frame.columns)
     connection.register("_incoming_rows", frame.to_arrow())
     try:
-        connection.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _incoming_rows")
+        _insert_relation(connection, table, "_incoming_rows", frame.columns)
     finally:
         connection.unregister("_incoming_rows")
 
 
-def _apply_values(connection, run_id: str, document: DocumentLoad) -> None:
-    """Bring the source's current values to this version: update, insert, delete by key."""
-    measurements = document.measurements
-    content = ", ".join(f'"{name}"' for name in CONTENT_COLUMNS)
-    connection.register("_incoming", measurements.to_arrow())
+def _insert_relation(connection, table: str, relation: str,
+                     columns: list[str] | None = None) -> None:
+    columns = columns or _relation_columns(connection, relation)
+    names = ", ".join(f'"{name}"' for name in columns)
+    connection.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {relation}")
+
+
+@contextlib.contextmanager
+def _one_writer_thread(connection) -> Iterator[None]:
+    """Each thread writing a DuckLake table buffers a Parquet row group of its own: with one
+    writer thread a large run's peak memory is that of one row group (see migration 006)."""
+    threads = connection.execute("SELECT current_setting('threads')").fetchone()[0]
+    connection.execute("SET threads = 1")
     try:
+        yield
+    finally:
+        connection.execute(f"SET threads = {int(threads)}")
+
+
+def _relation_columns(connection, relation: str) -> list[str]:
+    return [row[0] for row in connection.execute(f"DESCRIBE SELECT * FROM {relation}").fetchall()]
+
+
+def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: RunStage) -> None:
+    """Bring each applied source's current values to its new version: update, insert and
+    delete by key, for every source of the run at once."""
+    connection.register("_applied", pl.DataFrame(
+        {"source_id": [d.source_id for d in applied]}, schema={"source_id": pl.String}
+    ).to_arrow())
+    try:
+        with stage.relation(connection, "measurements") as incoming:
+            _define_values(connection, run_id, incoming)
+            try:
+                totals = _count_changes(connection, applied)
+                with _one_writer_thread(connection):
+                    _write_values(connection, totals)
+            finally:
+                connection.execute("DROP VIEW IF EXISTS _values")
+                connection.execute("DROP TABLE IF EXISTS _keys")
+        connection.execute(
+            "DELETE FROM quarantined_values WHERE source_id IN (SELECT source_id FROM _applied)"
+        )
+    finally:
+        connection.unregister("_applied")
+    with stage.relation(connection, "quarantine") as quarantine:
+        if quarantine is not None:
+            names = ", ".join(f'"{name}"' for name in _relation_columns(connection, quarantine))
+            connection.execute(
+                f"INSERT INTO quarantined_values ({names}, run_id) SELECT {names}, ? "
+                f"FROM {quarantine}",
+                [run_id],
+            )
+
+
+def _define_values(connection, run_id: str, incoming: str | None) -> None:
+    """`_keys`: each incoming value's key and content hash, the only part held in memory;
+    `_values`: the incoming rows with their key, hash and run, read from the stage by each
+    statement that needs them (a table of a run's rows, all columns, would grow with the
+    run: about 150 MB for 1,000 pages)."""
+    content = ", ".join(f'"{name}"' for name in CONTENT_COLUMNS)
+    rows = incoming or (
+        "(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
+        "LIMIT 0)"
+    )
+    connection.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE _keys AS
+        SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
+               md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash, source_id
+        FROM {rows}
+        """
+    )
+    connection.execute(
+        f"""
+        CREATE OR REPLACE TEMP VIEW _values AS
+        SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
+               md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash,
+               '{_sql_text(run_id)}' AS run_id, *
+        FROM {rows}
+        """
+    )
+
+
+def _count_changes(connection, applied: list[DocumentLoad]) -> RunCounts:
+    """Each applied document's values added, changed and removed, from one query; returns
+    the run's totals."""
+    rows = connection.execute(
+        """
+        WITH existing AS (
+            SELECT measurement_key, source_id, content_hash FROM measurement_values
+            WHERE source_id IN (SELECT source_id FROM _applied)
+        ), matched AS (
+            SELECT v.source_id, e.measurement_key IS NULL AS added,
+                   e.content_hash <> v.content_hash AS changed
+            FROM _keys v LEFT JOIN existing e
+              ON e.measurement_key = v.measurement_key AND e.source_id = v.source_id
+        ), removed AS (
+            SELECT source_id, count(*) AS removed FROM existing
+            WHERE measurement_key NOT IN (SELECT measurement_key FROM _keys)
+            GROUP BY source_id
+        ), incoming AS (
+            SELECT source_id, count(*) FILTER (WHERE added) AS added,
+                   count(*) FILTER (WHERE changed) AS changed
+            FROM matched GROUP BY source_id
+        )
+        SELECT a.source_id, coalesce(i.added, 0), coalesce(i.changed, 0),
+               coalesce(r.removed, 0)
+        FROM _applied a LEFT JOIN incoming i USING (source_id)
+        LEFT JOIN removed r USING (source_id)
+        """
+    ).fetchall()
+    by_source = {source: (added, changed, removed) for source, added, changed, removed in rows}
+    totals = RunCounts()
+    for document in applied:
+        added, changed, removed = by_source[document.source_id]
+        document.counts.values_added += added
+        document.counts.values_changed += changed
+        document.counts.values_removed += removed
+        totals.values_added += added
+        totals.values_changed += changed
+        totals.values_removed += removed
+    return totals
+
+
+def _write_values(connection, totals: RunCounts) -> None:
+    """Update, insert and delete by key; a statement with nothing to do is skipped, since
+    each costs a catalog round trip even when it touches no row."""
+    columns = _table_columns(connection, "measurement_values")
+    assignments = ", ".join(
+        f'"{name}" = v."{name}"' for name in columns if name != "measurement_key"
+    )
+    if totals.values_changed:
+        connection.execute(
+            f"""UPDATE measurement_values SET {assignments} FROM _values v
+                WHERE measurement_values.measurement_key = v.measurement_key
+                  AND measurement_values.source_id = v.source_id
+                  AND measurement_values.content_hash <> v.content_hash"""
+        )
+    column_list = ", ".join(f'"{name}"' for name in columns)
+    if totals.values_added:
+        connection.execute(
+            f"""INSERT INTO measurement_values ({column_list})
+                SELECT {column_list} FROM _values v
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM measurement_values m
+                    WHERE m.source_id IN (SELECT source_id FROM _applied)
+                      AND m.measurement_key = v.measurement_key
+                      AND m.source_id = v.source_id)"""
+        )
+    if totals.values_removed:
+        connection.execute(
+            """DELETE FROM measurement_values WHERE source_id IN (SELECT source_id FROM _applied)
+               AND measurement_key NOT IN (SELECT measurement_key FROM _keys)"""
+        )
+
+
+def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
+                    stage: RunStage) -> None:
+    sources = [d.source_id for d in applied]
+    connection.execute(
+        "DELETE FROM claim_rows WHERE source_id IN (SELECT unnest(?::VARCHAR[]))", [sources]
+    )
+    with stage.relation(connection, "claims") as claims:
+        if claims is None:
+            return
         connection.execute(
             f"""
-            CREATE OR REPLACE TEMP TABLE _values AS
-            SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
-                   md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash,
+            INSERT INTO claim_rows BY NAME
+            SELECT md5(concat_ws(chr(31), source_id, sentence, claim_text, char_start::VARCHAR))
+                       AS claim_id,
                    ? AS run_id, *
-            FROM _incoming
+            FROM {claims}
             """,
             [run_id],
         )
-    finally:
-        connection.unregister("_incoming")
-    source = document.source_id
-    counts = document.counts
-    existing = "SELECT measurement_key FROM measurement_values WHERE source_id = ?"
-    counts.values_changed += connection.execute(
-        """SELECT count(*) FROM _values v JOIN measurement_values m USING (measurement_key)
-           WHERE m.source_id = ? AND m.content_hash <> v.content_hash""",
-        [source],
-    ).fetchone()[0]
-    counts.values_added += connection.execute(
-        f"SELECT count(*) FROM _values WHERE measurement_key NOT IN ({existing})", [source]
-    ).fetchone()[0]
-    counts.values_removed += connection.execute(
-        """SELECT count(*) FROM measurement_values WHERE source_id = ?
-           AND measurement_key NOT IN (SELECT measurement_key FROM _values)""",
-        [source],
-    ).fetchone()[0]
-    columns = [name for name in _table_columns(connection, "measurement_values")]
-    assignments = ", ".join(f'"{name}" = v."{name}"' for name in columns if name != "measurement_key")
-    connection.execute(
-        f"""UPDATE measurement_values SET {assignments} FROM _values v
-            WHERE measurement_values.measurement_key = v.measurement_key
-              AND measurement_values.source_id = ?
-              AND measurement_values.content_hash <> v.content_hash""",
-        [source],
-    )
-    column_list = ", ".join(f'"{name}"' for name in columns)
-    connection.execute(
-        f"""INSERT INTO measurement_values ({column_list})
-            SELECT {column_list} FROM _values
-            WHERE measurement_key NOT IN ({existing})""",
-        [source],
-    )
-    connection.execute(
-        """DELETE FROM measurement_values WHERE source_id = ?
-           AND measurement_key NOT IN (SELECT measurement_key FROM _values)""",
-        [source],
-    )
-    connection.execute(
-        "DELETE FROM quarantined_values WHERE source_id = ?", [source]
-    )
-    quarantine = document.quarantine
-    if quarantine is not None and quarantine.height:
-        _insert_rows(connection, "quarantined_values", quarantine.with_columns(run_id=pl.lit(run_id)))
-        counts.values_quarantined += quarantine.filter(pl.col("stage") != "claims").height
-    connection.execute("DROP TABLE _values")
 
 
-def _replace_claims(connection, run_id: str, document: DocumentLoad) -> None:
-    connection.execute("DELETE FROM claim_rows WHERE source_id = ?", [document.source_id])
-    claims = document.claims
-    if claims is None or claims.height == 0:
-        return
-    connection.register("_claims", claims.to_arrow())
-    try:
-        connection.execute(
-            """
-            INSERT INTO claim_rows BY NAME
-            SELECT md5(concat_ws(chr(31), ?, sentence, claim_text, char_start::VARCHAR))
-                       AS claim_id,
-                   ? AS source_id, ? AS source_url, ? AS document_sha256, ? AS run_id, *
-            FROM _claims
-            """,
-            [document.source_id, document.source_id, document.source_url,
-             document.document_sha256, run_id],
-        )
-    finally:
-        connection.unregister("_claims")
+def _create_revision_rows(connection) -> None:
+    connection.execute(
+        """CREATE OR REPLACE TEMP TABLE _revision_rows (
+               run_id VARCHAR, source_id VARCHAR, document_sha256 VARCHAR,
+               previous_sha256 VARCHAR, values_added INTEGER, values_changed INTEGER,
+               values_removed INTEGER, changed BOOLEAN, position INTEGER)"""
+    )
 
 
 def _record_revision(connection, run_id: str, document: DocumentLoad) -> None:
+    """Note one applied document's revision; `_write_revisions` writes them all at once."""
     counts = document.counts
     changed = counts.values_added + counts.values_changed + counts.values_removed > 0
     connection.execute(
+        """INSERT INTO _revision_rows
+           SELECT ?, ?, ?, ?, ?, ?, ?, ?, (SELECT count(*) FROM _revision_rows)""",
+        [run_id, document.source_id, document.document_sha256, document.previous_sha256,
+         counts.values_added, counts.values_changed, counts.values_removed, changed],
+    )
+
+
+def _write_revisions(connection) -> None:
+    shas = [sha for row in connection.execute(
+        "SELECT document_sha256, previous_sha256 FROM temp.main._revision_rows").fetchall()
+        for sha in row if sha]
+    if not shas:
+        return
+    # A list of values, not a join, lets DuckLake skip every data file whose sha256 range
+    # misses it: after a long history, most of `documents` is one small file per run.
+    connection.execute(
         """
+        WITH versions AS (
+            SELECT * FROM documents WHERE document_sha256 = ANY(?::VARCHAR[])
+        )
         INSERT INTO document_revisions
-        SELECT ?, ?, new.document_sha256, old.document_sha256, new.captured_at,
+        SELECT r.run_id, r.source_id, new.document_sha256, old.document_sha256,
+               new.captured_at,
                coalesce(new.last_updated_date, new.published_date),
                coalesce(old.last_updated_date, old.published_date),
-               ?, ?, ?, ?,
-               ? AND old.document_sha256 IS NOT NULL
+               r.values_added, r.values_changed, r.values_removed, r.changed,
+               r.changed AND old.document_sha256 IS NOT NULL
                  AND coalesce(new.last_updated_date, new.published_date)
                      IS NOT DISTINCT FROM coalesce(old.last_updated_date, old.published_date)
-        FROM (SELECT * FROM documents WHERE document_sha256 = ?) AS new
-        LEFT JOIN (SELECT * FROM documents WHERE document_sha256 = ?) AS old ON true
+        FROM temp.main._revision_rows AS r
+        JOIN versions AS new ON new.document_sha256 = r.document_sha256
+        LEFT JOIN versions AS old ON old.document_sha256 = r.previous_sha256
+        ORDER BY r.position
         """,
-        [run_id, document.source_id, counts.values_added, counts.values_changed,
-         counts.values_removed, changed, changed, document.document_sha256,
-         document.previous_sha256],
+        [sorted(set(shas))],
     )
+
+
+def _sql_text(text: str) -> str:
+    return text.replace("'", "''")
 
 
 def _table_columns(connection, table: str) -> list[str]:

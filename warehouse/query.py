@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,8 +14,21 @@ QUERIES_DIR = Path(__file__).resolve().parent / "queries"
 READ_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 
 
+# Functions ad-hoc SQL may not call. The SQLite scanner opens any path with its own I/O, past
+# DuckDB's file-system lock; query() and friends run SQL given as text, out of the checks'
+# sight; DuckLake's maintenance functions rewrite or delete the warehouse's files.
+_REFUSED_PREFIXES = ("sqlite_",)
+_REFUSED_FUNCTIONS = frozenset({"query", "query_table", "json_execute_serialized_sql"})
+_DUCKLAKE_MAINTENANCE = frozenset({
+    "add_data_files", "cleanup_old_files", "delete_orphaned_files", "expire_snapshots",
+    "flush_inlined_data", "merge_adjacent_files", "rewrite_data_files", "set_commit_message",
+    "set_option",
+})
+_EXPLAIN_PREFIX = re.compile(r"^\s*EXPLAIN\s+(?:ANALY[SZ]E\s+)?(?:\([^)]*\)\s*)?", re.I)
+
+
 class ReadOnlyViolation(ValueError):
-    """The SQL would write; `perfledger sql` only reads."""
+    """The SQL would write, or reach past the warehouse; `perfledger sql` only reads it."""
 
 
 def query_text(name: str) -> str:
@@ -34,6 +48,28 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
     return lake.connect(warehouse, read_only=True, **resolve_as_of(warehouse, as_of))
 
 
+def open_for_queries(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only session for ad-hoc SQL, locked down once the warehouse is attached."""
+    connection = open_read_only(warehouse, as_of)
+    try:
+        lock_down(connection, warehouse)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def lock_down(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
+    """DuckDB may then open no file but the warehouse's own (no read_csv('/etc/passwd'), COPY
+    TO, ATTACH, INSTALL or LOAD), and no setting can be changed back."""
+    data = lake.data_path(Path(warehouse))
+    folders = sorted({f"{data}/", f"{data.resolve()}/"})
+    listed = ", ".join("'" + folder.replace("'", "''") + "'" for folder in folders)
+    connection.execute(f"SET allowed_directories = [{listed}]")
+    connection.execute("SET enable_external_access = false")
+    connection.execute("SET lock_configuration = true")
+
+
 def check_read_only(sql: str) -> None:
     try:
         statements = duckdb.extract_statements(sql)
@@ -47,11 +83,51 @@ def check_read_only(sql: str) -> None:
                 f"`perfledger sql` only reads, but the SQL holds a {statement.type.name} "
                 "statement; the warehouse is changed only by `perfledger ingest`"
             )
+        check_functions(statement.query)
+
+
+def check_functions(sql: str) -> None:
+    """Refuse a statement calling a function that reaches past the warehouse (see above)."""
+    refused = sorted(name for name in called_functions(sql) if _is_refused(name))
+    if refused:
+        raise ReadOnlyViolation(
+            f"`perfledger sql` does not run {', '.join(refused)}: ad-hoc SQL reads the "
+            "warehouse's views and tables, never other files, and never changes them"
+        )
+
+
+def called_functions(sql: str) -> set[str]:
+    """Names of every function a SELECT (or the SELECT an EXPLAIN shows) calls."""
+    inner = _EXPLAIN_PREFIX.sub("", sql, count=1)
+    with duckdb.connect() as parser:
+        serialized = parser.execute("SELECT json_serialize_sql(?)", [inner]).fetchone()[0]
+    tree = json.loads(serialized)
+    if tree.get("error"):
+        raise ReadOnlyViolation(f"cannot check the SQL: {tree.get('error_message')}")
+    names: set[str] = set()
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("function_name"), str):
+                names.add(node["function_name"].lower())
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return names
+
+
+def _is_refused(name: str) -> bool:
+    return (
+        name.startswith(_REFUSED_PREFIXES)
+        or name in _REFUSED_FUNCTIONS
+        or name.removeprefix("ducklake_") in _DUCKLAKE_MAINTENANCE
+    )
 
 
 def run_sql(warehouse: Path, sql: str, as_of: str | None = None) -> tuple[list[str], list[tuple]]:
     check_read_only(sql)
-    connection = open_read_only(warehouse, as_of)
+    connection = open_for_queries(warehouse, as_of)
     try:
         statements = duckdb.extract_statements(sql)
         result = None

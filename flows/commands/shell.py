@@ -34,7 +34,7 @@ def shell(warehouse, fmt, as_of, print_setup):
     """Interactive read-only SQL over the warehouse views; reads statements from stdin too."""
     warehouse = resolve_warehouse(warehouse)
     try:
-        connection = query.open_read_only(warehouse, as_of)
+        connection = query.open_for_queries(warehouse, as_of)
     except (lake.WarehouseError, ValueError) as error:
         fail(str(error))
     except duckdb.Error as error:  # e.g. a view over a table that a newer migration adds

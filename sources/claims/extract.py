@@ -54,6 +54,7 @@ from schemas.claims import (
 )
 
 WINDOW = 160  # characters searched around a claim for its parts; keeps every lookup bounded
+CLAUSE_REACH = WINDOW * 2
 SPACE = r"\s{1,3}"
 
 
@@ -386,7 +387,10 @@ def higher_is_better(metric: str) -> bool:
 # Image-caption file names glued to the next sentence ("mlperf-improvementBaidu's ...").
 SLUG = r"[a-z][a-z0-9]{1,30}(?:-[a-z0-9]{1,30}){1,8}(?=[A-Z][a-z])"
 CAPTION_SLUG = re.compile(SLUG)
-SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9]|" + SLUG + ")")
+# (?<![.!?]): a match starts where a run of stops starts, so "....." is one scan, not one each.
+SENTENCE_END = re.compile(
+    r"(?<![.!?])[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9]|" + SLUG + ")"
+)
 ABBREVIATION = re.compile(r"(?<!\w)(?:[A-Za-z]|vs|e\.g|i\.e|etc|approx|Inc|Fig|No|Dr|Mr|Ms)$")
 
 
@@ -465,13 +469,17 @@ def vendor_keys(vendors: Mapping[str, str]) -> dict[str, str]:
 
 def clause_start(sentence: Sentence, position: int) -> int:
     index = bisect.bisect_right(sentence.breaks, position) - 1
-    return sentence.breaks[index] if index >= 0 else 0
+    start = sentence.breaks[index] if index >= 0 else 0
+    # A clause is read at most CLAUSE_REACH characters away, so that an endless unpunctuated
+    # "sentence" holding thousands of claims costs linear time, not a scan per claim.
+    return max(start, position - CLAUSE_REACH)
 
 
 def clause_end(sentence: Sentence, position: int) -> int:
     index = bisect.bisect_right(sentence.breaks, position)
     # breaks holds ends; the breaker itself starts a little earlier, which is close enough here
-    return sentence.breaks[index] if index < len(sentence.breaks) else len(sentence.text)
+    end = sentence.breaks[index] if index < len(sentence.breaks) else len(sentence.text)
+    return min(end, position + CLAUSE_REACH)
 
 
 def strong_end(sentence: Sentence, position: int) -> int:
@@ -1392,6 +1400,17 @@ def extract_sentence(
 # --- page ------------------------------------------------------------------------------------
 
 HEADING_END = re.compile(r"[.!?,;”\"]\s*$")
+MAX_SENTENCE_CHARS = 2_000  # far longer than any sentence a person writes
+
+
+def too_long(text: str, lex: Lexicon) -> list[Problem]:
+    """A claim-like "sentence" too long to read is set aside with a reason, never dropped."""
+    if not (lex.multiplier_re.search(text) or lex.percent_re.search(text)
+            or lex.comparative_re.search(text)):
+        return []
+    return [Problem("sentence_too_long",
+                    f"a sentence of {len(text):,} characters is longer than the "
+                    f"{MAX_SENTENCE_CHARS:,} the extractor reads; claims in it were not read")]
 
 
 def is_heading(paragraph: str) -> bool:
@@ -1418,8 +1437,13 @@ def extract_claims(prose: list[tuple[int, str]], title: str | None = None) -> Cl
         if not text:
             continue
         for sentence_text in split_sentences(text):
-            sentence = index_sentence(sentence_text, line_number, lex)
-            found, problems = extract_sentence(sentence, context, lex)
+            if len(sentence_text) > MAX_SENTENCE_CHARS:
+                # Every claim row repeats its sentence: thousands of claims in one endless
+                # "sentence" would cost memory as their number times its length.
+                found, problems = [], too_long(sentence_text, lex)
+            else:
+                sentence = index_sentence(sentence_text, line_number, lex)
+                found, problems = extract_sentence(sentence, context, lex)
             rows += found
             rejected += [
                 {
@@ -1436,11 +1460,17 @@ def extract_claims(prose: list[tuple[int, str]], title: str | None = None) -> Cl
 
 
 def build_claims_frame(rows: list[dict]) -> pl.DataFrame:
+    if not rows:
+        # Most pages make no claim; an empty frame of the schema's own columns cannot fail
+        # the check, which costs tens of milliseconds per page.
+        return pl.DataFrame(schema=CLAIM_COLUMNS)
     for index, row in enumerate(rows):
         row["claim_index"] = index
     return ClaimSchema.validate(pl.DataFrame(rows, schema=CLAIM_COLUMNS))
 
 
 def build_rejected_frame(rows: list[dict]) -> pl.DataFrame:
+    if not rows:
+        return pl.DataFrame(schema=REJECTED_COLUMNS)
     unique = list({(r["line_number"], r["sentence"], r["check"]): r for r in rows}.values())
     return RejectedClaimSchema.validate(pl.DataFrame(unique, schema=REJECTED_COLUMNS))

