@@ -323,23 +323,32 @@ def _with_checks(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(check=check, reason=reason)
 
 
+IDENTITY_PARTS = (
+    ("workload", "workload"),
+    ("model", "model_canonical"),
+    ("variant", "variant"),
+    ("platform", "system"),
+    ("framework", "framework_canonical"),
+    ("dataset", "dataset"),
+    ("batch", "batch_size"),
+    ("precision", "precision"),
+    ("division", "division"),
+)
+
+
+def identity_parts() -> list[pl.Expr]:
+    """The identifying cells of a measurement, folded: 'model=resnet50v15', 'platform=...'."""
+    return [
+        pl.format("{}={}", pl.lit(role), fold_key(pl.col(column)).fill_null(""))
+        for role, column in IDENTITY_PARTS
+    ]
+
+
 def _identity(frame: pl.DataFrame) -> pl.DataFrame:
     """A readable natural key: the row's identifying cells, canonical, plus workload and metric."""
-    parts = [
-        pl.format("{}={}", pl.lit(role), fold_key(pl.col(column)).fill_null(""))
-        for role, column in (
-            ("workload", "workload"),
-            ("model", "model_canonical"),
-            ("variant", "variant"),
-            ("platform", "system"),
-            ("framework", "framework_canonical"),
-            ("dataset", "dataset"),
-            ("batch", "batch_size"),
-            ("precision", "precision"),
-            ("division", "division"),
-        )
-    ]
-    identity = pl.concat_str([*parts, pl.format("metric={}", pl.col("metric"))], separator="|")
+    identity = pl.concat_str(
+        [*identity_parts(), pl.format("metric={}", pl.col("metric"))], separator="|"
+    )
     frame = frame.with_columns(row_identity=identity)
     # Two rows with the same identity on one page are told apart by their order.
     ordinal = pl.col("row_number").rank("ordinal").over(DOCUMENT, "row_identity").cast(pl.Int32)

@@ -6,7 +6,7 @@ import polars as pl
 
 from schemas.labels import fold_key, split_sdk
 from schemas.measurements import MEASUREMENT_DTYPES
-from schemas.normalize import MEASUREMENT_COLUMNS, DocumentContext
+from schemas.normalize import MEASUREMENT_COLUMNS, DocumentContext, identity_parts
 from sources.mlperf.tree import MlperfResults
 
 PARSER_VERSION = "mlperf_results/1"
@@ -104,23 +104,11 @@ def _add_positions(frame: pl.DataFrame) -> pl.DataFrame:
 
 def _build_identity() -> pl.Expr:
     """The vendor pages' identity parts, plus the submission: official rows never collide."""
-    parts = [
-        pl.format("{}={}", pl.lit(role), fold_key(pl.col(column)).fill_null(""))
-        for role, column in (
-            ("workload", "workload"),
-            ("model", "model_canonical"),
-            ("variant", "variant"),
-            ("platform", "system"),
-            ("framework", "framework_canonical"),
-            ("dataset", "dataset"),
-            ("batch", "batch_size"),
-            ("precision", "precision"),
-            ("division", "division"),
-        )
-    ]
     submission = pl.format("submission={}/{}/{}", pl.col("mlperf_round").fill_null(""),
                            fold_key(pl.col("submitter")), fold_key(pl.col("system_id")))
-    return pl.concat_str([*parts, pl.lit("metric=time_to_train"), submission], separator="|")
+    return pl.concat_str(
+        [*identity_parts(), pl.lit("metric=time_to_train"), submission], separator="|"
+    )
 
 
 def _format_minutes(minutes: float) -> str:
