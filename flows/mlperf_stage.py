@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from schemas.normalize import QUARANTINE_SCHEMA, DocumentContext
+from schemas.normalize import DocumentContext, quarantine_frame
 from schemas.validate import validate_measurements
 from sources.collect import CollectedDocument
 from sources.mlperf.collect import LAYOUT, materialized_tree
@@ -37,20 +37,12 @@ def prepare_results_tree(
         parser_version=PARSER_VERSION,
     )
     good, invalid = validate_measurements(measurements_from_scores(results, context))
-    problems = results.problems_frame().select(
-        pl.lit(document.document_sha256).alias("document_sha256"),
-        pl.lit(document.source_id).alias("source_id"),
-        pl.lit("parse").alias("stage"),
-        "check",
-        pl.format("{}: {}", pl.col("path"), pl.col("reason")).alias("reason"),
-        pl.lit(None, dtype=pl.Int32).alias("table_index"),
-        pl.lit(None, dtype=pl.String).alias("table_title"),
-        pl.lit(None, dtype=pl.Int32).alias("row_number"),
-        pl.lit(None, dtype=pl.String).alias("column_name"),
-        pl.col("raw").alias("raw_value"),
-        pl.lit(None, dtype=pl.String).alias("raw_row"),
-        "line_number",
-    ).cast(QUARANTINE_SCHEMA)
+    problems = quarantine_frame(
+        results.problems_frame(), document_sha256=document.document_sha256,
+        source_id=document.source_id, stage="parse", check=pl.col("check"),
+        reason=pl.format("{}: {}", pl.col("path"), pl.col("reason")),
+        raw_value=pl.col("raw"), line_number=pl.col("line_number"),
+    )
     base.measurements = good
     base.quarantine = pl.concat([problems, invalid])
     base.mlperf = results

@@ -18,6 +18,7 @@ from schemas.normalize import (
     DocumentContext,
     normalize_cells,
     normalize_documents,
+    quarantine_frame,
 )
 from schemas.validate import validate_measurements
 from sources.claims.extract import ClaimResult
@@ -184,20 +185,11 @@ def _quarantine_from_rejected_claims(
 ) -> pl.DataFrame:
     if rejected.height == 0:
         return pl.DataFrame(schema=QUARANTINE_SCHEMA)  # the usual case, without a query
-    return rejected.select(
-        pl.lit(document.document_sha256).alias("document_sha256"),
-        pl.lit(document.source_id).alias("source_id"),
-        pl.lit("claims").alias("stage"),
-        "check",
-        "reason",
-        pl.lit(None, dtype=pl.Int32).alias("table_index"),
-        pl.lit(None, dtype=pl.String).alias("table_title"),
-        pl.lit(None, dtype=pl.Int32).alias("row_number"),
-        pl.lit(None, dtype=pl.String).alias("column_name"),
-        pl.col("sentence").alias("raw_value"),
-        pl.lit(None, dtype=pl.String).alias("raw_row"),
-        "line_number",
-    ).cast(QUARANTINE_SCHEMA)
+    return quarantine_frame(
+        rejected, document_sha256=document.document_sha256, source_id=document.source_id,
+        stage="claims", check=pl.col("check"), reason=pl.col("reason"),
+        raw_value=pl.col("sentence"), line_number=pl.col("line_number"),
+    )
 
 
 def prepare(

@@ -90,6 +90,31 @@ def empty_quarantine() -> pl.DataFrame:
     return pl.DataFrame(schema=QUARANTINE_SCHEMA)
 
 
+def quarantine_frame(
+    frame: pl.DataFrame,
+    *,
+    document_sha256: str,
+    source_id: str,
+    stage: str,
+    check: pl.Expr,
+    reason: pl.Expr,
+    raw_value: pl.Expr,
+    line_number: pl.Expr,
+) -> pl.DataFrame:
+    """Rows set aside outside a table (claims, whole files): the table columns stay null."""
+    columns = {name: pl.lit(None, dtype=dtype) for name, dtype in QUARANTINE_SCHEMA.items()}
+    columns |= {
+        "document_sha256": pl.lit(document_sha256),
+        "source_id": pl.lit(source_id),
+        "stage": pl.lit(stage),
+        "check": check,
+        "reason": reason,
+        "raw_value": raw_value,
+        "line_number": line_number,
+    }
+    return frame.select(**columns).cast(QUARANTINE_SCHEMA)
+
+
 def _column_roles(cells: pl.DataFrame) -> pl.DataFrame:
     headers = cells.filter(pl.col("row_number") == 0).select(
         DOCUMENT, "table_index", "column_index", "column_name"
