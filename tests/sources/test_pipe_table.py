@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from schemas.normalize import DocumentContext, normalize_cells
 from sources.layouts import choose_layout
 from sources.layouts.pipe_table import parse_pipe_tables, sniff_pipe_tables
 from sources.parse import parse_document
@@ -20,18 +19,10 @@ from tests.fixtures.render_html import (
     july_2023_capture,
     render_markdown,
 )
+from tests.sources.layout_checks import measurements, rows_of
 from tests.sources.test_html_table import assert_well_formed
 
 NBSP = "\u00a0"
-CONTEXT = DocumentContext(
-    source_id="graphcore-performance-results",
-    source_url="https://www.graphcore.ai/performance-results",
-    document_sha256="0" * 64,
-    document_title="Performance Results",
-    captured_at="2023-07-31T00:00:00Z",
-    parser_version="test/1",
-)
-COMPARED = ["row_identity", "metric", "value", "raw_value", "unit", "item_kind", "table_title"]
 
 
 @pytest.fixture(scope="module")
@@ -42,18 +33,6 @@ def capture():
 @pytest.fixture(scope="module")
 def page():
     return parse_pipe_tables(JULY_2023_MARKDOWN.read_text(encoding="utf-8"))
-
-
-def measurements(cells: pl.DataFrame) -> pl.DataFrame:
-    normalized = normalize_cells(cells, CONTEXT)
-    assert normalized.quarantine.height == 0, normalized.quarantine
-    return normalized.measurements.select(COMPARED).sort(COMPARED)
-
-
-def rows_of(cells: pl.DataFrame, table: int = 0) -> list[list[str]]:
-    picked = cells.filter(pl.col("table_index") == table).sort("row_number", "column_index")
-    return [group["raw_value"].to_list()
-            for _, group in picked.group_by("row_number", maintain_order=True)]
 
 
 # ---- the same page as Markdown and as a text capture ---------------------------------------
