@@ -54,7 +54,7 @@ def compare(truth: pl.DataFrame, found: pl.DataFrame) -> Accuracy:
     return Accuracy(truth.height, present.height, exact.height, unexpected.height)
 
 
-def mismatches(truth: pl.DataFrame, found: pl.DataFrame, limit: int = 10) -> pl.DataFrame:
+def find_mismatches(truth: pl.DataFrame, found: pl.DataFrame, limit: int = 10) -> pl.DataFrame:
     """A few expected measurements that are missing or wrong, to show what went wrong."""
     joined = truth.join(found.with_columns(pl.col("row_number").cast(pl.Int32)), on=KEY,
                         how="left", suffix="_found")

@@ -9,7 +9,7 @@ from lxml import etree
 from selectolax.lexbor import LexborHTMLParser
 
 
-def cells_with_lxml(data: bytes) -> list[list[list[str]]]:
+def extract_with_lxml(data: bytes) -> list[list[list[str]]]:
     """Every table's rows as lists of cell texts, through libxml2."""
     root = etree.HTML(data)
     if root is None:
@@ -20,7 +20,7 @@ def cells_with_lxml(data: bytes) -> list[list[list[str]]]:
     ]
 
 
-def cells_with_selectolax(data: bytes) -> list[list[list[str]]]:
+def extract_with_selectolax(data: bytes) -> list[list[list[str]]]:
     """Every table's rows as lists of cell texts, through lexbor."""
     tree = LexborHTMLParser(data)
     return [
@@ -29,7 +29,7 @@ def cells_with_selectolax(data: bytes) -> list[list[list[str]]]:
     ]
 
 
-def cells_of_text(data: bytes) -> list[list[str]]:
+def split_text(data: bytes) -> list[list[str]]:
     """A text capture split into blocks of lines: each line of a table block is one cell."""
     return [block.split("\n") for block in data.decode("utf-8").split("\n\n")]
 

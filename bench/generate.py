@@ -118,7 +118,7 @@ class Page:
 # ---- the page's content ---------------------------------------------------------------------
 
 
-def page_random(seed: int, index: int, revision: int = 0) -> random.Random:
+def seed_random(seed: int, index: int, revision: int = 0) -> random.Random:
     # Seeded per page, so page i is the same whatever the corpus size.
     return random.Random(f"perfledger-bench:{seed}:{index}:{revision}")
 
@@ -175,7 +175,7 @@ def make_training_table(rng: random.Random, family: str, title: str) -> Table:
             for _ in range(rng.randint(25, 60))]
     intro = ("The results below detail the throughput obtained for each model in the "
              "specified configuration.")
-    return Table(title, intro, TRAINING, rows, maybe_note(rng))
+    return Table(title, intro, TRAINING, rows, draw_note(rng))
 
 
 def make_inference_table(rng: random.Random, family: str, title: str) -> Table:
@@ -185,7 +185,7 @@ def make_inference_table(rng: random.Random, family: str, title: str) -> Table:
         rows.append([*draw_dimensions(rng, family), draw_throughput(rng), latency])
     intro = ("Inference performance is measured as throughput and latency, the time taken "
              "to execute one inference.")
-    return Table(title, intro, INFERENCE, rows, maybe_note(rng))
+    return Table(title, intro, INFERENCE, rows, draw_note(rng))
 
 
 def make_mlperf_table(rng: random.Random, family: str, title: str) -> Table:
@@ -224,7 +224,7 @@ def make_challenge_table(rng: random.Random, family: str, title: str) -> Table:
                  "\u2020 Evaluation metric uses ensembled results on the test-challenge split.")
 
 
-def maybe_note(rng: random.Random) -> str | None:
+def draw_note(rng: random.Random) -> str | None:
     if rng.random() < 0.5:
         return None
     return rng.choice((
@@ -254,9 +254,9 @@ def make_tables(rng: random.Random) -> list[Table]:
 
 def build_page(seed: int, index: int, revision: int = 0) -> Page:
     """Page `index` of the corpus; a revision > 0 republishes it with a few values changed."""
-    rng = page_random(seed, index)
+    rng = seed_random(seed, index)
     page = Page(
-        name=page_name(index),
+        name=name_page(index),
         title=rng.choice(("Performance Results", "Benchmark Results", "AI Performance Data")),
         published=f"{rng.choice(('January', 'March', 'July', 'October'))} "
                   f"{rng.randint(1, 28)}, {rng.randint(2021, 2024)}",
@@ -264,7 +264,7 @@ def build_page(seed: int, index: int, revision: int = 0) -> Page:
         tables=make_tables(rng),
     )
     if revision:
-        revise_page(page, page_random(seed, index, revision))
+        revise_page(page, seed_random(seed, index, revision))
     return page
 
 
@@ -275,14 +275,14 @@ def revise_page(page: Page, rng: random.Random) -> None:
         row[-1] = draw_throughput(rng)
 
 
-def page_name(index: int) -> str:
+def name_page(index: int) -> str:
     return f"results-{index:05d}"
 
 
 # ---- ground truth ---------------------------------------------------------------------------
 
 
-def canonical_value(metric: str, header: str, raw: str) -> tuple[float, str]:
+def derive_value(metric: str, header: str, raw: str) -> tuple[float, str]:
     """The value and unit a correct pipeline derives from a published cell."""
     text = raw.rstrip(_SUPERSCRIPT_ONE).replace(",", "")
     if metric == "eval_metric":
@@ -299,7 +299,7 @@ def canonical_value(metric: str, header: str, raw: str) -> tuple[float, str]:
     return float(Decimal(text)), UNIT_OF_METRIC[metric]
 
 
-def truth_rows(page: Page) -> list[tuple]:
+def list_expected(page: Page) -> list[tuple]:
     rows = []
     for table_index, table in enumerate(page.tables):
         for row_number, cells in enumerate(table.rows, start=1):
@@ -307,13 +307,13 @@ def truth_rows(page: Page) -> list[tuple]:
                 metric = METRIC_OF_HEADER.get(header)
                 if metric is None or not raw:
                     continue
-                value, unit = canonical_value(metric, header, raw)
+                value, unit = derive_value(metric, header, raw)
                 rows.append((page.name, table_index, table.title, row_number, header, metric,
                              value, unit, raw))
     return rows
 
 
-def truth_frame(rows: list[tuple]) -> pl.DataFrame:
+def to_truth_frame(rows: list[tuple]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=TRUTH_SCHEMA, orient="row")
 
 
@@ -384,8 +384,8 @@ def render_navigation(rng: random.Random) -> str:
         f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)}</a></li>"
         for _ in range(rng.randint(40, 120))
     )
-    icon = ("<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path d=\"M12 2L2 7l10 5 "
-            "10-5-10-5zm0 7.5L4.2 6 12 2.5 19.8 6 12 9.5z\"/></svg>")
+    icon = ("<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\">"
+            "<path d=\"M12 2L2 7l10 5 10-5-10-5zm0 7.5L4.2 6 12 2.5 19.8 6 12 9.5z\"/></svg>")
     return (
         "<header class=\"site-header\">\n<a class=\"logo\" href=\"/\">" + icon + "</a>\n"
         "<nav class=\"main-navigation\" aria-label=\"Main\">\n<ul class=\"menu\">\n"
@@ -478,12 +478,12 @@ def render(page: Page, fmt: str, seed: int, index: int) -> str:
     return render_text(page)
 
 
-def suffix_of(fmt: str) -> str:
+def choose_suffix(fmt: str) -> str:
     return ".html" if fmt == "html" else ".txt"
 
 
 def write_page(folder: Path, page: Page, fmt: str, seed: int, index: int, mtime: int) -> int:
-    path = folder / f"{page.name}{suffix_of(fmt)}"
+    path = folder / f"{page.name}{choose_suffix(fmt)}"
     data = render(page, fmt, seed, index).encode("utf-8")
     path.write_bytes(data)
     os.utime(path, (mtime, mtime))
@@ -499,8 +499,8 @@ def generate(pages: int, seed: int, out: Path, fmt: str) -> dict:
     for index in range(pages):
         page = build_page(seed, index)
         size += write_page(folder, page, fmt, seed, index, BASE_MTIME)
-        truth += truth_rows(page)
-    frame = truth_frame(truth)
+        truth += list_expected(page)
+    frame = to_truth_frame(truth)
     frame.write_parquet(out / "truth.parquet")
     summary = {"pages": pages, "seed": seed, "format": fmt, "bytes": size,
                "measurements": frame.height}
@@ -515,7 +515,7 @@ def edit_pages(out: Path, fmt: str, seed: int, indexes: list[int], revision: int
         write_page(out / "pages", page, fmt, seed, index, BASE_MTIME + revision * EDIT_DELAY_S)
 
 
-def history_page(version: int) -> str:
+def render_history_page(version: int) -> str:
     """A small text capture whose version `version` differs from the one before in one value."""
     rows = [["BERT Large", "SL128", "Bow Pod16", "SDK 3.3", "PyTorch", "Wikipedia",
              format_count(64 * (i + 1)), "16.16", format_count(1000 + i * 10)]
@@ -531,7 +531,7 @@ def write_history(folder: Path, versions: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for version in range(versions):
         path = folder / f"history-{version:05d}.txt"
-        path.write_text(history_page(version), encoding="utf-8")
+        path.write_text(render_history_page(version), encoding="utf-8")
         os.utime(path, (BASE_MTIME + 60 * version,) * 2)
 
 

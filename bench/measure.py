@@ -14,7 +14,7 @@ import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 
-def peak_rss_mb() -> float:
+def read_peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
@@ -33,7 +33,7 @@ def measure_ingest(corpus: Path, warehouse: Path, truth: Path | None) -> dict:
         "values_added": summary.total("values_added"),
         "values_changed": summary.total("values_changed"),
         "values_quarantined": summary.total("values_quarantined"),
-        "peak_rss_mb": peak_rss_mb(),  # before the accuracy check reads the warehouse back
+        "peak_rss_mb": read_peak_rss_mb(),  # before the accuracy check reads the warehouse back
     }
     if truth is not None:
         from bench.accuracy import measure_accuracy
@@ -59,15 +59,15 @@ def measure_naive(corpus: Path, database: Path, fmt: str, truth: Path) -> dict:
     exact = expected.join(found, on=["page", "table_index", "row_number", "metric"]).filter(
         (pl.col("value") - pl.col("value_right")).abs() <= pl.col("value").abs() * 1e-12)
     return {"elapsed_s": elapsed, "rows": rows, "exact": exact.height,
-            "expected": expected.height, "peak_rss_mb": peak_rss_mb()}
+            "expected": expected.height, "peak_rss_mb": read_peak_rss_mb()}
 
 
 def measure_parse_ceiling(corpus: Path, fmt: str, repeats: int) -> dict:
-    from bench.ceilings import cells_of_text, cells_with_lxml, cells_with_selectolax, parse_all
+    from bench.ceilings import extract_with_lxml, extract_with_selectolax, parse_all, split_text
 
     pages = sorted(p for p in corpus.iterdir() if p.is_file())
-    extractors = ({"lxml": cells_with_lxml, "selectolax": cells_with_selectolax}
-                  if fmt == "html" else {"split lines": cells_of_text})
+    extractors = ({"lxml": extract_with_lxml, "selectolax": extract_with_selectolax}
+                  if fmt == "html" else {"split lines": split_text})
     timings = {}
     for name, extract in extractors.items():
         runs = []

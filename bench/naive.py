@@ -34,14 +34,14 @@ def read_text_tables(path: Path) -> list[pd.DataFrame]:
         lines = block.split("\n")
         if lines[0] not in known:
             continue
-        width = _header_width(lines)
+        width = _count_header_lines(lines)
         header, cells = lines[:width], lines[width:]
         rows = [cells[i:i + width] for i in range(0, len(cells) - width + 1, width)]
         tables.append(pd.DataFrame(rows, columns=header))
     return tables
 
 
-def _header_width(lines: list[str]) -> int:
+def _count_header_lines(lines: list[str]) -> int:
     headers = {"Model", "Variant", "Platform", "SDK Version", "Framework", "Dataset",
                "Batch Size", "Precision", "Division", "MLPerf Quality Target", "MLPerf ID",
                "Dataset Challenge", "Evaluation Metric", "OGB-LSC 2022 Ranking", *METRICS}
@@ -51,7 +51,7 @@ def _header_width(lines: list[str]) -> int:
     return width
 
 
-def to_seconds(text: str) -> float | None:
+def parse_seconds(text: str) -> float | None:
     match = _DURATION.match(text)
     if match and (match.group(1) or match.group(2)):
         return int(match.group(1) or 0) * 3600.0 + int(match.group(2) or 0) * 60.0
@@ -66,7 +66,7 @@ def clean_table(frame: pd.DataFrame, page: str, table_index: int) -> pd.DataFram
         if column not in frame.columns:
             continue
         raw = frame[column].dropna().str.replace(_FOOTNOTE, "", regex=True)
-        seconds = raw.map(to_seconds)
+        seconds = raw.map(parse_seconds)
         numbers = pd.to_numeric(raw.str.replace(",", "", regex=False), errors="coerce")
         values = seconds.where(seconds.notna(), numbers * factor)
         parts.append(pd.DataFrame({

@@ -1,4 +1,4 @@
-"""Measure ingest against a naive pipeline and the ceilings on one synthetic corpus; print a table."""
+"""Measure ingest, a naive pipeline and the ceilings on one synthetic corpus; print a table."""
 
 from __future__ import annotations
 
@@ -239,7 +239,7 @@ def render(reports: list[Report]) -> str:
     return "\n".join(lines)
 
 
-def machine() -> str:
+def describe_machine() -> str:
     load = os.getloadavg()[0]
     return (f"{platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at the end, "
             f"Python {platform.python_version()}")
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> list[Report]:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)
     print(render(reports))
-    print(f"machine: {machine()}")
+    print(f"machine: {describe_machine()}")
     if args.json:
         args.json.write_text(json.dumps([{"format": r.fmt, "rows": r.rows, "facts": r.facts}
                                          for r in reports], indent=2), encoding="utf-8")
