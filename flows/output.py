@@ -6,19 +6,11 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from datetime import date, datetime
-from decimal import Decimal
+
+from warehouse.query import json_ready
 
 FORMATS = ("table", "csv", "json")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _plain(value):
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return float(value)
-    return value
 
 
 def _cell_text(value) -> str:
@@ -26,7 +18,7 @@ def _cell_text(value) -> str:
         return ""
     if isinstance(value, float):
         return f"{value:g}" if abs(value) < 1e15 else repr(value)
-    return str(_plain(value))
+    return str(json_ready(value))
 
 
 def _inert(text: str) -> str:
@@ -45,7 +37,7 @@ def _is_number(text: str) -> bool:
 def render(columns: Sequence[str], rows: Sequence[Sequence], fmt: str, max_width: int = 48) -> str:
     if fmt == "json":
         return json.dumps(
-            [{c: _plain(v) for c, v in zip(columns, row, strict=True)} for row in rows],
+            [{c: json_ready(v) for c, v in zip(columns, row, strict=True)} for row in rows],
             ensure_ascii=False, indent=1, default=str,
         )
     if fmt == "csv":

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date, datetime
+from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -25,6 +27,15 @@ _DUCKLAKE_MAINTENANCE = frozenset({
     "set_option",
 })
 _EXPLAIN_PREFIX = re.compile(r"^\s*EXPLAIN\s+(?:ANALY[SZ]E\s+)?(?:\([^)]*\)\s*)?", re.I)
+
+
+def json_ready(value):
+    """A query result value as JSON and CSV writers take it: dates as ISO text, decimals as floats."""
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    return value
 
 
 class ReadOnlyViolation(ValueError):

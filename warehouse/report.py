@@ -7,8 +7,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
-from decimal import Decimal
+from datetime import UTC, datetime
 from pathlib import Path
 from string import Template
 
@@ -17,6 +16,7 @@ import duckdb
 from warehouse import query
 from warehouse.dictionary import public_views
 from warehouse.export import snapshot_info
+from warehouse.query import json_ready
 
 TEMPLATE = Path(__file__).resolve().parent / "report_template.html"
 CHART_WIDTH = 520
@@ -110,15 +110,7 @@ def svg_renderer() -> Callable[[dict], str]:
 def fetch(connection: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
     result = connection.execute(sql)
     columns = [d[0] for d in result.description]
-    return [{c: _plain(v) for c, v in zip(columns, row, strict=True)} for row in result.fetchall()]
-
-
-def _plain(value):
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return float(value)
-    return value
+    return [{c: json_ready(v) for c, v in zip(columns, row, strict=True)} for row in result.fetchall()]
 
 
 def throughput_section(connection, render_svg) -> Section:

@@ -5,19 +5,11 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from schemas.normalize import DocumentContext, normalize_cells
+from schemas.normalize import normalize_cells
 from schemas.validate import validate_measurements
 from sources.layouts.text_capture import parse_text_capture
 from tests.conftest import JULY_2023, read_page
-
-CONTEXT = DocumentContext(
-    source_id="graphcore-performance-results",
-    source_url="https://www.graphcore.ai/performance-results",
-    document_sha256="0" * 64,
-    document_title="Performance Results",
-    captured_at="2023-07-31T00:00:00Z",
-    parser_version="text_capture/1",
-)
+from tests.sources.layout_checks import CONTEXT
 
 
 @pytest.fixture(scope="module")
