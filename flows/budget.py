@@ -193,6 +193,8 @@ def _can_start_worker() -> bool:
 
 def _serve(connection) -> None:
     """The worker's loop: run each (function, args) received, send back its outcome."""
+    # Workers read side by side, one per core: polars' own thread pool would only compete.
+    os.environ.setdefault("POLARS_MAX_THREADS", "1")
     from sources.claims.extract import load_lexicon
 
     load_lexicon()  # compiled once here rather than inside the first document's budget
@@ -227,8 +229,10 @@ def resident_mb(pid: int) -> float | None:
     return None
 
 
-class _Worker:
-    def __init__(self):
+class Worker:
+    """A spawned process that runs the (function, args) it is sent, one at a time."""
+
+    def __init__(self, wait: bool = True):
         context = multiprocessing.get_context("spawn")
         self.connection, child_end = context.Pipe()
         self.process = context.Process(
@@ -237,6 +241,12 @@ class _Worker:
         with _STARTING, _main_module_hidden():
             self.process.start()
         child_end.close()
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Block until the worker has imported what it needs; workers started with
+        `wait=False` start side by side and are waited for together."""
         if not self.connection.poll(STARTUP_TIMEOUT_S):
             self.stop()
             raise BudgetExceeded(f"the document worker did not start in {STARTUP_TIMEOUT_S:g} s")
@@ -250,12 +260,26 @@ class _Worker:
         self.connection.send((function, args))
         deadline = time.monotonic() + budget.timeout_s
         while not self.connection.poll(max(0.0, min(_WATCH_S, deadline - time.monotonic()))):
-            if time.monotonic() >= deadline:
-                self.stop()
-                raise BudgetExceeded(_time_reason(budget.timeout_s))
-            if (resident_mb(self.process.pid) or 0) > budget.memory_mb:
-                self.stop()
-                raise BudgetExceeded(_memory_reason(budget.memory_mb))
+            self.enforce(deadline, budget)
+        return self._receive()
+
+    def submit(self, function: Callable, args: tuple) -> None:
+        """Send work without waiting; `receive` takes the outcome once the connection is ready."""
+        self.connection.send((function, args))
+
+    def enforce(self, deadline: float, budget: Budget) -> None:
+        """Stop the worker and raise BudgetExceeded when its work is past the deadline or
+        its memory over the budget."""
+        if time.monotonic() >= deadline:
+            self.stop()
+            raise BudgetExceeded(_time_reason(budget.timeout_s))
+        if (resident_mb(self.process.pid) or 0) > budget.memory_mb:
+            self.stop()
+            raise BudgetExceeded(_memory_reason(budget.memory_mb))
+
+    def receive(self) -> tuple[str, object]:
+        """("ok", result) or ("error", exception) of the work submitted; BudgetExceeded when
+        the worker died."""
         return self._receive()
 
     def _receive(self):
@@ -311,37 +335,56 @@ def _main_module_hidden() -> Iterator[None]:
         main.__dict__.update(saved)
 
 
-class _WorkerPool:
+def outcome_value(kind: str, payload, budget: Budget):
+    """The result of a worker's ("ok"|"error", payload) outcome, or its exception raised."""
+    if kind == "ok":
+        return payload
+    if isinstance(payload, MemoryError):
+        raise BudgetExceeded(_memory_reason(budget.memory_mb)) from None
+    raise payload
+
+
+class WorkerPool:
     """Idle workers kept for the next document; one per thread reading at the same time."""
 
     def __init__(self) -> None:
-        self._idle: list[_Worker] = []
+        self._idle: list[Worker] = []
         self._lock = threading.Lock()
 
     def run(self, function: Callable, args: tuple, budget: Budget):
-        worker = self._take()
+        worker = self.take()
         try:
             kind, payload = worker.exchange(function, args, budget)
         except BaseException:
             worker.stop()  # stopped, or interrupted while it works: never handed out again
             raise
-        self._give_back(worker)
-        if kind == "ok":
-            return payload
-        if isinstance(payload, MemoryError):
-            raise BudgetExceeded(_memory_reason(budget.memory_mb)) from None
-        raise payload
+        self.give_back(worker)
+        return outcome_value(kind, payload, budget)
 
-    def _take(self) -> _Worker:
+    def take(self) -> Worker:
+        return self.take_many(1)[0]
+
+    def take_many(self, count: int) -> list[Worker]:
+        """`count` workers: idle ones first, the others started side by side."""
+        taken: list[Worker] = []
         with self._lock:
-            while self._idle:
+            while self._idle and len(taken) < count:
                 worker = self._idle.pop()
                 if worker.alive():
-                    return worker
+                    taken.append(worker)
+                else:
+                    worker.stop()
+        started = [Worker(wait=False) for _ in range(count - len(taken))]
+        try:
+            for worker in started:
+                worker.wait_ready()
+        except BaseException:
+            for worker in started + taken:
                 worker.stop()
-        return _Worker()
+            raise
+        return taken + started
 
-    def _give_back(self, worker: _Worker) -> None:
+    def give_back(self, worker: Worker) -> None:
         if not worker.alive():
             worker.stop()
             return
@@ -355,4 +398,9 @@ class _WorkerPool:
             worker.stop()
 
 
-_WORKERS = _WorkerPool()
+_WORKERS = WorkerPool()
+
+
+def shared_workers() -> WorkerPool:
+    """The process's pool of idle workers, shared by every reader."""
+    return _WORKERS

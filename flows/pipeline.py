@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
-from flows import budget
+from flows import budget, readers
 from flows.mlperf_stage import is_results_tree_document, prepare_results_tree
 from schemas.measurements import MEASUREMENT_DTYPES
 from schemas.normalize import (
@@ -203,7 +203,11 @@ def prepare(
 
     `force` re-reads a version already applied (after a vocabulary or parser fix).
     """
-    read = _read_and_parse(document, known, current, warehouse, force)
+    item = _triage(document, known, current, warehouse, force)
+    if isinstance(item, DocumentLoad):
+        return item
+    outcome = next(readers.read_all(budget.read_archived, [_read_job(item, warehouse)]))
+    read = _parsed_from(item, outcome, known)
     if isinstance(read, DocumentLoad):
         return read
     normalized = normalize_cells(read.parsed.cells, read.context)
@@ -218,20 +222,42 @@ def prepare_many(
     warehouse: Path,
     force: bool = False,
 ) -> Iterator[DocumentLoad]:
-    """`prepare` for each document, in order, with the same results; documents are parsed one
-    by one but normalized and validated PREPARE_CHUNK at a time, since each polars query and
-    pandera check costs more in fixed overhead than one page's rows take."""
-    pending: list[DocumentLoad | _Parsed] = []
-    sources: set[str] = set()
-    for document in documents:
-        if len(sources) >= PREPARE_CHUNK or document.source_id in sources:
-            yield from _finish_chunk(pending, known)
-            pending, sources = [], set()
-        read = _read_and_parse(document, known, current, warehouse, force, check=False)
-        pending.append(read)
-        if isinstance(read, _Parsed):
-            sources.add(document.source_id)
-    yield from _finish_chunk(pending, known)
+    """`prepare` for each document, in order, with the same results.
+
+    The documents to read are read side by side by flows/readers.py (worker processes for a
+    large run) while this process normalizes and validates them PREPARE_CHUNK at a time,
+    since each polars query and pandera check costs more in fixed overhead than one page's
+    rows take."""
+    triaged = [(document, _triage(document, known, current, warehouse, force))
+               for document in documents]
+    jobs = [_read_job(item, warehouse, check=False) for _, item in triaged
+            if isinstance(item, _ToRead)]
+    outcomes = readers.read_all(budget.read_archived, jobs)
+    try:
+        pending: list[DocumentLoad | _Parsed] = []
+        sources: set[str] = set()
+        for document, item in triaged:
+            if len(sources) >= PREPARE_CHUNK or document.source_id in sources:
+                yield from _finish_chunk(pending, known)
+                pending, sources = [], set()
+            read = _parsed_from(item, next(outcomes), known) if isinstance(item, _ToRead) else item
+            pending.append(read)
+            if isinstance(read, _Parsed):
+                sources.add(document.source_id)
+        yield from _finish_chunk(pending, known)
+    finally:
+        outcomes.close()
+
+
+@dataclass
+class _ToRead:
+    """A document version that must be read: its bytes are new, or a re-read is forced."""
+
+    document: CollectedDocument
+    base: DocumentLoad
+    state: SourceState | None
+    current_captured: str
+    force: bool
 
 
 @dataclass
@@ -249,15 +275,14 @@ class _Parsed:
     claims: ClaimResult
 
 
-def _read_and_parse(
+def _triage(
     document: CollectedDocument,
     known: set[str],
     current: dict[str, SourceState],
     warehouse: Path,
     force: bool,
-    check: bool = True,
-) -> DocumentLoad | _Parsed:
-    """The finished DocumentLoad when the document needs no normalization, else its parse."""
+) -> DocumentLoad | _ToRead:
+    """The finished DocumentLoad when the document needs no reading, else what reading needs."""
     base = DocumentLoad(
         source_id=document.source_id,
         source_url=document.source_url,
@@ -294,13 +319,24 @@ def _read_and_parse(
             return _parse_failed(document, base, _unexpected(error), known)
         prepared.status = "new" if document.captured_at > current_captured else "stale"
         return prepared
+    return _ToRead(document, base, state, current_captured, force)
+
+
+def _read_job(item: _ToRead, warehouse: Path, check: bool = True) -> readers.ReadJob:
+    """Parse and claims run under the document's time budget, in a worker process for a
+    large document or a large run; see flows/budget.py and flows/readers.py."""
+    document = item.document
+    return readers.ReadJob(
+        (lake.archive_dir(warehouse), document.document_sha256, document.content_type,
+         document.layout, check),
+        document.byte_size,
+    )
+
+
+def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> DocumentLoad | _Parsed:
+    document, base = item.document, item.base
     try:
-        # Parse and claims run under the document's time budget, in a worker process for a
-        # large document; see flows/budget.py.
-        parsed, layout_name, claims = budget.run_within_budget(
-            budget.read_archived, lake.archive_dir(warehouse), sha256, document.content_type,
-            document.layout, check, size=document.byte_size,
-        )
+        parsed, layout_name, claims = budget.outcome_value(*outcome, budget.Budget.from_env())
     except (ParseFailure, budget.BudgetExceeded) as error:
         return _parse_failed(document, base, error, known)
     except Exception as error:  # a parser bug on one page must not cost the run the others
@@ -308,13 +344,13 @@ def _read_and_parse(
     context = DocumentContext(
         source_id=document.source_id,
         source_url=document.source_url,
-        document_sha256=sha256,
+        document_sha256=document.document_sha256,
         document_title=parsed.metadata.title,
         captured_at=document.captured_at,
         parser_version=parser_version(layout_name),
     )
-    return _Parsed(document, base, parsed, context, state, current_captured, force, layout_name,
-                   claims)
+    return _Parsed(document, base, parsed, context, item.state, item.current_captured,
+                   item.force, layout_name, claims)
 
 
 def _unexpected(error: Exception) -> ParseFailure:

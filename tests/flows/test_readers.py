@@ -1,0 +1,71 @@
+"""Documents read side by side in worker processes: same values, in order, each within budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.accuracy import measure_accuracy
+from bench.generate import generate
+from flows import budget, pipeline, readers
+from flows.budget import Budget, BudgetExceeded
+from tests.reliability import jobs
+from warehouse import lake
+
+TIGHT = Budget(timeout_s=2.0, isolate_above_bytes=10**9, memory_mb=4096)
+
+
+@pytest.fixture
+def parallel_from_two(monkeypatch):
+    monkeypatch.setattr(readers, "PARALLEL_FROM", 2)
+
+
+def job(*args) -> readers.ReadJob:
+    return readers.ReadJob(args, size=1)
+
+
+def test_outcomes_come_back_in_order_from_several_processes(parallel_from_two):
+    outcomes = list(readers.read_all(jobs.process_id, [job() for _ in range(12)],
+                                     budget=TIGHT, readers=2))
+    assert [kind for kind, _ in outcomes] == ["ok"] * 12
+    assert len({pid for _, pid in outcomes}) == 2
+
+
+def test_one_document_over_budget_fails_alone(parallel_from_two):
+    work = [(jobs.process_id,), (jobs.backtrack, 40_000), (jobs.process_id,),
+            (jobs.fail, "a parser bug"), (jobs.process_id,)]
+    outcomes = list(readers.read_all(jobs.call, [job(*args) for args in work],
+                                     budget=TIGHT, readers=2))
+    assert [kind for kind, _ in outcomes] == ["ok", "error", "ok", "error", "ok"]
+    assert isinstance(outcomes[1][1], BudgetExceeded)
+    assert "longer than its 2 s budget" in str(outcomes[1][1])
+    with pytest.raises(ValueError, match="a parser bug"):
+        budget.outcome_value(*outcomes[3], TIGHT)
+
+
+def test_a_run_read_by_workers_loads_the_values_a_run_read_here_loads(
+    tmp_path, monkeypatch, parallel_from_two
+):
+    corpus = tmp_path / "corpus"
+    generate(6, 3, corpus, "html")
+    loaded = {}
+    for count in (1, 2):
+        monkeypatch.setenv(readers.READERS_ENV, str(count))
+        warehouse = tmp_path / f"warehouse-{count}"
+        summary = pipeline.ingest([str(corpus / "pages")], warehouse)
+        accuracy = measure_accuracy(corpus / "truth.parquet", warehouse)
+        assert accuracy.exact == accuracy.expected > 0
+        assert accuracy.unexpected == 0
+        with lake.connect(warehouse, read_only=True) as connection:
+            loaded[count] = connection.execute(
+                "SELECT source_id, table_index, row_number, metric, value, raw_value "
+                "FROM measurements ORDER BY ALL").fetchall()
+        assert summary.total("values_added") == len(loaded[count])
+    assert loaded[1] == loaded[2]
+
+
+def test_the_reader_count_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv(readers.READERS_ENV, "3")
+    assert readers.reader_count() == 3
+    monkeypatch.setenv(readers.READERS_ENV, "none")
+    with pytest.raises(ValueError, match="PERFLEDGER_READERS must be a whole number"):
+        readers.reader_count()
