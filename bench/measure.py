@@ -15,12 +15,21 @@ from pathlib import Path  # noqa: E402
 
 
 def read_peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    """This process's peak resident memory: VmHWM where Linux gives it, which unlike
+    ru_maxrss does not inherit the peak of the process that started this one."""
+    from flows.budget import resident_mb
+
+    return resident_mb("self", "VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def read_worker_peak_rss_mb() -> float:
+    """The largest peak of any worker process this one started and has stopped."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def measure_ingest(corpus: Path, warehouse: Path, truth: Path | None) -> dict:
     """`pipeline.ingest([corpus], warehouse)` as `perfledger ingest` runs it, then accuracy."""
-    from flows import pipeline
+    from flows import budget, pipeline, readers
 
     imported = time.perf_counter()
     summary = pipeline.ingest([str(corpus)], warehouse)
@@ -28,6 +37,7 @@ def measure_ingest(corpus: Path, warehouse: Path, truth: Path | None) -> dict:
     result = {
         "imports_s": imported - STARTED,
         "ingest_s": finished - imported,
+        "readers": readers.reader_count(),
         "documents": summary.documents_read,
         "documents_new": summary.count_status("new"),
         "values_added": summary.total("values_added"),
@@ -35,6 +45,8 @@ def measure_ingest(corpus: Path, warehouse: Path, truth: Path | None) -> dict:
         "values_quarantined": summary.total("values_quarantined"),
         "peak_rss_mb": read_peak_rss_mb(),  # before the accuracy check reads the warehouse back
     }
+    budget.stop_workers()  # a stopped worker's peak counts in RUSAGE_CHILDREN
+    result["worker_peak_rss_mb"] = read_worker_peak_rss_mb()
     if truth is not None:
         from bench.accuracy import measure_accuracy
 

@@ -53,12 +53,13 @@ class Report:
 # ---- child processes ------------------------------------------------------------------------
 
 
-def run_child(*args: str) -> tuple[dict, float]:
+def run_child(*args: str, env: dict[str, str] | None = None) -> tuple[dict, float]:
     """(the child's JSON result, its wall time including interpreter start and imports)."""
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "bench.measure", *args], cwd=PROJECT_ROOT, capture_output=True,
-        text=True, env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}, check=False,
+        text=True, env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT), **(env or {})},
+        check=False,
     )
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
@@ -66,9 +67,10 @@ def run_child(*args: str) -> tuple[dict, float]:
     return json.loads(done.stdout), elapsed
 
 
-def ingest(corpus_dir: Path, warehouse: Path, truth: Path | None = None) -> tuple[dict, float]:
+def ingest(corpus_dir: Path, warehouse: Path, truth: Path | None = None,
+           env: dict[str, str] | None = None) -> tuple[dict, float]:
     args = ["ingest", "--corpus", str(corpus_dir), "--warehouse", str(warehouse)]
-    return run_child(*args, *(["--truth", str(truth)] if truth else []))
+    return run_child(*args, *(["--truth", str(truth)] if truth else []), env=env)
 
 
 def rerun(corpus: Corpus, warehouse: Path) -> tuple[dict, float]:
@@ -140,7 +142,12 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
     mb_rate = (full.bytes - small.bytes) / 1e6 / extra_time if extra_time > 0 else float("nan")
     startup = small_wall - small_result["values_added"] / rate
     report.facts |= {"ingest_rate": rate, "full_wall": full_wall,
+                     "readers": full_result["readers"],
                      "full_ingest_s": full_result["ingest_s"]}
+
+    log(f"[{fmt}] ingest of {full.pages} pages read in this process only")
+    one_reader, one_reader_wall = ingest(full.pages_dir, work / f"{fmt}-wh-one-reader",
+                                         env={"PERFLEDGER_READERS": "1"})
 
     log(f"[{fmt}] re-runs, nothing changed")
     unchanged, unchanged_wall = rerun_unchanged(full, work / f"{fmt}-wh-full", reruns)
@@ -171,7 +178,11 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
     report.add("ingest, start-up", f"{startup:.1f} s", "",
                f"interpreter + imports {small_result['imports_s']:.1f} s of it")
     report.add(f"ingest, {full.pages} pages end to end", f"{full_wall:.1f} s",
-               "", f"in-process ingest {full_result['ingest_s']:.1f} s")
+               "", f"in-process ingest {full_result['ingest_s']:.1f} s, documents read by "
+                   f"{full_result['readers']} worker processes")
+    report.add(f"ingest, {full.pages} pages, read in one process", f"{one_reader_wall:.1f} s",
+               f"{one_reader['ingest_s'] / full_result['ingest_s']:.2f}x the time",
+               f"in-process ingest {one_reader['ingest_s']:.1f} s (PERFLEDGER_READERS=1)")
     report.add("naive (pandas, DuckDB)", f"{naive_rate:,.0f} rows/s",
                f"ingest/naive {rate / naive_rate:.2f}x",
                f"{small.pages} pages; {naive['exact']}/{naive['expected']} values exact")
@@ -191,8 +202,13 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
         report.add(label, f"{result['ingest_s']:.2f} s in process, {wall:.1f} s wall",
                    f"{share:.1%} of full run",
                    f"{result['documents_new']} new, {result['values_changed']} values changed")
-    report.add("peak memory, full ingest", f"{full_result['peak_rss_mb']:.0f} MB", "",
-               f"{small.pages} pages: {small_result['peak_rss_mb']:.0f} MB")
+    together = full_result["peak_rss_mb"] + full_result["readers"] * full_result[
+        "worker_peak_rss_mb"]
+    report.add("peak memory, full ingest", f"{full_result['peak_rss_mb']:.0f} MB",
+               f"with readers at most {together:.0f} MB",
+               f"{small.pages} pages: {small_result['peak_rss_mb']:.0f} MB; each of "
+               f"{full_result['readers']} readers at most "
+               f"{full_result['worker_peak_rss_mb']:.0f} MB")
     report.add("accuracy (cell level)", f"{accuracy['exact'] / accuracy['expected']:.2%}", "",
                f"{accuracy['exact']:,} of {accuracy['expected']:,} exact, "
                f"{accuracy['unexpected']} unexpected")
@@ -200,7 +216,8 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
                      "ceiling_rate": ceiling_rate,
                      "unchanged_share": unchanged["ingest_s"] / full_result["ingest_s"],
                      "changed_share": changed["ingest_s"] / full_result["ingest_s"],
-                     "peak_rss_mb": full_result["peak_rss_mb"]}
+                     "peak_rss_mb": full_result["peak_rss_mb"],
+                     "peak_rss_with_readers_mb": together}
     return report
 
 

@@ -217,12 +217,15 @@ def _serve(connection) -> None:
             connection.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
 
 
-def resident_mb(pid: int) -> float | None:
-    """Resident memory of a process in MB (Linux), or None where it cannot be read."""
+def resident_mb(pid: int | str, field: str = "VmRSS") -> float | None:
+    """Resident memory of a process in MB (Linux), or None where it cannot be read.
+
+    `field="VmHWM"` gives the peak since the process started its program; unlike ru_maxrss,
+    it does not inherit the peak of the process that forked it."""
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(f"{field}:"):
                     return int(line.split()[1]) / 1024
     except (OSError, ValueError, IndexError):
         return None

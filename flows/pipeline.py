@@ -549,7 +549,7 @@ def reprocess(
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
     with lake.writer_lock(warehouse, wait_s):
-        connection = lake.connect(warehouse)
+        connection = lake.connect(warehouse, views=False)
         try:
             documents = [
                 d for d in _current_documents(connection, registry)
@@ -615,7 +615,7 @@ def ingest(
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
     with lake.writer_lock(warehouse, wait_s):
-        connection = lake.connect(warehouse)
+        connection = lake.connect(warehouse, views=False)
         try:
             documents = collect_stage(targets, registry, warehouse, source_name, captured_at,
                                       fetch_validators(connection))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import os
@@ -16,28 +17,95 @@ def archive_path(archive: Path, sha256: str) -> Path:
     return archive / sha256[:2] / sha256
 
 
+def store(archive: Path, data: bytes, record: dict) -> tuple[str, Path]:
+    """Keep `data` under its sha256 and append `record` (where and when it was seen) beside
+    it; both are on disk when this returns."""
+    with Batch(archive) as batch:
+        return batch.store(data, record)
+
+
+class Batch:
+    """Many documents archived with one sync at the end instead of two fsyncs each.
+
+    Nothing may read a document of the batch before the batch is closed: only then are its
+    bytes known to be on disk."""
+
+    def __init__(self, archive: Path) -> None:
+        self.archive = archive
+        self._touched: list[Path] = []
+
+    def __enter__(self) -> Batch:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        _make_durable(self.archive, self._touched)
+        self._touched = []
+
+    def store(self, data: bytes, record: dict) -> tuple[str, Path]:
+        sha256 = sha256_of(data)
+        path = archive_path(self.archive, sha256)
+        # A crash before the batch's sync can leave a short file under the name: write again.
+        if not path.is_file() or path.stat().st_size != len(data):
+            _write_atomically(path, data)
+            self._touched += [path, path.parent]
+        self._append_sighting(path, record)
+        return sha256, path
+
+    def sight(self, sha256: str, size: int, record: dict) -> Path | None:
+        """Record one more sighting of bytes already archived; None when they are not there
+        (in full), and the caller must store them."""
+        path = archive_path(self.archive, sha256)
+        try:
+            if path.stat().st_size != size:
+                return None
+        except OSError:
+            return None
+        self._append_sighting(path, record)
+        return path
+
+    def _append_sighting(self, path: Path, record: dict) -> None:
+        sightings = path.with_name(f"{path.name}.sightings.jsonl")
+        with sightings.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record, sort_keys=True) + "\n")
+        self._touched.append(sightings)
+
+
 def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with temporary.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+    temporary.write_bytes(data)
     os.replace(temporary, path)
 
 
-def store(archive: Path, data: bytes, record: dict) -> tuple[str, Path]:
-    """Keep `data` under its sha256 and append `record` (where and when it was seen) beside it."""
-    sha256 = sha256_of(data)
-    path = archive_path(archive, sha256)
-    if not path.exists():
-        _write_atomically(path, data)
-    sightings = path.with_name(f"{sha256}.sightings.jsonl")
-    with sightings.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(record, sort_keys=True) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    return sha256, path
+def _make_durable(archive: Path, paths: list[Path]) -> None:
+    """One syncfs of the archive's file system where Linux offers it, else an fsync of each
+    file and folder written."""
+    if not paths or _syncfs(archive):
+        return
+    for path in dict.fromkeys(paths):
+        descriptor = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+
+
+def _syncfs(folder: Path) -> bool:
+    syncfs = getattr(_libc(), "syncfs", None)
+    if syncfs is None:
+        return False
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        return syncfs(descriptor) == 0
+    finally:
+        os.close(descriptor)
+
+
+def _libc():
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
 
 
 def read(archive: Path, sha256: str) -> bytes:

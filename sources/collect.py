@@ -10,6 +10,7 @@ from pathlib import Path
 
 from sources import archive
 from sources.fetch import FetchPolicy, FetchResult, fetch
+from sources.file_index import FileIndex
 from sources.mlperf import collect as mlperf_collect
 from sources.mlperf.tree import is_results_tree
 from sources.registry import Registry, Source
@@ -44,41 +45,73 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80] or "document"
 
 
-def _archive_bytes(store: Path, data: bytes, document: CollectedDocument) -> CollectedDocument:
-    sha256, path = archive.store(
-        store,
-        data,
-        {"source_id": document.source_id, "location": document.location,
-         "captured_at": document.captured_at, "content_type": document.content_type,
-         "archived_at": _now()},
-    )
+def _sighting(document: CollectedDocument) -> dict:
+    return {"source_id": document.source_id, "location": document.location,
+            "captured_at": document.captured_at, "content_type": document.content_type,
+            "archived_at": _now()}
+
+
+def _archived(document: CollectedDocument, sha256: str, path: Path, size: int) -> CollectedDocument:
     return CollectedDocument(
         **{**document.__dict__, "document_sha256": sha256, "archive_path": str(path),
-           "byte_size": len(data)}
+           "byte_size": size}
     )
 
 
 def collect_captures(registry: Registry, store: Path) -> list[CollectedDocument]:
     """The bundled demo corpus, in capture order."""
-    documents = []
-    for capture in sorted(registry.captures, key=lambda c: c.captured_at):
-        source = registry.sources[capture.source]
-        described = CollectedDocument(
-            source_id=source.name, source_url=source.url, location=str(capture.path),
-            captured_at=capture.captured_at, content_type=capture.content_type,
-            layout=source.layout,
-        )
-        documents.append(_read_file(capture.path, described, store))
-    return documents
+    reader = _FileReader(store)
+    with reader:
+        for capture in sorted(registry.captures, key=lambda c: c.captured_at):
+            source = registry.sources[capture.source]
+            described = CollectedDocument(
+                source_id=source.name, source_url=source.url, location=str(capture.path),
+                captured_at=capture.captured_at, content_type=capture.content_type,
+                layout=source.layout,
+            )
+            reader.read(capture.path, described)
+    return reader.documents
 
 
-def _read_file(path: Path, described: CollectedDocument, store: Path) -> CollectedDocument:
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        return CollectedDocument(**{**described.__dict__,
-                                    "error": f"cannot read {path}: {error.strerror or error}"})
-    return _archive_bytes(store, data, described)
+class _FileReader:
+    """Reads and archives local files, all made durable together when it is closed.
+
+    A file whose stat signature is unchanged since a run that archived it is not read
+    again (sources/file_index.py): its bytes are in the archive already."""
+
+    def __init__(self, store: Path) -> None:
+        self.documents: list[CollectedDocument] = []
+        self._index = FileIndex.load(store)
+        self._batch = archive.Batch(store)
+
+    def __enter__(self) -> _FileReader:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._batch.__exit__()
+        self._index.save()
+
+    def add(self, document: CollectedDocument) -> None:
+        self.documents.append(document)
+
+    def read(self, path: Path, described: CollectedDocument) -> None:
+        try:
+            stat = path.stat()
+            known = self._index.sha256_of(path, stat)
+            archived = (self._batch.sight(known, stat.st_size, _sighting(described))
+                        if known else None)
+            if archived is not None:
+                self.add(_archived(described, known, archived, stat.st_size))
+                return
+            data = path.read_bytes()
+        except OSError as error:
+            self.add(CollectedDocument(**{**described.__dict__,
+                                          "error": f"cannot read {path}: {error.strerror or error}"}))
+            return
+        sha256, stored = self._batch.store(data, _sighting(described))
+        if len(data) == stat.st_size:
+            self._index.remember(path, stat, sha256)
+        self.add(_archived(described, sha256, stored, len(data)))
 
 
 def collect_paths(
@@ -95,31 +128,32 @@ def collect_paths(
     versions of one source (then they are ordered by capture time, the file's mtime unless
     `captured_at` is given).
     """
-    documents = []
-    for path in paths:
-        if not path.exists():
-            documents.append(_missing(path))
-            continue
-        if path.is_dir() and is_results_tree(path):
-            documents.append(_collect_results_tree(path, store, source_name, captured_at))
-            continue
-        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-        for file in files:
-            if file.name.startswith(".") or file.name.endswith(".sightings.jsonl"):
+    reader = _FileReader(store)
+    with reader:
+        for path in paths:
+            if not path.exists():
+                reader.add(_missing(path))
                 continue
-            described = _describe_file(file, registry)
-            overrides = {}
-            if source_name is not None:
-                source = registry.sources.get(source_name)
-                overrides["source_id"] = source_name
-                if source is not None:
-                    overrides |= {"source_url": source.url, "layout": source.layout}
-            if captured_at is not None:
-                overrides["captured_at"] = captured_at
-            if overrides:
-                described = CollectedDocument(**{**described.__dict__, **overrides})
-            documents.append(_read_file(file, described, store))
-    return sorted(documents, key=lambda d: d.captured_at)
+            if path.is_dir() and is_results_tree(path):
+                reader.add(_collect_results_tree(path, store, source_name, captured_at))
+                continue
+            files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+            for file in files:
+                if file.name.startswith(".") or file.name.endswith(".sightings.jsonl"):
+                    continue
+                described = _describe_file(file, registry)
+                overrides = {}
+                if source_name is not None:
+                    source = registry.sources.get(source_name)
+                    overrides["source_id"] = source_name
+                    if source is not None:
+                        overrides |= {"source_url": source.url, "layout": source.layout}
+                if captured_at is not None:
+                    overrides["captured_at"] = captured_at
+                if overrides:
+                    described = CollectedDocument(**{**described.__dict__, **overrides})
+                reader.read(file, described)
+    return sorted(reader.documents, key=lambda d: d.captured_at)
 
 
 def _collect_results_tree(

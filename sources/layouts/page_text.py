@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from itertools import islice
 
 _MONTHS = {
     name: number
@@ -41,10 +42,16 @@ _PUBLISHED = re.compile(r"\b(?:published|posted|written)\b", re.I)
 _AUTHOR_LABEL = re.compile(r"^(?:written\s+by|author|by)\s*:?\s*(?P<name>.*)$", re.I)
 _IMAGE_ALT = re.compile(r"\b(?:logo|header|banner|image|icon|thumbnail|hero)\s*$", re.I)
 TITLE_WINDOW = 5  # the title sits among the first few non-empty lines or is absent
+AUTHOR_WINDOW = 40  # a byline sits near the top
+
+
+_YEAR = re.compile(r"\d{4}")
 
 
 def parse_date(text: str) -> str | None:
     """The first calendar date written in `text`, as an ISO string, or None."""
+    if _YEAR.search(text) is None:
+        return None  # each form holds a four-digit year: one scan rules out most lines
     for pattern in (_DATE_WORDS, _DATE_DAY_FIRST, _DATE_ISO):
         match = pattern.search(text)
         if match is None:
@@ -69,20 +76,22 @@ def is_heading_like(text: str) -> bool:
     )
 
 
-def _content_lines(lines: list[str]) -> list[str]:
-    return [line.strip("\u00a0 \t") for line in lines if line.strip("\u00a0 \t")]
+def _content_lines(lines: list[str], limit: int | None = None) -> list[str]:
+    """The first `limit` lines holding text (all of them for None), stripped."""
+    stripped = (line.strip("\u00a0 \t") for line in lines)
+    return list(islice((text for text in stripped if text), limit))
 
 
 def find_title(lines: list[str]) -> str | None:
-    for text in _content_lines(lines)[:TITLE_WINDOW]:
+    for text in _content_lines(lines, TITLE_WINDOW):
         if is_heading_like(text) and not _IMAGE_ALT.search(text) and parse_date(text) is None:
             return text
     return None
 
 
 def find_author(lines: list[str]) -> str | None:
-    content = _content_lines(lines)
-    for index, text in enumerate(content[:40]):
+    content = _content_lines(lines, AUTHOR_WINDOW + 1)  # a label's name may be on the next line
+    for index, text in enumerate(content[:AUTHOR_WINDOW]):
         match = _AUTHOR_LABEL.match(text)
         if match is None:
             continue

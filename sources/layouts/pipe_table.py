@@ -383,6 +383,8 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
 def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:
     """High when a block of the page is mostly pipe rows under a delimiter row."""
     head = data[:SNIFF_BYTES].replace(b"\x00", b"")
+    if b"|" not in head:
+        return 0.0  # every table row, the delimiter row included, holds a pipe
     lowered = head.lower()
     if b"<html" in lowered or b"<!doctype html" in lowered or b"<table" in lowered:
         return 0.05

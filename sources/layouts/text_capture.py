@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from schemas.vocabulary import classify_header
 from sources.layouts.base import (
@@ -53,7 +54,9 @@ def is_blank(line: str) -> bool:
     return line.strip(" \t") == ""
 
 
+@lru_cache(maxsize=4096)
 def _is_header_cell(line: str) -> bool:
+    # Pages of one site repeat their header cells table after table, page after page.
     return 0 < len(line.strip()) <= 60 and classify_header(line) is not None
 
 
