@@ -51,6 +51,7 @@ from warehouse.load import (
 from warehouse.reviews import read_reviews, review_path
 
 Progress = Callable[[str], None]
+_NO_QUARANTINE = pl.DataFrame(schema=QUARANTINE_SCHEMA)  # frames are immutable: one serves all
 PREPARE_CHUNK = 32  # documents normalized and validated together by prepare_many
 
 
@@ -160,6 +161,8 @@ def plan_runs(documents: list[CollectedDocument]) -> list[list[CollectedDocument
 
 
 def _quarantine_from_problems(parsed: ParsedDocument, document: CollectedDocument) -> pl.DataFrame:
+    if not parsed.problems:
+        return _NO_QUARANTINE
     rows = [
         {
             "document_sha256": document.document_sha256,
@@ -184,7 +187,7 @@ def _quarantine_from_rejected_claims(
     rejected: pl.DataFrame, document: CollectedDocument
 ) -> pl.DataFrame:
     if rejected.height == 0:
-        return pl.DataFrame(schema=QUARANTINE_SCHEMA)  # the usual case, without a query
+        return _NO_QUARANTINE  # the usual case, without a query
     return quarantine_frame(
         rejected, document_sha256=document.document_sha256, source_id=document.source_id,
         stage="claims", check=pl.col("check"), reason=pl.col("reason"),
@@ -418,10 +421,10 @@ def _finish(
     """Claims, quarantine and status of a normalized, validated document version."""
     document, base, parsed, state = read.document, read.base, read.parsed, read.state
     claims = read.claims
-    quarantine = pl.concat(
-        [_quarantine_from_problems(parsed, document), normalized_quarantine, invalid,
-         _quarantine_from_rejected_claims(claims.rejected, document)]
-    )
+    parts = [_quarantine_from_problems(parsed, document), normalized_quarantine, invalid,
+             _quarantine_from_rejected_claims(claims.rejected, document)]
+    found = [part for part in parts if part.height]
+    quarantine = pl.concat(found) if found else _NO_QUARANTINE
     base.claims = claims.claims
     base.document_row = _document_row(document, parsed, read.context.parser_version, known)
     base.cells = parsed.cells if document.document_sha256 not in known else None

@@ -125,10 +125,10 @@ def test_a_run_that_fails_part_way_leaves_no_partial_snapshot(warehouse, monkeyp
                       encoding="utf-8")
     from warehouse import load
 
-    def explode(connection, run_id, document):
+    def explode(connection, run_id, applied):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(load, "_record_revision", explode)
+    monkeypatch.setattr(load, "_record_revisions", explode)
     with pytest.raises(RuntimeError, match="disk full"):
         pipeline.ingest([str(edited)], warehouse, source_name="results",
                         captured_at="2099-01-01T00:00:00Z")
