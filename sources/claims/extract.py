@@ -1502,7 +1502,7 @@ def build_claims_frame(rows: list[dict]) -> pl.DataFrame:
     if not rows:
         # Most pages make no claim; an empty frame of the schema's own columns cannot fail
         # the check, which costs tens of milliseconds per page.
-        return pl.DataFrame(schema=CLAIM_COLUMNS)
+        return empty_frame("claims")
     for index, row in enumerate(rows):
         row["claim_index"] = index
     return ClaimSchema.validate(pl.DataFrame(rows, schema=CLAIM_COLUMNS))
@@ -1510,7 +1510,20 @@ def build_claims_frame(rows: list[dict]) -> pl.DataFrame:
 
 def build_rejected_frame(rows: list[dict]) -> pl.DataFrame:
     if not rows:
-        return pl.DataFrame(schema=REJECTED_COLUMNS)
+        return empty_frame("rejected")
     unique = list({(r["line_number"], r["sentence"], r["check"]): r for r in rows}.values())
     return RejectedClaimSchema.validate(pl.DataFrame(unique, schema=REJECTED_COLUMNS))
 
+
+def empty_frame(kind: str) -> pl.DataFrame:
+    # Building a typed empty frame takes ~0.2 ms; a clone of a kept one ~1 µs, and is the
+    # caller's own, so changing it leaves the kept frame alone.
+    return empty_frames()[kind].clone()
+
+
+@cache
+def empty_frames() -> dict[str, pl.DataFrame]:
+    return {
+        "claims": pl.DataFrame(schema=CLAIM_COLUMNS),
+        "rejected": pl.DataFrame(schema=REJECTED_COLUMNS),
+    }
