@@ -48,9 +48,9 @@ from schemas.claims import (
     CLAIM_COLUMNS,
     MAX_RATIO,
     REJECTED_COLUMNS,
-    ClaimSchema,
-    RejectedClaimSchema,
     load_claim_vocab,
+    validate_claims,
+    validate_rejected,
 )
 from sources.claims.cues import Cues, build_cues, may_hold_claim, may_hold_claim_loosely
 
@@ -64,7 +64,7 @@ SPACE = r"\s{1,3}"
 
 @dataclass(frozen=True)
 class ClaimResult:
-    claims: pl.DataFrame  # validated by ClaimSchema
+    claims: pl.DataFrame  # validated by ClaimSchema (schemas.claims.validate_claims)
     rejected: pl.DataFrame  # line_number, sentence, check, reason
 
 
@@ -1505,14 +1505,14 @@ def build_claims_frame(rows: list[dict]) -> pl.DataFrame:
         return empty_frame("claims")
     for index, row in enumerate(rows):
         row["claim_index"] = index
-    return ClaimSchema.validate(pl.DataFrame(rows, schema=CLAIM_COLUMNS))
+    return validate_claims(pl.DataFrame(rows, schema=CLAIM_COLUMNS))
 
 
 def build_rejected_frame(rows: list[dict]) -> pl.DataFrame:
     if not rows:
         return empty_frame("rejected")
     unique = list({(r["line_number"], r["sentence"], r["check"]): r for r in rows}.values())
-    return RejectedClaimSchema.validate(pl.DataFrame(unique, schema=REJECTED_COLUMNS))
+    return validate_rejected(pl.DataFrame(unique, schema=REJECTED_COLUMNS))
 
 
 def empty_frame(kind: str) -> pl.DataFrame:
