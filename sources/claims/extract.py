@@ -32,6 +32,10 @@ better" when the vocabulary says so (latency, price, time_to_train, time_to_resu
 A claim's model may come from the nearest preceding heading; `method` then carries
 "+model-heading". Other fallbacks are named the same way ("+subject-vendor", ...) and lower
 `confidence`.
+
+Most prose holds no claim: pages, paragraphs and sentences without any cue a claim needs (a
+ratio number or word, a comparison verb, ...) are skipped before indexing; see
+sources/claims/cues.py for why that never changes a result.
 """
 
 from __future__ import annotations
