@@ -87,6 +87,45 @@ REJECTED_COLUMNS: dict[str, pl.DataType] = {
 }
 
 
+# Row rules of ClaimSchema that span columns; the schema checks them, and so do the quick rules.
+
+
+def claim_text_is_the_span() -> pl.Expr:
+    span = pl.col("sentence").str.slice(
+        pl.col("char_start"), pl.col("char_end") - pl.col("char_start")
+    )
+    return (
+        (pl.col("char_end") > pl.col("char_start"))
+        & (pl.col("char_end") <= pl.col("sentence").str.len_chars())
+        & (span == pl.col("claim_text"))
+    )
+
+
+def qualitative_iff_no_ratio() -> pl.Expr:
+    return (
+        (pl.col("is_qualitative") == pl.col("ratio").is_null())
+        & (pl.col("ratio").is_null() == pl.col("ratio_kind").is_null())
+        & (pl.col("ratio").is_null() == pl.col("ratio_text").is_null())
+    )
+
+
+def direction_agrees_with_ratio() -> pl.Expr:
+    return pl.col("ratio").is_null() | (
+        (pl.col("ratio") >= 1.0) == (pl.col("direction") == "better")
+    )
+
+
+def baseline_kind_matches_baseline() -> pl.Expr:
+    kind = pl.col("baseline_kind")
+    return (pl.col("baseline").is_not_null() == (kind == "system").fill_null(False)) & (
+        pl.col("baseline_count").is_null() | pl.col("baseline").is_not_null()
+    )
+
+
+def subject_differs_from_baseline() -> pl.Expr:
+    return (pl.col("subject") != pl.col("baseline")).fill_null(True)
+
+
 class ClaimSchema(pa.DataFrameModel):
     """One row per comparative claim found in a page's prose."""
 
@@ -121,41 +160,23 @@ class ClaimSchema(pa.DataFrameModel):
 
     @pa.dataframe_check
     def claim_text_is_the_span(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        span = pl.col("sentence").str.slice(
-            pl.col("char_start"), pl.col("char_end") - pl.col("char_start")
-        )
-        return data.lazyframe.select(
-            (pl.col("char_end") > pl.col("char_start"))
-            & (pl.col("char_end") <= pl.col("sentence").str.len_chars())
-            & (span == pl.col("claim_text"))
-        )
+        return data.lazyframe.select(claim_text_is_the_span())
 
     @pa.dataframe_check
     def qualitative_iff_no_ratio(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        return data.lazyframe.select(
-            (pl.col("is_qualitative") == pl.col("ratio").is_null())
-            & (pl.col("ratio").is_null() == pl.col("ratio_kind").is_null())
-            & (pl.col("ratio").is_null() == pl.col("ratio_text").is_null())
-        )
+        return data.lazyframe.select(qualitative_iff_no_ratio())
 
     @pa.dataframe_check
     def direction_agrees_with_ratio(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        return data.lazyframe.select(
-            pl.col("ratio").is_null()
-            | ((pl.col("ratio") >= 1.0) == (pl.col("direction") == "better"))
-        )
+        return data.lazyframe.select(direction_agrees_with_ratio())
 
     @pa.dataframe_check
     def baseline_kind_matches_baseline(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        kind = pl.col("baseline_kind")
-        return data.lazyframe.select(
-            (pl.col("baseline").is_not_null() == (kind == "system").fill_null(False))
-            & (pl.col("baseline_count").is_null() | pl.col("baseline").is_not_null())
-        )
+        return data.lazyframe.select(baseline_kind_matches_baseline())
 
     @pa.dataframe_check
     def subject_differs_from_baseline(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        return data.lazyframe.select((pl.col("subject") != pl.col("baseline")).fill_null(True))
+        return data.lazyframe.select(subject_differs_from_baseline())
 
 
 class RejectedClaimSchema(pa.DataFrameModel):
@@ -169,3 +190,105 @@ class RejectedClaimSchema(pa.DataFrameModel):
     class Config:
         strict = True
         ordered = True
+
+
+# --- quick validation ------------------------------------------------------------------------
+# pandera runs every check of a schema as its own query: ~50 ms for a page's handful of claims.
+# The rules below state each check of ClaimSchema / RejectedClaimSchema as one polars
+# expression, each at least as strict as the schema's (a null result counts as a failure), so
+# a frame that passes them all in one query passes the schema too. A frame that does not is
+# handed to pandera, which raises its usual error (or passes it, where a rule is stricter).
+
+
+def optional(name: str, rule: pl.Expr) -> pl.Expr:
+    return pl.col(name).is_null() | rule
+
+
+def finite_between(name: str, low: float, high: float, low_inclusive: bool) -> pl.Expr:
+    column = pl.col(name)
+    above = column >= low if low_inclusive else column > low
+    return column.is_not_nan() & above & (column <= high)
+
+
+@cache
+def claim_rules() -> tuple[pl.Expr, ...]:
+    """ClaimSchema, column by column in its order, then its row rules."""
+    col = pl.col
+    columns = ClaimSchema.to_schema().columns
+    required = [name for name in CLAIM_COLUMNS if not columns[name].nullable]
+    return (
+        *(col(name).is_not_null() for name in required),
+        col("claim_index") >= 0,
+        col("claim_index").is_unique(),
+        col("line_number") >= 0,
+        col("char_start") >= 0,
+        col("char_end") >= 1,
+        col("sentence").str.len_chars() >= 1,
+        col("claim_text").str.len_chars() >= 1,
+        optional("subject", col("subject").is_in(known_systems())),
+        optional("baseline", col("baseline").is_in(known_systems())),
+        optional("baseline_kind", col("baseline_kind").is_in(sorted(BASELINE_KINDS))),
+        optional("baseline_count", col("baseline_count") >= 1),
+        optional("model", col("model").is_in(known_models())),
+        optional("task", col("task").is_in(known_tasks())),
+        col("metric").is_in(known_metrics()),
+        col("direction").is_in(sorted(DIRECTIONS)),
+        optional("ratio", finite_between("ratio", 0.0, MAX_RATIO, low_inclusive=False)),
+        optional("ratio_kind", col("ratio_kind").is_in(sorted(RATIO_KINDS))),
+        finite_between("confidence", 0.0, 1.0, low_inclusive=True),
+        col("method").str.starts_with("rule:"),
+        claim_text_is_the_span(),
+        qualitative_iff_no_ratio(),
+        direction_agrees_with_ratio(),
+        baseline_kind_matches_baseline(),
+        subject_differs_from_baseline(),
+    )
+
+
+@cache
+def rejected_rules() -> tuple[pl.Expr, ...]:
+    col = pl.col
+    columns = RejectedClaimSchema.to_schema().columns
+    return (
+        *(col(name).is_not_null() for name in REJECTED_COLUMNS if not columns[name].nullable),
+        col("line_number") >= 0,
+        col("reason").str.len_chars() >= 1,
+    )
+
+
+@cache
+def claim_checks() -> tuple[pl.Expr, ...]:
+    return every_row_holds(claim_rules())
+
+
+@cache
+def rejected_checks() -> tuple[pl.Expr, ...]:
+    return every_row_holds(rejected_rules())
+
+
+def every_row_holds(rules: tuple[pl.Expr, ...]) -> tuple[pl.Expr, ...]:
+    # one aggregate per rule: a single query, cheaper than one row-wise conjunction
+    return tuple(rule.fill_null(False).all().alias(f"rule_{i}") for i, rule in enumerate(rules))
+
+
+def passes(
+    frame: pl.DataFrame, columns: dict[str, pl.DataType], checks: tuple[pl.Expr, ...]
+) -> bool:
+    """True only if the frame has exactly these columns, in order, and every check holds."""
+    if list(frame.schema.items()) != list(columns.items()):
+        return False
+    try:
+        return all(frame.select(checks).row(0))
+    except pl.exceptions.PolarsError:  # e.g. a negative span length: the schema will say why
+        return False
+
+
+def validate_claims(frame: pl.DataFrame) -> pl.DataFrame:
+    """ClaimSchema.validate at the cost of one query when the frame is sound."""
+    return frame if passes(frame, CLAIM_COLUMNS, claim_checks()) else ClaimSchema.validate(frame)
+
+
+def validate_rejected(frame: pl.DataFrame) -> pl.DataFrame:
+    if passes(frame, REJECTED_COLUMNS, rejected_checks()):
+        return frame
+    return RejectedClaimSchema.validate(frame)
