@@ -81,7 +81,7 @@ class _FileReader:
 
     def __init__(self, store: Path) -> None:
         self.documents: list[CollectedDocument] = []
-        self._index = FileIndex.load(store)
+        self._index = FileIndex.load(store.parent)  # beside the archive: not a document
         self._batch = archive.Batch(store)
 
     def __enter__(self) -> _FileReader:

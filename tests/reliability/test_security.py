@@ -139,7 +139,8 @@ def test_a_crafted_results_tree_manifest_writes_nothing_outside(tmp_path):
     assert files_outside(tmp_path, warehouse) == before
 
 
-WAREHOUSE_LAYOUT = ("archive/", "data/", "extensions/", "catalog.sqlite", ".writer.lock")
+WAREHOUSE_LAYOUT = ("archive/", "data/", "extensions/", "catalog.sqlite", ".writer.lock",
+                    ".file-index.json")
 
 
 def test_page_names_and_text_stay_text(tmp_path):

@@ -48,7 +48,7 @@ def test_an_unchanged_file_is_sighted_again_without_being_read(tmp_path):
     first = pipeline.ingest([str(page)], warehouse)
     assert first.total("values_added") == 358
     sha256 = archive.sha256_of(page.read_bytes())
-    index = json.loads((lake.archive_dir(warehouse) / INDEX_NAME).read_text())
+    index = json.loads((warehouse / INDEX_NAME).read_text())
     assert index[str(page.resolve())][1] == sha256
 
     again = pipeline.ingest([str(page)], warehouse)
@@ -102,7 +102,7 @@ def test_a_lost_or_corrupt_index_only_costs_a_read(tmp_path):
     page = settled_copy(tmp_path / "pages")
     warehouse = tmp_path / "warehouse"
     pipeline.ingest([str(page)], warehouse)
-    (lake.archive_dir(warehouse) / INDEX_NAME).write_text("{not json")
+    (warehouse / INDEX_NAME).write_text("{not json")
     again = pipeline.ingest([str(page)], warehouse)
     assert again.count_status("unchanged") == 1
     assert bow_pod16_resnet_values(warehouse).count(44059.0) == 1
@@ -113,5 +113,5 @@ def test_a_file_written_just_before_the_run_is_read_again_next_time(tmp_path, mo
     page = settled_copy(tmp_path / "pages")  # its ctime is now, whatever its mtime says
     warehouse = tmp_path / "warehouse"
     pipeline.ingest([str(page)], warehouse)
-    assert not (lake.archive_dir(warehouse) / INDEX_NAME).exists()
+    assert not (warehouse / INDEX_NAME).exists()
     assert pipeline.ingest([str(page)], warehouse).count_status("unchanged") == 1
