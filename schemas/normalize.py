@@ -12,6 +12,7 @@ import difflib
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import polars as pl
 
@@ -117,13 +118,19 @@ def quarantine_frame(
     return frame.select(**columns).cast(QUARANTINE_SCHEMA)
 
 
-def _lookup_distinct(frame: pl.DataFrame, column: str, **outputs: pl.Expr) -> pl.DataFrame:
-    """`frame` with `outputs`, expressions of `column` alone, computed once per distinct value.
+def _with_lookups(frame: pl.DataFrame, lookups: dict[str, dict[str, pl.Expr]]) -> pl.DataFrame:
+    """`frame` with, for each column of `lookups`, the outputs given for it (expressions of
+    that column alone), computed once per distinct value.
 
     Labels (models, platforms, precisions, ...) repeat on most rows of a page; their string
-    functions cost far more than joining a few dozen results back."""
-    lookup = frame.select(column).unique().with_columns(**outputs)
-    return frame.join(lookup, on=column, how="left", nulls_equal=True, maintain_order="left")
+    functions cost far more than joining a few dozen results back. The joins run on the
+    looked-up columns alone, and their outputs are added beside the frame's columns."""
+    narrow = frame.lazy().select(list(lookups))
+    for column, outputs in lookups.items():
+        lookup = frame.lazy().select(column).unique().with_columns(**outputs)
+        narrow = narrow.join(lookup, on=column, how="left", nulls_equal=True,
+                             maintain_order="left")
+    return frame.hstack(narrow.drop(list(lookups)).collect())
 
 
 def _key(column: str) -> str:
@@ -177,11 +184,11 @@ _UNIT_LABEL_ROLES = ("variant", "dataset", "model")
 def _cell_units(dimensions: pl.DataFrame) -> pl.DataFrame:
     """A dimension cell that is only a unit ('frames/s' under Variant) is the row's unit."""
     aliases = unit_factors().filter(pl.col("kind") == "rate")["alias"].to_list()
+    lookups = {}
     for role in _UNIT_LABEL_ROLES:
         folded = fold_text(pl.col(role))
-        dimensions = _lookup_distinct(
-            dimensions, role, **{f"_unit_{role}": pl.when(folded.is_in(aliases)).then(folded)}
-        )
+        lookups[role] = {f"_unit_{role}": pl.when(folded.is_in(aliases)).then(folded)}
+    dimensions = _with_lookups(dimensions, lookups)
     # The model's unit wins over the dataset's, which wins over the variant's.
     units = [pl.col(f"_unit_{role}") for role in reversed(_UNIT_LABEL_ROLES)]
     return dimensions.with_columns(
@@ -202,24 +209,33 @@ def _note_units(data: pl.DataFrame, dimensions: pl.DataFrame) -> pl.DataFrame:
     assignments = []
     for document, table_index, note in notes.iter_rows():
         rows = None  # most footnotes name no unit: the table's rows are looked up on a match
-        for segment in note.split("|"):
-            # Single spaces: runs of blanks made this search cubic and could leave a blank subject.
-            match = _NOTE_UNIT.search(" ".join(segment.split()))
-            if match is None:
-                continue
-            subject = fold_key(pl.lit(match.group("subject").split()[-1]))
-            subject_key = pl.select(subject).item()
+        for subject_key, unit in _note_mentions(note):
             if rows is None:
                 rows = _note_candidates(dimensions, document, table_index)
             best = _best_row_for(subject_key, rows)
             if best is not None:
-                assignments.append((document, table_index, best, match.group("unit").lower()))
+                assignments.append((document, table_index, best, unit))
     return pl.DataFrame(
         assignments,
         schema={DOCUMENT: pl.Int32, "table_index": pl.Int32, "row_number": pl.Int32,
                 "note_unit": pl.String},
         orient="row",
     )
+
+
+@lru_cache(maxsize=1024)
+def _note_mentions(note: str) -> tuple[tuple[str, str], ...]:
+    """(subject key, unit) of each 'X measured in U' of a footnote; pages of one source
+    repeat the same footnotes, so each is searched once."""
+    mentions = []
+    for segment in note.split("|"):
+        # Single spaces: runs of blanks made this search cubic and could leave a blank subject.
+        match = _NOTE_UNIT.search(" ".join(segment.split()))
+        if match is None:
+            continue
+        subject = fold_key(pl.lit(match.group("subject").split()[-1]))
+        mentions.append((pl.select(subject).item(), match.group("unit").lower()))
+    return tuple(mentions)
 
 
 _NOTE_SUBJECT_ROLES = ("dataset", "model", "variant")
@@ -307,8 +323,7 @@ def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
         "division": _identity_key("division"),
         "system": _identity_key("system"),
     }
-    for column, outputs in lookups.items():
-        metrics = _lookup_distinct(metrics, column, **outputs)
+    metrics = _with_lookups(metrics, lookups)
     metric_workload = (
         pl.when(pl.col("metric") == "latency").then(pl.lit("inference"))
         .when(pl.col("has_train_metric") | (pl.col("metric") == "time_to_train"))
@@ -320,9 +335,10 @@ def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
         unit_published=_published_unit(),
     )
     # Canonical names are known only now: their keys come from the same few distinct values.
-    for column in ("workload", "model_canonical", "framework_canonical"):
-        metrics = _lookup_distinct(metrics, column, **_identity_key(column))
-    return metrics
+    return _with_lookups(metrics, {
+        column: _identity_key(column)
+        for column in ("workload", "model_canonical", "framework_canonical")
+    })
 
 
 def _canonical_value_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
@@ -493,14 +509,35 @@ def _identity_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
     pieces: list[pl.Expr] = []
     for role, column in IDENTITY_PARTS:
         pieces += [pl.lit(f"{role}="), pl.col(_key(column)).fill_null(""), pl.lit("|")]
-    identity = pl.concat_str([*pieces, pl.lit("metric="), pl.col("metric")])
-    # Two rows with the same identity on one page are told apart by their order.
-    ordinal = pl.col("row_number").rank("ordinal").over(DOCUMENT, "row_identity").cast(pl.Int32)
-    return frame.with_columns(row_identity=identity).with_columns(
-        row_identity=pl.when(ordinal > 1)
-        .then(pl.format("{}|occurrence={}", pl.col("row_identity"), ordinal))
-        .otherwise(pl.col("row_identity"))
+    return frame.with_columns(
+        row_identity=pl.concat_str([*pieces, pl.lit("metric="), pl.col("metric")])
     )
+
+
+def _with_occurrences(frame: pl.DataFrame) -> pl.DataFrame:
+    """Two rows with the same identity on one page are told apart by their order.
+
+    Ranking every row by its identity text is slow, and identities are almost always
+    distinct: a row whose identity hash no other row of its page has cannot share its
+    identity, so only the rows with a shared hash are ranked (among themselves, as the
+    rows sharing an identity all share its hash)."""
+    shared = frame.select(
+        pl.len().over(DOCUMENT, pl.col("row_identity").hash()) > 1
+    ).to_series()
+    if not shared.any():
+        return frame
+    positions = shared.arg_true()
+    candidates = frame.select(DOCUMENT, "row_number", "row_identity").filter(shared)
+    ranked = candidates.select(
+        "row_identity",
+        ordinal=pl.col("row_number").rank("ordinal").over(DOCUMENT, "row_identity"),
+    )
+    # Few rows: their new identities are built in Python.
+    renamed = pl.Series([
+        f"{identity}|occurrence={ordinal}" if ordinal > 1 and identity is not None else identity
+        for identity, ordinal in ranked.iter_rows()
+    ], dtype=pl.String)
+    return frame.with_columns(frame["row_identity"].clone().scatter(positions, renamed))
 
 
 def _raw_rows(data: pl.DataFrame) -> pl.DataFrame:
@@ -625,6 +662,7 @@ def _normalize_frame(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         )
         .pipe(_identity_steps)
         .collect()
+        .pipe(_with_occurrences)
     )
     good = metrics.filter(pl.col("check").is_null())
     bad = metrics.filter(pl.col("check").is_not_null()).with_columns(reason=_reason())

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+import pandera.backends.polars.builtin_checks  # noqa: F401  (the polars built-in checks)
 import pandera.polars as pa
 import polars as pl
+from pandera.api.polars.types import PolarsData
 
 from schemas.measurements import MEASUREMENT_DTYPES, MeasurementSchema
 from schemas.normalize import QUARANTINE_SCHEMA, empty_quarantine
@@ -50,11 +52,11 @@ def _schema_dtypes() -> dict[str, pl.DataType] | None:
 @cache
 def _row_screen() -> Callable[[pl.LazyFrame], pl.Series | None] | None:
     """A function giving, for each row, True when the row passes every check of
-    MeasurementSchema, evaluated with pandera's own checks over whole columns; None
+    MeasurementSchema, evaluated with pandera's own check functions in one query; None
     when the schema uses a feature the screen does not cover (pandera then checks all rows).
 
     The screen may flag a sound row (pandera then accepts it) but never passes a bad one:
-    a null check output counts as a failure, and a verdict on the whole frame instead of
+    a null check output counts as a failure unless the check ignores nulls, and a verdict on the whole frame instead of
     one per row sends every row to pandera."""
     schema = MeasurementSchema.to_schema()
     if (schema.unique or schema.ordered or schema.coerce or schema.drop_invalid_rows
@@ -69,23 +71,42 @@ def _row_screen() -> Callable[[pl.LazyFrame], pl.Series | None] | None:
     if any(check.element_wise or check.groupby is not None for check, _key in checks):
         return None
 
+    functions = [(_check_function(check), check._check_kwargs, key, check.ignore_na)
+                 for check, key in checks]
+
     def passes(frame: pl.LazyFrame) -> pl.Series | None:
         not_null = [
             pl.col(column.name).is_not_null()
             & (pl.col(column.name).is_not_nan() if column.dtype.type.is_float() else True)
             for column in columns if not column.nullable
         ]
-        verdict = frame.select(pl.all_horizontal(not_null).alias("passes")).collect()["passes"]
-        for check, key in checks:
-            # Check.__call__ runs the check function pandera's backend runs, and reduces a
-            # check that gives several boolean columns to one.
-            output = check(frame, key).check_output.collect().to_series()
-            if output.len() != verdict.len():
+        parts = [frame.select(pl.all_horizontal(not_null).alias("not_null"))]
+        for position, (function, kwargs, key, ignore_na) in enumerate(functions):
+            output = function(PolarsData(frame, key), **kwargs)
+            if not isinstance(output, pl.LazyFrame):
                 return None  # a verdict on the whole frame, not per row: pandera decides
-            verdict = verdict & output.fill_null(False)
-        return verdict
+            # A check may give several boolean columns: a row passes when all are true. A
+            # null outcome (a null cell) passes when the check ignores nulls, as in pandera.
+            outcome = pl.all_horizontal(pl.all())
+            parts.append(output.select(
+                (outcome | outcome.is_null() if ignore_na else outcome)
+                .alias(f"check_{position}")
+            ))
+        # One query for every check: each collect has a cost of its own.
+        return pl.concat(parts, how="horizontal").select(
+            pl.all_horizontal(pl.all().fill_null(False))
+        ).collect().to_series()
 
     return passes
+
+
+def _check_function(check: pa.Check) -> Callable:
+    """The function pandera's polars backend runs for `check`: a built-in check's function
+    is looked up again by name, as Check.__call__ does, for the polars version of it."""
+    name = getattr(check._check_fn, "__name__", None)
+    if name is not None and check.is_builtin_check(name):
+        return check.get_builtin_check_fn(name)
+    return check._check_fn
 
 
 def _positions_in(failures: pl.DataFrame, rows: pl.Series) -> pl.DataFrame:
