@@ -125,12 +125,12 @@ def _with_lookups(frame: pl.DataFrame, lookups: dict[str, dict[str, pl.Expr]]) -
     Labels (models, platforms, precisions, ...) repeat on most rows of a page; their string
     functions cost far more than joining a few dozen results back. The joins run on the
     looked-up columns alone, and their outputs are added beside the frame's columns."""
-    narrow = frame.lazy().select(list(lookups))
+    narrow = frame.select(list(lookups))
     for column, outputs in lookups.items():
-        lookup = frame.lazy().select(column).unique().with_columns(**outputs)
+        lookup = narrow.select(column).unique().with_columns(**outputs)
         narrow = narrow.join(lookup, on=column, how="left", nulls_equal=True,
                              maintain_order="left")
-    return frame.hstack(narrow.drop(list(lookups)).collect())
+    return frame.hstack(narrow.drop(list(lookups)))
 
 
 def _key(column: str) -> str:
@@ -139,9 +139,9 @@ def _key(column: str) -> str:
 
 
 def _column_roles(cells: pl.DataFrame) -> pl.DataFrame:
-    headers = cells.filter(pl.col("row_number") == 0).select(
-        DOCUMENT, "table_index", "column_index", "column_name"
-    )
+    headers = cells.select(
+        DOCUMENT, "table_index", "column_index", "column_name", "row_number"
+    ).filter(pl.col("row_number") == 0).drop("row_number")
     # Pages of one source repeat the same few headers: each distinct header is read once.
     names = headers["column_name"].unique(maintain_order=True).to_list()
     roles = [classify_header(name) for name in names]
@@ -164,7 +164,9 @@ def _blank(expr: pl.Expr) -> pl.Expr:
 
 
 def _row_dimensions(data: pl.DataFrame) -> pl.DataFrame:
-    dims = data.filter(pl.col("role").is_in(DIMENSION_ROLES)).with_columns(
+    dims = data.select(*ROW_KEY, "role", "raw_value").filter(
+        pl.col("role").is_in(DIMENSION_ROLES)
+    ).with_columns(
         pl.when(_blank(pl.col("raw_value"))).then(None).otherwise(
             pl.col("raw_value").str.strip_chars(" \u00a0\t")
         ).alias("value")
@@ -203,8 +205,8 @@ def _cell_units(dimensions: pl.DataFrame) -> pl.DataFrame:
 
 def _note_units(data: pl.DataFrame, dimensions: pl.DataFrame) -> pl.DataFrame:
     """Units a table's footnote gives per subject ('PQM4Mv2 throughput measured in graphs/s')."""
-    notes = data.filter(pl.col("table_note").is_not_null()).select(
-        DOCUMENT, "table_index", "table_note"
+    notes = data.select(DOCUMENT, "table_index", "table_note").filter(
+        pl.col("table_note").is_not_null()
     ).unique()
     assignments = []
     for document, table_index, note in notes.iter_rows():
