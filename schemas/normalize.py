@@ -371,10 +371,13 @@ def _canonical_value_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
         .when(metric == "eval_metric").then(score.struct.field("rest"))
         .when(metric == "ranking").then(pl.lit("place"))
     )
+    durations = metric.is_in(["latency", "time_to_train", "time_to_result"])
+    # A parser whose result only one metric reads gets null text on the other rows, which
+    # costs nothing to parse (a when/then computes every branch on every row).
     return (
         frame.with_columns(
             _folded=fold_text(pl.col("raw_value")),
-            _score=number_and_rest(pl.col("raw_value")),
+            _score=number_and_rest(pl.when(metric == "eval_metric").then(pl.col("raw_value"))),
             unit_kind=unit.replace_strict(units["alias"], units["kind"], default=None),
             _unit_factor=unit.replace_strict(units["alias"], units["factor"], default=None),
             _unit_item=unit.replace_strict(units["alias"], units["item_kind"], default=None),
@@ -382,12 +385,14 @@ def _canonical_value_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
         .with_columns(
             _plain=without_approximation(folded),
             approximate=is_approximate_folded(folded),
-            _place=folded.replace_strict(
+            _place=pl.when(metric == "ranking").then(folded).replace_strict(
                 ordinals["word"], ordinals["place"], default=None
             ).cast(pl.Float64),
         )
         .with_columns(published_number=number_from_plain(plain))
-        .with_columns(_seconds=duration_from_plain(plain, number * unit_factor))
+        .with_columns(_seconds=duration_from_plain(
+            pl.when(durations).then(plain), number * unit_factor
+        ))
         .with_columns(
             value=value,
             unit=canonical_unit,
