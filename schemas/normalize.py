@@ -41,6 +41,7 @@ from schemas.vocabulary import (
     classify_header,
     header_unit,
     read_vocab,
+    vocabulary_signature,
 )
 
 NOTE_MATCH_RATIO = 0.8  # how alike a footnote's subject and a row's label must be
@@ -122,15 +123,51 @@ def _with_lookups(frame: pl.DataFrame, lookups: dict[str, dict[str, pl.Expr]]) -
     """`frame` with, for each column of `lookups`, the outputs given for it (expressions of
     that column alone), computed once per distinct value.
 
-    Labels (models, platforms, precisions, ...) repeat on most rows of a page; their string
-    functions cost far more than joining a few dozen results back. The joins run on the
+    Labels (models, platforms, precisions, ...) repeat on most rows of a page and across the
+    pages of a source; their string functions cost far more than joining a few dozen results
+    back, so results are kept between calls (see `_LabelCache`). The joins run on the
     looked-up columns alone, and their outputs are added beside the frame's columns."""
     narrow = frame.select(list(lookups))
     for column, outputs in lookups.items():
-        lookup = narrow.select(column).unique().with_columns(**outputs)
+        lookup = _LABEL_CACHE.lookup(narrow[column], outputs)
         narrow = narrow.join(lookup, on=column, how="left", nulls_equal=True,
                              maintain_order="left")
     return frame.hstack(narrow.drop(list(lookups)))
+
+
+class _LabelCache:
+    """Outputs of label expressions per distinct label, kept while the vocabularies under
+    schemas/vocab/ are unchanged (same sizes and modification times)."""
+
+    MAX_LABELS = 100_000  # per lookup; hostile pages could otherwise grow it without end
+
+    def __init__(self) -> None:
+        self._signature: tuple = ()
+        self._tables: dict[tuple, tuple[dict, dict[str, pl.DataType]]] = {}
+
+    def lookup(self, labels: pl.Series, outputs: dict[str, pl.Expr]) -> pl.DataFrame:
+        """A frame of each distinct label of `labels` and its outputs."""
+        signature = vocabulary_signature()
+        if signature != self._signature:
+            self._signature, self._tables = signature, {}
+        key = (labels.name, labels.dtype, tuple(outputs))
+        known, schema = self._tables.get(key, ({}, {}))
+        if len(known) > self.MAX_LABELS:
+            known = {}
+        distinct = labels.unique().to_list()
+        missing = [label for label in distinct if label not in known]
+        if missing or not schema:
+            computed = pl.DataFrame({labels.name: missing}, schema={labels.name: labels.dtype})
+            computed = computed.with_columns(**outputs)
+            schema = dict(computed.schema)
+            known.update((row[0], row[1:]) for row in computed.iter_rows())
+            self._tables[key] = (known, schema)
+        return pl.DataFrame(
+            [(label, *known[label]) for label in distinct], schema=schema, orient="row"
+        )
+
+
+_LABEL_CACHE = _LabelCache()
 
 
 def _key(column: str) -> str:
