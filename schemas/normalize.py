@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -119,51 +120,83 @@ def quarantine_frame(
     return frame.select(**columns).cast(QUARANTINE_SCHEMA)
 
 
-def _with_lookups(frame: pl.DataFrame, lookups: dict[str, dict[str, pl.Expr]]) -> pl.DataFrame:
-    """`frame` with, for each column of `lookups`, the outputs given for it (expressions of
-    that column alone), computed once per distinct value.
+Lookups = dict[str, dict[str, pl.Expr]]
+
+
+def _with_lookups(
+    frame: pl.DataFrame, columns: tuple[str, ...], build: Callable[[], Lookups]
+) -> pl.DataFrame:
+    """`frame` with, for each of `columns`, the outputs `build()[column]` gives for it
+    (expressions of that column alone), computed once per distinct value.
 
     Labels (models, platforms, precisions, ...) repeat on most rows of a page and across the
     pages of a source; their string functions cost far more than joining a few dozen results
-    back, so results are kept between calls (see `_LabelCache`). The joins run on the
-    looked-up columns alone, and their outputs are added beside the frame's columns."""
-    narrow = frame.select(list(lookups))
-    for column, outputs in lookups.items():
-        lookup = _LABEL_CACHE.lookup(narrow[column], outputs)
+    back, so results are kept between calls (see `_LabelCache`), and the expressions are
+    built only for labels not seen before. The joins run on the looked-up columns alone,
+    and their outputs are added beside the frame's columns."""
+    narrow = frame.select(columns)
+    tables = _LABEL_CACHE.tables(build)
+    for column in columns:
+        lookup = tables.lookup(narrow[column])
         narrow = narrow.join(lookup, on=column, how="left", nulls_equal=True,
                              maintain_order="left")
-    return frame.hstack(narrow.drop(list(lookups)))
+    return frame.hstack(narrow.drop(columns))
 
 
 class _LabelCache:
     """Outputs of label expressions per distinct label, kept while the vocabularies under
     schemas/vocab/ are unchanged (same sizes and modification times)."""
 
-    MAX_LABELS = 100_000  # per lookup; hostile pages could otherwise grow it without end
-
     def __init__(self) -> None:
         self._signature: tuple = ()
-        self._tables: dict[tuple, tuple[dict, dict[str, pl.DataType]]] = {}
+        self._tables: dict[tuple, _LookupTable] = {}
 
-    def lookup(self, labels: pl.Series, outputs: dict[str, pl.Expr]) -> pl.DataFrame:
-        """A frame of each distinct label of `labels` and its outputs."""
+    def tables(self, build: Callable[[], Lookups]) -> _LookupTables:
         signature = vocabulary_signature()
         if signature != self._signature:
             self._signature, self._tables = signature, {}
-        key = (labels.name, labels.dtype, tuple(outputs))
-        known, schema = self._tables.get(key, ({}, {}))
-        if len(known) > self.MAX_LABELS:
-            known = {}
+        return _LookupTables(self._tables, build)
+
+
+class _LookupTables:
+    """The lookup tables of one `_with_lookups` call; `build` runs at most once, on a miss."""
+
+    def __init__(self, tables: dict[tuple, _LookupTable], build: Callable[[], Lookups]):
+        self._tables, self._build, self._built = tables, build, None
+
+    def lookup(self, labels: pl.Series) -> pl.DataFrame:
+        key = (self._build.__qualname__, labels.name, labels.dtype)
+        table = self._tables.setdefault(key, _LookupTable())
+        if len(table.outputs) > table.MAX_LABELS:
+            table.outputs.clear()  # hostile pages could otherwise grow a table without end
         distinct = labels.unique().to_list()
-        missing = [label for label in distinct if label not in known]
-        if missing or not schema:
-            computed = pl.DataFrame({labels.name: missing}, schema={labels.name: labels.dtype})
-            computed = computed.with_columns(**outputs)
-            schema = dict(computed.schema)
-            known.update((row[0], row[1:]) for row in computed.iter_rows())
-            self._tables[key] = (known, schema)
+        missing = [label for label in distinct if label not in table.outputs]
+        if missing or table.schema is None:
+            if self._built is None:
+                self._built = self._build()
+            table.add(pl.Series(labels.name, missing, dtype=labels.dtype),
+                      self._built[labels.name])
+        return table.frame(labels.name, distinct)
+
+
+class _LookupTable:
+    """Outputs of one label column's expressions, per label."""
+
+    MAX_LABELS = 100_000
+
+    def __init__(self) -> None:
+        self.outputs: dict = {}
+        self.schema: dict[str, pl.DataType] | None = None
+
+    def add(self, labels: pl.Series, outputs: dict[str, pl.Expr]) -> None:
+        computed = labels.to_frame().with_columns(**outputs)
+        self.schema = dict(computed.schema)
+        self.outputs.update((row[0], row[1:]) for row in computed.iter_rows())
+
+    def frame(self, name: str, labels: list) -> pl.DataFrame:
         return pl.DataFrame(
-            [(label, *known[label]) for label in distinct], schema=schema, orient="row"
+            [(label, *self.outputs[label]) for label in labels], schema=self.schema,
+            orient="row",
         )
 
 
@@ -220,14 +253,19 @@ def _row_dimensions(data: pl.DataFrame) -> pl.DataFrame:
 _UNIT_LABEL_ROLES = ("variant", "dataset", "model")
 
 
-def _cell_units(dimensions: pl.DataFrame) -> pl.DataFrame:
-    """A dimension cell that is only a unit ('frames/s' under Variant) is the row's unit."""
+def _unit_label_outputs() -> Lookups:
+    """`_unit_<role>`: the label folded when it is a rate unit, else null."""
     aliases = unit_factors().filter(pl.col("kind") == "rate")["alias"].to_list()
     lookups = {}
     for role in _UNIT_LABEL_ROLES:
         folded = fold_text(pl.col(role))
         lookups[role] = {f"_unit_{role}": pl.when(folded.is_in(aliases)).then(folded)}
-    dimensions = _with_lookups(dimensions, lookups)
+    return lookups
+
+
+def _cell_units(dimensions: pl.DataFrame) -> pl.DataFrame:
+    """A dimension cell that is only a unit ('frames/s' under Variant) is the row's unit."""
+    dimensions = _with_lookups(dimensions, _UNIT_LABEL_ROLES, _unit_label_outputs)
     # The model's unit wins over the dataset's, which wins over the variant's.
     units = [pl.col(f"_unit_{role}") for role in reversed(_UNIT_LABEL_ROLES)]
     return dimensions.with_columns(
@@ -334,15 +372,19 @@ def _identity_key(column: str) -> dict[str, pl.Expr]:
     return {_key(column): fold_key(pl.col(column))}
 
 
-def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Canonical labels of each row, and the identity keys of its labels, each computed once
-    per distinct label."""
+_LABEL_COLUMNS = ("model", "framework", "sdk_version", "precision", "table_title", "variant",
+                  "batch_size", "dataset", "division", "system")
+_CANONICAL_COLUMNS = ("workload", "model_canonical", "framework_canonical")
+
+
+def _label_outputs() -> Lookups:
+    """Canonical forms and identity keys of each label column (see `_with_labels`)."""
     model_name, model_kind = canonical_model(pl.col("model"))
     sdk_version, sdk_pre = split_sdk(pl.col("sdk_version"))
     activation, weight = split_precision(pl.col("precision"))
     title_workload, _ = workload_and_phase(pl.col("table_title"))
     variant_workload, variant_phase = workload_and_phase(pl.col("variant"))
-    lookups: dict[str, dict[str, pl.Expr]] = {
+    return {
         "model": {"model_canonical": model_name, "model_item_kind": model_kind},
         "framework": {
             "framework_canonical": pl.coalesce(
@@ -362,7 +404,16 @@ def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
         "division": _identity_key("division"),
         "system": _identity_key("system"),
     }
-    metrics = _with_lookups(metrics, lookups)
+
+
+def _canonical_outputs() -> Lookups:
+    return {column: _identity_key(column) for column in _CANONICAL_COLUMNS}
+
+
+def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Canonical labels of each row, and the identity keys of its labels, each computed once
+    per distinct label."""
+    metrics = _with_lookups(metrics, _LABEL_COLUMNS, _label_outputs)
     metric_workload = (
         pl.when(pl.col("metric") == "latency").then(pl.lit("inference"))
         .when(pl.col("has_train_metric") | (pl.col("metric") == "time_to_train"))
@@ -374,10 +425,7 @@ def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
         unit_published=_published_unit(),
     )
     # Canonical names are known only now: their keys come from the same few distinct values.
-    return _with_lookups(metrics, {
-        column: _identity_key(column)
-        for column in ("workload", "model_canonical", "framework_canonical")
-    })
+    return _with_lookups(metrics, _CANONICAL_COLUMNS, _canonical_outputs)
 
 
 def _canonical_value_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
