@@ -132,15 +132,12 @@ def _with_lookups(
     Labels (models, platforms, precisions, ...) repeat on most rows of a page and across the
     pages of a source; their string functions cost far more than joining a few dozen results
     back, so results are kept between calls (see `_LabelCache`), and the expressions are
-    built only for labels not seen before. The joins run on the looked-up columns alone,
-    and their outputs are added beside the frame's columns."""
-    narrow = frame.select(columns)
+    built only for labels not seen before. The results are mapped onto the rows in one
+    query (a join per column costs more)."""
     tables = _LABEL_CACHE.tables(build)
-    for column in columns:
-        lookup = tables.lookup(narrow[column])
-        narrow = narrow.join(lookup, on=column, how="left", nulls_equal=True,
-                             maintain_order="left")
-    return frame.hstack(narrow.drop(columns))
+    return frame.with_columns(
+        expression for column in columns for expression in tables.mapping(frame[column])
+    )
 
 
 class _LabelCache:
@@ -164,7 +161,26 @@ class _LookupTables:
     def __init__(self, tables: dict[tuple, _LookupTable], build: Callable[[], Lookups]):
         self._tables, self._build, self._built = tables, build, None
 
-    def lookup(self, labels: pl.Series) -> pl.DataFrame:
+    def mapping(self, labels: pl.Series) -> list[pl.Expr]:
+        """Expressions giving each output of `labels`' column from the known results."""
+        table, distinct = self._table_for(labels)
+        known = [label for label in distinct if label is not None]
+        keys = pl.Series(known, dtype=labels.dtype)
+        expressions = []
+        for position, (name, dtype) in enumerate(list(table.schema.items())[1:]):
+            values = pl.Series([table.outputs[label][position] for label in known], dtype=dtype)
+            mapped = pl.col(labels.name).replace_strict(keys, values, default=None,
+                                                        return_dtype=dtype)
+            null_output = table.outputs[None][position] if None in distinct else None
+            if null_output is not None:  # replace_strict leaves null labels null
+                mapped = pl.when(pl.col(labels.name).is_null()).then(
+                    pl.lit(null_output, dtype=dtype)
+                ).otherwise(mapped)
+            expressions.append(mapped.alias(name))
+        return expressions
+
+    def _table_for(self, labels: pl.Series) -> tuple[_LookupTable, list]:
+        """The table of `labels`' column, holding every distinct label; and those labels."""
         key = (self._build.__qualname__, labels.name, labels.dtype)
         table = self._tables.setdefault(key, _LookupTable())
         if len(table.outputs) > table.MAX_LABELS:
@@ -176,7 +192,7 @@ class _LookupTables:
                 self._built = self._build()
             table.add(pl.Series(labels.name, missing, dtype=labels.dtype),
                       self._built[labels.name])
-        return table.frame(labels.name, distinct)
+        return table, distinct
 
 
 class _LookupTable:
@@ -192,12 +208,6 @@ class _LookupTable:
         computed = labels.to_frame().with_columns(**outputs)
         self.schema = dict(computed.schema)
         self.outputs.update((row[0], row[1:]) for row in computed.iter_rows())
-
-    def frame(self, name: str, labels: list) -> pl.DataFrame:
-        return pl.DataFrame(
-            [(label, *self.outputs[label]) for label in labels], schema=self.schema,
-            orient="row",
-        )
 
 
 _LABEL_CACHE = _LabelCache()
