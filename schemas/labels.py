@@ -21,10 +21,6 @@ def fold_key(expr: pl.Expr) -> pl.Expr:
     return expr.str.normalize("NFKC").str.to_lowercase().str.replace_all(r"[^a-z0-9+]", "")
 
 
-def _fold_key_text(text: str) -> str:
-    return pl.select(fold_key(pl.lit(text))).item()
-
-
 MAX_ACCELERATORS = 10_000_000  # far above any system; a larger count is not a real one
 
 
@@ -54,8 +50,10 @@ def _evaluate_count(expression: str) -> int | None:
 def resolve_platforms(labels: pl.Series) -> pl.DataFrame:
     """platform label -> vendor, system, accelerator, accelerator_count (nulls when unknown)."""
     rows = []
-    for label in labels.drop_nulls().unique().to_list():
-        key = _fold_key_text(label)
+    distinct = labels.drop_nulls().unique()
+    # One query folds every label; a query per label costs more than the folding.
+    keys = pl.select(fold_key(distinct.cast(pl.String).alias("key"))).to_series().to_list()
+    for label, key in zip(distinct.to_list(), keys, strict=True):
         resolved = {"platform": label}
         for pattern, values in _platform_rules():
             match = pattern.fullmatch(key)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import polars as pl
 
@@ -25,12 +27,14 @@ from schemas.labels import (
     workload_and_phase,
 )
 from schemas.numbers import (
+    duration_from_plain,
     fold_text,
-    is_approximate,
-    leading_number_and_rest,
-    parse_duration_seconds,
+    is_approximate_folded,
+    number_and_rest,
+    number_from_plain,
     parse_number,
     unit_factors,
+    without_approximation,
 )
 from schemas.vocabulary import (
     DIMENSION_ROLES,
@@ -38,6 +42,7 @@ from schemas.vocabulary import (
     classify_header,
     header_unit,
     read_vocab,
+    vocabulary_signature,
 )
 
 NOTE_MATCH_RATIO = 0.8  # how alike a footnote's subject and a row's label must be
@@ -115,31 +120,133 @@ def quarantine_frame(
     return frame.select(**columns).cast(QUARANTINE_SCHEMA)
 
 
+Lookups = dict[str, dict[str, pl.Expr]]
+
+
+def _with_lookups(
+    frame: pl.DataFrame, columns: tuple[str, ...], build: Callable[[], Lookups]
+) -> pl.DataFrame:
+    """`frame` with, for each of `columns`, the outputs `build()[column]` gives for it
+    (expressions of that column alone), computed once per distinct value.
+
+    Labels (models, platforms, precisions, ...) repeat on most rows of a page and across the
+    pages of a source; their string functions cost far more than joining a few dozen results
+    back, so results are kept between calls (see `_LabelCache`), and the expressions are
+    built only for labels not seen before. The results are mapped onto the rows in one
+    query (a join per column costs more)."""
+    tables = _LABEL_CACHE.tables(build)
+    return frame.with_columns(
+        expression for column in columns for expression in tables.mapping(frame[column])
+    )
+
+
+class _LabelCache:
+    """Outputs of label expressions per distinct label, kept while the vocabularies under
+    schemas/vocab/ are unchanged (same sizes and modification times)."""
+
+    def __init__(self) -> None:
+        self._signature: tuple = ()
+        self._tables: dict[tuple, _LookupTable] = {}
+
+    def tables(self, build: Callable[[], Lookups]) -> _LookupTables:
+        signature = vocabulary_signature()
+        if signature != self._signature:
+            self._signature, self._tables = signature, {}
+        return _LookupTables(self._tables, build)
+
+
+class _LookupTables:
+    """The lookup tables of one `_with_lookups` call; `build` runs at most once, on a miss."""
+
+    def __init__(self, tables: dict[tuple, _LookupTable], build: Callable[[], Lookups]):
+        self._tables, self._build, self._built = tables, build, None
+
+    def mapping(self, labels: pl.Series) -> list[pl.Expr]:
+        """Expressions giving each output of `labels`' column from the known results."""
+        table, distinct = self._table_for(labels)
+        known = [label for label in distinct if label is not None]
+        keys = pl.Series(known, dtype=labels.dtype)
+        expressions = []
+        for position, (name, dtype) in enumerate(list(table.schema.items())[1:]):
+            values = pl.Series([table.outputs[label][position] for label in known], dtype=dtype)
+            mapped = pl.col(labels.name).replace_strict(keys, values, default=None,
+                                                        return_dtype=dtype)
+            null_output = table.outputs[None][position] if None in distinct else None
+            if null_output is not None:  # replace_strict leaves null labels null
+                mapped = pl.when(pl.col(labels.name).is_null()).then(
+                    pl.lit(null_output, dtype=dtype)
+                ).otherwise(mapped)
+            expressions.append(mapped.alias(name))
+        return expressions
+
+    def _table_for(self, labels: pl.Series) -> tuple[_LookupTable, list]:
+        """The table of `labels`' column, holding every distinct label; and those labels."""
+        key = (self._build.__qualname__, labels.name, labels.dtype)
+        table = self._tables.setdefault(key, _LookupTable())
+        if len(table.outputs) > table.MAX_LABELS:
+            table.outputs.clear()  # hostile pages could otherwise grow a table without end
+        distinct = labels.unique().to_list()
+        missing = [label for label in distinct if label not in table.outputs]
+        if missing or table.schema is None:
+            if self._built is None:
+                self._built = self._build()
+            table.add(pl.Series(labels.name, missing, dtype=labels.dtype),
+                      self._built[labels.name])
+        return table, distinct
+
+
+class _LookupTable:
+    """Outputs of one label column's expressions, per label."""
+
+    MAX_LABELS = 100_000
+
+    def __init__(self) -> None:
+        self.outputs: dict = {}
+        self.schema: dict[str, pl.DataType] | None = None
+
+    def add(self, labels: pl.Series, outputs: dict[str, pl.Expr]) -> None:
+        computed = labels.to_frame().with_columns(**outputs)
+        self.schema = dict(computed.schema)
+        self.outputs.update((row[0], row[1:]) for row in computed.iter_rows())
+
+
+_LABEL_CACHE = _LabelCache()
+
+
+def _key(column: str) -> str:
+    """Name of the temporary column holding `column`'s identity key (see `_identity`)."""
+    return f"_key_{column}"
+
+
 def _column_roles(cells: pl.DataFrame) -> pl.DataFrame:
-    headers = cells.filter(pl.col("row_number") == 0).select(
-        DOCUMENT, "table_index", "column_index", "column_name"
+    headers = cells.select(
+        DOCUMENT, "table_index", "column_index", "column_name", "row_number"
+    ).filter(pl.col("row_number") == 0).drop("row_number")
+    # Pages of one source repeat the same few headers: each distinct header is read once.
+    names = headers["column_name"].unique(maintain_order=True).to_list()
+    roles = [classify_header(name) for name in names]
+    lookup = pl.DataFrame(
+        {
+            "column_name": names,
+            "role": [role.role if role else None for role in roles],
+            "header_unit": [header_unit(name) for name in names],
+        },
+        schema={"column_name": pl.String, "role": pl.String, "header_unit": pl.String},
     )
-    roles = []
-    known: dict[str, tuple[str | None, str | None]] = {}
-    for document, table_index, column_index, name in headers.iter_rows():
-        if name not in known:
-            role = classify_header(name)
-            known[name] = (role.role if role else None, header_unit(name))
-        roles.append((document, table_index, column_index, *known[name]))
-    return pl.DataFrame(
-        roles,
-        schema={DOCUMENT: pl.Int32, "table_index": pl.Int32, "column_index": pl.Int32,
-                "role": pl.String, "header_unit": pl.String},
-        orient="row",
-    )
+    return headers.join(
+        lookup, on="column_name", how="left", nulls_equal=True, maintain_order="left"
+    ).select(DOCUMENT, "table_index", "column_index", "role", "header_unit")
 
 
 def _blank(expr: pl.Expr) -> pl.Expr:
-    return expr.str.replace_all(r"[\s\u00a0\u200b\ufeff]", "").fill_null("") == ""
+    """Null, or nothing but white space and invisible marks (no character outside them)."""
+    return ~expr.str.contains(r"[^\s\u00a0\u200b\ufeff]").fill_null(False)
 
 
 def _row_dimensions(data: pl.DataFrame) -> pl.DataFrame:
-    dims = data.filter(pl.col("role").is_in(DIMENSION_ROLES)).with_columns(
+    dims = data.select(*ROW_KEY, "role", "raw_value").filter(
+        pl.col("role").is_in(DIMENSION_ROLES)
+    ).with_columns(
         pl.when(_blank(pl.col("raw_value"))).then(None).otherwise(
             pl.col("raw_value").str.strip_chars(" \u00a0\t")
         ).alias("value")
@@ -153,41 +260,48 @@ def _row_dimensions(data: pl.DataFrame) -> pl.DataFrame:
     return wide.with_columns(pl.lit(None, dtype=pl.String).alias(role) for role in missing)
 
 
+_UNIT_LABEL_ROLES = ("variant", "dataset", "model")
+
+
+def _unit_label_outputs() -> Lookups:
+    """`_unit_<role>`: the label folded when it is a rate unit, else null."""
+    aliases = unit_factors().filter(pl.col("kind") == "rate")["alias"].to_list()
+    lookups = {}
+    for role in _UNIT_LABEL_ROLES:
+        folded = fold_text(pl.col(role))
+        lookups[role] = {f"_unit_{role}": pl.when(folded.is_in(aliases)).then(folded)}
+    return lookups
+
+
 def _cell_units(dimensions: pl.DataFrame) -> pl.DataFrame:
     """A dimension cell that is only a unit ('frames/s' under Variant) is the row's unit."""
-    aliases = unit_factors().filter(pl.col("kind") == "rate")["alias"].to_list()
-    unit_expr = pl.lit(None, dtype=pl.String)
-    cleared = {}
-    for role in ("variant", "dataset", "model"):
-        folded = fold_text(pl.col(role))
-        is_unit = folded.is_in(aliases).fill_null(False)
-        unit_expr = pl.when(is_unit).then(folded).otherwise(unit_expr)
-        cleared[role] = pl.when(is_unit).then(None).otherwise(pl.col(role))
-    return dimensions.with_columns(unit_expr.alias("cell_unit")).with_columns(**cleared)
+    dimensions = _with_lookups(dimensions, _UNIT_LABEL_ROLES, _unit_label_outputs)
+    # The model's unit wins over the dataset's, which wins over the variant's.
+    units = [pl.col(f"_unit_{role}") for role in reversed(_UNIT_LABEL_ROLES)]
+    return dimensions.with_columns(
+        pl.coalesce(units).alias("cell_unit"),
+        *(
+            pl.when(pl.col(f"_unit_{role}").is_not_null()).then(None)
+            .otherwise(pl.col(role)).alias(role)
+            for role in _UNIT_LABEL_ROLES
+        ),
+    ).drop(f"_unit_{role}" for role in _UNIT_LABEL_ROLES)
 
 
 def _note_units(data: pl.DataFrame, dimensions: pl.DataFrame) -> pl.DataFrame:
     """Units a table's footnote gives per subject ('PQM4Mv2 throughput measured in graphs/s')."""
-    notes = data.filter(pl.col("table_note").is_not_null()).select(
-        DOCUMENT, "table_index", "table_note"
+    notes = data.select(DOCUMENT, "table_index", "table_note").filter(
+        pl.col("table_note").is_not_null()
     ).unique()
     assignments = []
     for document, table_index, note in notes.iter_rows():
         rows = None  # most footnotes name no unit: the table's rows are looked up on a match
-        for segment in note.split("|"):
-            # Single spaces: runs of blanks made this search cubic and could leave a blank subject.
-            match = _NOTE_UNIT.search(" ".join(segment.split()))
-            if match is None:
-                continue
-            subject = fold_key(pl.lit(match.group("subject").split()[-1]))
-            subject_key = pl.select(subject).item()
+        for subject_key, unit in _note_mentions(note):
             if rows is None:
-                rows = dimensions.filter(
-                    (pl.col(DOCUMENT) == document) & (pl.col("table_index") == table_index)
-                )
+                rows = _note_candidates(dimensions, document, table_index)
             best = _best_row_for(subject_key, rows)
             if best is not None:
-                assignments.append((document, table_index, best, match.group("unit").lower()))
+                assignments.append((document, table_index, best, unit))
     return pl.DataFrame(
         assignments,
         schema={DOCUMENT: pl.Int32, "table_index": pl.Int32, "row_number": pl.Int32,
@@ -196,16 +310,48 @@ def _note_units(data: pl.DataFrame, dimensions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _best_row_for(subject_key: str, rows: pl.DataFrame) -> int | None:
-    scores: list[tuple[float, int]] = []
+@lru_cache(maxsize=1024)
+def _note_mentions(note: str) -> tuple[tuple[str, str], ...]:
+    """(subject key, unit) of each 'X measured in U' of a footnote; pages of one source
+    repeat the same footnotes, so each is searched once."""
+    mentions = []
+    for segment in note.split("|"):
+        # Single spaces: runs of blanks made this search cubic and could leave a blank subject.
+        match = _NOTE_UNIT.search(" ".join(segment.split()))
+        if match is None:
+            continue
+        subject = fold_key(pl.lit(match.group("subject").split()[-1]))
+        mentions.append((pl.select(subject).item(), match.group("unit").lower()))
+    return tuple(mentions)
+
+
+_NOTE_SUBJECT_ROLES = ("dataset", "model", "variant")
+
+
+def _note_candidates(dimensions: pl.DataFrame, document: int, table_index: int) -> list[tuple]:
+    """(row_number, keys of its labels) for each row of a table: what a footnote may name."""
+    rows = dimensions.filter(
+        (pl.col(DOCUMENT) == document) & (pl.col("table_index") == table_index)
+    ).select(
+        "row_number",
+        *_NOTE_SUBJECT_ROLES,
+        *(fold_key(pl.col(role)).alias(_key(role)) for role in _NOTE_SUBJECT_ROLES),
+    )
+    candidates = []
     for row in rows.iter_rows(named=True):
-        labels = [row[role] for role in ("dataset", "model", "variant") if row[role]]
-        keys = pl.select(fold_key(pl.Series(labels, dtype=pl.String))).to_series().to_list()
+        keys = [row[_key(role)] for role in _NOTE_SUBJECT_ROLES if row[role]]
+        candidates.append((row["row_number"], keys))
+    return candidates
+
+
+def _best_row_for(subject_key: str, rows: list[tuple]) -> int | None:
+    scores: list[tuple[float, int]] = []
+    for row_number, keys in rows:
         score = max(
             (difflib.SequenceMatcher(None, subject_key, key).ratio() for key in keys),
             default=0.0,
         )
-        scores.append((score, row["row_number"]))
+        scores.append((score, row_number))
     scores.sort(reverse=True)
     if not scores or scores[0][0] < NOTE_MATCH_RATIO:
         return None
@@ -232,56 +378,136 @@ def _published_unit() -> pl.Expr:
     )
 
 
-def _with_canonical_values(frame: pl.DataFrame) -> pl.DataFrame:
+def _identity_key(column: str) -> dict[str, pl.Expr]:
+    return {_key(column): fold_key(pl.col(column))}
+
+
+_LABEL_COLUMNS = ("model", "framework", "sdk_version", "precision", "table_title", "variant",
+                  "batch_size", "dataset", "division", "system")
+_CANONICAL_COLUMNS = ("workload", "model_canonical", "framework_canonical")
+
+
+def _label_outputs() -> Lookups:
+    """Canonical forms and identity keys of each label column (see `_with_labels`)."""
+    model_name, model_kind = canonical_model(pl.col("model"))
+    sdk_version, sdk_pre = split_sdk(pl.col("sdk_version"))
+    activation, weight = split_precision(pl.col("precision"))
+    title_workload, _ = workload_and_phase(pl.col("table_title"))
+    variant_workload, variant_phase = workload_and_phase(pl.col("variant"))
+    return {
+        "model": {"model_canonical": model_name, "model_item_kind": model_kind},
+        "framework": {
+            "framework_canonical": pl.coalesce(
+                canonical_framework(pl.col("framework")),
+                pl.col("framework").str.normalize("NFKC").str.strip_chars(),
+            ),
+        },
+        "sdk_version": {"sdk": sdk_version, "sdk_prerelease": sdk_pre},
+        "precision": {"activation_dtype": activation, "weight_dtype": weight,
+                      **_identity_key("precision")},
+        "table_title": {"_title_workload": title_workload},
+        "variant": {"_variant_workload": variant_workload, "phase": variant_phase,
+                    **_identity_key("variant")},
+        "batch_size": {"batch_size_number": parse_number(pl.col("batch_size")),
+                       **_identity_key("batch_size")},
+        "dataset": _identity_key("dataset"),
+        "division": _identity_key("division"),
+        "system": _identity_key("system"),
+    }
+
+
+def _canonical_outputs() -> Lookups:
+    return {column: _identity_key(column) for column in _CANONICAL_COLUMNS}
+
+
+def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Canonical labels of each row, and the identity keys of its labels, each computed once
+    per distinct label."""
+    metrics = _with_lookups(metrics, _LABEL_COLUMNS, _label_outputs)
+    metric_workload = (
+        pl.when(pl.col("metric") == "latency").then(pl.lit("inference"))
+        .when(pl.col("has_train_metric") | (pl.col("metric") == "time_to_train"))
+        .then(pl.lit("training"))
+        .when(pl.col("has_latency_metric")).then(pl.lit("inference"))
+    )
+    metrics = metrics.with_columns(
+        workload=pl.coalesce("_title_workload", metric_workload, "_variant_workload"),
+        unit_published=_published_unit(),
+    )
+    # Canonical names are known only now: their keys come from the same few distinct values.
+    return _with_lookups(metrics, _CANONICAL_COLUMNS, _canonical_outputs)
+
+
+def _canonical_value_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """value, unit, published number and item kind of each row, from its raw text.
+
+    Each step's columns are computed once and read by the next: the cell text is folded
+    once for every parser that needs it."""
     units = unit_factors()
     unit = pl.col("unit_published")
-    unit_kind = unit.replace_strict(units["alias"], units["kind"], default=None)
-    unit_factor = unit.replace_strict(units["alias"], units["factor"], default=None)
-    unit_item = unit.replace_strict(units["alias"], units["item_kind"], default=None)
-    number = parse_number(pl.col("raw_value"))
-    seconds = parse_duration_seconds(pl.col("raw_value"), unit_factor)
-    score, score_unit = leading_number_and_rest(pl.col("raw_value"))
     ordinals = read_vocab("ordinals.csv")
-    place = fold_text(pl.col("raw_value")).replace_strict(
-        ordinals["word"], ordinals["place"], default=None
-    ).cast(pl.Float64)
     metric = pl.col("metric")
+    folded = pl.col("_folded")
+    plain = pl.col("_plain")
+    number = pl.col("published_number")
+    unit_factor = pl.col("_unit_factor")
+    score = pl.col("_score")
     value = (
         pl.when(metric == "throughput").then(number * unit_factor.fill_null(1.0))
-        .when(metric == "latency").then(seconds * 1000.0)
-        .when(metric.is_in(["time_to_train", "time_to_result"])).then(seconds)
-        .when(metric == "eval_metric").then(score)
-        .when(metric == "ranking").then(pl.coalesce(place, number))
+        .when(metric == "latency").then(pl.col("_seconds") * 1000.0)
+        .when(metric.is_in(["time_to_train", "time_to_result"])).then(pl.col("_seconds"))
+        .when(metric == "eval_metric").then(score.struct.field("number"))
+        .when(metric == "ranking").then(pl.coalesce(pl.col("_place"), number))
     )
     canonical_unit = (
         pl.when(metric == "throughput").then(pl.lit("items/s"))
         .when(metric == "latency").then(pl.lit("ms"))
         .when(metric.is_in(["time_to_train", "time_to_result"])).then(pl.lit("s"))
-        .when(metric == "eval_metric").then(score_unit)
+        .when(metric == "eval_metric").then(score.struct.field("rest"))
         .when(metric == "ranking").then(pl.lit("place"))
     )
-    return frame.with_columns(
-        value=value,
-        unit=canonical_unit,
-        published_number=number,
-        approximate=is_approximate(pl.col("raw_value")),
-        unit_kind=unit_kind,
-        item_kind=pl.when(metric == "throughput").then(
-            pl.coalesce(unit_item, pl.col("model_item_kind"), pl.lit("items"))
-        ),
+    durations = metric.is_in(["latency", "time_to_train", "time_to_result"])
+    # A parser whose result only one metric reads gets null text on the other rows, which
+    # costs nothing to parse (a when/then computes every branch on every row).
+    return (
+        frame.with_columns(
+            _folded=fold_text(pl.col("raw_value")),
+            _score=number_and_rest(pl.when(metric == "eval_metric").then(pl.col("raw_value"))),
+            unit_kind=unit.replace_strict(units["alias"], units["kind"], default=None),
+            _unit_factor=unit.replace_strict(units["alias"], units["factor"], default=None),
+            _unit_item=unit.replace_strict(units["alias"], units["item_kind"], default=None),
+        )
+        .with_columns(
+            _plain=without_approximation(folded),
+            approximate=is_approximate_folded(folded),
+            _place=pl.when(metric == "ranking").then(folded).replace_strict(
+                ordinals["word"], ordinals["place"], default=None
+            ).cast(pl.Float64),
+        )
+        .with_columns(published_number=number_from_plain(plain))
+        .with_columns(_seconds=duration_from_plain(
+            pl.when(durations).then(plain), number * unit_factor
+        ))
+        .with_columns(
+            value=value,
+            unit=canonical_unit,
+            item_kind=pl.when(metric == "throughput").then(
+                pl.coalesce(pl.col("_unit_item"), pl.col("model_item_kind"), pl.lit("items"))
+            ),
+        )
     )
 
 
-def _with_checks(frame: pl.DataFrame) -> pl.DataFrame:
-    """check/reason for the first problem of each row, null when the row is sound."""
+def _check_rules() -> list[tuple[pl.Expr, str, pl.Expr]]:
+    """(condition, check, reason) in order of precedence: a row fails its first check."""
     metric = pl.col("metric")
     raw = pl.col("raw_value")
-    folded = fold_text(raw)
+    folded = pl.col("_folded")  # fold_text of raw_value, see _canonical_value_steps
     expected_kind = (
         pl.when(metric == "throughput").then(pl.lit("rate"))
         .when(metric.is_in(["latency", "time_to_train", "time_to_result"])).then(pl.lit("duration"))
     )
-    rules: list[tuple[pl.Expr, str, pl.Expr]] = [
+    return [
         (
             folded.str.contains(_PLACEHOLDER),
             "placeholder_value",
@@ -339,13 +565,22 @@ def _with_checks(frame: pl.DataFrame) -> pl.DataFrame:
                       pl.col("precision")),
         ),
     ]
+
+
+def _check() -> pl.Expr:
+    """The first check each row fails, null when the row is sound."""
     check: pl.Expr = pl.lit(None, dtype=pl.String)
+    for condition, name, _message in reversed(_check_rules()):
+        check = pl.when(condition.fill_null(False)).then(pl.lit(name)).otherwise(check)
+    return check
+
+
+def _reason() -> pl.Expr:
+    """Why a row failed its check; built only for failed rows, as most rows need none."""
     reason: pl.Expr = pl.lit(None, dtype=pl.String)
-    for condition, name, message in reversed(rules):
-        hit = condition.fill_null(False)
-        check = pl.when(hit).then(pl.lit(name)).otherwise(check)
-        reason = pl.when(hit).then(message).otherwise(reason)
-    return frame.with_columns(check=check, reason=reason)
+    for _condition, name, message in reversed(_check_rules()):
+        reason = pl.when(pl.col("check") == name).then(message).otherwise(reason)
+    return reason
 
 
 IDENTITY_PARTS = (
@@ -369,19 +604,42 @@ def identity_parts() -> list[pl.Expr]:
     ]
 
 
-def _identity(frame: pl.DataFrame) -> pl.DataFrame:
-    """A readable natural key: the row's identifying cells, canonical, plus workload and metric."""
-    identity = pl.concat_str(
-        [*identity_parts(), pl.format("metric={}", pl.col("metric"))], separator="|"
-    )
-    frame = frame.with_columns(row_identity=identity)
-    # Two rows with the same identity on one page are told apart by their order.
-    ordinal = pl.col("row_number").rank("ordinal").over(DOCUMENT, "row_identity").cast(pl.Int32)
+def _identity_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """A readable natural key: the row's identifying cells, canonical, plus workload and metric.
+
+    The same text as `identity_parts` joined by '|', from the keys `_with_labels` folded."""
+    pieces: list[pl.Expr] = []
+    for role, column in IDENTITY_PARTS:
+        pieces += [pl.lit(f"{role}="), pl.col(_key(column)).fill_null(""), pl.lit("|")]
     return frame.with_columns(
-        row_identity=pl.when(ordinal > 1)
-        .then(pl.format("{}|occurrence={}", pl.col("row_identity"), ordinal))
-        .otherwise(pl.col("row_identity"))
+        row_identity=pl.concat_str([*pieces, pl.lit("metric="), pl.col("metric")])
     )
+
+
+def _with_occurrences(frame: pl.DataFrame) -> pl.DataFrame:
+    """Two rows with the same identity on one page are told apart by their order.
+
+    Ranking every row by its identity text is slow, and identities are almost always
+    distinct: a row whose identity hash no other row of its page has cannot share its
+    identity, so only the rows with a shared hash are ranked (among themselves, as the
+    rows sharing an identity all share its hash)."""
+    shared = frame.select(
+        pl.len().over(DOCUMENT, pl.col("row_identity").hash()) > 1
+    ).to_series()
+    if not shared.any():
+        return frame
+    positions = shared.arg_true()
+    candidates = frame.select(DOCUMENT, "row_number", "row_identity").filter(shared)
+    ranked = candidates.select(
+        "row_identity",
+        ordinal=pl.col("row_number").rank("ordinal").over(DOCUMENT, "row_identity"),
+    )
+    # Few rows: their new identities are built in Python.
+    renamed = pl.Series([
+        f"{identity}|occurrence={ordinal}" if ordinal > 1 and identity is not None else identity
+        for identity, ordinal in ranked.iter_rows()
+    ], dtype=pl.String)
+    return frame.with_columns(frame["row_identity"].clone().scatter(positions, renamed))
 
 
 def _raw_rows(data: pl.DataFrame) -> pl.DataFrame:
@@ -411,28 +669,32 @@ def normalize_documents(
     on one page's few hundred cells; running them once over many documents shares it out.
     Every row keeps the index of its document, and every key, join and ranking includes it,
     so the result for each document is the one it would get alone."""
-    frames = [
-        cells.with_columns(
-            pl.lit(index, dtype=pl.Int32).alias(DOCUMENT),
-            *(pl.lit(value, dtype=pl.String).alias(name)
-              for name, value in _context_columns(context).items()),
-        )
-        for index, (cells, context) in enumerate(documents)
-        if cells.height
-    ]
-    if not frames:
+    present = [index for index, (cells, _context) in enumerate(documents) if cells.height]
+    if not present:
         return [NormalizedDocument(_empty_measurements(), empty_quarantine()) for _ in documents]
-    good, quarantine = _normalize_frame(pl.concat(frames))
-    measurements = good.partition_by(DOCUMENT, as_dict=True, include_key=False)
-    quarantined = quarantine.partition_by(DOCUMENT, as_dict=True, include_key=False)
+    cells = pl.concat([documents[index][0] for index in present])
+    heights = [documents[index][0].height for index in present]
+    cells = cells.with_columns(_document_indexes(present, heights))
+    good, quarantine = _normalize_frame(cells)
+    # The context is the same on every row of a document: joined once, not added per document.
+    contexts = _context_frame([(index, documents[index][1]) for index in present])
+    good = _with_context(good, contexts).select(DOCUMENT, *MEASUREMENT_COLUMNS)
+    quarantine = _with_context(quarantine, contexts).select(DOCUMENT, *QUARANTINE_SCHEMA)
+    measurements = _split_by_document(good, len(documents))
+    quarantined = _split_by_document(quarantine, len(documents))
     return [
         NormalizedDocument(
-            measurements.get((index,), good.drop(DOCUMENT).clear())
-            if cells.height else _empty_measurements(),
-            quarantined.get((index,), empty_quarantine()),
+            measurements[index] if cells.height else _empty_measurements(),
+            quarantined[index],
         )
         for index, (cells, _context) in enumerate(documents)
     ]
+
+
+def _document_indexes(indexes: list[int], heights: list[int]) -> pl.Series:
+    """The DOCUMENT column: each document's index repeated once per row of its cells."""
+    repeated = pl.lit(pl.Series(indexes, dtype=pl.Int32)).repeat_by(pl.Series(heights))
+    return pl.select(repeated.explode().alias(DOCUMENT)).to_series()
 
 
 def _context_columns(context: DocumentContext) -> dict[str, str | None]:
@@ -446,85 +708,96 @@ def _context_columns(context: DocumentContext) -> dict[str, str | None]:
     }
 
 
+def _context_frame(contexts: list[tuple[int, DocumentContext]]) -> pl.DataFrame:
+    rows = [{DOCUMENT: index, **_context_columns(context)} for index, context in contexts]
+    names = _context_columns(contexts[0][1])
+    return pl.DataFrame(rows, schema={DOCUMENT: pl.Int32, **dict.fromkeys(names, pl.String)})
+
+
+def _with_context(frame: pl.DataFrame, contexts: pl.DataFrame) -> pl.DataFrame:
+    return frame.join(contexts, on=DOCUMENT, how="left", maintain_order="left")
+
+
+def _split_by_document(frame: pl.DataFrame, count: int) -> list[pl.DataFrame]:
+    """The rows of documents 0 .. count - 1 without the DOCUMENT column, each in its order.
+
+    Rows are stably sorted by document, then sliced: slices share the frame's memory."""
+    if not frame[DOCUMENT].is_sorted():
+        frame = frame.sort(DOCUMENT, maintain_order=True)
+    indexes = pl.Series(range(count), dtype=pl.Int32)
+    starts = frame[DOCUMENT].search_sorted(indexes, side="left").to_list()
+    ends = frame[DOCUMENT].search_sorted(indexes, side="right").to_list()
+    body = frame.drop(DOCUMENT)
+    return [body.slice(start, end - start) for start, end in zip(starts, ends, strict=True)]
+
+
 def _normalize_frame(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(measurements, quarantine) of cells from one or more documents, each row keeping the
-    index of its document."""
+    index of its document; the document's context columns are left to the caller."""
     roles = _column_roles(cells)
     data = cells.filter(pl.col("row_number") > 0).join(
-        roles, on=[DOCUMENT, "table_index", "column_index"], how="left"
+        roles, on=[DOCUMENT, "table_index", "column_index"], how="left", maintain_order="left"
     )
     dimensions = _cell_units(_row_dimensions(data))
     note_units = _note_units(data, dimensions)
-    metrics = (
-        data.filter(pl.col("role").is_in(METRIC_ROLES))
-        .filter(~_blank(pl.col("raw_value")))
-        .rename({"role": "metric"})
-        .join(dimensions, on=ROW_KEY, how="left")
-        .join(note_units, on=ROW_KEY, how="left")
-    )
     table_metrics = data.group_by(DOCUMENT, "table_index").agg(
         pl.col("role").is_in(["time_to_train"]).any().alias("has_train_metric"),
         pl.col("role").is_in(["latency"]).any().alias("has_latency_metric"),
     )
-    metrics = metrics.join(table_metrics, on=[DOCUMENT, "table_index"], how="left")
+    metrics = (
+        data.filter(pl.col("role").is_in(METRIC_ROLES) & ~_blank(pl.col("raw_value")))
+        .rename({"role": "metric"})
+        .join(dimensions, on=ROW_KEY, how="left", maintain_order="left")
+        .join(note_units, on=ROW_KEY, how="left", maintain_order="left")
+        .join(table_metrics, on=[DOCUMENT, "table_index"], how="left", maintain_order="left")
+    )
     platforms = resolve_platforms(metrics["platform"])
-    metrics = metrics.join(platforms, on="platform", how="left")
-
-    model_name, model_kind = canonical_model(pl.col("model"))
-    sdk_version, sdk_pre = split_sdk(pl.col("sdk_version"))
-    activation, weight = split_precision(pl.col("precision"))
-    title_workload, _ = workload_and_phase(pl.col("table_title"))
-    variant_workload, variant_phase = workload_and_phase(pl.col("variant"))
-    metric_workload = (
-        pl.when(pl.col("metric") == "latency").then(pl.lit("inference"))
-        .when(pl.col("has_train_metric") | (pl.col("metric") == "time_to_train"))
-        .then(pl.lit("training"))
-        .when(pl.col("has_latency_metric")).then(pl.lit("inference"))
+    metrics = metrics.join(platforms, on="platform", how="left", maintain_order="left")
+    metrics = _with_labels(metrics)
+    metrics = (
+        _canonical_value_steps(metrics.lazy())
+        .with_columns(check=_check())
+        .with_columns(
+            value_per_accelerator=pl.when(
+                (pl.col("metric") == "throughput") & (pl.col("accelerator_count") > 0)
+            ).then(pl.col("value") / pl.col("accelerator_count")),
+        )
+        .pipe(_identity_steps)
+        .collect()
+        .pipe(_with_occurrences)
     )
-    metrics = metrics.with_columns(
-        model_canonical=model_name,
-        model_item_kind=model_kind,
-        framework_canonical=pl.coalesce(
-            canonical_framework(pl.col("framework")),
-            pl.col("framework").str.normalize("NFKC").str.strip_chars(),
-        ),
-        sdk=sdk_version,
-        sdk_prerelease=sdk_pre,
-        activation_dtype=activation,
-        weight_dtype=weight,
-        workload=pl.coalesce(title_workload, metric_workload, variant_workload),
-        phase=variant_phase,
-        batch_size_number=parse_number(pl.col("batch_size")),
-        unit_published=_published_unit(),
-    )
-    metrics = _with_checks(_with_canonical_values(metrics))
-    metrics = metrics.with_columns(
-        value_per_accelerator=pl.when(
-            (pl.col("metric") == "throughput") & (pl.col("accelerator_count") > 0)
-        ).then(pl.col("value") / pl.col("accelerator_count")),
-    )
-    metrics = _identity(metrics)
     good = metrics.filter(pl.col("check").is_null())
-    bad = metrics.filter(pl.col("check").is_not_null())
+    bad = metrics.filter(pl.col("check").is_not_null()).with_columns(reason=_reason())
     quarantine = _quarantine_rows(bad, data)
     unknown = _unknown_columns(cells, roles)
-    return good.select(DOCUMENT, *MEASUREMENT_COLUMNS), pl.concat([quarantine, unknown])
+    return good.select(DOCUMENT, *_OWN_MEASUREMENT_COLUMNS), pl.concat([quarantine, unknown])
+
+
+_CONTEXT_QUARANTINE_COLUMNS = ("document_sha256", "source_id")
+# The quarantine columns normalization fills; the context's come from the caller.
+_OWN_QUARANTINE_SCHEMA = {
+    name: dtype for name, dtype in QUARANTINE_SCHEMA.items()
+    if name not in _CONTEXT_QUARANTINE_COLUMNS
+}
 
 
 def _quarantine_rows(bad: pl.DataFrame, data: pl.DataFrame) -> pl.DataFrame:
     if bad.height == 0:
         return _empty_document_quarantine()
-    raw_rows = _raw_rows(data)
+    # The raw rows of failed rows only: each costs a JSON encoding in Python.
+    failed_rows = data.join(bad.select(ROW_KEY).unique(), on=ROW_KEY, how="semi",
+                            maintain_order="left")
+    raw_rows = _raw_rows(failed_rows)
     return (
-        bad.join(raw_rows, on=ROW_KEY, how="left")
+        bad.join(raw_rows, on=ROW_KEY, how="left", maintain_order="left")
         .with_columns(stage=pl.lit("normalize"))
-        .select(DOCUMENT, *QUARANTINE_SCHEMA)
-        .cast(QUARANTINE_SCHEMA)
+        .select(DOCUMENT, *_OWN_QUARANTINE_SCHEMA)
+        .cast(_OWN_QUARANTINE_SCHEMA)
     )
 
 
 def _empty_document_quarantine() -> pl.DataFrame:
-    return pl.DataFrame(schema={DOCUMENT: pl.Int32, **QUARANTINE_SCHEMA})
+    return pl.DataFrame(schema={DOCUMENT: pl.Int32, **_OWN_QUARANTINE_SCHEMA})
 
 
 def _unknown_columns(cells: pl.DataFrame, roles: pl.DataFrame) -> pl.DataFrame:
@@ -544,7 +817,7 @@ def _unknown_columns(cells: pl.DataFrame, roles: pl.DataFrame) -> pl.DataFrame:
             pl.col("column_name"),
         ),
         raw_row=pl.lit(None, dtype=pl.String),
-    ).select(DOCUMENT, *QUARANTINE_SCHEMA).cast(QUARANTINE_SCHEMA)
+    ).select(DOCUMENT, *_OWN_QUARANTINE_SCHEMA).cast(_OWN_QUARANTINE_SCHEMA)
 
 
 MEASUREMENT_COLUMNS = [
@@ -595,6 +868,10 @@ MEASUREMENT_COLUMNS = [
     "approximate",
     "raw_value",
 ]
+_CONTEXT_COLUMNS = ("source_id", "source_url", "document_sha256", "document_title",
+                    "captured_at", "parser_version")
+# The measurement columns normalization fills; the context's come from the caller.
+_OWN_MEASUREMENT_COLUMNS = [name for name in MEASUREMENT_COLUMNS if name not in _CONTEXT_COLUMNS]
 
 
 def _empty_measurements() -> pl.DataFrame:

@@ -62,33 +62,66 @@ def is_empty_cell(expr: pl.Expr) -> pl.Expr:
 
 
 def is_approximate(expr: pl.Expr) -> pl.Expr:
-    return fold_text(expr).str.contains(_APPROX)
+    return is_approximate_folded(fold_text(expr))
+
+
+def is_approximate_folded(folded: pl.Expr) -> pl.Expr:
+    """`is_approximate` of text `fold_text` already folded."""
+    return folded.str.contains(_APPROX)
+
+
+def without_approximation(folded: pl.Expr) -> pl.Expr:
+    """`fold_text` output with its 'about'/'~' prefix removed: the text the parsers read."""
+    return folded.str.replace(_APPROX, "")
 
 
 def parse_number(expr: pl.Expr) -> pl.Expr:
     """'54,784' -> 54784.0; '1.2k' -> 1200.0; '~5,000' -> 5000.0; null when not a plain number."""
-    text = fold_text(expr).str.replace(_APPROX, "")
-    parts = text.str.extract_groups(_NUMBER)
-    integer = parts.struct.field("int").str.replace_all(r"[, ']", "")
-    fraction = parts.struct.field("frac").fill_null("")
-    digits = pl.when((integer == "") & (fraction == "")).then(None).otherwise(
-        pl.when(integer == "").then(pl.lit("0")).otherwise(integer) + fraction
+    return number_from_plain(without_approximation(fold_text(expr)))
+
+
+def number_from_plain(text: pl.Expr) -> pl.Expr:
+    """`parse_number` of text already folded and stripped of its approximation prefix.
+
+    The steps work on the fields of one struct, so the regular expression runs once per
+    value: an expression used twice in a polars expression tree is evaluated twice."""
+    field = pl.field
+    integer, fraction = field("integer"), field("fraction")
+    return (
+        text.str.extract_groups(_NUMBER)
+        .struct.with_fields(
+            integer=field("int").str.replace_all(r"[, ']", ""),
+            fraction=field("frac").fill_null(""),
+        )
+        .struct.with_fields(
+            magnitude=pl.when((integer == "") & (fraction == "")).then(None).otherwise(
+                pl.when(integer == "").then(pl.lit("0")).otherwise(integer) + fraction
+            ).cast(pl.Float64, strict=False),
+            factor=field("suffix").replace_strict(
+                _SUFFIX_FACTOR, default=1.0, return_dtype=pl.Float64
+            ),
+        )
+        .struct.with_fields(
+            value=pl.when(field("sign") == "-").then(-field("magnitude"))
+            .otherwise(field("magnitude")) * field("factor")
+        )
+        .struct.field("value")
     )
-    magnitude = digits.cast(pl.Float64, strict=False)
-    factor = parts.struct.field("suffix").replace_strict(
-        _SUFFIX_FACTOR, default=1.0, return_dtype=pl.Float64
-    )
-    signed = pl.when(parts.struct.field("sign") == "-").then(-magnitude).otherwise(magnitude)
-    return signed * factor
 
 
 def leading_number_and_rest(expr: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     """'0.0719 MAE' -> (0.0719, 'MAE'): a score with its metric name glued on."""
+    parts = number_and_rest(expr)
+    return parts.struct.field("number"), parts.struct.field("rest")
+
+
+def number_and_rest(expr: pl.Expr) -> pl.Expr:
+    """`leading_number_and_rest` as one struct {number, rest}, to be computed once."""
     text = expr.str.normalize("NFKC").str.strip_chars()
     parts = text.str.extract_groups(r"^(?P<num>[+-]?\d+(?:\.\d+)?)\s*(?P<rest>[^\d].{0,40})?$")
-    return (
-        parts.struct.field("num").cast(pl.Float64, strict=False),
-        parts.struct.field("rest").str.strip_chars(),
+    return parts.struct.with_fields(
+        number=pl.field("num").cast(pl.Float64, strict=False),
+        rest=pl.field("rest").str.strip_chars(),
     )
 
 
@@ -102,29 +135,29 @@ def parse_duration_seconds(expr: pl.Expr, default_unit_seconds: pl.Expr) -> pl.E
     A bare number takes the unit the header or the table gave (`default_unit_seconds`);
     a bare number with no known unit stays null rather than being guessed.
     """
-    text = fold_text(expr).str.replace(_APPROX, "")
-    spelled = text.str.extract_groups(_DURATION)
-    clock = text.str.extract_groups(_CLOCK)
+    text = without_approximation(fold_text(expr))
+    return duration_from_plain(text, parse_number(expr) * default_unit_seconds)
 
-    def part(struct: pl.Expr, name: str) -> pl.Expr:
-        return struct.struct.field(name).cast(pl.Float64, strict=False)
 
-    spelled_parts = [part(spelled, name) for name in ("d", "h", "m", "s")]
-    has_spelled = pl.any_horizontal(p.is_not_null() for p in spelled_parts)
-    spelled_total = (
-        spelled_parts[0].fill_null(0) * 86400
-        + spelled_parts[1].fill_null(0) * 3600
-        + spelled_parts[2].fill_null(0) * 60
-        + spelled_parts[3].fill_null(0)
-    )
-    clock_total = (
-        part(clock, "h").fill_null(0) * 3600 + part(clock, "m") * 60 + part(clock, "s")
-    )
-    bare = parse_number(expr) * default_unit_seconds
-    return (
-        pl.when(has_spelled)
-        .then(spelled_total)
-        .when(clock_total.is_not_null())
-        .then(clock_total)
-        .otherwise(bare)
-    )
+def duration_from_plain(text: pl.Expr, bare_seconds: pl.Expr) -> pl.Expr:
+    """`parse_duration_seconds` of text already folded and stripped of its approximation
+    prefix; `bare_seconds` is the value of a bare number (its number times the default unit)."""
+
+    def part(name: str) -> pl.Expr:
+        return pl.field(name).cast(pl.Float64, strict=False)
+
+    spelled_parts = [part(name) for name in ("d", "h", "m", "s")]
+    spelled_seconds = text.str.extract_groups(_DURATION).struct.with_fields(
+        seconds=pl.when(pl.any_horizontal(p.is_not_null() for p in spelled_parts)).then(
+            spelled_parts[0].fill_null(0) * 86400
+            + spelled_parts[1].fill_null(0) * 3600
+            + spelled_parts[2].fill_null(0) * 60
+            + spelled_parts[3].fill_null(0)
+        )
+    ).struct.field("seconds")
+    clock_seconds = text.str.extract_groups(_CLOCK).struct.with_fields(
+        seconds=part("h").fill_null(0) * 3600 + part("m") * 60 + part("s")
+    ).struct.field("seconds")
+    # Spelled units first, then a clock reading, then the bare number; the spelled total is
+    # never null once any unit matched, so coalescing keeps that order of precedence.
+    return pl.coalesce(spelled_seconds, clock_seconds, bare_seconds)

@@ -47,6 +47,15 @@ def read_vocab(name: str) -> pl.DataFrame:
     return _read_vocab_file(path, status.st_mtime_ns, status.st_size)
 
 
+def vocabulary_signature() -> tuple[tuple[str, int, int], ...]:
+    """(name, size, modification time) of every vocabulary file: changes when one is edited."""
+    return tuple(
+        (entry.name, status.st_size, status.st_mtime_ns)
+        for entry in sorted(VOCAB_DIR.iterdir())
+        for status in [entry.stat()]
+    )
+
+
 @lru_cache(maxsize=128)
 def _read_vocab_file(path: Path, _mtime_ns: int, _size: int) -> pl.DataFrame:
     with path.open(encoding="utf-8", newline="") as handle:
