@@ -52,7 +52,8 @@ from warehouse.reviews import read_reviews, review_path
 
 Progress = Callable[[str], None]
 _NO_QUARANTINE = pl.DataFrame(schema=QUARANTINE_SCHEMA)  # frames are immutable: one serves all
-PREPARE_CHUNK = 32  # documents normalized and validated together by prepare_many
+_MEASUREMENT_SCHEMA = pl.Schema(MEASUREMENT_DTYPES)
+PREPARE_CHUNK = 64  # documents normalized and validated together by prepare_many
 
 
 @dataclass
@@ -235,7 +236,8 @@ def prepare_many(
                for document in documents]
     jobs = [_read_job(item, warehouse, check=False) for _, item in triaged
             if isinstance(item, _ToRead)]
-    outcomes = readers.read_all(budget.read_archived, jobs)
+    # Readers work up to a chunk ahead, so that they go on while this process normalizes.
+    outcomes = readers.read_all(budget.read_archived, jobs, lookahead=PREPARE_CHUNK)
     try:
         pending: list[DocumentLoad | _Parsed] = []
         sources: set[str] = set()
@@ -396,7 +398,8 @@ def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str]) -> Ite
         yield from pending
         return
     normalized = normalize_documents([(item.parsed.cells, item.context) for item in parsed])
-    frames = [n.measurements.cast(MEASUREMENT_DTYPES) for n in normalized]
+    frames = [n.measurements if n.measurements.schema == _MEASUREMENT_SCHEMA
+              else n.measurements.cast(MEASUREMENT_DTYPES) for n in normalized]
     good, invalid = validate_measurements(pl.concat(frames))
     # A chunk holds one version per source, so the source tells the documents apart.
     good_by = good.partition_by("source_id", as_dict=True)

@@ -61,17 +61,19 @@ def read_all(
     jobs: Sequence[ReadJob],
     budget: Budget | None = None,
     readers: int | None = None,
+    lookahead: int = 64,
 ) -> Iterator[Outcome]:
     """The outcome of `function(*job.args)` for each job, in the jobs' order.
 
     An exception, a budget overrun included, is an ("error", exception) outcome: one
     document's failure never stops the others. `budgets.outcome_value` turns an outcome
-    back into the result or raises its exception."""
+    back into the result or raises its exception. At most `lookahead` outcomes are read
+    ahead of the caller."""
     budget = budget or Budget.from_env()
     readers = reader_count() if readers is None else readers
     if readers < 2 or len(jobs) < PARALLEL_FROM or multiprocessing.current_process().daemon:
         return _read_here(function, jobs, budget)
-    return _read_in_workers(function, jobs, budget, readers)
+    return _read_in_workers(function, jobs, budget, readers, lookahead)
 
 
 def _read_here(function: Callable, jobs: Sequence[ReadJob], budget: Budget) -> Iterator[Outcome]:
@@ -84,9 +86,9 @@ def _read_here(function: Callable, jobs: Sequence[ReadJob], budget: Budget) -> I
 
 
 def _read_in_workers(
-    function: Callable, jobs: Sequence[ReadJob], budget: Budget, readers: int
+    function: Callable, jobs: Sequence[ReadJob], budget: Budget, readers: int, lookahead: int
 ) -> Iterator[Outcome]:
-    dispatcher = _Dispatcher(function, jobs, budget, min(readers, len(jobs)))
+    dispatcher = _Dispatcher(function, jobs, budget, min(readers, len(jobs)), lookahead)
     try:
         yield from dispatcher.outcomes()
     finally:
@@ -98,7 +100,7 @@ class _Dispatcher:
     caller works on what was read; at most `lookahead` outcomes wait for the caller."""
 
     def __init__(self, function: Callable, jobs: Sequence[ReadJob], budget: Budget,
-                 readers: int, lookahead: int = 64) -> None:
+                 readers: int, lookahead: int) -> None:
         self._function = function
         self._jobs = jobs
         self._budget = budget
