@@ -52,7 +52,6 @@ from warehouse.reviews import read_reviews, review_path
 
 Progress = Callable[[str], None]
 _NO_QUARANTINE = pl.DataFrame(schema=QUARANTINE_SCHEMA)  # frames are immutable: one serves all
-_MEASUREMENT_SCHEMA = pl.Schema(MEASUREMENT_DTYPES)
 PREPARE_CHUNK = 64  # documents normalized and validated together by prepare_many
 
 
@@ -398,9 +397,12 @@ def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str]) -> Ite
         yield from pending
         return
     normalized = normalize_documents([(item.parsed.cells, item.context) for item in parsed])
-    frames = [n.measurements if n.measurements.schema == _MEASUREMENT_SCHEMA
-              else n.measurements.cast(MEASUREMENT_DTYPES) for n in normalized]
-    good, invalid = validate_measurements(pl.concat(frames))
+    frames = [n.measurements for n in normalized]
+    try:
+        chunk = pl.concat(frames)
+    except pl.exceptions.SchemaError:  # a document's frame typed otherwise: cast them all
+        chunk = pl.concat([frame.cast(MEASUREMENT_DTYPES) for frame in frames])
+    good, invalid = validate_measurements(chunk)
     # A chunk holds one version per source, so the source tells the documents apart.
     good_by = good.partition_by("source_id", as_dict=True)
     invalid_by = invalid.partition_by("source_id", as_dict=True)
