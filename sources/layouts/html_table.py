@@ -94,6 +94,8 @@ _BLOCKS = _HEADINGS | frozenset(
     }
 )
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+# The runs that collapsing changes: a lone space is left alone, a substitution fewer per word.
+_SPACE_TO_COLLAPSE = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
 _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _SUPERSCRIPTABLE = re.compile(r"[0-9+\-=()]+")
@@ -355,42 +357,94 @@ def _line(node: etree._Element, fallback: int = 1) -> int:
     return node.sourceline or fallback
 
 
+_CELL_TAGS = frozenset({"td", "th"})  # a set test: one read of `.tag`, which builds a string
+
+
 def _cells_of(row: etree._Element) -> list[etree._Element]:
-    return [cell for cell in row if cell.tag == "td" or cell.tag == "th"]
+    return [cell for cell in row if cell.tag in _CELL_TAGS]
 
 
-def expand_rows(rows: Sequence[etree._Element]) -> list[list[_Slot | None]]:
-    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills."""
+def may_span(text: str) -> bool:
+    """False when no element of the page can carry a colspan or rowspan: the attribute names
+    appear nowhere in its markup (libxml2 takes attribute names only from the markup, and
+    would drop a NUL inside one)."""
+    return _SPAN_ATTRIBUTE.search(text) is not None or "\x00" in text
+
+
+_SPAN_ATTRIBUTE = re.compile(r"colspan|rowspan", re.I)
+
+
+def _raw_text(cell: etree._Element) -> str:
+    """The cell's text before its whitespace is collapsed (see `collapse_slot_texts`)."""
+    return text_of(cell) if len(cell) else (cell.text or "")
+
+
+def collapse_slot_texts(slots: list[_Slot]) -> None:
+    """Collapse the whitespace of every slot's text in one regex pass over all of them: on a
+    page of short cells a call per cell costs more than the substitution itself."""
+    if not slots:
+        return
+    texts = _collapse_many([slot.text for slot in slots])
+    for slot, text in zip(slots, texts, strict=True):
+        slot.text = text
+
+
+_JOIN = "\x00"  # never in lxml text (libxml2 strings end at NUL); checked below all the same
+
+
+def _collapse_many(texts: list[str]) -> list[str]:
+    """[collapse_space(text) for text in texts], in one pass."""
+    joined = _SPACE_TO_COLLAPSE.sub(" ", _JOIN.join(texts)).strip(" ")
+    # A run of spaces never crosses the separator, so each text keeps at most one space at
+    # either end, and that is what strip(" ") would remove.
+    pieces = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).split(_JOIN)
+    if len(pieces) != len(texts):
+        return [collapse_space(text) for text in texts]
+    return pieces
+
+
+def expand_rows(rows: Sequence[etree._Element], spans: bool = True) -> list[list[_Slot | None]]:
+    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills.
+    `spans=False` says that no cell spans (see `may_span`), which spares reading them."""
     grid: list[list[_Slot | None]] = [[] for _ in rows]
+    made: list[_Slot] = []
     for index, row in enumerate(rows):
         cells = _cells_of(row)
         row_line = _line(row)
-        if not grid[index] and not any(c.get("colspan") or c.get("rowspan") for c in cells):
+        if not grid[index] and not (
+            spans and any(c.get("colspan") or c.get("rowspan") for c in cells)
+        ):
             # Most rows span nothing and receive no span from above: one slot per cell.
-            grid[index] = [
-                _Slot(text_of(c), c.sourceline or row_line, index, c.tag == "th")
+            row_slots = [
+                _Slot(_raw_text(c), c.sourceline or row_line, index, c.tag == "th")
                 for c in cells[:MAX_COLUMNS]
             ]
+            grid[index] = row_slots
+            made += row_slots
             continue
-        _place_spanning_cells(grid, index, cells, row_line)
+        made += _place_spanning_cells(grid, index, cells, row_line)
+    collapse_slot_texts(made)
     return grid
 
 
 def _place_spanning_cells(
     grid: list[list[_Slot | None]], index: int, cells: list[etree._Element], row_line: int
-) -> None:
+) -> list[_Slot]:
+    """Place one row's cells around the spans from above; returns the slots made."""
+    made = []
     column = 0
     for cell in cells:
         slots = grid[index]
         while column < len(slots) and slots[column] is not None:
             column += 1
         if column >= MAX_COLUMNS:
-            return
+            break
         colspan = min(max(_span(cell, "colspan", 1, MAX_COLSPAN), 1), MAX_COLUMNS - column)
         rowspan = _span(cell, "rowspan", 1, MAX_ROWSPAN)
         # rowspan="0" reaches to the end of the row group.
         last = len(grid) if rowspan == 0 else min(len(grid), index + rowspan)
-        slot = _Slot(text_of(cell), cell.sourceline or row_line, index, cell.tag == "th")
+        slot = _Slot(_raw_text(cell), cell.sourceline or row_line, index, cell.tag == "th")
+        made.append(slot)
         for covered in range(index, max(last, index + 1)):
             target = grid[covered]
             if len(target) < column + colspan:
@@ -399,6 +453,7 @@ def _place_spanning_cells(
                 if target[position] is None:  # overlapping spans: the first cell keeps it
                     target[position] = slot
         column += colspan
+    return made
 
 
 def _is_section_row(slots: Sequence[_Slot | None], width: int) -> bool:
@@ -445,7 +500,7 @@ def _take_sections(rows: list[tuple[etree._Element, list, int]], width: int) -> 
     return labels
 
 
-def build_grid(table: etree._Element) -> _Grid:
+def build_grid(table: etree._Element, spans: bool = True) -> _Grid:
     """Header rows, body rows and footer rows of a table, spans expanded.
 
     The header is the <thead>; without one, the leading rows made only of <th>, else the first
@@ -453,12 +508,12 @@ def build_grid(table: etree._Element) -> _Grid:
     head, body_groups, foot = _row_groups(table)
     header = [
         (row, slots, index)
-        for index, (row, slots) in enumerate(zip(head, expand_rows(head), strict=True))
+        for index, (row, slots) in enumerate(zip(head, expand_rows(head, spans), strict=True))
     ]
     body = [
         (group[index], slots, index)
         for group in body_groups
-        for index, slots in enumerate(expand_rows(group))
+        for index, slots in enumerate(expand_rows(group, spans))
     ]
     widest = max((len(slots) for _row, slots, _index in header + body), default=0)
     lead = _take_sections(header, widest)
@@ -859,7 +914,10 @@ def parse_html(text: str) -> ParsedDocument:
         return ParsedDocument(cells=cells_frame(), problems=[problem])
     if root is None:
         return ParsedDocument(cells=cells_frame())
-    grids = {table: build_grid(table) for table in root.iter("table") if _is_data_table(table)}
+    spans = may_span(text)
+    grids = {
+        table: build_grid(table, spans) for table in root.iter("table") if _is_data_table(table)
+    }
     # A table too narrow for results is page layout: its text is prose like any other.
     grids = {table: grid for table, grid in grids.items() if grid.width >= MIN_DATA_COLUMNS}
     stream = _Stream(set(grids))
