@@ -29,6 +29,41 @@ def cells_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
                         schema=CELL_SCHEMA)
 
 
+class CellColumns:
+    """A cell frame filled a row at a time but kept column by column: the values a row's
+    cells share are repeated in C, and no per-cell tuple is built only to be transposed."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list] = {name: [] for name in CELL_SCHEMA}
+
+    def add_row(
+        self,
+        table_index: int,
+        table_title: str | None,
+        table_note: str | None,
+        row_number: int,
+        column_names: list[str],
+        raw_values: list[str],
+        line_numbers: list[int],
+    ) -> None:
+        """One table row: cell i has column_names[i], raw_values[i] and line_numbers[i]."""
+        width = len(raw_values)
+        columns = self.columns
+        columns["table_index"] += [table_index] * width
+        columns["table_title"] += [table_title] * width
+        columns["table_note"] += [table_note] * width
+        columns["row_number"] += [row_number] * width
+        columns["column_index"] += range(width)
+        columns["column_name"] += column_names
+        columns["raw_value"] += raw_values
+        columns["line_number"] += line_numbers
+
+    def frame(self) -> pl.DataFrame:
+        return pl.DataFrame(
+            [pl.Series(name, self.columns[name], dtype=dtype) for name, dtype in CELL_SCHEMA.items()]
+        )
+
+
 @dataclass(frozen=True)
 class ParseProblem:
     """Something a parser could not place: it becomes a quarantine row, never a silent drop."""

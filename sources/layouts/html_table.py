@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from sources.layouts.base import (
+    CellColumns,
     DocumentMetadata,
     Layout,
     ParsedDocument,
@@ -98,6 +99,7 @@ _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 _SPACE_TO_COLLAPSE = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
 _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CARRIAGE_RETURN = re.compile(r"\r\n?")
 _SUPERSCRIPTABLE = re.compile(r"[0-9+\-=()]+")
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾")
 # Starts only where a run of markers starts, so a long run not at the end costs one scan.
@@ -364,16 +366,6 @@ def _cells_of(row: etree._Element) -> list[etree._Element]:
     return [cell for cell in row if cell.tag in _CELL_TAGS]
 
 
-def may_span(text: str) -> bool:
-    """False when no element of the page can carry a colspan or rowspan: the attribute names
-    appear nowhere in its markup (libxml2 takes attribute names only from the markup, and
-    would drop a NUL inside one)."""
-    return _SPAN_ATTRIBUTE.search(text) is not None or "\x00" in text
-
-
-_SPAN_ATTRIBUTE = re.compile(r"colspan|rowspan", re.I)
-
-
 def _raw_text(cell: etree._Element) -> str:
     """The cell's text before its whitespace is collapsed (see `collapse_slot_texts`)."""
     return text_of(cell) if len(cell) else (cell.text or "")
@@ -403,17 +395,14 @@ def _collapse_many(texts: list[str]) -> list[str]:
     return pieces
 
 
-def expand_rows(rows: Sequence[etree._Element], spans: bool = True) -> list[list[_Slot | None]]:
-    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills.
-    `spans=False` says that no cell spans (see `may_span`), which spares reading them."""
+def expand_rows(rows: Sequence[etree._Element]) -> list[list[_Slot | None]]:
+    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills."""
     grid: list[list[_Slot | None]] = [[] for _ in rows]
     made: list[_Slot] = []
     for index, row in enumerate(rows):
         cells = _cells_of(row)
         row_line = _line(row)
-        if not grid[index] and not (
-            spans and any(c.get("colspan") or c.get("rowspan") for c in cells)
-        ):
+        if not grid[index] and not _spans_any(cells):
             # Most rows span nothing and receive no span from above: one slot per cell.
             row_slots = [
                 _Slot(_raw_text(c), c.sourceline or row_line, index, c.tag == "th")
@@ -425,6 +414,13 @@ def expand_rows(rows: Sequence[etree._Element], spans: bool = True) -> list[list
         made += _place_spanning_cells(grid, index, cells, row_line)
     collapse_slot_texts(made)
     return grid
+
+
+def _spans_any(cells: list[etree._Element]) -> bool:
+    for cell in cells:  # noqa: SIM110 - a loop, since any() over a generator costs twice as much
+        if cell.get("colspan") or cell.get("rowspan"):
+            return True
+    return False
 
 
 def _place_spanning_cells(
@@ -459,7 +455,9 @@ def _place_spanning_cells(
 def _is_section_row(slots: Sequence[_Slot | None], width: int) -> bool:
     """One cell spanning the table's full width: a label for the rows under it."""
     first = slots[0] if slots else None
-    return first is not None and len(slots) >= width and all(slot is first for slot in slots)
+    if first is None or len(slots) < width or (len(slots) > 1 and slots[1] is not first):
+        return False  # the cheap tests first: most rows are not one cell
+    return all(slot is first for slot in slots)
 
 
 @dataclass
@@ -500,7 +498,7 @@ def _take_sections(rows: list[tuple[etree._Element, list, int]], width: int) -> 
     return labels
 
 
-def build_grid(table: etree._Element, spans: bool = True) -> _Grid:
+def build_grid(table: etree._Element) -> _Grid:
     """Header rows, body rows and footer rows of a table, spans expanded.
 
     The header is the <thead>; without one, the leading rows made only of <th>, else the first
@@ -508,12 +506,12 @@ def build_grid(table: etree._Element, spans: bool = True) -> _Grid:
     head, body_groups, foot = _row_groups(table)
     header = [
         (row, slots, index)
-        for index, (row, slots) in enumerate(zip(head, expand_rows(head, spans), strict=True))
+        for index, (row, slots) in enumerate(zip(head, expand_rows(head), strict=True))
     ]
     body = [
         (group[index], slots, index)
         for group in body_groups
-        for index, slots in enumerate(expand_rows(group, spans))
+        for index, slots in enumerate(expand_rows(group))
     ]
     widest = max((len(slots) for _row, slots, _index in header + body), default=0)
     lead = _take_sections(header, widest)
@@ -560,24 +558,23 @@ def _is_data_table(table: etree._Element) -> bool:
 # ---- one table to cells --------------------------------------------------------------------
 
 
-@dataclass
-class _TableCells:
-    rows: list[tuple] = field(default_factory=list)
-    problems: list[ParseProblem] = field(default_factory=list)
+def _is_complete(slots: list[_Slot | None], width: int) -> bool:
+    return len(slots) == width and None not in slots
 
 
 def _fit_row(
     slots: list[_Slot | None], index: int, width: int, profile: ColumnProfile | None, line: int
-) -> list[tuple[str, int]] | None:
-    """The row's (text, line) per column, or None when its cells cannot be placed with certainty."""
+) -> tuple[list[str], list[int]] | None:
+    """The row's texts and lines per column, or None when its cells cannot be placed with
+    certainty."""
     inside = slots[:width]
     extra = slots[width:]
-    if len(inside) == width and all(s is not None for s in inside):
+    if len(inside) == width and None not in inside:
         # Surplus slots are a span running past the edge or empty cells: nothing is lost.
-        if all(
+        if not extra or all(
             s is None or any(s is o for o in inside) or cell_kind(s.text) == "blank" for s in extra
         ):
-            return [(s.text, s.line) for s in inside if s is not None]
+            return [s.text for s in inside], [s.line for s in inside]
         return None
     own = [s for s in slots if s is not None]
     distinct = len({id(s) for s in own}) == len(own)
@@ -590,13 +587,17 @@ def _fit_row(
     ):
         gap = realign_position([s.text for s in own], profile)
         if gap is not None:
-            placed = [(s.text, s.line) for s in own]
-            return [*placed[:gap], ("", line), *placed[gap:]]
+            texts = [s.text for s in own]
+            lines = [s.line for s in own]
+            return [*texts[:gap], "", *texts[gap:]], [*lines[:gap], line, *lines[gap:]]
     return None
 
 
-def table_cells(grid: _Grid, table_index: int, title: str | None, note: str | None) -> _TableCells:
-    """Cells of one data table; rows whose cells cannot be placed become problems."""
+def table_cells(
+    grid: _Grid, table_index: int, title: str | None, note: str | None, out: CellColumns
+) -> list[ParseProblem]:
+    """Add the cells of one data table to `out`; rows whose cells cannot be placed are
+    returned as problems."""
     width = grid.width
     note = NOTE_LINE_SEPARATOR.join([*grid.foot_notes, *([note] if note else [])]) or None
     names = _header_names(grid.header_rows, width)
@@ -604,13 +605,14 @@ def table_cells(grid: _Grid, table_index: int, title: str | None, note: str | No
         [fold_header_text(s.text if s else "") for s in slots] for slots in grid.header_rows
     ]
     header_texts.append([fold_header_text(name) for name, _ in names])
-    out = _TableCells()
     heading = with_section(title, grid.lead_section)
     # As in text captures, the column's name is its header text stripped; the header cell's
     # raw value keeps the text as published.
     columns = [name.strip() for name, _ in names]
-    for column, (name, line) in enumerate(names):
-        out.rows.append((table_index, heading, note, 0, column, columns[column], name, line))
+    out.add_row(
+        table_index, heading, note, 0, columns, [name for name, _ in names],
+        [line for _, line in names],
+    )
     entries = []
     section: str | None = None
     for row, slots, index in grid.body_rows:
@@ -624,27 +626,25 @@ def table_cells(grid: _Grid, table_index: int, title: str | None, note: str | No
         if _repeats_header(slots, header_texts):
             continue  # the header repeated inside the body, as long tables do
         entries.append((row, slots, index, section))
-    complete = [
-        [s.text for s in slots]
-        for _, slots, _, _ in entries
-        if len(slots) == width and all(s is not None for s in slots)
-    ]
     # Only a row that does not fit needs the columns' type pattern.
-    profile = profile_columns(complete, width) if len(complete) < len(entries) else None
+    profile = None
+    if not all(_is_complete(slots, width) for _, slots, _, _ in entries):
+        complete = [
+            [s.text for s in slots] for _, slots, _, _ in entries if _is_complete(slots, width)
+        ]
+        profile = profile_columns(complete, width)
+    problems = []
     for row_number, (row, slots, index, section) in enumerate(entries, start=1):
         row_title = with_section(heading, section)
         fitted = _fit_row(slots, index, width, profile, _line(row))
         if fitted is None:
             texts = [s.text for s in slots if s is not None]
-            out.problems.append(
+            problems.append(
                 width_problem(table_index, row_title, row_number, texts, width, _line(row))
             )
             continue
-        for column, (text, line) in enumerate(fitted):
-            out.rows.append(
-                (table_index, row_title, note, row_number, column, columns[column], text, line)
-            )
-    return out
+        out.add_row(table_index, row_title, note, row_number, columns, *fitted)
+    return problems
 
 
 def _repeats_header(slots: Sequence[_Slot | None], header_texts: list[list[str]]) -> bool:
@@ -844,9 +844,21 @@ def prepare_markup(text: str) -> str:
     line break, an XML declaration naming an encoding is refused for text that is already
     decoded, and lone surrogates cannot be encoded for the parser."""
     text = text.removeprefix("\ufeff")
-    text = re.sub(r"\r\n?", "\n", text)
-    text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
-    return _SURROGATE.sub("\ufffd", text)
+    if "\r" in text:  # each test below is a scan of the page: skip the work it would not do
+        text = _CARRIAGE_RETURN.sub("\n", text)
+    if _XML_DECLARATION.match(text):
+        text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
+    return _SURROGATE.sub("\ufffd", text) if _has_surrogate(text) else text
+
+
+def _has_surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")  # refuses a lone surrogate, and is faster than a regex search
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def parse_tree(text: str, stopped: list[ParseProblem] | None = None) -> etree._Element | None:
@@ -914,25 +926,20 @@ def parse_html(text: str) -> ParsedDocument:
         return ParsedDocument(cells=cells_frame(), problems=[problem])
     if root is None:
         return ParsedDocument(cells=cells_frame())
-    spans = may_span(text)
-    grids = {
-        table: build_grid(table, spans) for table in root.iter("table") if _is_data_table(table)
-    }
+    grids = {table: build_grid(table) for table in root.iter("table") if _is_data_table(table)}
     # A table too narrow for results is page layout: its text is prose like any other.
     grids = {table: grid for table, grid in grids.items() if grid.width >= MIN_DATA_COLUMNS}
     stream = _Stream(set(grids))
     traverse(root, stream.enter, stream.leave)
     stream.flush()
     context, note_items = _assign_titles_and_notes(stream.items)
-    rows: list[tuple] = []
+    cells = CellColumns()
     problems: list[ParseProblem] = list(stopped)
     for table_index, (table, grid) in enumerate(grids.items()):
         heading, note = context.get(table, (None, None))
         caption = table.find("caption")
         title = (text_of(caption) if caption is not None else "") or heading
-        built = table_cells(grid, table_index, title, note)
-        rows.extend(built.rows)
-        problems.extend(built.problems)
+        problems += table_cells(grid, table_index, title, note, cells)
     blocks = [item for item in stream.items if isinstance(item, _Block)]
     prose = [
         (item.line, item.text)
@@ -940,7 +947,7 @@ def parse_html(text: str) -> ParsedDocument:
         if isinstance(item, _Block) and position not in note_items
     ]
     return ParsedDocument(
-        cells=cells_frame(rows),
+        cells=cells.frame(),
         metadata=page_metadata(root, blocks, read_head(text)),
         prose=prose,
         problems=problems,
