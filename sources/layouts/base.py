@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 
 import polars as pl
 
@@ -36,25 +37,27 @@ class CellColumns:
     def __init__(self) -> None:
         self.columns: dict[str, list] = {name: [] for name in CELL_SCHEMA}
 
-    def add_row(
+    def add_rows(
         self,
         table_index: int,
-        table_title: str | None,
         table_note: str | None,
-        row_number: int,
         column_names: list[str],
+        row_titles: list[str | None],
+        row_numbers: list[int],
         raw_values: list[str],
         line_numbers: list[int],
     ) -> None:
-        """One table row: cell i has column_names[i], raw_values[i] and line_numbers[i]."""
-        width = len(raw_values)
+        """Rows of one table, each as wide as `column_names`: row i has row_titles[i] and
+        row_numbers[i]; its cells are the next len(column_names) raw values and lines."""
+        width = len(column_names)
+        count = len(row_numbers) * width
         columns = self.columns
-        columns["table_index"] += [table_index] * width
-        columns["table_title"] += [table_title] * width
-        columns["table_note"] += [table_note] * width
-        columns["row_number"] += [row_number] * width
-        columns["column_index"] += range(width)
-        columns["column_name"] += column_names
+        columns["table_index"] += [table_index] * count
+        columns["table_title"] += _each_repeated(row_titles, width)
+        columns["table_note"] += [table_note] * count
+        columns["row_number"] += _each_repeated(row_numbers, width)
+        columns["column_index"] += list(range(width)) * len(row_numbers)
+        columns["column_name"] += column_names * len(row_numbers)
         columns["raw_value"] += raw_values
         columns["line_number"] += line_numbers
 
@@ -62,6 +65,10 @@ class CellColumns:
         return pl.DataFrame(
             [pl.Series(name, self.columns[name], dtype=dtype) for name, dtype in CELL_SCHEMA.items()]
         )
+
+
+def _each_repeated(values: list, times: int) -> Iterable:
+    return chain.from_iterable(repeat(value, times) for value in values)
 
 
 @dataclass(frozen=True)

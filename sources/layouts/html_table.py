@@ -564,17 +564,18 @@ def _is_complete(slots: list[_Slot | None], width: int) -> bool:
 
 def _fit_row(
     slots: list[_Slot | None], index: int, width: int, profile: ColumnProfile | None, line: int
-) -> tuple[list[str], list[int]] | None:
-    """The row's texts and lines per column, or None when its cells cannot be placed with
-    certainty."""
+) -> list[_Slot] | None:
+    """The row's slot per column, or None when its cells cannot be placed with certainty."""
+    if _is_complete(slots, width):
+        return slots  # the common case, spared the slicing below
     inside = slots[:width]
     extra = slots[width:]
     if len(inside) == width and None not in inside:
         # Surplus slots are a span running past the edge or empty cells: nothing is lost.
-        if not extra or all(
+        if all(
             s is None or any(s is o for o in inside) or cell_kind(s.text) == "blank" for s in extra
         ):
-            return [s.text for s in inside], [s.line for s in inside]
+            return inside
         return None
     own = [s for s in slots if s is not None]
     distinct = len({id(s) for s in own}) == len(own)
@@ -587,9 +588,7 @@ def _fit_row(
     ):
         gap = realign_position([s.text for s in own], profile)
         if gap is not None:
-            texts = [s.text for s in own]
-            lines = [s.line for s in own]
-            return [*texts[:gap], "", *texts[gap:]], [*lines[:gap], line, *lines[gap:]]
+            return [*own[:gap], _Slot("", line, index, False), *own[gap:]]
     return None
 
 
@@ -609,23 +608,11 @@ def table_cells(
     # As in text captures, the column's name is its header text stripped; the header cell's
     # raw value keeps the text as published.
     columns = [name.strip() for name, _ in names]
-    out.add_row(
-        table_index, heading, note, 0, columns, [name for name, _ in names],
+    out.add_rows(
+        table_index, note, columns, [heading], [0], [name for name, _ in names],
         [line for _, line in names],
     )
-    entries = []
-    section: str | None = None
-    for row, slots, index in grid.body_rows:
-        if not any(s is not None for s in slots):
-            continue  # an empty <tr> publishes nothing
-        if _is_section_row(slots, width):
-            label = slots[0].text
-            if label.strip(" \u00a0"):  # an empty full-width row only spaces the table out
-                section = label
-            continue
-        if _repeats_header(slots, header_texts):
-            continue  # the header repeated inside the body, as long tables do
-        entries.append((row, slots, index, section))
+    entries = _published_rows(grid, width, header_texts, heading)
     # Only a row that does not fit needs the columns' type pattern.
     profile = None
     if not all(_is_complete(slots, width) for _, slots, _, _ in entries):
@@ -634,8 +621,10 @@ def table_cells(
         ]
         profile = profile_columns(complete, width)
     problems = []
-    for row_number, (row, slots, index, section) in enumerate(entries, start=1):
-        row_title = with_section(heading, section)
+    placed: list[_Slot] = []
+    row_titles: list[str | None] = []
+    row_numbers: list[int] = []
+    for row_number, (row, slots, index, row_title) in enumerate(entries, start=1):
         fitted = _fit_row(slots, index, width, profile, _line(row))
         if fitted is None:
             texts = [s.text for s in slots if s is not None]
@@ -643,13 +632,50 @@ def table_cells(
                 width_problem(table_index, row_title, row_number, texts, width, _line(row))
             )
             continue
-        out.add_row(table_index, row_title, note, row_number, columns, *fitted)
+        placed += fitted
+        row_titles.append(row_title)
+        row_numbers.append(row_number)
+    out.add_rows(
+        table_index, note, columns, row_titles, row_numbers, [s.text for s in placed],
+        [s.line for s in placed],
+    )
     return problems
 
 
-def _repeats_header(slots: Sequence[_Slot | None], header_texts: list[list[str]]) -> bool:
-    first = fold_header_text(slots[0].text) if slots and slots[0] is not None else ""
-    if not first or all(not texts or texts[0] != first for texts in header_texts):
+def _published_rows(
+    grid: _Grid, width: int, header_texts: list[list[str]], heading: str | None
+) -> list[tuple[etree._Element, list[_Slot | None], int, str | None]]:
+    """(tr, slots, row index, title) of the body rows that publish values: not empty, not a
+    section label (which extends the title of the rows under it), not the header repeated."""
+    entries = []
+    title = heading
+    header_firsts = {texts[0] for texts in header_texts if texts}
+    folded: dict[str, str] = {}  # many rows share their first cell's text
+    for row, slots, index in grid.body_rows:
+        if slots.count(None) == len(slots):
+            continue  # an empty <tr> publishes nothing
+        if _is_section_row(slots, width):
+            label = slots[0].text
+            if label.strip(" \u00a0"):  # an empty full-width row only spaces the table out
+                title = with_section(heading, label)
+            continue
+        if _repeats_header(slots, header_texts, header_firsts, folded):
+            continue  # the header repeated inside the body, as long tables do
+        entries.append((row, slots, index, title))
+    return entries
+
+
+def _repeats_header(
+    slots: Sequence[_Slot | None],
+    header_texts: list[list[str]],
+    header_firsts: set[str],
+    folded: dict[str, str],
+) -> bool:
+    text = slots[0].text if slots and slots[0] is not None else ""
+    first = folded.get(text)
+    if first is None:
+        first = folded[text] = fold_header_text(text)
+    if not first or first not in header_firsts:
         return False  # the cheap test first: most rows differ from the header in cell one
     return [fold_header_text(s.text if s else "") for s in slots] in header_texts
 
