@@ -547,12 +547,27 @@ def _header_names(rows: list[list[_Slot | None]], width: int) -> list[tuple[str,
     return names
 
 
-def _is_data_table(table: etree._Element) -> bool:
-    if (table.get("role") or "").lower() in ("presentation", "none"):
-        return False
-    if any(True for _ in table.iterdescendants("table")):
-        return False  # a table holding tables lays out the page
-    return not any(_tag(ancestor) in _SKIPPED for ancestor in table.iterancestors())
+def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
+    """The page's tables (all of them, in document order) that may hold data: not marked as
+    presentation, holding no table (a table holding tables lays out the page), and not inside
+    a script, template or the like."""
+    holders: set[etree._Element] = set()
+    hidden: set[etree._Element] = set()
+    for table in tables:
+        # Walking up from every table finds the tables that hold one, without walking down
+        # through every table's cells.
+        for ancestor in table.iterancestors():
+            if ancestor.tag == "table":
+                holders.add(ancestor)
+            if _tag(ancestor) in _SKIPPED:
+                hidden.add(table)
+    return [
+        table
+        for table in tables
+        if (table.get("role") or "").lower() not in ("presentation", "none")
+        and table not in holders
+        and table not in hidden
+    ]
 
 
 # ---- one table to cells --------------------------------------------------------------------
@@ -780,14 +795,48 @@ class _Stream:
 # ---- page metadata -------------------------------------------------------------------------
 
 
-def _meta_values(root: etree._Element, head: HeadFacts) -> dict[str, str]:
+@dataclass
+class _PageElements:
+    """The elements page-level facts come from, found in one walk of the tree (each walk of a
+    200 KB page's tree costs about as much as reading its largest table)."""
+
+    tables: list[etree._Element] = field(default_factory=list)
+    metas: list[etree._Element] = field(default_factory=list)
+    with_itemprop: list[etree._Element] = field(default_factory=list)  # the root excepted
+    times: list[etree._Element] = field(default_factory=list)
+    author_links: list[etree._Element] = field(default_factory=list)  # <a> and <link>
+    title: etree._Element | None = None  # the first <title> below the root
+
+
+def page_elements(root: etree._Element) -> _PageElements:
+    found = _PageElements()
+    by_tag = {
+        "table": found.tables,
+        "meta": found.metas,
+        "time": found.times,
+        "a": found.author_links,
+        "link": found.author_links,
+    }
+    for element in root.iter("*"):  # elements only, in document order, the root first
+        tag = element.tag
+        kept = by_tag.get(tag)
+        if kept is not None:
+            kept.append(element)
+        elif tag == "title" and found.title is None and element is not root:
+            found.title = element
+        if element.get("itemprop") is not None and element is not root:
+            found.with_itemprop.append(element)
+    return found
+
+
+def _meta_values(found: _PageElements, head: HeadFacts) -> dict[str, str]:
     values: dict[str, str] = dict(head.meta)
-    for meta in root.iter("meta"):
+    for meta in found.metas:
         key = meta.get("property") or meta.get("name") or meta.get("itemprop")
         content = meta.get("content")
         if key and content and content.strip():
             values.setdefault(key.strip().lower(), collapse_space(content))
-    for node in root.iterfind(".//*[@itemprop]"):
+    for node in found.with_itemprop:
         key = node.get("itemprop")
         value = node.get("datetime") or node.get("content")
         if key and value:
@@ -807,12 +856,12 @@ def _first_meta(values: dict[str, str], keys: Sequence[str]) -> str | None:
     return next((values[key] for key in keys if key in values), None)
 
 
-def _meta_author(root: etree._Element, values: dict[str, str]) -> str | None:
+def _meta_author(found: _PageElements, values: dict[str, str]) -> str | None:
     for key in _AUTHOR_META:
         value = values.get(key)
         if value and not value.lower().startswith(("http://", "https://")):
             return value
-    for node in root.iter("a", "link"):
+    for node in found.author_links:
         if "author" in (node.get("rel") or "").lower().split():
             name = text_of(node) if _tag(node) == "a" else (node.get("title") or "")
             if name.strip():
@@ -820,10 +869,10 @@ def _meta_author(root: etree._Element, values: dict[str, str]) -> str | None:
     return None
 
 
-def _time_dates(root: etree._Element) -> tuple[str | None, str | None]:
+def _time_dates(found: _PageElements) -> tuple[str | None, str | None]:
     """(published, updated) from <time datetime>: updated when its sentence says so."""
     published = updated = None
-    for node in root.iter("time"):
+    for node in found.times:
         if any(_tag(a) in _NOT_PROSE for a in node.iterancestors()):
             continue
         found = machine_date(node.get("datetime")) or parse_date(text_of(node))
@@ -839,20 +888,20 @@ def _time_dates(root: etree._Element) -> tuple[str | None, str | None]:
 
 
 def page_metadata(
-    root: etree._Element, blocks: Sequence[_Block], head: HeadFacts
+    found: _PageElements, blocks: Sequence[_Block], head: HeadFacts
 ) -> DocumentMetadata:
-    values = _meta_values(root, head)
+    values = _meta_values(found, head)
     lines = [block.text for block in blocks]
-    title_node = root.find(".//title")
+    title_node = found.title
     page_title = head.title or (text_of(title_node) if title_node is not None else "")
     first_h1 = next((block.text for block in blocks if block.tag == "h1"), None)
     # <title> usually carries the site's name as well, so the page's own headings come first.
     title = values.get("og:title") or first_h1 or page_title or find_title(lines)
-    time_published, time_updated = _time_dates(root)
+    time_published, time_updated = _time_dates(found)
     text_dates = find_dates(lines)
     return DocumentMetadata(
         title=title or None,
-        author=_meta_author(root, values) or head.author_link or find_author(lines),
+        author=_meta_author(found, values) or head.author_link or find_author(lines),
         published_date=machine_date(_first_meta(values, _PUBLISHED_META))
         or time_published
         or text_dates["published_date"],
@@ -952,7 +1001,8 @@ def parse_html(text: str) -> ParsedDocument:
         return ParsedDocument(cells=cells_frame(), problems=[problem])
     if root is None:
         return ParsedDocument(cells=cells_frame())
-    grids = {table: build_grid(table) for table in root.iter("table") if _is_data_table(table)}
+    found = page_elements(root)
+    grids = {table: build_grid(table) for table in data_tables(found.tables)}
     # A table too narrow for results is page layout: its text is prose like any other.
     grids = {table: grid for table, grid in grids.items() if grid.width >= MIN_DATA_COLUMNS}
     stream = _Stream(set(grids))
@@ -974,7 +1024,7 @@ def parse_html(text: str) -> ParsedDocument:
     ]
     return ParsedDocument(
         cells=cells.frame(),
-        metadata=page_metadata(root, blocks, read_head(text)),
+        metadata=page_metadata(found, blocks, read_head(text)),
         prose=prose,
         problems=problems,
     )
