@@ -400,27 +400,31 @@ def expand_rows(rows: Sequence[etree._Element]) -> list[list[_Slot | None]]:
     grid: list[list[_Slot | None]] = [[] for _ in rows]
     made: list[_Slot] = []
     for index, row in enumerate(rows):
-        cells = _cells_of(row)
         row_line = _line(row)
-        if not grid[index] and not _spans_any(cells):
-            # Most rows span nothing and receive no span from above: one slot per cell.
-            row_slots = [
-                _Slot(_raw_text(c), c.sourceline or row_line, index, c.tag == "th")
-                for c in cells[:MAX_COLUMNS]
-            ]
-            grid[index] = row_slots
-            made += row_slots
-            continue
-        made += _place_spanning_cells(grid, index, cells, row_line)
+        # Most rows span nothing and receive no span from above: one slot per cell.
+        plain = None if grid[index] else _plain_row(row, index, row_line)
+        if plain is not None:
+            grid[index] = plain
+            made += plain
+        else:
+            made += _place_spanning_cells(grid, index, _cells_of(row), row_line)
     collapse_slot_texts(made)
     return grid
 
 
-def _spans_any(cells: list[etree._Element]) -> bool:
-    for cell in cells:  # noqa: SIM110 - a loop, since any() over a generator costs twice as much
+def _plain_row(row: etree._Element, index: int, row_line: int) -> list[_Slot] | None:
+    """A slot per cell of the row, or None when a cell spans columns or rows. One pass over
+    the cells: each read of an element's tag or text builds a new string."""
+    slots = []
+    for cell in row:
+        tag = cell.tag
+        if tag != "td" and tag != "th":
+            continue
         if cell.get("colspan") or cell.get("rowspan"):
-            return True
-    return False
+            return None
+        text = text_of(cell) if len(cell) else (cell.text or "")  # collapsed later
+        slots.append(_Slot(text, cell.sourceline or row_line, index, tag == "th"))
+    return slots[:MAX_COLUMNS]
 
 
 def _place_spanning_cells(
@@ -752,6 +756,9 @@ class _Stream:
 
     def flush(self) -> None:
         block = self.open[-1]
+        if not block.parts:  # most flushes, at the edges of nested blocks, have no text
+            block.line = None
+            return
         text = collapse_space("".join(block.parts)).strip()
         if text:
             self.items.append(
@@ -898,16 +905,17 @@ def page_metadata(
     # <title> usually carries the site's name as well, so the page's own headings come first.
     title = values.get("og:title") or first_h1 or page_title or find_title(lines)
     time_published, time_updated = _time_dates(found)
-    text_dates = find_dates(lines)
+    published = machine_date(_first_meta(values, _PUBLISHED_META)) or time_published
+    updated = machine_date(_first_meta(values, _UPDATED_META)) or time_updated
+    if not (published and updated):  # the dates the prose states are the last resort
+        text_dates = find_dates(lines)
+        published = published or text_dates["published_date"]
+        updated = updated or text_dates["last_updated_date"]
     return DocumentMetadata(
         title=title or None,
         author=_meta_author(found, values) or head.author_link or find_author(lines),
-        published_date=machine_date(_first_meta(values, _PUBLISHED_META))
-        or time_published
-        or text_dates["published_date"],
-        last_updated_date=machine_date(_first_meta(values, _UPDATED_META))
-        or time_updated
-        or text_dates["last_updated_date"],
+        published_date=published,
+        last_updated_date=updated,
     )
 
 
