@@ -14,7 +14,7 @@ the predefined HTML character references (&nbsp;, &amp;, ...) become characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -476,13 +476,13 @@ class _Grid:
         return max((len(slots) for slots in self.header_rows), default=0)
 
 
-def _row_groups(table: etree._Element) -> tuple[list, list[list], list]:
-    """The table's rows: thead rows, body groups in order (rowspans stop at a group's end),
-    tfoot rows."""
+def _row_groups(rows: Iterable[etree._Element]) -> tuple[list, list[list], list]:
+    """The table's rows (all its <tr>, in document order): thead rows, body groups in order
+    (rowspans stop at a group's end), tfoot rows."""
     head: list[etree._Element] = []
     foot: list[etree._Element] = []
     body: dict[etree._Element, list[etree._Element]] = {}
-    for row in table.iter("tr"):
+    for row in rows:
         parent = row.getparent()
         group = _tag(parent) if parent is not None else None
         if group == "thead":
@@ -502,12 +502,13 @@ def _take_sections(rows: list[tuple[etree._Element, list, int]], width: int) -> 
     return labels
 
 
-def build_grid(table: etree._Element) -> _Grid:
-    """Header rows, body rows and footer rows of a table, spans expanded.
+def build_grid(table: etree._Element, rows: list[etree._Element] | None = None) -> _Grid:
+    """Header rows, body rows and footer rows of a table, spans expanded. `rows`, when given,
+    are the table's <tr> elements (see `rows_by_table`).
 
     The header is the <thead>; without one, the leading rows made only of <th>, else the first
     row. Full-width single cells above the header are a label for the whole table."""
-    head, body_groups, foot = _row_groups(table)
+    head, body_groups, foot = _row_groups(table.iter("tr") if rows is None else rows)
     header = [
         (row, slots, index)
         for index, (row, slots) in enumerate(zip(head, expand_rows(head), strict=True))
@@ -549,6 +550,20 @@ def _header_names(rows: list[list[_Slot | None]], width: int) -> list[tuple[str,
         line = seen[0].line if seen else 1
         names.append((" ".join(texts) if texts else (seen[0].text if seen else ""), line))
     return names
+
+
+def rows_by_table(
+    rows: list[etree._Element], tables: list[etree._Element]
+) -> dict[etree._Element, list[etree._Element]]:
+    """The rows (the page's <tr> elements, in document order) of each of `tables`, tables that
+    hold no table: a row belongs to its nearest table. Walking up from each row costs far less
+    than walking down through every table's cells."""
+    found: dict[etree._Element, list[etree._Element]] = {table: [] for table in tables}
+    for row in rows:
+        owner = found.get(next(row.iterancestors("table"), None))
+        if owner is not None:
+            owner.append(row)
+    return found
 
 
 def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
@@ -808,6 +823,7 @@ class _PageElements:
     200 KB page's tree costs about as much as reading its largest table)."""
 
     tables: list[etree._Element] = field(default_factory=list)
+    rows: list[etree._Element] = field(default_factory=list)  # every <tr>
     metas: list[etree._Element] = field(default_factory=list)
     with_itemprop: list[etree._Element] = field(default_factory=list)  # the root excepted
     times: list[etree._Element] = field(default_factory=list)
@@ -819,6 +835,7 @@ def page_elements(root: etree._Element) -> _PageElements:
     found = _PageElements()
     by_tag = {
         "table": found.tables,
+        "tr": found.rows,
         "meta": found.metas,
         "time": found.times,
         "a": found.author_links,
@@ -1010,7 +1027,8 @@ def parse_html(text: str) -> ParsedDocument:
     if root is None:
         return ParsedDocument(cells=cells_frame())
     found = page_elements(root)
-    grids = {table: build_grid(table) for table in data_tables(found.tables)}
+    tables = rows_by_table(found.rows, data_tables(found.tables))
+    grids = {table: build_grid(table, rows) for table, rows in tables.items()}
     # A table too narrow for results is page layout: its text is prose like any other.
     grids = {table: grid for table, grid in grids.items() if grid.width >= MIN_DATA_COLUMNS}
     stream = _Stream(set(grids))
