@@ -939,33 +939,29 @@ def page_metadata(
 # ---- parse and sniff -----------------------------------------------------------------------
 
 
-def prepare_markup(text: str) -> str:
-    """Text libxml2 accepts, with the lines where they were: HTML reads CR and CRLF as one
-    line break, an XML declaration naming an encoding is refused for text that is already
-    decoded, and lone surrogates cannot be encoded for the parser."""
+def prepare_markup(text: str) -> bytes:
+    """The page as UTF-8 bytes libxml2 accepts, with the lines where they were: HTML reads CR
+    and CRLF as one line break, an XML declaration naming an encoding is refused for text that
+    is already decoded, and lone surrogates cannot be encoded. libxml2 reads UTF-8 without
+    converting it (lxml hands it any other str as UTF-16 or UCS-4, which it converts)."""
     text = text.removeprefix("\ufeff")
     if "\r" in text:  # each test below is a scan of the page: skip the work it would not do
         text = _CARRIAGE_RETURN.sub("\n", text)
     if _XML_DECLARATION.match(text):
         text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
-    return _SURROGATE.sub("\ufffd", text) if _has_surrogate(text) else text
-
-
-def _has_surrogate(text: str) -> bool:
-    if text.isascii():
-        return False
     try:
-        text.encode("utf-8")  # refuses a lone surrogate, and is faster than a regex search
-    except UnicodeEncodeError:
-        return True
-    return False
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def parse_tree(text: str, stopped: list[ParseProblem] | None = None) -> etree._Element | None:
     """The page's tree, or None when it holds no element at all. Where libxml2 gave up part
     way (elements nested deeper than 256, say), a problem naming the line joins `stopped`."""
     # The plain etree parser: lxml.html's element classes cost a Python call per element.
-    parser = etree.HTMLParser(no_network=True, remove_pis=True, default_doctype=False)
+    parser = etree.HTMLParser(
+        no_network=True, remove_pis=True, default_doctype=False, encoding="utf-8"
+    )
     try:
         root = etree.fromstring(prepare_markup(text), parser)
     except etree.ParserError:
