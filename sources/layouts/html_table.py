@@ -771,10 +771,10 @@ class _Stream:
 
     def flush(self) -> None:
         block = self.open[-1]
-        if not block.parts:  # most flushes, at the edges of nested blocks, have no text
-            block.line = None
-            return
-        text = collapse_space("".join(block.parts)).strip()
+        joined = "".join(block.parts)
+        # Most flushes, at the edges of nested blocks, have no text or only the line breaks
+        # between tags: only the rest needs collapsing.
+        text = collapse_space(joined).strip() if joined.strip() else ""
         if text:
             self.items.append(
                 _Block(block.line or self.last_line, text, block.tag, block.heading, block.serial)
