@@ -600,8 +600,6 @@ def _fit_row(
     slots: list[_Slot | None], index: int, width: int, profile: ColumnProfile | None, line: int
 ) -> list[_Slot] | None:
     """The row's slot per column, or None when its cells cannot be placed with certainty."""
-    if _is_complete(slots, width):
-        return slots  # the common case, spared the slicing below
     inside = slots[:width]
     extra = slots[width:]
     if len(inside) == width and None not in inside:
@@ -659,7 +657,10 @@ def table_cells(
     row_titles: list[str | None] = []
     row_numbers: list[int] = []
     for row_number, (row, slots, index, row_title) in enumerate(entries, start=1):
-        fitted = _fit_row(slots, index, width, profile, _line(row))
+        # A complete row, the common case, is placed as it stands.
+        fitted = slots if _is_complete(slots, width) else _fit_row(
+            slots, index, width, profile, _line(row)
+        )
         if fitted is None:
             texts = [s.text for s in slots if s is not None]
             problems.append(
