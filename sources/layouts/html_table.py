@@ -401,14 +401,15 @@ def _collapse_many(texts: list[str]) -> list[str]:
     return pieces
 
 
-def expand_rows(rows: Sequence[etree._Element]) -> list[list[_Slot | None]]:
-    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills."""
+def expand_rows(rows: Sequence[etree._Element], spans: bool = True) -> list[list[_Slot | None]]:
+    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills.
+    `spans=False` says that no cell has a colspan or rowspan attribute."""
     grid: list[list[_Slot | None]] = [[] for _ in rows]
     made: list[_Slot] = []
     for index, row in enumerate(rows):
         row_line = _line(row)
         # Most rows span nothing and receive no span from above: one slot per cell.
-        plain = None if grid[index] else _plain_row(row, index, row_line)
+        plain = None if grid[index] else _plain_row(row, index, row_line, spans)
         if plain is not None:
             grid[index] = plain
             made += plain
@@ -418,7 +419,9 @@ def expand_rows(rows: Sequence[etree._Element]) -> list[list[_Slot | None]]:
     return grid
 
 
-def _plain_row(row: etree._Element, index: int, row_line: int) -> list[_Slot] | None:
+def _plain_row(
+    row: etree._Element, index: int, row_line: int, spans: bool = True
+) -> list[_Slot] | None:
     """A slot per cell of the row, or None when a cell spans columns or rows. One pass over
     the cells: each read of an element's tag or text builds a new string."""
     slots = []
@@ -426,7 +429,7 @@ def _plain_row(row: etree._Element, index: int, row_line: int) -> list[_Slot] | 
         tag = cell.tag
         if tag != "td" and tag != "th":
             continue
-        if cell.get("colspan") or cell.get("rowspan"):
+        if spans and (cell.get("colspan") or cell.get("rowspan")):
             return None
         text = text_of(cell) if len(cell) else (cell.text or "")  # collapsed later
         slots.append(_Slot(text, cell.sourceline or row_line, index, tag == "th"))
@@ -508,21 +511,24 @@ def _take_sections(rows: list[tuple[etree._Element, list, int]], width: int) -> 
     return labels
 
 
-def build_grid(table: etree._Element, rows: list[etree._Element] | None = None) -> _Grid:
+def build_grid(
+    table: etree._Element, rows: list[etree._Element] | None = None, spans: bool = True
+) -> _Grid:
     """Header rows, body rows and footer rows of a table, spans expanded. `rows`, when given,
-    are the table's <tr> elements (see `rows_by_table`).
+    are the table's <tr> elements (see `rows_by_table`); `spans=False` says that no cell
+    has a colspan or rowspan attribute.
 
     The header is the <thead>; without one, the leading rows made only of <th>, else the first
     row. Full-width single cells above the header are a label for the whole table."""
     head, body_groups, foot = _row_groups(table.iter("tr") if rows is None else rows)
     header = [
         (row, slots, index)
-        for index, (row, slots) in enumerate(zip(head, expand_rows(head), strict=True))
+        for index, (row, slots) in enumerate(zip(head, expand_rows(head, spans), strict=True))
     ]
     body = [
         (group[index], slots, index)
         for group in body_groups
-        for index, slots in enumerate(expand_rows(group))
+        for index, slots in enumerate(expand_rows(group, spans))
     ]
     widest = max((len(slots) for _row, slots, _index in header + body), default=0)
     lead = _take_sections(header, widest)
@@ -838,7 +844,13 @@ class _PageElements:
     title: etree._Element | None = None  # the first <title> below the root
 
 
-def page_elements(root: etree._Element) -> _PageElements:
+_PAGE_TAGS = ("table", "tr", "meta", "time", "a", "link", "title")
+_WITH_ITEMPROP = etree.XPath("descendant::*[@itemprop]")
+
+
+def page_elements(root: etree._Element, itemprop: bool = True) -> _PageElements:
+    """The page's elements of interest, in document order. `itemprop=False` says that no
+    element has an itemprop attribute (see `attribute_names_in`), which spares looking."""
     found = _PageElements()
     by_tag = {
         "table": found.tables,
@@ -848,16 +860,27 @@ def page_elements(root: etree._Element) -> _PageElements:
         "a": found.author_links,
         "link": found.author_links,
     }
-    for element in root.iter("*"):  # elements only, in document order, the root first
+    # The tag filter runs in lxml's C code: no Python step for the other elements.
+    for element in root.iter(*_PAGE_TAGS):
         tag = element.tag
-        kept = by_tag.get(tag)
-        if kept is not None:
-            kept.append(element)
-        elif tag == "title" and found.title is None and element is not root:
+        if tag != "title":
+            by_tag[tag].append(element)
+        elif found.title is None and element is not root:
             found.title = element
-        if element.get("itemprop") is not None and element is not root:
-            found.with_itemprop.append(element)
+    if itemprop:
+        found.with_itemprop = _WITH_ITEMPROP(root)
     return found
+
+
+def attribute_names_in(markup: bytes, names: Sequence[str]) -> set[str]:
+    """The names among `names` (lower case) that may name an attribute of some element of the
+    page. libxml2 takes attribute names from the markup alone and lower-cases them (ASCII
+    only), so a name absent from the lower-cased markup names no attribute; a NUL, which
+    libxml2 may drop from a name, leaves every name possible."""
+    lowered = markup.lower()
+    if b"\x00" in lowered:
+        return set(names)
+    return {name for name in names if name.encode("ascii") in lowered}
 
 
 def _meta_values(found: _PageElements, head: HeadFacts) -> dict[str, str]:
@@ -962,15 +985,16 @@ def prepare_markup(text: str) -> bytes:
         return _SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
-def parse_tree(text: str, stopped: list[ParseProblem] | None = None) -> etree._Element | None:
-    """The page's tree, or None when it holds no element at all. Where libxml2 gave up part
-    way (elements nested deeper than 256, say), a problem naming the line joins `stopped`."""
+def parse_tree(markup: bytes, stopped: list[ParseProblem] | None = None) -> etree._Element | None:
+    """The tree of a page's markup (see `prepare_markup`), or None when it holds no element at
+    all. Where libxml2 gave up part way (elements nested deeper than 256, say), a problem
+    naming the line joins `stopped`."""
     # The plain etree parser: lxml.html's element classes cost a Python call per element.
     parser = etree.HTMLParser(
         no_network=True, remove_pis=True, default_doctype=False, encoding="utf-8"
     )
     try:
-        root = etree.fromstring(prepare_markup(text), parser)
+        root = etree.fromstring(markup, parser)
     except etree.ParserError:
         return None  # libxml2's word for a document without any element
     if stopped is not None:
@@ -1023,15 +1047,18 @@ def parse_html(text: str) -> ParsedDocument:
     """Parse an HTML page into table cells, prose paragraphs and page metadata."""
     stopped: list[ParseProblem] = []
     try:
-        root = parse_tree(text, stopped)
+        markup = prepare_markup(text)
+        root = parse_tree(markup, stopped)
     except (ValueError, etree.LxmlError) as error:
         problem = ParseProblem("unparseable_html", f"the HTML parser refused the page: {error}")
         return ParsedDocument(cells=cells_frame(), problems=[problem])
     if root is None:
         return ParsedDocument(cells=cells_frame())
-    found = page_elements(root)
+    named = attribute_names_in(markup, ("colspan", "rowspan", "itemprop"))
+    found = page_elements(root, itemprop="itemprop" in named)
     tables = rows_by_table(found.rows, data_tables(found.tables))
-    grids = {table: build_grid(table, rows) for table, rows in tables.items()}
+    spans = bool(named & {"colspan", "rowspan"})
+    grids = {table: build_grid(table, rows, spans) for table, rows in tables.items()}
     # A table too narrow for results is page layout: its text is prose like any other.
     grids = {table: grid for table, grid in grids.items() if grid.width >= MIN_DATA_COLUMNS}
     stream = _Stream(set(grids))
