@@ -9,7 +9,8 @@ from itertools import chain, repeat
 import polars as pl
 
 # One row per table cell, header cells included (row_number 0). Parsers build it with
-# `cells_frame(...)` so that every layout hands the next stage the same typed frame.
+# `cells_frame(...)` or `CellColumns` so that every layout hands the next stage the same
+# typed frame.
 CELL_SCHEMA: dict[str, pl.DataType] = {
     "table_index": pl.Int32,  # 0-based order of the table in the document
     "table_title": pl.String,  # nearest heading above the table, as published (nullable)
