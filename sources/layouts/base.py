@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 
 import polars as pl
 
 # One row per table cell, header cells included (row_number 0). Parsers build it with
-# `cells_frame(...)` so that every layout hands the next stage the same typed frame.
+# `cells_frame(...)` or `CellColumns` so that every layout hands the next stage the same
+# typed frame.
 CELL_SCHEMA: dict[str, pl.DataType] = {
     "table_index": pl.Int32,  # 0-based order of the table in the document
     "table_title": pl.String,  # nearest heading above the table, as published (nullable)
@@ -27,6 +29,47 @@ def cells_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
     columns = zip(*rows, strict=True) if rows else [[] for _ in CELL_SCHEMA]
     return pl.DataFrame(dict(zip(CELL_SCHEMA, map(list, columns), strict=True)),
                         schema=CELL_SCHEMA)
+
+
+class CellColumns:
+    """A cell frame filled a row at a time but kept column by column: the values a row's
+    cells share are repeated in C, and no per-cell tuple is built only to be transposed."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list] = {name: [] for name in CELL_SCHEMA}
+
+    def add_rows(
+        self,
+        table_index: int,
+        table_note: str | None,
+        column_names: list[str],
+        row_titles: list[str | None],
+        row_numbers: list[int],
+        raw_values: list[str],
+        line_numbers: list[int],
+    ) -> None:
+        """Rows of one table, each as wide as `column_names`: row i has row_titles[i] and
+        row_numbers[i]; its cells are the next len(column_names) raw values and lines."""
+        width = len(column_names)
+        count = len(row_numbers) * width
+        columns = self.columns
+        columns["table_index"] += [table_index] * count
+        columns["table_title"] += _each_repeated(row_titles, width)
+        columns["table_note"] += [table_note] * count
+        columns["row_number"] += _each_repeated(row_numbers, width)
+        columns["column_index"] += list(range(width)) * len(row_numbers)
+        columns["column_name"] += column_names * len(row_numbers)
+        columns["raw_value"] += raw_values
+        columns["line_number"] += line_numbers
+
+    def frame(self) -> pl.DataFrame:
+        return pl.DataFrame(
+            [pl.Series(name, self.columns[name], dtype=dtype) for name, dtype in CELL_SCHEMA.items()]
+        )
+
+
+def _each_repeated(values: list, times: int) -> Iterable:
+    return chain.from_iterable(repeat(value, times) for value in values)
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,14 @@ the predefined HTML character references (&nbsp;, &amp;, ...) become characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from lxml import etree
 
 from sources.layouts.base import (
+    CellColumns,
     DocumentMetadata,
     Layout,
     ParsedDocument,
@@ -94,8 +96,11 @@ _BLOCKS = _HEADINGS | frozenset(
     }
 )
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+# The runs that collapsing changes: a lone space is left alone, a substitution fewer per word.
+_SPACE_TO_COLLAPSE = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
 _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CARRIAGE_RETURN = re.compile(r"\r\n?")
 _SUPERSCRIPTABLE = re.compile(r"[0-9+\-=()]+")
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾")
 # Starts only where a run of markers starts, so a long run not at the end costs one scan.
@@ -342,6 +347,11 @@ class _Slot:
     header: bool  # a <th>
 
 
+# C-level getters: a list comprehension costs a Python step per cell.
+_TEXT_OF_SLOT = attrgetter("text")
+_LINE_OF_SLOT = attrgetter("line")
+
+
 def _span(cell: etree._Element, name: str, default: int, limit: int) -> int:
     value = cell.get(name)
     if value is None:
@@ -355,42 +365,95 @@ def _line(node: etree._Element, fallback: int = 1) -> int:
     return node.sourceline or fallback
 
 
+_CELL_TAGS = frozenset({"td", "th"})  # a set test: one read of `.tag`, which builds a string
+
+
 def _cells_of(row: etree._Element) -> list[etree._Element]:
-    return [cell for cell in row if cell.tag == "td" or cell.tag == "th"]
+    return [cell for cell in row if cell.tag in _CELL_TAGS]
 
 
-def expand_rows(rows: Sequence[etree._Element]) -> list[list[_Slot | None]]:
-    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills."""
+def _raw_text(cell: etree._Element) -> str:
+    """The cell's text before its whitespace is collapsed (see `collapse_slot_texts`)."""
+    return text_of(cell) if len(cell) else (cell.text or "")
+
+
+def collapse_slot_texts(slots: list[_Slot]) -> None:
+    """Collapse the whitespace of every slot's text in one regex pass over all of them: on a
+    page of short cells a call per cell costs more than the substitution itself."""
+    if not slots:
+        return
+    texts = _collapse_many(list(map(_TEXT_OF_SLOT, slots)))
+    for slot, text in zip(slots, texts, strict=True):
+        slot.text = text
+
+
+_JOIN = "\x00"  # never in lxml text (libxml2 strings end at NUL); checked below all the same
+
+
+def _collapse_many(texts: list[str]) -> list[str]:
+    """[collapse_space(text) for text in texts], in one pass."""
+    joined = _SPACE_TO_COLLAPSE.sub(" ", _JOIN.join(texts)).strip(" ")
+    # A run of spaces never crosses the separator, so each text keeps at most one space at
+    # either end, and that is what strip(" ") would remove.
+    pieces = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).split(_JOIN)
+    if len(pieces) != len(texts):
+        return [collapse_space(text) for text in texts]
+    return pieces
+
+
+def expand_rows(rows: Sequence[etree._Element], spans: bool = True) -> list[list[_Slot | None]]:
+    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills.
+    `spans=False` says that no cell has a colspan or rowspan attribute."""
     grid: list[list[_Slot | None]] = [[] for _ in rows]
+    made: list[_Slot] = []
     for index, row in enumerate(rows):
-        cells = _cells_of(row)
         row_line = _line(row)
-        if not grid[index] and not any(c.get("colspan") or c.get("rowspan") for c in cells):
-            # Most rows span nothing and receive no span from above: one slot per cell.
-            grid[index] = [
-                _Slot(text_of(c), c.sourceline or row_line, index, c.tag == "th")
-                for c in cells[:MAX_COLUMNS]
-            ]
-            continue
-        _place_spanning_cells(grid, index, cells, row_line)
+        # Most rows span nothing and receive no span from above: one slot per cell.
+        plain = None if grid[index] else _plain_row(row, index, row_line, spans)
+        if plain is not None:
+            grid[index] = plain
+            made += plain
+        else:
+            made += _place_spanning_cells(grid, index, _cells_of(row), row_line)
+    collapse_slot_texts(made)
     return grid
+
+
+def _plain_row(
+    row: etree._Element, index: int, row_line: int, spans: bool = True
+) -> list[_Slot] | None:
+    """A slot per cell of the row, or None when a cell spans columns or rows. One pass over
+    the cells: each read of an element's tag or text builds a new string."""
+    slots = []
+    for cell in row:
+        tag = cell.tag
+        if tag != "td" and tag != "th":
+            continue
+        if spans and (cell.get("colspan") or cell.get("rowspan")):
+            return None
+        text = text_of(cell) if len(cell) else (cell.text or "")  # collapsed later
+        slots.append(_Slot(text, cell.sourceline or row_line, index, tag == "th"))
+    return slots[:MAX_COLUMNS]
 
 
 def _place_spanning_cells(
     grid: list[list[_Slot | None]], index: int, cells: list[etree._Element], row_line: int
-) -> None:
+) -> list[_Slot]:
+    """Place one row's cells around the spans from above; returns the slots made."""
+    made = []
     column = 0
     for cell in cells:
         slots = grid[index]
         while column < len(slots) and slots[column] is not None:
             column += 1
         if column >= MAX_COLUMNS:
-            return
+            break
         colspan = min(max(_span(cell, "colspan", 1, MAX_COLSPAN), 1), MAX_COLUMNS - column)
         rowspan = _span(cell, "rowspan", 1, MAX_ROWSPAN)
         # rowspan="0" reaches to the end of the row group.
         last = len(grid) if rowspan == 0 else min(len(grid), index + rowspan)
-        slot = _Slot(text_of(cell), cell.sourceline or row_line, index, cell.tag == "th")
+        slot = _Slot(_raw_text(cell), cell.sourceline or row_line, index, cell.tag == "th")
+        made.append(slot)
         for covered in range(index, max(last, index + 1)):
             target = grid[covered]
             if len(target) < column + colspan:
@@ -399,12 +462,15 @@ def _place_spanning_cells(
                 if target[position] is None:  # overlapping spans: the first cell keeps it
                     target[position] = slot
         column += colspan
+    return made
 
 
 def _is_section_row(slots: Sequence[_Slot | None], width: int) -> bool:
     """One cell spanning the table's full width: a label for the rows under it."""
     first = slots[0] if slots else None
-    return first is not None and len(slots) >= width and all(slot is first for slot in slots)
+    if first is None or len(slots) < width or (len(slots) > 1 and slots[1] is not first):
+        return False  # the cheap tests first: most rows are not one cell
+    return all(slot is first for slot in slots)
 
 
 @dataclass
@@ -419,13 +485,13 @@ class _Grid:
         return max((len(slots) for slots in self.header_rows), default=0)
 
 
-def _row_groups(table: etree._Element) -> tuple[list, list[list], list]:
-    """The table's rows: thead rows, body groups in order (rowspans stop at a group's end),
-    tfoot rows."""
+def _row_groups(rows: Iterable[etree._Element]) -> tuple[list, list[list], list]:
+    """The table's rows (all its <tr>, in document order): thead rows, body groups in order
+    (rowspans stop at a group's end), tfoot rows."""
     head: list[etree._Element] = []
     foot: list[etree._Element] = []
     body: dict[etree._Element, list[etree._Element]] = {}
-    for row in table.iter("tr"):
+    for row in rows:
         parent = row.getparent()
         group = _tag(parent) if parent is not None else None
         if group == "thead":
@@ -445,20 +511,24 @@ def _take_sections(rows: list[tuple[etree._Element, list, int]], width: int) -> 
     return labels
 
 
-def build_grid(table: etree._Element) -> _Grid:
-    """Header rows, body rows and footer rows of a table, spans expanded.
+def build_grid(
+    table: etree._Element, rows: list[etree._Element] | None = None, spans: bool = True
+) -> _Grid:
+    """Header rows, body rows and footer rows of a table, spans expanded. `rows`, when given,
+    are the table's <tr> elements (see `rows_by_table`); `spans=False` says that no cell
+    has a colspan or rowspan attribute.
 
     The header is the <thead>; without one, the leading rows made only of <th>, else the first
     row. Full-width single cells above the header are a label for the whole table."""
-    head, body_groups, foot = _row_groups(table)
+    head, body_groups, foot = _row_groups(table.iter("tr") if rows is None else rows)
     header = [
         (row, slots, index)
-        for index, (row, slots) in enumerate(zip(head, expand_rows(head), strict=True))
+        for index, (row, slots) in enumerate(zip(head, expand_rows(head, spans), strict=True))
     ]
     body = [
         (group[index], slots, index)
         for group in body_groups
-        for index, slots in enumerate(expand_rows(group))
+        for index, slots in enumerate(expand_rows(group, spans))
     ]
     widest = max((len(slots) for _row, slots, _index in header + body), default=0)
     lead = _take_sections(header, widest)
@@ -494,35 +564,62 @@ def _header_names(rows: list[list[_Slot | None]], width: int) -> list[tuple[str,
     return names
 
 
-def _is_data_table(table: etree._Element) -> bool:
-    if (table.get("role") or "").lower() in ("presentation", "none"):
-        return False
-    if any(True for _ in table.iterdescendants("table")):
-        return False  # a table holding tables lays out the page
-    return not any(_tag(ancestor) in _SKIPPED for ancestor in table.iterancestors())
+def rows_by_table(
+    rows: list[etree._Element], tables: list[etree._Element]
+) -> dict[etree._Element, list[etree._Element]]:
+    """The rows (the page's <tr> elements, in document order) of each of `tables`, tables that
+    hold no table: a row belongs to its nearest table. Walking up from each row costs far less
+    than walking down through every table's cells."""
+    found: dict[etree._Element, list[etree._Element]] = {table: [] for table in tables}
+    for row in rows:
+        owner = found.get(next(row.iterancestors("table"), None))
+        if owner is not None:
+            owner.append(row)
+    return found
+
+
+def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
+    """The page's tables (all of them, in document order) that may hold data: not marked as
+    presentation, holding no table (a table holding tables lays out the page), and not inside
+    a script, template or the like."""
+    holders: set[etree._Element] = set()
+    hidden: set[etree._Element] = set()
+    for table in tables:
+        # Walking up from every table finds the tables that hold one, without walking down
+        # through every table's cells.
+        for ancestor in table.iterancestors():
+            if ancestor.tag == "table":
+                holders.add(ancestor)
+            if _tag(ancestor) in _SKIPPED:
+                hidden.add(table)
+    return [
+        table
+        for table in tables
+        if (table.get("role") or "").lower() not in ("presentation", "none")
+        and table not in holders
+        and table not in hidden
+    ]
 
 
 # ---- one table to cells --------------------------------------------------------------------
 
 
-@dataclass
-class _TableCells:
-    rows: list[tuple] = field(default_factory=list)
-    problems: list[ParseProblem] = field(default_factory=list)
+def _is_complete(slots: list[_Slot | None], width: int) -> bool:
+    return len(slots) == width and None not in slots
 
 
 def _fit_row(
     slots: list[_Slot | None], index: int, width: int, profile: ColumnProfile | None, line: int
-) -> list[tuple[str, int]] | None:
-    """The row's (text, line) per column, or None when its cells cannot be placed with certainty."""
+) -> list[_Slot] | None:
+    """The row's slot per column, or None when its cells cannot be placed with certainty."""
     inside = slots[:width]
     extra = slots[width:]
-    if len(inside) == width and all(s is not None for s in inside):
+    if len(inside) == width and None not in inside:
         # Surplus slots are a span running past the edge or empty cells: nothing is lost.
         if all(
             s is None or any(s is o for o in inside) or cell_kind(s.text) == "blank" for s in extra
         ):
-            return [(s.text, s.line) for s in inside if s is not None]
+            return inside
         return None
     own = [s for s in slots if s is not None]
     distinct = len({id(s) for s in own}) == len(own)
@@ -535,13 +632,15 @@ def _fit_row(
     ):
         gap = realign_position([s.text for s in own], profile)
         if gap is not None:
-            placed = [(s.text, s.line) for s in own]
-            return [*placed[:gap], ("", line), *placed[gap:]]
+            return [*own[:gap], _Slot("", line, index, False), *own[gap:]]
     return None
 
 
-def table_cells(grid: _Grid, table_index: int, title: str | None, note: str | None) -> _TableCells:
-    """Cells of one data table; rows whose cells cannot be placed become problems."""
+def table_cells(
+    grid: _Grid, table_index: int, title: str | None, note: str | None, out: CellColumns
+) -> list[ParseProblem]:
+    """Add the cells of one data table to `out`; rows whose cells cannot be placed are
+    returned as problems."""
     width = grid.width
     note = NOTE_LINE_SEPARATOR.join([*grid.foot_notes, *([note] if note else [])]) or None
     names = _header_names(grid.header_rows, width)
@@ -549,52 +648,81 @@ def table_cells(grid: _Grid, table_index: int, title: str | None, note: str | No
         [fold_header_text(s.text if s else "") for s in slots] for slots in grid.header_rows
     ]
     header_texts.append([fold_header_text(name) for name, _ in names])
-    out = _TableCells()
     heading = with_section(title, grid.lead_section)
     # As in text captures, the column's name is its header text stripped; the header cell's
     # raw value keeps the text as published.
     columns = [name.strip() for name, _ in names]
-    for column, (name, line) in enumerate(names):
-        out.rows.append((table_index, heading, note, 0, column, columns[column], name, line))
+    out.add_rows(
+        table_index, note, columns, [heading], [0], [name for name, _ in names],
+        [line for _, line in names],
+    )
+    entries = _published_rows(grid, width, header_texts, heading)
+    # Only a row that does not fit needs the columns' type pattern.
+    profile = None
+    if not all(_is_complete(slots, width) for _, slots, _, _ in entries):
+        complete = [
+            [s.text for s in slots] for _, slots, _, _ in entries if _is_complete(slots, width)
+        ]
+        profile = profile_columns(complete, width)
+    problems = []
+    placed: list[_Slot] = []
+    row_titles: list[str | None] = []
+    row_numbers: list[int] = []
+    for row_number, (row, slots, index, row_title) in enumerate(entries, start=1):
+        # A complete row, the common case, is placed as it stands.
+        fitted = slots if _is_complete(slots, width) else _fit_row(
+            slots, index, width, profile, _line(row)
+        )
+        if fitted is None:
+            texts = [s.text for s in slots if s is not None]
+            problems.append(
+                width_problem(table_index, row_title, row_number, texts, width, _line(row))
+            )
+            continue
+        placed += fitted
+        row_titles.append(row_title)
+        row_numbers.append(row_number)
+    out.add_rows(
+        table_index, note, columns, row_titles, row_numbers,
+        list(map(_TEXT_OF_SLOT, placed)), list(map(_LINE_OF_SLOT, placed)),
+    )
+    return problems
+
+
+def _published_rows(
+    grid: _Grid, width: int, header_texts: list[list[str]], heading: str | None
+) -> list[tuple[etree._Element, list[_Slot | None], int, str | None]]:
+    """(tr, slots, row index, title) of the body rows that publish values: not empty, not a
+    section label (which extends the title of the rows under it), not the header repeated."""
     entries = []
-    section: str | None = None
+    title = heading
+    header_firsts = {texts[0] for texts in header_texts if texts}
+    folded: dict[str, str] = {}  # many rows share their first cell's text
     for row, slots, index in grid.body_rows:
-        if not any(s is not None for s in slots):
+        if slots.count(None) == len(slots):
             continue  # an empty <tr> publishes nothing
         if _is_section_row(slots, width):
             label = slots[0].text
             if label.strip(" \u00a0"):  # an empty full-width row only spaces the table out
-                section = label
+                title = with_section(heading, label)
             continue
-        if _repeats_header(slots, header_texts):
+        if _repeats_header(slots, header_texts, header_firsts, folded):
             continue  # the header repeated inside the body, as long tables do
-        entries.append((row, slots, index, section))
-    complete = [
-        [s.text for s in slots]
-        for _, slots, _, _ in entries
-        if len(slots) == width and all(s is not None for s in slots)
-    ]
-    # Only a row that does not fit needs the columns' type pattern.
-    profile = profile_columns(complete, width) if len(complete) < len(entries) else None
-    for row_number, (row, slots, index, section) in enumerate(entries, start=1):
-        row_title = with_section(heading, section)
-        fitted = _fit_row(slots, index, width, profile, _line(row))
-        if fitted is None:
-            texts = [s.text for s in slots if s is not None]
-            out.problems.append(
-                width_problem(table_index, row_title, row_number, texts, width, _line(row))
-            )
-            continue
-        for column, (text, line) in enumerate(fitted):
-            out.rows.append(
-                (table_index, row_title, note, row_number, column, columns[column], text, line)
-            )
-    return out
+        entries.append((row, slots, index, title))
+    return entries
 
 
-def _repeats_header(slots: Sequence[_Slot | None], header_texts: list[list[str]]) -> bool:
-    first = fold_header_text(slots[0].text) if slots and slots[0] is not None else ""
-    if not first or all(not texts or texts[0] != first for texts in header_texts):
+def _repeats_header(
+    slots: Sequence[_Slot | None],
+    header_texts: list[list[str]],
+    header_firsts: set[str],
+    folded: dict[str, str],
+) -> bool:
+    text = slots[0].text if slots and slots[0] is not None else ""
+    first = folded.get(text)
+    if first is None:
+        first = folded[text] = fold_header_text(text)
+    if not first or first not in header_firsts:
         return False  # the cheap test first: most rows differ from the header in cell one
     return [fold_header_text(s.text if s else "") for s in slots] in header_texts
 
@@ -656,7 +784,10 @@ class _Stream:
 
     def flush(self) -> None:
         block = self.open[-1]
-        text = collapse_space("".join(block.parts)).strip()
+        joined = "".join(block.parts)
+        # Most flushes, at the edges of nested blocks, have no text or only the line breaks
+        # between tags: only the rest needs collapsing.
+        text = collapse_space(joined).strip() if joined.strip() else ""
         if text:
             self.items.append(
                 _Block(block.line or self.last_line, text, block.tag, block.heading, block.serial)
@@ -699,14 +830,67 @@ class _Stream:
 # ---- page metadata -------------------------------------------------------------------------
 
 
-def _meta_values(root: etree._Element, head: HeadFacts) -> dict[str, str]:
+@dataclass
+class _PageElements:
+    """The elements page-level facts come from, found in one walk of the tree (each walk of a
+    200 KB page's tree costs about as much as reading its largest table)."""
+
+    tables: list[etree._Element] = field(default_factory=list)
+    rows: list[etree._Element] = field(default_factory=list)  # every <tr>
+    metas: list[etree._Element] = field(default_factory=list)
+    with_itemprop: list[etree._Element] = field(default_factory=list)  # the root excepted
+    times: list[etree._Element] = field(default_factory=list)
+    author_links: list[etree._Element] = field(default_factory=list)  # <a> and <link>
+    title: etree._Element | None = None  # the first <title> below the root
+
+
+_PAGE_TAGS = ("table", "tr", "meta", "time", "a", "link", "title")
+_WITH_ITEMPROP = etree.XPath("descendant::*[@itemprop]")
+
+
+def page_elements(root: etree._Element, itemprop: bool = True) -> _PageElements:
+    """The page's elements of interest, in document order. `itemprop=False` says that no
+    element has an itemprop attribute (see `attribute_names_in`), which spares looking."""
+    found = _PageElements()
+    by_tag = {
+        "table": found.tables,
+        "tr": found.rows,
+        "meta": found.metas,
+        "time": found.times,
+        "a": found.author_links,
+        "link": found.author_links,
+    }
+    # The tag filter runs in lxml's C code: no Python step for the other elements.
+    for element in root.iter(*_PAGE_TAGS):
+        tag = element.tag
+        if tag != "title":
+            by_tag[tag].append(element)
+        elif found.title is None and element is not root:
+            found.title = element
+    if itemprop:
+        found.with_itemprop = _WITH_ITEMPROP(root)
+    return found
+
+
+def attribute_names_in(markup: bytes, names: Sequence[str]) -> set[str]:
+    """The names among `names` (lower case) that may name an attribute of some element of the
+    page. libxml2 takes attribute names from the markup alone and lower-cases them (ASCII
+    only), so a name absent from the lower-cased markup names no attribute; a NUL, which
+    libxml2 may drop from a name, leaves every name possible."""
+    lowered = markup.lower()
+    if b"\x00" in lowered:
+        return set(names)
+    return {name for name in names if name.encode("ascii") in lowered}
+
+
+def _meta_values(found: _PageElements, head: HeadFacts) -> dict[str, str]:
     values: dict[str, str] = dict(head.meta)
-    for meta in root.iter("meta"):
+    for meta in found.metas:
         key = meta.get("property") or meta.get("name") or meta.get("itemprop")
         content = meta.get("content")
         if key and content and content.strip():
             values.setdefault(key.strip().lower(), collapse_space(content))
-    for node in root.iterfind(".//*[@itemprop]"):
+    for node in found.with_itemprop:
         key = node.get("itemprop")
         value = node.get("datetime") or node.get("content")
         if key and value:
@@ -726,12 +910,12 @@ def _first_meta(values: dict[str, str], keys: Sequence[str]) -> str | None:
     return next((values[key] for key in keys if key in values), None)
 
 
-def _meta_author(root: etree._Element, values: dict[str, str]) -> str | None:
+def _meta_author(found: _PageElements, values: dict[str, str]) -> str | None:
     for key in _AUTHOR_META:
         value = values.get(key)
         if value and not value.lower().startswith(("http://", "https://")):
             return value
-    for node in root.iter("a", "link"):
+    for node in found.author_links:
         if "author" in (node.get("rel") or "").lower().split():
             name = text_of(node) if _tag(node) == "a" else (node.get("title") or "")
             if name.strip():
@@ -739,10 +923,10 @@ def _meta_author(root: etree._Element, values: dict[str, str]) -> str | None:
     return None
 
 
-def _time_dates(root: etree._Element) -> tuple[str | None, str | None]:
+def _time_dates(found: _PageElements) -> tuple[str | None, str | None]:
     """(published, updated) from <time datetime>: updated when its sentence says so."""
     published = updated = None
-    for node in root.iter("time"):
+    for node in found.times:
         if any(_tag(a) in _NOT_PROSE for a in node.iterancestors()):
             continue
         found = machine_date(node.get("datetime")) or parse_date(text_of(node))
@@ -758,49 +942,59 @@ def _time_dates(root: etree._Element) -> tuple[str | None, str | None]:
 
 
 def page_metadata(
-    root: etree._Element, blocks: Sequence[_Block], head: HeadFacts
+    found: _PageElements, blocks: Sequence[_Block], head: HeadFacts
 ) -> DocumentMetadata:
-    values = _meta_values(root, head)
+    values = _meta_values(found, head)
     lines = [block.text for block in blocks]
-    title_node = root.find(".//title")
+    title_node = found.title
     page_title = head.title or (text_of(title_node) if title_node is not None else "")
     first_h1 = next((block.text for block in blocks if block.tag == "h1"), None)
     # <title> usually carries the site's name as well, so the page's own headings come first.
     title = values.get("og:title") or first_h1 or page_title or find_title(lines)
-    time_published, time_updated = _time_dates(root)
-    text_dates = find_dates(lines)
+    time_published, time_updated = _time_dates(found)
+    published = machine_date(_first_meta(values, _PUBLISHED_META)) or time_published
+    updated = machine_date(_first_meta(values, _UPDATED_META)) or time_updated
+    if not (published and updated):  # the dates the prose states are the last resort
+        text_dates = find_dates(lines)
+        published = published or text_dates["published_date"]
+        updated = updated or text_dates["last_updated_date"]
     return DocumentMetadata(
         title=title or None,
-        author=_meta_author(root, values) or head.author_link or find_author(lines),
-        published_date=machine_date(_first_meta(values, _PUBLISHED_META))
-        or time_published
-        or text_dates["published_date"],
-        last_updated_date=machine_date(_first_meta(values, _UPDATED_META))
-        or time_updated
-        or text_dates["last_updated_date"],
+        author=_meta_author(found, values) or head.author_link or find_author(lines),
+        published_date=published,
+        last_updated_date=updated,
     )
 
 
 # ---- parse and sniff -----------------------------------------------------------------------
 
 
-def prepare_markup(text: str) -> str:
-    """Text libxml2 accepts, with the lines where they were: HTML reads CR and CRLF as one
-    line break, an XML declaration naming an encoding is refused for text that is already
-    decoded, and lone surrogates cannot be encoded for the parser."""
+def prepare_markup(text: str) -> bytes:
+    """The page as UTF-8 bytes libxml2 accepts, with the lines where they were: HTML reads CR
+    and CRLF as one line break, an XML declaration naming an encoding is refused for text that
+    is already decoded, and lone surrogates cannot be encoded. libxml2 reads UTF-8 without
+    converting it (lxml hands it any other str as UTF-16 or UCS-4, which it converts)."""
     text = text.removeprefix("\ufeff")
-    text = re.sub(r"\r\n?", "\n", text)
-    text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
-    return _SURROGATE.sub("\ufffd", text)
-
-
-def parse_tree(text: str, stopped: list[ParseProblem] | None = None) -> etree._Element | None:
-    """The page's tree, or None when it holds no element at all. Where libxml2 gave up part
-    way (elements nested deeper than 256, say), a problem naming the line joins `stopped`."""
-    # The plain etree parser: lxml.html's element classes cost a Python call per element.
-    parser = etree.HTMLParser(no_network=True, remove_pis=True, default_doctype=False)
+    if "\r" in text:  # each test below is a scan of the page: skip the work it would not do
+        text = _CARRIAGE_RETURN.sub("\n", text)
+    if _XML_DECLARATION.match(text):
+        text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
     try:
-        root = etree.fromstring(prepare_markup(text), parser)
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
+def parse_tree(markup: bytes, stopped: list[ParseProblem] | None = None) -> etree._Element | None:
+    """The tree of a page's markup (see `prepare_markup`), or None when it holds no element at
+    all. Where libxml2 gave up part way (elements nested deeper than 256, say), a problem
+    naming the line joins `stopped`."""
+    # The plain etree parser: lxml.html's element classes cost a Python call per element.
+    parser = etree.HTMLParser(
+        no_network=True, remove_pis=True, default_doctype=False, encoding="utf-8"
+    )
+    try:
+        root = etree.fromstring(markup, parser)
     except etree.ParserError:
         return None  # libxml2's word for a document without any element
     if stopped is not None:
@@ -853,28 +1047,31 @@ def parse_html(text: str) -> ParsedDocument:
     """Parse an HTML page into table cells, prose paragraphs and page metadata."""
     stopped: list[ParseProblem] = []
     try:
-        root = parse_tree(text, stopped)
+        markup = prepare_markup(text)
+        root = parse_tree(markup, stopped)
     except (ValueError, etree.LxmlError) as error:
         problem = ParseProblem("unparseable_html", f"the HTML parser refused the page: {error}")
         return ParsedDocument(cells=cells_frame(), problems=[problem])
     if root is None:
         return ParsedDocument(cells=cells_frame())
-    grids = {table: build_grid(table) for table in root.iter("table") if _is_data_table(table)}
+    named = attribute_names_in(markup, ("colspan", "rowspan", "itemprop"))
+    found = page_elements(root, itemprop="itemprop" in named)
+    tables = rows_by_table(found.rows, data_tables(found.tables))
+    spans = bool(named & {"colspan", "rowspan"})
+    grids = {table: build_grid(table, rows, spans) for table, rows in tables.items()}
     # A table too narrow for results is page layout: its text is prose like any other.
     grids = {table: grid for table, grid in grids.items() if grid.width >= MIN_DATA_COLUMNS}
     stream = _Stream(set(grids))
     traverse(root, stream.enter, stream.leave)
     stream.flush()
     context, note_items = _assign_titles_and_notes(stream.items)
-    rows: list[tuple] = []
+    cells = CellColumns()
     problems: list[ParseProblem] = list(stopped)
     for table_index, (table, grid) in enumerate(grids.items()):
         heading, note = context.get(table, (None, None))
         caption = table.find("caption")
         title = (text_of(caption) if caption is not None else "") or heading
-        built = table_cells(grid, table_index, title, note)
-        rows.extend(built.rows)
-        problems.extend(built.problems)
+        problems += table_cells(grid, table_index, title, note, cells)
     blocks = [item for item in stream.items if isinstance(item, _Block)]
     prose = [
         (item.line, item.text)
@@ -882,8 +1079,8 @@ def parse_html(text: str) -> ParsedDocument:
         if isinstance(item, _Block) and position not in note_items
     ]
     return ParsedDocument(
-        cells=cells_frame(rows),
-        metadata=page_metadata(root, blocks, read_head(text)),
+        cells=cells.frame(),
+        metadata=page_metadata(found, blocks, read_head(text)),
         prose=prose,
         problems=problems,
     )
