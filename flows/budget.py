@@ -3,7 +3,8 @@
 A document larger than `max_bytes` is refused before anything parses it. Reading a document
 (decoding, parsing its layout, finding its claims) must finish within `timeout_s`:
 
-* a document larger than `isolate_above_bytes`, or one read where no timer can be armed (a
+* a document larger than `isolate_above_bytes` (SPAN_FREE_FACTOR times that when it has no
+  row or column span), or one read where no timer can be armed (a
   thread other than the main one, as under Prefect's thread runner), is read in a separate
   worker process started with 'spawn' (polars runs threads, so 'fork' is unsafe). The worker
   is killed at the deadline, or as soon as its resident memory passes `memory_mb`, so a page
@@ -43,6 +44,8 @@ STARTUP_TIMEOUT_S = 120.0
 # Should the interrupt land where Python cannot raise it (a __del__), it is raised again.
 _REPEAT_S = 0.5
 _WATCH_S = 0.1  # how often a worker's memory is read while it works
+# A page without spans holds a tree and cells of about ten times its size: 4 MB stays small.
+SPAN_FREE_FACTOR = 16
 _STARTING = threading.Lock()  # one worker starts at a time: starting edits __main__ briefly
 
 
@@ -95,16 +98,22 @@ def size_refusal(byte_size: int, budget: Budget | None = None) -> str | None:
 
 
 def run_within_budget(
-    function: Callable, *args, size: int, budget: Budget | None = None
+    function: Callable, *args, size: int, budget: Budget | None = None, spans: bool = True
 ):
     """`function(*args)` within the time budget; raises BudgetExceeded when it is overrun.
+
+    `spans=False` says the document cannot give a table cell a row or column span, which is
+    what makes reading a page cost memory in proportion to its tables' area rather than its
+    size: such a document is read in this process up to SPAN_FREE_FACTOR times the
+    isolation size, and a small run does not pay a worker's start for it.
 
     `function` and its arguments must pickle (a module-level function, plain values): a
     large document is read in the worker process. Exceptions of `function` reach the caller
     unchanged either way.
     """
     budget = budget or Budget.from_env()
-    if (size > budget.isolate_above_bytes or not _can_arm_timer()) and _can_start_worker():
+    isolate_above = budget.isolate_above_bytes * (1 if spans else SPAN_FREE_FACTOR)
+    if (size > isolate_above or not _can_arm_timer()) and _can_start_worker():
         return _WORKERS.run(function, args, budget)
     if not _can_arm_timer():
         return function(*args)  # a daemonic process on a side thread: the size budget only

@@ -21,6 +21,7 @@ from schemas.normalize import (
     quarantine_frame,
 )
 from schemas.validate import validate_measurements
+from sources import archive
 from sources.claims.extract import ClaimResult
 from sources.collect import (
     CollectedDocument,
@@ -30,7 +31,9 @@ from sources.collect import (
     is_url,
     source_for_url,
 )
+from sources.decode import UndecodableDocument, decode_document
 from sources.layouts.base import ParsedDocument
+from sources.layouts.html_table import may_hold_spans
 from sources.parse import (
     ParseFailure,
     cells_pass,
@@ -330,11 +333,24 @@ def _read_job(item: _ToRead, warehouse: Path, check: bool = True) -> readers.Rea
     """Parse and claims run under the document's time budget, in a worker process for a
     large document or a large run; see flows/budget.py and flows/readers.py."""
     document = item.document
-    return readers.ReadJob(
-        (lake.archive_dir(warehouse), document.document_sha256, document.content_type,
-         document.layout, check),
-        document.byte_size,
-    )
+    args = (lake.archive_dir(warehouse), document.document_sha256, document.content_type,
+            document.layout, check)
+    return readers.ReadJob(args, document.byte_size, _may_hold_spans(document, warehouse))
+
+
+def _may_hold_spans(document: CollectedDocument, warehouse: Path) -> bool:
+    """False only for a document large enough for the question to matter, whose text has
+    no span attribute; a document that cannot be read here says True and fails where it
+    is read, with the reason."""
+    isolate_above = budget.Budget.from_env().isolate_above_bytes
+    if not isolate_above < document.byte_size <= isolate_above * budget.SPAN_FREE_FACTOR:
+        return True  # where it is read does not depend on the answer
+    try:
+        data = archive.read(lake.archive_dir(warehouse), document.document_sha256)
+        text, _ = decode_document(data, document.content_type)
+    except (OSError, UndecodableDocument):
+        return True
+    return may_hold_spans(text)
 
 
 def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> DocumentLoad | _Parsed:

@@ -36,6 +36,7 @@ Outcome = tuple[str, object]  # ("ok", result) or ("error", exception), as a wor
 class ReadJob:
     args: tuple  # what `function` is called with; must pickle
     size: int  # bytes of the document, for the size rules of run_within_budget
+    spans: bool = True  # whether the document may hold row or column spans (ditto)
 
 
 def reader_count() -> int:
@@ -80,7 +81,7 @@ def _read_here(function: Callable, jobs: Sequence[ReadJob], budget: Budget) -> I
     for job in jobs:
         try:
             yield "ok", budgets.run_within_budget(function, *job.args, size=job.size,
-                                                  budget=budget)
+                                                  budget=budget, spans=job.spans)
         except Exception as error:
             yield "error", error
 

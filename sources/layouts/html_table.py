@@ -883,6 +883,13 @@ def attribute_names_in(markup: bytes, names: Sequence[str]) -> set[str]:
     return {name for name in names if name.encode("ascii") in lowered}
 
 
+def may_hold_spans(text: str) -> bool:
+    """Whether a decoded page may give some cell a colspan or rowspan (see
+    `attribute_names_in`; lower-casing beyond ASCII only finds more candidates)."""
+    lowered = text.lower()
+    return "\x00" in lowered or "colspan" in lowered or "rowspan" in lowered
+
+
 def _meta_values(found: _PageElements, head: HeadFacts) -> dict[str, str]:
     values: dict[str, str] = dict(head.meta)
     for meta in found.metas:

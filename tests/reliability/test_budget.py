@@ -147,6 +147,20 @@ def test_a_50_mb_page_is_refused_unread_without_a_memory_blow_up(tmp_path):
     assert outcome["worker_peak_mb"] == 0  # nothing was parsed
 
 
+@pytest.mark.parametrize("spans", [False, True], ids=["plain", "with-spans"])
+def test_only_a_page_that_may_span_cells_pays_for_a_worker(tmp_path, spans):
+    """A 300 KB page over the isolation size is read in process unless a cell may span rows
+    or columns, which can make its memory grow with its tables' area."""
+    rows = 4_000
+    page = big_page(0, table_rows=rows)
+    if spans:
+        page = page.replace(b"<td>Bow Pod16</td>", b'<td colspan="1">Bow Pod16</td>', 1)
+    assert 250_000 < len(page) < 16 * 250_000
+    outcome = measure(tmp_path, page)
+    assert (outcome["statuses"], outcome["values_added"]) == (["new"], rows)
+    assert (outcome["worker_peak_mb"] > 0) == spans
+
+
 def test_a_page_just_under_50_mb_parses_within_the_budget(tmp_path):
     outcome = measure(tmp_path, big_page(49_900_000))
     assert (outcome["statuses"], outcome["values_added"]) == (["new"], 3)
