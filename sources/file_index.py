@@ -39,7 +39,7 @@ class FileIndex:
 
     def sha256_of(self, file: Path, stat: os.stat_result) -> str | None:
         """The sha256 read last time, when the file has not changed since."""
-        entry = self._entries.get(str(file.resolve()))
+        entry = self._entries.get(os.path.abspath(file))
         if isinstance(entry, list) and len(entry) == 2 and entry[0] == _signature(stat):
             return entry[1]
         return None
@@ -47,7 +47,7 @@ class FileIndex:
     def remember(self, file: Path, stat: os.stat_result, sha256: str) -> None:
         settled = time.time_ns() - SETTLED_NS
         if stat.st_mtime_ns < settled and stat.st_ctime_ns < settled:
-            self._entries[str(file.resolve())] = [_signature(stat), sha256]
+            self._entries[os.path.abspath(file)] = [_signature(stat), sha256]
             self._changed = True
 
     def save(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,11 +115,13 @@ def _submitters_below(path: Path) -> list[Path]:
 
 def _child_folders(folder: Path) -> list[Path]:
     # Symbolic links are not followed: a tree must not lead the reader out of itself.
+    # scandir's entries know their type: no stat per file of a folder of pages.
     try:
-        children = sorted(folder.iterdir())
+        with os.scandir(folder) as entries:
+            return sorted(Path(entry.path) for entry in entries
+                          if entry.is_dir(follow_symlinks=False))
     except OSError:
         return []
-    return [child for child in children if child.is_dir() and not child.is_symlink()]
 
 
 def detect_round(folder: Path) -> str | None:

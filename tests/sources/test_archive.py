@@ -49,7 +49,7 @@ def test_an_unchanged_file_is_sighted_again_without_being_read(tmp_path):
     assert first.total("values_added") == 358
     sha256 = archive.sha256_of(page.read_bytes())
     index = json.loads((warehouse / INDEX_NAME).read_text())
-    assert index[str(page.resolve())][1] == sha256
+    assert index[os.path.abspath(page)][1] == sha256
 
     again = pipeline.ingest([str(page)], warehouse)
     assert again.count_status("unchanged") == 1
