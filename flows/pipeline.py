@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -335,7 +336,8 @@ def _read_job(item: _ToRead, warehouse: Path, check: bool = True) -> readers.Rea
     document = item.document
     args = (lake.archive_dir(warehouse), document.document_sha256, document.content_type,
             document.layout, check)
-    return readers.ReadJob(args, document.byte_size, _may_hold_spans(document, warehouse))
+    return readers.ReadJob(args, document.byte_size,
+                           functools.partial(_may_hold_spans, document, warehouse))
 
 
 def _may_hold_spans(document: CollectedDocument, warehouse: Path) -> bool:

@@ -36,7 +36,9 @@ Outcome = tuple[str, object]  # ("ok", result) or ("error", exception), as a wor
 class ReadJob:
     args: tuple  # what `function` is called with; must pickle
     size: int  # bytes of the document, for the size rules of run_within_budget
-    spans: bool = True  # whether the document may hold row or column spans (ditto)
+    # Whether the document may hold row or column spans (ditto); asked only of a document
+    # read in this process, since the answer costs a read of its bytes.
+    may_span: Callable[[], bool] = lambda: True
 
 
 def reader_count() -> int:
@@ -81,7 +83,7 @@ def _read_here(function: Callable, jobs: Sequence[ReadJob], budget: Budget) -> I
     for job in jobs:
         try:
             yield "ok", budgets.run_within_budget(function, *job.args, size=job.size,
-                                                  budget=budget, spans=job.spans)
+                                                  budget=budget, spans=job.may_span())
         except Exception as error:
             yield "error", error
 
