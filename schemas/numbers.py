@@ -13,7 +13,8 @@ from schemas.vocabulary import read_vocab
 
 # Footnote markers glued to a number: superscript digits would become real digits under
 # NFKC, so they are removed before folding.
-_FOOTNOTE_TAIL = r"[\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#]+$"
+# Trailing space is taken with the markers: "12§\u0085" must fold as "12§" does.
+_FOOTNOTE_TAIL = r"[\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#]+\s*$"
 _INVISIBLE = r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad]"
 _APPROX = r"^(?:~|\u2248|\u223c|approx\.?|approximately|about|circa|ca\.|c\.)\s*"
 _NUMBER = (
@@ -48,6 +49,7 @@ def fold_text(expr: pl.Expr) -> pl.Expr:
         expr.str.replace_all(_INVISIBLE, "")
         .str.replace(_FOOTNOTE_TAIL, "")
         .str.normalize("NFKC")
+        .str.replace(_FOOTNOTE_TAIL, "")  # markers NFKC makes of width variants ("＊" -> "*")
         .str.replace_all("\u2212", "-")
         .str.replace_all(r"[\u2010\u2011\u2012]", "-")
         .str.replace_all(r"\s+", " ")
