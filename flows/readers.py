@@ -145,7 +145,7 @@ class _Dispatcher:
                 with self._changed:
                     if self._stopping:
                         return
-                    window = self._taken + self._lookahead - next_job - len(self._ready)
+                    window = self._taken + self._lookahead - next_job  # sent, not yet taken
                 while idle and next_job < len(self._jobs) and window > 0:
                     worker = idle.pop()
                     worker.submit(self._function, self._jobs[next_job].args)
