@@ -15,11 +15,9 @@ from pathlib import Path  # noqa: E402
 
 
 def read_peak_rss_mb() -> float:
-    """This process's peak resident memory: VmHWM where Linux gives it, which unlike
-    ru_maxrss does not inherit the peak of the process that started this one."""
-    from flows.budget import resident_mb
+    from flows.budget import peak_resident_mb
 
-    return resident_mb("self", "VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return peak_resident_mb()
 
 
 def read_worker_peak_rss_mb() -> float:

@@ -62,21 +62,24 @@ class Budget:
     def from_env(cls) -> Budget:
         defaults = cls()
         return cls(
-            timeout_s=_env_number(TIMEOUT_ENV, defaults.timeout_s, float),
-            max_bytes=_env_number(MAX_BYTES_ENV, defaults.max_bytes, int),
-            isolate_above_bytes=_env_number(ISOLATE_ENV, defaults.isolate_above_bytes, int),
-            memory_mb=_env_number(MEMORY_ENV, defaults.memory_mb, int),
+            timeout_s=env_number(TIMEOUT_ENV, defaults.timeout_s, float),
+            max_bytes=env_number(MAX_BYTES_ENV, defaults.max_bytes, int),
+            isolate_above_bytes=env_number(ISOLATE_ENV, defaults.isolate_above_bytes, int),
+            memory_mb=env_number(MEMORY_ENV, defaults.memory_mb, int),
         )
 
 
-def _env_number(name: str, default, kind):
+def env_number(name: str, default, kind):
+    """The positive number an environment variable holds (underscores allowed), or `default`
+    when it is unset; a clear error otherwise."""
     text = os.environ.get(name, "").replace("_", "").strip()
     if not text:
         return default
     try:
         value = kind(text)
     except ValueError:
-        raise ValueError(f"{name} must be a number, not {os.environ[name]!r}") from None
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{name} must be {what}, not {os.environ[name]!r}") from None
     if value <= 0:
         raise ValueError(f"{name} must be positive, not {os.environ[name]!r}")
     return value
@@ -224,6 +227,14 @@ def _serve(connection) -> None:
             connection.send(outcome)
         except Exception as error:  # an outcome that does not pickle still gets an answer
             connection.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def peak_resident_mb() -> float:
+    """This process's peak resident memory in MB: VmHWM where Linux gives it, which unlike
+    ru_maxrss does not inherit the peak of the process that started this one."""
+    import resource
+
+    return resident_mb("self", "VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def resident_mb(pid: int | str, field: str = "VmRSS") -> float | None:

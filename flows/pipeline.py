@@ -17,6 +17,7 @@ from schemas.measurements import MEASUREMENT_DTYPES
 from schemas.normalize import (
     QUARANTINE_SCHEMA,
     DocumentContext,
+    empty_quarantine,
     normalize_cells,
     normalize_documents,
     quarantine_frame,
@@ -55,7 +56,6 @@ from warehouse.load import (
 from warehouse.reviews import read_reviews, review_path
 
 Progress = Callable[[str], None]
-_NO_QUARANTINE = pl.DataFrame(schema=QUARANTINE_SCHEMA)  # frames are immutable: one serves all
 PREPARE_CHUNK = 64  # documents normalized and validated together by prepare_many
 
 
@@ -166,7 +166,7 @@ def plan_runs(documents: list[CollectedDocument]) -> list[list[CollectedDocument
 
 def _quarantine_from_problems(parsed: ParsedDocument, document: CollectedDocument) -> pl.DataFrame:
     if not parsed.problems:
-        return _NO_QUARANTINE
+        return empty_quarantine()
     rows = [
         {
             "document_sha256": document.document_sha256,
@@ -191,7 +191,7 @@ def _quarantine_from_rejected_claims(
     rejected: pl.DataFrame, document: CollectedDocument
 ) -> pl.DataFrame:
     if rejected.height == 0:
-        return _NO_QUARANTINE  # the usual case, without a query
+        return empty_quarantine()  # the usual case, without a query
     return quarantine_frame(
         rejected, document_sha256=document.document_sha256, source_id=document.source_id,
         stage="claims", check=pl.col("check"), reason=pl.col("reason"),
@@ -447,7 +447,7 @@ def _finish(
     parts = [_quarantine_from_problems(parsed, document), normalized_quarantine, invalid,
              _quarantine_from_rejected_claims(claims.rejected, document)]
     found = [part for part in parts if part.height]
-    quarantine = pl.concat(found) if found else _NO_QUARANTINE
+    quarantine = pl.concat(found) if found else empty_quarantine()
     base.claims = claims.claims
     base.document_row = _document_row(document, parsed, read.context.parser_version, known)
     base.cells = parsed.cells if document.document_sha256 not in known else None

@@ -43,20 +43,11 @@ class ReadJob:
 
 def reader_count() -> int:
     """PERFLEDGER_READERS, else the cores this process may use (at most MAX_READERS)."""
-    text = os.environ.get(READERS_ENV, "").strip()
-    if text:
-        try:
-            count = int(text)
-        except ValueError:
-            raise ValueError(f"{READERS_ENV} must be a whole number, not {text!r}") from None
-        if count < 1:
-            raise ValueError(f"{READERS_ENV} must be at least 1, not {text!r}")
-        return min(count, MAX_READERS)
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_READERS))
+    return min(budgets.env_number(READERS_ENV, max(1, cores), int), MAX_READERS)
 
 
 def read_all(

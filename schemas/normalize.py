@@ -89,10 +89,12 @@ QUARANTINE_SCHEMA: dict[str, pl.DataType] = {
     "raw_row": pl.String,
     "line_number": pl.Int32,
 }
+_EMPTY_QUARANTINE = pl.DataFrame(schema=QUARANTINE_SCHEMA)
 
 
 def empty_quarantine() -> pl.DataFrame:
-    return pl.DataFrame(schema=QUARANTINE_SCHEMA)
+    # One frame serves every caller: building an empty frame costs more than a page's rows.
+    return _EMPTY_QUARANTINE
 
 
 def quarantine_frame(

@@ -884,10 +884,10 @@ def attribute_names_in(markup: bytes, names: Sequence[str]) -> set[str]:
 
 
 def may_hold_spans(text: str) -> bool:
-    """Whether a decoded page may give some cell a colspan or rowspan (see
-    `attribute_names_in`; lower-casing beyond ASCII only finds more candidates)."""
-    lowered = text.lower()
-    return "\x00" in lowered or "colspan" in lowered or "rowspan" in lowered
+    """Whether a decoded page may give some cell a colspan or rowspan: the test `parse_html`
+    itself makes before placing cells."""
+    markup = text.encode("utf-8", "surrogatepass")
+    return bool(attribute_names_in(markup, ("colspan", "rowspan")))
 
 
 def _meta_values(found: _PageElements, head: HeadFacts) -> dict[str, str]:

@@ -21,9 +21,7 @@ def measure(warehouse: Path, files: list[str]) -> dict:
         "statuses": sorted(d.status for run in summary.runs for d in run.documents),
         "values_added": summary.total("values_added"),
         "failures": [failure.message for failure in summary.failures],
-        # VmHWM: ru_maxrss would count the peak of the test process that started this one.
-        "peak_mb": int(budget.resident_mb("self", "VmHWM")
-                       or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "peak_mb": int(budget.peak_resident_mb()),
         "worker_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024,
     }
 
