@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +19,7 @@ from sources.registry import Registry, Source
 
 TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
                  ".md": "text/markdown", ".xhtml": "application/xhtml+xml"}
+READ_THREADS = 2  # reading, hashing and writing files mostly wait on the kernel or OpenSSL
 
 
 @dataclass(frozen=True)
@@ -77,41 +80,54 @@ class _FileReader:
     """Reads and archives local files, all made durable together when it is closed.
 
     A file whose stat signature is unchanged since a run that archived it is not read
-    again (sources/file_index.py): its bytes are in the archive already."""
+    again (sources/file_index.py): its bytes are in the archive already. Files are read,
+    hashed and written by READ_THREADS threads (each step releases the GIL), and the
+    documents come out in the order the files were given."""
 
-    def __init__(self, store: Path) -> None:
-        self.documents: list[CollectedDocument] = []
+    def __init__(self, store: Path, on_new_file: Callable[[], None] | None = None) -> None:
+        self._on_new_file = on_new_file
         self._index = FileIndex.load(store.parent)  # beside the archive: not a document
         self._batch = archive.Batch(store)
+        self._threads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="perfledger-file")
+        self._pending: list[Future | CollectedDocument] = []
 
     def __enter__(self) -> _FileReader:
         return self
 
     def __exit__(self, *_exc) -> None:
+        self._threads.shutdown(wait=True)
         self._batch.__exit__()
         self._index.save()
 
+    @property
+    def documents(self) -> list[CollectedDocument]:
+        """The documents in the order they were added, once each read has finished."""
+        return [item.result() if isinstance(item, Future) else item for item in self._pending]
+
     def add(self, document: CollectedDocument) -> None:
-        self.documents.append(document)
+        self._pending.append(document)
 
     def read(self, path: Path, described: CollectedDocument) -> None:
+        self._pending.append(self._threads.submit(self._read, path, described))
+
+    def _read(self, path: Path, described: CollectedDocument) -> CollectedDocument:
         try:
             stat = path.stat()
             known = self._index.sha256_of(path, stat)
             archived = (self._batch.sight(known, stat.st_size, _sighting(described))
                         if known else None)
             if archived is not None:
-                self.add(_archived(described, known, archived, stat.st_size))
-                return
+                return _archived(described, known, archived, stat.st_size)
+            if self._on_new_file is not None:
+                self._on_new_file()
             data = path.read_bytes()
         except OSError as error:
-            self.add(CollectedDocument(**{**described.__dict__,
-                                          "error": f"cannot read {path}: {error.strerror or error}"}))
-            return
+            return CollectedDocument(**{**described.__dict__,
+                                        "error": f"cannot read {path}: {error.strerror or error}"})
         sha256, stored = self._batch.store(data, _sighting(described))
         if len(data) == stat.st_size:
             self._index.remember(path, stat, sha256)
-        self.add(_archived(described, sha256, stored, len(data)))
+        return _archived(described, sha256, stored, len(data))
 
 
 def collect_paths(
@@ -121,14 +137,16 @@ def collect_paths(
     *,
     source_name: str | None = None,
     captured_at: str | None = None,
+    on_new_file: Callable[[], None] | None = None,
 ) -> list[CollectedDocument]:
     """Files, and folders read recursively.
 
     Each file is a document of its own source, unless `source_name` says they are all
     versions of one source (then they are ordered by capture time, the file's mtime unless
-    `captured_at` is given).
+    `captured_at` is given). `on_new_file` is called, from a reading thread, for each file
+    whose bytes must be read: it is not known unchanged since an earlier run.
     """
-    reader = _FileReader(store)
+    reader = _FileReader(store, on_new_file)
     with reader:
         for path in paths:
             if not path.exists():
