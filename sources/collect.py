@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 from sources import archive
@@ -80,9 +82,9 @@ class _FileReader:
     """Reads and archives local files, all made durable together when it is closed.
 
     A file whose stat signature is unchanged since a run that archived it is not read
-    again (sources/file_index.py): its bytes are in the archive already. Files are read,
-    hashed and written by READ_THREADS threads (each step releases the GIL), and the
-    documents come out in the order the files were given."""
+    again (sources/file_index.py): its bytes are in the archive already. Other files are
+    read, hashed and archived by READ_THREADS threads (each of these steps releases the
+    GIL); the documents come out in the order the files were given."""
 
     def __init__(self, store: Path, on_new_file: Callable[[], None] | None = None) -> None:
         self._on_new_file = on_new_file
@@ -108,26 +110,37 @@ class _FileReader:
         self._pending.append(document)
 
     def read(self, path: Path, described: CollectedDocument) -> None:
-        self._pending.append(self._threads.submit(self._read, path, described))
-
-    def _read(self, path: Path, described: CollectedDocument) -> CollectedDocument:
         try:
             stat = path.stat()
             known = self._index.sha256_of(path, stat)
             archived = (self._batch.sight(known, stat.st_size, _sighting(described))
                         if known else None)
-            if archived is not None:
-                return _archived(described, known, archived, stat.st_size)
-            if self._on_new_file is not None:
-                self._on_new_file()
+        except OSError as error:
+            self.add(_unreadable(path, described, error))
+            return
+        if archived is not None:
+            self.add(_archived(described, known, archived, stat.st_size))
+            return
+        # A file known unchanged costs a stat and a line, less than handing it to a thread.
+        if self._on_new_file is not None:
+            self._on_new_file()
+        self._pending.append(self._threads.submit(self._store, path, stat, described))
+
+    def _store(self, path: Path, stat: os.stat_result,
+               described: CollectedDocument) -> CollectedDocument:
+        try:
             data = path.read_bytes()
         except OSError as error:
-            return CollectedDocument(**{**described.__dict__,
-                                        "error": f"cannot read {path}: {error.strerror or error}"})
+            return _unreadable(path, described, error)
         sha256, stored = self._batch.store(data, _sighting(described))
         if len(data) == stat.st_size:
             self._index.remember(path, stat, sha256)
         return _archived(described, sha256, stored, len(data))
+
+
+def _unreadable(path: Path, described: CollectedDocument, error: OSError) -> CollectedDocument:
+    return CollectedDocument(**{**described.__dict__,
+                                "error": f"cannot read {path}: {error.strerror or error}"})
 
 
 def collect_paths(
@@ -143,8 +156,8 @@ def collect_paths(
 
     Each file is a document of its own source, unless `source_name` says they are all
     versions of one source (then they are ordered by capture time, the file's mtime unless
-    `captured_at` is given). `on_new_file` is called, from a reading thread, for each file
-    whose bytes must be read: it is not known unchanged since an earlier run.
+    `captured_at` is given). `on_new_file` is called for each file whose bytes must be
+    read: it is not known unchanged since an earlier run.
     """
     reader = _FileReader(store, on_new_file)
     with reader:
@@ -155,7 +168,7 @@ def collect_paths(
             if path.is_dir() and is_results_tree(path):
                 reader.add(_collect_results_tree(path, store, source_name, captured_at))
                 continue
-            files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+            files = sorted(_files_under(path)) if path.is_dir() else [path]
             for file in files:
                 if file.name.startswith(".") or file.name.endswith(".sightings.jsonl"):
                     continue
@@ -201,8 +214,29 @@ def _missing(path: Path) -> CollectedDocument:
     )
 
 
+def _files_under(folder: Path) -> Iterator[Path]:
+    """The files under `folder`, as `folder.rglob("*")` finds them (symbolic links to
+    folders are not followed), without a stat of each entry: scandir knows the types."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                yield from _files_under(Path(entry.path))
+            elif entry.is_file():
+                yield Path(entry.path)
+
+
+@lru_cache(maxsize=256)
+def _resolved_folder(folder: Path) -> Path:
+    return folder.resolve()
+
+
+def _resolved(file: Path) -> Path:
+    """`file.resolve()`, with each folder walked once rather than once per file in it."""
+    return file.resolve() if file.is_symlink() else _resolved_folder(file.parent) / file.name
+
+
 def _describe_file(file: Path, registry: Registry) -> CollectedDocument:
-    resolved = file.resolve()  # one walk of the path per file, not one per capture compared
+    resolved = _resolved(file)  # one walk of the path per file, not one per capture compared
     for capture in registry.captures:
         if capture.path == resolved:
             source = registry.sources[capture.source]
