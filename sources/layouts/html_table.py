@@ -324,7 +324,9 @@ class _Cells:
 
     texts: list[str] = field(default_factory=list)  # whitespace collapsed
     lines: list[int] = field(default_factory=list)
-    elements: list[etree._Element | None] = field(default_factory=list)  # None: added blank
+    # The element of each cell, while the grid is built: a proxy object per cell of the page
+    # held any longer costs memory and the collector's time.
+    elements: list[etree._Element] = field(default_factory=list)
     # The row, in its group, where each cell placed around spans starts. The cells of a range
     # row start in that row: such a row neither spans nor receives a span.
     origin_rows: dict[int, int] = field(default_factory=dict)
@@ -332,7 +334,6 @@ class _Cells:
     def add_blank(self, line: int) -> int:
         self.texts.append("")
         self.lines.append(line)
-        self.elements.append(None)
         return len(self.texts) - 1
 
     def add_elements(
@@ -359,8 +360,7 @@ class _Cells:
         return first
 
     def is_header(self, cell: int) -> bool:
-        element = self.elements[cell]
-        return element is not None and element.tag == "th"
+        return self.elements[cell].tag == "th"
 
 
 # A row of the grid: cell ids by column, None where no cell is; a range for a plain row.
@@ -595,6 +595,7 @@ def build_grid(table: etree._Element) -> _Grid:
         if not header and body:
             header.append(body.pop(0))
     label = " ".join(text for text in lead if text.strip(" \u00a0")) or None
+    cells.elements.clear()
     notes = [note_text(cell) for row in foot for cell in _cells_of(row)]
     return _Grid(
         cells,
@@ -797,26 +798,16 @@ def _published_rows(
             if label.strip(" \u00a0"):  # an empty full-width row only spaces the table out
                 title = with_section(heading, label)
             continue
-        if _repeats_header(ids, texts, header_texts, header_firsts, folded):
-            continue  # the header repeated inside the body, as long tables do
+        # The header repeated inside the body, as long tables do, is left out. The cheap test
+        # first: most rows differ from the header in cell one.
+        text = texts[ids[0]] if ids and ids[0] is not None else ""
+        first = folded.get(text)
+        if first is None:
+            first = folded[text] = fold_header_text(text)
+        if first and first in header_firsts and _folded_texts(ids, texts) in header_texts:
+            continue
         entries.append((row, ids, index, title))
     return entries
-
-
-def _repeats_header(
-    ids: _Row,
-    texts: list[str],
-    header_texts: list[list[str]],
-    header_firsts: set[str],
-    folded: dict[str, str],
-) -> bool:
-    text = texts[ids[0]] if ids and ids[0] is not None else ""
-    first = folded.get(text)
-    if first is None:
-        first = folded[text] = fold_header_text(text)
-    if not first or first not in header_firsts:
-        return False  # the cheap test first: most rows differ from the header in cell one
-    return _folded_texts(ids, texts) in header_texts
 
 
 def _folded_texts(ids: _Row, texts: list[str]) -> list[str]:
@@ -1102,10 +1093,18 @@ def prepare_markup(text: str) -> bytes:
     is already decoded, and lone surrogates cannot be encoded. libxml2 reads UTF-8 without
     converting it (lxml hands it any other str as UTF-16 or UCS-4, which it converts)."""
     text = text.removeprefix("\ufeff")
-    if "\r" in text:  # each test below is a scan of the page: skip the work it would not do
+    if _XML_DECLARATION.match(text):  # which CRs do not change
         text = _CARRIAGE_RETURN.sub("\n", text)
-    if _XML_DECLARATION.match(text):
         text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
+    markup = _utf8(text)
+    # CR and LF are the bytes 0x0D and 0x0A in UTF-8 and in no other character: looking for
+    # them in the bytes costs far less than in a str of wide characters.
+    if b"\r" in markup:
+        markup = markup.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return markup
+
+
+def _utf8(text: str) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate
