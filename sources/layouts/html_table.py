@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, groupby, islice, repeat
+from itertools import accumulate, chain, compress, count, groupby, islice, repeat
 from operator import attrgetter, methodcaller
 from typing import NamedTuple
 
@@ -97,9 +97,12 @@ _BLOCKS = _HEADINGS | frozenset(
         "ul",
     }
 )
-_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 # The runs that collapsing changes: a lone space is left alone, a substitution fewer per word.
 _SPACE_TO_COLLAPSE = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
+# The characters str.split() takes for whitespace that HTML does not (U+00A0 among them).
+_NOT_HTML_SPACE = re.compile(
+    "[\x0b\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
 _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
@@ -141,7 +144,11 @@ _AUTHOR_META = ("author", "article:author", "dc.creator", "dcterms.creator")
 
 def collapse_space(text: str) -> str:
     """Runs of HTML whitespace become one space, as a browser shows them; U+00A0 is kept."""
-    return _HTML_SPACE.sub(" ", text).strip(" ")
+    if _NOT_HTML_SPACE.search(text) is None:
+        # Only HTML whitespace, whose runs str.split() finds in C: a substitution costs a
+        # step of the regex engine per character.
+        return " ".join(text.split())
+    return _SPACE_TO_COLLAPSE.sub(" ", text).strip(" ")
 
 
 def superscript(text: str) -> str:
@@ -344,11 +351,10 @@ class _Cells:
         the line of the row each starts in."""
         first = len(self.texts)
         texts = list(map(_TEXT_OF_NODE, elements))
-        if any(map(len, elements)):  # markup inside a cell: its visible text (see `text_of`)
-            texts = [
-                text_of(element) if len(element) else text
-                for element, text in zip(elements, texts, strict=True)
-            ]
+        # A cell holding markup: its visible text (see `text_of`). Few cells do: they are
+        # picked out in C.
+        for index in compress(count(), map(len, elements)):
+            texts[index] = text_of(elements[index])
         if not all(texts):  # an empty cell, whose text lxml gives as None
             texts = [text or "" for text in texts]
         self.texts += _collapse_many(texts)
@@ -406,22 +412,31 @@ def _any_span(cells: list[etree._Element]) -> bool:
 
 
 _JOIN = "\x00"  # never in lxml text (libxml2 strings end at NUL); checked below all the same
-# What collapsing changes: a run of HTML whitespace other than a lone space, or a space at
-# either end of a text (next to a separator, or at either end of all of them).
-_COLLAPSIBLE = ("\t", "\n", "\r", "\f", "  ", " " + _JOIN, _JOIN + " ")
+
+
+def _may_collapse(texts: list[str]) -> bool:
+    """Whether collapsing would change one of `texts`: one holds a tab, a line break or two
+    spaces in a row, or starts or ends with a space. Joined with spaces, the texts that are
+    not empty show all but the first and the last of these as two spaces in a row."""
+    joined = " ".join(filter(None, texts))
+    return (
+        "  " in joined
+        or "\n" in joined
+        or "\t" in joined
+        or "\r" in joined
+        or "\f" in joined
+        or joined.startswith(" ")
+        or joined.endswith(" ")
+    )
 
 
 def _collapse_many(texts: list[str]) -> list[str]:
     """[collapse_space(text) for text in texts], in one pass: on a page of short cells a call
     per cell costs more than the substitution itself, and most pages need none."""
-    joined = _JOIN.join(texts)
-    if not (
-        any(run in joined for run in _COLLAPSIBLE)
-        or joined.startswith(" ")
-        or joined.endswith(" ")
-    ):
+    if not _may_collapse(texts):
         return texts
-    joined = _SPACE_TO_COLLAPSE.sub(" ", joined).strip(" ")
+    joined = _JOIN.join(texts)
+    joined = collapse_space(joined)
     # A run of spaces never crosses the separator, so each text keeps at most one space at
     # either end, and that is what strip(" ") would remove.
     pieces = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).split(_JOIN)
