@@ -1043,13 +1043,17 @@ def _first_meta(values: dict[str, str], keys: Sequence[str]) -> str | None:
     return next((values[key] for key in keys if key in values), None)
 
 
+_REL_OF = methodcaller("get", "rel")
+
+
 def _meta_author(found: _PageElements, values: dict[str, str]) -> str | None:
     for key in _AUTHOR_META:
         value = values.get(key)
         if value and not value.lower().startswith(("http://", "https://")):
             return value
-    for node in found.author_links:
-        if "author" in (node.get("rel") or "").lower().split():
+    # The rel attribute of every link read in C: most links have none.
+    for node, rel in zip(found.author_links, map(_REL_OF, found.author_links), strict=True):
+        if rel and "author" in rel.lower().split():
             name = text_of(node) if _tag(node) == "a" else (node.get("title") or "")
             if name.strip():
                 return name.strip()
@@ -1195,6 +1199,7 @@ def parse_html(text: str) -> ParsedDocument:
         return ParsedDocument(cells=cells_frame(), problems=[problem])
     if root is None:
         return ParsedDocument(cells=cells_frame())
+    head = read_head(text)
     found = page_elements(root)
     grids = {table: build_grid(table) for table in data_tables(found.tables)}
     # A table too narrow for results is page layout: its text is prose like any other.
@@ -1207,7 +1212,7 @@ def parse_html(text: str) -> ParsedDocument:
     problems: list[ParseProblem] = list(stopped)
     for table_index, (table, grid) in enumerate(grids.items()):
         heading, note = context.get(table, (None, None))
-        caption = table.find("caption")
+        caption = next(table.iterchildren("caption"), None)
         title = (text_of(caption) if caption is not None else "") or heading
         problems += table_cells(grid, table_index, title, note, cells)
     blocks = [item for item in stream.items if isinstance(item, _Block)]
@@ -1218,7 +1223,7 @@ def parse_html(text: str) -> ParsedDocument:
     ]
     return ParsedDocument(
         cells=cells.frame(),
-        metadata=page_metadata(found, blocks, read_head(text)),
+        metadata=page_metadata(found, blocks, head),
         prose=prose,
         problems=problems,
     )
