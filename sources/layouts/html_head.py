@@ -82,8 +82,8 @@ def _add_meta(meta: dict[str, str], key: object, content: object) -> None:
 
 class _HeadParser(BeautifulSoupHTMLParser):
     """bs4's html.parser reader, keeping no count of lines and columns: no fact of the head
-    depends on them (the reader takes no position), and counting the lines of the text it
-    passes, a 100 KB inline script say, costs half as much as reading the head."""
+    depends on them (the reader takes no position), and counting the lines of all it reads,
+    a 100 KB inline script say, took a third of the time the head takes to read."""
 
     def updatepos(self, i: int, j: int) -> int:
         return j

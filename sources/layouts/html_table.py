@@ -172,6 +172,8 @@ def text_of(element: etree._Element, line_break: str = " ") -> str:
     footnote digits as superscripts, <br> as `line_break`, whitespace collapsed."""
     if len(element) == 0:
         return collapse_space(element.text or "")
+    if not any(map(len, element)):
+        return collapse_space(_flat_text(element, line_break))
     parts = [element.text or ""]
     # A depth-first walk without recursion, comments included (lxml's iterwalk skips them
     # and with them their tail text): (element, its children still to read).
@@ -197,6 +199,24 @@ def text_of(element: etree._Element, line_break: str = " ") -> str:
             parts.append(child.text or "")
             stack.append((child, iter(child)))
     return collapse_space("".join(parts))
+
+
+def _flat_text(element: etree._Element, line_break: str) -> str:
+    """`text_of` an element whose children hold no element, as a number with its footnote
+    <sup> is, before its whitespace is collapsed: one pass over the children."""
+    parts = [element.text or ""]
+    for child in element:
+        tag = _tag(child)
+        if tag is None or tag in _SKIPPED or tag == "table":
+            pass
+        elif tag == "br":
+            parts.append(line_break)
+        elif tag == "sup":
+            parts.append(superscript(collapse_space(child.text or "")))
+        else:
+            parts.append(child.text or "")
+        parts.append(child.tail or "")
+    return "".join(parts)
 
 
 # ---- realignment of rows with a missing cell (shared with pipe tables) ---------------------
@@ -435,8 +455,7 @@ def _collapse_many(texts: list[str]) -> list[str]:
     per cell costs more than the substitution itself, and most pages need none."""
     if not _may_collapse(texts):
         return texts
-    joined = _JOIN.join(texts)
-    joined = collapse_space(joined)
+    joined = collapse_space(_JOIN.join(texts))
     # A run of spaces never crosses the separator, so each text keeps at most one space at
     # either end, and that is what strip(" ") would remove.
     pieces = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).split(_JOIN)
@@ -555,7 +574,6 @@ def _row_groups(rows: Iterable[etree._Element]) -> tuple[list, list[list], list]
     head: list[etree._Element] = []
     foot: list[etree._Element] = []
     body: dict[etree._Element, list[etree._Element]] = {}
-    rows = list(rows)
     # The rows of a group follow each other: a step per run of rows with the same parent.
     for parent, run in groupby(rows, _PARENT_OF):
         group = _tag(parent) if parent is not None else None
@@ -898,9 +916,8 @@ class _Stream:
         block.line = None
 
     def read(self, root: etree._Element) -> None:
-        """Walk the tree from `root` in document order, comments included (lxml's iterwalk
-        skips them and with them their tail text). One loop, with no call per node to
-        dispatch: a page's prose elements cost a step each."""
+        """Walk the tree from `root` in document order, without recursion and comments
+        included (lxml's iterwalk skips them and with them their tail text)."""
         # (element, its children still to read, whether it opened a block); the first entry
         # holds `root` alone.
         stack: list[tuple[etree._Element | None, Iterator, bool]] = [(None, iter((root,)), False)]

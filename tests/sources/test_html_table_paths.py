@@ -190,3 +190,55 @@ def _markup_as_published(text: str) -> bytes:
 ]), max_size=10).map("".join))
 def test_line_breaks_are_normalized_in_the_bytes_as_in_the_text(text):
     assert prepare_markup(text) == _markup_as_published(text)
+
+
+def _text_as_first_written(element, line_break: str = " ") -> str:
+    """text_of as first written: every child read on one walk of the element."""
+    parts: list[str] = []
+    stack = [(element, iter(element))]
+    parts.append(element.text or "")
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if node is not element:
+                parts.append(node.tail or "")
+            continue
+        tag = child.tag.lower() if isinstance(child.tag, str) else None
+        if tag is None or tag in ("script", "style", "template", "noscript", "textarea",
+                                  "xmp", "table"):
+            parts.append(child.tail or "")
+        elif tag == "br":
+            parts.append(line_break)
+            parts.append(child.tail or "")
+        elif tag == "sup":
+            parts.append(html_table.superscript(_text_as_first_written(child)))
+            parts.append(child.tail or "")
+        else:
+            parts.append(child.text or "")
+            stack.append((child, iter(child)))
+    return re.sub(r"[ \t\n\r\f]+", " ", "".join(parts)).strip(" ")
+
+
+_INLINE = st.recursive(
+    st.sampled_from(["6,044", " 1 ", "\n", "&nbsp;", "a  b", "", "(2)", "st", "\t*"]),
+    lambda inner: st.one_of(
+        st.builds("<sup>{}</sup>".format, inner),
+        st.builds("<b>{}</b>".format, inner),
+        st.builds("<span><i>{}</i> x</span>".format, inner),
+        st.builds("{}<br>{}".format, inner, inner),
+        st.builds("{}<!-- c -->{}".format, inner, inner),
+        st.builds("{}<script>s</script>{}".format, inner, inner),
+        st.builds("{}{}".format, inner, inner),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_INLINE, st.sampled_from([" ", "\u2028"]))
+def test_the_text_of_a_cell_is_the_text_of_its_walk(markup, line_break):
+    root = parse_tree(prepare_markup(f"<table><tr><td>{markup}</td></tr></table>"))
+    cell = next(root.iter("td"))
+    assert html_table.text_of(cell, line_break) == _text_as_first_written(cell, line_break)
