@@ -1,11 +1,16 @@
 """HTML pages: every data <table> as located cells, plus the page's prose and metadata.
 
 One lxml tree serves tables, prose and metadata. On a 300 KB page with five 200-row tables,
-lxml builds its tree in about 8 ms and the whole parse takes about 45 ms, where
+lxml builds its tree in about 7 ms and the whole parse takes about 20 ms, where
 BeautifulSoup needs about 375 ms with html.parser for its tree alone (and 285 ms with its
 lxml builder, which drops `sourceline`, the cells' line numbers). libxml2 also closes omitted
 </td>, </tr> and </p> tags the way browsers do, and one tree means the prose and the tables
 never disagree about where a table starts or ends.
+
+Most of the time left is lxml's: building the tree, and a Python object for each element
+read. A table's cells are read a field at a time, the texts of all the cells of a row group
+at once, then their lines (see `expand_rows`); each cell is known by its place in those
+lists rather than as an object of its own (see `_Cells`).
 
 libxml2's HTML parser never loads a DTD nor expands entities a document declares; only
 the predefined HTML character references (&nbsp;, &amp;, ...) become characters.
@@ -14,9 +19,11 @@ the predefined HTML character references (&nbsp;, &amp;, ...) become characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import accumulate, chain, compress, count, groupby, islice, repeat
+from operator import attrgetter, methodcaller
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -95,9 +102,12 @@ _BLOCKS = _HEADINGS | frozenset(
         "ul",
     }
 )
-_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 # The runs that collapsing changes: a lone space is left alone, a substitution fewer per word.
 _SPACE_TO_COLLAPSE = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
+# The characters str.split() takes for whitespace that HTML does not (U+00A0 among them).
+_NOT_HTML_SPACE = re.compile(
+    "[\x0b\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
 _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
@@ -139,7 +149,11 @@ _AUTHOR_META = ("author", "article:author", "dc.creator", "dcterms.creator")
 
 def collapse_space(text: str) -> str:
     """Runs of HTML whitespace become one space, as a browser shows them; U+00A0 is kept."""
-    return _HTML_SPACE.sub(" ", text).strip(" ")
+    if _NOT_HTML_SPACE.search(text) is None:
+        # Only HTML whitespace, whose runs str.split() finds in C: a substitution costs a
+        # step of the regex engine per character.
+        return " ".join(text.split())
+    return _SPACE_TO_COLLAPSE.sub(" ", text).strip(" ")
 
 
 def superscript(text: str) -> str:
@@ -158,59 +172,56 @@ def _tag(node: etree._Element) -> str | None:
     return node.tag.lower() if isinstance(node.tag, str) else None
 
 
-def traverse(
-    root: etree._Element,
-    enter: Callable[[etree._Element], bool],
-    leave: Callable[[etree._Element, bool], None],
-) -> None:
-    """Depth-first walk without recursion, comments included (lxml's iterwalk skips them and
-    with them their tail text). `enter` returns False to skip a node's children; `leave` is
-    told whether the node was entered."""
-    if not enter(root):
-        leave(root, False)
-        return
-    stack = [(root, iter(root))]
-    while stack:
-        node, children = stack[-1]
-        child = next(children, None)
-        if child is None:
-            stack.pop()
-            leave(node, True)
-        elif enter(child):
-            stack.append((child, iter(child)))
-        else:
-            leave(child, False)
-
-
 def text_of(element: etree._Element, line_break: str = " ") -> str:
     """The visible text of an element: scripts, comments and nested tables left out, <sup>
     footnote digits as superscripts, <br> as `line_break`, whitespace collapsed."""
     if len(element) == 0:
         return collapse_space(element.text or "")
-    parts: list[str] = []
-
-    def enter(node: etree._Element) -> bool:
-        tag = _tag(node)
-        if node is element:
-            parts.append(node.text or "")
-            return True
+    if not any(map(len, element)):
+        return collapse_space(_flat_text(element, line_break))
+    parts = [element.text or ""]
+    # A depth-first walk without recursion, comments included (lxml's iterwalk skips them
+    # and with them their tail text): (element, its children still to read).
+    stack = [(element, iter(element))]
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:  # the end of `node`
+            stack.pop()
+            if node is not element:
+                parts.append(node.tail or "")
+            continue
+        tag = _tag(child)
         if tag is None or tag in _SKIPPED or tag == "table":
-            return False
-        if tag == "br":
+            parts.append(child.tail or "")
+        elif tag == "br":
             parts.append(line_break)
-            return False
-        if tag == "sup":
-            parts.append(superscript(text_of(node)))
-            return False
-        parts.append(node.text or "")
-        return True
-
-    def leave(node: etree._Element, _entered: bool) -> None:
-        if node is not element:
-            parts.append(node.tail or "")
-
-    traverse(element, enter, leave)
+            parts.append(child.tail or "")
+        elif tag == "sup":
+            parts.append(superscript(text_of(child)))
+            parts.append(child.tail or "")
+        else:
+            parts.append(child.text or "")
+            stack.append((child, iter(child)))
     return collapse_space("".join(parts))
+
+
+def _flat_text(element: etree._Element, line_break: str) -> str:
+    """`text_of` an element whose children hold no element, as a number with its footnote
+    <sup> is, before its whitespace is collapsed: one pass over the children."""
+    parts = [element.text or ""]
+    for child in element:
+        tag = _tag(child)
+        if tag is None or tag in _SKIPPED or tag == "table":
+            pass
+        elif tag == "br":
+            parts.append(line_break)
+        elif tag == "sup":
+            parts.append(superscript(collapse_space(child.text or "")))
+        else:
+            parts.append(child.text or "")
+        parts.append(child.tail or "")
+    return "".join(parts)
 
 
 # ---- realignment of rows with a missing cell (shared with pipe tables) ---------------------
@@ -336,20 +347,63 @@ def width_problem(
 # ---- the table grid ------------------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)  # eq=False: slots compare by identity; frozen inits are slow
-class _Slot:
-    """One grid position. A spanned cell fills every position it covers with the same slot,
-    so its value is repeated in each covered cell, as a reader sees it."""
+@dataclass
+class _Cells:
+    """The cells of one table, each known by its place in these lists, its id. The grid holds
+    ids: a cell is no object of its own, and a row of plain cells is a range of ids. A spanned
+    cell fills every position it covers with its one id, so its value is repeated in each
+    covered cell, as a reader sees it."""
 
-    text: str
-    line: int
-    origin_row: int  # the row index where the cell starts
-    header: bool  # a <th>
+    texts: list[str] = field(default_factory=list)  # whitespace collapsed
+    lines: list[int] = field(default_factory=list)
+    # The element of each cell, while the grid is built: a proxy object per cell of the page
+    # held any longer costs memory and the collector's time.
+    elements: list[etree._Element] = field(default_factory=list)
+    # The row, in its group, where each cell placed around spans starts. The cells of a range
+    # row start in that row: such a row neither spans nor receives a span.
+    origin_rows: dict[int, int] = field(default_factory=dict)
 
+    def add_blank(self, line: int) -> int:
+        self.texts.append("")
+        self.lines.append(line)
+        return len(self.texts) - 1
+
+    def add_elements(
+        self, elements: list[etree._Element], row_lines: Callable[[], Iterable[int]]
+    ) -> int:
+        """Add a cell per <td> or <th> of `elements`; returns the id of the first. Each field
+        is read for all the elements at once, in C. `row_lines()` gives, element by element,
+        the line of the row each starts in."""
+        first = len(self.texts)
+        texts = list(map(_TEXT_OF_NODE, elements))
+        # A cell holding markup: its visible text (see `text_of`). Few cells do: they are
+        # picked out in C.
+        for index in compress(count(), map(len, elements)):
+            texts[index] = text_of(elements[index])
+        if not all(texts):  # an empty cell, whose text lxml gives as None
+            texts = [text or "" for text in texts]
+        self.texts += _collapse_many(texts)
+        lines = list(map(_LINE_OF_NODE, elements))
+        if not all(lines):  # libxml2 knew no line: the cell starts where its row does
+            lines = [line or fallback for line, fallback in zip(lines, row_lines(), strict=True)]
+        self.lines += lines
+        self.elements += elements
+        return first
+
+    def is_header(self, cell: int) -> bool:
+        return self.elements[cell].tag == "th"
+
+
+# A row of the grid: cell ids by column, None where no cell is; a range for a plain row.
+_Row = list[int | None] | range
 
 # C-level getters: a list comprehension costs a Python step per cell.
-_TEXT_OF_SLOT = attrgetter("text")
-_LINE_OF_SLOT = attrgetter("line")
+_CELL_ELEMENTS_OF = methodcaller("iterchildren", "td", "th")  # the tag filter runs in C
+_TEXT_OF_NODE = attrgetter("text")
+_LINE_OF_NODE = attrgetter("sourceline")
+_PARENT_OF = methodcaller("getparent")
+_COLSPAN_OF = methodcaller("get", "colspan")
+_ROWSPAN_OF = methodcaller("get", "rowspan")
 
 
 def _span(cell: etree._Element, name: str, default: int, limit: int) -> int:
@@ -372,27 +426,41 @@ def _cells_of(row: etree._Element) -> list[etree._Element]:
     return [cell for cell in row if cell.tag in _CELL_TAGS]
 
 
-def _raw_text(cell: etree._Element) -> str:
-    """The cell's text before its whitespace is collapsed (see `collapse_slot_texts`)."""
-    return text_of(cell) if len(cell) else (cell.text or "")
+# Whether an element of a table has a span attribute, in one walk of the table in C: reading
+# the two attributes of every cell from Python costs four times as much.
+_HOLDS_SPANS = etree.XPath("boolean(descendant::*/@colspan | descendant::*/@rowspan)")
 
 
-def collapse_slot_texts(slots: list[_Slot]) -> None:
-    """Collapse the whitespace of every slot's text in one regex pass over all of them: on a
-    page of short cells a call per cell costs more than the substitution itself."""
-    if not slots:
-        return
-    texts = _collapse_many(list(map(_TEXT_OF_SLOT, slots)))
-    for slot, text in zip(slots, texts, strict=True):
-        slot.text = text
+def _any_span(cells: list[etree._Element]) -> bool:
+    """Whether a cell has a colspan or rowspan attribute (an empty one spans nothing)."""
+    return any(map(_COLSPAN_OF, cells)) or any(map(_ROWSPAN_OF, cells))
 
 
 _JOIN = "\x00"  # never in lxml text (libxml2 strings end at NUL); checked below all the same
 
 
+def _may_collapse(texts: list[str]) -> bool:
+    """Whether collapsing would change one of `texts`: one holds a tab, a line break or two
+    spaces in a row, or starts or ends with a space. Joined with spaces, the texts that are
+    not empty show all but the first and the last of these as two spaces in a row."""
+    joined = " ".join(filter(None, texts))
+    return (
+        "  " in joined
+        or "\n" in joined
+        or "\t" in joined
+        or "\r" in joined
+        or "\f" in joined
+        or joined.startswith(" ")
+        or joined.endswith(" ")
+    )
+
+
 def _collapse_many(texts: list[str]) -> list[str]:
-    """[collapse_space(text) for text in texts], in one pass."""
-    joined = _SPACE_TO_COLLAPSE.sub(" ", _JOIN.join(texts)).strip(" ")
+    """[collapse_space(text) for text in texts], in one pass: on a page of short cells a call
+    per cell costs more than the substitution itself, and most pages need none."""
+    if not _may_collapse(texts):
+        return texts
+    joined = collapse_space(_JOIN.join(texts))
     # A run of spaces never crosses the separator, so each text keeps at most one space at
     # either end, and that is what strip(" ") would remove.
     pieces = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).split(_JOIN)
@@ -401,50 +469,64 @@ def _collapse_many(texts: list[str]) -> list[str]:
     return pieces
 
 
-def expand_rows(rows: Sequence[etree._Element], spans: bool = True) -> list[list[_Slot | None]]:
-    """The row group as a grid with colspan and rowspan expanded; None is a hole no cell fills.
-    `spans=False` says that no cell has a colspan or rowspan attribute."""
-    grid: list[list[_Slot | None]] = [[] for _ in rows]
-    made: list[_Slot] = []
+def expand_rows(rows: Sequence[etree._Element], cells: _Cells, spans: bool = True) -> list[_Row]:
+    """The row group as a grid of the ids of its cells, added to `cells`, with colspan and
+    rowspan expanded; None is a hole no cell fills. `spans=False` says that no cell has a
+    colspan or rowspan attribute."""
+    counts = list(map(len, rows))
+    elements = list(chain.from_iterable(map(_CELL_ELEMENTS_OF, rows)))
+    if (
+        len(elements) != sum(counts)  # a comment or another element among the cells
+        or max(counts, default=0) > MAX_COLUMNS
+        or (spans and _any_span(elements))
+    ):
+        return _expand_rows_one_by_one(rows, cells, spans)
+    # The common case, every row plain: its cells in order, all the group's cells added at
+    # once; each row is the range of its cells' ids.
+    first = cells.add_elements(
+        elements, lambda: chain.from_iterable(map(repeat, map(_line, rows), counts))
+    )
+    bounds = list(accumulate(counts, initial=first))
+    return list(map(range, bounds, islice(bounds, 1, None)))
+
+
+def _expand_rows_one_by_one(
+    rows: Sequence[etree._Element], cells: _Cells, spans: bool
+) -> list[_Row]:
+    """`expand_rows` a row at a time: a row that spans nothing and receives no span from
+    above is plain, a cell per column; the cells of any other row are placed around the
+    spans. The grid holds the ids the cells will have; they are added at the end, at once."""
+    grid: list[_Row] = [[] for _ in rows]
+    placed: list[etree._Element] = []
+    row_lines: list[int] = []
+    first = len(cells.texts)
     for index, row in enumerate(rows):
-        row_line = _line(row)
-        # Most rows span nothing and receive no span from above: one slot per cell.
-        plain = None if grid[index] else _plain_row(row, index, row_line, spans)
-        if plain is not None:
-            grid[index] = plain
-            made += plain
+        row_cells = _cells_of(row)
+        start = len(placed)
+        if not grid[index] and not (spans and _any_span(row_cells)):
+            placed += row_cells[:MAX_COLUMNS]
+            grid[index] = range(first + start, first + len(placed))
         else:
-            made += _place_spanning_cells(grid, index, _cells_of(row), row_line)
-    collapse_slot_texts(made)
+            _place_spanning_cells(grid, index, row_cells, placed, first, cells.origin_rows)
+        row_lines += [_line(row)] * (len(placed) - start)
+    cells.add_elements(placed, lambda: row_lines)
     return grid
 
 
-def _plain_row(
-    row: etree._Element, index: int, row_line: int, spans: bool = True
-) -> list[_Slot] | None:
-    """A slot per cell of the row, or None when a cell spans columns or rows. One pass over
-    the cells: each read of an element's tag or text builds a new string."""
-    slots = []
-    for cell in row:
-        tag = cell.tag
-        if tag != "td" and tag != "th":
-            continue
-        if spans and (cell.get("colspan") or cell.get("rowspan")):
-            return None
-        text = text_of(cell) if len(cell) else (cell.text or "")  # collapsed later
-        slots.append(_Slot(text, cell.sourceline or row_line, index, tag == "th"))
-    return slots[:MAX_COLUMNS]
-
-
 def _place_spanning_cells(
-    grid: list[list[_Slot | None]], index: int, cells: list[etree._Element], row_line: int
-) -> list[_Slot]:
-    """Place one row's cells around the spans from above; returns the slots made."""
-    made = []
+    grid: list[_Row],
+    index: int,
+    row_cells: list[etree._Element],
+    placed: list[etree._Element],
+    first: int,
+    origin_rows: dict[int, int],
+) -> None:
+    """Place one row's cells around the spans from above: each cell joins `placed`, and its
+    id, first + its place there, fills the positions it covers."""
     column = 0
-    for cell in cells:
-        slots = grid[index]
-        while column < len(slots) and slots[column] is not None:
+    for cell in row_cells:
+        ids = grid[index]
+        while column < len(ids) and ids[column] is not None:
             column += 1
         if column >= MAX_COLUMNS:
             break
@@ -452,37 +534,43 @@ def _place_spanning_cells(
         rowspan = _span(cell, "rowspan", 1, MAX_ROWSPAN)
         # rowspan="0" reaches to the end of the row group.
         last = len(grid) if rowspan == 0 else min(len(grid), index + rowspan)
-        slot = _Slot(_raw_text(cell), cell.sourceline or row_line, index, cell.tag == "th")
-        made.append(slot)
+        cell_id = first + len(placed)
+        placed.append(cell)
+        origin_rows[cell_id] = index
         for covered in range(index, max(last, index + 1)):
-            target = grid[covered]
+            target = grid[covered]  # a list: only rows not yet reached receive spans
             if len(target) < column + colspan:
                 target.extend([None] * (column + colspan - len(target)))
             for position in range(column, column + colspan):
                 if target[position] is None:  # overlapping spans: the first cell keeps it
-                    target[position] = slot
+                    target[position] = cell_id
         column += colspan
-    return made
 
 
-def _is_section_row(slots: Sequence[_Slot | None], width: int) -> bool:
+def _is_empty(ids: _Row) -> bool:
+    # range.count(None) would compare None with each id
+    return not ids if isinstance(ids, range) else ids.count(None) == len(ids)
+
+
+def _is_section_row(ids: _Row, width: int) -> bool:
     """One cell spanning the table's full width: a label for the rows under it."""
-    first = slots[0] if slots else None
-    if first is None or len(slots) < width or (len(slots) > 1 and slots[1] is not first):
+    first = ids[0] if ids else None
+    if first is None or len(ids) < width or (len(ids) > 1 and ids[1] != first):
         return False  # the cheap tests first: most rows are not one cell
-    return all(slot is first for slot in slots)
+    return ids.count(first) == len(ids)
 
 
 @dataclass
 class _Grid:
-    header_rows: list[list[_Slot | None]]
-    body_rows: list[tuple[etree._Element, list[_Slot | None], int]]  # (tr, slots, row index)
+    cells: _Cells
+    header_rows: list[_Row]
+    body_rows: list[tuple[etree._Element, _Row, int]]  # (tr, cell ids, row index in group)
     foot_notes: list[str]  # the text of each <tfoot> cell
     lead_section: str | None
 
     @property
     def width(self) -> int:
-        return max((len(slots) for slots in self.header_rows), default=0)
+        return max((len(ids) for ids in self.header_rows), default=0)
 
 
 def _row_groups(rows: Iterable[etree._Element]) -> tuple[list, list[list], list]:
@@ -491,91 +579,85 @@ def _row_groups(rows: Iterable[etree._Element]) -> tuple[list, list[list], list]
     head: list[etree._Element] = []
     foot: list[etree._Element] = []
     body: dict[etree._Element, list[etree._Element]] = {}
-    for row in rows:
-        parent = row.getparent()
+    # The rows of a group follow each other: a step per run of rows with the same parent.
+    for parent, run in groupby(rows, _PARENT_OF):
         group = _tag(parent) if parent is not None else None
         if group == "thead":
-            head.append(row)
+            head += run
         elif group == "tfoot":
-            foot.append(row)
+            foot += run
         else:
-            body.setdefault(parent, []).append(row)
+            body.setdefault(parent, []).extend(run)
     return head, list(body.values()), foot
 
 
-def _take_sections(rows: list[tuple[etree._Element, list, int]], width: int) -> list[str]:
+def _take_sections(
+    rows: list[tuple[etree._Element, _Row, int]], width: int, cells: _Cells
+) -> list[str]:
     """Remove and return the labels of the full-width single-cell rows leading `rows`."""
     labels = []
     while rows and _is_section_row(rows[0][1], width):
-        labels.append(rows.pop(0)[1][0].text)
+        labels.append(cells.texts[rows.pop(0)[1][0]])
     return labels
 
 
-def build_grid(
-    table: etree._Element, rows: list[etree._Element] | None = None, spans: bool = True
-) -> _Grid:
-    """Header rows, body rows and footer rows of a table, spans expanded. `rows`, when given,
-    are the table's <tr> elements (see `rows_by_table`); `spans=False` says that no cell
-    has a colspan or rowspan attribute.
+def _all_header_cells(ids: _Row, cells: _Cells) -> bool:
+    return None not in ids and all(map(cells.is_header, ids))
+
+
+def build_grid(table: etree._Element) -> _Grid:
+    """Header rows, body rows and footer rows of a data table (one holding no table), spans
+    expanded.
 
     The header is the <thead>; without one, the leading rows made only of <th>, else the first
     row. Full-width single cells above the header are a label for the whole table."""
-    head, body_groups, foot = _row_groups(table.iter("tr") if rows is None else rows)
+    cells = _Cells()
+    # Every row inside the table is its own: it holds no table. The tag filter runs in C.
+    head, body_groups, foot = _row_groups(table.iter("tr"))
+    spans = _HOLDS_SPANS(table)
     header = [
-        (row, slots, index)
-        for index, (row, slots) in enumerate(zip(head, expand_rows(head, spans), strict=True))
+        (row, ids, index)
+        for index, (row, ids) in enumerate(zip(head, expand_rows(head, cells, spans), strict=True))
     ]
     body = [
-        (group[index], slots, index)
+        (group[index], ids, index)
         for group in body_groups
-        for index, slots in enumerate(expand_rows(group, spans))
+        for index, ids in enumerate(expand_rows(group, cells, spans))
     ]
-    widest = max((len(slots) for _row, slots, _index in header + body), default=0)
-    lead = _take_sections(header, widest)
+    widest = max((len(ids) for _row, ids, _index in header + body), default=0)
+    lead = _take_sections(header, widest, cells)
     if not header:
-        lead += _take_sections(body, widest)
-        while body and body[0][1] and all(s is not None and s.header for s in body[0][1]):
+        lead += _take_sections(body, widest, cells)
+        while body and body[0][1] and _all_header_cells(body[0][1], cells):
             header.append(body.pop(0))
         if not header and body:
             header.append(body.pop(0))
     label = " ".join(text for text in lead if text.strip(" \u00a0")) or None
+    cells.elements.clear()
     notes = [note_text(cell) for row in foot for cell in _cells_of(row)]
     return _Grid(
-        [slots for _row, slots, _index in header],
+        cells,
+        [ids for _row, ids, _index in header],
         body,
         [note for note in notes if note.strip()],
         label,
     )
 
 
-def _header_names(rows: list[list[_Slot | None]], width: int) -> list[tuple[str, int]]:
+def _header_names(rows: list[_Row], width: int, cells: _Cells) -> list[tuple[str, int]]:
     """(name, line) per column; the texts of a multi-row header are joined with a space, a
     cell spanning several header rows counted once."""
     names = []
     for column in range(width):
-        seen: list[_Slot] = []
-        for slots in rows:
-            slot = slots[column] if column < len(slots) else None
-            if slot is not None and all(slot is not other for other in seen):
-                seen.append(slot)
-        texts = [slot.text for slot in seen if slot.text.strip(" \u00a0")]
-        line = seen[0].line if seen else 1
-        names.append((" ".join(texts) if texts else (seen[0].text if seen else ""), line))
+        seen: list[int] = []
+        for ids in rows:
+            cell = ids[column] if column < len(ids) else None
+            if cell is not None and cell not in seen:
+                seen.append(cell)
+        texts = [cells.texts[cell] for cell in seen if cells.texts[cell].strip(" \u00a0")]
+        line = cells.lines[seen[0]] if seen else 1
+        names.append((" ".join(texts) if texts else (cells.texts[seen[0]] if seen else ""), line))
     return names
-
-
-def rows_by_table(
-    rows: list[etree._Element], tables: list[etree._Element]
-) -> dict[etree._Element, list[etree._Element]]:
-    """The rows (the page's <tr> elements, in document order) of each of `tables`, tables that
-    hold no table: a row belongs to its nearest table. Walking up from each row costs far less
-    than walking down through every table's cells."""
-    found: dict[etree._Element, list[etree._Element]] = {table: [] for table in tables}
-    for row in rows:
-        owner = found.get(next(row.iterancestors("table"), None))
-        if owner is not None:
-            owner.append(row)
-    return found
 
 
 def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
@@ -604,35 +686,32 @@ def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
 # ---- one table to cells --------------------------------------------------------------------
 
 
-def _is_complete(slots: list[_Slot | None], width: int) -> bool:
-    return len(slots) == width and None not in slots
-
-
 def _fit_row(
-    slots: list[_Slot | None], index: int, width: int, profile: ColumnProfile | None, line: int
-) -> list[_Slot] | None:
-    """The row's slot per column, or None when its cells cannot be placed with certainty."""
-    inside = slots[:width]
-    extra = slots[width:]
+    ids: _Row, index: int, width: int, profile: ColumnProfile | None, line: int, cells: _Cells
+) -> _Row | None:
+    """The row's cell id per column, or None when its cells cannot be placed with certainty."""
+    inside = ids[:width]
+    extra = ids[width:]
     if len(inside) == width and None not in inside:
-        # Surplus slots are a span running past the edge or empty cells: nothing is lost.
+        # Surplus cells are a span running past the edge or empty cells: nothing is lost.
         if all(
-            s is None or any(s is o for o in inside) or cell_kind(s.text) == "blank" for s in extra
+            cell is None or cell in inside or cell_kind(cells.texts[cell]) == "blank"
+            for cell in extra
         ):
             return inside
         return None
-    own = [s for s in slots if s is not None]
-    distinct = len({id(s) for s in own}) == len(own)
+    own = [cell for cell in ids if cell is not None]
+    distinct = len(set(own)) == len(own)
     if (
         profile is not None
         and len(own) == width - 1
-        and len(slots) == width - 1
+        and len(ids) == width - 1
         and distinct
-        and all(s.origin_row == index for s in own)
+        and (isinstance(ids, range) or all(cells.origin_rows[cell] == index for cell in own))
     ):
-        gap = realign_position([s.text for s in own], profile)
+        gap = realign_position([cells.texts[cell] for cell in own], profile)
         if gap is not None:
-            return [*own[:gap], _Slot("", line, index, False), *own[gap:]]
+            return [*own[:gap], cells.add_blank(line), *own[gap:]]
     return None
 
 
@@ -641,12 +720,12 @@ def table_cells(
 ) -> list[ParseProblem]:
     """Add the cells of one data table to `out`; rows whose cells cannot be placed are
     returned as problems."""
+    cells = grid.cells
+    texts = cells.texts
     width = grid.width
     note = NOTE_LINE_SEPARATOR.join([*grid.foot_notes, *([note] if note else [])]) or None
-    names = _header_names(grid.header_rows, width)
-    header_texts = [
-        [fold_header_text(s.text if s else "") for s in slots] for slots in grid.header_rows
-    ]
+    names = _header_names(grid.header_rows, width, cells)
+    header_texts = [_folded_texts(ids, texts) for ids in grid.header_rows]
     header_texts.append([fold_header_text(name) for name, _ in names])
     heading = with_section(title, grid.lead_section)
     # As in text captures, the column's name is its header text stripped; the header cell's
@@ -657,81 +736,126 @@ def table_cells(
         [line for _, line in names],
     )
     entries = _published_rows(grid, width, header_texts, heading)
-    # Only a row that does not fit needs the columns' type pattern.
-    profile = None
-    if not all(_is_complete(slots, width) for _, slots, _, _ in entries):
-        complete = [
-            [s.text for s in slots] for _, slots, _, _ in entries if _is_complete(slots, width)
-        ]
-        profile = profile_columns(complete, width)
+    # A range, a plain row, has no hole.
+    complete = [
+        len(ids) == width and (isinstance(ids, range) or None not in ids)
+        for _, ids, _, _ in entries
+    ]
     problems = []
-    placed: list[_Slot] = []
-    row_titles: list[str | None] = []
-    row_numbers: list[int] = []
-    for row_number, (row, slots, index, row_title) in enumerate(entries, start=1):
-        # A complete row, the common case, is placed as it stands.
-        fitted = slots if _is_complete(slots, width) else _fit_row(
-            slots, index, width, profile, _line(row)
+    if all(complete):  # the common case: every row placed as it stands
+        placed = [ids for _, ids, _, _ in entries]
+        row_titles = [row_title for _, _, _, row_title in entries]
+        row_numbers = list(range(1, len(entries) + 1))
+    else:
+        placed, row_titles, row_numbers = _place_rows(
+            entries, complete, width, grid, table_index, problems
         )
-        if fitted is None:
-            texts = [s.text for s in slots if s is not None]
-            problems.append(
-                width_problem(table_index, row_title, row_number, texts, width, _line(row))
-            )
-            continue
-        placed += fitted
-        row_titles.append(row_title)
-        row_numbers.append(row_number)
     out.add_rows(
         table_index, note, columns, row_titles, row_numbers,
-        list(map(_TEXT_OF_SLOT, placed)), list(map(_LINE_OF_SLOT, placed)),
+        _values_of(texts, placed), _values_of(cells.lines, placed),
     )
     return problems
 
 
+def _values_of(values: list, rows: list[_Row]) -> list:
+    """values[cell] for every cell of `rows`, in order. Plain rows whose ids follow on, as
+    most do, are read as one slice: reading the cells one by one costs a step each."""
+    out: list = []
+    start = stop = 0  # the run of ids not read yet
+    for ids in rows:
+        if isinstance(ids, range) and ids.start == stop:
+            stop = ids.stop
+            continue
+        out += values[start:stop]
+        if isinstance(ids, range):
+            start, stop = ids.start, ids.stop
+        else:
+            out += map(values.__getitem__, ids)
+            start = stop = 0
+    out += values[start:stop]
+    return out
+
+
+def _place_rows(
+    entries: list[tuple[etree._Element, _Row, int, str | None]],
+    complete: list[bool],
+    width: int,
+    grid: _Grid,
+    table_index: int,
+    problems: list[ParseProblem],
+) -> tuple[list[_Row], list[str | None], list[int]]:
+    """(cell ids, row titles, row numbers) of the rows that can be placed, some of them
+    not complete; the others join `problems`."""
+    cells = grid.cells
+    # Only a row that does not fit needs the columns' type pattern.
+    profile = profile_columns(
+        [
+            [cells.texts[cell] for cell in ids]
+            for (_, ids, _, _), whole in zip(entries, complete, strict=True)
+            if whole
+        ],
+        width,
+    )
+    placed: list[_Row] = []
+    row_titles: list[str | None] = []
+    row_numbers: list[int] = []
+    for row_number, ((row, ids, index, row_title), whole) in enumerate(
+        zip(entries, complete, strict=True), start=1
+    ):
+        # A complete row, the common case, is placed as it stands.
+        fitted = ids if whole else _fit_row(ids, index, width, profile, _line(row), cells)
+        if fitted is None:
+            texts = [cells.texts[cell] for cell in ids if cell is not None]
+            problems.append(
+                width_problem(table_index, row_title, row_number, texts, width, _line(row))
+            )
+            continue
+        placed.append(fitted)
+        row_titles.append(row_title)
+        row_numbers.append(row_number)
+    return placed, row_titles, row_numbers
+
+
 def _published_rows(
     grid: _Grid, width: int, header_texts: list[list[str]], heading: str | None
-) -> list[tuple[etree._Element, list[_Slot | None], int, str | None]]:
-    """(tr, slots, row index, title) of the body rows that publish values: not empty, not a
+) -> list[tuple[etree._Element, _Row, int, str | None]]:
+    """(tr, cell ids, row index, title) of the body rows that publish values: not empty, not a
     section label (which extends the title of the rows under it), not the header repeated."""
     entries = []
     title = heading
-    header_firsts = {texts[0] for texts in header_texts if texts}
+    texts = grid.cells.texts
+    header_firsts = {row[0] for row in header_texts if row}
     folded: dict[str, str] = {}  # many rows share their first cell's text
-    for row, slots, index in grid.body_rows:
-        if slots.count(None) == len(slots):
+    for row, ids, index in grid.body_rows:
+        if isinstance(ids, range) and len(ids) > 1:
+            pass  # plain cells, two or more: neither empty nor a section label
+        elif _is_empty(ids):
             continue  # an empty <tr> publishes nothing
-        if _is_section_row(slots, width):
-            label = slots[0].text
+        elif _is_section_row(ids, width):
+            label = texts[ids[0]]
             if label.strip(" \u00a0"):  # an empty full-width row only spaces the table out
                 title = with_section(heading, label)
             continue
-        if _repeats_header(slots, header_texts, header_firsts, folded):
-            continue  # the header repeated inside the body, as long tables do
-        entries.append((row, slots, index, title))
+        # The header repeated inside the body, as long tables do, is left out. The cheap test
+        # first: most rows differ from the header in cell one.
+        text = texts[ids[0]] if ids and ids[0] is not None else ""
+        first = folded.get(text)
+        if first is None:
+            first = folded[text] = fold_header_text(text)
+        if first and first in header_firsts and _folded_texts(ids, texts) in header_texts:
+            continue
+        entries.append((row, ids, index, title))
     return entries
 
 
-def _repeats_header(
-    slots: Sequence[_Slot | None],
-    header_texts: list[list[str]],
-    header_firsts: set[str],
-    folded: dict[str, str],
-) -> bool:
-    text = slots[0].text if slots and slots[0] is not None else ""
-    first = folded.get(text)
-    if first is None:
-        first = folded[text] = fold_header_text(text)
-    if not first or first not in header_firsts:
-        return False  # the cheap test first: most rows differ from the header in cell one
-    return [fold_header_text(s.text if s else "") for s in slots] in header_texts
+def _folded_texts(ids: _Row, texts: list[str]) -> list[str]:
+    return [fold_header_text(texts[cell] if cell is not None else "") for cell in ids]
 
 
 # ---- the page: a stream of text blocks and tables ------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Block:
+class _Block(NamedTuple):  # a tuple: made without a Python call per field
     line: int
     text: str
     tag: str
@@ -739,8 +863,7 @@ class _Block:
     owner: int  # serial of the element the text belongs to: <br> cuts one element's text
 
 
-@dataclass(frozen=True)
-class _TableMark:
+class _TableMark(NamedTuple):
     table: etree._Element
 
 
@@ -784,9 +907,11 @@ class _Stream:
 
     def flush(self) -> None:
         block = self.open[-1]
+        if not block.parts:  # most flushes, at the edges of nested blocks, have no text
+            block.line = None
+            return
         joined = "".join(block.parts)
-        # Most flushes, at the edges of nested blocks, have no text or only the line breaks
-        # between tags: only the rest needs collapsing.
+        # Many flushes have only the line breaks between tags: only the rest needs collapsing.
         text = collapse_space(joined).strip() if joined.strip() else ""
         if text:
             self.items.append(
@@ -795,36 +920,59 @@ class _Stream:
         block.parts.clear()
         block.line = None
 
-    def enter(self, node: etree._Element) -> bool:
-        tag = _tag(node)
-        if tag is None:
-            return False
-        self.last_line = max(self.last_line, node.sourceline or 0)
+    def read(self, root: etree._Element) -> None:
+        """Walk the tree from `root` in document order, without recursion and comments
+        included (lxml's iterwalk skips them and with them their tail text)."""
+        # (element, its children still to read, whether it opened a block); the first entry
+        # holds `root` alone.
+        stack: list[tuple[etree._Element | None, Iterator, bool]] = [(None, iter((root,)), False)]
+        while stack:
+            node, children, opened = stack[-1]
+            child = next(children, None)
+            if child is None:  # the end of `node`
+                stack.pop()
+                if node is not None:
+                    if opened:
+                        self.flush()
+                        self.open.pop()
+                    self.add(node.tail)
+                continue
+            opened = self._enter(child)
+            if opened is None:
+                self.add(child.tail)
+            else:
+                stack.append((child, iter(child), opened))
+
+    def _enter(self, node: etree._Element) -> bool | None:
+        """Read what `node` starts with. None: its children are not read; else whether it
+        opened a block."""
+        tag = node.tag
+        if not isinstance(tag, str):  # a comment: not shown, though its tail is
+            return None
+        tag = tag.lower()
+        line = node.sourceline
+        if line is not None and line > self.last_line:
+            self.last_line = line
         if node in self.data_tables:
             self.flush()
             self.items.append(_TableMark(node))
-            return False
+            return None
         if tag in _NOT_PROSE:
-            return False
-        if tag in ("br", "hr"):
+            return None
+        if tag == "br" or tag == "hr":
             self.flush()
-            return False
+            return None
         if tag == "sup":
             self.add(superscript(text_of(node)))
-            return False
-        if tag in _BLOCKS:
+            return None
+        opens = tag in _BLOCKS
+        if opens:
             self.flush()
             heading = tag in _HEADINGS or (tag in ("p", "div") and _is_bold_line(node))
             self.serial += 1
-            self.open.append(_Open(tag, heading, self.serial, node.sourceline))
+            self.open.append(_Open(tag, heading, self.serial, line))
         self.add(node.text)
-        return True
-
-    def leave(self, node: etree._Element, entered: bool) -> None:
-        if entered and _tag(node) in _BLOCKS:
-            self.flush()
-            self.open.pop()
-        self.add(node.tail)
+        return opens
 
 
 # ---- page metadata -------------------------------------------------------------------------
@@ -836,7 +984,6 @@ class _PageElements:
     200 KB page's tree costs about as much as reading its largest table)."""
 
     tables: list[etree._Element] = field(default_factory=list)
-    rows: list[etree._Element] = field(default_factory=list)  # every <tr>
     metas: list[etree._Element] = field(default_factory=list)
     with_itemprop: list[etree._Element] = field(default_factory=list)  # the root excepted
     times: list[etree._Element] = field(default_factory=list)
@@ -844,17 +991,18 @@ class _PageElements:
     title: etree._Element | None = None  # the first <title> below the root
 
 
-_PAGE_TAGS = ("table", "tr", "meta", "time", "a", "link", "title")
+_PAGE_TAGS = ("table", "meta", "time", "a", "link", "title")
 _WITH_ITEMPROP = etree.XPath("descendant::*[@itemprop]")
+# Testing each element's attributes, as the predicate above does, costs four times as much as
+# collecting the attributes themselves.
+_HAS_ITEMPROP = etree.XPath("boolean(descendant::*/@itemprop)")
 
 
-def page_elements(root: etree._Element, itemprop: bool = True) -> _PageElements:
-    """The page's elements of interest, in document order. `itemprop=False` says that no
-    element has an itemprop attribute (see `attribute_names_in`), which spares looking."""
+def page_elements(root: etree._Element) -> _PageElements:
+    """The page's elements of interest, in document order."""
     found = _PageElements()
     by_tag = {
         "table": found.tables,
-        "tr": found.rows,
         "meta": found.metas,
         "time": found.times,
         "a": found.author_links,
@@ -867,7 +1015,7 @@ def page_elements(root: etree._Element, itemprop: bool = True) -> _PageElements:
             by_tag[tag].append(element)
         elif found.title is None and element is not root:
             found.title = element
-    if itemprop:
+    if _HAS_ITEMPROP(root):
         found.with_itemprop = _WITH_ITEMPROP(root)
     return found
 
@@ -884,8 +1032,8 @@ def attribute_names_in(markup: bytes, names: Sequence[str]) -> set[str]:
 
 
 def may_hold_spans(text: str) -> bool:
-    """Whether a decoded page may give some cell a colspan or rowspan: the test `parse_html`
-    itself makes before placing cells."""
+    """Whether a decoded page may give some cell a colspan or rowspan, judged from its markup
+    without parsing it: when it says False, `parse_html` finds no span in any table either."""
     markup = text.encode("utf-8", "surrogatepass")
     return bool(attribute_names_in(markup, ("colspan", "rowspan")))
 
@@ -917,13 +1065,17 @@ def _first_meta(values: dict[str, str], keys: Sequence[str]) -> str | None:
     return next((values[key] for key in keys if key in values), None)
 
 
+_REL_OF = methodcaller("get", "rel")
+
+
 def _meta_author(found: _PageElements, values: dict[str, str]) -> str | None:
     for key in _AUTHOR_META:
         value = values.get(key)
         if value and not value.lower().startswith(("http://", "https://")):
             return value
-    for node in found.author_links:
-        if "author" in (node.get("rel") or "").lower().split():
+    # The rel attribute of every link read in C: most links have none.
+    for node, rel in zip(found.author_links, map(_REL_OF, found.author_links), strict=True):
+        if rel and "author" in rel.lower().split():
             name = text_of(node) if _tag(node) == "a" else (node.get("title") or "")
             if name.strip():
                 return name.strip()
@@ -982,10 +1134,18 @@ def prepare_markup(text: str) -> bytes:
     is already decoded, and lone surrogates cannot be encoded. libxml2 reads UTF-8 without
     converting it (lxml hands it any other str as UTF-16 or UCS-4, which it converts)."""
     text = text.removeprefix("\ufeff")
-    if "\r" in text:  # each test below is a scan of the page: skip the work it would not do
+    if _XML_DECLARATION.match(text):  # which CRs do not change
         text = _CARRIAGE_RETURN.sub("\n", text)
-    if _XML_DECLARATION.match(text):
         text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
+    markup = _utf8(text)
+    # CR and LF are the bytes 0x0D and 0x0A in UTF-8 and in no other character: looking for
+    # them in the bytes costs far less than in a str of wide characters.
+    if b"\r" in markup:
+        markup = markup.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return markup
+
+
+def _utf8(text: str) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate
@@ -1061,22 +1221,20 @@ def parse_html(text: str) -> ParsedDocument:
         return ParsedDocument(cells=cells_frame(), problems=[problem])
     if root is None:
         return ParsedDocument(cells=cells_frame())
-    named = attribute_names_in(markup, ("colspan", "rowspan", "itemprop"))
-    found = page_elements(root, itemprop="itemprop" in named)
-    tables = rows_by_table(found.rows, data_tables(found.tables))
-    spans = bool(named & {"colspan", "rowspan"})
-    grids = {table: build_grid(table, rows, spans) for table, rows in tables.items()}
+    head = read_head(text)
+    found = page_elements(root)
+    grids = {table: build_grid(table) for table in data_tables(found.tables)}
     # A table too narrow for results is page layout: its text is prose like any other.
     grids = {table: grid for table, grid in grids.items() if grid.width >= MIN_DATA_COLUMNS}
     stream = _Stream(set(grids))
-    traverse(root, stream.enter, stream.leave)
+    stream.read(root)
     stream.flush()
     context, note_items = _assign_titles_and_notes(stream.items)
     cells = CellColumns()
     problems: list[ParseProblem] = list(stopped)
     for table_index, (table, grid) in enumerate(grids.items()):
         heading, note = context.get(table, (None, None))
-        caption = table.find("caption")
+        caption = next(table.iterchildren("caption"), None)
         title = (text_of(caption) if caption is not None else "") or heading
         problems += table_cells(grid, table_index, title, note, cells)
     blocks = [item for item in stream.items if isinstance(item, _Block)]
@@ -1087,7 +1245,7 @@ def parse_html(text: str) -> ParsedDocument:
     ]
     return ParsedDocument(
         cells=cells.frame(),
-        metadata=page_metadata(found, blocks, read_head(text)),
+        metadata=page_metadata(found, blocks, head),
         prose=prose,
         problems=problems,
     )
