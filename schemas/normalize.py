@@ -961,7 +961,8 @@ def normalize_documents(
     present = [index for index, (cells, _context) in enumerate(documents) if cells.height]
     if not present:
         return [NormalizedDocument(_empty_measurements(), empty_quarantine()) for _ in documents]
-    cells = pl.concat([documents[index][0] for index in present])
+    # One chunk per column: polars copies a frame of many chunks on each eager query.
+    cells = pl.concat([documents[index][0] for index in present], rechunk=True)
     heights = [documents[index][0].height for index in present]
     cells = cells.with_columns(_document_indexes(present, heights))
     good, quarantine = _normalize_frame(cells)

@@ -18,6 +18,9 @@ def validate_measurements(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFra
     """(rows that pass every check, quarantine rows naming the check each failed row broke)."""
     if frame.schema != _MEASUREMENT_SCHEMA:  # a cast to the same types costs a copy
         frame = frame.cast(MEASUREMENT_DTYPES)
+    # Frames of several documents come in pieces: polars copies a frame of many chunks on
+    # each query, so it is joined once.
+    frame = frame.rechunk()
     passes = _rows_passing(frame)
     if frame.height == 0 or (passes is not None and passes.all()):
         return frame, empty_quarantine()
