@@ -416,13 +416,14 @@ def _dimension_cells(data: pl.DataFrame) -> pl.Series:
 def _row_dimensions(
     data: pl.DataFrame, dimension_cells: pl.Series, rows: pl.Series, roles: tuple[str, ...]
 ) -> list[pl.Series]:
-    """For each of `rows` (`_row` values), the first cell of each of `roles`, as published."""
+    """For each of `rows` (`_row` values), the first cell of each of `roles`, as published.
+
+    The cells of every role are taken in one go, role after role, then cut apart."""
     slots = rows.cast(pl.Int64) * _DIMENSIONS
-    raw = data["raw_value"]
-    return [
-        raw.gather(dimension_cells.gather(slots + DIMENSION_ROLES.index(role))).alias(role)
-        for role in roles
-    ]
+    wanted = pl.concat([slots + DIMENSION_ROLES.index(role) for role in roles])
+    cells = data["raw_value"].gather(dimension_cells.gather(wanted))
+    count = rows.len()
+    return [cells.slice(place * count, count).alias(role) for place, role in enumerate(roles)]
 
 
 def _note_units(data: pl.DataFrame, dimension_cells: pl.Series) -> pl.DataFrame:
@@ -912,9 +913,8 @@ def _with_occurrences(frame: pl.DataFrame) -> pl.DataFrame:
     distinct: a row whose identity hash no other row of its page has cannot share its
     identity, so only the rows with a shared hash are ranked (among themselves, as the
     rows sharing an identity all share its hash)."""
-    shared = frame.select(
-        pl.struct(DOCUMENT, pl.col("row_identity").hash()).is_duplicated()
-    ).to_series()
+    # A hash of the identity and the document: rows of one identity on a page share it.
+    shared = (frame["row_identity"].hash() ^ frame[DOCUMENT].cast(pl.UInt64)).is_duplicated()
     if not shared.any():
         return frame
     positions = shared.arg_true()
@@ -1075,16 +1075,24 @@ def _metric_cells(data: pl.DataFrame, roles: pl.DataFrame) -> pl.DataFrame:
     cells = data.select(pl.col("_is_metric") & (pl.col("row_number") > 0)).to_series()
     metrics = data.select(_METRIC_CELL_COLUMNS)[cells.arg_true()]
     positions = metrics["_role"]
-    metric = roles["role"].gather(positions).alias("metric")
-    in_table = pl.col("table_index").is_not_null()  # a missing key matches no table
+    metrics = metrics.with_columns(
+        roles["role"].gather(positions).alias("metric"), roles["header_unit"].gather(positions)
+    )
     return metrics.with_columns(
-        metric, roles["header_unit"].gather(positions)
-    ).with_columns(
-        (in_table & (pl.col("metric") == "time_to_train").any().over(_TABLE_KEY))
-        .alias("has_train_metric"),
-        (in_table & (pl.col("metric") == "latency").any().over(_TABLE_KEY))
-        .alias("has_latency_metric"),
+        _in_tables_with(metrics, "time_to_train").alias("has_train_metric"),
+        _in_tables_with(metrics, "latency").alias("has_latency_metric"),
     ).filter(~_blank(pl.col("raw_value")))
+
+
+def _in_tables_with(metrics: pl.DataFrame, metric: str) -> pl.Expr:
+    """Whether each row's table has a cell of `metric` (a missing key matches no table)."""
+    packed = _Keys(metrics).packed(_TABLE_KEY)
+    if packed is None:
+        found = (pl.col("metric") == metric).any().over(_TABLE_KEY)
+        return pl.col("table_index").is_not_null() & found
+    table = packed[0]
+    tables = metrics.filter(pl.col("metric") == metric).select(table.unique()).to_series()
+    return table.is_in(tables.implode()).fill_null(False)
 
 
 _CONTEXT_QUARANTINE_COLUMNS = ("document_sha256", "source_id")
