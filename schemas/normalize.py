@@ -185,7 +185,7 @@ class _LookupTables:
                 self._built = self._build()
             table.add(missing, self._built[labels.name])
             positions = table.positions(labels)
-        return [values.gather(positions) for values in table.columns()]
+        return table.values()[positions].get_columns()
 
 
 class _LookupTable:
@@ -197,44 +197,44 @@ class _LookupTable:
     def __init__(self) -> None:
         self.outputs: dict = {}
         self.schema: dict[str, pl.DataType] | None = None
-        self._columns: tuple[pl.Enum, list[pl.Series]] | None = None
+        self._lookup: tuple[pl.Enum, pl.DataFrame] | None = None
 
     def add(self, labels: pl.Series, outputs: LabelOutputs) -> None:
         computed = outputs(labels.to_frame())
         self.schema = dict(computed.schema)
         self.outputs.update(zip(labels.to_list(), computed.iter_rows(), strict=True))
-        self._columns = None
+        self._lookup = None
 
     def clear(self) -> None:
         self.outputs.clear()
-        self._columns = None
+        self._lookup = None
 
     def positions(self, labels: pl.Series) -> pl.Series:
-        """Where each label's outputs stand in `columns()`; null for a label not known.
+        """Where each label's outputs stand in `values()`; null for a label not known.
 
         The known labels are the categories of an enum: casting to it finds each label's
         position faster than a join or `replace_strict` does."""
-        known, _values = self._built_columns()
+        known, _values = self._built()
         positions = labels.cast(known, strict=False).to_physical().cast(pl.UInt32)
         if None in self.outputs and labels.has_nulls():
             null_label = len(known.categories)
             positions.scatter(labels.is_null().arg_true(), null_label)
         return positions
 
-    def columns(self) -> list[pl.Series]:
-        return self._built_columns()[1]
+    def values(self) -> pl.DataFrame:
+        """The outputs, one row per known label, in the order of `positions`."""
+        return self._built()[1]
 
-    def _built_columns(self) -> tuple[pl.Enum, list[pl.Series]]:
-        if self._columns is None:
+    def _built(self) -> tuple[pl.Enum, pl.DataFrame]:
+        if self._lookup is None:
             known = [label for label in self.outputs if label is not None]
             order = [*known, None] if None in self.outputs else known
-            outputs = list(self.schema.items()) if self.schema else []
-            self._columns = (
+            self._lookup = (
                 pl.Enum(known),
-                [pl.Series(name, [self.outputs[label][index] for label in order], dtype=output)
-                 for index, (name, output) in enumerate(outputs)],
+                pl.DataFrame([self.outputs[label] for label in order], schema=self.schema,
+                             orient="row"),
             )
-        return self._columns
+        return self._lookup
 
 
 _LABEL_CACHE = _LabelCache()
@@ -340,10 +340,8 @@ def _data_cells(cells: pl.DataFrame, roles: pl.DataFrame) -> pl.DataFrame:
     A column with several headers (hostile pages) repeats its cells, once per header."""
     keys = _Keys(cells)
     data = _with_role_positions(cells, roles, keys)
-    positions = data["_role"]
-    return data.with_columns(
-        roles["_dimension"].gather(positions),
-        roles["_is_metric"].gather(positions),
+    meanings = roles.select("_dimension", "_is_metric")[data["_role"]]
+    return data.hstack(meanings.get_columns()).with_columns(
         _row=pl.when(pl.col("row_number") > 0).then(_row_index(data, keys)),
     )
 
@@ -898,12 +896,9 @@ def _identity_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
     """A readable natural key: the row's identifying cells, canonical, plus workload and metric.
 
     The same text as `identity_parts` joined by '|', from the keys `_with_labels` folded."""
-    pieces: list[pl.Expr] = []
-    for role, column in IDENTITY_PARTS:
-        pieces += [pl.lit(f"{role}="), pl.col(_key(column)).fill_null(""), pl.lit("|")]
-    return frame.with_columns(
-        row_identity=pl.concat_str([*pieces, pl.lit("metric="), pl.col("metric")])
-    )
+    template = "|".join(f"{role}={{}}" for role, _column in IDENTITY_PARTS) + "|metric={}"
+    keys = [pl.col(_key(column)).fill_null("") for _role, column in IDENTITY_PARTS]
+    return frame.with_columns(row_identity=pl.format(template, *keys, pl.col("metric")))
 
 
 def _with_occurrences(frame: pl.DataFrame) -> pl.DataFrame:
@@ -1007,8 +1002,7 @@ def _context_frame(contexts: list[DocumentContext]) -> pl.DataFrame:
 def _with_context(frame: pl.DataFrame, contexts: pl.DataFrame) -> pl.DataFrame:
     """`frame` with the context columns of each row's document (`contexts` has one row per
     document, in the order of their indexes)."""
-    documents = frame[DOCUMENT]
-    return frame.hstack([column.gather(documents) for column in contexts.iter_columns()])
+    return frame.hstack(contexts[frame[DOCUMENT]].get_columns())
 
 
 def _split_by_document(frame: pl.DataFrame, count: int) -> list[pl.DataFrame]:
@@ -1074,10 +1068,8 @@ def _metric_cells(data: pl.DataFrame, roles: pl.DataFrame) -> pl.DataFrame:
     latency cell (blank or not)."""
     cells = data.select(pl.col("_is_metric") & (pl.col("row_number") > 0)).to_series()
     metrics = data.select(_METRIC_CELL_COLUMNS)[cells.arg_true()]
-    positions = metrics["_role"]
-    metrics = metrics.with_columns(
-        roles["role"].gather(positions).alias("metric"), roles["header_unit"].gather(positions)
-    )
+    role = roles.select(pl.col("role").alias("metric"), "header_unit")[metrics["_role"]]
+    metrics = metrics.hstack(role.get_columns())
     return metrics.with_columns(
         _in_tables_with(metrics, "time_to_train").alias("has_train_metric"),
         _in_tables_with(metrics, "latency").alias("has_latency_metric"),
