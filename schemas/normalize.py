@@ -628,15 +628,15 @@ def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
     return metrics.with_columns(cell_unit=pl.coalesce(units))
 
 
-def _with_units_and_workloads(metrics: pl.DataFrame) -> pl.DataFrame:
-    return metrics.with_columns(
-        workload=pl.coalesce("_title_workload", _metric_workload(), "_variant_workload"),
+def _workload_and_unit() -> list[pl.Expr]:
+    return [
+        pl.coalesce("_title_workload", _metric_workload(), "_variant_workload").alias("workload"),
         # The key of the first workload found is the first key found: keys of null are null.
-        _key_workload=pl.coalesce(
+        pl.coalesce(
             "_key_title_workload", _metric_workload(keys=True), "_key_variant_workload"
-        ),
-        unit_published=_published_unit(),
-    )
+        ).alias("_key_workload"),
+        _published_unit().alias("unit_published"),
+    ]
 
 
 def _metric_workload(keys: bool = False) -> pl.Expr:
@@ -668,23 +668,32 @@ _READINGS = ("_folded", "approximate", "published_number", "_seconds", "_score_n
              "_score_rest", "_place")
 
 
-def _with_values(metrics: pl.DataFrame) -> pl.DataFrame:
-    """value, unit, published number and item kind of each row, from its raw text.
+def _with_readings(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Each row's workload and published unit, and what its raw text reads as (see
+    `_READINGS`).
 
-    Nearly every cell holds a plain number: those are read by `_plain_readings`, which
-    gives what the full parsers (`_readings`) would, and only the other rows are parsed."""
-    metrics = metrics.with_columns(_unit_columns())
-    plain = metrics.select(
-        pl.col("raw_value").str.contains(_PLAIN_NUMBER) & pl.col("metric").is_in(_PLAIN_METRICS)
-    ).to_series()
-    readings = metrics.select(_plain_readings())
-    if not plain.all():
-        positions = plain.not_().arg_true()
-        parsed = _readings(metrics.filter(plain.not_()))
-        readings = readings.with_columns(
-            readings[name].clone().scatter(positions, parsed[name]) for name in _READINGS
+    Nearly every cell holds a plain number: every row is first read as one by
+    `_plain_readings`, which gives what the full parsers (`_readings`) give such a cell,
+    and only the other rows are then parsed."""
+    metrics = (
+        metrics.lazy()
+        .with_columns(_workload_and_unit())
+        .with_columns(
+            *_unit_columns(),
+            _plain=pl.col("raw_value").str.contains(_PLAIN_NUMBER)
+            & pl.col("metric").is_in(_PLAIN_METRICS),
         )
-    return metrics.hstack(readings).with_columns(_value_columns())
+        .with_columns(_plain_readings())
+        .collect(engine=_ENGINE)
+    )
+    parse = metrics["_plain"].not_()
+    if not parse.any():
+        return metrics
+    positions = parse.arg_true()
+    parsed = _readings(metrics.select("metric", "raw_value", "_unit_factor").filter(parse))
+    return metrics.with_columns(
+        metrics[name].clone().scatter(positions, parsed[name]) for name in _READINGS
+    )
 
 
 @_per_vocabulary
@@ -722,7 +731,7 @@ def _readings(frame: pl.DataFrame) -> pl.DataFrame:
     once for every parser that needs it."""
     folding, reading, numbers, durations = _reading_steps()
     return (
-        frame.lazy().select(folding).with_columns(reading).with_columns(numbers)
+        frame.lazy().with_columns(folding).with_columns(reading).with_columns(numbers)
         .with_columns(durations).select(_READINGS).collect(engine=_ENGINE)
     )
 
@@ -739,8 +748,7 @@ def _reading_steps() -> tuple[list[pl.Expr], ...]:
     # A parser whose result only one metric reads gets null text on the other rows, which
     # costs little to parse (a when/then computes every branch on every row).
     return (
-        [metric, "raw_value", "_unit_factor", fold_text(pl.col("raw_value")).alias("_folded"),
-         score.alias("_score")],
+        [fold_text(pl.col("raw_value")).alias("_folded"), score.alias("_score")],
         [
             without_approximation(folded).alias("_plain"),
             is_approximate_folded(folded).alias("approximate"),
@@ -1035,7 +1043,8 @@ def _normalize_frame(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     else:
         metrics = metrics.with_columns(note_unit=pl.lit(None, dtype=pl.String))
     metrics = (
-        _with_values(_with_units_and_workloads(metrics)).lazy()
+        _with_readings(metrics).lazy()
+        .with_columns(_value_columns())
         .with_columns(check=_check())
         .with_columns(
             value_per_accelerator=pl.when(
