@@ -57,7 +57,6 @@ _SHIFTED_PRECISION = r"^(?:8|16|32)\.(?:8|16|32)$"
 # Rows of several documents are normalized together; this column says whose each row is.
 DOCUMENT = "_document"
 ROW_KEY = [DOCUMENT, "table_index", "row_number"]
-_T = TypeVar("_T")
 IDENTITY_ROLES = ("model", "variant", "platform", "framework", "dataset", "batch_size",
                   "precision", "division")
 
@@ -123,7 +122,6 @@ def quarantine_frame(
         "line_number": line_number,
     }
     return frame.select(**columns).cast(QUARANTINE_SCHEMA)
-
 
 
 # How the outputs of a label column are computed: from a frame holding the column's distinct
@@ -241,13 +239,14 @@ _LABEL_CACHE = _LabelCache()
 
 
 def _key(column: str) -> str:
-    """Name of the temporary column holding `column`'s identity key (see `_identity`)."""
+    """Name of the temporary column holding `column`'s identity key (see `_identity_steps`)."""
     return f"_key_{column}"
 
 
 # The frames of a chunk are small: polars' in-memory engine runs them sooner than the
 # streaming one it may otherwise choose.
 _ENGINE = "in-memory"
+_T = TypeVar("_T")
 
 
 def _per_vocabulary(build: Callable[[], _T]) -> Callable[[], _T]:
@@ -558,8 +557,8 @@ def _expressions(**outputs: pl.Expr) -> LabelOutputs:
 def _dimension_outputs(role: str) -> LabelOutputs:
     """The cell as published, stripped (null when blank, or when it is only a unit), and
     what is derived from it."""
-    raw = pl.col(role)
-    cleaned = pl.when(_blank(raw)).then(None).otherwise(raw.str.strip_chars(" \u00a0\t"))
+    label = pl.col(role)
+    cleaned = pl.when(_blank(label)).then(None).otherwise(label.str.strip_chars(" \u00a0\t"))
     unit = _cell_unit(role)
     derived = _derived_outputs(role)
 
@@ -568,7 +567,7 @@ def _dimension_outputs(role: str) -> LabelOutputs:
         if unit is not None:
             frame = frame.with_columns(unit).with_columns(
                 pl.when(pl.col(unit.meta.output_name()).is_not_null()).then(None)
-                .otherwise(raw).alias(role)
+                .otherwise(label).alias(role)
             )
         if role == "platform":
             frame = frame.join(resolve_platforms(frame[role]), on=role, how="left",
@@ -796,7 +795,7 @@ def _check_rules() -> list[tuple[pl.Expr, str, pl.Expr]]:
     """(condition, check, reason) in order of precedence: a row fails its first check."""
     metric = pl.col("metric")
     raw = pl.col("raw_value")
-    folded = pl.col("_folded")  # fold_text of raw_value, see _canonical_value_steps
+    folded = pl.col("_folded")  # fold_text of raw_value, see _reading_steps
     expected_kind = (
         pl.when(metric == "throughput").then(pl.lit("rate"))
         .when(metric.is_in(["latency", "time_to_train", "time_to_result"])).then(pl.lit("duration"))
