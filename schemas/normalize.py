@@ -176,7 +176,7 @@ class _LookupTables:
         positions = table.positions(labels)
         if table.schema is None or positions.has_nulls():  # a label not seen before
             missing = labels.filter(positions.is_null()).unique()
-            if len(table.outputs) + missing.len() > table.MAX_LABELS:
+            if len(table) + missing.len() > table.MAX_LABELS:
                 table.clear()  # hostile pages could otherwise grow a table without end
                 missing = labels.unique()
             if self._built is None:
@@ -187,25 +187,38 @@ class _LookupTables:
 
 
 class _LookupTable:
-    """Outputs of one label column's expressions, per label; and the same as columns (one
-    value per known label, the null label's last), rebuilt when labels are added."""
+    """Outputs of one label column, one row per known label, kept in the order labels were
+    added; the null label's outputs apart."""
 
     MAX_LABELS = 20_000
 
     def __init__(self) -> None:
-        self.outputs: dict = {}
         self.schema: dict[str, pl.DataType] | None = None
-        self._lookup: tuple[pl.Enum, pl.DataFrame] | None = None
+        self.clear()
+
+    def __len__(self) -> int:
+        return len(self._positions) + (self._null_outputs is not None)
 
     def add(self, labels: pl.Series, outputs: LabelOutputs) -> None:
+        """Outputs of `labels`, labels not in the table (the null label among them)."""
         computed = outputs(labels.to_frame())
         self.schema = dict(computed.schema)
-        self.outputs.update(zip(labels.to_list(), computed.iter_rows(), strict=True))
+        nulls = labels.is_null()
+        if nulls.any():
+            self._null_outputs = computed.filter(nulls)
+        for label in labels.filter(~nulls).to_list():
+            self._positions[label] = len(self._positions)
+        known = computed.filter(~nulls)
+        self._outputs = known if self._outputs is None else pl.concat(
+            [self._outputs, known], rechunk=True
+        )
         self._lookup = None
 
     def clear(self) -> None:
-        self.outputs.clear()
-        self._lookup = None
+        self._positions: dict[str, int] = {}
+        self._outputs: pl.DataFrame | None = None
+        self._null_outputs: pl.DataFrame | None = None
+        self._lookup: tuple[pl.Enum, pl.DataFrame] | None = None
 
     def positions(self, labels: pl.Series) -> pl.Series:
         """Where each label's outputs stand in `values()`; null for a label not known.
@@ -214,9 +227,8 @@ class _LookupTable:
         position faster than a join or `replace_strict` does."""
         known, _values = self._built()
         positions = labels.cast(known, strict=False).to_physical().cast(pl.UInt32)
-        if None in self.outputs and labels.has_nulls():
-            null_label = len(known.categories)
-            positions.scatter(labels.is_null().arg_true(), null_label)
+        if self._null_outputs is not None and labels.has_nulls():
+            positions.scatter(labels.is_null().arg_true(), len(self._positions))
         return positions
 
     def values(self) -> pl.DataFrame:
@@ -225,13 +237,12 @@ class _LookupTable:
 
     def _built(self) -> tuple[pl.Enum, pl.DataFrame]:
         if self._lookup is None:
-            known = [label for label in self.outputs if label is not None]
-            order = [*known, None] if None in self.outputs else known
-            self._lookup = (
-                pl.Enum(known),
-                pl.DataFrame([self.outputs[label] for label in order], schema=self.schema,
-                             orient="row"),
+            values = self._outputs if self._outputs is not None else pl.DataFrame(
+                schema=self.schema
             )
+            if self._null_outputs is not None:  # the null label's row comes last
+                values = pl.concat([values, self._null_outputs], rechunk=True)
+            self._lookup = (pl.Enum(list(self._positions)), values)
         return self._lookup
 
 
