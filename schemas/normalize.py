@@ -9,11 +9,13 @@ and a `reason` and leave through the quarantine frame instead of the measurement
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import TypeVar
 
 import polars as pl
 
@@ -122,23 +124,27 @@ def quarantine_frame(
     return frame.select(**columns).cast(QUARANTINE_SCHEMA)
 
 
-Lookups = dict[str, dict[str, pl.Expr]]
+# How the outputs of a label column are computed: from a frame holding the column's distinct
+# labels, a frame of the output columns, one row per label. An output may bear the label
+# column's own name: it then replaces the label (with its cleaned form, say).
+LabelOutputs = Callable[[pl.DataFrame], pl.DataFrame]
+Lookups = dict[str, LabelOutputs]
 
 
 def _with_lookups(
     frame: pl.DataFrame, columns: tuple[str, ...], build: Callable[[], Lookups]
 ) -> pl.DataFrame:
     """`frame` with, for each of `columns`, the outputs `build()[column]` gives for it
-    (expressions of that column alone), computed once per distinct value.
+    (functions of that column alone), computed once per distinct value.
 
     Labels (models, platforms, precisions, ...) repeat on most rows of a page and across the
-    pages of a source; their string functions cost far more than joining a few dozen results
-    back, so results are kept between calls (see `_LabelCache`), and the expressions are
-    built only for labels not seen before. The results are mapped onto the rows in one
-    query (a join per column costs more)."""
+    pages of a source; their string functions cost far more than looking a few dozen
+    results up, so results are kept between calls (see `_LabelCache`), and the outputs are
+    computed only for labels not seen before. Each row gets the position of its label
+    among the known ones, and every output of the column is taken at that position."""
     tables = _LABEL_CACHE.tables(build)
     return frame.with_columns(
-        expression for column in columns for expression in tables.mapping(frame[column])
+        [output for column in columns for output in tables.outputs_for(frame[column])]
     )
 
 
@@ -163,81 +169,231 @@ class _LookupTables:
     def __init__(self, tables: dict[tuple, _LookupTable], build: Callable[[], Lookups]):
         self._tables, self._build, self._built = tables, build, None
 
-    def mapping(self, labels: pl.Series) -> list[pl.Expr]:
-        """Expressions giving each output of `labels`' column from the known results."""
-        table, distinct = self._table_for(labels)
-        known = [label for label in distinct if label is not None]
-        keys = pl.Series(known, dtype=labels.dtype)
-        expressions = []
-        for position, (name, dtype) in enumerate(list(table.schema.items())[1:]):
-            values = pl.Series([table.outputs[label][position] for label in known], dtype=dtype)
-            mapped = pl.col(labels.name).replace_strict(keys, values, default=None,
-                                                        return_dtype=dtype)
-            null_output = table.outputs[None][position] if None in distinct else None
-            if null_output is not None:  # replace_strict leaves null labels null
-                mapped = pl.when(pl.col(labels.name).is_null()).then(
-                    pl.lit(null_output, dtype=dtype)
-                ).otherwise(mapped)
-            expressions.append(mapped.alias(name))
-        return expressions
-
-    def _table_for(self, labels: pl.Series) -> tuple[_LookupTable, list]:
-        """The table of `labels`' column, holding every distinct label; and those labels."""
+    def outputs_for(self, labels: pl.Series) -> list[pl.Series]:
+        """Each output of `labels`' column, row by row."""
         key = (self._build.__qualname__, labels.name, labels.dtype)
         table = self._tables.setdefault(key, _LookupTable())
-        if len(table.outputs) > table.MAX_LABELS:
-            table.outputs.clear()  # hostile pages could otherwise grow a table without end
-        distinct = labels.unique().to_list()
-        missing = [label for label in distinct if label not in table.outputs]
-        if missing or table.schema is None:
+        positions = table.positions(labels)
+        if table.schema is None or positions.has_nulls():  # a label not seen before
+            missing = labels.filter(positions.is_null()).unique()
+            if len(table) + missing.len() > table.MAX_LABELS:
+                table.clear()  # hostile pages could otherwise grow a table without end
+                missing = labels.unique()
             if self._built is None:
                 self._built = self._build()
-            table.add(pl.Series(labels.name, missing, dtype=labels.dtype),
-                      self._built[labels.name])
-        return table, distinct
+            table.add(missing, self._built[labels.name])
+            positions = table.positions(labels)
+        return table.values()[positions].get_columns()
 
 
 class _LookupTable:
-    """Outputs of one label column's expressions, per label."""
+    """Outputs of one label column, one row per known label, kept in the order labels were
+    added; the null label's outputs apart."""
 
-    MAX_LABELS = 100_000
+    MAX_LABELS = 20_000
 
     def __init__(self) -> None:
-        self.outputs: dict = {}
         self.schema: dict[str, pl.DataType] | None = None
+        self.clear()
 
-    def add(self, labels: pl.Series, outputs: dict[str, pl.Expr]) -> None:
-        computed = labels.to_frame().with_columns(**outputs)
+    def __len__(self) -> int:
+        return len(self._positions) + (self._null_outputs is not None)
+
+    def add(self, labels: pl.Series, outputs: LabelOutputs) -> None:
+        """Outputs of `labels`, labels not in the table (the null label among them)."""
+        computed = outputs(labels.to_frame())
         self.schema = dict(computed.schema)
-        self.outputs.update((row[0], row[1:]) for row in computed.iter_rows())
+        nulls = labels.is_null()
+        if nulls.any():
+            self._null_outputs = computed.filter(nulls)
+        for label in labels.filter(~nulls).to_list():
+            self._positions[label] = len(self._positions)
+        known = computed.filter(~nulls)
+        self._outputs = known if self._outputs is None else pl.concat(
+            [self._outputs, known], rechunk=True
+        )
+        self._lookup = None
+
+    def clear(self) -> None:
+        self._positions: dict[str, int] = {}
+        self._outputs: pl.DataFrame | None = None
+        self._null_outputs: pl.DataFrame | None = None
+        self._lookup: tuple[pl.Enum, pl.DataFrame] | None = None
+
+    def positions(self, labels: pl.Series) -> pl.Series:
+        """Where each label's outputs stand in `values()`; null for a label not known.
+
+        The known labels are the categories of an enum: casting to it finds each label's
+        position faster than a join or `replace_strict` does."""
+        known, _values = self._built()
+        positions = labels.cast(known, strict=False).to_physical().cast(pl.UInt32)
+        if self._null_outputs is not None and labels.has_nulls():
+            positions.scatter(labels.is_null().arg_true(), len(self._positions))
+        return positions
+
+    def values(self) -> pl.DataFrame:
+        """The outputs, one row per known label, in the order of `positions`."""
+        return self._built()[1]
+
+    def _built(self) -> tuple[pl.Enum, pl.DataFrame]:
+        if self._lookup is None:
+            values = self._outputs if self._outputs is not None else pl.DataFrame(
+                schema=self.schema
+            )
+            if self._null_outputs is not None:  # the null label's row comes last
+                values = pl.concat([values, self._null_outputs], rechunk=True)
+            self._lookup = (pl.Enum(list(self._positions)), values)
+        return self._lookup
 
 
 _LABEL_CACHE = _LabelCache()
 
 
 def _key(column: str) -> str:
-    """Name of the temporary column holding `column`'s identity key (see `_identity`)."""
+    """Name of the temporary column holding `column`'s identity key (see `_identity_steps`)."""
     return f"_key_{column}"
+
+
+# The frames of a chunk are small: polars' in-memory engine runs them sooner than the
+# streaming one it may otherwise choose.
+_ENGINE = "in-memory"
+_T = TypeVar("_T")
+
+
+def _per_vocabulary(build: Callable[[], _T]) -> Callable[[], _T]:
+    """`build` whose result is kept while the vocabularies under schemas/vocab/ are unchanged:
+    expressions and lookups built from them cost more than the rows of a page."""
+    kept: list = []
+
+    @functools.wraps(build)
+    def kept_build() -> _T:
+        signature = vocabulary_signature()
+        if not kept or kept[0] != signature:
+            kept[:] = [signature, build()]
+        return kept[1]
+
+    return kept_build
+
+
+@lru_cache(maxsize=4096)
+def _header_reading(name: str) -> tuple[str | None, str | None]:
+    """(role, unit) a header gives its column; pages of one source repeat the same headers."""
+    role = classify_header(name)
+    return (role.role if role else None), header_unit(name)
 
 
 def _column_roles(cells: pl.DataFrame) -> pl.DataFrame:
     headers = cells.select(
         DOCUMENT, "table_index", "column_index", "column_name", "row_number"
     ).filter(pl.col("row_number") == 0).drop("row_number")
-    # Pages of one source repeat the same few headers: each distinct header is read once.
     names = headers["column_name"].unique(maintain_order=True).to_list()
-    roles = [classify_header(name) for name in names]
+    readings = [_header_reading(name) for name in names]
     lookup = pl.DataFrame(
         {
             "column_name": names,
-            "role": [role.role if role else None for role in roles],
-            "header_unit": [header_unit(name) for name in names],
+            "role": [role for role, _unit in readings],
+            "header_unit": [unit for _role, unit in readings],
         },
         schema={"column_name": pl.String, "role": pl.String, "header_unit": pl.String},
     )
     return headers.join(
         lookup, on="column_name", how="left", nulls_equal=True, maintain_order="left"
-    ).select(DOCUMENT, "table_index", "column_index", "role", "header_unit")
+    ).select(
+        DOCUMENT, "table_index", "column_index", "role", "header_unit",
+        # What each role means for the cells below, worked out once per column.
+        _dimension=pl.col("role").replace_strict(
+            DIMENSION_ROLES, range(len(DIMENSION_ROLES)), default=None, return_dtype=pl.Int64
+        ),
+        _is_metric=pl.col("role").is_in(METRIC_ROLES),
+    )
+
+
+_COLUMN_KEY = [DOCUMENT, "table_index", "column_index"]
+_TABLE_KEY = [DOCUMENT, "table_index"]
+
+
+class _Keys:
+    """Integer keys of the cells' columns, tables and rows: one integer per distinct
+    combination of key values (null when one of them is null), as joins, rankings and
+    look-ups on one integer cost less than on several columns.
+
+    Each key packs its columns' values, less their least value, in mixed radix: its
+    values are below `size`, a number that tells whether the key can index an array."""
+
+    def __init__(self, cells: pl.DataFrame) -> None:
+        self._ranges = {
+            name: (cells[name].min(), cells[name].max()) for name in ROW_KEY + ["column_index"]
+        }
+
+    def packed(self, columns: list[str]) -> tuple[pl.Expr, int] | None:
+        """(key expression, size), or None when there are too many combinations for an
+        integer."""
+        key, size = None, 1
+        for name in columns:
+            low, high = self._ranges[name]
+            span = 1 if low is None else high - low + 1
+            part = pl.col(name).cast(pl.Int64)
+            if low:
+                part = part - low
+            key = part if key is None else key * span + part
+            size *= span
+        return (key, size) if size < 2**62 else None
+
+
+def _data_cells(cells: pl.DataFrame, roles: pl.DataFrame) -> pl.DataFrame:
+    """The cells, each with `_role` (its column's row in `roles`, null when its column has
+    no header), the `_dimension` and `_is_metric` of that role, and, below the headers,
+    `_row` (its row's index among the frame's rows, null when a key is missing: such a
+    row matches none). Header cells (row 0) stay, so that the cells are not copied: each
+    use leaves them out.
+
+    A column with several headers (hostile pages) repeats its cells, once per header."""
+    keys = _Keys(cells)
+    data = _with_role_positions(cells, roles, keys)
+    meanings = roles.select("_dimension", "_is_metric")[data["_role"]]
+    return data.hstack(meanings.get_columns()).with_columns(
+        _row=pl.when(pl.col("row_number") > 0).then(_row_index(data, keys)),
+    )
+
+
+def _with_role_positions(cells: pl.DataFrame, roles: pl.DataFrame, keys: _Keys) -> pl.DataFrame:
+    """`cells` with `_role`; an array indexed by column key finds it when each column has
+    one header and the keys are few, else a join does."""
+    packed = keys.packed(_COLUMN_KEY)
+    if packed is not None:
+        key, size = packed
+        headers = roles.select(key).to_series()
+        present = headers.is_not_null()
+        if size <= 4 * cells.height + 4096 and headers.filter(present).n_unique() == present.sum():
+            role_at = pl.repeat(None, size, dtype=pl.UInt32, eager=True)
+            role_at.scatter(headers.filter(present), present.arg_true())
+            return cells.with_columns(_role=role_at.gather(cells.select(key).to_series()))
+        on, cells_on, roles_on = "_column", key.alias("_column"), key.alias("_column")
+    else:
+        on, cells_on, roles_on = _COLUMN_KEY, pl.col(_COLUMN_KEY), pl.col(_COLUMN_KEY)
+    indexed = roles.select(roles_on, pl.int_range(pl.len(), dtype=pl.UInt32).alias("_role"))
+    joined = cells.select(cells_on).join(indexed, on=on, how="left", maintain_order="left")
+    if joined.height == cells.height:
+        return cells.with_columns(joined["_role"])
+    # Several headers for one column: its cells are repeated, once per header.
+    if on == _COLUMN_KEY:
+        return cells.join(indexed, on=on, how="left", maintain_order="left")
+    return cells.with_columns(cells_on).join(
+        indexed, on=on, how="left", maintain_order="left"
+    ).drop(on)
+
+
+def _row_index(data: pl.DataFrame, keys: _Keys) -> pl.Expr:
+    """An integer per distinct row key: the packed key when its values are few enough to
+    index arrays, else its rank."""
+    packed = keys.packed(ROW_KEY)
+    if packed is None:
+        present = pl.all_horizontal(pl.col(ROW_KEY).is_not_null())
+        return pl.when(present).then(pl.struct(ROW_KEY)).rank("dense").cast(pl.Int64) - 1
+    key, size = packed
+    if size <= data.height + 4096:
+        return key
+    return key.rank("dense").cast(pl.Int64) - 1
 
 
 def _blank(expr: pl.Expr) -> pl.Expr:
@@ -245,71 +401,67 @@ def _blank(expr: pl.Expr) -> pl.Expr:
     return ~expr.str.contains(r"[^\s\u00a0\u200b\ufeff]").fill_null(False)
 
 
-def _row_dimensions(data: pl.DataFrame) -> pl.DataFrame:
-    dims = data.select(*ROW_KEY, "role", "raw_value").filter(
-        pl.col("role").is_in(DIMENSION_ROLES)
-    ).with_columns(
-        pl.when(_blank(pl.col("raw_value"))).then(None).otherwise(
-            pl.col("raw_value").str.strip_chars(" \u00a0\t")
-        ).alias("value")
-    )
-    wide = dims.pivot(
-        on="role", index=ROW_KEY, values="value", aggregate_function="first",
-    ) if dims.height else pl.DataFrame(
-        schema={DOCUMENT: pl.Int32, "table_index": pl.Int32, "row_number": pl.Int32}
-    )
-    missing = [role for role in DIMENSION_ROLES if role not in wide.columns]
-    return wide.with_columns(pl.lit(None, dtype=pl.String).alias(role) for role in missing)
+_DIMENSIONS = len(DIMENSION_ROLES)
 
 
-_UNIT_LABEL_ROLES = ("variant", "dataset", "model")
+def _dimension_cells(data: pl.DataFrame) -> pl.Series:
+    """Where, in `data`, the first cell of each dimension role of each row is: the cell of
+    role number d of row r is at `_dimension_cells(data)[r * _DIMENSIONS + d]` (null when
+    the row has none). A role's cells are cleaned by `_dimension_outputs`."""
+    rows = data["_row"].max()
+    slots = data.select(
+        (pl.col("_row") * _DIMENSIONS + pl.col("_dimension")).alias("_slot"),
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias("_cell"),
+    ).filter(pl.col("_slot").is_not_null())
+    if slots["_slot"].n_unique() < slots.height:  # two cells of one role in a row: the first
+        slots = slots.filter(pl.col("_slot").is_first_distinct())
+    cells = pl.repeat(None, 0 if rows is None else (rows + 1) * _DIMENSIONS, dtype=pl.UInt32,
+                      eager=True)
+    cells.scatter(slots["_slot"], slots["_cell"])
+    return cells
 
 
-def _unit_label_outputs() -> Lookups:
-    """`_unit_<role>`: the label folded when it is a rate unit, else null."""
-    aliases = unit_factors().filter(pl.col("kind") == "rate")["alias"].to_list()
-    lookups = {}
-    for role in _UNIT_LABEL_ROLES:
-        folded = fold_text(pl.col(role))
-        lookups[role] = {f"_unit_{role}": pl.when(folded.is_in(aliases)).then(folded)}
-    return lookups
+def _row_dimensions(
+    data: pl.DataFrame, dimension_cells: pl.Series, rows: pl.Series, roles: tuple[str, ...]
+) -> list[pl.Series]:
+    """For each of `rows` (`_row` values), the first cell of each of `roles`, as published.
+
+    The cells of every role are taken in one go, role after role, then cut apart."""
+    slots = rows.cast(pl.Int64) * _DIMENSIONS
+    wanted = pl.concat([slots + DIMENSION_ROLES.index(role) for role in roles])
+    cells = data["raw_value"].gather(dimension_cells.gather(wanted))
+    count = rows.len()
+    return [cells.slice(place * count, count).alias(role) for place, role in enumerate(roles)]
 
 
-def _cell_units(dimensions: pl.DataFrame) -> pl.DataFrame:
-    """A dimension cell that is only a unit ('frames/s' under Variant) is the row's unit."""
-    dimensions = _with_lookups(dimensions, _UNIT_LABEL_ROLES, _unit_label_outputs)
-    # The model's unit wins over the dataset's, which wins over the variant's.
-    units = [pl.col(f"_unit_{role}") for role in reversed(_UNIT_LABEL_ROLES)]
-    return dimensions.with_columns(
-        pl.coalesce(units).alias("cell_unit"),
-        *(
-            pl.when(pl.col(f"_unit_{role}").is_not_null()).then(None)
-            .otherwise(pl.col(role)).alias(role)
-            for role in _UNIT_LABEL_ROLES
-        ),
-    ).drop(f"_unit_{role}" for role in _UNIT_LABEL_ROLES)
-
-
-def _note_units(data: pl.DataFrame, dimensions: pl.DataFrame) -> pl.DataFrame:
+def _note_units(data: pl.DataFrame, dimension_cells: pl.Series) -> pl.DataFrame:
     """Units a table's footnote gives per subject ('PQM4Mv2 throughput measured in graphs/s')."""
-    notes = data.select(DOCUMENT, "table_index", "table_note").filter(
-        pl.col("table_note").is_not_null()
-    ).unique()
     assignments = []
-    for document, table_index, note in notes.iter_rows():
-        rows = None  # most footnotes name no unit: the table's rows are looked up on a match
-        for subject_key, unit in _note_mentions(note):
-            if rows is None:
-                rows = _note_candidates(dimensions, document, table_index)
-            best = _best_row_for(subject_key, rows)
-            if best is not None:
-                assignments.append((document, table_index, best, unit))
+    if _some_note_names_a_unit(data["table_note"]):
+        notes = data.select(DOCUMENT, "table_index", "table_note", "row_number").filter(
+            pl.col("table_note").is_not_null() & (pl.col("row_number") > 0)
+        ).drop("row_number").unique(maintain_order=True)
+        for document, table_index, note in notes.iter_rows():
+            rows = None  # most footnotes name no unit: the table's rows are looked up on a match
+            for subject_key, unit in _note_mentions(note):
+                if rows is None:
+                    rows = _note_candidates(data, dimension_cells, document, table_index)
+                best = _best_row_for(subject_key, rows)
+                if best is not None:
+                    assignments.append((document, table_index, best, unit))
     return pl.DataFrame(
         assignments,
         schema={DOCUMENT: pl.Int32, "table_index": pl.Int32, "row_number": pl.Int32,
                 "note_unit": pl.String},
         orient="row",
     )
+
+
+def _some_note_names_a_unit(notes: pl.Series) -> bool:
+    """Whether any of `notes` says 'X measured in U'. The cells of a table repeat its
+    footnote: each run of equal notes is read once."""
+    distinct = notes.filter(notes.ne_missing(notes.shift())).drop_nulls().unique()
+    return any(_note_mentions(note) for note in distinct)
 
 
 @lru_cache(maxsize=1024)
@@ -330,19 +482,26 @@ def _note_mentions(note: str) -> tuple[tuple[str, str], ...]:
 _NOTE_SUBJECT_ROLES = ("dataset", "model", "variant")
 
 
-def _note_candidates(dimensions: pl.DataFrame, document: int, table_index: int) -> list[tuple]:
-    """(row_number, keys of its labels) for each row of a table: what a footnote may name."""
-    rows = dimensions.filter(
+def _note_candidates(
+    data: pl.DataFrame, dimension_cells: pl.Series, document: int, table_index: int
+) -> list[tuple]:
+    """(row_number, keys of its labels) for each row of a table that has a dimension cell:
+    what a footnote may name. Labels that are units are no labels (see `_cell_unit`)."""
+    rows = data.filter(
         (pl.col(DOCUMENT) == document) & (pl.col("table_index") == table_index)
-    ).select(
-        "row_number",
+        & pl.col("_row").is_not_null() & pl.col("_dimension").is_not_null()
+    ).select("_row", "row_number").unique("_row", maintain_order=True)
+    labels = pl.DataFrame(
+        _row_dimensions(data, dimension_cells, rows["_row"], _NOTE_SUBJECT_ROLES)
+    )
+    labels = _with_lookups(labels, _NOTE_SUBJECT_ROLES, _label_outputs).select(
         *_NOTE_SUBJECT_ROLES,
         *(fold_key(pl.col(role)).alias(_key(role)) for role in _NOTE_SUBJECT_ROLES),
     )
     candidates = []
-    for row in rows.iter_rows(named=True):
+    for row_number, row in zip(rows["row_number"], labels.iter_rows(named=True), strict=True):
         keys = [row[_key(role)] for role in _NOTE_SUBJECT_ROLES if row[role]]
-        candidates.append((row["row_number"], keys))
+        candidates.append((row_number, keys))
     return candidates
 
 
@@ -362,6 +521,7 @@ def _best_row_for(subject_key: str, rows: list[tuple]) -> int | None:
     return scores[0][1]
 
 
+@_per_vocabulary
 def _published_unit() -> pl.Expr:
     """Cell unit, then footnote unit, then header unit; a unit of the wrong kind is skipped."""
     units = unit_factors()
@@ -384,127 +544,269 @@ def _identity_key(column: str) -> dict[str, pl.Expr]:
     return {_key(column): fold_key(pl.col(column))}
 
 
-_LABEL_COLUMNS = ("model", "framework", "sdk_version", "precision", "table_title", "variant",
-                  "batch_size", "dataset", "division", "system")
-_CANONICAL_COLUMNS = ("workload", "model_canonical", "framework_canonical")
+# The label columns of a metric row: its dimensions, as published, and its table's title.
+_LABEL_COLUMNS = (*DIMENSION_ROLES, "table_title")
+# A cell under these that is only a unit ('frames/s' under Variant) is the row's unit.
+_UNIT_LABEL_ROLES = ("variant", "dataset", "model")
 
 
 def _label_outputs() -> Lookups:
-    """Canonical forms and identity keys of each label column (see `_with_labels`)."""
-    model_name, model_kind = canonical_model(pl.col("model"))
-    sdk_version, sdk_pre = split_sdk(pl.col("sdk_version"))
-    activation, weight = split_precision(pl.col("precision"))
+    """Per label column (see `_with_labels`), from its labels: the label cleaned, its
+    canonical forms and the identity keys of both."""
+    lookups: Lookups = {role: _dimension_outputs(role) for role in DIMENSION_ROLES}
     title_workload, _ = workload_and_phase(pl.col("table_title"))
-    variant_workload, variant_phase = workload_and_phase(pl.col("variant"))
-    return {
-        "model": {"model_canonical": model_name, "model_item_kind": model_kind},
-        "framework": {
-            "framework_canonical": pl.coalesce(
-                canonical_framework(pl.col("framework")),
-                pl.col("framework").str.normalize("NFKC").str.strip_chars(),
-            ),
-        },
-        "sdk_version": {"sdk": sdk_version, "sdk_prerelease": sdk_pre},
-        "precision": {"activation_dtype": activation, "weight_dtype": weight,
-                      **_identity_key("precision")},
-        "table_title": {"_title_workload": title_workload},
-        "variant": {"_variant_workload": variant_workload, "phase": variant_phase,
-                    **_identity_key("variant")},
-        "batch_size": {"batch_size_number": parse_number(pl.col("batch_size")),
-                       **_identity_key("batch_size")},
-        "dataset": _identity_key("dataset"),
-        "division": _identity_key("division"),
-        "system": _identity_key("system"),
-    }
+    lookups["table_title"] = _expressions(
+        _title_workload=title_workload, _key_title_workload=fold_key(title_workload)
+    )
+    return lookups
 
 
-def _canonical_outputs() -> Lookups:
-    return {column: _identity_key(column) for column in _CANONICAL_COLUMNS}
+def _expressions(**outputs: pl.Expr) -> LabelOutputs:
+    return lambda labels: labels.select(**outputs)
+
+
+def _dimension_outputs(role: str) -> LabelOutputs:
+    """The cell as published, stripped (null when blank, or when it is only a unit), and
+    what is derived from it."""
+    label = pl.col(role)
+    cleaned = pl.when(_blank(label)).then(None).otherwise(label.str.strip_chars(" \u00a0\t"))
+    unit = _cell_unit(role)
+    derived = _derived_outputs(role)
+
+    def outputs(labels: pl.DataFrame) -> pl.DataFrame:
+        frame = labels.select(cleaned.alias(role))
+        if unit is not None:
+            frame = frame.with_columns(unit).with_columns(
+                pl.when(pl.col(unit.meta.output_name()).is_not_null()).then(None)
+                .otherwise(label).alias(role)
+            )
+        if role == "platform":
+            frame = frame.join(resolve_platforms(frame[role]), on=role, how="left",
+                               maintain_order="left")
+        return frame.with_columns(**derived)
+
+    return outputs
+
+
+def _cell_unit(role: str) -> pl.Expr | None:
+    """`_unit_<role>`: the label folded when it is a rate unit, else null."""
+    if role not in _UNIT_LABEL_ROLES:
+        return None
+    aliases = unit_factors().filter(pl.col("kind") == "rate")["alias"].to_list()
+    folded = fold_text(pl.col(role))
+    return pl.when(folded.is_in(aliases)).then(folded).alias(f"_unit_{role}")
+
+
+def _derived_outputs(role: str) -> dict[str, pl.Expr]:
+    """Canonical forms and identity keys of a dimension's cleaned labels."""
+    label = pl.col(role)
+    if role == "model":
+        name, kind = canonical_model(label)
+        return {"model_canonical": name, "model_item_kind": kind,
+                _key("model_canonical"): fold_key(name)}
+    if role == "framework":
+        name = pl.coalesce(
+            canonical_framework(label), label.str.normalize("NFKC").str.strip_chars()
+        )
+        return {"framework_canonical": name, _key("framework_canonical"): fold_key(name)}
+    if role == "sdk_version":
+        version, prerelease = split_sdk(label)
+        return {"sdk": version, "sdk_prerelease": prerelease}
+    if role == "precision":
+        activation, weight = split_precision(label)
+        return {"activation_dtype": activation, "weight_dtype": weight,
+                **_identity_key("precision")}
+    if role == "variant":
+        workload, phase = workload_and_phase(label)
+        return {"_variant_workload": workload, "phase": phase,
+                "_key_variant_workload": fold_key(workload), **_identity_key("variant")}
+    if role == "batch_size":
+        return {"batch_size_number": parse_number(label), **_identity_key("batch_size")}
+    if role == "platform":
+        return _identity_key("system")
+    if role in ("dataset", "division"):
+        return _identity_key(role)
+    return {}
 
 
 def _with_labels(metrics: pl.DataFrame) -> pl.DataFrame:
     """Canonical labels of each row, and the identity keys of its labels, each computed once
-    per distinct label."""
+    per distinct label; the row's unit when one of its labels is one."""
     metrics = _with_lookups(metrics, _LABEL_COLUMNS, _label_outputs)
-    metric_workload = (
-        pl.when(pl.col("metric") == "latency").then(pl.lit("inference"))
+    # The model's unit wins over the dataset's, which wins over the variant's.
+    units = [pl.col(f"_unit_{role}") for role in reversed(_UNIT_LABEL_ROLES)]
+    return metrics.with_columns(cell_unit=pl.coalesce(units))
+
+
+def _workload_and_unit() -> list[pl.Expr]:
+    return [
+        pl.coalesce("_title_workload", _metric_workload(), "_variant_workload").alias("workload"),
+        # The key of the first workload found is the first key found: keys of null are null.
+        pl.coalesce(
+            "_key_title_workload", _metric_workload(keys=True), "_key_variant_workload"
+        ).alias("_key_workload"),
+        _published_unit().alias("unit_published"),
+    ]
+
+
+def _metric_workload(keys: bool = False) -> pl.Expr:
+    """The workload the row's metric, or its table's metrics, imply; or its identity key."""
+
+    def named(workload: str) -> pl.Expr:
+        return pl.lit(_folded_key(workload) if keys else workload)
+
+    return (
+        pl.when(pl.col("metric") == "latency").then(named("inference"))
         .when(pl.col("has_train_metric") | (pl.col("metric") == "time_to_train"))
-        .then(pl.lit("training"))
-        .when(pl.col("has_latency_metric")).then(pl.lit("inference"))
+        .then(named("training"))
+        .when(pl.col("has_latency_metric")).then(named("inference"))
     )
-    metrics = metrics.with_columns(
-        workload=pl.coalesce("_title_workload", metric_workload, "_variant_workload"),
-        unit_published=_published_unit(),
-    )
-    # Canonical names are known only now: their keys come from the same few distinct values.
-    return _with_lookups(metrics, _CANONICAL_COLUMNS, _canonical_outputs)
 
 
-def _canonical_value_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
-    """value, unit, published number and item kind of each row, from its raw text.
+@lru_cache(maxsize=8)
+def _folded_key(text: str) -> str:
+    return pl.select(fold_key(pl.lit(text))).item()
+
+
+# Metrics whose plain numbers `_plain_readings` reads; a ranking or score has its own rules.
+_PLAIN_METRICS = ("throughput", "latency", "time_to_train", "time_to_result")
+# Digits and thousands commas in ASCII: text that folding leaves as it is, with no
+# approximation prefix, no suffix and no unit, so its number is the text without commas.
+_PLAIN_NUMBER = r"^(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?$"
+# The columns `_readings` gives each row from its raw text.
+_READINGS = ("_folded", "approximate", "published_number", "_seconds", "_score_number",
+             "_score_rest", "_place")
+
+
+def _with_readings(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Each row's workload and published unit, and what its raw text reads as (see
+    `_READINGS`).
+
+    Nearly every cell holds a plain number: every row is first read as one by
+    `_plain_readings`, which gives what the full parsers (`_readings`) give such a cell,
+    and only the other rows are then parsed."""
+    metrics = (
+        metrics.lazy()
+        .with_columns(_workload_and_unit())
+        .with_columns(
+            *_unit_columns(),
+            _plain=pl.col("raw_value").str.contains(_PLAIN_NUMBER)
+            & pl.col("metric").is_in(_PLAIN_METRICS),
+        )
+        .with_columns(_plain_readings())
+        .collect(engine=_ENGINE)
+    )
+    parse = metrics["_plain"].not_()
+    if not parse.any():
+        return metrics
+    positions = parse.arg_true()
+    parsed = _readings(metrics.select("metric", "raw_value", "_unit_factor").filter(parse))
+    return metrics.with_columns(
+        metrics[name].clone().scatter(positions, parsed[name]) for name in _READINGS
+    )
+
+
+@_per_vocabulary
+def _unit_columns() -> list[pl.Expr]:
+    units = unit_factors()
+    unit = pl.col("unit_published")
+    return [
+        unit.replace_strict(units["alias"], units[column], default=None).alias(name)
+        for name, column in (("unit_kind", "kind"), ("_unit_factor", "factor"),
+                             ("_unit_item", "item_kind"))
+    ]
+
+
+def _plain_readings() -> list[pl.Expr]:
+    """`_READINGS` of a plain number (see `_PLAIN_NUMBER`) of a `_PLAIN_METRICS` row."""
+    number = pl.col("raw_value").str.replace_all(",", "", literal=True).cast(
+        pl.Float64, strict=False
+    )
+    return [
+        pl.col("raw_value").alias("_folded"),
+        pl.lit(False).alias("approximate"),
+        number.alias("published_number"),
+        # No duration unit nor clock reading: a bare number, in the header's unit.
+        (number * pl.col("_unit_factor")).alias("_seconds"),
+        pl.lit(None, dtype=pl.Float64).alias("_score_number"),
+        pl.lit(None, dtype=pl.String).alias("_score_rest"),
+        pl.lit(None, dtype=pl.Float64).alias("_place"),
+    ]
+
+
+def _readings(frame: pl.DataFrame) -> pl.DataFrame:
+    """`_READINGS` of any row, by the full parsers.
 
     Each step's columns are computed once and read by the next: the cell text is folded
     once for every parser that needs it."""
-    units = unit_factors()
-    unit = pl.col("unit_published")
+    folding, reading, numbers, durations = _reading_steps()
+    return (
+        frame.lazy().with_columns(folding).with_columns(reading).with_columns(numbers)
+        .with_columns(durations).select(_READINGS).collect(engine=_ENGINE)
+    )
+
+
+@_per_vocabulary
+def _reading_steps() -> tuple[list[pl.Expr], ...]:
     ordinals = read_vocab("ordinals.csv")
     metric = pl.col("metric")
     folded = pl.col("_folded")
     plain = pl.col("_plain")
     number = pl.col("published_number")
-    unit_factor = pl.col("_unit_factor")
-    score = pl.col("_score")
+    durations = metric.is_in(["latency", "time_to_train", "time_to_result"])
+    score = number_and_rest(pl.when(metric == "eval_metric").then(pl.col("raw_value")))
+    # A parser whose result only one metric reads gets null text on the other rows, which
+    # costs little to parse (a when/then computes every branch on every row).
+    return (
+        [fold_text(pl.col("raw_value")).alias("_folded"), score.alias("_score")],
+        [
+            without_approximation(folded).alias("_plain"),
+            is_approximate_folded(folded).alias("approximate"),
+            pl.when(metric == "ranking").then(folded).replace_strict(
+                ordinals["word"], ordinals["place"], default=None
+            ).cast(pl.Float64).alias("_place"),
+            pl.col("_score").struct.field("number").alias("_score_number"),
+            pl.col("_score").struct.field("rest").alias("_score_rest"),
+        ],
+        [number_from_plain(plain).alias("published_number")],
+        [duration_from_plain(
+            pl.when(durations).then(plain), number * pl.col("_unit_factor")
+        ).alias("_seconds")],
+    )
+
+
+@_per_vocabulary
+def _value_columns() -> list[pl.Expr]:
+    metric = pl.col("metric")
+    number = pl.col("published_number")
     value = (
-        pl.when(metric == "throughput").then(number * unit_factor.fill_null(1.0))
+        pl.when(metric == "throughput").then(number * pl.col("_unit_factor").fill_null(1.0))
         .when(metric == "latency").then(pl.col("_seconds") * 1000.0)
         .when(metric.is_in(["time_to_train", "time_to_result"])).then(pl.col("_seconds"))
-        .when(metric == "eval_metric").then(score.struct.field("number"))
+        .when(metric == "eval_metric").then(pl.col("_score_number"))
         .when(metric == "ranking").then(pl.coalesce(pl.col("_place"), number))
     )
     canonical_unit = (
         pl.when(metric == "throughput").then(pl.lit("items/s"))
         .when(metric == "latency").then(pl.lit("ms"))
         .when(metric.is_in(["time_to_train", "time_to_result"])).then(pl.lit("s"))
-        .when(metric == "eval_metric").then(score.struct.field("rest"))
+        .when(metric == "eval_metric").then(pl.col("_score_rest"))
         .when(metric == "ranking").then(pl.lit("place"))
     )
-    durations = metric.is_in(["latency", "time_to_train", "time_to_result"])
-    # A parser whose result only one metric reads gets null text on the other rows, which
-    # costs nothing to parse (a when/then computes every branch on every row).
-    return (
-        frame.with_columns(
-            _folded=fold_text(pl.col("raw_value")),
-            _score=number_and_rest(pl.when(metric == "eval_metric").then(pl.col("raw_value"))),
-            unit_kind=unit.replace_strict(units["alias"], units["kind"], default=None),
-            _unit_factor=unit.replace_strict(units["alias"], units["factor"], default=None),
-            _unit_item=unit.replace_strict(units["alias"], units["item_kind"], default=None),
-        )
-        .with_columns(
-            _plain=without_approximation(folded),
-            approximate=is_approximate_folded(folded),
-            _place=pl.when(metric == "ranking").then(folded).replace_strict(
-                ordinals["word"], ordinals["place"], default=None
-            ).cast(pl.Float64),
-        )
-        .with_columns(published_number=number_from_plain(plain))
-        .with_columns(_seconds=duration_from_plain(
-            pl.when(durations).then(plain), number * unit_factor
-        ))
-        .with_columns(
-            value=value,
-            unit=canonical_unit,
-            item_kind=pl.when(metric == "throughput").then(
-                pl.coalesce(pl.col("_unit_item"), pl.col("model_item_kind"), pl.lit("items"))
-            ),
-        )
-    )
+    return [
+        value.alias("value"),
+        canonical_unit.alias("unit"),
+        pl.when(metric == "throughput").then(
+            pl.coalesce(pl.col("_unit_item"), pl.col("model_item_kind"), pl.lit("items"))
+        ).alias("item_kind"),
+    ]
 
 
 def _check_rules() -> list[tuple[pl.Expr, str, pl.Expr]]:
     """(condition, check, reason) in order of precedence: a row fails its first check."""
     metric = pl.col("metric")
     raw = pl.col("raw_value")
-    folded = pl.col("_folded")  # fold_text of raw_value, see _canonical_value_steps
+    folded = pl.col("_folded")  # fold_text of raw_value, see _reading_steps
     expected_kind = (
         pl.when(metric == "throughput").then(pl.lit("rate"))
         .when(metric.is_in(["latency", "time_to_train", "time_to_result"])).then(pl.lit("duration"))
@@ -569,6 +871,7 @@ def _check_rules() -> list[tuple[pl.Expr, str, pl.Expr]]:
     ]
 
 
+@cache
 def _check() -> pl.Expr:
     """The first check each row fails, null when the row is sound."""
     check: pl.Expr = pl.lit(None, dtype=pl.String)
@@ -577,6 +880,7 @@ def _check() -> pl.Expr:
     return check
 
 
+@cache
 def _reason() -> pl.Expr:
     """Why a row failed its check; built only for failed rows, as most rows need none."""
     reason: pl.Expr = pl.lit(None, dtype=pl.String)
@@ -610,12 +914,9 @@ def _identity_steps(frame: pl.LazyFrame) -> pl.LazyFrame:
     """A readable natural key: the row's identifying cells, canonical, plus workload and metric.
 
     The same text as `identity_parts` joined by '|', from the keys `_with_labels` folded."""
-    pieces: list[pl.Expr] = []
-    for role, column in IDENTITY_PARTS:
-        pieces += [pl.lit(f"{role}="), pl.col(_key(column)).fill_null(""), pl.lit("|")]
-    return frame.with_columns(
-        row_identity=pl.concat_str([*pieces, pl.lit("metric="), pl.col("metric")])
-    )
+    template = "|".join(f"{role}={{}}" for role, _column in IDENTITY_PARTS) + "|metric={}"
+    keys = [pl.col(_key(column)).fill_null("") for _role, column in IDENTITY_PARTS]
+    return frame.with_columns(row_identity=pl.format(template, *keys, pl.col("metric")))
 
 
 def _with_occurrences(frame: pl.DataFrame) -> pl.DataFrame:
@@ -625,9 +926,8 @@ def _with_occurrences(frame: pl.DataFrame) -> pl.DataFrame:
     distinct: a row whose identity hash no other row of its page has cannot share its
     identity, so only the rows with a shared hash are ranked (among themselves, as the
     rows sharing an identity all share its hash)."""
-    shared = frame.select(
-        pl.len().over(DOCUMENT, pl.col("row_identity").hash()) > 1
-    ).to_series()
+    # A hash of the identity and the document: rows of one identity on a page share it.
+    shared = (frame["row_identity"].hash() ^ frame[DOCUMENT].cast(pl.UInt64)).is_duplicated()
     if not shared.any():
         return frame
     positions = shared.arg_true()
@@ -674,12 +974,14 @@ def normalize_documents(
     present = [index for index, (cells, _context) in enumerate(documents) if cells.height]
     if not present:
         return [NormalizedDocument(_empty_measurements(), empty_quarantine()) for _ in documents]
-    cells = pl.concat([documents[index][0] for index in present])
+    # One chunk per column: polars copies a frame of many chunks on each eager query.
+    cells = pl.concat([documents[index][0] for index in present], rechunk=True)
     heights = [documents[index][0].height for index in present]
     cells = cells.with_columns(_document_indexes(present, heights))
     good, quarantine = _normalize_frame(cells)
-    # The context is the same on every row of a document: joined once, not added per document.
-    contexts = _context_frame([(index, documents[index][1]) for index in present])
+    # The context is the same on every row of a document: one row per document, taken by
+    # each row at its document's index.
+    contexts = _context_frame([context for _cells, context in documents])
     good = _with_context(good, contexts).select(DOCUMENT, *MEASUREMENT_COLUMNS)
     quarantine = _with_context(quarantine, contexts).select(DOCUMENT, *QUARANTINE_SCHEMA)
     measurements = _split_by_document(good, len(documents))
@@ -710,14 +1012,15 @@ def _context_columns(context: DocumentContext) -> dict[str, str | None]:
     }
 
 
-def _context_frame(contexts: list[tuple[int, DocumentContext]]) -> pl.DataFrame:
-    rows = [{DOCUMENT: index, **_context_columns(context)} for index, context in contexts]
-    names = _context_columns(contexts[0][1])
-    return pl.DataFrame(rows, schema={DOCUMENT: pl.Int32, **dict.fromkeys(names, pl.String)})
+def _context_frame(contexts: list[DocumentContext]) -> pl.DataFrame:
+    rows = [_context_columns(context) for context in contexts]
+    return pl.DataFrame(rows, schema=dict.fromkeys(_context_columns(contexts[0]), pl.String))
 
 
 def _with_context(frame: pl.DataFrame, contexts: pl.DataFrame) -> pl.DataFrame:
-    return frame.join(contexts, on=DOCUMENT, how="left", maintain_order="left")
+    """`frame` with the context columns of each row's document (`contexts` has one row per
+    document, in the order of their indexes)."""
+    return frame.hstack(contexts[frame[DOCUMENT]].get_columns())
 
 
 def _split_by_document(frame: pl.DataFrame, count: int) -> list[pl.DataFrame]:
@@ -737,27 +1040,21 @@ def _normalize_frame(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(measurements, quarantine) of cells from one or more documents, each row keeping the
     index of its document; the document's context columns are left to the caller."""
     roles = _column_roles(cells)
-    data = cells.filter(pl.col("row_number") > 0).join(
-        roles, on=[DOCUMENT, "table_index", "column_index"], how="left", maintain_order="left"
-    )
-    dimensions = _cell_units(_row_dimensions(data))
-    note_units = _note_units(data, dimensions)
-    table_metrics = data.group_by(DOCUMENT, "table_index").agg(
-        pl.col("role").is_in(["time_to_train"]).any().alias("has_train_metric"),
-        pl.col("role").is_in(["latency"]).any().alias("has_latency_metric"),
-    )
+    data = _data_cells(cells, roles)
+    dimension_cells = _dimension_cells(data)
+    note_units = _note_units(data, dimension_cells)
+    metrics = _metric_cells(data, roles)
+    # Each metric cell takes the dimensions of its row.
+    metrics = _with_labels(metrics.hstack(
+        _row_dimensions(data, dimension_cells, metrics["_row"], DIMENSION_ROLES)
+    ))
+    if note_units.height:
+        metrics = metrics.join(note_units, on=ROW_KEY, how="left", maintain_order="left")
+    else:
+        metrics = metrics.with_columns(note_unit=pl.lit(None, dtype=pl.String))
     metrics = (
-        data.filter(pl.col("role").is_in(METRIC_ROLES) & ~_blank(pl.col("raw_value")))
-        .rename({"role": "metric"})
-        .join(dimensions, on=ROW_KEY, how="left", maintain_order="left")
-        .join(note_units, on=ROW_KEY, how="left", maintain_order="left")
-        .join(table_metrics, on=[DOCUMENT, "table_index"], how="left", maintain_order="left")
-    )
-    platforms = resolve_platforms(metrics["platform"])
-    metrics = metrics.join(platforms, on="platform", how="left", maintain_order="left")
-    metrics = _with_labels(metrics)
-    metrics = (
-        _canonical_value_steps(metrics.lazy())
+        _with_readings(metrics).lazy()
+        .with_columns(_value_columns())
         .with_columns(check=_check())
         .with_columns(
             value_per_accelerator=pl.when(
@@ -765,14 +1062,48 @@ def _normalize_frame(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             ).then(pl.col("value") / pl.col("accelerator_count")),
         )
         .pipe(_identity_steps)
-        .collect()
+        .collect(engine=_ENGINE)
         .pipe(_with_occurrences)
     )
-    good = metrics.filter(pl.col("check").is_null())
-    bad = metrics.filter(pl.col("check").is_not_null()).with_columns(reason=_reason())
-    quarantine = _quarantine_rows(bad, data)
+    failed = metrics["check"].is_not_null()
+    good = metrics.select(DOCUMENT, *_OWN_MEASUREMENT_COLUMNS)
+    if not failed.any():  # the usual case: nothing to set apart
+        quarantine = _empty_document_quarantine()
+    else:
+        good = good.filter(~failed)
+        bad = metrics.filter(failed).with_columns(reason=_reason())
+        quarantine = _quarantine_rows(bad, data)
     unknown = _unknown_columns(cells, roles)
-    return good.select(DOCUMENT, *_OWN_MEASUREMENT_COLUMNS), pl.concat([quarantine, unknown])
+    return good, pl.concat([quarantine, unknown])
+
+
+_METRIC_CELL_COLUMNS = (DOCUMENT, "table_index", "table_title", "row_number", "column_index",
+                        "column_name", "raw_value", "line_number", "_role", "_row")
+
+
+def _metric_cells(data: pl.DataFrame, roles: pl.DataFrame) -> pl.DataFrame:
+    """The cells below the headers in metric columns that hold something, with their role
+    (`metric`), their header's unit, and whether their table has a time-to-train or a
+    latency cell (blank or not)."""
+    cells = data.select(pl.col("_is_metric") & (pl.col("row_number") > 0)).to_series()
+    metrics = data.select(_METRIC_CELL_COLUMNS)[cells.arg_true()]
+    role = roles.select(pl.col("role").alias("metric"), "header_unit")[metrics["_role"]]
+    metrics = metrics.hstack(role.get_columns())
+    return metrics.with_columns(
+        _in_tables_with(metrics, "time_to_train").alias("has_train_metric"),
+        _in_tables_with(metrics, "latency").alias("has_latency_metric"),
+    ).filter(~_blank(pl.col("raw_value")))
+
+
+def _in_tables_with(metrics: pl.DataFrame, metric: str) -> pl.Expr:
+    """Whether each row's table has a cell of `metric` (a missing key matches no table)."""
+    packed = _Keys(metrics).packed(_TABLE_KEY)
+    if packed is None:
+        found = (pl.col("metric") == metric).any().over(_TABLE_KEY)
+        return pl.col("table_index").is_not_null() & found
+    table = packed[0]
+    tables = metrics.filter(pl.col("metric") == metric).select(table.unique()).to_series()
+    return table.is_in(tables.implode()).fill_null(False)
 
 
 _CONTEXT_QUARANTINE_COLUMNS = ("document_sha256", "source_id")
@@ -784,8 +1115,6 @@ _OWN_QUARANTINE_SCHEMA = {
 
 
 def _quarantine_rows(bad: pl.DataFrame, data: pl.DataFrame) -> pl.DataFrame:
-    if bad.height == 0:
-        return _empty_document_quarantine()
     # The raw rows of failed rows only: each costs a JSON encoding in Python.
     failed_rows = data.join(bad.select(ROW_KEY).unique(), on=ROW_KEY, how="semi",
                             maintain_order="left")

@@ -16,10 +16,16 @@ from schemas.normalize import QUARANTINE_SCHEMA, empty_quarantine
 
 def validate_measurements(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(rows that pass every check, quarantine rows naming the check each failed row broke)."""
-    frame = frame.cast(MEASUREMENT_DTYPES).with_row_index("_row")
-    checked = _rows_pandera_must_check(frame)
-    if checked.height == 0:
-        return frame.drop("_row"), empty_quarantine()
+    if frame.schema != _MEASUREMENT_SCHEMA:  # a cast to the same types costs a copy
+        frame = frame.cast(MEASUREMENT_DTYPES)
+    # Frames of several documents come in pieces: polars copies a frame of many chunks on
+    # each query, so it is joined once.
+    frame = frame.rechunk()
+    passes = _rows_passing(frame)
+    if frame.height == 0 or (passes is not None and passes.all()):
+        return frame, empty_quarantine()
+    frame = frame.with_row_index("_row")
+    checked = frame if passes is None else frame.filter(~passes)
     try:
         MeasurementSchema.validate(checked.drop("_row"), lazy=True)
     except pa.errors.SchemaErrors as errors:
@@ -30,17 +36,19 @@ def validate_measurements(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFra
     return frame.drop("_row"), empty_quarantine()
 
 
-def _rows_pandera_must_check(frame: pl.DataFrame) -> pl.DataFrame:
-    """The rows that may fail the schema: all of them, unless the schema's checks could run
-    as one vectorised query (see `_row_screen`), which then leaves out the rows passing all.
+_MEASUREMENT_SCHEMA = pl.Schema(MEASUREMENT_DTYPES)
+
+
+def _rows_passing(frame: pl.DataFrame) -> pl.Series | None:
+    """For each row, True when it surely passes the schema; None when the schema's checks
+    cannot run as one vectorised query (see `_row_screen`): then every row may fail.
 
     A pandera validation costs tens of milliseconds whatever the rows, and almost every
     row passes, so pandera sees only the rows it will reject, and names their failures."""
     screen = _row_screen()
-    if screen is None or dict(frame.drop("_row").schema) != _schema_dtypes():
-        return frame
-    passes = screen(frame.drop("_row").lazy())
-    return frame if passes is None else frame.filter(~passes)
+    if screen is None or dict(frame.schema) != _schema_dtypes():
+        return None
+    return screen(frame)
 
 
 @cache
@@ -50,14 +58,14 @@ def _schema_dtypes() -> dict[str, pl.DataType] | None:
 
 
 @cache
-def _row_screen() -> Callable[[pl.LazyFrame], pl.Series | None] | None:
+def _row_screen() -> Callable[[pl.DataFrame], pl.Series] | None:
     """A function giving, for each row, True when the row passes every check of
     MeasurementSchema, evaluated with pandera's own check functions in one query; None
     when the schema uses a feature the screen does not cover (pandera then checks all rows).
 
     The screen may flag a sound row (pandera then accepts it) but never passes a bad one:
-    a null check output counts as a failure unless the check ignores nulls, and a verdict on the whole frame instead of
-    one per row sends every row to pandera."""
+    a null check output counts as a failure unless the check ignores nulls, and a check
+    that does more than select from the frame leaves the screen out."""
     schema = MeasurementSchema.to_schema()
     if (schema.unique or schema.ordered or schema.coerce or schema.drop_invalid_rows
             or schema.add_missing_columns or not schema.strict):
@@ -71,33 +79,66 @@ def _row_screen() -> Callable[[pl.LazyFrame], pl.Series | None] | None:
     if any(check.element_wise or check.groupby is not None for check, _key in checks):
         return None
 
-    functions = [(_check_function(check), check._check_kwargs, key, check.ignore_na)
-                 for check, key in checks]
-
-    def passes(frame: pl.LazyFrame) -> pl.Series | None:
-        not_null = [
+    verdicts = [
+        pl.all_horizontal(
             pl.col(column.name).is_not_null()
             & (pl.col(column.name).is_not_nan() if column.dtype.type.is_float() else True)
             for column in columns if not column.nullable
-        ]
-        parts = [frame.select(pl.all_horizontal(not_null).alias("not_null"))]
-        for position, (function, kwargs, key, ignore_na) in enumerate(functions):
-            output = function(PolarsData(frame, key), **kwargs)
-            if not isinstance(output, pl.LazyFrame):
-                return None  # a verdict on the whole frame, not per row: pandera decides
-            # A check may give several boolean columns: a row passes when all are true. A
-            # null outcome (a null cell) passes when the check ignores nulls, as in pandera.
-            outcome = pl.all_horizontal(pl.all())
-            parts.append(output.select(
-                (outcome | outcome.is_null() if ignore_na else outcome)
-                .alias(f"check_{position}")
-            ))
-        # One query for every check: each collect has a cost of its own.
-        return pl.concat(parts, how="horizontal").select(
-            pl.all_horizontal(pl.all().fill_null(False))
-        ).collect().to_series()
+        )
+    ]
+    for check, key in checks:
+        selected = _selected_by(_check_function(check), key, check._check_kwargs)
+        if selected is None:
+            return None
+        # A check may give several boolean columns: a row passes when all are true. A
+        # null outcome (a null cell) passes when the check ignores nulls, as in pandera.
+        outcome = pl.all_horizontal(selected)
+        verdicts.append(outcome | outcome.is_null() if check.ignore_na else outcome)
+    # One query for every check, built once: each query has a cost of its own.
+    verdict = pl.all_horizontal(
+        verdict.fill_null(False).alias(f"check_{position}")
+        for position, verdict in enumerate(verdicts)
+    )
+
+    def passes(frame: pl.DataFrame) -> pl.Series:
+        return frame.select(verdict).to_series()
 
     return passes
+
+
+class _Selection:
+    """Stands for the frame a check function reads: it may only select from it."""
+
+    def __init__(self) -> None:
+        self.columns: list[pl.Expr] | None = None
+
+    def select(self, *exprs: pl.Expr | list[pl.Expr], **named: pl.Expr) -> _Selection:
+        if self.columns is not None:
+            raise _NotASelection
+        self.columns = [
+            *(expr for item in exprs for expr in (item if isinstance(item, list) else [item])),
+            *(expr.alias(name) for name, expr in named.items()),
+        ]
+        return self
+
+
+class _NotASelection(Exception):
+    """A check function did more with the frame than select row-wise columns from it."""
+
+
+def _selected_by(function: Callable, key: str, kwargs: dict) -> list[pl.Expr] | None:
+    """The columns `function`, a check, selects from the frame it is given; None when it
+    does anything else (its verdict is then left to pandera)."""
+    selection = _Selection()
+    try:
+        output = function(PolarsData(selection, key), **kwargs)
+    except (_NotASelection, AttributeError, TypeError):
+        return None
+    if output is not selection or not selection.columns:
+        return None
+    if not all(isinstance(expr, pl.Expr) for expr in selection.columns):
+        return None
+    return selection.columns
 
 
 def _check_function(check: pa.Check) -> Callable:
