@@ -6,7 +6,6 @@ import ctypes
 import hashlib
 import json
 import os
-import threading
 from pathlib import Path
 
 
@@ -26,8 +25,7 @@ def store(archive: Path, data: bytes, record: dict) -> tuple[str, Path]:
 
 
 class Batch:
-    """Many documents archived with one sync at the end instead of two fsyncs each; threads
-    may store into one batch at the same time.
+    """Many documents archived with one sync at the end instead of two fsyncs each.
 
     Nothing may read a document of the batch before the batch is closed: only then are its
     bytes known to be on disk."""
@@ -49,7 +47,7 @@ class Batch:
         # A crash before the batch's sync can leave a short file under the name: write again.
         if not path.is_file() or path.stat().st_size != len(data):
             _write_atomically(path, data)
-            self._touched.extend((path, path.parent))
+            self._touched += [path, path.parent]
         self._append_sighting(path, record)
         return sha256, path
 
@@ -74,8 +72,7 @@ class Batch:
 
 def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Named per thread too: two threads of a batch may store the same bytes at once.
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)
 

@@ -6,7 +6,6 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -21,7 +20,6 @@ from sources.registry import Registry, Source
 
 TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
                  ".md": "text/markdown", ".xhtml": "application/xhtml+xml"}
-READ_THREADS = 2  # reading, hashing and writing files mostly wait on the kernel or OpenSSL
 
 
 @dataclass(frozen=True)
@@ -82,32 +80,23 @@ class _FileReader:
     """Reads and archives local files, all made durable together when it is closed.
 
     A file whose stat signature is unchanged since a run that archived it is not read
-    again (sources/file_index.py): its bytes are in the archive already. Other files are
-    read, hashed and archived by READ_THREADS threads (each of these steps releases the
-    GIL); the documents come out in the order the files were given."""
+    again (sources/file_index.py): its bytes are in the archive already."""
 
     def __init__(self, store: Path, on_new_file: Callable[[], None] | None = None) -> None:
         self._on_new_file = on_new_file
         self._index = FileIndex.load(store.parent)  # beside the archive: not a document
         self._batch = archive.Batch(store)
-        self._threads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="perfledger-file")
-        self._pending: list[Future | CollectedDocument] = []
+        self.documents: list[CollectedDocument] = []
 
     def __enter__(self) -> _FileReader:
         return self
 
     def __exit__(self, *_exc) -> None:
-        self._threads.shutdown(wait=True)
         self._batch.__exit__()
         self._index.save()
 
-    @property
-    def documents(self) -> list[CollectedDocument]:
-        """The documents in the order they were added, once each read has finished."""
-        return [item.result() if isinstance(item, Future) else item for item in self._pending]
-
     def add(self, document: CollectedDocument) -> None:
-        self._pending.append(document)
+        self.documents.append(document)
 
     def read(self, path: Path, described: CollectedDocument) -> None:
         try:
@@ -121,10 +110,9 @@ class _FileReader:
         if archived is not None:
             self.add(_archived(described, known, archived, stat.st_size))
             return
-        # A file known unchanged costs a stat and a line, less than handing it to a thread.
         if self._on_new_file is not None:
             self._on_new_file()
-        self._pending.append(self._threads.submit(self._store, path, stat, described))
+        self.add(self._store(path, stat, described))
 
     def _store(self, path: Path, stat: os.stat_result,
                described: CollectedDocument) -> CollectedDocument:

@@ -119,9 +119,9 @@ def test_a_file_written_just_before_the_run_is_read_again_next_time(tmp_path, mo
     assert pipeline.ingest([str(page)], warehouse).count_status("unchanged") == 1
 
 
-def test_files_read_by_several_threads_come_out_in_order_and_each_new_one_is_heard_of(tmp_path):
-    """Twelve copies of one page, some edited: read side by side, given back in file order,
-    the same bytes stored once; a second collect reads none of them again."""
+def test_files_come_out_in_order_and_each_new_one_is_heard_of(tmp_path):
+    """Twelve copies of one page, some edited: given back in file order, the same bytes
+    stored once; a second collect reads none of them again."""
     folder = tmp_path / "pages"
     original = JULY_2023.read_bytes()
     for number in range(12):
