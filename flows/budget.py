@@ -372,7 +372,6 @@ class WorkerPool:
 
     def __init__(self) -> None:
         self._idle: list[Worker] = []
-        self._starting: list[Worker] = []  # started ahead of need, perhaps not ready yet
         self._lock = threading.Lock()
 
     def run(self, function: Callable, args: tuple, budget: Budget):
@@ -388,16 +387,8 @@ class WorkerPool:
     def take(self) -> Worker:
         return self.take_many(1)[0]
 
-    def prestart(self, count: int) -> None:
-        """Start workers now, without waiting, so that `count` are at hand when asked for:
-        their imports then overlap the caller's own work."""
-        with self._lock:
-            missing = count - len(self._idle) - len(self._starting)
-            self._starting += [Worker(wait=False) for _ in range(max(0, missing))]
-
     def take_many(self, count: int) -> list[Worker]:
-        """`count` workers: idle ones first, then those started ahead, the others started
-        side by side."""
+        """`count` workers: idle ones first, the others started side by side."""
         taken: list[Worker] = []
         with self._lock:
             while self._idle and len(taken) < count:
@@ -406,9 +397,7 @@ class WorkerPool:
                     taken.append(worker)
                 else:
                     worker.stop()
-            started = self._starting[: count - len(taken)]
-            del self._starting[: len(started)]
-        started += [Worker(wait=False) for _ in range(count - len(taken) - len(started))]
+        started = [Worker(wait=False) for _ in range(count - len(taken))]
         try:
             for worker in started:
                 worker.wait_ready()
@@ -427,8 +416,7 @@ class WorkerPool:
 
     def stop_all(self) -> None:
         with self._lock:
-            idle, self._idle = self._idle + self._starting, []
-            self._starting = []
+            idle, self._idle = self._idle, []
         for worker in idle:
             worker.stop()
 

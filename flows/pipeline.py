@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -112,11 +111,9 @@ def collect(
     source_name: str | None = None,
     captured_at: str | None = None,
     validators: dict | None = None,
-    on_new_file: Callable[[], None] | None = None,
 ) -> list[CollectedDocument]:
     """Fetch stage: URLs are fetched, files and folders read, and with no target at all the
-    named source is fetched, or else the bundled demo corpus is read. `on_new_file` hears
-    of each local file whose bytes had to be read (see sources.collect.collect_paths)."""
+    named source is fetched, or else the bundled demo corpus is read."""
     store = lake.archive_dir(warehouse)
     validators = validators or {}
     if not targets and source_name is not None:
@@ -134,7 +131,7 @@ def collect(
         fetched.append(fetch_source(source, store, validators))
     files = collect_paths(
         [Path(target) for target in targets if not is_url(target)], registry, store,
-        source_name=source_name, captured_at=captured_at, on_new_file=on_new_file,
+        source_name=source_name, captured_at=captured_at,
     )
     return fetched + files
 
@@ -622,19 +619,6 @@ def _reported(
         yield load
 
 
-class _ReadersAhead:
-    """Starts the document readers while files are still being collected, once there are
-    enough new files for a run to read them in workers (flows/readers.py): their start-up
-    then overlaps the collecting. A run of files known unchanged never starts them."""
-
-    def __init__(self) -> None:
-        self._new_files = itertools.count(1)
-
-    def __call__(self) -> None:
-        if next(self._new_files) == readers.PARALLEL_FROM:
-            readers.prestart()
-
-
 def ingest(
     targets: list[str],
     warehouse: Path,
@@ -653,8 +637,6 @@ def ingest(
     prepare's results, a chunk of documents at a time); the Prefect flow passes its tasks,
     which wrap the same functions, so both paths give the same values.
     """
-    if collect_stage is None and prepare_stage is None:
-        collect_stage = functools.partial(collect, on_new_file=_ReadersAhead())
     collect_stage = collect_stage or collect
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)

@@ -50,13 +50,6 @@ def reader_count() -> int:
     return min(budgets.env_number(READERS_ENV, max(1, cores), int), MAX_READERS)
 
 
-def prestart() -> None:
-    """Start the workers of a large run ahead of it, when it is likely to need them: a
-    caller that knows early, while it still collects, saves the run their start-up."""
-    if reader_count() >= 2 and not multiprocessing.current_process().daemon:
-        budgets.shared_workers().prestart(reader_count())
-
-
 def read_all(
     function: Callable,
     jobs: Sequence[ReadJob],

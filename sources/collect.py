@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 from pathlib import Path
 
 from sources import archive
@@ -82,11 +79,10 @@ class _FileReader:
     A file whose stat signature is unchanged since a run that archived it is not read
     again (sources/file_index.py): its bytes are in the archive already."""
 
-    def __init__(self, store: Path, on_new_file: Callable[[], None] | None = None) -> None:
-        self._on_new_file = on_new_file
+    def __init__(self, store: Path) -> None:
+        self.documents: list[CollectedDocument] = []
         self._index = FileIndex.load(store.parent)  # beside the archive: not a document
         self._batch = archive.Batch(store)
-        self.documents: list[CollectedDocument] = []
 
     def __enter__(self) -> _FileReader:
         return self
@@ -104,31 +100,18 @@ class _FileReader:
             known = self._index.sha256_of(path, stat)
             archived = (self._batch.sight(known, stat.st_size, _sighting(described))
                         if known else None)
-        except OSError as error:
-            self.add(_unreadable(path, described, error))
-            return
-        if archived is not None:
-            self.add(_archived(described, known, archived, stat.st_size))
-            return
-        if self._on_new_file is not None:
-            self._on_new_file()
-        self.add(self._store(path, stat, described))
-
-    def _store(self, path: Path, stat: os.stat_result,
-               described: CollectedDocument) -> CollectedDocument:
-        try:
+            if archived is not None:
+                self.add(_archived(described, known, archived, stat.st_size))
+                return
             data = path.read_bytes()
         except OSError as error:
-            return _unreadable(path, described, error)
+            self.add(CollectedDocument(**{**described.__dict__,
+                                          "error": f"cannot read {path}: {error.strerror or error}"}))
+            return
         sha256, stored = self._batch.store(data, _sighting(described))
         if len(data) == stat.st_size:
             self._index.remember(path, stat, sha256)
-        return _archived(described, sha256, stored, len(data))
-
-
-def _unreadable(path: Path, described: CollectedDocument, error: OSError) -> CollectedDocument:
-    return CollectedDocument(**{**described.__dict__,
-                                "error": f"cannot read {path}: {error.strerror or error}"})
+        self.add(_archived(described, sha256, stored, len(data)))
 
 
 def collect_paths(
@@ -138,16 +121,14 @@ def collect_paths(
     *,
     source_name: str | None = None,
     captured_at: str | None = None,
-    on_new_file: Callable[[], None] | None = None,
 ) -> list[CollectedDocument]:
     """Files, and folders read recursively.
 
     Each file is a document of its own source, unless `source_name` says they are all
     versions of one source (then they are ordered by capture time, the file's mtime unless
-    `captured_at` is given). `on_new_file` is called for each file whose bytes must be
-    read: it is not known unchanged since an earlier run.
+    `captured_at` is given).
     """
-    reader = _FileReader(store, on_new_file)
+    reader = _FileReader(store)
     with reader:
         for path in paths:
             if not path.exists():
@@ -156,7 +137,7 @@ def collect_paths(
             if path.is_dir() and is_results_tree(path):
                 reader.add(_collect_results_tree(path, store, source_name, captured_at))
                 continue
-            files = sorted(_files_under(path)) if path.is_dir() else [path]
+            files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
             for file in files:
                 if file.name.startswith(".") or file.name.endswith(".sightings.jsonl"):
                     continue
@@ -202,29 +183,8 @@ def _missing(path: Path) -> CollectedDocument:
     )
 
 
-def _files_under(folder: Path) -> Iterator[Path]:
-    """The files under `folder`, as `folder.rglob("*")` finds them (symbolic links to
-    folders are not followed), without a stat of each entry: scandir knows the types."""
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                yield from _files_under(Path(entry.path))
-            elif entry.is_file():
-                yield Path(entry.path)
-
-
-@lru_cache(maxsize=256)
-def _resolved_folder(folder: Path) -> Path:
-    return folder.resolve()
-
-
-def _resolved(file: Path) -> Path:
-    """`file.resolve()`, with each folder walked once rather than once per file in it."""
-    return file.resolve() if file.is_symlink() else _resolved_folder(file.parent) / file.name
-
-
 def _describe_file(file: Path, registry: Registry) -> CollectedDocument:
-    resolved = _resolved(file)  # one walk of the path per file, not one per capture compared
+    resolved = file.resolve()  # one walk of the path per file, not one per capture compared
     for capture in registry.captures:
         if capture.path == resolved:
             source = registry.sources[capture.source]

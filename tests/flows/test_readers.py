@@ -69,21 +69,3 @@ def test_the_reader_count_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv(readers.READERS_ENV, "none")
     with pytest.raises(ValueError, match="PERFLEDGER_READERS must be a whole number"):
         readers.reader_count()
-
-
-def test_workers_started_ahead_are_the_ones_a_run_then_takes():
-    pool = budget.WorkerPool()
-    try:
-        pool.prestart(2)
-        pool.prestart(2)  # asked again while they start: still two
-        ahead = [worker.process.pid for worker in pool._starting]
-        assert len(ahead) == 2
-        taken = pool.take_many(2)
-        assert sorted(worker.process.pid for worker in taken) == sorted(ahead)
-        assert [worker.exchange(jobs.process_id, (), TIGHT) for worker in taken] == [
-            ("ok", pid) for pid in (worker.process.pid for worker in taken)]
-        for worker in taken:
-            pool.give_back(worker)
-    finally:
-        pool.stop_all()
-    assert not any(worker.alive() for worker in taken)

@@ -6,13 +6,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
 from flows import pipeline
 from sources import archive, file_index
-from sources.collect import collect_paths
 from sources.file_index import INDEX_NAME
 from tests.conftest import JULY_2023
 from warehouse import lake
@@ -117,29 +115,3 @@ def test_a_file_written_just_before_the_run_is_read_again_next_time(tmp_path, mo
     pipeline.ingest([str(page)], warehouse)
     assert not (warehouse / INDEX_NAME).exists()
     assert pipeline.ingest([str(page)], warehouse).count_status("unchanged") == 1
-
-
-def test_files_come_out_in_order_and_each_new_one_is_heard_of(tmp_path):
-    """Twelve copies of one page, some edited: given back in file order, the same bytes
-    stored once; a second collect reads none of them again."""
-    folder = tmp_path / "pages"
-    original = JULY_2023.read_bytes()
-    for number in range(12):
-        data = original.replace(b"44,059", b"44,%03d" % number) if number % 3 else original
-        (folder / f"page-{number:02d}.txt").parent.mkdir(parents=True, exist_ok=True)
-        (folder / f"page-{number:02d}.txt").write_bytes(data)
-        os.utime(folder / f"page-{number:02d}.txt", ns=(0, 10**18 - A_WEEK_AGO_NS))
-    store = tmp_path / "warehouse" / "archive"
-    registry = pipeline.registry_for(tmp_path / "warehouse")
-    heard = []
-    documents = collect_paths([folder], registry, store, on_new_file=lambda: heard.append(1))
-    assert [d.location for d in documents] == [str(folder / f"page-{n:02d}.txt") for n in range(12)]
-    assert len(heard) == 12
-    for document in documents:
-        assert archive.read(store, document.document_sha256) == Path(document.location).read_bytes()
-    assert len({d.document_sha256 for d in documents}) == 9  # 4 copies of the original
-
-    heard.clear()
-    again = collect_paths([folder], registry, store, on_new_file=lambda: heard.append(1))
-    assert heard == []
-    assert [d.document_sha256 for d in again] == [d.document_sha256 for d in documents]
