@@ -122,6 +122,7 @@ class RunStage:
         self._buffers: dict[str, list[pl.DataFrame]] = {name: [] for name in STAGED_FRAMES}
         self._rows = dict.fromkeys(STAGED_FRAMES, 0)
         self._parts = dict.fromkeys(STAGED_FRAMES, 0)
+        self._cell_documents: list[tuple[str, int]] = []  # (document_sha256, rows) buffered
 
     def __enter__(self) -> RunStage:
         return self
@@ -132,8 +133,10 @@ class RunStage:
     def add(self, document: DocumentLoad) -> None:
         """Stage one document's frames and keep only its small parts in memory."""
         if document.cells is not None and document.cells.height:
-            self._append("cells", document.cells.with_columns(
-                document_sha256=pl.lit(document.document_sha256)))
+            # The document column is added once per batch (see _batch): one polars call per
+            # document cost more than the column itself.
+            self._cell_documents.append((document.document_sha256, document.cells.height))
+            self._append("cells", document.cells)
         if document.status == "new":
             # Each source appears once per run (see flows.pipeline.plan_runs): the set-based
             # writes below attribute every staged row to its source.
@@ -143,8 +146,9 @@ class RunStage:
             self._append("measurements", document.measurements)
             self._append("quarantine", document.quarantine)
             if document.quarantine is not None:
-                document.counts.values_quarantined += document.quarantine.filter(
-                    pl.col("stage") != "claims").height
+                # A comparison of one column, not a filter of the frame: a tenth of the cost.
+                document.counts.values_quarantined += int(
+                    (document.quarantine.get_column("stage") != "claims").sum())
             if document.claims is not None and document.claims.height:
                 self._append("claims", document.claims.select(
                     pl.lit(document.source_id).alias("source_id"),
@@ -165,35 +169,78 @@ class RunStage:
         if self._rows[name] >= STAGE_BATCH_ROWS:
             self._spill(name)
 
+    def _batch(self, name: str) -> pl.DataFrame:
+        """The frames buffered under `name` as one frame."""
+        frame = _concat(self._buffers[name])
+        if name == "cells":
+            frame = frame.with_columns(_repeated("document_sha256", self._cell_documents))
+        return frame
+
     def _spill(self, name: str) -> None:
-        frame = pl.concat(self._buffers[name], how="diagonal_relaxed")
-        # Read back once, within the run: speed matters more than size (zstd cost 3x the time).
-        frame.write_parquet(self.folder / f"{name}-{self._parts[name]:05d}.parquet",
-                            compression="lz4")
+        # Read back once, within the run: speed matters more than size (zstd cost 3x the
+        # time), and no reader filters on the statistics (a tenth of the writing time).
+        self._batch(name).write_parquet(self._part_path(name, self._parts[name]),
+                                        compression="lz4", statistics=False)
         self._parts[name] += 1
         self._buffers[name] = []
         self._rows[name] = 0
+        if name == "cells":
+            self._cell_documents = []
+
+    def _part_path(self, name: str, part: int) -> Path:
+        return self.folder / f"{name}-{part:05d}.parquet"
+
+    def _on_disk(self, name: str) -> str:
+        """A SQL relation over the parts staged under `name`, its last batch spilled first."""
+        if self._buffers[name]:
+            self._spill(name)
+        # A list, not a pattern: each reading of the parts sees them in one order.
+        files = ", ".join(f"'{_sql_text(str(self._part_path(name, part)))}'"
+                          for part in range(self._parts[name]))
+        return f"read_parquet([{files}], union_by_name = true)"
 
     @contextlib.contextmanager
     def relation(self, connection, name: str) -> Iterator[str | None]:
         """A SQL relation over everything staged under `name`, or None when nothing was."""
         if self._parts[name]:
-            if self._buffers[name]:
-                self._spill(name)
-            pattern = _sql_text(str(self.folder / f"{name}-*.parquet"))
-            yield f"read_parquet('{pattern}', union_by_name = true)"
+            yield self._on_disk(name)
             return
         if not self._buffers[name]:
             yield None
             return
         # A run small enough for one batch never touches the disk.
         view = f"_staged_{name}"
-        connection.register(view, pl.concat(self._buffers[name], how="diagonal_relaxed")
-                            .to_arrow())
+        connection.register(view, self._batch(name).to_arrow())
         try:
             yield view
         finally:
             connection.unregister(view)
+
+
+def _keys_query(rows: str) -> str:
+    """Each row's measurement key and content hash (the content columns cast to text, as
+    stored by every earlier run: the text must not change) and its source."""
+    content = ", ".join(f'"{name}"' for name in CONTENT_COLUMNS)
+    return f"""
+        SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
+               md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash, source_id
+        FROM {rows}"""
+
+
+def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    """One frame: a vertical concatenation when the frames have the same columns and types,
+    the usual case (polars checks it, at a fraction of the cost of a diagonal one or of
+    comparing the schemas here), else a diagonal one."""
+    try:
+        return pl.concat(frames, how="vertical")
+    except (pl.exceptions.SchemaError, pl.exceptions.ShapeError):
+        return pl.concat(frames, how="diagonal_relaxed")
+
+
+def _repeated(name: str, runs: list[tuple[str, int]]) -> pl.Series:
+    """A text column holding each value of `runs` for its number of rows."""
+    return pl.concat([pl.Series(name, [value], dtype=pl.String).new_from_index(0, count)
+                      for value, count in runs])
 
 
 def commit_run(
@@ -338,30 +385,53 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
 
 
 def _define_values(connection, run_id: str, incoming: str | None) -> None:
-    """`_keys`: each incoming value's key and content hash, the only part held in memory;
-    `_values`: the incoming rows with their key, hash and run, read from the stage by each
-    statement that needs them (a table of a run's rows, all columns, would grow with the
-    run: about 150 MB for 1,000 pages)."""
-    content = ", ".join(f'"{name}"' for name in CONTENT_COLUMNS)
+    """`_keys`: each incoming value's key and content hash, in the staged order, and whether
+    it is new or changed, the only part held in memory; `_values`: the incoming rows with
+    their key, hash, marks and run, read from the stage by each statement that needs them
+    (a table of a run's rows, all columns, would grow with the run: about 150 MB for 1,000
+    pages).
+
+    The content hash is computed once, by `_keys`, with every thread (the statement writes
+    no data file); `_values` pairs each staged row with its `_keys` row by
+    position, which keeps the staged order (see `preserve_insertion_order` in
+    warehouse/lake.py), not by a join that would hold the run's keys in a hash table."""
     rows = incoming or (
         "(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
         "LIMIT 0)"
     )
     connection.execute(
-        f"""
-        CREATE OR REPLACE TEMP TABLE _keys AS
-        SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
-               md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash, source_id
-        FROM {rows}
-        """
+        f"CREATE OR REPLACE TEMP TABLE _keys AS SELECT *, true AS added, false AS changed "
+        f"FROM ({_keys_query(rows)})"
     )
+    _mark_existing(connection)
     connection.execute(
         f"""
         CREATE OR REPLACE TEMP VIEW _values AS
-        SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
-               md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash,
-               '{_sql_text(run_id)}' AS run_id, *
-        FROM {rows}
+        SELECT k.measurement_key, k.content_hash, k.added, k.changed,
+               '{_sql_text(run_id)}' AS run_id, v.*
+        FROM {rows} AS v POSITIONAL JOIN _keys AS k
+        """
+    )
+
+
+def _mark_existing(connection) -> None:
+    """Mark each `_keys` row whose key its source holds already (not added) and, of those,
+    the ones whose stored hash differs (changed). The writes filter `_values` on the marks
+    rather than join it with the table: a join may be planned with the run's rows, every
+    column, in its hash table. An update in place keeps the rows' order."""
+    # A key stored twice counts as changed when either hash differs: hence min and max.
+    connection.execute(
+        """
+        UPDATE _keys SET added = false,
+               changed = stored.low <> _keys.content_hash OR stored.high <> _keys.content_hash
+        FROM (
+            SELECT measurement_key, source_id, min(content_hash) AS low,
+                   max(content_hash) AS high
+            FROM measurement_values WHERE source_id IN (SELECT source_id FROM _applied)
+            GROUP BY measurement_key, source_id
+        ) AS stored
+        WHERE stored.measurement_key = _keys.measurement_key
+          AND stored.source_id = _keys.source_id
         """
     )
 
@@ -416,7 +486,8 @@ def _write_values(connection, totals: RunCounts) -> None:
     )
     if totals.values_changed:
         connection.execute(
-            f"""UPDATE measurement_values SET {assignments} FROM _values v
+            f"""UPDATE measurement_values SET {assignments}
+                FROM (SELECT * FROM _values WHERE changed) v
                 WHERE measurement_values.measurement_key = v.measurement_key
                   AND measurement_values.source_id = v.source_id
                   AND measurement_values.content_hash <> v.content_hash"""
@@ -424,13 +495,8 @@ def _write_values(connection, totals: RunCounts) -> None:
     column_list = ", ".join(f'"{name}"' for name in columns)
     if totals.values_added:
         connection.execute(
-            f"""INSERT INTO measurement_values ({column_list})
-                SELECT {column_list} FROM _values v
-                WHERE NOT EXISTS (
-                    SELECT 1 FROM measurement_values m
-                    WHERE m.source_id IN (SELECT source_id FROM _applied)
-                      AND m.measurement_key = v.measurement_key
-                      AND m.source_id = v.source_id)"""
+            f"INSERT INTO measurement_values ({column_list}) "
+            f"SELECT {column_list} FROM _values WHERE added"
         )
     if totals.values_removed:
         connection.execute(
