@@ -6,6 +6,7 @@ import contextlib
 import json
 import tempfile
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -123,11 +124,13 @@ class RunStage:
         self._rows = dict.fromkeys(STAGED_FRAMES, 0)
         self._parts = dict.fromkeys(STAGED_FRAMES, 0)
         self._cell_documents: list[tuple[str, int]] = []  # (document_sha256, rows) buffered
+        self._value_keys = _StagedValueKeys()
 
     def __enter__(self) -> RunStage:
         return self
 
     def __exit__(self, *_exc) -> None:
+        self._value_keys.close()  # before the folder goes: it writes there
         self._folder.cleanup()
 
     def add(self, document: DocumentLoad) -> None:
@@ -179,8 +182,10 @@ class RunStage:
     def _spill(self, name: str) -> None:
         # Read back once, within the run: speed matters more than size (zstd cost 3x the
         # time), and no reader filters on the statistics (a tenth of the writing time).
-        self._batch(name).write_parquet(self._part_path(name, self._parts[name]),
-                                        compression="lz4", statistics=False)
+        frame, path = self._batch(name), self._part_path(name, self._parts[name])
+        frame.write_parquet(path, compression="lz4", statistics=False)
+        if name == "measurements":
+            self._value_keys.add(path, frame.schema)
         self._parts[name] += 1
         self._buffers[name] = []
         self._rows[name] = 0
@@ -199,6 +204,22 @@ class RunStage:
                           for part in range(self._parts[name]))
         return f"read_parquet([{files}], union_by_name = true)"
 
+    def spill_measurements(self) -> None:
+        """Spill the last measurements of a run whose others are on disk, so that their keys
+        are computed while the commit writes the cells."""
+        if self._parts["measurements"] and self._buffers["measurements"]:
+            self._spill("measurements")
+
+    def value_keys(self) -> str | None:
+        """A SQL relation over the key and content hash of every staged measurement, in the
+        staged order, once computed; None when the commit must compute them (a run kept in
+        memory, or parts whose columns differ). After `spill_measurements`."""
+        paths = self._value_keys.finished()
+        if not paths:
+            return None
+        files = ", ".join(f"'{_sql_text(str(path))}'" for path in paths)
+        return f"read_parquet([{files}])"
+
     @contextlib.contextmanager
     def relation(self, connection, name: str) -> Iterator[str | None]:
         """A SQL relation over everything staged under `name`, or None when nothing was."""
@@ -215,6 +236,60 @@ class RunStage:
             yield view
         finally:
             connection.unregister(view)
+
+
+class _StagedValueKeys:
+    """The key and content hash of each staged measurement, a file per staged part, computed
+    on a thread of their own while the run goes on. The hash (34 columns cast to text) is
+    the costliest expression of the load: computed in the transaction, it kept the commit,
+    which runs alone at the end of the run, waiting.
+
+    A part read alone gives the text the commit would give over all parts only when DuckDB
+    reads each column with one type in every part, so the files are used only when every
+    part has the same columns and types (the usual case)."""
+
+    def __init__(self):
+        self._worker: ThreadPoolExecutor | None = None
+        self._pending: list[Future] = []
+        self._schema: pl.Schema | None = None
+        self._same_schema = True
+
+    def add(self, part: Path, schema: pl.Schema) -> None:
+        if self._schema is None:
+            self._schema = schema
+        elif schema != self._schema:
+            self._same_schema = False
+        if not self._same_schema:
+            return
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1,
+                                              thread_name_prefix="perfledger-value-keys")
+        self._pending.append(self._worker.submit(_write_value_keys, part))
+
+    def finished(self) -> list[Path]:
+        """Every part's keys file, in the parts' order, once all are written; [] when they
+        are not to be used."""
+        paths = [future.result() for future in self._pending]
+        return paths if self._same_schema else []
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.shutdown(wait=True, cancel_futures=True)
+
+
+def _write_value_keys(part: Path) -> Path:
+    """Write `_keys_query` over one staged part to a file beside it, in the part's order."""
+    target = part.with_name(f"keys-{part.name}")
+    # A database of its own for each part, closed at once: one kept open holds on to 20 MB
+    # for the rest of the run. One thread, which keeps the order and the memory small (and
+    # the run's readers have the cores); small row groups for the same reason. No extension
+    # is needed to read Parquet and hash; none may be fetched.
+    rows = f"read_parquet('{_sql_text(str(part))}')"
+    with duckdb.connect(config={"threads": 1, "autoinstall_known_extensions": False,
+                                "autoload_known_extensions": False}) as connection:
+        connection.execute(f"COPY ({_keys_query(rows)}) TO '{_sql_text(str(target))}' "
+                           "(FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 8192)")
+    return target
 
 
 def _keys_query(rows: str) -> str:
@@ -253,6 +328,7 @@ def commit_run(
     counts = RunCounts()
     documents = stage.documents
     applied = [d for d in documents if d.status == "new"]
+    stage.spill_measurements()
     connection.execute("BEGIN")
     try:
         _create_revision_rows(connection)
@@ -361,7 +437,7 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
     ).to_arrow())
     try:
         with stage.relation(connection, "measurements") as incoming:
-            _define_values(connection, run_id, incoming)
+            _define_values(connection, run_id, incoming, stage.value_keys())
             try:
                 totals = _count_changes(connection, applied)
                 with _one_writer_thread(connection):
@@ -384,24 +460,28 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
             )
 
 
-def _define_values(connection, run_id: str, incoming: str | None) -> None:
+def _define_values(connection, run_id: str, incoming: str | None,
+                   keys: str | None = None) -> None:
     """`_keys`: each incoming value's key and content hash, in the staged order, and whether
     it is new or changed, the only part held in memory; `_values`: the incoming rows with
     their key, hash, marks and run, read from the stage by each statement that needs them
     (a table of a run's rows, all columns, would grow with the run: about 150 MB for 1,000
     pages).
 
-    The content hash is computed once, by `_keys`, with every thread (the statement writes
-    no data file); `_values` pairs each staged row with its `_keys` row by
+    The content hash is computed once: `_keys` reads it from `keys` when the stage computed
+    it during the run (see `_StagedValueKeys`), else computes it with every thread (the
+    statement writes no data file); `_values` pairs each staged row with its `_keys` row by
     position, which keeps the staged order (see `preserve_insertion_order` in
     warehouse/lake.py), not by a join that would hold the run's keys in a hash table."""
     rows = incoming or (
         "(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
         "LIMIT 0)"
     )
+    source = f"SELECT measurement_key, content_hash, source_id FROM {keys}" if keys else (
+        _keys_query(rows))
     connection.execute(
         f"CREATE OR REPLACE TEMP TABLE _keys AS SELECT *, true AS added, false AS changed "
-        f"FROM ({_keys_query(rows)})"
+        f"FROM ({source})"
     )
     _mark_existing(connection)
     connection.execute(

@@ -104,3 +104,42 @@ def test_quarantined_values_are_counted_without_the_claims_stage():
         stage.add(document)
     assert document.counts.values_quarantined == 2  # a row without a stage is not counted
 
+
+def measurements(source: str, rows: int, value_type: type[pl.DataType]) -> pl.DataFrame:
+    frame = pl.DataFrame({"source_id": [source] * rows,
+                          "row_identity": [f"row-{n}" for n in range(rows)]})
+    return frame.with_columns(
+        *(pl.lit(f"{name}-{source}").alias(name) for name in load.CONTENT_COLUMNS
+          if name not in ("row_identity", "value")),
+        value=pl.Series([n / 3 for n in range(rows)]).cast(value_type))
+
+
+def staged_keys(value_types) -> tuple[str | None, list, list]:
+    """The keys the stage computed part by part, and those computed over all parts at once."""
+    connection = duckdb.connect()
+    with load.RunStage() as stage:
+        for n, value_type in enumerate(value_types):
+            stage.add(load.DocumentLoad(
+                source_id=f"s{n}", source_url="file:///page", document_sha256=f"d{n}",
+                status="new", measurements=measurements(f"s{n}", 3, value_type)))
+        stage.spill_measurements()
+        with stage.relation(connection, "measurements") as rows:
+            keys = stage.value_keys()
+            whole = connection.execute(load._keys_query(rows)).fetchall()
+            by_part = connection.execute(f"SELECT * FROM {keys}").fetchall() if keys else []
+    return keys, by_part, whole
+
+
+def test_keys_computed_part_by_part_are_those_of_all_parts(monkeypatch):
+    monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 2)
+    keys, by_part, whole = staged_keys([pl.Float64, pl.Float64, pl.Float64])
+    assert keys is not None
+    assert by_part == whole
+
+
+def test_parts_of_different_types_leave_the_keys_to_the_commit(monkeypatch):
+    """An integer column read with the other parts is a double, whose text differs."""
+    monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 2)
+    keys, _, whole = staged_keys([pl.Float64, pl.Int64, pl.Float64])
+    assert keys is None
+    assert len(whole) == 9
