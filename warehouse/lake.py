@@ -133,6 +133,9 @@ def connect(
             # warehouse's copies;
             # a reader, which runs users' SQL, keeps the check.
             "allow_unsigned_extensions": not read_only,
+            # DuckDB's default, stated because the load stage relies on it: a table made from
+            # the staged rows keeps their order (see load._define_values).
+            "preserve_insertion_order": True,
         }
     )
     for wheel_name, extension_name in _EXTENSIONS.items():

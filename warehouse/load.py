@@ -6,6 +6,7 @@ import contextlib
 import json
 import tempfile
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -122,18 +123,23 @@ class RunStage:
         self._buffers: dict[str, list[pl.DataFrame]] = {name: [] for name in STAGED_FRAMES}
         self._rows = dict.fromkeys(STAGED_FRAMES, 0)
         self._parts = dict.fromkeys(STAGED_FRAMES, 0)
+        self._cell_documents: list[tuple[str, int]] = []  # (document_sha256, rows) buffered
+        self._value_keys = _StagedValueKeys()
 
     def __enter__(self) -> RunStage:
         return self
 
     def __exit__(self, *_exc) -> None:
+        self._value_keys.close()  # before the folder goes: it writes there
         self._folder.cleanup()
 
     def add(self, document: DocumentLoad) -> None:
         """Stage one document's frames and keep only its small parts in memory."""
         if document.cells is not None and document.cells.height:
-            self._append("cells", document.cells.with_columns(
-                document_sha256=pl.lit(document.document_sha256)))
+            # The document column is added once per batch (see _batch): one polars call per
+            # document cost more than the column itself.
+            self._cell_documents.append((document.document_sha256, document.cells.height))
+            self._append("cells", document.cells)
         if document.status == "new":
             # Each source appears once per run (see flows.pipeline.plan_runs): the set-based
             # writes below attribute every staged row to its source.
@@ -143,8 +149,9 @@ class RunStage:
             self._append("measurements", document.measurements)
             self._append("quarantine", document.quarantine)
             if document.quarantine is not None:
-                document.counts.values_quarantined += document.quarantine.filter(
-                    pl.col("stage") != "claims").height
+                # A comparison of one column, not a filter of the frame: a tenth of the cost.
+                document.counts.values_quarantined += int(
+                    (document.quarantine.get_column("stage") != "claims").sum())
             if document.claims is not None and document.claims.height:
                 self._append("claims", document.claims.select(
                     pl.lit(document.source_id).alias("source_id"),
@@ -165,35 +172,150 @@ class RunStage:
         if self._rows[name] >= STAGE_BATCH_ROWS:
             self._spill(name)
 
+    def _batch(self, name: str) -> pl.DataFrame:
+        """The frames buffered under `name` as one frame."""
+        frame = _concat(self._buffers[name])
+        if name == "cells":
+            frame = frame.with_columns(_repeated("document_sha256", self._cell_documents))
+        return frame
+
     def _spill(self, name: str) -> None:
-        frame = pl.concat(self._buffers[name], how="diagonal_relaxed")
-        # Read back once, within the run: speed matters more than size (zstd cost 3x the time).
-        frame.write_parquet(self.folder / f"{name}-{self._parts[name]:05d}.parquet",
-                            compression="lz4")
+        # Read back once, within the run: speed matters more than size (zstd cost 3x the
+        # time), and no reader filters on the statistics (a tenth of the writing time).
+        frame, path = self._batch(name), self._part_path(name, self._parts[name])
+        frame.write_parquet(path, compression="lz4", statistics=False)
+        if name == "measurements":
+            self._value_keys.add(path, frame.schema)
         self._parts[name] += 1
         self._buffers[name] = []
         self._rows[name] = 0
+        if name == "cells":
+            self._cell_documents = []
+
+    def _part_path(self, name: str, part: int) -> Path:
+        return self.folder / f"{name}-{part:05d}.parquet"
+
+    def _on_disk(self, name: str) -> str:
+        """A SQL relation over the parts staged under `name`, its last batch spilled first."""
+        if self._buffers[name]:
+            self._spill(name)
+        # A list, not a pattern: each reading of the parts sees them in one order.
+        files = ", ".join(f"'{_sql_text(str(self._part_path(name, part)))}'"
+                          for part in range(self._parts[name]))
+        return f"read_parquet([{files}], union_by_name = true)"
+
+    def spill_measurements(self) -> None:
+        """Spill the last measurements of a run whose others are on disk, so that their keys
+        are computed while the commit writes the cells."""
+        if self._parts["measurements"] and self._buffers["measurements"]:
+            self._spill("measurements")
+
+    def value_keys(self) -> str | None:
+        """A SQL relation over the key and content hash of every staged measurement, in the
+        staged order, once computed; None when the commit must compute them (a run kept in
+        memory, or parts whose columns differ). After `spill_measurements`."""
+        paths = self._value_keys.finished()
+        if not paths:
+            return None
+        files = ", ".join(f"'{_sql_text(str(path))}'" for path in paths)
+        return f"read_parquet([{files}])"
 
     @contextlib.contextmanager
     def relation(self, connection, name: str) -> Iterator[str | None]:
         """A SQL relation over everything staged under `name`, or None when nothing was."""
         if self._parts[name]:
-            if self._buffers[name]:
-                self._spill(name)
-            pattern = _sql_text(str(self.folder / f"{name}-*.parquet"))
-            yield f"read_parquet('{pattern}', union_by_name = true)"
+            yield self._on_disk(name)
             return
         if not self._buffers[name]:
             yield None
             return
         # A run small enough for one batch never touches the disk.
         view = f"_staged_{name}"
-        connection.register(view, pl.concat(self._buffers[name], how="diagonal_relaxed")
-                            .to_arrow())
+        connection.register(view, self._batch(name).to_arrow())
         try:
             yield view
         finally:
             connection.unregister(view)
+
+
+class _StagedValueKeys:
+    """The key and content hash of each staged measurement, a file per staged part, computed
+    on a thread of their own while the run goes on. The hash (34 columns cast to text) is
+    the costliest expression of the load: computed in the transaction, it kept the commit,
+    which runs alone at the end of the run, waiting.
+
+    A part read alone gives the text the commit would give over all parts only when DuckDB
+    reads each column with one type in every part, so the files are used only when every
+    part has the same columns and types (the usual case)."""
+
+    def __init__(self):
+        self._worker: ThreadPoolExecutor | None = None
+        self._pending: list[Future] = []
+        self._schema: pl.Schema | None = None
+        self._same_schema = True
+
+    def add(self, part: Path, schema: pl.Schema) -> None:
+        if self._schema is None:
+            self._schema = schema
+        elif schema != self._schema:
+            self._same_schema = False
+        if not self._same_schema:
+            return
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1,
+                                              thread_name_prefix="perfledger-value-keys")
+        self._pending.append(self._worker.submit(_write_value_keys, part))
+
+    def finished(self) -> list[Path]:
+        """Every part's keys file, in the parts' order, once all are written; [] when they
+        are not to be used."""
+        paths = [future.result() for future in self._pending]
+        return paths if self._same_schema else []
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.shutdown(wait=True, cancel_futures=True)
+
+
+def _write_value_keys(part: Path) -> Path:
+    """Write `_keys_query` over one staged part to a file beside it, in the part's order."""
+    target = part.with_name(f"keys-{part.name}")
+    # A database of its own for each part, closed at once: one kept open holds on to 20 MB
+    # for the rest of the run. One thread, which keeps the order and the memory small (and
+    # the run's readers have the cores); small row groups for the same reason. No extension
+    # is needed to read Parquet and hash; none may be fetched.
+    rows = f"read_parquet('{_sql_text(str(part))}')"
+    with duckdb.connect(config={"threads": 1, "autoinstall_known_extensions": False,
+                                "autoload_known_extensions": False}) as connection:
+        connection.execute(f"COPY ({_keys_query(rows)}) TO '{_sql_text(str(target))}' "
+                           "(FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 8192)")
+    return target
+
+
+def _keys_query(rows: str) -> str:
+    """Each row's measurement key and content hash (the content columns cast to text, as
+    stored by every earlier run: the text must not change) and its source."""
+    content = ", ".join(f'"{name}"' for name in CONTENT_COLUMNS)
+    return f"""
+        SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
+               md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash, source_id
+        FROM {rows}"""
+
+
+def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    """One frame: a vertical concatenation when the frames have the same columns and types,
+    the usual case (polars checks it, at a fraction of the cost of a diagonal one or of
+    comparing the schemas here), else a diagonal one."""
+    try:
+        return pl.concat(frames, how="vertical")
+    except (pl.exceptions.SchemaError, pl.exceptions.ShapeError):
+        return pl.concat(frames, how="diagonal_relaxed")
+
+
+def _repeated(name: str, runs: list[tuple[str, int]]) -> pl.Series:
+    """A text column holding each value of `runs` for its number of rows."""
+    return pl.concat([pl.Series(name, [value], dtype=pl.String).new_from_index(0, count)
+                      for value, count in runs])
 
 
 def commit_run(
@@ -206,6 +328,7 @@ def commit_run(
     counts = RunCounts()
     documents = stage.documents
     applied = [d for d in documents if d.status == "new"]
+    stage.spill_measurements()
     connection.execute("BEGIN")
     try:
         _create_revision_rows(connection)
@@ -314,7 +437,7 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
     ).to_arrow())
     try:
         with stage.relation(connection, "measurements") as incoming:
-            _define_values(connection, run_id, incoming)
+            _define_values(connection, run_id, incoming, stage.value_keys())
             try:
                 totals = _count_changes(connection, applied)
                 with _one_writer_thread(connection):
@@ -337,31 +460,58 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
             )
 
 
-def _define_values(connection, run_id: str, incoming: str | None) -> None:
-    """`_keys`: each incoming value's key and content hash, the only part held in memory;
-    `_values`: the incoming rows with their key, hash and run, read from the stage by each
-    statement that needs them (a table of a run's rows, all columns, would grow with the
-    run: about 150 MB for 1,000 pages)."""
-    content = ", ".join(f'"{name}"' for name in CONTENT_COLUMNS)
+def _define_values(connection, run_id: str, incoming: str | None,
+                   keys: str | None = None) -> None:
+    """`_keys`: each incoming value's key and content hash, in the staged order, and whether
+    it is new or changed, the only part held in memory; `_values`: the incoming rows with
+    their key, hash, marks and run, read from the stage by each statement that needs them
+    (a table of a run's rows, all columns, would grow with the run: about 150 MB for 1,000
+    pages).
+
+    The content hash is computed once: `_keys` reads it from `keys` when the stage computed
+    it during the run (see `_StagedValueKeys`), else computes it with every thread (the
+    statement writes no data file); `_values` pairs each staged row with its `_keys` row by
+    position, which keeps the staged order (see `preserve_insertion_order` in
+    warehouse/lake.py), not by a join that would hold the run's keys in a hash table."""
     rows = incoming or (
         "(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
         "LIMIT 0)"
     )
+    source = f"SELECT measurement_key, content_hash, source_id FROM {keys}" if keys else (
+        _keys_query(rows))
     connection.execute(
-        f"""
-        CREATE OR REPLACE TEMP TABLE _keys AS
-        SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
-               md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash, source_id
-        FROM {rows}
-        """
+        f"CREATE OR REPLACE TEMP TABLE _keys AS SELECT *, true AS added, false AS changed "
+        f"FROM ({source})"
     )
+    _mark_existing(connection)
     connection.execute(
         f"""
         CREATE OR REPLACE TEMP VIEW _values AS
-        SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
-               md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash,
-               '{_sql_text(run_id)}' AS run_id, *
-        FROM {rows}
+        SELECT k.measurement_key, k.content_hash, k.added, k.changed,
+               '{_sql_text(run_id)}' AS run_id, v.*
+        FROM {rows} AS v POSITIONAL JOIN _keys AS k
+        """
+    )
+
+
+def _mark_existing(connection) -> None:
+    """Mark each `_keys` row whose key its source holds already (not added) and, of those,
+    the ones whose stored hash differs (changed). The writes filter `_values` on the marks
+    rather than join it with the table: a join may be planned with the run's rows, every
+    column, in its hash table. An update in place keeps the rows' order."""
+    # A key stored twice counts as changed when either hash differs: hence min and max.
+    connection.execute(
+        """
+        UPDATE _keys SET added = false,
+               changed = stored.low <> _keys.content_hash OR stored.high <> _keys.content_hash
+        FROM (
+            SELECT measurement_key, source_id, min(content_hash) AS low,
+                   max(content_hash) AS high
+            FROM measurement_values WHERE source_id IN (SELECT source_id FROM _applied)
+            GROUP BY measurement_key, source_id
+        ) AS stored
+        WHERE stored.measurement_key = _keys.measurement_key
+          AND stored.source_id = _keys.source_id
         """
     )
 
@@ -416,7 +566,8 @@ def _write_values(connection, totals: RunCounts) -> None:
     )
     if totals.values_changed:
         connection.execute(
-            f"""UPDATE measurement_values SET {assignments} FROM _values v
+            f"""UPDATE measurement_values SET {assignments}
+                FROM (SELECT * FROM _values WHERE changed) v
                 WHERE measurement_values.measurement_key = v.measurement_key
                   AND measurement_values.source_id = v.source_id
                   AND measurement_values.content_hash <> v.content_hash"""
@@ -424,13 +575,8 @@ def _write_values(connection, totals: RunCounts) -> None:
     column_list = ", ".join(f'"{name}"' for name in columns)
     if totals.values_added:
         connection.execute(
-            f"""INSERT INTO measurement_values ({column_list})
-                SELECT {column_list} FROM _values v
-                WHERE NOT EXISTS (
-                    SELECT 1 FROM measurement_values m
-                    WHERE m.source_id IN (SELECT source_id FROM _applied)
-                      AND m.measurement_key = v.measurement_key
-                      AND m.source_id = v.source_id)"""
+            f"INSERT INTO measurement_values ({column_list}) "
+            f"SELECT {column_list} FROM _values WHERE added"
         )
     if totals.values_removed:
         connection.execute(
