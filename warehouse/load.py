@@ -518,25 +518,18 @@ def _mark_existing(connection) -> None:
 
 def _count_changes(connection, applied: list[DocumentLoad]) -> RunCounts:
     """Each applied document's values added, changed and removed, from one query; returns
-    the run's totals."""
+    the run's totals. Added and changed are the marks `_mark_existing` set."""
     rows = connection.execute(
         """
-        WITH existing AS (
-            SELECT measurement_key, source_id, content_hash FROM measurement_values
+        WITH removed AS (
+            SELECT source_id, count(*) AS removed FROM measurement_values
             WHERE source_id IN (SELECT source_id FROM _applied)
-        ), matched AS (
-            SELECT v.source_id, e.measurement_key IS NULL AS added,
-                   e.content_hash <> v.content_hash AS changed
-            FROM _keys v LEFT JOIN existing e
-              ON e.measurement_key = v.measurement_key AND e.source_id = v.source_id
-        ), removed AS (
-            SELECT source_id, count(*) AS removed FROM existing
-            WHERE measurement_key NOT IN (SELECT measurement_key FROM _keys)
+              AND measurement_key NOT IN (SELECT measurement_key FROM _keys)
             GROUP BY source_id
         ), incoming AS (
             SELECT source_id, count(*) FILTER (WHERE added) AS added,
                    count(*) FILTER (WHERE changed) AS changed
-            FROM matched GROUP BY source_id
+            FROM _keys GROUP BY source_id
         )
         SELECT a.source_id, coalesce(i.added, 0), coalesce(i.changed, 0),
                coalesce(r.removed, 0)
