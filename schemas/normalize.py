@@ -57,8 +57,6 @@ _SHIFTED_PRECISION = r"^(?:8|16|32)\.(?:8|16|32)$"
 # Rows of several documents are normalized together; this column says whose each row is.
 DOCUMENT = "_document"
 ROW_KEY = [DOCUMENT, "table_index", "row_number"]
-IDENTITY_ROLES = ("model", "variant", "platform", "framework", "dataset", "batch_size",
-                  "precision", "division")
 
 
 @dataclass(frozen=True)
