@@ -32,7 +32,7 @@ class Batch:
 
     def __init__(self, archive: Path) -> None:
         self.archive = archive
-        self._touched: list[Path] = []
+        self._touched: list[Path | str] = []
 
     def __enter__(self) -> Batch:
         return self
@@ -51,22 +51,29 @@ class Batch:
         self._append_sighting(path, record)
         return sha256, path
 
-    def sight(self, sha256: str, size: int, record: dict) -> Path | None:
+    def sight(self, sha256: str, size: int, record: dict) -> str | None:
         """Record one more sighting of bytes already archived; None when they are not there
         (in full), and the caller must store them."""
-        path = archive_path(self.archive, sha256)
+        # Text paths and os calls: a re-run sights every file, and pathlib's objects cost
+        # more than the system calls themselves.
+        path = os.path.join(self.archive, sha256[:2], sha256)
         try:
-            if path.stat().st_size != size:
+            if os.stat(path).st_size != size:
                 return None
         except OSError:
             return None
         self._append_sighting(path, record)
         return path
 
-    def _append_sighting(self, path: Path, record: dict) -> None:
-        sightings = path.with_name(f"{path.name}.sightings.jsonl")
-        with sightings.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, sort_keys=True) + "\n")
+    def _append_sighting(self, path: Path | str, record: dict) -> None:
+        sightings = f"{path}.sightings.jsonl"
+        line = (json.dumps(record, sort_keys=True) + "\n").encode("utf-8")
+        descriptor = os.open(sightings, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            while line:
+                line = line[os.write(descriptor, line):]
+        finally:
+            os.close(descriptor)
         self._touched.append(sightings)
 
 
@@ -77,7 +84,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
-def _make_durable(archive: Path, paths: list[Path]) -> None:
+def _make_durable(archive: Path, paths: list[Path | str]) -> None:
     """One syncfs of the archive's file system where Linux offers it, else an fsync of each
     file and folder written."""
     if not paths or _syncfs(archive):

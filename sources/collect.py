@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import re
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote_from_bytes
 
 from sources import archive
 from sources.fetch import FetchPolicy, FetchResult, fetch
 from sources.file_index import FileIndex
 from sources.mlperf import collect as mlperf_collect
 from sources.mlperf.tree import is_results_tree
-from sources.registry import Registry, Source
+from sources.registry import Capture, Registry, Source
 
 TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
                  ".md": "text/markdown", ".xhtml": "application/xhtml+xml"}
@@ -38,7 +42,19 @@ class CollectedDocument:
 
 
 def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return _utc_text(int(time.time()))
+
+
+@functools.lru_cache(maxsize=8)  # a run sights its files within a few seconds
+def _utc_text(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _file_uri(resolved: str) -> str:
+    """Path(resolved).as_uri(), without the Path: a re-run names every file again."""
+    if os.name != "posix":
+        return Path(resolved).as_uri()
+    return "file://" + quote_from_bytes(os.fsencode(resolved))
 
 
 def _slug(text: str) -> str:
@@ -51,7 +67,7 @@ def _sighting(document: CollectedDocument) -> dict:
             "archived_at": _now()}
 
 
-def _archived(document: CollectedDocument, sha256: str, path: Path, size: int) -> CollectedDocument:
+def _archived(document: CollectedDocument, sha256: str, path: Path | str, size: int) -> CollectedDocument:
     return CollectedDocument(
         **{**document.__dict__, "document_sha256": sha256, "archive_path": str(path),
            "byte_size": size}
@@ -94,9 +110,12 @@ class _FileReader:
     def add(self, document: CollectedDocument) -> None:
         self.documents.append(document)
 
-    def read(self, path: Path, described: CollectedDocument) -> None:
+    def read(self, path: Path, described: CollectedDocument,
+             stat: os.stat_result | None = None) -> None:
+        """Archive the file's bytes, or only sight them when its stat signature says they are
+        archived already. `stat` is the file's, when the caller has it from listing it."""
         try:
-            stat = path.stat()
+            stat = stat or path.stat()
             known = self._index.sha256_of(path, stat)
             archived = (self._batch.sight(known, stat.st_size, _sighting(described))
                         if known else None)
@@ -128,6 +147,8 @@ def collect_paths(
     versions of one source (then they are ordered by capture time, the file's mtime unless
     `captured_at` is given).
     """
+    overrides = _overrides(registry, source_name, captured_at)
+    captures = _captures_by_path(registry)
     reader = _FileReader(store)
     with reader:
         for path in paths:
@@ -137,23 +158,94 @@ def collect_paths(
             if path.is_dir() and is_results_tree(path):
                 reader.add(_collect_results_tree(path, store, source_name, captured_at))
                 continue
-            files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-            for file in files:
-                if file.name.startswith(".") or file.name.endswith(".sightings.jsonl"):
+            listed = _listed_files(path) if path.is_dir() else [_listed_file(path)]
+            for file in listed:
+                if isinstance(file, CollectedDocument):  # a folder that cannot be listed
+                    reader.add(file)
                     continue
-                described = _describe_file(file, registry)
-                overrides = {}
-                if source_name is not None:
-                    source = registry.sources.get(source_name)
-                    overrides["source_id"] = source_name
-                    if source is not None:
-                        overrides |= {"source_url": source.url, "layout": source.layout}
-                if captured_at is not None:
-                    overrides["captured_at"] = captured_at
-                if overrides:
-                    described = CollectedDocument(**{**described.__dict__, **overrides})
-                reader.read(file, described)
+                if file.path.name.startswith(".") or file.path.name.endswith(".sightings.jsonl"):
+                    continue
+                reader.read(file.path, _describe_file(file, captures, overrides), file.stat)
     return sorted(reader.documents, key=lambda d: d.captured_at)
+
+
+def _overrides(registry: Registry, source_name: str | None, captured_at: str | None) -> dict:
+    """What every file's description takes from `source_name` and `captured_at`."""
+    overrides = {}
+    if source_name is not None:
+        overrides["source_id"] = source_name
+        source = registry.sources.get(source_name)
+        if source is not None:
+            overrides |= {"source_url": source.url, "layout": source.layout}
+    if captured_at is not None:
+        overrides["captured_at"] = captured_at
+    return overrides
+
+
+def _captures_by_path(registry: Registry) -> dict[str, tuple[Capture, Source]]:
+    """The registry's captures, with their sources, by resolved path; the first listed wins."""
+    captures: dict[str, tuple[Capture, Source]] = {}
+    for capture in registry.captures:
+        captures.setdefault(str(capture.path), (capture, registry.sources[capture.source]))
+    return captures
+
+
+@dataclass(frozen=True)
+class _ListedFile:
+    path: Path  # as the user named it: the folder given, then the names below it
+    resolved: str  # symbolic links resolved, as Path.resolve() gives it
+    stat: os.stat_result | None  # None when the file could not be stat'ed while listed
+
+
+def _listed_file(path: Path) -> _ListedFile:
+    return _ListedFile(path, str(path.resolve()), None)
+
+
+def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
+    """The files below `folder`, in the order of their paths' parts, as sorted(Path.rglob)
+    gives them: a linked folder is not entered, a linked file is listed. One scandir per
+    folder replaces a stat and a resolve per file; a folder that cannot be listed is a
+    document that failed, not files silently left out."""
+    found: list[tuple[tuple[str, ...], _ListedFile | CollectedDocument]] = []
+    real_folder = os.path.realpath(folder)
+
+    def walk(parts: tuple[str, ...]) -> None:
+        directory = os.path.join(folder, *parts)
+        try:
+            with os.scandir(directory) as listing:
+                entries = list(listing)
+        except OSError as error:
+            found.append((parts, _unlistable(Path(directory), error)))
+            return
+        for entry in entries:
+            entry_parts = (*parts, entry.name)
+            try:
+                if entry.is_dir():
+                    if not entry.is_symlink():
+                        walk(entry_parts)
+                    continue
+                if not entry.is_file():
+                    continue
+                linked = entry.is_symlink()
+                stat = entry.stat()
+            except OSError:  # gone or broken since listed: Path.is_file() said False too
+                continue
+            resolved = (os.path.realpath(entry.path) if linked
+                        else os.path.join(real_folder, *entry_parts))
+            found.append((entry_parts, _ListedFile(folder / os.path.join(*entry_parts),
+                                                   resolved, stat)))
+
+    walk(())
+    found.sort(key=lambda item: item[0])
+    return [listed for _, listed in found]
+
+
+def _unlistable(folder: Path, error: OSError) -> CollectedDocument:
+    return CollectedDocument(
+        source_id=f"file-{_slug(folder.name)}", source_url=folder.resolve().as_uri(),
+        location=str(folder), captured_at=_now(), content_type="",
+        error=f"cannot list the folder {folder}: {error.strerror or error}",
+    )
 
 
 def _collect_results_tree(
@@ -183,22 +275,30 @@ def _missing(path: Path) -> CollectedDocument:
     )
 
 
-def _describe_file(file: Path, registry: Registry) -> CollectedDocument:
-    resolved = file.resolve()  # one walk of the path per file, not one per capture compared
-    for capture in registry.captures:
-        if capture.path == resolved:
-            source = registry.sources[capture.source]
+def _describe_file(file: _ListedFile, captures: dict[str, tuple[Capture, Source]],
+                   overrides: dict) -> CollectedDocument:
+    if file.resolved in captures:
+        capture, source = captures[file.resolved]
+        described = CollectedDocument(
+            source_id=source.name, source_url=source.url, location=str(file.path),
+            captured_at=capture.captured_at, content_type=capture.content_type,
+            layout=source.layout,
+        )
+    else:
+        path = file.path
+        try:
+            mtime = (file.stat or path.stat()).st_mtime
+        except OSError as error:
             return CollectedDocument(
-                source_id=source.name, source_url=source.url, location=str(file),
-                captured_at=capture.captured_at, content_type=capture.content_type,
-                layout=source.layout,
-            )
-    modified = datetime.fromtimestamp(file.stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return CollectedDocument(
-        source_id=f"file-{_slug(file.stem)}", source_url=resolved.as_uri(),
-        location=str(file), captured_at=modified,
-        content_type=TEXT_SUFFIXES.get(file.suffix.lower(), ""),
-    )
+                source_id=f"file-{_slug(path.stem)}", source_url=_file_uri(file.resolved),
+                location=str(path), captured_at=_now(), content_type="",
+                error=f"cannot read {path}: {error.strerror or error}")
+        described = CollectedDocument(
+            source_id=f"file-{_slug(path.stem)}", source_url=_file_uri(file.resolved),
+            location=str(path), captured_at=_utc_text(mtime),
+            content_type=TEXT_SUFFIXES.get(path.suffix.lower(), ""),
+        )
+    return CollectedDocument(**{**described.__dict__, **overrides}) if overrides else described
 
 
 def is_url(target: str) -> bool:

@@ -46,9 +46,12 @@ def archive_dir(warehouse: Path) -> Path:
     return warehouse / "archive"
 
 
-def _extension_dir(warehouse: Path) -> Path:
-    """Copy the extension binaries shipped in the duckdb-extension-* wheels where DuckDB looks."""
-    target = warehouse / "extensions" / f"v{duckdb.__version__}" / _platform()
+def _extension_dir(warehouse: Path, platform: str | None = None) -> Path:
+    """Copy the extension binaries shipped in the duckdb-extension-* wheels where DuckDB looks.
+
+    `platform` is DuckDB's name for this machine; asking for it takes a connection of its
+    own, which a caller holding one can spare."""
+    target = warehouse / "extensions" / f"v{duckdb.__version__}" / (platform or _platform())
     target.mkdir(parents=True, exist_ok=True)
     for wheel_name, extension_name in _EXTENSIONS.items():
         destination = target / f"{extension_name}.duckdb_extension"
@@ -122,11 +125,14 @@ def connect(
         )
     warehouse.mkdir(parents=True, exist_ok=True)
     data_path(warehouse).mkdir(exist_ok=True)
+    # A reader loads the copies in the warehouse's extension folder; a writer loads the
+    # installed binaries, and copies them there afterwards for the readers.
+    extensions = _extension_dir(warehouse) if read_only else warehouse / "extensions"
     connection = duckdb.connect(
         config={
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
-            "extension_directory": str(_extension_dir(warehouse)),
+            "extension_directory": str(extensions),
             # Checking an extension's signature hashes its 35 MB: half a second per open.
             # A writer runs only the project's own SQL and loads the binaries from the
             # installed packages (as trusted as the Python code running now), never from the
@@ -143,6 +149,8 @@ def connect(
             connection.execute(f"LOAD {extension_name}")
         else:
             _load_installed(connection, wheel_name, extension_name)
+    if not read_only:
+        _extension_dir(warehouse, connection.execute("PRAGMA platform").fetchone()[0])
     options = [f"DATA_PATH '{_sql_text(str(data_path(warehouse)))}/'"]
     if read_only:
         options.append("READ_ONLY")

@@ -7,7 +7,7 @@ import json
 import tempfile
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import duckdb
@@ -74,27 +74,40 @@ class SourceState:
 
     document_sha256: str
     captured_at: str  # ISO 8601, UTC
-    value_count: int
+    # How many values that version holds; None until with_value_counts counted them, which
+    # a run does only for the sources it reads a new version of.
+    value_count: int | None = None
 
 
 def current_versions(connection: duckdb.DuckDBPyConnection) -> dict[str, SourceState]:
     rows = connection.execute(
         """
-        WITH latest AS (
-            SELECT rd.source_id, d.document_sha256,
-                   strftime(d.captured_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS captured
-            FROM run_documents rd JOIN documents d USING (document_sha256)
-            WHERE rd.status = 'new'
-            QUALIFY row_number() OVER (
-                PARTITION BY rd.source_id ORDER BY d.captured_at DESC) = 1
-        ), counts AS (
-            SELECT source_id, count(*) AS value_count FROM measurement_values GROUP BY 1
-        )
-        SELECT l.source_id, l.document_sha256, l.captured, coalesce(c.value_count, 0)
-        FROM latest l LEFT JOIN counts c USING (source_id)
+        SELECT rd.source_id, d.document_sha256,
+               strftime(d.captured_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS captured
+        FROM run_documents rd JOIN documents d USING (document_sha256)
+        WHERE rd.status = 'new'
+        QUALIFY row_number() OVER (PARTITION BY rd.source_id ORDER BY d.captured_at DESC) = 1
         """
     ).fetchall()
-    return {row[0]: SourceState(row[1], row[2], row[3]) for row in rows}
+    return {source_id: SourceState(sha256, captured) for source_id, sha256, captured in rows}
+
+
+def with_value_counts(
+    connection: duckdb.DuckDBPyConnection,
+    current: dict[str, SourceState],
+    source_ids: Iterable[str],
+) -> dict[str, SourceState]:
+    """`current`, with the stored values of these sources counted (a scan of the values:
+    a run asks it only for the sources it reads a new version of)."""
+    wanted = sorted(set(source_ids) & current.keys())
+    if not wanted:
+        return current
+    counts = dict(connection.execute(
+        "SELECT source_id, count(*) FROM measurement_values "
+        "WHERE source_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY 1", [wanted]
+    ).fetchall())
+    return current | {source_id: replace(current[source_id], value_count=counts.get(source_id, 0))
+                      for source_id in wanted}
 
 
 def load_run(

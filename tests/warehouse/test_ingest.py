@@ -139,3 +139,25 @@ def test_a_run_that_fails_part_way_leaves_no_partial_snapshot(warehouse, monkeyp
                               captured_at="2099-01-01T00:00:00Z")
     assert summary.total("values_changed") == 1
     assert sql(warehouse, "SELECT count(*) FROM measurements WHERE raw_value = '45,100'") == [(1,)]
+
+
+def test_a_new_version_without_values_keeps_the_stored_ones(warehouse):
+    """An error page published in place of a results page: nothing is withdrawn."""
+    first = pipeline.ingest([str(JULY_2023)], warehouse, source_name="results",
+                            captured_at="2023-07-31T00:00:00Z")
+    assert first.total("values_added") == 358
+    error_page = warehouse.parent / "unavailable.html"
+    error_page.write_text("<html><body><h1>Service unavailable</h1>"
+                          "<p>Please try again later.</p></body></html>", encoding="utf-8")
+    second = pipeline.ingest([str(error_page)], warehouse, source_name="results",
+                             captured_at="2023-08-31T00:00:00Z")
+    (document,) = second.runs[0].documents
+    assert document.status == "failed"
+    assert document.message == (f"{error_page}: no value found where the stored version has "
+                                "358; stored values kept")
+    assert sql(warehouse, "SELECT count(*) FROM measurements WHERE source_id = 'results'") == [
+        (358,)]
+    assert sql(warehouse, "SELECT raw_value, value FROM measurements WHERE source_id = 'results' "
+                          "AND table_title = 'MLPerf v2.0 Training Performance' "
+                          "AND row_number = 1 AND column_name = 'Time to Train (mins)'") == [
+        ("19.64", 1178.4)]

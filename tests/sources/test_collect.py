@@ -1,0 +1,90 @@
+"""Collecting files: which files a folder holds, in which order, and how each is described."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sources import collect
+from sources.collect import collect_paths
+from sources.registry import Capture, Registry, Source
+from tests.conftest import JANUARY_2022, JULY_2023
+
+
+def tree_with_links(root: Path) -> Path:
+    """A folder with nested folders, names that sort differently as text and as path parts,
+    a linked file, a linked folder, a broken link, a hidden file and a sightings log."""
+    pages = root / "pages"
+    (pages / "a").mkdir(parents=True)
+    (pages / "a-b").mkdir()
+    (pages / "a" / "z.txt").write_bytes(JULY_2023.read_bytes())
+    (pages / "a-b" / "y.txt").write_bytes(JANUARY_2022.read_bytes())
+    (pages / "top.html").write_text("<html><body><p>Nothing here.</p></body></html>")
+    (pages / ".hidden.txt").write_text("not a document")
+    (pages / "x.sightings.jsonl").write_text("{}\n")
+    outside = root / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "never.txt").write_text("a linked folder is not entered")
+    (outside / "linked.txt").write_bytes(JULY_2023.read_bytes())
+    (pages / "link-to-file.txt").symlink_to(outside / "linked.txt")
+    (pages / "link-to-folder").symlink_to(outside / "deep", target_is_directory=True)
+    (pages / "broken.txt").symlink_to(root / "missing.txt")
+    for path in (*pages.rglob("*"), outside / "linked.txt"):
+        if path.is_file():  # one capture time: the documents keep the listing's order
+            os.utime(path, (1_700_000_000, 1_700_000_000))
+    return pages
+
+
+def listed_as_before(folder: Path) -> list[Path]:
+    """What collecting a folder has always meant: sorted(rglob), files only, not hidden."""
+    return [path for path in sorted(folder.rglob("*")) if path.is_file()
+            and not path.name.startswith(".") and not path.name.endswith(".sightings.jsonl")]
+
+
+def test_a_folder_lists_the_files_rglob_lists_in_the_same_order(tmp_path):
+    pages = tree_with_links(tmp_path)
+    documents = collect_paths([pages], Registry(), tmp_path / "archive")
+    expected = listed_as_before(pages)
+    assert [Path(d.location) for d in documents] == expected
+    assert [p.relative_to(pages).as_posix() for p in expected] == [
+        "a/z.txt", "a-b/y.txt", "link-to-file.txt", "top.html"]
+    linked = next(d for d in documents if d.location.endswith("link-to-file.txt"))
+    assert linked.source_url == (tmp_path / "outside" / "linked.txt").resolve().as_uri()
+    assert linked.document_sha256 == next(
+        d for d in documents if d.location.endswith("z.txt")).document_sha256
+    page = next(d for d in documents if d.location.endswith("top.html"))
+    assert (page.source_id, page.content_type) == ("file-top", "text/html")
+    assert page.captured_at == "2023-11-14T22:13:20Z"
+
+
+def test_a_linked_file_of_a_registered_capture_is_that_capture(tmp_path):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "results.txt").symlink_to(JULY_2023)
+    source = Source(name="vendor-results", url="https://example.com/results", layout="auto")
+    registry = Registry(sources={source.name: source}, captures=(
+        Capture(path=JULY_2023.resolve(), source=source.name,
+                captured_at="2023-07-31T00:00:00Z", content_type="text/plain"),))
+    (document,) = collect_paths([pages], registry, tmp_path / "archive")
+    assert (document.source_id, document.source_url, document.captured_at) == (
+        "vendor-results", "https://example.com/results", "2023-07-31T00:00:00Z")
+    assert document.location == str(pages / "results.txt")
+
+
+def test_a_folder_that_cannot_be_listed_is_a_failed_document(tmp_path, monkeypatch):
+    pages = tmp_path / "pages"
+    (pages / "locked").mkdir(parents=True)
+    (pages / "page.txt").write_bytes(JULY_2023.read_bytes())
+    listing = os.scandir
+
+    def scandir(path):
+        if os.fspath(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied")
+        return listing(path)
+
+    monkeypatch.setattr(collect.os, "scandir", scandir)
+    documents = collect_paths([pages], Registry(), tmp_path / "archive")
+    failed = [d for d in documents if d.error]
+    assert [d.error for d in failed] == [
+        f"cannot list the folder {pages / 'locked'}: Permission denied"]
+    assert [d.location for d in documents if not d.error] == [str(pages / "page.txt")]
