@@ -208,21 +208,22 @@ def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
     document that failed, not files silently left out."""
     found: list[tuple[tuple[str, ...], _ListedFile | CollectedDocument]] = []
     real_folder = os.path.realpath(folder)
-
-    def walk(parts: tuple[str, ...]) -> None:
+    pending: list[tuple[str, ...]] = [()]  # folders still to list; the order comes from the sort
+    while pending:
+        parts = pending.pop()
         directory = os.path.join(folder, *parts)
         try:
             with os.scandir(directory) as listing:
                 entries = list(listing)
         except OSError as error:
             found.append((parts, _unlistable(Path(directory), error)))
-            return
+            continue
         for entry in entries:
             entry_parts = (*parts, entry.name)
             try:
                 if entry.is_dir():
                     if not entry.is_symlink():
-                        walk(entry_parts)
+                        pending.append(entry_parts)
                     continue
                 if not entry.is_file():
                     continue
@@ -234,8 +235,6 @@ def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
                         else os.path.join(real_folder, *entry_parts))
             found.append((entry_parts, _ListedFile(folder / os.path.join(*entry_parts),
                                                    resolved, stat)))
-
-    walk(())
     found.sort(key=lambda item: item[0])
     return [listed for _, listed in found]
 

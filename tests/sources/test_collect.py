@@ -88,3 +88,4 @@ def test_a_folder_that_cannot_be_listed_is_a_failed_document(tmp_path, monkeypat
     assert [d.error for d in failed] == [
         f"cannot list the folder {pages / 'locked'}: Permission denied"]
     assert [d.location for d in documents if not d.error] == [str(pages / "page.txt")]
+
