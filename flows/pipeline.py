@@ -664,9 +664,12 @@ def ingest(
             budget.pause_at("collected")  # test-only: a crash test kills the run here
             for batch in plan_runs(documents):
                 started = datetime.now(UTC).isoformat()
-                known = known_documents(connection)
                 current = current_versions(connection)
-                current = with_value_counts(connection, current, _sources_read(batch, current))
+                read = _sources_read(batch, current)
+                # Only a document that is not its source's current version is looked up in
+                # `known`: a run of unchanged files needs neither it nor the value counts.
+                known = known_documents(connection) if read else set()
+                current = with_value_counts(connection, current, read)
                 prepared = _reported(
                     batch, _prepare_run(batch, prepare_stage, known, current, warehouse),
                     lambda document, load: progress(
