@@ -37,7 +37,8 @@ class TreePeak:
     (the same library's code) is split among them, so the sum is what the tree costs the
     machine, where a sum of each process's peak would count shared pages once per process
     and add peaks that never happened at the same time. A peak shorter than the interval
-    can be missed."""
+    can be missed, and a library page that processes outside the tree map too (another
+    Python using polars) is split with them: on a busy machine the sum reads lower."""
 
     def __init__(self, interval_s: float = TREE_SAMPLE_S) -> None:
         self.peak_mb = 0.0
