@@ -42,3 +42,20 @@ def test_reading_a_sound_page_never_imports_pandera():
     found, modules = modules_after_reading(GOOD_PAGE)
     assert found["cells"] > 0 and found["claims"] > 0  # both quick checks ran
     assert not modules & {"pandera", "pandas", "numpy"}
+
+
+def test_a_reader_process_reads_a_sound_page_without_pandera(tmp_path):
+    from flows.budget import Budget, Worker, read_archived
+    from sources import archive
+
+    sha256, _ = archive.store(tmp_path, GOOD_PAGE.encode(), {})
+    worker = Worker()
+    try:
+        kind, (parsed, _layout, claims) = worker.exchange(
+            read_archived, (tmp_path, sha256, "text/html", "auto", False), Budget())
+        assert kind == "ok" and parsed.cells.height > 0 and claims.claims.height > 0
+        kind, modules = worker.exchange(eval, ("sorted(__import__('sys').modules)",), Budget())
+    finally:
+        worker.stop()
+    assert kind == "ok"
+    assert not {name.split(".")[0] for name in modules} & {"pandera", "pandas", "numpy"}
