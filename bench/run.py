@@ -17,6 +17,7 @@ from pathlib import Path
 import polars as pl
 
 from bench.generate import edit_pages, generate
+from bench.measure import TREE_SAMPLE_S
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SMALL_SHARE = 5  # the small corpus is 1/5 of the pages: start-up = intercept of two sizes
@@ -208,7 +209,13 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
                f"with readers at most {together:.0f} MB",
                f"{small.pages} pages: {small_result['peak_rss_mb']:.0f} MB; each of "
                f"{full_result['readers']} readers at most "
-               f"{full_result['worker_peak_rss_mb']:.0f} MB")
+               f"{full_result['worker_peak_rss_mb']:.0f} MB (ru_maxrss: it counts the main "
+               "process's memory a reader starts from, before its own program runs)")
+    report.add("peak memory, whole process tree", f"{full_result['tree_peak_mb']:.0f} MB", "",
+               f"Pss of the main process and its readers summed every "
+               f"{TREE_SAMPLE_S * 1000:.0f} ms; {small.pages} pages: "
+               f"{small_result['tree_peak_mb']:.0f} MB; each reader's own peak (VmHWM) "
+               f"{full_result['reader_peak_hwm_mb']:.0f} MB")
     report.add("accuracy (cell level)", f"{accuracy['exact'] / accuracy['expected']:.2%}", "",
                f"{accuracy['exact']:,} of {accuracy['expected']:,} exact, "
                f"{accuracy['unexpected']} unexpected")
@@ -217,7 +224,9 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
                      "unchanged_share": unchanged["ingest_s"] / full_result["ingest_s"],
                      "changed_share": changed["ingest_s"] / full_result["ingest_s"],
                      "peak_rss_mb": full_result["peak_rss_mb"],
-                     "peak_rss_with_readers_mb": together}
+                     "peak_rss_with_readers_mb": together,
+                     "tree_peak_mb": full_result["tree_peak_mb"],
+                     "reader_peak_hwm_mb": full_result["reader_peak_hwm_mb"]}
     return report
 
 

@@ -1,4 +1,8 @@
-"""Typed contract of comparative performance claims, with the vocabularies that bound it."""
+"""Typed contract of comparative performance claims, with the vocabularies that bound it.
+
+The pandera models, ClaimSchema and RejectedClaimSchema, live in `schemas.claim_schema` and
+are imported only when a frame fails the quick rules below (pandera brings pandas and numpy,
+which a document reader otherwise never loads); `schemas.claims` still names them."""
 
 from __future__ import annotations
 
@@ -7,7 +11,6 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-import pandera.polars as pa
 import polars as pl
 
 VOCAB_PATH = Path(__file__).resolve().parent / "vocab" / "claim_words.toml"
@@ -86,6 +89,15 @@ REJECTED_COLUMNS: dict[str, pl.DataType] = {
     "reason": pl.String,  # a sentence a reviewer can act on
 }
 
+# The columns ClaimSchema lets hold nulls (RejectedClaimSchema lets none), stated without
+# pandera so the quick rules need none; tests/sources/test_claims_schema_rules.py holds them
+# equal to the models.
+NULLABLE_CLAIM_COLUMNS = frozenset({
+    "subject", "subject_text", "baseline", "baseline_text", "baseline_kind", "baseline_count",
+    "model", "task", "ratio", "ratio_text", "ratio_kind", "qualifier", "conditions",
+})
+NULLABLE_REJECTED_COLUMNS: frozenset[str] = frozenset()
+
 
 # Row rules of ClaimSchema that span columns; the schema checks them, and so do the quick rules.
 
@@ -126,72 +138,6 @@ def subject_differs_from_baseline() -> pl.Expr:
     return (pl.col("subject") != pl.col("baseline")).fill_null(True)
 
 
-class ClaimSchema(pa.DataFrameModel):
-    """One row per comparative claim found in a page's prose."""
-
-    claim_index: pl.Int32 = pa.Field(ge=0, unique=True, description="0-based order of the claim in the document")
-    line_number: pl.Int32 = pa.Field(ge=0, description="Line of the paragraph holding the sentence")
-    char_start: pl.Int32 = pa.Field(ge=0, description="Start of the claim's words inside the sentence (characters)")
-    char_end: pl.Int32 = pa.Field(ge=1, description="End of the claim's words inside the sentence (characters)")
-    sentence: pl.String = pa.Field(str_length={"min_value": 1}, description="The sentence, verbatim")
-    claim_text: pl.String = pa.Field(str_length={"min_value": 1}, description="The words the claim was read from, verbatim")
-    subject: pl.String = pa.Field(nullable=True, isin=known_systems(), description="Canonical system the claim is about")
-    subject_text: pl.String = pa.Field(nullable=True, description="The words that named the subject")
-    baseline: pl.String = pa.Field(nullable=True, isin=known_systems(), description="Canonical system the subject is compared against")
-    baseline_text: pl.String = pa.Field(nullable=True, description="The words that named the baseline, or the prior result")
-    baseline_kind: pl.String = pa.Field(nullable=True, isin=sorted(BASELINE_KINDS), description="system, or prior_result for a comparison with an earlier round")
-    baseline_count: pl.Int32 = pa.Field(nullable=True, ge=1, description="How many baseline systems, as in '8x A100 GPUs'")
-    model: pl.String = pa.Field(nullable=True, isin=known_models(), description="Canonical model or workload")
-    task: pl.String = pa.Field(nullable=True, isin=known_tasks(), description="training or inference")
-    metric: pl.String = pa.Field(isin=known_metrics(), description="What is compared: throughput, latency, time_to_train, price, ...")
-    direction: pl.String = pa.Field(isin=sorted(DIRECTIONS), description="better or worse, for the subject")
-    ratio: pl.Float64 = pa.Field(nullable=True, gt=0, le=MAX_RATIO, description="How many times better the subject is (null for a qualitative claim)")
-    ratio_text: pl.String = pa.Field(nullable=True, description="The number and direction words, verbatim")
-    ratio_kind: pl.String = pa.Field(nullable=True, isin=sorted(RATIO_KINDS), description="How ratio was read: multiplier, percent_faster, fraction, ...")
-    qualifier: pl.String = pa.Field(nullable=True, description="Hedges such as 'up to', 'more than', 'at lowest latency'")
-    conditions: pl.String = pa.Field(nullable=True, description="Framework, precision or batch conditions the sentence states")
-    is_qualitative: pl.Boolean = pa.Field(description="True when the claim states no number")
-    confidence: pl.Float64 = pa.Field(in_range={"min_value": 0.0, "max_value": 1.0}, description="How sure the extraction is, from 0 to 1")
-    method: pl.String = pa.Field(str_startswith="rule:", description="The rule that read the claim, and any fallback used")
-
-    class Config:
-        strict = True
-        ordered = True
-
-    @pa.dataframe_check
-    def claim_text_is_the_span(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        return data.lazyframe.select(claim_text_is_the_span())
-
-    @pa.dataframe_check
-    def qualitative_iff_no_ratio(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        return data.lazyframe.select(qualitative_iff_no_ratio())
-
-    @pa.dataframe_check
-    def direction_agrees_with_ratio(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        return data.lazyframe.select(direction_agrees_with_ratio())
-
-    @pa.dataframe_check
-    def baseline_kind_matches_baseline(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        return data.lazyframe.select(baseline_kind_matches_baseline())
-
-    @pa.dataframe_check
-    def subject_differs_from_baseline(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        return data.lazyframe.select(subject_differs_from_baseline())
-
-
-class RejectedClaimSchema(pa.DataFrameModel):
-    """Claim-like sentences that were not turned into rows, and why."""
-
-    line_number: pl.Int32 = pa.Field(ge=0)
-    sentence: pl.String
-    check: pl.String
-    reason: pl.String = pa.Field(str_length={"min_value": 1})
-
-    class Config:
-        strict = True
-        ordered = True
-
-
 # --- quick validation ------------------------------------------------------------------------
 # pandera runs every check of a schema as its own query: ~50 ms for a page's handful of claims.
 # The rules below state each check of ClaimSchema / RejectedClaimSchema as one polars
@@ -214,8 +160,7 @@ def finite_between(name: str, low: float, high: float, low_inclusive: bool) -> p
 def claim_rules() -> tuple[pl.Expr, ...]:
     """ClaimSchema, column by column in its order, then its row rules."""
     col = pl.col
-    columns = ClaimSchema.to_schema().columns
-    required = [name for name in CLAIM_COLUMNS if not columns[name].nullable]
+    required = [name for name in CLAIM_COLUMNS if name not in NULLABLE_CLAIM_COLUMNS]
     return (
         *(col(name).is_not_null() for name in required),
         col("claim_index") >= 0,
@@ -248,9 +193,9 @@ def claim_rules() -> tuple[pl.Expr, ...]:
 @cache
 def rejected_rules() -> tuple[pl.Expr, ...]:
     col = pl.col
-    columns = RejectedClaimSchema.to_schema().columns
     return (
-        *(col(name).is_not_null() for name in REJECTED_COLUMNS if not columns[name].nullable),
+        *(col(name).is_not_null() for name in REJECTED_COLUMNS
+          if name not in NULLABLE_REJECTED_COLUMNS),
         col("line_number") >= 0,
         col("reason").str.len_chars() >= 1,
     )
@@ -285,10 +230,24 @@ def passes(
 
 def validate_claims(frame: pl.DataFrame) -> pl.DataFrame:
     """ClaimSchema.validate at the cost of one query when the frame is sound."""
-    return frame if passes(frame, CLAIM_COLUMNS, claim_checks()) else ClaimSchema.validate(frame)
+    if passes(frame, CLAIM_COLUMNS, claim_checks()):
+        return frame
+    from schemas.claim_schema import ClaimSchema  # pandera: only for a doubtful frame
+
+    return ClaimSchema.validate(frame)
 
 
 def validate_rejected(frame: pl.DataFrame) -> pl.DataFrame:
     if passes(frame, REJECTED_COLUMNS, rejected_checks()):
         return frame
+    from schemas.claim_schema import RejectedClaimSchema
+
     return RejectedClaimSchema.validate(frame)
+
+
+def __getattr__(name: str):
+    if name in ("ClaimSchema", "RejectedClaimSchema"):
+        from schemas import claim_schema
+
+        return getattr(claim_schema, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pandera.polars as pa
 import polars as pl
 
-from schemas.cells import CellSchema, surely_fits
+from schemas.cells import surely_fits
 from sources.decode import UndecodableDocument, decode_document
 from sources.layouts import choose_layout
 from sources.layouts.base import ParsedDocument
@@ -41,23 +40,30 @@ def check_cells(parsed: ParsedDocument, layout_name: str) -> None:
     """Raise ParseFailure when a layout's cells do not fit the cell schema."""
     if surely_fits(parsed.cells):
         return  # pandera, which words the failures, is only needed when there is one
-    try:
-        CellSchema.validate(parsed.cells, lazy=True)
-    except pa.errors.SchemaErrors as error:
-        raise ParseFailure(f"layout {layout_name} produced malformed cells: {error}") from error
+    failures = schema_failures(parsed.cells)
+    if failures is not None:
+        raise ParseFailure(f"layout {layout_name} produced malformed cells: {failures}") from failures
 
 
 def cells_pass(frames: list[pl.DataFrame]) -> bool:
     """True when every frame fits the cell schema; one check, whatever the number of frames
     (the check's cost is mostly fixed, not per row)."""
     cells = pl.concat(frames)
-    if surely_fits(cells):
-        return True
+    return surely_fits(cells) or schema_failures(cells) is None
+
+
+def schema_failures(cells: pl.DataFrame) -> Exception | None:
+    """pandera's SchemaErrors for cells that fail CellSchema, None when they fit. Imported
+    here, as only a doubtful frame needs it: pandera costs a process about 90 MB."""
+    import pandera.polars as pa
+
+    from schemas.cell_schema import CellSchema
+
     try:
         CellSchema.validate(cells, lazy=True)
-    except pa.errors.SchemaErrors:
-        return False
-    return True
+    except pa.errors.SchemaErrors as error:
+        return error
+    return None
 
 
 def parser_version(layout_name: str) -> str:
