@@ -9,7 +9,6 @@ STARTED = time.perf_counter()  # before any heavy import: the child's own start-
 import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-import resource  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
@@ -22,11 +21,6 @@ def read_peak_rss_mb() -> float:
     from flows.budget import peak_resident_mb
 
     return peak_resident_mb()
-
-
-def read_worker_peak_rss_mb() -> float:
-    """The largest peak of any worker process this one started and has stopped."""
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 class TreePeak:
@@ -196,8 +190,7 @@ def measure_ingest(corpus: Path, warehouse: Path, truth: Path | None,
         result["tree_peak_mb"] = tree.peak_mb
         result["tree_samples"] = tree.samples
         result["reader_peak_hwm_mb"] = tree.descendant_peak_rss_mb
-    budget.stop_workers()  # a stopped worker's peak counts in RUSAGE_CHILDREN
-    result["worker_peak_rss_mb"] = read_worker_peak_rss_mb()
+    budget.stop_workers()
     if truth is not None:
         from bench.accuracy import measure_accuracy
 

@@ -207,9 +207,15 @@ def _serve(connection) -> None:
     """The worker's loop: run each (function, args) received, send back its outcome."""
     # Workers read side by side, one per core: polars' own thread pool would only compete.
     os.environ.setdefault("POLARS_MAX_THREADS", "1")
+    import gc
+
+    import sources.parse  # noqa: F401  (imported here, not inside the first document's budget)
     from sources.claims.extract import load_lexicon
 
     load_lexicon()  # compiled once here rather than inside the first document's budget
+    # The modules and the lexicon live as long as the worker: frozen, the collector's full
+    # passes skip them (a reader then reads about 5% faster).
+    gc.freeze()
     connection.send(("ready", None))
     while True:
         try:

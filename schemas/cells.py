@@ -18,7 +18,7 @@ class CellColumn(NamedTuple):
 
 
 # What CellSchema asks of each column, in its order, stated without pandera so that checking
-# a frame needs none; tests/sources/test_cell_check.py holds it equal to the model.
+# a frame needs none; tests/schemas/test_plain_statements.py holds it equal to the model.
 CELL_COLUMNS: dict[str, CellColumn] = {
     "table_index": CellColumn(pl.Int32, nullable=False, least=0),
     "table_title": CellColumn(pl.String, nullable=True, least=None),

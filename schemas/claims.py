@@ -90,7 +90,7 @@ REJECTED_COLUMNS: dict[str, pl.DataType] = {
 }
 
 # The columns ClaimSchema lets hold nulls (RejectedClaimSchema lets none), stated without
-# pandera so the quick rules need none; tests/sources/test_claims_schema_rules.py holds them
+# pandera so the quick rules need none; tests/schemas/test_plain_statements.py holds them
 # equal to the models.
 NULLABLE_CLAIM_COLUMNS = frozenset({
     "subject", "subject_text", "baseline", "baseline_text", "baseline_kind", "baseline_count",
