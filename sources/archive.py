@@ -6,6 +6,8 @@ import ctypes
 import hashlib
 import json
 import os
+import time
+import uuid
 from pathlib import Path
 
 
@@ -17,15 +19,23 @@ def archive_path(archive: Path, sha256: str) -> Path:
     return archive / sha256[:2] / sha256
 
 
+SIGHTINGS_FOLDER = "sightings"
+SIGHTINGS_SUFFIX = ".sightings.jsonl"
+
+
 def store(archive: Path, data: bytes, record: dict) -> tuple[str, Path]:
-    """Keep `data` under its sha256 and append `record` (where and when it was seen) beside
-    it; both are on disk when this returns."""
+    """Keep `data` under its sha256 and log `record` (where and when it was seen); both are
+    on disk when this returns."""
     with Batch(archive) as batch:
         return batch.store(data, record)
 
 
 class Batch:
-    """Many documents archived with one sync at the end instead of two fsyncs each.
+    """Many documents archived with one sync at the end instead of two fsyncs each, and their
+    sightings logged in one file, `sightings/<time>-<pid>-<random>.sightings.jsonl`, a line
+    per document seen, written when the batch closes. (One file per batch, not one per
+    document: a re-run of unchanged files then writes one file, not a line into each of a
+    thousand files, which costs a read of each from disk once they left the page cache.)
 
     Nothing may read a document of the batch before the batch is closed: only then are its
     bytes known to be on disk."""
@@ -33,11 +43,15 @@ class Batch:
     def __init__(self, archive: Path) -> None:
         self.archive = archive
         self._touched: list[Path | str] = []
+        self._sightings: list[str] = []
 
     def __enter__(self) -> Batch:
         return self
 
     def __exit__(self, *_exc) -> None:
+        if self._sightings:
+            self._touched += _write_sightings(Path(self.archive), self._sightings)
+            self._sightings = []
         _make_durable(self.archive, self._touched)
         self._touched = []
 
@@ -48,7 +62,7 @@ class Batch:
         if not path.is_file() or path.stat().st_size != len(data):
             _write_atomically(path, data)
             self._touched += [path, path.parent]
-        self._append_sighting(path, record)
+        self._log_sighting(sha256, record)
         return sha256, path
 
     def sight(self, sha256: str, size: int, record: dict) -> str | None:
@@ -62,19 +76,36 @@ class Batch:
                 return None
         except OSError:
             return None
-        self._append_sighting(path, record)
+        self._log_sighting(sha256, record)
         return path
 
-    def _append_sighting(self, path: Path | str, record: dict) -> None:
-        sightings = f"{path}.sightings.jsonl"
-        line = (json.dumps(record, sort_keys=True) + "\n").encode("utf-8")
-        descriptor = os.open(sightings, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
-        try:
-            while line:
-                line = line[os.write(descriptor, line):]
-        finally:
-            os.close(descriptor)
-        self._touched.append(sightings)
+    def _log_sighting(self, sha256: str, record: dict) -> None:
+        self._sightings.append(json.dumps({**record, "document_sha256": sha256}, sort_keys=True))
+
+
+def _write_sightings(archive: Path, lines: list[str]) -> list[Path]:
+    """Write a batch's sightings to a file of their own; the paths to make durable."""
+    folder = archive / SIGHTINGS_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    path = folder / f"{stamp}-{os.getpid()}-{uuid.uuid4().hex[:8]}{SIGHTINGS_SUFFIX}"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [path, folder]
+
+
+def sightings(archive: Path, sha256: str) -> list[dict]:
+    """Where and when the bytes `sha256` were seen, in the order the logs were written (to the
+    second): the log beside the document that archives kept before the batch logs, then
+    the batch logs."""
+    found = []
+    beside = archive_path(archive, sha256).with_name(f"{sha256}{SIGHTINGS_SUFFIX}")
+    logs = sorted((archive / SIGHTINGS_FOLDER).glob(f"*{SIGHTINGS_SUFFIX}"))
+    for log in ([beside] if beside.is_file() else []) + logs:
+        for line in log.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record.get("document_sha256", sha256) == sha256:
+                found.append(record)
+    return found
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

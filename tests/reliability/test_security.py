@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -141,6 +142,8 @@ def test_a_crafted_results_tree_manifest_writes_nothing_outside(tmp_path):
 
 WAREHOUSE_LAYOUT = ("archive/", "data/", "extensions/", "catalog.sqlite", ".writer.lock",
                     ".file-index.json")
+ARCHIVE_NAME = re.compile(r"archive/([0-9a-f]{2}/[0-9a-f]{64}|sightings/[0-9]{8}T[0-9]{6}Z-"
+                          r"[0-9]+-[0-9a-f]{8}\.sightings\.jsonl)")
 
 
 def test_page_names_and_text_stay_text(tmp_path):
@@ -167,4 +170,5 @@ def test_page_names_and_text_stay_text(tmp_path):
         relative = path.relative_to(tmp_path / "warehouse").as_posix()
         assert path.is_dir() or relative.startswith(WAREHOUSE_LAYOUT), relative
         if relative.startswith("archive/") and path.is_file():
-            assert len(path.name.split(".")[0]) == 64, relative
+            # Named by content or by time, never by anything a page or its name says.
+            assert ARCHIVE_NAME.fullmatch(relative), relative

@@ -53,10 +53,12 @@ def test_an_unchanged_file_is_sighted_again_without_being_read(tmp_path):
 
     again = pipeline.ingest([str(page)], warehouse)
     assert again.count_status("unchanged") == 1
-    sightings = archive.archive_path(lake.archive_dir(warehouse), sha256).with_name(
-        f"{sha256}.sightings.jsonl").read_text().splitlines()
-    assert len(sightings) == 2
-    assert json.loads(sightings[1])["location"] == str(page)
+    sightings = archive.sightings(lake.archive_dir(warehouse), sha256)
+    assert [s["location"] for s in sightings] == [str(page), str(page)]
+    assert all(s["document_sha256"] == sha256 for s in sightings)
+    # One log per run, not a line appended to a file per document.
+    logs = list((lake.archive_dir(warehouse) / "sightings").iterdir())
+    assert len(logs) == 2
 
 
 def test_an_edit_that_keeps_size_and_mtime_is_still_read(tmp_path):
