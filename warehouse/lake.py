@@ -183,6 +183,12 @@ def _sql_text(text: str) -> str:
     return text.replace("'", "''")
 
 
+@functools.cache
+def _migration_files() -> list[Path]:
+    """The numbered .sql files in the order they apply; they ship with the code."""
+    return sorted(MIGRATIONS_DIR.glob("*.sql"))
+
+
 def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
     """Apply the numbered .sql files not applied yet, each recorded, in one transaction each."""
     connection.execute(
@@ -190,7 +196,7 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
     )
     applied = {row[0] for row in connection.execute("SELECT name FROM schema_migrations").fetchall()}
     done = []
-    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+    for path in _migration_files():
         if path.name in applied:
             continue
         connection.execute("BEGIN")
@@ -211,7 +217,7 @@ def _require_migrated(connection: duckdb.DuckDBPyConnection, warehouse: Path) ->
             "SELECT name FROM schema_migrations").fetchall()}
     except duckdb.Error:
         applied = set()
-    pending = sorted(p.name for p in MIGRATIONS_DIR.glob("*.sql") if p.name not in applied)
+    pending = [path.name for path in _migration_files() if path.name not in applied]
     if pending:
         connection.close()
         raise WarehouseError(

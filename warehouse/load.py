@@ -394,9 +394,10 @@ def _record_documents(connection, run_id: str, documents: list[DocumentLoad],
     if first_sightings:
         _insert_rows(connection, "documents",
                      pl.DataFrame(first_sightings, infer_schema_length=None))
-    with stage.relation(connection, "cells") as cells, _one_writer_thread(connection):
+    with stage.relation(connection, "cells") as cells:
         if cells is not None:
-            _insert_relation(connection, "cells", cells)
+            with _one_writer_thread(connection):
+                _insert_relation(connection, "cells", cells)
     fetches = [{"run_id": run_id, "source_id": d.source_id, **d.fetch_record}
                for d in documents if d.fetch_record is not None]
     if fetches:
