@@ -15,7 +15,7 @@ HEAVY = ("pandera", "pandas", "numpy", "pyarrow")
 INGEST_AND_LIST = """
 import json, sys
 from pathlib import Path
-from flows import pipeline
+from flows import cli, pipeline  # cli: `perfledger ingest` loads every command's module
 summary = pipeline.ingest([sys.argv[1]], Path(sys.argv[2]))
 print(json.dumps({
     "loaded": sorted(name for name in sys.argv[3].split(",") if name in sys.modules),
@@ -25,6 +25,7 @@ print(json.dumps({
 
 
 def test_an_ingest_loads_no_pandera_pandas_numpy_or_pyarrow(tmp_path):
+    """The seed page passes validation: pandera is for a frame that fails it."""
     finished = subprocess.run(
         [sys.executable, "-c", INGEST_AND_LIST, str(JULY_2023), str(tmp_path / "warehouse"),
          ",".join(HEAVY)],
