@@ -1,8 +1,16 @@
-"""The measurement frame: one canonical, comparable value per published metric cell."""
+"""The measurement frame: one canonical, comparable value per published metric cell.
+
+Its columns and the checks a value must pass are stated here without pandera, so that an
+ingest screens a frame with one polars query and never loads pandera (with pandas and
+numpy, over 70 MB). The pandera model, MeasurementSchema, lives in
+`schemas.measurement_schema`, is imported only for a frame the screen doubts, and is still
+named `schemas.measurements.MeasurementSchema`;
+tests/schemas/test_plain_statements.py holds the two equal."""
 
 from __future__ import annotations
 
-import pandera.polars as pa
+from typing import NamedTuple
+
 import polars as pl
 
 METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "eval_metric", "ranking"]
@@ -10,86 +18,85 @@ WORKLOADS = ["training", "inference"]
 DTYPES = ["fp8", "fp16", "bf16", "tf32", "fp32", "fp64", "int8", "int4", "mixed"]
 
 
-class MeasurementSchema(pa.DataFrameModel):
-    """Columns of the `measurements` view, with the checks a value must pass to be loaded."""
+class MeasurementColumn(NamedTuple):
+    dtype: type[pl.DataType]
+    nullable: bool
+    # (name of a pandera built-in check, its one argument): ("greater_than", 0) is gt=0
+    checks: tuple[tuple[str, object], ...] = ()
 
-    source_id: str = pa.Field(description="Registry name of the source the value came from")
-    source_url: str = pa.Field(description="URL of the page as published")
-    document_sha256: str = pa.Field(str_length=64, description="sha256 of the page version's bytes")
-    document_title: str = pa.Field(nullable=True, description="Title the page states")
-    captured_at: str = pa.Field(description="When the page version was captured (ISO 8601)")
-    parser_version: str = pa.Field(description="Version of the parser that read the value")
-    table_index: pl.Int32 = pa.Field(ge=0, description="0-based order of the table on the page")
-    table_title: str = pa.Field(nullable=True, description="Heading of the table, as published")
-    row_number: pl.Int32 = pa.Field(ge=1, description="1-based data row within the table")
-    column_index: pl.Int32 = pa.Field(ge=0, description="0-based column of the value's cell")
-    column_name: str = pa.Field(description="Header of the value's column, as published")
-    line_number: pl.Int32 = pa.Field(ge=1, description="1-based source line of the value's cell")
-    row_identity: str = pa.Field(description="Readable natural key: identifying cells + metric")
-    model: str = pa.Field(nullable=True, description="Model, as published")
-    model_canonical: str = pa.Field(nullable=True, description="Model, canonical name")
-    variant: str = pa.Field(nullable=True, description="Variant or configuration, as published")
-    platform: str = pa.Field(description="Platform, as published")
-    vendor: str = pa.Field(description="Vendor of the platform")
-    system: str = pa.Field(description="Platform, canonical name")
-    accelerator: str = pa.Field(description="Accelerator chip of the platform")
-    accelerator_count: int = pa.Field(gt=0, description="Accelerators in the platform")
-    sdk_version: str = pa.Field(nullable=True, description="SDK version, as published")
-    sdk: str = pa.Field(nullable=True, description="SDK version number, canonical")
-    sdk_prerelease: bool = pa.Field(nullable=True, description="True for a pre-release SDK")
-    framework: str = pa.Field(nullable=True, description="Framework, as published")
-    framework_canonical: str = pa.Field(nullable=True, description="Framework, canonical")
-    dataset: str = pa.Field(nullable=True, description="Dataset, as published")
-    batch_size: str = pa.Field(nullable=True, description="Batch size, as published")
-    batch_size_number: float = pa.Field(nullable=True, gt=0, description="Batch size as a number")
-    precision: str = pa.Field(nullable=True, description="Precision label, as published")
-    activation_dtype: str = pa.Field(nullable=True, isin=DTYPES,
-                                     description="Precision of activations and gradients")
-    weight_dtype: str = pa.Field(nullable=True, isin=DTYPES, description="Precision of weights")
-    division: str = pa.Field(nullable=True, description="MLPerf division")
-    quality_target: str = pa.Field(nullable=True, description="MLPerf quality target")
-    mlperf_id: str = pa.Field(nullable=True, description="MLPerf result id")
-    workload: str = pa.Field(nullable=True, isin=WORKLOADS, description="training or inference")
-    phase: str = pa.Field(nullable=True, description="Training phase where stated")
-    metric: str = pa.Field(isin=METRICS, description="What the value measures")
-    value: float = pa.Field(description="The value in the metric's canonical unit")
-    unit: str = pa.Field(nullable=True, description="Canonical unit: items/s, ms, s, place, ...")
-    item_kind: str = pa.Field(nullable=True, description="What a throughput counts")
-    value_per_accelerator: float = pa.Field(nullable=True, gt=0,
-                                            description="Throughput divided by accelerators")
-    published_number: float = pa.Field(nullable=True, description="The number as printed")
-    unit_published: str = pa.Field(nullable=True, description="Unit as the page states it")
-    approximate: bool = pa.Field(nullable=True, description="True when printed as approximate")
-    raw_value: str = pa.Field(description="The cell exactly as published")
 
-    class Config:
-        strict = True
+def _column(dtype: type[pl.DataType], *, nullable: bool = False,
+            **checks: object) -> MeasurementColumn:
+    return MeasurementColumn(dtype, nullable, tuple(checks.items()))
 
-    @pa.dataframe_check
-    def value_is_finite(cls, data) -> pl.LazyFrame:
-        return data.lazyframe.select(pl.col("value").is_finite())
 
-    @pa.dataframe_check
-    def rates_and_durations_are_positive(cls, data) -> pl.LazyFrame:
-        return data.lazyframe.select(
-            (pl.col("metric") == "eval_metric") | (pl.col("value") > 0)
-        )
+# What MeasurementSchema asks of each column, in its order.
+MEASUREMENT_COLUMNS: dict[str, MeasurementColumn] = {
+    "source_id": _column(pl.String),
+    "source_url": _column(pl.String),
+    "document_sha256": _column(pl.String, str_length=64),
+    "document_title": _column(pl.String, nullable=True),
+    "captured_at": _column(pl.String),
+    "parser_version": _column(pl.String),
+    "table_index": _column(pl.Int32, greater_than_or_equal_to=0),
+    "table_title": _column(pl.String, nullable=True),
+    "row_number": _column(pl.Int32, greater_than_or_equal_to=1),
+    "column_index": _column(pl.Int32, greater_than_or_equal_to=0),
+    "column_name": _column(pl.String),
+    "line_number": _column(pl.Int32, greater_than_or_equal_to=1),
+    "row_identity": _column(pl.String),
+    "model": _column(pl.String, nullable=True),
+    "model_canonical": _column(pl.String, nullable=True),
+    "variant": _column(pl.String, nullable=True),
+    "platform": _column(pl.String),
+    "vendor": _column(pl.String),
+    "system": _column(pl.String),
+    "accelerator": _column(pl.String),
+    "accelerator_count": _column(pl.Int64, greater_than=0),
+    "sdk_version": _column(pl.String, nullable=True),
+    "sdk": _column(pl.String, nullable=True),
+    "sdk_prerelease": _column(pl.Boolean, nullable=True),
+    "framework": _column(pl.String, nullable=True),
+    "framework_canonical": _column(pl.String, nullable=True),
+    "dataset": _column(pl.String, nullable=True),
+    "batch_size": _column(pl.String, nullable=True),
+    "batch_size_number": _column(pl.Float64, nullable=True, greater_than=0),
+    "precision": _column(pl.String, nullable=True),
+    "activation_dtype": _column(pl.String, nullable=True, isin=DTYPES),
+    "weight_dtype": _column(pl.String, nullable=True, isin=DTYPES),
+    "division": _column(pl.String, nullable=True),
+    "quality_target": _column(pl.String, nullable=True),
+    "mlperf_id": _column(pl.String, nullable=True),
+    "workload": _column(pl.String, nullable=True, isin=WORKLOADS),
+    "phase": _column(pl.String, nullable=True),
+    "metric": _column(pl.String, isin=METRICS),
+    "value": _column(pl.Float64),
+    "unit": _column(pl.String, nullable=True),
+    "item_kind": _column(pl.String, nullable=True),
+    "value_per_accelerator": _column(pl.Float64, nullable=True, greater_than=0),
+    "published_number": _column(pl.Float64, nullable=True),
+    "unit_published": _column(pl.String, nullable=True),
+    "approximate": _column(pl.Boolean, nullable=True),
+    "raw_value": _column(pl.String),
+}
 
+# The frame-wide checks, by the name MeasurementSchema gives them; the model runs these
+# very expressions, so the two cannot drift apart.
+VALUE_IS_FINITE = pl.col("value").is_finite()
+RATES_AND_DURATIONS_ARE_POSITIVE = (pl.col("metric") == "eval_metric") | (pl.col("value") > 0)
+FRAME_CHECKS: dict[str, pl.Expr] = {
+    "value_is_finite": VALUE_IS_FINITE,
+    "rates_and_durations_are_positive": RATES_AND_DURATIONS_ARE_POSITIVE,
+}
 
 MEASUREMENT_DTYPES: dict[str, pl.DataType] = {
-    name: dtype
-    for name, dtype in {
-        **{column: pl.String for column in MeasurementSchema.to_schema().columns},
-        "table_index": pl.Int32,
-        "row_number": pl.Int32,
-        "column_index": pl.Int32,
-        "line_number": pl.Int32,
-        "accelerator_count": pl.Int64,
-        "sdk_prerelease": pl.Boolean,
-        "batch_size_number": pl.Float64,
-        "value": pl.Float64,
-        "value_per_accelerator": pl.Float64,
-        "published_number": pl.Float64,
-        "approximate": pl.Boolean,
-    }.items()
+    name: column.dtype for name, column in MEASUREMENT_COLUMNS.items()
 }
+
+
+def __getattr__(name: str):
+    if name == "MeasurementSchema":
+        from schemas.measurement_schema import MeasurementSchema
+
+        return MeasurementSchema
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

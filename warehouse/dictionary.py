@@ -7,13 +7,15 @@ import pkgutil
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandera.polars as pa
 
 import schemas
-from schemas.measurements import MeasurementSchema
 from warehouse.lake import VIEWS_DIR
+
+if TYPE_CHECKING:
+    import pandera.polars as pa
 
 # Columns of core views that no pandera schema models (they come from run bookkeeping).
 BOOKKEEPING_COLUMNS = {
@@ -65,7 +67,14 @@ class ViewDoc:
 
 
 def schema_models() -> list[type[pa.DataFrameModel]]:
-    """Every pandera model in the schemas package; the measurement model first, as it wins."""
+    """Every pandera model in the schemas package; the measurement model first, as it wins.
+
+    pandera is imported here, not with the module: the `perfledger` command loads every
+    command's module, an ingest's too, and pandera with pandas costs a process about 70 MB."""
+    import pandera.polars as pa
+
+    from schemas.measurement_schema import MeasurementSchema
+
     models: list[type[pa.DataFrameModel]] = [MeasurementSchema]
     for module_info in sorted(pkgutil.iter_modules(schemas.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"schemas.{module_info.name}")

@@ -201,9 +201,11 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
             continue
         connection.execute("BEGIN")
         connection.execute(path.read_text(encoding="utf-8"))
-        connection.execute("INSERT INTO schema_migrations VALUES (?, now())", [path.name])
+        # Literals, not query parameters: binding one makes duckdb import pandas and numpy.
         connection.execute(
-            f"CALL {LAKE}.set_commit_message('perfledger', ?)", [f"migration {path.name}"]
+            f"INSERT INTO schema_migrations VALUES ('{_sql_text(path.name)}', now())")
+        connection.execute(
+            f"CALL {LAKE}.set_commit_message('perfledger', '{_sql_text(f'migration {path.name}')}')"
         )
         connection.execute("COMMIT")
         done.append(path.name)

@@ -105,7 +105,7 @@ def with_value_counts(
         return current
     counts = dict(connection.execute(
         "SELECT source_id, count(*) FROM measurement_values "
-        "WHERE source_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY 1", [wanted]
+        f"WHERE source_id IN (SELECT unnest({_sql_list(wanted)})) GROUP BY 1"
     ).fetchall())
     return current | {source_id: replace(current[source_id], value_count=counts.get(source_id, 0))
                       for source_id in wanted}
@@ -359,10 +359,10 @@ def commit_run(
             apply_reviews(connection, reviews)
         run_row = {**run, **counts.__dict__}
         _insert_rows(connection, "runs", pl.DataFrame([run_row]))
+        message = _sql_literal(f"ingest run {run['run_id']}")
+        info = _sql_literal(json.dumps(_commit_info(run, documents)))
         connection.execute(
-            f"CALL {LAKE}.set_commit_message('perfledger', ?, extra_info => ?)",
-            [f"ingest run {run['run_id']}", json.dumps(_commit_info(run, documents))],
-        )
+            f"CALL {LAKE}.set_commit_message('perfledger', {message}, extra_info => {info})")
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
@@ -482,9 +482,8 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
         if quarantine is not None:
             names = ", ".join(f'"{name}"' for name in _relation_columns(connection, quarantine))
             connection.execute(
-                f"INSERT INTO quarantined_values ({names}, run_id) SELECT {names}, ? "
-                f"FROM {quarantine}",
-                [run_id],
+                f"INSERT INTO quarantined_values ({names}, run_id) "
+                f"SELECT {names}, {_sql_literal(run_id)} FROM {quarantine}"
             )
 
 
@@ -610,7 +609,7 @@ def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
                     stage: RunStage) -> None:
     sources = [d.source_id for d in applied]
     connection.execute(
-        "DELETE FROM claim_rows WHERE source_id IN (SELECT unnest(?::VARCHAR[]))", [sources]
+        f"DELETE FROM claim_rows WHERE source_id IN (SELECT unnest({_sql_list(sources)}))"
     )
     with stage.relation(connection, "claims") as claims:
         if claims is None:
@@ -620,10 +619,9 @@ def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
             INSERT INTO claim_rows BY NAME
             SELECT md5(concat_ws(chr(31), source_id, sentence, claim_text, char_start::VARCHAR))
                        AS claim_id,
-                   ? AS run_id, *
+                   {_sql_literal(run_id)} AS run_id, *
             FROM {claims}
-            """,
-            [run_id],
+            """
         )
 
 
@@ -668,9 +666,9 @@ def _write_revisions(connection) -> None:
     # A list of values, not a join, lets DuckLake skip every data file whose sha256 range
     # misses it: after a long history, most of `documents` is one small file per run.
     connection.execute(
-        """
+        f"""
         WITH versions AS (
-            SELECT * FROM documents WHERE document_sha256 = ANY(?::VARCHAR[])
+            SELECT * FROM documents WHERE document_sha256 = ANY({_sql_list(sorted(set(shas)))})
         )
         INSERT INTO document_revisions
         SELECT r.run_id, r.source_id, new.document_sha256, old.document_sha256,
@@ -685,8 +683,7 @@ def _write_revisions(connection) -> None:
         JOIN versions AS new ON new.document_sha256 = r.document_sha256
         LEFT JOIN versions AS old ON old.document_sha256 = r.previous_sha256
         ORDER BY r.position
-        """,
-        [sorted(set(shas))],
+        """
     )
 
 
@@ -694,10 +691,20 @@ def _sql_text(text: str) -> str:
     return text.replace("'", "''")
 
 
+# Values go into the load's statements as quoted literals, not as query parameters: binding
+# a Python parameter makes duckdb import pandas and numpy (some 60 MB) into the ingest.
+def _sql_literal(text: str) -> str:
+    return f"'{_sql_text(text)}'"
+
+
+def _sql_list(texts: Iterable[str]) -> str:
+    return f"[{', '.join(_sql_literal(text) for text in texts)}]::VARCHAR[]"
+
+
 def _table_columns(connection, table: str) -> list[str]:
     rows = connection.execute(
         "SELECT column_name FROM information_schema.columns "
-        "WHERE table_catalog = ? AND table_name = ? ORDER BY ordinal_position",
-        [LAKE, table],
+        f"WHERE table_catalog = {_sql_literal(LAKE)} AND table_name = {_sql_literal(table)} "
+        "ORDER BY ordinal_position"
     ).fetchall()
     return [row[0] for row in rows]

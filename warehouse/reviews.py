@@ -75,8 +75,10 @@ def apply_reviews(connection: duckdb.DuckDBPyConnection, reviews: pl.DataFrame) 
     """Set each reviewed claim's status, note and corrections; return how many rows changed."""
     if reviews.height == 0:
         return 0
-    connection.register("_reviews", reviews.to_arrow())
-    try:
+    from warehouse.load import _frame_view  # warehouse.load imports this module
+
+    # a Parquet file, not a registered Arrow table, which would import pyarrow
+    with _frame_view(connection, "_reviews", reviews):
         before = connection.execute(
             """SELECT count(*) FROM claim_rows c JOIN _reviews r USING (claim_id)
                WHERE c.review_status IS DISTINCT FROM r.review_status
@@ -93,6 +95,4 @@ def apply_reviews(connection: duckdb.DuckDBPyConnection, reviews: pl.DataFrame) 
                           OR claim_rows.review_note IS DISTINCT FROM r.review_note
                           OR claim_rows.corrections IS DISTINCT FROM r.corrections)"""
             )
-    finally:
-        connection.unregister("_reviews")
     return before

@@ -1,0 +1,84 @@
+"""The pandera model of the measurement frame, which words a failing row's checks.
+
+Imported only when a frame fails the quick screen of `schemas.validate` (and by the data
+dictionary): pandera brings pandas and numpy, which an ingest otherwise never loads.
+`schemas.measurements` states the same columns and checks without pandera; its frame-wide
+checks are the very expressions this model runs."""
+
+from __future__ import annotations
+
+import pandera.polars as pa
+import polars as pl
+
+from schemas.measurements import (
+    DTYPES,
+    METRICS,
+    RATES_AND_DURATIONS_ARE_POSITIVE,
+    VALUE_IS_FINITE,
+    WORKLOADS,
+)
+
+
+class MeasurementSchema(pa.DataFrameModel):
+    """Columns of the `measurements` view, with the checks a value must pass to be loaded."""
+
+    source_id: str = pa.Field(description="Registry name of the source the value came from")
+    source_url: str = pa.Field(description="URL of the page as published")
+    document_sha256: str = pa.Field(str_length=64, description="sha256 of the page version's bytes")
+    document_title: str = pa.Field(nullable=True, description="Title the page states")
+    captured_at: str = pa.Field(description="When the page version was captured (ISO 8601)")
+    parser_version: str = pa.Field(description="Version of the parser that read the value")
+    table_index: pl.Int32 = pa.Field(ge=0, description="0-based order of the table on the page")
+    table_title: str = pa.Field(nullable=True, description="Heading of the table, as published")
+    row_number: pl.Int32 = pa.Field(ge=1, description="1-based data row within the table")
+    column_index: pl.Int32 = pa.Field(ge=0, description="0-based column of the value's cell")
+    column_name: str = pa.Field(description="Header of the value's column, as published")
+    line_number: pl.Int32 = pa.Field(ge=1, description="1-based source line of the value's cell")
+    row_identity: str = pa.Field(description="Readable natural key: identifying cells + metric")
+    model: str = pa.Field(nullable=True, description="Model, as published")
+    model_canonical: str = pa.Field(nullable=True, description="Model, canonical name")
+    variant: str = pa.Field(nullable=True, description="Variant or configuration, as published")
+    platform: str = pa.Field(description="Platform, as published")
+    vendor: str = pa.Field(description="Vendor of the platform")
+    system: str = pa.Field(description="Platform, canonical name")
+    accelerator: str = pa.Field(description="Accelerator chip of the platform")
+    accelerator_count: int = pa.Field(gt=0, description="Accelerators in the platform")
+    sdk_version: str = pa.Field(nullable=True, description="SDK version, as published")
+    sdk: str = pa.Field(nullable=True, description="SDK version number, canonical")
+    sdk_prerelease: bool = pa.Field(nullable=True, description="True for a pre-release SDK")
+    framework: str = pa.Field(nullable=True, description="Framework, as published")
+    framework_canonical: str = pa.Field(nullable=True, description="Framework, canonical")
+    dataset: str = pa.Field(nullable=True, description="Dataset, as published")
+    batch_size: str = pa.Field(nullable=True, description="Batch size, as published")
+    batch_size_number: float = pa.Field(nullable=True, gt=0, description="Batch size as a number")
+    precision: str = pa.Field(nullable=True, description="Precision label, as published")
+    activation_dtype: str = pa.Field(nullable=True, isin=DTYPES,
+                                     description="Precision of activations and gradients")
+    weight_dtype: str = pa.Field(nullable=True, isin=DTYPES, description="Precision of weights")
+    division: str = pa.Field(nullable=True, description="MLPerf division")
+    quality_target: str = pa.Field(nullable=True, description="MLPerf quality target")
+    mlperf_id: str = pa.Field(nullable=True, description="MLPerf result id")
+    workload: str = pa.Field(nullable=True, isin=WORKLOADS, description="training or inference")
+    phase: str = pa.Field(nullable=True, description="Training phase where stated")
+    metric: str = pa.Field(isin=METRICS, description="What the value measures")
+    value: float = pa.Field(description="The value in the metric's canonical unit")
+    unit: str = pa.Field(nullable=True, description="Canonical unit: items/s, ms, s, place, ...")
+    item_kind: str = pa.Field(nullable=True, description="What a throughput counts")
+    value_per_accelerator: float = pa.Field(nullable=True, gt=0,
+                                            description="Throughput divided by accelerators")
+    published_number: float = pa.Field(nullable=True, description="The number as printed")
+    unit_published: str = pa.Field(nullable=True, description="Unit as the page states it")
+    approximate: bool = pa.Field(nullable=True, description="True when printed as approximate")
+    raw_value: str = pa.Field(description="The cell exactly as published")
+
+    class Config:
+        strict = True
+
+    @pa.dataframe_check
+    def value_is_finite(cls, data) -> pl.LazyFrame:
+        return data.lazyframe.select(VALUE_IS_FINITE)
+
+    @pa.dataframe_check
+    def rates_and_durations_are_positive(cls, data) -> pl.LazyFrame:
+        return data.lazyframe.select(RATES_AND_DURATIONS_ARE_POSITIVE)
+

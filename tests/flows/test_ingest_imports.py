@@ -1,0 +1,37 @@
+"""An ingest's main process loads neither pandera nor pandas, numpy or pyarrow: together
+they cost it about 100 MB, and a sound page needs none of them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import JULY_2023, PROJECT_ROOT
+
+HEAVY = ("pandera", "pandas", "numpy", "pyarrow")
+
+# A fresh interpreter: the test process itself has imported all of them long ago.
+INGEST_AND_LIST = """
+import json, sys
+from pathlib import Path
+from flows import cli, pipeline  # cli: `perfledger ingest` loads every command's module
+summary = pipeline.ingest([sys.argv[1]], Path(sys.argv[2]))
+print(json.dumps({
+    "loaded": sorted(name for name in sys.argv[3].split(",") if name in sys.modules),
+    "values": sum(run.counts.values_added for run in summary.runs),
+}))
+"""
+
+
+def test_an_ingest_loads_no_pandera_pandas_numpy_or_pyarrow(tmp_path):
+    """The seed page passes validation: pandera is for a frame that fails it."""
+    finished = subprocess.run(
+        [sys.executable, "-c", INGEST_AND_LIST, str(JULY_2023), str(tmp_path / "warehouse"),
+         ",".join(HEAVY)],
+        cwd=PROJECT_ROOT, capture_output=True, text=True, check=True,
+        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    found = json.loads(finished.stdout.strip().splitlines()[-1])
+    assert found["values"] > 0  # the page went through validation and the load
+    assert found["loaded"] == []
