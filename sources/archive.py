@@ -6,8 +6,8 @@ import ctypes
 import hashlib
 import json
 import os
-import time
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 
@@ -32,7 +32,7 @@ def store(archive: Path, data: bytes, record: dict) -> tuple[str, Path]:
 
 class Batch:
     """Many documents archived with one sync at the end instead of two fsyncs each, and their
-    sightings logged in one file, `sightings/<time>-<pid>-<random>.sightings.jsonl`, a line
+    sightings logged in one file, `sightings/<UTC time>-<pid>-<random>.sightings.jsonl`, a line
     per document seen, written when the batch closes. (One file per batch, not one per
     document: a re-run of unchanged files then writes one file, not a line into each of a
     thousand files, which costs a read of each from disk once they left the page cache.)
@@ -87,23 +87,24 @@ def _write_sightings(archive: Path, lines: list[str]) -> list[Path]:
     """Write a batch's sightings to a file of their own; the paths to make durable."""
     folder = archive / SIGHTINGS_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")  # names sort in writing order
     path = folder / f"{stamp}-{os.getpid()}-{uuid.uuid4().hex[:8]}{SIGHTINGS_SUFFIX}"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return [path, folder]
 
 
 def sightings(archive: Path, sha256: str) -> list[dict]:
-    """Where and when the bytes `sha256` were seen, in the order the logs were written (to the
-    second): the log beside the document that archives kept before the batch logs, then
-    the batch logs."""
-    found = []
+    """Where and when the bytes `sha256` were seen, in the order the logs were written: the
+    log beside the document that archives kept before the batch logs, then the batch logs."""
     beside = archive_path(archive, sha256).with_name(f"{sha256}{SIGHTINGS_SUFFIX}")
-    logs = sorted((archive / SIGHTINGS_FOLDER).glob(f"*{SIGHTINGS_SUFFIX}"))
-    for log in ([beside] if beside.is_file() else []) + logs:
+    # Every line beside the document is about it, whatever its own fields say (a fetch's
+    # record was logged there before its sha256 was filled in).
+    found = ([json.loads(line) for line in beside.read_text(encoding="utf-8").splitlines()]
+             if beside.is_file() else [])
+    for log in sorted((archive / SIGHTINGS_FOLDER).glob(f"*{SIGHTINGS_SUFFIX}")):
         for line in log.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
-            if record.get("document_sha256", sha256) == sha256:
+            if record.get("document_sha256") == sha256:
                 found.append(record)
     return found
 

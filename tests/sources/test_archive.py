@@ -117,3 +117,18 @@ def test_a_file_written_just_before_the_run_is_read_again_next_time(tmp_path, mo
     pipeline.ingest([str(page)], warehouse)
     assert not (warehouse / INDEX_NAME).exists()
     assert pipeline.ingest([str(page)], warehouse).count_status("unchanged") == 1
+
+
+def test_sightings_read_the_batch_logs_and_the_older_log_beside_a_document(tmp_path):
+    data = JULY_2023.read_bytes()
+    with archive.Batch(tmp_path) as batch:
+        sha256, stored = batch.store(data, {"location": "first"})
+        batch.store(b"another page", {"location": "elsewhere"})
+    # An archive written before the batch logs kept a log beside the document, and a
+    # fetch's line there named no sha256.
+    stored.with_name(f"{sha256}.sightings.jsonl").write_text(
+        json.dumps({"location": "older", "document_sha256": None}) + "\n", encoding="utf-8")
+    with archive.Batch(tmp_path) as batch:
+        assert batch.sight(sha256, len(data), {"location": "second"}) == str(stored)
+    assert [s["location"] for s in archive.sightings(tmp_path, sha256)] == [
+        "older", "first", "second"]
