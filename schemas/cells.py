@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import polars as pl
 
+from schemas.on_demand import models_on_demand
+
 
 class CellColumn(NamedTuple):
     dtype: type[pl.DataType]
@@ -51,9 +53,4 @@ def surely_fits(cells: pl.DataFrame) -> bool:
     )
 
 
-def __getattr__(name: str):
-    if name == "CellSchema":
-        from schemas.cell_schema import CellSchema
-
-        return CellSchema
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = models_on_demand(__name__, "schemas.cell_schema", ["CellSchema"])

@@ -13,6 +13,8 @@ from types import MappingProxyType
 
 import polars as pl
 
+from schemas.on_demand import models_on_demand
+
 VOCAB_PATH = Path(__file__).resolve().parent / "vocab" / "claim_words.toml"
 
 RATIO_KINDS = frozenset(
@@ -245,9 +247,5 @@ def validate_rejected(frame: pl.DataFrame) -> pl.DataFrame:
     return RejectedClaimSchema.validate(frame)
 
 
-def __getattr__(name: str):
-    if name in ("ClaimSchema", "RejectedClaimSchema"):
-        from schemas import claim_schema
-
-        return getattr(claim_schema, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = models_on_demand(__name__, "schemas.claim_schema",
+                               ["ClaimSchema", "RejectedClaimSchema"])

@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 import polars as pl
 
+from schemas.on_demand import models_on_demand
+
 METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "eval_metric", "ranking"]
 WORKLOADS = ["training", "inference"]
 DTYPES = ["fp8", "fp16", "bf16", "tf32", "fp32", "fp64", "int8", "int4", "mixed"]
@@ -94,9 +96,4 @@ MEASUREMENT_DTYPES: dict[str, pl.DataType] = {
 }
 
 
-def __getattr__(name: str):
-    if name == "MeasurementSchema":
-        from schemas.measurement_schema import MeasurementSchema
-
-        return MeasurementSchema
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = models_on_demand(__name__, "schemas.measurement_schema", ["MeasurementSchema"])

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from schemas.on_demand import models_on_demand
+
 DIVISIONS = ["closed", "open"]
 AVAILABILITIES = ["available", "preview", "rdi"]
 SCORE_ROLES = ["used", "fastest", "slowest", "not_converged"]
@@ -88,12 +90,6 @@ SCORE_DTYPES: dict[str, pl.DataType] = {
 
 
 
-_MODELS = ("MlperfSystemSchema", "MlperfRunSchema", "MlperfScoreSchema")
-
-
-def __getattr__(name: str):
-    if name in _MODELS:
-        from schemas import mlperf_schema
-
-        return getattr(mlperf_schema, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = models_on_demand(
+    __name__, "schemas.mlperf_schema",
+    ["MlperfSystemSchema", "MlperfRunSchema", "MlperfScoreSchema"])

@@ -16,7 +16,7 @@ from pathlib import Path
 import duckdb
 
 from flows.output import _inert
-from warehouse import query
+from warehouse import query, sql
 from warehouse.dictionary import public_views, view_columns
 
 FORMATS = ("parquet", "csv", "duckdb")
@@ -122,7 +122,7 @@ def write_views(
 ) -> list[ViewExport]:
     writer = {"parquet": write_parquet, "csv": write_csv, "duckdb": write_duckdb_table}[fmt]
     if fmt == "duckdb":
-        connection.execute(f"ATTACH '{_sql_text(str(staging / DUCKDB_FILE))}' AS export_db")
+        connection.execute(f"ATTACH '{sql.text(str(staging / DUCKDB_FILE))}' AS export_db")
     exports = []
     for view in public_views(connection):
         export = ViewExport(view, stable_columns(connection, view))
@@ -174,7 +174,7 @@ def write_parquet(connection: duckdb.DuckDBPyConnection, export: ViewExport, sta
         options = "FORMAT parquet"
         destination = folder / "data_0.parquet"
     connection.execute(
-        f"COPY ({select_sql(export)}) TO '{_sql_text(str(destination))}' ({options})"
+        f"COPY ({select_sql(export)}) TO '{sql.text(str(destination))}' ({options})"
     )
     export.files = sorted(path for path in folder.rglob("*") if path.is_file())
 
@@ -281,5 +281,3 @@ def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _sql_text(text: str) -> str:
-    return text.replace("'", "''")

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import duckdb
 
+from warehouse import sql
+
 LAKE = "lake"
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 VIEWS_DIR = Path(__file__).resolve().parent / "views"
@@ -87,7 +89,7 @@ def _load_installed(connection: duckdb.DuckDBPyConnection, wheel_name: str,
     names it differently is loaded through a link (or copy) in a private folder."""
     source = _installed_extension(wheel_name)
     if source.name == f"{extension_name}.duckdb_extension":
-        connection.execute(f"LOAD '{_sql_text(str(source))}'")
+        connection.execute(f"LOAD '{sql.text(str(source))}'")
         return
     with tempfile.TemporaryDirectory(prefix="perfledger-extension-") as private:
         target = Path(private) / f"{extension_name}.duckdb_extension"
@@ -95,7 +97,7 @@ def _load_installed(connection: duckdb.DuckDBPyConnection, wheel_name: str,
             os.link(source, target)
         except OSError:  # another file system
             shutil.copyfile(source, target)
-        connection.execute(f"LOAD '{_sql_text(str(target))}'")
+        connection.execute(f"LOAD '{sql.text(str(target))}'")
 
 
 @functools.cache
@@ -151,7 +153,7 @@ def connect(
             _load_installed(connection, wheel_name, extension_name)
     if not read_only:
         _extension_dir(warehouse, connection.execute("PRAGMA platform").fetchone()[0])
-    options = [f"DATA_PATH '{_sql_text(str(data_path(warehouse)))}/'"]
+    options = [f"DATA_PATH '{sql.text(str(data_path(warehouse)))}/'"]
     if read_only:
         options.append("READ_ONLY")
     else:
@@ -159,10 +161,10 @@ def connect(
     if snapshot_version is not None:
         options.append(f"SNAPSHOT_VERSION {int(snapshot_version)}")
     if snapshot_time is not None:
-        options.append(f"SNAPSHOT_TIME '{_sql_text(snapshot_time)}'")
+        options.append(f"SNAPSHOT_TIME '{sql.text(snapshot_time)}'")
     try:
         connection.execute(
-            f"ATTACH 'ducklake:sqlite:{_sql_text(str(catalog_path(warehouse)))}' AS {LAKE} "
+            f"ATTACH 'ducklake:sqlite:{sql.text(str(catalog_path(warehouse)))}' AS {LAKE} "
             f"({', '.join(options)})"
         )
     except duckdb.Error as error:
@@ -177,10 +179,6 @@ def connect(
     if views:
         create_views(connection, skip_missing_tables=past)
     return connection
-
-
-def _sql_text(text: str) -> str:
-    return text.replace("'", "''")
 
 
 @functools.cache
@@ -203,9 +201,9 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
         connection.execute(path.read_text(encoding="utf-8"))
         # Literals, not query parameters: binding one makes duckdb import pandas and numpy.
         connection.execute(
-            f"INSERT INTO schema_migrations VALUES ('{_sql_text(path.name)}', now())")
+            f"INSERT INTO schema_migrations VALUES ('{sql.text(path.name)}', now())")
         connection.execute(
-            f"CALL {LAKE}.set_commit_message('perfledger', '{_sql_text(f'migration {path.name}')}')"
+            f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(f'migration {path.name}')}')"
         )
         connection.execute("COMMIT")
         done.append(path.name)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -14,6 +13,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from warehouse import sql
 from warehouse.lake import LAKE
 from warehouse.mlperf_load import load_mlperf
 from warehouse.reviews import apply_reviews
@@ -105,7 +105,7 @@ def with_value_counts(
         return current
     counts = dict(connection.execute(
         "SELECT source_id, count(*) FROM measurement_values "
-        f"WHERE source_id IN (SELECT unnest({_sql_list(wanted)})) GROUP BY 1"
+        f"WHERE source_id IN (SELECT unnest({sql.text_list(wanted)})) GROUP BY 1"
     ).fetchall())
     return current | {source_id: replace(current[source_id], value_count=counts.get(source_id, 0))
                       for source_id in wanted}
@@ -214,7 +214,7 @@ class RunStage:
         if self._buffers[name]:
             self._spill(name)
         # A list, not a pattern: each reading of the parts sees them in one order.
-        files = ", ".join(f"'{_sql_text(str(self._part_path(name, part)))}'"
+        files = ", ".join(f"'{sql.text(str(self._part_path(name, part)))}'"
                           for part in range(self._parts[name]))
         return f"read_parquet([{files}], union_by_name = true)"
 
@@ -231,7 +231,7 @@ class RunStage:
         paths = self._value_keys.finished()
         if not paths:
             return None
-        files = ", ".join(f"'{_sql_text(str(path))}'" for path in paths)
+        files = ", ".join(f"'{sql.text(str(path))}'" for path in paths)
         return f"read_parquet([{files}])"
 
     @contextlib.contextmanager
@@ -247,7 +247,7 @@ class RunStage:
         # without their keys computed apart (the commit computes them; see value_keys).
         path = self._part_path(name, self._parts[name])
         self._batch(name).write_parquet(path, compression="lz4", statistics=False)
-        yield f"read_parquet('{_sql_text(str(path))}')"
+        yield f"read_parquet('{sql.text(str(path))}')"
 
 
 class _StagedValueKeys:
@@ -296,10 +296,10 @@ def _write_value_keys(part: Path) -> Path:
     # for the rest of the run. One thread, which keeps the order and the memory small (and
     # the run's readers have the cores); small row groups for the same reason. No extension
     # is needed to read Parquet and hash; none may be fetched.
-    rows = f"read_parquet('{_sql_text(str(part))}')"
+    rows = f"read_parquet('{sql.text(str(part))}')"
     with duckdb.connect(config={"threads": 1, "autoinstall_known_extensions": False,
                                 "autoload_known_extensions": False}) as connection:
-        connection.execute(f"COPY ({_keys_query(rows)}) TO '{_sql_text(str(target))}' "
+        connection.execute(f"COPY ({_keys_query(rows)}) TO '{sql.text(str(target))}' "
                            "(FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 8192)")
     return target
 
@@ -359,8 +359,8 @@ def commit_run(
             apply_reviews(connection, reviews)
         run_row = {**run, **counts.__dict__}
         _insert_rows(connection, "runs", pl.DataFrame([run_row]))
-        message = _sql_literal(f"ingest run {run['run_id']}")
-        info = _sql_literal(json.dumps(_commit_info(run, documents)))
+        message = sql.literal(f"ingest run {run['run_id']}")
+        info = sql.literal(json.dumps(_commit_info(run, documents)))
         connection.execute(
             f"CALL {LAKE}.set_commit_message('perfledger', {message}, extra_info => {info})")
         connection.execute("COMMIT")
@@ -412,29 +412,8 @@ def _record_documents(connection, run_id: str, documents: list[DocumentLoad],
 
 def _insert_rows(connection, table: str, frame: pl.DataFrame) -> None:
     """Insert a frame by column name, so a frame's column order never matters."""
-    with _frame_view(connection, "_incoming_rows", frame) as rows:
+    with sql.frame_view(connection, "_incoming_rows", frame) as rows:
         _insert_relation(connection, table, rows, frame.columns)
-
-
-@contextlib.contextmanager
-def _frame_view(connection, name: str, frame: pl.DataFrame) -> Iterator[str]:
-    """`frame` as the temporary view `name`, read from a Parquet file. Registering an Arrow
-    table instead makes duckdb import pyarrow.dataset: 30 ms, a fifth of a re-run of 1,000
-    unchanged files, where a small file costs 2 or 3."""
-    descriptor, path = tempfile.mkstemp(prefix="perfledger-rows-", suffix=".parquet")
-    os.close(descriptor)
-    try:
-        # Parquet stores a column of nulls only as integers; as text it casts to any type.
-        frame.with_columns(pl.col(pl.Null).cast(pl.String)).write_parquet(
-            path, compression="uncompressed", statistics=False)
-        connection.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS "
-                           f"SELECT * FROM read_parquet('{_sql_text(path)}')")
-        try:
-            yield name
-        finally:
-            connection.execute(f"DROP VIEW IF EXISTS {name}")
-    finally:
-        os.unlink(path)
 
 
 def _insert_relation(connection, table: str, relation: str,
@@ -465,7 +444,7 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
     delete by key, for every source of the run at once."""
     sources = pl.DataFrame({"source_id": [d.source_id for d in applied]},
                            schema={"source_id": pl.String})
-    with _frame_view(connection, "_applied", sources):
+    with sql.frame_view(connection, "_applied", sources):
         with stage.relation(connection, "measurements") as incoming:
             _define_values(connection, run_id, incoming, stage.value_keys())
             try:
@@ -483,7 +462,7 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
             names = ", ".join(f'"{name}"' for name in _relation_columns(connection, quarantine))
             connection.execute(
                 f"INSERT INTO quarantined_values ({names}, run_id) "
-                f"SELECT {names}, {_sql_literal(run_id)} FROM {quarantine}"
+                f"SELECT {names}, {sql.literal(run_id)} FROM {quarantine}"
             )
 
 
@@ -515,7 +494,7 @@ def _define_values(connection, run_id: str, incoming: str | None,
         f"""
         CREATE OR REPLACE TEMP VIEW _values AS
         SELECT k.measurement_key, k.content_hash, k.added, k.changed,
-               '{_sql_text(run_id)}' AS run_id, v.*
+               '{sql.text(run_id)}' AS run_id, v.*
         FROM {rows} AS v POSITIONAL JOIN _keys AS k
         """
     )
@@ -609,7 +588,7 @@ def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
                     stage: RunStage) -> None:
     sources = [d.source_id for d in applied]
     connection.execute(
-        f"DELETE FROM claim_rows WHERE source_id IN (SELECT unnest({_sql_list(sources)}))"
+        f"DELETE FROM claim_rows WHERE source_id IN (SELECT unnest({sql.text_list(sources)}))"
     )
     with stage.relation(connection, "claims") as claims:
         if claims is None:
@@ -619,7 +598,7 @@ def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
             INSERT INTO claim_rows BY NAME
             SELECT md5(concat_ws(chr(31), source_id, sentence, claim_text, char_start::VARCHAR))
                        AS claim_id,
-                   {_sql_literal(run_id)} AS run_id, *
+                   {sql.literal(run_id)} AS run_id, *
             FROM {claims}
             """
         )
@@ -653,7 +632,7 @@ def _record_revisions(connection, run_id: str, applied: list[DocumentLoad]) -> N
                 "changed": pl.Boolean, "position": pl.Int32},
         orient="row",
     )
-    with _frame_view(connection, "_incoming_revisions", rows) as incoming:
+    with sql.frame_view(connection, "_incoming_revisions", rows) as incoming:
         connection.execute(f"INSERT INTO _revision_rows SELECT * FROM {incoming}")
 
 
@@ -668,7 +647,7 @@ def _write_revisions(connection) -> None:
     connection.execute(
         f"""
         WITH versions AS (
-            SELECT * FROM documents WHERE document_sha256 = ANY({_sql_list(sorted(set(shas)))})
+            SELECT * FROM documents WHERE document_sha256 = ANY({sql.text_list(sorted(set(shas)))})
         )
         INSERT INTO document_revisions
         SELECT r.run_id, r.source_id, new.document_sha256, old.document_sha256,
@@ -687,24 +666,10 @@ def _write_revisions(connection) -> None:
     )
 
 
-def _sql_text(text: str) -> str:
-    return text.replace("'", "''")
-
-
-# Values go into the load's statements as quoted literals, not as query parameters: binding
-# a Python parameter makes duckdb import pandas and numpy (some 60 MB) into the ingest.
-def _sql_literal(text: str) -> str:
-    return f"'{_sql_text(text)}'"
-
-
-def _sql_list(texts: Iterable[str]) -> str:
-    return f"[{', '.join(_sql_literal(text) for text in texts)}]::VARCHAR[]"
-
-
 def _table_columns(connection, table: str) -> list[str]:
     rows = connection.execute(
         "SELECT column_name FROM information_schema.columns "
-        f"WHERE table_catalog = {_sql_literal(LAKE)} AND table_name = {_sql_literal(table)} "
+        f"WHERE table_catalog = {sql.literal(LAKE)} AND table_name = {sql.literal(table)} "
         "ORDER BY ordinal_position"
     ).fetchall()
     return [row[0] for row in rows]

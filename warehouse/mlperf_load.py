@@ -6,6 +6,7 @@ import duckdb
 import polars as pl
 
 from sources.mlperf.tree import MlperfResults
+from warehouse import sql
 
 TABLES = {"mlperf_systems": "systems", "mlperf_runs": "runs", "mlperf_scores": "scores"}
 
@@ -21,9 +22,7 @@ def load_mlperf(
     written = {}
     for table, attribute in TABLES.items():
         frame = getattr(results, attribute)
-        # a literal: a query parameter makes duckdb import pandas and numpy
-        connection.execute(
-            f"DELETE FROM {table} WHERE source_id = '{source_id.replace(chr(39), chr(39) * 2)}'")
+        connection.execute(f"DELETE FROM {table} WHERE source_id = {sql.literal(source_id)}")
         rows = frame.with_columns(source_id=pl.lit(source_id), run_id=pl.lit(run_id))
         _insert_frame(connection, table, rows)
         written[table] = rows.height
@@ -34,9 +33,6 @@ def _insert_frame(connection: duckdb.DuckDBPyConnection, table: str, frame: pl.D
     """Insert by column name, so a frame's column order never matters."""
     if frame.height == 0:
         return
-    from warehouse.load import _frame_view  # warehouse.load imports this module
-
     columns = ", ".join(f'"{name}"' for name in frame.columns)
-    # a Parquet file, not a registered Arrow table, which would import pyarrow
-    with _frame_view(connection, "_mlperf_rows", frame) as rows:
+    with sql.frame_view(connection, "_mlperf_rows", frame) as rows:
         connection.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {rows}")

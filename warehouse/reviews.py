@@ -9,6 +9,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from warehouse import sql
+
 REVIEW_FILE = "claims-review.toml"
 DECISIONS = ("accept", "reject", "correct")
 CORRECTABLE = ("subject", "baseline", "model", "metric", "ratio", "qualifier")
@@ -75,10 +77,7 @@ def apply_reviews(connection: duckdb.DuckDBPyConnection, reviews: pl.DataFrame) 
     """Set each reviewed claim's status, note and corrections; return how many rows changed."""
     if reviews.height == 0:
         return 0
-    from warehouse.load import _frame_view  # warehouse.load imports this module
-
-    # a Parquet file, not a registered Arrow table, which would import pyarrow
-    with _frame_view(connection, "_reviews", reviews):
+    with sql.frame_view(connection, "_reviews", reviews):
         before = connection.execute(
             """SELECT count(*) FROM claim_rows c JOIN _reviews r USING (claim_id)
                WHERE c.review_status IS DISTINCT FROM r.review_status
