@@ -189,10 +189,14 @@ def _migration_files() -> list[Path]:
 
 def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
     """Apply the numbered .sql files not applied yet, each recorded, in one transaction each."""
-    connection.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR, applied_at TIMESTAMPTZ)"
-    )
-    applied = {row[0] for row in connection.execute("SELECT name FROM schema_migrations").fetchall()}
+    try:
+        applied = {row[0] for row in connection.execute(
+            "SELECT name FROM schema_migrations").fetchall()}
+    except duckdb.CatalogException:  # a new warehouse (asking first spares every run a DDL)
+        connection.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR, applied_at TIMESTAMPTZ)"
+        )
+        applied = set()
     done = []
     for path in _migration_files():
         if path.name in applied:
