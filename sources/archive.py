@@ -6,7 +6,9 @@ import ctypes
 import hashlib
 import json
 import os
+import threading
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,6 +30,15 @@ def store(archive: Path, data: bytes, record: dict) -> tuple[str, Path]:
     on disk when this returns."""
     with Batch(archive) as batch:
         return batch.store(data, record)
+
+
+@dataclass(frozen=True)
+class Written:
+    """Bytes written into a batch's archive, not yet logged nor made durable."""
+
+    sha256: str
+    path: Path
+    touched: tuple[Path, ...]  # what the batch must sync: the file and its folder, if new
 
 
 class Batch:
@@ -56,14 +67,25 @@ class Batch:
         self._touched = []
 
     def store(self, data: bytes, record: dict) -> tuple[str, Path]:
+        return self.record(self.write(data), record)
+
+    def write(self, data: bytes) -> Written:
+        """Keep `data` under its sha256, to be made durable when the batch closes. Safe on
+        any thread (hashing and writing release the GIL: threads archive files side by
+        side); `record` then logs it, in the order the caller wants."""
         sha256 = sha256_of(data)
         path = archive_path(self.archive, sha256)
         # A crash before the batch's sync can leave a short file under the name: write again.
         if not path.is_file() or path.stat().st_size != len(data):
             _write_atomically(path, data)
-            self._touched += [path, path.parent]
-        self._log_sighting(sha256, record)
-        return sha256, path
+            return Written(sha256, path, (path, path.parent))
+        return Written(sha256, path, ())
+
+    def record(self, written: Written, record: dict) -> tuple[str, Path]:
+        """Note a write of this batch and its sighting; (sha256, archived path)."""
+        self._touched += written.touched
+        self._log_sighting(written.sha256, record)
+        return written.sha256, written.path
 
     def sight(self, sha256: str, size: int, record: dict) -> str | None:
         """Record one more sighting of bytes already archived; None when they are not there
@@ -111,7 +133,8 @@ def sightings(archive: Path, sha256: str) -> list[dict]:
 
 def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # Named for the thread too: two threads may archive the same bytes at once.
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)
 

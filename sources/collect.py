@@ -7,6 +7,7 @@ import json
 import os
 import re
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +20,7 @@ from sources.mlperf import collect as mlperf_collect
 from sources.mlperf.tree import is_results_tree
 from sources.registry import Capture, Registry, Source
 
+ARCHIVING_THREADS = 2  # files read, hashed and written side by side (see _FileReader)
 TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
                  ".md": "text/markdown", ".xhtml": "application/xhtml+xml"}
 
@@ -93,22 +95,33 @@ class _FileReader:
     """Reads and archives local files, all made durable together when it is closed.
 
     A file whose stat signature is unchanged since a run that archived it is not read
-    again (sources/file_index.py): its bytes are in the archive already."""
+    again (sources/file_index.py): its bytes are in the archive already. A file to archive
+    is read, hashed and written on one of ARCHIVING_THREADS threads (each step lets go of
+    the GIL), while this thread lists and describes the next files; the documents, their
+    sightings and the index entries come out in the order the files were given."""
 
     def __init__(self, store: Path) -> None:
         self.documents: list[CollectedDocument] = []
+        self._entries: list[CollectedDocument | _Archiving] = []
         self._index = FileIndex.load(store.parent)  # beside the archive: not a document
         self._batch = archive.Batch(store)
+        self._threads: ThreadPoolExecutor | None = None  # started by the first file to archive
 
     def __enter__(self) -> _FileReader:
         return self
 
-    def __exit__(self, *_exc) -> None:
-        self._batch.__exit__()
-        self._index.save()
+    def __exit__(self, exc_type, *_exc) -> None:
+        try:
+            if exc_type is None:
+                self.documents = [self._finished(entry) for entry in self._entries]
+        finally:
+            if self._threads is not None:
+                self._threads.shutdown(cancel_futures=True)
+            self._batch.__exit__()
+            self._index.save()
 
     def add(self, document: CollectedDocument) -> None:
-        self.documents.append(document)
+        self._entries.append(document)
 
     def read(self, path: Path, described: CollectedDocument,
              stat: os.stat_result | None = None) -> None:
@@ -119,18 +132,53 @@ class _FileReader:
             known = self._index.sha256_of(path, stat)
             archived = (self._batch.sight(known, stat.st_size, _sighting(described))
                         if known else None)
-            if archived is not None:
-                self.add(_archived(described, known, archived, stat.st_size))
-                return
+        except OSError as error:
+            self.add(_unreadable(described, path, error))
+            return
+        if archived is not None:
+            self.add(_archived(described, known, archived, stat.st_size))
+            return
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(ARCHIVING_THREADS,
+                                               thread_name_prefix="perfledger-archive")
+        self._entries.append(_Archiving(self._threads.submit(self._archive, path), path, stat,
+                                        described))
+
+    def _archive(self, path: Path) -> tuple[archive.Written, int] | OSError:
+        """On an archiving thread. A file that cannot be read is a document that failed; a
+        failure to write the archive is the run's (raised where the result is taken)."""
+        try:
             data = path.read_bytes()
         except OSError as error:
-            self.add(CollectedDocument(**{**described.__dict__,
-                                          "error": f"cannot read {path}: {error.strerror or error}"}))
-            return
-        sha256, stored = self._batch.store(data, _sighting(described))
-        if len(data) == stat.st_size:
-            self._index.remember(path, stat, sha256)
-        self.add(_archived(described, sha256, stored, len(data)))
+            return error
+        return self._batch.write(data), len(data)
+
+    def _finished(self, entry: CollectedDocument | _Archiving) -> CollectedDocument:
+        if isinstance(entry, CollectedDocument):
+            return entry
+        outcome = entry.future.result()
+        if isinstance(outcome, OSError):
+            return _unreadable(entry.described, entry.path, outcome)
+        written, size = outcome
+        sha256, stored = self._batch.record(written, _sighting(entry.described))
+        if size == entry.stat.st_size:
+            self._index.remember(entry.path, entry.stat, sha256)
+        return _archived(entry.described, sha256, stored, size)
+
+
+@dataclass(frozen=True)
+class _Archiving:
+    """A file being archived on a thread, and what its document needs once it is."""
+
+    future: Future
+    path: Path
+    stat: os.stat_result
+    described: CollectedDocument
+
+
+def _unreadable(described: CollectedDocument, path: Path, error: OSError) -> CollectedDocument:
+    return CollectedDocument(**{**described.__dict__,
+                                "error": f"cannot read {path}: {error.strerror or error}"})
 
 
 def collect_paths(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
-from sources import collect
+from sources import archive, collect
 from sources.collect import collect_paths
 from sources.registry import Capture, Registry, Source
 from tests.conftest import JANUARY_2022, JULY_2023
@@ -89,3 +90,36 @@ def test_a_folder_that_cannot_be_listed_is_a_failed_document(tmp_path, monkeypat
         f"cannot list the folder {pages / 'locked'}: Permission denied"]
     assert [d.location for d in documents if not d.error] == [str(pages / "page.txt")]
 
+
+
+def test_files_archived_side_by_side_come_out_in_listing_order(tmp_path, monkeypatch):
+    """Files are read, hashed and archived on threads: the documents, their sightings and a
+    file that cannot be read keep the listing's order, and two threads writing the same
+    bytes at once leave one whole archived copy."""
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for number in range(40):
+        (pages / f"page-{number:02d}.txt").write_bytes(
+            (JULY_2023 if number % 2 else JANUARY_2022).read_bytes())
+    unreadable = pages / "page-17.txt"
+    read_bytes = Path.read_bytes
+
+    def failing_read(path):
+        if path == unreadable:
+            raise PermissionError(13, "Permission denied")
+        return read_bytes(path)
+
+    monkeypatch.setattr(collect.Path, "read_bytes", failing_read)
+    store = tmp_path / "archive"
+    documents = collect_paths([pages], Registry(), store)
+
+    assert [d.location for d in documents] == [str(path) for path in sorted(pages.iterdir())]
+    assert [d.location for d in documents if d.error] == [str(unreadable)]
+    assert documents[17].error == f"cannot read {unreadable}: Permission denied"
+    for document in (d for d in documents if not d.error):
+        assert (Path(document.archive_path).read_bytes()
+                == read_bytes(Path(document.location)))
+    (log,) = (store / archive.SIGHTINGS_FOLDER).iterdir()
+    sighted = [json.loads(line)["location"] for line in log.read_text().splitlines()]
+    assert sighted == [d.location for d in documents if not d.error]
+    assert not [path for path in store.rglob("*.tmp")]
