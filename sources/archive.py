@@ -22,6 +22,8 @@ def archive_path(archive: Path, sha256: str) -> Path:
 
 
 SIGHTINGS_FOLDER = "sightings"
+# json.dumps(..., sort_keys=True) builds an encoder per call; a re-run logs every file.
+_SIGHTING_JSON = json.JSONEncoder(sort_keys=True)
 SIGHTINGS_SUFFIX = ".sightings.jsonl"
 
 
@@ -102,7 +104,7 @@ class Batch:
         return path
 
     def _log_sighting(self, sha256: str, record: dict) -> None:
-        self._sightings.append(json.dumps({**record, "document_sha256": sha256}, sort_keys=True))
+        self._sightings.append(_SIGHTING_JSON.encode({**record, "document_sha256": sha256}))
 
 
 def _write_sightings(archive: Path, lines: list[str]) -> list[Path]:

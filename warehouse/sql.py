@@ -24,6 +24,23 @@ def literal(value: str) -> str:
     return f"'{text(value)}'"
 
 
+def literals(values: Iterable[str | int | bool | None]) -> str:
+    """A row of literals: text quoted, numbers and truth values as they are, None as NULL."""
+    return ", ".join(_literal_of(value) for value in values)
+
+
+def _literal_of(value: str | int | bool | None) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return literal(value)
+    raise TypeError(f"no SQL literal for a {type(value).__name__}")
+
+
 def text_list(values: Iterable[str]) -> str:
     return f"[{', '.join(literal(value) for value in values)}]::VARCHAR[]"
 
