@@ -22,9 +22,9 @@ def archive_path(archive: Path, sha256: str) -> Path:
 
 
 SIGHTINGS_FOLDER = "sightings"
+SIGHTINGS_SUFFIX = ".sightings.jsonl"
 # json.dumps(..., sort_keys=True) builds an encoder per call; a re-run logs every file.
 _SIGHTING_JSON = json.JSONEncoder(sort_keys=True)
-SIGHTINGS_SUFFIX = ".sightings.jsonl"
 
 
 def store(archive: Path, data: bytes, record: dict) -> tuple[str, Path]:
