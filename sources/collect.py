@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import re
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote_from_bytes
 
@@ -49,7 +49,8 @@ def _now() -> str:
 
 @functools.lru_cache(maxsize=8)  # a run sights its files within a few seconds
 def _utc_text(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # time.strftime, not datetime: a re-run formats every file's modification time.
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(math.floor(timestamp)))
 
 
 def _file_uri(resolved: str) -> str:
