@@ -44,11 +44,13 @@ class CollectedDocument:
 
 
 def _now() -> str:
-    return _utc_text(int(time.time()))
+    return utc_text(int(time.time()))
 
 
 @functools.lru_cache(maxsize=8)  # a run sights its files within a few seconds
-def _utc_text(timestamp: float) -> str:
+def utc_text(timestamp: float) -> str:
+    """A capture time as documents carry it: UTC, to the second. The load stage gives the
+    stored versions' times the same form, since a run compares the two as text."""
     # time.strftime, not datetime: a re-run formats every file's modification time.
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(math.floor(timestamp)))
 
@@ -343,7 +345,7 @@ def _describe_file(file: _ListedFile, captures: dict[str, tuple[Capture, Source]
                 error=f"cannot read {path}: {error.strerror or error}")
         described = CollectedDocument(
             source_id=f"file-{_slug(path.stem)}", source_url=_file_uri(file.resolved),
-            location=str(path), captured_at=_utc_text(mtime),
+            location=str(path), captured_at=utc_text(mtime),
             content_type=TEXT_SUFFIXES.get(path.suffix.lower(), ""),
         )
     return CollectedDocument(**{**described.__dict__, **overrides}) if overrides else described

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import tempfile
-import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -15,6 +13,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from sources.collect import utc_text
 from warehouse import sql
 from warehouse.lake import LAKE
 from warehouse.mlperf_load import load_mlperf
@@ -92,13 +91,10 @@ def current_versions(connection: duckdb.DuckDBPyConnection) -> dict[str, SourceS
         FROM document_revisions GROUP BY source_id
         """
     ).fetchall()
-    # Seconds, formatted here: a time zone conversion in SQL costs a fresh process 5 ms.
-    return {source_id: SourceState(sha256, _utc_text(seconds))
+    # Seconds, formatted as documents' capture times are (a time zone conversion in SQL
+    # costs a fresh process 5 ms).
+    return {source_id: SourceState(sha256, utc_text(seconds))
             for source_id, sha256, seconds in rows}
-
-
-def _utc_text(seconds: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(math.floor(seconds)))
 
 
 def with_value_counts(
