@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import duckdb
 import polars as pl
 
 from flows import budget, readers
@@ -655,16 +658,20 @@ def ingest(
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
     with lake.writer_lock(warehouse, wait_s):
-        connection = lake.connect(warehouse, views=False)
+        connection, documents, first_current = _open_and_collect(
+            lambda validators: collect_stage(targets, registry, warehouse, source_name,
+                                             captured_at, validators),
+            warehouse, fetching=_fetches(targets, source_name),
+        )
         try:
-            validators = fetch_validators(connection) if _fetches(targets, source_name) else {}
-            documents = collect_stage(targets, registry, warehouse, source_name, captured_at,
-                                      validators)
             progress(f"collected {len(documents)} document(s)")
             budget.pause_at("collected")  # test-only: a crash test kills the run here
             for batch in plan_runs(documents):
                 started = datetime.now(UTC).isoformat()
-                current = current_versions(connection)
+                # The first run's current versions were read as the warehouse opened; each
+                # later run reads them again, after the run before changed them.
+                current = current_versions(connection) if first_current is None else first_current
+                first_current = None
                 read = _sources_read(batch, current)
                 # Only a document that is not its source's current version is looked up in
                 # `known`: a run of unchanged files needs neither it nor the value counts.
@@ -681,6 +688,45 @@ def ingest(
         finally:
             connection.close()
     return summary
+
+
+def _open_and_collect(
+    collect_documents: Callable[[dict], list[CollectedDocument]],
+    warehouse: Path,
+    *,
+    fetching: bool,
+) -> tuple[duckdb.DuckDBPyConnection, list[CollectedDocument], dict[str, SourceState]]:
+    """The warehouse opened, its current versions read and the documents collected.
+
+    Reading files needs nothing from the warehouse, so they are read while another thread
+    opens it (DuckDB works without holding the GIL): a re-run of unchanged files is mostly
+    these two waits. Fetching needs the validators of the last fetches first."""
+    if fetching:
+        connection, current = _open_for_run(warehouse)
+        try:
+            return connection, collect_documents(fetch_validators(connection)), current
+        except BaseException:
+            connection.close()
+            raise
+    with ThreadPoolExecutor(1, thread_name_prefix="perfledger-open") as pool:
+        opening = pool.submit(_open_for_run, warehouse)
+        try:
+            documents = collect_documents({})
+        except BaseException:
+            with contextlib.suppress(Exception):
+                opening.result()[0].close()
+            raise
+        connection, current = opening.result()
+    return connection, documents, current
+
+
+def _open_for_run(warehouse: Path) -> tuple[duckdb.DuckDBPyConnection, dict[str, SourceState]]:
+    connection = lake.connect(warehouse, views=False)
+    try:
+        return connection, current_versions(connection)
+    except BaseException:
+        connection.close()
+        raise
 
 
 def _fetches(targets: list[str], source_name: str | None) -> bool:
