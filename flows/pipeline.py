@@ -28,6 +28,7 @@ from schemas.normalize import (
 )
 from schemas.validate import validate_measurements
 from sources import archive
+from sources.capture_time import checked, instant, is_newer
 from sources.claims.extract import ClaimResult
 from sources.collect import (
     CollectedDocument,
@@ -158,7 +159,7 @@ def plan_runs(documents: list[CollectedDocument]) -> list[list[CollectedDocument
     runs: list[list[CollectedDocument]] = []
     current: list[CollectedDocument] = []
     seen: set[str] = set()
-    for document in sorted(documents, key=lambda d: d.captured_at):
+    for document in sorted(documents, key=lambda d: instant(d.captured_at)):
         if document.source_id in seen:
             runs.append(current)
             current, seen = [], set()
@@ -269,7 +270,7 @@ class _ToRead:
     document: CollectedDocument
     base: DocumentLoad
     state: SourceState | None
-    current_captured: str
+    current_s: float | None  # when the current version was captured; None: none is
     force: bool
 
 
@@ -282,7 +283,7 @@ class _Parsed:
     parsed: ParsedDocument
     context: DocumentContext
     state: SourceState | None
-    current_captured: str
+    current_s: float | None
     force: bool
     layout_name: str
     claims: ClaimResult
@@ -314,11 +315,12 @@ def _triage(
     sha256 = document.document_sha256
     state = current.get(document.source_id)
     current_sha = state.document_sha256 if state else None
-    current_captured = state.captured_at if state else ""
+    current_s = state.captured_s if state else None
     base.previous_sha256 = current_sha
     if force and sha256 == current_sha:
-        current_captured = ""
-    elif sha256 == current_sha or (sha256 in known and document.captured_at <= current_captured):
+        current_s = None
+    elif sha256 == current_sha or (sha256 in known
+                                   and not is_newer(document.captured_at, current_s)):
         base.status = "unchanged"
         base.message = "same bytes as a version already read"
         return base
@@ -330,9 +332,9 @@ def _triage(
             prepared = prepare_results_tree(document, base, warehouse, sha256 not in known)
         except Exception as error:  # a broken tree fails alone, as a broken page does
             return _parse_failed(document, base, _unexpected(error), known)
-        prepared.status = "new" if document.captured_at > current_captured else "stale"
+        prepared.status = "new" if is_newer(document.captured_at, current_s) else "stale"
         return prepared
-    return _ToRead(document, base, state, current_captured, force)
+    return _ToRead(document, base, state, current_s, force)
 
 
 def _read_job(item: _ToRead, warehouse: Path, check: bool = True) -> readers.ReadJob:
@@ -376,7 +378,7 @@ def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> Do
         captured_at=document.captured_at,
         parser_version=parser_version(layout_name),
     )
-    return _Parsed(document, base, parsed, context, item.state, item.current_captured,
+    return _Parsed(document, base, parsed, context, item.state, item.current_s,
                    item.force, layout_name, claims)
 
 
@@ -458,7 +460,7 @@ def _finish(
     base.cells = parsed.cells if document.document_sha256 not in known else None
     base.measurements = good
     base.quarantine = quarantine
-    base.status = "new" if document.captured_at > read.current_captured else "stale"
+    base.status = "new" if is_newer(document.captured_at, read.current_s) else "stale"
     if (base.status == "new" and good.height == 0 and state and state.value_count
             and not read.force):
         # A version without a single value where the last one had many is far more often a
@@ -654,6 +656,8 @@ def ingest(
     which wrap the same functions, so both paths give the same values.
     """
     collect_stage = collect_stage or collect
+    if captured_at is not None:
+        captured_at = checked(captured_at, "--captured-at")
     _freeze_startup_objects()
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
 import json
-import math
 import os
 import re
 import time
@@ -14,6 +12,7 @@ from pathlib import Path
 from urllib.parse import quote_from_bytes
 
 from sources import archive
+from sources.capture_time import utc_text
 from sources.fetch import FetchPolicy, FetchResult, fetch
 from sources.file_index import FileIndex
 from sources.mlperf import collect as mlperf_collect
@@ -45,14 +44,6 @@ class CollectedDocument:
 
 def _now() -> str:
     return utc_text(int(time.time()))
-
-
-@functools.lru_cache(maxsize=8)  # a run sights its files within a few seconds
-def utc_text(timestamp: float) -> str:
-    """A capture time as documents carry it: UTC, to the second. The load stage gives the
-    stored versions' times the same form, since a run compares the two as text."""
-    # time.strftime, not datetime: a re-run formats every file's modification time.
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(math.floor(timestamp)))
 
 
 def _file_uri(resolved: str) -> str:

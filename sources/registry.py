@@ -7,6 +7,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sources.capture_time import checked
+
 REGISTRY_PATH = Path(__file__).resolve().parent / "registry.toml"
 
 
@@ -87,12 +89,19 @@ def load_registry(path: Path = REGISTRY_PATH, user_path: Path | None = None) -> 
             Capture(
                 path=(path.parent / entry["file"]).resolve(),
                 source=entry["source"],
-                captured_at=entry["captured_at"],
+                captured_at=_capture_time(entry, path),
                 content_type=entry.get("content_type", ""),
                 note=entry.get("note", ""),
             )
         )
     return Registry(sources=sources, captures=tuple(captures))
+
+
+def _capture_time(entry: dict, path: Path) -> str:
+    try:
+        return checked(str(entry.get("captured_at", "")), f"{path}: capture {entry['file']}: captured_at")
+    except ValueError as error:
+        raise RegistryError(str(error)) from None
 
 
 def _toml_value(value) -> str:

@@ -13,7 +13,6 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from sources.collect import utc_text
 from warehouse import sql
 from warehouse.lake import LAKE
 from warehouse.mlperf_load import load_mlperf
@@ -75,7 +74,7 @@ class SourceState:
     """The version a source's current values come from."""
 
     document_sha256: str
-    captured_at: str  # ISO 8601, UTC
+    captured_s: float  # seconds since the epoch
     # How many values that version holds; None until with_value_counts counted them, which
     # a run does only for the sources it reads a new version of.
     value_count: int | None = None
@@ -91,10 +90,8 @@ def current_versions(connection: duckdb.DuckDBPyConnection) -> dict[str, SourceS
         FROM document_revisions GROUP BY source_id
         """
     ).fetchall()
-    # Seconds, formatted as documents' capture times are (a time zone conversion in SQL
-    # costs a fresh process 5 ms).
-    return {source_id: SourceState(sha256, utc_text(seconds))
-            for source_id, sha256, seconds in rows}
+    # Seconds, compared with documents' capture times as instants (sources/capture_time.py).
+    return {source_id: SourceState(sha256, seconds) for source_id, sha256, seconds in rows}
 
 
 def with_value_counts(

@@ -134,3 +134,32 @@ def test_diff_from_the_command_line_as_json_and_csv(two_versions):
                                    "--warehouse", str(warehouse)]).output
     assert csv_out.splitlines()[0].startswith("change,source_id,row_identity,metric")
     assert len(csv_out.splitlines()) == 4
+
+
+def test_a_version_captured_later_in_the_same_second_is_the_newer_one(warehouse, tmp_path):
+    # The second version's capture time, to the millisecond as a fetch gives it, sorts
+    # before the first's as text ('.' < 'Z'); compared as instants it is the newer one.
+    original = JULY_2023.read_text(encoding="utf-8")
+    first, second = tmp_path / "v1.txt", tmp_path / "v2.txt"
+    first.write_text(original, encoding="utf-8")
+    second.write_text(_edited_version(original), encoding="utf-8")
+    pipeline.ingest([str(first)], warehouse, source_name=SOURCE,
+                    captured_at="2023-07-31T00:00:00Z")
+    summary = pipeline.ingest([str(second)], warehouse, source_name=SOURCE,
+                              captured_at="2023-07-31T00:00:00.250+00:00")
+    assert summary.count_status("new") == 1 and summary.total("values_changed") == 1
+    assert query.run_sql(warehouse, (
+        "SELECT value FROM measurements WHERE model_canonical = 'ResNet-50 v1.5' "
+        "AND system = 'Bow Pod16' AND framework = 'TensorFlow1' AND metric = 'throughput'"
+    ))[1] == [(45100.0,)]
+
+
+def test_a_capture_time_that_is_not_iso_8601_stops_the_ingest_with_a_message(
+        warehouse, tmp_path):
+    page = tmp_path / "page.txt"
+    page.write_text(JULY_2023.read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["ingest", str(page), "--warehouse", str(warehouse),
+                                       "--captured-at", "July 4 2023"])
+    assert result.exit_code == 2, result.output
+    assert "--captured-at 'July 4 2023' is not an ISO 8601 date or time" in result.output
+    assert "Traceback" not in result.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from flows import pipeline
+from sources.capture_time import instant
 from tests.conftest import JANUARY_2022, JULY_2023
 from warehouse import lake
 from warehouse.load import current_versions
@@ -45,7 +46,7 @@ def test_versions_applied_before_revisions_existed_get_their_revision_rows(wareh
     # What changed between the versions was not recorded then: unknown, not zero.
     assert rows == [(january, None, None, None), (july, january, None, None)]
     assert current[SOURCE].document_sha256 == july
-    assert current[SOURCE].captured_at == "2023-07-31T00:00:00Z"
+    assert current[SOURCE].captured_s == instant("2023-07-31T00:00:00Z")
     assert len(current) == 4  # every bundled source has its current version
 
 
