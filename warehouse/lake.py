@@ -153,7 +153,10 @@ def connect(
             _load_installed(connection, wheel_name, extension_name)
     if not read_only:
         _extension_dir(warehouse, connection.execute("PRAGMA platform").fetchone()[0])
-    options = [f"DATA_PATH '{sql.text(str(data_path(warehouse)))}/'"]
+    # The catalog keeps the data folder it was created with; the data files' paths are
+    # relative to it, and the warehouse's data folder is the one beside its catalog, so a
+    # warehouse moved or copied elsewhere opens there.
+    options = [f"DATA_PATH '{sql.text(str(data_path(warehouse)))}/'", "OVERRIDE_DATA_PATH true"]
     if read_only:
         options.append("READ_ONLY")
     else:

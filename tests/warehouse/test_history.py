@@ -163,3 +163,26 @@ def test_a_capture_time_that_is_not_iso_8601_stops_the_ingest_with_a_message(
     assert result.exit_code == 2, result.output
     assert "--captured-at 'July 4 2023' is not an ISO 8601 date or time" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_warehouse_moved_to_another_folder_opens_writes_and_travels_there(tmp_path):
+    # DuckLake's catalog stores the folder its data files were written to; the warehouse's
+    # own data folder is the one beside its catalog, wherever the folder was moved.
+    original = JULY_2023.read_text(encoding="utf-8")
+    first, second = tmp_path / "v1.txt", tmp_path / "v2.txt"
+    first.write_text(original, encoding="utf-8")
+    second.write_text(_edited_version(original), encoding="utf-8")
+    before = tmp_path / "before"
+    one = pipeline.ingest([str(first)], before, source_name=SOURCE,
+                          captured_at="2023-07-31T00:00:00Z")
+    moved = tmp_path / "moved"
+    before.rename(moved)
+    question = ("SELECT value FROM measurements WHERE model_canonical = 'ResNet-50 v1.5' "
+                "AND system = 'Bow Pod16' AND framework = 'TensorFlow1' AND metric = 'throughput'")
+    assert query.run_sql(moved, question)[1] == [(44059.0,)]
+    pipeline.ingest([str(second)], moved, source_name=SOURCE,
+                    captured_at="2023-08-31T00:00:00Z")
+    assert query.run_sql(moved, question)[1] == [(45100.0,)]
+    assert query.run_sql(moved, question, str(one.runs[0].snapshot_id))[1] == [(44059.0,)]
+    assert not before.exists()
+    assert list((moved / "data").rglob("*.parquet"))
