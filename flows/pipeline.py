@@ -656,6 +656,9 @@ def ingest(
     which wrap the same functions, so both paths give the same values.
     """
     collect_stage = collect_stage or collect
+    if any(not target.strip() for target in targets):
+        # Path("") is the current folder: an unset shell variable would ingest all of it.
+        raise ValueError("an empty PATH_OR_URL was given; name a file, folder or URL")
     if captured_at is not None:
         captured_at = checked(captured_at, "--captured-at")
     _freeze_startup_objects()

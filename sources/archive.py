@@ -21,6 +21,7 @@ def archive_path(archive: Path, sha256: str) -> Path:
     return archive / sha256[:2] / sha256
 
 
+COPY_CHUNK_BYTES = 1 << 20
 SIGHTINGS_FOLDER = "sightings"
 SIGHTINGS_SUFFIX = ".sightings.jsonl"
 # json.dumps(..., sort_keys=True) builds an encoder per call; a re-run logs every file.
@@ -83,6 +84,31 @@ class Batch:
             return Written(sha256, path, (path, path.parent))
         return Written(sha256, path, ())
 
+    def write_file(self, source: Path) -> tuple[Written, int]:
+        """Keep a file's bytes under their sha256, as `write` does, without holding them:
+        they are hashed while copied, a chunk at a time, to a temporary file in the archive
+        that then takes its name (or is dropped when those bytes are archived in full
+        already). (written, size copied). Safe on any thread."""
+        digest = hashlib.sha256()
+        size = 0
+        self.archive.mkdir(parents=True, exist_ok=True)
+        temporary = self.archive / f".incoming.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            with _reading(source) as reading, temporary.open("wb") as writing:
+                while chunk := _read_chunk(reading, source):
+                    digest.update(chunk)
+                    writing.write(chunk)
+                    size += len(chunk)
+            sha256 = digest.hexdigest()
+            path = archive_path(self.archive, sha256)
+            if path.is_file() and path.stat().st_size == size:
+                return Written(sha256, path, ()), size
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(temporary, path)
+            return Written(sha256, path, (path, path.parent)), size
+        finally:
+            temporary.unlink(missing_ok=True)
+
     def record(self, written: Written, record: dict) -> tuple[str, Path]:
         """Note a write of this batch and its sighting; (sha256, archived path)."""
         self._touched += written.touched
@@ -105,6 +131,24 @@ class Batch:
 
     def _log_sighting(self, sha256: str, record: dict) -> None:
         self._sightings.append(_SIGHTING_JSON.encode({**record, "document_sha256": sha256}))
+
+
+class UnreadableSource(OSError):
+    """The file to archive could not be read (as opposed to the archive not written)."""
+
+
+def _reading(source: Path):
+    try:
+        return source.open("rb")
+    except OSError as error:
+        raise UnreadableSource(error.errno, error.strerror or str(error)) from error
+
+
+def _read_chunk(reading, source: Path) -> bytes:
+    try:
+        return reading.read(COPY_CHUNK_BYTES)
+    except OSError as error:
+        raise UnreadableSource(error.errno, error.strerror or str(error)) from error
 
 
 def _write_sightings(archive: Path, lines: list[str]) -> list[Path]:

@@ -20,6 +20,9 @@ from sources.mlperf.tree import is_results_tree
 from sources.registry import Capture, Registry, Source
 
 ARCHIVING_THREADS = 2  # files read, hashed and written side by side (see _FileReader)
+# A file up to this size is read whole (one read, one write); a larger one is copied into the
+# archive a chunk at a time, so that a huge file costs no memory.
+IN_MEMORY_ARCHIVE_BYTES = 16 << 20
 TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
                  ".md": "text/markdown", ".xhtml": "application/xhtml+xml"}
 
@@ -135,12 +138,19 @@ class _FileReader:
         if self._threads is None:
             self._threads = ThreadPoolExecutor(ARCHIVING_THREADS,
                                                thread_name_prefix="perfledger-archive")
-        self._entries.append(_Archiving(self._threads.submit(self._archive, path), path, stat,
-                                        described))
+        self._entries.append(_Archiving(self._threads.submit(self._archive, path, stat.st_size),
+                                        path, stat, described))
 
-    def _archive(self, path: Path) -> tuple[archive.Written, int] | OSError:
+    def _archive(self, path: Path, size: int) -> tuple[archive.Written, int] | OSError:
         """On an archiving thread. A file that cannot be read is a document that failed; a
-        failure to write the archive is the run's (raised where the result is taken)."""
+        failure to write the archive is the run's (raised where the result is taken). A
+        large file is copied a chunk at a time, so that memory holds a few of them whatever
+        their size."""
+        if size > IN_MEMORY_ARCHIVE_BYTES:
+            try:
+                return self._batch.write_file(path)
+            except archive.UnreadableSource as error:
+                return error
         try:
             data = path.read_bytes()
         except OSError as error:

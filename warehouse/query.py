@@ -10,6 +10,7 @@ from pathlib import Path
 
 import duckdb
 
+from sources.capture_time import checked
 from warehouse import lake
 
 QUERIES_DIR = Path(__file__).resolve().parent / "queries"
@@ -47,16 +48,28 @@ def query_text(name: str) -> str:
 
 
 def resolve_as_of(warehouse: Path, as_of: str | None) -> dict:
-    """'7' -> snapshot version 7; anything else is read as a timestamp."""
+    """'7' -> snapshot version 7; anything else must be an ISO 8601 time (UTC unless it
+    names a zone)."""
     if as_of is None:
         return {}
     if re.fullmatch(r"\d+", as_of.strip()):
         return {"snapshot_version": int(as_of)}
-    return {"snapshot_time": as_of.strip()}
+    try:
+        return {"snapshot_time": checked(as_of, "--as-of")}
+    except ValueError as error:
+        raise ValueError(f"{error}, nor a snapshot id (`perfledger snapshots` lists them)"
+                         ) from None
 
 
 def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
-    return lake.connect(warehouse, read_only=True, **resolve_as_of(warehouse, as_of))
+    try:
+        return lake.connect(warehouse, read_only=True, **resolve_as_of(warehouse, as_of))
+    except lake.WarehouseError as error:
+        if as_of is not None and "No snapshot found" in str(error):
+            raise lake.WarehouseError(
+                f"--as-of {as_of}: the warehouse at {warehouse} has no snapshot then "
+                "(`perfledger snapshots` lists them)") from None
+        raise
 
 
 def open_for_queries(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
@@ -159,6 +172,17 @@ def snapshots(warehouse: Path) -> tuple[list[str], list[tuple]]:
         connection.close()
 
 
+def _require_snapshots(connection: duckdb.DuckDBPyConnection, warehouse: Path,
+                       *versions: int) -> None:
+    existing = {row[0] for row in connection.execute(
+        "SELECT snapshot_id FROM lake.snapshots()").fetchall()}
+    missing = [str(version) for version in versions if version not in existing]
+    if missing:
+        raise ValueError(
+            f"no snapshot {', '.join(missing)} in the warehouse at {warehouse}: it has "
+            f"snapshots {min(existing)} to {max(existing)} (`perfledger snapshots` lists them)")
+
+
 def ingest_snapshot_ids(
     connection: duckdb.DuckDBPyConnection, *, changed_only: bool = False
 ) -> list[int]:
@@ -194,6 +218,7 @@ def diff(
         if from_version is None:
             earlier = [s for s in runs if s < to_version]
             from_version = earlier[-1] if earlier else _first_snapshot(connection)
+        _require_snapshots(connection, warehouse, from_version, to_version)
         sql = query_text("diff").format(from_version=int(from_version), to_version=int(to_version))
         result = connection.execute(sql)
         return [d[0] for d in result.description], result.fetchall(), from_version, to_version

@@ -123,3 +123,47 @@ def test_files_archived_side_by_side_come_out_in_listing_order(tmp_path, monkeyp
     sighted = [json.loads(line)["location"] for line in log.read_text().splitlines()]
     assert sighted == [d.location for d in documents if not d.error]
     assert not [path for path in store.rglob("*.tmp")]
+
+
+def test_a_large_file_is_archived_a_chunk_at_a_time_with_the_same_outcome(tmp_path, monkeypatch):
+    """Files over IN_MEMORY_ARCHIVE_BYTES are hashed while copied, never held whole: the
+    archive, the documents and their sha256 are those of reading them whole; a large file
+    that cannot be read is a failed document, not a failed run."""
+    monkeypatch.setattr(collect, "IN_MEMORY_ARCHIVE_BYTES", 1000)
+    monkeypatch.setattr(archive, "COPY_CHUNK_BYTES", 512)
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "a-small.txt").write_text("Nothing here.\n")
+    for name in ("b-large.txt", "c-same-bytes.txt"):
+        (pages / name).write_bytes(JULY_2023.read_bytes())
+    (pages / "d-other.txt").write_bytes(JANUARY_2022.read_bytes())
+    unreadable = pages / "e-unreadable.txt"
+    unreadable.write_bytes(JANUARY_2022.read_bytes() * 2)
+    path_open = Path.open
+
+    def failing_open(path, *args, **kwargs):
+        if path == unreadable:
+            raise PermissionError(13, "Permission denied")
+        return path_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", failing_open)
+    streamed = []
+    write_file = archive.Batch.write_file
+    monkeypatch.setattr(archive.Batch, "write_file",
+                        lambda batch, path: streamed.append(path.name) or write_file(batch, path))
+    store = tmp_path / "archive"
+    documents = collect_paths([pages], Registry(), store)
+
+    assert sorted(streamed) == ["b-large.txt", "c-same-bytes.txt", "d-other.txt",
+                                "e-unreadable.txt"]
+    assert [d.location for d in documents] == [str(path) for path in sorted(pages.iterdir())]
+    assert documents[-1].error == f"cannot read {unreadable}: Permission denied"
+    for document in documents[:-1]:
+        data = Path(document.location).read_bytes()
+        assert document.document_sha256 == archive.sha256_of(data)
+        assert document.byte_size == len(data)
+        assert Path(document.archive_path).read_bytes() == data
+    assert documents[1].document_sha256 == archive.sha256_of(JULY_2023.read_bytes())
+    assert documents[1].archive_path == documents[2].archive_path
+    assert len([path for path in store.glob("??/*") if path.is_file()]) == 3
+    assert not [path for path in store.rglob("*.tmp")]

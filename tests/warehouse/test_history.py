@@ -186,3 +186,34 @@ def test_a_warehouse_moved_to_another_folder_opens_writes_and_travels_there(tmp_
     assert query.run_sql(moved, question, str(one.runs[0].snapshot_id))[1] == [(44059.0,)]
     assert not before.exists()
     assert list((moved / "data").rglob("*.parquet"))
+
+
+def test_a_snapshot_or_time_the_warehouse_lacks_is_named_in_a_message(two_versions):
+    warehouse, first, second, _ = two_versions
+    runner = CliRunner()
+
+    def refused(*args):
+        result = runner.invoke(main, [*args, "--warehouse", str(warehouse)])
+        assert result.exit_code == 2, result.output
+        assert isinstance(result.exception, SystemExit), result.exception  # not a crash
+        return result.output
+
+    assert f"no snapshot 99999 in the warehouse at {warehouse}: it has snapshots 0 to " \
+           f"{second}" in refused("diff", str(first), "99999")
+    assert "--as-of 99999: the warehouse at" in refused("sql", "SELECT 1", "--as-of", "99999")
+    assert "--as-of 2001-01-01: the warehouse at" in refused("sql", "SELECT 1", "--as-of",
+                                                            "2001-01-01")
+    assert ("--as-of 'last tuesday' is not an ISO 8601 date or time"
+            in refused("sql", "SELECT 1", "--as-of", "last tuesday"))
+    # A time with a zone is the same instant in UTC: the second snapshot was written today.
+    result = runner.invoke(main, ["sql", "SELECT count(*) FROM measurements", "--as-of",
+                                  "2099-01-01T02:00:00+02:00", "--format", "csv",
+                                  "--warehouse", str(warehouse)])
+    assert result.output.splitlines() == ["count_star()", "358"]
+
+
+def test_an_empty_path_is_refused_rather_than_read_as_the_current_folder(warehouse):
+    result = CliRunner().invoke(main, ["ingest", "", "--warehouse", str(warehouse)])
+    assert result.exit_code == 2, result.output
+    assert "an empty PATH_OR_URL was given" in result.output
+    assert not (warehouse / "catalog.sqlite").exists()
