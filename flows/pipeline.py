@@ -95,15 +95,8 @@ class IngestSummary:
 
     def claim_counts(self) -> tuple[int, int]:
         """(claims found, claim-like sentences set aside) in the documents applied."""
-        found = rejected = 0
-        for run in self.runs:
-            for document in run.documents:
-                if document.status != "new":
-                    continue
-                found += document.claims.height if document.claims is not None else 0
-                if document.quarantine is not None:
-                    rejected += document.quarantine.filter(pl.col("stage") == "claims").height
-        return found, rejected
+        applied = [d for run in self.runs for d in run.documents if d.status == "new"]
+        return (sum(d.claims_found for d in applied), sum(d.claims_rejected for d in applied))
 
     @property
     def failures(self) -> list[DocumentLoad]:

@@ -142,7 +142,7 @@ def connect(
             # a reader, which runs users' SQL, keeps the check.
             "allow_unsigned_extensions": not read_only,
             # DuckDB's default, stated because the load stage relies on it: a table made from
-            # the staged rows keeps their order (see load._define_values).
+            # the staged rows keeps their order (see load._define_keys).
             "preserve_insertion_order": True,
         }
     )

@@ -21,6 +21,9 @@ from warehouse.reviews import apply_reviews
 # Frames a run stages per document before its transaction writes them.
 STAGED_FRAMES = ("cells", "measurements", "quarantine", "claims")
 STAGE_BATCH_ROWS = 20_000  # rows held per frame before they are spilled to the stage folder
+# The commit applies a run's values this many staged rows at a time (whole parts, whole
+# sources): what it holds of them (keys, marks) then stays the same whatever the run's size.
+COMMIT_GROUP_ROWS = 200_000
 
 # Columns whose change is a change of the published value; lineage and position are not.
 CONTENT_COLUMNS = (
@@ -62,6 +65,9 @@ class DocumentLoad:
     claims: pl.DataFrame | None = None
     fetch_record: dict | None = None
     mlperf: object | None = None  # official MLPerf results read from a results tree
+    # What the run's summary says of the claims once the frames are staged (and let go).
+    claims_found: int = 0
+    claims_rejected: int = 0
 
 
 def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
@@ -140,6 +146,8 @@ class RunStage:
         self._parts = dict.fromkeys(STAGED_FRAMES, 0)
         self._cell_documents: list[tuple[str, int]] = []  # (document_sha256, rows) buffered
         self._value_keys = _StagedValueKeys()
+        self._buffered_value_sources: list[str] = []  # sources of the buffered measurements
+        self._part_value_sources: list[tuple[list[str], int]] = []  # (sources, rows) per part
 
     def __enter__(self) -> RunStage:
         return self
@@ -161,6 +169,8 @@ class RunStage:
             if document.source_id in self._applied_sources:
                 raise ValueError(f"source {document.source_id} has two new versions in one run")
             self._applied_sources.add(document.source_id)
+            if document.measurements is not None and document.measurements.height:
+                self._buffered_value_sources.append(document.source_id)
             self._append("measurements", document.measurements)
             self._append("quarantine", document.quarantine)
             if document.quarantine is not None:
@@ -174,8 +184,16 @@ class RunStage:
                     pl.lit(document.document_sha256).alias("document_sha256"),
                     pl.all(),
                 ))
+        document.claims_found = document.claims.height if document.claims is not None else 0
+        if document.quarantine is not None and document.quarantine.height:
+            document.claims_rejected = int(
+                (document.quarantine.get_column("stage") == "claims").sum())
+        # Only the small parts stay: even an empty frame holds some kilobytes of its own, and
+        # a run keeps every document until it commits.
         document.cells = None
         document.measurements = None
+        document.quarantine = None
+        document.claims = None
         document.prose = []
         self.documents.append(document)
 
@@ -201,6 +219,8 @@ class RunStage:
         frame.write_parquet(path, compression="lz4", statistics=False)
         if name == "measurements":
             self._value_keys.add(path, frame.schema)
+            self._part_value_sources.append((self._buffered_value_sources, frame.height))
+            self._buffered_value_sources = []
         self._parts[name] += 1
         self._buffers[name] = []
         self._rows[name] = 0
@@ -214,10 +234,12 @@ class RunStage:
         """A SQL relation over the parts staged under `name`, its last batch spilled first."""
         if self._buffers[name]:
             self._spill(name)
+        return self._parts_relation(name, 0, self._parts[name])
+
+    def _parts_relation(self, name: str, first: int, last: int) -> str:
         # A list, not a pattern: each reading of the parts sees them in one order.
-        files = ", ".join(f"'{sql.text(str(self._part_path(name, part)))}'"
-                          for part in range(self._parts[name]))
-        return f"read_parquet([{files}], union_by_name = true)"
+        return _files_relation([self._part_path(name, part) for part in range(first, last)],
+                               union_by_name=True)
 
     def spill_measurements(self) -> None:
         """Spill the last measurements of a run whose others are on disk, so that their keys
@@ -225,15 +247,40 @@ class RunStage:
         if self._parts["measurements"] and self._buffers["measurements"]:
             self._spill("measurements")
 
-    def value_keys(self) -> str | None:
-        """A SQL relation over the key and content hash of every staged measurement, in the
-        staged order, once computed; None when the commit must compute them (a run kept in
-        memory, or parts whose columns differ). After `spill_measurements`."""
-        paths = self._value_keys.finished()
-        if not paths:
-            return None
-        files = ", ".join(f"'{sql.text(str(path))}'" for path in paths)
-        return f"read_parquet([{files}])"
+    def value_groups(self, applied_sources: list[str]) -> list[ValueGroup]:
+        """The applied sources' staged values in groups of whole parts of up to
+        COMMIT_GROUP_ROWS rows, each with its sources, its rows and (once computed) their
+        keys; then, if any, the applied sources without a staged value. After
+        `spill_measurements`.
+
+        One group holds everything when the run fits in memory, or when the parts' columns
+        differ (their keys are then computed over all parts at once, as DuckDB reads them
+        together; see _StagedValueKeys)."""
+        if self._parts["measurements"]:
+            self._on_disk("measurements")  # the last batch spilled, as every part is
+        keys = self._value_keys.finished() if self._parts["measurements"] else []
+        if not keys:
+            with self.relation(None, "measurements") as rows:  # a file of the stage
+                return [ValueGroup(applied_sources, rows, None)]
+        groups: list[ValueGroup] = []
+        grouped: set[str] = set()
+        first = 0
+        while first < len(self._part_value_sources):
+            last, rows = first, 0
+            while last < len(self._part_value_sources) and (
+                    last == first or rows + self._part_value_sources[last][1] <= COMMIT_GROUP_ROWS):
+                rows += self._part_value_sources[last][1]
+                last += 1
+            sources = [source for part in self._part_value_sources[first:last]
+                       for source in part[0]]
+            grouped.update(sources)
+            groups.append(ValueGroup(sources, self._parts_relation("measurements", first, last),
+                                     _files_relation(keys[first:last])))
+            first = last
+        rest = [source for source in applied_sources if source not in grouped]
+        if rest:
+            groups.append(ValueGroup(rest, None, None))
+        return groups
 
     @contextlib.contextmanager
     def relation(self, connection, name: str) -> Iterator[str | None]:
@@ -249,6 +296,20 @@ class RunStage:
         path = self._part_path(name, self._parts[name])
         self._batch(name).write_parquet(path, compression="lz4", statistics=False)
         yield f"read_parquet('{sql.text(str(path))}')"
+
+
+@dataclass(frozen=True)
+class ValueGroup:
+    """Applied sources whose staged values the commit applies together."""
+
+    sources: list[str]
+    rows: str | None  # a SQL relation over their staged values; None: they have none
+    keys: str | None  # over those values' keys, in the same order; None: to be computed
+
+
+def _files_relation(paths: list[Path], *, union_by_name: bool = False) -> str:
+    files = ", ".join(f"'{sql.text(str(path))}'" for path in paths)
+    return f"read_parquet([{files}]{', union_by_name = true' if union_by_name else ''})"
 
 
 class _StagedValueKeys:
@@ -342,13 +403,15 @@ def commit_run(
     documents = stage.documents
     applied = [d for d in documents if d.status == "new"]
     stage.spill_measurements()
+    groups = stage.value_groups([d.source_id for d in applied]) if applied else []
+    marked = mark_groups(connection, groups, applied, stage.folder)
     connection.execute("BEGIN")
     try:
         if applied:
             _create_revision_rows(connection)
         _record_documents(connection, run["run_id"], documents, stage)
         if applied:
-            _apply_values(connection, run["run_id"], applied, stage)
+            _apply_values(connection, run["run_id"], applied, stage, groups, marked)
             _replace_claims(connection, run["run_id"], applied, stage)
         for document in applied:
             if document.mlperf is not None:
@@ -444,22 +507,18 @@ def _relation_columns(connection, relation: str) -> list[str]:
     return [row[0] for row in connection.execute(f"DESCRIBE SELECT * FROM {relation}").fetchall()]
 
 
-def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: RunStage) -> None:
+def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: RunStage,
+                  groups: list[ValueGroup], marked: list[MarkedGroup]) -> None:
     """Bring each applied source's current values to its new version: update, insert and
-    delete by key, for every source of the run at once."""
-    sources = pl.DataFrame({"source_id": [d.source_id for d in applied]},
-                           schema={"source_id": pl.String})
-    with sql.frame_view(connection, "_applied", sources):
-        with stage.relation(connection, "measurements") as incoming:
-            _define_values(connection, run_id, incoming, stage.value_keys())
-            try:
-                totals = _count_changes(connection, applied)
-                with _one_writer_thread(connection):
-                    _write_values(connection, totals)
-            finally:
-                connection.execute("DROP VIEW IF EXISTS _values")
-                connection.execute("DROP TABLE IF EXISTS _keys")
-                connection.execute("DROP TABLE IF EXISTS _stored")
+    delete by key, a group of sources at a time. The groups of a large run were marked
+    before the transaction (`mark_groups`); a run of one group is marked here."""
+    if not marked:
+        (group,) = groups
+        with _marked_here(connection, group, applied) as here:
+            _write_group(connection, run_id, here)
+    for group in marked:
+        _write_group(connection, run_id, group)
+    with sql.frame_view(connection, "_applied", _sources_frame(applied)):
         connection.execute(
             "DELETE FROM quarantined_values WHERE source_id IN (SELECT source_id FROM _applied)"
         )
@@ -472,47 +531,112 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
             )
 
 
-def _define_values(connection, run_id: str, incoming: str | None,
-                   keys: str | None = None) -> None:
-    """`_keys`: each incoming value's key and content hash, in the staged order, and whether
-    it is new or changed, the only part held in memory; `_values`: the incoming rows with
-    their key, hash, marks and run, read from the stage by each statement that needs them
-    (a table of a run's rows, all columns, would grow with the run: about 150 MB for 1,000
-    pages).
+def _write_group(connection, run_id: str, group: MarkedGroup) -> None:
+    with sql.frame_view(connection, "_applied", _sources_frame(group.documents)):
+        connection.execute(
+            f"""
+            CREATE OR REPLACE TEMP VIEW _values AS
+            SELECT k.measurement_key, k.content_hash, k.added, k.changed,
+                   '{sql.text(run_id)}' AS run_id, v.*
+            FROM {group.rows or _NO_ROWS} AS v POSITIONAL JOIN {group.marks} AS k
+            """
+        )
+        try:
+            with _one_writer_thread(connection):
+                _write_values(connection, group.totals, group.marks)
+        finally:
+            connection.execute("DROP VIEW IF EXISTS _values")
+
+
+# The staged rows of a group without any: the columns of a stored value, none of its own.
+_NO_ROWS = ("(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
+            "LIMIT 0)")
+
+
+@dataclass(frozen=True)
+class MarkedGroup:
+    """A group of applied documents whose values were compared with the stored ones."""
+
+    documents: list[DocumentLoad]
+    rows: str | None  # their staged values; None: they have none
+    marks: str  # each staged value's key, hash and marks (added, changed), in staged order
+    totals: RunCounts
+
+
+def _group_documents(group: ValueGroup, applied: list[DocumentLoad]) -> list[DocumentLoad]:
+    members = set(group.sources)
+    return [d for d in applied if d.source_id in members]
+
+
+@contextlib.contextmanager
+def _marked_here(connection, group: ValueGroup,
+                 applied: list[DocumentLoad]) -> Iterator[MarkedGroup]:
+    """The group marked into the temporary table `_keys`, dropped once written."""
+    documents = _group_documents(group, applied)
+    with sql.frame_view(connection, "_applied", _sources_frame(documents)):
+        try:
+            _define_keys(connection, group.rows or _NO_ROWS, group.keys)
+            _mark_existing(connection)
+            totals = _count_changes(connection, documents)
+            yield MarkedGroup(documents, group.rows, "_keys", totals)
+        finally:
+            connection.execute("DROP TABLE IF EXISTS _keys")
+            connection.execute("DROP TABLE IF EXISTS _stored")
+
+
+def mark_groups(connection, groups: list[ValueGroup], applied: list[DocumentLoad],
+                folder: Path) -> list[MarkedGroup]:
+    """The groups of a run of several, each compared with the stored values into a file of
+    marks; [] for a run of one group, which the transaction marks itself.
+
+    Before the run's transaction, each statement its own: what a transaction creates and
+    drops in temporary tables stays in memory until it ends, so a group's keys and marks
+    (some 20 MB per 200,000 values) would add up over a large run. The writer's lock keeps
+    the stored values as they are until the transaction writes them. (A run of one group
+    is marked in its transaction: each statement of its own costs a catalog round trip.)"""
+    if len(groups) < 2:
+        return []
+    marked = []
+    for index, group in enumerate(groups):
+        marks = folder / f"marks-{index:05d}.parquet"
+        with _marked_here(connection, group, applied) as here:
+            connection.execute(
+                "COPY (SELECT measurement_key, content_hash, added, changed FROM _keys) "
+                f"TO '{sql.text(str(marks))}' (FORMAT parquet, COMPRESSION uncompressed)")
+        marked.append(MarkedGroup(here.documents, group.rows,
+                                  f"read_parquet('{sql.text(str(marks))}')", here.totals))
+    return marked
+
+
+def _sources_frame(documents: list[DocumentLoad]) -> pl.DataFrame:
+    return pl.DataFrame({"source_id": [d.source_id for d in documents]},
+                        schema={"source_id": pl.String})
+
+
+def _define_keys(connection, rows: str, keys: str | None = None) -> None:
+    """`_keys`: each staged value's key and content hash, in the staged order, and whether it
+    is new or changed (marked by `_mark_existing`). The writes read the staged rows again,
+    paired with their marks by position (which keeps the staged order; see
+    `preserve_insertion_order` in warehouse/lake.py), not by a join that would hold the
+    group's rows in a hash table.
 
     The content hash is computed once: `_keys` reads it from `keys` when the stage computed
-    it during the run (see `_StagedValueKeys`), else computes it with every thread (the
-    statement writes no data file); `_values` pairs each staged row with its `_keys` row by
-    position, which keeps the staged order (see `preserve_insertion_order` in
-    warehouse/lake.py), not by a join that would hold the run's keys in a hash table."""
-    rows = incoming or (
-        "(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
-        "LIMIT 0)"
-    )
+    it during the run (see `_StagedValueKeys`), else computes it with every thread."""
     source = f"SELECT measurement_key, content_hash, source_id FROM {keys}" if keys else (
         _keys_query(rows))
     connection.execute(
         f"CREATE OR REPLACE TEMP TABLE _keys AS SELECT *, true AS added, false AS changed "
         f"FROM ({source})"
     )
-    _mark_existing(connection)
-    connection.execute(
-        f"""
-        CREATE OR REPLACE TEMP VIEW _values AS
-        SELECT k.measurement_key, k.content_hash, k.added, k.changed,
-               '{sql.text(run_id)}' AS run_id, v.*
-        FROM {rows} AS v POSITIONAL JOIN _keys AS k
-        """
-    )
 
 
 def _mark_existing(connection) -> None:
     """Mark each `_keys` row whose key its source holds already (not added) and, of those,
-    the ones whose stored hash differs (changed). The writes filter `_values` on the marks
-    rather than join it with the table: a join may be planned with the run's rows, every
-    column, in its hash table. An update in place keeps the rows' order.
+    the ones whose stored hash differs (changed). The writes filter the staged rows on the
+    marks rather than join them with the table: a join may be planned with the group's rows,
+    every column, in its hash table. An update in place keeps the rows' order.
 
-    The applied sources' stored keys are read once, into `_stored`, which the count of
+    The group's sources' stored keys are read once, into `_stored`, which the count of
     removed values reads again: each scan of a DuckLake table costs its catalog lookups."""
     # A key stored twice counts as changed when either hash differs: hence min and max.
     connection.execute(
@@ -537,7 +661,7 @@ def _mark_existing(connection) -> None:
 
 def _count_changes(connection, applied: list[DocumentLoad]) -> RunCounts:
     """Each applied document's values added, changed and removed, from one query; returns
-    the run's totals. Added and changed are the marks `_mark_existing` set."""
+    their totals. Added and changed are the marks `_mark_existing` set."""
     rows = connection.execute(
         """
         WITH removed AS (
@@ -568,7 +692,7 @@ def _count_changes(connection, applied: list[DocumentLoad]) -> RunCounts:
     return totals
 
 
-def _write_values(connection, totals: RunCounts) -> None:
+def _write_values(connection, totals: RunCounts, marks: str) -> None:
     """Update, insert and delete by key; a statement with nothing to do is skipped, since
     each costs a catalog round trip even when it touches no row."""
     columns = _table_columns(connection, "measurement_values")
@@ -591,8 +715,8 @@ def _write_values(connection, totals: RunCounts) -> None:
         )
     if totals.values_removed:
         connection.execute(
-            """DELETE FROM measurement_values WHERE source_id IN (SELECT source_id FROM _applied)
-               AND measurement_key NOT IN (SELECT measurement_key FROM _keys)"""
+            f"""DELETE FROM measurement_values WHERE source_id IN (SELECT source_id FROM _applied)
+                AND measurement_key NOT IN (SELECT measurement_key FROM {marks})"""
         )
 
 

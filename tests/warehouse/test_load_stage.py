@@ -124,22 +124,77 @@ def staged_keys(value_types) -> tuple[str | None, list, list]:
                 status="new", measurements=measurements(f"s{n}", 3, value_type)))
         stage.spill_measurements()
         with stage.relation(connection, "measurements") as rows:
-            keys = stage.value_keys()
             whole = connection.execute(load._keys_query(rows)).fetchall()
-            by_part = connection.execute(f"SELECT * FROM {keys}").fetchall() if keys else []
+        groups = stage.value_groups([f"s{n}" for n in range(len(value_types))])
+        keys = [group.keys for group in groups]
+        by_part = [row for group in groups if group.keys
+                   for row in connection.execute(f"SELECT * FROM {group.keys}").fetchall()]
     return keys, by_part, whole
 
 
 def test_keys_computed_part_by_part_are_those_of_all_parts(monkeypatch):
     monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 2)
     keys, by_part, whole = staged_keys([pl.Float64, pl.Float64, pl.Float64])
-    assert keys is not None
+    assert keys and None not in keys
     assert by_part == whole
 
 
 def test_parts_of_different_types_leave_the_keys_to_the_commit(monkeypatch):
-    """An integer column read with the other parts is a double, whose text differs."""
+    """An integer column read with the other parts is a double, whose text differs: one
+    group of every part, its keys computed by the commit over all of them."""
     monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 2)
     keys, _, whole = staged_keys([pl.Float64, pl.Int64, pl.Float64])
-    assert keys is None
+    assert keys == [None]
     assert len(whole) == 9
+
+
+def test_a_large_run_is_applied_in_groups_of_whole_parts(monkeypatch):
+    """Groups of at most COMMIT_GROUP_ROWS staged rows (a part larger alone), each source in
+    one group, then the applied sources without a staged value."""
+    monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 2)
+    monkeypatch.setattr(load, "COMMIT_GROUP_ROWS", 4)
+    connection = duckdb.connect()
+    sizes = {"s0": 2, "s1": 2, "s2": 5, "s3": 1, "s4": 1, "s5": 0, "s6": 2}
+    with load.RunStage() as stage:
+        for source, rows in sizes.items():
+            stage.add(load.DocumentLoad(
+                source_id=source, source_url="file:///page", document_sha256=f"d-{source}",
+                status="new", measurements=measurements(source, rows, pl.Float64)))
+        stage.spill_measurements()
+        found = [(group.sources, connection.execute(
+            f"SELECT source_id, count(*) FROM {group.rows} GROUP BY 1 ORDER BY 1").fetchall()
+            if group.rows else None) for group in stage.value_groups(list(sizes))]
+    # Parts: [s0], [s1], [s2], [s3, s4], [s6] (a part is spilled at 2 rows or more).
+    assert found == [
+        (["s0", "s1"], [("s0", 2), ("s1", 2)]),
+        (["s2"], [("s2", 5)]),
+        (["s3", "s4", "s6"], [("s3", 1), ("s4", 1), ("s6", 2)]),
+        (["s5"], None),
+    ]
+
+
+def test_a_run_committed_in_groups_stores_what_one_group_stores(tmp_path, monkeypatch):
+    """The demo corpus and then an edit of one page, committed with many small groups: the
+    same values, hashes and counts of changes as with one."""
+    def ingest_twice(warehouse):
+        first = pipeline.ingest([], warehouse)
+        edited = tmp_path / "edited.txt"
+        page = JULY_2023.read_text(encoding="utf-8").replace("44,059", "45,100")
+        page = page.replace("Mini DALL-E\n\u00a0\nBow Pod64", "Mini DALL-E\n\u00a0\nBow Pod128")
+        edited.write_text(page, encoding="utf-8")
+        second = pipeline.ingest([str(edited)], warehouse,
+                                 source_name="graphcore-performance-results",
+                                 captured_at="2099-01-01T00:00:00Z")
+        return [(run.total(name) for name in ("values_added", "values_changed", "values_removed"))
+                for run in (first, second)]
+
+    one = tmp_path / "one-group"
+    counts_one = [tuple(c) for c in ingest_twice(one)]
+    monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 40)
+    monkeypatch.setattr(load, "COMMIT_GROUP_ROWS", 100)
+    many = tmp_path / "many-groups"
+    counts_many = [tuple(c) for c in ingest_twice(many)]
+    assert counts_many == counts_one
+    assert counts_one[1] == (1, 1, 1)  # one value added, one changed, one removed
+    assert stored_rows(many, "measurement_values") == stored_rows(one, "measurement_values")
+    assert hashes_digest(many) == hashes_digest(one)
