@@ -22,6 +22,9 @@ from bench.measure import TREE_SAMPLE_S
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SMALL_SHARE = 5  # the small corpus is 1/5 of the pages: start-up = intercept of two sizes
 CHANGED_SHARE = 0.01
+# Memory is measured again on text pages this many times the corpus: it must not grow with
+# the size of a run (text, since generating and reading them costs little).
+SCALE_FACTOR = 5
 
 
 @dataclass
@@ -165,6 +168,14 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
     small_memory, _ = ingest(small.pages_dir, work / f"{fmt}-wh-small-memory", memory=True)
     full_memory, _ = ingest(full.pages_dir, work / f"{fmt}-wh-full-memory", memory=True)
 
+    scale = None
+    if fmt == "text":
+        scale_pages = full.pages * SCALE_FACTOR
+        log(f"[{fmt}] memory of the ingest of {scale_pages} pages")
+        scaled = generate(scale_pages, seed, work / f"{fmt}-scale", fmt)
+        scale, _ = ingest(work / f"{fmt}-scale" / "pages", work / f"{fmt}-wh-scale", memory=True)
+        scale |= {"pages": scale_pages, "values": scaled["measurements"]}
+
     log(f"[{fmt}] naive pipeline on {small.pages} pages")
     naive, _ = run_child("naive", "--corpus", str(small.pages_dir), "--warehouse",
                          str(work / f"{fmt}-naive.duckdb"), "--format", fmt,
@@ -218,6 +229,12 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
                f"{TREE_SAMPLE_S * 1000:.0f} ms; {small.pages} pages: "
                f"{small_memory['tree_peak_mb']:.0f} MB; each reader's own peak (VmHWM) "
                f"{full_memory['reader_peak_hwm_mb']:.0f} MB")
+    if scale is not None:
+        report.add(f"peak memory, {scale['pages']} pages ({SCALE_FACTOR}x)",
+                   f"{scale['peak_rss_mb']:.0f} / {scale['tree_peak_mb']:.0f} MB", "",
+                   f"main process (VmHWM) / whole tree; {scale['values']:,} values in one run")
+        report.facts |= {"scale_pages": scale["pages"], "scale_peak_rss_mb": scale["peak_rss_mb"],
+                         "scale_tree_peak_mb": scale["tree_peak_mb"]}
     report.add("accuracy (cell level)", f"{accuracy['exact'] / accuracy['expected']:.2%}", "",
                f"{accuracy['exact']:,} of {accuracy['expected']:,} exact, "
                f"{accuracy['unexpected']} unexpected")

@@ -110,10 +110,10 @@ def with_value_counts(
     wanted = sorted(set(source_ids) & current.keys())
     if not wanted:
         return current
-    counts = dict(connection.execute(
-        "SELECT source_id, count(*) FROM measurement_values "
-        f"WHERE source_id IN (SELECT unnest({sql.text_list(wanted)})) GROUP BY 1"
-    ).fetchall())
+    with sql.text_in(connection, "source_id", wanted, "_counted_sources") as counted:
+        counts = dict(connection.execute(
+            f"SELECT source_id, count(*) FROM measurement_values WHERE {counted} GROUP BY 1"
+        ).fetchall())
     return current | {source_id: replace(current[source_id], value_count=counts.get(source_id, 0))
                       for source_id in wanted}
 
@@ -723,9 +723,8 @@ def _write_values(connection, totals: RunCounts, marks: str) -> None:
 def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
                     stage: RunStage) -> None:
     sources = [d.source_id for d in applied]
-    connection.execute(
-        f"DELETE FROM claim_rows WHERE source_id IN (SELECT unnest({sql.text_list(sources)}))"
-    )
+    with sql.text_in(connection, "source_id", sources, "_replaced_sources") as replaced:
+        connection.execute(f"DELETE FROM claim_rows WHERE {replaced}")
     with stage.relation(connection, "claims") as claims:
         if claims is None:
             return
@@ -780,11 +779,14 @@ def _write_revisions(connection) -> None:
         return
     # A list of values, not a join, lets DuckLake skip every data file whose sha256 range
     # misses it: after a long history, most of `documents` is one small file per run.
+    with sql.text_in(connection, "document_sha256", sorted(set(shas)), "_revised") as revised:
+        _insert_revisions(connection, revised)
+
+
+def _insert_revisions(connection, revised: str) -> None:
     connection.execute(
         f"""
-        WITH versions AS (
-            SELECT * FROM documents WHERE document_sha256 = ANY({sql.text_list(sorted(set(shas)))})
-        )
+        WITH versions AS (SELECT * FROM documents WHERE {revised})
         INSERT INTO document_revisions
         SELECT r.run_id, r.source_id, new.document_sha256, old.document_sha256,
                new.captured_at,

@@ -16,6 +16,8 @@ def test_the_benchmark_runs_and_reads_every_value_exactly(tmp_path):
         assert accuracy["exact"] == accuracy["expected"], (fmt, accuracy)
         assert accuracy["unexpected"] == 0, (fmt, accuracy)
     assert by_format["history"].facts["runs"] == 5
+    assert by_format["text"].facts["scale_pages"] == 5 * run.SCALE_FACTOR
+    assert by_format["text"].facts["scale_tree_peak_mb"] > 0
 
 
 def test_the_corpus_is_the_same_for_the_same_seed(tmp_path):

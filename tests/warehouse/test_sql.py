@@ -21,3 +21,16 @@ def test_a_value_without_a_literal_is_refused_rather_than_guessed():
 def test_a_text_list_reads_back_as_its_texts():
     texts = ["a", "b'c", ""]
     assert duckdb.connect().execute(f"SELECT {sql.text_list(texts)}").fetchone() == (texts,)
+
+
+@pytest.mark.parametrize("limit", [sql.LITERAL_LIST_LIMIT, 2])
+def test_a_long_list_of_texts_is_read_from_a_view_with_the_same_answer(monkeypatch, limit):
+    monkeypatch.setattr(sql, "LITERAL_LIST_LIMIT", limit)  # 2: the three values go by a view
+    connection = duckdb.connect()
+    connection.execute("CREATE TABLE t AS SELECT * FROM (VALUES ('a'), ('b'), ('c'), ('d')) v(x)")
+    with sql.text_in(connection, "x", ["a", "c", "it's"], "_wanted") as condition:
+        assert ("_wanted" in condition) == (limit == 2)
+        assert connection.execute(f"SELECT x FROM t WHERE {condition} ORDER BY x").fetchall() == [
+            ("a",), ("c",)]
+    assert connection.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = '_wanted'"
+                              ).fetchone() == (0,)
