@@ -620,6 +620,12 @@ def _prepare_run(
     return (prepare_stage(document, known, current, warehouse) for document in batch)
 
 
+def _followed_by(items: Iterator[DocumentLoad], action: Callable[[], None]
+                 ) -> Iterator[DocumentLoad]:
+    yield from items
+    action()
+
+
 def _reported(
     documents: list[CollectedDocument],
     loads: Iterator[DocumentLoad],
@@ -666,7 +672,8 @@ def ingest(
         try:
             progress(f"collected {len(documents)} document(s)")
             budget.pause_at("collected")  # test-only: a crash test kills the run here
-            for batch in plan_runs(documents):
+            runs = plan_runs(documents)
+            for position, batch in enumerate(runs):
                 started = datetime.now(UTC).isoformat()
                 # The first run's current versions were read as the warehouse opened; each
                 # later run reads them again, after the run before changed them.
@@ -683,6 +690,10 @@ def ingest(
                         f"{document.location}: {load.status}"
                         f"{' - ' + load.message if load.message else ''}"),
                 )
+                if position == len(runs) - 1:
+                    # Once the last run is read, the idle readers' memory need not wait for
+                    # its commit (the largest part of a large run's peak).
+                    prepared = _followed_by(prepared, budget.stop_workers)
                 summary.runs.append(write_run(connection, prepared, trigger, started,
                                               warehouse))
         finally:

@@ -69,3 +69,23 @@ def test_the_reader_count_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv(readers.READERS_ENV, "none")
     with pytest.raises(ValueError, match="PERFLEDGER_READERS must be a whole number"):
         readers.reader_count()
+
+
+def test_the_readers_stop_once_the_last_run_is_read_before_its_commit(
+    tmp_path, monkeypatch, parallel_from_two
+):
+    """A large run's peak memory is its commit's: the idle readers are not kept through it."""
+    corpus = tmp_path / "corpus"
+    generate(4, 5, corpus, "text")
+    monkeypatch.setenv(readers.READERS_ENV, "2")
+    alive_at_commit = []
+    commit_run = pipeline.commit_run
+
+    def watched(*args, **kwargs):
+        alive_at_commit.append(len(budget.shared_workers()._idle))
+        return commit_run(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "commit_run", watched)
+    summary = pipeline.ingest([str(corpus / "pages")], tmp_path / "warehouse")
+    assert summary.count_status("new") == 4
+    assert alive_at_commit == [0]
