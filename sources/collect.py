@@ -9,6 +9,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 from urllib.parse import quote_from_bytes
 
 from sources import archive
@@ -126,6 +127,11 @@ class _FileReader:
         archived already. `stat` is the file's, when the caller has it from listing it."""
         try:
             stat = stat or path.stat()
+            if not S_ISREG(stat.st_mode):
+                # A pipe would block the run forever and a device may never end (/dev/zero).
+                self.add(CollectedDocument(**{**described.__dict__, "error": (
+                    f"{path} is not a regular file (a pipe, socket or device): not read")}))
+                return
             known = self._index.sha256_of(path, stat)
             archived = (self._batch.sight(known, stat.st_size, _sighting(described))
                         if known else None)

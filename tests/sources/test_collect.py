@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
+
+import pytest
 
 from sources import archive, collect
 from sources.collect import collect_paths
@@ -167,3 +170,32 @@ def test_a_large_file_is_archived_a_chunk_at_a_time_with_the_same_outcome(tmp_pa
     assert documents[1].archive_path == documents[2].archive_path
     assert len([path for path in store.glob("??/*") if path.is_file()]) == 3
     assert not [path for path in store.rglob("*.tmp")]
+
+
+def test_a_pipe_or_device_named_as_a_file_is_a_failed_document_not_a_hang(tmp_path):
+    """Reading a pipe without a writer never ends (nor does reading /dev/zero): neither a
+    pipe nor a device is read. Within a folder, only regular files are documents, as before."""
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    pipe = pages / "pipe.html"
+    os.mkfifo(pipe)
+    device = pages / "device.txt"
+    device.symlink_to("/dev/null")
+    page = pages / "page.txt"
+    page.write_bytes(JULY_2023.read_bytes())
+    collected = []
+    worker = threading.Thread(target=lambda: collected.extend(
+        collect_paths([pipe, device, page], Registry(), tmp_path / "archive")), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    if worker.is_alive():  # a writer's end of file lets the reader go before the test fails
+        os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("collecting a pipe blocked")
+    by_location = {d.location: d for d in collected}
+    for path in (pipe, device):
+        assert by_location[str(path)].error == (
+            f"{path} is not a regular file (a pipe, socket or device): not read")
+    assert by_location[str(page)].error is None
+    assert by_location[str(page)].document_sha256 == archive.sha256_of(JULY_2023.read_bytes())
+    in_folder = collect_paths([pages], Registry(), tmp_path / "archive-2")
+    assert [Path(d.location).name for d in in_folder] == ["page.txt"]
