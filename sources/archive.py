@@ -95,7 +95,7 @@ class Batch:
         temporary = self.archive / f".incoming.{os.getpid()}.{threading.get_ident()}.tmp"
         try:
             with _reading(source) as reading, temporary.open("wb") as writing:
-                while chunk := _read_chunk(reading, source):
+                while chunk := _read_chunk(reading):
                     digest.update(chunk)
                     writing.write(chunk)
                     size += len(chunk)
@@ -144,7 +144,7 @@ def _reading(source: Path):
         raise UnreadableSource(error.errno, error.strerror or str(error)) from error
 
 
-def _read_chunk(reading, source: Path) -> bytes:
+def _read_chunk(reading) -> bytes:
     try:
         return reading.read(COPY_CHUNK_BYTES)
     except OSError as error:

@@ -99,7 +99,8 @@ def load_registry(path: Path = REGISTRY_PATH, user_path: Path | None = None) -> 
 
 def _capture_time(entry: dict, path: Path) -> str:
     try:
-        return checked(str(entry.get("captured_at", "")), f"{path}: capture {entry['file']}: captured_at")
+        return checked(str(entry.get("captured_at", "")),
+                       f"{path}: capture {entry['file']}: captured_at")
     except ValueError as error:
         raise RegistryError(str(error)) from None
 

@@ -35,3 +35,19 @@ def test_a_capture_time_that_is_not_iso_8601_is_refused_with_an_example(given):
     with pytest.raises(ValueError, match=r"--captured-at .* is not an ISO 8601 date or time "
                                          r"\(e\.g\. 2023-07-04"):
         checked(given, "--captured-at")
+
+
+def test_a_registry_capture_with_a_time_that_is_not_iso_8601_is_refused(tmp_path):
+    from sources.registry import RegistryError, load_registry
+
+    registry = tmp_path / "registry.toml"
+    registry.write_text(
+        '[sources.results]\nurl = "https://example.com/results"\n\n'
+        '[[captures]]\nfile = "page.txt"\nsource = "results"\ncaptured_at = "last July"\n',
+        encoding="utf-8")
+    with pytest.raises(RegistryError, match=r"capture page\.txt: captured_at 'last July' is "
+                                            r"not an ISO 8601 date or time"):
+        load_registry(registry)
+    registry.write_text(registry.read_text().replace("last July", "2023-07-31"))
+    (capture,) = load_registry(registry).captures
+    assert capture.captured_at == "2023-07-31T00:00:00Z"
