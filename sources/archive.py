@@ -78,11 +78,10 @@ class Batch:
         side); `record` then logs it, in the order the caller wants."""
         sha256 = sha256_of(data)
         path = archive_path(self.archive, sha256)
-        # A crash before the batch's sync can leave a short file under the name: write again.
-        if not path.is_file() or path.stat().st_size != len(data):
-            _write_atomically(path, data)
-            return Written(sha256, path, (path, path.parent))
-        return Written(sha256, path, ())
+        if _archived_in_full(path, len(data)):
+            return Written(sha256, path, ())
+        _write_atomically(path, data)
+        return Written(sha256, path, (path, path.parent))
 
     def write_file(self, source: Path) -> tuple[Written, int]:
         """Keep a file's bytes under their sha256, as `write` does, without holding them:
@@ -101,7 +100,7 @@ class Batch:
                     size += len(chunk)
             sha256 = digest.hexdigest()
             path = archive_path(self.archive, sha256)
-            if path.is_file() and path.stat().st_size == size:
+            if _archived_in_full(path, size):
                 return Written(sha256, path, ()), size
             path.parent.mkdir(parents=True, exist_ok=True)
             os.replace(temporary, path)
@@ -133,22 +132,31 @@ class Batch:
         self._sightings.append(_SIGHTING_JSON.encode({**record, "document_sha256": sha256}))
 
 
+def _archived_in_full(path: Path, size: int) -> bool:
+    # A crash before a batch's sync can leave a short file under the name: write it again.
+    return path.is_file() and path.stat().st_size == size
+
+
 class UnreadableSource(OSError):
     """The file to archive could not be read (as opposed to the archive not written)."""
+
+    @classmethod
+    def of(cls, error: OSError) -> UnreadableSource:
+        return cls(error.errno, error.strerror or str(error))
 
 
 def _reading(source: Path):
     try:
         return source.open("rb")
     except OSError as error:
-        raise UnreadableSource(error.errno, error.strerror or str(error)) from error
+        raise UnreadableSource.of(error) from error
 
 
 def _read_chunk(reading) -> bytes:
     try:
         return reading.read(COPY_CHUNK_BYTES)
     except OSError as error:
-        raise UnreadableSource(error.errno, error.strerror or str(error)) from error
+        raise UnreadableSource.of(error) from error
 
 
 def _write_sightings(archive: Path, lines: list[str]) -> list[Path]:

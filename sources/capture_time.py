@@ -19,12 +19,15 @@ def utc_text(timestamp: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(math.floor(timestamp)))
 
 
+def _moment(text: str) -> datetime:
+    """An ISO 8601 time; one without a time zone is UTC."""
+    moment = datetime.fromisoformat(text)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
 def instant(text: str) -> float:
     """Seconds since the epoch of an ISO 8601 time; one without a time zone is UTC."""
-    moment = datetime.fromisoformat(text)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+    return _moment(text).timestamp()
 
 
 def checked(text: str, what: str = "the capture time") -> str:
@@ -32,10 +35,7 @@ def checked(text: str, what: str = "the capture time") -> str:
     fraction of a second it gave, if any); a ValueError that says what is expected
     otherwise."""
     try:
-        moment = datetime.fromisoformat(text.strip())
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=UTC)
-        moment = moment.astimezone(UTC)
+        moment = _moment(text.strip()).astimezone(UTC)
     except (ValueError, OverflowError):
         raise ValueError(
             f"{what} {text!r} is not an ISO 8601 date or time "

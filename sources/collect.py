@@ -129,8 +129,8 @@ class _FileReader:
             stat = stat or path.stat()
             if not S_ISREG(stat.st_mode):
                 # A pipe would block the run forever and a device may never end (/dev/zero).
-                self.add(CollectedDocument(**{**described.__dict__, "error": (
-                    f"{path} is not a regular file (a pipe, socket or device): not read")}))
+                self.add(_failed(described, f"{path} is not a regular file "
+                                            "(a pipe, socket or device): not read"))
                 return
             known = self._index.sha256_of(path, stat)
             archived = (self._batch.sight(known, stat.st_size, _sighting(described))
@@ -186,9 +186,12 @@ class _Archiving:
     described: CollectedDocument
 
 
+def _failed(described: CollectedDocument, error: str) -> CollectedDocument:
+    return CollectedDocument(**{**described.__dict__, "error": error})
+
+
 def _unreadable(described: CollectedDocument, path: Path, error: OSError) -> CollectedDocument:
-    return CollectedDocument(**{**described.__dict__,
-                                "error": f"cannot read {path}: {error.strerror or error}"})
+    return _failed(described, f"cannot read {path}: {error.strerror or error}")
 
 
 def collect_paths(
@@ -416,5 +419,4 @@ def fetch_source(
     if result.outcome == "not_modified":
         return CollectedDocument(**{**described.__dict__, "not_modified": True})
     reason = result.reason or result.outcome
-    return CollectedDocument(**{**described.__dict__,
-                                "error": f"{source.url}: {result.outcome}: {reason}"})
+    return _failed(described, f"{source.url}: {result.outcome}: {reason}")

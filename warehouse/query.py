@@ -209,6 +209,10 @@ def diff(
     """
     connection = open_read_only(warehouse)
     try:
+        # Only the versions a user gave need checking: the others are read from the runs.
+        given = [version for version in (from_version, to_version) if version is not None]
+        if given:
+            _require_snapshots(connection, warehouse, *given)
         runs = ingest_snapshot_ids(connection)
         if to_version is None:
             changed = ingest_snapshot_ids(connection, changed_only=True)
@@ -217,8 +221,7 @@ def diff(
             to_version = changed[-1] if changed else runs[-1]
         if from_version is None:
             earlier = [s for s in runs if s < to_version]
-            from_version = earlier[-1] if earlier else _first_snapshot(connection)
-        _require_snapshots(connection, warehouse, from_version, to_version)
+            from_version = earlier[-1] if earlier else _first_snapshot(runs)
         sql = query_text("diff").format(from_version=int(from_version), to_version=int(to_version))
         result = connection.execute(sql)
         return [d[0] for d in result.description], result.fetchall(), from_version, to_version
@@ -226,7 +229,6 @@ def diff(
         connection.close()
 
 
-def _first_snapshot(connection: duckdb.DuckDBPyConnection) -> int:
+def _first_snapshot(runs: list[int]) -> int:
     """The last snapshot before any data: the state the first run started from."""
-    runs = ingest_snapshot_ids(connection)
     return (runs[0] - 1) if runs else 0
