@@ -207,12 +207,14 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
                f"ingest/naive {rate / naive_rate:.2f}x",
                f"{small.pages} pages; {naive['exact']}/{naive['expected']} values exact")
     for name, seconds in ceiling["timings_s"].items():
-        marker = " (ceiling)" if name == best_name else ""
-        report.add(f"parse only, {name}{marker}",
+        # Every parser's ratio, not only the fastest's: the ingest's own parser is lxml (it
+        # keeps each cell's source line), so its parse-only rate is the limit it can near.
+        is_best = name == best_name
+        report.add(f"parse only, {name}{' (ceiling)' if is_best else ''}",
                    f"{full.measurements / seconds:,.0f} rows/s, "
                    f"{full.bytes / 1e6 / seconds:.1f} MB/s",
-                   f"ingest/ceiling {rate / (full.measurements / seconds):.3f}"
-                   if name == best_name else "")
+                   f"ingest/{'ceiling' if is_best else name} "
+                   f"{rate / (full.measurements / seconds):.3f}")
     report.add("load only, DuckDB from Parquet", f"{load['rows'] / load['elapsed_s']:,.0f} rows/s")
     for label, result, wall in ((f"re-run, nothing changed (best of {reruns})", unchanged,
                                  unchanged_wall),
@@ -240,6 +242,8 @@ def measure_format(work: Path, fmt: str, pages: int, seed: int, reruns: int) -> 
                f"{accuracy['unexpected']} unexpected")
     report.facts |= {"accuracy": accuracy, "naive_rate": naive_rate,
                      "ceiling_rate": ceiling_rate,
+                     "parse_rates": {name: full.measurements / seconds
+                                     for name, seconds in ceiling["timings_s"].items()},
                      "unchanged_share": unchanged["ingest_s"] / full_result["ingest_s"],
                      "changed_share": changed["ingest_s"] / full_result["ingest_s"],
                      "peak_rss_mb": full_memory["peak_rss_mb"],

