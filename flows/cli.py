@@ -10,7 +10,7 @@ import click
 from flows.cli_common import EXAMPLE_QUERY, fail, format_option, resolve_warehouse, warehouse_option
 from flows.commands import discovered_commands
 from flows.output import render
-from warehouse import lake, query
+from warehouse import compaction, lake, query
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -181,12 +181,27 @@ def doctor(warehouse):
         tables = connection.execute(
             "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'lake'"
         ).fetchone()[0]
+        files = connection.execute(
+            "SELECT coalesce(sum(file_count), 0) FROM ducklake_table_info('lake')"
+        ).fetchone()[0]
         connection.close()
         click.echo(f"catalog:    ok ({tables} tables)")
+        click.echo(f"data files: {files} live ({_merge_schedule()}; `perfledger compact` "
+                   "merges them now)")
     except lake.WarehouseError as error:
         problems += 1
         click.echo(f"catalog:    PROBLEM: {error}")
+    except ValueError as error:
+        problems += 1
+        click.echo(f"data files: PROBLEM: {error}")
     sys.exit(1 if problems else 0)
+
+
+def _merge_schedule() -> str:
+    every = compaction.every_from_env()
+    if every == 0:
+        return f"ingest never merges small ones: {compaction.EVERY_ENV}=0"
+    return f"ingest merges small ones every {every} snapshots"
 
 
 for _command in discovered_commands():

@@ -3,14 +3,14 @@
 Each run writes a Parquet file or more into every table it touches. DuckLake opens every live
 file of a table for each scan, so without merging, each run makes the next one, and every
 query, a little slower: a re-run of an unchanged page took about 145 ms on a warehouse of
-1,000 runs and about 92 ms once its 5,013 files were merged into 7. DuckLake's merge keeps time travel
-whole (a merged file records which rows each snapshot holds), so every snapshot answers as
-before.
+1,000 runs and about 92 ms once its 5,013 files were merged into 7. DuckLake's merge keeps
+time travel whole (a merged file records which rows each snapshot holds), so every
+snapshot answers as before.
 
 Ingest merges once every `every` snapshots (PERFLEDGER_COMPACT_EVERY, default 64; 0 never),
 in a transaction of its own after a run's commit; `perfledger compact` merges on demand.
 Files that a merge replaced stay on disk for a day, for readers still scanning them, and
-go at a later merge.
+go at a later merge, with the files of runs that never committed.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from warehouse.lake import LAKE
 EVERY_ENV = "PERFLEDGER_COMPACT_EVERY"
 DEFAULT_EVERY = 64
 # A reader holding a snapshot open may still scan a replaced file: a day covers any query.
-KEEP_REPLACED = "INTERVAL 1 DAY"
+KEEP_OLD = "INTERVAL 1 DAY"
 
 
 @dataclass(frozen=True)
 class Compaction:
     files_merged: int  # live data files replaced by merged ones
     files_written: int
-    files_removed: int  # replaced files deleted from disk, from earlier merges
+    files_removed: int  # files deleted from disk: replaced by earlier merges, or orphaned
 
 
 def every_from_env() -> int:
@@ -53,8 +53,9 @@ def due(snapshot_id: int, every: int) -> bool:
 
 
 def compact(connection, reason: str = "compaction") -> Compaction:
-    """Merge the small files of every table in one snapshot of its own, then delete the
-    files earlier merges replaced more than a day ago."""
+    """Merge the small files of every table in one snapshot of its own, then delete what
+    is more than a day old among the files earlier merges replaced and the orphaned files
+    (written by a run or merge that never committed: a crash, a kill)."""
     connection.execute("BEGIN")
     try:
         merged = connection.execute(f"CALL ducklake_merge_adjacent_files('{LAKE}')").fetchall()
@@ -65,9 +66,11 @@ def compact(connection, reason: str = "compaction") -> Compaction:
         with contextlib.suppress(Exception):
             connection.execute("ROLLBACK")
         raise
-    removed = connection.execute(
-        f"SELECT count(*) FROM ducklake_cleanup_old_files('{LAKE}', "
-        f"older_than => now() - {KEEP_REPLACED})"
-    ).fetchone()[0]
+    removed = sum(
+        connection.execute(
+            f"SELECT count(*) FROM {function}('{LAKE}', older_than => now() - {KEEP_OLD})"
+        ).fetchone()[0]
+        for function in ("ducklake_cleanup_old_files", "ducklake_delete_orphaned_files")
+    )
     # (schema, table, files processed, files created) per merged table
     return Compaction(sum(row[2] for row in merged), sum(row[3] for row in merged), removed)

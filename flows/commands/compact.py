@@ -27,7 +27,8 @@ def compact(warehouse, wait_s):
                 connection.close()
     except lake.WarehouseError as error:
         fail(str(error))
-    removed = (f"; deleted {merged.files_removed} files that earlier merges replaced"
+    removed = (f"; deleted {merged.files_removed} data files no snapshot needs (replaced "
+               "by an earlier merge, or left by a run that never committed)"
                if merged.files_removed else "")
     click.echo(f"merged {merged.files_merged} data files into {merged.files_written}{removed}")
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import time
+
 import pytest
 from click.testing import CliRunner
 
@@ -95,3 +99,43 @@ def test_compact_without_a_warehouse_says_so(tmp_path):
     assert result.exit_code == 2
     assert "no warehouse at" in result.output
     assert not (tmp_path / "none").exists()
+
+
+def test_compact_deletes_files_no_commit_refers_to_once_a_day_old(warehouse, tmp_path,
+                                                                  monkeypatch):
+    _versions(warehouse, tmp_path, 1, monkeypatch, every=0)
+    cells = lake.data_path(warehouse) / "main" / "cells"
+    (stored,) = cells.glob("*.parquet")
+    # What a run killed before its commit leaves: a data file the catalog never heard of.
+    orphan_old, orphan_new = cells / "ducklake-killed-run.parquet", cells / "ducklake-now.parquet"
+    shutil.copyfile(stored, orphan_old)
+    shutil.copyfile(stored, orphan_new)
+    two_days_ago = time.time() - 2 * 86400
+    os.utime(orphan_old, (two_days_ago, two_days_ago))
+
+    result = CliRunner().invoke(main, ["compact", "--warehouse", str(warehouse)])
+
+    assert result.exit_code == 0, result.output
+    assert "deleted 1 data files no snapshot needs" in result.output
+    assert not orphan_old.exists()
+    assert orphan_new.exists() and stored.exists()  # a writer's file may be this young
+    assert query.run_sql(warehouse, RESNET_POD16_TF1)[1] == [(44059.0,)]
+
+
+def test_doctor_counts_the_live_data_files_and_names_a_bad_merge_setting(warehouse, tmp_path,
+                                                                        monkeypatch):
+    _versions(warehouse, tmp_path, 2, monkeypatch, every=0)
+    tables = ("cells", "documents", "document_revisions", "measurement_values", "runs",
+              "run_documents", "schema_migrations")
+    at_least = sum(_live_files(warehouse, table) for table in tables)
+
+    result = CliRunner().invoke(main, ["doctor", "--warehouse", str(warehouse)])
+
+    assert result.exit_code == 0, result.output
+    reported = int(result.output.split("data files: ")[1].split()[0])
+    assert reported >= at_least >= 2 * 5  # each run wrote a file into five of them at least
+    assert "ingest never merges small ones: PERFLEDGER_COMPACT_EVERY=0" in result.output
+    monkeypatch.setenv(compaction.EVERY_ENV, "-3")
+    result = CliRunner().invoke(main, ["doctor", "--warehouse", str(warehouse)])
+    assert result.exit_code == 1
+    assert "PROBLEM: PERFLEDGER_COMPACT_EVERY must be a whole number" in result.output
