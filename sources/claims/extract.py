@@ -1454,11 +1454,13 @@ def read_heading(paragraph: str, lex: Lexicon) -> Context:
 
 def extract_claims(prose: list[tuple[int, str]], title: str | None = None) -> ClaimResult:
     """Turn a page's paragraphs (line_number, text), in page order, into claims and rejects."""
-    lex, cues = load_lexicon(), load_cues()
+    cues = load_cues()
     paragraphs = [(number, text) for number, paragraph in prose if (text := (paragraph or "").strip())]
     if not may_hold_claim_loosely("\n".join(text for _, text in paragraphs), cues):
-        # Most pages claim nothing; headings only matter to claims, so none need reading.
+        # Most pages claim nothing; headings only matter to claims, so none need reading,
+        # and a process that reads only such pages never compiles the lexicon (16 ms).
         return ClaimResult(build_claims_frame([]), build_rejected_frame([]))
+    lex = load_lexicon()
     context = read_heading(title, lex) if title else Context()
     rows: list[dict] = []
     rejected: list[dict] = []
