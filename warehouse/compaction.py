@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from warehouse import sql
@@ -52,7 +53,8 @@ def due(snapshot_id: int, every: int) -> bool:
     return every > 0 and snapshot_id % every == 0
 
 
-def compact(connection, reason: str = "compaction") -> Compaction:
+def compact(connection, reason: str = "compaction",
+            before_commit: Callable[[], None] = lambda: None) -> Compaction:
     """Merge the small files of every table in one snapshot of its own, then delete what
     is more than a day old among the files earlier merges replaced and the orphaned files
     (written by a run or merge that never committed: a crash, a kill)."""
@@ -61,6 +63,7 @@ def compact(connection, reason: str = "compaction") -> Compaction:
         merged = connection.execute(f"CALL ducklake_merge_adjacent_files('{LAKE}')").fetchall()
         connection.execute(
             f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(reason)}')")
+        before_commit()
         connection.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):

@@ -24,7 +24,7 @@ from tests.reliability.hostile import (
     MARKDOWN_PAGE,
     PROJECT_ROOT,
 )
-from warehouse import lake, query
+from warehouse import compaction, lake, query
 
 NEW_VALUES = 2 * GOOD_VALUES  # the HTML and Markdown renderings of the results page
 
@@ -141,6 +141,57 @@ def test_a_run_killed_at_any_moment_is_all_or_nothing(warehouse, new_pages):
     final = pipeline.ingest([str(new_pages)], warehouse)
     assert len(values(warehouse)) == GOOD_VALUES + NEW_VALUES
     assert final.count_status("failed") == 0
+
+
+def _orphaned_files(warehouse: Path) -> list[str]:
+    """Data files on disk that no snapshot refers to, whatever their age."""
+    connection = lake.connect(warehouse, views=False)
+    try:
+        return [row[0] for row in connection.execute(
+            "SELECT * FROM ducklake_delete_orphaned_files('lake', dry_run => true, "
+            "older_than => now() + INTERVAL 1 DAY)").fetchall()]
+    finally:
+        connection.close()
+
+
+def test_a_run_killed_while_it_merges_keeps_its_commit_and_every_snapshot(warehouse, new_pages):
+    before, snapshot = values(warehouse), last_snapshot(warehouse)
+    assert _orphaned_files(warehouse) == []
+    process = start_ingest(warehouse, str(new_pages),
+                           env={budget.PAUSE_ENV: "merge", "PERFLEDGER_COMPACT_EVERY": "1"})
+    wait_for_line(process, "paused at merge")
+    kill(process)
+
+    assert catalog_is_sound(warehouse)
+    # The run committed before its merge began: its values are there, the merge is not.
+    assert last_snapshot(warehouse) == snapshot + 1
+    now = values(warehouse)
+    assert len(now) == GOOD_VALUES + NEW_VALUES
+    assert [row for row in now if row[0] == before[0][0]] == before
+    assert query.run_sql(warehouse, "SELECT source_id, measurement_key, value, raw_value "
+                                    "FROM measurements ORDER BY ALL", str(snapshot))[1] == before
+    # The merge's files were written, never committed: the next merge leaves them a day,
+    # then deletes them.
+    orphans = _orphaned_files(warehouse)
+    assert orphans and all(Path(name).exists() for name in orphans)
+    connection = lake.connect(warehouse, views=False)
+    try:
+        compaction.compact(connection)
+    finally:
+        connection.close()
+    assert all(Path(name).exists() for name in orphans)
+    two_days_ago = time.time() - 2 * 86400
+    for name in orphans:
+        os.utime(name, (two_days_ago, two_days_ago))
+    connection = lake.connect(warehouse, views=False)
+    try:
+        assert compaction.compact(connection).files_removed >= len(orphans)
+    finally:
+        connection.close()
+    assert not any(Path(name).exists() for name in orphans)
+    assert values(warehouse) == now
+    assert query.run_sql(warehouse, "SELECT source_id, measurement_key, value, raw_value "
+                                    "FROM measurements ORDER BY ALL", str(snapshot))[1] == before
 
 
 def test_two_ingests_at_once_one_writes_and_the_other_waits_or_stops(warehouse, new_pages):
