@@ -61,6 +61,11 @@ def test_compact_merges_files_and_every_snapshot_answers_as_before(warehouse, tm
     assert before == {snapshots[0]: [(44059.0,)], snapshots[1]: [(44060.0,)],
                       snapshots[2]: [(44061.0,)], snapshots[3]: [(44062.0,)]}
     diff_before = query.diff(warehouse, snapshots[0], snapshots[3])[1]
+    history = ("SELECT version, change, valid_from_snapshot, valid_to_snapshot, ended_by, value "
+               "FROM measurement_history WHERE model_canonical = 'ResNet-50 v1.5' "
+               "AND system = 'Bow Pod16' AND framework = 'TensorFlow1' ORDER BY version")
+    history_before = query.run_sql(warehouse, history)[1]
+    assert [row[-1] for row in history_before] == [44059.0, 44060.0, 44061.0, 44062.0]
     runs_files = _live_files(warehouse, "run_documents")
     assert runs_files == 4
 
@@ -72,6 +77,7 @@ def test_compact_merges_files_and_every_snapshot_answers_as_before(warehouse, tm
     assert {s: query.run_sql(warehouse, RESNET_POD16_TF1, str(s))[1] for s in snapshots} == before
     assert query.run_sql(warehouse, RESNET_POD16_TF1)[1] == [(44062.0,)]
     assert query.diff(warehouse, snapshots[0], snapshots[3])[1] == diff_before
+    assert query.run_sql(warehouse, history)[1] == history_before  # the change feed too
     assert len(_compaction_snapshots(warehouse)) == 1
 
 
