@@ -158,7 +158,7 @@ def test_a_run_killed_while_it_merges_keeps_its_commit_and_every_snapshot(wareho
     before, snapshot = values(warehouse), last_snapshot(warehouse)
     assert _orphaned_files(warehouse) == []
     process = start_ingest(warehouse, str(new_pages),
-                           env={budget.PAUSE_ENV: "merge", "PERFLEDGER_COMPACT_EVERY": "1"})
+                           env={budget.PAUSE_ENV: "merge", compaction.EVERY_ENV: "1"})
     wait_for_line(process, "paused at merge")
     kill(process)
 
