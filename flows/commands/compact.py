@@ -13,8 +13,10 @@ from warehouse import compaction, lake
 @click.option("--wait", "wait_s", type=float, default=0.0, show_default=True,
               help="Seconds to wait for another run holding the warehouse.")
 def compact(warehouse, wait_s):
-    """Merge small data files (ingest does so every $PERFLEDGER_COMPACT_EVERY snapshots, 64
-    by default); every snapshot, time travel included, answers as before."""
+    """Merge the warehouse's small data files now; every snapshot answers as before.
+
+    Ingest merges them on its own every $PERFLEDGER_COMPACT_EVERY snapshots (64 by
+    default; 0 never)."""
     warehouse = resolve_warehouse(warehouse)
     if not lake.catalog_path(warehouse).exists():
         fail(f"no warehouse at {warehouse}: run `perfledger ingest` first or pass --warehouse")
