@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from flows.settings import env_number
+
 TIMEOUT_ENV = "PERFLEDGER_DOCUMENT_TIMEOUT_S"
 MAX_BYTES_ENV = "PERFLEDGER_MAX_DOCUMENT_BYTES"
 ISOLATE_ENV = "PERFLEDGER_ISOLATE_ABOVE_BYTES"
@@ -67,22 +69,6 @@ class Budget:
             isolate_above_bytes=env_number(ISOLATE_ENV, defaults.isolate_above_bytes, int),
             memory_mb=env_number(MEMORY_ENV, defaults.memory_mb, int),
         )
-
-
-def env_number(name: str, default, kind):
-    """The positive number an environment variable holds (underscores allowed), or `default`
-    when it is unset; a clear error otherwise."""
-    text = os.environ.get(name, "").replace("_", "").strip()
-    if not text:
-        return default
-    try:
-        value = kind(text)
-    except ValueError:
-        what = "a whole number" if kind is int else "a number"
-        raise ValueError(f"{name} must be {what}, not {os.environ[name]!r}") from None
-    if value <= 0:
-        raise ValueError(f"{name} must be positive, not {os.environ[name]!r}")
-    return value
 
 
 class BudgetExceeded(RuntimeError):

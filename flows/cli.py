@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from flows import settings
 from flows.cli_common import EXAMPLE_QUERY, fail, format_option, resolve_warehouse, warehouse_option
 from flows.commands import discovered_commands
 from flows.output import render
@@ -198,7 +199,7 @@ def doctor(warehouse):
 
 
 def _merge_schedule() -> str:
-    every = compaction.every_from_env()
+    every = settings.merge_every()
     if every == 0:
         return f"ingest never merges small ones: {compaction.EVERY_ENV}=0"
     return f"ingest merges small ones every {every} snapshots"

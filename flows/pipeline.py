@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from flows import budget, readers
+from flows import budget, readers, settings
 from flows.mlperf_stage import is_results_tree_document, prepare_results_tree
 from schemas.measurements import MEASUREMENT_DTYPES
 from schemas.normalize import (
@@ -430,8 +430,9 @@ def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str]) -> Ite
             yield item
             continue
         key = (item.document.source_id,)
-        yield _finish(item, quarantine_of[id(item)], good_by.get(key, good.clear()),
-                      invalid_by.get(key, invalid.clear()), known)
+        good_rows = good_by[key] if key in good_by else good.clear()
+        invalid_rows = invalid_by[key] if key in invalid_by else invalid.clear()
+        yield _finish(item, quarantine_of[id(item)], good_rows, invalid_rows, known)
 
 
 def _finish(
@@ -660,7 +661,7 @@ def ingest(
         raise ValueError("an empty PATH_OR_URL was given; name a file, folder or URL")
     if captured_at is not None:
         captured_at = checked(captured_at, "--captured-at")
-    merge_every = compaction.every_from_env()
+    merge_every = settings.merge_every()
     _freeze_startup_objects()
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)

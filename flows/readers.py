@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from flows import budget as budgets
+from flows import settings
 from flows.budget import Budget, BudgetExceeded, Worker
 
 READERS_ENV = "PERFLEDGER_READERS"
@@ -47,7 +48,7 @@ def reader_count() -> int:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
-    return min(budgets.env_number(READERS_ENV, max(1, cores), int), MAX_READERS)
+    return min(settings.env_number(READERS_ENV, max(1, cores), int), MAX_READERS)
 
 
 def read_all(

@@ -16,7 +16,6 @@ go at a later merge, with the files of runs that never committed.
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,17 +33,6 @@ class Compaction:
     files_merged: int  # live data files replaced by merged ones
     files_written: int
     files_removed: int  # files deleted from disk: replaced by earlier merges, or orphaned
-
-
-def every_from_env() -> int:
-    """Snapshots between merges; 0 turns merging off. A clear error for anything else."""
-    text = os.environ.get(EVERY_ENV, "").replace("_", "").strip()
-    if not text:
-        return DEFAULT_EVERY
-    if not text.isdigit():
-        raise ValueError(f"{EVERY_ENV} must be a whole number of snapshots (0: never), "
-                         f"not {os.environ[EVERY_ENV]!r}")
-    return int(text)
 
 
 def due(snapshot_id: int, every: int) -> bool:

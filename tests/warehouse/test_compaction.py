@@ -95,7 +95,8 @@ def test_ingest_merges_once_every_n_snapshots(warehouse, tmp_path, monkeypatch):
 def test_a_merge_every_value_that_is_not_a_whole_number_stops_the_ingest(warehouse,
                                                                           monkeypatch):
     monkeypatch.setenv(compaction.EVERY_ENV, "weekly")
-    with pytest.raises(ValueError, match="PERFLEDGER_COMPACT_EVERY must be a whole number"):
+    with pytest.raises(ValueError,
+                       match="PERFLEDGER_COMPACT_EVERY must be a whole number of snapshots"):
         pipeline.ingest([str(JULY_2023)], warehouse)
     assert not lake.catalog_path(warehouse).exists()
 
@@ -144,4 +145,4 @@ def test_doctor_counts_the_live_data_files_and_names_a_bad_merge_setting(warehou
     monkeypatch.setenv(compaction.EVERY_ENV, "-3")
     result = CliRunner().invoke(main, ["doctor", "--warehouse", str(warehouse)])
     assert result.exit_code == 1
-    assert "PROBLEM: PERFLEDGER_COMPACT_EVERY must be a whole number" in result.output
+    assert "PROBLEM: PERFLEDGER_COMPACT_EVERY must be 0 or more: a whole number of snapshots" in result.output
