@@ -103,9 +103,10 @@ class ParsedDocument:
 
     @functools.cached_property
     def table_count(self) -> int:
-        # Asked three times per document by the load stage; polars' n_unique costs tens of
-        # microseconds on a busy machine (the main process shares the cores with the readers).
-        return self.cells["table_index"].n_unique() if self.cells.height else 0
+        # Asked three times per document by the load stage. Counted in Python: polars'
+        # n_unique hands the work to its thread pool and waits for it, about 0.2 ms a call in
+        # a full run, where the readers keep both cores busy (a set of the column: 0.03 ms).
+        return len(set(self.cells.get_column("table_index").to_list()))
 
 
 @dataclass(frozen=True)
