@@ -145,4 +145,5 @@ def test_doctor_counts_the_live_data_files_and_names_a_bad_merge_setting(warehou
     monkeypatch.setenv(compaction.EVERY_ENV, "-3")
     result = CliRunner().invoke(main, ["doctor", "--warehouse", str(warehouse)])
     assert result.exit_code == 1
-    assert "PROBLEM: PERFLEDGER_COMPACT_EVERY must be 0 or more: a whole number of snapshots" in result.output
+    assert ("PROBLEM: PERFLEDGER_COMPACT_EVERY must be 0 or more: a whole number of snapshots"
+            in result.output)
