@@ -52,6 +52,7 @@ MIN_PROFILE_ROWS = 2  # complete rows needed before a column's type pattern coun
 MAX_COLSPAN = 1000  # the HTML table model's own limits, which also bound hostile input
 MAX_ROWSPAN = 65534
 MAX_COLUMNS = 1000
+CUT_RAW_CHARS = 2000  # of the text of a row's cells past MAX_COLUMNS kept in its problem
 # Realigning a short row tries every gap against every cell: the square of the width per row.
 MAX_REALIGN_COLUMNS = 64
 SECTION_SEPARATOR = " \u2014 "
@@ -362,6 +363,20 @@ class _Cells:
     # The row, in its group, where each cell placed around spans starts. The cells of a range
     # row start in that row: such a row neither spans nor receives a span.
     origin_rows: dict[int, int] = field(default_factory=dict)
+    # Rows with cells past MAX_COLUMNS, which the grid has no place for: (line, cells cut,
+    # their text, up to CUT_RAW_CHARS), each reported as a problem rather than dropped.
+    cut_rows: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def add_cut(self, line: int, cut: list[etree._Element]) -> None:
+        texts: list[str] = []
+        length = 0
+        for cell in cut:
+            if length > CUT_RAW_CHARS:
+                texts.append("...")
+                break
+            texts.append(_collapse_many([text_of(cell)])[0])
+            length += len(texts[-1]) + 3
+        self.cut_rows.append((line, len(cut), " | ".join(texts)))
 
     def add_blank(self, line: int) -> int:
         self.texts.append("")
@@ -506,8 +521,11 @@ def _expand_rows_one_by_one(
         if not grid[index] and not (spans and _any_span(row_cells)):
             placed += row_cells[:MAX_COLUMNS]
             grid[index] = range(first + start, first + len(placed))
+            cut = row_cells[MAX_COLUMNS:]
         else:
-            _place_spanning_cells(grid, index, row_cells, placed, first, cells.origin_rows)
+            cut = _place_spanning_cells(grid, index, row_cells, placed, first, cells.origin_rows)
+        if cut:
+            cells.add_cut(_line(row), cut)
         row_lines += [_line(row)] * (len(placed) - start)
     cells.add_elements(placed, lambda: row_lines)
     return grid
@@ -520,16 +538,17 @@ def _place_spanning_cells(
     placed: list[etree._Element],
     first: int,
     origin_rows: dict[int, int],
-) -> None:
+) -> list[etree._Element]:
     """Place one row's cells around the spans from above: each cell joins `placed`, and its
-    id, first + its place there, fills the positions it covers."""
+    id, first + its place there, fills the positions it covers. Returns the cells left
+    without a place, past MAX_COLUMNS."""
     column = 0
-    for cell in row_cells:
+    for order, cell in enumerate(row_cells):
         ids = grid[index]
         while column < len(ids) and ids[column] is not None:
             column += 1
         if column >= MAX_COLUMNS:
-            break
+            return row_cells[order:]
         colspan = min(max(_span(cell, "colspan", 1, MAX_COLSPAN), 1), MAX_COLUMNS - column)
         rowspan = _span(cell, "rowspan", 1, MAX_ROWSPAN)
         # rowspan="0" reaches to the end of the row group.
@@ -545,6 +564,7 @@ def _place_spanning_cells(
                 if target[position] is None:  # overlapping spans: the first cell keeps it
                     target[position] = cell_id
         column += colspan
+    return []
 
 
 def _is_empty(ids: _Row) -> bool:
@@ -754,6 +774,18 @@ def table_cells(
         table_index, note, columns, row_titles, row_numbers,
         _values_of(texts, placed), _values_of(cells.lines, placed),
     )
+    label = heading or f"#{table_index}"
+    problems += [
+        ParseProblem(
+            check="table_too_wide",
+            reason=(f"a row of table '{label}' has {count} cells past column {MAX_COLUMNS}, "
+                    "the most this parser places; those cells were not read"),
+            line_number=line,
+            table_index=table_index,
+            raw=raw,
+        )
+        for line, count, raw in cells.cut_rows
+    ]
     return problems
 
 

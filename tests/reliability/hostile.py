@@ -129,9 +129,27 @@ def huge_span_numbers() -> Hostile:
     table = table.replace("<td>BERT Large</td>", f'<td rowspan="{digits}">BERT Large</td>')
     # The colspan runs to the 1,000-column edge, so the row's throughput cell reads
     # "Bow Pod16"; the rowspan shifts the row under it. Neither becomes a number.
+    # The throughput cell after it has no column left: reported, not dropped.
     return Hostile("huge_span_numbers", "huge-spans.html", html_page(table).encode(),
                    values=all_values(ROWS[1:2]),
-                   checks={"normalize:unparseable_value": 1, "parse:row_width_mismatch": 1})
+                   checks={"normalize:unparseable_value": 1, "parse:row_width_mismatch": 1,
+                           "parse:table_too_wide": 1})
+
+
+def too_many_columns() -> Hostile:
+    """Rows wider than the 1,000 columns the parser places: the cells past the edge are
+    reported row by row, each filler column once, and the values before the edge load."""
+    def row(cells, tag):
+        return "<tr>" + "".join(f"<{tag}>{cell}</{tag}>" for cell in cells) + "</tr>"
+    width, past = 1000, 5
+    header = [*HEADER, *["Comment"] * (width - len(HEADER)), *[f"Past {i}" for i in range(past)]]
+    body = [[*values, *[""] * (width - len(values)), *[f"cut {i}" for i in range(past)]]
+            for values in ROWS]
+    table = "<table>\n" + "\n".join([row(header, "th"), *(row(cells, "td") for cells in body)])
+    return Hostile("too_many_columns", "too-many-columns.html",
+                   html_page(table + "\n</table>").encode(), values=all_values(),
+                   checks={"parse:table_too_wide": 1 + len(ROWS),
+                           "normalize:unknown_column": width - len(HEADER)})
 
 
 def hidden_tables() -> Hostile:
@@ -351,7 +369,7 @@ def all_hostile() -> list[Hostile]:
         unicode_traps(), wrong_charset(), missing_charset(), empty_file(), binary_as_html(),
         formula_cells(), extreme_numbers(), backtracking_cells(), backtracking_text(),
         backtracking_markdown(), wide_short_rows(), huge_platform_numbers(),
-        note_with_blank_subject(), markdown_note_on_last_line(),
+        note_with_blank_subject(), markdown_note_on_last_line(), too_many_columns(),
     ]
 
 

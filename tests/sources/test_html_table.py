@@ -344,6 +344,25 @@ def test_surplus_empty_cells_and_spans_past_the_edge_lose_nothing():
     assert [p.raw for p in parsed.problems] == ["ViT | Bow Pod16 | extra"]
 
 
+def test_cells_past_the_thousandth_column_are_a_problem_per_row_not_a_silent_cut():
+    filler = "<td></td>" * 997
+    html = (
+        "<h2>Wide results</h2><table>\n"
+        f"<tr><th>Model</th><th>Platform</th><th>Throughput</th>{'<th>x</th>' * 997}</tr>\n"
+        f"<tr><td>BERT</td><td>Bow Pod16</td><td>25,135</td>{filler}<td>12</td><td>13</td></tr>\n"
+        f'<tr><td colspan="999">GPT</td><td>Bow Pod64</td><td>3,212</td></tr>\n</table>'
+    )
+    parsed = parse_html(html)
+    assert rows_of(parsed.cells)[1][:3] == ["BERT", "Bow Pod16", "25,135"]
+    assert [(p.check, p.line_number, p.table_index, p.raw) for p in parsed.problems] == [
+        ("table_too_wide", 3, 0, "12 | 13"),
+        ("table_too_wide", 4, 0, "3,212"),
+    ]
+    assert parsed.problems[0].reason == (
+        "a row of table 'Wide results' has 2 cells past column 1000, the most this parser "
+        "places; those cells were not read")
+
+
 # ---- page text, entities, encodings --------------------------------------------------------
 
 
