@@ -444,6 +444,9 @@ def _cells_of(row: etree._Element) -> list[etree._Element]:
 # Whether an element of a table has a span attribute, in one walk of the table in C: reading
 # the two attributes of every cell from Python costs four times as much.
 _HOLDS_SPANS = etree.XPath("boolean(descendant::*/@colspan | descendant::*/@rowspan)")
+_HOLDS_TABLE = etree.XPath("boolean(descendant::table)")
+# A cell that is a number as published: digits with separators, a sign, a decimal point.
+_NUMBER_LIKE = re.compile(r"[-+\u2212]?\d[\d,.\s\u00a0\u202f]*")
 
 
 def _any_span(cells: list[etree._Element]) -> bool:
@@ -626,14 +629,13 @@ def _all_header_cells(ids: _Row, cells: _Cells) -> bool:
 
 
 def build_grid(table: etree._Element) -> _Grid:
-    """Header rows, body rows and footer rows of a data table (one holding no table), spans
-    expanded.
+    """Header rows, body rows and footer rows of a data table, spans expanded; the rows of
+    a table nested in one of its cells are that table's, not its own.
 
     The header is the <thead>; without one, the leading rows made only of <th>, else the first
     row. Full-width single cells above the header are a label for the whole table."""
     cells = _Cells()
-    # Every row inside the table is its own: it holds no table. The tag filter runs in C.
-    head, body_groups, foot = _row_groups(table.iter("tr"))
+    head, body_groups, foot = _row_groups(own_rows(table))
     spans = _HOLDS_SPANS(table)
     header = [
         (row, ids, index)
@@ -680,10 +682,28 @@ def _header_names(rows: list[_Row], width: int, cells: _Cells) -> list[tuple[str
     return names
 
 
+def own_rows(table: etree._Element) -> Iterable[etree._Element]:
+    """The table's rows, without those of the tables nested in its cells."""
+    if not _HOLDS_TABLE(table):  # the usual table: every row inside is its own (C walks)
+        return table.iter("tr")
+    return [row for row in table.iter("tr") if next(row.iterancestors("table")) is table]
+
+
+def reads_as_data(table: etree._Element) -> bool:
+    """Whether a table that holds tables is a results table with a table in some cell rather
+    than a table laying out the page: two rows of its own or more, one with two cells or
+    more, and a cell of its own (nested tables left out) that reads as a number."""
+    rows = list(own_rows(table))
+    if len(rows) < 2 or max(len(_cells_of(row)) for row in rows) < MIN_DATA_COLUMNS:
+        return False
+    return any(_NUMBER_LIKE.fullmatch(text_of(cell))
+               for row in rows[1:] for cell in _cells_of(row))
+
+
 def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
     """The page's tables (all of them, in document order) that may hold data: not marked as
-    presentation, holding no table (a table holding tables lays out the page), and not inside
-    a script, template or the like."""
+    presentation, not inside a script, template or the like, and holding no table unless it
+    `reads_as_data` (a table holding tables usually lays out the page)."""
     holders: set[etree._Element] = set()
     hidden: set[etree._Element] = set()
     for table in tables:
@@ -698,7 +718,7 @@ def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
         table
         for table in tables
         if (table.get("role") or "").lower() not in ("presentation", "none")
-        and table not in holders
+        and (table not in holders or reads_as_data(table))
         and table not in hidden
     ]
 

@@ -254,6 +254,43 @@ def test_a_layout_table_around_a_data_table_is_prose_and_the_inner_table_is_data
     assert [text for _, text in parsed.prose] == ["Sidebar text", "Training"]
 
 
+def test_a_results_table_with_a_table_in_a_cell_keeps_its_values_and_the_inner_table_its_own():
+    html = """<h2>Training</h2><table>
+    <tr><th>Model</th><th>Platform</th><th>Throughput (items/sec)</th></tr>
+    <tr><td>ResNet-50 v1.5</td><td>Bow Pod16</td><td>44,059</td></tr>
+    <tr><td>BERT Large</td><td>Bow Pod64</td><td>25,135<table>
+      <tr><th>Run</th><th>Seconds</th></tr><tr><td>first</td><td>12</td></tr></table></td></tr>
+    </table>"""
+    parsed = parse_html(html)
+    assert parsed.table_count == 2
+    outer = parsed.cells.filter(pl.col("table_index") == 0)
+    assert rows_of(outer) == [
+        ["Model", "Platform", "Throughput (items/sec)"],
+        ["ResNet-50 v1.5", "Bow Pod16", "44,059"],
+        ["BERT Large", "Bow Pod64", "25,135"],
+    ]
+    assert outer["table_title"][0] == "Training"
+    assert outer.filter(pl.col("raw_value") == "25,135")["line_number"].to_list() == [4]
+    assert rows_of(parsed.cells, 1) == [["Run", "Seconds"], ["first", "12"]]
+    measured = measurements(outer)
+    assert sorted(zip(measured["raw_value"], measured["value"], strict=True)) == [
+        ("25,135", 25135.0), ("44,059", 44059.0)]
+
+
+def test_a_layout_table_of_several_rows_without_a_number_stays_layout():
+    html = """<table><tr><td colspan="2">Graphcore</td></tr>
+    <tr><td><p>Sidebar text</p></td><td><table>
+    <tr><th>Model</th><th>Platform</th><th>Throughput (items/sec)</th></tr>
+    <tr><td>BERT</td><td>Bow Pod16</td><td>6,044</td></tr></table></td></tr>
+    <tr><td>About</td><td>Contact</td></tr></table>"""
+    parsed = parse_html(html)
+    assert parsed.table_count == 1
+    assert rows_of(parsed.cells) == [
+        ["Model", "Platform", "Throughput (items/sec)"], ["BERT", "Bow Pod16", "6,044"]
+    ]
+    assert [text for _, text in parsed.prose] == ["Graphcore", "Sidebar text", "About", "Contact"]
+
+
 def test_a_header_of_th_cells_without_thead_and_omitted_end_tags():
     html = """<table>
     <tr><th>Model<th>Platform<th>Throughput (items/sec)
