@@ -358,6 +358,7 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
         rows.extend(found)
         problems.extend(trouble)
         taken.update(note_lines)
+    problems += _stray_rows(lines, hidden, taken)
     underlines = {
         index + 1
         for index, level, _ in headings
@@ -378,6 +379,31 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
         prose=prose,
         problems=problems,
     )
+
+
+def _stray_rows(lines: list[str], hidden: set[int], taken: set[int]) -> list[ParseProblem]:
+    """Lines written as table rows (`| a | b |`) that belong to no table: a row cut off from
+    its table by a line of text, or a table without its `|---|` row. Read as text, each is
+    also reported, so that no row of numbers passes unnoticed."""
+    return [
+        ParseProblem(
+            check="pipe_row_outside_table",
+            reason=(f"line {index + 1} is written as a table row of {len(split_row(line))} "
+                    "cells but belongs to no table (no header and |---| row right above it); "
+                    "it was read as text"),
+            line_number=index + 1,
+            raw=line.strip(" \t"),
+        )
+        for index, line in enumerate(lines)
+        if index not in taken and index not in hidden and _looks_like_row(line)
+    ]
+
+
+def _looks_like_row(line: str) -> bool:
+    body = line.strip(" \t")
+    return (_indent(line) < 4 and len(body) > 2 and body.startswith("|") and body.endswith("|")
+            and not body.endswith("\\|") and len(split_row(line)) >= 2
+            and not is_delimiter_row(line))
 
 
 def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:

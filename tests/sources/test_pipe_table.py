@@ -263,6 +263,26 @@ def test_trailing_empty_cells_past_the_header_are_dropped_and_real_extras_are_pr
 # ---- sniffing and robustness ---------------------------------------------------------------
 
 
+def test_a_row_cut_off_from_its_table_is_reported_and_code_and_prose_pipes_are_not():
+    text = (
+        "| Model | Platform | Throughput (items/sec) |\n|---|---|---|\n"
+        "| ResNet-50 v1.5 | Bow Pod16 | 44,059 |\n"
+        "Measured on 2023-07-01.\n"
+        "| BERT Large | Bow Pod64 | 25,135 |\n\n"
+        "A sentence with a | pipe | in it.\n"
+        "    | indented | code |\n"
+        "```\n| fenced | row |\n```\n"
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [
+        ["Model", "Platform", "Throughput (items/sec)"], ["ResNet-50 v1.5", "Bow Pod16", "44,059"]
+    ]
+    assert [(p.check, p.line_number, p.raw) for p in parsed.problems] == [
+        ("pipe_row_outside_table", 5, "| BERT Large | Bow Pod64 | 25,135 |")
+    ]
+    assert "25,135" in " ".join(text for _, text in parsed.prose)
+
+
 def test_sniff_wants_a_delimiter_row_and_leaves_html_to_the_html_layout():
     assert sniff_pipe_tables(b"| a | b |\n|---|---|\n| 1 | 2 |\n", None) >= 0.7
     assert sniff_pipe_tables(b"| a | b |\n|---|---|\n", "text/markdown") >= 0.8
