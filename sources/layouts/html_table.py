@@ -374,7 +374,7 @@ class _Cells:
             if length > CUT_RAW_CHARS:
                 texts.append("...")
                 break
-            texts.append(_collapse_many([text_of(cell)])[0])
+            texts.append(text_of(cell))  # whitespace collapsed already
             length += len(texts[-1]) + 3
         self.cut_rows.append((line, len(cut), " | ".join(texts)))
 
