@@ -17,6 +17,7 @@ import polars as pl
 
 from flows import budget, readers, settings
 from flows.mlperf_stage import is_results_tree_document, prepare_results_tree
+from schemas.label_mappings import LabelMappings, mapping_path, read_mappings
 from schemas.measurements import MEASUREMENT_DTYPES
 from schemas.normalize import (
     QUARANTINE_SCHEMA,
@@ -216,7 +217,7 @@ def prepare(
     read = _parsed_from(item, outcome, known)
     if isinstance(read, DocumentLoad):
         return read
-    normalized = normalize_cells(read.parsed.cells, read.context)
+    normalized = normalize_cells(read.parsed.cells, read.context, _mappings(warehouse))
     good, invalid = validate_measurements(normalized.measurements)
     return _finish(read, normalized.quarantine, good, invalid, known)
 
@@ -240,18 +241,19 @@ def prepare_many(
             if isinstance(item, _ToRead)]
     # Readers work up to a chunk ahead, so that they go on while this process normalizes.
     outcomes = readers.read_all(budget.read_archived, jobs, lookahead=PREPARE_CHUNK)
+    mappings = _mappings(warehouse)
     try:
         pending: list[DocumentLoad | _Parsed] = []
         sources: set[str] = set()
         for document, item in triaged:
             if len(sources) >= PREPARE_CHUNK or document.source_id in sources:
-                yield from _finish_chunk(pending, known)
+                yield from _finish_chunk(pending, known, mappings)
                 pending, sources = [], set()
             read = _parsed_from(item, next(outcomes), known) if isinstance(item, _ToRead) else item
             pending.append(read)
             if isinstance(read, _Parsed):
                 sources.add(document.source_id)
-        yield from _finish_chunk(pending, known)
+        yield from _finish_chunk(pending, known, mappings)
     finally:
         outcomes.close()
 
@@ -370,9 +372,16 @@ def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> Do
         document_title=parsed.metadata.title,
         captured_at=document.captured_at,
         parser_version=parser_version(layout_name),
+        language=parsed.metadata.language,
+        outline=parsed.outline,
     )
     return _Parsed(document, base, parsed, context, item.state, item.current_s,
                    item.force, layout_name, claims)
+
+
+def _mappings(warehouse: Path) -> LabelMappings:
+    """The label mappings recorded beside the warehouse (`perfledger map-label`)."""
+    return read_mappings(mapping_path(warehouse))
 
 
 def _unexpected(error: Exception) -> ParseFailure:
@@ -407,14 +416,16 @@ def _check_chunk_cells(
     return checked
 
 
-def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str]) -> Iterator[DocumentLoad]:
+def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str],
+                  mappings: LabelMappings) -> Iterator[DocumentLoad]:
     """Normalize and validate the parsed documents of a chunk together, then finish each."""
     pending = _check_chunk_cells(pending, known)
     parsed = [item for item in pending if isinstance(item, _Parsed)]
     if not parsed:
         yield from pending
         return
-    normalized = normalize_documents([(item.parsed.cells, item.context) for item in parsed])
+    normalized = normalize_documents([(item.parsed.cells, item.context) for item in parsed],
+                                     mappings)
     frames = [n.measurements for n in normalized]
     try:
         chunk = pl.concat(frames)
@@ -494,6 +505,7 @@ def _document_row(
         "author": metadata.author if metadata else None,
         "published_date": metadata.published_date if metadata else None,
         "last_updated_date": metadata.last_updated_date if metadata else None,
+        "language": metadata.language if metadata else None,
         "captured_at": document.captured_at,
         "archive_path": document.archive_path,
         "first_run_id": None,

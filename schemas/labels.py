@@ -9,7 +9,8 @@ decides whether that is a quarantine (platform) or a pass-through (model names).
 from __future__ import annotations
 
 import re
-from functools import cache
+import unicodedata
+from functools import cache, lru_cache
 
 import polars as pl
 
@@ -140,3 +141,89 @@ def workload_and_phase(*texts: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
             if row["phase"]:
                 phase = pl.when(hit).then(pl.lit(row["phase"])).otherwise(phase)
     return workload, phase
+
+
+# ---- the same resolvers for one label at a time (the table reader works per table) --------
+
+_KEY_DROP = re.compile(r"[^a-z0-9+]")
+
+
+def label_key(text: str) -> str:
+    """`fold_key` of one label: NFKC, lower case, letters, digits and '+' only."""
+    return _KEY_DROP.sub("", unicodedata.normalize("NFKC", text).lower())
+
+
+@cache
+def _alias_table(vocab: str) -> dict[str, dict[str, str | None]]:
+    return {row.pop("alias"): row for row in read_vocab(vocab).iter_rows(named=True)}
+
+
+@lru_cache(maxsize=16_384)
+def model_name(label: str) -> tuple[str, str | None]:
+    """(canonical model, what its throughput counts) of a model label; an unknown model keeps
+    its label."""
+    found = _alias_table("models.csv").get(label_key(label))
+    if found is None:
+        return unicodedata.normalize("NFKC", label).strip(" \u00a0"), None
+    return found["model"], found["item_kind"]
+
+
+def known_model(label: str) -> bool:
+    return label_key(label) in _alias_table("models.csv")
+
+
+@lru_cache(maxsize=4096)
+def framework_name(label: str) -> str:
+    found = _alias_table("frameworks.csv").get(label_key(label))
+    return found["framework"] if found else unicodedata.normalize("NFKC", label).strip()
+
+
+_SDK = re.compile(
+    r"^(?P<pre>pre[- ]?)?(?:poplar\s*)?(?:sdk|version|ver\.?|v)?\s*(?P<ver>\d+(?:\.\d+){0,3})"
+    r"(?P<tail>[a-z0-9.+-]*)$"
+)
+
+
+@lru_cache(maxsize=4096)
+def sdk_parts(label: str) -> tuple[str | None, bool | None]:
+    """'SDK 3.3' -> ('3.3', False); 'Pre-SDK2.5' -> ('2.5', True); else (None, None)."""
+    match = _SDK.match(unicodedata.normalize("NFKC", label).lower().strip())
+    if match is None:
+        return None, None
+    return match.group("ver") + (match.group("tail") or ""), match.group("pre") is not None
+
+
+@cache
+def _workload_rules() -> tuple[tuple[re.Pattern[str], str, str | None], ...]:
+    return tuple((re.compile(row["pattern"]), row["workload"], row["phase"])
+                 for row in read_vocab("workloads.csv").iter_rows(named=True))
+
+
+@lru_cache(maxsize=16_384)
+def workload_phase(text: str | None) -> tuple[str | None, str | None]:
+    """(workload, phase) the first rules of schemas/vocab/workloads.csv find in `text`."""
+    if not text:
+        return None, None
+    folded = text.lower()
+    workload = phase = None
+    for pattern, rule_workload, rule_phase in _workload_rules():
+        if pattern.search(folded):
+            workload = workload or rule_workload
+            phase = phase or rule_phase
+    return workload, phase
+
+
+@lru_cache(maxsize=4096)
+def platform_rule(label: str) -> tuple[str, str, str, int] | None:
+    """(vendor, system, accelerator, count) of a whole platform label that a rule of
+    schemas/vocab/platforms.csv names exactly ("Bow Pod16", "IPU-POD64 Classic")."""
+    key = label_key(label)
+    for pattern, values in _platform_rules():
+        match = pattern.fullmatch(key)
+        if match is None:
+            continue
+        count = _evaluate_count(_expand(values["accelerator_count"], match))
+        if count is None:
+            continue
+        return (values["vendor"], _expand(values["system"], match), values["accelerator"], count)
+    return None

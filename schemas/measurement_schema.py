@@ -14,6 +14,7 @@ from schemas.measurements import (
     DTYPES,
     METRICS,
     RATES_AND_DURATIONS_ARE_POSITIVE,
+    STATISTICS,
     VALUE_IS_FINITE,
     WORKLOADS,
 )
@@ -38,11 +39,13 @@ class MeasurementSchema(pa.DataFrameModel):
     model: str = pa.Field(nullable=True, description="Model, as published")
     model_canonical: str = pa.Field(nullable=True, description="Model, canonical name")
     variant: str = pa.Field(nullable=True, description="Variant or configuration, as published")
-    platform: str = pa.Field(description="Platform, as published")
-    vendor: str = pa.Field(description="Vendor of the platform")
-    system: str = pa.Field(description="Platform, canonical name")
-    accelerator: str = pa.Field(description="Accelerator chip of the platform")
-    accelerator_count: int = pa.Field(gt=0, description="Accelerators in the platform")
+    platform: str = pa.Field(nullable=True, description="Platform, as published")
+    vendor: str = pa.Field(nullable=True, description="Vendor of the accelerator")
+    system: str = pa.Field(nullable=True,
+                           description="Platform, canonical: a named system or '<count>x <chip>'")
+    accelerator: str = pa.Field(nullable=True, description="Accelerator chip, canonical")
+    accelerator_count: int = pa.Field(nullable=True, gt=0,
+                                      description="Accelerators that produced the value")
     sdk_version: str = pa.Field(nullable=True, description="SDK version, as published")
     sdk: str = pa.Field(nullable=True, description="SDK version number, canonical")
     sdk_prerelease: bool = pa.Field(nullable=True, description="True for a pre-release SDK")
@@ -70,6 +73,18 @@ class MeasurementSchema(pa.DataFrameModel):
     unit_published: str = pa.Field(nullable=True, description="Unit as the page states it")
     approximate: bool = pa.Field(nullable=True, description="True when printed as approximate")
     raw_value: str = pa.Field(description="The cell exactly as published")
+    row_label: str = pa.Field(nullable=True, description="The row's label cells, joined by ' / '")
+    statistic: str = pa.Field(nullable=True, isin=STATISTICS,
+                              description="Which statistic of the runs: mean, p90, p99, std...")
+    spread: float = pa.Field(nullable=True, description="The +/- spread, in the value's unit")
+    qualifier: str = pa.Field(nullable=True,
+                              description="Remark on one of a cell's values ('phase1')")
+    settings: str = pa.Field(nullable=True,
+                             description="Other settings of the row: 'Sequence Length=128/128'")
+    label_sources: str = pa.Field(nullable=True,
+                                  description="Where each label came from: 'accelerator=heading; ...'")
+    unresolved: str = pa.Field(nullable=True,
+                               description="Labels kept as published but not resolved")
 
     class Config:
         strict = True

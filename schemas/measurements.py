@@ -15,9 +15,11 @@ import polars as pl
 
 from schemas.on_demand import models_on_demand
 
-METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "eval_metric", "ranking"]
+METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "accuracy", "loss",
+           "speedup", "scaling_efficiency", "other", "eval_metric", "ranking"]
 WORKLOADS = ["training", "inference"]
-DTYPES = ["fp8", "fp16", "bf16", "tf32", "fp32", "fp64", "int8", "int4", "mixed"]
+DTYPES = ["fp4", "fp6", "fp8", "fp16", "bf16", "tf32", "fp32", "fp64", "int4", "int8", "mixed"]
+STATISTICS = ["mean", "p50", "p90", "p95", "p99", "p99.9", "std", "min", "max"]
 
 
 class MeasurementColumn(NamedTuple):
@@ -50,11 +52,11 @@ MEASUREMENT_COLUMNS: dict[str, MeasurementColumn] = {
     "model": _column(pl.String, nullable=True),
     "model_canonical": _column(pl.String, nullable=True),
     "variant": _column(pl.String, nullable=True),
-    "platform": _column(pl.String),
-    "vendor": _column(pl.String),
-    "system": _column(pl.String),
-    "accelerator": _column(pl.String),
-    "accelerator_count": _column(pl.Int64, greater_than=0),
+    "platform": _column(pl.String, nullable=True),
+    "vendor": _column(pl.String, nullable=True),
+    "system": _column(pl.String, nullable=True),
+    "accelerator": _column(pl.String, nullable=True),
+    "accelerator_count": _column(pl.Int64, nullable=True, greater_than=0),
     "sdk_version": _column(pl.String, nullable=True),
     "sdk": _column(pl.String, nullable=True),
     "sdk_prerelease": _column(pl.Boolean, nullable=True),
@@ -80,12 +82,21 @@ MEASUREMENT_COLUMNS: dict[str, MeasurementColumn] = {
     "unit_published": _column(pl.String, nullable=True),
     "approximate": _column(pl.Boolean, nullable=True),
     "raw_value": _column(pl.String),
+    "row_label": _column(pl.String, nullable=True),
+    "statistic": _column(pl.String, nullable=True, isin=STATISTICS),
+    "spread": _column(pl.Float64, nullable=True),
+    "qualifier": _column(pl.String, nullable=True),
+    "settings": _column(pl.String, nullable=True),
+    "label_sources": _column(pl.String, nullable=True),
+    "unresolved": _column(pl.String, nullable=True),
 }
 
 # The frame-wide checks, by the name MeasurementSchema gives them; the model runs these
 # very expressions, so the two cannot drift apart.
 VALUE_IS_FINITE = pl.col("value").is_finite()
-RATES_AND_DURATIONS_ARE_POSITIVE = (pl.col("metric") == "eval_metric") | (pl.col("value") > 0)
+# Scores (accuracy, loss, eval_metric), ratios and other figures may be zero or negative.
+RATES_AND_DURATIONS_ARE_POSITIVE = ~pl.col("metric").is_in(
+    ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]) | (pl.col("value") > 0)
 FRAME_CHECKS: dict[str, pl.Expr] = {
     "value_is_finite": VALUE_IS_FINITE,
     "rates_and_durations_are_positive": RATES_AND_DURATIONS_ARE_POSITIVE,
@@ -94,6 +105,14 @@ FRAME_CHECKS: dict[str, pl.Expr] = {
 MEASUREMENT_DTYPES: dict[str, pl.DataType] = {
     name: column.dtype for name, column in MEASUREMENT_COLUMNS.items()
 }
+
+
+
+def with_measurement_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with every measurement column, in order: those it lacks are null."""
+    missing = [pl.lit(None, dtype=dtype).alias(name) for name, dtype in MEASUREMENT_DTYPES.items()
+               if name not in frame.columns]
+    return frame.with_columns(missing).select(list(MEASUREMENT_DTYPES)).cast(MEASUREMENT_DTYPES)
 
 
 __getattr__ = models_on_demand(__name__, "schemas.measurement_schema", ["MeasurementSchema"])

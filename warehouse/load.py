@@ -33,6 +33,7 @@ CONTENT_COLUMNS = (
     "activation_dtype", "weight_dtype", "division", "quality_target", "mlperf_id", "workload",
     "phase", "metric", "value", "unit", "item_kind", "value_per_accelerator",
     "published_number", "unit_published", "approximate", "raw_value",
+    "statistic", "spread", "qualifier", "settings", "row_label", "label_sources", "unresolved",
 )
 
 

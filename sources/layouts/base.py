@@ -73,6 +73,29 @@ def _each_repeated(values: list, times: int) -> Iterable:
     return chain.from_iterable(map(repeat, values, repeat(times)))  # no Python step per value
 
 
+# The page's outline: its headings, paragraphs, table captions and tables in reading order,
+# so that a value's labels can be taken from the heading above its table, the table's caption
+# or the paragraph before it. Built with `outline_frame(...)`.
+OUTLINE_SCHEMA: dict[str, pl.DataType] = {
+    "line_number": pl.Int32,  # 1-based line where the block starts
+    "kind": pl.String,  # "heading", "paragraph", "caption" or "table" (see OUTLINE_KINDS)
+    "level": pl.Int32,  # a heading's level, 1 (the page's title) to 6; null for other kinds
+    "text": pl.String,  # the block as a reader sees it (markup gone); null for a table
+    "table_index": pl.Int32,  # the table a "table" or "caption" block stands for; else null
+}
+OUTLINE_KINDS = ("heading", "paragraph", "caption", "table")
+
+
+def outline_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
+    """Build an outline frame from tuples ordered as OUTLINE_SCHEMA's columns."""
+    columns = zip(*rows, strict=True) if rows else [[] for _ in OUTLINE_SCHEMA]
+    return pl.DataFrame(dict(zip(OUTLINE_SCHEMA, map(list, columns), strict=True)),
+                        schema=OUTLINE_SCHEMA)
+
+
+_EMPTY_OUTLINE = outline_frame()
+
+
 @dataclass(frozen=True)
 class ParseProblem:
     """Something a parser could not place: it becomes a quarantine row, never a silent drop."""
@@ -90,6 +113,7 @@ class DocumentMetadata:
     author: str | None = None
     published_date: str | None = None  # ISO date as stated by the page
     last_updated_date: str | None = None  # ISO date as stated by the page
+    language: str | None = None  # the page's declared language ("en", "de-DE"), when it says
 
 
 @dataclass
@@ -100,6 +124,7 @@ class ParsedDocument:
     metadata: DocumentMetadata = field(default_factory=DocumentMetadata)
     prose: list[tuple[int, str]] = field(default_factory=list)  # (line_number, paragraph)
     problems: list[ParseProblem] = field(default_factory=list)
+    outline: pl.DataFrame = field(default_factory=lambda: _EMPTY_OUTLINE)
 
     @functools.cached_property
     def table_count(self) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 
 from schemas.labels import fold_key, split_sdk
-from schemas.measurements import MEASUREMENT_DTYPES
-from schemas.normalize import MEASUREMENT_COLUMNS, DocumentContext, identity_parts
+from schemas.measurements import MEASUREMENT_DTYPES, with_measurement_columns
+from schemas.normalize import DocumentContext, identity_parts
 from sources.mlperf.tree import MlperfResults
 
 PARSER_VERSION = "mlperf_results/1"
@@ -31,7 +31,7 @@ def measurements_from_scores(results: MlperfResults, context: DocumentContext) -
         .filter(pl.col("system").is_not_null() & (pl.col("accelerator_count") > 0))
     )
     if frame.height == 0:
-        return pl.DataFrame(schema=MEASUREMENT_DTYPES).select(MEASUREMENT_COLUMNS)
+        return pl.DataFrame(schema=MEASUREMENT_DTYPES)
     frame = _add_positions(frame)
     sdk, prerelease = split_sdk(pl.col("sdk_version"))
     minutes = pl.col("score_minutes")
@@ -74,9 +74,7 @@ def measurements_from_scores(results: MlperfResults, context: DocumentContext) -
         approximate=pl.lit(False),
         raw_value=minutes.map_elements(_format_minutes, return_dtype=pl.String),
     )
-    return frame.with_columns(row_identity=_build_identity()).cast(MEASUREMENT_DTYPES).select(
-        MEASUREMENT_COLUMNS
-    )
+    return with_measurement_columns(frame.with_columns(row_identity=_build_identity()))
 
 
 def _agreed_batch_sizes(runs: pl.DataFrame) -> pl.DataFrame:

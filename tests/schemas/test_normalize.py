@@ -140,12 +140,12 @@ HEADER = ["Model", "Platform", "Precision", "Throughput (items/sec)", "Latency (
         (["BERT", "Bow-2000", "16.16", "N/A", "1.2"], "placeholder_value", "no value published"),
         (["BERT", "Bow-2000", "16.16", "TBD", "1.2"], "placeholder_value", "'TBD'"),
         (["BERT", "Bow-2000", "6,044", "16.16", "1.2"], "shifted_cells", "precision label"),
-        (["BERT", "Quantum Pod9", "16.16", "100", "1.2"], "unknown_platform", "Quantum Pod9"),
         (["BERT", "Bow-2000", "16.16", "-5", "1.2"], "non_positive_value", "must be positive"),
-        (["BERT", "Bow-2000", "16.16", "inf", "1.2"], "unparseable_value", "'inf'"),
-        (["BERT", "Bow-2000", "16.16", "1" + "0" * 400, "1.2"], "non_finite_value", "finite"),
-        (["BERT", "Bow-2000", "fp13", "100", "1.2"], "unknown_precision", "fp13"),
-        (["BERT", "\u00a0", "16.16", "100", "1.2"], "missing_platform", "no platform"),
+        (["BERT", "Bow-2000", "16.16", "inf", "1.2"], "non_finite_value", "'inf'"),
+        (["BERT", "Bow-2000", "16.16", "1" + "0" * 400, "1.2"], "unparseable_value", "cannot read"),
+        (["BERT", "Bow-2000", "16.16", ">1000", "1.2"], "bound_value", "is a bound"),
+        (["BERT", "Bow-2000", "16.16", "12 parsecs", "1.2"], "unknown_unit", "'parsecs'"),
+        (["BERT", "Bow-2000", "16.16", "12 ms", "1.2"], "unit_metric_mismatch", "'ms'"),
     ],
 )
 def test_values_that_do_not_fit_are_quarantined_with_a_reason(row, check, reason_part):
@@ -157,15 +157,36 @@ def test_values_that_do_not_fit_are_quarantined_with_a_reason(row, check, reason
     assert normalized.measurements.filter(pl.col("metric") == "throughput").height == 0
 
 
-def test_an_unknown_column_is_flagged_once_and_the_rest_loads():
+@pytest.mark.parametrize(
+    ("platform", "precision", "unresolved", "accelerator", "count", "activation"),
+    [
+        ("Quantum Pod9", "16.16", "platform=Quantum Pod9", None, None, "fp16"),
+        ("Quantum Pod (9x Q-1)", "16.16", "platform=Quantum Pod (9x Q-1)", None, 9, "fp16"),
+        ("Bow-2000", "fp13", "precision=fp13", "Bow IPU", 4, None),
+        ("\u00a0", "16.16", None, None, None, "fp16"),
+    ],
+)
+def test_a_label_not_known_never_costs_the_value(platform, precision, unresolved, accelerator,
+                                                 count, activation):
+    normalized = normalize_cells(_table(HEADER, ["BERT", platform, precision, "100", "1.2"]),
+                                 CONTEXT)
+    assert normalized.quarantine.height == 0
+    value = one(normalized.measurements, metric="throughput")
+    assert (value["value"], value["unresolved"], value["accelerator"],
+            value["accelerator_count"], value["activation_dtype"]) == (
+        100.0, unresolved, accelerator, count, activation)
+
+
+def test_a_column_of_numbers_naming_no_metric_sets_each_number_apart():
     normalized = normalize_cells(
-        _table(["Model", "Platform", "Power Draw", "Throughput (items/sec)"],
-               ["BERT", "Bow Pod16", "900", "5,600"]),
+        _table(["Model", "Platform", "Widgets", "Throughput (items/sec)"],
+               ["BERT", "Bow Pod16", "900", "5600"]),
         CONTEXT,
     )
     assert normalized.measurements["value"].to_list() == [5600.0]
-    assert normalized.quarantine["check"].to_list() == ["unknown_column"]
-    assert "Power Draw" in normalized.quarantine["reason"].item()
+    assert normalized.quarantine.select("check", "raw_value").rows() == [
+        ("unknown_metric", "900")]
+    assert "map-label column \"Widgets\"" in normalized.quarantine["reason"].item()
 
 
 def test_normalizing_is_deterministic():

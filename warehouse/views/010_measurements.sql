@@ -48,5 +48,12 @@ SELECT
     value_per_accelerator,
     published_number,
     unit_published,
-    approximate
+    approximate,
+    statistic,
+    spread,
+    qualifier,
+    row_label,
+    settings,
+    label_sources,
+    unresolved
 FROM lake.main.measurement_values;

@@ -9,6 +9,7 @@ SELECT
     author,
     published_date,
     last_updated_date,
+    language,
     content_type,
     byte_size,
     layout,

@@ -1,0 +1,25 @@
+"""`perfledger labels`: the labels perfledger kept as published but could not resolve."""
+
+from __future__ import annotations
+
+import click
+
+from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
+from flows.output import render
+from warehouse import lake, query
+
+
+@click.command("labels")
+@warehouse_option
+@format_option
+def labels(warehouse, fmt):
+    """Labels kept as published but not resolved, with how many values each holds."""
+    try:
+        columns, rows = query.run_sql(resolve_warehouse(warehouse),
+                                      "SELECT * FROM unresolved_labels")
+    except lake.WarehouseError as error:
+        fail(str(error))
+    click.echo(render(columns, rows, fmt))
+
+
+COMMAND = labels

@@ -1,0 +1,247 @@
+"""The values a result cell holds: numbers with their unit, spread, approximation and remark.
+
+"96 img/s", "10.37 ms", "1.83x", "~5 hours", "77.12 +/- 0.11", "0:06:27", "23h 43m",
+"3.28e+02", "109.4 sps (phase1), 20 sps (phase2)" (two values). Separators are read with
+the decimal mark the page uses; a number that reads two ways ("12.345") without a decimal
+mark known is not read at all: it is reported as ambiguous, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from schemas.folding import clean_text
+from schemas.units import Unit, unit_named
+
+POINT, COMMA = ".", ","  # the decimal marks
+MAX_DIGITS = 30  # a longer number is no measurement (hostile pages hold 5,000 digits)
+
+_FOOTNOTE_MARKS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089]+"
+                             r"|[*\u2020\u2021\u00a7#]+\s*$")
+_PLACEHOLDER = re.compile(
+    r"^(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending|coming soon"
+    r"|not (?:available|supported|measured|run)|unsupported|oom|x|\u2717|\u2715|\u00d7)$")
+_NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity|\u221e)$")
+_APPROX = re.compile(r"^(?:~|\u2248|\u223c|approx\.?|approximately|about|circa|ca\.|c\.)\s*")
+_BOUND = re.compile(r"^(?:<=?|>=?|\u2264|\u2265|up to|at least|at most|over|under|below|"
+                    r"above|more than|less than)\s*")
+_NUMBER = re.compile(
+    r"^(?P<sign>[+-]?)(?P<digits>\d[\d,.'\u00a0\u202f\u2009 ]*\d|\d|[.,]\d+)"
+    r"(?P<exponent>e[+-]?\d{1,3})?(?![\d])")
+_SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9,
+          "M": 1e6, "B": 1e9}
+_SCALE_WORD = re.compile(r"^\s?(k|thousand|million|mn|bn|billion|M|B)(?![A-Za-z])")
+_SPREAD = re.compile(r"^\s*(?:\u00b1|\+/-|\+-|\+ /-)\s*")
+_QUALIFIER = re.compile(r"^\s*\((?P<text>[^()]{1,40})\)\s*$")
+_CLOCK = re.compile(r"^(?:(?P<h>\d{1,4}):)?(?P<m>\d{1,2}):(?P<s>\d{2}(?:\.\d+)?)$")
+_SPELLED = re.compile(
+    r"^(?:(?P<d>\d+(?:\.\d+)?)\s*(?:d|days?)\s*)?(?:(?P<h>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*)?"
+    r"(?:(?P<m>\d+(?:\.\d+)?)\s*(?:m|mins?|minutes?)\s*)?(?:(?P<s>\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)"
+    r"\s*)?$")
+_SPLIT = re.compile(r"\s*[;,]\s+(?=[~\u2248<>]?\s*[+-]?\d)")
+_GROUPS = re.compile(r"^\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+$")
+
+
+class CellValue(NamedTuple):
+    number: float  # as published, in the cell's own unit
+    unit: Unit | None = None  # the unit written in the cell
+    rest: str | None = None  # text after the number that is no known unit ("MAE")
+    spread: float | None = None  # the +/- part, in the same unit
+    approximate: bool = False
+    seconds: float | None = None  # a clock reading or spelled duration, in seconds
+    qualifier: str | None = None  # the remark in brackets after it: "phase1"
+    spelled: bool = False  # a clock reading or a duration in parts: no single number printed
+
+
+class CellReading(NamedTuple):
+    values: tuple[CellValue, ...] = ()
+    problem: str | None = None  # why nothing was read: placeholder_value, ambiguous_number,
+    #                             bound_value, non_finite_value, unparseable_value
+    decimal_evidence: str | None = None  # POINT or COMMA when a number shows which it uses
+
+
+def strip_footnotes(text: str) -> str:
+    return _FOOTNOTE_MARKS.sub("", text)
+
+
+# Most cells hold a plain number: ASCII digits, maybe with thousands commas and decimals.
+_PLAIN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?")
+
+
+@lru_cache(maxsize=131_072)
+def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
+    """The values of a result cell; `decimal` is the page's decimal mark (None: unknown)."""
+    if _PLAIN.fullmatch(text):
+        number, evidence, problem = read_number(text, decimal)
+        if problem is not None:
+            return CellReading(problem=problem, decimal_evidence=evidence)
+        return CellReading((CellValue(number),), None, evidence)
+    cleaned = clean_text(strip_footnotes(text))
+    lowered = cleaned.lower()
+    if _PLACEHOLDER.match(lowered):
+        return CellReading(problem="placeholder_value")
+    if _NON_FINITE.match(lowered):
+        return CellReading(problem="non_finite_value")
+    parts = _SPLIT.split(cleaned)
+    if len(parts) > 1:
+        readings = [_read_one(part, decimal) for part in parts]
+        if all(reading.values for reading in readings):
+            values = tuple(value for reading in readings for value in reading.values)
+            return CellReading(values, None, _evidence_of(readings))
+    return _read_one(cleaned, decimal)
+
+
+def _evidence_of(readings: list[CellReading]) -> str | None:
+    marks = {reading.decimal_evidence for reading in readings} - {None}
+    return marks.pop() if len(marks) == 1 else None
+
+
+def _read_one(text: str, decimal: str | None) -> CellReading:
+    approximate = bool(_APPROX.match(text))
+    text = _APPROX.sub("", text)
+    if _BOUND.match(text.lower()) and _NUMBER.match(_BOUND.sub("", text.lower())):
+        return CellReading(problem="bound_value")
+    duration = _duration_seconds(text.lower())
+    if duration is not None:
+        return CellReading((CellValue(duration, unit_named("s"), approximate=approximate,
+                                      seconds=duration, spelled=True),))
+    match = _NUMBER.match(text)
+    if match is None:
+        return CellReading(problem="unparseable_value")
+    number, evidence, problem = read_number(match.group("digits"), decimal)
+    if problem is not None:
+        return CellReading(problem=problem, decimal_evidence=evidence)
+    if match.group("exponent"):
+        number *= 10.0 ** int(match.group("exponent")[1:])
+    if match.group("sign") == "-":
+        number = -number
+    rest = text[match.end():]
+    scale = _SCALE_WORD.match(rest)
+    if scale:
+        number *= _SCALE[scale.group(1)]
+        rest = rest[scale.end():]
+    if not math.isfinite(number):
+        return CellReading(problem="non_finite_value")
+    return _with_unit_and_spread(number, rest, approximate, decimal, evidence)
+
+
+def _with_unit_and_spread(number: float, rest: str, approximate: bool, decimal: str | None,
+                          evidence: str | None) -> CellReading:
+    """The value of a number followed by `rest`: "img/s", "± 0.11 ms", "(phase1)", "MAE"."""
+    rest, spread_text = _split_spread(rest)
+    rest, qualifier = _split_qualifier(rest)
+    unit_text = rest.strip()
+    unit = unit_named(unit_text) if unit_text else None
+    spread = None
+    if spread_text is not None:
+        spread_match = _NUMBER.match(spread_text)
+        if spread_match is None:
+            return CellReading(problem="unparseable_value")
+        spread, _, problem = read_number(spread_match.group("digits"), decimal)
+        if problem is not None:
+            return CellReading(problem=problem)
+        spread_unit = spread_text[spread_match.end():].strip()
+        if spread_unit and unit is None:  # "77.12 +/- 0.11 ms": the unit follows the spread
+            unit_text, unit = spread_unit, unit_named(spread_unit)
+    value = CellValue(
+        number=number,
+        unit=unit,
+        rest=unit_text if unit is None and unit_text else None,
+        spread=spread,
+        approximate=approximate,
+        seconds=number * unit.factor if unit is not None and unit.kind == "duration" else None,
+        qualifier=qualifier,
+    )
+    return CellReading((value,), None, evidence)
+
+
+def _split_spread(rest: str) -> tuple[str, str | None]:
+    for marker in ("\u00b1", "+/-", "+-", "+ /-"):
+        position = rest.find(marker)
+        if position >= 0:
+            return rest[:position], _SPREAD.sub("", rest[position:])
+    return rest, None
+
+
+def _split_qualifier(rest: str) -> tuple[str, str | None]:
+    """'sps (phase1)' -> ('sps', 'phase1'); a bracketed unit stays a unit: '(ms)'."""
+    position = rest.find("(")
+    if position < 0:
+        return rest, None
+    match = _QUALIFIER.match(rest[position:])
+    if match is None:
+        return rest, None
+    inside = match.group("text").strip()
+    if unit_named(inside) is not None and not rest[:position].strip():
+        return inside, None
+    return rest[:position], inside
+
+
+def _duration_seconds(text: str) -> float | None:
+    """A clock reading ("0:06:27", "03:19:59") or a duration spelled in parts ("23h 43m")."""
+    clock = _CLOCK.match(text)
+    if clock:
+        return (float(clock.group("h") or 0) * 3600 + float(clock.group("m")) * 60
+                + float(clock.group("s")))
+    if not re.search(r"\d\s*[a-z]+\s*\d", text):  # one number and one unit: the unit path
+        return None
+    spelled = _SPELLED.match(text)
+    if spelled is None:
+        return None
+    scales = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+    return sum(float(spelled.group(name)) * scale for name, scale in scales.items()
+               if spelled.group(name))
+
+
+def read_number(digits: str, decimal: str | None) -> tuple[float | None, str | None, str | None]:
+    """(value, the decimal mark the text shows or None, problem) of digits with separators.
+
+    "1,234.5" and "0.5" show a decimal point, "1.234,5" and "0,5" a decimal comma; "12.345" and
+    "12,345" show neither and take `decimal`; without it they are ambiguous."""
+    digits = digits.strip()
+    if len(re.sub(r"\D", "", digits)) > MAX_DIGITS:
+        return None, None, "unparseable_value"
+    spaced = re.search(r"['\u00a0\u202f\u2009 ]", digits) is not None
+    commas, points = digits.count(","), digits.count(".")
+    if spaced:  # "1 234,5": spaces group thousands; a comma or point is the decimal mark
+        separators = {mark for mark in ",." if mark in digits}
+        if len(separators) > 1 or (separators and digits.count(separators.copy().pop()) > 1):
+            return None, None, "unparseable_value"
+        mark = separators.pop() if separators else None
+        whole, _, fraction = digits.partition(mark) if mark else (digits, "", "")
+        if not _GROUPS.match(whole):
+            return None, None, "unparseable_value"
+        return _value(re.sub(r"\D", "", whole), fraction), mark, None
+    if commas and points:  # the last one is the decimal mark: "1,234.5", "1.234,5"
+        mark = POINT if digits.rfind(".") > digits.rfind(",") else COMMA
+        whole, fraction = digits.rsplit(mark, 1)
+        if mark in whole:
+            return None, None, "unparseable_value"
+        if not _GROUPS.match(whole) or not fraction.isdigit():
+            return None, None, "unparseable_value"
+        return _value(re.sub(r"\D", "", whole), fraction), mark, None
+    if commas or points:
+        separator = "," if commas else "."
+        count = commas or points
+        whole, _, fraction = digits.rpartition(separator)
+        if count > 1:  # repeated: a thousands separator ("1,234,567"; "1.234.567")
+            if not _GROUPS.match(digits):
+                return None, None, "unparseable_value"
+            return _value(re.sub(r"\D", "", digits), ""), COMMA if separator == "." else POINT, None
+        if len(fraction) == 3 and whole and whole[0] != "0" and len(whole) <= 3:
+            # "12.345": thousands or decimals, as the page's decimal mark says
+            if decimal is None:
+                return None, None, "ambiguous_number"
+            if decimal == separator:
+                return _value(whole, fraction), None, None
+            return _value(whole + fraction, ""), None, None
+        mark = POINT if separator == "." else COMMA
+        return _value(whole or "0", fraction), mark, None
+    return _value(digits, ""), None, None
+
+
+def _value(whole: str, fraction: str) -> float:
+    return float(f"{whole}.{fraction}" if fraction else whole)

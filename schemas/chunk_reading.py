@@ -1,0 +1,520 @@
+"""The tables of a chunk of documents read into values with their labels, at once.
+
+Per table, in Python: which way round it reads and what each column is
+(schemas/table_plans.py), with what its context says (schemas/context_labels.py). Per
+distinct label cell, in Python: what it says (schemas/row_labels.py). Per cell, with polars:
+everything else, since a page's cells number in the hundreds and a chunk's in the tens of
+thousands, and a Python step per cell would cost more than the rest of the run.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import polars as pl
+
+from schemas.folding import clean_text
+from schemas.header_reading import HeaderReading
+from schemas.label_mappings import LabelMappings
+from schemas.number_locale import page_mark
+from schemas.platform_mentions import PlatformMention
+from schemas.row_labels import (
+    CONTRIBUTION_SCHEMA,
+    SECTION_SCHEMA,
+    UNIT_FIELDS,
+    contribution,
+    model_of,
+    platform_fields,
+    precision_fields,
+    rows_frame,
+    section_labels,
+    unit_fields,
+)
+from schemas.table_context import TableContext, paragraphs_of, table_contexts
+from schemas.table_plans import (
+    ColumnPlan,
+    ColumnStats,
+    TablePlan,
+    TableShape,
+    header_reading,
+    plan_table,
+    transposed,
+)
+from schemas.units import unit_named
+from schemas.value_reading import read_values, shifted_precision
+
+SECTION_SEPARATOR = " \u2014 "  # how the HTML layout joins a table's heading and a section row
+NOTE_MATCH_RATIO = 0.8  # how alike a footnote's subject and a row's label must be
+_LANGUAGE_PARAGRAPHS = 200  # of a page's prose read to tell its language
+_TABLE = ["document", "table_index"]
+_ROW = [*_TABLE, "vrow"]
+_COLUMN = [*_TABLE, "vcol"]
+_BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
+_NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
+_PLACEHOLDER = (r"^\s*(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
+                r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
+                r"|\u2717|\u2715|\u00d7)\s*$")
+_NUMBER_END = r"(?:$|[^\d.,])"
+_POINT_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,\d{3})+\.\d+"
+               r"|(?:0|\d{4,})\.\d+|\d{1,3}\.(?:\d{1,2}|\d{4,}))" + _NUMBER_END)
+_COMMA_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
+               r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END)
+_UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
+
+# The fields of a result column's plan, as a frame.
+_PLATFORM = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
+             "implied": pl.Int64, "platform_text": pl.String}
+RESULT_COLUMN_SCHEMA: dict[str, pl.DataType] = {
+    "document": pl.Int32, "table_index": pl.Int32, "vcol": pl.Int32,
+    "metric": pl.String, "metric_source": pl.String, "x_metric": pl.String,
+    "x_metric_source": pl.String, "decimal": pl.String, "annotation": pl.Int32,
+    "annotation_role": pl.String, "statistic": pl.String,
+    **{f"h_{name}": dtype for name, dtype in _PLATFORM.items()},
+    "h_count": pl.Int64, "h_count_chip": pl.String, "h_precision": pl.String,
+    "h_act": pl.String, "h_wt": pl.String,
+    **{f"h_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
+    "k_model": pl.String, "k_model_canonical": pl.String, "k_model_item": pl.String,
+    **{f"x_{name}": dtype for name, dtype in _PLATFORM.items()}, "x_platform_source": pl.String,
+    "x_count": pl.Int64, "x_count_chip": pl.String, "x_count_source": pl.String,
+    "x_precision": pl.String, "x_act": pl.String, "x_wt": pl.String,
+    "x_precision_source": pl.String, "x_workload": pl.String, "x_workload_source": pl.String,
+    **{f"x_{name}": dtype for name, dtype in UNIT_FIELDS.items()}, "x_unit_source": pl.String,
+    "header_states_chip": pl.Boolean, "header_states_count": pl.Boolean,
+    "header_states_precision": pl.Boolean, "table_workload": pl.String,
+}
+
+
+@dataclass
+class ChunkReading:
+    values: pl.DataFrame | None  # one row per value that reads, with every label field
+    problems: list[tuple[int, dict]]  # (document, quarantine fields) per cell that did not
+
+
+class _Readings:
+    """Header readings numbered, so that frames refer to them by a small integer."""
+
+    def __init__(self) -> None:
+        self.readings: list[HeaderReading] = []
+        self._ids: dict[HeaderReading, int] = {}
+
+    def id_of(self, reading: HeaderReading) -> int:
+        found = self._ids.get(reading)
+        if found is None:
+            found = self._ids[reading] = len(self.readings)
+            self.readings.append(reading)
+        return found
+
+
+def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
+    """The values and problems of the tables of `documents` ((cells, DocumentContext) pairs);
+    every row says which document it came from by its position."""
+    present = [(index, cells) for index, (cells, _context) in enumerate(documents)
+               if cells.height]
+    if not present:
+        return ChunkReading(None, [])
+    cells = pl.concat([frame for _index, frame in present], rechunk=True).with_columns(
+        _document_indexes(present),
+        _blank=pl.col("raw_value").str.contains(_BLANK),
+        _numeric=pl.col("raw_value").str.contains(_NUMERIC_START),
+    )
+    cells = _oriented(cells, mappings)
+    cells = cells.with_columns(
+        _filled=~pl.col("_blank") & ~pl.col("raw_value").str.to_lowercase().str.contains(
+            _PLACEHOLDER),
+    )
+    plans = _plans(cells, documents, mappings)
+    if not plans:
+        return ChunkReading(None, [])
+    readings = _Readings()
+    label_columns, result_columns = _column_frames(plans, readings, mappings)
+    rows = _rows(cells, label_columns, plans, readings, mappings)
+    return _values(cells, result_columns, rows, mappings)
+
+
+def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
+    """The `document` column: each document's index once per row of its cells."""
+    indexes = pl.Series([index for index, _frame in present], dtype=pl.Int32)
+    heights = pl.Series([frame.height for _index, frame in present])
+    return pl.select(pl.lit(indexes).repeat_by(heights).explode().alias("document")).to_series()
+
+
+# ---- which way round, and what each column is -------------------------------------------------
+
+
+def _oriented(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+    """`cells` with `vrow` and `vcol`: the row and column each cell stands in once every
+    table whose metrics stand in its first column is turned around."""
+    headers = cells.filter(pl.col("row_number") == 0).group_by(_TABLE, maintain_order=True).agg(
+        pl.col("raw_value").sort_by("column_index"))
+    firsts = cells.filter((pl.col("row_number") > 0) & (pl.col("column_index") == 0)).group_by(
+        _TABLE, maintain_order=True).agg(pl.col("raw_value").sort_by("row_number").alias("first"))
+    numeric_rows = cells.filter((pl.col("row_number") > 0) & (pl.col("column_index") > 0)).group_by(
+        [*_TABLE, "row_number"]).agg(pl.col("_numeric").any()).group_by(_TABLE).agg(
+        pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
+    candidates = headers.join(firsts, on=_TABLE).join(numeric_rows, on=_TABLE)
+    turned = []
+    for document, table, header, first, numeric, row_numbers in candidates.iter_rows():
+        if len(first) != len(row_numbers):
+            continue  # a row without a first cell: read as published
+        if transposed(header, first, numeric, mappings):
+            turned.append((document, table))
+    if not turned:
+        return cells.with_columns(vrow=pl.col("row_number"), vcol=pl.col("column_index"))
+    turned_frame = pl.DataFrame(turned, schema={"document": pl.Int32, "table_index": pl.Int32},
+                                orient="row").with_columns(_turned=pl.lit(True))
+    cells = cells.join(turned_frame, on=_TABLE, how="left", maintain_order="left")
+    is_turned = pl.col("_turned").fill_null(False)
+    return cells.with_columns(
+        vrow=pl.when(is_turned).then(pl.col("column_index")).otherwise(pl.col("row_number")),
+        vcol=pl.when(is_turned).then(pl.col("row_number")).otherwise(pl.col("column_index")),
+        # A turned table's top-left cell named the column of metric names ("Metric").
+        _corner=is_turned & (pl.col("row_number") == 0) & (pl.col("column_index") == 0),
+    ).drop("_turned")
+
+
+def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
+           ) -> dict[tuple[int, int], TablePlan]:
+    """The plan of each table holding a result column."""
+    shapes = _shapes(cells)
+    by_document: dict[int, list[TableShape]] = {}
+    for shape in shapes:
+        by_document.setdefault(shape.document, []).append(shape)
+    marks = _decimal_marks(cells)
+    plans = {}
+    for document, found in by_document.items():
+        _cells, context = documents[document]
+        contexts = table_contexts(context.outline, context.document_title,
+                                  {shape.table_index: shape.title for shape in found})
+        paragraphs = paragraphs_of(context.outline, _LANGUAGE_PARAGRAPHS)
+        point, comma = marks.get(document, (0, 0))
+        decimal = page_mark(point, comma, context.language, paragraphs)
+        for shape in found:
+            plan = plan_table(shape, contexts.get(shape.table_index, _NO_CONTEXT), decimal,
+                              mappings)
+            if plan is not None:
+                plans[(document, shape.table_index)] = plan
+    return plans
+
+
+_NO_CONTEXT = TableContext((), (), None)
+
+
+def _decimal_marks(cells: pl.DataFrame) -> dict[int, tuple[int, int]]:
+    """Per document, how many of its numbers show a decimal point, and a decimal comma."""
+    counts = cells.group_by("document").agg(
+        pl.col("raw_value").str.contains(_POINT_ONLY).sum().alias("point"),
+        pl.col("raw_value").str.contains(_COMMA_ONLY).sum().alias("comma"),
+    )
+    return {document: (point, comma) for document, point, comma in counts.iter_rows()}
+
+
+def _shapes(cells: pl.DataFrame) -> list[TableShape]:
+    headers = cells.filter(pl.col("vrow") == 0).group_by(_TABLE, maintain_order=True).agg(
+        pl.when(pl.col("_corner") if "_corner" in cells.columns else pl.lit(False))
+        .then(pl.lit("")).otherwise(pl.col("raw_value")).sort_by("vcol").alias("headers"),
+        pl.col("vcol").sort().alias("vcols"),
+        pl.col("table_title").first().alias("title"),
+        pl.col("table_note").first().alias("note"),
+    )
+    body = cells.filter(pl.col("vrow") > 0)
+    texts = body.filter(pl.col("_filled") & ~pl.col("_numeric")
+                        & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
+                        ).get_column("raw_value").unique()
+    units = [text for text in texts.to_list() if unit_named(text) is not None]
+    stats = body.group_by(_COLUMN).agg(
+        pl.col("_filled").sum().alias("filled"),
+        (pl.col("_filled") & pl.col("_numeric")).sum().alias("numeric"),
+        (pl.col("_filled") & pl.col("raw_value").is_in(units)).sum().alias("units"),
+        pl.col("raw_value").str.contains(_POINT_ONLY).sum().alias("point"),
+        pl.col("raw_value").str.contains(_COMMA_ONLY).sum().alias("comma"),
+    )
+    by_column = {(d, t, c): ColumnStats(f, n, u, p, m)
+                 for d, t, c, f, n, u, p, m in stats.iter_rows()}
+    shapes = []
+    for document, table, header, vcols, title, note in headers.iter_rows():
+        shapes.append(TableShape(
+            document, table, title, note, tuple(header),
+            tuple(by_column.get((document, table, column), ColumnStats()) for column in vcols),
+        ))
+    return shapes
+
+
+# ---- the columns' plans as frames -------------------------------------------------------------
+
+
+def _column_frames(plans: dict[tuple[int, int], TablePlan], readings: _Readings,
+                   mappings: LabelMappings) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(label columns with the id of their reading, result columns with their plan)."""
+    labels, results = [], []
+    for (document, table), plan in plans.items():
+        for column in plan.columns:
+            if column.role in ("label", "config", "reference"):
+                labels.append((document, table, column.column, readings.id_of(column.reading)))
+            elif column.role == "result":
+                results.append(_result_record(document, table, column, plan, mappings))
+    label_frame = pl.DataFrame(labels, schema={"document": pl.Int32, "table_index": pl.Int32,
+                                               "vcol": pl.Int32, "reading_id": pl.Int32},
+                               orient="row")
+    return label_frame, pl.DataFrame(results, schema=RESULT_COLUMN_SCHEMA, orient="row")
+
+
+def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePlan,
+                   mappings: LabelMappings) -> tuple:
+    reading = column.reading
+    header = reading.platform
+    context = plan.context
+    context_metric = context.get("metric")
+    model_canonical, model_item = model_of(plan.corner_model, mappings)
+    x_platform, x_count = _found(context, "platform"), _found(context, "count")
+    x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
+    return (
+        document, table, column.column,
+        column.metric.value if column.metric else None,
+        column.metric.source if column.metric else None,
+        context_metric.value if context_metric else None,
+        context_metric.source if context_metric else None,
+        column.decimal, column.annotation, column.annotation_role,
+        reading.statistic or _found(context, "statistic"),
+        *platform_fields(header), *_count(header), *precision_fields(reading.precision),
+        *unit_fields(reading.unit),
+        plan.corner_model, model_canonical, model_item,
+        *platform_fields(x_platform), _source(context, "platform"),
+        *_count(x_count), _source(context, "count"),
+        *precision_fields(x_precision), _source(context, "precision"),
+        _found(context, "workload"), _source(context, "workload"),
+        *unit_fields(x_unit), _source(context, "unit"),
+        plan.header_states_chip, plan.header_states_count, plan.header_states_precision,
+        plan.table_workload,
+    )
+
+
+def _found(context: dict, name: str):
+    found = context.get(name)
+    return found.value if found is not None else None
+
+
+def _source(context: dict, name: str) -> str | None:
+    found = context.get(name)
+    return found.source if found is not None else None
+
+
+def _count(mention: PlatformMention | None) -> tuple:
+    if mention is None or mention.count is None:
+        return (None, None)
+    return (mention.count, mention.accelerator)
+
+
+# ---- rows -------------------------------------------------------------------------------------
+
+
+def _rows(cells: pl.DataFrame, label_columns: pl.DataFrame,
+          plans: dict[tuple[int, int], TablePlan], readings: _Readings,
+          mappings: LabelMappings) -> pl.DataFrame:
+    """What each row's label cells, its section row and its table's footnote say of it."""
+    label_cells = cells.filter(pl.col("vrow") > 0).join(label_columns, on=_COLUMN, how="inner",
+                                                        maintain_order="left")
+    pairs = label_cells.select("reading_id", "raw_value").unique()
+    said = pl.DataFrame(
+        [(reading_id, raw, *contribution(readings.readings[reading_id], raw, mappings))
+         for reading_id, raw in pairs.iter_rows()],
+        schema={"reading_id": pl.Int32, "raw_value": pl.String, **CONTRIBUTION_SCHEMA},
+        orient="row")
+    rows = rows_frame(label_cells.select(*_ROW, "vcol", "reading_id", "raw_value").join(
+        said, on=["reading_id", "raw_value"], how="left", maintain_order="left"))
+    rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
+    return _with_note_units(rows, plans)
+
+
+def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
+    """What the section row each row stands under says of it (the HTML layout gives a row
+    under a full-width label the title "<heading> — <label>"), per row that has one."""
+    titles = cells.filter(pl.col("vrow") > 0).group_by(_ROW).agg(
+        pl.col("table_title").first().alias("_row_title"))
+    headings = cells.filter(pl.col("vrow") == 0).group_by(_TABLE).agg(
+        pl.col("table_title").first().alias("_heading"))
+    title, heading = pl.col("_row_title"), pl.col("_heading")
+    prefix = heading + SECTION_SEPARATOR
+    section = pl.when(heading.is_not_null() & title.str.starts_with(prefix)).then(
+        title.str.slice(prefix.str.len_chars())).otherwise(title)
+    found = titles.join(headings, on=_TABLE, how="left").filter(
+        title.is_not_null() & title.ne_missing(heading)).select(*_ROW, section.alias("_section"))
+    if found.height == 0:
+        return None
+    distinct = found.get_column("_section").unique().to_list()
+    said = pl.DataFrame([(text, *section_labels(text)) for text in distinct],
+                        schema={"_section": pl.String, **SECTION_SCHEMA}, orient="row")
+    return found.join(said, on="_section", how="left").drop("_section")
+
+
+def _with_note_units(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
+                     ) -> pl.DataFrame:
+    """Units a table's footnote gives per subject ('PQM4Mv2 throughput measured in
+    graphs/s'): the row whose model, dataset or variant is most like the subject, when one
+    row is alike enough and no other as much."""
+    from schemas.table_notes import note_units
+
+    found = []
+    for (document, table), plan in plans.items():
+        if not plan.note or "measured in" not in plan.note.lower():
+            continue
+        candidates = rows.filter((pl.col("document") == document)
+                                 & (pl.col("table_index") == table)).select(
+            "vrow", "dataset", "model", "variant").rows()
+        for vrow, unit in note_units(plan.note, candidates):
+            found.append((document, table, vrow, *unit_fields(unit)))
+    if not found:
+        return rows
+    notes = pl.DataFrame(found, schema={"document": pl.Int32, "table_index": pl.Int32,
+                                        "vrow": pl.Int32, **{f"n_{name}": dtype for name, dtype
+                                                              in UNIT_FIELDS.items()}},
+                         orient="row")
+    rows = rows.join(notes, on=_ROW, how="left")
+    has_label_unit = pl.col("r_alias").is_not_null()
+    return rows.with_columns(
+        pl.when(has_label_unit).then(pl.col(f"r_{name}")).otherwise(pl.col(f"n_{name}"))
+        .alias(f"r_{name}") for name in UNIT_FIELDS).drop(f"n_{name}" for name in UNIT_FIELDS)
+
+
+# ---- values -------------------------------------------------------------------------------------
+
+
+def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFrame,
+            mappings: LabelMappings) -> ChunkReading:
+    results = cells.filter((pl.col("vrow") > 0) & ~pl.col("_blank")).join(
+        result_columns, on=_COLUMN, how="inner")
+    if results.height == 0:
+        return ChunkReading(None, [])
+    results = results.join(rows, on=_ROW, how="left")
+    found = sections(cells)
+    if found is not None:
+        results = results.join(found, on=_ROW, how="left")
+    else:
+        results = results.with_columns(pl.lit(None, dtype=dtype).alias(name)
+                                       for name, dtype in SECTION_SCHEMA.items())
+    results = _with_annotations(cells, results, mappings)
+    unknown = results.filter(pl.col("metric").is_null())
+    results = results.filter(pl.col("metric").is_not_null())
+    shifted = results.filter((pl.col("metric") != "eval_metric") & shifted_precision())
+    results = results.filter(~((pl.col("metric") != "eval_metric") & shifted_precision()))
+    values = read_values(results, mappings)
+    failed = values.filter(pl.col("problem").is_not_null())
+    problems = (_problems(cells, unknown.filter(pl.col("_filled")), "unknown_metric")
+                + _problems(cells, shifted, "shifted_cells") + _problems(cells, failed, None))
+    return ChunkReading(values.filter(pl.col("problem").is_null()), problems)
+
+
+def _with_annotations(cells: pl.DataFrame, results: pl.DataFrame,
+                      mappings: LabelMappings) -> pl.DataFrame:
+    """Each value's metric and row unit where a unit or metric-name column beside it says
+    them per row ("Tokens/s", "F1 Score"); a metric still unknown is the context's."""
+    annotated = results.filter(pl.col("annotation").is_not_null())
+    if annotated.height:
+        texts = cells.select(*_TABLE, "vrow", pl.col("vcol").alias("annotation"),
+                             pl.col("raw_value").alias("_annotation_text"))
+        results = results.join(texts, on=[*_ROW, "annotation"], how="left",
+                               maintain_order="left")
+        distinct = results.get_column("_annotation_text").drop_nulls().unique().to_list()
+        said = pl.DataFrame([(text, *_annotation(text, mappings)) for text in distinct],
+                            schema={"_annotation_text": pl.String, "_named_metric": pl.String,
+                                    **{f"a_{name}": dtype for name, dtype
+                                       in UNIT_FIELDS.items()}}, orient="row")
+        results = results.join(said, on="_annotation_text", how="left", maintain_order="left")
+        unit_column = pl.col("annotation_role") == "unit"
+        has_unit = unit_column & pl.col("a_alias").is_not_null()
+        names_metric = (pl.col("annotation_role") == "metric_name") & pl.col(
+            "_named_metric").is_not_null()
+        results = results.with_columns(
+            *(pl.when(has_unit).then(pl.col(f"a_{name}")).otherwise(pl.col(f"r_{name}"))
+              .alias(f"r_{name}") for name in UNIT_FIELDS),
+            pl.when(names_metric).then(pl.col("_named_metric"))
+            .when(pl.col("metric").is_null() & has_unit).then(_metric_of_unit_kind("a_kind"))
+            .otherwise(pl.col("metric")).alias("metric"),
+            pl.when(names_metric).then(pl.lit("row"))
+            .when(pl.col("metric").is_null() & has_unit).then(pl.lit("column"))
+            .otherwise(pl.col("metric_source")).alias("metric_source"),
+        ).drop("_annotation_text", "_named_metric", *(f"a_{name}" for name in UNIT_FIELDS))
+    return results.with_columns(
+        pl.coalesce("metric", "x_metric").alias("metric"),
+        pl.coalesce("metric_source", "x_metric_source").alias("metric_source"),
+    )
+
+
+def _annotation(text: str, mappings: LabelMappings) -> tuple:
+    """(the metric a metric-name cell names, the unit a unit cell is)."""
+    cleaned = clean_text(text)
+    unit = unit_named(cleaned) if cleaned else None
+    named = header_reading(cleaned, mappings) if cleaned else None
+    metric = None
+    if named is not None:
+        metric = named.role if named.kind == "metric" and named.role not in (
+            "eval_metric", "ranking") else "other"
+    return (metric, *unit_fields(unit))
+
+
+def _metric_of_unit_kind(column: str) -> pl.Expr:
+    kind = pl.col(column)
+    return (pl.when(kind == "rate").then(pl.lit("throughput"))
+            .when(kind == "duration").then(pl.lit("latency"))
+            .when(kind == "ratio").then(pl.lit("speedup"))
+            .otherwise(pl.lit("other")))
+
+
+# ---- what did not read --------------------------------------------------------------------------
+
+
+def _problems(cells: pl.DataFrame, failed: pl.DataFrame, check: str | None
+              ) -> list[tuple[int, dict]]:
+    """A quarantine entry per value that did not read, with its whole published row."""
+    if failed.height == 0:
+        return []
+    keys = failed.select("document", "table_index", "row_number").unique()
+    published = cells.join(keys, on=["document", "table_index", "row_number"], how="semi") \
+        .sort("column_index").group_by(["document", "table_index", "row_number"]).agg(
+        pl.col("column_name"), pl.col("raw_value"))
+    raw_rows = {(d, t, r): json.dumps(dict(zip(names, values, strict=True)), ensure_ascii=False)
+                for d, t, r, names, values in published.iter_rows()}
+    found = []
+    for row in failed.iter_rows(named=True):
+        name = check or row["problem"]
+        found.append((row["document"], {
+            "check": name,
+            "reason": _reason(name, row),
+            "table_index": row["table_index"],
+            "table_title": row["table_title"],
+            "row_number": row["row_number"],
+            "column_name": row["column_name"],
+            "raw_value": row["raw_value"],
+            "raw_row": raw_rows.get((row["document"], row["table_index"], row["row_number"])),
+            "line_number": row["line_number"],
+        }))
+    return found
+
+
+def _reason(check: str, row: dict) -> str:
+    metric, text = row.get("metric"), row["raw_value"]
+    rest = row.get("rest")
+    if check == "unknown_metric":
+        return (f"column '{row['column_name']}' names no metric and neither does its table; "
+                f"teach it with `perfledger map-label column \"{row['column_name']}\" --set "
+                "role=<metric>`")
+    if check == "shifted_cells":
+        return f"{metric} '{text}' reads like a precision label: the row's cells look shifted"
+    if check == "unknown_unit":
+        return (f"unit '{rest}' of '{text}' is not in schemas/vocab/units.csv; teach it with "
+                f"`perfledger map-label unit \"{rest}\" --set kind=...`")
+    if check == "unit_not_stated":
+        return (f"{metric} '{text}' has no unit in its cell, its column, its row or above its "
+                "table; it was not read rather than guessed")
+    if check == "unit_metric_mismatch":
+        return (f"unit '{row.get('u_alias')}' is a {row.get('u_kind')}, which {metric} is not "
+                "measured in")
+    return {
+        "placeholder_value": f"no value published for {metric}: '{text}'",
+        "ambiguous_number": (f"'{text}' reads two ways (a thousands separator or a decimal "
+                             "mark) and neither its column, its page nor the page's language "
+                             "says which; it was not read"),
+        "bound_value": f"'{text}' is a bound, not a value of {metric}",
+        "non_finite_value": f"{metric} '{text}' is not a finite number",
+        "non_positive_value": f"{metric} must be positive, got '{text}'",
+    }.get(check, f"cannot read '{text}' as a {metric} value")

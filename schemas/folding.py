@@ -1,0 +1,96 @@
+"""Text as the label readers compare it: invisible characters gone, width variants folded.
+
+Every reader of headers, cells and headings starts here, so that a zero-width space, a soft
+hyphen or a bidi control inside "1\u200b361" or "Bow\u200b Pod16" never makes a value or a
+label differ from its plain twin. The raw text is kept elsewhere, verbatim."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# Zero-width characters, soft hyphen, bidi controls and other format characters; C0/C1
+# controls other than the whitespace ones, which become spaces.
+_INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
+                        r"\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]")
+# Superscript digits are footnote marks ("6,044¹"); NFKC would make them digits of the number.
+_SUPERSCRIPTS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u207f\u2080-\u208e]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_PRIVATE_USE = re.compile(r"[\ue000-\uf8ff\u00b6]")  # icon fonts and pilcrow permalinks
+_MARKUP = re.compile(r"<br\s*/?>|</?(?:b|strong|em|i|sup|sub|span|code)\b[^<>]{0,200}>|\*\*|__",
+                     re.I)
+_SPACES = re.compile(r"\s+")
+_TRADEMARKS = re.compile(r"\((?:r|tm|c)\)|[\u00ae\u2122\u00a9]", re.I)
+_DASHES = re.compile(r"[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
+_WORD_JOINERS = re.compile(r"[-_]+")
+
+
+@lru_cache(maxsize=65_536)
+def clean_text(text: str) -> str:
+    """`text` with invisible and control characters and footnote superscripts removed,
+    compatibility forms folded (NFKC), markup left by Markdown or HTML ("**", "<br/>") and icon characters removed, and
+    runs of white space made one space."""
+    text = _INVISIBLE.sub("", text)
+    text = _SUPERSCRIPTS.sub("", text)
+    text = _CONTROL.sub(" ", text)
+    text = unicodedata.normalize("NFKC", text)
+    text = _DASHES.sub("-", text)
+    text = _PRIVATE_USE.sub(" ", text)
+    text = _MARKUP.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=65_536)
+def fold_words(text: str) -> str:
+    """`clean_text`, lower case, trademark signs gone and hyphens or underscores read as
+    spaces: the form vocabulary patterns are written for ("DGX-1" -> "dgx 1")."""
+    return _fold_cleaned(clean_text(text))
+
+
+def _fold_cleaned(cleaned: str) -> str:
+    lowered = _lower_in_place(cleaned)
+    text = _WORD_JOINERS.sub(" ", _TRADEMARKS.sub(" ", lowered))
+    return _SPACES.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=16_384)
+def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
+    """`fold_words` of text already cleaned, with the place in `cleaned` of each of its
+    characters, so that a match in the folded text can be quoted as published."""
+    lowered = _lower_in_place(cleaned)
+    lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
+    lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
+    characters: list[str] = []
+    positions: list[int] = []
+    for position, character in enumerate(lowered):
+        if character.isspace():
+            if not characters or characters[-1] == " ":
+                continue
+            character = " "
+        characters.append(character)
+        positions.append(position)
+    if characters and characters[-1] == " ":
+        characters.pop()
+        positions.pop()
+    return "".join(characters), tuple(positions)
+
+
+def _lower_in_place(text: str) -> str:
+    """Lower case, one character for one ("İ" lowers to two: it stays as it is)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def published_span(cleaned: str, positions: tuple[int, ...], start: int, end: int) -> str:
+    """The text of `cleaned` behind folded[start:end] (see `folded_with_positions`)."""
+    if start >= end or end > len(positions):
+        return ""
+    return cleaned[positions[start]:positions[end - 1] + 1]
+
+
+def word_pattern(alternatives: str) -> re.Pattern[str]:
+    """A pattern matching `alternatives` as whole words of `fold_words` text."""
+    return re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?![a-z0-9])")

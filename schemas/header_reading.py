@@ -1,0 +1,191 @@
+"""What a column header (or a row label of a transposed table) says about its cells.
+
+A header is read by its parts, not by a prefix: its head noun gives the role ("Throughput
+Inference Batch Size" is a batch size, "Time to train speedup" a speedup), and its other parts
+give labels: a statistic ("Latency 99%"), a unit ("(ms)", "[ms]", "img/s"), a precision
+("- mixed precision", "w/ BF16"), a platform ("B200 TP1 (FP4)", "MI300X Latency"). Roles are
+data: schemas/vocab/headers.csv.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from schemas.folding import clean_text, fold_words, word_pattern
+from schemas.platform_mentions import PlatformMention, read_platform
+from schemas.precisions import Precision, precision_of_header
+from schemas.units import Unit, unit_in_header
+from schemas.vocabulary import read_vocab
+
+# Parts of a header that qualify its head noun rather than name it.
+_QUALIFIERS = re.compile(r"\s[-\u2013\u2014]\s.*$|:\s.*$|\s(?:w/|with|for|at|on)\s.*$", re.I)
+_BRACKETS = re.compile(r"[(\[][^()\[\]]{0,80}[)\]]")
+_PER_DEVICE = re.compile(r"\s/\s?(?:gpu|chip|card|device|accelerator|node)s?\s*$"
+                         r"|\bper (?:gpu|chip|card|device|accelerator|node)\b", re.I)
+_NUMBER = re.compile(r"^[~<>]?\s*\d[\d,.\s]*[kmb]?$", re.I)
+_COUNT_BEFORE = re.compile(r"\d ?(?:x ?)?$")
+_PRECISION_WORD_BEFORE = re.compile(r"(?:mixed|full|half|single|reduced|low|high) $")
+_DERIVED_METRICS = ("speedup", "scaling_efficiency")
+_STATISTICS = (
+    ("p99.9", r"99\.9 ?%|p ?99\.9|99\.9th"),
+    ("p99", r"99 ?%|p ?99|99th(?: percentile)?"),
+    ("p95", r"95 ?%|p ?95|95th(?: percentile)?"),
+    ("p90", r"90 ?%|p ?90|90th(?: percentile)?"),
+    ("p50", r"50 ?%|p ?50|50th(?: percentile)?|median"),
+    ("std", r"std(?: ?dev)?|stdev|standard deviation"),
+    ("mean", r"avg|average|mean"),
+    ("min", r"min|minimum"),
+    ("max", r"max|maximum"),
+)
+# What a unit alone says of a column whose header names no role ("Tokens/Second", "(ms)").
+_METRIC_OF_UNIT_KIND = {"rate": "throughput", "ratio": "speedup", "other": "other"}
+
+
+@dataclass(frozen=True)
+class HeaderReading:
+    text: str  # the header, cleaned
+    kind: str | None  # metric, result, reference, metric_name, unit, config, label, text,
+    #                   statistic (a statistic of the metric to its left), or None (unknown)
+    role: str | None  # the metric, or the configuration or label it names
+    statistic: str | None = None  # mean, p50, p90, p95, p99, p99.9, std, min, max
+    unit: Unit | None = None
+    precision: Precision | None = None
+    platform: PlatformMention | None = None
+    is_number: bool = False  # the header is a number: a value of an axis ("250" epochs)
+    parts: tuple[HeaderReading, ...] = ()  # "# Gaudi cards, Batch Size, Precision"
+
+    @property
+    def names_metric(self) -> bool:
+        return self.kind == "metric"
+
+
+@dataclass(frozen=True)
+class _RoleRule:
+    kind: str
+    role: str | None
+    pattern: re.Pattern[str]
+
+
+@cache
+def _role_rules() -> tuple[_RoleRule, ...]:
+    return tuple(_RoleRule(row["kind"], row["role"], word_pattern(row["pattern"]))
+                 for row in read_vocab("headers.csv").iter_rows(named=True))
+
+
+@cache
+def _statistic_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((name, re.compile(rf"(?<![a-z0-9.])(?:{pattern})(?![a-z0-9])"))
+                 for name, pattern in _STATISTICS)
+
+
+def role_matches(folded: str) -> list[tuple[int, int, _RoleRule]]:
+    """(start, end, rule) of each role word of `folded`. A count written before a count word
+    ("4 GPUs") makes it a value, and "precision" after a precision ("mixed precision") is
+    that precision, not a role."""
+    found = []
+    for rule in _role_rules():
+        for match in rule.pattern.finditer(folded):
+            before = folded[:match.start()]
+            if rule.role == "accelerator_count" and _COUNT_BEFORE.search(before):
+                continue
+            if rule.role == "precision" and _PRECISION_WORD_BEFORE.search(before):
+                continue
+            found.append((match.start(), match.end(), rule))
+    return found
+
+
+def _head_rule(matches: list[tuple[int, int, _RoleRule]]) -> _RoleRule | None:
+    """The role of a header's head noun: the role word ending last, the longest of those.
+    A speedup or scaling word wherever it stands makes the column that derived figure
+    ("Throughput - speedup"), unless a longer role word holds it ("power efficiency")."""
+    if not matches:
+        return None
+    derived = [found for found in matches if found[2].role in _DERIVED_METRICS
+               and not any(other[0] <= found[0] and found[1] <= other[1]
+                           and other[1] - other[0] > found[1] - found[0] for other in matches)]
+    if derived:
+        return derived[-1][2]
+    return max(matches, key=lambda found: (found[1], found[1] - found[0]))[2]
+
+
+def _core(cleaned: str) -> str:
+    """The header without its per-device part ("Batch size / GPU") and bracketed text."""
+    return _PER_DEVICE.sub(" ", _BRACKETS.sub(" ", cleaned)).strip() or cleaned
+
+
+def _level_rule(core: str) -> _RoleRule | None:
+    """The role of the deepest level of a multi-level header ("Mixed Precision / CUDA
+    Graphs ON / Throughput Avg") that names one, read without its qualifying parts ("- TF32",
+    ": FP32, BF16", "w/ AMP") unless those hold a derived figure ("Throughput - speedup")."""
+    for level in reversed(core.split(" / ")):
+        whole = role_matches(fold_words(level))
+        head = _head_rule(role_matches(fold_words(_QUALIFIERS.sub("", level).strip() or level)))
+        derived = _head_rule([found for found in whole if found[2].role in _DERIVED_METRICS])
+        if derived is not None or head is not None:
+            return derived or head
+    return None
+
+
+def statistic_of(text: str) -> str | None:
+    folded = fold_words(text)
+    for name, pattern in _statistic_patterns():
+        if pattern.search(folded):
+            return name
+    return None
+
+
+@lru_cache(maxsize=16_384)
+def read_header(text: str) -> HeaderReading:
+    """How a column header reads; see the module's docstring."""
+    cleaned = clean_text(text)
+    if not cleaned:
+        return HeaderReading(cleaned, None, None)
+    if _NUMBER.match(cleaned):
+        return HeaderReading(cleaned, None, None, is_number=True)
+    parts = _composite_parts(cleaned)
+    if parts:
+        return HeaderReading(cleaned, "config", None, parts=parts)
+    all_matches = role_matches(fold_words(cleaned))
+    reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
+    rule = reference or _level_rule(_core(cleaned)) or _head_rule(all_matches)
+    platform = read_platform(cleaned)
+    statistic = statistic_of(_without(cleaned, platform))
+    unit = unit_in_header(cleaned)
+    kind, role = (rule.kind, rule.role) if rule else (None, None)
+    if kind is None and statistic is not None:
+        kind = "statistic"
+    if kind in (None, "statistic") and unit is not None and unit.kind in _METRIC_OF_UNIT_KIND:
+        kind, role = "metric", _METRIC_OF_UNIT_KIND[unit.kind]
+    comparison = role in ("speedup", "scaling_efficiency")
+    return HeaderReading(
+        text=cleaned,
+        kind=kind,
+        role=role,
+        statistic=statistic,
+        unit=unit,
+        precision=precision_of_header(cleaned, comparison),
+        platform=platform,
+    )
+
+
+def _without(text: str, platform: PlatformMention | None) -> str:
+    """`text` without the platform it names: "Max 1550" holds no statistic."""
+    if platform is None or not platform.text:
+        return text
+    return text.replace(platform.text, " ")
+
+
+def _composite_parts(cleaned: str) -> tuple[HeaderReading, ...]:
+    """The parts of a header listing several settings, one per comma-separated part of
+    each cell ("# Gaudi cards, Batch Size, Precision"); () unless every part names one."""
+    if ", " not in cleaned or "(" in cleaned:
+        return ()
+    pieces = [piece.strip() for piece in cleaned.split(", ")]
+    if len(pieces) < 2 or any(not piece for piece in pieces):
+        return ()
+    readings = tuple(read_header(piece) for piece in pieces)
+    if all(reading.kind in ("config", "label") for reading in readings):
+        return readings
+    return ()

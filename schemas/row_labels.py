@@ -1,0 +1,362 @@
+"""What a table row's label cells say of the values in it: platform, chip count, precision,
+model, batch size and the row's other settings.
+
+Cells under a named role (Platform, GPUs, Precision, Batch size...) count first; the words
+of the row's other label cells ("IPU GIN model", "Llama-2-7B (compile + INT8)", "FastPitch
+AMP", "1x Max 1550 w/ 2-Stack") fill only what those left open, and a section row above it
+("8 GPUs") what both left open. Each distinct cell is read once, in Python (pages repeat their
+labels from table to table and version to version); the rows are put together by polars.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import polars as pl
+
+from schemas.cell_reading import read_cell
+from schemas.folding import clean_text
+from schemas.header_reading import HeaderReading
+from schemas.label_mappings import NO_MAPPINGS, LabelMappings
+from schemas.labels import framework_name, model_name, platform_rule, sdk_parts, workload_phase
+from schemas.platform_mentions import MAX_ACCELERATORS, PlatformMention, read_platform
+from schemas.precisions import Precision, find_precisions, read_precision_label
+from schemas.units import Unit, unit_named
+
+# Label roles a row's cells give, each filling the measurement column of its name.
+DIMENSION_ROLES = ("model", "variant", "platform", "sdk_version", "framework", "dataset",
+                   "batch_size", "division", "quality_target", "mlperf_id")
+_UNIT_LABEL_ROLES = ("variant", "dataset", "model")  # a rate unit under these is the row's unit
+_SETTING_PREFIX = re.compile(r"^(?:bs|batch(?: size)?|precision|dtype|e|epochs?|mode)\s*[=:]\s*",
+                             re.I)
+_MEMO_CELLS = 200_000  # distinct cells remembered; hostile pages must not grow it forever
+
+PLATFORM_FIELDS = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
+                   "implied": pl.Int64, "platform_text": pl.String}
+UNIT_FIELDS = {"alias": pl.String, "kind": pl.String, "factor": pl.Float64, "item": pl.String,
+               "canonical": pl.String}
+# What one label cell says, as the columns of a frame: the labels its role gives (r), those
+# its words give in passing (f), and its settings, unresolved labels and unit.
+CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
+    "text": pl.String,
+    **dict.fromkeys(DIMENSION_ROLES, pl.String),
+    "model_canonical": pl.String, "model_item": pl.String, "variant_workload": pl.String,
+    "phase": pl.String, "framework_canonical": pl.String, "sdk": pl.String,
+    "sdk_prerelease": pl.Boolean, "batch_size_number": pl.Float64,
+    **{f"rp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()}, "rp_source": pl.String,
+    "rc_n": pl.Int64, "rc_chip": pl.String, "rc_source": pl.String,
+    "rq_text": pl.String, "rq_act": pl.String, "rq_wt": pl.String,
+    **{f"fp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
+    "fc_n": pl.Int64, "fc_chip": pl.String,
+    "fq_text": pl.String, "fq_act": pl.String, "fq_wt": pl.String,
+    **{f"u_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
+    "settings": pl.String, "unresolved": pl.String,
+}
+SECTION_SCHEMA: dict[str, pl.DataType] = {
+    **{f"sp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
+    "sc_n": pl.Int64, "sc_chip": pl.String, "sq_text": pl.String, "sq_act": pl.String,
+    "sq_wt": pl.String,
+}
+
+
+@dataclass
+class _Cell:
+    """What one label cell says, before it meets the row's other cells."""
+
+    dims: dict[str, str] = field(default_factory=dict)
+    platform: tuple[PlatformMention, str] | None = None  # (mention, source)
+    count: tuple[PlatformMention, str] | None = None
+    precision: Precision | None = None
+    unit: Unit | None = None
+    settings: list[tuple[str, str]] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    free: list[str] = field(default_factory=list)  # texts read for labels in passing
+
+
+# ---- one cell ---------------------------------------------------------------------------------
+
+
+def contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> tuple:
+    """A label cell's contribution to its row, ordered as CONTRIBUTION_SCHEMA."""
+    if mappings:
+        return _contribution(reading, raw, mappings)
+    return _contribution_memo(reading, raw)
+
+
+@lru_cache(maxsize=_MEMO_CELLS)
+def _contribution_memo(reading: HeaderReading, raw: str) -> tuple:
+    return _contribution(reading, raw, NO_MAPPINGS)
+
+
+def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> tuple:
+    text = clean_text(raw)
+    cell = _Cell()
+    if text:
+        if reading.parts:
+            _composite(text, reading.parts, cell, mappings)
+        else:
+            _label_cell(text, reading, cell, mappings)
+    free_platform, free_count, free_precision = _free_labels(tuple(cell.free))
+    dims = cell.dims
+    model = dims.get("model")
+    canonical, item = _model(model, mappings)
+    variant_workload, phase = workload_phase(dims.get("variant"))
+    sdk, prerelease = sdk_parts(dims["sdk_version"]) if dims.get("sdk_version") else (None, None)
+    framework = dims.get("framework")
+    precision = cell.precision
+    return (
+        text or None, *(dims.get(role) for role in DIMENSION_ROLES),
+        canonical, item, variant_workload, phase,
+        framework_name(framework) if framework else None, sdk, prerelease,
+        _batch_number(dims.get("batch_size")),
+        *platform_fields(cell.platform[0] if cell.platform else None),
+        cell.platform[1] if cell.platform else None,
+        *_count_fields(cell.count[0] if cell.count else None),
+        cell.count[1] if cell.count else None,
+        *precision_fields(precision),
+        *platform_fields(free_platform), *_count_fields(free_count),
+        *precision_fields(free_precision),
+        *unit_fields(cell.unit),
+        "; ".join(f"{name}={value}" for name, value in cell.settings) or None,
+        "; ".join(cell.unresolved) or None,
+    )
+
+
+def _composite(text: str, parts: tuple[HeaderReading, ...], cell: _Cell,
+               mappings: LabelMappings) -> None:
+    """'1-card, BS=256, bf16' under '# Gaudi cards, Batch Size, Precision'."""
+    values = [piece.strip() for piece in text.split(",")]
+    if len(values) != len(parts):
+        cell.free.append(text)
+        return
+    for value, reading in zip(values, parts, strict=True):
+        _label_cell(_SETTING_PREFIX.sub("", value), reading, cell, mappings)
+
+
+def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
+                mappings: LabelMappings) -> None:
+    role = reading.role
+    if role in _UNIT_LABEL_ROLES:
+        unit = unit_named(text)
+        if unit is not None and unit.kind == "rate":
+            cell.unit = unit
+            return
+    if role == "platform":
+        _platform_cell(text, cell, mappings)
+    elif role == "accelerator_count":
+        _count_cell(text, reading, cell, mappings)
+    elif role == "precision":
+        if cell.precision is None:
+            precision = _precision_label(text, mappings)
+            cell.precision = precision or Precision(text, None, None)
+            if precision is None or precision.activation is None:
+                cell.unresolved.append(f"precision={text}")
+    elif role in DIMENSION_ROLES:
+        cell.dims.setdefault(role, text)
+        if role in ("model", "variant"):
+            cell.free.append(text)
+    elif role is not None and reading.kind in ("config", "reference"):
+        cell.settings.append((setting_name(reading), text))
+    else:
+        if reading.kind is None and reading.text:
+            cell.settings.append((reading.text, text))
+        cell.free.append(text)
+
+
+def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings) -> None:
+    cell.dims.setdefault("platform", text)
+    mention = platform_label(text, mappings)
+    if mention is None or mention.accelerator is None:
+        cell.unresolved.append(f"platform={text}")
+    if mention is not None:
+        if mention.accelerator is not None:
+            cell.platform = (mention, "row")
+        if mention.count is not None:
+            cell.count = (mention, "row")
+
+
+def _count_cell(text: str, reading: HeaderReading, cell: _Cell,
+                mappings: LabelMappings) -> None:
+    """A GPU-count cell: "8", or a platform written out ("1x Max 1550 w/ 1-Stack")."""
+    chip = reading.platform if reading.platform and reading.platform.accelerator else None
+    if text.isdigit():
+        count = int(text)
+        if 0 < count <= MAX_ACCELERATORS:
+            cell.count = (PlatformMention(text, count=count, count_stated=True,
+                                          accelerator=chip.accelerator if chip else None), "row")
+            if chip is not None:  # "Number of GAUDIs": the header names the chip
+                cell.platform = (replace(chip, count=count, count_stated=True), "column")
+        return
+    mention = platform_label(text, mappings)
+    if mention is None:
+        cell.settings.append((setting_name(reading), text))
+        return
+    if mention.accelerator is None and chip is not None:
+        mention = replace(chip, count=mention.count, count_stated=True, text=text)
+    if mention.accelerator is not None:
+        cell.platform = (mention, "row")
+    if mention.count is not None:
+        cell.count = (mention, "row")
+
+
+@lru_cache(maxsize=_MEMO_CELLS)
+def _free_labels(texts: tuple[str, ...]) -> tuple[PlatformMention | None,
+                                                  PlatformMention | None, Precision | None]:
+    """The platform, chip count and precision texts state in passing, the first of each."""
+    platform = count = precision = None
+    for text in texts:
+        mention = read_platform(text)
+        if mention is not None:
+            if mention.accelerator is not None and platform is None:
+                platform = mention
+            if mention.count is not None and count is None:
+                count = mention
+        if precision is None:
+            found = find_precisions(text)
+            precision = found[0] if found else None
+    return platform, count, precision
+
+
+def section_labels(text: str | None) -> tuple:
+    """What a section row above a row ("8 GPUs", "FP16") says, ordered as SECTION_SCHEMA."""
+    platform, count, precision = _free_labels((text,)) if text else (None, None, None)
+    return (*platform_fields(platform), *_count_fields(count), *precision_fields(precision))
+
+
+def _precision_label(text: str, mappings: LabelMappings) -> Precision | None:
+    mapped = mappings.get("precision", text)
+    if mapped:
+        return Precision(text, mapped.get("activation"), mapped.get("weight"))
+    return read_precision_label(text)
+
+
+def platform_label(text: str, mappings: LabelMappings) -> PlatformMention | None:
+    """A platform cell: the user's mapping of it, else a system rule of
+    schemas/vocab/platforms.csv naming it whole, else the chips and counts it names."""
+    mapped = mappings.get("platform", text)
+    if mapped:
+        count = mapped.get("accelerator_count")
+        return PlatformMention(text, mapped.get("vendor"), mapped.get("accelerator"),
+                               mapped.get("system"), count, count is not None, count)
+    return _platform_label(text)
+
+
+@lru_cache(maxsize=4096)
+def _platform_label(text: str) -> PlatformMention | None:
+    rule = platform_rule(text)
+    if rule is not None:
+        vendor, system, accelerator, count = rule
+        return PlatformMention(clean_text(text), vendor, accelerator, system, count, False, count)
+    mention = read_platform(text)
+    if mention is None or (mention.accelerator is None and mention.count is None):
+        # A chip no vocabulary knows still tells its count: "Frobnitz Pod (16x Zeta-1)"
+        written = _UNKNOWN_CHIPS.search(clean_text(text))
+        if written is not None and 0 < int(written.group(1)) <= MAX_ACCELERATORS:
+            return PlatformMention(clean_text(text), count=int(written.group(1)),
+                                   count_stated=True)
+    return mention
+
+
+_UNKNOWN_CHIPS = re.compile(r"(?<![\w.])(\d{1,7}) ?[x\u00d7] ?[A-Za-z]")
+
+
+def _model(model: str | None, mappings: LabelMappings) -> tuple[str | None, str | None]:
+    if model is None:
+        return None, None
+    mapped = mappings.get("model", model)
+    if mapped:
+        return mapped.get("model", model), mapped.get("item_kind")
+    return model_name(model)
+
+
+def model_of(model: str | None, mappings: LabelMappings) -> tuple[str | None, str | None]:
+    """(canonical model, what its throughput counts) of a model label."""
+    return _model(model, mappings)
+
+
+def _batch_number(batch: str | None) -> float | None:
+    if not batch:
+        return None
+    reading = read_cell(batch)
+    if len(reading.values) == 1 and reading.values[0].number > 0:
+        return reading.values[0].number
+    return None
+
+
+def setting_name(reading: HeaderReading) -> str:
+    return reading.text or (reading.role or "setting")
+
+
+def platform_fields(mention: PlatformMention | None) -> tuple:
+    if mention is None or mention.accelerator is None:
+        return (None, None, None, None, None)
+    return (mention.accelerator, mention.vendor, mention.system, mention.implied_count,
+            mention.text)
+
+
+def _count_fields(mention: PlatformMention | None) -> tuple:
+    if mention is None or mention.count is None:
+        return (None, None)
+    return (mention.count, mention.accelerator)
+
+
+def precision_fields(precision: Precision | None) -> tuple:
+    if precision is None:
+        return (None, None, None)
+    return (precision.text, precision.activation, precision.weight)
+
+
+def unit_fields(unit: Unit | None) -> tuple:
+    if unit is None:
+        return (None, None, None, None, None)
+    return (unit.alias, unit.kind, unit.factor, unit.item_kind, unit.canonical)
+
+
+# ---- rows -------------------------------------------------------------------------------------
+
+
+_ROW_KEY = ["document", "table_index", "vrow"]
+# The labels a row takes from its first cell that states them, each group by the column
+# that says whether a cell states it.
+_FIRST_OF = {
+    **{role: [role] for role in DIMENSION_ROLES},
+    "model": ["model", "model_canonical", "model_item"],
+    "variant": ["variant", "variant_workload", "phase"],
+    "framework": ["framework", "framework_canonical"],
+    "sdk_version": ["sdk_version", "sdk", "sdk_prerelease"],
+    "batch_size": ["batch_size", "batch_size_number"],
+    "rp_chip": [*(f"rp_{name}" for name in PLATFORM_FIELDS), "rp_source"],
+    "rc_n": ["rc_n", "rc_chip", "rc_source"],
+    "rq_text": ["rq_text", "rq_act", "rq_wt"],
+    "fp_chip": [f"fp_{name}" for name in PLATFORM_FIELDS],
+    "fc_n": ["fc_n", "fc_chip"],
+    "fq_text": ["fq_text", "fq_act", "fq_wt"],
+    "u_alias": [f"u_{name}" for name in UNIT_FIELDS],
+}
+
+
+def rows_frame(label_cells: pl.DataFrame) -> pl.DataFrame:
+    """One row of labels per table row, from its label cells (ROW_KEY, vcol and the
+    CONTRIBUTION_SCHEMA columns) in column order.
+
+    A group of fields is taken from the first cell whose flag column is set (a cell sets
+    all of a group's fields or none, so a row where none does takes nulls from its first
+    cell)."""
+    firsts = [pl.col(name).get(pl.col(flag).is_not_null().arg_max())
+              for flag, fields in _FIRST_OF.items() for name in fields]
+    # Most pages' rows have no setting nor unresolved label: those columns are joined only
+    # where some cell holds one (joining texts per row is the costliest step here).
+    joined = {"settings": "; ", "unresolved": "; ", "text": " / "}
+    lists = [name for name in joined if label_cells.get_column(name).null_count()
+             < label_cells.height]
+    rows = label_cells.group_by(_ROW_KEY, maintain_order=True).agg(
+        *firsts,
+        *(pl.col(name) for name in lists),
+    )
+    return rows.with_columns(
+        *(pl.col(name).list.drop_nulls().list.join(joined[name]).replace("", None)
+          for name in lists),
+        *(pl.lit(None, dtype=pl.String).alias(name) for name in joined if name not in lists),
+    ).rename({"text": "row_label"})

@@ -1,0 +1,104 @@
+"""The text around each table that may state its labels, in the order it is consulted.
+
+A value's labels come from its own row and column first; what they leave open comes from the
+table's caption, the headings above the table (nearest first), the paragraphs of the table's
+own section (nearest first), then the page title. The accelerator alone may also come from
+the page's earlier prose, nearest first ("we use an MI210 GPU" three sections up), since a
+page names the hardware it ran on once, in its setup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from schemas.folding import clean_text
+
+SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
+PROSE_PARAGRAPHS = 80  # earlier paragraphs consulted for the accelerator, nearest first
+MAX_CONTEXT_CHARS = 2000  # of each text: a label sits near its start, and crafted pages are long
+
+
+@dataclass(frozen=True)
+class ContextText:
+    source: str  # caption, heading, paragraph, title or prose: where a label came from
+    text: str
+
+
+@dataclass(frozen=True)
+class TableContext:
+    texts: tuple[ContextText, ...]  # caption, headings, section paragraphs, title, in order
+    prose: tuple[ContextText, ...]  # earlier paragraphs, nearest first (the accelerator only)
+    heading: str | None  # the nearest heading
+
+
+def _clipped(text: str) -> str:
+    return clean_text(text[:MAX_CONTEXT_CHARS])
+
+
+def table_contexts(outline: pl.DataFrame | None, title: str | None,
+                   titles: dict[int, str | None]) -> dict[int, TableContext]:
+    """The context of each table of a document, by table index.
+
+    `titles` gives each table's heading as its cells carry it: a table the outline does not
+    place (a layout without one) gets that heading and the page title."""
+    page_title = ContextText("title", _clipped(title)) if title else None
+    contexts: dict[int, TableContext] = {}
+    headings: list[tuple[int, str]] = []  # (level, text), outermost first
+    section: list[str] = []
+    earlier: list[str] = []
+    captions: dict[int, str] = {}
+    blocks = list(_blocks(outline))
+    # A paragraph repeating a heading is an entry of the page's table of contents.
+    heading_texts = {text for kind, _level, text, _table in blocks if kind == "heading"}
+    for kind, level, text, table in blocks:
+        if kind == "heading" and text:
+            level = level or 6
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            headings.append((level, _clipped(text)))
+            earlier.extend(section)
+            section = []
+        elif kind == "paragraph" and text and text not in heading_texts:
+            section.append(text)
+        elif kind == "caption" and text and table is not None:
+            captions[table] = _clipped(text)
+        elif kind == "table" and table is not None and table not in contexts:
+            contexts[table] = _context(captions.get(table), headings, section, earlier,
+                                       page_title)
+    for table, heading in titles.items():
+        if table not in contexts:
+            fallback = [ContextText("heading", _clipped(heading))] if heading else []
+            contexts[table] = TableContext(
+                tuple(fallback + ([page_title] if page_title else [])), (), heading)
+    return contexts
+
+
+def _blocks(outline: pl.DataFrame | None):
+    if outline is None or outline.height == 0:
+        return ()
+    return zip(*(outline.get_column(name).to_list()
+                 for name in ("kind", "level", "text", "table_index")), strict=True)
+
+
+def paragraphs_of(outline: pl.DataFrame | None, limit: int) -> list[str]:
+    """The first `limit` paragraphs of a page, as its outline gives them."""
+    if outline is None or outline.height == 0:
+        return []
+    kinds, texts = outline.get_column("kind").to_list(), outline.get_column("text").to_list()
+    return [text for kind, text in zip(kinds, texts, strict=True)
+            if kind == "paragraph" and text][:limit]
+
+
+def _context(caption: str | None, headings: list[tuple[int, str]], section: list[str],
+             earlier: list[str], page_title: ContextText | None) -> TableContext:
+    texts = [ContextText("caption", caption)] if caption else []
+    texts += [ContextText("heading", text) for _, text in reversed(headings)]
+    texts += [ContextText("paragraph", _clipped(text))
+              for text in reversed(section[-SECTION_PARAGRAPHS:])]
+    if page_title and not any(text.text == page_title.text for text in texts):
+        texts.append(page_title)
+    prose = tuple(ContextText("paragraph", _clipped(text))
+                  for text in reversed(earlier[-PROSE_PARAGRAPHS:]))
+    return TableContext(tuple(texts), prose, headings[-1][1] if headings else None)

@@ -1,0 +1,239 @@
+"""What each column of a table is, decided once per table from its header and its cells.
+
+A column is a result (with its metric), a setting such as batch size or GPU count, a label
+such as the model or platform, a unit or metric name for the result column beside it, or a
+reference figure (a target, a test statistic) that is no measurement. A table whose metrics
+stand in its first column's cells ("Throughput (sequences/sec) | 3265.35 | ...") is read
+turned around. The plan also carries what the table's context (caption, headings, section,
+page) says of its values (schemas/context_labels.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from schemas.context_labels import Found, context_labels
+from schemas.header_reading import HeaderReading, read_header
+from schemas.label_mappings import LabelMappings
+from schemas.precisions import read_precision_label
+from schemas.table_context import TableContext
+from schemas.units import unit_named
+
+
+@dataclass(frozen=True)
+class ColumnStats:
+    """What a column's body cells look like."""
+
+    filled: int = 0  # cells holding something other than a placeholder ("N/A", "-")
+    numeric: int = 0  # of those, cells starting with a number
+    units: int = 0  # of those, cells that are only a unit ("Tokens/s")
+    point: int = 0  # numbers that can only be read with a decimal point ("1,234.5", "0.25")
+    comma: int = 0  # numbers that can only be read with a decimal comma ("1.234,5", "0,25")
+
+
+@dataclass(frozen=True)
+class TableShape:
+    document: int
+    table_index: int
+    title: str | None  # the heading its parser gave it
+    note: str | None  # its footnote
+    headers: tuple[str, ...]  # the header cell of each column, in the orientation read
+    stats: tuple[ColumnStats, ...]
+
+
+@dataclass(frozen=True)
+class ColumnPlan:
+    column: int  # position in the orientation read
+    role: str  # result, label, config, reference, unit, metric_name
+    reading: HeaderReading
+    metric: Found | None = None  # the metric of a result column, when the table states it
+    annotation: int | None = None  # the unit or metric-name column that qualifies it
+    annotation_role: str | None = None
+    decimal: str | None = None  # the decimal mark its numbers are read with
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    shape: TableShape
+    columns: tuple[ColumnPlan, ...]
+    context: dict[str, Found]
+    corner_model: str | None  # a model named by the top-left header
+    header_states_chip: bool  # a result column's header names a chip
+    header_states_count: bool
+    header_states_precision: bool
+    table_workload: str | None  # what the table's metrics imply: training or inference
+
+    @property
+    def note(self) -> str | None:
+        return self.shape.note
+
+    @property
+    def results(self) -> list[ColumnPlan]:
+        return [column for column in self.columns if column.role == "result"]
+
+
+def header_reading(text: str, mappings: LabelMappings) -> HeaderReading:
+    """How a header reads, after the user's mapping of it if any."""
+    reading = read_header(text)
+    mapped = mappings.get("column", text)
+    if not mapped:
+        return reading
+    precision = read_precision_label(mapped["precision"]) if "precision" in mapped else None
+    return replace(
+        reading,
+        kind=mapped.get("kind", "metric" if "role" in mapped else reading.kind),
+        role=mapped.get("role", reading.role),
+        unit=unit_named(mapped["unit"]) if "unit" in mapped else reading.unit,
+        statistic=mapped.get("statistic", reading.statistic),
+        precision=precision or reading.precision,
+        parts=(),
+    )
+
+
+def transposed(headers: list[str], first_cells: list[str], numeric_rows: list[bool],
+               mappings: LabelMappings) -> bool:
+    """Metrics in the first column's cells and none in the header: its rows are columns.
+
+    `numeric_rows` says of each row whether a cell other than its first starts with a
+    number."""
+    if any(header_reading(text, mappings).kind in ("metric", "statistic", "result")
+           for text in headers[1:]):
+        return False
+    metric_rows = sum(1 for text, numeric in zip(first_cells, numeric_rows, strict=True)
+                      if numeric and header_reading(text, mappings).kind == "metric")
+    return metric_rows >= 1 and metric_rows * 3 >= len(first_cells)
+
+
+def plan_table(shape: TableShape, context: TableContext, page_decimal: str | None,
+               mappings: LabelMappings) -> TablePlan | None:
+    """The plan of a table, or None when it holds no result column."""
+    readings = [header_reading(text, mappings) for text in shape.headers]
+    columns = [
+        ColumnPlan(index, _role(index, reading, stats), reading,
+                   decimal=_decimal(stats, page_decimal))
+        for index, (reading, stats) in enumerate(zip(readings, shape.stats, strict=True))
+    ]
+    found = context_labels(context)
+    if _property_table(columns) and "metric" not in found:
+        return None
+    columns = _with_metrics(columns, readings, found.get("metric"))
+    results = [column for column in columns if column.role == "result"]
+    if not results:
+        return None
+    metrics = {column.metric.value for column in results if column.metric}
+    return TablePlan(
+        shape=shape,
+        columns=tuple(columns),
+        context=found,
+        corner_model=_corner_model(readings),
+        header_states_chip=any(c.reading.platform is not None and c.reading.platform.accelerator
+                               for c in results),
+        header_states_count=any(c.reading.platform is not None
+                                and c.reading.platform.count is not None for c in results),
+        header_states_precision=any(c.reading.precision is not None for c in results),
+        table_workload=("training" if "time_to_train" in metrics
+                        else "inference" if "latency" in metrics else None),
+    )
+
+
+def _decimal(stats: ColumnStats, page_decimal: str | None) -> str | None:
+    """A column whose numbers show one decimal mark reads with it; else the page's."""
+    if stats.point and not stats.comma:
+        return "."
+    if stats.comma and not stats.point:
+        return ","
+    return page_decimal if not (stats.point and stats.comma) else None
+
+
+def _role(index: int, reading: HeaderReading, stats: ColumnStats) -> str:
+    kind = reading.kind
+    if reading.parts:
+        return "config"
+    if kind == "reference":
+        return "reference" if stats.numeric else "label"
+    if kind in ("config", "label"):
+        return kind
+    if kind in ("unit", "metric_name"):
+        return "unit" if stats.filled and stats.units * 2 >= stats.filled else "metric_name"
+    if kind in ("metric", "statistic", "result"):
+        if stats.numeric or not stats.filled:
+            return "result"
+        # A column of words: the first one labels the rows under a header naming the table's
+        # metric ("Loss (Model/Epoch)"); one whose header names no particular metric
+        # ("Values", "Performance") describes; else its words are values that do not read,
+        # and are set apart.
+        if index == 0 or kind == "result" or reading.role == "eval_metric":
+            return "label"
+        return "result"
+    # No role: a column of numbers is a result whose metric the table states elsewhere; the
+    # first column, or a column of words, labels the rows.
+    if index > 0 and stats.filled and stats.numeric * 2 >= stats.filled:
+        return "result"
+    return "label"
+
+
+def _property_table(columns: list[ColumnPlan]) -> bool:
+    """A two-column table of names and values ("accelerators_per_node | 8", "Memory Size |
+    128 GB") whose header names no metric, and whose context names none either, describes a
+    system; its numbers are no results."""
+    return len(columns) == 2 and not any(
+        column.reading.kind in ("metric", "statistic", "result") for column in columns)
+
+
+def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
+                  context_metric: Found | None) -> list[ColumnPlan]:
+    """Each result column's metric: its header's; for a statistic ("Standard deviation") the
+    metric of the result column to its left; for a column a unit or metric-name column
+    qualifies, the one that column names per row; else the top-left header's ("Loss
+    (Model/Epoch)"), else the context's."""
+    corner = readings[0] if readings else None
+    corner_metric = (Found(corner.role, "column") if corner is not None
+                     and corner.kind == "metric" and columns[0].role == "label" else None)
+    planned: list[ColumnPlan] = []
+    annotation: ColumnPlan | None = None
+    last_metric: Found | None = None
+    for column in columns:
+        if column.role in ("unit", "metric_name"):
+            annotation = column
+            planned.append(column)
+            continue
+        if column.role != "result":
+            planned.append(column)
+            continue
+        reading = column.reading
+        if reading.kind == "metric":
+            metric = Found(reading.role, "column")
+        elif reading.kind == "statistic" and last_metric is not None:
+            metric = last_metric
+        elif annotation is not None:
+            metric = None  # named per row by the column beside it
+        elif _states_a_setup(reading):
+            metric = corner_metric or context_metric
+        else:
+            metric = None  # a header of unknown words: its numbers are quarantined, not guessed
+        if metric is not None:
+            last_metric = metric
+        planned.append(replace(column, metric=metric,
+                               annotation=annotation.column if annotation else None,
+                               annotation_role=annotation.role if annotation else None))
+        annotation = None
+    return planned
+
+
+def _states_a_setup(reading: HeaderReading) -> bool:
+    """A header that names no metric but a result's setup ("B200 TP1 (FP4)", "fp8 w/ fp8
+    KVCache", an epoch "250", "Performance"): its numbers are of the metric the table names
+    elsewhere."""
+    return (reading.kind == "result" or reading.platform is not None
+            or reading.precision is not None or reading.is_number or not reading.text)
+
+
+def _corner_model(readings: list[HeaderReading]) -> str | None:
+    """A top-left header naming no role ("Llama-3.1-8B-Instruct") names the table's model,
+    when no column holds models."""
+    corner = readings[0] if readings else None
+    if corner is None or corner.kind is not None or not corner.text or corner.is_number:
+        return None
+    if any(reading.role == "model" for reading in readings):
+        return None
+    return corner.text

@@ -1,0 +1,238 @@
+"""Each value's labels resolved from its row, its column and its table's context.
+
+A label comes from the row (its label cells: named roles first, then their words), then the
+row's section, then the column header, then the table's context (caption, headings, section
+paragraphs, page title; for the accelerator also the page's earlier prose). A label the table
+states for some of its rows or columns is not taken from the context for the others, and a
+chip count stated for another chip than the value's says nothing of it. Each value also gets
+a readable natural key.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from schemas.labels import fold_key, label_key
+
+# The natural key's labels, in order: (name in the key, column).
+IDENTITY_PARTS = (
+    ("workload", "workload"),
+    ("model", "model_canonical"),
+    ("variant", "variant"),
+    ("platform", "system"),
+    ("framework", "framework_canonical"),
+    ("dataset", "dataset"),
+    ("batch", "batch_size"),
+    ("precision", "precision"),
+    ("division", "division"),
+)
+_TABLE = ["document", "table_index"]
+_PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text")
+
+
+def assemble(values: pl.DataFrame) -> pl.DataFrame:
+    """`values` (as schemas.chunk_reading gives them) with every measurement column."""
+    return _with_identities(
+        values.lazy().with_columns(_table_states()).with_columns(_platform_choice())
+        .with_columns(_platform()).with_columns(_count()).with_columns(_labels())
+        .with_columns(_derived()).collect(engine="in-memory"))
+
+
+def _table_states() -> list[pl.Expr]:
+    """Whether the table states a chip, a count, a precision for some row or column."""
+    def stated(*columns: str) -> pl.Expr:
+        return pl.any_horizontal(pl.col(column).is_not_null() for column in columns).any().over(
+            _TABLE)
+
+    return [
+        (stated("rp_chip", "fp_chip", "sp_chip") | pl.col("header_states_chip")).alias(
+            "_states_chip"),
+        (stated("rc_n", "fc_n", "sc_n") | pl.col("header_states_count")).alias("_states_count"),
+        (stated("rq_text", "fq_text", "sq_text") | pl.col("header_states_precision")).alias(
+            "_states_precision"),
+    ]
+
+
+def _platform_choice() -> pl.Expr:
+    """Which platform a value takes: its row's role cells' (rp), their words' (fp), its
+    section's (sp), its column header's (h), else its table context's (x)."""
+    return (
+        pl.when(pl.col("rp_chip").is_not_null()).then(pl.lit("rp"))
+        .when(pl.col("fp_chip").is_not_null()).then(pl.lit("fp"))
+        .when(pl.col("sp_chip").is_not_null()).then(pl.lit("sp"))
+        .when(pl.col("h_chip").is_not_null()).then(pl.lit("h"))
+        .when(~pl.col("_states_chip") & pl.col("x_chip").is_not_null()).then(pl.lit("x"))
+        .alias("_from")
+    )
+
+
+def _platform() -> list[pl.Expr]:
+    choice = pl.col("_from")
+
+    def chosen(field: str) -> pl.Expr:
+        picked = None
+        for prefix in ("rp", "fp", "sp", "h", "x"):
+            branch = pl.col(f"{prefix}_{field}")
+            picked = (pl.when(choice == prefix).then(branch) if picked is None
+                      else picked.when(choice == prefix).then(branch))
+        return picked.alias(f"_{field}")
+
+    return [
+        *(chosen(field) for field in _PLATFORM),
+        pl.when(choice == "rp").then(pl.col("rp_source"))
+        .when(choice == "fp").then(pl.lit("row"))
+        .when(choice == "sp").then(pl.lit("section"))
+        .when(choice == "h").then(pl.lit("column"))
+        .when(choice == "x").then(pl.col("x_platform_source")).alias("_accelerator_source"),
+    ]
+
+
+def _count() -> list[pl.Expr]:
+    """The chip count: the row's, the section's, the column's, else the context's (unless
+    the table states counts elsewhere, or it is of another chip); a count stated for another
+    chip than the value's is none."""
+    chip = pl.col("_chip")
+    context_fits = ~pl.col("_states_count") & (
+        chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
+    candidates = (
+        ("rc_n", "rc_chip", pl.col("rc_source")),
+        ("fc_n", "fc_chip", pl.lit("row")),
+        ("sc_n", "sc_chip", pl.lit("section")),
+        ("h_count", "h_count_chip", pl.lit("column")),
+    )
+    count = None
+    for number, count_chip, source in candidates:
+        struct = pl.struct(n=pl.col(number), chip=pl.col(count_chip), source=source)
+        count = (pl.when(pl.col(number).is_not_null()).then(struct) if count is None
+                 else count.when(pl.col(number).is_not_null()).then(struct))
+    count = count.when(context_fits & pl.col("x_count").is_not_null()).then(pl.struct(
+        n=pl.col("x_count"), chip=pl.col("x_count_chip"), source=pl.col("x_count_source")))
+    return [count.alias("_count")]
+
+
+def _labels() -> list[pl.Expr]:
+    count = pl.col("_count").struct
+    fits = count.field("chip").is_null() | pl.col("_chip").is_null() | (
+        count.field("chip") == pl.col("_chip"))
+    precision_from = (
+        pl.when(pl.col("rq_text").is_not_null()).then(pl.lit("rq"))
+        .when(pl.col("fq_text").is_not_null()).then(pl.lit("fq"))
+        .when(pl.col("sq_text").is_not_null()).then(pl.lit("sq"))
+        .when(pl.col("h_precision").is_not_null()).then(pl.lit("h"))
+        .when(~pl.col("_states_precision") & pl.col("x_precision").is_not_null()).then(pl.lit("x"))
+    )
+
+    def precision(row_field: str, header_field: str, context_field: str) -> pl.Expr:
+        return (pl.when(precision_from == "rq").then(pl.col(f"rq_{row_field}"))
+                .when(precision_from == "fq").then(pl.col(f"fq_{row_field}"))
+                .when(precision_from == "sq").then(pl.col(f"sq_{row_field}"))
+                .when(precision_from == "h").then(pl.col(header_field))
+                .when(precision_from == "x").then(pl.col(context_field)))
+
+    metric = pl.col("metric")
+    return [
+        pl.col("_chip").alias("accelerator"),
+        pl.col("_vendor").alias("vendor"),
+        pl.coalesce("platform", "_platform_text").alias("platform"),
+        pl.when(fits).then(count.field("n")).alias("accelerator_count"),
+        pl.when(fits).then(count.field("source")).alias("_count_source"),
+        precision("text", "h_precision", "x_precision").alias("precision"),
+        precision("act", "h_act", "x_act").alias("activation_dtype"),
+        precision("wt", "h_wt", "x_wt").alias("weight_dtype"),
+        pl.when(precision_from.is_in(["rq", "fq"])).then(pl.lit("row"))
+        .when(precision_from == "sq").then(pl.lit("section"))
+        .when(precision_from == "h").then(pl.lit("column"))
+        .when(precision_from == "x").then(pl.col("x_precision_source")).alias("_precision_source"),
+        pl.when(pl.col("model").is_not_null()).then(pl.lit("row"))
+        .when(pl.col("k_model").is_not_null()).then(pl.lit("column")).alias("_model_source"),
+        pl.coalesce("model", "k_model").alias("model"),
+        pl.coalesce("model_canonical", "k_model_canonical").alias("model_canonical"),
+        pl.coalesce("model_item", "k_model_item").alias("_model_item"),
+        pl.coalesce(
+            "x_workload",
+            pl.when(metric == "latency").then(pl.lit("inference"))
+            .when(metric == "time_to_train").then(pl.lit("training"))
+            .otherwise(pl.col("table_workload")),
+            "variant_workload",
+        ).alias("workload"),
+    ]
+
+
+def _derived() -> list[pl.Expr]:
+    count = pl.col("accelerator_count")
+    chip = pl.col("accelerator")
+    named = pl.col("_system_named")
+    throughput = pl.col("metric") == "throughput"
+    sources = [
+        pl.format("accelerator={}", pl.col("_accelerator_source")),
+        pl.format("accelerator_count={}", pl.col("_count_source")),
+        pl.format("metric={}", pl.col("metric_source")),
+        pl.format("model={}", pl.col("_model_source")),
+        pl.format("precision={}", pl.col("_precision_source")),
+        pl.format("unit={}", pl.col("unit_source")),
+        pl.when(pl.col("workload").is_not_null() & (pl.col("workload") == pl.col("x_workload")))
+        .then(pl.format("workload={}", pl.col("x_workload_source"))),
+    ]
+    return [
+        pl.when(named.is_not_null() & (count.is_null() | (count == pl.col("_implied"))))
+        .then(named)
+        .when(chip.is_null()).then(pl.lit(None, dtype=pl.String))
+        .when(count.is_not_null()).then(pl.format("{}x {}", count, chip))
+        .otherwise(chip).alias("system"),
+        pl.when(throughput).then(pl.coalesce("unit_item_kind", "_model_item", pl.lit("items")))
+        .alias("item_kind"),
+        pl.when(throughput & (count > 0)).then(pl.col("value") / count)
+        .alias("value_per_accelerator"),
+        pl.concat_str(sources, separator="; ", ignore_nulls=True).alias("label_sources"),
+    ]
+
+
+# ---- natural keys -----------------------------------------------------------------------------
+
+
+def identity_parts() -> list[pl.Expr]:
+    """The identifying labels of a measurement, folded: 'model=resnet50v15', 'platform=...'."""
+    return [
+        pl.format("{}={}", pl.lit(role), fold_key(pl.col(column)).fill_null(""))
+        for role, column in IDENTITY_PARTS
+    ]
+
+
+def _identity(frame: pl.DataFrame) -> pl.Expr:
+    """A value's natural key: its identifying labels (a platform not resolved to a system as
+    published), its metric, and what else tells it apart on its page (statistic, remark,
+    settings). Labels repeat: each distinct one is folded once."""
+    def folded(column: pl.Expr, name: str) -> pl.Expr:
+        distinct = frame.select(column.alias(name).unique().drop_nulls()).to_series()
+        keys = [label_key(text) for text in distinct.to_list()]
+        return column.replace_strict(distinct, keys, default=None, return_dtype=pl.String)
+
+    parts = [
+        pl.format("{}={}", pl.lit(role), folded(
+            pl.coalesce("system", "platform") if column == "system" else pl.col(column), role
+        ).fill_null(""))
+        for role, column in IDENTITY_PARTS
+    ]
+    parts.append(pl.format("metric={}", pl.col("metric")))
+    parts += [pl.when(pl.col(name).is_not_null()).then(
+        pl.format("{}={}", pl.lit(name), folded(pl.col(name), name)))
+        for name in ("statistic", "qualifier", "settings")]
+    return pl.concat_str(parts, separator="|", ignore_nulls=True)
+
+
+def _with_identities(frame: pl.DataFrame) -> pl.DataFrame:
+    """Natural keys; values of one document that would share one are told apart by their
+    column, then their row's label, then their order on the page."""
+    frame = frame.with_columns(row_identity=_identity(frame))
+    for extra in (pl.format("column={}", fold_key(pl.col("column_name"))),
+                  pl.format("row={}", fold_key(pl.col("row_label").fill_null("")))):
+        shared = pl.col("row_identity").is_duplicated().over("document")
+        if not frame.select(shared.any()).item():
+            return frame
+        frame = frame.with_columns(row_identity=pl.when(shared).then(
+            pl.concat_str([pl.col("row_identity"), extra], separator="|"))
+            .otherwise(pl.col("row_identity")))
+    ordinal = pl.int_range(pl.len()).over("document", "row_identity") + 1
+    return frame.with_columns(row_identity=pl.when(ordinal > 1).then(
+        pl.format("{}|occurrence={}", pl.col("row_identity"), ordinal))
+        .otherwise(pl.col("row_identity")))

@@ -1,0 +1,292 @@
+"""The values of result cells, in their metric's canonical unit, with the unit's source.
+
+A cell's number and unit are read by schemas/cell_reading.py ("96 img/s", "~5 hours",
+"77.12 +/- 0.11", "109.4 sps (phase1), 20 sps (phase2)"); most cells are plain numbers, read
+here by polars without a Python step each. A value takes its cell's unit, else its row's (a
+unit column beside it, a footnote, a unit in a label cell), else its column header's, else
+its table context's, and is converted to the canonical unit of its metric: items/s for a
+throughput, ms for a latency, s for a time to train, x for a speedup, % or x for scaling, %
+or score for accuracy. What cannot be read with certainty gets a `problem` (the check) and
+is set apart by the caller with the reason.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import polars as pl
+
+from schemas.cell_reading import read_cell
+from schemas.label_mappings import LabelMappings
+from schemas.row_labels import UNIT_FIELDS, unit_fields
+from schemas.units import unit_named
+from schemas.vocabulary import read_vocab
+
+_PLAIN = r"^(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)$"
+_TWO_READINGS = r"^[1-9]\d{0,2}[.,]\d{3}$"  # "12.345": thousands or decimals
+_COMMA_GROUPS = r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
+_SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
+MAX_DIGITS = 30
+POSITIVE_METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]
+DURATION_METRICS = ["latency", "time_to_train", "time_to_result"]
+# The unit kinds a metric may take from its row or its page (its cell and column header
+# state theirs outright).
+_KINDS_FROM_AROUND = {
+    "throughput": ["rate"],
+    "latency": ["duration"],
+    "time_to_train": ["duration"],
+    "time_to_result": ["duration"],
+    "speedup": ["ratio", "percent"],
+    "scaling_efficiency": ["ratio", "percent"],
+    "accuracy": ["percent"],
+    "other": ["other", "percent", "rate"],
+}
+READING_SCHEMA: dict[str, pl.DataType] = {
+    "raw_value": pl.String, "decimal": pl.String, "number": pl.Float64,
+    **{f"c_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
+    "rest": pl.String, "spread": pl.Float64, "approximate": pl.Boolean,
+    "seconds": pl.Float64, "qualifier": pl.String, "spelled": pl.Boolean, "problem": pl.String,
+}
+
+
+def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+    """The values of result cells: one row per value (a cell may hold two), with `value`,
+    `unit`, `spread`, `unit_source`, `unit_published`, `unit_item_kind`, `published_number`,
+    `approximate`, `qualifier` and `problem` (null for a value that reads).
+
+    `cells` holds per cell its `raw_value`, `metric`, `decimal`, and the units around it:
+    row (r_*), column header (h_*) and context (x_*, with `x_unit_source`)."""
+    plain = pl.col("raw_value").str.contains(_PLAIN)
+    cells = cells.with_columns(_plain=plain)
+    read_plainly = cells.filter(pl.col("_plain")).with_columns(_plain_readings())
+    others = cells.filter(~pl.col("_plain"))
+    if others.height:
+        readings = _readings_of(others.select("raw_value", "decimal").unique(), mappings)
+        others = others.join(readings, on=["raw_value", "decimal"], how="left",
+                             nulls_equal=True, maintain_order="left")
+    frame = pl.concat([read_plainly, others], how="diagonal_relaxed") if others.height \
+        else read_plainly
+    return frame.lazy().with_columns(_ranking()).with_columns(_unit_choice()).with_columns(
+        _chosen_unit()).with_columns(_converted()).with_columns(_checked()).drop(
+        "_plain", "_from").collect(engine="in-memory")
+
+
+# ---- reading the number --------------------------------------------------------------------
+
+
+def _plain_readings() -> list[pl.Expr]:
+    """The reading of a plain number ("6,044", "12.5", "1,234,567"), as read_cell gives it."""
+    text = pl.col("raw_value")
+    separator = pl.when(text.str.contains(",", literal=True)).then(pl.lit(",")).otherwise(
+        pl.lit("."))
+    as_decimals = text.str.replace(",", ".", literal=True).cast(pl.Float64, strict=False)
+    as_thousands = text.str.replace_all(r"[.,]", "").cast(pl.Float64, strict=False)
+    two_readings = text.str.contains(_TWO_READINGS)
+    number = (
+        pl.when(two_readings).then(
+            pl.when(pl.col("decimal") == separator).then(as_decimals)
+            .when(pl.col("decimal").is_not_null()).then(as_thousands))
+        .when(text.str.contains(_COMMA_GROUPS))
+        .then(text.str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False))
+        .otherwise(as_decimals)
+    )
+    too_long = text.str.count_matches(r"\d") > MAX_DIGITS
+    return [
+        pl.when(~too_long).then(number).alias("number"),
+        *(pl.lit(None, dtype=dtype).alias(f"c_{name}") for name, dtype in UNIT_FIELDS.items()),
+        pl.lit(None, dtype=pl.String).alias("rest"),
+        pl.lit(None, dtype=pl.Float64).alias("spread"),
+        pl.lit(False).alias("approximate"),
+        pl.lit(None, dtype=pl.Float64).alias("seconds"),
+        pl.lit(None, dtype=pl.String).alias("qualifier"),
+        pl.lit(False).alias("spelled"),
+        pl.when(too_long).then(pl.lit("unparseable_value"))
+        .when(two_readings & pl.col("decimal").is_null()).then(pl.lit("ambiguous_number"))
+        .alias("problem"),
+    ]
+
+
+def _readings_of(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+    """read_cell of each distinct (text, decimal mark); a cell of two values gives two rows."""
+    rows = []
+    for raw, decimal in texts.iter_rows():
+        reading = read_cell(raw, decimal)
+        if reading.problem is not None or not reading.values:
+            rows.append((raw, decimal, None, *unit_fields(None), None, None, False, None,
+                         None, False, reading.problem or "unparseable_value"))
+            continue
+        several = len(reading.values) > 1
+        for value in reading.values:
+            unit = value.unit
+            if unit is None and value.rest is not None:
+                unit = _mapped_unit(value.rest, mappings)
+            rows.append((raw, decimal, value.number, *unit_fields(unit),
+                         None if unit is not None else value.rest, value.spread,
+                         value.approximate, value.seconds,
+                         value.qualifier if several or value.qualifier else None,
+                         value.spelled, None))
+    return pl.DataFrame(rows, schema=READING_SCHEMA, orient="row")
+
+
+def _mapped_unit(text: str, mappings: LabelMappings):
+    mapped = mappings.get("unit", text)
+    if not mapped:
+        return None
+    from schemas.units import Unit
+
+    return Unit(text.lower(), mapped.get("kind", "other"), float(mapped.get("factor", 1.0)),
+                mapped.get("item_kind"), mapped.get("canonical", text))
+
+
+@cache
+def _ordinals() -> tuple[list[str], list[float]]:
+    rows = list(read_vocab("ordinals.csv").iter_rows(named=True))
+    return [row["word"] for row in rows], [float(row["place"]) for row in rows]
+
+
+def _ranking() -> list[pl.Expr]:
+    """A place written as a word ("First") is a ranking's value, with no number printed."""
+    words, places = _ordinals()
+    place = pl.col("raw_value").str.strip_chars().str.to_lowercase().replace_strict(
+        words, places, default=None, return_dtype=pl.Float64)
+    ranked_word = (pl.col("metric") == "ranking") & place.is_not_null()
+    return [
+        pl.when(ranked_word).then(place).otherwise(pl.col("number")).alias("number"),
+        pl.when(ranked_word).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("problem"))
+        .alias("problem"),
+        (pl.col("spelled") | ranked_word).alias("spelled"),
+    ]
+
+
+# ---- the unit -------------------------------------------------------------------------------
+
+
+def _allowed(kind: pl.Expr) -> pl.Expr:
+    """Whether a unit of `kind` stated around a value (its row, its page) fits its metric."""
+    allowed = pl.lit(False)
+    for metric, kinds in _KINDS_FROM_AROUND.items():
+        allowed = pl.when(pl.col("metric") == metric).then(kind.is_in(kinds)).otherwise(allowed)
+    return allowed.fill_null(False)
+
+
+def _unit_choice() -> pl.Expr:
+    """Where a value's unit comes from: c(ell), rest (a word after the number no unit of the
+    vocabulary), r(ow), h(eader) or x (the table's context)."""
+    return (
+        pl.when(pl.col("c_alias").is_not_null()).then(pl.lit("c"))
+        .when(pl.col("rest").is_not_null()).then(pl.lit("rest"))
+        .when(pl.col("r_alias").is_not_null() & _allowed(pl.col("r_kind"))).then(pl.lit("r"))
+        .when(pl.col("h_alias").is_not_null()).then(pl.lit("h"))
+        .when(pl.col("x_alias").is_not_null() & _allowed(pl.col("x_kind"))).then(pl.lit("x"))
+        .alias("_from")
+    )
+
+
+def _chosen_unit() -> list[pl.Expr]:
+    choice = pl.col("_from")
+
+    def chosen(name: str) -> pl.Expr:
+        picked = pl.lit(None, dtype=UNIT_FIELDS[name])
+        for prefix in ("c", "r", "h", "x"):
+            picked = pl.when(choice == prefix).then(pl.col(f"{prefix}_{name}")).otherwise(picked)
+        return picked.alias(f"u_{name}")
+
+    published = (
+        pl.when(choice == "c").then(pl.when(~pl.col("spelled")).then(pl.col("c_alias")))
+        .when(choice == "rest").then(pl.col("rest").str.to_lowercase())
+        .when(choice == "r").then(pl.col("r_alias"))
+        .when(choice == "h").then(pl.col("h_alias"))
+        .when(choice == "x").then(pl.col("x_alias"))
+    )
+    return [
+        *(chosen(name) for name in UNIT_FIELDS),
+        pl.when(pl.col("metric") != "eval_metric").then(published).alias("unit_published"),
+        pl.when(choice.is_in(["c", "rest"])).then(pl.lit("cell"))
+        .when(choice == "r").then(pl.lit("row"))
+        .when(choice == "h").then(pl.lit("column"))
+        .when(choice == "x").then(pl.col("x_unit_source")).alias("unit_source"),
+    ]
+
+
+# ---- the canonical value --------------------------------------------------------------------
+
+
+def _converted() -> list[pl.Expr]:
+    metric = pl.col("metric")
+    number, spread = pl.col("number"), pl.col("spread")
+    kind, factor = pl.col("u_kind"), pl.col("u_factor")
+    seconds = pl.coalesce(pl.col("seconds"), number * factor)
+    to_canonical = pl.when(metric == "latency").then(pl.lit(1000.0)).otherwise(pl.lit(1.0))
+    percent = kind == "percent"
+    value = (
+        pl.when(metric == "throughput").then(number * factor.fill_null(1.0))
+        .when(metric.is_in(DURATION_METRICS)).then(seconds * to_canonical)
+        .when((metric == "speedup") & percent).then(number / 100.0)
+        .when((metric == "other") & kind.is_not_null()).then(number * factor)
+        .otherwise(number)
+    )
+    spread_value = (
+        pl.when(metric == "throughput").then(spread * factor.fill_null(1.0))
+        .when(metric.is_in(DURATION_METRICS)).then(
+            pl.when(~pl.col("spelled")).then(spread * factor * to_canonical))
+        .when((metric == "speedup") & percent).then(spread / 100.0)
+        .when((metric == "other") & kind.is_not_null()).then(spread * factor)
+        .otherwise(spread)
+    )
+    unit = (
+        pl.when(metric == "throughput").then(pl.lit("items/s"))
+        .when(metric == "latency").then(pl.lit("ms"))
+        .when(metric.is_in(["time_to_train", "time_to_result"])).then(pl.lit("s"))
+        .when(metric == "speedup").then(pl.lit("x"))
+        .when(metric == "scaling_efficiency").then(
+            pl.when(percent).then(pl.lit("%")).otherwise(pl.lit("x")))
+        .when(metric == "accuracy").then(
+            pl.when(percent).then(pl.lit("%")).otherwise(pl.lit("score")))
+        .when(metric == "loss").then(pl.lit("score"))
+        .when(metric == "eval_metric").then(pl.coalesce("rest", "u_alias"))
+        .when(metric == "ranking").then(pl.lit("place"))
+        .when(kind.is_not_null()).then(pl.col("u_canonical"))
+        .otherwise(pl.coalesce("rest", pl.lit("score")))
+    )
+    return [value.alias("value"), spread_value.alias("spread"), unit.alias("unit"),
+            pl.when(~pl.col("spelled")).then(number).alias("published_number"),
+            pl.col("u_item").alias("unit_item_kind")]
+
+
+def _checked() -> pl.Expr:
+    """The first check a value fails: a unit no vocabulary knows, of the wrong kind, or
+    missing where the metric needs one; a value not finite or not positive."""
+    metric = pl.col("metric")
+    kind = pl.col("u_kind")
+    wrong_kind = (
+        pl.when(metric == "throughput").then(kind.is_not_null() & (kind != "rate"))
+        .when(metric.is_in(DURATION_METRICS)).then(kind.is_not_null() & (kind != "duration"))
+        .when(metric == "speedup").then(kind.is_not_null() & ~kind.is_in(["ratio", "percent"]))
+        .when(metric == "scaling_efficiency").then(
+            kind.is_not_null() & ~kind.is_in(["ratio", "percent"]))
+        .when(metric == "accuracy").then(kind.is_not_null() & (kind != "percent"))
+        .otherwise(pl.lit(False))
+    )
+    unknown_unit = (pl.col("_from") == "rest") & ~metric.is_in(
+        ["accuracy", "loss", "other", "eval_metric", "ranking"])
+    return (
+        pl.when(pl.col("problem").is_not_null()).then(pl.col("problem"))
+        .when(unknown_unit).then(pl.lit("unknown_unit"))
+        .when(wrong_kind).then(pl.lit("unit_metric_mismatch"))
+        .when(metric.is_in(DURATION_METRICS) & kind.is_null()).then(pl.lit("unit_not_stated"))
+        .when(~pl.col("value").is_finite()).then(pl.lit("non_finite_value"))
+        .when(metric.is_in(POSITIVE_METRICS) & (pl.col("value") <= 0))
+        .then(pl.lit("non_positive_value"))
+        .when(pl.col("value").is_null()).then(pl.lit("unparseable_value"))
+        .alias("problem")
+    )
+
+
+def shifted_precision() -> pl.Expr:
+    """A result cell holding "16.32": the row's cells look shifted (a precision label)."""
+    return pl.col("raw_value").str.contains(_SHIFTED_PRECISION)
+
+
+def unit_of_text(text: str) -> tuple:
+    """The fields of the unit a text is, as UNIT_FIELDS orders them."""
+    return unit_fields(unit_named(text))

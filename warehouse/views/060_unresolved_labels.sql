@@ -1,0 +1,39 @@
+-- Labels kept as published but not resolved (a chip or system the vocabulary does not know,
+-- a precision word), columns whose metric could not be told and units not known, with how
+-- many values each holds back or carries and one example. `perfledger map-label` records a
+-- mapping for one; `perfledger reprocess` then applies it to the archived pages.
+CREATE OR REPLACE TEMP VIEW unresolved_labels AS
+WITH carried AS (
+    SELECT
+        split_part(label, '=', 1) AS kind,
+        substr(label, strpos(label, '=') + 1) AS label,
+        'loaded' AS outcome,
+        source_url, table_title, column_name, raw_value
+    FROM lake.main.measurement_values,
+         unnest(string_split(unresolved, '; ')) AS entries(label)
+    WHERE unresolved IS NOT NULL
+),
+held_back AS (
+    SELECT
+        CASE q."check" WHEN 'unknown_metric' THEN 'column' ELSE 'unit' END AS kind,
+        CASE q."check" WHEN 'unknown_metric' THEN q.column_name
+             ELSE regexp_extract(q.reason, '^unit ''(.*)'' of ''', 1) END AS label,
+        'quarantined' AS outcome,
+        d.source_url, q.table_title, q.column_name, q.raw_value
+    FROM lake.main.quarantined_values AS q
+    LEFT JOIN lake.main.documents AS d USING (document_sha256)
+    WHERE q."check" IN ('unknown_metric', 'unknown_unit')
+)
+SELECT
+    kind,                                   -- platform, precision, column or unit
+    label,                                  -- the label as published
+    outcome,                                -- loaded (with the label verbatim) or quarantined
+    count(*) AS "values",                   -- values carrying the label or held back by it
+    count(DISTINCT source_url) AS sources,  -- pages where it appears
+    min(source_url) AS example_source_url,  -- one page where it appears
+    min(table_title) AS example_table_title,  -- the heading of one table holding it
+    min(column_name) AS example_column_name,  -- one column holding it
+    min(raw_value) AS example_raw_value     -- one value it labels
+FROM (SELECT * FROM carried UNION ALL SELECT * FROM held_back)
+GROUP BY kind, label, outcome
+ORDER BY "values" DESC, kind, label;
