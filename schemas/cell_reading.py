@@ -115,7 +115,7 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     if problem is not None:
         return CellReading(problem=problem, decimal_evidence=evidence)
     if match.group("exponent"):
-        number *= 10.0 ** int(match.group("exponent")[1:])
+        number = float(f"{number!r}{match.group('exponent')}")  # "1e999" is inf, no error
     if match.group("sign") == "-":
         number = -number
     rest = text[match.end():]

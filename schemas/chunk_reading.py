@@ -320,8 +320,10 @@ def _rows(cells: pl.DataFrame, label_columns: pl.DataFrame,
          for reading_id, raw in pairs.iter_rows()],
         schema={"reading_id": pl.Int32, "raw_value": pl.String, **CONTRIBUTION_SCHEMA},
         orient="row")
-    rows = rows_frame(label_cells.select(*_ROW, "vcol", "reading_id", "raw_value").join(
-        said, on=["reading_id", "raw_value"], how="left", maintain_order="left"))
+    # In column order: a row takes a label from the first of its cells that states it.
+    in_order = label_cells.select(*_ROW, "vcol", "reading_id", "raw_value").sort([*_ROW, "vcol"])
+    rows = rows_frame(in_order.join(said, on=["reading_id", "raw_value"], how="left",
+                                    maintain_order="left"))
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
     return _with_note_units(rows, plans)
 

@@ -221,18 +221,23 @@ def _identity(frame: pl.DataFrame) -> pl.Expr:
 
 
 def _with_identities(frame: pl.DataFrame) -> pl.DataFrame:
-    """Natural keys; values of one document that would share one are told apart by their
-    column, then their row's label, then their order on the page."""
-    frame = frame.with_columns(row_identity=_identity(frame))
+    """Natural keys. Of the values of one document that would share one, the first on the
+    page keeps it (so that a row added beside an existing one changes nothing of it); the
+    others are told apart by their column, then their row's label, then their order."""
+    frame = frame.sort("document", "table_index", "row_number", "column_index",
+                       maintain_order=True).with_columns(row_identity=_identity(frame))
     for extra in (pl.format("column={}", fold_key(pl.col("column_name"))),
-                  pl.format("row={}", fold_key(pl.col("row_label").fill_null("")))):
-        shared = pl.col("row_identity").is_duplicated().over("document")
-        if not frame.select(shared.any()).item():
+                  pl.format("row={}", fold_key(pl.col("row_label").fill_null(""))),
+                  pl.format("occurrence={}", _ordinal())):
+        later = _ordinal() > 1
+        if not frame.select(later.any()).item():
             return frame
-        frame = frame.with_columns(row_identity=pl.when(shared).then(
+        frame = frame.with_columns(row_identity=pl.when(later).then(
             pl.concat_str([pl.col("row_identity"), extra], separator="|"))
             .otherwise(pl.col("row_identity")))
-    ordinal = pl.int_range(pl.len()).over("document", "row_identity") + 1
-    return frame.with_columns(row_identity=pl.when(ordinal > 1).then(
-        pl.format("{}|occurrence={}", pl.col("row_identity"), ordinal))
-        .otherwise(pl.col("row_identity")))
+    return frame
+
+
+def _ordinal() -> pl.Expr:
+    """1 for the first value of a document with its key, 2 for the second..."""
+    return pl.int_range(pl.len()).over("document", "row_identity") + 1

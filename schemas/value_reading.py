@@ -248,8 +248,11 @@ def _converted() -> list[pl.Expr]:
         .when(kind.is_not_null()).then(pl.col("u_canonical"))
         .otherwise(pl.coalesce("rest", pl.lit("score")))
     )
+    # A score written with its name ("0.0719 MAE") has no published number, as every earlier
+    # version stored it (the stored content hashes depend on it); nor has a clock reading.
+    printed = ~pl.col("spelled") & ~((metric == "eval_metric") & pl.col("rest").is_not_null())
     return [value.alias("value"), spread_value.alias("spread"), unit.alias("unit"),
-            pl.when(~pl.col("spelled")).then(number).alias("published_number"),
+            pl.when(printed).then(number).alias("published_number"),
             pl.col("u_item").alias("unit_item_kind")]
 
 

@@ -29,6 +29,7 @@ BOOKKEEPING_COLUMNS = {
     "author": "Author the page states",
     "published_date": "Publication date the page states",
     "last_updated_date": "Last-updated date the page states",
+    "language": "Language the page declares (its lang attribute or front matter), if any",
     "content_type": "Media type the page was captured with",
     "byte_size": "Size of the captured bytes",
     "layout": "Page layout the parser recognised",

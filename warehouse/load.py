@@ -26,6 +26,10 @@ STAGE_BATCH_ROWS = 20_000  # rows held per frame before they are spilled to the 
 COMMIT_GROUP_ROWS = 200_000
 
 # Columns whose change is a change of the published value; lineage and position are not.
+# The columns added later (statistic, spread, qualifier, settings, row_label, label_sources,
+# unresolved) are not hashed: the statistic, the remark and the settings are part of the
+# value's key, a spread is part of its raw text, and the others say where its labels came
+# from; hashing them would make every value of every existing warehouse look changed.
 CONTENT_COLUMNS = (
     "row_identity", "model", "model_canonical", "variant", "platform", "vendor", "system",
     "accelerator", "accelerator_count", "sdk_version", "sdk", "sdk_prerelease", "framework",
@@ -33,7 +37,6 @@ CONTENT_COLUMNS = (
     "activation_dtype", "weight_dtype", "division", "quality_target", "mlperf_id", "workload",
     "phase", "metric", "value", "unit", "item_kind", "value_per_accelerator",
     "published_number", "unit_published", "approximate", "raw_value",
-    "statistic", "spread", "qualifier", "settings", "row_label", "label_sources", "unresolved",
 )
 
 

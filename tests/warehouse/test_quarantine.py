@@ -1,4 +1,5 @@
-"""Quarantine from the command line, and recovery by reprocessing stored pages."""
+"""Quarantine and unresolved labels from the command line, and recovery by reprocessing
+the stored pages once perfledger is taught a label."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from flows.cli import main
-from schemas import labels, vocabulary
+from schemas import vocabulary
 
 PAGE = "\n".join([
     "Results", "",
     "Model", "Platform", "Precision", "Throughput (items/sec)",
-    "ResNet-50 v1.5", "Quantum Pod9", "16.16", "12,345",
-    "ResNet-50 v1.5", "Bow Pod16", "16.16", "44,059",
+    "ResNet-50 v1.5", "Quantum Pod9", "16.16", "12345",
+    "ResNet-50 v1.5", "Bow Pod16", "16.16", "44059",
     "BERT Large", "Bow Pod16", "16.16", "TBD",
     "",
 ])
@@ -26,9 +27,7 @@ def vocab_copy(tmp_path, monkeypatch):
     folder = tmp_path / "vocab"
     shutil.copytree(vocabulary.VOCAB_DIR, folder)
     monkeypatch.setattr(vocabulary, "VOCAB_DIR", folder)
-    labels._platform_rules.cache_clear()
-    yield folder
-    labels._platform_rules.cache_clear()
+    return folder
 
 
 def run(*args):
@@ -37,31 +36,81 @@ def run(*args):
     return result.output
 
 
-def test_unknown_labels_are_quarantined_then_recovered_after_a_vocabulary_fix(
-    tmp_path, vocab_copy
-):
+def as_json(*args):
+    return json.loads(run(*args, "--format", "json"))
+
+
+@pytest.fixture
+def ingested(tmp_path):
     page = tmp_path / "page.txt"
     page.write_text(PAGE, encoding="utf-8")
     warehouse = str(tmp_path / "wh")
     run("ingest", str(page), "--warehouse", warehouse, "--quiet")
-    quarantined = json.loads(run("quarantine", "--format", "json", "--warehouse", warehouse))
-    assert sorted((q["check"], q["raw_value"]) for q in quarantined) == [
-        ("placeholder_value", "TBD"), ("unknown_platform", "12,345")]
-    reason = next(q["reason"] for q in quarantined if q["check"] == "unknown_platform")
-    assert reason == "platform 'Quantum Pod9' is not in schemas/vocab/platforms.csv"
+    return warehouse
 
-    with (vocab_copy / "platforms.csv").open("a", encoding="utf-8") as handle:
-        handle.write("quantumpod(\\d+),Quantum,Quantum Pod$1,Q1,$1\n")
-    labels._platform_rules.cache_clear()
-    output = run("reprocess", "--warehouse", warehouse)
-    assert "values added 1" in output
 
-    values = json.loads(run("sql", "SELECT system, value, value_per_accelerator FROM "
-                            "measurements ORDER BY value", "--format", "json",
-                            "--warehouse", warehouse))
-    assert values == [
-        {"system": "Quantum Pod9", "value": 12345.0, "value_per_accelerator": 12345.0 / 9},
-        {"system": "Bow Pod16", "value": 44059.0, "value_per_accelerator": 44059.0 / 16},
-    ]
-    remaining = json.loads(run("quarantine", "--format", "json", "--warehouse", warehouse))
-    assert [q["check"] for q in remaining] == ["placeholder_value"]
+def values(warehouse):
+    return as_json("sql", "SELECT platform, system, accelerator, accelerator_count, value, "
+                          "value_per_accelerator, unresolved FROM measurements ORDER BY value",
+                   "--warehouse", warehouse)
+
+
+def test_an_unknown_platform_loads_its_value_and_is_listed_until_taught(ingested):
+    quantum, bow = values(ingested)
+    assert quantum == {"platform": "Quantum Pod9", "system": None, "accelerator": None,
+                       "accelerator_count": None, "value": 12345.0,
+                       "value_per_accelerator": None, "unresolved": "platform=Quantum Pod9"}
+    assert bow["system"] == "Bow Pod16" and bow["unresolved"] is None
+    assert [q["check"] for q in as_json("quarantine", "--warehouse", ingested)] == [
+        "placeholder_value"]
+    listed = as_json("labels", "--warehouse", ingested)
+    assert [(row["kind"], row["label"], row["outcome"], row["values"]) for row in listed] == [
+        ("platform", "Quantum Pod9", "loaded", 1)]
+
+    output = run("map-label", "platform", "Quantum Pod9", "--set", "accelerator=Q1",
+                 "--set", "accelerator_count=9", "--set", "vendor=Quantum",
+                 "--set", "system=Quantum Pod9", "--warehouse", ingested)
+    assert "label-mappings.toml" in output
+    output = run("reprocess", "--warehouse", ingested)
+    assert "changed 1" in output
+    quantum, _ = values(ingested)
+    assert quantum == {"platform": "Quantum Pod9", "system": "Quantum Pod9", "accelerator": "Q1",
+                       "accelerator_count": 9, "value": 12345.0,
+                       "value_per_accelerator": 12345.0 / 9, "unresolved": None}
+    assert as_json("labels", "--warehouse", ingested) == []
+
+
+def test_a_chip_added_to_the_vocabulary_resolves_stored_values(ingested, vocab_copy):
+    with (vocab_copy / "chips.csv").open("a", encoding="utf-8") as handle:
+        handle.write("quantum ?pod ?(\\d+),Quantum,Q1,Quantum Pod$1,$1\n")
+    run("reprocess", "--warehouse", ingested)
+    quantum, _ = values(ingested)
+    assert (quantum["system"], quantum["accelerator"], quantum["accelerator_count"]) == (
+        "Quantum Pod9", "Q1", 9)
+
+
+def test_a_column_mapping_turns_quarantined_numbers_into_values(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# Results\n\n| Model | Platform | Precision | Widgets |\n|---|---|---|---|\n"
+                    "| BERT Large | Bow Pod16 | 16.16 | 900 |\n", encoding="utf-8")
+    warehouse = str(tmp_path / "wh")
+    run("ingest", str(page), "--warehouse", warehouse, "--quiet")
+    assert [(q["check"], q["raw_value"]) for q in as_json("quarantine", "--warehouse", warehouse)
+            ] == [("unknown_metric", "900")]
+    assert [(row["kind"], row["label"], row["outcome"]) for row in
+            as_json("labels", "--warehouse", warehouse)] == [("column", "Widgets", "quarantined")]
+    run("map-label", "column", "Widgets", "--set", "role=throughput", "--set", "unit=img/s",
+        "--warehouse", warehouse)
+    run("reprocess", "--warehouse", warehouse)
+    found = as_json("sql", "SELECT metric, value, unit, item_kind FROM measurements",
+                    "--warehouse", warehouse)
+    assert found == [{"metric": "throughput", "value": 900.0, "unit": "items/s",
+                      "item_kind": "images"}]
+    assert as_json("quarantine", "--warehouse", warehouse) == []
+
+
+def test_a_mapping_is_refused_with_the_fields_a_kind_takes(tmp_path):
+    result = CliRunner().invoke(main, ["map-label", "platform", "X", "--set", "colour=red",
+                                       "--warehouse", str(tmp_path / "wh")])
+    assert result.exit_code == 2
+    assert "accelerator, accelerator_count, vendor, system" in result.output
