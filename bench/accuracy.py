@@ -7,7 +7,9 @@ from pathlib import Path
 
 import polars as pl
 
-KEY = ["page", "table_title", "row_number", "metric"]
+# A cell by its place: a row may hold several values of one metric (one per precision), and
+# two tables on a page may share a heading.
+KEY = ["page", "table_index", "row_number", "column_name", "metric"]
 # Values are compared to float64 rounding: '19.64' minutes is 1178.4 s, and the product
 # 19.64 * 60 may differ from the decimal 1178.4 in its last bit.
 RELATIVE_TOLERANCE = 1e-12
@@ -33,16 +35,20 @@ def read_measurements(warehouse: Path) -> pl.DataFrame:
     try:
         return connection.execute(
             """SELECT regexp_extract(source_url, '([^/]+)\\.[A-Za-z]+$', 1) AS page,
-                      table_title, row_number, metric, value, unit, raw_value
+                      table_index, row_number, column_name, metric, value, unit, raw_value
                FROM measurements"""
         ).pl()
     finally:
         connection.close()
 
 
+def keyed(found: pl.DataFrame) -> pl.DataFrame:
+    """The warehouse's rows with their keys typed as the ground truth's."""
+    return found.with_columns(pl.col("table_index", "row_number").cast(pl.Int32))
+
+
 def compare(truth: pl.DataFrame, found: pl.DataFrame) -> Accuracy:
-    joined = truth.join(found.with_columns(pl.col("row_number").cast(pl.Int32)), on=KEY,
-                        how="left", suffix="_found")
+    joined = truth.join(keyed(found), on=KEY, how="left", suffix="_found")
     exact = joined.filter(
         ((pl.col("value") - pl.col("value_found")).abs()
          <= pl.col("value").abs() * RELATIVE_TOLERANCE)
@@ -50,14 +56,13 @@ def compare(truth: pl.DataFrame, found: pl.DataFrame) -> Accuracy:
         & (pl.col("raw_value") == pl.col("raw_value_found"))
     )
     present = joined.filter(pl.col("value_found").is_not_null())
-    unexpected = found.join(truth, on=KEY, how="anti")
+    unexpected = keyed(found).join(truth, on=KEY, how="anti")
     return Accuracy(truth.height, present.height, exact.height, unexpected.height)
 
 
 def find_mismatches(truth: pl.DataFrame, found: pl.DataFrame, limit: int = 10) -> pl.DataFrame:
     """A few expected measurements that are missing or wrong, to show what went wrong."""
-    joined = truth.join(found.with_columns(pl.col("row_number").cast(pl.Int32)), on=KEY,
-                        how="left", suffix="_found")
+    joined = truth.join(keyed(found), on=KEY, how="left", suffix="_found")
     wrong = joined.filter(
         pl.col("value_found").is_null()
         | ((pl.col("value") - pl.col("value_found")).abs()

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import polars as pl
 
+from bench.tables import HEADER_LEVEL_SEPARATOR, Table, draw_number, format_count
+from bench.vendor_layouts import mix_vendor_tables
+
 NBSP = "\u00a0"
 # Every page gets this mtime (the pipeline reads it as the capture time), so two corpora
 # generated with the same arguments ingest identically; an edited page is one day later.
@@ -30,9 +33,6 @@ TRUTH_SCHEMA = {
     "unit": pl.String,
     "raw_value": pl.String,
 }
-# A metric cell reading like a precision label ("16.32") is quarantined as a shifted row,
-# so the generator never prints one where a value belongs.
-_PRECISION_LIKE = re.compile(r"^(?:8|16|32)\.(?:8|16|32)$")
 _SUPERSCRIPT_ONE = "\u00b9"
 
 TRAINING = ("Model", "Variant", "Platform", "SDK Version", "Framework", "Dataset", "Batch Size",
@@ -98,15 +98,6 @@ WORDS = ("accelerator", "throughput", "results", "training", "inference", "model
 
 
 @dataclass
-class Table:
-    title: str
-    intro: str
-    headers: tuple[str, ...]
-    rows: list[list[str]]  # "" is an empty cell
-    note: str | None = None
-
-
-@dataclass
 class Page:
     name: str
     title: str
@@ -130,18 +121,6 @@ def make_sentence(rng: random.Random, words: int = 14) -> str:
 
 def make_paragraph(rng: random.Random) -> str:
     return " ".join(make_sentence(rng, rng.randint(8, 20)) for _ in range(rng.randint(2, 4)))
-
-
-def format_count(value: float, decimals: int = 0) -> str:
-    return f"{value:,.{decimals}f}"
-
-
-def draw_number(rng: random.Random, low: float, high: float, decimals: int) -> str:
-    """A printed number in [low, high], never one that reads like a precision label."""
-    while True:
-        text = format_count(rng.uniform(low, high), decimals)
-        if not _PRECISION_LIKE.match(text) and float(text.replace(",", "")) > 0:
-            return text
 
 
 def draw_throughput(rng: random.Random) -> str:
@@ -252,8 +231,9 @@ def make_tables(rng: random.Random) -> list[Table]:
     return tables
 
 
-def build_page(seed: int, index: int, revision: int = 0) -> Page:
-    """Page `index` of the corpus; a revision > 0 republishes it with a few values changed."""
+def build_page(seed: int, index: int, fmt: str, revision: int = 0) -> Page:
+    """Page `index` of the corpus in `fmt` ("html" or "text"); a revision > 0 republishes it
+    with a few values changed."""
     rng = seed_random(seed, index)
     page = Page(
         name=name_page(index),
@@ -261,7 +241,7 @@ def build_page(seed: int, index: int, revision: int = 0) -> Page:
         published=f"{rng.choice(('January', 'March', 'July', 'October'))} "
                   f"{rng.randint(1, 28)}, {rng.randint(2021, 2024)}",
         paragraphs=[make_paragraph(rng) for _ in range(rng.randint(3, 6))],
-        tables=make_tables(rng),
+        tables=mix_vendor_tables(make_tables(rng), seed, index, fmt),
     )
     if revision:
         revise_page(page, seed_random(seed, index, revision))
@@ -302,6 +282,13 @@ def derive_value(metric: str, header: str, raw: str) -> tuple[float, str]:
 def list_expected(page: Page) -> list[tuple]:
     rows = []
     for table_index, table in enumerate(page.tables):
+        if table.expected is not None:
+            title = table.context or table.title
+            rows += [(page.name, table_index, title, row_number, table.headers[column],
+                      expected.metric, expected.value, expected.unit,
+                      table.rows[row_number - 1][column])
+                     for (row_number, column), expected in table.expected.items()]
+            continue
         for row_number, cells in enumerate(table.rows, start=1):
             for header, raw in zip(table.headers, cells, strict=True):
                 metric = METRIC_OF_HEADER.get(header)
@@ -436,7 +423,14 @@ def render_cell(tag: str, column: int, text: str) -> str:
 
 
 def render_html_table(table: Table, number: int) -> str:
-    header = "".join(render_cell("th", c, h) for c, h in enumerate(table.headers, start=1))
+    if table.header_levels == 2:
+        header = render_two_level_header(table.headers)
+    else:
+        header = ("<tr class=\"row-1 odd\">\n"
+                  + "".join(render_cell("th", c, h) for c, h in enumerate(table.headers, start=1))
+                  + "</tr>\n")
+    context = f"<h3>{html.escape(table.context)}</h3>\n" if table.context else ""
+    caption = f"<p>{html.escape(table.caption)}</p>\n" if table.caption else ""
     rows = []
     for row_number, cells in enumerate(table.rows, start=2):
         parity = "even" if row_number % 2 == 0 else "odd"
@@ -445,13 +439,34 @@ def render_html_table(table: Table, number: int) -> str:
                     + "</tr>\n")
     note = f"<p class=\"table-footnote\">{html.escape(table.note)}</p>\n" if table.note else ""
     return (
-        f"<h2 id=\"section-{number}\">{html.escape(table.title)}</h2>\n"
-        f"<p>{html.escape(table.intro)}</p>\n"
+        f"<h2 id=\"section-{number}\">{html.escape(table.title)}</h2>\n{context}"
+        f"<p>{html.escape(table.intro)}</p>\n{caption}"
         f"<div class=\"table-wrapper\">\n<table id=\"tablepress-{number}\" "
-        f"class=\"tablepress tablepress-id-{number}\">\n<thead>\n<tr class=\"row-1 odd\">\n"
-        + header + "</tr>\n</thead>\n<tbody class=\"row-hover\">\n" + "".join(rows)
+        f"class=\"tablepress tablepress-id-{number}\">\n<thead>\n"
+        + header + "</thead>\n<tbody class=\"row-hover\">\n" + "".join(rows)
         + "</tbody>\n</table>\n</div>\n" + note
     )
+
+
+def render_two_level_header(headers: tuple[str, ...]) -> str:
+    """Two header rows: a column of one level spans both, a top level shared by neighbouring
+    columns spans them."""
+    groups: list[tuple[str, list[str]]] = []  # (top text, the texts below it; none: one level)
+    for name in headers:
+        upper, _, lower = name.partition(HEADER_LEVEL_SEPARATOR)
+        if lower and groups and groups[-1][1] and groups[-1][0] == upper:
+            groups[-1][1].append(lower)
+        else:
+            groups.append((upper, [lower] if lower else []))
+    top, bottom = [], []
+    column = 1
+    for upper, lowers in groups:
+        span = f"colspan=\"{len(lowers)}\"" if lowers else "rowspan=\"2\""
+        top.append(f"\t<th class=\"column-{column}\" {span}>{html.escape(upper)}</th>\n")
+        bottom += [render_cell("th", column + offset, lower) for offset, lower in enumerate(lowers)]
+        column += max(1, len(lowers))
+    return ("<tr class=\"row-1 odd\">\n" + "".join(top) + "</tr>\n"
+            "<tr class=\"row-2 even\">\n" + "".join(bottom) + "</tr>\n")
 
 
 # ---- text captures --------------------------------------------------------------------------
@@ -462,7 +477,8 @@ def render_text(page: Page) -> str:
     blocks = [page.title, f"Published {page.published}", *page.paragraphs, NBSP]
     for table in page.tables:
         lines = [*table.headers, *(cell or NBSP for row in table.rows for cell in row)]
-        blocks += [table.title, table.intro, "\n".join(lines)]
+        blocks += [table.title, *filter(None, (table.context, table.intro, table.caption)),
+                   "\n".join(lines)]
         if table.note:
             blocks.append(table.note)
     blocks.append("All rights reserved. Terms of use apply to every result on this page.")
@@ -497,7 +513,7 @@ def generate(pages: int, seed: int, out: Path, fmt: str) -> dict:
     truth: list[tuple] = []
     size = 0
     for index in range(pages):
-        page = build_page(seed, index)
+        page = build_page(seed, index, fmt)
         size += write_page(folder, page, fmt, seed, index, BASE_MTIME)
         truth += list_expected(page)
     frame = to_truth_frame(truth)
@@ -511,7 +527,7 @@ def generate(pages: int, seed: int, out: Path, fmt: str) -> dict:
 def edit_pages(out: Path, fmt: str, seed: int, indexes: list[int], revision: int = 1) -> None:
     """Republish some pages of a generated corpus with new values and a later capture time."""
     for index in indexes:
-        page = build_page(seed, index, revision)
+        page = build_page(seed, index, fmt, revision)
         write_page(out / "pages", page, fmt, seed, index, BASE_MTIME + revision * EDIT_DELAY_S)
 
 

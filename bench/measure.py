@@ -210,9 +210,10 @@ def measure_naive(corpus: Path, database: Path, fmt: str, truth: Path) -> dict:
     elapsed = time.perf_counter() - started
     found = duckdb.connect(str(database), read_only=True).execute(
         "SELECT page, table_index::INTEGER AS table_index, row_number::INTEGER AS row_number, "
-        "metric, value FROM measurements").pl()
+        "column_name, metric, value FROM measurements").pl()
     expected = pl.read_parquet(truth)
-    exact = expected.join(found, on=["page", "table_index", "row_number", "metric"]).filter(
+    exact = expected.join(found, on=["page", "table_index", "row_number", "column_name",
+                                     "metric"]).filter(
         (pl.col("value") - pl.col("value_right")).abs() <= pl.col("value").abs() * 1e-12)
     return {"elapsed_s": elapsed, "rows": rows, "exact": exact.height,
             "expected": expected.height, "peak_rss_mb": read_peak_rss_mb()}

@@ -17,10 +17,11 @@ from schemas.folding import clean_text
 from schemas.units import Unit, unit_named
 
 POINT, COMMA = ".", ","  # the decimal marks
+MAX_CELL_CHARS = 400  # "109.4 sps (phase1), 20 sps (phase2)": no cell of values is longer
 MAX_DIGITS = 30  # a longer number is no measurement (hostile pages hold 5,000 digits)
 
-_FOOTNOTE_MARKS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089]+"
-                             r"|[*\u2020\u2021\u00a7#]+\s*$")
+_FOOTNOTE_MARKS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089]+")
+_TRAILING_MARKS = "*\u2020\u2021\u00a7#"  # "6,044*", "3,210\u2020"
 _PLACEHOLDER = re.compile(
     r"^(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending|coming soon"
     r"|not (?:available|supported|measured|run)|unsupported|oom|x|\u2717|\u2715|\u00d7)$")
@@ -64,11 +65,16 @@ class CellReading(NamedTuple):
 
 
 def strip_footnotes(text: str) -> str:
-    return _FOOTNOTE_MARKS.sub("", text)
+    text = _FOOTNOTE_MARKS.sub("", text)
+    # Trailing marks are stripped by hand: a pattern anchored at the end would try every
+    # start in a long run of them ("*" * 100,000 + "1"), each to the end.
+    stripped = text.rstrip()
+    kept = stripped.rstrip(_TRAILING_MARKS)
+    return kept if len(kept) < len(stripped) else text
 
 
 # Most cells hold a plain number: ASCII digits, maybe with thousands commas and decimals.
-_PLAIN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?")
+_PLAIN = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:[.,][0-9]+)?")
 
 
 @lru_cache(maxsize=131_072)
@@ -79,6 +85,8 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         if problem is not None:
             return CellReading(problem=problem, decimal_evidence=evidence)
         return CellReading((CellValue(number),), None, evidence)
+    if len(text) > MAX_CELL_CHARS:
+        return CellReading(problem="unparseable_value")
     cleaned = clean_text(strip_footnotes(text))
     lowered = cleaned.lower()
     if _PLACEHOLDER.match(lowered):
@@ -125,6 +133,8 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
         rest = rest[scale.end():]
     if not math.isfinite(number):
         return CellReading(problem="non_finite_value")
+    if abs(number) >= 10.0 ** MAX_DIGITS:  # "1,79e308": as far past any measurement
+        return CellReading(problem="unparseable_value")
     return _with_unit_and_spread(number, rest, approximate, decimal, evidence)
 
 

@@ -52,7 +52,7 @@ _ROW = [*_TABLE, "vrow"]
 _COLUMN = [*_TABLE, "vcol"]
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 _NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
-_PLACEHOLDER = (r"^\s*(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
+_PLACEHOLDER = (r"(?i)^\s*(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
                 r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
                 r"|\u2717|\u2715|\u00d7)\s*$")
 _NUMBER_END = r"(?:$|[^\d.,])"
@@ -96,12 +96,14 @@ class _Readings:
 
     def __init__(self) -> None:
         self.readings: list[HeaderReading] = []
-        self._ids: dict[HeaderReading, int] = {}
+        self._ids: dict[int, int] = {}
 
     def id_of(self, reading: HeaderReading) -> int:
-        found = self._ids.get(reading)
+        # By identity: a header's reading is memoized, so one text gives one object, and
+        # hashing a reading costs far more than its id.
+        found = self._ids.get(id(reading))
         if found is None:
-            found = self._ids[reading] = len(self.readings)
+            found = self._ids[id(reading)] = len(self.readings)
             self.readings.append(reading)
         return found
 
@@ -113,16 +115,13 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
                if cells.height]
     if not present:
         return ChunkReading(None, [])
+    raw = pl.col("raw_value")
     cells = pl.concat([frame for _index, frame in present], rechunk=True).with_columns(
         _document_indexes(present),
-        _blank=pl.col("raw_value").str.contains(_BLANK),
-        _numeric=pl.col("raw_value").str.contains(_NUMERIC_START),
-    )
+        _blank=raw.str.contains(_BLANK),
+        _numeric=raw.str.contains(_NUMERIC_START),
+    ).with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
     cells = _oriented(cells, mappings)
-    cells = cells.with_columns(
-        _filled=~pl.col("_blank") & ~pl.col("raw_value").str.to_lowercase().str.contains(
-            _PLACEHOLDER),
-    )
     plans = _plans(cells, documents, mappings)
     if not plans:
         return ChunkReading(None, [])
@@ -147,18 +146,25 @@ def _oriented(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     table whose metrics stand in its first column is turned around."""
     headers = cells.filter(pl.col("row_number") == 0).group_by(_TABLE, maintain_order=True).agg(
         pl.col("raw_value").sort_by("column_index"))
-    firsts = cells.filter((pl.col("row_number") > 0) & (pl.col("column_index") == 0)).group_by(
-        _TABLE, maintain_order=True).agg(pl.col("raw_value").sort_by("row_number").alias("first"))
-    numeric_rows = cells.filter((pl.col("row_number") > 0) & (pl.col("column_index") > 0)).group_by(
-        [*_TABLE, "row_number"]).agg(pl.col("_numeric").any()).group_by(_TABLE).agg(
-        pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
-    candidates = headers.join(firsts, on=_TABLE).join(numeric_rows, on=_TABLE)
+    # Only a table whose header names no metric may be turned: its first column is read.
+    candidates = [(document, table) for document, table, header in headers.iter_rows()
+                  if not _header_names_results(header, mappings)]
     turned = []
-    for document, table, header, first, numeric, row_numbers in candidates.iter_rows():
-        if len(first) != len(row_numbers):
-            continue  # a row without a first cell: read as published
-        if transposed(header, first, numeric, mappings):
-            turned.append((document, table))
+    if candidates:
+        keys = pl.DataFrame(candidates, schema={"document": pl.Int32, "table_index": pl.Int32},
+                            orient="row")
+        body = cells.join(keys, on=_TABLE, how="semi").filter(pl.col("row_number") > 0)
+        firsts = body.filter(pl.col("column_index") == 0).group_by(_TABLE).agg(
+            pl.col("raw_value").sort_by("row_number").alias("first"))
+        numeric_rows = body.filter(pl.col("column_index") > 0).group_by(
+            [*_TABLE, "row_number"]).agg(pl.col("_numeric").any()).group_by(_TABLE).agg(
+            pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
+        found = headers.join(firsts, on=_TABLE).join(numeric_rows, on=_TABLE)
+        for document, table, header, first, numeric, row_numbers in found.iter_rows():
+            if len(first) != len(row_numbers):
+                continue  # a row without a first cell: read as published
+            if transposed(header, first, numeric, mappings):
+                turned.append((document, table))
     if not turned:
         return cells.with_columns(vrow=pl.col("row_number"), vcol=pl.col("column_index"))
     turned_frame = pl.DataFrame(turned, schema={"document": pl.Int32, "table_index": pl.Int32},
@@ -173,14 +179,22 @@ def _oriented(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     ).drop("_turned")
 
 
+def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
+    return any(header_reading(text, mappings).kind in ("metric", "statistic", "result")
+               for text in header[1:])
+
+
 def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
            ) -> dict[tuple[int, int], TablePlan]:
     """The plan of each table holding a result column."""
     shapes = _shapes(cells)
     by_document: dict[int, list[TableShape]] = {}
+    marks: dict[int, list[int]] = {}
     for shape in shapes:
         by_document.setdefault(shape.document, []).append(shape)
-    marks = _decimal_marks(cells)
+        counted = marks.setdefault(shape.document, [0, 0])
+        counted[0] += sum(stats.point for stats in shape.stats)
+        counted[1] += sum(stats.comma for stats in shape.stats)
     plans = {}
     for document, found in by_document.items():
         _cells, context = documents[document]
@@ -188,7 +202,7 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
                                   {shape.table_index: shape.title for shape in found})
         paragraphs = paragraphs_of(context.outline, _LANGUAGE_PARAGRAPHS)
         point, comma = marks.get(document, (0, 0))
-        decimal = page_mark(point, comma, context.language, paragraphs)
+        decimal = page_mark(point, comma, _language(context, mappings), paragraphs)
         for shape in found:
             plan = plan_table(shape, contexts.get(shape.table_index, _NO_CONTEXT), decimal,
                               mappings)
@@ -197,16 +211,13 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
     return plans
 
 
-_NO_CONTEXT = TableContext((), (), None)
+_NO_CONTEXT = TableContext(())
 
 
-def _decimal_marks(cells: pl.DataFrame) -> dict[int, tuple[int, int]]:
-    """Per document, how many of its numbers show a decimal point, and a decimal comma."""
-    counts = cells.group_by("document").agg(
-        pl.col("raw_value").str.contains(_POINT_ONLY).sum().alias("point"),
-        pl.col("raw_value").str.contains(_COMMA_ONLY).sum().alias("comma"),
-    )
-    return {document: (point, comma) for document, point, comma in counts.iter_rows()}
+def _language(context, mappings: LabelMappings) -> str | None:
+    """The page's language: the one its user recorded for its source, else its own."""
+    mapped = mappings.get("source", context.source_id)
+    return mapped["language"] if mapped else context.language
 
 
 def _shapes(cells: pl.DataFrame) -> list[TableShape]:
@@ -226,10 +237,14 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
         pl.col("_filled").sum().alias("filled"),
         (pl.col("_filled") & pl.col("_numeric")).sum().alias("numeric"),
         (pl.col("_filled") & pl.col("raw_value").is_in(units)).sum().alias("units"),
+    )
+    # Only a cell that starts as a number may show a decimal mark.
+    marks = body.filter(pl.col("_numeric")).group_by(_COLUMN).agg(
         pl.col("raw_value").str.contains(_POINT_ONLY).sum().alias("point"),
         pl.col("raw_value").str.contains(_COMMA_ONLY).sum().alias("comma"),
     )
-    by_column = {(d, t, c): ColumnStats(f, n, u, p, m)
+    stats = stats.join(marks, on=_COLUMN, how="left")
+    by_column = {(d, t, c): ColumnStats(f, n, u, p or 0, m or 0)
                  for d, t, c, f, n, u, p, m in stats.iter_rows()}
     shapes = []
     for document, table, header, vcols, title, note in headers.iter_rows():
@@ -314,16 +329,17 @@ def _rows(cells: pl.DataFrame, label_columns: pl.DataFrame,
     """What each row's label cells, its section row and its table's footnote say of it."""
     label_cells = cells.filter(pl.col("vrow") > 0).join(label_columns, on=_COLUMN, how="inner",
                                                         maintain_order="left")
-    pairs = label_cells.select("reading_id", "raw_value").unique()
+    pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index(
+        "said", offset=0)
     said = pl.DataFrame(
-        [(reading_id, raw, *contribution(readings.readings[reading_id], raw, mappings))
-         for reading_id, raw in pairs.iter_rows()],
-        schema={"reading_id": pl.Int32, "raw_value": pl.String, **CONTRIBUTION_SCHEMA},
-        orient="row")
+        [contribution(readings.readings[reading_id], raw, mappings)
+         for _index, reading_id, raw in pairs.iter_rows()],
+        schema=CONTRIBUTION_SCHEMA, orient="row")
     # In column order: a row takes a label from the first of its cells that states it.
-    in_order = label_cells.select(*_ROW, "vcol", "reading_id", "raw_value").sort([*_ROW, "vcol"])
-    rows = rows_frame(in_order.join(said, on=["reading_id", "raw_value"], how="left",
-                                    maintain_order="left"))
+    in_order = label_cells.select(*_ROW, "vcol", "reading_id", "raw_value").sort(
+        [*_ROW, "vcol"]).join(pairs, on=["reading_id", "raw_value"], how="left",
+                              maintain_order="left")
+    rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
     return _with_note_units(rows, plans)
 
@@ -515,7 +531,9 @@ def _reason(check: str, row: dict) -> str:
         "placeholder_value": f"no value published for {metric}: '{text}'",
         "ambiguous_number": (f"'{text}' reads two ways (a thousands separator or a decimal "
                              "mark) and neither its column, its page nor the page's language "
-                             "says which; it was not read"),
+                             "says which; it was not read. Where the page's language is known, "
+                             "record it with `perfledger map-label source SOURCE_ID --set "
+                             "language=en` and run `perfledger reprocess`"),
         "bound_value": f"'{text}' is a bound, not a value of {metric}",
         "non_finite_value": f"{metric} '{text}' is not a finite number",
         "non_positive_value": f"{metric} must be positive, got '{text}'",

@@ -8,10 +8,12 @@ from functools import lru_cache
 
 from schemas.folding import fold_words
 from schemas.header_reading import role_matches, statistic_of
+from schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from schemas.labels import workload_phase
-from schemas.platform_mentions import read_platform
+from schemas.platform_mentions import read_platform, unknown_device
 from schemas.precisions import find_precisions
-from schemas.table_context import ContextText, TableContext
+from schemas.row_labels import platform_label
+from schemas.table_context import TableContext
 from schemas.units import unit_in_header
 
 _PERCENTILES = ("p50", "p90", "p95", "p99", "p99.9")
@@ -29,57 +31,69 @@ class Found:
     source: str
 
 
-def context_labels(context: TableContext) -> dict[str, Found]:
-    """The first platform, count, precision, metric, unit and workload the table's context
-    states, each with where it came from."""
-    return dict(_context_labels(context))
-
-
-@lru_cache(maxsize=4096)
-def _context_labels(context: TableContext) -> tuple[tuple[str, Found], ...]:
+def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
+                   ) -> dict[str, Found]:
+    """The first platform, count, precision, metric, unit, percentile and workload the
+    table's context states, each with where it came from. Hardware no vocabulary knows
+    takes the user's mapping of it (`perfledger map-label platform`), if any."""
     found: dict[str, Found] = {}
     for text in context.texts:
-        _context_text(text, found, prose=text.source == "paragraph")
+        for name, value in _labels_of(text.text, text.source):
+            if name in ("platform", "count") and value.names_device and mappings:
+                value = platform_label(value.text, mappings) or value
+            if name == "count":
+                platform = found.get("platform")
+                if platform is not None and value.accelerator not in (
+                        None, platform.value.accelerator):
+                    continue  # a count stated for another chip
+            found.setdefault(name, Found(value, text.source))
     if "platform" not in found:
         for text in context.prose:
-            mention = read_platform(text.text, prose=True)
+            mention = read_platform(text, prose=True)
             if mention is not None and mention.accelerator is not None:
                 found["platform"] = Found(mention, "paragraph")
                 if mention.count is not None:
                     found.setdefault("count", Found(mention, "paragraph"))
                 break
-    return tuple(found.items())
+    return found
 
 
-def _context_text(text: ContextText, found: dict[str, Found], prose: bool) -> None:
-    mention = read_platform(text.text, prose=prose)
+@lru_cache(maxsize=65_536)
+def _labels_of(text: str, source: str) -> tuple[tuple[str, object], ...]:
+    """(label, value) of every label one context text states; pages of one site repeat their
+    headings, so each is read once."""
+    found: list[tuple[str, object]] = []
+    mention = read_platform(text, prose=source == "paragraph")
+    if mention is None or mention.accelerator is None:
+        # "NeoChip X2 (16 chips)": hardware of its own, which no chip named farther away
+        # (an earlier paragraph's "DGX A100") may stand in for.
+        unknown = unknown_device(text)
+        if unknown is not None:
+            found.append(("platform", unknown))
+            mention = mention if mention is not None and mention.count is not None else unknown
     if mention is not None:
-        if mention.accelerator is not None and "platform" not in found:
-            found["platform"] = Found(mention, text.source)
-        if mention.count is not None and "count" not in found and (
-                "platform" not in found
-                or mention.accelerator in (None, found["platform"].value.accelerator)):
-            found["count"] = Found(mention, text.source)
-    if "precision" not in found:
-        precisions = find_precisions(text.text)
-        if precisions:
-            found["precision"] = Found(precisions[0], text.source)
-    if "metric" not in found:
-        metric = metric_named_in(text.text)
-        if metric is not None:
-            found["metric"] = Found(metric, text.source)
-    if "unit" not in found and text.source != "title":
-        unit = unit_in_header(text.text)
+        if mention.accelerator is not None:
+            found.append(("platform", mention))
+        if mention.count is not None:
+            found.append(("count", mention))
+    precisions = find_precisions(text)
+    if precisions:
+        found.append(("precision", precisions[0]))
+    metric = metric_named_in(text)
+    if metric is not None:
+        found.append(("metric", metric))
+    if source != "title":
+        unit = unit_in_header(text)
         if unit is not None:
-            found["unit"] = Found(unit, text.source)
-    if "statistic" not in found and text.source != "title":
-        statistic = statistic_of(text.text)
+            found.append(("unit", unit))
+        statistic = statistic_of(text)
         if statistic in _PERCENTILES:  # "(p99 values)"; "average", "max" say too little in prose
-            found["statistic"] = Found(statistic, text.source)
-    if "workload" not in found and text.source in ("caption", "heading"):
-        workload, _ = workload_phase(text.text)
+            found.append(("statistic", statistic))
+    if source in ("caption", "heading"):
+        workload, _ = workload_phase(text)
         if workload is not None:
-            found["workload"] = Found(workload, text.source)
+            found.append(("workload", workload))
+    return tuple(found)
 
 
 @lru_cache(maxsize=16_384)

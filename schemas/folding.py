@@ -18,12 +18,16 @@ _INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200
 _SUPERSCRIPTS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u207f\u2080-\u208e]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 _PRIVATE_USE = re.compile(r"[\ue000-\uf8ff\u00b6]")  # icon fonts and pilcrow permalinks
-_MARKUP = re.compile(r"<br\s*/?>|</?(?:b|strong|em|i|sup|sub|span|code)\b[^<>]{0,200}>|\*\*|__",
-                     re.I)
+_MARKUP = re.compile(r"<br\s*/?>|</?(?:b|strong|em|i|sup|sub|span|code)\b[^<>]{0,200}>", re.I)
+# Bold in pairs only: "**1.5x**" is 1.5x, a stray "**" or a run of asterisks stays text.
+_BOLD = re.compile(r"\*\*(.{1,200}?)\*\*|__(.{1,200}?)__")
 _SPACES = re.compile(r"\s+")
 _TRADEMARKS = re.compile(r"\((?:r|tm|c)\)|[\u00ae\u2122\u00a9]", re.I)
 _DASHES = re.compile(r"[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
 _WORD_JOINERS = re.compile(r"[-_]+")
+# Labels are looked for in this many characters of a text: a label sits near the start of a
+# cell or a sentence, and crafted pages hold cells and paragraphs of megabytes.
+MAX_READ_CHARS = 2000
 
 
 @lru_cache(maxsize=65_536)
@@ -31,6 +35,14 @@ def clean_text(text: str) -> str:
     """`text` with invisible and control characters and footnote superscripts removed,
     compatibility forms folded (NFKC), markup left by Markdown or HTML ("**", "<br/>") and icon characters removed, and
     runs of white space made one space."""
+    if text.isascii():  # most text: no invisible, superscript or compatibility character
+        if not text.isprintable():
+            text = _CONTROL.sub(" ", text)
+        if "<" in text:
+            text = _MARKUP.sub(" ", text)
+        if "**" in text or "__" in text:
+            text = _BOLD.sub(r" \1\2 ", text)
+        return " ".join(text.split())
     text = _INVISIBLE.sub("", text)
     text = _SUPERSCRIPTS.sub("", text)
     text = _CONTROL.sub(" ", text)
@@ -38,6 +50,7 @@ def clean_text(text: str) -> str:
     text = _DASHES.sub("-", text)
     text = _PRIVATE_USE.sub(" ", text)
     text = _MARKUP.sub(" ", text)
+    text = _BOLD.sub(r" \1\2 ", text)
     return _SPACES.sub(" ", text).strip()
 
 

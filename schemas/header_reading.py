@@ -10,7 +10,7 @@ data: schemas/vocab/headers.csv.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from schemas.folding import clean_text, fold_words, word_pattern
@@ -25,7 +25,9 @@ _BRACKETS = re.compile(r"[(\[][^()\[\]]{0,80}[)\]]")
 _PER_DEVICE = re.compile(r"\s/\s?(?:gpu|chip|card|device|accelerator|node)s?\s*$"
                          r"|\bper (?:gpu|chip|card|device|accelerator|node)\b", re.I)
 _NUMBER = re.compile(r"^[~<>]?\s*\d[\d,.\s]*[kmb]?$", re.I)
+MAX_HEADER_CHARS = 300  # a header is read from this many characters of it; real ones are shorter
 _COUNT_BEFORE = re.compile(r"\d ?(?:x ?)?$")
+_LOOK_BEHIND = 16  # characters before a role word that the two patterns here look at
 _PRECISION_WORD_BEFORE = re.compile(r"(?:mixed|full|half|single|reduced|low|high) $")
 _DERIVED_METRICS = ("speedup", "scaling_efficiency")
 _STATISTICS = (
@@ -87,7 +89,7 @@ def role_matches(folded: str) -> list[tuple[int, int, _RoleRule]]:
     found = []
     for rule in _role_rules():
         for match in rule.pattern.finditer(folded):
-            before = folded[:match.start()]
+            before = folded[max(0, match.start() - _LOOK_BEHIND):match.start()]
             if rule.role == "accelerator_count" and _COUNT_BEFORE.search(before):
                 continue
             if rule.role == "precision" and _PRECISION_WORD_BEFORE.search(before):
@@ -142,6 +144,8 @@ def read_header(text: str) -> HeaderReading:
     cleaned = clean_text(text)
     if not cleaned:
         return HeaderReading(cleaned, None, None)
+    if len(cleaned) > MAX_HEADER_CHARS:  # no header is this long: it is read as its start
+        return replace(read_header(cleaned[:MAX_HEADER_CHARS]), text=cleaned)
     if _NUMBER.match(cleaned):
         return HeaderReading(cleaned, None, None, is_number=True)
     parts = _composite_parts(cleaned)

@@ -9,11 +9,17 @@ them, so the values come back without fetching anything.
     text = "Andromeda (16x CS-2)"
     accelerator = "CS-2"
     accelerator_count = 16
+
+    [[label]]
+    kind = "source"
+    text = "file-results-de"
+    language = "de"
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +34,10 @@ FIELDS: dict[str, dict[str, type]] = {
     "model": {"model": str, "item_kind": str},
     "precision": {"activation": str, "weight": str},
     "unit": {"kind": str, "factor": float, "canonical": str, "item_kind": str},
+    # A page's language where it declares none, by source id: it settles "12.345".
+    "source": {"language": str},
 }
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}")
 COLUMN_KINDS = ("metric", "result", "config", "label", "text", "reference", "unit",
                 "metric_name")
 UNIT_KINDS = ("rate", "duration", "ratio", "percent", "other")
@@ -100,6 +109,8 @@ def mapping_problem(kind: object, text: object, fields: dict[str, object]) -> st
         return f"a column's kind must be one of {', '.join(COLUMN_KINDS)}"
     if kind == "unit" and fields.get("kind", "other") not in UNIT_KINDS:
         return f"a unit's kind must be one of {', '.join(UNIT_KINDS)}"
+    if kind == "source" and not _LANGUAGE_TAG.fullmatch(str(fields.get("language", ""))):
+        return "a source's language must be a language tag such as en or de-DE"
     if fields.get("accelerator_count", 1) <= 0:
         return "accelerator_count must be positive"
     return None

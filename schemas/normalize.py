@@ -16,7 +16,7 @@ from schemas.chunk_reading import read_chunk
 from schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from schemas.measurements import MEASUREMENT_DTYPES
 from schemas.reading_caches import refresh_caches
-from schemas.value_assembly import IDENTITY_PARTS, assemble, identity_parts
+from schemas.value_assembly import IDENTITY_PARTS, PAGE_ORDER, assemble, identity_parts
 
 # One list of the measurement columns: schemas.measurements states them with their checks.
 MEASUREMENT_COLUMNS = list(MEASUREMENT_DTYPES)
@@ -129,7 +129,8 @@ def _split(frame: pl.DataFrame, documents: list) -> list[pl.DataFrame]:
          for _cells, context in documents],
         schema=dict.fromkeys(_CONTEXT_COLUMNS, pl.String), orient="row")
     frame = frame.hstack(lineage[frame["document"]].get_columns()).select(
-        "document", *MEASUREMENT_COLUMNS).cast({"document": pl.Int32, **MEASUREMENT_DTYPES})
+        "document", *MEASUREMENT_COLUMNS).cast({"document": pl.Int32, **MEASUREMENT_DTYPES}).sort(
+        "document", *PAGE_ORDER, maintain_order=True)
     parts = frame.partition_by("document", as_dict=True, include_key=False)
     return [parts.get((index,), _EMPTY_MEASUREMENTS) for index in range(len(documents))]
 
@@ -138,5 +139,7 @@ def _quarantine(problems: list[dict], context: DocumentContext) -> pl.DataFrame:
     if not problems:
         return empty_quarantine()
     rows = [{"document_sha256": context.document_sha256, "source_id": context.source_id,
-             "stage": "normalize", **problem} for problem in problems]
+             "stage": "normalize", **problem,
+             "reason": problem["reason"].replace("SOURCE_ID", context.source_id)}
+            for problem in problems]
     return pl.DataFrame(rows, schema=QUARANTINE_SCHEMA)

@@ -12,7 +12,13 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
-from schemas.folding import clean_text, fold_words, folded_with_positions, published_span
+from schemas.folding import (
+    MAX_READ_CHARS,
+    clean_text,
+    fold_words,
+    folded_with_positions,
+    published_span,
+)
 from schemas.vocabulary import read_vocab
 
 MAX_ACCELERATORS = 10_000_000  # far above any system; a larger count is not a real one
@@ -55,6 +61,7 @@ class PlatformMention:
     implied_count: int | None = None  # chips its named system holds ("DGX A100": 8)
     start: int = 0  # where the mention starts in the folded text
     end: int = 0  # where it ends
+    names_device: bool = False  # names hardware no vocabulary knows ("8x Zeta-9")
 
 
 @dataclass(frozen=True)
@@ -158,7 +165,7 @@ def _chip_mentions(folded: str, cleaned: str, positions: tuple[int, ...],
                    prose: bool) -> list[PlatformMention]:
     rules, combined = _rules()
     mentions = []
-    for match in combined.finditer(folded):
+    for match in _word_start_matches(combined, folded):
         rule = rules[int(match.lastgroup[1:])]
         own = rule.pattern.fullmatch(match.group(0))
         count = None if rule.count == "slice" else _stated_count(
@@ -182,6 +189,23 @@ def _chip_mentions(folded: str, cleaned: str, positions: tuple[int, ...],
     if prose:
         mentions = _without_alternatives(mentions, folded)
     return _merged(mentions, folded, cleaned, positions)
+
+
+def _word_start_matches(combined: re.Pattern[str], folded: str):
+    """combined.finditer(folded), tried only where a word starts: every rule starts with a
+    letter or digit, and trying each rule after each space or sign of a long run of them
+    ("\u00b1" * 20,000) costs a step per rule and character."""
+    end = 0
+    for start in _WORD_START.finditer(folded):
+        if start.start() < end:
+            continue
+        match = combined.match(folded, start.start())
+        if match is not None:
+            end = match.end()
+            yield match
+
+
+_WORD_START = re.compile(r"(?<![a-z0-9])[a-z0-9]")
 
 
 def _without_alternatives(mentions: list[PlatformMention], folded: str) -> list[PlatformMention]:
@@ -220,7 +244,7 @@ def find_mentions(text: str, prose: bool = False) -> tuple[PlatformMention, ...]
 
     In prose, a chip named as a family ("NVIDIA GPUs", "Gaudi AI accelerators") is not a
     mention: it says what a product line is, not what a result ran on."""
-    cleaned = clean_text(text)
+    cleaned = clean_text(text)[:MAX_READ_CHARS]
     folded = fold_words(cleaned)
     if not _screen().search(folded):
         return ()
@@ -244,7 +268,7 @@ def read_platform(text: str, prose: bool = False) -> PlatformMention | None:
     "TP2,PP2"), else the count its system implies; a bare count when it names no chip."""
     mentions = find_mentions(text, prose)
     if not mentions:
-        parallel = _parallel_count(fold_words(text))
+        parallel = _parallel_count(fold_words(text[:MAX_READ_CHARS]))
         return None if parallel is None else PlatformMention(
             text=clean_text(text), count=parallel, count_stated=True)
     first = mentions[0]
@@ -257,7 +281,7 @@ def read_platform(text: str, prose: bool = False) -> PlatformMention | None:
     bare = next((m for m in mentions if m.accelerator is None), None)
     if bare is not None:
         return replace(first, count=bare.count, count_stated=True)
-    parallel = _parallel_count(fold_words(text))
+    parallel = _parallel_count(fold_words(text[:MAX_READ_CHARS]))
     if parallel is not None:
         return replace(first, count=parallel, count_stated=True)
     return first
@@ -281,3 +305,42 @@ def system_name(mention: PlatformMention, count: int | None) -> str | None:
     if mention.accelerator is None:
         return None
     return f"{count}x {mention.accelerator}" if count else mention.accelerator
+
+
+# Hardware no vocabulary knows, with the count of it a text states: "8x Zeta-9", "16x Lumen
+# L20", "NeoChip X2 (16 chips)". A product name holds a token of letters and digits ("X2",
+# "L20", "Zeta-9"), which keeps "8x faster" and "results (8 GPUs)" out.
+_MODEL_TOKEN = r"(?=[A-Za-z0-9.+-]*[A-Za-z])(?=[A-Za-z0-9.+-]*\d)[A-Za-z0-9][A-Za-z0-9.+-]*"
+_NAME = rf"(?:[A-Za-z][\w.+-]* )?{_MODEL_TOKEN}(?: {_MODEL_TOKEN})?"
+_DEVICE_AFTER_COUNT = re.compile(rf"(?<![\w.])(\d{{1,7}}) ?[x\u00d7] ?({_NAME})(?![\w.+-])")
+_DEVICE_BEFORE_COUNT = re.compile(
+    rf"(?<![\w.+-])({_NAME}) ?\((\d{{1,7}}) ?(?:x )?(?:{_CHIP_NOUNS})\)", re.I)
+_GENERIC_WORDS = frozenset([
+    "gpu", "gpus", "card", "cards", "chip", "chips", "accelerator", "accelerators", "device",
+    "devices", "node", "nodes", "x", "gb", "tb", "system", "systems", "server", "servers",
+    "socket", "sockets", "core", "cores", "instance", "instances"])
+
+
+@lru_cache(maxsize=16_384)
+def unknown_device(text: str) -> PlatformMention | None:
+    """Hardware `text` names that no vocabulary knows, written with its count ("8x Zeta-9",
+    "NeoChip X2 (16 chips)"); None when it names none, or names a known chip."""
+    cleaned = clean_text(text)[:MAX_READ_CHARS]
+    if not any(character.isdigit() for character in cleaned):
+        return None
+    if any(mention.accelerator for mention in find_mentions(cleaned)):
+        return None
+    for pattern, count_group in ((_DEVICE_AFTER_COUNT, 1), (_DEVICE_BEFORE_COUNT, 2)):
+        match = pattern.search(cleaned)
+        if match is not None:
+            count = _number(match.group(count_group))
+            return PlatformMention(match.group(0).strip(), count=count,
+                                   count_stated=count is not None, names_device=True)
+    return None
+
+
+def names_device(text: str) -> bool:
+    """Whether a platform cell the vocabulary cannot resolve still names hardware: anything
+    besides a count of generic units ("8 GPUs", "2 nodes") does ("8x Zeta-9", "Server X")."""
+    words = re.findall(r"[a-z]+", fold_words(text[:MAX_READ_CHARS]))
+    return any(word not in _GENERIC_WORDS and word not in _NUMBER_WORDS for word in words)

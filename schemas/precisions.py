@@ -6,7 +6,13 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from schemas.folding import clean_text, fold_words, folded_with_positions, published_span
+from schemas.folding import (
+    MAX_READ_CHARS,
+    clean_text,
+    fold_words,
+    folded_with_positions,
+    published_span,
+)
 from schemas.vocabulary import read_vocab
 
 _PAIR = re.compile(r"^(\d{1,2})\s*[./]\s*(\d{1,2})$")
@@ -56,7 +62,7 @@ def _key(text: str) -> str:
 def find_precisions(text: str) -> tuple[Precision, ...]:
     """Every precision word in `text`, in order."""
     pattern, _ = _searchable()
-    cleaned = clean_text(text)
+    cleaned = clean_text(text)[:MAX_READ_CHARS]
     folded, positions = folded_with_positions(cleaned)
     found = []
     for match in pattern.finditer(folded):

@@ -21,7 +21,13 @@ from schemas.folding import clean_text
 from schemas.header_reading import HeaderReading
 from schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from schemas.labels import framework_name, model_name, platform_rule, sdk_parts, workload_phase
-from schemas.platform_mentions import MAX_ACCELERATORS, PlatformMention, read_platform
+from schemas.platform_mentions import (
+    MAX_ACCELERATORS,
+    PlatformMention,
+    names_device,
+    read_platform,
+    unknown_device,
+)
 from schemas.precisions import Precision, find_precisions, read_precision_label
 from schemas.units import Unit, unit_named
 
@@ -46,6 +52,7 @@ CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
     "phase": pl.String, "framework_canonical": pl.String, "sdk": pl.String,
     "sdk_prerelease": pl.Boolean, "batch_size_number": pl.Float64,
     **{f"rp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()}, "rp_source": pl.String,
+    "rp_unknown": pl.Boolean,
     "rc_n": pl.Int64, "rc_chip": pl.String, "rc_source": pl.String,
     "rq_text": pl.String, "rq_act": pl.String, "rq_wt": pl.String,
     **{f"fp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
@@ -57,8 +64,11 @@ CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
 SECTION_SCHEMA: dict[str, pl.DataType] = {
     **{f"sp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "sc_n": pl.Int64, "sc_chip": pl.String, "sq_text": pl.String, "sq_act": pl.String,
-    "sq_wt": pl.String,
+    "sq_wt": pl.String, "sp_unknown": pl.Boolean,
 }
+
+
+_PUBLISHED_BLANKS = " \u00a0\t"  # stripped from a label cell's ends, as always
 
 
 @dataclass
@@ -73,6 +83,7 @@ class _Cell:
     settings: list[tuple[str, str]] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
     free: list[str] = field(default_factory=list)  # texts read for labels in passing
+    unknown_device: bool = False  # its platform is hardware no vocabulary knows
 
 
 # ---- one cell ---------------------------------------------------------------------------------
@@ -98,6 +109,11 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
             _composite(text, reading.parts, cell, mappings)
         else:
             _label_cell(text, reading, cell, mappings)
+            # The label columns hold a cell as published (a zero-width space in it too): it
+            # is read cleaned, and compared folded.
+            published = raw.strip(_PUBLISHED_BLANKS)
+            cell.dims = {role: published if value == text else value
+                         for role, value in cell.dims.items()}
     free_platform, free_count, free_precision = _free_labels(tuple(cell.free))
     dims = cell.dims
     model = dims.get("model")
@@ -112,7 +128,7 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
         framework_name(framework) if framework else None, sdk, prerelease,
         _batch_number(dims.get("batch_size")),
         *platform_fields(cell.platform[0] if cell.platform else None),
-        cell.platform[1] if cell.platform else None,
+        cell.platform[1] if cell.platform else None, cell.unknown_device or None,
         *_count_fields(cell.count[0] if cell.count else None),
         cell.count[1] if cell.count else None,
         *precision_fields(precision),
@@ -170,6 +186,8 @@ def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings) -> None:
     mention = platform_label(text, mappings)
     if mention is None or mention.accelerator is None:
         cell.unresolved.append(f"platform={text}")
+        # "8x Zeta-9": the row ran on hardware of its own, whatever the page names elsewhere.
+        cell.unknown_device = names_device(text)
     if mention is not None:
         if mention.accelerator is not None:
             cell.platform = (mention, "row")
@@ -222,7 +240,11 @@ def _free_labels(texts: tuple[str, ...]) -> tuple[PlatformMention | None,
 def section_labels(text: str | None) -> tuple:
     """What a section row above a row ("8 GPUs", "FP16") says, ordered as SECTION_SCHEMA."""
     platform, count, precision = _free_labels((text,)) if text else (None, None, None)
-    return (*platform_fields(platform), *_count_fields(count), *precision_fields(precision))
+    unknown = unknown_device(text) if text and platform is None else None
+    if unknown is not None:
+        platform, count = unknown, count or unknown
+    return (*platform_fields(platform), *_count_fields(count), *precision_fields(precision),
+            unknown is not None or None)
 
 
 def _precision_label(text: str, mappings: LabelMappings) -> Precision | None:
@@ -255,7 +277,7 @@ def _platform_label(text: str) -> PlatformMention | None:
         written = _UNKNOWN_CHIPS.search(clean_text(text))
         if written is not None and 0 < int(written.group(1)) <= MAX_ACCELERATORS:
             return PlatformMention(clean_text(text), count=int(written.group(1)),
-                                   count_stated=True)
+                                   count_stated=True, names_device=True)
     return mention
 
 
@@ -290,6 +312,8 @@ def setting_name(reading: HeaderReading) -> str:
 
 
 def platform_fields(mention: PlatformMention | None) -> tuple:
+    if mention is not None and mention.accelerator is None and mention.names_device:
+        return (None, None, None, None, mention.text)  # hardware no vocabulary knows
     if mention is None or mention.accelerator is None:
         return (None, None, None, None, None)
     return (mention.accelerator, mention.vendor, mention.system, mention.implied_count,
@@ -328,6 +352,7 @@ _FIRST_OF = {
     "sdk_version": ["sdk_version", "sdk", "sdk_prerelease"],
     "batch_size": ["batch_size", "batch_size_number"],
     "rp_chip": [*(f"rp_{name}" for name in PLATFORM_FIELDS), "rp_source"],
+    "rp_unknown": ["rp_unknown"],
     "rc_n": ["rc_n", "rc_chip", "rc_source"],
     "rq_text": ["rq_text", "rq_act", "rq_wt"],
     "fp_chip": [f"fp_{name}" for name in PLATFORM_FIELDS],
@@ -337,26 +362,40 @@ _FIRST_OF = {
 }
 
 
-def rows_frame(label_cells: pl.DataFrame) -> pl.DataFrame:
-    """One row of labels per table row, from its label cells (ROW_KEY, vcol and the
-    CONTRIBUTION_SCHEMA columns) in column order.
+def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
+    """One row of labels per table row. `label_cells` holds ROW_KEY and `said`, the index
+    of the cell's contribution in `said` (a frame of CONTRIBUTION_SCHEMA), in column order.
 
     A group of fields is taken from the first cell whose flag column is set (a cell sets
-    all of a group's fields or none, so a row where none does takes nulls from its first
-    cell)."""
-    firsts = [pl.col(name).get(pl.col(flag).is_not_null().arg_max())
-              for flag, fields in _FIRST_OF.items() for name in fields]
+    all of a group's fields or none, so a row where none does takes nulls). Rows pick
+    contributions by position, with aggregations polars runs without a step per row, and
+    only then gather their fields: a page has hundreds of distinct label cells but tens of
+    thousands of label cells."""
     # Most pages' rows have no setting nor unresolved label: those columns are joined only
     # where some cell holds one (joining texts per row is the costliest step here).
     joined = {"settings": "; ", "unresolved": "; ", "text": " / "}
-    lists = [name for name in joined if label_cells.get_column(name).null_count()
-             < label_cells.height]
-    rows = label_cells.group_by(_ROW_KEY, maintain_order=True).agg(
-        *firsts,
-        *(pl.col(name) for name in lists),
+    lists = [name for name in joined if said.get_column(name).null_count() < said.height]
+    index = label_cells.get_column("said")
+    flags = said.select(pl.col(flag).is_not_null().alias(f"_has{bit}")
+                        for bit, flag in enumerate(_FIRST_OF))
+    parts = [label_cells.select(*_ROW_KEY), flags[index]]
+    if lists:
+        parts.append(said.select(lists)[index])
+    cells = pl.concat(parts, how="horizontal").with_row_index("_position")
+    rows = cells.group_by(_ROW_KEY, maintain_order=True).agg(
+        *(pl.when(pl.col(f"_has{bit}")).then(pl.col("_position")).min().alias(f"_pick{bit}")
+          for bit in range(len(_FIRST_OF))),
+        *lists,
     )
-    return rows.with_columns(
-        *(pl.col(name).list.drop_nulls().list.join(joined[name]).replace("", None)
+    picked = [said.select(fields)[index.gather(rows.get_column(f"_pick{bit}"))]
+              for bit, fields in enumerate(_FIRST_OF.values())]
+    return pl.concat([rows.select(
+        *_ROW_KEY,
+        *(_joined(pl.col(name).list.join(joined[name], ignore_nulls=True)).alias(name)
           for name in lists),
         *(pl.lit(None, dtype=pl.String).alias(name) for name in joined if name not in lists),
-    ).rename({"text": "row_label"})
+    ), *picked], how="horizontal").rename({"text": "row_label"})
+
+
+def _joined(text: pl.Expr) -> pl.Expr:
+    return pl.when(text != "").then(text)

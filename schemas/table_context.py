@@ -22,15 +22,20 @@ MAX_CONTEXT_CHARS = 2000  # of each text: a label sits near its start, and craft
 
 @dataclass(frozen=True)
 class ContextText:
-    source: str  # caption, heading, paragraph, title or prose: where a label came from
+    source: str  # caption, heading, paragraph or title: where a label came from
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TableContext:
     texts: tuple[ContextText, ...]  # caption, headings, section paragraphs, title, in order
-    prose: tuple[ContextText, ...]  # earlier paragraphs, nearest first (the accelerator only)
-    heading: str | None  # the nearest heading
+    earlier: tuple[str, ...] = ()  # the page's paragraphs before the table's section
+    heading: str | None = None  # the nearest heading
+
+    @property
+    def prose(self) -> list[str]:
+        """The earlier paragraphs consulted for the accelerator, nearest first."""
+        return self.earlier[::-1][:PROSE_PARAGRAPHS]
 
 
 def _clipped(text: str) -> str:
@@ -49,7 +54,8 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
     section: list[str] = []
     earlier: list[str] = []
     captions: dict[int, str] = {}
-    blocks = list(_blocks(outline))
+    blocks = [(kind, level, _clipped(text) if text else text, table)
+              for kind, level, text, table in _blocks(outline)]
     # A paragraph repeating a heading is an entry of the page's table of contents.
     heading_texts = {text for kind, _level, text, _table in blocks if kind == "heading"}
     for kind, level, text, table in blocks:
@@ -57,16 +63,16 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
             level = level or 6
             while headings and headings[-1][0] >= level:
                 headings.pop()
-            headings.append((level, _clipped(text)))
+            headings.append((level, text))
             earlier.extend(section)
             section = []
         elif kind == "paragraph" and text and text not in heading_texts:
             section.append(text)
         elif kind == "caption" and text and table is not None:
-            captions[table] = _clipped(text)
+            captions[table] = text
         elif kind == "table" and table is not None and table not in contexts:
-            contexts[table] = _context(captions.get(table), headings, section, earlier,
-                                       page_title)
+            contexts[table] = _context(captions.get(table), headings, section,
+                                       tuple(earlier[-PROSE_PARAGRAPHS:]), page_title)
     for table, heading in titles.items():
         if table not in contexts:
             fallback = [ContextText("heading", _clipped(heading))] if heading else []
@@ -92,13 +98,10 @@ def paragraphs_of(outline: pl.DataFrame | None, limit: int) -> list[str]:
 
 
 def _context(caption: str | None, headings: list[tuple[int, str]], section: list[str],
-             earlier: list[str], page_title: ContextText | None) -> TableContext:
+             earlier: tuple[str, ...], page_title: ContextText | None) -> TableContext:
     texts = [ContextText("caption", caption)] if caption else []
     texts += [ContextText("heading", text) for _, text in reversed(headings)]
-    texts += [ContextText("paragraph", _clipped(text))
-              for text in reversed(section[-SECTION_PARAGRAPHS:])]
+    texts += [ContextText("paragraph", text) for text in reversed(section[-SECTION_PARAGRAPHS:])]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
-    prose = tuple(ContextText("paragraph", _clipped(text))
-                  for text in reversed(earlier[-PROSE_PARAGRAPHS:]))
-    return TableContext(tuple(texts), prose, headings[-1][1] if headings else None)
+    return TableContext(tuple(texts), earlier, headings[-1][1] if headings else None)

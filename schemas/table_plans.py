@@ -113,7 +113,7 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
                    decimal=_decimal(stats, page_decimal))
         for index, (reading, stats) in enumerate(zip(readings, shape.stats, strict=True))
     ]
-    found = context_labels(context)
+    found = context_labels(context, mappings)
     if _property_table(columns) and "metric" not in found:
         return None
     columns = _with_metrics(columns, readings, found.get("metric"))

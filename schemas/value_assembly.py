@@ -27,6 +27,7 @@ IDENTITY_PARTS = (
     ("division", "division"),
 )
 _TABLE = ["document", "table_index"]
+PAGE_ORDER = ("table_index", "row_number", "column_index")  # where a value sits on its page
 _PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text")
 
 
@@ -45,8 +46,8 @@ def _table_states() -> list[pl.Expr]:
             _TABLE)
 
     return [
-        (stated("rp_chip", "fp_chip", "sp_chip") | pl.col("header_states_chip")).alias(
-            "_states_chip"),
+        (stated("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown")
+         | pl.col("header_states_chip")).alias("_states_chip"),
         (stated("rc_n", "fc_n", "sc_n") | pl.col("header_states_count")).alias("_states_count"),
         (stated("rq_text", "fq_text", "sq_text") | pl.col("header_states_precision")).alias(
             "_states_precision"),
@@ -59,9 +60,11 @@ def _platform_choice() -> pl.Expr:
     return (
         pl.when(pl.col("rp_chip").is_not_null()).then(pl.lit("rp"))
         .when(pl.col("fp_chip").is_not_null()).then(pl.lit("fp"))
-        .when(pl.col("sp_chip").is_not_null()).then(pl.lit("sp"))
+        .when(pl.col("sp_chip").is_not_null() | pl.col("sp_unknown").fill_null(False))
+        .then(pl.lit("sp"))
         .when(pl.col("h_chip").is_not_null()).then(pl.lit("h"))
-        .when(~pl.col("_states_chip") & pl.col("x_chip").is_not_null()).then(pl.lit("x"))
+        # The context's platform, a known chip or hardware of its own ("NeoChip X2 (16 chips)").
+        .when(~pl.col("_states_chip") & pl.col("x_platform_text").is_not_null()).then(pl.lit("x"))
         .alias("_from")
     )
 
@@ -83,7 +86,8 @@ def _platform() -> list[pl.Expr]:
         .when(choice == "fp").then(pl.lit("row"))
         .when(choice == "sp").then(pl.lit("section"))
         .when(choice == "h").then(pl.lit("column"))
-        .when(choice == "x").then(pl.col("x_platform_source")).alias("_accelerator_source"),
+        .when(choice == "x").then(pl.col("x_platform_source"))
+        .alias("_accelerator_source"),
     ]
 
 
@@ -164,7 +168,8 @@ def _derived() -> list[pl.Expr]:
     named = pl.col("_system_named")
     throughput = pl.col("metric") == "throughput"
     sources = [
-        pl.format("accelerator={}", pl.col("_accelerator_source")),
+        pl.when(chip.is_not_null()).then(
+            pl.format("accelerator={}", pl.col("_accelerator_source"))),
         pl.format("accelerator_count={}", pl.col("_count_source")),
         pl.format("metric={}", pl.col("metric_source")),
         pl.format("model={}", pl.col("_model_source")),
@@ -184,7 +189,18 @@ def _derived() -> list[pl.Expr]:
         pl.when(throughput & (count > 0)).then(pl.col("value") / count)
         .alias("value_per_accelerator"),
         pl.concat_str(sources, separator="; ", ignore_nulls=True).alias("label_sources"),
+        _unresolved(),
     ]
+
+
+def _unresolved() -> pl.Expr:
+    """The row's unresolved labels, and the hardware no vocabulary knows that its section
+    or its table's context names ("NeoChip X2 (16 chips)")."""
+    around = pl.when(pl.col("_from").is_in(["sp", "x"]) & pl.col("_chip").is_null()
+                     & pl.col("_platform_text").is_not_null()).then(
+        pl.format("platform={}", pl.col("_platform_text")))
+    joined = pl.concat_str([pl.col("unresolved"), around], separator="; ", ignore_nulls=True)
+    return pl.when(joined != "").then(joined).alias("unresolved")
 
 
 # ---- natural keys -----------------------------------------------------------------------------
@@ -224,18 +240,26 @@ def _with_identities(frame: pl.DataFrame) -> pl.DataFrame:
     """Natural keys. Of the values of one document that would share one, the first on the
     page keeps it (so that a row added beside an existing one changes nothing of it); the
     others are told apart by their column, then their row's label, then their order."""
-    frame = frame.sort("document", "table_index", "row_number", "column_index",
-                       maintain_order=True).with_columns(row_identity=_identity(frame))
+    frame = frame.with_columns(row_identity=_identity(frame))
+    shared = frame.select("document", "row_identity").is_duplicated()
+    if not shared.any():
+        return frame
+    # A told-apart key gains a part no first key has, so only the sharing rows need work,
+    # and only the columns that tell them apart.
+    together = frame.select("document", *PAGE_ORDER, "column_name", "row_label",
+                            "row_identity").with_row_index("_row").filter(shared).sort(
+        "document", *PAGE_ORDER, maintain_order=True)
     for extra in (pl.format("column={}", fold_key(pl.col("column_name"))),
                   pl.format("row={}", fold_key(pl.col("row_label").fill_null(""))),
                   pl.format("occurrence={}", _ordinal())):
         later = _ordinal() > 1
-        if not frame.select(later.any()).item():
-            return frame
-        frame = frame.with_columns(row_identity=pl.when(later).then(
+        if not together.select(later.any()).item():
+            break
+        together = together.with_columns(row_identity=pl.when(later).then(
             pl.concat_str([pl.col("row_identity"), extra], separator="|"))
             .otherwise(pl.col("row_identity")))
-    return frame
+    return frame.with_columns(frame.get_column("row_identity").scatter(
+        together.get_column("_row"), together.get_column("row_identity")))
 
 
 def _ordinal() -> pl.Expr:

@@ -22,7 +22,8 @@ from schemas.row_labels import UNIT_FIELDS, unit_fields
 from schemas.units import unit_named
 from schemas.vocabulary import read_vocab
 
-_PLAIN = r"^(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)$"
+# ASCII digits only: "３,２１２" (full-width) is read by schemas/cell_reading.py, which folds it.
+_PLAIN = r"^(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:[.,][0-9]+)?)$"
 _TWO_READINGS = r"^[1-9]\d{0,2}[.,]\d{3}$"  # "12.345": thousands or decimals
 _COMMA_GROUPS = r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
 _SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
@@ -56,19 +57,34 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
 
     `cells` holds per cell its `raw_value`, `metric`, `decimal`, and the units around it:
     row (r_*), column header (h_*) and context (x_*, with `x_unit_source`)."""
-    plain = pl.col("raw_value").str.contains(_PLAIN)
-    cells = cells.with_columns(_plain=plain)
-    read_plainly = cells.filter(pl.col("_plain")).with_columns(_plain_readings())
-    others = cells.filter(~pl.col("_plain"))
-    if others.height:
-        readings = _readings_of(others.select("raw_value", "decimal").unique(), mappings)
-        others = others.join(readings, on=["raw_value", "decimal"], how="left",
-                             nulls_equal=True, maintain_order="left")
-    frame = pl.concat([read_plainly, others], how="diagonal_relaxed") if others.height \
-        else read_plainly
-    return frame.lazy().with_columns(_ranking()).with_columns(_unit_choice()).with_columns(
-        _chosen_unit()).with_columns(_converted()).with_columns(_checked()).drop(
-        "_plain", "_from").collect(engine="in-memory")
+    numbers = _numbers(cells.select("raw_value", "decimal"), mappings)
+    if numbers.height == cells.height:  # one value per cell, in the cells' order
+        frame = cells.hstack(numbers.drop("_cell").get_columns())
+    else:
+        frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
+    steps = frame.lazy()
+    if frame.get_column("metric").eq("ranking").any():
+        steps = steps.with_columns(_ranking())
+    return steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).with_columns(
+        _converted()).with_columns(_checked()).drop("_from").collect(engine="in-memory")
+
+
+def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+    """The reading of each cell of `texts` (raw_value, decimal), READING_SCHEMA but the
+    text and mark, with `_cell`, the cell's row: in the cells' order, a cell of two values
+    giving two rows. Read on these two columns alone, which the wide frame of labels
+    beside them would only slow down."""
+    texts = texts.with_row_index("_cell").with_columns(
+        _plain=pl.col("raw_value").str.contains(_PLAIN))
+    read_plainly = texts.filter(pl.col("_plain")).with_columns(_plain_readings())
+    others = texts.filter(~pl.col("_plain"))
+    if others.height == 0:
+        return read_plainly.drop("raw_value", "decimal", "_plain")
+    readings = _readings_of(others.select("raw_value", "decimal").unique(), mappings)
+    others = others.join(readings, on=["raw_value", "decimal"], how="left", nulls_equal=True,
+                         maintain_order="left")
+    return pl.concat([read_plainly, others], how="diagonal_relaxed").sort(
+        "_cell", maintain_order=True).drop("raw_value", "decimal", "_plain")
 
 
 # ---- reading the number --------------------------------------------------------------------

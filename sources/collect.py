@@ -25,7 +25,8 @@ ARCHIVING_THREADS = 2  # files read, hashed and written side by side (see _FileR
 # archive a chunk at a time, so that a huge file costs no memory.
 IN_MEMORY_ARCHIVE_BYTES = 16 << 20
 TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
-                 ".md": "text/markdown", ".xhtml": "application/xhtml+xml"}
+                 ".md": "text/markdown", ".xhtml": "application/xhtml+xml",
+                 ".rst": "text/x-rst"}
 
 
 @dataclass(frozen=True)

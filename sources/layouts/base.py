@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain, repeat
@@ -94,6 +95,17 @@ def outline_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
 
 
 _EMPTY_OUTLINE = outline_frame()
+# A BCP 47 language tag as pages declare it ("en", "de-DE", "pt_BR", "zh-Hant-TW").
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}")
+
+
+def language_tag(value: str | None) -> str | None:
+    """A declared language as a tag ("de-DE"), or None when `value` is no language tag (an
+    empty lang="", a name such as "English", text made to look like one)."""
+    if not value:
+        return None
+    value = value.strip()
+    return value if _LANGUAGE_TAG.fullmatch(value) else None
 
 
 @dataclass(frozen=True)

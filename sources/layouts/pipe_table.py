@@ -1,9 +1,13 @@
-"""Markdown pages: pipe tables (`| a | b |` over a `|---|` row) as located cells, plus prose.
+"""Markdown pages: pipe tables (`| a | b |` over a `|---|` row) and HTML <table> blocks as
+located cells, plus prose and the page's outline.
 
 A table is a row of cells followed by a delimiter row with as many cells, as in GitHub's
 Markdown; its rows run to the first blank line or line without a pipe. Cells are trimmed of
-spaces and tabs only, so a U+00A0 cell keeps its text. Fenced code and HTML comments are
-not read: a table shown as code or commented out is not published data.
+spaces and tabs only, so a U+00A0 cell keeps its text. A row with more cells than the header
+is cut to the header's width, as GitHub shows it, and the cells cut are reported. An HTML
+<table> written in the page is read by the HTML layout's own table reader, its lines being
+the page's; pipe tables and HTML tables are numbered together in reading order. Fenced code
+and HTML comments are not read: a table shown as code or commented out is not published data.
 """
 
 from __future__ import annotations
@@ -11,22 +15,33 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import accumulate
+from operator import itemgetter
 
 from sources.layouts.base import (
+    CellColumns,
     DocumentMetadata,
     Layout,
     ParsedDocument,
     ParseProblem,
     cells_frame,
+    language_tag,
 )
 from sources.layouts.html_table import (
+    BOLD_LINE_LEVEL,
     ColumnProfile,
-    cell_kind,
+    add_table_cells,
+    as_caption,
     fold_header_text,
     looks_like_note,
     machine_date,
+    outline_of,
+    outline_rows,
     profile_columns,
+    prose_of,
+    read_html_fragment,
+    reads_as_caption,
     realign_position,
     superscript,
     width_problem,
@@ -55,6 +70,9 @@ _BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*+:?[ \t]
 _DELIMITER_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?")
+_LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
+_HTML_TABLE_CLOSE = re.compile(r"</table(?![\w-])", re.I)
 _FRONT_MATTER_ITEM = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*)$")
 _COMMENT = re.compile(r"<!--.*?-->")
 _MARKUP_CHARS = re.compile(r"[<\[`*_~\\&]")
@@ -209,6 +227,67 @@ def _starts_table(lines: list[str], index: int, hidden: set[int]) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class _HtmlTables:
+    """A block of HTML written in the page that holds a <table>, and the tables inside it."""
+
+    start: int  # index of the line that opens the table
+    end: int  # index one past the line that closes it
+
+
+def find_html_tables(lines: list[str], hidden: set[int]) -> list[_HtmlTables]:
+    """The HTML blocks that hold a table: from a line starting with a tag that opens a <table>
+    to the line that closes it, the tables inside it counted. A table never closed ends at
+    the first blank line, where Markdown ends an HTML block."""
+    depth = list(accumulate(
+        (0 if index in hidden else _table_tag_balance(line) for index, line in enumerate(lines)),
+        initial=0,
+    ))
+    closing = _next_not_deeper(depth)
+    blocks = []
+    index = 0
+    while index < len(lines):
+        if index in hidden or not _opens_html_table(lines[index]):
+            index += 1
+            continue
+        end = closing[index]
+        if end is None:  # never closed; the next block starts past it: no line read twice
+            end = next((i for i in range(index + 1, len(lines)) if is_blank(lines[i])), len(lines))
+        blocks.append(_HtmlTables(index, end))
+        index = end
+    return blocks
+
+
+def _table_tag_balance(line: str) -> int:
+    """<table> tags opened minus closed on the line."""
+    if "<" not in line:
+        return 0
+    return len(_HTML_TABLE_OPEN.findall(line)) - len(_HTML_TABLE_CLOSE.findall(line))
+
+
+def _next_not_deeper(depth: list[int]) -> list[int | None]:
+    """For each place, the first place after it whose depth is no greater (None when there is
+    none): where a table opened there is closed. One pass from the end with a stack of the
+    places seen, so that a page of tables never closed costs no rescan per table."""
+    found: list[int | None] = [None] * len(depth)
+    stack: list[int] = []
+    for place in range(len(depth) - 1, -1, -1):
+        while stack and depth[stack[-1]] > depth[place]:
+            stack.pop()
+        found[place] = stack[-1] if stack else None
+        stack.append(place)
+    return found
+
+
+def _opens_html_table(line: str) -> bool:
+    """A line that starts an HTML block (a tag, indented less than code) and opens a table."""
+    return (
+        _indent(line) < 4
+        and line.lstrip(" ").startswith("<")
+        and _HTML_TABLE_OPEN.search(line) is not None
+    )
+
+
 def _heading_text(lines: list[str], index: int, hidden: set[int]) -> str | None:
     """The heading a line states: '# ...', a setext heading or a line that is all bold."""
     line = lines[index]
@@ -255,11 +334,10 @@ def _note_lines(lines: list[str], table: _Table, hidden: set[int]) -> list[int]:
 
 
 def _fit_cells(cells: list[str], width: int, profile: ColumnProfile | None) -> list[str] | None:
-    """The row's cells under the header, or None when they cannot be placed with certainty."""
-    if len(cells) == width:
-        return cells
-    if len(cells) > width and all(cell_kind(cell) == "blank" for cell in cells[width:]):
-        return cells[:width]  # trailing empty cells past the header hold nothing
+    """The row's cells under the header, or None when they cannot be placed with certainty.
+    A row longer than the header is cut to it, as GitHub shows it (see `_cells_cut`)."""
+    if len(cells) >= width:
+        return cells[:width]
     gap = realign_position(cells, profile) if profile is not None else None
     if gap is None:
         return None
@@ -294,11 +372,40 @@ def table_cells(
         if fitted is None:
             problems.append(width_problem(table_index, title, row_number, cells, width, index + 1))
             continue
+        cut = _cells_cut(cells, width)
+        if cut:
+            problems.append(_cut_problem(table_index, title, row_number, cut, width, index + 1))
         rows.extend(
             (table_index, title, note, row_number, column, columns[column], text, index + 1)
             for column, text in enumerate(fitted)
         )
     return rows, problems
+
+
+def _cells_cut(cells: list[str], width: int) -> list[str]:
+    """The cells of a row past the header's width, up to the last that holds any text (a
+    lone '#' included): empty cells past the header (a trailing `| |`) hold nothing."""
+    cut = cells[width:]
+    while cut and not cut[-1].strip(" \t\u00a0"):
+        cut.pop()
+    return cut
+
+
+def _cut_problem(
+    table_index: int, title: str | None, row_number: int, cut: list[str], width: int, line: int
+) -> ParseProblem:
+    label = title or f"#{table_index}"
+    return ParseProblem(
+        check="cells_beyond_header",
+        reason=(
+            f"data row {row_number} of table '{label}' has {len(cut)} cells past the header's "
+            f"{width}; its first {width} cells were placed, as GitHub shows the row, and the "
+            "cells past the header were not read"
+        ),
+        line_number=line,
+        table_index=table_index,
+        raw=" | ".join(cut),
+    )
 
 
 # ---- the page ------------------------------------------------------------------------------
@@ -324,6 +431,8 @@ def _metadata(
         author=author.strip("[]'\" ") if author else find_author(prose),
         published_date=published or dates["published_date"],
         last_updated_date=updated or dates["last_updated_date"],
+        language=language_tag(front.get("language") or front.get("lang")
+                              or front.get("locale")),
     )
 
 
@@ -340,45 +449,218 @@ def _headings(lines: list[str], hidden: set[int], taken: set[int]) -> list[tuple
     return found
 
 
+@dataclass
+class _Page:
+    """A Markdown page being read: its lines sorted by role, and what its tables gave."""
+
+    lines: list[str]
+    hidden: set[int]  # front matter, fenced code, HTML comments
+    headings: list[tuple[int, int, str]]  # see `_headings`
+    taken: set[int]  # lines read as tables or their footnotes: not prose
+    notes: set[int] = field(default_factory=set)  # the footnote lines among them
+    rows: list[tuple] = field(default_factory=list)  # cells, as CELL_SCHEMA's columns
+    problems: list[ParseProblem] = field(default_factory=list)
+    # By the index of its first line, each table or HTML block: (index one past its last
+    # line, its rows in the outline).
+    placed: dict[int, tuple[int, list[tuple]]] = field(default_factory=dict)
+    html_prose: list[tuple[int, str]] = field(default_factory=list)  # text of the HTML blocks
+
+    def title_above(self, index: int) -> str | None:
+        """The nearest heading above line `index`."""
+        return next((text for at, _, text in reversed(self.headings) if at < index), None)
+
+    def note_after(self, table: _Table) -> str | None:
+        """The footnote right after a table (lines `table.header` to `table.end`), its lines
+        taken from the prose."""
+        found = _note_lines(self.lines, table, self.hidden)
+        self.notes.update(found)
+        self.taken.update(found)
+        text = NOTE_LINE_SEPARATOR.join(render_inline(self.lines[i]).strip() for i in found)
+        return text or None
+
+
 def parse_pipe_tables(text: str) -> ParsedDocument:
-    """Parse a Markdown page into pipe-table cells, prose lines and page metadata."""
+    """Parse a Markdown page into the cells of its pipe tables and HTML tables, its prose
+    lines, its outline and its metadata."""
     lines = split_lines(text.removeprefix("\ufeff"))
     front, start = _front_matter(lines)
     hidden = _hidden_lines(lines, start)
-    tables = find_tables(lines, hidden)
-    taken = {index for table in tables for index in range(table.header, table.end)}
-    headings = _headings(lines, hidden, taken)
-    rows: list[tuple] = []
-    problems: list[ParseProblem] = []
-    for table_index, table in enumerate(tables):
-        title = next((t for i, _, t in reversed(headings) if i < table.header), None)
-        note_lines = _note_lines(lines, table, hidden)
-        note = NOTE_LINE_SEPARATOR.join(render_inline(lines[i]).strip() for i in note_lines)
-        found, trouble = table_cells(lines, table, table_index, title, note or None)
-        rows.extend(found)
-        problems.extend(trouble)
-        taken.update(note_lines)
-    problems += _stray_rows(lines, hidden, taken)
+    blocks = find_html_tables(lines, hidden) if _HTML_TABLE_OPEN.search(text) else []
+    in_blocks = {index for block in blocks for index in range(block.start, block.end)}
+    tables = find_tables(lines, hidden | in_blocks if in_blocks else hidden)
+    taken = in_blocks | {index for table in tables for index in range(table.header, table.end)}
+    page = _Page(lines, hidden, _headings(lines, hidden, taken), taken)
+    table_index = 0
+    for piece in sorted([*tables, *blocks], key=_first_line):
+        if isinstance(piece, _Table):
+            _read_pipe_table(page, piece, table_index)
+            table_index += 1
+        else:
+            table_index += _read_html_block(page, piece, table_index)
+    page.problems += _stray_rows(lines, hidden, page.taken)
     underlines = {
         index + 1
-        for index, level, _ in headings
+        for index, level, _ in page.headings
         if level == 7 and index + 1 < len(lines) and _SETEXT.match(lines[index + 1])
     }
-    prose = [
-        (index + 1, _prose_text(line))
-        for index, line in enumerate(lines)
-        if index not in hidden
-        and index not in taken
-        and index not in underlines
-        and not _THEMATIC_BREAK.match(line)
-        and _prose_text(line)
-    ]
+    texts = _line_texts(page, underlines)
+    prose = [(index + 1, text) for index, text in texts.items()]
+    if page.html_prose:  # the text of the HTML blocks, in its place among the lines
+        prose = sorted(prose + page.html_prose, key=itemgetter(0))
     return ParsedDocument(
-        cells=cells_frame(rows),
-        metadata=_metadata(front, headings, [text for _, text in prose]),
+        cells=cells_frame(page.rows),
+        metadata=_metadata(front, page.headings, [text for _, text in prose]),
         prose=prose,
-        problems=problems,
+        problems=page.problems,
+        outline=outline_of(_outline(page, underlines, texts)),
     )
+
+
+def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:
+    """By line index, the text each line of prose shows: not the lines of code, tables,
+    footnotes, rules and setext underlines, nor lines that show nothing."""
+    texts = {}
+    for index, line in enumerate(page.lines):
+        if (
+            index in page.hidden
+            or index in page.taken
+            or index in underlines
+            or _THEMATIC_BREAK.match(line)
+        ):
+            continue
+        text = _prose_text(line)
+        if text:
+            texts[index] = text
+    return texts
+
+
+def _first_line(piece: _Table | _HtmlTables) -> int:
+    return piece.header if isinstance(piece, _Table) else piece.start
+
+
+def _read_pipe_table(page: _Page, table: _Table, table_index: int) -> None:
+    note = page.note_after(table)
+    title = page.title_above(table.header)
+    found, trouble = table_cells(page.lines, table, table_index, title, note)
+    page.rows += found
+    page.problems += trouble
+    page.placed[table.header] = (table.end, [(table.header + 1, "table", None, None, table_index)])
+
+
+def _read_html_block(page: _Page, block: _HtmlTables, first_index: int) -> int:
+    """Read the tables of an HTML block with the HTML layout's reader, numbered from
+    `first_index`; returns how many <table> elements it holds, layout ones included."""
+    markup = "\n".join(page.lines[block.start:block.end])
+    fragment, trouble = read_html_fragment(markup, first_line=block.start + 1)
+    page.problems += trouble
+    if fragment is None:
+        return 0
+    last = fragment.table_at_end()
+    if last is not None:  # a footnote in Markdown right after the block belongs to the table
+        note = page.note_after(_Table(block.start, block.end))
+        if note:
+            fragment.add_note(last, note)
+    indexes = fragment.table_indexes(first_index)
+    cells = CellColumns()
+    page.problems += add_table_cells(fragment, indexes, cells, page.title_above(block.start))
+    page.rows += zip(*cells.columns.values(), strict=True)
+    page.placed[block.start] = (block.end, outline_rows(fragment, indexes))
+    page.html_prose += prose_of(fragment)
+    return len(fragment.tables)
+
+
+# ---- the outline ---------------------------------------------------------------------------
+
+
+class _Outline:
+    """The outline of a Markdown page, built as its lines are read in order."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple] = []
+        self.paragraph: list[tuple[int, str]] = []  # (line index, text) read so far
+        # Nothing but blank lines since the last block ended: a paragraph names the table
+        # right under it only then.
+        self.adjacent = False
+
+    def text_line(self, index: int, text: str, starts_item: bool) -> None:
+        if starts_item:  # a list item is a paragraph of its own
+            self.end_paragraph()
+        if text:  # a line of markup alone (<p align="center">) shows nothing
+            self.paragraph.append((index, text))
+
+    def end_paragraph(self) -> None:
+        if self.paragraph:
+            text = " ".join(text for _, text in self.paragraph)
+            self.rows.append((self.paragraph[0][0] + 1, "paragraph", None, text, None))
+            self.adjacent = True
+            self.paragraph = []
+
+    def heading(self, index: int, level: int, text: str) -> None:
+        self.end_paragraph()
+        self.rows.append((index + 1, "heading", level, text, None))
+        self.adjacent = True
+
+    def barrier(self) -> None:
+        """Lines that are no block (code, a footnote, a rule): what follows is not adjacent."""
+        self.end_paragraph()
+        self.adjacent = False
+
+    def tables(self, rows: list[tuple]) -> None:
+        """A pipe table's row, or an HTML block's rows; the paragraph right above a table
+        that reads as its caption becomes its caption."""
+        self.end_paragraph()
+        if (
+            rows
+            and rows[0][1] == "table"
+            and self.adjacent
+            and self.rows
+            and self.rows[-1][1] == "paragraph"
+            and reads_as_caption(self.rows[-1][3])
+        ):
+            self.rows[-1] = as_caption(self.rows[-1], rows[0][4])
+        self.rows += rows
+        self.adjacent = False
+
+
+def _outline(page: _Page, underlines: set[int], texts: dict[int, str]) -> list[tuple]:
+    """Headings, paragraphs (runs of text lines, `texts` giving what each shows), captions
+    and tables in reading order. Front matter, fenced code and footnotes are no blocks."""
+    lines = page.lines
+    levels = {index: (level, text) for index, level, text in page.headings}
+    outline = _Outline()
+    index = 0
+    while index < len(lines):
+        if index in page.placed:
+            end, rows = page.placed[index]
+            outline.tables(rows)
+            index = end
+            continue
+        line = lines[index]
+        if index in page.hidden or index in page.notes:
+            outline.barrier()
+        elif index in underlines:
+            pass  # part of the heading above
+        elif index in levels:
+            level, text = levels[index]
+            outline.heading(index, _outline_level(lines, index, level, underlines), text)
+        elif is_blank(line):
+            outline.end_paragraph()
+        elif _THEMATIC_BREAK.match(line):
+            outline.barrier()
+        else:
+            outline.text_line(index, texts.get(index, ""), _LIST_ITEM.match(line) is not None)
+        index += 1
+    outline.end_paragraph()
+    return outline.rows
+
+
+def _outline_level(lines: list[str], index: int, level: int, underlines: set[int]) -> int:
+    """A heading's level: ATX as written, setext 1 ('===') or 2 ('---'), a bold line 6."""
+    if level <= 6:
+        return level
+    if index + 1 in underlines:
+        return 1 if lines[index + 1].strip(" \t").startswith("=") else 2
+    return BOLD_LINE_LEVEL
 
 
 def _stray_rows(lines: list[str], hidden: set[int], taken: set[int]) -> list[ParseProblem]:
@@ -407,19 +689,36 @@ def _looks_like_row(line: str) -> bool:
 
 
 def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:
-    """High when a block of the page is mostly pipe rows under a delimiter row."""
+    """High when a block of the page is mostly pipe rows under a delimiter row, or when a page
+    that reads as Markdown holds HTML tables; low for an HTML document."""
     head = data[:SNIFF_BYTES].replace(b"\x00", b"")
-    if b"|" not in head:
-        return 0.0  # every table row, the delimiter row included, holds a pipe
     lowered = head.lower()
-    if b"<html" in lowered or b"<!doctype html" in lowered or b"<table" in lowered:
+    if b"<html" in lowered or b"<!doctype html" in lowered or b"<body" in lowered:
         return 0.05
+    holds_html_table = b"<table" in lowered
+    if b"|" not in head and not holds_html_table:
+        return 0.0  # every pipe table row, the delimiter row included, holds a pipe
     lines = split_lines(head.decode("utf-8", errors="replace"))
-    tables = find_tables(lines, _hidden_lines(lines, _front_matter(lines)[1]))
+    front, start = _front_matter(lines)
+    hidden = _hidden_lines(lines, start)
+    tables = find_tables(lines, hidden)
+    markdown_type = bool(content_type) and "markdown" in content_type.lower()
+    bonus = 0.1 if markdown_type else 0.0
+    if holds_html_table:
+        # The HTML layout scores a page holding a <table> 0.8: a README with HTML tables in
+        # its Markdown is this layout's, a fragment of HTML is not.
+        markdown = markdown_type or bool(tables or front) or _has_atx_heading(lines, hidden)
+        return round(0.85 + bonus, 2) if markdown else 0.05
     if not tables:
         return 0.0
-    bonus = 0.1 if content_type and "markdown" in content_type.lower() else 0.0
     return round(bonus + (0.7 if any(_mostly_pipes(lines, t) for t in tables) else 0.3), 2)
+
+
+def _has_atx_heading(lines: list[str], hidden: set[int]) -> bool:
+    return any(
+        index not in hidden and (match := _ATX.match(line)) is not None and match.group("text")
+        for index, line in enumerate(lines)
+    )
 
 
 def _mostly_pipes(lines: list[str], table: _Table) -> bool:

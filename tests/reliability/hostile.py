@@ -40,8 +40,12 @@ class Hostile:
     error: str | None = None
 
 
-def html_page(body: str, head: str = '<meta charset="utf-8"><title>Results</title>') -> str:
-    return f"<!DOCTYPE html>\n<html><head>{head}</head><body>\n{body}\n</body></html>\n"
+def html_page(body: str, head: str = '<meta charset="utf-8"><title>Results</title>',
+              lang: str = "en") -> str:
+    # Declared as real pages declare it: "44,059" is forty-four thousand on an English page,
+    # and on a page that says nothing of its language it could be forty-four.
+    return (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head>{head}</head><body>\n{body}\n"
+            "</body></html>\n")
 
 
 def html_table(rows, header=HEADER, attributes: str = "") -> str:
@@ -51,8 +55,13 @@ def html_table(rows, header=HEADER, attributes: str = "") -> str:
     return f"<table{attributes}>\n<tr>{head}</tr>\n{body}\n</table>"
 
 
+# A text capture declares no language: its prose tells it.
+ENGLISH_PROSE = ("The results of the training runs on the systems listed below are measured "
+                 "with the latest SDK and are shown in the order of the table.")
+
+
 def text_table(rows, header=HEADER, title: str = "Training results") -> str:
-    lines = [title, "", *header]
+    lines = [title, "", ENGLISH_PROSE, "", *header]
     for row in rows:
         lines += list(row)
     return "\n".join(lines) + "\n"
@@ -148,8 +157,7 @@ def too_many_columns() -> Hostile:
     table = "<table>\n" + "\n".join([row(header, "th"), *(row(cells, "td") for cells in body)])
     return Hostile("too_many_columns", "too-many-columns.html",
                    html_page(table + "\n</table>").encode(), values=all_values(),
-                   checks={"parse:table_too_wide": 1 + len(ROWS),
-                           "normalize:unknown_column": width - len(HEADER)})
+                   checks={"parse:table_too_wide": 1 + len(ROWS)})
 
 
 def hidden_tables() -> Hostile:
@@ -184,7 +192,8 @@ def entity_expansion() -> Hostile:
     entities.append(f'<!ENTITY xxe SYSTEM "file://{PASSWD}">')
     page = (
         '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html [\n' + "\n".join(entities)
-        + '\n]>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>&xxe;</title></head>'
+        + '\n]>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>&xxe;</title>'
+        '<meta http-equiv="Content-Language" content="en"/></head>'
         "<body><p>&lol9; &xxe;</p>\n"
         + html_table([("&lol9;", "Bow Pod16", "1,000"), ("&xxe;", "Bow Pod16", "2,000"),
                       ("ResNet-50 v1.5", "Bow Pod16", "44,059")])
@@ -206,7 +215,8 @@ def unicode_traps() -> Hostile:
     for row in rows:
         lines += list(row)
     # U+2028 and form feed are line breaks, as in the text captures the layout reads.
-    text = "\ufeff" + "\u2028".join(lines[:3]) + "\x0c" + "\n".join(lines[3:]) + "\n"
+    text = ("\ufeff" + ENGLISH_PROSE + "\n\n" + "\u2028".join(lines[:3]) + "\x0c"
+            + "\n".join(lines[3:]) + "\n")
     return Hostile("unicode_traps", "unicode.txt", text.encode("utf-8"), values=(
         ("ResNet-50\u200b v1.5", "Bow\u00a0Pod16", 44059.0),
         ("BERT Large", "Bow Pod64", 25135.0),
@@ -267,7 +277,7 @@ def extreme_numbers() -> Hostile:
         ("Cluster-GCN", "Bow Pod16", "1,7976931348623157e308"),
     ]
     return Hostile("extreme_numbers", "extreme.html", html_page(html_table(rows)).encode(),
-                   checks={"normalize:non_finite_value": 1, "normalize:unparseable_value": 5,
+                   checks={"normalize:non_finite_value": 4, "normalize:unparseable_value": 2,
                            "normalize:non_positive_value": 2})
 
 
@@ -282,7 +292,7 @@ def backtracking_cells() -> Hostile:
     return Hostile("backtracking_cells", "backtracking-cells.html",
                    html_page(html_table(rows)).encode(),
                    values=all_values(ROWS[2:]),
-                   checks={"normalize:unparseable_value": 3, "normalize:non_finite_value": 1})
+                   checks={"normalize:unparseable_value": 4})
 
 
 def backtracking_text() -> Hostile:
@@ -321,7 +331,7 @@ def backtracking_markdown() -> Hostile:
         "**a**" + " " * 100_000 + "!",
         "<!--" * 50_000,
     ]
-    text = "\n".join(table) + "\n\n" + "\n\n".join(lines) + "\n"
+    text = ENGLISH_PROSE + "\n\n" + "\n".join(table) + "\n\n" + "\n\n".join(lines) + "\n"
     return Hostile("backtracking_markdown", "backtracking-markdown.md", text.encode(),
                    values=all_values(), checks={"normalize:unparseable_value": 1})
 
@@ -343,9 +353,12 @@ def huge_platform_numbers() -> Hostile:
         ("BERT Large", "9" * 5_000 + "x DGX A100", "2,000"),  # past what int() reads
         ROWS[2],
     ]
+    # The platforms are kept as published, their counts left unknown: a label never costs
+    # its value.
     return Hostile("huge_platform_numbers", "huge-platforms.html",
-                   html_page(html_table(rows)).encode(), values=all_values(ROWS[2:]),
-                   checks={"normalize:unknown_platform": 2})
+                   html_page(html_table(rows)).encode(), values=(
+                       (rows[0][0], rows[0][1], 1000.0), (rows[1][0], rows[1][1], 2000.0),
+                       *all_values(ROWS[2:])))
 
 
 def note_with_blank_subject() -> Hostile:
@@ -357,9 +370,17 @@ def markdown_note_on_last_line() -> Hostile:
     table = ["| " + " | ".join(HEADER) + " |", "|---|---|---|",
              *("| " + " | ".join(row) + " |" for row in ROWS)]
     # No newline at the end: the footnote is the page's very last line.
-    text = "\n".join([*table, "Throughput measured in images/s"])
+    text = "\n".join([ENGLISH_PROSE, "", *table, "Throughput measured in images/s"])
     return Hostile("markdown_note_on_last_line", "note-last.md", text.encode(),
                    values=all_values())
+
+
+def unknown_locale() -> Hostile:
+    """A page that gives no clue to its decimal mark (no declared language, no prose, no
+    number that reads one way only): "44,059" may be 44059 or 44.059, and is never guessed."""
+    return Hostile("unknown_locale", "unknown-locale.html",
+                   html_page(html_table(ROWS), lang="").encode(),
+                   checks={"normalize:ambiguous_number": len(ROWS)})
 
 
 def all_hostile() -> list[Hostile]:
@@ -370,6 +391,7 @@ def all_hostile() -> list[Hostile]:
         formula_cells(), extreme_numbers(), backtracking_cells(), backtracking_text(),
         backtracking_markdown(), wide_short_rows(), huge_platform_numbers(),
         note_with_blank_subject(), markdown_note_on_last_line(), too_many_columns(),
+        unknown_locale(),
     ]
 
 

@@ -45,6 +45,7 @@ class HostileRun:
 # than any of these queries).
 OUTCOME_QUERIES = {
     "values": "SELECT source_id, model, platform, value FROM measurements ORDER BY ALL",
+    "counts": "SELECT source_id, model, accelerator_count FROM measurements ORDER BY ALL",
     "checks": "SELECT source_id, stage || ':' || \"check\", count(*), bool_and(reason <> '') "
               "FROM quarantine GROUP BY ALL",
     "status": "SELECT source_id, status FROM lake.main.run_documents",
@@ -87,6 +88,11 @@ def source_of(case: Hostile) -> str:
 def test_the_good_page_loads_every_value(hostile_run):
     assert len(rows_of(hostile_run, "values", GOOD_SOURCE)) == GOOD_VALUES
     assert rows_of(hostile_run, "checks", GOOD_SOURCE) == []
+
+
+def test_a_platform_past_any_count_loads_its_value_with_no_count(hostile_run):
+    counts = dict(rows_of(hostile_run, "counts", "file-huge-platforms"))
+    assert counts == {"ResNet-50 v1.5": None, "BERT Large": None, "GPT-2 Medium": 16}
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)

@@ -95,6 +95,7 @@ def test_a_page_makes_no_request_and_reads_no_local_file(tmp_path, httpserver):
         f'<!ENTITY local SYSTEM "file://{PASSWD}">]>\n'
         '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:xi="http://www.w3.org/2001/XInclude">'
         f'<head><meta http-equiv="refresh" content="0; url={url}"/>'
+        '<meta http-equiv="Content-Language" content="en"/>'
         f'<link rel="stylesheet" href="{url}"/><base href="{url}/"/>'
         f'<script src="{url}"></script><title>&remote; &local;</title></head><body>'
         f'<img src="{url}"/><iframe src="{url}"></iframe><iframe src="file://{PASSWD}"></iframe>'

@@ -13,6 +13,7 @@ CONTEXT = DocumentContext(
     document_title="Performance Results",
     captured_at="2023-07-31T00:00:00Z",
     parser_version="test/1",
+    language="en",  # the pages these tests read are English: "44,059" is 44059
 )
 COMPARED = ["row_identity", "metric", "value", "raw_value", "unit", "item_kind", "table_title"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -114,3 +115,50 @@ def test_a_mapping_is_refused_with_the_fields_a_kind_takes(tmp_path):
                                        "--warehouse", str(tmp_path / "wh")])
     assert result.exit_code == 2
     assert "accelerator, accelerator_count, vendor, system" in result.output
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
+
+
+def test_hardware_a_heading_names_is_listed_and_can_be_taught(tmp_path):
+    page = GOLDEN / "unknown_hardware_beside_known" / "page.html"
+    warehouse = str(tmp_path / "wh")
+    run("ingest", str(page), "--warehouse", warehouse, "--quiet")
+    listed = {row["label"]: row["values"] for row in as_json("labels", "--warehouse", warehouse)}
+    assert listed == {"8x Zeta-9": 1, "NeoChip X2 (16 chips)": 1}
+
+    run("map-label", "platform", "NeoChip X2 (16 chips)", "--set", "accelerator=NeoChip X2",
+        "--set", "accelerator_count=16", "--warehouse", warehouse)
+    run("reprocess", "--warehouse", warehouse)
+    found = as_json("sql", "SELECT platform, accelerator, accelerator_count, value, "
+                           "value_per_accelerator FROM measurements WHERE value = 1234",
+                    "--warehouse", warehouse)
+    assert found == [{"platform": "NeoChip X2 (16 chips)", "accelerator": "NeoChip X2",
+                      "accelerator_count": 16, "value": 1234.0,
+                      "value_per_accelerator": 1234.0 / 16}]
+    assert [row["label"] for row in as_json("labels", "--warehouse", warehouse)] == [
+        "8x Zeta-9"]
+
+
+def test_a_source_language_settles_numbers_that_read_two_ways(tmp_path):
+    page = GOLDEN / "no_language_numbers_set_apart" / "page.html"
+    warehouse = str(tmp_path / "wh")
+    run("ingest", str(page), "--warehouse", warehouse, "--quiet")
+    quarantined = [row for row in as_json("quarantine", "--warehouse", warehouse)
+                   if row["stage"] == "normalize"]
+    assert [(row["check"], row["raw_value"]) for row in quarantined] == [
+        ("ambiguous_number", "12,345"), ("ambiguous_number", "1,250")]
+    source = quarantined[0]["source_id"]
+    assert f"perfledger map-label source {source} --set language=en" in quarantined[0]["reason"]
+
+    run("map-label", "source", source, "--set", "language=en", "--warehouse", warehouse)
+    run("reprocess", "--warehouse", warehouse)
+    found = as_json("sql", "SELECT model, value FROM measurements ORDER BY value",
+                    "--warehouse", warehouse)
+    assert found == [{"model": "GPT-J 6B", "value": 1250.0},
+                     {"model": "Llama 2 70B", "value": 12345.0}]
+    assert [row for row in as_json("quarantine", "--warehouse", warehouse)
+            if row["stage"] == "normalize"] == []
+    refused = CliRunner().invoke(main, ["map-label", "source", source, "--set",
+                                        "language=English", "--warehouse", warehouse])
+    assert refused.exit_code != 0 and "language tag" in refused.output
