@@ -5,9 +5,8 @@ READMEs put the system, its GPU count and the precision in the headings above a 
 one column per precision; AMD's and Intel Gaudi's pages print units in the cells under a
 header without one, below a heading naming the chip and precision; some results come from
 accelerators no vocabulary knows, their count in a row label or a heading; and some tables
-have a two-row header. A text capture has one header line per column, so the layouts with
-two header rows, or whose first header cell is no column name a capture is recognised by
-("GPUs"), are HTML only. Every table records what each of its metric cells reads as.
+have a two-row header. A text capture has one header line per column, so the layout with
+two header rows is HTML only. Every table records what each of its metric cells reads as.
 """
 
 from __future__ import annotations
@@ -54,11 +53,6 @@ SERVED_MODELS = (
     ("Whisper Large v3", ("samples/s",)),
 )
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-# The formats whose tables may end with a speedup or scaling column ('Speedup', 'Weak
-# scaling - TF32'). A text capture finds its header's width through the column vocabulary
-# (schemas/vocab/columns.csv), which names no such column: at a header's end, they are read
-# as the first cells of the first row, and every row after is shifted.
-TRAILING_RATIOS = ("html",)
 RUN_NOTE = ("Our results were obtained by running the benchmark scripts in the framework's "
             "release container on {system}.")
 
@@ -103,16 +97,13 @@ def gpu_counts(rng: random.Random) -> list[int]:
 # ---- NVIDIA Deep Learning Examples: context in the headings ---------------------------------
 
 
-def make_dle_training(rng: random.Random, fmt: str) -> Table:
+def make_dle_training(rng: random.Random, _fmt: str) -> Table:
     """'Training performance: NVIDIA DGX A100 (8x A100 80GB)' above GPUs, batch size and one
     throughput column per precision, their speedup and, on some pages, weak scaling."""
     system, base = rng.choice(TRAINING_SYSTEMS)
     model = rng.choice(DLE_MODELS)
-    if fmt == "html":
-        leading = rng.choice((["GPUs", "Batch size / GPU"], ["Batch size / GPU", "GPUs"]))
-    else:
-        leading = ["Batch size", "GPUs"]
-    scaling = rng.random() < 0.5 and fmt in TRAILING_RATIOS
+    leading = rng.choice((["GPUs", "Batch size / GPU"], ["Batch size / GPU", "GPUs"]))
+    scaling = rng.random() < 0.5
     separators = rng.random() < 0.5
     decimals = rng.choice((0, 2))
     builder = TableBuilder([
@@ -220,12 +211,12 @@ def make_dle_inference(rng: random.Random, _fmt: str) -> Table:
 # ---- units in the cells ---------------------------------------------------------------------
 
 
-def make_units_in_cells(rng: random.Random, fmt: str) -> Table:
+def make_units_in_cells(rng: random.Random, _fmt: str) -> Table:
     """'MI300X, FP16' above Model | Batch size | Throughput | Latency (or Time to train) |
     Speedup, the unit in each cell: '1,234 tokens/s', '12.5 ms', '~5 hours', '1.83x'."""
     chip, precision = rng.choice(KNOWN_CHIPS), rng.choice(CHIP_PRECISIONS)
     training = rng.random() < 0.4
-    speedup = rng.random() < 0.6 and fmt in TRAILING_RATIOS
+    speedup = rng.random() < 0.6
     builder = TableBuilder(["Model", "Batch size", "Throughput",
                             "Time to train" if training else "Latency",
                             *(["Speedup"] if speedup else [])])
@@ -336,11 +327,10 @@ LAYOUTS: dict[str, Builder] = {
     "unknown_platforms": make_unknown_platforms,
     "two_level_header": make_two_level_header,
 }
-# Text captures hold the layouts a capture can show: one header line per column, the first
-# a column name it is recognised by.
+# Text captures hold the layouts a capture can show: one header line per column.
 LAYOUTS_OF_FORMAT = {
     "html": tuple(LAYOUTS),
-    "text": ("dle_training", "dle_inference", "units_in_cells", "unknown_platforms"),
+    "text": tuple(layout for layout in LAYOUTS if layout != "two_level_header"),
 }
 
 

@@ -5,8 +5,3 @@ import os
 # 25 MB at no measured cost in time. jemalloc reads this once, when polars loads, so it is
 # set here, before any stage imports polars; a value the user set is kept.
 os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:250,muzzy_decay_ms:0")
-
-# The main process runs many small polars queries (a chunk of documents at a time) while
-# reader processes parse pages on every core: polars' thread pool would only compete with
-# them, and measured single-threaded the queries run faster. Read when polars loads, too.
-os.environ.setdefault("POLARS_MAX_THREADS", "1")

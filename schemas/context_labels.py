@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from schemas.folding import fold_words
-from schemas.header_reading import role_matches, statistic_of
+from schemas.header_reading import first_role, statistic_of
 from schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from schemas.labels import workload_phase
 from schemas.platform_mentions import read_platform, unknown_device
@@ -100,8 +100,4 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, object], ...]:
 def metric_named_in(text: str) -> str | None:
     """The first metric a heading, caption or paragraph names ("Throughput Measurements",
     "FP8 Accuracy")."""
-    matches = sorted(role_matches(fold_words(text)), key=lambda found: found[0])
-    for _start, _end, rule in matches:
-        if rule.kind == "metric" and rule.role in _CONTEXT_METRICS:
-            return rule.role
-    return None
+    return first_role(fold_words(text), "metric", _CONTEXT_METRICS)

@@ -82,6 +82,23 @@ def _statistic_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
                  for name, pattern in _STATISTICS)
 
 
+@cache
+def _first_role_patterns(kind: str, roles: tuple[str, ...]) -> tuple[re.Pattern[str],
+                                                                       tuple[_RoleRule, ...]]:
+    rules = tuple(rule for rule in _role_rules() if rule.kind == kind and rule.role in roles)
+    combined = "|".join(f"(?P<r{index}>{rule.pattern.pattern})"
+                        for index, rule in enumerate(rules))
+    return re.compile(combined), rules
+
+
+def first_role(folded: str, kind: str, roles: tuple[str, ...]) -> str | None:
+    """The role of the first word of `folded` naming one of `roles` (of rules of `kind`):
+    what `role_matches` sorted by place would give first, in one scan of the text."""
+    pattern, rules = _first_role_patterns(kind, roles)
+    match = pattern.search(folded)
+    return None if match is None else rules[int(match.lastgroup[1:])].role
+
+
 def role_matches(folded: str) -> list[tuple[int, int, _RoleRule]]:
     """(start, end, rule) of each role word of `folded`. A count written before a count word
     ("4 GPUs") makes it a value, and "precision" after a precision ("mixed precision") is

@@ -78,17 +78,16 @@ def quarantine_frame(
     line_number: pl.Expr,
 ) -> pl.DataFrame:
     """Rows set aside outside a table (claims, whole files): the table columns stay null."""
-    columns = {name: pl.lit(None, dtype=dtype) for name, dtype in QUARANTINE_SCHEMA.items()}
-    columns |= {
-        "document_sha256": pl.lit(document_sha256),
-        "source_id": pl.lit(source_id),
-        "stage": pl.lit(stage),
-        "check": check,
-        "reason": reason,
-        "raw_value": raw_value,
-        "line_number": line_number,
-    }
-    return frame.select(**columns).cast(QUARANTINE_SCHEMA)
+    # Built column by column: a query holding a literal per column costs more than the rows.
+    picked = frame.select(check=check, reason=reason, raw_value=raw_value,
+                          line_number=line_number)
+    given = {"document_sha256": document_sha256, "source_id": source_id, "stage": stage}
+    rows = picked.height
+    return pl.DataFrame([
+        picked.get_column(name).cast(dtype) if name in picked.columns
+        else pl.Series(name, [given.get(name)] * rows, dtype=dtype)
+        for name, dtype in QUARANTINE_SCHEMA.items()
+    ])
 
 
 def normalize_cells(cells: pl.DataFrame, context: DocumentContext,

@@ -1394,7 +1394,10 @@ def extract_sentence(
     if not drafts and not numeric:
         qualitative, more = extract_qualitative(sentence, context, lex)
         drafts, problems = qualitative, problems + more
-    if not drafts and not problems and (counts := find_counts(sentence, lex)):
+    # A heading or caption naming hardware ("Training performance: NVIDIA DGX A100 (8x A100
+    # 80GB)") states a setup; only a sentence's "8x" could be taken for a ratio.
+    if (not drafts and not problems and _SENTENCE_END.search(sentence.text)
+            and (counts := find_counts(sentence, lex))):
         words = ", ".join(f"'{c}'" for c in counts)
         problems.append(
             Problem("system_count", f"{words} counts hardware; it is not a ratio between systems")
@@ -1405,6 +1408,7 @@ def extract_sentence(
 # --- page ------------------------------------------------------------------------------------
 
 HEADING_END = re.compile(r"[.!?,;”\"]\s*$")
+_SENTENCE_END = re.compile(r"[.!?][”\")\]]*\s*$")
 MAX_SENTENCE_CHARS = 2_000  # far longer than any sentence a person writes
 
 

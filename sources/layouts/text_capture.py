@@ -2,8 +2,10 @@
 
 A flattened table is the header cells, one per line, then each row's cells, one per line,
 up to the next blank line. An empty cell is a line holding only U+00A0, so lines are never
-stripped before their role is known. Headers are recognised through the column vocabulary;
-the table's width is the header's length, confirmed by the number of lines that follow.
+stripped before their role is known. A table is found by its header: cells the column
+vocabulary or the normalizer's header reader recognise. Its width is what its body supports
+(flat_table_width): the header words alone would read a table shifted when its header ends
+with a word no vocabulary knows. A block whose width cannot be told is reported, not read.
 """
 
 from __future__ import annotations
@@ -12,13 +14,23 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from schemas.header_reading import read_header
 from schemas.vocabulary import classify_header
 from sources.layouts.base import (
+    CellColumns,
     DocumentMetadata,
     Layout,
     ParsedDocument,
     ParseProblem,
-    cells_frame,
+    outline_frame,
+)
+from sources.layouts.flat_table_width import (
+    TEXT,
+    HeaderWords,
+    Reading,
+    Unclear,
+    cell_shape,
+    choose_width,
 )
 from sources.layouts.page_text import (
     find_author,
@@ -28,20 +40,38 @@ from sources.layouts.page_text import (
 )
 
 MIN_HEADER_COLUMNS = 3
+MAX_HEADER_COLUMNS = 64  # the most lines a header is read from: a capture's tables are narrower
+MAX_HEADER_CELL_CHARS = 60
 MAX_CELL_CHARS = 500  # a longer line is prose, not a cell
-MAX_UNKNOWN_HEADER_RUN = 2  # unknown header cells tolerated between known ones
+MAX_UNKNOWN_HEADER_RUN = 2  # unknown header cells tolerated between or after known ones
 NOTE_MAX_CHARS = 400
+CAPTION_MAX_CHARS = 80  # a longer line before a table is a paragraph, not its caption
+MAX_HEADER_READINGS = 512  # distinct labels per page the header reader is asked of
+RAW_MAX_CHARS = 10_000  # of an unclear table's lines kept in its problem; the reason says where
 NOTE_HINT = re.compile(r"measured in|\bunits?\b|^\s*(?:\*|†|‡|note\b|notes\b|source\b)", re.I)
+# What the header reader says of a header naming a role; "text" (Notes, Source) names none.
+HEADER_KINDS = frozenset({"metric", "statistic", "result", "config", "label", "reference",
+                          "unit", "metric_name"})
 
 LINE_BREAKS = re.compile(r"\r\n|\r|\n|\u2028|\u2029|\x0b|\x0c|\x85")
+
+KNOWN, UNKNOWN, NOT_HEADER, ASK = "known", "unknown", "not a header", "ask the header reader"
 
 
 @dataclass(frozen=True)
 class _Table:
     header_start: int  # index into lines
-    width: int
+    width: int  # 0 when the width is unclear and nothing was read
     row_count: int
     end: int  # index one past the last line used by the table
+    unclear: Unclear | None = None
+
+
+@dataclass(frozen=True)
+class _Surroundings:
+    title: str | None  # the nearest heading above the table
+    caption: int | None  # index of the line right above that names the table
+    note: tuple[int, str] | None  # the footnote right after it: index, text
 
 
 def split_lines(text: str) -> list[str]:
@@ -55,73 +85,146 @@ def is_blank(line: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _is_header_cell(line: str) -> bool:
-    # Pages of one site repeat their header cells table after table, page after page.
-    return 0 < len(line.strip()) <= 60 and classify_header(line) is not None
-
-
-def _could_be_header_cell(line: str) -> bool:
+def _vocabulary_kind(line: str) -> str:
+    """KNOWN to the column vocabulary, NOT_HEADER, or ASK the header reader (a short label
+    the column vocabulary does not know). Pages of one site repeat their header cells table
+    after table, page after page."""
     text = line.strip()
-    return 0 < len(text) <= 60 and not re.fullmatch(r"[\d.,\s%+-]*", text)
+    if not 0 < len(text) <= MAX_HEADER_CELL_CHARS:
+        return NOT_HEADER
+    if classify_header(text) is not None:
+        return KNOWN
+    if cell_shape(text) != TEXT:
+        return NOT_HEADER  # a number, with its unit or not, is a value
+    return ASK
 
 
-def _measure_header(lines: list[str], start: int) -> int:
-    """Width of a header starting at `start`, or 0 when no table header starts there."""
-    if not _is_header_cell(lines[start]):
-        return 0
-    width = 0
-    known = 0
-    unknown_run = 0
-    index = start
-    while index < len(lines) and not is_blank(lines[index]):
-        line = lines[index]
-        if _is_header_cell(line):
-            known += 1
-            unknown_run = 0
-            width = index - start + 1
-        elif _could_be_header_cell(line) and unknown_run < MAX_UNKNOWN_HEADER_RUN:
-            unknown_run += 1
-        else:
-            break
-        index += 1
-    return width if known >= MIN_HEADER_COLUMNS else 0
+class _HeaderCells:
+    """Tells the header cells of one page: KNOWN, UNKNOWN (a short label no vocabulary
+    knows) or NOT_HEADER.
+
+    The header reader costs a quarter of a millisecond on a text it has not read before. A
+    results page asks it of a few dozen labels; a page made of thousands of short blocks of
+    labels would ask it of each, so past MAX_HEADER_READINGS labels a page's header cells
+    are known by the column vocabulary alone."""
+
+    def __init__(self) -> None:
+        self.read: dict[str, bool] = {}  # label: whether the header reader names a role
+
+    def kind(self, line: str) -> str:
+        found = _vocabulary_kind(line)
+        if found != ASK:
+            return found
+        text = line.strip()
+        names_role = self.read.get(text)
+        if names_role is None:
+            if len(self.read) >= MAX_HEADER_READINGS:
+                return UNKNOWN
+            names_role = self.read[text] = read_header(text).kind in HEADER_KINDS
+        return KNOWN if names_role else UNKNOWN
+
+    def header_at(self, lines: list[str], start: int) -> HeaderWords | None:
+        """The header starting at `start`, or None when no table header starts there."""
+        stop = min(len(lines), start + MAX_HEADER_COLUMNS)
+        if stop - start < MIN_HEADER_COLUMNS or any(
+                is_blank(line) for line in lines[start:start + MIN_HEADER_COLUMNS]):
+            return None  # too short a block for a header: no vocabulary is consulted
+        if self.kind(lines[start]) != KNOWN:
+            return None
+        width = known = unknown_run = 0
+        index = start
+        while index < stop and not is_blank(lines[index]):
+            kind = self.kind(lines[index])
+            if kind == KNOWN:
+                known += 1
+                unknown_run = 0
+                width = index - start + 1
+            elif kind == UNKNOWN and unknown_run < MAX_UNKNOWN_HEADER_RUN:
+                unknown_run += 1
+            else:
+                break
+            index += 1
+        return HeaderWords(width, index - start) if known >= MIN_HEADER_COLUMNS else None
 
 
 def _block_end(lines: list[str], start: int) -> int:
-    index = start
-    while index < len(lines) and not is_blank(lines[index]):
-        if len(lines[index]) > MAX_CELL_CHARS:
-            break
-        index += 1
-    return index
+    """One past the block's last line: the next blank line, or a line too long for a cell."""
+    for index in range(start, len(lines)):
+        line = lines[index]
+        # is_blank, inlined: this runs once per line of every table
+        if len(line) > MAX_CELL_CHARS or not line.strip(" \t"):
+            return index
+    return len(lines)
 
 
 def _find_tables(lines: list[str]) -> list[_Table]:
+    header_cells = _HeaderCells()
     tables: list[_Table] = []
     index = 0
     previous_blank = True
     while index < len(lines):
-        line = lines[index]
-        if previous_blank and not is_blank(line):
-            width = _measure_header(lines, index)
-            if width:
-                body_start = index + width
-                end = _block_end(lines, body_start)
-                rows = (end - body_start) // width
-                tables.append(_Table(index, width, rows, end))
-                index = end
+        blank = not lines[index].strip(" \t")  # is_blank, inlined: once per line of the page
+        if previous_blank and not blank:
+            header = header_cells.header_at(lines, index)
+            if header is not None:
+                table = _read_table(lines, index, header)
+                tables.append(table)
+                index = table.end
                 previous_blank = False
                 continue
-        previous_blank = is_blank(line)
+        previous_blank = blank
         index += 1
     return tables
 
 
-def _table_title(lines: list[str], table: _Table, floor: int) -> str | None:
-    for index in range(table.header_start - 1, floor - 1, -1):
+def _read_table(lines: list[str], start: int, header: HeaderWords) -> _Table:
+    end = _block_end(lines, start)
+    reading = choose_width(lines[start:end], header)
+    if isinstance(reading, Unclear):
+        return _Table(start, 0, 0, end, reading)
+    return _Table(start, reading.width, reading.rows, start + reading.lines)
+
+
+# ---- around each table: its title, caption and footnote ------------------------------------
+
+
+def _reads_as_heading(text: str) -> bool:
+    return is_heading_like(text) and " | " not in text
+
+
+def _reads_as_caption(text: str) -> bool:
+    """Short, and not a sentence ended with a period ('FP16 Inference Latency'), as the
+    HTML layout reads the block right above a table."""
+    return 0 < len(text) <= CAPTION_MAX_CHARS and not text.endswith(".")
+
+
+def _text_above(lines: list[str], before: int, floor: int) -> int | None:
+    for index in range(before - 1, floor - 1, -1):
+        if lines[index].strip():
+            return index
+    return None
+
+
+def _heading_above(lines: list[str], before: int, floor: int) -> int | None:
+    for index in range(before - 1, floor - 1, -1):
         text = lines[index].strip()
-        if text and is_heading_like(text) and " | " not in text:
-            return text
+        if text and _reads_as_heading(text):
+            return index
+    return None
+
+
+def _caption_line(lines: list[str], table: _Table, floor: int) -> int | None:
+    """The line right above the table when it names the table: a short line that is no
+    sentence. One reading as a heading ('FP16 Inference Latency') is the caption only under
+    a heading of the table's own stretch of page; alone there, it is the section's heading."""
+    above = _text_above(lines, table.header_start, floor)
+    if above is None:
+        return None
+    text = lines[above].strip()
+    if not _reads_as_caption(text):
+        return None
+    if not _reads_as_heading(text) or _heading_above(lines, above, floor) is not None:
+        return above
     return None
 
 
@@ -139,48 +242,102 @@ def _table_note(lines: list[str], table: _Table) -> tuple[int, str] | None:
     return None
 
 
+def _surroundings(lines: list[str], tables: list[_Table]) -> list[_Surroundings]:
+    """Each table's title, caption and note, looked for between the table and the one before
+    it (its note included)."""
+    found: list[_Surroundings] = []
+    floor = 0
+    for table in tables:
+        caption = _caption_line(lines, table, floor)
+        heading = _heading_above(lines, table.header_start if caption is None else caption, floor)
+        note = _table_note(lines, table)
+        found.append(_Surroundings(None if heading is None else lines[heading].strip(),
+                                   caption, note))
+        floor = note[0] + 1 if note is not None else table.end
+    return found
+
+
+# ---- cells and problems --------------------------------------------------------------------
+
+
+def _add_cells(cells: CellColumns, lines: list[str], table_index: int, table: _Table,
+               around: _Surroundings) -> None:
+    note_text = around.note[1] if around.note else None
+    start, width, rows = table.header_start, table.width, table.row_count
+    headers = [line.strip() for line in lines[start:start + width]]
+    end = start + width * (rows + 1)
+    # The header row (row 0, its cells as published), then the body's rows, in line order.
+    cells.add_rows(table_index, note_text, headers, [around.title] * (rows + 1),
+                   list(range(rows + 1)), lines[start:end], list(range(start + 1, end + 1)))
+
+
+def _incomplete_row(lines: list[str], table_index: int, table: _Table,
+                    title: str | None) -> ParseProblem | None:
+    leftover_start = table.header_start + table.width * (table.row_count + 1)
+    if leftover_start >= table.end:
+        return None
+    leftover = lines[leftover_start : table.end]
+    return ParseProblem(
+        check="incomplete_row",
+        reason=(
+            f"table '{title or table_index}' has {table.width} columns but its last "
+            f"{len(leftover)} line(s) do not fill a row; they were not placed"
+        ),
+        line_number=leftover_start + 1,
+        table_index=table_index,
+        raw="\n".join(leftover),
+    )
+
+
+def _unclear_width(lines: list[str], table_index: int, table: _Table, unclear: Unclear,
+                   title: str | None) -> ParseProblem:
+    first, last = table.header_start + 1, table.end
+    tried = "; ".join(_describe(reading) for reading in unclear.readings)
+    verdict = "reads as well under several widths" if unclear.fitting else "fits no width"
+    raw = "\n".join(lines[table.header_start : table.end])
+    return ParseProblem(
+        check="table_width_unclear",
+        reason=(
+            f"table '{title or table_index}' (lines {first}-{last}) {verdict}: {tried}. "
+            "Read under a wrong width, its rows would load under the wrong columns, so its "
+            "lines were not placed"
+        ),
+        line_number=first,
+        table_index=table_index,
+        raw=raw[:RAW_MAX_CHARS],
+    )
+
+
+def _describe(reading: Reading) -> str:
+    over = ""
+    if reading.leftover and not reading.clean_cut:
+        over = f", {reading.leftover} line(s) over"
+    if reading.shifted:
+        over += ", shaped as if a cell were lost on the way"
+    return (f"{reading.width} columns ({reading.rows} row(s){over}, {reading.consistency:.0%} "
+            "of cells shaped as their column)")
+
+
 def parse_text_capture(text: str) -> ParsedDocument:
     """Parse a flattened text capture into cells, prose paragraphs and page metadata."""
     text = text.removeprefix("\ufeff")
     lines = split_lines(text)
     tables = _find_tables(lines)
-    rows: list[tuple] = []
+    surroundings = _surroundings(lines, tables)
+    cells = CellColumns()
     problems: list[ParseProblem] = []
     used: set[int] = set()
-    floor = 0
-    for table_index, table in enumerate(tables):
-        title = _table_title(lines, table, floor)
-        note = _table_note(lines, table)
-        note_text = note[1] if note else None
-        headers = [lines[table.header_start + i].strip() for i in range(table.width)]
-        for column, name in enumerate(headers):
-            rows.append((table_index, title, note_text, 0, column, name, lines[table.header_start + column],
-                         table.header_start + column + 1))
-        body_start = table.header_start + table.width
-        for row in range(table.row_count):
-            first = body_start + row * table.width
-            for column in range(table.width):
-                rows.append((table_index, title, note_text, row + 1, column, headers[column],
-                             lines[first + column], first + column + 1))
-        leftover_start = body_start + table.row_count * table.width
-        if leftover_start < table.end:
-            leftover = lines[leftover_start : table.end]
-            problems.append(
-                ParseProblem(
-                    check="incomplete_row",
-                    reason=(
-                        f"table '{title or table_index}' has {table.width} columns but its last "
-                        f"{len(leftover)} line(s) do not fill a row; they were not placed"
-                    ),
-                    line_number=leftover_start + 1,
-                    table_index=table_index,
-                    raw="\n".join(leftover),
-                )
-            )
+    for table_index, (table, around) in enumerate(zip(tables, surroundings, strict=True)):
+        if table.unclear is not None:
+            problems.append(_unclear_width(lines, table_index, table, table.unclear, around.title))
+        else:
+            _add_cells(cells, lines, table_index, table, around)
+            problem = _incomplete_row(lines, table_index, table, around.title)
+            if problem is not None:
+                problems.append(problem)
         used.update(range(table.header_start, table.end))
-        if note is not None:
-            used.add(note[0])
-        floor = table.end
+        if around.note is not None:
+            used.add(around.note[0])
     prose = [
         (index + 1, line.strip())
         for index, line in enumerate(lines)
@@ -191,7 +348,35 @@ def parse_text_capture(text: str) -> ParsedDocument:
         author=find_author(lines),
         **find_dates(lines),
     )
-    return ParsedDocument(cells=cells_frame(rows), metadata=metadata, prose=prose, problems=problems)
+    captions = {around.caption + 1: table_index for table_index, around in enumerate(surroundings)
+                if around.caption is not None}
+    return ParsedDocument(cells=cells.frame(), metadata=metadata, prose=prose, problems=problems,
+                          outline=_outline(prose, tables, captions, metadata.title))
+
+
+def _outline(prose: list[tuple[int, str]], tables: list[_Table], captions: dict[int, int],
+             title: str | None):
+    """The page's outline: each prose line a heading (the page's title at level 1), a table's
+    caption (`captions`: line number to table) or a paragraph, and each table at its
+    header's first line."""
+    title_line = next((line for line, text in prose if text == title), None)
+    rows: list[tuple] = []
+    pending = iter(enumerate(tables))
+    upcoming = next(pending, None)
+    for line, text in prose:
+        while upcoming is not None and upcoming[1].header_start + 1 < line:
+            rows.append((upcoming[1].header_start + 1, "table", None, None, upcoming[0]))
+            upcoming = next(pending, None)
+        if line in captions:
+            rows.append((line, "caption", None, text, captions[line]))
+        elif _reads_as_heading(text):
+            rows.append((line, "heading", 1 if line == title_line else 2, text, None))
+        else:
+            rows.append((line, "paragraph", None, text, None))
+    while upcoming is not None:
+        rows.append((upcoming[1].header_start + 1, "table", None, None, upcoming[0]))
+        upcoming = next(pending, None)
+    return outline_frame(rows)
 
 
 def sniff_text_capture(data: bytes, content_type: str | None) -> float:

@@ -447,6 +447,11 @@ def test_gpu_count_is_not_a_ratio() -> None:
     assert rejected["check"].to_list() == ["system_count"]
 
 
+def test_a_heading_naming_hardware_is_no_claim_nor_a_reject() -> None:
+    claims, rejected = extract_one("Training performance: NVIDIA DGX A100 (8x A100 80GB)")
+    assert claims.is_empty() and rejected.is_empty()
+
+
 def test_gpu_count_in_baseline_is_kept_as_count() -> None:
     claims, _ = extract_one("The IPU-POD64 is 3x faster than 8x A100 GPUs.")
     row = claims.to_dicts()[0]

@@ -150,6 +150,9 @@ def test_a_source_language_settles_numbers_that_read_two_ways(tmp_path):
         ("ambiguous_number", "12,345"), ("ambiguous_number", "1,250")]
     source = quarantined[0]["source_id"]
     assert f"perfledger map-label source {source} --set language=en" in quarantined[0]["reason"]
+    assert [(row["kind"], row["label"], row["outcome"], row["values"]) for row in
+            as_json("labels", "--warehouse", warehouse)] == [
+        ("source", source, "quarantined", 2)]
 
     run("map-label", "source", source, "--set", "language=en", "--warehouse", warehouse)
     run("reprocess", "--warehouse", warehouse)

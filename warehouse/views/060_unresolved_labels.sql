@@ -1,7 +1,8 @@
 -- Labels kept as published but not resolved (a chip or system the vocabulary does not know,
--- a precision word), columns whose metric could not be told and units not known, with how
--- many values each holds back or carries and one example. `perfledger map-label` records a
--- mapping for one; `perfledger reprocess` then applies it to the archived pages.
+-- a precision word), columns whose metric could not be told, units not known and sources
+-- whose numbers read two ways for want of a language, with how many values each holds back
+-- or carries and one example. `perfledger map-label` records a mapping for one;
+-- `perfledger reprocess` then applies it to the archived pages.
 CREATE OR REPLACE TEMP VIEW unresolved_labels AS
 WITH carried AS (
     SELECT
@@ -15,17 +16,19 @@ WITH carried AS (
 ),
 held_back AS (
     SELECT
-        CASE q."check" WHEN 'unknown_metric' THEN 'column' ELSE 'unit' END AS kind,
+        CASE q."check" WHEN 'unknown_metric' THEN 'column'
+                       WHEN 'ambiguous_number' THEN 'source' ELSE 'unit' END AS kind,
         CASE q."check" WHEN 'unknown_metric' THEN q.column_name
+                       WHEN 'ambiguous_number' THEN q.source_id
              ELSE regexp_extract(q.reason, '^unit ''(.*)'' of ''', 1) END AS label,
         'quarantined' AS outcome,
         d.source_url, q.table_title, q.column_name, q.raw_value
     FROM lake.main.quarantined_values AS q
     LEFT JOIN lake.main.documents AS d USING (document_sha256)
-    WHERE q."check" IN ('unknown_metric', 'unknown_unit')
+    WHERE q."check" IN ('unknown_metric', 'unknown_unit', 'ambiguous_number')
 )
 SELECT
-    kind,                                   -- platform, precision, column or unit
+    kind,                                   -- platform, precision, column, unit or source
     label,                                  -- the label as published
     outcome,                                -- loaded (with the label verbatim) or quarantined
     count(*) AS "values",                   -- values carrying the label or held back by it
