@@ -68,9 +68,6 @@ SECTION_SCHEMA: dict[str, pl.DataType] = {
 }
 
 
-_PUBLISHED_BLANKS = " \u00a0\t"  # stripped from a label cell's ends, as always
-
-
 @dataclass
 class _Cell:
     """What one label cell says, before it meets the row's other cells."""
@@ -108,12 +105,9 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
         if reading.parts:
             _composite(text, reading.parts, cell, mappings)
         else:
+            # Labels are kept cleaned ("Bow\u200b Pod16" is "Bow Pod16"); the cells table
+            # keeps every cell verbatim.
             _label_cell(text, reading, cell, mappings)
-            # The label columns hold a cell as published (a zero-width space in it too): it
-            # is read cleaned, and compared folded.
-            published = raw.strip(_PUBLISHED_BLANKS)
-            cell.dims = {role: published if value == text else value
-                         for role, value in cell.dims.items()}
     free_platform, free_count, free_precision = _free_labels(tuple(cell.free))
     dims = cell.dims
     model = dims.get("model")

@@ -217,8 +217,9 @@ def unicode_traps() -> Hostile:
     # U+2028 and form feed are line breaks, as in the text captures the layout reads.
     text = ("\ufeff" + ENGLISH_PROSE + "\n\n" + "\u2028".join(lines[:3]) + "\x0c"
             + "\n".join(lines[3:]) + "\n")
+    # Labels lose their invisible characters (one platform, not two); `cells` keeps them.
     return Hostile("unicode_traps", "unicode.txt", text.encode("utf-8"), values=(
-        ("ResNet-50\u200b v1.5", "Bow\u00a0Pod16", 44059.0),
+        ("ResNet-50 v1.5", "Bow Pod16", 44059.0),
         ("BERT Large", "Bow Pod64", 25135.0),
         ("GPT-2 Medium", "IPU-POD16", 3212.0)), checks={"normalize:unparseable_value": 1})
 

@@ -46,6 +46,7 @@ class HostileRun:
 OUTCOME_QUERIES = {
     "values": "SELECT source_id, model, platform, value FROM measurements ORDER BY ALL",
     "counts": "SELECT source_id, model, accelerator_count FROM measurements ORDER BY ALL",
+    "raw_cells": "SELECT DISTINCT raw_value FROM lake.main.cells",
     "checks": "SELECT source_id, stage || ':' || \"check\", count(*), bool_and(reason <> '') "
               "FROM quarantine GROUP BY ALL",
     "status": "SELECT source_id, status FROM lake.main.run_documents",
@@ -88,6 +89,13 @@ def source_of(case: Hostile) -> str:
 def test_the_good_page_loads_every_value(hostile_run):
     assert len(rows_of(hostile_run, "values", GOOD_SOURCE)) == GOOD_VALUES
     assert rows_of(hostile_run, "checks", GOOD_SOURCE) == []
+
+
+def test_invisible_characters_split_no_label_and_the_cells_keep_them(hostile_run):
+    values = rows_of(hostile_run, "values", "file-unicode")
+    assert ("ResNet-50 v1.5", "Bow Pod16", 44059.0) in values
+    raw = {raw for (raw,) in hostile_run.rows["raw_cells"]}
+    assert {"ResNet-50\u200b v1.5", "Bow\u00a0Pod16"} <= raw
 
 
 def test_a_platform_past_any_count_loads_its_value_with_no_count(hostile_run):
