@@ -30,7 +30,9 @@ def main() -> None:
               help="Fetch this registered source; with files, treat them as its versions.")
 @click.option("--captured-at", "captured_at", default=None,
               help="Capture time (ISO 8601) of the files given; default: their mtime.")
-def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at):
+@click.option("--round", "mlperf_round", default=None, metavar="X.Y",
+              help="MLPerf round of a results tree whose logs and folders do not name it.")
+def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at, mlperf_round):
     """Read PATH_OR_URL ... (files, folders) or, with none, the bundled demo corpus."""
     from flows.runner import run_ingest
 
@@ -39,7 +41,7 @@ def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at)
     try:
         summary = run_ingest(list(targets), warehouse, trigger=trigger, wait_s=wait_s,
                              progress=progress, source_name=source_name,
-                             captured_at=captured_at)
+                             captured_at=captured_at, mlperf_round=mlperf_round)
     except (lake.WarehouseError, ValueError) as error:
         fail(str(error))
     click.echo(_summary_text(summary))

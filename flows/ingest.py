@@ -234,6 +234,7 @@ def ingest_flow(
     captured_at: str | None = None,
     source: str | None = None,
     dry_run: bool = False,
+    mlperf_round: str | None = None,
     publish: bool = False,
 ) -> State:
     """Ingest files, folders, a registered source or the bundled demo corpus.
@@ -241,6 +242,7 @@ def ingest_flow(
     `source`: a registered source's name (fetched), or a file, folder or URL.
     `dry_run`: parse, normalize and validate, report what would change, write nothing.
     `publish`: run the `publish` flow (the BI export) after a load.
+    `mlperf_round`: the round of a results tree whose logs and folders do not name it.
     """
     logger = get_run_logger()
     folder = Path(warehouse) if warehouse else lake.default_warehouse_dir()
@@ -252,7 +254,8 @@ def ingest_flow(
     stages = ParallelStages()
     options = {"trigger": run_trigger(trigger), "wait_s": wait_s, "progress": logger.info,
                "collect_stage": stages.collect, "prepare_stage": stages.prepare,
-               "source_name": source_name, "captured_at": captured_at}
+               "source_name": source_name, "captured_at": captured_at,
+               "mlperf_round": mlperf_round}
     summary = ingest_into(chosen, folder, options, dry_run)
     publish_artifacts(summary, stages.locations, dry_run)
     message = summary_message(summary, dry_run)

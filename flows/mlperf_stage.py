@@ -1,4 +1,5 @@
-"""Parse, normalize and validate an archived MLPerf results tree into what the load stage writes."""
+"""Parse, normalize and validate an archived unit of an MLPerf results tree into what the load
+stage writes: official training scores or inference results, and their measurements."""
 
 from __future__ import annotations
 
@@ -6,14 +7,21 @@ from pathlib import Path
 
 import polars as pl
 
+from flows import budget
 from schemas.normalize import DocumentContext, quarantine_frame
 from schemas.validate import validate_measurements
 from sources.collect import CollectedDocument
 from sources.mlperf.collect import LAYOUT, materialized_tree
+from sources.mlperf.inference import read_inference_tree
+from sources.mlperf.inference_measurements import measurements_from_inference
 from sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
+from sources.mlperf.mllog import Problem
 from sources.mlperf.tree import read_results_tree
 from warehouse import lake
 from warehouse.load import DocumentLoad
+
+TITLES = {"training": "MLPerf Training v{} official results",
+          "inference": "MLPerf Inference v{} official results"}
 
 
 def is_results_tree_document(document: CollectedDocument) -> bool:
@@ -23,22 +31,33 @@ def is_results_tree_document(document: CollectedDocument) -> bool:
 def prepare_results_tree(
     document: CollectedDocument, base: DocumentLoad, warehouse: Path, first_sighting: bool
 ) -> DocumentLoad:
-    """Read the tree back from the archive (never from the live folder) and score it."""
-    with materialized_tree(lake.archive_dir(warehouse), document.document_sha256) as (
-        folder, mlperf_round
-    ):
-        results = read_results_tree(folder, mlperf_round)
+    """Read the unit back from the archive (never from the live folder) and score it. The
+    size budget holds per file: a file over it is archived and reported, the rest is read."""
+    max_bytes = budget.Budget.from_env().max_bytes
+    with materialized_tree(lake.archive_dir(warehouse), document.document_sha256,
+                           max_bytes) as (folder, manifest, skipped):
+        mlperf_round, kind = manifest.get("round"), manifest["kind"]
+        if kind == "inference":
+            results = read_inference_tree(folder, mlperf_round)
+        else:
+            results = read_results_tree(folder, mlperf_round)
     context = DocumentContext(
         source_id=document.source_id,
         source_url=document.source_url,
         document_sha256=document.document_sha256,
-        document_title=f"MLPerf Training v{mlperf_round} official results",
+        document_title=TITLES.get(kind, TITLES["training"]).format(mlperf_round or "?"),
         captured_at=document.captured_at,
         parser_version=PARSER_VERSION,
     )
-    good, invalid = validate_measurements(measurements_from_scores(results, context))
+    if kind == "inference":
+        measured = measurements_from_inference(results, context)
+    else:
+        measured = measurements_from_scores(results, context)
+    good, invalid = validate_measurements(measured)
+    problems = pl.concat([results.problems_frame(), _collect_problems(manifest, skipped,
+                                                                       max_bytes)])
     problems = quarantine_frame(
-        results.problems_frame(), document_sha256=document.document_sha256,
+        problems, document_sha256=document.document_sha256,
         source_id=document.source_id, stage="parse", check=pl.col("check"),
         reason=pl.format("{}: {}", pl.col("path"), pl.col("reason")),
         raw_value=pl.col("raw"), line_number=pl.col("line_number"),
@@ -46,14 +65,42 @@ def prepare_results_tree(
     base.measurements = good
     base.quarantine = pl.concat([problems, invalid])
     base.mlperf = results
-    base.tables_found = results.scores.height and 1
-    base.document_row = _document_row(document, context, results) if first_sighting else None
-    base.message = (f"{results.systems.height} systems, {results.runs.height} runs, "
-                    f"{good.height} official scores, {base.quarantine.height} quarantined")
+    scored = _scored_rows(results)
+    base.tables_found = min(scored, 1)
+    base.document_row = _document_row(document, context, scored) if first_sighting else None
+    base.message = _summary(results, good.height, base.quarantine.height)
     return base
 
 
-def _document_row(document: CollectedDocument, context: DocumentContext, results) -> dict:
+def _collect_problems(manifest: dict, skipped: dict[str, int], max_bytes: int) -> pl.DataFrame:
+    """What the unit's files could not give: files over the size budget, unreadable files."""
+    problems = [Problem("over_budget", f"the file is {size:,} bytes, over the {max_bytes:,}-byte"
+                        f" budget ({budget.MAX_BYTES_ENV}); it is archived but was not read",
+                        path=relative) for relative, size in sorted(skipped.items())]
+    problems += [Problem("unreadable_file", reason, path=relative)
+                 for relative, reason in sorted(manifest["unreadable"].items())]
+    rows = [(p.path, p.line_number, p.check, p.reason, p.raw) for p in problems]
+    return pl.DataFrame(rows, schema={"path": pl.String, "line_number": pl.Int32,
+                                      "check": pl.String, "reason": pl.String,
+                                      "raw": pl.String}, orient="row")
+
+
+def _scored_rows(results) -> int:
+    frame = getattr(results, "scores", None)
+    if frame is None:
+        frame = results.results
+    return frame.height
+
+
+def _summary(results, measured: int, quarantined: int) -> str:
+    if hasattr(results, "scores"):
+        return (f"{results.systems.height} systems, {results.runs.height} runs, "
+                f"{measured} official scores, {quarantined} quarantined")
+    return (f"{results.systems.height} systems, {results.results.height} results, "
+            f"{measured} official values, {quarantined} quarantined")
+
+
+def _document_row(document: CollectedDocument, context: DocumentContext, scored: int) -> dict:
     return {
         "document_sha256": document.document_sha256,
         "source_id": document.source_id,
@@ -69,6 +116,6 @@ def _document_row(document: CollectedDocument, context: DocumentContext, results
         "captured_at": document.captured_at,
         "archive_path": document.archive_path,
         "first_run_id": None,
-        "tables_found": 1 if results.scores.height else 0,
+        "tables_found": min(scored, 1),
         "cells_found": 0,
     }

@@ -111,6 +111,7 @@ def collect(
     source_name: str | None = None,
     captured_at: str | None = None,
     validators: dict | None = None,
+    mlperf_round: str | None = None,
 ) -> list[CollectedDocument]:
     """Fetch stage: URLs are fetched, files and folders read, and with no target at all the
     named source is fetched, or else the bundled demo corpus is read."""
@@ -131,7 +132,7 @@ def collect(
         fetched.append(fetch_source(source, store, validators))
     files = collect_paths(
         [Path(target) for target in targets if not is_url(target)], registry, store,
-        source_name=source_name, captured_at=captured_at,
+        source_name=source_name, captured_at=captured_at, mlperf_round=mlperf_round,
     )
     return fetched + files
 
@@ -319,16 +320,16 @@ def _triage(
         base.status = "unchanged"
         base.message = "same bytes as a version already read"
         return base
-    refusal = budget.size_refusal(document.byte_size)
-    if refusal is not None:
-        return _parse_failed(document, base, ParseFailure(refusal), known)
-    if is_results_tree_document(document):
+    if is_results_tree_document(document):  # its files meet the size budget one by one
         try:
             prepared = prepare_results_tree(document, base, warehouse, sha256 not in known)
         except Exception as error:  # a broken tree fails alone, as a broken page does
             return _parse_failed(document, base, _unexpected(error), known)
         prepared.status = "new" if is_newer(document.captured_at, current_s) else "stale"
         return prepared
+    refusal = budget.size_refusal(document.byte_size)
+    if refusal is not None:
+        return _parse_failed(document, base, ParseFailure(refusal), known)
     return _ToRead(document, base, state, current_s, force)
 
 
@@ -660,6 +661,7 @@ def ingest(
     prepare_stage: Callable = None,
     source_name: str | None = None,
     captured_at: str | None = None,
+    mlperf_round: str | None = None,
 ) -> IngestSummary:
     """Collect, parse, normalize, validate and load; one snapshot per planned run.
 
@@ -680,7 +682,7 @@ def ingest(
     with lake.writer_lock(warehouse, wait_s):
         connection, documents, first_current = _open_and_collect(
             lambda validators: collect_stage(targets, registry, warehouse, source_name,
-                                             captured_at, validators),
+                                             captured_at, validators, mlperf_round),
             warehouse, fetching=_fetches(targets, source_name),
         )
         try:

@@ -29,13 +29,15 @@ def prefect_api_url() -> str | None:
 
 def run_ingest(targets: list[str], warehouse: Path, *, trigger: str, wait_s: float,
                progress: pipeline.Progress, source_name: str | None = None,
-               captured_at: str | None = None) -> pipeline.IngestSummary:
+               captured_at: str | None = None,
+               mlperf_round: str | None = None) -> pipeline.IngestSummary:
     if prefect_api_url() is None:
         return pipeline.ingest(targets, warehouse, trigger=trigger, wait_s=wait_s,
                                progress=progress, source_name=source_name,
-                               captured_at=captured_at)
+                               captured_at=captured_at, mlperf_round=mlperf_round)
     from flows.ingest import ingest_flow
 
     progress(f"running as a Prefect flow through {prefect_api_url()}")
     return ingest_flow(targets=targets, warehouse=str(warehouse), trigger=trigger, wait_s=wait_s,
-                       source_name=source_name, captured_at=captured_at)
+                       source_name=source_name, captured_at=captured_at,
+                       mlperf_round=mlperf_round)

@@ -12,6 +12,9 @@ from schemas.on_demand import models_on_demand
 
 DIVISIONS = ["closed", "open"]
 AVAILABILITIES = ["available", "preview", "rdi"]
+# mlcommons/logging result_summarizer/config.yaml `availability` (the values it maps to).
+AVAILABILITY_CATEGORIES = ["Available on-premise", "Available cloud",
+                           "Research, Development, or Internal (RDI)", "Preview"]
 SCORE_ROLES = ["used", "fastest", "slowest", "not_converged"]
 
 # Column order and dtypes; sources/mlperf/tree.py builds exactly these frames.
@@ -23,6 +26,7 @@ SYSTEM_DTYPES: dict[str, pl.DataType] = {
     "division": pl.String,
     "status": pl.String,
     "availability": pl.String,
+    "availability_category": pl.String,
     "system_name": pl.String,
     "number_of_nodes": pl.Int64,
     "accelerators_per_node": pl.Int64,
@@ -58,6 +62,7 @@ RUN_DTYPES: dict[str, pl.DataType] = {
     "score_role": pl.String,
     "eval_count": pl.Int32,
     "last_eval_accuracy": pl.Float64,
+    "last_eval_components": pl.String,
     "global_batch_size": pl.Int64,
     "submission_benchmark": pl.String,
     "submission_division": pl.String,
@@ -76,6 +81,7 @@ SCORE_DTYPES: dict[str, pl.DataType] = {
     "division": pl.String,
     "model_canonical": pl.String,
     "score_minutes": pl.Float64,
+    "scaling_factor": pl.Float64,
     "valid": pl.Boolean,
     "reason": pl.String,
     "rule_id": pl.String,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
-from schemas.mlperf import AVAILABILITIES, DIVISIONS, SCORE_ROLES
+from schemas.mlperf import AVAILABILITIES, AVAILABILITY_CATEGORIES, DIVISIONS, SCORE_ROLES
 
 
 class MlperfSystemSchema(pa.DataFrameModel):
@@ -20,6 +20,10 @@ class MlperfSystemSchema(pa.DataFrameModel):
     status: str = pa.Field(nullable=True, description="Availability as the JSON states it")
     availability: str = pa.Field(nullable=True, isin=AVAILABILITIES,
                                  description="MLCommons category: available, preview, rdi")
+    availability_category: str = pa.Field(
+        nullable=True, isin=AVAILABILITY_CATEGORIES,
+        description="The status as the MLCommons summarizer maps it (config.yaml), e.g. "
+                    "'Available on-premise'")
     system_name: str = pa.Field(nullable=True, description="System name as the JSON states")
     number_of_nodes: int = pa.Field(nullable=True, ge=0, description="Nodes in the system")
     accelerators_per_node: int = pa.Field(nullable=True, ge=0, description="Per node")
@@ -54,7 +58,10 @@ class MlperfRunSchema(pa.DataFrameModel):
     system_id: str = pa.Field(description="System folder under results/")
     benchmark: str = pa.Field(description="Benchmark folder, as the logs name it ('resnet')")
     run_name: str = pa.Field(description="File stem, e.g. 'result_0'")
-    run_index: pl.Int32 = pa.Field(nullable=True, ge=0, description="N of result_N")
+    run_index: pl.Int32 = pa.Field(
+        nullable=True, ge=0,
+        description="Position of the run in its folder, ordered by the numbers in its name, "
+                    "then the name (0 for result_0 of result_0..result_4)")
     path: str = pa.Field(description="The result file, relative to the tree read")
     sha256: str = pa.Field(str_length=64, description="sha256 of the bytes read")
     bytes_read: int = pa.Field(ge=0, description="Bytes read (bounded)")
@@ -66,7 +73,13 @@ class MlperfRunSchema(pa.DataFrameModel):
     score_role: str = pa.Field(nullable=True, isin=SCORE_ROLES,
                                description="How the score used the run")
     eval_count: pl.Int32 = pa.Field(ge=0, description="eval_accuracy events")
-    last_eval_accuracy: float = pa.Field(nullable=True, description="Last eval_accuracy value")
+    last_eval_accuracy: float = pa.Field(
+        nullable=True,
+        description="Last eval_accuracy value; for a dict value (Mask R-CNN) its BBOX")
+    last_eval_components: str = pa.Field(
+        nullable=True,
+        description="Last eval_accuracy when it logs several values, as a JSON object "
+                    "(Mask R-CNN: BBOX and SEGM)")
     global_batch_size: int = pa.Field(nullable=True, gt=0, description="global_batch_size")
     submission_benchmark: str = pa.Field(nullable=True, description="submission_benchmark")
     submission_division: str = pa.Field(nullable=True, description="submission_division")
@@ -92,6 +105,10 @@ class MlperfScoreSchema(pa.DataFrameModel):
     model_canonical: str = pa.Field(nullable=True,
                                     description="Model via schemas/vocab/mlperf_benchmarks.csv")
     score_minutes: float = pa.Field(nullable=True, gt=0, description="Official time to train")
+    scaling_factor: float = pa.Field(
+        nullable=True, gt=0,
+        description="Factor multiplied into score_minutes: the folder's scaling.json, 1.0 if "
+                    "none (null when there is no score)")
     valid: bool = pa.Field(description="True when the runs meet the rule")
     reason: str = pa.Field(nullable=True, description="Why the score is missing or invalid")
     rule_id: str = pa.Field(nullable=True, description="Rule applied")

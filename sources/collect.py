@@ -18,6 +18,7 @@ from sources.fetch import FetchPolicy, FetchResult, fetch
 from sources.file_index import FileIndex
 from sources.mlperf import collect as mlperf_collect
 from sources.mlperf.tree import is_results_tree
+from sources.mlperf.units import TreeUnit, find_units
 from sources.registry import Capture, Registry, Source
 
 ARCHIVING_THREADS = 2  # files read, hashed and written side by side (see _FileReader)
@@ -148,6 +149,37 @@ class _FileReader:
         self._entries.append(_Archiving(self._threads.submit(self._archive, path, stat.st_size),
                                         path, stat, described))
 
+    def read_unit(self, unit: TreeUnit, source_name: str | None, captured_at: str | None,
+                  given_round: str | None) -> None:
+        """Archive each file of a results-tree unit as `read` archives a file; the unit's
+        document, its manifest, is written once they all are."""
+        mlperf_round, round_from = mlperf_collect.unit_round(unit, given_round)
+        source_id = mlperf_collect.unit_source_id(unit, mlperf_round, source_name)
+        described = CollectedDocument(
+            source_id=source_id, source_url=mlperf_collect.unit_source_url(unit, mlperf_round),
+            location=str(unit.folder), captured_at=captured_at or _now(),
+            content_type=mlperf_collect.CONTENT_TYPE, layout=mlperf_collect.LAYOUT,
+        )
+        parts: list[tuple[str, Path, object]] = []
+        for file in unit.files:
+            record = {**_sighting(described), "location": str(file)}
+            try:
+                stat = file.stat()
+                known = self._index.sha256_of(file, stat)
+                archived = (self._batch.sight(known, stat.st_size, record) if known else None)
+            except OSError as error:
+                parts.append((unit.relative(file), file, error))
+                continue
+            if archived is not None:
+                parts.append((unit.relative(file), file, (known, stat.st_size)))
+                continue
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(ARCHIVING_THREADS,
+                                                   thread_name_prefix="perfledger-archive")
+            future = self._threads.submit(self._archive, file, stat.st_size)
+            parts.append((unit.relative(file), file, _Archiving(future, file, stat, described)))
+        self._entries.append(_ArchivingUnit(unit, mlperf_round, round_from, described, parts))
+
     def _archive(self, path: Path, size: int) -> tuple[archive.Written, int] | OSError:
         """On an archiving thread. A file that cannot be read is a document that failed; a
         failure to write the archive is the run's (raised where the result is taken). A
@@ -164,9 +196,12 @@ class _FileReader:
             return error
         return self._batch.write(data), len(data)
 
-    def _finished(self, entry: CollectedDocument | _Archiving) -> CollectedDocument:
+    def _finished(self, entry: CollectedDocument | _Archiving | _ArchivingUnit
+                  ) -> CollectedDocument:
         if isinstance(entry, CollectedDocument):
             return entry
+        if isinstance(entry, _ArchivingUnit):
+            return self._finished_unit(entry)
         outcome = entry.future.result()
         if isinstance(outcome, OSError):
             return _unreadable(entry.described, entry.path, outcome)
@@ -175,6 +210,43 @@ class _FileReader:
         if size == entry.stat.st_size:
             self._index.remember(entry.path, entry.stat, sha256)
         return _archived(entry.described, sha256, stored, size)
+
+
+    def _finished_unit(self, entry: _ArchivingUnit) -> CollectedDocument:
+        archived: dict[str, tuple[str, int]] = {}
+        unreadable: dict[str, str] = {}
+        for relative, file, part in entry.parts:
+            if isinstance(part, _Archiving):
+                outcome = part.future.result()
+                if isinstance(outcome, OSError):
+                    part = outcome
+                else:
+                    written, size = outcome
+                    record = {**_sighting(entry.described), "location": str(file)}
+                    sha256, _ = self._batch.record(written, record)
+                    if size == part.stat.st_size:
+                        self._index.remember(file, part.stat, sha256)
+                    part = (sha256, size)
+            if isinstance(part, OSError):
+                unreadable[relative] = f"cannot read {file}: {part.strerror or part}"
+            else:
+                archived[relative] = part
+        body = mlperf_collect.manifest_bytes(entry.unit, entry.mlperf_round, entry.round_from,
+                                             archived, unreadable)
+        sha256, stored = self._batch.store(body, _sighting(entry.described))
+        return _archived(entry.described, sha256, stored,
+                         sum(size for _, size in archived.values()))
+
+
+@dataclass(frozen=True)
+class _ArchivingUnit:
+    """A results-tree unit whose files are being archived, and what its manifest needs."""
+
+    unit: TreeUnit
+    mlperf_round: str | None
+    round_from: str | None
+    described: CollectedDocument
+    parts: list[tuple[str, Path, object]]  # (relative path, file, _Archiving | (sha, size) | error)
 
 
 @dataclass(frozen=True)
@@ -202,12 +274,15 @@ def collect_paths(
     *,
     source_name: str | None = None,
     captured_at: str | None = None,
+    mlperf_round: str | None = None,
 ) -> list[CollectedDocument]:
-    """Files, and folders read recursively.
+    """Files, and folders read recursively; an MLPerf results tree as its units.
 
     Each file is a document of its own source, unless `source_name` says they are all
     versions of one source (then they are ordered by capture time, the file's mtime unless
-    `captured_at` is given).
+    `captured_at` is given). Each unit of a results tree is a document of its own source
+    (sources/mlperf/units.py); `mlperf_round` is its round where neither its logs nor its
+    folders say it.
     """
     overrides = _overrides(registry, source_name, captured_at)
     captures = _captures_by_path(registry)
@@ -218,7 +293,8 @@ def collect_paths(
                 reader.add(_missing(path))
                 continue
             if path.is_dir() and is_results_tree(path):
-                reader.add(_collect_results_tree(path, store, source_name, captured_at))
+                for unit in find_units(path):
+                    reader.read_unit(unit, source_name, captured_at, mlperf_round)
                 continue
             listed = _listed_files(path) if path.is_dir() else [_listed_file(path)]
             for file in listed:
@@ -306,25 +382,6 @@ def _unlistable(folder: Path, error: OSError) -> CollectedDocument:
         source_id=f"file-{_slug(folder.name)}", source_url=folder.resolve().as_uri(),
         location=str(folder), captured_at=_now(), content_type="",
         error=f"cannot list the folder {folder}: {error.strerror or error}",
-    )
-
-
-def _collect_results_tree(
-    path: Path, store: Path, source_name: str | None, captured_at: str | None
-) -> CollectedDocument:
-    """An MLPerf results checkout (or part of one) is one document of the round's source."""
-    sha256, manifest, size, mlperf_round = mlperf_collect.archive_tree(path, store)
-    round_name = mlperf_round or "unknown"
-    return CollectedDocument(
-        source_id=source_name or f"mlperf-training-v{round_name}",
-        source_url=f"https://github.com/mlcommons/training_results_v{round_name}",
-        location=str(path),
-        captured_at=captured_at or _now(),
-        content_type=mlperf_collect.CONTENT_TYPE,
-        layout=mlperf_collect.LAYOUT,
-        document_sha256=sha256,
-        archive_path=str(manifest),
-        byte_size=size,
     )
 
 

@@ -35,7 +35,7 @@ BOOKKEEPING_COLUMNS = {
     "layout": "Page layout the parser recognised",
     "tables_found": "Tables the parser found in the document",
     "cells_found": "Table cells the parser found in the document",
-    "archive_path": "Where the captured bytes are kept in the warehouse archive",
+    "archive_path": "Where the captured bytes are kept in the warehouse archive (<sha256>.zst: zstd-compressed, named by the sha256 of the bytes as captured; plain <sha256> when compressing saves little)",
     "first_run_id": "Run that first read this document version",
     "previous_sha256": "sha256 of the source's previous version; NULL for the first",
     "stated_date": "Date the page states (last updated, else published)",

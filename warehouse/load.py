@@ -15,7 +15,7 @@ import polars as pl
 
 from warehouse import sql
 from warehouse.lake import LAKE
-from warehouse.mlperf_load import load_mlperf
+from warehouse.mlperf_load import load_official
 from warehouse.reviews import apply_reviews
 
 # Frames a run stages per document before its transaction writes them.
@@ -417,9 +417,10 @@ def commit_run(
         if applied:
             _apply_values(connection, run["run_id"], applied, stage, groups, marked)
             _replace_claims(connection, run["run_id"], applied, stage)
+        load_official(connection, run["run_id"], [
+            (document.source_id, document.mlperf) for document in applied
+            if document.mlperf is not None])
         for document in applied:
-            if document.mlperf is not None:
-                load_mlperf(connection, run["run_id"], document.mlperf, document.source_id)
             for name, value in document.counts.__dict__.items():
                 setattr(counts, name, getattr(counts, name) + value)
         if applied:

@@ -1,10 +1,21 @@
-"""Read one MLPerf result file (`:::MLLOG {json}` lines) into a run, every problem located."""
+"""Read one MLPerf result file (`:::MLLOG {json}` lines) into a run, every problem located.
+
+What decides whether a run counts, read from mlcommons/logging: the result summarizer
+(mlperf_logging/result_summarizer/result_summarizer.py, commit d4a66d8) drops a run whose file
+fails the compliance check, and times the others from run_start to run_stop. The compliance
+rules (compliance_checker/training_2.0.0/common.yaml; the same in 5.0.0 and 5.1.0) require
+EXACTLY_ONE run_start and EXACTLY_ONE run_stop, the run_stop with a 'status' in its metadata;
+the closed benchmarks' files require an evaluation that reaches the quality target. Here a
+run converges when it is timed, logs one run_start and one run_stop, and stops in "success";
+the quality targets and hyperparameter checks of the checker are not repeated.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +25,8 @@ MAX_RESULT_BYTES = 64 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
 RAW_EXCERPT_CHARS = 200
 SUCCESS = "success"
+MAX_INT = 2**63  # a number beyond it is no count, time or accuracy the frames can hold
+MAX_TIME_MS = 2**53  # beyond it a time has no exact whole milliseconds
 
 # Keys that describe the run's timeline rather than its configuration.
 TIMELINE_KEYS = frozenset({
@@ -34,12 +47,24 @@ class Problem:
     path: str = ""  # file the problem is in, relative to the tree read
 
 
+# The component that stands for a dict evaluation in `value`. Mask R-CNN logs
+# {"BBOX": ..., "SEGM": ...}; it converges when some evaluation has BBOX >= 0.377 and
+# SEGM >= 0.339 (compliance_checker/1.0.0/closed_maskrcnn.yaml and training_3.0.0/
+# closed_maskrcnn.yaml, ATLEAST_ONE_CHECK; training_rules.adoc v1.0: "0.377 Box min AP and
+# 0.339 Mask min AP"). Each component has its own target, so neither the smaller component
+# nor any one number decides convergence: every component is kept (`components`), and the
+# number shown is the box AP, the first quality metric the rules name. A dict without BBOX
+# shows its first numeric component as logged.
+PRIMARY_COMPONENTS = ("BBOX",)
+
+
 @dataclass(frozen=True)
 class EvalPoint:
     time_ms: int
-    value: float
+    value: float  # the evaluation, or its primary component when it logs several
     epoch: float | None
     line_number: int
+    components: dict[str, float] | None = None  # every numeric component of a dict value
 
 
 @dataclass
@@ -56,6 +81,8 @@ class RunLog:
     line_count: int = 0
     bytes_read: int = 0
     sha256: str = ""
+    run_starts: int = 0  # the compliance checker requires exactly one of each
+    run_stops: int = 0
 
     @property
     def duration_ms(self) -> int | None:
@@ -66,9 +93,24 @@ class RunLog:
         return self.run_stop_ms - self.run_start_ms
 
     @property
+    def minutes(self) -> float | None:
+        """The run's time as the summarizer computes it: (stop - start) ms / 60 / 1000."""
+        duration = self.duration_ms
+        return duration / 60 / 1000 if duration is not None else None
+
+    @property
     def converged(self) -> bool:
-        """True when the run reached its quality target: a timed run that stopped in success."""
-        return self.duration_ms is not None and self.status == SUCCESS
+        """True when the run counts: timed from its only run_start to its only run_stop, and
+        stopped in success. A second run_start or run_stop fails the compliance checker's
+        EXACTLY_ONE, so the summarizer drops such a run."""
+        return (self.duration_ms is not None and self.status == SUCCESS
+                and self.run_starts <= 1 and self.run_stops <= 1)
+
+    @property
+    def logged_round(self) -> str | None:
+        """The round the log states, if it logs one (see ROUND_KEYS)."""
+        values = (self.submission.get("ruleset"), self.hyperparameters.get("ruleset"))
+        return next((found for found in map(normalize_round, values) if found), None)
 
     @property
     def global_batch_size(self) -> int | None:
@@ -158,18 +200,24 @@ def _apply_boundary(
             "missing_time", f"{key} has no numeric time_ms", number, _cut_excerpt(line),
         ))
         return
-    # The official summarizer times the first run_start to the first run_stop; so do we.
+    # The compliance checker allows one run_start and one run_stop; a run with more fails it
+    # and the summarizer drops it. The first of each is kept to show the run's times.
     if key == "run_start":
+        run.run_starts += 1
         if run.run_start_ms is not None:
             run.problems.append(Problem(
-                "repeated_run_start", "a second run_start; the first one is used", number,
+                "repeated_run_start", "a second run_start: the compliance checker requires "
+                "exactly one, so the run is dropped as not converged; the first is shown",
+                number,
             ))
             return
         run.run_start_ms = time_ms
         return
+    run.run_stops += 1
     if run.run_stop_ms is not None:
         run.problems.append(Problem(
-            "repeated_run_stop", "a second run_stop; the first one is used", number,
+            "repeated_run_stop", "a second run_stop: the compliance checker requires exactly "
+            "one, so the run is dropped as not converged; the first is shown", number,
         ))
         return
     run.run_stop_ms = time_ms
@@ -185,15 +233,21 @@ def _read_stop_status(value, metadata: dict) -> str | None:
 
 def _apply_eval(run: RunLog, event: dict, value, metadata: dict, number: int, line: bytes):
     time_ms = _read_time_ms(event)
+    components = None
+    if isinstance(value, dict):
+        components = {str(name): float(part) for name, part in value.items() if _is_number(part)}
+        primary = next((name for name in PRIMARY_COMPONENTS if name in components),
+                       next(iter(components), None))
+        value = components[primary] if primary is not None else None
     if not _is_number(value) or time_ms is None:
         run.problems.append(Problem(
-            "malformed_eval", "eval_accuracy without a numeric value and time", number,
-            _cut_excerpt(line),
+            "malformed_eval", "eval_accuracy without a numeric value (or a dict of numeric "
+            "components) and a time", number, _cut_excerpt(line),
         ))
         return
     epoch = metadata.get("epoch_num")
     run.evals.append(EvalPoint(time_ms, float(value),
-                               float(epoch) if _is_number(epoch) else None, number))
+                               float(epoch) if _is_number(epoch) else None, number, components))
 
 
 def _check_timeline(run: RunLog) -> None:
@@ -212,15 +266,18 @@ def _check_timeline(run: RunLog) -> None:
 
 def _read_time_ms(event: dict) -> int | None:
     value = event.get("time_ms")
-    if not _is_number(value):
+    if not _is_number(value) or abs(value) > MAX_TIME_MS:
         return None
     return int(value)
 
 
 def _is_number(value) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    """A finite int or float; an int too large for a float (JSON allows any) is none."""
+    if isinstance(value, bool):
         return False
-    return math.isfinite(value)
+    if isinstance(value, int):
+        return -MAX_INT < value < MAX_INT
+    return isinstance(value, float) and math.isfinite(value)
 
 
 def _is_scalar(value) -> bool:
@@ -229,3 +286,45 @@ def _is_scalar(value) -> bool:
 
 def _cut_excerpt(line: bytes) -> str:
     return line[:RAW_EXCERPT_CHARS * 4].decode("utf-8", errors="replace")[:RAW_EXCERPT_CHARS]
+
+
+# No MLLOG key of the official logging package names the round: mlperf_logging/mllog/
+# constants.py (commit e6e040b) has submission_benchmark, _division, _entry, _org, _platform,
+# _poc_name, _poc_email and _status, no compliance config up to training_6.0.0 asks for one,
+# and the compliance checker takes the round from its command line (`--ruleset 2.0.0`,
+# compliance_checker/mlp_compliance.py). The real v2.0 logs, and the v4.0 and v5.1 logs looked
+# at (training_results_v4.0 NVIDIA gpt3, training_results_v5.1 AMD llama31_8b), log none. A
+# harness that does log it would use the tools' own word, "ruleset"; these keys are read.
+ROUND_KEYS = ("submission_ruleset", "ruleset")
+_ROUND_VALUE = re.compile(r"^(?:training[_ ]?)?v?(\d{1,2})\.(\d{1,2})(?:\.\d{1,3})?$", re.I)
+_ROUND_KEY_TEXT = re.compile(r'"key"\s*:\s*"(?:submission_)?ruleset"')
+
+
+def normalize_round(value) -> str | None:
+    """'2.0.0', 'v2.0', '2.0' -> '2.0'; anything else -> None."""
+    if not isinstance(value, str):
+        return None
+    match = _ROUND_VALUE.match(value.strip())
+    return f"{int(match.group(1))}.{int(match.group(2))}" if match else None
+
+
+def round_from_log_text(text: str) -> str | None:
+    """The round a log's text states in an MLLOG event keyed `ruleset` or
+    `submission_ruleset`, or None (official logs do not state it; see ROUND_KEYS).
+
+    Cheap for the first KB of a log: only lines that name such a key are parsed."""
+    for match in _ROUND_KEY_TEXT.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        line = text[start:end if end >= 0 else len(text)]
+        position = line.find(MLLOG_MARKER)
+        if position < 0:
+            continue
+        try:
+            event = json.loads(line[position + len(MLLOG_MARKER):].strip())
+        except ValueError:
+            continue
+        found = normalize_round(event.get("value")) if isinstance(event, dict) else None
+        if found:
+            return found
+    return None

@@ -1,29 +1,41 @@
-"""Read an MLPerf system description (systems/<system>.json) into canonical platform labels."""
+"""Read an MLPerf system description (systems/<system>.json) into canonical platform labels.
+
+How MLCommons reads the same file (mlcommons/logging, result_summarizer/result_summarizer.py,
+commit d4a66d8): the accelerator count is `int(accelerators_per_node) * int(number_of_nodes)`,
+and the `status` is mapped by `_map_availability` through result_summarizer/config.yaml
+(commit e6e040b, `availability:`), trying the status as written, then lower-cased; a status
+the map lacks is an error there. The categories are the four the system description checker
+accepts from round 4.1 on (system_desc_checker/system_desc_checker.py, commit 48ccae8):
+"Available on-premise", "Available cloud", "Research, Development, or Internal (RDI)",
+"Preview". The map is data: sources/mlperf/rules/availability.csv.
+"""
 
 from __future__ import annotations
 
+import csv
 import json
+import math
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import polars as pl
 
 from schemas.labels import canonical_framework, resolve_platforms
+from schemas.platform_mentions import read_platform
 from sources.mlperf.mllog import Problem
 
 MAX_SYSTEM_BYTES = 1024 * 1024
+MAX_COUNT = 1_000_000  # nodes or accelerators per node; beyond it a count is not one
 
-# MLCommons availability categories; submitters write the status several ways.
-AVAILABILITY = {
-    "available": "available",
-    "onprem": "available",
-    "on-premise": "available",
-    "cloud": "available",
-    "preview": "preview",
-    "research": "rdi",
-    "rdi": "rdi",
-    "research, development, or internal": "rdi",
+AVAILABILITY_MAP = Path(__file__).resolve().parent / "rules" / "availability.csv"
+# The official category -> the short availability the project's frames use.
+AVAILABILITY_SHORT = {
+    "Available on-premise": "available",
+    "Available cloud": "available",
+    "Research, Development, or Internal (RDI)": "rdi",
+    "Preview": "preview",
 }
 DIVISIONS = ("closed", "open")
 _MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*(GB|GiB|TB)\b", re.I)
@@ -37,6 +49,7 @@ class SystemDescription:
     division: str | None
     status: str | None  # as written: onprem, cloud, available, preview, research
     availability: str | None  # available, preview or rdi
+    availability_category: str | None  # the official category, e.g. "Available on-premise"
     system_name: str | None  # as written
     number_of_nodes: int | None
     accelerators_per_node: int | None
@@ -100,9 +113,11 @@ def describe_system(system_id: str, fields: dict) -> tuple[SystemDescription, li
         problems.append(Problem("unknown_division", f"division '{division}' is not closed/open"))
         division = None
     status = _read_text(fields.get("status"))
-    availability = AVAILABILITY.get(status.lower()) if status else None
-    if availability is None:
-        problems.append(Problem("unknown_status", f"status '{status}' is not a known availability"))
+    category = map_availability(status)
+    if category is None:
+        problems.append(Problem(
+            "unknown_status", f"status '{status}' is not an availability the MLCommons "
+            "summarizer maps (sources/mlperf/rules/availability.csv)"))
     framework = _read_text(fields.get("framework"))
     accelerator_model = _read_text(fields.get("accelerator_model_name"))
     system_name = _read_text(fields.get("system_name"))
@@ -115,7 +130,8 @@ def describe_system(system_id: str, fields: dict) -> tuple[SystemDescription, li
         submitter_name=submitter,
         division=division,
         status=status,
-        availability=availability,
+        availability=AVAILABILITY_SHORT.get(category) if category else None,
+        availability_category=category,
         system_name=system_name,
         number_of_nodes=nodes,
         accelerators_per_node=per_node,
@@ -166,6 +182,11 @@ def resolve_system_platform(
         if accelerator_count is not None and row["accelerator_count"] != accelerator_count:
             continue
         return row["vendor"], row["system"], row["accelerator"], how
+    # A system no platform names, of a chip the vocabulary knows ("AMD Instinct
+    # MI300X-NPS1-SPX-192GB-750W" is an MI300X): its chip as vendor pages name it.
+    chip = read_platform(accelerator_model) if accelerator_model else None
+    if chip is not None and chip.accelerator is not None:
+        return chip.vendor, system_name or system_id, chip.accelerator, "accelerator_vocabulary"
     return submitter, system_name or system_id, accelerator_model, "unresolved"
 
 
@@ -196,21 +217,68 @@ def parse_memory_gb(text: str | None) -> float | None:
     return number * 1024 if match.group(2).upper() == "TB" else number
 
 
+@cache
+def availability_map() -> dict[str, str]:
+    """Status as written -> official category, from sources/mlperf/rules/availability.csv."""
+    with AVAILABILITY_MAP.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    mapping = {row["status"]: row["category"] for row in rows}
+    unknown = set(mapping.values()) - set(AVAILABILITY_SHORT)
+    if unknown:
+        raise ValueError(f"{AVAILABILITY_MAP.name}: unknown categories {sorted(unknown)}")
+    return mapping
+
+
+def map_availability(status: str | None) -> str | None:
+    """The official category of a status, as `_map_availability` finds it: the status as
+    written, else lower-cased; None when the map has neither."""
+    if not status:
+        return None
+    mapping = availability_map()
+    return mapping.get(status) or mapping.get(status.lower())
+
+
 def _read_count(fields: dict, key: str, problems: list[Problem]) -> int | None:
     value = fields.get(key)
     text = _read_text(value)
     if text is None:
         problems.append(Problem("missing_field", f"'{key}' is missing"))
         return None
-    try:
-        number = int(text)
-    except ValueError:
+    number = read_whole_number(value)
+    if number is None:
         problems.append(Problem("bad_number", f"'{key}' is not a whole number", None, text))
         return None
     if number < 0:
         problems.append(Problem("bad_number", f"'{key}' is negative", None, text))
         return None
+    if number > MAX_COUNT:
+        problems.append(Problem("bad_number", f"'{key}' is over {MAX_COUNT:,}", None, text))
+        return None
     return number
+
+
+def read_whole_number(value) -> int | None:
+    """8, 8.0, "8", "8.0", " 1.0 " -> 8 or 1; 1.5, "two", True, inf -> None.
+
+    The summarizer's int(...) takes the JSON numbers 8 and 8.0; submitters also write the
+    count as text, with or without a decimal part."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return None
 
 
 def _read_text(value) -> str | None:

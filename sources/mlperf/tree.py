@@ -1,4 +1,11 @@
-"""Read a checkout of an MLPerf Training results repository, or a part of one, into frames."""
+"""Read a checkout of an MLPerf Training results repository, or a part of one, into frames.
+
+It reads a tree as MLCommons' result summarizer does (mlcommons/logging,
+mlperf_logging/result_summarizer/result_summarizer.py, commit d4a66d8): every
+`results/<system>/<benchmark>/result_*.txt` is a run (its `glob`, also the package checker's,
+package_checker.py commit 6191db6), a `scaling.json` beside them scales the score, and the
+round's rules (sources/mlperf/rules/, see scoring.py) give the runs required and dropped.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,7 @@ import itertools
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,8 +22,22 @@ import polars as pl
 
 from schemas.mlperf import RUN_DTYPES, SCORE_DTYPES, SYSTEM_DTYPES
 from schemas.vocabulary import read_vocab
-from sources.mlperf.mllog import Problem, RunLog, read_result_file
-from sources.mlperf.scoring import BenchmarkScore, RunTime, score_benchmark
+from sources.mlperf.mllog import (
+    Problem,
+    RunLog,
+    normalize_round,
+    read_result_file,
+    round_from_log_text,
+)
+from sources.mlperf.scoring import (
+    BenchmarkScore,
+    RunTime,
+    canonical_benchmark,
+    find_round_rule,
+    is_valid_scaling_factor,
+    round_key,
+    score_benchmark,
+)
 from sources.mlperf.systems import (
     DIVISIONS,
     MAX_SYSTEM_BYTES,
@@ -30,8 +52,15 @@ MAX_RESULT_FILES = 50_000
 SEARCH_DEPTH = 2  # a checkout root, or the folder that holds checkouts
 ANCESTOR_DEPTH = 3  # a benchmark folder is results/<system>/<benchmark> under a submitter
 
-_ROUND = re.compile(r"^training(?:_results)?_v(\d+\.\d+)$", re.I)
-_RESULT_FILE = re.compile(r"^result_(\d+)\.txt$")
+ROUND_LOG_FILES = 3  # result files whose head round_of_tree reads, at most
+LOG_HEAD_BYTES = 16 * 1024
+MAX_SCALING_BYTES = 64 * 1024
+SCALING_FILE = "scaling.json"
+
+_ROUND = re.compile(r"^training(?:_results)?_v(\d+\.\d+)(?:\.\d+)?$", re.I)
+# The summarizer's and the package checker's glob, `result_*.txt`, as a name pattern.
+_RESULT_FILE = re.compile(r"^result_.*\.txt\Z", re.S)
+_NUMBERS = re.compile(r"\d+")
 PROBLEM_COLUMNS = {"path": pl.String, "line_number": pl.Int32, "check": pl.String,
                    "reason": pl.String, "raw": pl.String}
 
@@ -133,11 +162,85 @@ def detect_round(folder: Path) -> str | None:
     return None
 
 
+def round_of_tree(path: Path) -> str | None:
+    """The round of the tree at `path`, cheaply, for a step that runs before the tree is read.
+
+    First the folder names: an ancestor of `path` (or `path`) named like
+    `training_results_v2.0` or `training_v2.0`, else the one round the submitter folders
+    below it name. Then the first LOG_HEAD_BYTES of at most ROUND_LOG_FILES result files
+    (round_from_log_text). None when neither says it, or the submitter folders name several.
+    """
+    path = Path(path)
+    named = detect_round(path)
+    if named:
+        return named
+    scopes = find_submitters(path)
+    rounds = {detect_round(scope.folder) for scope in scopes} - {None}
+    if len(rounds) == 1:
+        return rounds.pop()
+    if rounds:
+        return None  # several rounds below: no one round for the whole
+    return _round_from_logs(scopes)
+
+
+def _round_from_logs(scopes: list[SubmitterScope]) -> str | None:
+    files = itertools.islice(
+        (file for scope in scopes for file in _scope_result_files(scope)), ROUND_LOG_FILES)
+    for file in files:
+        try:
+            with file.open("rb") as handle:
+                head = handle.read(LOG_HEAD_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        found = round_from_log_text(head)
+        if found:
+            return found
+    return None
+
+
+def _scope_result_files(scope: SubmitterScope) -> Iterator[Path]:
+    """The result files of a scope, folder by folder, read lazily."""
+    if not scope.results:
+        return
+    for system in _child_folders(scope.folder / "results"):
+        if scope.system_id is not None and system.name != scope.system_id:
+            continue
+        for benchmark in _child_folders(system):
+            if scope.benchmark is not None and benchmark.name != scope.benchmark:
+                continue
+            for entry in _entries(benchmark):
+                if _RESULT_FILE.match(entry.name) and entry.is_file(follow_symlinks=False):
+                    yield Path(entry.path)
+
+
+def scope_round(scope: SubmitterScope, given: str | None = None) -> tuple[str | None, str | None]:
+    """(round, where it was read) for one submitter scope: `given` if the caller names it,
+    else the logs where they say it, else a folder of the path; (None, None) otherwise."""
+    if given:
+        return normalize_round(given) or given, "given"
+    logged = _round_from_logs([scope])
+    if logged:
+        return logged, "logs"
+    named = detect_round(scope.folder)
+    if named:
+        return named, "folder"
+    return None, None
+
+
+UNKNOWN_ROUND_REASON = (
+    "the round is named neither in the logs nor in a folder of the path (training_results_v2.0"
+    " or training_v2.0); give it with `perfledger ingest --round 2.0` (read_results_tree(path,"
+    " mlperf_round='2.0')): without it no score can be computed"
+)
+
+
 def read_results_tree(path: Path, mlperf_round: str | None = None) -> MlperfResults:
     """Systems, runs and official scores of every submitter under `path`.
 
-    `mlperf_round` overrides the round read from a folder name such as "training_v2.0".
-    Nothing raises on bad input: unreadable files and lines become problems.
+    The round is `mlperf_round` when given; else what the logs say (round_from_log_text),
+    else a folder of the path named like training_results_v2.0 or training_v2.0; else None,
+    with an `unknown_round` problem, and no score. Nothing raises on bad input: unreadable
+    files and lines become problems.
     """
     path = Path(path)
     reader = _TreeReader()
@@ -149,7 +252,16 @@ def read_results_tree(path: Path, mlperf_round: str | None = None) -> MlperfResu
             path=str(path),
         ))
     for scope in scopes:
-        reader.read_scope(scope, mlperf_round or detect_round(scope.folder))
+        found, how = scope_round(scope, mlperf_round)
+        if found is None:
+            reader._add_problem("unknown_round", UNKNOWN_ROUND_REASON, scope.folder.name)
+        elif how == "logs":
+            named = detect_round(scope.folder)
+            if named and named != found:
+                reader._add_problem(
+                    "round_mismatch", f"the logs say round v{found}, the folder v{named}; the "
+                    "logs' round is used", scope.folder.name)
+        reader.read_scope(scope, found)
     return reader.to_results(path)
 
 
@@ -173,8 +285,8 @@ class _TreeReader:
             system = described.get(system_folder.name)
             if system is None:
                 self._add_problem("missing_system_description",
-                              f"no systems/{system_folder.name}.json for these results",
-                              _relative(system_folder, base))
+                                  f"no systems/{system_folder.name}.json for these results",
+                                  _relative(system_folder, base))
             for benchmark_folder in self._benchmark_folders(scope, system_folder):
                 self._read_benchmark(benchmark_folder, base, submitter, system, mlperf_round)
 
@@ -219,24 +331,28 @@ class _TreeReader:
         system: SystemDescription | None,
         mlperf_round: str | None,
     ) -> None:
-        entries = itertools.islice(folder.iterdir(), MAX_DIRECTORY_ENTRIES)
-        files = sorted(
-            (file for file in entries if _RESULT_FILE.match(file.name)),
-            key=lambda file: int(_RESULT_FILE.match(file.name).group(1)),
-        )
+        entries = _entries(folder)
+        files = sorted((entry for entry in entries if _RESULT_FILE.match(entry.name)),
+                       key=lambda entry: run_sort_key(entry.name))
+        self._report_misnamed(entries, base)
         room = MAX_RESULT_FILES - self.result_files
         if len(files) > room:
             self._add_problem("too_many_files", f"stopped after {MAX_RESULT_FILES} result files",
-                          _relative(folder, base))
+                              _relative(folder, base))
             files = files[:max(room, 0)]
         self.result_files += len(files)
+        benchmark = canonical_benchmark(folder.name)
         key = {"mlperf_round": mlperf_round, "submitter": submitter,
-               "system_id": folder.parent.name, "benchmark": folder.name}
-        rows = [self._read_run(file, base, key) for file in files]
+               "system_id": folder.parent.name, "benchmark": benchmark}
+        rows = [self._read_run(entry, index, base, key) for index, entry in enumerate(files)]
+        factor, scaling_error = self._read_scaling(entries, base, mlperf_round)
         score = score_benchmark(
             [RunTime(row["run_name"], row["minutes"], row["converged"]) for row in rows],
-            folder.name, mlperf_round,
+            benchmark, mlperf_round, factor,
         )
+        applies_scaling = score.rule is not None and score.rule.round_rule.applies_scaling
+        if scaling_error is not None and applies_scaling:
+            score.score_minutes, score.valid, score.reason = None, False, scaling_error
         roles = dict.fromkeys(score.used, "used") | score.dropped
         for row in rows:
             row["score_role"] = roles.get(row["run_name"])
@@ -244,21 +360,76 @@ class _TreeReader:
         division = system.division if system else _read_logged_division(rows)
         self.scores.append(self._build_score_row(key, division, score, _relative(folder, base)))
 
-    def _read_run(self, file: Path, base: Path, key: dict) -> dict:
+    def _report_misnamed(self, entries: list[os.DirEntry], base: Path) -> None:
+        """Files that look like runs but are not named result_*.txt: the summarizer and the
+        package checker do not count them, so neither does the score; each is reported."""
+        for entry in entries:
+            name = entry.name
+            if _RESULT_FILE.match(name) or name.startswith("."):
+                continue
+            lowered = name.lower()
+            if lowered.startswith("result") or lowered.endswith((".txt", ".log")):
+                self._add_problem(
+                    "misnamed_result_file",
+                    f"'{name}' looks like a result file but is not named result_*.txt, the name "
+                    "the MLCommons summarizer and package checker read; it is not counted as a "
+                    "run", _relative(Path(entry.path), base))
+
+    def _read_run(self, entry: os.DirEntry, index: int, base: Path, key: dict) -> dict:
+        file = Path(entry.path)
         relative = _relative(file, base)
-        run = read_result_file(file)
+        run, unreadable = RunLog(sha256=hashlib.sha256(b"").hexdigest()), None
+        if entry.is_symlink():
+            unreadable = "the result file is a symbolic link; links are not followed"
+        elif entry.is_dir(follow_symlinks=False):
+            unreadable = "named like a result file but is a folder"
+        else:
+            try:
+                run = read_result_file(file)
+            except OSError as error:
+                unreadable = f"the result file cannot be read ({error.strerror or error})"
+        if unreadable is not None:
+            # Counted as a run that failed, as the summarizer counts a file it cannot check.
+            run.problems.append(Problem("unreadable_result", unreadable + "; it counts as a run "
+                                        "that did not converge"))
+            self.file_hashes.append((relative, "unreadable"))
+        else:
+            self.file_hashes.append((relative, run.sha256))
+            logged = run.logged_round
+            if logged and key["mlperf_round"] and logged != key["mlperf_round"]:
+                run.problems.append(Problem(
+                    "round_mismatch", f"the log says round v{logged}; the tree is read as "
+                    f"v{key['mlperf_round']}"))
         self._add_problems(run.problems, relative)
-        self.file_hashes.append((relative, run.sha256))
-        return _build_run_row(run, key, file, relative)
+        return _build_run_row(run, key, file, index, relative)
+
+    def _read_scaling(
+        self, entries: list[os.DirEntry], base: Path, mlperf_round: str | None
+    ) -> tuple[float | None, str | None]:
+        """(factor, why it cannot be used) from the folder's scaling.json, if it has one."""
+        entry = next((entry for entry in entries if entry.name == SCALING_FILE), None)
+        if entry is None:
+            return None, None
+        relative = _relative(Path(entry.path), base)
+        factor, error = read_scaling_file(entry)
+        regular = entry.is_file(follow_symlinks=False)
+        self.file_hashes.append((relative, _file_sha256(Path(entry.path)) if regular
+                                 else "unreadable"))
+        round_rule = find_round_rule(mlperf_round)
+        if error is not None:
+            self._add_problem("malformed_scaling", error, relative)
+            return None, f"{SCALING_FILE}: {error}; the summarizer cannot apply it, so no score"
+        if round_rule is not None and not round_rule.applies_scaling:
+            self._add_problem(
+                "scaling_not_applied", f"scaling_factor {factor} is not applied: the v"
+                f"{mlperf_round} summarizer reads no {SCALING_FILE} ({round_rule.source})",
+                relative)
+        return factor, None
 
     def _build_score_row(
         self, key: dict, division: str | None, score: BenchmarkScore, relative: str
     ) -> dict:
-        model = self.models.get(key["benchmark"])
-        if model is None:
-            self._add_problem("unknown_benchmark",
-                          f"benchmark '{key['benchmark']}' is not in "
-                          "schemas/vocab/mlperf_benchmarks.csv", relative)
+        model = self._model(key["benchmark"], key["mlperf_round"], relative)
         if not score.valid:
             self._add_problem("invalid_score", score.reason or "invalid", relative)
         rule = score.rule
@@ -267,6 +438,7 @@ class _TreeReader:
             "division": division,
             "model_canonical": model,
             "score_minutes": score.score_minutes,
+            "scaling_factor": score.scaling_factor if score.score_minutes is not None else None,
             "valid": score.valid,
             "reason": score.reason,
             "rule_id": rule.rule_id if rule else None,
@@ -275,12 +447,36 @@ class _TreeReader:
             "runs_found": score.runs_found,
             "runs_converged": score.runs_converged,
             "runs_non_converged": score.runs_non_converged,
-            "runs_used": ", ".join(sorted(score.used, key=_run_sort_key)),
+            "runs_used": ", ".join(sorted(score.used, key=run_sort_key)),
             "runs_dropped": ", ".join(
                 f"{name} ({score.dropped[name]})"
-                for name in sorted(score.dropped, key=_run_sort_key)
+                for name in sorted(score.dropped, key=run_sort_key)
             ),
         }
+
+    def _model(self, benchmark: str, mlperf_round: str | None, relative: str) -> str | None:
+        """The benchmark's model in the round (mlperf_benchmarks.csv), a problem if unknown."""
+        spans = self.models.get(benchmark)
+        if not spans:
+            self._add_problem("unknown_benchmark",
+                              f"benchmark '{benchmark}' is not in "
+                              "schemas/vocab/mlperf_benchmarks.csv", relative)
+            return None
+        if mlperf_round is None:
+            models = {model for model, _, _ in spans}
+            if len(models) == 1:
+                return models.pop()
+            self._add_problem("unknown_model", f"benchmark '{benchmark}' names another model in "
+                              "other rounds (schemas/vocab/mlperf_benchmarks.csv) and the round "
+                              "is unknown", relative)
+            return None
+        at = round_key(mlperf_round)
+        for model, first, last in spans:
+            if (first is None or round_key(first) <= at) and (last is None or at <= round_key(last)):
+                return model
+        self._add_problem("unknown_model", f"benchmark '{benchmark}' has no model for round "
+                          f"v{mlperf_round} in schemas/vocab/mlperf_benchmarks.csv", relative)
+        return None
 
     def _add_problems(self, problems: list[Problem], relative: str) -> None:
         for problem in problems:
@@ -302,37 +498,71 @@ class _TreeReader:
         )
 
 
-def read_benchmark_models() -> dict[str, str]:
-    """Benchmark name in the logs -> the model's canonical name (mlperf_benchmarks.csv)."""
+def read_benchmark_models() -> dict[str, list[tuple[str, str | None, str | None]]]:
+    """Benchmark name in the logs -> (model, first round, last round) rows of
+    schemas/vocab/mlperf_benchmarks.csv; an empty round leaves that end open ('ssd' is
+    SSD-ResNet-34 until v1.1 and RetinaNet from v2.0, result_summarizer/config.yaml)."""
     vocab = read_vocab("mlperf_benchmarks.csv")
-    return dict(zip(vocab["benchmark"], vocab["model"], strict=True))
+    models: dict[str, list[tuple[str, str | None, str | None]]] = {}
+    for row in vocab.iter_rows(named=True):
+        models.setdefault(row["benchmark"], []).append(
+            (row["model"], row["first_round"] or None, row["last_round"] or None))
+    return models
+
+
+def read_scaling_file(entry: os.DirEntry) -> tuple[float | None, str | None]:
+    """(scaling_factor, None) from a scaling.json, or (None, why it cannot be read)."""
+    if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+        return None, "not a regular file (links are not followed)"
+    try:
+        with open(entry.path, "rb") as handle:
+            data = handle.read(MAX_SCALING_BYTES + 1)
+    except OSError as error:
+        return None, f"cannot be read ({error.strerror or error})"
+    if len(data) > MAX_SCALING_BYTES:
+        return None, f"larger than {MAX_SCALING_BYTES} bytes"
+    try:
+        content = json.loads(data.decode("utf-8", errors="replace"))
+    except ValueError as error:
+        return None, f"not valid JSON ({error})"
+    value = content.get("scaling_factor") if isinstance(content, dict) else None
+    if not is_valid_scaling_factor(value):
+        return None, f"no positive number 'scaling_factor' (found {value!r})"
+    return float(value), None
+
+
+def run_sort_key(name: str) -> tuple[tuple[int, ...], str]:
+    """Runs in order: by the numbers in the name ('result_2' before 'result_10'), then the
+    name, so 'result_220520100725096152634_1.txt' and 'result_0.txt' both sort sensibly."""
+    return tuple(int(number) for number in _NUMBERS.findall(name)), name
 
 
 def _build_system_row(description: SystemDescription, mlperf_round: str | None, submitter: str,
-                relative: str) -> dict:
+                      relative: str) -> dict:
     row = {name: getattr(description, name) for name in SYSTEM_DTYPES
            if hasattr(description, name)}
     return {**row, "mlperf_round": mlperf_round, "submitter": submitter, "path": relative}
 
 
-def _build_run_row(run: RunLog, key: dict, file: Path, relative: str) -> dict:
-    duration = run.duration_ms
-    last_eval = run.evals[-1].value if run.evals else None
+def _build_run_row(run: RunLog, key: dict, file: Path, index: int, relative: str) -> dict:
+    last = run.evals[-1] if run.evals else None
+    components = last.components if last is not None else None
     return {
         **key,
         "run_name": file.stem,
-        "run_index": int(_RESULT_FILE.match(file.name).group(1)),
+        "run_index": index,
         "path": relative,
         "sha256": run.sha256,
         "bytes_read": run.bytes_read,
         "run_start_ms": run.run_start_ms,
         "run_stop_ms": run.run_stop_ms,
-        "minutes": duration / 60_000 if duration is not None else None,
+        "minutes": run.minutes,
         "status": run.status,
         "converged": run.converged,
         "score_role": None,
         "eval_count": len(run.evals),
-        "last_eval_accuracy": last_eval,
+        "last_eval_accuracy": last.value if last is not None else None,
+        "last_eval_components": json.dumps(components) if components else None,
         "global_batch_size": run.global_batch_size,
         **{f"submission_{name}": run.submission.get(name)
            for name in ("benchmark", "division", "org", "platform", "status")},
@@ -346,9 +576,13 @@ def _read_logged_division(rows: list[dict]) -> str | None:
     return next(iter(logged)) if len(logged) == 1 and logged <= set(DIVISIONS) else None
 
 
-def _run_sort_key(name: str) -> tuple[int, str]:
-    match = re.search(r"(\d+)$", name)
-    return (int(match.group(1)) if match else -1, name)
+def _entries(folder: Path) -> list[os.DirEntry]:
+    """A folder's entries (bounded), their types known without a stat per file."""
+    try:
+        with os.scandir(folder) as entries:
+            return list(itertools.islice(entries, MAX_DIRECTORY_ENTRIES))
+    except OSError:
+        return []
 
 
 def _relative(path: Path, base: Path) -> str:

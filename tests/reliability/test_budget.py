@@ -53,9 +53,9 @@ def test_a_document_over_the_size_budget_is_archived_unread(tmp_path, monkeypatc
     summary = pipeline.ingest([str(folder)], tmp_path / "warehouse")
     assert summary.total("values_added") == GOOD_VALUES
     assert f"over the 100,000-byte budget ({budget.MAX_BYTES_ENV})" in failure_of(summary)
-    stored = archive.archive_path(lake.archive_dir(tmp_path / "warehouse"),
-                                  archive.sha256_of(big.encode()))
-    assert stored.read_bytes() == big.encode()
+    stored = archive.read(lake.archive_dir(tmp_path / "warehouse"),
+                          archive.sha256_of(big.encode()))
+    assert stored == big.encode()
 
 
 @pytest.mark.parametrize("isolate_above", ["1_000_000", "1"], ids=["in-process", "worker"])

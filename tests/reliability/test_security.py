@@ -143,7 +143,7 @@ def test_a_crafted_results_tree_manifest_writes_nothing_outside(tmp_path):
 
 WAREHOUSE_LAYOUT = ("archive/", "data/", "extensions/", "catalog.sqlite", ".writer.lock",
                     ".file-index.json")
-ARCHIVE_NAME = re.compile(r"archive/([0-9a-f]{2}/[0-9a-f]{64}|sightings/[0-9]{8}T[0-9]{6}"
+ARCHIVE_NAME = re.compile(r"archive/([0-9a-f]{2}/[0-9a-f]{64}(\.zst)?|sightings/[0-9]{8}T[0-9]{6}"
                           r"\.[0-9]{6}Z-[0-9]+-[0-9a-f]{8}\.sightings\.jsonl)")
 
 

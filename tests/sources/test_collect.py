@@ -120,8 +120,9 @@ def test_files_archived_side_by_side_come_out_in_listing_order(tmp_path, monkeyp
     assert [d.location for d in documents if d.error] == [str(unreadable)]
     assert documents[17].error == f"cannot read {unreadable}: Permission denied"
     for document in (d for d in documents if not d.error):
-        assert (Path(document.archive_path).read_bytes()
+        assert (archive.read(store, document.document_sha256)
                 == read_bytes(Path(document.location)))
+        assert Path(document.archive_path) == archive.stored_path(store, document.document_sha256)
     (log,) = (store / archive.SIGHTINGS_FOLDER).iterdir()
     sighted = [json.loads(line)["location"] for line in log.read_text().splitlines()]
     assert sighted == [d.location for d in documents if not d.error]
@@ -165,7 +166,8 @@ def test_a_large_file_is_archived_a_chunk_at_a_time_with_the_same_outcome(tmp_pa
         data = Path(document.location).read_bytes()
         assert document.document_sha256 == archive.sha256_of(data)
         assert document.byte_size == len(data)
-        assert Path(document.archive_path).read_bytes() == data
+        assert archive.read(store, document.document_sha256) == data
+        assert Path(document.archive_path) == archive.stored_path(store, document.document_sha256)
     assert documents[1].document_sha256 == archive.sha256_of(JULY_2023.read_bytes())
     assert documents[1].archive_path == documents[2].archive_path
     assert len([path for path in store.glob("??/*") if path.is_file()]) == 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import polars as pl
@@ -23,6 +24,9 @@ from warehouse import lake
 from warehouse.mlperf_load import load_mlperf
 
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures" / "mlperf"
+SHARED = PROJECT_ROOT.parent / "shared" / "mlperf"  # real official v2.0 files, never copied
+needs_shared = pytest.mark.skipif(not (SHARED / "training_v2.0").is_dir(),
+                                  reason=f"the MLPerf Training v2.0 logs are not at {SHARED}")
 CHECKOUT = FIXTURES / "training_results_v2.0"
 ACME = CHECKOUT / "Acme"
 POD16 = ACME / "results" / "pod16-tf-closed" / "resnet"
@@ -109,6 +113,8 @@ def test_prefixed_repeated_and_odd_events_are_read_without_a_crash():
     assert [(p.check, p.line_number) for p in run.problems] == [
         ("repeated_run_start", 2), ("malformed_event", 3), ("malformed_eval", 4),
     ]
+    # Two run_starts fail the compliance checker's EXACTLY_ONE: the summarizer drops the run.
+    assert run.run_starts == 2 and not run.converged
 
 
 @settings(max_examples=200, deadline=None)
@@ -117,13 +123,144 @@ def test_prefixed_repeated_and_odd_events_are_read_without_a_crash():
     st.text(max_size=80).map(lambda text: (":::MLLOG " + text).encode()),
     st.sampled_from([b':::MLLOG {"time_ms": 5, "key": "run_stop", "value": 1}',
                      b':::MLLOG {"time_ms": 1e400, "key": "run_start"}',
+                     b':::MLLOG {"time_ms": 1e300, "key": "run_stop"}',
+                     b':::MLLOG {"time_ms": 1' + b"0" * 400 + b', "key": "run_start"}',
+                     b':::MLLOG {"key": "eval_accuracy", "value": {"BBOX": 1' + b"0" * 400
+                     + b', "SEGM": NaN}, "time_ms": 3}',
                      b':::MLLOG {"key": "eval_accuracy", "value": NaN, "time_ms": 3}']),
 ), max_size=20))
 def test_any_bytes_are_read_without_an_exception(lines):
     data = b"\n".join(lines)
     run = parse_result_bytes(data)
     assert run.bytes_read == len(data)
-    assert run.converged == (run.duration_ms is not None and run.status == "success")
+    assert run.converged == (run.duration_ms is not None and run.status == "success"
+                             and run.run_starts == 1 and run.run_stops == 1)
+
+
+# --- handwritten logs and trees, written in each test's tmp_path -------------------------------
+
+START = 1_650_000_000_000
+
+
+def mllog(key: str, value=None, time_ms: int = START, **metadata) -> str:
+    event = {"namespace": "", "time_ms": time_ms, "event_type": "POINT_IN_TIME", "key": key,
+             "value": value, "metadata": {"file": "train.py", "lineno": 1, **metadata}}
+    return ":::MLLOG " + json.dumps(event)
+
+
+def result_log(minutes: float | None, benchmark: str = "resnet", status: str = "success",
+               evals: tuple = (), extra: tuple = ()) -> str:
+    """A result file whose run lasts `minutes` (None: no run_stop)."""
+    lines = [mllog("submission_benchmark", benchmark), mllog("submission_division", "closed"),
+             mllog("submission_org", "Acme"), mllog("submission_status", "onprem"),
+             *extra, mllog("global_batch_size", 256), mllog("run_start", None, START)]
+    for epoch, value in enumerate(evals, start=1):
+        lines.append(mllog("eval_accuracy", value, START + epoch * 1000, epoch_num=epoch))
+    if minutes is not None:
+        lines.append(mllog("run_stop", None, START + round(minutes * 60_000), status=status))
+    return "\n".join(lines) + "\n"
+
+
+SYSTEM = {"submitter": "Acme", "division": "closed", "status": "onprem",
+          "system_name": "Bow-Pod16", "number_of_nodes": "1", "accelerators_per_node": "16",
+          "accelerator_model_name": "Graphcore Bow IPU", "framework": "TensorFlow 1.15"}
+
+
+def write_tree(root, benchmark: str = "resnet", runs: dict | None = None,
+               round_folder: str = "training_results_v2.0", system: dict | None = None):
+    """<root>/<round_folder>/Acme/{systems,results/pod16/<benchmark>}; runs: name -> text."""
+    submitter = root / round_folder / "Acme" if round_folder else root / "Acme"
+    (submitter / "systems").mkdir(parents=True, exist_ok=True)
+    (submitter / "systems" / "pod16.json").write_text(json.dumps(system or SYSTEM))
+    folder = submitter / "results" / "pod16" / benchmark
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in (runs or {}).items():
+        (folder / name).write_text(text)
+    return folder
+
+
+MASK_EVALS = ({"BBOX": 0.2514, "SEGM": 0.2398}, {"BBOX": 0.3771, "SEGM": 0.3412})
+
+
+def test_a_mask_rcnn_evaluation_with_bbox_and_segm_is_read_not_quarantined(tmp_path):
+    path = tmp_path / "result_0.txt"
+    path.write_text(result_log(40.0, "maskrcnn", evals=(
+        {"BBOX": 0.1747, "SEGM": 0.1727}, *MASK_EVALS)))
+    run = read_result_file(path)
+    assert run.problems == [] and run.converged
+    assert [(e.value, e.components, e.epoch) for e in run.evals] == [
+        (0.1747, {"BBOX": 0.1747, "SEGM": 0.1727}, 1.0),
+        (0.2514, {"BBOX": 0.2514, "SEGM": 0.2398}, 2.0),
+        (0.3771, {"BBOX": 0.3771, "SEGM": 0.3412}, 3.0),
+    ]
+    # A dict without BBOX stands for its first numeric component; one without any is a problem.
+    odd = parse_result_bytes("\n".join([
+        mllog("eval_accuracy", {"note": "x", "SEGM": 0.3, "MIOU": 0.5}, START),
+        mllog("eval_accuracy", {"BBOX": "high"}, START)]).encode())
+    assert [(e.value, e.components) for e in odd.evals] == [(0.3, {"SEGM": 0.3, "MIOU": 0.5})]
+    assert [p.check for p in odd.problems][:1] == ["malformed_eval"]
+
+
+def test_a_mask_rcnn_tree_keeps_every_component_of_the_last_evaluation(tmp_path):
+    # The summarizer scores a folder named "mask" as maskrcnn (_benchmark_alias).
+    runs = {f"result_{i}.txt": result_log(m, "maskrcnn", evals=MASK_EVALS)
+            for i, m in enumerate([40.0, 41.0, 42.0, 43.0, 44.0])}
+    write_tree(tmp_path, "mask", runs)
+    results = read_results_tree(tmp_path)
+    assert results.problems == []
+    run = results.runs.row(0, named=True)
+    assert (run["benchmark"], run["last_eval_accuracy"], run["eval_count"]) == (
+        "maskrcnn", 0.3771, 2)
+    assert json.loads(run["last_eval_components"]) == {"BBOX": 0.3771, "SEGM": 0.3412}
+    score = results.scores.row(0, named=True)
+    assert (score["benchmark"], score["model_canonical"], score["score_minutes"]) == (
+        "maskrcnn", "Mask R-CNN", 42.0)
+    assert score["rule_id"] == "training-v2.0/benchmark-results/maskrcnn"
+    MlperfRunSchema.validate(results.runs, lazy=True)
+
+
+def test_result_files_named_otherwise_are_runs_in_numeric_order(tmp_path):
+    names = ["result_220520100725096152634_10.txt", "result_220520100725096152634_2.txt",
+             "result_220520100725096152634_1.txt", "result_220521083012000000000_1.txt",
+             "result_220520100725096152634_3.txt"]
+    minutes = [10.0, 10.5, 10.25, 11.0, 10.75]
+    write_tree(tmp_path, runs={name: result_log(m) for name, m in zip(names, minutes, strict=True)})
+    results = read_results_tree(tmp_path)
+    assert results.problems == []
+    assert results.runs.sort("run_index")["run_name"].to_list() == [
+        "result_220520100725096152634_1", "result_220520100725096152634_2",
+        "result_220520100725096152634_3", "result_220520100725096152634_10",
+        "result_220521083012000000000_1"]
+    score = results.scores.row(0, named=True)
+    assert (score["valid"], score["score_minutes"], score["runs_found"]) == (True, 10.5, 5)
+    assert score["runs_dropped"] == (
+        "result_220520100725096152634_10 (fastest), result_220521083012000000000_1 (slowest)")
+
+
+def test_files_that_look_like_runs_are_reported_never_skipped_silently(tmp_path):
+    runs = {f"result_{i}.txt": result_log(m) for i, m in enumerate([10.0, 10.5, 10.25, 11.0])}
+    folder = write_tree(tmp_path, runs=runs | {"results_5.txt": result_log(9.0),
+                                                "Result_6.TXT": result_log(9.0),
+                                                "run_7.log": result_log(9.0)})
+    (folder / "result_4.txt").mkdir()  # named like a run, but a folder
+    results = read_results_tree(tmp_path)
+    problems = {(p.path.rsplit("/", 1)[-1], p.check) for p in results.problems}
+    assert problems == {
+        ("results_5.txt", "misnamed_result_file"), ("Result_6.TXT", "misnamed_result_file"),
+        ("run_7.log", "misnamed_result_file"), ("result_4.txt", "unreadable_result"),
+    }
+    score = results.scores.row(0, named=True)
+    # result_4 counts as a run that failed, as the summarizer counts a file it cannot check.
+    assert (score["runs_found"], score["runs_non_converged"], score["valid"]) == (5, 1, True)
+    assert score["score_minutes"] == (10.25 + 10.5 + 11.0) / 3  # the failed run is the slowest
+    assert score["runs_dropped"] == "result_0 (fastest), result_4 (not_converged)"
+
+
+def test_a_folder_without_result_files_says_so(tmp_path):
+    write_tree(tmp_path, runs={"run_0.txt": result_log(10.0)})
+    score = read_results_tree(tmp_path).scores.row(0, named=True)
+    assert score["reason"] == "no run: the folder holds no result_*.txt file"
+    assert "no run left" not in score["reason"]
 
 
 # --- scoring -------------------------------------------------------------------------------
@@ -168,9 +305,10 @@ def test_unet3d_drops_four_runs_at_each_end_and_allows_four_failures():
 
 
 def test_no_rule_no_score():
-    assert score_benchmark(_runs([1.0] * 5), "resnet", "9.9").reason == (
-        "no scoring rule for benchmark 'resnet' in round 9.9"
-    )
+    reason = score_benchmark(_runs([1.0] * 5), "resnet", "9.9").reason
+    assert reason.startswith("no scoring rule for benchmark 'resnet' in round v9.9: "
+                             "sources/mlperf/rules/training.csv has rounds v0.7, v1.0, v1.1,")
+    assert reason.endswith("v4.1, v5.0")
     assert score_benchmark(_runs([1.0] * 5), "llama", "2.0").score_minutes is None
 
 
@@ -223,6 +361,50 @@ def test_unreadable_system_fields_are_problems(tmp_path):
     ]
     (tmp_path / "broken.json").write_text('{"division": ')
     assert read_system_file(tmp_path / "broken.json")[0] is None
+
+
+def test_whole_numbers_written_as_floats_or_text_are_counts(tmp_path):
+    for nodes, per_node, count in [(1.0, "8.0", 8), ("2", 8, 16), (" 4.0 ", "16", 64)]:
+        system, problems = describe_system(
+            "x", SYSTEM | {"number_of_nodes": nodes, "accelerators_per_node": per_node})
+        assert (system.accelerator_count, problems) == (count, [])
+    path = tmp_path / "floats.json"
+    path.write_text('{"division": "closed", "status": "onprem", "system_name": "Bow-Pod16",'
+                    ' "number_of_nodes": 1.0, "accelerators_per_node": 16.0,'
+                    ' "accelerator_model_name": "Graphcore Bow IPU"}')
+    system, problems = read_system_file(path)
+    assert problems == []
+    assert (system.number_of_nodes, system.accelerators_per_node, system.system) == (
+        1, 16, "Bow Pod16")
+    assert isinstance(system.number_of_nodes, int)
+    for bad in (1.5, "1.5", True, "1e999", "99999999999"):
+        _, problems = describe_system("x", SYSTEM | {"number_of_nodes": bad})
+        assert [p.check for p in problems] == ["bad_number"], bad
+
+
+def test_statuses_map_to_the_official_availability_categories():
+    cases = {
+        "Available on-premise": ("Available on-premise", "available"),
+        "available": ("Available on-premise", "available"),
+        "onprem": ("Available on-premise", "available"),
+        "Available Onprem": ("Available on-premise", "available"),
+        "Available cloud": ("Available cloud", "available"),
+        "cloud": ("Available cloud", "available"),
+        "preview": ("Preview", "preview"),
+        "Preview": ("Preview", "preview"),
+        "Research, Development, or Internal (RDI)": (
+            "Research, Development, or Internal (RDI)", "rdi"),
+        "rdi": ("Research, Development, or Internal (RDI)", "rdi"),
+        "research": ("Research, Development, or Internal (RDI)", "rdi"),
+        "internal": ("Research, Development, or Internal (RDI)", "rdi"),
+    }
+    for status, expected in cases.items():
+        system, problems = describe_system("x", SYSTEM | {"status": status})
+        assert (system.availability_category, system.availability) == expected, status
+        assert problems == [], status
+    system, problems = describe_system("x", SYSTEM | {"status": "on sale soon"})
+    assert system.availability_category is None and [p.check for p in problems] == [
+        "unknown_status"]
 
 
 # --- a whole tree --------------------------------------------------------------------------
@@ -301,6 +483,53 @@ def test_not_a_tree_is_a_problem_not_a_crash(tmp_path):
     results = read_results_tree(tmp_path)
     assert results.scores.height == 0
     assert [p.check for p in results.problems] == ["not_a_results_tree"]
+
+
+# --- the real official v2.0 files (read from /work/shared, never copied) ----------------------
+
+
+@pytest.fixture(scope="module")
+def official():
+    return read_results_tree(SHARED)
+
+
+def _official(results, system_id: str, benchmark: str) -> dict:
+    return results.scores.filter((pl.col("system_id") == system_id)
+                                 & (pl.col("benchmark") == benchmark)).row(0, named=True)
+
+
+@needs_shared
+def test_habana_gaudi2_resnet_is_scored_as_the_summarizer_scores_it(official):
+    score = _official(official, "HLS-Gaudi2", "resnet")
+    # run_stop - run_start of result_1, 2, 3 in ms; result_0 (1092935) and result_4 (1128501)
+    # are the fastest and the slowest. The summarizer's arithmetic: ms / 60 / 1000, sorted,
+    # summed, divided by the count.
+    kept = sorted(ms / 60 / 1000 for ms in (1104638, 1097917, 1102544))
+    assert score["score_minutes"] == sum(kept) * 1.0 / 3 == 18.36166111111111
+    assert (score["valid"], score["scaling_factor"], score["runs_required"]) == (True, 1.0, 5)
+    assert score["runs_dropped"] == "result_0 (fastest), result_4 (slowest)"
+
+
+@needs_shared
+def test_nvidia_bert_drops_one_run_at_each_end_of_ten(official):
+    score = _official(official, "dgxa100_ngc22.04_pytorch", "bert")
+    kept = sorted(ms / 60 / 1000 for ms in (1125109, 1059563, 1000240, 1098943, 1156459,
+                                            1116165, 1137184, 1158697))
+    assert score["score_minutes"] == sum(kept) / 8 == 18.442416666666666
+    assert score["runs_dropped"] == "result_1 (slowest), result_5 (fastest)"
+    assert score["rule_id"] == "training-v2.0/benchmark-results/bert"
+
+
+@needs_shared
+def test_the_real_tree_reads_its_round_statuses_and_runs_without_a_problem(official):
+    assert official.problems == []
+    assert official.scores["mlperf_round"].unique().to_list() == ["2.0"]
+    categories = dict(official.systems.select("system_id", "availability_category").rows())
+    assert categories["HLS-Gaudi2"] == "Available on-premise"  # "status": "available"
+    assert categories["ipu-pod16-TF1-closed"] == "Available on-premise"  # "onprem"
+    assert official.runs["last_eval_components"].null_count() == official.runs.height
+    MlperfSystemSchema.validate(official.systems, lazy=True)
+    MlperfScoreSchema.validate(official.scores, lazy=True)
 
 
 # --- measurements --------------------------------------------------------------------------

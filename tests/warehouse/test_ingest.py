@@ -47,7 +47,8 @@ def test_demo_ingest_keeps_lineage_for_every_value(demo_warehouse):
         "MLPerf v2.0 Training Performance", 1, "Time to Train (mins)", "19.64")
     assert parser == "text_capture/1"
     assert str(captured) == "2023-07-31"
-    assert archive.sha256_of(Path(path).read_bytes()) == sha256
+    assert Path(path) == archive.stored_path(lake.archive_dir(demo_warehouse), sha256)
+    assert archive.sha256_of(archive.read(lake.archive_dir(demo_warehouse), sha256)) == sha256
 
 
 def test_demo_history_is_two_snapshots_of_the_results_page(demo_warehouse):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -23,23 +24,92 @@ def cli(*args):
     return result.output
 
 
-def test_a_results_tree_is_one_archived_version_and_reads_back_from_the_archive(warehouse):
+def test_each_system_and_benchmark_of_a_tree_is_a_document_read_back_from_the_archive(warehouse):
     first = pipeline.ingest([str(ACME)], warehouse)
-    assert first.count_status("new") == 1
+    assert first.count_status("new") == 2
     official = query.run_sql(
-        warehouse, "SELECT source_id, system, metric, unit, value FROM measurements "
+        warehouse, "SELECT source_id, source_url, system, metric, unit, value FROM measurements "
         "ORDER BY system")[1]
     # the fixture's scores: 10.5 and 15.5 minutes (see tests/sources/test_mlperf.py)
+    repository = "https://github.com/mlcommons/training_results_v2.0/tree/main/Acme/results"
     assert official == [
-        ("mlperf-training-v2.0", "Bow Pod16", "time_to_train", "s", 630.0),
-        ("mlperf-training-v2.0", "DGX A100", "time_to_train", "s", 930.0),
+        ("mlperf-training-v2.0/Acme/pod16-tf-closed/resnet",
+         f"{repository}/pod16-tf-closed/resnet", "Bow Pod16", "time_to_train", "s", 630.0),
+        ("mlperf-training-v2.0/Acme/dgxa100_test_mxnet/resnet",
+         f"{repository}/dgxa100_test_mxnet/resnet", "DGX A100", "time_to_train", "s", 930.0),
     ]
     again = pipeline.ingest([str(ACME)], warehouse)
-    assert again.count_status("unchanged") == 1
+    assert again.count_status("unchanged") == 2
     reread = pipeline.reprocess(warehouse)
-    assert reread.count_status("new") == 1
+    assert reread.count_status("new") == 2
     assert reread.total("values_changed") == 0
     assert query.run_sql(warehouse, "SELECT count(*) FROM mlperf_official")[1][0][0] == 2
+
+
+def _copy_tree(tmp_path, name="training_results_v2.0"):
+    copy = tmp_path / name
+    shutil.copytree(ACME, copy)
+    return copy
+
+
+def test_a_fixed_result_file_re_reads_its_own_unit_only(tmp_path, warehouse):
+    tree = _copy_tree(tmp_path)
+    pipeline.ingest([str(tree)], warehouse)
+    log = tree / "Acme" / "results" / "pod16-tf-closed" / "resnet" / "result_0.txt"
+    log.write_text(log.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    again = pipeline.ingest([str(tree)], warehouse)
+    assert sorted(d.status for run in again.runs for d in run.documents) == ["new", "unchanged"]
+    (changed,) = [d.source_id for run in again.runs for d in run.documents if d.status == "new"]
+    assert changed == "mlperf-training-v2.0/Acme/pod16-tf-closed/resnet"
+
+
+def test_a_submitter_folder_ingested_later_adds_to_the_round(tmp_path, warehouse):
+    tree = _copy_tree(tmp_path)
+    other = tmp_path / "second" / "training_results_v2.0"
+    other.mkdir(parents=True)
+    (tree / "Acme").rename(other / "Acme")
+    # Two submitters of one round, ingested one folder at a time.
+    shutil.copytree(other / "Acme", tree / "Zenith")
+    shutil.rmtree(tree / "Zenith" / "results" / "dgxa100_test_mxnet")
+    pipeline.ingest([str(other / "Acme")], warehouse)
+    pipeline.ingest([str(tree / "Zenith")], warehouse)
+    rows = query.run_sql(warehouse, "SELECT submitter, system, score_minutes FROM "
+                         "mlperf_official ORDER BY submitter, system")[1]
+    assert rows == [("Acme", "Bow Pod16", 10.5), ("Acme", "DGX A100", 15.5),
+                    ("Zenith", "Bow Pod16", 10.5)]
+
+
+def test_the_round_comes_from_the_option_when_no_folder_or_log_names_it(tmp_path):
+    plain = tmp_path / "checkout"
+    shutil.copytree(ACME / "Acme", plain / "Acme")
+    warehouse = str(tmp_path / "wh")
+    cli("ingest", str(plain / "Acme"), "--warehouse", warehouse, "--quiet")
+    unknown = json.loads(cli("quarantine", "--format", "json", "--warehouse", warehouse))
+    rounds = [row for row in unknown if row["check"] == "unknown_round"]
+    assert rounds and all("--round 2.0" in row["reason"] for row in rounds)
+    assert query.run_sql(tmp_path / "wh", "SELECT count(*) FROM measurements")[1] == [(0,)]
+    cli("ingest", str(plain / "Acme"), "--round", "2.0", "--warehouse", warehouse, "--quiet")
+    scores = query.run_sql(tmp_path / "wh", "SELECT source_id, value FROM measurements "
+                           "ORDER BY value")[1]
+    assert scores == [("mlperf-training-v2.0/Acme/pod16-tf-closed/resnet", 630.0),
+                      ("mlperf-training-v2.0/Acme/dgxa100_test_mxnet/resnet", 930.0)]
+
+
+def test_a_file_over_the_size_budget_is_archived_and_reported_and_the_rest_is_read(
+        tmp_path, warehouse, monkeypatch):
+    tree = _copy_tree(tmp_path)
+    big = tree / "Acme" / "results" / "pod16-tf-closed" / "resnet" / "result_4.txt"
+    largest_other = max(f.stat().st_size for f in tree.rglob("*.*") if f != big)
+    big.write_text(big.read_text(encoding="utf-8") + "\n" * largest_other, encoding="utf-8")
+    size = big.stat().st_size
+    monkeypatch.setenv("PERFLEDGER_MAX_DOCUMENT_BYTES", str(size - 1))
+    pipeline.ingest([str(tree)], warehouse)
+    (row,) = query.run_sql(warehouse, "SELECT \"check\", reason FROM quarantine "
+                           "WHERE \"check\" = 'over_budget'")[1]
+    assert "result_4.txt" in row[1] and f"{size:,} bytes" in row[1]
+    scores = dict(query.run_sql(warehouse, "SELECT system_id, runs_found FROM mlperf_official")[1])
+    # The other system's five runs all fit; this one's fifth is kept aside, not guessed.
+    assert scores == {"pod16-tf-closed": 4, "dgxa100_test_mxnet": 5}
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="the shared MLPerf v2.0 subset is not present")
@@ -58,6 +128,45 @@ def test_the_blog_claim_is_checked_against_the_official_mlperf_record(tmp_path):
     assert claim["subject_value"] == pytest.approx(1178.1093333)
     assert claim["measured_ratio"] == pytest.approx(1.460919, abs=1e-6)
     assert claim["verdict"] == "supported"
-    reconciled = query.run_sql(
-        tmp_path / "wh", "SELECT verdict, count(*) FROM mlperf_reconciliation GROUP BY 1")[1]
-    assert reconciled == [("matches", 11)]
+    reconciled = json.loads(cli("reconcile", "--format", "json", "--warehouse", warehouse))
+    assert [row["verdict"] for row in reconciled] == ["matches"] * 11
+    assert all(row["pairing_rule"].startswith("round (from the ") for row in reconciled)
+
+
+INFERENCE = SHARED / "inference_v4.1" / "closed"
+VENDOR_INFERENCE_PAGE = """<html lang="en"><head><title>AMD Instinct MI300X in MLPerf Inference
+v4.1</title></head><body><h1>AMD Instinct MI300X in MLPerf Inference v4.1</h1>
+<h2>8x AMD Instinct MI300X</h2><table>
+<tr><th>Model</th><th>Scenario</th><th>Throughput (tokens/s)</th></tr>
+<tr><td>Llama 2 70B</td><td>Offline</td><td>23,514.8</td></tr>
+<tr><td>Llama 2 70B</td><td>Server</td><td>21,500</td></tr>
+</table></body></html>"""
+
+
+@pytest.mark.skipif(not INFERENCE.is_dir(), reason="the shared MLPerf Inference v4.1 subset "
+                    "is not present")
+def test_inference_results_load_and_a_vendor_page_reconciles_against_them(tmp_path):
+    warehouse = str(tmp_path / "wh")
+    output = cli("ingest", str(INFERENCE / "AMD"), "--warehouse", warehouse)
+    # 3 systems x llama2-70b-99/-99.9 x Offline/Server
+    assert "values added:        12" in output
+    official = query.run_sql(tmp_path / "wh", """
+        SELECT accuracy_target, scenario, metric, value, unit, value_per_accelerator
+        FROM mlperf_inference_official
+        WHERE system_id = '8xMI300X_2xEPYC-9374F' AND accuracy_target = '99'
+        ORDER BY scenario""")[1]
+    assert official == [
+        ("99", "Offline", "tokens_per_second", 23514.8, "tokens/s", 23514.8 / 8),
+        ("99", "Server", "completed_tokens_per_second", 21028.2, "tokens/s", 21028.2 / 8)]
+    page = tmp_path / "amd-mlperf-inference.html"
+    page.write_text(VENDOR_INFERENCE_PAGE, encoding="utf-8")
+    cli("ingest", str(page), "--warehouse", warehouse, "--quiet")
+    reconciled = json.loads(cli("reconcile", "--format", "json", "--warehouse", warehouse))
+    rows = {row["scenario"]: row for row in reconciled if row["kind"] == "inference"}
+    assert set(rows) == {"Offline", "Server"}
+    assert (rows["Offline"]["official_value"], rows["Offline"]["verdict"]) == (23514.8, "matches")
+    assert (rows["Server"]["official_value"], rows["Server"]["verdict"]) == (21028.2, "differs")
+    assert rows["Server"]["difference_pct"] == pytest.approx(100 * (21500 / 21028.2 - 1), abs=1e-3)
+    assert rows["Offline"]["official_system_id"] == "8xMI300X_2xEPYC-9374F"
+    assert rows["Offline"]["pairing_rule"].startswith(
+        "model, accelerator and its count, metric and unit equal, scenario equal, round equal")

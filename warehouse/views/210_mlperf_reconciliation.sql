@@ -29,6 +29,11 @@ WITH official AS (
             nullif(regexp_extract(m.table_title, '[vV](\d+\.\d+)', 1), ''),
             nullif(regexp_extract(m.document_title, '[vV](\d+\.\d+)', 1), '')
         ) AS mlperf_round,
+        CASE
+            WHEN regexp_extract(m.mlperf_id, '^\s*(\d+\.\d+)-', 1) <> '' THEN 'result id'
+            WHEN regexp_extract(m.table_title, '[vV](\d+\.\d+)', 1) <> '' THEN 'table title'
+            WHEN regexp_extract(m.document_title, '[vV](\d+\.\d+)', 1) <> '' THEN 'page title'
+        END AS round_from,
         m.value / 60 AS published_minutes,
         CAST(length(regexp_extract(m.raw_value, '\.(\d+)', 1)) AS INTEGER) AS printed_decimals
     FROM measurements AS m
@@ -100,6 +105,16 @@ SELECT
     official_framework,  -- Its framework, canonical
     official_candidates,  -- Official scores that fit the row; above 1 the best fit is shown
     official_source_id,  -- Source the official score was loaded from
+    CASE WHEN official_minutes IS NOT NULL THEN
+        'round (from the ' || round_from || '), system and model equal'
+        || CASE WHEN division IS NOT NULL THEN ', division equal' ELSE '' END
+        || CASE WHEN framework_canonical IS NOT NULL AND official_framework IS NOT NULL
+                THEN ', framework equal' ELSE '' END
+        || CASE WHEN official_candidates > 1
+                THEN '; of ' || official_candidates || ' fits: the framework match, then the '
+                     || 'submitter named like the vendor, then the nearest score'
+                ELSE '' END
+    END AS pairing_rule,  -- How the official score was paired with the row
     measurement_key
 FROM compared
 ORDER BY source_id, mlperf_round, division, model_canonical, system, framework_canonical;

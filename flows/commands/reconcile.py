@@ -1,0 +1,32 @@
+"""`perfledger reconcile`: vendor-page values beside their official MLPerf counterparts."""
+
+from __future__ import annotations
+
+import click
+
+from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
+from flows.output import render
+from warehouse import lake, query
+
+PAIRED = "verdict <> 'no official record'"
+
+
+@click.command("reconcile")
+@warehouse_option
+@format_option
+@click.option("--all", "show_all", is_flag=True,
+              help="Also list the MLPerf rows of pages that no official value pairs with.")
+def reconcile(warehouse, fmt, show_all):
+    """Each vendor-page value with an official MLPerf counterpart: both numbers, the
+    difference and the rule that paired them (view official_reconciliation)."""
+    where = "" if show_all else f" WHERE {PAIRED}"
+    try:
+        columns, rows = query.run_sql(
+            resolve_warehouse(warehouse), "SELECT * EXCLUDE (measurement_key) FROM "
+            f"official_reconciliation{where} ORDER BY kind, source_id, table_title, row_number")
+    except lake.WarehouseError as error:
+        fail(str(error))
+    click.echo(render(columns, rows, fmt))
+
+
+COMMAND = reconcile
