@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
+import duckdb
 
-from flows import settings
-from flows.cli_common import EXAMPLE_QUERY, fail, format_option, resolve_warehouse, warehouse_option
+from flows.cli_common import (
+    EXAMPLE_QUERY,
+    fail,
+    format_option,
+    max_width_option,
+    resolve_warehouse,
+    version_option,
+    warehouse_option,
+)
 from flows.commands import discovered_commands
 from flows.output import render
-from warehouse import compaction, lake, query
+from warehouse import lake, query
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@version_option
 def main() -> None:
     """perfledger: vendor benchmark pages as a versioned SQL warehouse."""
 
@@ -67,7 +75,10 @@ def _summary_text(summary) -> str:
     ]
     for failure in summary.failures:
         lines.append(f"failed: {failure.message}")
-    lines.append(f'try:                 perfledger sql "{EXAMPLE_QUERY}"')
+    # A next step only after a run that loaded something (a new document, a snapshot
+    # written) and in which no document failed.
+    if summary.count_status("new") and summary.runs and not summary.failures:
+        lines.append(f'try:                 perfledger sql "{EXAMPLE_QUERY}"')
     return "\n".join(lines)
 
 
@@ -76,59 +87,30 @@ def _summary_text(summary) -> str:
 @warehouse_option
 @format_option
 @click.option("--as-of", "as_of", default=None,
-              help="Snapshot id or timestamp to answer as of.")
-def sql(sql_text, warehouse, fmt, as_of):
-    """Run read-only SQL against the warehouse views (measurements, quarantine, ...)."""
+              help="Snapshot id, or a time of ingest (ISO 8601, UTC unless it names a zone): "
+                   "answer as the warehouse stood then.")
+@max_width_option
+def sql(sql_text, warehouse, fmt, as_of, max_width):
+    """Run one read-only SQL statement against the warehouse views (measurements, ...)."""
+    _refuse_several_statements(sql_text)
     try:
         columns, rows = query.run_sql(resolve_warehouse(warehouse), sql_text, as_of)
     except (query.ReadOnlyViolation, lake.WarehouseError, ValueError) as error:
         fail(str(error))
     except Exception as error:  # DuckDB's own errors name the problem in the SQL
         fail(f"query failed: {error}")
-    click.echo(render(columns, rows, fmt))
+    click.echo(render(columns, rows, fmt, max_width=max_width))
 
 
-@main.command()
-@warehouse_option
-@format_option
-def snapshots(warehouse, fmt):
-    """List warehouse snapshots with the run, trigger and documents of each."""
+def _refuse_several_statements(sql_text: str) -> None:
+    """Only one result is printed, so a second statement would hide the first one's."""
     try:
-        columns, rows = query.snapshots(resolve_warehouse(warehouse))
-    except lake.WarehouseError as error:
-        fail(str(error))
-    click.echo(render(columns, rows, fmt))
-
-
-@main.command()
-@click.argument("from_version", required=False, type=int)
-@click.argument("to_version", required=False, type=int)
-@warehouse_option
-@format_option
-def diff(from_version, to_version, warehouse, fmt):
-    """Values added, removed and changed between two snapshots (default: the last run)."""
-    try:
-        columns, rows, start, end = query.diff(resolve_warehouse(warehouse), from_version, to_version)
-    except (lake.WarehouseError, ValueError) as error:
-        fail(str(error))
-    if fmt == "table":
-        click.echo(f"changes from snapshot {start} to {end}")
-        columns, rows = _compact_diff(columns, rows)
-        click.echo(render(columns, rows, fmt, max_width=90))
-        return
-    click.echo(render(columns, rows, fmt))
-
-
-def _compact_diff(columns, rows):
-    """For a terminal: the change, where, what, and old -> new as published."""
-    index = {name: position for position, name in enumerate(columns)}
-    compact = []
-    for row in rows:
-        old, new = row[index["old_raw_value"]], row[index["new_raw_value"]]
-        identity = row[index["row_identity"]].replace("workload=", "").replace("|metric=", " | ")
-        compact.append((row[index["change"]], row[index["source_id"]], identity,
-                        f"{old if old is not None else '-'} -> {new if new is not None else '-'}"))
-    return ["change", "source", "row identity | metric", "old -> new"], compact
+        count = len(duckdb.extract_statements(sql_text))
+    except duckdb.Error:
+        return  # run_sql's read-only check says what cannot be parsed
+    if count > 1:
+        fail(f"`perfledger sql` runs one statement, and the SQL holds {count}: run them "
+             "one at a time (or join them with UNION ALL or WITH into one)")
 
 
 @main.command()
@@ -165,46 +147,6 @@ def sources(fmt, warehouse):
         rows.append((source.name, source.publisher, source.kind, source.schedule, source.url,
                      len(captures)))
     click.echo(render(["name", "publisher", "kind", "schedule", "url", "captures"], rows, fmt))
-
-
-@main.command()
-@warehouse_option
-def doctor(warehouse):
-    """Check the installation and the warehouse, and say what to fix."""
-    import duckdb
-
-    warehouse = resolve_warehouse(warehouse)
-    problems = 0
-    click.echo(f"python:     {sys.version.split()[0]}")
-    click.echo(f"duckdb:     {duckdb.__version__}")
-    click.echo(f"warehouse:  {warehouse}")
-    click.echo(f"prefect api: {os.environ.get('PREFECT_API_URL') or 'none (stages run in-process)'}")
-    try:
-        connection = lake.connect(warehouse, read_only=lake.catalog_path(warehouse).exists())
-        tables = connection.execute(
-            "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'lake'"
-        ).fetchone()[0]
-        files = connection.execute(
-            "SELECT coalesce(sum(file_count), 0) FROM ducklake_table_info('lake')"
-        ).fetchone()[0]
-        connection.close()
-        click.echo(f"catalog:    ok ({tables} tables)")
-        click.echo(f"data files: {files} live ({_merge_schedule()}; `perfledger compact` "
-                   "merges them now)")
-    except lake.WarehouseError as error:
-        problems += 1
-        click.echo(f"catalog:    PROBLEM: {error}")
-    except ValueError as error:
-        problems += 1
-        click.echo(f"data files: PROBLEM: {error}")
-    sys.exit(1 if problems else 0)
-
-
-def _merge_schedule() -> str:
-    every = settings.merge_every()
-    if every == 0:
-        return f"ingest never merges small ones: {compaction.EVERY_ENV}=0"
-    return f"ingest merges small ones every {every} snapshots"
 
 
 for _command in discovered_commands():

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import click
 
-from flows.output import FORMATS
+from flows.location_option import WarehouseLocation
+from flows.output import FORMATS, MAX_WIDTH
 from warehouse import lake
 
-WAREHOUSE_HELP = "Warehouse folder (default: $PERFLEDGER_WAREHOUSE or ~/.local/share/perfledger/warehouse)."
+WAREHOUSE_HELP = ("Warehouse folder, or a shared warehouse: postgres://HOST/DB?data=s3://BUCKET/PREFIX "
+                  "or a .toml file (default: $PERFLEDGER_WAREHOUSE or "
+                  "~/.local/share/perfledger/warehouse).")
 EXAMPLE_QUERY = (
     "SELECT model, platform, sdk_version, framework, value, unit FROM measurements "
     "WHERE model_canonical = 'ResNet-50 v1.5' AND system = 'Bow Pod16' "
@@ -22,7 +26,7 @@ def warehouse_option(function):
     return click.option(
         "--warehouse",
         "warehouse",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=WarehouseLocation(),  # a folder, or postgres://...?data=s3://... or a .toml
         envvar="PERFLEDGER_WAREHOUSE",
         default=None,
         help=WAREHOUSE_HELP,
@@ -33,6 +37,36 @@ def format_option(function):
     return click.option(
         "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
         help="Output format.",
+    )(function)
+
+
+def max_width_option(function):
+    return click.option(
+        "--max-width", "max_width", type=click.IntRange(min=0), default=MAX_WIDTH,
+        show_default=True,
+        help="Longest table cell in characters; a longer one is cut and ends in \u2026 "
+             "(0: never cut). CSV and JSON are never cut.",
+    )(function)
+
+
+def installed_version() -> str:
+    """The version of the installed `perfledger` distribution."""
+    try:
+        return metadata.version("perfledger")
+    except metadata.PackageNotFoundError:
+        return "unknown (perfledger is not installed; run `pip install -e .`)"
+
+
+def _print_version(context: click.Context, _option, given: bool) -> None:
+    if given and not context.resilient_parsing:
+        click.echo(f"perfledger {installed_version()}")
+        context.exit()
+
+
+def version_option(function):
+    return click.option(
+        "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+        help="Print the installed version and exit.",
     )(function)
 
 

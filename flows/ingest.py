@@ -18,7 +18,7 @@ from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows import pipeline
 from sources.collect import CollectedDocument
-from warehouse import lake
+from warehouse import lake, location
 from warehouse.load import DocumentLoad
 
 TASK_RUNNER_ENV = "PERFLEDGER_TASK_RUNNER"
@@ -245,7 +245,8 @@ def ingest_flow(
     `mlperf_round`: the round of a results tree whose logs and folders do not name it.
     """
     logger = get_run_logger()
-    folder = Path(warehouse) if warehouse else lake.default_warehouse_dir()
+    # A folder, or a shared warehouse's location (postgres://...): this machine's folder for it.
+    folder = location.resolve(warehouse) if warehouse else lake.default_warehouse_dir()
     chosen = list(targets or [])
     if source is not None:
         extra, named = split_source(source)
@@ -310,7 +311,7 @@ def document_name(location: str) -> str:
 def result_rows(summary: pipeline.IngestSummary, locations: dict[int, str]) -> list[dict]:
     """One row per document version read, for the per-source table artifact."""
     rows = []
-    for run in summary.runs:
+    for run in summary.all_runs:
         for document in run.documents:
             location = locations.get(id(document), "")
             rows.append({

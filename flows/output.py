@@ -6,35 +6,33 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from decimal import Decimal
 
+from warehouse.cell_text import inert, number_text
 from warehouse.query import json_ready
 
 FORMATS = ("table", "csv", "json")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
+MAX_WIDTH = 48  # characters of a table cell; a longer one is cut and ends in ELLIPSIS
+ELLIPSIS = "\u2026"
 def _cell_text(value) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:g}" if abs(value) < 1e15 else repr(value)
+        return number_text(value)
+    if isinstance(value, Decimal):
+        return format(value, "f")  # as the column's scale gives it, never through a float
     return str(json_ready(value))
 
 
-def _inert(text: str) -> str:
-    """Spreadsheets run cells that start like a formula; a leading quote keeps them text."""
-    return "'" + text if text.startswith(_FORMULA_START) and not _is_number(text) else text
+def _cut(text: str, max_width: int) -> str:
+    """At most max_width characters (0: no limit); a cut one ends in an ellipsis."""
+    if max_width <= 0 or len(text) <= max_width:
+        return text
+    return text[: max_width - 1] + ELLIPSIS
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def render(columns: Sequence[str], rows: Sequence[Sequence], fmt: str, max_width: int = 48) -> str:
+def render(columns: Sequence[str], rows: Sequence[Sequence], fmt: str,
+           max_width: int = MAX_WIDTH) -> str:
     if fmt == "json":
         return json.dumps(
             [{c: json_ready(v) for c, v in zip(columns, row, strict=True)} for row in rows],
@@ -45,9 +43,9 @@ def render(columns: Sequence[str], rows: Sequence[Sequence], fmt: str, max_width
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(columns)
         for row in rows:
-            writer.writerow([_inert(_cell_text(v)) for v in row])
+            writer.writerow([inert(_cell_text(v)) for v in row])
         return buffer.getvalue().rstrip("\n")
-    texts = [[_cell_text(v).replace("\n", " ")[:max_width] for v in row] for row in rows]
+    texts = [[_cut(_cell_text(v).replace("\n", " "), max_width) for v in row] for row in rows]
     widths = [
         max([len(str(c))] + [len(t[i]) for t in texts]) for i, c in enumerate(columns)
     ]

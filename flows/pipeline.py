@@ -77,31 +77,42 @@ class RunResult:
 
 @dataclass
 class IngestSummary:
+    """What an ingest did. Every count covers every run; `runs` holds only the runs that
+    wrote a snapshot (a run that changed nothing writes none, see load.commit_run)."""
+
     warehouse: Path
-    runs: list[RunResult] = field(default_factory=list)
+    all_runs: list[RunResult] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[RunResult]:
+        """The runs that wrote a snapshot, each with its snapshot id."""
+        return [run for run in self.all_runs if run.snapshot_id is not None]
 
     @property
     def documents_read(self) -> int:
-        return sum(len(run.documents) for run in self.runs)
+        return sum(len(run.documents) for run in self.all_runs)
 
     def count_status(self, status: str) -> int:
-        return sum(1 for run in self.runs for d in run.documents if d.status == status)
+        return sum(1 for run in self.all_runs for d in run.documents if d.status == status)
 
     @property
     def tables_found(self) -> int:
-        return sum(run.tables_found for run in self.runs)
+        return sum(run.tables_found for run in self.all_runs)
 
     def total(self, name: str) -> int:
-        return sum(getattr(run.counts, name) for run in self.runs)
+        """A value count of RunCounts summed over the runs: `values_quarantined` counts the
+        values set aside (stages parse, normalize, validate), not the claim-like sentences
+        set aside, which `claim_counts` gives; `perfledger quarantine` lists both."""
+        return sum(getattr(run.counts, name) for run in self.all_runs)
 
     def claim_counts(self) -> tuple[int, int]:
         """(claims found, claim-like sentences set aside) in the documents applied."""
-        applied = [d for run in self.runs for d in run.documents if d.status == "new"]
+        applied = [d for run in self.all_runs for d in run.documents if d.status == "new"]
         return (sum(d.claims_found for d in applied), sum(d.claims_rejected for d in applied))
 
     @property
     def failures(self) -> list[DocumentLoad]:
-        return [d for run in self.runs for d in run.documents if d.status == "failed"]
+        return [d for run in self.all_runs for d in run.documents if d.status == "failed"]
 
 
 def collect(
@@ -478,8 +489,14 @@ def _finish(
         )
         base.errors.append((document.location, "validate", base.message))
         return base
+    set_aside = claims.rejected.height
+    # The run's summary counts the same two kinds apart: values quarantined, and claim-like
+    # sentences set aside (both are rows of `perfledger quarantine`, stage "claims" for these).
     base.message = (
-        f"{parsed.table_count} tables, {good.height} values, {quarantine.height} quarantined"
+        f"{parsed.table_count} tables, {good.height} values, "
+        f"{quarantine.height - set_aside} values quarantined, {claims.claims.height} claims"
+        + (f" ({set_aside} claim-like sentence{'s' if set_aside > 1 else ''} set aside)"
+           if set_aside else "")
         if base.status == "new"
         else "older than the version already read: archived, not applied"
     )
@@ -553,6 +570,8 @@ def write_run(
         reviews = read_reviews(review_path(warehouse))
         budget.pause_at("load")  # test-only: a crash test kills the run here
         counts = commit_run(connection, run, stage, reviews)
+    if counts is None:  # the run changed nothing, and wrote no snapshot (see commit_run)
+        return RunResult(run_id, None, loaded, RunCounts(), tables)
     snapshot = connection.execute(
         f"SELECT id FROM {lake.LAKE}.current_snapshot()"
     ).fetchone()[0]
@@ -595,6 +614,7 @@ def reprocess(
     Nothing is fetched: values quarantined for an unknown label come back once the
     vocabulary knows it, and a parser fix applies to stored pages.
     """
+    lake.require_warehouse(warehouse)  # there is nothing to re-read in a new one
     _freeze_startup_objects()
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
@@ -614,7 +634,8 @@ def reprocess(
                     documents, prepare_many(documents, known, current, warehouse, force=True),
                     lambda document, load: progress(f"{document.source_id}: {load.message}"),
                 )
-                summary.runs.append(write_run(connection, prepared, "reprocess", started, warehouse))
+                summary.all_runs.append(
+                    write_run(connection, prepared, "reprocess", started, warehouse))
         finally:
             connection.close()
     return summary
@@ -710,19 +731,22 @@ def ingest(
                     # Once the last run is read, the idle readers' memory need not wait for
                     # its commit (the largest part of a large run's peak).
                     prepared = _followed_by(prepared, budget.stop_workers)
-                summary.runs.append(write_run(connection, prepared, trigger, started,
-                                              warehouse))
-                _merge_when_due(connection, summary.runs[-1].snapshot_id, merge_every, progress)
+                summary.all_runs.append(write_run(connection, prepared, trigger, started,
+                                                  warehouse))
+                _merge_when_due(connection, summary.all_runs[-1].snapshot_id, merge_every,
+                                progress)
         finally:
             connection.close()
     return summary
 
 
-def _merge_when_due(connection, snapshot_id: int, every: int, progress: Progress) -> None:
+def _merge_when_due(connection, snapshot_id: int | None, every: int,
+                    progress: Progress) -> None:
     """Merge the warehouse's small files once every `every` snapshots (see
     warehouse/compaction.py). The run is committed by then: a merge that fails leaves the
-    files as they were, says why, and the next due run tries again."""
-    if not compaction.due(snapshot_id, every):
+    files as they were, says why, and the next due run tries again. A run that wrote no
+    snapshot (None) added no file."""
+    if snapshot_id is None or not compaction.due(snapshot_id, every):
         return
     try:
         # test-only: a crash test kills the run here, its merge written but not committed

@@ -18,8 +18,6 @@ from schemas.measurements import MEASUREMENT_DTYPES
 from schemas.reading_caches import refresh_caches
 from schemas.value_assembly import IDENTITY_PARTS, PAGE_ORDER, assemble, identity_parts
 
-# One list of the measurement columns: schemas.measurements states them with their checks.
-MEASUREMENT_COLUMNS = list(MEASUREMENT_DTYPES)
 _CONTEXT_COLUMNS = ("source_id", "source_url", "document_sha256", "document_title",
                     "captured_at", "parser_version")
 __all__ = ["IDENTITY_PARTS", "identity_parts", "normalize_cells", "normalize_documents"]
@@ -121,14 +119,15 @@ def normalize_documents(
 
 
 def _split(frame: pl.DataFrame, documents: list) -> list[pl.DataFrame]:
-    """The measurement rows of each document, lineage added, in the documents' order."""
+    """The measurement rows of each document, lineage added, in the documents' order; the
+    columns are MEASUREMENT_DTYPES', as schemas.measurements states them."""
     lineage = pl.DataFrame(
         [(context.source_id, context.source_url, context.document_sha256,
           context.document_title, context.captured_at, context.parser_version)
          for _cells, context in documents],
         schema=dict.fromkeys(_CONTEXT_COLUMNS, pl.String), orient="row")
     frame = frame.hstack(lineage[frame["document"]].get_columns()).select(
-        "document", *MEASUREMENT_COLUMNS).cast({"document": pl.Int32, **MEASUREMENT_DTYPES}).sort(
+        "document", *MEASUREMENT_DTYPES).cast({"document": pl.Int32, **MEASUREMENT_DTYPES}).sort(
         "document", *PAGE_ORDER, maintain_order=True)
     parts = frame.partition_by("document", as_dict=True, include_key=False)
     return [parts.get((index,), _EMPTY_MEASUREMENTS) for index in range(len(documents))]

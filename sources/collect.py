@@ -16,8 +16,8 @@ from sources import archive
 from sources.capture_time import utc_text
 from sources.fetch import FetchPolicy, FetchResult, fetch
 from sources.file_index import FileIndex
+from sources.layouts import file_media_types
 from sources.mlperf import collect as mlperf_collect
-from sources.mlperf.tree import is_results_tree
 from sources.mlperf.units import TreeUnit, find_units
 from sources.registry import Capture, Registry, Source
 
@@ -25,9 +25,6 @@ ARCHIVING_THREADS = 2  # files read, hashed and written side by side (see _FileR
 # A file up to this size is read whole (one read, one write); a larger one is copied into the
 # archive a chunk at a time, so that a huge file costs no memory.
 IN_MEMORY_ARCHIVE_BYTES = 16 << 20
-TEXT_SUFFIXES = {".txt": "text/plain", ".html": "text/html", ".htm": "text/html",
-                 ".md": "text/markdown", ".xhtml": "application/xhtml+xml",
-                 ".rst": "text/x-rst"}
 
 
 @dataclass(frozen=True)
@@ -292,8 +289,9 @@ def collect_paths(
             if not path.exists():
                 reader.add(_missing(path))
                 continue
-            if path.is_dir() and is_results_tree(path):
-                for unit in find_units(path):
+            units = find_units(path) if path.is_dir() else []
+            if units:
+                for unit in units:
                     reader.read_unit(unit, source_name, captured_at, mlperf_round)
                 continue
             listed = _listed_files(path) if path.is_dir() else [_listed_file(path)]
@@ -414,7 +412,8 @@ def _describe_file(file: _ListedFile, captures: dict[str, tuple[Capture, Source]
         described = CollectedDocument(
             source_id=f"file-{_slug(path.stem)}", source_url=_file_uri(file.resolved),
             location=str(path), captured_at=utc_text(mtime),
-            content_type=TEXT_SUFFIXES.get(path.suffix.lower(), ""),
+            # The media type a layout declares for the suffix (sources/layouts/__init__.py).
+            content_type=file_media_types().get(path.suffix.lower(), ""),
         )
     return CollectedDocument(**{**described.__dict__, **overrides}) if overrides else described
 

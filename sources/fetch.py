@@ -1,25 +1,26 @@
-"""Polite, bounded HTTP GET of vendor pages: every network or HTTP fault is an outcome."""
+"""Polite, bounded HTTP GET of vendor pages: every network or HTTP fault is an outcome.
+
+The body is read under a byte budget in sources/fetch_body.py; whether a 2xx body is a page
+worth versioning is told in sources/fetch_content.py."""
 
 from __future__ import annotations
 
 import email.utils
 import functools
-import html
 import ipaddress
 import logging
-import re
 import socket
 import ssl
 import threading
 import time
-import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 import httpcore
 import httpx
 
+from sources.fetch_body import read_body
+from sources.fetch_content import classify_content
 from sources.robots import MAX_ROBOTS_BYTES, RobotsCache, RobotsRules, parse_robots, product_token
 
 log = logging.getLogger(__name__)
@@ -48,66 +49,12 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # 501 and 505 say the server will never do this request, so asking again only adds load.
 PERMANENT_5XX = frozenset({501, 505})
 
-ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.8,*/*;q=0.1"
+# Asked for after the media types the layouts read (see `accept_header`): anything else, at
+# the lowest weight.
+ANY_OTHER_TYPE = "*/*;q=0.1"
 # Only encodings the standard library can inflate under a byte budget are offered.
 ACCEPT_ENCODING = "gzip, deflate"
 
-TEXT_MEDIA_TYPES = frozenset(
-    {"text/html", "application/xhtml+xml", "text/plain", "text/markdown", "text/x-markdown"}
-)
-
-# (leading bytes, what they mean): a body that starts like this is a file, not a page,
-# whatever its Content-Type claims.
-BINARY_SIGNATURES = (
-    (b"%PDF-", "PDF"),
-    (b"\x89PNG\r\n\x1a\n", "PNG"),
-    (b"PK\x03\x04", "ZIP"),
-    (b"GIF87a", "GIF"),
-    (b"GIF89a", "GIF"),
-    (b"\xff\xd8\xff", "JPEG"),
-    (b"\x1f\x8b", "gzip"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
-    (b"7z\xbc\xaf\x27\x1c", "7-Zip"),
-    (b"Rar!\x1a\x07", "RAR"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "OLE (old Office)"),
-    (b"\x7fELF", "ELF"),
-    (b"%!PS", "PostScript"),
-    (b"wOFF", "WOFF font"),
-    (b"wOF2", "WOFF2 font"),
-)
-
-# Phrases that, in a page's <title>, first <h1> or first markdown heading, mark a page that
-# answered 200 but carries no content: soft 404s, access walls, bot challenges.
-ERROR_PAGE_PHRASES = (
-    "404",
-    "page not found",
-    "not found",
-    "410 gone",
-    "access denied",
-    "403 forbidden",
-    "forbidden",
-    "401 unauthorized",
-    "just a moment",
-    "attention required",
-    "checking your browser",
-    "verify you are human",
-    "are you a robot",
-    "captcha",
-    "pardon our interruption",
-    "request blocked",
-    "request rejected",
-    "too many requests",
-    "service unavailable",
-    "internal server error",
-    "bad gateway",
-    "gateway timeout",
-    "under maintenance",
-)
-
-# Largest piece of decoded output produced at once; bounds memory whatever the ratio.
-DECODED_PIECE_BYTES = 64 * 1024
-# How much of a body is decoded to look for a title or heading.
-HEAD_SCAN_BYTES = 256 * 1024
 # Address kinds that allow_local opens; link-local (cloud metadata), multicast, reserved and
 # unspecified addresses stay closed because no test or vendor page ever needs them.
 LOCAL_KINDS = frozenset({"loopback", "private"})
@@ -404,11 +351,17 @@ def embedded_ipv4(ip: IPAddress) -> ipaddress.IPv4Address | None:
     return None
 
 
+LOCAL_HINT = ("to read a server on this machine or network, register its URL with "
+              "`perfledger add-source URL --local` and ingest it with "
+              "`perfledger ingest --source NAME`")
+
+
 def address_refusal(ip: IPAddress, allow_local: bool) -> str | None:
     kind = address_kind(ip)
     if kind is None or (allow_local and kind in LOCAL_KINDS):
         return None
-    return f"{ip} is a {kind} address"
+    hint = f" ({LOCAL_HINT})" if kind in LOCAL_KINDS else ""
+    return f"{ip} is a {kind} address{hint}"
 
 
 def checked_addresses(host: str, port: int, allow_local: bool) -> list[str]:
@@ -713,10 +666,21 @@ def request_headers(
     return [
         ("Host", url.netloc.decode("ascii")),
         ("User-Agent", policy.user_agent),
-        ("Accept", ACCEPT),
+        ("Accept", accept_header()),
         ("Accept-Encoding", ACCEPT_ENCODING),
         *extra_headers,
     ]
+
+
+def accept_header() -> str:
+    """The media types the layouts read, the most wanted first, each with its weight
+    (sources/layouts/__init__.py), then anything else at the lowest weight."""
+    # Imported here: the layouts' registry is only needed once a request is sent.
+    from sources.layouts import accepted_media_types
+
+    asked = [name if weight == 1 else f"{name};q={weight:g}"
+             for name, weight in accepted_media_types()]
+    return ",".join([*asked, ANY_OTHER_TYPE])
 
 
 def header_dict(raw_headers: list[tuple[bytes, bytes]]) -> dict[str, str]:
@@ -725,96 +689,6 @@ def header_dict(raw_headers: list[tuple[bytes, bytes]]) -> dict[str, str]:
         name, value = raw_name.decode("latin-1").lower(), raw_value.decode("latin-1")
         headers[name] = f"{headers[name]}, {value}" if name in headers else value
     return headers
-
-
-# --- bounded body decoding -----------------------------------------------------------------
-
-
-class _Inflater:
-    """Inflates gzip or deflate piece by piece, so a bomb never inflates far past the limit."""
-
-    def __init__(self, encoding: str) -> None:
-        self._encoding = encoding
-        self._decompressor: zlib._Decompress | None = None
-
-    def feed(self, data: bytes) -> Iterator[bytes]:
-        """Yield the decoded bytes in pieces of at most DECODED_PIECE_BYTES."""
-        while data:
-            if self._decompressor is None:
-                self._decompressor = zlib.decompressobj(self.window_bits(data))
-            piece = self._decompressor.decompress(data, DECODED_PIECE_BYTES)
-            data = self._decompressor.unconsumed_tail
-            if self._decompressor.eof:
-                data = self.next_member(self._decompressor.unused_data + data)
-            if piece:
-                yield piece
-
-    def next_member(self, rest: bytes) -> bytes:
-        # Concatenated gzip members are legal; trailing junk after the last one is ignored,
-        # as browsers do.
-        if self._encoding == "gzip" and rest.startswith(b"\x1f\x8b"):
-            self._decompressor = None
-            return rest
-        return b""
-
-    def window_bits(self, first: bytes) -> int:
-        if self._encoding == "gzip":
-            return 16 + zlib.MAX_WBITS
-        # "deflate" is meant to be zlib-wrapped, but some servers send raw deflate.
-        zlib_wrapped = len(first) >= 2 and first[0] & 0x0F == 8
-        zlib_wrapped = zlib_wrapped and int.from_bytes(first[:2], "big") % 31 == 0
-        return zlib.MAX_WBITS if zlib_wrapped else -zlib.MAX_WBITS
-
-    def finish(self) -> str | None:
-        if self._decompressor is not None and not self._decompressor.eof:
-            return f"the {self._encoding} body ended before its end marker"
-        return None
-
-
-class _Identity:
-    def feed(self, data: bytes) -> Iterator[bytes]:
-        yield data
-
-    def finish(self) -> str | None:
-        return None
-
-
-def make_decoder(content_encoding: str) -> _Inflater | _Identity | None:
-    encoding = content_encoding.strip().lower()
-    if encoding in ("", "identity"):
-        return _Identity()
-    if encoding in ("gzip", "x-gzip"):
-        return _Inflater("gzip")
-    if encoding == "deflate":
-        return _Inflater("deflate")
-    return None
-
-
-def read_body(
-    response: httpcore.Response, headers: dict[str, str], max_bytes: int, body: bytearray
-) -> tuple[str, str] | None:
-    """Stream the body into `body`, decoded; return (kind, reason) when it cannot be kept.
-
-    `body` is filled in place so that a fault midway still leaves the received part.
-    """
-    encoding = headers.get("content-encoding", "")
-    decoder = make_decoder(encoding)
-    # An encoding we cannot decode is still read (raw, bounded) so the record keeps it.
-    problem = None if decoder else ("undecodable", f"unsupported Content-Encoding {encoding}")
-    decoder = decoder or _Identity()
-    for chunk in response.iter_stream():
-        try:
-            for piece in decoder.feed(chunk):
-                if len(body) + len(piece) > max_bytes:
-                    body += piece[: max_bytes - len(body)]
-                    return "too_large", f"body exceeds max_bytes ({max_bytes}) after decoding"
-                body += piece
-        except zlib.error as exc:
-            return "undecodable", f"the {encoding} body could not be decoded: {exc}"
-    end_problem = decoder.finish()
-    if problem is None and end_problem is not None:
-        problem = ("undecodable", end_problem)
-    return problem
 
 
 # --- final classification ------------------------------------------------------------------
@@ -845,81 +719,3 @@ def with_tries(reason: str, run: _Run) -> str:
 
 def describe_attempt(attempt: _Attempt) -> str:
     return f"status {attempt.status}" if attempt.kind == "response" else attempt.reason
-
-
-def classify_content(headers: dict[str, str], body: bytes) -> tuple[str, str]:
-    """Decide whether a 2xx body is a page worth versioning.
-
-    A declared text/plain (or missing) Content-Type is accepted when the bytes are text,
-    HTML or not: servers often mislabel pages, and the layouts parse the bytes anyway.
-    """
-    if not body or body.isspace():
-        return "empty_body", "the server answered with an empty body"
-    media_type, charset = parse_content_type(headers.get("content-type", ""))
-    if media_type and media_type not in TEXT_MEDIA_TYPES:
-        return "not_html", f"Content-Type {media_type} is not HTML, text or markdown"
-    signature = binary_signature(body)
-    if signature is not None:
-        return "not_html", f"the body is a {signature} file, not a page"
-    if b"\x00" in body and not body.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "not_html", "the body holds NUL bytes, so it is binary"
-    heading = error_heading(decode_head(body, charset))
-    if heading is not None:
-        return "error_page", f"the page looks like an error page: {heading!r}"
-    return "ok", ""
-
-
-def parse_content_type(value: str) -> tuple[str, str | None]:
-    media_type, *params = value.split(";")
-    charset = None
-    for param in params:
-        name, _, param_value = param.partition("=")
-        if name.strip().lower() == "charset":
-            charset = param_value.strip().strip("\"'") or None
-    return media_type.strip().lower(), charset
-
-
-def binary_signature(body: bytes) -> str | None:
-    return next((name for magic, name in BINARY_SIGNATURES if body.startswith(magic)), None)
-
-
-def decode_head(body: bytes, charset: str | None) -> str:
-    head = body[:HEAD_SCAN_BYTES]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return head.decode("utf-16", "replace")
-    try:
-        return head.decode(charset or "utf-8", "replace")
-    except LookupError:
-        return head.decode("utf-8", "replace")
-
-
-_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
-_H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.IGNORECASE | re.DOTALL)
-_MARKDOWN_H1 = re.compile(r"^#[ \t]+(.+)$", re.MULTILINE)
-_HTML_HINT = re.compile(r"<(?:!doctype\s+html|html|head|body|title|h1)\b", re.IGNORECASE)
-_PHRASES = [re.compile(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)") for phrase in ERROR_PAGE_PHRASES]
-
-
-def error_heading(text: str) -> str | None:
-    """Return the title or heading that marks an error page, if any."""
-    for heading in page_headings(text):
-        lowered = heading.lower()
-        if any(phrase.search(lowered) for phrase in _PHRASES):
-            return heading
-    return None
-
-
-def page_headings(text: str) -> list[str]:
-    """The title and first h1 of HTML, or the first heading of markdown or plain text."""
-    patterns = (_TITLE, _H1) if _HTML_HINT.search(text) else (_MARKDOWN_H1,)
-    headings = []
-    for pattern in patterns:
-        match = pattern.search(text)
-        if match:
-            headings.append(clean_text(match.group(1)))
-    return headings
-
-
-def clean_text(fragment: str) -> str:
-    without_tags = re.sub(r"<[^>]+>", " ", fragment)
-    return " ".join(html.unescape(without_tags).split())

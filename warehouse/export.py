@@ -15,8 +15,8 @@ from pathlib import Path
 
 import duckdb
 
-from flows.output import _inert
 from warehouse import query, sql
+from warehouse.cell_text import inert
 from warehouse.dictionary import public_views, view_columns
 
 FORMATS = ("parquet", "csv", "duckdb")
@@ -187,7 +187,7 @@ def write_csv(connection: duckdb.DuckDBPyConnection, export: ViewExport, staging
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow([name for name, _ in export.columns])
         while batch := result.fetchmany(_BATCH_ROWS):
-            writer.writerows([_inert(v) if v is not None else "" for v in row] for row in batch)
+            writer.writerows([inert(v) if v is not None else "" for v in row] for row in batch)
     export.files = [path]
 
 

@@ -11,6 +11,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -28,16 +29,54 @@ class WarehouseError(RuntimeError):
     """A warehouse problem a user can act on; the message says what to do."""
 
 
+class ExtensionError(WarehouseError):
+    """A DuckDB extension the warehouse needs is not installed or does not load."""
+
+
 def default_warehouse_dir() -> Path:
     configured = os.environ.get("PERFLEDGER_WAREHOUSE")
     if configured:
-        return Path(configured).expanduser()
+        from warehouse import location  # a shared location: this machine's folder for it
+
+        return location.resolve(configured)
     data_home = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
     return data_home / "perfledger" / "warehouse"
 
 
 def catalog_path(warehouse: Path) -> Path:
     return warehouse / "catalog.sqlite"
+
+
+def require_warehouse(warehouse: Path) -> None:
+    """Stop, naming the path, where there is no warehouse: reading never creates one."""
+    from warehouse import location
+
+    if location.shared(warehouse) is not None:
+        return  # a shared warehouse's catalog is asked as it is attached
+    try:
+        found = catalog_path(warehouse).is_file()
+    except OSError:  # a path the system refuses to look into
+        found = False
+    if not found:
+        raise WarehouseError(
+            f"no warehouse at {warehouse}: run `perfledger ingest` first or pass --warehouse"
+        )
+
+
+@contextlib.contextmanager
+def _creating(warehouse: Path) -> Iterator[None]:
+    """A folder that cannot be made or written (/proc/x, /sys/x, a read-only disk) is named
+    in a WarehouseError rather than a traceback."""
+    try:
+        yield
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise WarehouseError(
+            f"cannot write a warehouse at {warehouse}: {reason}"
+            + (f" ({error.filename})" if error.filename and str(error.filename) != str(warehouse)
+               else "")
+            + "; pass --warehouse with a folder you can write to"
+        ) from None
 
 
 def data_path(warehouse: Path) -> Path:
@@ -66,12 +105,22 @@ def _extension_dir(warehouse: Path, platform: str | None = None) -> Path:
     return warehouse / "extensions"
 
 
+def installed_extensions() -> list[Path]:
+    """The extension binaries of the installed duckdb-extension-* packages; an
+    ExtensionError names a package that is missing."""
+    paths = [_installed_extension(wheel_name) for wheel_name in _EXTENSIONS]
+    for path in paths:
+        if not path.is_file():
+            raise ExtensionError(f"{path} is missing: reinstall the project's locked requirements")
+    return paths
+
+
 @functools.cache
 def _installed_extension(wheel_name: str) -> Path:
     """The extension binary inside its installed duckdb-extension-* package."""
     spec = importlib.util.find_spec(f"duckdb_extension_{wheel_name}")
     if spec is None or spec.origin is None:
-        raise WarehouseError(
+        raise ExtensionError(
             f"the package duckdb-extension-{wheel_name}=={duckdb.__version__} is not "
             "installed; install the project's locked requirements"
         )
@@ -100,6 +149,27 @@ def _load_installed(connection: duckdb.DuckDBPyConnection, wheel_name: str,
         connection.execute(f"LOAD '{sql.text(str(target))}'")
 
 
+def _load(connection: duckdb.DuckDBPyConnection, warehouse: Path, read_only: bool,
+          wheel_name: str, extension_name: str) -> None:
+    """LOAD one extension: a reader the warehouse's checked copy, a writer the installed one.
+    A copy that no longer loads (cut short, or from another DuckDB build) is named, with the
+    fix: the copies are made again from the installed packages when missing."""
+    try:
+        if read_only:
+            connection.execute(f"LOAD {extension_name}")
+        else:
+            _load_installed(connection, wheel_name, extension_name)
+    except duckdb.Error as error:
+        where = (f"the copy in {warehouse / 'extensions'}" if read_only
+                 else f"the installed package duckdb-extension-{wheel_name}")
+        fix = (f"delete the folder {warehouse / 'extensions'}: the next perfledger command "
+               "copies the extensions again from the installed packages" if read_only
+               else "reinstall the project's locked requirements")
+        raise ExtensionError(
+            f"the DuckDB extension {extension_name} does not load from {where} "
+            f"({str(error).splitlines()[0]}); {fix}") from None
+
+
 @functools.cache
 def _platform() -> str:
     # A connection of its own: duckdb's module-level one is shared by every thread, and two
@@ -115,21 +185,29 @@ def connect(
     snapshot_version: int | None = None,
     snapshot_time: str | None = None,
     views: bool = True,
+    require_migrated: bool = True,
 ) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB session with the warehouse attached as `lake` and selected.
 
     `views=False` leaves out the public views, which the load stage never reads (creating
-    them costs a tenth of a second per open)."""
+    them costs a tenth of a second per open). A reader never creates a warehouse: without
+    one at `warehouse` it stops with a WarehouseError, as it does when migrations are
+    pending, unless `require_migrated=False` (`perfledger doctor` reports them itself)."""
     warehouse = Path(warehouse)
-    if read_only and not catalog_path(warehouse).exists():
-        raise WarehouseError(
-            f"no warehouse at {warehouse}: run `perfledger ingest` first or pass --warehouse"
-        )
-    warehouse.mkdir(parents=True, exist_ok=True)
-    data_path(warehouse).mkdir(exist_ok=True)
-    # A reader loads the copies in the warehouse's extension folder; a writer loads the
-    # installed binaries, and copies them there afterwards for the readers.
-    extensions = _extension_dir(warehouse) if read_only else warehouse / "extensions"
+    from warehouse import location  # a PostgreSQL catalog with data on object storage
+
+    if (shared := location.shared(warehouse)) is not None:
+        return location.connect(warehouse, shared, read_only=read_only, views=views,
+                                snapshot_version=snapshot_version, snapshot_time=snapshot_time,
+                                require_migrated=require_migrated)
+    if read_only:
+        require_warehouse(warehouse)
+    with _creating(warehouse):
+        warehouse.mkdir(parents=True, exist_ok=True)
+        data_path(warehouse).mkdir(exist_ok=True)
+        # A reader loads the copies in the warehouse's extension folder; a writer loads the
+        # installed binaries, and copies them there afterwards for the readers.
+        extensions = _extension_dir(warehouse) if read_only else warehouse / "extensions"
     connection = duckdb.connect(
         config={
             "autoinstall_known_extensions": False,
@@ -146,13 +224,15 @@ def connect(
             "preserve_insertion_order": True,
         }
     )
-    for wheel_name, extension_name in _EXTENSIONS.items():
-        if read_only:
-            connection.execute(f"LOAD {extension_name}")
-        else:
-            _load_installed(connection, wheel_name, extension_name)
-    if not read_only:
-        _extension_dir(warehouse, connection.execute("PRAGMA platform").fetchone()[0])
+    try:
+        for wheel_name, extension_name in _EXTENSIONS.items():
+            _load(connection, warehouse, read_only, wheel_name, extension_name)
+        if not read_only:
+            with _creating(warehouse):
+                _extension_dir(warehouse, connection.execute("PRAGMA platform").fetchone()[0])
+    except BaseException:
+        connection.close()
+        raise
     # The catalog keeps the data folder it was created with; the data files' paths are
     # relative to it, and the warehouse's data folder is the one beside its catalog, so a
     # warehouse moved or copied elsewhere opens there.
@@ -176,7 +256,7 @@ def connect(
     connection.execute(f"USE {LAKE}")
     if not read_only:
         migrate(connection)
-    elif snapshot_version is None and snapshot_time is None:
+    elif snapshot_version is None and snapshot_time is None and require_migrated:
         _require_migrated(connection, warehouse)
     past = snapshot_version is not None or snapshot_time is not None
     if views:
@@ -217,14 +297,24 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
     return done
 
 
+def applied_migrations(connection: duckdb.DuckDBPyConnection) -> set[str]:
+    """The names of the migrations the attached warehouse records as applied."""
+    try:
+        return {row[0] for row in connection.execute(
+            f"SELECT name FROM {LAKE}.main.schema_migrations").fetchall()}
+    except duckdb.Error:
+        return set()
+
+
+def pending_migrations(connection: duckdb.DuckDBPyConnection) -> list[str]:
+    """The migrations shipped with this version that the attached warehouse lacks."""
+    applied = applied_migrations(connection)
+    return [path.name for path in _migration_files() if path.name not in applied]
+
+
 def _require_migrated(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
     """A reader cannot migrate; say what to run instead of failing on a missing table."""
-    try:
-        applied = {row[0] for row in connection.execute(
-            "SELECT name FROM schema_migrations").fetchall()}
-    except duckdb.Error:
-        applied = set()
-    pending = [path.name for path in _migration_files() if path.name not in applied]
+    pending = pending_migrations(connection)
     if pending:
         connection.close()
         raise WarehouseError(
@@ -252,9 +342,17 @@ def create_views(
 @contextlib.contextmanager
 def writer_lock(warehouse: Path, wait_s: float = 0.0) -> Iterator[None]:
     """One writer at a time: a second ingest waits up to `wait_s`, then stops with a message."""
-    warehouse.mkdir(parents=True, exist_ok=True)
+    from warehouse import location
+
+    if (shared := location.shared(warehouse)) is not None:
+        with location.writer_lock(shared, wait_s):  # a PostgreSQL advisory lock
+            yield
+        return
     path = warehouse / ".writer.lock"
-    with path.open("a+") as handle:
+    with _creating(warehouse):
+        warehouse.mkdir(parents=True, exist_ok=True)
+        handle = path.open("a+")
+    with handle:
         deadline = time.monotonic() + wait_s
         while True:
             try:
@@ -279,3 +377,82 @@ def writer_lock(warehouse: Path, wait_s: float = 0.0) -> Iterator[None]:
             handle.seek(0)
             handle.truncate()
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A Parquet file the catalog refers to: of the current snapshot, or kept for time travel."""
+
+    table: str
+    kind: str  # "data" or "delete"
+    path: Path
+    size: int  # bytes, as the catalog records them
+    first_snapshot: int
+    last_snapshot: int | None  # the last snapshot that reads it; None: the current one too
+
+    @property
+    def current(self) -> bool:
+        return self.last_snapshot is None
+
+
+# Every data and delete file the catalog refers to, with its table: DuckLake's own tables in
+# the catalog (https://ducklake.select/docs/stable/specification/tables/overview). A
+# relative path is relative to its table's, that to its schema's, that to the data folder.
+_CATALOG_FILES = """
+WITH tables AS (
+    SELECT table_id, table_name, path, path_is_relative, schema_id
+    FROM {meta}.ducklake_table
+    QUALIFY row_number() OVER (PARTITION BY table_id ORDER BY begin_snapshot DESC) = 1
+), schemas AS (
+    SELECT schema_id, path, path_is_relative
+    FROM {meta}.ducklake_schema
+    QUALIFY row_number() OVER (PARTITION BY schema_id ORDER BY begin_snapshot DESC) = 1
+), files AS (
+    SELECT table_id, 'data' AS kind, path, path_is_relative, file_size_bytes,
+           begin_snapshot, end_snapshot
+    FROM {meta}.ducklake_data_file
+    UNION ALL
+    SELECT table_id, 'delete', path, path_is_relative, file_size_bytes, begin_snapshot,
+           end_snapshot
+    FROM {meta}.ducklake_delete_file
+)
+SELECT t.table_name, f.kind,
+       CASE WHEN NOT f.path_is_relative THEN f.path
+            WHEN NOT t.path_is_relative THEN t.path || f.path
+            WHEN NOT s.path_is_relative THEN s.path || t.path || f.path
+            ELSE {data} || s.path || t.path || f.path END,
+       f.file_size_bytes, f.begin_snapshot, f.end_snapshot - 1
+FROM files AS f
+JOIN tables AS t USING (table_id)
+JOIN schemas AS s ON s.schema_id = t.schema_id
+ORDER BY f.end_snapshot IS NOT NULL, t.table_name, f.kind, f.begin_snapshot, 3
+"""
+
+
+def data_files(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> list[DataFile]:
+    """Every file the attached warehouse's catalog refers to, current ones first."""
+    data = sql.literal(str(data_path(Path(warehouse))) + "/")
+    rows = connection.execute(
+        _CATALOG_FILES.format(meta=f"__ducklake_metadata_{LAKE}", data=data)).fetchall()
+    return [DataFile(table, kind, Path(path), size, first, last)
+            for table, kind, path, size, first, last in rows]
+
+
+def data_file_problem(file: DataFile) -> str | None:
+    """What is wrong with a file on disk (missing, unreadable, of another size than the
+    catalog records, not a whole Parquet file), or None. Reads its first and last bytes."""
+    try:
+        with file.path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size != file.size:
+                return f"{size:,} bytes where the catalog records {file.size:,}"
+            head = handle.read(4)
+            handle.seek(max(size - 4, 0))
+            tail = handle.read(4)
+    except FileNotFoundError:
+        return "missing"
+    except OSError as error:
+        return f"unreadable ({error.strerror or error})"
+    if head != b"PAR1" or tail != b"PAR1":
+        return "not a whole Parquet file"
+    return None

@@ -127,8 +127,9 @@ def load_run(
     run: dict,
     documents: Iterable[DocumentLoad],
     reviews: pl.DataFrame | None = None,
-) -> RunCounts:
-    """Write a run's documents, cells, value changes and quarantine; commit once or not at all."""
+) -> RunCounts | None:
+    """Write a run's documents, cells, value changes and quarantine; commit once or not at
+    all (None: the run changed nothing; see commit_run)."""
     with RunStage() as stage:
         for document in documents:
             stage.add(document)
@@ -401,16 +402,29 @@ def commit_run(
     run: dict,
     stage: RunStage,
     reviews: pl.DataFrame | None = None,
-) -> RunCounts:
-    """Write a staged run in one transaction: one snapshot, or nothing at all."""
+) -> RunCounts | None:
+    """Write a staged run in one transaction: one snapshot, or nothing at all.
+
+    A run that would change nothing writes nothing and returns None: every document it read
+    is its source's current version, already known, read without an error nor an HTTP
+    fetch, and the reviews change no claim. Its documents' sightings (where and when each
+    was read) are in the archive's sightings log, outside the catalog. Anything else is
+    recorded, in `runs` and a snapshot: a failure, a first sighting, an older version, and
+    every fetch (the `fetches` table keeps each one, and the validators of the next)."""
     counts = RunCounts()
     documents = stage.documents
     applied = [d for d in documents if d.status == "new"]
+    idle = not any(_needs_recording(document) for document in documents)
+    if idle and (reviews is None or reviews.height == 0):
+        return None
     stage.spill_measurements()
     groups = stage.value_groups([d.source_id for d in applied]) if applied else []
     marked = mark_groups(connection, groups, applied, stage.folder)
     connection.execute("BEGIN")
     try:
+        if idle and not apply_reviews(connection, reviews):
+            connection.execute("ROLLBACK")
+            return None
         if applied:
             _create_revision_rows(connection)
         _record_documents(connection, run["run_id"], documents, stage)
@@ -443,6 +457,11 @@ def commit_run(
         if applied:
             connection.execute("DROP TABLE IF EXISTS temp.main._revision_rows")
     return counts
+
+
+def _needs_recording(document: DocumentLoad) -> bool:
+    return (document.status != "unchanged" or document.document_row is not None
+            or bool(document.errors) or document.fetch_record is not None)
 
 
 def _commit_info(run: dict, documents: list[DocumentLoad]) -> dict:

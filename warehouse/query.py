@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 
 import duckdb
 
 from sources.capture_time import checked
-from warehouse import lake
+from warehouse import lake, location
 
 QUERIES_DIR = Path(__file__).resolve().parent / "queries"
 READ_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
@@ -20,7 +20,7 @@ READ_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 # Functions ad-hoc SQL may not call. The SQLite scanner opens any path with its own I/O, past
 # DuckDB's file-system lock; query() and friends run SQL given as text, out of the checks'
 # sight; DuckLake's maintenance functions rewrite or delete the warehouse's files.
-_REFUSED_PREFIXES = ("sqlite_",)
+_REFUSED_PREFIXES = ("sqlite_", "postgres_")  # postgres_: a shared warehouse's catalog
 _REFUSED_FUNCTIONS = frozenset({"query", "query_table", "json_execute_serialized_sql"})
 _DUCKLAKE_MAINTENANCE = frozenset({
     "add_data_files", "cleanup_old_files", "delete_orphaned_files", "expire_snapshots",
@@ -62,14 +62,29 @@ def resolve_as_of(warehouse: Path, as_of: str | None) -> dict:
 
 
 def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
+    past = resolve_as_of(warehouse, as_of)
     try:
-        return lake.connect(warehouse, read_only=True, **resolve_as_of(warehouse, as_of))
+        return lake.connect(warehouse, read_only=True, **past)
     except lake.WarehouseError as error:
-        if as_of is not None and "No snapshot found" in str(error):
+        if as_of is None or "No snapshot found" not in str(error):
+            raise
+        if "snapshot_time" not in past:
             raise lake.WarehouseError(
                 f"--as-of {as_of}: the warehouse at {warehouse} has no snapshot then "
                 "(`perfledger snapshots` lists them)") from None
-        raise
+        # A time before the warehouse existed: say which time --as-of means, when the first
+        # ingest wrote its snapshot, and where the time a page was captured is kept.
+        with lake.connect(warehouse, read_only=True, views=False) as connection:
+            first = (ingest_snapshot_ids(connection) or [0])[0]
+            written = connection.execute(
+                "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [first]
+            ).fetchone()[0]
+        raise lake.WarehouseError(
+            f"--as-of {as_of}: the warehouse at {warehouse} has no snapshot then. --as-of is "
+            "a time of ingest (when `perfledger ingest` wrote a snapshot), and the first "
+            f"snapshot ({first}) was written at {written.astimezone(UTC).isoformat()}; the "
+            "time a page was captured is the column captured_at, e.g. "
+            f"WHERE captured_at <= '{past['snapshot_time']}'") from None
 
 
 def open_for_queries(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
@@ -88,6 +103,8 @@ def lock_down(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
     TO, ATTACH, INSTALL or LOAD), and no setting can be changed back."""
     data = lake.data_path(Path(warehouse))
     folders = sorted({f"{data}/", f"{data.resolve()}/"})
+    if (shared := location.shared(Path(warehouse))) is not None:
+        folders = [shared.data]  # a shared warehouse's data: s3://BUCKET/PREFIX/
     listed = ", ".join("'" + folder.replace("'", "''") + "'" for folder in folders)
     connection.execute(f"SET allowed_directories = [{listed}]")
     connection.execute("SET enable_external_access = false")
@@ -163,11 +180,23 @@ def run_sql(warehouse: Path, sql: str, as_of: str | None = None) -> tuple[list[s
         connection.close()
 
 
-def snapshots(warehouse: Path) -> tuple[list[str], list[tuple]]:
+def snapshots(warehouse: Path, everything: bool = False) -> tuple[list[str], list[tuple]]:
+    """The snapshots of runs and merges; with `everything`, those of the warehouse's
+    creation and schema migrations too."""
+    columns, rows, _hidden = snapshot_listing(warehouse, everything)
+    return columns, rows
+
+
+def snapshot_listing(warehouse: Path, everything: bool = False
+                     ) -> tuple[list[str], list[tuple], int]:
+    """`snapshots`, and how many snapshots it left out."""
     connection = open_read_only(warehouse)
     try:
-        result = connection.execute(query_text("snapshots"))
-        return [d[0] for d in result.description], result.fetchall()
+        result = connection.execute(
+            query_text("snapshots").format(everything="true" if everything else "false"))
+        columns, rows = [d[0] for d in result.description], result.fetchall()
+        total = connection.execute("SELECT count(*) FROM lake.snapshots()").fetchone()[0]
+        return columns, rows, total - len(rows)
     finally:
         connection.close()
 

@@ -18,8 +18,10 @@ def compact(warehouse, wait_s):
     Ingest merges them on its own every $PERFLEDGER_COMPACT_EVERY snapshots (64 by
     default; 0 never)."""
     warehouse = resolve_warehouse(warehouse)
-    if not lake.catalog_path(warehouse).exists():
-        fail(f"no warehouse at {warehouse}: run `perfledger ingest` first or pass --warehouse")
+    try:
+        lake.require_warehouse(warehouse)  # a folder's catalog, or a shared warehouse's
+    except lake.WarehouseError as error:
+        fail(str(error))
     try:
         with lake.writer_lock(warehouse, wait_s):
             connection = lake.connect(warehouse, views=False)

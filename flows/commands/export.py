@@ -11,16 +11,29 @@ from flows.cli_common import fail, resolve_warehouse, warehouse_option
 from warehouse import lake
 from warehouse.export import FORMATS, ExportError, export_warehouse
 
+PRINTED = ("table", "json")
+
 
 @click.command("export")
 @click.argument("target", type=click.Path(path_type=Path))
 @warehouse_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True,
-              help="parquet (hive-partitioned by vendor and metric), csv, or one duckdb file.")
+              help="Format of the files written: parquet (hive-partitioned by vendor and "
+                   "metric), csv, or one duckdb file.")
 @click.option("--as-of", "as_of", default=None, help="Snapshot id or timestamp to export.")
-@click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
-def export(target, warehouse, fmt, as_of, as_json):
-    """Write every public view to folder TARGET, with manifest.json; replaces an older export."""
+@click.option("--print", "printed", type=click.Choice(PRINTED), default="table",
+              show_default=True,
+              help="What is printed once written: a summary line (table) or the manifest (json).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Deprecated: the same as --print json, which replaces it.")
+def export(target, warehouse, fmt, as_of, printed, as_json):
+    """Write every public view to folder TARGET, with manifest.json; replaces an older export.
+
+    --format is the files' format; --print chooses what is printed (as the other commands'
+    --format does)."""
+    if as_json:
+        click.echo("warning: --json is deprecated; use --print json", err=True)
+        printed = "json"
     progress = lambda message: click.echo(f"  {message}", err=True)  # noqa: E731
     try:
         manifest = export_warehouse(resolve_warehouse(warehouse), target, fmt, as_of, progress)
@@ -28,7 +41,7 @@ def export(target, warehouse, fmt, as_of, as_json):
         fail(str(error))
     except Exception as error:  # DuckDB's own errors name what failed
         fail(f"export failed: {error}")
-    if as_json:
+    if printed == "json":
         click.echo(json.dumps(manifest, indent=1, ensure_ascii=False))
         return
     rows = sum(view["rows"] for view in manifest["views"].values())

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
-from flows.output import render
+from flows.cli_common import fail, resolve_warehouse, warehouse_option
+from flows.output import FORMATS, render
 from warehouse import lake
 from warehouse.report import ReportError, write_report
 
@@ -15,13 +15,17 @@ from warehouse.report import ReportError, write_report
 @click.command("report")
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @warehouse_option
-@format_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="How the line naming what was written (path, snapshot, charts) is printed, "
+                   "as the other commands' --format; the page itself is always HTML.")
 @click.option("--as-of", "as_of", default=None, help="Snapshot id or timestamp to report on.")
-def report(out, warehouse, fmt, as_of):
+@click.option("--model", "models", multiple=True, metavar="TEXT",
+              help="Only models whose name contains TEXT (any case); repeat for several.")
+def report(out, warehouse, fmt, as_of, models):
     """Write OUT.html: charts of throughput, SDK progression, MLPerf results and claims."""
     progress = lambda message: click.echo(f"  {message}", err=True)  # noqa: E731
     try:
-        written = write_report(resolve_warehouse(warehouse), out, as_of, progress)
+        written = write_report(resolve_warehouse(warehouse), out, as_of, progress, models)
     except (ReportError, lake.WarehouseError, ValueError) as error:
         fail(str(error))
     except Exception as error:  # DuckDB's own errors name what failed

@@ -1,4 +1,5 @@
-"""Page-level facts read from plain text lines: title, author, published and updated dates."""
+"""A page's plain text lines, and the page-level facts read from them: title, author,
+published and updated dates."""
 
 from __future__ import annotations
 
@@ -46,6 +47,13 @@ AUTHOR_WINDOW = 40  # a byline sits near the top
 
 
 _YEAR = re.compile(r"\d{4}")
+_MACHINE_DATE = re.compile(r"\s*(\d{4}-\d{2}-\d{2})(?:[T ]|$)")
+LINE_BREAKS = re.compile(r"\r\n|\r|\n|\u2028|\u2029|\x0b|\x0c|\x85")
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on every line break a capture may hold, keeping each line's characters as they are."""
+    return LINE_BREAKS.split(text)
 
 
 def parse_date(text: str) -> str | None:
@@ -63,6 +71,14 @@ def parse_date(text: str) -> str | None:
         except ValueError:
             continue
     return None
+
+
+def machine_date(value: str | None) -> str | None:
+    """The date of a machine-readable value ('2023-07-04T09:00:00Z' included), ISO, or None."""
+    if not value:
+        return None
+    stamp = _MACHINE_DATE.match(value)
+    return parse_date(stamp.group(1) if stamp else value)
 
 
 def is_heading_like(text: str) -> bool:

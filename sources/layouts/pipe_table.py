@@ -20,39 +20,42 @@ from itertools import accumulate
 from operator import itemgetter
 
 from sources.layouts.base import (
+    BOLD_LINE_LEVEL,
     CellColumns,
     DocumentMetadata,
     Layout,
     ParsedDocument,
     ParseProblem,
+    as_caption,
     cells_frame,
     language_tag,
-)
-from sources.layouts.html_table import (
-    BOLD_LINE_LEVEL,
-    ColumnProfile,
-    add_table_cells,
-    as_caption,
-    fold_header_text,
-    looks_like_note,
-    machine_date,
     outline_of,
-    outline_rows,
-    profile_columns,
-    prose_of,
-    read_html_fragment,
-    reads_as_caption,
-    realign_position,
-    superscript,
-    width_problem,
 )
+
+# An HTML <table> block is read by the HTML layout's own readers.
+from sources.layouts.html_outline import outline_rows
+from sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
 from sources.layouts.page_text import (
     find_author,
     find_dates,
     find_title,
     is_heading_like,
+    machine_date,
+    split_lines,
 )
-from sources.layouts.text_capture import split_lines
+from sources.layouts.pipe_rows import has_pipe, is_delimiter_row, split_row
+from sources.layouts.row_realignment import (
+    ColumnProfile,
+    profile_columns,
+    realign_position,
+    width_problem,
+)
+from sources.layouts.table_text import (
+    fold_header_text,
+    looks_like_note,
+    reads_as_caption,
+    superscript,
+)
 
 NOTE_LINE_SEPARATOR = " | "
 SNIFF_BYTES = 65_536
@@ -67,8 +70,6 @@ _ATX = re.compile(
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*+:?[ \t]*$")
-_DELIMITER_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*")
-_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?")
 _LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
@@ -119,24 +120,6 @@ def sub_closed(pattern: re.Pattern[str], closer: re.Pattern[str], replacement, t
 
 def is_blank(line: str) -> bool:
     return line.strip(" \t") == ""
-
-
-def has_pipe(line: str) -> bool:
-    return _UNESCAPED_PIPE.search(line) is not None
-
-
-def split_row(line: str) -> list[str]:
-    """The raw cells of a pipe row: optional outer pipes dropped, `\\|` kept inside a cell."""
-    body = line.strip(" \t")
-    if body.startswith("|"):
-        body = body[1:]
-    if body.endswith("|") and not body.endswith("\\|"):
-        body = body[:-1]
-    return [cell.strip(" \t") for cell in _UNESCAPED_PIPE.split(body)]
-
-
-def is_delimiter_row(line: str) -> bool:
-    return has_pipe(line) and all(_DELIMITER_CELL.fullmatch(cell) for cell in split_row(line))
 
 
 def _indent(line: str) -> int:
@@ -732,4 +715,10 @@ def _mostly_pipes(lines: list[str], table: _Table) -> bool:
     return (table.end - table.header) * 2 >= last - first
 
 
-LAYOUT = Layout(name="pipe_table", sniff=sniff_pipe_tables, parse=parse_pipe_tables)
+# The media types fetch asks for and keeps for this layout, with their weight in its Accept
+# header (text/x-markdown is kept when sent, not asked for), and the file suffixes collect
+# reads as this layout's pages.
+MEDIA_TYPES = {"text/markdown": 0.9, "text/x-markdown": None}
+SUFFIXES = {".md": "text/markdown"}
+LAYOUT = Layout(name="pipe_table", sniff=sniff_pipe_tables, parse=parse_pipe_tables,
+                media_types=MEDIA_TYPES, suffixes=SUFFIXES)

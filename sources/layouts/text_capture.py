@@ -10,7 +10,6 @@ with a word no vocabulary knows. A block whose width cannot be told is reported,
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -37,23 +36,21 @@ from sources.layouts.page_text import (
     find_dates,
     find_title,
     is_heading_like,
+    split_lines,
 )
+from sources.layouts.table_text import NOTE_HINT, NOTE_MAX_CHARS
 
 MIN_HEADER_COLUMNS = 3
 MAX_HEADER_COLUMNS = 64  # the most lines a header is read from: a capture's tables are narrower
 MAX_HEADER_CELL_CHARS = 60
 MAX_CELL_CHARS = 500  # a longer line is prose, not a cell
 MAX_UNKNOWN_HEADER_RUN = 2  # unknown header cells tolerated between or after known ones
-NOTE_MAX_CHARS = 400
 CAPTION_MAX_CHARS = 80  # a longer line before a table is a paragraph, not its caption
 MAX_HEADER_READINGS = 512  # distinct labels per page the header reader is asked of
 RAW_MAX_CHARS = 10_000  # of an unclear table's lines kept in its problem; the reason says where
-NOTE_HINT = re.compile(r"measured in|\bunits?\b|^\s*(?:\*|†|‡|note\b|notes\b|source\b)", re.I)
 # What the header reader says of a header naming a role; "text" (Notes, Source) names none.
 HEADER_KINDS = frozenset({"metric", "statistic", "result", "config", "label", "reference",
                           "unit", "metric_name"})
-
-LINE_BREAKS = re.compile(r"\r\n|\r|\n|\u2028|\u2029|\x0b|\x0c|\x85")
 
 KNOWN, UNKNOWN, NOT_HEADER, ASK = "known", "unknown", "not a header", "ask the header reader"
 
@@ -72,11 +69,6 @@ class _Surroundings:
     title: str | None  # the nearest heading above the table
     caption: int | None  # index of the line right above that names the table
     note: tuple[int, str] | None  # the footnote right after it: index, text
-
-
-def split_lines(text: str) -> list[str]:
-    """Split on every line break a capture may hold, keeping each line's characters as they are."""
-    return LINE_BREAKS.split(text)
 
 
 def is_blank(line: str) -> bool:
@@ -390,4 +382,9 @@ def sniff_text_capture(data: bytes, content_type: str | None) -> float:
     return 0.5
 
 
-LAYOUT = Layout(name="text_capture", sniff=sniff_text_capture, parse=parse_text_capture)
+# The media types fetch asks for and keeps for this layout, with their weight in its Accept
+# header, and the file suffixes collect reads as this layout's pages.
+MEDIA_TYPES = {"text/plain": 0.8}
+SUFFIXES = {".txt": "text/plain"}
+LAYOUT = Layout(name="text_capture", sniff=sniff_text_capture, parse=parse_text_capture,
+                media_types=MEDIA_TYPES, suffixes=SUFFIXES)

@@ -96,8 +96,8 @@ def is_results_tree(path: Path) -> bool:
     return bool(find_submitters(Path(path)))
 
 
-def find_submitters(path: Path) -> list[SubmitterScope]:
-    """The submitter folders `path` is, holds (two levels down at most) or lies inside."""
+def find_submitters(path: Path, depth: int = SEARCH_DEPTH) -> list[SubmitterScope]:
+    """The submitter folders `path` is, holds (`depth` levels down at most) or lies inside."""
     path = Path(path)
     if not path.is_dir():
         return []
@@ -106,7 +106,7 @@ def find_submitters(path: Path) -> list[SubmitterScope]:
     inside = _scope_inside(path)
     if inside is not None:
         return [inside]
-    return [SubmitterScope(folder) for folder in _submitters_below(path)]
+    return [SubmitterScope(folder) for folder in _submitters_below(path, depth)]
 
 
 def _is_submitter_folder(path: Path) -> bool:
@@ -126,11 +126,11 @@ def _scope_inside(path: Path) -> SubmitterScope | None:
     return None
 
 
-def _submitters_below(path: Path) -> list[Path]:
+def _submitters_below(path: Path, depth: int) -> list[Path]:
     found: list[Path] = []
     level = [path]
     seen = 0
-    for _ in range(SEARCH_DEPTH):
+    for _ in range(depth):
         below: list[Path] = []
         for folder in level:
             for child in _child_folders(folder):

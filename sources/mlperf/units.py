@@ -28,6 +28,9 @@ DIVISIONS = frozenset({"closed", "open", "network"})
 # What the reader scores, and what it reports as a result file misnamed ("result0.txt").
 TRAINING_FILE = re.compile(r"^(result.*|.*\.(txt|log)|scaling\.json)$", re.I)
 SEARCH_LEVELS = 3  # <scenario>/performance/run_1
+# A folder of checkouts: <checkout>/<division>/<submitter> for inference.
+CHECKOUT_DEPTH = 3
+SUBMITTER_DEPTH = 6  # results/<system>/<benchmark>/<scenario>/performance/run_1
 
 
 @dataclass(frozen=True)
@@ -61,11 +64,36 @@ class TreeUnit:
 
 
 def find_units(path: Path) -> list[TreeUnit]:
-    """Every unit of the results tree (or part of one) at `path`, in path order."""
+    """Every unit of the results tree (or part of one) at `path`, in path order: a checkout,
+    a submitter, system or benchmark folder, or an inference scenario folder."""
+    path = Path(path)
+    scopes = find_submitters(path, depth=CHECKOUT_DEPTH)
+    if not scopes and path.is_dir():
+        submitter = _submitter_above(path)
+        if submitter is None:
+            return []
+        scope = SubmitterScope(submitter)
+        return [unit for unit in _scope_units(scope, tree_kind(scope))
+                if unit.folder == path or path in unit.folder.parents
+                or unit.folder in path.parents]
     units: list[TreeUnit] = []
-    for scope in find_submitters(Path(path)):
+    for scope in scopes:
         units += _scope_units(scope, tree_kind(scope))
     return units
+
+
+def is_tree_part(path: Path) -> bool:
+    """True for a folder that is, holds or lies inside an MLPerf results tree's results."""
+    return bool(find_units(path))
+
+
+def _submitter_above(path: Path) -> Path | None:
+    """The submitter folder a deep results folder lies in (`<submitter>/results/<system>/
+    <benchmark>/<scenario>/performance`)."""
+    for ancestor in list(path.parents)[:SUBMITTER_DEPTH]:
+        if (ancestor / "systems").is_dir() and (ancestor / "results").is_dir():
+            return ancestor if path.relative_to(ancestor).parts[0] == "results" else None
+    return None
 
 
 def tree_kind(scope: SubmitterScope) -> str:

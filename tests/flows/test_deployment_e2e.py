@@ -1,4 +1,5 @@
-"""End to end: a real Prefect server, `perfledger worker`, `prefect deployment run 'ingest/daily'`."""
+"""End to end: a real Prefect server, `perfledger worker`, `prefect deployment run` of each
+deployment (ingest/daily, ingest/one-source, publish/on-demand)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import JULY_2023, PROJECT_ROOT
 from warehouse import lake
 
 pytestmark = pytest.mark.slow
@@ -151,11 +152,13 @@ def prefect_server(tmp_path_factory) -> Server:
         processes.stop_all()
 
 
-def run_deployment(server: Server, name: str, env: dict) -> str:
-    """`prefect deployment run NAME`, as a person would type it; returns the flow run id."""
-    result = subprocess.run([sys.executable, "-m", "prefect", "deployment", "run", name],
-                            env=env, cwd=PROJECT_ROOT, capture_output=True, text=True,
-                            timeout=90)
+def run_deployment(server: Server, name: str, env: dict, **parameters: str) -> str:
+    """`prefect deployment run NAME [--param KEY=VALUE ...]`, as a person would type it;
+    returns the flow run id."""
+    params = [f"--param={key}={value}" for key, value in parameters.items()]
+    result = subprocess.run([sys.executable, "-m", "prefect", "deployment", "run", name,
+                             *params], env=env, cwd=PROJECT_ROOT, capture_output=True,
+                            text=True, timeout=90)
     assert result.returncode == 0, result.stdout + result.stderr
     match = re.search(r"UUID: ([0-9a-f-]{36})", result.stdout)
     assert match, result.stdout
@@ -214,3 +217,52 @@ def test_daily_deployment_runs_from_the_prefect_cli(prefect_server: Server, tmp_
     assert len(published) == 1
     manifest = json.loads((warehouse.parent / "export" / "manifest.json").read_text())
     assert manifest["views"]["measurements"]["rows"] == 358
+
+
+def test_one_source_and_on_demand_deployments_run_from_the_prefect_cli(prefect_server: Server,
+                                                                      tmp_path: Path):
+    """ingest/one-source with a file for its `source`, then publish/on-demand of what it
+    loaded into a folder given as `target`: one worker serves both."""
+    warehouse = tmp_path / "warehouse"
+    export = tmp_path / "bi"
+    env = {**prefect_server.env, "PERFLEDGER_WAREHOUSE": str(warehouse),
+           "PREFECT_RUNNER_POLL_FREQUENCY": "2"}
+    log = tmp_path / "worker.log"
+    worker = prefect_server.processes.start(
+        [sys.executable, "-m", "flows.cli", "worker"], env, log)
+    try:
+        for name in ("ingest/one-source", "publish/on-demand"):
+            wait_for(lambda name=name: try_api(prefect_server.api_url, f"/deployments/name/{name}"),
+                     WORKER_BUDGET_S, f"perfledger worker registering {name}", log, worker)
+        ingest_run = run_deployment(prefect_server, "ingest/one-source", env,
+                                    source=str(JULY_2023))
+        ingested = finished_state(prefect_server, ingest_run, log)
+        publish_run = run_deployment(prefect_server, "publish/on-demand", env,
+                                     target=str(export))
+        published = finished_state(prefect_server, publish_run, log)
+    finally:
+        prefect_server.processes.stop(worker)
+
+    assert ingested["type"] == "COMPLETED", f"{ingested}\n{log_tail(log)}"
+    assert ingested["message"].startswith("1 documents read, snapshots "), ingested["message"]
+    assert "358 added" in ingested["message"] and "exported" not in ingested["message"]
+    connection = lake.connect(warehouse, read_only=True)
+    try:
+        assert connection.execute("SELECT count(*) FROM measurements").fetchone()[0] == 358
+        assert connection.execute(BOW_POD16_RESNET).fetchall() == [(44059.0,)]
+        trigger = connection.execute("SELECT DISTINCT trigger FROM runs").fetchall()
+    finally:
+        connection.close()
+    assert trigger == [("prefect:ingest/one-source",)]
+    rows = {a["key"]: a for a in artifacts(
+        prefect_server, flow_run_id={"any_": [ingest_run]})}["ingest-results"]["data"]
+    rows = json.loads(rows) if isinstance(rows, str) else rows
+    assert [(row["document"], row["status"], row["values added"]) for row in rows] == [
+        (JULY_2023.name, "new", 358)]
+
+    assert published["type"] == "COMPLETED", f"{published}\n{log_tail(log)}"
+    manifest = json.loads((export / "manifest.json").read_text())
+    assert manifest["views"]["measurements"]["rows"] == 358
+    assert not (warehouse.parent / "export").exists()  # the target given, not the default
+    assert [a["key"] for a in artifacts(prefect_server, flow_run_id={"any_": [publish_run]})
+            ] == ["publish-summary"]

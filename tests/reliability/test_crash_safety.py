@@ -215,28 +215,62 @@ def test_two_ingests_at_once_one_writes_and_the_other_waits_or_stops(warehouse, 
     assert len(values(warehouse)) == GOOD_VALUES + NEW_VALUES
 
 
+READING = (
+    "SELECT (SELECT max(snapshot_id) FROM lake.snapshots()), "
+    "(SELECT count(*) FROM lake.snapshots()), (SELECT count(*) FROM measurements), "
+    "(SELECT count(DISTINCT source_id) FROM measurements), "
+    "(SELECT count(*) FROM lake.main.runs), (SELECT count(*) FROM lake.main.documents)"
+)
+
+
+def reading(warehouse: Path) -> tuple:
+    """(last snapshot, snapshots, values, sources, runs, documents), as one query sees them."""
+    return query.run_sql(warehouse, READING)[1][0]
+
+
 def test_a_reader_during_a_write_sees_one_snapshot_whole(warehouse, new_pages):
-    writer = start_ingest(warehouse, str(new_pages))
-    seen: list[tuple] = []
+    """Readers that query all through a run see the last committed snapshot exactly, then,
+    once the run commits, its snapshot exactly: never a run half written, never one snapshot
+    and then an older one. The run waits 3 s with everything staged, right before its
+    transaction, so that readers are sure to read then."""
+    before = reading(warehouse)
+    last, snapshots, values_before, sources, runs, documents = before
+    after = (last + 1, snapshots + 1, values_before + NEW_VALUES, sources + 2, runs + 1,
+             documents + 2)
+    writer = start_ingest(warehouse, str(new_pages),
+                          env={budget.PAUSE_ENV: "load", budget.PAUSE_SECONDS_ENV: "3",
+                               compaction.EVERY_ENV: "0"})
+    seen: list[list[tuple]] = [[], []]
     errors: list[str] = []
 
-    def read_while_writing() -> None:
-        while writer.poll() is None:
+    def read_while_writing(readings: list[tuple]) -> None:
+        while True:
+            running = writer.poll() is None
             try:
-                seen.extend(query.run_sql(
-                    warehouse, "SELECT (SELECT max(snapshot_id) FROM lake.snapshots()), "
-                               "count(*) FROM measurements")[1])
+                readings.append(reading(warehouse))
             except Exception as error:  # any failure to read is a finding
                 errors.append(str(error))
+            if not running:  # this reading began once the writer had exited
+                return
 
-    readers = [threading.Thread(target=read_while_writing) for _ in range(2)]
+    readers = [threading.Thread(target=read_while_writing, args=(readings,))
+               for readings in seen]
     for reader in readers:
         reader.start()
-    for reader in readers:
-        reader.join(180)
-    assert writer.returncode == 0 and errors == []
-    assert seen
-    for snapshot, count in set(seen):
+    try:
+        wait_for_line(writer, "paused at load")
+        assert reading(warehouse) == before  # the run is staged whole, not yet committed
+    finally:
+        for reader in readers:
+            reader.join(180)
+    assert writer.wait(30) == 0, writer.stderr.read()
+    assert errors == []
+    assert reading(warehouse) == after
+    for readings in seen:
+        assert set(readings) <= {before, after}, readings
+        assert readings[0] == before and readings[-1] == after, readings
+        assert readings == sorted(readings), readings  # never back to the older snapshot
+    for snapshot, _, count, *_ in {*seen[0], *seen[1]}:
         assert query.run_sql(warehouse, "SELECT count(*) FROM measurements",
                              str(snapshot))[1] == [(count,)]
     assert catalog_is_sound(warehouse)

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+import duckdb
 import pytest
 from click.testing import CliRunner
 
-from flows import pipeline
+from flows import mlperf_stage, pipeline
 from flows.cli import main
 from sources import archive
+from sources.mlperf.tree import read_results_tree
 from tests.reliability.hostile import PASSWD, PROJECT_ROOT, ROWS, html_page, html_table
-from warehouse import query
+from warehouse import lake, query
 
 SECRET = "kept out of perfledger"
 
@@ -36,36 +40,131 @@ def run_cli(*args: str, stdin: str | None = None):
     return CliRunner().invoke(main, list(args), input=stdin)
 
 
-@pytest.mark.parametrize("sql", [
-    f"SELECT * FROM read_csv('{PASSWD}')",
-    f"SELECT * FROM read_text('{PASSWD}')",
-    f"SELECT * FROM read_blob('{PASSWD}')",
-    f"SELECT content FROM read_text('{PASSWD}') UNION ALL SELECT model FROM measurements",
-    "SELECT * FROM glob('/etc/*')",
-    f"SELECT * FROM '{PASSWD}'",
-    "SELECT * FROM sqlite_scan('{secret}', 'visits')",
-    "SELECT * FROM sqlite_attach('{secret}')",
-    "SELECT * FROM query('SELECT * FROM sqlite_scan(''{secret}'', ''visits'')')",
-    "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))",
-    "EXPLAIN ANALYZE SELECT * FROM sqlite_scan('{secret}', 'visits')",
-    "SELECT * FROM ducklake_cleanup_old_files('lake', cleanup_all => true)",
-    "COPY (SELECT * FROM measurements) TO '{outside}'",
-    "ATTACH '{outside}' AS other",
-    "INSTALL httpfs",
-    "LOAD httpfs",
-    "SET enable_external_access = true",
-    "CREATE TABLE lake.main.x AS SELECT 1",
-])
-def test_ad_hoc_sql_cannot_reach_past_the_warehouse(demo_warehouse, secret_database, tmp_path,
-                                                    sql):
+@pytest.fixture(scope="module")
+def secret_csv(tmp_path_factory) -> Path:
+    """A CSV file outside the warehouse, which DuckDB would read by its name alone."""
+    path = tmp_path_factory.mktemp("private") / "secret.csv"
+    path.write_text(f"secret\n{SECRET}\n", encoding="utf-8")
+    return path
+
+
+def statement_refused(kind: str) -> str:
+    """The statement check's refusal (warehouse/query.py, check_read_only)."""
+    return (f"`perfledger sql` only reads, but the SQL holds a {kind} statement; the "
+            "warehouse is changed only by `perfledger ingest`")
+
+
+def function_refused(name: str) -> str:
+    """The function check's refusal (warehouse/query.py, check_functions)."""
+    return (f"`perfledger sql` does not run {name}: ad-hoc SQL reads the warehouse's views "
+            "and tables, never other files, and never changes them")
+
+
+def file_refused(path: object) -> str:
+    """DuckDB's refusal once the session is locked down (warehouse/query.py, lock_down)."""
+    return (f'Permission Error: Cannot access file "{path}" - file system operations are '
+            "disabled by configuration")
+
+
+def warehouse_state(warehouse: Path) -> tuple:
+    """What any write would change: the last snapshot, each table's rows, every file (the
+    catalog's bytes included). Read from the catalog directly, never through DuckLake."""
+    catalog = lake.catalog_path(warehouse)
+    with contextlib.closing(sqlite3.connect(f"file:{catalog}?mode=ro", uri=True)) as database:
+        snapshots = database.execute(
+            "SELECT count(*), max(snapshot_id) FROM ducklake_snapshot").fetchall()
+        rows = database.execute(
+            "SELECT t.table_name, s.record_count FROM ducklake_table_stats s "
+            "JOIN ducklake_table t USING (table_id) WHERE t.end_snapshot IS NULL "
+            "ORDER BY 1").fetchall()
+    files = sorted((path.relative_to(warehouse).as_posix(), path.stat().st_size)
+                   for path in warehouse.rglob("*") if path.is_file())
+    return snapshots, rows, archive.sha256_of(catalog.read_bytes()), files
+
+
+# Each case with the refusal of the one guard that stops it first; with that guard gone, the
+# case would either run or be stopped by another guard with another message.
+AD_HOC_SQL = [
+    (f"SELECT * FROM read_csv('{PASSWD}')", file_refused(PASSWD)),
+    (f"SELECT * FROM read_text('{PASSWD}')", file_refused(PASSWD)),
+    (f"SELECT * FROM read_blob('{PASSWD}')", file_refused(PASSWD)),
+    (f"SELECT content FROM read_text('{PASSWD}') UNION ALL SELECT model FROM measurements",
+     file_refused(PASSWD)),
+    ("SELECT * FROM glob('/etc/*')", file_refused("/etc/*")),
+    # Locked down, DuckDB no longer reads a quoted path as a file: it is a table name.
+    (f"SELECT * FROM '{PASSWD}'", f"Catalog Error: Table with name {PASSWD} does not exist!"),
+    ("SELECT * FROM '{csv}'", file_refused("{csv}")),
+    ("SELECT * FROM sqlite_scan('{secret}', 'visits')", function_refused("sqlite_scan")),
+    ("SELECT * FROM sqlite_attach('{secret}')", function_refused("sqlite_attach")),
+    ("SELECT * FROM query('SELECT * FROM sqlite_scan(''{secret}'', ''visits'')')",
+     function_refused("query")),
+    ("SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))",
+     function_refused("json_execute_serialized_sql")),
+    ("EXPLAIN ANALYZE SELECT * FROM sqlite_scan('{secret}', 'visits')",
+     function_refused("sqlite_scan")),
+    ("SELECT * FROM ducklake_cleanup_old_files('lake', cleanup_all => true)",
+     function_refused("ducklake_cleanup_old_files")),
+    ("COPY (SELECT * FROM measurements) TO '{outside}'", statement_refused("COPY")),
+    ("ATTACH '{outside}' AS other", statement_refused("ATTACH")),
+    ("INSTALL httpfs", statement_refused("LOAD")),  # DuckDB's type for INSTALL too
+    ("LOAD httpfs", statement_refused("LOAD")),
+    ("SET enable_external_access = true", statement_refused("SET")),
+    ("CREATE TABLE lake.main.x AS SELECT 1", statement_refused("CREATE")),
+]
+
+
+@pytest.mark.parametrize(("sql", "refusal"), AD_HOC_SQL)
+def test_ad_hoc_sql_cannot_reach_past_the_warehouse(demo_warehouse, secret_database, secret_csv,
+                                                    tmp_path, sql, refusal):
     outside = tmp_path / "copied.csv"
-    sql = sql.format(secret=secret_database, outside=outside)
+    names = {"secret": secret_database, "outside": outside, "csv": secret_csv}
+    sql, refusal = sql.format(**names), refusal.format(**names)
+    before = warehouse_state(demo_warehouse)
     result = run_cli("sql", sql, "--warehouse", str(demo_warehouse), "--format", "csv")
     assert result.exit_code == 2, result.output
-    assert "error:" in result.output
+    assert result.output.startswith("error: "), result.output
+    assert refusal in result.output
     assert PASSWD.read_text(encoding="utf-8").splitlines()[0] not in result.output
     assert SECRET not in result.output
     assert not outside.exists()
+    assert warehouse_state(demo_warehouse) == before
+
+
+# What the locked-down session refuses by itself, should a statement pass the checks above.
+LOCKED_SESSION = [
+    (f"SELECT * FROM read_csv('{PASSWD}')", file_refused(PASSWD)),
+    (f"SELECT * FROM read_text('{PASSWD}')", file_refused(PASSWD)),
+    ("SELECT * FROM glob('/etc/*')", file_refused("/etc/*")),
+    ("SELECT * FROM '{csv}'", file_refused("{csv}")),
+    ("COPY (SELECT * FROM measurements) TO '{outside}'", file_refused("{outside}")),
+    ("ATTACH '{outside}' AS other", file_refused("{outside}")),
+    ("LOAD httpfs", "Permission Error: Loading external extensions is disabled through "
+                    "configuration"),
+    ("SET enable_external_access = true", 'Cannot change configuration option '
+                                          '"enable_external_access" - the configuration has '
+                                          'been locked'),
+    ("CREATE TABLE lake.main.x AS SELECT 1", 'Cannot execute statement of type "CREATE" on '
+                                             'database "lake" which is attached in read-only '
+                                             'mode!'),
+]
+
+
+@pytest.mark.parametrize(("sql", "refusal"), LOCKED_SESSION)
+def test_the_ad_hoc_session_is_locked_behind_the_checks(demo_warehouse, secret_csv, tmp_path,
+                                                       sql, refusal):
+    outside = tmp_path / "copied.csv"
+    names = {"outside": outside, "csv": secret_csv}
+    sql, refusal = sql.format(**names), refusal.format(**names)
+    before = warehouse_state(demo_warehouse)
+    connection = query.open_for_queries(demo_warehouse)
+    try:
+        with pytest.raises(duckdb.Error) as refused:
+            connection.execute(sql)
+    finally:
+        connection.close()
+    assert refusal in str(refused.value)
+    assert not outside.exists()
+    assert warehouse_state(demo_warehouse) == before
 
 
 def test_the_shell_is_locked_down_as_well(demo_warehouse, secret_database):
@@ -116,29 +215,59 @@ def files_outside(root: Path, warehouse: Path) -> set[Path]:
     return {path for path in root.rglob("*") if warehouse not in path.parents}
 
 
-def test_a_crafted_results_tree_manifest_writes_nothing_outside(tmp_path):
-    """An MLPerf results tree is read back from the archive into a temporary folder; a
-    manifest naming an absolute path or a made-up file must not write anywhere else."""
+def test_a_crafted_results_tree_manifest_writes_nothing_outside(tmp_path, monkeypatch):
+    """An MLPerf unit is read back from the archive by laying out the files its manifest
+    names under a temporary folder. A manifest that names an absolute path, climbs out with
+    `..` or names no archived file must write nothing anywhere else: the temporary folders
+    are made under `scratch/temporary` here, so every place such a name would reach lies
+    inside this test's folder, where the test looks."""
+    temporary = tmp_path / "scratch" / "temporary"
+    temporary.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     warehouse = tmp_path / "warehouse"
     payload = tmp_path / "payload.txt"
     payload.write_text("#!/bin/sh\necho owned\n", encoding="utf-8")
     pipeline.ingest([str(payload)], warehouse)  # now archived, under a known sha256
+    sha256 = archive.sha256_of(payload.read_bytes())
     target = tmp_path / "outside" / "owned.sh"
-    manifest = {"round": "4.0", "files": {
-        str(target): archive.sha256_of(payload.read_bytes()),
-        "../../escape.sh": archive.sha256_of(payload.read_bytes()),
-        "submitter/systems/x.json": "../../../../etc/passwd",
-    }}
+    kept = "Graphcore/results/bow_pod16/resnet/result_0.txt"
+    files = {
+        kept: sha256,  # the one name a manifest may give: inside its folder, archived
+        str(target): sha256,  # absolute: it would replace the folder
+        "../beside.sh": sha256,  # beside the unit's folder, in `temporary`
+        "../../escape.sh": sha256,  # in `scratch`
+        "../../../escape.sh": sha256,  # in this test's folder
+        "Graphcore/../../climbed.sh": sha256,  # out through a folder of its own
+        "Graphcore/systems/x.json": "../../../../etc/passwd",  # no sha256: out of the archive
+    }
+    manifest = {"manifest": 2, "kind": "training", "round": "4.0", "files": files,
+                "sizes": {name: 22 for name in files}, "unreadable": {}, "left_out": []}
     (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     added = run_cli("add-source", "https://example.invalid/results", "--name", "results-tree",
                     "--layout", "mlperf_tree", "--warehouse", str(warehouse))
     assert added.exit_code == 0, added.output
+    laid_out: list[tuple[Path, set[str]]] = []
+
+    def spy(folder: Path, *args):
+        laid_out.append((folder, {path.relative_to(folder).as_posix()
+                                  for path in folder.rglob("*") if path.is_file()}))
+        return read_results_tree(folder, *args)
+
+    monkeypatch.setattr(mlperf_stage, "read_results_tree", spy)
     before = files_outside(tmp_path, warehouse)
     result = run_cli("ingest", str(tmp_path / "manifest.json"), "--source", "results-tree",
                      "--warehouse", str(warehouse))
-    assert "documents read:      1" in result.output, result.output
+    assert "documents read:      1 (1 new" in result.output, result.output
+    # The unit was laid out where the test looks, with the one file it may name, and only it.
+    ((folder, names),) = laid_out
+    assert folder.parent == temporary
+    assert names == {kept}
     assert not target.exists()
+    for climbed in (temporary / "beside.sh", temporary / "climbed.sh",
+                    tmp_path / "scratch" / "escape.sh", tmp_path / "escape.sh"):
+        assert not climbed.exists(), climbed
     assert files_outside(tmp_path, warehouse) == before
+    assert list(temporary.iterdir()) == []  # and the temporary folder is gone
 
 
 WAREHOUSE_LAYOUT = ("archive/", "data/", "extensions/", "catalog.sqlite", ".writer.lock",

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sources.layouts.base import OUTLINE_KINDS, OUTLINE_SCHEMA
-from sources.layouts.html_table import clean_heading, parse_html
+from sources.layouts.html_table import parse_html
+from sources.layouts.html_text import clean_heading
 from tests.sources.layout_checks import rows_of
 from tests.sources.test_html_table import TAG_SOUP
 

@@ -11,16 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from sources.layouts import html_table
-from sources.layouts.html_table import (
-    build_grid,
-    collapse_space,
-    data_tables,
-    page_elements,
-    parse_html,
-    parse_tree,
-    prepare_markup,
-)
+from sources.layouts import html_grid, html_text, html_tree
+from sources.layouts.html_grid import build_grid, data_tables
+from sources.layouts.html_metadata import page_elements
+from sources.layouts.html_table import parse_html
+from sources.layouts.html_text import collapse_space
+from sources.layouts.html_tree import parse_tree, prepare_markup
+from sources.layouts.table_text import superscript
 
 # Plain groups (a header, rows with superscripts, <br>, nested inline tags, &nbsp; cells,
 # empty cells and runs of whitespace) next to groups with spans, a comment among the cells,
@@ -72,12 +69,12 @@ MIXED_PAGE = """<!DOCTYPE html>
 
 def _row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
     def expand_rows(rows, cells, spans=True):
-        return html_table._expand_rows_one_by_one(rows, cells, spans)
+        return html_grid._expand_rows_one_by_one(rows, cells, spans)
 
-    monkeypatch.setattr(html_table, "expand_rows", expand_rows)
+    monkeypatch.setattr(html_grid, "expand_rows", expand_rows)
 
 
-def _resolved(grid: html_table._Grid) -> list:
+def _resolved(grid: html_grid.Grid) -> list:
     """The grid's rows as (text, line) per position, with which positions share a cell."""
     first_seen: dict[int, int] = {}
 
@@ -101,13 +98,13 @@ def _grids(text: str) -> list:
 
 def test_plain_groups_read_at_once_give_the_cells_read_row_by_row(monkeypatch):
     one_by_one = []
-    original = html_table._expand_rows_one_by_one
+    original = html_grid._expand_rows_one_by_one
 
     def spy(rows, cells, spans):
         one_by_one.append(rows[0].findtext("td") if rows else None)
         return original(rows, cells, spans)
 
-    monkeypatch.setattr(html_table, "_expand_rows_one_by_one", spy)
+    monkeypatch.setattr(html_grid, "_expand_rows_one_by_one", spy)
     at_once = parse_html(MIXED_PAGE)
     grids_at_once = _grids(MIXED_PAGE)
     # Only the groups with a span or a comment among their cells were read row by row.
@@ -131,9 +128,9 @@ def test_a_table_without_spans_is_read_at_once_whatever_its_cells_hold(monkeypat
     page = re.sub(r' (?:row|col)span="\d"|<!--[^>]*-->', "", MIXED_PAGE)
     assert "span=" not in page and "<!--" not in page
     one_by_one = []
-    original = html_table._expand_rows_one_by_one
+    original = html_grid._expand_rows_one_by_one
     monkeypatch.setattr(
-        html_table, "_expand_rows_one_by_one",
+        html_grid, "_expand_rows_one_by_one",
         lambda rows, cells, spans: one_by_one.append(rows) or original(rows, cells, spans),
     )
     at_once = parse_html(page)
@@ -149,7 +146,7 @@ def test_str_split_whitespace_is_html_whitespace_or_the_characters_set_apart():
     split_space = {chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()}
     set_apart = {
         chr(code) for code in range(sys.maxunicode + 1)
-        if html_table._NOT_HTML_SPACE.fullmatch(chr(code))
+        if html_text._NOT_HTML_SPACE.fullmatch(chr(code))
     }
     assert set_apart == split_space - html_space
 
@@ -170,14 +167,14 @@ def test_collapse_space_is_one_space_per_run_of_html_whitespace(text):
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_TEXTS, max_size=6))
 def test_cell_texts_collapse_at_once_as_one_by_one(texts):
-    assert html_table._collapse_many(texts) == [collapse_space(text) for text in texts]
+    assert html_text.collapse_many(texts) == [collapse_space(text) for text in texts]
 
 
 def _markup_as_published(text: str) -> bytes:
     """prepare_markup as first written: every change made on the str."""
     text = text.removeprefix("\ufeff")
     text = re.sub(r"\r\n?", "\n", text)
-    declaration = html_table._XML_DECLARATION
+    declaration = html_tree._XML_DECLARATION
     if declaration.match(text):
         text = declaration.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
     return re.sub(r"[\ud800-\udfff]", "\ufffd", text).encode("utf-8")
@@ -213,7 +210,7 @@ def _text_as_first_written(element, line_break: str = " ") -> str:
             parts.append(line_break)
             parts.append(child.tail or "")
         elif tag == "sup":
-            parts.append(html_table.superscript(_text_as_first_written(child)))
+            parts.append(superscript(_text_as_first_written(child)))
             parts.append(child.tail or "")
         else:
             parts.append(child.text or "")
@@ -241,4 +238,4 @@ _INLINE = st.recursive(
 def test_the_text_of_a_cell_is_the_text_of_its_walk(markup, line_break):
     root = parse_tree(prepare_markup(f"<table><tr><td>{markup}</td></tr></table>"))
     cell = next(root.iter("td"))
-    assert html_table.text_of(cell, line_break) == _text_as_first_written(cell, line_break)
+    assert html_text.text_of(cell, line_break) == _text_as_first_written(cell, line_break)

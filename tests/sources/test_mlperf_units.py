@@ -50,3 +50,15 @@ def test_a_training_unit_keeps_its_runs_and_reports_a_misnamed_file_to_the_reade
     assert unit_round(unit, "9.9") == ("2.0", "folder")
     assert unit_source_id(unit, "2.0", None) == (
         "mlperf-training-v2.0/Graphcore/ipu-pod16-TF1-closed/resnet")
+
+
+@needs_shared
+def test_a_scenario_folder_or_one_inside_it_is_its_unit_and_a_folder_of_checkouts_is_all():
+    scenario = (SHARED / "inference_v4.1" / "closed" / "AMD" / "results" /
+                "8xMI300X_2xEPYC-9374F" / "llama2-70b-99" / "Server")
+    for inside in (scenario, scenario / "performance", scenario / "performance" / "run_1"):
+        (unit,) = find_units(inside)
+        assert (unit.benchmark, unit.scenario, unit.folder) == ("llama2-70b-99", "Server",
+                                                                scenario)
+    kinds = [unit.kind for unit in find_units(SHARED)]
+    assert (kinds.count("training"), kinds.count("inference")) == (17, 157)

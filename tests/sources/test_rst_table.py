@@ -17,7 +17,8 @@ from fuzz.parsers import check_cells_in_place
 from schemas.cells import CellSchema
 from sources.layouts import choose_layout
 from sources.layouts.base import OUTLINE_KINDS
-from sources.layouts.rst_table import parse_rst, render_inline, sniff_rst
+from sources.layouts.rst_table import parse_rst, sniff_rst
+from sources.layouts.rst_text import render_inline
 from sources.parse import parse_document
 from tests.conftest import CORPUS, PROJECT_ROOT
 from tests.sources.layout_checks import rows_of

@@ -197,7 +197,7 @@ def _failing_after(views: int):
 def test_export_command_shows_progress_per_view(demo_warehouse, demo_views, tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "flows.cli", "export", str(tmp_path / "out"), "--format", "csv",
-         "--warehouse", str(demo_warehouse), "--json"],
+         "--warehouse", str(demo_warehouse), "--print", "json"],
         capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120,
     )
     assert done.returncode == 0, done.stderr

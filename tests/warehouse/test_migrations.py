@@ -56,11 +56,12 @@ def test_a_backfilled_warehouse_reads_nothing_again(warehouse):
 
     again = pipeline.ingest([], warehouse)
 
-    statuses = {(d.source_id, d.status) for run in again.runs for d in run.documents}
+    statuses = {(d.source_id, d.status) for run in again.all_runs for d in run.documents}
     assert statuses == {(SOURCE, "unchanged"), ("graphcore-blog-mk2-benchmarks", "unchanged"),
                         ("graphcore-blog-mlperf-v2", "unchanged"),
                         ("press-graphcore-mlperf-v1", "unchanged")}
     assert again.total("values_added") == 0
+    assert again.runs == []  # runs that changed nothing write no snapshot
 
 
 def test_revisions_written_since_are_not_written_twice(warehouse):

@@ -1,0 +1,146 @@
+"""The numbers that may carry a ratio ("3.4x", "31%", "half") and what the words right
+after or before each one say of it: a direction, a metric, a baseline marker."""
+
+from __future__ import annotations
+
+import re
+
+from sources.claims.lexicon import Lexicon, fold
+from sources.claims.mentions import lookup, mentions_between
+from sources.claims.records import WINDOW, Anchor, Mention, Reading, Sentence
+
+RANGE_TAIL = re.compile(r"[0-9](?:\.[0-9]{1,4})?\s?[x×%]?\s?(?:-|–|to)\s?$")
+
+
+def find_anchors(text: str, lex: Lexicon) -> list[Anchor]:
+    anchors = []
+    for pattern, unit in ((lex.multiplier_re, "multiplier"), (lex.percent_re, "percent")):
+        for match in pattern.finditer(text):
+            value = float(match.group(1).replace(",", ""))
+            in_range = bool(RANGE_TAIL.search(text, max(0, match.start() - 12), match.start()))
+            anchors.append(Anchor(match.start(), match.end(), value, unit, in_range))
+    for match in lex.word_number_re.finditer(text):
+        value, unit = lex.word_number.get(fold(match.group(0)), (0.0, ""))
+        if unit:
+            anchors.append(Anchor(match.start(), match.end(), value, unit))
+    return drop_overlaps(sorted(anchors, key=lambda a: (a.start, -a.end)))
+
+
+def drop_overlaps(anchors: list[Anchor]) -> list[Anchor]:
+    kept: list[Anchor] = []
+    for anchor in anchors:
+        if not kept or anchor.start >= kept[-1].end:
+            kept.append(anchor)
+    return kept
+
+
+def is_count(text: str, anchor: Anchor, lex: Lexicon) -> bool:
+    return anchor.unit == "multiplier" and bool(
+        lex.count_at.match(text, anchor.end, anchor.end + WINDOW)
+    )
+
+
+def read_anchor(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
+    """Find the direction words that turn a number into a comparison, after it or before it."""
+    return read_after(sentence, anchor, lex) or read_before(sentence, anchor, lex)
+
+
+def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
+    text, end = sentence.text, anchor.end
+    limit = min(len(text), end + WINDOW)
+
+    def reading(stop: int, sense: str | None, grammar: str, **parts) -> Reading | None:
+        if sense is None:
+            return None
+        return Reading(anchor, anchor.start, stop, anchor.start, stop, sense, grammar, **parts)
+
+    if anchor.unit != "fraction":
+        if match := lex.comparative_at.match(text, end, limit):
+            metric = lex.metric_at.match(text, match.end(), limit)
+            found = reading(
+                metric.end() if metric else match.end(),
+                lex.comparative_sense.get(fold(match.group(1))),
+                "adj",
+                metric=metric_mention(metric, lex),
+            )
+            if found:
+                # the ratio words stop at the comparative; the metric belongs to the claim only
+                found.ratio_end = match.end()
+            return found
+        if match := lex.equative_at.match(text, end, limit):
+            sense = lex.equative_sense.get(fold(match.group(1)))
+            return reading(match.end(), sense, "as", marker_end=match.end(), marker_text="as")
+        if match := lex.metric_noun_at.match(text, end, limit):
+            sense = lex.noun_sense.get(fold(match.group(2)))
+            return reading(match.end(), sense, "noun", metric=metric_mention(match, lex))
+        if match := lex.noun_at.match(text, end, limit):
+            return reading(match.end(), lex.noun_sense.get(fold(match.group(1))), "noun")
+    match = lex.quantity_at.match(text, end, limit)
+    # "80% of the performance" is a share; a bare "31% the ..." is not
+    if match and (anchor.unit != "percent" or fold(match.group(0)).startswith("of ")):
+        return reading(match.end(), "quantity", "the", metric=metric_mention(match, lex))
+    if match := lex.of_what_at.match(text, end, limit):
+        metric = metric_before(sentence, anchor.start)
+        found = reading(
+            match.end(),
+            "quantity",
+            "of-what",
+            metric=metric,
+            marker_end=match.end(),
+            marker_text="of what",
+        )
+        if found is None or metric is None:
+            return None
+        found.span_start = metric.start
+        return found
+    return None
+
+
+def read_before(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
+    text, start = sentence.text, anchor.start
+    if anchor.unit == "fraction":
+        return None
+    window_start = max(0, start - 40)
+    if match := lex.noun_of_tail.search(text, window_start, start):
+        sense = lex.noun_sense.get(fold(match.group(1)))
+        if sense is None:
+            return None
+        return Reading(
+            anchor, match.start(), anchor.end, match.start(), anchor.end, sense, "noun-of"
+        )
+    by = lex.by_tail.search(text, window_start, start)
+    if by is None:
+        return None
+    verbs = list(lex.verb_re.finditer(text, max(0, by.start() - 80), by.start()))
+    if not verbs:
+        return None
+    verb = verbs[-1]
+    sense = lex.verb_sense.get(fold(verb.group(0)))
+    if sense is None:
+        return None
+    metrics = mentions_between(sentence.metrics, verb.end(), by.start())
+    return Reading(
+        anchor,
+        verb.start(),
+        anchor.end,
+        verb.start(),
+        anchor.end,
+        sense,
+        "by",
+        metrics[0] if metrics else None,
+    )
+
+
+def metric_mention(match: re.Match[str] | None, lex: Lexicon, group: int = 1) -> Mention | None:
+    if match is None:
+        return None
+    canonical = lookup(lex.metric_of, match.group(group))
+    if canonical is None:
+        return None
+    return Mention(match.start(group), match.end(group), canonical, match.group(group))
+
+
+def metric_before(sentence: Sentence, position: int) -> Mention | None:
+    # "costs half of what X does": the metric word stands right before the fraction.
+    candidates = mentions_between(sentence.metrics, max(0, position - 12), position)
+    return candidates[-1] if candidates else None

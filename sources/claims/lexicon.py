@@ -1,0 +1,237 @@
+"""The claim vocabularies (schemas/vocab/claim_words.toml) compiled once per process into
+anchored or bounded patterns and the tables that map what they match to canonical names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from schemas.claims import load_claim_vocab
+
+SPACE = r"\s{1,3}"
+
+
+def fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def build_alternation(words: Iterable[str]) -> str:
+    # Longest first so that "DGX A100 640GB" wins over "DGX A100" at the same start.
+    ordered = sorted({w for w in words if w}, key=lambda w: (-len(w), w))
+    return "|".join(re.escape(w).replace(r"\ ", SPACE) for w in ordered)
+
+
+def compile_words(words: Iterable[str], suffix: str = "") -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w)(?:{build_alternation(words)}){suffix}(?!\w)", re.IGNORECASE)
+
+
+def invert(groups: Mapping[str, Iterable[str]]) -> dict[str, str]:
+    return {fold(word): key for key, words in groups.items() for word in words}
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    vocab: Mapping
+    system_re: re.Pattern[str]
+    system_of: dict[str, str]
+    vendor_re: re.Pattern[str]
+    vendor_of: dict[str, str]
+    model_re: re.Pattern[str]
+    model_of: dict[str, str]
+    metric_re: re.Pattern[str]
+    metric_of: dict[str, str]
+    prior_re: re.Pattern[str]
+    breaker_re: re.Pattern[str]
+    strong_re: re.Pattern[str]
+    comparative_re: re.Pattern[str]
+    comparative_at: re.Pattern[str]
+    comparative_sense: dict[str, str]
+    noun_at: re.Pattern[str]
+    noun_sense: dict[str, str]
+    metric_noun_at: re.Pattern[str]
+    metric_at: re.Pattern[str]
+    quantity_at: re.Pattern[str]
+    of_what_at: re.Pattern[str]
+    equative_at: re.Pattern[str]
+    equative_sense: dict[str, str]
+    verb_re: re.Pattern[str]
+    verb_sense: dict[str, str]
+    by_tail: re.Pattern[str]
+    noun_of_tail: re.Pattern[str]
+    count_at: re.Pattern[str]
+    multiplier_re: re.Pattern[str]
+    percent_re: re.Pattern[str]
+    word_number_re: re.Pattern[str]
+    word_number: dict[str, tuple[float, str]]
+    prefix_tail: re.Pattern[str]
+    prefix_of: dict[str, str]
+    suffix_at: re.Pattern[str]
+    suffix_of: dict[str, str]
+    context_re: re.Pattern[str]
+    context_of: dict[str, str]
+    intensifier_tail: re.Pattern[str]
+    intensifier_of: dict[str, str]
+    marker_re: re.Pattern[str]
+    adjacent_marker_at: re.Pattern[str]
+    leading_re: re.Pattern[str]
+    negation_re: re.Pattern[str]
+    negation_exception_at: re.Pattern[str]
+    qual_verb_re: re.Pattern[str]
+    qual_ahead_re: re.Pattern[str]
+    qual_noun_re: re.Pattern[str]
+    qual_marker_re: re.Pattern[str]
+    than_re: re.Pattern[str]
+    framework_re: re.Pattern[str]
+    framework_of: dict[str, str]
+    precision_re: re.Pattern[str]
+    precision_of: dict[str, str]
+    batch_re: re.Pattern[str]
+    task_at: re.Pattern[str]
+    task_re: re.Pattern[str]
+    task_of: dict[str, str]
+
+
+def collect_aliases(table: Mapping) -> dict[str, list[str]]:
+    return {name: list(entry.get("aliases", [])) + [name] for name, entry in table.items()}
+
+
+def flatten(groups: Mapping[str, Iterable[str]]) -> list[str]:
+    return [word for words in groups.values() for word in words]
+
+
+def fold_keys(table: Mapping[str, str]) -> dict[str, str]:
+    return {fold(key): value for key, value in table.items()}
+
+
+def build_number_words(vocab: Mapping) -> dict[str, tuple[float, str]]:
+    words: dict[str, tuple[float, str]] = {}
+    for unit, table in vocab["number_words"].items():
+        for word, value in table.items():
+            words[fold(word)] = (float(value), unit)
+    return words
+
+
+def compile_at(pattern: str) -> re.Pattern[str]:
+    """A pattern meant for `match` right after a position, so it never scans ahead."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
+NUMBER = r"(?<![\w.,$€£])([0-9]{1,3}(?:,[0-9]{3}){1,3}|[0-9]{1,6}(?:\.[0-9]{1,4})?)"
+POSSESSIVE = r"(?:'s|’s)?"
+
+
+@cache
+def load_lexicon() -> Lexicon:
+    """Compile every vocabulary into anchored or bounded patterns, once per process."""
+    vocab = load_claim_vocab()
+    structure, directions = vocab["structure"], vocab["directions"]
+    qualifiers, qualitative, conditions = (
+        vocab["qualifiers"],
+        vocab["qualitative"],
+        vocab["conditions"],
+    )
+    systems = collect_aliases(vocab["systems"])
+    models = collect_aliases(vocab["models"])
+    metrics = {name: entry["words"] for name, entry in vocab["metrics"].items()}
+    comparatives, nouns, vendors = directions["comparative"], directions["noun"], vocab["vendors"]
+    metric_alt = build_alternation(flatten(metrics))
+    noun_alt = build_alternation(flatten(nouns))
+    prefix_alt = build_alternation(qualifiers["prefix"])
+    vendor_alt = build_alternation(vendors)
+    equative_alt = build_alternation(flatten(directions["equative"]))
+    count_alt = build_alternation(flatten(systems) + structure["count_nouns"])
+    breaker_alt = build_alternation(structure["clause_breakers"])
+    strong_alt = build_alternation(structure["strong_breakers"])
+    negation_alt = build_alternation(structure["negations"])
+    batch_alt = build_alternation(conditions["batch_size"]["modifiers"])
+    task_alt = build_alternation(flatten(vocab["tasks"]))
+    suffix_alt = build_alternation(vocab["system_suffixes"]["words"])
+    return Lexicon(
+        vocab=vocab,
+        system_re=compile_words(flatten(systems), rf"(?:[ -](?:{suffix_alt}))?"),
+        system_of=invert(systems),
+        vendor_re=compile_words(vendors, POSSESSIVE),
+        vendor_of=vendor_keys(vendors),
+        model_re=compile_words(flatten(models)),
+        model_of=invert(models),
+        metric_re=compile_words(flatten(metrics)),
+        metric_of=invert(metrics),
+        prior_re=compile_words(structure["prior_results"]),
+        breaker_re=compile_at(rf"[,;:()\[\]–—]|(?<!\w)(?:{breaker_alt})(?!\w)"),
+        strong_re=compile_at(rf"[;:]|(?<!\w)(?:{strong_alt})(?!\w)"),
+        comparative_re=compile_words(flatten(comparatives)),
+        comparative_at=compile_at(rf"{SPACE}({build_alternation(flatten(comparatives))})(?!\w)"),
+        comparative_sense=invert(comparatives),
+        noun_at=compile_at(rf"{SPACE}({noun_alt})(?!\w)"),
+        noun_sense=invert(nouns),
+        metric_noun_at=compile_at(rf"{SPACE}({metric_alt}){SPACE}({noun_alt})(?!\w)"),
+        metric_at=compile_at(rf"{SPACE}(?:the{SPACE})?({metric_alt})(?!\w)"),
+        quantity_at=compile_at(rf"{SPACE}(?:of{SPACE})?the{SPACE}({metric_alt})(?!\w)"),
+        of_what_at=compile_at(rf"{SPACE}of{SPACE}what(?!\w)"),
+        equative_at=compile_at(rf"{SPACE}as{SPACE}({equative_alt}){SPACE}as(?!\w)"),
+        equative_sense=invert(directions["equative"]),
+        verb_re=compile_words(flatten(directions["verb"]) + flatten(comparatives)),
+        verb_sense=invert(directions["verb"]) | invert(comparatives),
+        by_tail=compile_at(rf"(?<!\w)by{SPACE}(?:(?:{prefix_alt}){SPACE})?$"),
+        noun_of_tail=compile_at(
+            rf"(?<!\w)({noun_alt}){SPACE}of{SPACE}(?:(?:{prefix_alt}){SPACE})?$"
+        ),
+        count_at=compile_at(
+            rf"{SPACE}(?:(?:{vendor_alt}){POSSESSIVE}{SPACE})?(?:{count_alt})(?!\w)"
+        ),
+        multiplier_re=compile_at(NUMBER + r"(?:\s?[x×X](?!\w)|-fold(?!\w)|\s{1,2}times(?!\w))"),
+        percent_re=compile_at(NUMBER + r"\s?(?:%|percent(?!\w)|per\s?cent(?!\w))"),
+        word_number_re=compile_words(flatten(vocab["number_words"])),
+        word_number=build_number_words(vocab),
+        prefix_tail=compile_at(rf"(?<!\w)({prefix_alt})\s{{0,3}}$"),
+        prefix_of=fold_keys(qualifiers["prefix"]),
+        suffix_at=compile_at(rf"{SPACE}({build_alternation(qualifiers['suffix'])})(?!\w)"),
+        suffix_of=fold_keys(qualifiers["suffix"]),
+        context_re=compile_words(qualifiers["context"]),
+        context_of=fold_keys(qualifiers["context"]),
+        intensifier_tail=compile_at(
+            rf"(?<!\w)({build_alternation(qualifiers['intensifier'])}){SPACE}$"
+        ),
+        intensifier_of=fold_keys(qualifiers["intensifier"]),
+        marker_re=compile_words(structure["baseline_markers"]),
+        adjacent_marker_at=compile_at(
+            rf"{SPACE}({build_alternation(structure['adjacent_markers'])})(?!\w)"
+        ),
+        leading_re=compile_words(structure["leading_markers"]),
+        negation_re=compile_at(rf"(?<![\w’'])(?:{negation_alt})(?![\w’'])"),
+        negation_exception_at=compile_words(structure["negation_exceptions"]),
+        qual_verb_re=compile_words(qualitative["verbs"]),
+        qual_ahead_re=compile_words(qualitative["ahead"]),
+        qual_noun_re=compile_words(qualitative["advantage_nouns"]),
+        qual_marker_re=compile_words(qualitative["advantage_markers"]),
+        than_re=compile_words(["than"]),
+        framework_re=compile_words(conditions["framework"]),
+        framework_of=fold_keys(conditions["framework"]),
+        precision_re=compile_words(conditions["precision"]),
+        precision_of=fold_keys(conditions["precision"]),
+        batch_re=compile_at(
+            rf"(?<!\w)(?:(?:{batch_alt}){SPACE}){{0,2}}"
+            rf"batch[\s-]sizes?(?:{SPACE}(?:of{SPACE})?[0-9]{{1,6}})?(?!\w)"
+        ),
+        task_at=compile_at(rf"[\s-]{{1,3}}({task_alt})(?!\w)"),
+        task_re=compile_words(flatten(vocab["tasks"])),
+        task_of=invert(vocab["tasks"]),
+    )
+
+
+def vendor_of(system: str) -> str | None:
+    entry = load_claim_vocab()["systems"].get(system)
+    return entry.get("vendor") if entry else None
+
+
+def higher_is_better(metric: str) -> bool:
+    return bool(load_claim_vocab()["metrics"][metric]["higher_is_better"])
+
+
+def vendor_keys(vendors: Mapping[str, str]) -> dict[str, str]:
+    # Possessives ("NVIDIA's") fold to their own key; map them to the same generic system.
+    plain = {fold(k): v for k, v in vendors.items()}
+    possessive = {f"{key}{mark}s": value for key, value in plain.items() for mark in "'’"}
+    return plain | possessive

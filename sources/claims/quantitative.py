@@ -1,0 +1,278 @@
+"""Claims carried by numbers ("3.4x higher throughput than the A100"): each reading of a
+number resolved into a draft claim, or a problem saying why it cannot be one."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import replace
+
+from schemas.claims import MAX_RATIO
+from sources.claims.anchors import is_count, read_anchor
+from sources.claims.lexicon import Lexicon, fold, higher_is_better, vendor_of
+from sources.claims.mentions import mentions_between, strong_end
+from sources.claims.qualifiers import find_negation, find_qualifiers, read_prefix, read_suffix
+from sources.claims.ratio import compute_ratio, ratio_kind
+from sources.claims.records import (
+    WINDOW,
+    Baseline,
+    Context,
+    Draft,
+    Mention,
+    Problem,
+    Reading,
+    Resolution,
+    Sentence,
+)
+from sources.claims.resolution import (
+    check_parties,
+    find_marker,
+    read_baseline_slot,
+    resolve_metric,
+    resolve_model,
+    resolve_subject,
+    score,
+)
+
+
+def extract_quantitative(
+    sentence: Sentence, context: Context, lex: Lexicon
+) -> tuple[list[Draft], list[Problem], bool]:
+    """Claims carried by numbers; also says whether the sentence held claim-like numbers."""
+    text = sentence.text
+    anchors = sentence.anchors
+    problems: list[Problem] = []
+    readings: list[Reading] = []
+    numeric = False
+    for anchor in anchors:
+        if is_count(text, anchor, lex):
+            continue
+        reading = read_anchor(sentence, anchor, lex)
+        if reading is None:
+            continue
+        numeric = True
+        if anchor.ends_range:
+            problems.append(
+                Problem(
+                    "ratio_range",
+                    f"'{span(text, reading)}' ends a range of ratios; one ratio cannot be stated",
+                )
+            )
+            continue
+        readings.append(reading)
+    drafts = resolve_readings(sentence, readings, context, lex, problems)
+    return drafts, problems, numeric
+
+
+def find_counts(sentence: Sentence, lex: Lexicon) -> list[str]:
+    """The "2x DGX A100" of a sentence: numbers that count hardware."""
+    text = sentence.text
+    found = []
+    for anchor in sentence.anchors:
+        match = lex.count_at.match(text, anchor.end, anchor.end + WINDOW)
+        if anchor.unit == "multiplier" and match:
+            found.append(text[anchor.start : match.end()])
+    return found
+
+
+def span(text: str, reading: Reading) -> str:
+    return text[reading.span_start : reading.span_end]
+
+
+def resolve_readings(
+    sentence: Sentence,
+    readings: list[Reading],
+    context: Context,
+    lex: Lexicon,
+    problems: list[Problem],
+) -> list[Draft]:
+    text = sentence.text
+    limits = [read_prefix(text, r.span_start, lex)[0] for r in readings[1:]] + [len(text)]
+    baselines: list[Baseline | None] = [None] * len(readings)
+    # Right to left, so "60x higher throughput and 16x lower latency than X" shares X.
+    for index in range(len(readings) - 1, -1, -1):
+        baselines[index] = resolve_baseline(
+            sentence, readings, index, limits[index], baselines, lex
+        )
+    drafts: list[Draft] = []
+    previous_baseline: Mention | None = None
+    previous_subject: Mention | None = None
+    for index, reading in enumerate(readings):
+        base, marker, marker_start = baselines[index]
+        # an earlier claim's baseline ("than the A100 and 3x faster than ...") is not a subject
+        taken = {m for m in (previous_baseline, base.baseline) if m is not None}
+        previous_baseline = base.baseline or previous_baseline
+        draft, problem = build_draft(
+            sentence,
+            reading,
+            base,
+            marker,
+            marker_start,
+            limits[index],
+            taken,
+            previous_subject,
+            context,
+            lex,
+        )
+        if problem:
+            problems.append(problem)
+            continue
+        drafts.append(draft)
+        previous_subject = draft.resolution.subject
+    return drafts
+
+
+def resolve_baseline(
+    sentence: Sentence,
+    readings: list[Reading],
+    index: int,
+    limit: int,
+    done: list[Baseline | None],
+    lex: Lexicon,
+) -> tuple[Resolution, str | None, int | None]:
+    reading = readings[index]
+    marker = find_marker(sentence, reading, limit, lex)
+    if marker is not None:
+        marker_end, marker_text = marker
+        resolution = read_baseline_slot(sentence, marker_end, lex)
+        marker_start = marker_end - len(marker_text)
+        return resolution, marker_text, marker_start
+    if index + 1 < len(readings) and done[index + 1] is not None:
+        gap = sentence.text[reading.span_end : readings[index + 1].span_start]
+        shared, marker_text, _ = done[index + 1]
+        has_baseline = shared.baseline is not None or shared.baseline_kind is not None
+        if (
+            has_baseline
+            and len(gap.split()) <= 8
+            and strong_end(sentence, reading.span_end) >= readings[index + 1].span_start
+        ):
+            copy = replace(
+                shared, tags=[*shared.tags, "+baseline-shared"], penalty=shared.penalty + 0.05
+            )
+            return copy, marker_text, None
+    return Resolution(), None, None
+
+
+def build_draft(
+    sentence: Sentence,
+    reading: Reading,
+    base: Resolution,
+    marker: str | None,
+    marker_start: int | None,
+    limit: int,
+    taken: set[Mention],
+    shared_subject: Mention | None,
+    context: Context,
+    lex: Lexicon,
+) -> tuple[Draft | None, Problem | None]:
+    text = sentence.text
+    claim = text[reading.span_start : reading.span_end]
+    negation = find_negation(sentence, reading.span_start, lex)
+    if negation:
+        return None, Problem(
+            "negated", f"'{negation}' before '{claim}' denies or weakens the comparison"
+        )
+    metric, metric_tag = resolve_metric(sentence, reading, limit, lex)
+    if metric is None:
+        return None, Problem(
+            "needs_metric", f"'{claim}' names no metric, so its better direction is unknown"
+        )
+    ratio = compute_ratio(
+        reading.anchor.value, reading.anchor.unit, reading.sense, higher_is_better(metric)
+    )
+    if ratio is None or ratio > MAX_RATIO or ratio < 1.0 / MAX_RATIO:
+        return None, Problem("implausible_ratio", f"'{claim}' does not give a usable ratio")
+    resolution = replace(base, metric=metric, tags=list(base.tags))
+    excluded = taken | ({base.baseline} if base.baseline else set())
+    subject, subject_tag, subject_penalty = resolve_subject(
+        sentence,
+        reading,
+        marker_start,
+        excluded,
+        shared_subject,
+        base.baseline.end if base.baseline else None,
+        lex,
+    )
+    if subject is not None and (partner := find_coordinated(sentence, subject)):
+        return None, Problem(
+            "ambiguous_subject",
+            f"'{claim}' is said of both {partner.canonical} and {subject.canonical}",
+        )
+    resolution.subject = subject
+    if resolution.baseline is None and resolution.baseline_kind is None:
+        resolution = find_unmarked_baseline(sentence, reading, subject, resolution, lex)
+    problem = check_parties(claim, resolution)
+    if problem:
+        return None, problem
+    model, task, model_tag = resolve_model(sentence, reading.anchor.start, context, lex)
+    resolution.model, resolution.task = model, task
+    start, prefix = read_prefix(text, reading.anchor.start, lex)
+    end, suffix = read_suffix(text, reading.span_end, lex)
+    tags = [subject_tag, *resolution.tags, metric_tag, model_tag]
+    penalty = subject_penalty + resolution.penalty + (0.05 if metric_tag else 0.0)
+    unit = {"multiplier": "x", "percent": "pct", "fraction": "fraction"}[reading.anchor.unit]
+    return Draft(
+        start=min(start, reading.span_start),
+        end=max(end, reading.span_end),
+        resolution=resolution,
+        form=f"{unit}-{reading.grammar}"
+        + (f"-{slug(marker)}" if marker and reading.marker_end is None else "")
+        + "".join(t for t in tags if t),
+        qualifier=find_qualifiers(sentence, prefix, lex, [suffix] if suffix else []),
+        ratio=round(ratio, 6),
+        ratio_text=text[reading.ratio_start : reading.ratio_end],
+        kind=ratio_kind(reading, text),
+        direction="better" if ratio >= 1.0 else "worse",
+        confidence=score(0.95, penalty),
+    ), None
+
+
+def find_unmarked_baseline(
+    sentence: Sentence,
+    reading: Reading,
+    subject: Mention | None,
+    resolution: Resolution,
+    lex: Lexicon,
+) -> Resolution:
+    """No "than"/"vs" after the claim: try "Compared to X, ..." then the only other system."""
+    text = sentence.text
+    window_start = max(0, reading.span_start - WINDOW * 2)
+    for match in lex.leading_re.finditer(text, window_start, reading.span_start):
+        slot = mentions_between(sentence.systems, match.end(), reading.span_start)
+        slot = [m for m in slot if subject is None or m.canonical != subject.canonical]
+        if slot:
+            resolution.baseline, resolution.baseline_kind = slot[0], "system"
+            resolution.tags.append("+baseline-leading")
+            resolution.penalty += 0.05
+            return resolution
+    own = vendor_of(subject.canonical) if subject else None
+    nearby = mentions_between(sentence.systems, window_start, reading.span_end + WINDOW * 2)
+    others = {m.canonical: m for m in nearby if vendor_of(m.canonical) != own}
+    if len(others) == 1:
+        resolution.baseline = next(iter(others.values()))
+        resolution.baseline_kind = "system"
+        resolution.tags.append("+baseline-implicit")
+        resolution.penalty += 0.15
+    else:
+        resolution.tags.append("+baseline-none")
+        resolution.penalty += 0.1
+    return resolution
+
+
+COORDINATION = re.compile(r"\s{0,3}(?:,|&|and|or|,\s{0,3}and)\s{1,3}$", re.IGNORECASE)
+
+
+def find_coordinated(sentence: Sentence, subject: Mention) -> Mention | None:
+    """Another system joined to the subject by "and" ("Bow Pod16 and Bow Pod64 deliver ...")."""
+    index = bisect.bisect_left(sentence.systems.starts, subject.start)
+    if index <= 0 or index >= len(sentence.systems) or sentence.systems[index] != subject:
+        return None
+    partner = sentence.systems[index - 1]
+    gap = sentence.text[partner.end : subject.start]
+    if partner.canonical != subject.canonical and COORDINATION.match(gap):
+        return partner
+    return None
+
+
+def slug(marker: str) -> str:
+    return "-".join(fold(marker).replace(".", "").split())

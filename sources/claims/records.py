@@ -1,0 +1,130 @@
+"""The records a claim is built from, sentence by sentence: the vocabulary's mentions in a
+sentence, the numbers that may carry a ratio and what the words around them say, the parties
+once resolved, a claim before it becomes a row; and a page's result."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import polars as pl
+
+WINDOW = 160  # characters searched around a claim for its parts; keeps every lookup bounded
+CLAUSE_REACH = WINDOW * 2
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    claims: pl.DataFrame  # validated by ClaimSchema (schemas.claims.validate_claims)
+    rejected: pl.DataFrame  # line_number, sentence, check, reason
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int
+    end: int
+    canonical: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A number that may carry a ratio: "3.4x", "31%", "half", "an order of magnitude"."""
+
+    start: int
+    end: int
+    value: float
+    unit: str  # "multiplier" | "percent" | "fraction"
+    ends_range: bool = False  # preceded by "2-" / "2 to": the number ends a range
+
+
+@dataclass
+class Reading:
+    """What the words around an anchor say about it."""
+
+    anchor: Anchor
+    span_start: int
+    span_end: int
+    ratio_start: int
+    ratio_end: int
+    sense: str  # better | worse | up | down | quantity
+    grammar: str  # adj | noun | by | noun-of | the | of-what | as
+    metric: Mention | None = None
+    marker_end: int | None = None  # the reading already holds its baseline marker
+    marker_text: str | None = None
+
+
+@dataclass
+class Resolution:
+    """A claim's parts once subject, baseline, metric and model are resolved."""
+
+    subject: Mention | None = None
+    baseline: Mention | None = None
+    baseline_kind: str | None = None
+    baseline_count: int | None = None
+    metric: str | None = None
+    model: str | None = None
+    task: str | None = None
+    tags: list[str] = field(default_factory=list)
+    penalty: float = 0.0
+
+
+# A resolved baseline, the marker word that introduced it, and where that marker starts.
+Baseline = tuple[Resolution, str | None, int | None]
+
+
+@dataclass(frozen=True)
+class Problem:
+    check: str
+    reason: str
+
+
+class Mentions(list):
+    """Mentions in text order, with their starts kept for bisection."""
+
+    def __init__(self, items: Iterable[Mention] = ()) -> None:
+        super().__init__(items)
+        self.starts = [m.start for m in self]
+
+
+@dataclass
+class Sentence:
+    """A sentence with every vocabulary mention located once, so lookups stay cheap."""
+
+    text: str
+    line_number: int
+    systems: Mentions
+    vendors: Mentions
+    models: Mentions
+    metrics: Mentions
+    priors: Mentions
+    breaks: list[int]  # clause boundaries (ends of breaker words / punctuation)
+    strong_breaks: list[int]  # starts of breakers that also end a baseline
+    anchors: list[Anchor]
+    anchor_ends: list[int]
+    qualifiers: list[str]  # context qualifiers, canonical, in order
+    conditions: str | None
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the page says around a sentence: the current heading's model and task."""
+
+    heading_model: str | None = None
+    heading_task: str | None = None
+
+
+@dataclass
+class Draft:
+    """A claim before it becomes a row."""
+
+    start: int
+    end: int
+    resolution: Resolution
+    form: str
+    qualifier: str | None
+    ratio: float | None
+    ratio_text: str | None
+    kind: str | None
+    direction: str
+    confidence: float

@@ -1,0 +1,213 @@
+"""A claim's parties resolved from its sentence: its metric, the marker and slot of its
+baseline, its subject, its model and task; whether the parties can be told apart; and the
+confidence the fallbacks taken leave."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from sources.claims.lexicon import Lexicon, fold, vendor_of
+from sources.claims.mentions import clause_end, clause_start, mentions_between, strong_end
+from sources.claims.records import (
+    WINDOW,
+    Context,
+    Mention,
+    Problem,
+    Reading,
+    Resolution,
+    Sentence,
+)
+
+
+def resolve_metric(
+    sentence: Sentence, reading: Reading, limit: int, lex: Lexicon
+) -> tuple[str | None, str]:
+    """Pick the claim's metric: its own words, then its clause, then the sentence before it."""
+    if reading.metric is not None:
+        return reading.metric.canonical, ""
+    word = fold(sentence.text[reading.ratio_start : reading.ratio_end].split()[-1])
+    implied = lex.vocab["direction_metric"].get(word)
+    if implied:
+        return implied, ""
+    before = mentions_between(
+        sentence.metrics, clause_start(sentence, reading.span_start), reading.span_start
+    )
+    if before:
+        return before[-1].canonical, "+metric-context"
+    after_end = min(limit, clause_end(sentence, reading.span_end))
+    after = mentions_between(sentence.metrics, reading.span_end, after_end)
+    if after:
+        return after[0].canonical, "+metric-context"
+    earlier = mentions_between(
+        sentence.metrics, max(0, reading.span_start - WINDOW), reading.span_start
+    )
+    if earlier:
+        return earlier[-1].canonical, "+metric-context"
+    if reading.sense in ("better", "worse"):
+        return "performance", "+metric-default"
+    return None, ""
+
+
+def find_marker(
+    sentence: Sentence, reading: Reading, limit: int, lex: Lexicon
+) -> tuple[int, str] | None:
+    """Locate the word that introduces the baseline ("than", "vs", "compared to", "of")."""
+    if reading.marker_end is not None:
+        return reading.marker_end, reading.marker_text or ""
+    text = sentence.text
+    if match := lex.adjacent_marker_at.match(text, reading.span_end, limit):
+        return match.end(), match.group(1)
+    end = min(limit, strong_end(sentence, reading.span_end), reading.span_end + WINDOW)
+    for match in lex.marker_re.finditer(text, reading.span_end, end):
+        if not quantifies(text, match.end(), lex):
+            return match.end(), match.group(0)
+    return None
+
+
+def read_baseline_slot(sentence: Sentence, slot_start: int, lex: Lexicon) -> Resolution:
+    """Name what follows a marker: a system, a vendor, or an earlier result of the subject."""
+    end = min(strong_end(sentence, slot_start), slot_start + WINDOW)
+    systems = mentions_between(sentence.systems, slot_start, end)
+    priors = mentions_between(sentence.priors, slot_start, end)
+    first_system = systems[0] if systems else None
+    first_prior = priors[0] if priors else None
+    if first_prior and (first_system is None or first_prior.start < first_system.start):
+        return Resolution(
+            baseline_kind="prior_result", baseline=first_prior, tags=["+baseline-prior"]
+        )
+    if first_system:
+        count = count_before(sentence, first_system, lex)
+        return Resolution(baseline=first_system, baseline_kind="system", baseline_count=count)
+    vendors = mentions_between(sentence.vendors, slot_start, end)
+    if vendors:
+        return Resolution(
+            baseline=vendors[0],
+            baseline_kind="system",
+            tags=["+baseline-vendor"],
+            penalty=0.15,
+        )
+    return Resolution(tags=["+baseline-unknown"], penalty=0.15)
+
+
+def count_before(sentence: Sentence, mention: Mention, lex: Lexicon) -> int | None:
+    """The "8" of "8x A100 GPUs" when a baseline is a group of systems."""
+    index = bisect.bisect_right(sentence.anchor_ends, mention.start) - 1
+    if index < 0:
+        return None
+    anchor = sentence.anchors[index]
+    match = lex.count_at.match(sentence.text, anchor.end, mention.end)
+    if anchor.unit != "multiplier" or match is None or match.end() < mention.start:
+        return None
+    return int(anchor.value) if anchor.value.is_integer() and anchor.value >= 1 else None
+
+
+def follows_marker(sentence: Sentence, mention: Mention, lex: Lexicon) -> bool:
+    """A system a few words after "than"/"vs"/"compared to" is somebody's baseline."""
+    text = sentence.text
+    markers = list(lex.marker_re.finditer(text, max(0, mention.start - 40), mention.start))
+    markers += lex.leading_re.finditer(text, max(0, mention.start - 40), mention.start)
+    return any(
+        len(text[m.end() : mention.start].split()) <= 4
+        and not quantifies(text, m.end(), lex)
+        # the marker's baseline is the first system after it, not this one
+        and not mentions_between(sentence.systems, m.end(), mention.start)
+        for m in markers
+    )
+
+
+def resolve_subject(
+    sentence: Sentence,
+    reading: Reading,
+    marker_start: int | None,
+    taken: set[Mention],
+    shared: Mention | None,
+    baseline_end: int | None,
+    lex: Lexicon,
+) -> tuple[Mention | None, str, float]:
+    """The subject: before the claim in its clause, else between claim and marker, else nearby."""
+    start, end = reading.span_start, reading.span_end
+
+    def free(start: int, end: int) -> list[Mention]:
+        found = mentions_between(sentence.systems, start, end)
+        return [m for m in found if m not in taken and not follows_marker(sentence, m, lex)]
+
+    before = free(clause_start(sentence, start), start)
+    if before:
+        return before[-1], "", 0.0
+    after_end = marker_start if marker_start is not None else clause_end(sentence, end)
+    between = free(end, max(end, after_end))
+    if between:
+        return between[0], "+subject-after", 0.05
+    if shared is not None:
+        return shared, "+subject-shared", 0.05
+    earlier = free(max(0, start - WINDOW * 2), start)
+    if earlier:
+        return earlier[-1], "+subject-sentence", 0.1
+    taken_vendors = {vendor_of(t.canonical) for t in taken}
+    if baseline_end is not None:
+        later = free(baseline_end, baseline_end + WINDOW)
+        later = [m for m in later if vendor_of(m.canonical) not in taken_vendors]
+        if later:
+            return later[0], "+subject-later", 0.15
+    nearby = mentions_between(sentence.vendors, max(0, start - WINDOW * 2), end + WINDOW * 2)
+    vendors = [v for v in nearby if vendor_of(v.canonical) not in taken_vendors]
+    if vendors:
+        vendor = min(vendors, key=lambda v: abs(v.start - start))
+        return vendor, "+subject-vendor", 0.25
+    return None, "", 0.35
+
+
+def resolve_model(
+    sentence: Sentence, position: int, context: Context, lex: Lexicon
+) -> tuple[str | None, str | None, str]:
+    models = mentions_between(sentence.models, max(0, position - WINDOW * 2), position + WINDOW)
+    families = {name: entry.get("family") for name, entry in lex.vocab["models"].items()}
+    if models:
+        nearest = min(models, key=lambda m: abs(m.start - position))
+        task = read_task(sentence.text, nearest.end, lex)
+        heading = context.heading_model
+        if heading and families.get(heading) == nearest.canonical:
+            return heading, task or context.heading_task, "+model-heading"
+        if task is None and heading == nearest.canonical:
+            task = context.heading_task
+        return nearest.canonical, task, ""
+    if context.heading_model:
+        return context.heading_model, context.heading_task, "+model-heading"
+    return None, None, ""
+
+
+def read_task(text: str, position: int, lex: Lexicon) -> str | None:
+    match = lex.task_at.match(text, position, position + 40)
+    return lex.task_of.get(fold(match.group(1))) if match else None
+
+
+def quantifies(text: str, position: int, lex: Lexicon) -> bool:
+    """ "more than 3 hours" quantifies; "faster than 8x A100 GPUs" still compares systems."""
+    number = NUMBER_NEXT.match(text, position, position + 40)
+    if number is None:
+        return False
+    count = lex.multiplier_re.match(text, number.end())
+    return not (count and lex.count_at.match(text, count.end(), count.end() + WINDOW))
+
+
+NUMBER_NEXT = re.compile(r"\s{0,3}(?=[$0-9])")
+
+
+def check_parties(claim: str, resolution: Resolution) -> Problem | None:
+    subject = resolution.subject
+    baseline = resolution.baseline if resolution.baseline_kind == "system" else None
+    if subject is None and baseline is None:
+        return Problem(
+            "no_system", f"'{claim}' compares, but no subject or baseline system is named"
+        )
+    if subject is not None and baseline is not None and subject.canonical == baseline.canonical:
+        return Problem(
+            "same_system",
+            f"'{claim}' compares {subject.canonical} with itself; the sides cannot be told apart",
+        )
+    return None
+
+
+def score(base: float, penalty: float) -> float:
+    return round(min(1.0, max(0.05, base - penalty)), 2)

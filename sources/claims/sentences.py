@@ -1,0 +1,64 @@
+"""A paragraph cut into verbatim sentences, and a sentence indexed once: every vocabulary
+mention, clause break, number and condition located, so that lookups stay cheap."""
+
+from __future__ import annotations
+
+import re
+
+from sources.claims.anchors import find_anchors
+from sources.claims.lexicon import Lexicon
+from sources.claims.mentions import find_mentions
+from sources.claims.qualifiers import find_conditions, find_context_qualifiers
+from sources.claims.records import Mention, Mentions, Sentence
+
+# Image-caption file names glued to the next sentence ("mlperf-improvementBaidu's ...").
+SLUG = r"[a-z][a-z0-9]{1,30}(?:-[a-z0-9]{1,30}){1,8}(?=[A-Z][a-z])"
+CAPTION_SLUG = re.compile(SLUG)
+# (?<![.!?]): a match starts where a run of stops starts, so "....." is one scan, not one each.
+SENTENCE_END = re.compile(
+    r"(?<![.!?])[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9]|" + SLUG + ")"
+)
+ABBREVIATION = re.compile(r"(?<!\w)(?:[A-Za-z]|vs|e\.g|i\.e|etc|approx|Inc|Fig|No|Dr|Mr|Ms)$")
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Split a paragraph into verbatim sentences, dropping glued caption slugs."""
+    pieces: list[str] = []
+    start = 0
+    for match in SENTENCE_END.finditer(paragraph):
+        if ABBREVIATION.search(paragraph, max(start, match.start() - 8), match.start()):
+            continue
+        pieces.append(paragraph[start : match.end()])
+        start = match.end()
+    pieces.append(paragraph[start:])
+    sentences = []
+    for piece in pieces:
+        text = piece.strip()
+        slug = CAPTION_SLUG.match(text)
+        if slug:
+            text = text[slug.end() :]
+        if text:
+            sentences.append(text)
+    return sentences
+
+
+def index_sentence(text: str, line_number: int, lex: Lexicon) -> Sentence:
+    anchors = find_anchors(text, lex)
+    return Sentence(
+        text=text,
+        line_number=line_number,
+        systems=find_mentions(lex.system_re, lex.system_of, text),
+        vendors=find_mentions(lex.vendor_re, lex.vendor_of, text),
+        models=find_mentions(lex.model_re, lex.model_of, text),
+        metrics=find_mentions(lex.metric_re, lex.metric_of, text),
+        priors=Mentions(
+            Mention(m.start(), m.end(), "prior_result", m.group(0))
+            for m in lex.prior_re.finditer(text)
+        ),
+        breaks=[m.end() for m in lex.breaker_re.finditer(text)],
+        strong_breaks=[m.start() for m in lex.strong_re.finditer(text)],
+        anchors=anchors,
+        anchor_ends=[a.end for a in anchors],
+        qualifiers=find_context_qualifiers(text, lex),
+        conditions=find_conditions(text, lex),
+    )

@@ -1,0 +1,226 @@
+"""One HTML table's grid as located cells: each column's name from the header's levels, the
+body rows that publish values, a row one cell short realigned or reported."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from sources.layouts.base import CellColumns, ParseProblem
+from sources.layouts.html_grid import (
+    MAX_COLUMNS,
+    Grid,
+    GridCells,
+    GridRow,
+    is_empty_row,
+    is_section_row,
+    line_of,
+)
+from sources.layouts.row_realignment import (
+    ColumnProfile,
+    cell_kind,
+    profile_columns,
+    realign_position,
+    width_problem,
+)
+from sources.layouts.table_text import NOTE_LINE_SEPARATOR, fold_header_text, with_section
+
+HEADER_LEVEL_SEPARATOR = " / "  # between the levels of a multi-row header
+
+
+def _header_names(rows: list[GridRow], width: int, cells: GridCells) -> list[tuple[str, int]]:
+    """(name, line) per column: the texts of a multi-row header joined top to bottom with
+    ' / ', a cell spanning several header rows counted once and empty levels left out."""
+    names = []
+    for column in range(width):
+        seen: list[int] = []
+        for ids in rows:
+            cell = ids[column] if column < len(ids) else None
+            if cell is not None and cell not in seen:
+                seen.append(cell)
+        texts: list[str] = []
+        for cell in seen:
+            text = cells.texts[cell]
+            # The same label written again in the level below adds nothing to the name.
+            if text.strip(" \u00a0") and (not texts or texts[-1] != text):
+                texts.append(text)
+        line = cells.lines[seen[0]] if seen else 1
+        fallback = cells.texts[seen[0]] if seen else ""
+        names.append((HEADER_LEVEL_SEPARATOR.join(texts) if texts else fallback, line))
+    return names
+
+
+def _fit_row(
+    ids: GridRow, index: int, width: int, profile: ColumnProfile | None, line: int, cells: GridCells
+) -> GridRow | None:
+    """The row's cell id per column, or None when its cells cannot be placed with certainty."""
+    inside = ids[:width]
+    extra = ids[width:]
+    if len(inside) == width and None not in inside:
+        # Surplus cells are a span running past the edge or empty cells: nothing is lost.
+        if all(
+            cell is None or cell in inside or cell_kind(cells.texts[cell]) == "blank"
+            for cell in extra
+        ):
+            return inside
+        return None
+    own = [cell for cell in ids if cell is not None]
+    distinct = len(set(own)) == len(own)
+    if (
+        profile is not None
+        and len(own) == width - 1
+        and len(ids) == width - 1
+        and distinct
+        and (isinstance(ids, range) or all(cells.origin_rows[cell] == index for cell in own))
+    ):
+        gap = realign_position([cells.texts[cell] for cell in own], profile)
+        if gap is not None:
+            return [*own[:gap], cells.add_blank(line), *own[gap:]]
+    return None
+
+
+def table_cells(
+    grid: Grid, table_index: int, title: str | None, note: str | None, out: CellColumns
+) -> list[ParseProblem]:
+    """Add the cells of one data table to `out`; rows whose cells cannot be placed are
+    returned as problems."""
+    cells = grid.cells
+    texts = cells.texts
+    width = grid.width
+    note = NOTE_LINE_SEPARATOR.join([*grid.foot_notes, *([note] if note else [])]) or None
+    names = _header_names(grid.header_rows, width, cells)
+    header_texts = [_folded_texts(ids, texts) for ids in grid.header_rows]
+    header_texts.append([fold_header_text(name) for name, _ in names])
+    heading = with_section(title, grid.lead_section)
+    # As in text captures, the column's name is its header text stripped; the header cell's
+    # raw value keeps the text as published.
+    columns = [name.strip() for name, _ in names]
+    out.add_rows(
+        table_index, note, columns, [heading], [0], [name for name, _ in names],
+        [line for _, line in names],
+    )
+    entries = _published_rows(grid, width, header_texts, heading)
+    # A range, a plain row, has no hole.
+    complete = [
+        len(ids) == width and (isinstance(ids, range) or None not in ids)
+        for _, ids, _, _ in entries
+    ]
+    problems = []
+    if all(complete):  # the common case: every row placed as it stands
+        placed = [ids for _, ids, _, _ in entries]
+        row_titles = [row_title for _, _, _, row_title in entries]
+        row_numbers = list(range(1, len(entries) + 1))
+    else:
+        placed, row_titles, row_numbers = _place_rows(
+            entries, complete, width, grid, table_index, problems
+        )
+    out.add_rows(
+        table_index, note, columns, row_titles, row_numbers,
+        _values_of(texts, placed), _values_of(cells.lines, placed),
+    )
+    label = heading or f"#{table_index}"
+    problems += [
+        ParseProblem(
+            check="table_too_wide",
+            reason=(f"a row of table '{label}' has {count} cells past column {MAX_COLUMNS}, "
+                    "the most this parser places; those cells were not read"),
+            line_number=line,
+            table_index=table_index,
+            raw=raw,
+        )
+        for line, count, raw in cells.cut_rows
+    ]
+    return problems
+
+
+def _values_of(values: list, rows: list[GridRow]) -> list:
+    """values[cell] for every cell of `rows`, in order. Plain rows whose ids follow on, as
+    most do, are read as one slice: reading the cells one by one costs a step each."""
+    out: list = []
+    start = stop = 0  # the run of ids not read yet
+    for ids in rows:
+        if isinstance(ids, range) and ids.start == stop:
+            stop = ids.stop
+            continue
+        out += values[start:stop]
+        if isinstance(ids, range):
+            start, stop = ids.start, ids.stop
+        else:
+            out += map(values.__getitem__, ids)
+            start = stop = 0
+    out += values[start:stop]
+    return out
+
+
+def _place_rows(
+    entries: list[tuple[etree._Element, GridRow, int, str | None]],
+    complete: list[bool],
+    width: int,
+    grid: Grid,
+    table_index: int,
+    problems: list[ParseProblem],
+) -> tuple[list[GridRow], list[str | None], list[int]]:
+    """(cell ids, row titles, row numbers) of the rows that can be placed, some of them
+    not complete; the others join `problems`."""
+    cells = grid.cells
+    # Only a row that does not fit needs the columns' type pattern.
+    profile = profile_columns(
+        [
+            [cells.texts[cell] for cell in ids]
+            for (_, ids, _, _), whole in zip(entries, complete, strict=True)
+            if whole
+        ],
+        width,
+    )
+    placed: list[GridRow] = []
+    row_titles: list[str | None] = []
+    row_numbers: list[int] = []
+    for row_number, ((row, ids, index, row_title), whole) in enumerate(
+        zip(entries, complete, strict=True), start=1
+    ):
+        # A complete row, the common case, is placed as it stands.
+        line = 0 if whole else line_of(row) + grid.line_offset
+        fitted = ids if whole else _fit_row(ids, index, width, profile, line, cells)
+        if fitted is None:
+            texts = [cells.texts[cell] for cell in ids if cell is not None]
+            problems.append(width_problem(table_index, row_title, row_number, texts, width, line))
+            continue
+        placed.append(fitted)
+        row_titles.append(row_title)
+        row_numbers.append(row_number)
+    return placed, row_titles, row_numbers
+
+
+def _published_rows(
+    grid: Grid, width: int, header_texts: list[list[str]], heading: str | None
+) -> list[tuple[etree._Element, GridRow, int, str | None]]:
+    """(tr, cell ids, row index, title) of the body rows that publish values: not empty, not a
+    section label (which extends the title of the rows under it), not the header repeated."""
+    entries = []
+    title = heading
+    texts = grid.cells.texts
+    header_firsts = {row[0] for row in header_texts if row}
+    folded: dict[str, str] = {}  # many rows share their first cell's text
+    for row, ids, index in grid.body_rows:
+        if isinstance(ids, range) and len(ids) > 1:
+            pass  # plain cells, two or more: neither empty nor a section label
+        elif is_empty_row(ids):
+            continue  # an empty <tr> publishes nothing
+        elif is_section_row(ids, width):
+            label = texts[ids[0]]
+            if label.strip(" \u00a0"):  # an empty full-width row only spaces the table out
+                title = with_section(heading, label)
+            continue
+        # The header repeated inside the body, as long tables do, is left out. The cheap test
+        # first: most rows differ from the header in cell one.
+        text = texts[ids[0]] if ids and ids[0] is not None else ""
+        first = folded.get(text)
+        if first is None:
+            first = folded[text] = fold_header_text(text)
+        if first and first in header_firsts and _folded_texts(ids, texts) in header_texts:
+            continue
+        entries.append((row, ids, index, title))
+    return entries
+
+
+def _folded_texts(ids: GridRow, texts: list[str]) -> list[str]:
+    return [fold_header_text(texts[cell] if cell is not None else "") for cell in ids]

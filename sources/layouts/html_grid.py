@@ -1,0 +1,405 @@
+"""The grid of an HTML table: its cells known by id, colspan and rowspan expanded, its header,
+body and footer rows told apart; and which of a page's tables hold data."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate, chain, compress, count, groupby, islice, repeat
+from operator import attrgetter, methodcaller
+
+from lxml import etree
+
+from sources.layouts.html_text import SKIPPED, collapse_many, note_text, tag_name, text_of
+
+MIN_DATA_COLUMNS = 2  # a one-column table is page layout, not a results table
+MAX_COLSPAN = 1000  # the HTML table model's own limits, which also bound hostile input
+MAX_ROWSPAN = 65534
+MAX_COLUMNS = 1000
+CUT_RAW_CHARS = 2000  # of the text of a row's cells past MAX_COLUMNS kept in its problem
+_BOLD_TAGS = frozenset({"b", "strong"})
+
+
+@dataclass
+class GridCells:
+    """The cells of one table, each known by its place in these lists, its id. The grid holds
+    ids: a cell is no object of its own, and a row of plain cells is a range of ids. A spanned
+    cell fills every position it covers with its one id, so its value is repeated in each
+    covered cell, as a reader sees it."""
+
+    texts: list[str] = field(default_factory=list)  # whitespace collapsed
+    lines: list[int] = field(default_factory=list)
+    # The element of each cell, while the grid is built: a proxy object per cell of the page
+    # held any longer costs memory and the collector's time.
+    elements: list[etree._Element] = field(default_factory=list)
+    # The row, in its group, where each cell placed around spans starts. The cells of a range
+    # row start in that row: such a row neither spans nor receives a span.
+    origin_rows: dict[int, int] = field(default_factory=dict)
+    # Rows with cells past MAX_COLUMNS, which the grid has no place for: (line, cells cut,
+    # their text, up to CUT_RAW_CHARS), each reported as a problem rather than dropped.
+    cut_rows: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def add_cut(self, line: int, cut: list[etree._Element]) -> None:
+        texts: list[str] = []
+        length = 0
+        for cell in cut:
+            if length > CUT_RAW_CHARS:
+                texts.append("...")
+                break
+            texts.append(text_of(cell))  # whitespace collapsed already
+            length += len(texts[-1]) + 3
+        self.cut_rows.append((line, len(cut), " | ".join(texts)))
+
+    def add_blank(self, line: int) -> int:
+        self.texts.append("")
+        self.lines.append(line)
+        return len(self.texts) - 1
+
+    def add_elements(
+        self, elements: list[etree._Element], row_lines: Callable[[], Iterable[int]]
+    ) -> int:
+        """Add a cell per <td> or <th> of `elements`; returns the id of the first. Each field
+        is read for all the elements at once, in C. `row_lines()` gives, element by element,
+        the line of the row each starts in."""
+        first = len(self.texts)
+        texts = list(map(_TEXT_OF_NODE, elements))
+        # A cell holding markup: its visible text (see `text_of`). Few cells do: they are
+        # picked out in C.
+        for index in compress(count(), map(len, elements)):
+            texts[index] = text_of(elements[index])
+        if not all(texts):  # an empty cell, whose text lxml gives as None
+            texts = [text or "" for text in texts]
+        self.texts += collapse_many(texts)
+        lines = list(map(_LINE_OF_NODE, elements))
+        if not all(lines):  # libxml2 knew no line: the cell starts where its row does
+            lines = [line or fallback for line, fallback in zip(lines, row_lines(), strict=True)]
+        self.lines += lines
+        self.elements += elements
+        return first
+
+    def is_header(self, cell: int) -> bool:
+        return self.elements[cell].tag == "th"
+
+
+# A row of the grid: cell ids by column, None where no cell is; a range for a plain row.
+GridRow = list[int | None] | range
+
+# C-level getters: a list comprehension costs a Python step per cell.
+_CELL_ELEMENTS_OF = methodcaller("iterchildren", "td", "th")  # the tag filter runs in C
+_TEXT_OF_NODE = attrgetter("text")
+_TAG_OF = attrgetter("tag")
+_LINE_OF_NODE = attrgetter("sourceline")
+_PARENT_OF = methodcaller("getparent")
+_COLSPAN_OF = methodcaller("get", "colspan")
+_ROWSPAN_OF = methodcaller("get", "rowspan")
+
+
+def _span(cell: etree._Element, name: str, default: int, limit: int) -> int:
+    value = cell.get(name)
+    if value is None:
+        return default
+    # Nine digits are past every limit; more would make int() refuse a 5,000-digit span.
+    match = re.match(r"\s*0*(\d{1,9})", value)
+    return min(int(match.group(1)), limit) if match else default
+
+
+def line_of(node: etree._Element, fallback: int = 1) -> int:
+    return node.sourceline or fallback
+
+
+_CELL_TAGS = frozenset({"td", "th"})  # a set test: one read of `.tag`, which builds a string
+
+
+def _cells_of(row: etree._Element) -> list[etree._Element]:
+    return [cell for cell in row if cell.tag in _CELL_TAGS]
+
+
+# Whether an element of a table has a span attribute, in one walk of the table in C: reading
+# the two attributes of every cell from Python costs four times as much.
+_HOLDS_SPANS = etree.XPath("boolean(descendant::*/@colspan | descendant::*/@rowspan)")
+_HOLDS_TABLE = etree.XPath("boolean(descendant::table)")
+# A cell that is a number as published: digits with separators, a sign, a decimal point.
+_NUMBER_LIKE = re.compile(r"[-+\u2212]?\d[\d,.\s\u00a0\u202f]*")
+
+
+def _any_span(cells: list[etree._Element]) -> bool:
+    """Whether a cell has a colspan or rowspan attribute (an empty one spans nothing)."""
+    return any(map(_COLSPAN_OF, cells)) or any(map(_ROWSPAN_OF, cells))
+
+
+def expand_rows(rows: Sequence[etree._Element], cells: GridCells, spans: bool = True) -> list[GridRow]:
+    """The row group as a grid of the ids of its cells, added to `cells`, with colspan and
+    rowspan expanded; None is a hole no cell fills. `spans=False` says that no cell has a
+    colspan or rowspan attribute."""
+    counts = list(map(len, rows))
+    elements = list(chain.from_iterable(map(_CELL_ELEMENTS_OF, rows)))
+    if (
+        len(elements) != sum(counts)  # a comment or another element among the cells
+        or max(counts, default=0) > MAX_COLUMNS
+        or (spans and _any_span(elements))
+    ):
+        return _expand_rows_one_by_one(rows, cells, spans)
+    # The common case, every row plain: its cells in order, all the group's cells added at
+    # once; each row is the range of its cells' ids.
+    first = cells.add_elements(
+        elements, lambda: chain.from_iterable(map(repeat, map(line_of, rows), counts))
+    )
+    bounds = list(accumulate(counts, initial=first))
+    return list(map(range, bounds, islice(bounds, 1, None)))
+
+
+def _expand_rows_one_by_one(
+    rows: Sequence[etree._Element], cells: GridCells, spans: bool
+) -> list[GridRow]:
+    """`expand_rows` a row at a time: a row that spans nothing and receives no span from
+    above is plain, a cell per column; the cells of any other row are placed around the
+    spans. The grid holds the ids the cells will have; they are added at the end, at once."""
+    grid: list[GridRow] = [[] for _ in rows]
+    placed: list[etree._Element] = []
+    row_lines: list[int] = []
+    first = len(cells.texts)
+    for index, row in enumerate(rows):
+        row_cells = _cells_of(row)
+        start = len(placed)
+        if not grid[index] and not (spans and _any_span(row_cells)):
+            placed += row_cells[:MAX_COLUMNS]
+            grid[index] = range(first + start, first + len(placed))
+            cut = row_cells[MAX_COLUMNS:]
+        else:
+            cut = _place_spanning_cells(grid, index, row_cells, placed, first, cells.origin_rows)
+        if cut:
+            cells.add_cut(line_of(row), cut)
+        row_lines += [line_of(row)] * (len(placed) - start)
+    cells.add_elements(placed, lambda: row_lines)
+    return grid
+
+
+def _place_spanning_cells(
+    grid: list[GridRow],
+    index: int,
+    row_cells: list[etree._Element],
+    placed: list[etree._Element],
+    first: int,
+    origin_rows: dict[int, int],
+) -> list[etree._Element]:
+    """Place one row's cells around the spans from above: each cell joins `placed`, and its
+    id, first + its place there, fills the positions it covers. Returns the cells left
+    without a place, past MAX_COLUMNS."""
+    column = 0
+    for order, cell in enumerate(row_cells):
+        ids = grid[index]
+        while column < len(ids) and ids[column] is not None:
+            column += 1
+        if column >= MAX_COLUMNS:
+            return row_cells[order:]
+        colspan = min(max(_span(cell, "colspan", 1, MAX_COLSPAN), 1), MAX_COLUMNS - column)
+        rowspan = _span(cell, "rowspan", 1, MAX_ROWSPAN)
+        # rowspan="0" reaches to the end of the row group.
+        last = len(grid) if rowspan == 0 else min(len(grid), index + rowspan)
+        cell_id = first + len(placed)
+        placed.append(cell)
+        origin_rows[cell_id] = index
+        for covered in range(index, max(last, index + 1)):
+            target = grid[covered]  # a list: only rows not yet reached receive spans
+            if len(target) < column + colspan:
+                target.extend([None] * (column + colspan - len(target)))
+            for position in range(column, column + colspan):
+                if target[position] is None:  # overlapping spans: the first cell keeps it
+                    target[position] = cell_id
+        column += colspan
+    return []
+
+
+def is_empty_row(ids: GridRow) -> bool:
+    # range.count(None) would compare None with each id
+    return not ids if isinstance(ids, range) else ids.count(None) == len(ids)
+
+
+def is_section_row(ids: GridRow, width: int) -> bool:
+    """One cell spanning the table's full width: a label for the rows under it."""
+    first = ids[0] if ids else None
+    if first is None or len(ids) < width or (len(ids) > 1 and ids[1] != first):
+        return False  # the cheap tests first: most rows are not one cell
+    return ids.count(first) == len(ids)
+
+
+@dataclass
+class Grid:
+    cells: GridCells
+    header_rows: list[GridRow]
+    body_rows: list[tuple[etree._Element, GridRow, int]]  # (tr, cell ids, row index in group)
+    foot_notes: list[str]  # the text of each <tfoot> cell
+    lead_section: str | None
+    # Added to the lines of the rows' elements: the lines before a piece of HTML read apart
+    # from the document it sits in (see `TablesAndText.shift_lines`).
+    line_offset: int = 0
+
+    @property
+    def width(self) -> int:
+        return max((len(ids) for ids in self.header_rows), default=0)
+
+
+def _row_groups(rows: Iterable[etree._Element]) -> tuple[list, list[list], list]:
+    """The table's rows (all its <tr>, in document order): thead rows, body groups in order
+    (rowspans stop at a group's end), tfoot rows."""
+    head: list[etree._Element] = []
+    foot: list[etree._Element] = []
+    body: dict[etree._Element, list[etree._Element]] = {}
+    # The rows of a group follow each other: a step per run of rows with the same parent.
+    for parent, run in groupby(rows, _PARENT_OF):
+        group = tag_name(parent) if parent is not None else None
+        if group == "thead":
+            head += run
+        elif group == "tfoot":
+            foot += run
+        else:
+            body.setdefault(parent, []).extend(run)
+    return head, list(body.values()), foot
+
+
+def _take_sections(
+    rows: list[tuple[etree._Element, GridRow, int]], width: int, cells: GridCells
+) -> list[str]:
+    """Remove and return the labels of the full-width single-cell rows leading `rows`."""
+    labels = []
+    while rows and is_section_row(rows[0][1], width):
+        labels.append(cells.texts[rows.pop(0)[1][0]])
+    return labels
+
+
+def _all_header_cells(ids: GridRow, cells: GridCells) -> bool:
+    return None not in ids and all(map(cells.is_header, ids))
+
+
+def _spanned_from(ids: GridRow, header: list[tuple[etree._Element, GridRow, int]]) -> bool:
+    """Whether a header cell's rowspan reaches into the row: the row is a header level too."""
+    if isinstance(ids, range):
+        return False  # a plain row receives no span
+    header_cells = {cell for _row, above, _index in header for cell in above}
+    return not header_cells.isdisjoint(ids)
+
+
+def _wholly_bold(element: etree._Element) -> bool:
+    """Whether every visible character of the element is inside <b> or <strong>. (Recursive:
+    libxml2 nests elements 256 deep at most.)"""
+    if (element.text or "").strip():
+        return False
+    for child in element:
+        tag = tag_name(child)
+        if tag is not None and tag not in _BOLD_TAGS and tag != "br" and not _wholly_bold(child):
+            return False
+        if (child.tail or "").strip():
+            return False
+    return True
+
+
+def _is_bold_row(ids: GridRow, cells: GridCells) -> bool:
+    """A row of cells written bold, as a header is where a page does without <th>."""
+    shown = [cell for cell in ids if cell is not None and cells.texts[cell].strip(" \u00a0")]
+    return bool(shown) and all(_wholly_bold(cells.elements[cell]) for cell in shown)
+
+
+def _take_header(body: list[tuple[etree._Element, GridRow, int]], cells: GridCells) -> list:
+    """Remove and return the header rows leading a table without <thead>: the rows made only
+    of <th>, else the bold rows of a table without <th> followed by a row that is not bold;
+    each with the rows a header cell's rowspan reaches. Else the first row alone."""
+    header = []
+    while body and body[0][1] and _all_header_cells(body[0][1], cells):
+        header.append(body.pop(0))
+    # The first row tested first: the cells' tags are only read when it is bold.
+    if not header and body and _is_bold_row(body[0][1], cells):
+        bold = 1
+        while bold < len(body) and _is_bold_row(body[bold][1], cells):
+            bold += 1
+        if bold < len(body) and "th" not in map(_TAG_OF, cells.elements):
+            header = body[:bold]
+            del body[:bold]
+    while header and body and _spanned_from(body[0][1], header):
+        header.append(body.pop(0))
+    if not header and body:
+        header.append(body.pop(0))
+    return header
+
+
+def build_grid(table: etree._Element) -> Grid:
+    """Header rows, body rows and footer rows of a data table, spans expanded; the rows of
+    a table nested in one of its cells are that table's, not its own.
+
+    The header is the <thead>; without one, the leading rows made only of <th> or, in a table
+    without <th>, made only of bold text, and the rows their rowspans reach; else the first
+    row. Full-width single cells above the header are a label for the whole table."""
+    cells = GridCells()
+    head, body_groups, foot = _row_groups(own_rows(table))
+    spans = _HOLDS_SPANS(table)
+    header = [
+        (row, ids, index)
+        for index, (row, ids) in enumerate(zip(head, expand_rows(head, cells, spans), strict=True))
+    ]
+    body = [
+        (group[index], ids, index)
+        for group in body_groups
+        for index, ids in enumerate(expand_rows(group, cells, spans))
+    ]
+    widest = max((len(ids) for _row, ids, _index in header + body), default=0)
+    lead = _take_sections(header, widest, cells)
+    if not header:
+        lead += _take_sections(body, widest, cells)
+        header = _take_header(body, cells)
+    label = " ".join(text for text in lead if text.strip(" \u00a0")) or None
+    cells.elements.clear()
+    notes = [note_text(cell) for row in foot for cell in _cells_of(row)]
+    return Grid(
+        cells,
+        [ids for _row, ids, _index in header],
+        body,
+        [note for note in notes if note.strip()],
+        label,
+    )
+
+
+def first_row_line(grid: Grid) -> int:
+    """The line where the table's first row (its header) starts."""
+    lines = grid.cells.lines
+    return min((lines[cell] for cell in grid.header_rows[0] if cell is not None), default=1)
+
+
+def own_rows(table: etree._Element) -> Iterable[etree._Element]:
+    """The table's rows, without those of the tables nested in its cells."""
+    if not _HOLDS_TABLE(table):  # the usual table: every row inside is its own (C walks)
+        return table.iter("tr")
+    return [row for row in table.iter("tr") if next(row.iterancestors("table")) is table]
+
+
+def reads_as_data(table: etree._Element) -> bool:
+    """Whether a table that holds tables is a results table with a table in some cell rather
+    than a table laying out the page: two rows of its own or more, one with two cells or
+    more, and a cell of its own (nested tables left out) that reads as a number."""
+    rows = list(own_rows(table))
+    if len(rows) < 2 or max(len(_cells_of(row)) for row in rows) < MIN_DATA_COLUMNS:
+        return False
+    return any(_NUMBER_LIKE.fullmatch(text_of(cell))
+               for row in rows[1:] for cell in _cells_of(row))
+
+
+def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
+    """The page's tables (all of them, in document order) that may hold data: not marked as
+    presentation, not inside a script, template or the like, and holding no table unless it
+    `reads_as_data` (a table holding tables usually lays out the page)."""
+    holders: set[etree._Element] = set()
+    hidden: set[etree._Element] = set()
+    for table in tables:
+        # Walking up from every table finds the tables that hold one, without walking down
+        # through every table's cells.
+        for ancestor in table.iterancestors():
+            if ancestor.tag == "table":
+                holders.add(ancestor)
+            if tag_name(ancestor) in SKIPPED:
+                hidden.add(table)
+    return [
+        table
+        for table in tables
+        if (table.get("role") or "").lower() not in ("presentation", "none")
+        and (table not in holders or reads_as_data(table))
+        and table not in hidden
+    ]

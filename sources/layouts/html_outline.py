@@ -1,0 +1,59 @@
+"""An HTML page's outline: headings, paragraphs, captions and data tables in reading order."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from sources.layouts.base import BOLD_LINE_LEVEL, as_caption
+from sources.layouts.html_grid import first_row_line
+from sources.layouts.html_page import TablesAndText
+from sources.layouts.html_stream import HEADING_LEVELS, Block, TableMark
+from sources.layouts.table_text import reads_as_caption
+
+
+def outline_rows(page: TablesAndText, indexes: dict[etree._Element, int]) -> list[tuple]:
+    """The outline (OUTLINE_SCHEMA's columns, in order) of the page: headings, paragraphs,
+    captions and data tables in reading order. A table's footnotes stay out of it, as they
+    stay out of the prose."""
+    rows: list[tuple] = []
+    items = page.items
+    for position, item in enumerate(items):
+        if isinstance(item, TableMark):
+            if item.table not in page.captions and _names_next_table(page, position - 1, item):
+                rows[-1] = as_caption(rows[-1], indexes[item.table])
+            _add_table_rows(rows, item.table, page, indexes)
+        elif position not in page.note_items:
+            rows.append(_block_row(item))
+    return rows
+
+
+def _names_next_table(page: TablesAndText, position: int, table: TableMark) -> bool:
+    """Whether the item at `position`, right above `table`, is the table's caption."""
+    if position < 0 or position in page.note_items:
+        return False
+    item = page.items[position]
+    return (
+        isinstance(item, Block)
+        and not item.heading
+        and item.cell == table.cell
+        and reads_as_caption(item.text)
+    )
+
+
+def _add_table_rows(
+    rows: list[tuple], table: etree._Element, page: TablesAndText, indexes: dict
+) -> None:
+    index = indexes[table]
+    caption = page.captions.get(table)
+    if caption is not None:
+        rows.append((caption[1], "caption", None, caption[0], index))
+    rows.append((first_row_line(page.grids[table]), "table", None, None, index))
+    for inner in page.nested.get(table, ()):
+        _add_table_rows(rows, inner, page, indexes)
+
+
+def _block_row(block: Block) -> tuple:
+    if block.heading:
+        level = HEADING_LEVELS.get(block.tag, BOLD_LINE_LEVEL)
+        return (block.line, "heading", level, block.text, None)
+    return (block.line, "paragraph", None, block.text, None)

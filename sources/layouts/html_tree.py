@@ -1,0 +1,66 @@
+"""An HTML page's markup as the bytes libxml2 reads, and the tree it builds of them."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from sources.layouts.base import ParseProblem
+
+_XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CARRIAGE_RETURN = re.compile(r"\r\n?")
+
+
+def prepare_markup(text: str) -> bytes:
+    """The page as UTF-8 bytes libxml2 accepts, with the lines where they were: HTML reads CR
+    and CRLF as one line break, an XML declaration naming an encoding is refused for text that
+    is already decoded, and lone surrogates cannot be encoded. libxml2 reads UTF-8 without
+    converting it (lxml hands it any other str as UTF-16 or UCS-4, which it converts)."""
+    text = text.removeprefix("\ufeff")
+    if _XML_DECLARATION.match(text):  # which CRs do not change
+        text = _CARRIAGE_RETURN.sub("\n", text)
+        text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
+    markup = _utf8(text)
+    # CR and LF are the bytes 0x0D and 0x0A in UTF-8 and in no other character: looking for
+    # them in the bytes costs far less than in a str of wide characters.
+    if b"\r" in markup:
+        markup = markup.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return markup
+
+
+def _utf8(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
+def parse_tree(
+    markup: bytes, stopped: list[ParseProblem] | None = None, first_line: int = 1
+) -> etree._Element | None:
+    """The tree of a page's markup (see `prepare_markup`), or None when it holds no element at
+    all. Where libxml2 gave up part way (elements nested deeper than 256, say), a problem
+    naming the line joins `stopped`."""
+    # The plain etree parser: lxml.html's element classes cost a Python call per element.
+    parser = etree.HTMLParser(
+        no_network=True, remove_pis=True, default_doctype=False, encoding="utf-8"
+    )
+    try:
+        root = etree.fromstring(markup, parser)
+    except etree.ParserError:
+        return None  # libxml2's word for a document without any element
+    if stopped is not None:
+        stopped.extend(
+            ParseProblem(
+                "html_parser_stopped",
+                f"the HTML parser stopped at line {error.line + first_line - 1} "
+                f"({error.message.strip()}); "
+                "the rest of the page was not read",
+                line_number=error.line + first_line - 1,
+            )
+            for error in parser.error_log
+            if error.level_name == "FATAL"
+        )
+    return root

@@ -1,0 +1,113 @@
+"""Rows one cell short: where the empty cell a row lost belongs, read from what the table's
+complete rows show of each column (the HTML and Markdown layouts both realign so); a row
+that cannot be placed with certainty is reported, not placed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sources.layouts.base import ParseProblem
+
+MIN_PROFILE_ROWS = 2  # complete rows needed before a column's type pattern counts as evidence
+# Realigning a short row tries every gap against every cell: the square of the width per row.
+MAX_REALIGN_COLUMNS = 64
+# Starts only where a run of markers starts, so a long run not at the end costs one scan.
+_FOOTNOTE_TAIL = re.compile(
+    r"(?<![\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#])"
+    r"[\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#]+$"
+)
+_INTEGER = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
+_DECIMAL = re.compile(r"\d*\.\d+")
+# "[.,]*\d" rather than "[\d.,]*\d": one way to match, so "1,1,1,...!" fails in linear time.
+_NUMBERISH = re.compile(r"[~\u2248<>+\-]?\s*[.,]*\d[\d.,]*\s*(?:%|x|k|m|b|ms|s)?", re.I)
+
+
+def cell_kind(text: str) -> str:
+    """blank, integer, decimal, number or text: the coarse shape a column's cells share."""
+    value = _FOOTNOTE_TAIL.sub("", text.strip(" \t\u00a0")).strip()
+    if not value:
+        return "blank"
+    if _INTEGER.fullmatch(value):
+        return "integer"
+    if _DECIMAL.fullmatch(value):
+        return "decimal"
+    if _NUMBERISH.fullmatch(value):
+        return "number"
+    return "text"
+
+
+@dataclass(frozen=True)
+class ColumnProfile:
+    """What the complete rows of a table show about each column."""
+
+    kinds: tuple[frozenset[str], ...]  # non-blank kinds seen in the column
+    can_be_blank: tuple[bool, ...]
+    rows: int
+
+    @property
+    def width(self) -> int:
+        return len(self.kinds)
+
+
+def profile_columns(rows: Sequence[Sequence[str]], width: int) -> ColumnProfile:
+    kinds: list[set[str]] = [set() for _ in range(width)]
+    blank = [False] * width
+    complete = [row for row in rows if len(row) == width]
+    for row in complete:
+        for column, text in enumerate(row):
+            kind = cell_kind(text)
+            if kind == "blank":
+                blank[column] = True
+            else:
+                kinds[column].add(kind)
+    return ColumnProfile(tuple(frozenset(k) for k in kinds), tuple(blank), len(complete))
+
+
+def _fits(text: str, column: int, profile: ColumnProfile) -> bool:
+    kind = cell_kind(text)
+    return profile.can_be_blank[column] if kind == "blank" else kind in profile.kinds[column]
+
+
+def realign_position(cells: Sequence[str], profile: ColumnProfile) -> int | None:
+    """Where the one empty cell a row lost belongs, or None when the evidence is not clear.
+
+    A row one cell short is placed only when the table's complete rows (at least
+    MIN_PROFILE_ROWS) leave a single reading: the gap must fall in a column that is empty
+    elsewhere in the table, and every other cell must have a shape its column already shows.
+    Gaps at different places of one run of empty cells read the same and count as one."""
+    width = profile.width
+    if profile.rows < MIN_PROFILE_ROWS or len(cells) != width - 1 or width > MAX_REALIGN_COLUMNS:
+        return None
+    readings: dict[tuple[str, ...], int] = {}
+    for gap in range(width):
+        if not profile.can_be_blank[gap]:
+            continue
+        candidate = [*cells[:gap], "", *cells[gap:]]
+        if all(_fits(text, column, profile) for column, text in enumerate(candidate)):
+            folded = tuple("" if cell_kind(text) == "blank" else text for text in candidate)
+            readings.setdefault(folded, gap)
+    return next(iter(readings.values())) if len(readings) == 1 else None
+
+
+def width_problem(
+    table_index: int,
+    title: str | None,
+    row_number: int,
+    texts: Sequence[str],
+    width: int,
+    line_number: int,
+) -> ParseProblem:
+    label = title or f"#{table_index}"
+    return ParseProblem(
+        check="row_width_mismatch",
+        reason=(
+            f"data row {row_number} of table '{label}' has {len(texts)} cells where the header "
+            f"has {width}; which column each cell belongs to is not certain, so the row was "
+            "not placed"
+        ),
+        line_number=line_number,
+        table_index=table_index,
+        raw=" | ".join(texts),
+    )
