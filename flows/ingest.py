@@ -201,8 +201,7 @@ def copy_for_dry_run(warehouse: Path, scratch: Path) -> Path:
         # Settings beside the catalog (added sources, claim reviews) shape the run too.
         if path.is_file() and path.name not in CATALOG_FILES:
             shutil.copy2(path, copy / path.name)
-    for folder in (lake.data_path(warehouse), lake.archive_dir(warehouse),
-                   warehouse / "extensions"):
+    for folder in (lake.data_path(warehouse), lake.archive_dir(warehouse)):
         link_files(folder, copy / folder.name)
     return copy
 

@@ -25,7 +25,7 @@ FIRST_BLOCK = (
     "```\n"
     "python3 -m venv .venv && .venv/bin/pip install -r requirements.lock && .venv/bin/pip "
     "install --no-deps -e . && .venv/bin/perfledger ingest\n"
-    "python3 -m venv .venv && .venv/bin/pip install -r requirements.lock && .venv/bin/pip "
+    "python3 -m venv .venv && .venv/bin/pip install -r requirements-test.lock && .venv/bin/pip "
     "install --no-deps -e . && .venv/bin/python -m pytest\n"
     "```\n"
 )

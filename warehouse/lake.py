@@ -8,6 +8,7 @@ import functools
 import importlib.util
 import os
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -87,12 +88,35 @@ def archive_dir(warehouse: Path) -> Path:
     return warehouse / "archive"
 
 
+EXTENSIONS_ENV = "PERFLEDGER_EXTENSIONS_DIR"
+
+
+def extensions_root() -> Path:
+    """Where the copies of the installed extension binaries live, shared by every warehouse
+    this installation opens (so a warehouse carries none, stays movable and opens offline:
+    the copies are made again from the installed packages wherever it is opened). The
+    installation's own folder when it can be written, else the user's cache;
+    PERFLEDGER_EXTENSIONS_DIR names another."""
+    configured = os.environ.get(EXTENSIONS_ENV, "").strip()
+    if configured:
+        return Path(configured).expanduser()
+    installation = Path(sys.prefix) / "share" / "perfledger" / "duckdb-extensions"
+    try:
+        installation.mkdir(parents=True, exist_ok=True)
+        if os.access(installation, os.W_OK):
+            return installation
+    except OSError:
+        pass
+    return Path.home() / ".cache" / "perfledger" / "duckdb-extensions"
+
+
 def _extension_dir(warehouse: Path, platform: str | None = None) -> Path:
     """Copy the extension binaries shipped in the duckdb-extension-* wheels where DuckDB looks.
 
     `platform` is DuckDB's name for this machine; asking for it takes a connection of its
     own, which a caller holding one can spare."""
-    target = warehouse / "extensions" / f"v{duckdb.__version__}" / (platform or _platform())
+    root = extensions_root()
+    target = root / f"v{duckdb.__version__}" / (platform or _platform())
     target.mkdir(parents=True, exist_ok=True)
     for wheel_name, extension_name in _EXTENSIONS.items():
         destination = target / f"{extension_name}.duckdb_extension"
@@ -102,7 +126,7 @@ def _extension_dir(warehouse: Path, platform: str | None = None) -> Path:
         temporary = destination.with_suffix(f".tmp{os.getpid()}")
         shutil.copyfile(source, temporary)
         os.replace(temporary, destination)
-    return warehouse / "extensions"
+    return root
 
 
 def installed_extensions() -> list[Path]:
@@ -160,9 +184,9 @@ def _load(connection: duckdb.DuckDBPyConnection, warehouse: Path, read_only: boo
         else:
             _load_installed(connection, wheel_name, extension_name)
     except duckdb.Error as error:
-        where = (f"the copy in {warehouse / 'extensions'}" if read_only
+        where = (f"the copy in {extensions_root()}" if read_only
                  else f"the installed package duckdb-extension-{wheel_name}")
-        fix = (f"delete the folder {warehouse / 'extensions'}: the next perfledger command "
+        fix = (f"delete the folder {extensions_root()}: the next perfledger command "
                "copies the extensions again from the installed packages" if read_only
                else "reinstall the project's locked requirements")
         raise ExtensionError(
@@ -207,7 +231,7 @@ def connect(
         data_path(warehouse).mkdir(exist_ok=True)
         # A reader loads the copies in the warehouse's extension folder; a writer loads the
         # installed binaries, and copies them there afterwards for the readers.
-        extensions = _extension_dir(warehouse) if read_only else warehouse / "extensions"
+        extensions = _extension_dir(warehouse) if read_only else extensions_root()
     connection = duckdb.connect(
         config={
             "autoinstall_known_extensions": False,

@@ -297,7 +297,7 @@ def connect(
         warehouse.mkdir(parents=True, exist_ok=True)
         # As for a folder: a reader loads the checked copies, a writer the installed binaries.
         extension_dir = (_extension_dir(warehouse, extensions) if read_only
-                         else warehouse / "extensions")
+                         else lake.extensions_root())
     connection = duckdb.connect(config={
         "autoinstall_known_extensions": False,
         "autoload_known_extensions": False,
@@ -486,8 +486,8 @@ def _lock_holder(session, key: int) -> str:
 def _extension_dir(warehouse: Path, extensions: dict[str, str],
                    platform: str | None = None) -> Path:
     """As lake._extension_dir, for the shared warehouse's extensions."""
-    target = (warehouse / "extensions" / f"v{duckdb.__version__}"
-              / (platform or lake._platform()))
+    root = lake.extensions_root()
+    target = root / f"v{duckdb.__version__}" / (platform or lake._platform())
     target.mkdir(parents=True, exist_ok=True)
     for wheel_name, extension_name in extensions.items():
         destination = target / f"{extension_name}.duckdb_extension"
@@ -496,7 +496,7 @@ def _extension_dir(warehouse: Path, extensions: dict[str, str],
         temporary = destination.with_suffix(f".tmp{os.getpid()}")
         temporary.write_bytes(lake._installed_extension(wheel_name).read_bytes())
         os.replace(temporary, destination)
-    return warehouse / "extensions"
+    return root
 
 
 def _write_location(folder: Path, location: SharedLocation) -> None:

@@ -65,6 +65,15 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
     past = resolve_as_of(warehouse, as_of)
     try:
         return lake.connect(warehouse, read_only=True, **past)
+    except duckdb.Error:
+        if as_of is None:
+            raise
+        # A snapshot of the warehouse's creation or of a schema migration: the views name
+        # columns a later migration added, and no run had loaded anything yet.
+        refusal = _before_first_ingest(warehouse, as_of, past)
+        if refusal is None:
+            raise
+        raise refusal from None
     except lake.WarehouseError as error:
         if as_of is None or "No snapshot found" not in str(error):
             raise
@@ -85,6 +94,28 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
             f"snapshot ({first}) was written at {written.astimezone(UTC).isoformat()}; the "
             "time a page was captured is the column captured_at, e.g. "
             f"WHERE captured_at <= '{past['snapshot_time']}'") from None
+
+
+def _before_first_ingest(warehouse: Path, as_of: str, past: dict) -> lake.WarehouseError | None:
+    """The refusal of an --as-of before the first ingest snapshot; None for a later one."""
+    with lake.connect(warehouse, read_only=True, views=False) as connection:
+        runs = ingest_snapshot_ids(connection)
+        if not runs:
+            return lake.WarehouseError(
+                f"--as-of {as_of}: no ingest has written a snapshot in {warehouse} yet")
+        written = connection.execute(
+            "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [runs[0]]
+        ).fetchone()[0]
+    version, moment = past.get("snapshot_version"), past.get("snapshot_time")
+    if version is not None and version >= runs[0]:
+        return None
+    if moment is not None and datetime.fromisoformat(moment) >= written:
+        return None
+    return lake.WarehouseError(
+        f"--as-of {as_of}: that is before the first ingest, when the warehouse was being "
+        "created or its schema migrated (`perfledger snapshots --all` lists those snapshots) "
+        f"and held no data; the first ingest snapshot is {runs[0]}, written at "
+        f"{written.astimezone(UTC).isoformat()}")
 
 
 def open_for_queries(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:

@@ -83,7 +83,7 @@ def _check_warehouse(warehouse: Path, schedule: str | None, report) -> None:
         report("catalog", f"{error}{restore}", problem=True)
         return
     try:
-        report("extensions", "ok (installed, and the warehouse's copies load)")
+        report("extensions", f"ok (installed, and the copies in {lake.extensions_root()} load)")
         _check_catalog(connection, report)
         _check_data_files(connection, warehouse, schedule, report)
     finally:

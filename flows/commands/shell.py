@@ -60,7 +60,7 @@ def setup_sql(connection: duckdb.DuckDBPyConnection, warehouse: Path, as_of: str
                 for key, value in query.resolve_as_of(warehouse, as_of).items()]
     lines = [
         f"-- Attach the perfledger warehouse {warehouse} read-only (DuckDB {duckdb.__version__}).",
-        "-- The extensions load from the warehouse itself: nothing is downloaded.",
+        "-- The extensions load from this installation's copies: nothing is downloaded.",
         "SET autoinstall_known_extensions = false;",
         "SET autoload_known_extensions = false;",
         f"LOAD {_literal(str(extensions / 'sqlite_scanner.duckdb_extension'))};",
@@ -75,7 +75,8 @@ def setup_sql(connection: duckdb.DuckDBPyConnection, warehouse: Path, as_of: str
 
 
 def extension_folder(connection: duckdb.DuckDBPyConnection) -> Path:
-    """Where the session loads extensions from: <warehouse>/extensions/v<version>/<platform>."""
+    """Where the session loads extensions from: the installation's copies
+    (lake.extensions_root()), v<version>/<platform>."""
     root = connection.execute("SELECT current_setting('extension_directory')").fetchone()[0]
     platform = connection.execute("PRAGMA platform").fetchone()[0]
     return Path(root).absolute() / f"v{duckdb.__version__}" / platform

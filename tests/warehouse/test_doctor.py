@@ -133,20 +133,25 @@ def test_pending_migrations_are_reported_and_not_applied(copy):
     assert doctor(copy).exit_code == 1  # doctor itself migrated nothing
 
 
-def test_an_extension_copy_that_does_not_load_is_named_with_the_fix(copy):
-    (extension,) = (copy / "extensions").rglob("ducklake.duckdb_extension")
+def test_an_extension_copy_that_does_not_load_is_named_with_the_fix(copy, tmp_path,
+                                                                     monkeypatch):
+    # The copies are the installation's, shared by its warehouses: this test breaks its own.
+    # (Copied, never loaded here: cutting a file this process has mapped would crash it.)
+    monkeypatch.setenv(lake.EXTENSIONS_ENV, str(tmp_path / "installation-extensions"))
+    lake._extension_dir(copy)
+    (extension,) = lake.extensions_root().rglob("ducklake.duckdb_extension")
     extension.write_bytes(extension.read_bytes()[:1000])
 
     result = doctor(copy)
     assert result.exit_code == 1, result.output
     assert "extensions:  PROBLEM: the DuckDB extension ducklake does not load" in result.output
-    assert f"delete the folder {copy / 'extensions'}" in result.output
+    assert f"delete the folder {lake.extensions_root()}" in result.output
     # Every reader says the same in one line, where it ended in a traceback.
     query = CliRunner().invoke(main, ["sql", "SELECT 1", "--warehouse", str(copy)])
     assert query.exit_code == 2 and isinstance(query.exception, SystemExit), query.output
     assert "the DuckDB extension ducklake does not load" in query.output
 
-    shutil.rmtree(copy / "extensions")  # the fix the message gives
+    shutil.rmtree(lake.extensions_root())  # the fix the message gives
     assert doctor(copy).exit_code == 0
 
 

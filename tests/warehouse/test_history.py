@@ -205,6 +205,12 @@ def test_a_snapshot_or_time_the_warehouse_lacks_is_named_in_a_message(two_versio
                                                             "2001-01-01")
     assert ("--as-of 'last tuesday' is not an ISO 8601 date or time"
             in refused("sql", "SELECT 1", "--as-of", "last tuesday"))
+    # A migration's snapshot, before the first ingest: named as such, never a binder error.
+    migration = "3"  # 002_document_revisions.sql: columns of later migrations are missing
+    before = refused("sql", "SELECT count(*) FROM measurements", "--as-of", migration)
+    assert (f"--as-of {migration}: that is before the first ingest, when the warehouse was "
+            "being created or its schema migrated") in before
+    assert f"the first ingest snapshot is {first}, written at " in before
     # A time with a zone is the same instant in UTC: the second snapshot was written today.
     result = runner.invoke(main, ["sql", "SELECT count(*) FROM measurements", "--as-of",
                                   "2099-01-01T02:00:00+02:00", "--format", "csv",

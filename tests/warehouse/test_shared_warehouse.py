@@ -146,7 +146,7 @@ def postgres():
 def s3():
     """moto's S3 API on 127.0.0.1 in a thread of this process, with a bucket; the keys are
     random, so that a test can look for them."""
-    pytest.importorskip("moto.server", reason="moto[server] is in requirements.lock")
+    pytest.importorskip("moto.server", reason="moto[server] is in requirements-test.lock")
     import boto3
     from moto.server import ThreadedMotoServer
 
