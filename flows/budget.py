@@ -102,10 +102,8 @@ def run_within_budget(
     """
     budget = budget or Budget.from_env()
     isolate_above = budget.isolate_above_bytes * (1 if spans else SPAN_FREE_FACTOR)
-    if (size > isolate_above or not _can_arm_timer()) and _can_start_worker():
+    if size > isolate_above or not _can_arm_timer():
         return _WORKERS.run(function, args, budget)
-    if not _can_arm_timer():
-        return function(*args)  # a daemonic process on a side thread: the size budget only
     with _deadline(budget.timeout_s):
         return function(*args)
 
@@ -184,9 +182,20 @@ def _time_reason(seconds: float) -> str:
 # ---- in a worker process --------------------------------------------------------------------
 
 
-def _can_start_worker() -> bool:
-    # Daemonic processes (a Dask worker, say) may not start processes of their own.
-    return not multiprocessing.current_process().daemon
+@contextlib.contextmanager
+def _children_allowed() -> Iterator[None]:
+    """multiprocessing refuses a daemonic process (a Dask worker's) children, lest they
+    outlive it. A document worker cannot: it ends when its pipe closes (`_serve`), and the
+    budget kills it when it overruns; so a Dask worker's task thread, which cannot arm a
+    timer, reads within the budgets in a document worker too."""
+    current = multiprocessing.current_process()
+    daemonic = current._config.get("daemon")
+    current._config["daemon"] = False
+    try:
+        yield
+    finally:
+        if daemonic:
+            current._config["daemon"] = daemonic
 
 
 def _serve(connection) -> None:
@@ -253,7 +262,7 @@ class Worker:
         self.process = context.Process(
             target=_serve, args=(child_end,), name="perfledger-document", daemon=True
         )
-        with _STARTING, _main_module_hidden():
+        with _STARTING, _main_module_hidden(), _children_allowed():
             self.process.start()
         child_end.close()
         if wait:

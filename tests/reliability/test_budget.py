@@ -124,10 +124,6 @@ def ingest_on_a_task_thread(folder: str, warehouse: str, answers) -> None:
     answers.put((time.monotonic() - started, [failure.message for failure in summary.failures]))
 
 
-@pytest.mark.xfail(strict=True, reason="open: a daemonic process (a Dask worker, under "
-                   "PERFLEDGER_TASK_RUNNER=dask) may not start a document worker and a task "
-                   "thread may not arm a timer, so budget.run_within_budget reads with no time "
-                   "budget at all (flows/budget.py: 'the size budget only')")
 def test_the_time_budget_holds_on_a_task_thread_of_a_daemonic_process(tmp_path, monkeypatch):
     monkeypatch.setenv(budget.TIMEOUT_ENV, "0.5")
     folder = write_documents(tmp_path / "documents", {"slow.md": slow_markdown(2_000)})
