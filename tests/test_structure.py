@@ -156,3 +156,121 @@ def test_the_stages_below_the_flows_never_import_them():
                 upward += [f"{path.relative_to(PROJECT_ROOT)}: {name}" for name in names
                            if name == "flows" or name.startswith("flows.")]
     assert upward == []
+
+
+# SQL lives in warehouse/: fixed statements in warehouse/queries/*.sql, run by name with their
+# values as parameters (warehouse/named_queries.py), and functions of warehouse/ where a
+# statement needs logic. The one string of flows/ that reads as SQL is the example a person
+# is shown after an ingest.
+SQL_KEYWORDS = ("SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "ATTACH", "COPY", "CALL",
+                "PRAGMA")
+SQL_IN_FLOWS_ALLOWED = {("flows/cli_common.py", "EXAMPLE_QUERY")}
+
+
+def _string_text(node: ast.AST) -> str | None:
+    """The text of a string constant, or of an f-string with each {hole} read as a name."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value if isinstance(part, ast.Constant) else "hole"
+                       for part in node.values)
+    return None
+
+
+def _reads_as_sql(text: str) -> bool:
+    """Starts with a statement's keyword: in capitals (this code's way of writing SQL, which
+    catches a statement's first half too), or in any case when DuckDB parses it whole."""
+    words = text.split(None, 1)
+    if not words or words[0].upper() not in SQL_KEYWORDS:
+        return False
+    if words[0].isupper():
+        return True
+    import duckdb
+
+    try:
+        return bool(duckdb.extract_statements(text))
+    except duckdb.Error:
+        return False  # prose: "copy the files back from a backup ..."
+
+
+def sql_strings(path, root=PROJECT_ROOT) -> list[str]:
+    """`path:line: text` of each string of a module that reads as SQL, but the allowed ones,
+    in the order of the lines."""
+    relative = str(path.relative_to(root))
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    allowed = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            names = {target.id for target in node.targets if isinstance(target, ast.Name)}
+            if any((relative, name) in SQL_IN_FLOWS_ALLOWED for name in names):
+                allowed.update(id(inner) for inner in ast.walk(node.value))
+    inside_f_strings = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+                        for part in node.values}
+    found = []
+    for node in ast.walk(tree):
+        text = _string_text(node)
+        if (text is not None and id(node) not in allowed and id(node) not in inside_f_strings
+                and _reads_as_sql(text)):
+            found.append((node.lineno, f"{relative}:{node.lineno}: {text[:60]}"))
+    return [line for _, line in sorted(found)]
+
+
+def test_flows_hold_no_sql_statement():
+    found = [line for path in sorted((PROJECT_ROOT / "flows").rglob("*.py"))
+             for line in sql_strings(path)]
+    assert found == []
+
+
+def test_the_sql_scan_finds_a_statement_in_any_case_and_spares_prose(tmp_path):
+    module = tmp_path / "probe.py"
+    module.write_text(textwrap.dedent('''
+        A = "SELECT id FROM " + table
+        B = f"delete from runs where run_id = '{run_id}'"
+        C = "select 1"
+        D = "copy the files back from a backup of the warehouse"
+        E = "Update the catalog first."
+    '''), encoding="utf-8")
+    found = [line.split(": ", 1)[1] for line in sql_strings(module, tmp_path)]
+    assert found == ["SELECT id FROM ", "delete from runs where run_id = 'hole'", "select 1"]
+
+
+# The load passes values as parameters (warehouse/sql.py); nothing in it quotes a value into
+# SQL text by hand: no call of sql.literal or sql.text, no value spliced between quotes, no
+# quote doubled.
+HAND_QUOTING = ("literal", "literals", "text", "text_list")
+LOAD_MODULES = ("warehouse/load.py", "warehouse/mlperf_load.py")
+
+
+def hand_quoted(path, root=PROJECT_ROOT) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        where = f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if (isinstance(node.func.value, ast.Name) and node.func.value.id == "sql"
+                    and node.func.attr in HAND_QUOTING):
+                found.append(f"{where}: sql.{node.func.attr}()")
+            if node.func.attr == "replace" and [
+                    getattr(argument, "value", None) for argument in node.args] == ["'", "''"]:
+                found.append(f"{where}: a quote doubled")
+        if isinstance(node, ast.JoinedStr):
+            for before, hole in zip(node.values, node.values[1:], strict=False):
+                if (isinstance(before, ast.Constant) and before.value.endswith("'")
+                        and isinstance(hole, ast.FormattedValue)):
+                    found.append(f"{where}: a value spliced between quotes")
+    return sorted(found)
+
+
+def test_the_load_quotes_no_value_by_hand():
+    assert [line for name in LOAD_MODULES for line in hand_quoted(PROJECT_ROOT / name)] == []
+
+
+def test_the_hand_quoting_scan_finds_each_way_of_quoting(tmp_path):
+    module = tmp_path / "probe.py"
+    module.write_text(textwrap.dedent('''
+        a = f"INSERT INTO runs VALUES ({sql.literals(row)})"
+        b = f"SELECT * FROM read_parquet('{path}')"
+        c = "WHERE source_id = '" + source.replace("'", "''") + "'"
+        d = connection.execute("SELECT $a", {"a": text})  # a parameter: fine
+    '''), encoding="utf-8")
+    assert [line.split(": ", 1)[1] for line in hand_quoted(module, tmp_path)] == [
+        "sql.literals()", "a value spliced between quotes", "a quote doubled"]

@@ -6,9 +6,7 @@ import click
 
 from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
 from flows.output import render
-from warehouse import lake, query
-
-PAIRED = "verdict <> 'no official record'"
+from warehouse import lake, named_queries
 
 
 @click.command("reconcile")
@@ -19,11 +17,9 @@ PAIRED = "verdict <> 'no official record'"
 def reconcile(warehouse, fmt, show_all):
     """Each vendor-page value with an official MLPerf counterpart: both numbers, the
     difference and the rule that paired them (view official_reconciliation)."""
-    where = "" if show_all else f" WHERE {PAIRED}"
     try:
-        columns, rows = query.run_sql(
-            resolve_warehouse(warehouse), "SELECT * EXCLUDE (measurement_key) FROM "
-            f"official_reconciliation{where} ORDER BY kind, source_id, table_title, row_number")
+        columns, rows = named_queries.read(resolve_warehouse(warehouse),
+                                           "official_reconciliation", {"show_all": show_all})
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

@@ -1,0 +1,385 @@
+"""The ingest flow's prepare tasks on a real Dask cluster: a `dask scheduler` and two
+`dask worker` processes started from the command line (not a LocalCluster inside the flow),
+each worker in its own working folder, standing in for machines sharing the warehouse's
+file system. The values must be those of the in-process run; a worker killed mid-run must
+cost nothing but time."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("prefect_dask")
+
+from distributed import Client, get_task_stream  # noqa: E402
+from prefect.client.orchestration import get_client  # noqa: E402
+from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId  # noqa: E402
+from prefect.testing.utilities import prefect_test_harness  # noqa: E402
+
+from flows import ingest, pipeline  # noqa: E402
+from flows.ingest import TASK_RUNNER_ENV, ingest_flow, task_runner_from_env  # noqa: E402
+from tests.conftest import CORPUS, PROJECT_ROOT  # noqa: E402
+from tests.flows.test_deployment_e2e import Processes, log_tail  # noqa: E402
+from warehouse import lake  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+REAL_PAGES = Path("/work/shared/real-pages/pages")
+# A few real pages of different kinds: Markdown tables, HTML tables, reStructuredText.
+REAL_PAGE_NAMES = [
+    "nvidia_dle_mxnet_rn50v1.5_README.md",
+    "intel_itex_v2.15.0.1_gpu_performance.html",
+    "mlcommons_inference_v4.1_nvidia_dgx_h100_summary.html",
+    "bytedance_bytemlperf_ipu_graphcore_c600_README.md",
+    "aws_neuron_nki_fused_mamba_tutorial.rst",
+]
+CLUSTER_BUDGET_S = 60
+# A result lost with its worker fails the test in a minute instead of after ten.
+PREPARE_TIMEOUT_S = 60
+BOW_POD16_RESNET = (
+    "SELECT value, sdk, framework FROM measurements "
+    "WHERE model_canonical = 'ResNet-50 v1.5' AND system = 'Bow Pod16' "
+    "AND workload = 'training' AND metric = 'throughput' AND framework = 'TensorFlow1'"
+)
+# Everything a run writes, but its id and times (new each run) and its trigger (the flow's
+# "prefect", the plain stages' "cli").
+COMPARED = {
+    "measurements": "SELECT * EXCLUDE (run_id) FROM measurements ORDER BY ALL",
+    "quarantine": "SELECT * EXCLUDE (run_id) FROM quarantine ORDER BY ALL",
+    "run_documents": "SELECT * EXCLUDE (run_id) FROM run_documents ORDER BY ALL",
+    "runs": "SELECT * EXCLUDE (run_id, started_at, finished_at, trigger) FROM runs ORDER BY ALL",
+}
+
+
+@dataclass
+class Cluster:
+    address: str
+    scheduler_file: Path
+    processes: Processes
+    workers: dict[str, subprocess.Popen] = field(default_factory=dict)  # by worker name
+    logs: dict[str, Path] = field(default_factory=dict)
+
+
+def process_env(home: Path) -> dict:
+    """This machine's environment without a developer's Prefect, Dask or perfledger settings:
+    a worker learns the Prefect API from the task it runs."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PREFECT_", "PERFLEDGER_", "DASK_"))}
+    env.update({
+        "PREFECT_HOME": str(home),
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT),
+                                                    os.environ.get("PYTHONPATH")])),
+    })
+    return env
+
+
+def start_in(processes: Processes, folder: Path, command: list[str], log: Path
+             ) -> subprocess.Popen:
+    """A process in its own session (so its children die with it), working in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with log.open("wb") as handle:
+        process = subprocess.Popen(command, env=process_env(folder / "prefect-home"),
+                                   cwd=folder, stdout=handle, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    processes.started.append(process)
+    return process
+
+
+def wait_until(check, budget_s: float, what: str, logs: list[Path]):
+    deadline = time.monotonic() + budget_s
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"{what}: not within {budget_s} s\n"
+                + "\n".join(f"--- {log}\n{log_tail(log)}" for log in logs))
+
+
+def start_cluster(root: Path) -> Cluster:
+    """`dask scheduler` on a free 127.0.0.1 port and two `dask worker`s pointed at its
+    scheduler file, one single-threaded worker process each; returns once both are in."""
+    processes = Processes()
+    scheduler_file = root / "scheduler.json"
+    scheduler_log = root / "scheduler.log"
+    scheduler = start_in(processes, root / "scheduler", [
+        sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+        "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file),
+    ], scheduler_log)
+    cluster = Cluster("", scheduler_file, processes)
+    try:
+        wait_until(lambda: scheduler_file.exists() or scheduler.poll() is not None,
+                   CLUSTER_BUDGET_S, "dask scheduler start", [scheduler_log])
+        assert scheduler.poll() is None, log_tail(scheduler_log)
+        for name in ("worker-a", "worker-b"):
+            folder = root / name  # each worker's own folder: a machine of its own
+            cluster.logs[name] = root / f"{name}.log"
+            cluster.workers[name] = start_in(processes, folder, [
+                sys.executable, "-m", "distributed.cli.dask_worker",
+                "--scheduler-file", str(scheduler_file), "--name", name,
+                "--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1",
+                "--no-dashboard", "--local-directory", str(folder / "dask"),
+            ], cluster.logs[name])
+        with Client(scheduler_file=str(scheduler_file), timeout=CLUSTER_BUDGET_S) as client:
+            try:
+                client.wait_for_workers(2, timeout=CLUSTER_BUDGET_S)
+            except TimeoutError:
+                pytest.fail("two dask workers did not connect\n" + "\n".join(
+                    log_tail(log) for log in [scheduler_log, *cluster.logs.values()]))
+            cluster.address = client.scheduler.address
+    except BaseException:
+        processes.stop_all()
+        raise
+    return cluster
+
+
+@pytest.fixture(scope="module")
+def prefect_api():
+    with prefect_test_harness(server_startup_timeout=60):
+        yield
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    cluster = start_cluster(tmp_path_factory.mktemp("dask-cluster"))
+    try:
+        yield cluster
+    finally:
+        cluster.processes.stop_all()
+
+
+@pytest.fixture(scope="module")
+def real_pages(tmp_path_factory) -> Path:
+    """A folder of a few real pages (copied with their times: the capture time is a file's
+    modification time)."""
+    folder = tmp_path_factory.mktemp("real-pages")
+    if not REAL_PAGES.is_dir():
+        pytest.skip(f"no real pages at {REAL_PAGES}")
+    for name in REAL_PAGE_NAMES:
+        shutil.copy2(REAL_PAGES / name, folder / name)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def real_pages_warehouse(real_pages, tmp_path_factory) -> Path:
+    """The real pages ingested in process, by the plain stages: what the cluster must match."""
+    folder = tmp_path_factory.mktemp("real-pages-warehouse")
+    pipeline.ingest([str(real_pages)], folder)
+    return folder
+
+
+def read(warehouse: Path, *sql: str) -> list[list[tuple]]:
+    """The rows of each query, on one read-only connection (opening one takes a second)."""
+    connection = lake.connect(warehouse, read_only=True)
+    try:
+        return [connection.execute(text).fetchall() for text in sql]
+    finally:
+        connection.close()
+
+
+def contents(warehouse: Path) -> dict[str, list[tuple]]:
+    return dict(zip(COMPARED, read(warehouse, *COMPARED.values()), strict=True))
+
+
+@pytest.fixture(scope="module")
+def demo_contents(demo_warehouse) -> dict[str, list[tuple]]:
+    return contents(demo_warehouse)
+
+
+@pytest.fixture(scope="module")
+def real_pages_contents(real_pages_warehouse) -> dict[str, list[tuple]]:
+    found = contents(real_pages_warehouse)
+    assert len(found["measurements"]) > 500  # the pages hold tables: something to compare
+    return found
+
+
+def prepare_task_states(flow_run_id) -> list[str]:
+    """The final state of each prepare task run of the flow run, as the Prefect API has it."""
+    with get_client(sync_client=True) as client:
+        runs = client.read_task_runs(
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+    return sorted(run.state.type.value for run in runs if run.name.startswith("prepare"))
+
+
+def worker_pids(cluster: Cluster) -> dict[str, int]:
+    """The pid of each Dask worker process (the child of its nanny), by worker name."""
+    with Client(scheduler_file=str(cluster.scheduler_file), timeout=30) as client:
+        names = {address: info["name"]
+                 for address, info in client.scheduler_info()["workers"].items()}
+        return {names[address]: pid for address, pid in client.run(os.getpid).items()}
+
+
+def ingest_on_cluster(cluster: Cluster, targets: list[str], warehouse: Path, monkeypatch,
+                      during=None):
+    """The ingest flow, as test_ingest_flow.py runs it, with PERFLEDGER_TASK_RUNNER naming
+    the cluster's scheduler; `during(client)` runs in a thread meanwhile. Returns the final
+    state and (key, worker name) of each prepare task the scheduler saw finish."""
+    monkeypatch.setattr(ingest, "PREPARE_TIMEOUT_S", PREPARE_TIMEOUT_S)
+    monkeypatch.setenv(TASK_RUNNER_ENV, cluster.address)
+    runner = task_runner_from_env()
+    with Client(scheduler_file=str(cluster.scheduler_file), timeout=30) as client, \
+            get_task_stream(client) as stream:
+        watcher = threading.Thread(target=during, args=(client,), daemon=True) if during else None
+        if watcher:
+            watcher.start()
+        state = ingest_flow.with_options(task_runner=runner)(
+            targets=targets, warehouse=str(warehouse), return_state=True)
+        if watcher:
+            watcher.join(timeout=30)
+        names = {address: info["name"]
+                 for address, info in client.scheduler_info()["workers"].items()}
+    # A killed worker's address is no longer known: name it by its absence.
+    prepared = [(record["key"], names.get(record["worker"], record["worker"]))
+                for record in stream.data if "prepare" in str(record["key"])]
+    return state, prepared
+
+
+def logged_documents(log: Path, since: int) -> set[str]:
+    """The documents (file names) whose prepare task logged its outcome in this worker's
+    output from the byte offset `since` on: Prefect prints a task run's log lines where the
+    task runs, e.g. "Task run 'prepare S' - source S, document /path/name.txt: new - ..."."""
+    with log.open("rb") as handle:
+        handle.seek(since)
+        lines = handle.read().decode(errors="replace").splitlines()
+    return {Path(line.split(", document ", 1)[1].split(": ", 1)[0]).name
+            for line in lines if "Task run 'prepare " in line and ", document " in line}
+
+
+def log_sizes(cluster: Cluster) -> dict[str, int]:
+    return {name: log.stat().st_size for name, log in cluster.logs.items()}
+
+
+def assert_ran_on_the_workers(cluster: Cluster, prepared: list, documents: set[str],
+                              since: dict[str, int]) -> None:
+    """Every prepare task ran on one of the two workers, each worker ran some, and each
+    document's outcome was logged by the worker process that parsed it."""
+    pids = worker_pids(cluster)
+    assert set(pids) == {"worker-a", "worker-b"}
+    for name, pid in pids.items():
+        # Each worker process belongs to the session of the `dask worker` command started.
+        assert os.getpgid(pid) == cluster.workers[name].pid and pid != os.getpid()
+    assert len(prepared) == len(documents), prepared  # one task per document, none twice
+    assert {worker for _, worker in prepared} == {"worker-a", "worker-b"}, prepared
+    logged = {name: logged_documents(log, since[name]) for name, log in cluster.logs.items()}
+    assert logged["worker-a"] | logged["worker-b"] == documents, logged
+    assert not logged["worker-a"] & logged["worker-b"], logged
+    assert logged["worker-a"] and logged["worker-b"], logged
+
+
+def test_demo_corpus_on_a_dask_cluster_gives_the_in_process_values(
+    prefect_api, dask_cluster, demo_contents, tmp_path, monkeypatch
+):
+    since = log_sizes(dask_cluster)
+    warehouse = tmp_path / "warehouse"
+    started = time.monotonic()
+    state, prepared = ingest_on_cluster(dask_cluster, [], warehouse, monkeypatch)
+    print(f"demo corpus on the cluster: {time.monotonic() - started:.1f} s")
+
+    assert state.is_completed(), state.message
+    assert "5 documents read" in state.message and "358 added" in state.message, state.message
+    assert "failed" not in state.message
+    bow_pod16, count, triggers = read(warehouse, BOW_POD16_RESNET,
+                                      "SELECT count(*) FROM measurements",
+                                      "SELECT DISTINCT trigger FROM runs")
+    assert bow_pod16 == [(44059.0, "3.0", "TensorFlow1")]
+    assert count == [(358,)] and triggers == [("prefect",)]
+    assert contents(warehouse) == demo_contents
+    assert prepare_task_states(state.state_details.flow_run_id) == ["COMPLETED"] * 5
+    assert_ran_on_the_workers(dask_cluster, prepared, {p.name for p in CORPUS.glob("*.txt")},
+                              since)
+
+
+def test_real_pages_on_a_dask_cluster_give_the_in_process_values(
+    prefect_api, dask_cluster, real_pages, real_pages_contents, tmp_path, monkeypatch
+):
+    since = log_sizes(dask_cluster)
+    warehouse = tmp_path / "warehouse"
+    started = time.monotonic()
+    state, prepared = ingest_on_cluster(dask_cluster, [str(real_pages)], warehouse, monkeypatch)
+    print(f"real pages on the cluster: {time.monotonic() - started:.1f} s")
+
+    assert state.is_completed(), state.message
+    assert f"{len(REAL_PAGE_NAMES)} documents read" in state.message, state.message
+    assert "failed" not in state.message
+    assert contents(warehouse) == real_pages_contents
+    assert_ran_on_the_workers(dask_cluster, prepared, set(REAL_PAGE_NAMES), since)
+
+
+def test_a_worker_killed_mid_task_costs_only_time(
+    prefect_api, real_pages, real_pages_contents, tmp_path, monkeypatch
+):
+    """SIGKILL to one worker's whole process group (nanny, worker, its document reader) while
+    it executes a prepare task: the scheduler hands the task to the other worker, the run
+    completes with every value, and the warehouse holds one whole snapshot."""
+    # A fresh cluster: a worker's first task takes seconds (imports, starting its document
+    # reader), so the kill lands inside a task rather than between two.
+    cluster = start_cluster(tmp_path / "cluster")
+    killed: dict = {}
+
+    def executing_prepare_tasks(dask_worker) -> list[str]:
+        """Run on a worker (Client.run): the prepare tasks it is executing right now."""
+        return [str(key) for key, task in dask_worker.state.tasks.items()
+                if task.state == "executing" and "prepare" in str(key)]
+
+    def kill_the_first_busy_worker(client: Client) -> None:
+        """SIGKILL the first worker seen executing a prepare task, asking the worker itself."""
+        deadline = time.monotonic() + PREPARE_TIMEOUT_S
+        while time.monotonic() < deadline:
+            for address, keys in client.processing().items():
+                if not any("prepare" in str(key) for key in keys):
+                    continue
+                executing = client.run(executing_prepare_tasks, workers=[address]).get(address)
+                if executing:
+                    name = client.scheduler_info()["workers"][address]["name"]
+                    os.killpg(cluster.workers[name].pid, signal.SIGKILL)
+                    killed.update(name=name, keys=executing, at=time.monotonic())
+                    return
+            time.sleep(0.05)
+
+    warehouse = tmp_path / "warehouse"
+    try:
+        started = time.monotonic()
+        state, prepared = ingest_on_cluster(cluster, [str(real_pages)], warehouse,
+                                            monkeypatch, during=kill_the_first_busy_worker)
+        print(f"killed {killed.get('name')} executing {killed.get('keys')} "
+              f"{killed.get('at', started) - started:.1f} s into the run; "
+              f"run {time.monotonic() - started:.1f} s")
+        assert killed, "no prepare task was seen on a worker to kill"
+        assert cluster.workers[killed["name"]].poll() is not None  # it is gone
+        survivor = ({"worker-a", "worker-b"} - {killed["name"]}).pop()
+        logged = {name: logged_documents(log, 0) for name, log in cluster.logs.items()}
+    finally:
+        cluster.processes.stop_all()
+
+    assert state.is_completed(), state.message
+    assert f"{len(REAL_PAGE_NAMES)} documents read" in state.message, state.message
+    assert "failed" not in state.message, state.message
+    # The task the killed worker was executing was done again by the survivor (so were any it
+    # had finished whose results died with it); every document was parsed to the end on one
+    # worker or the other, and Prefect records each prepare task run as completed.
+    assert killed["keys"] and {key for key, worker in prepared if worker == survivor} >= set(
+        killed["keys"]), (killed, prepared)
+    assert logged["worker-a"] | logged["worker-b"] == set(REAL_PAGE_NAMES), logged
+    assert prepare_task_states(state.state_details.flow_run_id) == (
+        ["COMPLETED"] * len(REAL_PAGE_NAMES))
+    # The values of the in-process run, in one snapshot whose files are all there.
+    assert contents(warehouse) == real_pages_contents
+    connection = lake.connect(warehouse, read_only=True)
+    try:
+        runs = connection.execute("SELECT count(*) FROM runs").fetchall()
+        problems = [lake.data_file_problem(f) for f in lake.data_files(connection, warehouse)]
+    finally:
+        connection.close()
+    assert runs == [(1,)]
+    assert not [problem for problem in problems if problem], problems
+    assert (warehouse / ".writer.lock").read_text() == ""  # the writer lock was released
