@@ -18,7 +18,7 @@ from flows.cli_common import (
 )
 from flows.commands import discovered_commands
 from flows.output import render
-from warehouse import lake, named_queries, query
+from warehouse import lake, query
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -119,9 +119,15 @@ def _refuse_several_statements(sql_text: str) -> None:
 @click.option("--source", default=None, help="Only this source.")
 def quarantine(warehouse, fmt, source):
     """List quarantined values with the stage, the check and the reason."""
+    sql_text = (
+        "SELECT source_id, stage, \"check\", reason, table_title, row_number, column_name, "
+        "raw_value, line_number FROM quarantine"
+    )
+    if source:
+        sql_text += " WHERE source_id = '" + source.replace("'", "''") + "'"
+    sql_text += " ORDER BY source_id, table_index, row_number"
     try:
-        columns, rows = named_queries.read(resolve_warehouse(warehouse), "quarantine",
-                                           {"source": source or None})
+        columns, rows = query.run_sql(resolve_warehouse(warehouse), sql_text)
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

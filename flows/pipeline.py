@@ -572,9 +572,9 @@ def write_run(
         counts = commit_run(connection, run, stage, reviews)
     if counts is None:  # the run changed nothing, and wrote no snapshot (see commit_run)
         return RunResult(run_id, None, loaded, RunCounts(), tables)
-    from warehouse.query import query_text
-
-    snapshot = connection.execute(query_text("current_snapshot")).fetchone()[0]
+    snapshot = connection.execute(
+        f"SELECT id FROM {lake.LAKE}.current_snapshot()"
+    ).fetchone()[0]
     return RunResult(run_id, snapshot, loaded, counts, tables)
 
 

@@ -116,8 +116,8 @@ def with_value_counts(
         return current
     with sql.text_in(connection, "source_id", wanted, "_counted_sources") as counted:
         counts = dict(connection.execute(
-            f"SELECT source_id, count(*) FROM measurement_values WHERE {counted.text} GROUP BY 1",
-            sql.parameters(counted)).fetchall())
+            f"SELECT source_id, count(*) FROM measurement_values WHERE {counted} GROUP BY 1"
+        ).fetchall())
     return current | {source_id: replace(current[source_id], value_count=counts.get(source_id, 0))
                       for source_id in wanted}
 
@@ -235,15 +235,15 @@ class RunStage:
     def _part_path(self, name: str, part: int) -> Path:
         return self.folder / f"{name}-{part:05d}.parquet"
 
-    def _on_disk(self, name: str) -> sql.Fragment:
+    def _on_disk(self, name: str) -> str:
         """A SQL relation over the parts staged under `name`, its last batch spilled first."""
         if self._buffers[name]:
             self._spill(name)
         return self._parts_relation(name, 0, self._parts[name])
 
-    def _parts_relation(self, name: str, first: int, last: int) -> sql.Fragment:
+    def _parts_relation(self, name: str, first: int, last: int) -> str:
         # A list, not a pattern: each reading of the parts sees them in one order.
-        return _files_relation(name, [self._part_path(name, part) for part in range(first, last)],
+        return _files_relation([self._part_path(name, part) for part in range(first, last)],
                                union_by_name=True)
 
     def spill_measurements(self) -> None:
@@ -280,7 +280,7 @@ class RunStage:
                        for source in part[0]]
             grouped.update(sources)
             groups.append(ValueGroup(sources, self._parts_relation("measurements", first, last),
-                                     _files_relation("keys", keys[first:last])))
+                                     _files_relation(keys[first:last])))
             first = last
         rest = [source for source in applied_sources if source not in grouped]
         if rest:
@@ -288,9 +288,8 @@ class RunStage:
         return groups
 
     @contextlib.contextmanager
-    def relation(self, connection, name: str) -> Iterator[sql.Fragment | None]:
-        """A SQL relation over everything staged under `name` (its files the parameter
-        `$name`), or None when nothing was."""
+    def relation(self, connection, name: str) -> Iterator[str | None]:
+        """A SQL relation over everything staged under `name`, or None when nothing was."""
         if self._parts[name]:
             yield self._on_disk(name)
             return
@@ -301,7 +300,7 @@ class RunStage:
         # without their keys computed apart (the commit computes them; see value_keys).
         path = self._part_path(name, self._parts[name])
         self._batch(name).write_parquet(path, compression="lz4", statistics=False)
-        yield sql.parquet(name, str(path))
+        yield f"read_parquet('{sql.text(str(path))}')"
 
 
 @dataclass(frozen=True)
@@ -309,14 +308,13 @@ class ValueGroup:
     """Applied sources whose staged values the commit applies together."""
 
     sources: list[str]
-    rows: sql.Fragment | None  # a SQL relation over their staged values; None: they have none
-    keys: sql.Fragment | None  # over those values' keys, in the same order; None: to be computed
+    rows: str | None  # a SQL relation over their staged values; None: they have none
+    keys: str | None  # over those values' keys, in the same order; None: to be computed
 
 
-def _files_relation(name: str, paths: list[Path], *, union_by_name: bool = False
-                    ) -> sql.Fragment:
-    """The files at `paths`, in order, as a relation; their paths the parameter `$name`."""
-    return sql.parquet(name, [str(path) for path in paths], union_by_name=union_by_name)
+def _files_relation(paths: list[Path], *, union_by_name: bool = False) -> str:
+    files = ", ".join(f"'{sql.text(str(path))}'" for path in paths)
+    return f"read_parquet([{files}]{', union_by_name = true' if union_by_name else ''})"
 
 
 class _StagedValueKeys:
@@ -365,23 +363,22 @@ def _write_value_keys(part: Path) -> Path:
     # for the rest of the run. One thread, which keeps the order and the memory small (and
     # the run's readers have the cores); small row groups for the same reason. No extension
     # is needed to read Parquet and hash; none may be fetched.
-    keys = _keys_query(sql.parquet("part", str(part)))
+    rows = f"read_parquet('{sql.text(str(part))}')"
     with duckdb.connect(config={"threads": 1, "autoinstall_known_extensions": False,
                                 "autoload_known_extensions": False}) as connection:
-        connection.execute(f"COPY ({keys.text}) TO $target "
-                           "(FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 8192)",
-                           sql.parameters(keys, target=str(target)))
+        connection.execute(f"COPY ({_keys_query(rows)}) TO '{sql.text(str(target))}' "
+                           "(FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 8192)")
     return target
 
 
-def _keys_query(rows: sql.Fragment) -> sql.Fragment:
+def _keys_query(rows: str) -> str:
     """Each row's measurement key and content hash (the content columns cast to text, as
     stored by every earlier run: the text must not change) and its source."""
-    content = sql.identifiers(CONTENT_COLUMNS)
-    return sql.Fragment(f"""
+    content = ", ".join(f'"{name}"' for name in CONTENT_COLUMNS)
+    return f"""
         SELECT md5(source_id || chr(31) || row_identity) AS measurement_key,
                md5(CAST(ROW({content}) AS VARCHAR)) AS content_hash, source_id
-        FROM {rows.text}""", rows.parameters)
+        FROM {rows}"""
 
 
 def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
@@ -446,13 +443,12 @@ def commit_run(
         if reviews is not None:
             apply_reviews(connection, reviews)
         run_row = {**run, **counts.__dict__}
+        names = ", ".join(f'"{name}"' for name in run_row)
+        connection.execute(f"INSERT INTO runs ({names}) VALUES ({sql.literals(run_row.values())})")
+        message = sql.literal(f"ingest run {run['run_id']}")
+        info = sql.literal(json.dumps(_commit_info(run, documents)))
         connection.execute(
-            f"INSERT INTO runs ({sql.identifiers(run_row)}) "
-            f"VALUES ({', '.join('?' for _ in run_row)})", list(run_row.values()))
-        connection.execute(
-            f"CALL {LAKE}.set_commit_message('perfledger', $message, extra_info => $info)",
-            {"message": f"ingest run {run['run_id']}",
-             "info": json.dumps(_commit_info(run, documents))})
+            f"CALL {LAKE}.set_commit_message('perfledger', {message}, extra_info => {info})")
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
@@ -506,23 +502,17 @@ def _record_documents(connection, run_id: str, documents: list[DocumentLoad],
                             "reason"], orient="row"))
 
 
-# The tables a run inserts staged rows or frames into (a name cannot be a parameter).
-INSERTED_TABLES = frozenset({"run_documents", "documents", "cells", "fetches",
-                             "document_errors"})
-
-
 def _insert_rows(connection, table: str, frame: pl.DataFrame) -> None:
     """Insert a frame by column name, so a frame's column order never matters."""
     with sql.frame_view(connection, "_incoming_rows", frame) as rows:
-        _insert_relation(connection, table, sql.Fragment(rows), frame.columns)
+        _insert_relation(connection, table, rows, frame.columns)
 
 
-def _insert_relation(connection, table: str, relation: sql.Fragment,
+def _insert_relation(connection, table: str, relation: str,
                      columns: list[str] | None = None) -> None:
-    table = sql.checked_name(table, INSERTED_TABLES)
-    names = sql.identifiers(columns or _relation_columns(connection, relation))
-    connection.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {relation.text}",
-                       sql.parameters(relation))
+    columns = columns or _relation_columns(connection, relation)
+    names = ", ".join(f'"{name}"' for name in columns)
+    connection.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {relation}")
 
 
 @contextlib.contextmanager
@@ -534,14 +524,14 @@ def _one_writer_thread(connection) -> Iterator[None]:
     try:
         yield
     finally:
-        connection.execute("SET threads = $threads", {"threads": int(threads)})
+        connection.execute(f"SET threads = {int(threads)}")
 
 
-def _relation_columns(connection, relation: sql.Fragment) -> list[str]:
+def _relation_columns(connection, relation: str) -> list[str]:
     """The relation's columns in order, from a query's description (information_schema
     costs four times as much on a DuckLake table)."""
-    return [column[0] for column in connection.execute(
-        f"SELECT * FROM {relation.text} LIMIT 0", sql.parameters(relation)).description]
+    return [column[0] for column in
+            connection.execute(f"SELECT * FROM {relation} LIMIT 0").description]
 
 
 def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: RunStage,
@@ -561,31 +551,33 @@ def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: R
         )
     with stage.relation(connection, "quarantine") as quarantine:
         if quarantine is not None:
-            names = sql.identifiers(_relation_columns(connection, quarantine))
+            names = ", ".join(f'"{name}"' for name in _relation_columns(connection, quarantine))
             connection.execute(
                 f"INSERT INTO quarantined_values ({names}, run_id) "
-                f"SELECT {names}, $run_id FROM {quarantine.text}",
-                sql.parameters(quarantine, run_id=run_id),
+                f"SELECT {names}, {sql.literal(run_id)} FROM {quarantine}"
             )
 
 
 def _write_group(connection, run_id: str, group: MarkedGroup) -> None:
-    rows = group.rows or _NO_ROWS
-    # The staged rows beside their marks, as a subquery (a view cannot hold the parameters).
-    values = sql.Fragment(
-        f"""(SELECT k.measurement_key, k.content_hash, k.added, k.changed,
-                    $run_id AS run_id, v.*
-             FROM {rows.text} AS v POSITIONAL JOIN {group.marks.text} AS k)""",
-        sql.parameters(rows, group.marks, run_id=run_id))
-    with sql.frame_view(connection, "_applied", _sources_frame(group.documents)), \
-            _one_writer_thread(connection):
-        _write_values(connection, group.totals, group.marks, values)
+    with sql.frame_view(connection, "_applied", _sources_frame(group.documents)):
+        connection.execute(
+            f"""
+            CREATE OR REPLACE TEMP VIEW _values AS
+            SELECT k.measurement_key, k.content_hash, k.added, k.changed,
+                   '{sql.text(run_id)}' AS run_id, v.*
+            FROM {group.rows or _NO_ROWS} AS v POSITIONAL JOIN {group.marks} AS k
+            """
+        )
+        try:
+            with _one_writer_thread(connection):
+                _write_values(connection, group.totals, group.marks)
+        finally:
+            connection.execute("DROP VIEW IF EXISTS _values")
 
 
 # The staged rows of a group without any: the columns of a stored value, none of its own.
-_NO_ROWS = sql.Fragment(
-    "(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
-    "LIMIT 0)")
+_NO_ROWS = ("(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
+            "LIMIT 0)")
 
 
 @dataclass(frozen=True)
@@ -593,8 +585,8 @@ class MarkedGroup:
     """A group of applied documents whose values were compared with the stored ones."""
 
     documents: list[DocumentLoad]
-    rows: sql.Fragment | None  # their staged values; None: they have none
-    marks: sql.Fragment  # each staged value's key, hash and marks (added, changed), in order
+    rows: str | None  # their staged values; None: they have none
+    marks: str  # each staged value's key, hash and marks (added, changed), in staged order
     totals: RunCounts
 
 
@@ -613,7 +605,7 @@ def _marked_here(connection, group: ValueGroup,
             _define_keys(connection, group.rows or _NO_ROWS, group.keys)
             _mark_existing(connection)
             totals = _count_changes(connection, documents)
-            yield MarkedGroup(documents, group.rows, sql.Fragment("_keys"), totals)
+            yield MarkedGroup(documents, group.rows, "_keys", totals)
         finally:
             connection.execute("DROP TABLE IF EXISTS _keys")
             connection.execute("DROP TABLE IF EXISTS _stored")
@@ -637,9 +629,9 @@ def mark_groups(connection, groups: list[ValueGroup], applied: list[DocumentLoad
         with _marked_here(connection, group, applied) as here:
             connection.execute(
                 "COPY (SELECT measurement_key, content_hash, added, changed FROM _keys) "
-                "TO $marks (FORMAT parquet, COMPRESSION uncompressed)", {"marks": str(marks)})
-        marked.append(MarkedGroup(here.documents, group.rows, sql.parquet("marks", str(marks)),
-                                  here.totals))
+                f"TO '{sql.text(str(marks))}' (FORMAT parquet, COMPRESSION uncompressed)")
+        marked.append(MarkedGroup(here.documents, group.rows,
+                                  f"read_parquet('{sql.text(str(marks))}')", here.totals))
     return marked
 
 
@@ -648,7 +640,7 @@ def _sources_frame(documents: list[DocumentLoad]) -> pl.DataFrame:
                         schema={"source_id": pl.String})
 
 
-def _define_keys(connection, rows: sql.Fragment, keys: sql.Fragment | None = None) -> None:
+def _define_keys(connection, rows: str, keys: str | None = None) -> None:
     """`_keys`: each staged value's key and content hash, in the staged order, and whether it
     is new or changed (marked by `_mark_existing`). The writes read the staged rows again,
     paired with their marks by position (which keeps the staged order; see
@@ -657,11 +649,11 @@ def _define_keys(connection, rows: sql.Fragment, keys: sql.Fragment | None = Non
 
     The content hash is computed once: `_keys` reads it from `keys` when the stage computed
     it during the run (see `_StagedValueKeys`), else computes it with every thread."""
-    source = sql.Fragment(f"SELECT measurement_key, content_hash, source_id FROM {keys.text}",
-                          keys.parameters) if keys else _keys_query(rows)
+    source = f"SELECT measurement_key, content_hash, source_id FROM {keys}" if keys else (
+        _keys_query(rows))
     connection.execute(
         f"CREATE OR REPLACE TEMP TABLE _keys AS SELECT *, true AS added, false AS changed "
-        f"FROM ({source.text})", sql.parameters(source)
+        f"FROM ({source})"
     )
 
 
@@ -727,37 +719,31 @@ def _count_changes(connection, applied: list[DocumentLoad]) -> RunCounts:
     return totals
 
 
-def _write_values(connection, totals: RunCounts, marks: sql.Fragment,
-                  values: sql.Fragment) -> None:
-    """Update, insert and delete by key (`values`: the staged rows with their marks); a
-    statement with nothing to do is skipped, since each costs a catalog round trip even when
-    it touches no row."""
+def _write_values(connection, totals: RunCounts, marks: str) -> None:
+    """Update, insert and delete by key; a statement with nothing to do is skipped, since
+    each costs a catalog round trip even when it touches no row."""
     columns = _table_columns(connection, "measurement_values")
     assignments = ", ".join(
-        f"{sql.identifier(name)} = v.{sql.identifier(name)}" for name in columns
-        if name != "measurement_key"
+        f'"{name}" = v."{name}"' for name in columns if name != "measurement_key"
     )
     if totals.values_changed:
         connection.execute(
             f"""UPDATE measurement_values SET {assignments}
-                FROM (SELECT * FROM {values.text} AS _values WHERE changed) v
+                FROM (SELECT * FROM _values WHERE changed) v
                 WHERE measurement_values.measurement_key = v.measurement_key
                   AND measurement_values.source_id = v.source_id
-                  AND measurement_values.content_hash <> v.content_hash""",
-            sql.parameters(values)
+                  AND measurement_values.content_hash <> v.content_hash"""
         )
-    column_list = sql.identifiers(columns)
+    column_list = ", ".join(f'"{name}"' for name in columns)
     if totals.values_added:
         connection.execute(
             f"INSERT INTO measurement_values ({column_list}) "
-            f"SELECT {column_list} FROM {values.text} AS _values WHERE added",
-            sql.parameters(values)
+            f"SELECT {column_list} FROM _values WHERE added"
         )
     if totals.values_removed:
         connection.execute(
             f"""DELETE FROM measurement_values WHERE source_id IN (SELECT source_id FROM _applied)
-                AND measurement_key NOT IN (SELECT measurement_key FROM {marks.text})""",
-            sql.parameters(marks)
+                AND measurement_key NOT IN (SELECT measurement_key FROM {marks})"""
         )
 
 
@@ -765,8 +751,7 @@ def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
                     stage: RunStage) -> None:
     sources = [d.source_id for d in applied]
     with sql.text_in(connection, "source_id", sources, "_replaced_sources") as replaced:
-        connection.execute(f"DELETE FROM claim_rows WHERE {replaced.text}",
-                           sql.parameters(replaced))
+        connection.execute(f"DELETE FROM claim_rows WHERE {replaced}")
     with stage.relation(connection, "claims") as claims:
         if claims is None:
             return
@@ -775,10 +760,9 @@ def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
             INSERT INTO claim_rows BY NAME
             SELECT md5(concat_ws(chr(31), source_id, sentence, claim_text, char_start::VARCHAR))
                        AS claim_id,
-                   $run_id AS run_id, *
-            FROM {claims.text}
-            """,
-            sql.parameters(claims, run_id=run_id)
+                   {sql.literal(run_id)} AS run_id, *
+            FROM {claims}
+            """
         )
 
 
@@ -826,10 +810,10 @@ def _write_revisions(connection) -> None:
         _insert_revisions(connection, revised)
 
 
-def _insert_revisions(connection, revised: sql.Fragment) -> None:
+def _insert_revisions(connection, revised: str) -> None:
     connection.execute(
         f"""
-        WITH versions AS (SELECT * FROM documents WHERE {revised.text})
+        WITH versions AS (SELECT * FROM documents WHERE {revised})
         INSERT INTO document_revisions
         SELECT r.run_id, r.source_id, new.document_sha256, old.document_sha256,
                new.captured_at,
@@ -843,11 +827,9 @@ def _insert_revisions(connection, revised: sql.Fragment) -> None:
         JOIN versions AS new ON new.document_sha256 = r.document_sha256
         LEFT JOIN versions AS old ON old.document_sha256 = r.previous_sha256
         ORDER BY r.position
-        """,
-        sql.parameters(revised)
+        """
     )
 
 
 def _table_columns(connection, table: str) -> list[str]:
-    table = sql.checked_name(table, {"measurement_values"})
-    return _relation_columns(connection, sql.Fragment(f"{LAKE}.main.{table}"))
+    return _relation_columns(connection, f"{LAKE}.main.{table}")

@@ -61,7 +61,6 @@ def _insert_frame(connection: duckdb.DuckDBPyConnection, table: str, frame: pl.D
     """Insert by column name, so a frame's column order never matters."""
     if frame.height == 0:
         return
-    table = sql.checked_name(table, [*TRAINING_TABLES, *INFERENCE_TABLES])
-    columns = sql.identifiers(frame.columns)
+    columns = ", ".join(f'"{name}"' for name in frame.columns)
     with sql.frame_view(connection, "_mlperf_rows", frame) as rows:
         connection.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {rows}")

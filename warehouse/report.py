@@ -14,7 +14,7 @@ from string import Template
 
 import duckdb
 
-from warehouse import named_queries, query
+from warehouse import query
 from warehouse.cell_text import number_text
 from warehouse.dictionary import public_views
 from warehouse.export import snapshot_info
@@ -48,6 +48,9 @@ TOP_CLAIMS = 25  # claims: checked claims charted
 TABLE_ROWS = 200  # rows a table shows; the rest are a `perfledger sql` away
 OPEN_TABLE_ROWS = 12  # a longer table is folded (<details>) so the page stays short
 
+# As `perfledger claims --check` (flows/commands/claims.py, TOLERANCE): a measured ratio
+# within 10% below the claimed one still supports it. The tests compare both outputs.
+CLAIM_TOLERANCE = 0.10
 # As sdk_progression's `improved`: more is better for throughput, less for every other
 # metric (latency, times, ranking place); an evaluation metric has no direction.
 HIGHER_IS_BETTER = frozenset({"throughput"})
@@ -172,9 +175,8 @@ def svg_renderer() -> Callable[[dict], str]:
     return render
 
 
-def fetch(connection: duckdb.DuckDBPyConnection, sql: str,
-          parameters: dict[str, object] | None = None) -> list[dict]:
-    result = connection.execute(sql, parameters)
+def fetch(connection: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
+    result = connection.execute(sql)
     columns = [d[0] for d in result.description]
     return [{c: json_ready(v) for c, v in zip(columns, row, strict=True)} for row in result.fetchall()]
 
@@ -526,8 +528,8 @@ def claims_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Sect
         "Do the vendors' comparative claims hold against the warehouse's own measurements? "
         "Each claim has the verdict of perfledger claims --check: supported when the ratio "
         "of both systems' best measured values on the claim's model and metric is at most "
-        f"{named_queries.CLAIM_TOLERANCE:.0%} below the claimed one, contradicted when further "
-        "below, not checkable without a number or measurements of both systems.",
+        f"{CLAIM_TOLERANCE:.0%} below the claimed one, contradicted when further below, not "
+        "checkable without a number or measurements of both systems.",
     )
     if "claims" not in public_views(connection):
         section.empty_message = NO_CLAIMS
@@ -566,10 +568,10 @@ def claims_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Sect
 
 
 def claim_verdicts(connection: duckdb.DuckDBPyConnection) -> list[dict]:
-    """Every claim with its verdict: the query of `perfledger claims --check`, with the same
-    tolerance (named_queries.CLAIM_TOLERANCE). The tests compare both outputs."""
-    return fetch(connection, query.query_text("claim_check"),
-                 named_queries.claim_check_parameters())
+    """Every claim with its verdict: the query of `perfledger claims --check`."""
+    sql = query.query_text("claim_check").format(tolerance=CLAIM_TOLERANCE,
+                                                 source_filter="true")
+    return fetch(connection, sql)
 
 
 def claim_label(row: dict) -> str:

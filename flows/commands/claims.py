@@ -6,7 +6,11 @@ import click
 
 from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
 from flows.output import render
-from warehouse import lake, named_queries
+from warehouse import lake, query
+
+TOLERANCE = 0.10  # a measured ratio within 10% below the claimed one still supports it
+LIST_COLUMNS = ("claim_id, source_id, subject, baseline, model, metric, ratio, ratio_text, "
+                "qualifier, is_qualitative, confidence, review_status, sentence")
 
 
 @click.command()
@@ -17,11 +21,17 @@ from warehouse import lake, named_queries
 @click.option("--source", default=None, help="Only claims from this source.")
 def claims(warehouse, fmt, check, source):
     """List comparative claims found in page prose."""
-    # claim_check.sql: each claim's verdict, with the tolerance of named_queries.CLAIM_TOLERANCE.
-    name, parameters = (("claim_check", named_queries.claim_check_parameters(source or None))
-                        if check else ("claims", {"source": source or None}))
+    condition = "true"
+    if source:
+        condition = "source_id = '" + source.replace("'", "''") + "'"
+    if check:
+        sql_text = query.query_text("claim_check").format(
+            tolerance=TOLERANCE, source_filter=condition.replace("source_id", "c.source_id"))
+    else:
+        sql_text = (f"SELECT {LIST_COLUMNS} FROM claims WHERE {condition} "
+                    "ORDER BY source_id, claim_index")
     try:
-        columns, rows = named_queries.read(resolve_warehouse(warehouse), name, parameters)
+        columns, rows = query.run_sql(resolve_warehouse(warehouse), sql_text)
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

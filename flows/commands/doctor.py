@@ -11,7 +11,7 @@ import duckdb
 
 from flows import settings
 from flows.cli_common import resolve_warehouse, warehouse_option
-from warehouse import compaction, lake, location, named_queries
+from warehouse import compaction, lake, location
 
 
 @click.command()
@@ -91,7 +91,9 @@ def _check_warehouse(warehouse: Path, schedule: str | None, report) -> None:
 
 
 def _check_catalog(connection: duckdb.DuckDBPyConnection, report) -> None:
-    tables = named_queries.execute(connection, "lake_table_count").fetchone()[0]
+    tables = connection.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'lake'"
+    ).fetchone()[0]
     applied = lake.applied_migrations(connection)
     pending = lake.pending_migrations(connection)
     shipped = {path.name for path in lake.MIGRATIONS_DIR.glob("*.sql")}
@@ -111,7 +113,8 @@ def _check_catalog(connection: duckdb.DuckDBPyConnection, report) -> None:
 def _check_data_files(connection: duckdb.DuckDBPyConnection, warehouse: Path,
                       schedule: str | None, report) -> None:
     if location.shared(warehouse) is not None:
-        (live,) = named_queries.execute(connection, "live_data_file_count").fetchone()
+        (live,) = connection.execute(
+            "SELECT coalesce(sum(file_count), 0) FROM ducklake_table_info('lake')").fetchone()
         report("data files", f"{live} live, on the shared warehouse's storage: not checked "
                "(doctor checks the files of a warehouse folder)")
         return

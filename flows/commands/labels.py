@@ -6,7 +6,7 @@ import click
 
 from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
 from flows.output import render
-from warehouse import lake, named_queries
+from warehouse import lake, query
 
 
 @click.command("labels")
@@ -15,7 +15,8 @@ from warehouse import lake, named_queries
 def labels(warehouse, fmt):
     """Labels kept as published but not resolved, with how many values each holds."""
     try:
-        columns, rows = named_queries.read(resolve_warehouse(warehouse), "unresolved_labels")
+        columns, rows = query.run_sql(resolve_warehouse(warehouse),
+                                      "SELECT * FROM unresolved_labels")
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

@@ -6,7 +6,9 @@ import click
 
 from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
 from flows.output import render
-from warehouse import lake, named_queries
+from warehouse import lake, query
+
+PAIRED = "verdict <> 'no official record'"
 
 
 @click.command("reconcile")
@@ -17,9 +19,11 @@ from warehouse import lake, named_queries
 def reconcile(warehouse, fmt, show_all):
     """Each vendor-page value with an official MLPerf counterpart: both numbers, the
     difference and the rule that paired them (view official_reconciliation)."""
+    where = "" if show_all else f" WHERE {PAIRED}"
     try:
-        columns, rows = named_queries.read(resolve_warehouse(warehouse),
-                                           "official_reconciliation", {"show_all": show_all})
+        columns, rows = query.run_sql(
+            resolve_warehouse(warehouse), "SELECT * EXCLUDE (measurement_key) FROM "
+            f"official_reconciliation{where} ORDER BY kind, source_id, table_title, row_number")
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

@@ -94,8 +94,7 @@ def test_staged_cells_carry_their_own_documents_sha256(monkeypatch, batch_rows):
             stage.add(staged_document(sha256, cells, []))
         with stage.relation(connection, "cells") as cells:
             rows = connection.execute(
-                f"SELECT document_sha256, count(*) FROM {cells.text} GROUP BY 1 ORDER BY 1",
-                cells.parameters).fetchall()
+                f"SELECT document_sha256, count(*) FROM {cells} GROUP BY 1 ORDER BY 1").fetchall()
     assert rows == [("a", 3), ("b", 1), ("c", 5), ("d", 2)]
 
 
@@ -125,13 +124,11 @@ def staged_keys(value_types) -> tuple[str | None, list, list]:
                 status="new", measurements=measurements(f"s{n}", 3, value_type)))
         stage.spill_measurements()
         with stage.relation(connection, "measurements") as rows:
-            keys_query = load._keys_query(rows)
-            whole = connection.execute(keys_query.text, keys_query.parameters).fetchall()
+            whole = connection.execute(load._keys_query(rows)).fetchall()
         groups = stage.value_groups([f"s{n}" for n in range(len(value_types))])
         keys = [group.keys for group in groups]
         by_part = [row for group in groups if group.keys
-                   for row in connection.execute(f"SELECT * FROM {group.keys.text}",
-                                                 group.keys.parameters).fetchall()]
+                   for row in connection.execute(f"SELECT * FROM {group.keys}").fetchall()]
     return keys, by_part, whole
 
 
@@ -165,8 +162,7 @@ def test_a_large_run_is_applied_in_groups_of_whole_parts(monkeypatch):
                 status="new", measurements=measurements(source, rows, pl.Float64)))
         stage.spill_measurements()
         found = [(group.sources, connection.execute(
-            f"SELECT source_id, count(*) FROM {group.rows.text} GROUP BY 1 ORDER BY 1",
-            group.rows.parameters).fetchall()
+            f"SELECT source_id, count(*) FROM {group.rows} GROUP BY 1 ORDER BY 1").fetchall()
             if group.rows else None) for group in stage.value_groups(list(sizes))]
     # Parts: [s0], [s1], [s2], [s3, s4], [s6] (a part is spilled at 2 rows or more).
     assert found == [

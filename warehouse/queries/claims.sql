@@ -1,7 +1,0 @@
--- `perfledger claims`: the comparative claims found in page prose.
--- $source: only this source's claims (NULL: every source's).
-SELECT claim_id, source_id, subject, baseline, model, metric, ratio, ratio_text, qualifier,
-       is_qualitative, confidence, review_status, sentence
-FROM claims
-WHERE $source IS NULL OR source_id = $source
-ORDER BY source_id, claim_index;

@@ -1,2 +1,0 @@
--- The snapshot the run's transaction just wrote.
-SELECT id FROM lake.current_snapshot();

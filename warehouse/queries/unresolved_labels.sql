@@ -1,2 +1,0 @@
--- `perfledger labels`: the labels kept as published but not resolved.
-SELECT * FROM unresolved_labels;
