@@ -29,7 +29,7 @@ class Accuracy:
 
 def read_measurements(warehouse: Path) -> pl.DataFrame:
     """The warehouse's current measurements, keyed like the ground truth."""
-    from warehouse import lake
+    from perfledger.warehouse import lake
 
     connection = lake.connect(warehouse, read_only=True)
     try:

@@ -18,7 +18,7 @@ TREE_SAMPLE_S = 0.04  # how often the process tree's memory is summed during an 
 
 
 def read_peak_rss_mb() -> float:
-    from flows.budget import peak_resident_mb
+    from perfledger.flows.budget import peak_resident_mb
 
     return peak_resident_mb()
 
@@ -165,7 +165,7 @@ def read_fields(path: str, fields: tuple[bytes, ...]) -> list[int] | None:
 def measure_ingest(corpus: Path, warehouse: Path, truth: Path | None,
                    tree_sample_s: float = TREE_SAMPLE_S) -> dict:
     """`pipeline.ingest([corpus], warehouse)` as `perfledger ingest` runs it, then accuracy."""
-    from flows import budget, pipeline, readers
+    from perfledger.flows import budget, pipeline, readers
 
     imported = time.perf_counter()
     if tree_sample_s > 0:
@@ -252,8 +252,8 @@ def measure_history(work: Path, runs: int, repeats: int) -> dict:
     """Build `runs` snapshots of one edited page, then time the same query now and as of the
     middle of the history, and a diff between two snapshots."""
     from bench.generate import write_history
-    from flows import pipeline
-    from warehouse import lake, query
+    from perfledger.flows import pipeline
+    from perfledger.warehouse import lake, query
 
     pages = work / "history-pages"
     warehouse = work / "history-warehouse"
@@ -298,7 +298,7 @@ def time_query(connection, sql: str, repeats: int) -> float:
 
 def time_cli_query(warehouse: Path, as_of: str | None, repeats: int) -> float:
     """`perfledger sql [--as-of N]`: attach, views and query, as a user pays for it."""
-    from warehouse import query
+    from perfledger.warehouse import query
 
     sql = "SELECT metric, count(*), sum(value) FROM measurements GROUP BY metric"
     runs = []

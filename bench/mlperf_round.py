@@ -284,7 +284,7 @@ def rerun(tree: Path, warehouse: Path) -> tuple[dict, float]:
 
 def perfledger_sql(warehouse: Path, sql: str) -> list[dict]:
     done = subprocess.run(
-        [sys.executable, "-m", "flows.cli", "sql", "--warehouse", str(warehouse), "--format",
+        [sys.executable, "-m", "perfledger", "sql", "--warehouse", str(warehouse), "--format",
          "json", sql], cwd=PROJECT_ROOT, capture_output=True, text=True, env=child_env(),
         check=False)
     if done.returncode != 0:
@@ -307,8 +307,8 @@ def warehouse_scores(warehouse: Path) -> dict:
 
 def child_plain_read(tree: Path) -> dict:
     """read_results_tree(tree): systems, runs and scores, nothing archived or loaded."""
-    from flows.budget import peak_resident_mb
-    from sources.mlperf.tree import read_results_tree
+    from perfledger.flows.budget import peak_resident_mb
+    from perfledger.sources.mlperf.tree import read_results_tree
 
     imported = time.perf_counter()
     results = read_results_tree(tree)

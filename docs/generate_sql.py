@@ -27,7 +27,7 @@ def render() -> str:
         sys.path.insert(0, str(ROOT))
     from click.testing import CliRunner
 
-    from flows.cli import main
+    from perfledger.flows.cli import main
 
     with tempfile.TemporaryDirectory(prefix="perfledger-docs-") as scratch:
         warehouse = Path(scratch) / "no-warehouse"  # absent: the command uses an empty one

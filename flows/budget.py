@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from flows.settings import env_number
+from perfledger.flows.settings import env_number
 
 TIMEOUT_ENV = "PERFLEDGER_DOCUMENT_TIMEOUT_S"
 MAX_BYTES_ENV = "PERFLEDGER_MAX_DOCUMENT_BYTES"
@@ -118,9 +118,9 @@ def read_archived(
 ):
     """(parsed document, layout name, claims) of an archived document version: the work a
     budget bounds, done where the budget says (this process or the worker)."""
-    from sources import archive
-    from sources.claims.extract import extract_claims
-    from sources.parse import parse_document
+    from perfledger.sources import archive
+    from perfledger.sources.claims.extract import extract_claims
+    from perfledger.sources.parse import parse_document
 
     data = archive.read(Path(archive_dir), sha256)
     parsed, layout_name = parse_document(data, content_type, layout, check=check)
@@ -204,8 +204,8 @@ def _serve(connection) -> None:
     os.environ.setdefault("POLARS_MAX_THREADS", "1")
     import gc
 
-    import sources.parse  # noqa: F401  (imported here, not inside the first document's budget)
-    from sources.claims.extract import load_lexicon
+    import perfledger.sources.parse  # noqa: F401  (imported here, not inside the first document's budget)
+    from perfledger.sources.claims.extract import load_lexicon
 
     load_lexicon()  # compiled once here rather than inside the first document's budget
     # The modules and the lexicon live as long as the worker: frozen, the collector's full

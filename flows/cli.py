@@ -7,7 +7,7 @@ import sys
 import click
 import duckdb
 
-from flows.cli_common import (
+from perfledger.flows.cli_common import (
     EXAMPLE_QUERY,
     fail,
     format_option,
@@ -16,9 +16,9 @@ from flows.cli_common import (
     version_option,
     warehouse_option,
 )
-from flows.commands import discovered_commands
-from flows.output import render
-from warehouse import lake, query
+from perfledger.flows.commands import discovered_commands
+from perfledger.flows.output import render
+from perfledger.warehouse import lake, query
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -42,7 +42,7 @@ def main() -> None:
               help="MLPerf round of a results tree whose logs and folders do not name it.")
 def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at, mlperf_round):
     """Read PATH_OR_URL ... (files, folders) or, with none, the bundled demo corpus."""
-    from flows.runner import run_ingest
+    from perfledger.flows.runner import run_ingest
 
     warehouse = resolve_warehouse(warehouse)
     progress = (lambda message: None) if quiet else (lambda m: click.echo(f"  {m}", err=True))
@@ -138,7 +138,7 @@ def quarantine(warehouse, fmt, source):
 @warehouse_option
 def sources(fmt, warehouse):
     """List the registered sources (bundled and added) and the bundled captures of each."""
-    from flows.pipeline import registry_for
+    from perfledger.flows.pipeline import registry_for
 
     registry = registry_for(resolve_warehouse(warehouse))
     rows = []

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from flows.location_option import WarehouseLocation
-from flows.output import FORMATS, MAX_WIDTH
-from warehouse import lake
+from perfledger.flows.location_option import WarehouseLocation
+from perfledger.flows.output import FORMATS, MAX_WIDTH
+from perfledger.warehouse import lake
 
 WAREHOUSE_HELP = ("Warehouse folder, or a shared warehouse: postgres://HOST/DB?data=s3://BUCKET/PREFIX "
                   "or a .toml file (default: $PERFLEDGER_WAREHOUSE or "

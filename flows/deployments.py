@@ -9,8 +9,8 @@ from prefect.deployments.runner import RunnerDeployment
 from prefect.schedules import Cron
 from prefect.types.entrypoint import EntrypointType
 
-from flows.ingest import ingest_flow
-from flows.publish import publish_flow
+from perfledger.flows.ingest import ingest_flow
+from perfledger.flows.publish import publish_flow
 
 DAILY_CRON = os.environ.get("PERFLEDGER_DAILY_CRON", "0 5 * * *")
 DAILY_TIMEZONE = "UTC"

@@ -16,10 +16,10 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows import pipeline
-from sources.collect import CollectedDocument
-from warehouse import lake, location
-from warehouse.load import DocumentLoad
+from perfledger.flows import pipeline
+from perfledger.sources.collect import CollectedDocument
+from perfledger.warehouse import lake, location
+from perfledger.warehouse.load import DocumentLoad
 
 TASK_RUNNER_ENV = "PERFLEDGER_TASK_RUNNER"
 # A page takes well under a second to parse; a result still missing after this long was lost
@@ -276,7 +276,7 @@ def ingest_into(targets: list[str], folder: Path, options: dict,
 
 
 def publish_after(summary: pipeline.IngestSummary, message: str) -> State:
-    from flows.publish import publish_flow
+    from perfledger.flows.publish import publish_flow
 
     state = publish_flow(warehouse=str(summary.warehouse), return_state=True)
     if not state.is_completed():

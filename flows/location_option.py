@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from warehouse import lake, location
+from perfledger.warehouse import lake, location
 
 
 class WarehouseLocation(click.ParamType):

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import polars as pl
 
-from flows import budget
-from schemas.normalize import DocumentContext, quarantine_frame
-from schemas.validate import validate_measurements
-from sources.collect import CollectedDocument
-from sources.mlperf.collect import LAYOUT, materialized_tree
-from sources.mlperf.inference import read_inference_tree
-from sources.mlperf.inference_measurements import measurements_from_inference
-from sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
-from sources.mlperf.mllog import Problem
-from sources.mlperf.tree import read_results_tree
-from warehouse import lake
-from warehouse.load import DocumentLoad
+from perfledger.flows import budget
+from perfledger.schemas.normalize import DocumentContext, quarantine_frame
+from perfledger.schemas.validate import validate_measurements
+from perfledger.sources.collect import CollectedDocument
+from perfledger.sources.mlperf.collect import LAYOUT, materialized_tree
+from perfledger.sources.mlperf.inference import read_inference_tree
+from perfledger.sources.mlperf.inference_measurements import measurements_from_inference
+from perfledger.sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
+from perfledger.sources.mlperf.mllog import Problem
+from perfledger.sources.mlperf.tree import read_results_tree
+from perfledger.warehouse import lake
+from perfledger.warehouse.load import DocumentLoad
 
 TITLES = {"training": "MLPerf Training v{} official results",
           "inference": "MLPerf Inference v{} official results"}

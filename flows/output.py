@@ -8,8 +8,8 @@ import json
 from collections.abc import Sequence
 from decimal import Decimal
 
-from warehouse.cell_text import inert, number_text
-from warehouse.query import json_ready
+from perfledger.warehouse.cell_text import inert, number_text
+from perfledger.warehouse.query import json_ready
 
 FORMATS = ("table", "csv", "json")
 MAX_WIDTH = 48  # characters of a table cell; a longer one is cut and ends in ELLIPSIS

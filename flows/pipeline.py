@@ -15,11 +15,11 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from flows import budget, readers, settings
-from flows.mlperf_stage import is_results_tree_document, prepare_results_tree
-from schemas.label_mappings import LabelMappings, mapping_path, read_mappings
-from schemas.measurements import MEASUREMENT_DTYPES
-from schemas.normalize import (
+from perfledger.flows import budget, readers, settings
+from perfledger.flows.mlperf_stage import is_results_tree_document, prepare_results_tree
+from perfledger.schemas.label_mappings import LabelMappings, mapping_path, read_mappings
+from perfledger.schemas.measurements import MEASUREMENT_DTYPES
+from perfledger.schemas.normalize import (
     QUARANTINE_SCHEMA,
     DocumentContext,
     empty_quarantine,
@@ -27,11 +27,11 @@ from schemas.normalize import (
     normalize_documents,
     quarantine_frame,
 )
-from schemas.validate import validate_measurements
-from sources import archive
-from sources.capture_time import checked, instant, is_newer
-from sources.claims.extract import ClaimResult
-from sources.collect import (
+from perfledger.schemas.validate import validate_measurements
+from perfledger.sources import archive
+from perfledger.sources.capture_time import checked, instant, is_newer
+from perfledger.sources.claims.extract import ClaimResult
+from perfledger.sources.collect import (
     CollectedDocument,
     collect_captures,
     collect_paths,
@@ -39,18 +39,18 @@ from sources.collect import (
     is_url,
     source_for_url,
 )
-from sources.decode import UndecodableDocument, decode_document
-from sources.layouts.base import ParsedDocument
-from sources.layouts.html_table import may_hold_spans
-from sources.parse import (
+from perfledger.sources.decode import UndecodableDocument, decode_document
+from perfledger.sources.layouts.base import ParsedDocument
+from perfledger.sources.layouts.html_table import may_hold_spans
+from perfledger.sources.parse import (
     ParseFailure,
     cells_pass,
     check_cells,
     parser_version,
 )
-from sources.registry import USER_REGISTRY, Registry, RegistryError, load_registry
-from warehouse import compaction, lake
-from warehouse.load import (
+from perfledger.sources.registry import USER_REGISTRY, Registry, RegistryError, load_registry
+from perfledger.warehouse import compaction, lake
+from perfledger.warehouse.load import (
     DocumentLoad,
     RunCounts,
     RunStage,
@@ -60,7 +60,7 @@ from warehouse.load import (
     known_documents,
     with_value_counts,
 )
-from warehouse.reviews import read_reviews, review_path
+from perfledger.warehouse.reviews import read_reviews, review_path
 
 Progress = Callable[[str], None]
 PREPARE_CHUNK = 64  # documents normalized and validated together by prepare_many
@@ -154,7 +154,7 @@ def registry_for(warehouse: Path) -> Registry:
 
 
 def fetch_validators(connection) -> dict[str, tuple[str | None, str | None]]:
-    from warehouse.query import query_text
+    from perfledger.warehouse.query import query_text
 
     rows = connection.execute(query_text("fetch_validators")).fetchall()
     return {url: (etag, last_modified) for url, etag, last_modified in rows}
@@ -579,7 +579,7 @@ def write_run(
 
 
 def _current_documents(connection, registry: Registry) -> list[CollectedDocument]:
-    from warehouse.query import query_text
+    from perfledger.warehouse.query import query_text
 
     documents = []
     for row in connection.execute(query_text("current_documents")).fetchall():

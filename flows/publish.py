@@ -9,7 +9,7 @@ from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
-from warehouse import lake
+from perfledger.warehouse import lake
 
 EXPORT_DIR_ENV = "PERFLEDGER_EXPORT_DIR"
 SUMMARY_KEY = "publish-summary"
@@ -24,7 +24,7 @@ def default_export_dir(warehouse: Path) -> Path:
 @task(name="export", cache_policy=NO_CACHE)
 def export_task(warehouse: Path, target: Path, export_format: str) -> dict:
     # Imported here so the ingest flow, which imports this module lazily, never needs it.
-    from warehouse.export import export_warehouse
+    from perfledger.warehouse.export import export_warehouse
 
     return export_warehouse(warehouse, target, export_format, progress=get_run_logger().info)
 

@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from flows import budget as budgets
-from flows import settings
-from flows.budget import Budget, BudgetExceeded, Worker
+from perfledger.flows import budget as budgets
+from perfledger.flows import settings
+from perfledger.flows.budget import Budget, BudgetExceeded, Worker
 
 READERS_ENV = "PERFLEDGER_READERS"
 MAX_READERS = 8

@@ -12,7 +12,7 @@ import os
 import tomllib
 from pathlib import Path
 
-from flows import pipeline
+from perfledger.flows import pipeline
 
 
 def prefect_api_url() -> str | None:
@@ -35,7 +35,7 @@ def run_ingest(targets: list[str], warehouse: Path, *, trigger: str, wait_s: flo
         return pipeline.ingest(targets, warehouse, trigger=trigger, wait_s=wait_s,
                                progress=progress, source_name=source_name,
                                captured_at=captured_at, mlperf_round=mlperf_round)
-    from flows.ingest import ingest_flow
+    from perfledger.flows.ingest import ingest_flow
 
     progress(f"running as a Prefect flow through {prefect_api_url()}")
     return ingest_flow(targets=targets, warehouse=str(warehouse), trigger=trigger, wait_s=wait_s,

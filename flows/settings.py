@@ -30,7 +30,7 @@ def env_number(name: str, default, kind, *, allow_zero: bool = False, meaning: s
 def merge_every() -> int:
     """Snapshots between the merges of small files that ingest makes; 0 turns them off."""
     # Imported here: the reader processes import this module, and need no DuckDB.
-    from warehouse import compaction
+    from perfledger.warehouse import compaction
 
     return env_number(compaction.EVERY_ENV, compaction.DEFAULT_EVERY, int, allow_zero=True,
                       meaning=" of snapshots (0: never)")

@@ -42,10 +42,10 @@ def seed_inputs() -> list[Path]:
 
 def check_one_input(data: bytes) -> None:
     """Read `data` as a page; raise on anything a page must never cause."""
-    from schemas.normalize import DocumentContext, normalize_cells
-    from schemas.validate import validate_measurements
-    from sources.claims.extract import extract_claims
-    from sources.parse import ParseFailure, parse_document
+    from perfledger.schemas.normalize import DocumentContext, normalize_cells
+    from perfledger.schemas.validate import validate_measurements
+    from perfledger.sources.claims.extract import extract_claims
+    from perfledger.sources.parse import ParseFailure, parse_document
 
     content_type = CONTENT_TYPES[data[0] % len(CONTENT_TYPES)] if data else ""
     try:
@@ -97,10 +97,10 @@ def main(argv: list[str]) -> None:
     import atheris
 
     with atheris.instrument_imports(include=INSTRUMENTED):
-        import schemas.normalize  # noqa: F401 - imported here to be instrumented
-        import schemas.validate  # noqa: F401
-        import sources.claims.extract  # noqa: F401
-        import sources.parse  # noqa: F401
+        import perfledger.schemas.normalize  # noqa: F401 - imported here to be instrumented
+        import perfledger.schemas.validate  # noqa: F401
+        import perfledger.sources.claims.extract  # noqa: F401
+        import perfledger.sources.parse  # noqa: F401
     atheris.Setup(fuzz_arguments(argv), check_one_input)
     atheris.Fuzz()
 

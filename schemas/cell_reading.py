@@ -13,8 +13,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from schemas.folding import clean_text
-from schemas.units import Unit, unit_named
+from perfledger.schemas.folding import clean_text
+from perfledger.schemas.units import Unit, unit_named
 
 POINT, COMMA = ".", ","  # the decimal marks
 MAX_CELL_CHARS = 400  # "109.4 sps (phase1), 20 sps (phase2)": no cell of values is longer

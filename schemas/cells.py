@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import polars as pl
 
-from schemas.on_demand import models_on_demand
+from perfledger.schemas.on_demand import models_on_demand
 
 
 class CellColumn(NamedTuple):
@@ -53,4 +53,4 @@ def surely_fits(cells: pl.DataFrame) -> bool:
     )
 
 
-__getattr__ = models_on_demand(__name__, "schemas.cell_schema", ["CellSchema"])
+__getattr__ = models_on_demand(__name__, ".cell_schema", ["CellSchema"])

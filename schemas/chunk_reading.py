@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from schemas.folding import clean_text
-from schemas.header_reading import HeaderReading
-from schemas.label_mappings import LabelMappings
-from schemas.number_locale import page_mark
-from schemas.platform_mentions import PlatformMention
-from schemas.row_labels import (
+from perfledger.schemas.folding import clean_text
+from perfledger.schemas.header_reading import HeaderReading
+from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.number_locale import page_mark
+from perfledger.schemas.platform_mentions import PlatformMention
+from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
     SECTION_SCHEMA,
     UNIT_FIELDS,
@@ -31,8 +31,8 @@ from schemas.row_labels import (
     section_labels,
     unit_fields,
 )
-from schemas.table_context import TableContext, paragraphs_of, table_contexts
-from schemas.table_plans import (
+from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
+from perfledger.schemas.table_plans import (
     ColumnPlan,
     ColumnStats,
     TablePlan,
@@ -41,8 +41,8 @@ from schemas.table_plans import (
     plan_table,
     transposed,
 )
-from schemas.units import unit_named
-from schemas.value_reading import read_values, shifted_precision
+from perfledger.schemas.units import unit_named
+from perfledger.schemas.value_reading import read_values, shifted_precision
 
 SECTION_SEPARATOR = " \u2014 "  # how the HTML layout joins a table's heading and a section row
 NOTE_MATCH_RATIO = 0.8  # how alike a footnote's subject and a row's label must be
@@ -370,7 +370,7 @@ def _with_note_units(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
     """Units a table's footnote gives per subject ('PQM4Mv2 throughput measured in
     graphs/s'): the row whose model, dataset or variant is most like the subject, when one
     row is alike enough and no other as much."""
-    from schemas.table_notes import note_units
+    from perfledger.schemas.table_notes import note_units
 
     found = []
     for (document, table), plan in plans.items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
-from schemas.claims import (
+from perfledger.schemas.claims import (
     BASELINE_KINDS,
     DIRECTIONS,
     MAX_RATIO,

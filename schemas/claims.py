@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 import polars as pl
 
-from schemas.on_demand import models_on_demand
+from perfledger.schemas.on_demand import models_on_demand
 
 VOCAB_PATH = Path(__file__).resolve().parent / "vocab" / "claim_words.toml"
 
@@ -234,7 +234,7 @@ def validate_claims(frame: pl.DataFrame) -> pl.DataFrame:
     """ClaimSchema.validate at the cost of one query when the frame is sound."""
     if passes(frame, CLAIM_COLUMNS, claim_checks()):
         return frame
-    from schemas.claim_schema import ClaimSchema  # pandera: only for a doubtful frame
+    from perfledger.schemas.claim_schema import ClaimSchema  # pandera: only for a doubtful frame
 
     return ClaimSchema.validate(frame)
 
@@ -242,10 +242,10 @@ def validate_claims(frame: pl.DataFrame) -> pl.DataFrame:
 def validate_rejected(frame: pl.DataFrame) -> pl.DataFrame:
     if passes(frame, REJECTED_COLUMNS, rejected_checks()):
         return frame
-    from schemas.claim_schema import RejectedClaimSchema
+    from perfledger.schemas.claim_schema import RejectedClaimSchema
 
     return RejectedClaimSchema.validate(frame)
 
 
-__getattr__ = models_on_demand(__name__, "schemas.claim_schema",
+__getattr__ = models_on_demand(__name__, ".claim_schema",
                                ["ClaimSchema", "RejectedClaimSchema"])

@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from schemas.folding import fold_words
-from schemas.header_reading import first_role, statistic_of
-from schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from schemas.labels import workload_phase
-from schemas.platform_mentions import read_platform, unknown_device
-from schemas.precisions import find_precisions
-from schemas.row_labels import platform_label
-from schemas.table_context import TableContext
-from schemas.units import unit_in_header
+from perfledger.schemas.folding import fold_words
+from perfledger.schemas.header_reading import first_role, statistic_of
+from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
+from perfledger.schemas.labels import workload_phase
+from perfledger.schemas.platform_mentions import read_platform, unknown_device
+from perfledger.schemas.precisions import find_precisions
+from perfledger.schemas.row_labels import platform_label
+from perfledger.schemas.table_context import TableContext
+from perfledger.schemas.units import unit_in_header
 
 _PERCENTILES = ("p50", "p90", "p95", "p99", "p99.9")
 # Metrics a heading, caption or paragraph may give the numbers of a table under it.

@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
-from schemas.folding import clean_text, fold_words, word_pattern
-from schemas.platform_mentions import PlatformMention, read_platform
-from schemas.precisions import Precision, precision_of_header
-from schemas.units import Unit, unit_in_header
-from schemas.vocabulary import read_vocab
+from perfledger.schemas.folding import clean_text, fold_words, word_pattern
+from perfledger.schemas.platform_mentions import PlatformMention, read_platform
+from perfledger.schemas.precisions import Precision, precision_of_header
+from perfledger.schemas.units import Unit, unit_in_header
+from perfledger.schemas.vocabulary import read_vocab
 
 # Parts of a header that qualify its head noun rather than name it.
 _QUALIFIERS = re.compile(r"\s[-\u2013\u2014]\s.*$|:\s.*$|\s(?:w/|with|for|at|on)\s.*$", re.I)

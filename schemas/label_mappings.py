@@ -24,7 +24,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from schemas.folding import fold_words
+from perfledger.schemas.folding import fold_words
 
 MAPPING_FILE = "label-mappings.toml"
 # What each kind of label may be mapped to, with the type of each field.

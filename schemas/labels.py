@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 
 import polars as pl
 
-from schemas.vocabulary import read_vocab
+from perfledger.schemas.vocabulary import read_vocab
 
 
 def fold_key(expr: pl.Expr) -> pl.Expr:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
-from schemas.measurements import (
+from perfledger.schemas.measurements import (
     DTYPES,
     METRICS,
     RATES_AND_DURATIONS_ARE_POSITIVE,

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import polars as pl
 
-from schemas.on_demand import models_on_demand
+from perfledger.schemas.on_demand import models_on_demand
 
 METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "accuracy", "loss",
            "speedup", "scaling_efficiency", "other", "eval_metric", "ranking"]
@@ -115,4 +115,4 @@ def with_measurement_columns(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(missing).select(list(MEASUREMENT_DTYPES)).cast(MEASUREMENT_DTYPES)
 
 
-__getattr__ = models_on_demand(__name__, "schemas.measurement_schema", ["MeasurementSchema"])
+__getattr__ = models_on_demand(__name__, ".measurement_schema", ["MeasurementSchema"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from schemas.on_demand import models_on_demand
+from perfledger.schemas.on_demand import models_on_demand
 
 DIVISIONS = ["closed", "open"]
 AVAILABILITIES = ["available", "preview", "rdi"]
@@ -97,5 +97,5 @@ SCORE_DTYPES: dict[str, pl.DataType] = {
 
 
 __getattr__ = models_on_demand(
-    __name__, "schemas.mlperf_schema",
+    __name__, ".mlperf_schema",
     ["MlperfSystemSchema", "MlperfRunSchema", "MlperfScoreSchema"])

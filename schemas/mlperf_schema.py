@@ -6,7 +6,12 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
-from schemas.mlperf import AVAILABILITIES, AVAILABILITY_CATEGORIES, DIVISIONS, SCORE_ROLES
+from perfledger.schemas.mlperf import (
+    AVAILABILITIES,
+    AVAILABILITY_CATEGORIES,
+    DIVISIONS,
+    SCORE_ROLES,
+)
 
 
 class MlperfSystemSchema(pa.DataFrameModel):

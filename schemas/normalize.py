@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from schemas.chunk_reading import read_chunk
-from schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from schemas.measurements import MEASUREMENT_DTYPES
-from schemas.reading_caches import refresh_caches
-from schemas.value_assembly import IDENTITY_PARTS, PAGE_ORDER, assemble, identity_parts
+from perfledger.schemas.chunk_reading import read_chunk
+from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
+from perfledger.schemas.measurements import MEASUREMENT_DTYPES
+from perfledger.schemas.reading_caches import refresh_caches
+from perfledger.schemas.value_assembly import IDENTITY_PARTS, PAGE_ORDER, assemble, identity_parts
 
 _CONTEXT_COLUMNS = ("source_id", "source_url", "document_sha256", "document_title",
                     "captured_at", "parser_version")

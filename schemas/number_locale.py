@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from schemas.cell_reading import COMMA, POINT
+from perfledger.schemas.cell_reading import COMMA, POINT
 
 # Languages whose writers put a comma before the decimals (ISO 639-1).
 _COMMA_LANGUAGES = frozenset(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from schemas.vocabulary import read_vocab
+from perfledger.schemas.vocabulary import read_vocab
 
 # Footnote markers glued to a number: superscript digits would become real digits under
 # NFKC, so they are removed before folding.

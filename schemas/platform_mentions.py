@@ -12,14 +12,14 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
-from schemas.folding import (
+from perfledger.schemas.folding import (
     MAX_READ_CHARS,
     clean_text,
     fold_words,
     folded_with_positions,
     published_span,
 )
-from schemas.vocabulary import read_vocab
+from perfledger.schemas.vocabulary import read_vocab
 
 MAX_ACCELERATORS = 10_000_000  # far above any system; a larger count is not a real one
 _NUMBER_WORDS = {

@@ -6,14 +6,14 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from schemas.folding import (
+from perfledger.schemas.folding import (
     MAX_READ_CHARS,
     clean_text,
     fold_words,
     folded_with_positions,
     published_span,
 )
-from schemas.vocabulary import read_vocab
+from perfledger.schemas.vocabulary import read_vocab
 
 _PAIR = re.compile(r"^(\d{1,2})\s*[./]\s*(\d{1,2})$")
 _SPEEDUP_BETWEEN = re.compile(r"\bto\b|->|→|\bvs\.?\b| - ")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import _lru_cache_wrapper
 
-from schemas.vocabulary import vocabulary_signature
+from perfledger.schemas.vocabulary import vocabulary_signature
 
 _seen: list[tuple] = []
 
@@ -25,7 +25,7 @@ def refresh_caches() -> None:
 
 
 def _clearers() -> list:
-    from schemas import (
+    from perfledger.schemas import (
         cell_reading,
         context_labels,
         folding,

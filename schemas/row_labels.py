@@ -16,20 +16,26 @@ from functools import lru_cache
 
 import polars as pl
 
-from schemas.cell_reading import read_cell
-from schemas.folding import clean_text
-from schemas.header_reading import HeaderReading
-from schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from schemas.labels import framework_name, model_name, platform_rule, sdk_parts, workload_phase
-from schemas.platform_mentions import (
+from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.folding import clean_text
+from perfledger.schemas.header_reading import HeaderReading
+from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
+from perfledger.schemas.labels import (
+    framework_name,
+    model_name,
+    platform_rule,
+    sdk_parts,
+    workload_phase,
+)
+from perfledger.schemas.platform_mentions import (
     MAX_ACCELERATORS,
     PlatformMention,
     names_device,
     read_platform,
     unknown_device,
 )
-from schemas.precisions import Precision, find_precisions, read_precision_label
-from schemas.units import Unit, unit_named
+from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
+from perfledger.schemas.units import Unit, unit_named
 
 # Label roles a row's cells give, each filling the measurement column of its name.
 DIMENSION_ROLES = ("model", "variant", "platform", "sdk_version", "framework", "dataset",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from schemas.folding import clean_text
+from perfledger.schemas.folding import clean_text
 
 SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
 PROSE_PARAGRAPHS = 80  # earlier paragraphs consulted for the accelerator, nearest first

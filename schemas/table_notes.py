@@ -6,8 +6,8 @@ import difflib
 import re
 from functools import lru_cache
 
-from schemas.labels import label_key
-from schemas.units import Unit, unit_named
+from perfledger.schemas.labels import label_key
+from perfledger.schemas.units import Unit, unit_named
 
 NOTE_MATCH_RATIO = 0.8  # how alike a footnote's subject and a row's label must be
 _NOTE_UNIT = re.compile(

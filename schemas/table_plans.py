@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from schemas.context_labels import Found, context_labels
-from schemas.header_reading import HeaderReading, read_header
-from schemas.label_mappings import LabelMappings
-from schemas.precisions import read_precision_label
-from schemas.table_context import TableContext
-from schemas.units import unit_named
+from perfledger.schemas.context_labels import Found, context_labels
+from perfledger.schemas.header_reading import HeaderReading, read_header
+from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.table_context import TableContext
+from perfledger.schemas.units import unit_named
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from schemas.folding import clean_text
-from schemas.vocabulary import read_vocab
+from perfledger.schemas.folding import clean_text
+from perfledger.schemas.vocabulary import read_vocab
 
 # Units short enough to be ordinary letters or words ("s", "h", "x", "min") are units only
 # where a page marks them as such: in brackets, or right after a number in a cell.

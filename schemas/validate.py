@@ -10,8 +10,8 @@ from functools import cache
 
 import polars as pl
 
-from schemas.measurements import FRAME_CHECKS, MEASUREMENT_COLUMNS, MEASUREMENT_DTYPES
-from schemas.normalize import QUARANTINE_SCHEMA, empty_quarantine
+from perfledger.schemas.measurements import FRAME_CHECKS, MEASUREMENT_COLUMNS, MEASUREMENT_DTYPES
+from perfledger.schemas.normalize import QUARANTINE_SCHEMA, empty_quarantine
 
 
 def validate_measurements(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -29,7 +29,7 @@ def validate_measurements(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFra
     # pandera (with pandas and numpy) is loaded only here, for a frame the screen doubts
     import pandera.polars as pa
 
-    from schemas.measurement_schema import MeasurementSchema
+    from perfledger.schemas.measurement_schema import MeasurementSchema
 
     try:
         MeasurementSchema.validate(checked.drop("_row"), lazy=True)
@@ -108,7 +108,7 @@ def _split(frame: pl.DataFrame, failures: pl.DataFrame) -> tuple[pl.DataFrame, p
         # A failure with no row (a missing or mistyped column) is a schema bug, not bad data.
         import pandera.polars as pa
 
-        from schemas.measurement_schema import MeasurementSchema
+        from perfledger.schemas.measurement_schema import MeasurementSchema
 
         raise pa.errors.SchemaError(
             MeasurementSchema.to_schema(),

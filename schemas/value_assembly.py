@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from schemas.labels import fold_key, label_key
+from perfledger.schemas.labels import fold_key, label_key
 
 # The natural key's labels, in order: (name in the key, column).
 IDENTITY_PARTS = (

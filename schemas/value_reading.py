@@ -16,11 +16,11 @@ from functools import cache
 
 import polars as pl
 
-from schemas.cell_reading import read_cell
-from schemas.label_mappings import LabelMappings
-from schemas.row_labels import UNIT_FIELDS, unit_fields
-from schemas.units import unit_named
-from schemas.vocabulary import read_vocab
+from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
+from perfledger.schemas.units import unit_named
+from perfledger.schemas.vocabulary import read_vocab
 
 # ASCII digits only: "３,２１２" (full-width) is read by schemas/cell_reading.py, which folds it.
 _PLAIN = r"^(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:[.,][0-9]+)?)$"
@@ -148,7 +148,7 @@ def _mapped_unit(text: str, mappings: LabelMappings):
     mapped = mappings.get("unit", text)
     if not mapped:
         return None
-    from schemas.units import Unit
+    from perfledger.schemas.units import Unit
 
     return Unit(text.lower(), mapped.get("kind", "other"), float(mapped.get("factor", 1.0)),
                 mapped.get("item_kind"), mapped.get("canonical", text))

@@ -12,14 +12,14 @@ from pathlib import Path
 from stat import S_ISREG
 from urllib.parse import quote_from_bytes
 
-from sources import archive
-from sources.capture_time import utc_text
-from sources.fetch import FetchPolicy, FetchResult, fetch
-from sources.file_index import FileIndex
-from sources.layouts import file_media_types
-from sources.mlperf import collect as mlperf_collect
-from sources.mlperf.units import TreeUnit, find_units
-from sources.registry import Capture, Registry, Source
+from perfledger.sources import archive
+from perfledger.sources.capture_time import utc_text
+from perfledger.sources.fetch import FetchPolicy, FetchResult, fetch
+from perfledger.sources.file_index import FileIndex
+from perfledger.sources.layouts import file_media_types
+from perfledger.sources.mlperf import collect as mlperf_collect
+from perfledger.sources.mlperf.units import TreeUnit, find_units
+from perfledger.sources.registry import Capture, Registry, Source
 
 ARCHIVING_THREADS = 2  # files read, hashed and written side by side (see _FileReader)
 # A file up to this size is read whole (one read, one write); a larger one is copied into the

@@ -19,9 +19,15 @@ from datetime import UTC, datetime
 import httpcore
 import httpx
 
-from sources.fetch_body import read_body
-from sources.fetch_content import classify_content
-from sources.robots import MAX_ROBOTS_BYTES, RobotsCache, RobotsRules, parse_robots, product_token
+from perfledger.sources.fetch_body import read_body
+from perfledger.sources.fetch_content import classify_content
+from perfledger.sources.robots import (
+    MAX_ROBOTS_BYTES,
+    RobotsCache,
+    RobotsRules,
+    parse_robots,
+    product_token,
+)
 
 log = logging.getLogger(__name__)
 
@@ -676,7 +682,7 @@ def accept_header() -> str:
     """The media types the layouts read, the most wanted first, each with its weight
     (sources/layouts/__init__.py), then anything else at the lowest weight."""
     # Imported here: the layouts' registry is only needed once a request is sent.
-    from sources.layouts import accepted_media_types
+    from perfledger.sources.layouts import accepted_media_types
 
     asked = [name if weight == 1 else f"{name};q={weight:g}"
              for name, weight in accepted_media_types()]

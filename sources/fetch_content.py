@@ -65,7 +65,7 @@ def classify_content(headers: dict[str, str], body: bytes) -> tuple[str, str]:
     media types kept are those the layouts declare (sources/layouts/__init__.py).
     """
     # Imported here: the layouts' registry is only needed once a page has arrived.
-    from sources.layouts import fetched_media_types
+    from perfledger.sources.layouts import fetched_media_types
 
     if not body or body.isspace():
         return "empty_body", "the server answered with an empty body"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from schemas.cells import surely_fits
-from sources.decode import UndecodableDocument, decode_document
-from sources.layouts import choose_layout
-from sources.layouts.base import ParsedDocument
+from perfledger.schemas.cells import surely_fits
+from perfledger.sources.decode import UndecodableDocument, decode_document
+from perfledger.sources.layouts import choose_layout
+from perfledger.sources.layouts.base import ParsedDocument
 
 PARSER_VERSION = "1"
 
@@ -57,7 +57,7 @@ def schema_failures(cells: pl.DataFrame) -> Exception | None:
     here, as only a doubtful frame needs it: pandera costs a process about 90 MB."""
     import pandera.polars as pa
 
-    from schemas.cell_schema import CellSchema
+    from perfledger.schemas.cell_schema import CellSchema
 
     try:
         CellSchema.validate(cells, lazy=True)

@@ -7,7 +7,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sources.capture_time import checked
+from perfledger.sources.capture_time import checked
 
 REGISTRY_PATH = Path(__file__).resolve().parent / "registry.toml"
 

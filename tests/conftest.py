@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from flows import pipeline
+from perfledger.flows import pipeline
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 CORPUS = PROJECT_ROOT / "sources" / "corpus"

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 import pytest
 
-from flows.cli import main
+from perfledger.flows.cli import main
 from tests.conftest import PROJECT_ROOT
 
 README = PROJECT_ROOT / "README.md"
@@ -202,7 +202,7 @@ def test_the_sql_reference_is_what_perfledger_dictionary_prints():
 
 def test_the_sql_reference_follows_the_code(monkeypatch):
     """A change in what the dictionary prints makes docs/sql.md stale."""
-    from warehouse import dictionary
+    from perfledger.warehouse import dictionary
 
     monkeypatch.setattr(dictionary, "view_comment", lambda sql: "Described otherwise.")
     generated = generator().render()

@@ -11,14 +11,14 @@ import subprocess
 import sys
 import textwrap
 
-from flows.cli import main
-from sources import layouts
-from sources.collect import collect_paths
-from sources.fetch import accept_header
-from sources.fetch_content import classify_content
-from sources.layouts import all_layouts
-from sources.layouts.base import Layout
-from sources.registry import load_registry
+from perfledger.flows.cli import main
+from perfledger.sources import layouts
+from perfledger.sources.collect import collect_paths
+from perfledger.sources.fetch import accept_header
+from perfledger.sources.fetch_content import classify_content
+from perfledger.sources.layouts import all_layouts
+from perfledger.sources.layouts.base import Layout
+from perfledger.sources.registry import load_registry
 from tests.conftest import PROJECT_ROOT
 
 # The most lines a module of sources/ or schemas/ may hold: past it, a module holds several
@@ -45,7 +45,7 @@ def test_layouts_are_discovered_from_their_modules():
 
 
 PROBE_LAYOUT = """
-    from sources.layouts.base import Layout, ParsedDocument, cells_frame
+    from perfledger.sources.layouts.base import Layout, ParsedDocument, cells_frame
 
 
     def sniff(data, content_type):
@@ -84,7 +84,7 @@ def test_a_new_layout_module_is_all_fetch_and_collect_need(tmp_path, monkeypatch
         assert classify_content({"content-type": "text/x-probe"}, b"a page") == ("ok", "")
     finally:
         layouts.all_layouts.cache_clear()  # found again without the probe once __path__ is back
-        sys.modules.pop("sources.layouts.probe_layout", None)
+        sys.modules.pop("perfledger.sources.layouts.probe_layout", None)
 
 
 def _python_modules() -> list:
@@ -110,7 +110,7 @@ def test_layouts_share_code_through_their_own_modules_never_one_another():
         name = f"{layouts.__name__}.{info.name}"
         if isinstance(getattr(importlib.import_module(name), "LAYOUT", None), Layout):
             layout_modules.add(name)
-    assert {"sources.layouts.html_table", "sources.layouts.pipe_table"} <= layout_modules
+    assert {f"{layouts.__name__}.html_table", f"{layouts.__name__}.pipe_table"} <= layout_modules
     importers: dict[str, list[str]] = {}
     for path in _python_modules():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -128,7 +128,7 @@ def test_layouts_share_code_through_their_own_modules_never_one_another():
 def test_the_console_script_ingests_and_queries(tmp_path):
     env = {"PERFLEDGER_WAREHOUSE": str(tmp_path / "wh"), "PATH": "/usr/bin:/bin",
            "HOME": str(tmp_path)}
-    script = [sys.executable, "-m", "flows.cli"]
+    script = [sys.executable, "-m", "perfledger"]
     ingest = subprocess.run([*script, "ingest"], capture_output=True, text=True, env=env,
                             cwd=PROJECT_ROOT, timeout=120)
     assert ingest.returncode == 0, ingest.stderr
@@ -154,5 +154,40 @@ def test_the_stages_below_the_flows_never_import_them():
                          else [alias.name for alias in node.names]
                          if isinstance(node, ast.Import) else [])
                 upward += [f"{path.relative_to(PROJECT_ROOT)}: {name}" for name in names
-                           if name == "flows" or name.startswith("flows.")]
+                           if name == "perfledger.flows" or name.startswith("perfledger.flows.")]
     assert upward == []
+
+
+STAGE_FOLDERS = ("flows", "sources", "schemas", "warehouse")
+
+
+def test_the_stages_install_under_the_perfledger_name_only():
+    """The stage folders install as subpackages of `perfledger`: a top-level `flows` or
+    `warehouse` in site-packages could collide with another package's. Every package folder
+    is listed in pyproject.toml, and no module imports a stage by its bare folder name."""
+    import tomllib
+
+    settings = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(settings["tool"]["setuptools"]["packages"])
+    on_disk = {"perfledger"} | {
+        "perfledger." + ".".join(init.parent.relative_to(PROJECT_ROOT).parts)
+        for folder in STAGE_FOLDERS for init in (PROJECT_ROOT / folder).rglob("__init__.py")}
+    assert listed == on_disk
+    assert all(name == "perfledger" or name.startswith("perfledger.") for name in listed)
+    bare = []
+    for folder in (*STAGE_FOLDERS, "perfledger", "tests", "bench", "fuzz", "docs"):
+        for path in sorted((PROJECT_ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                         else [alias.name for alias in node.names]
+                         if isinstance(node, ast.Import) else [])
+                bare += [f"{path.relative_to(PROJECT_ROOT)}: {name}" for name in names
+                         if name.partition(".")[0] in STAGE_FOLDERS]
+    assert bare == []
+
+
+def test_the_installed_distribution_holds_one_top_level_package():
+    from importlib import metadata
+
+    top_level = metadata.distribution("perfledger").read_text("top_level.txt") or ""
+    assert top_level.split() == ["perfledger"]

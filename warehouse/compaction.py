@@ -19,8 +19,8 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from warehouse import sql
-from warehouse.lake import LAKE
+from perfledger.warehouse import sql
+from perfledger.warehouse.lake import LAKE
 
 EVERY_ENV = "PERFLEDGER_COMPACT_EVERY"
 DEFAULT_EVERY = 64

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-import schemas
-from warehouse.lake import VIEWS_DIR
+from perfledger import schemas
+from perfledger.warehouse.lake import VIEWS_DIR
 
 if TYPE_CHECKING:
     import pandera.polars as pa
@@ -74,11 +74,11 @@ def schema_models() -> list[type[pa.DataFrameModel]]:
     command's module, an ingest's too, and pandera with pandas costs a process about 70 MB."""
     import pandera.polars as pa
 
-    from schemas.measurement_schema import MeasurementSchema
+    from perfledger.schemas.measurement_schema import MeasurementSchema
 
     models: list[type[pa.DataFrameModel]] = [MeasurementSchema]
     for module_info in sorted(pkgutil.iter_modules(schemas.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"schemas.{module_info.name}")
+        module = importlib.import_module(f"{schemas.__name__}.{module_info.name}")
         for value in vars(module).values():
             if (isinstance(value, type) and issubclass(value, pa.DataFrameModel)
                     and value is not pa.DataFrameModel and value not in models):

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import duckdb
 
-from warehouse import query, sql
-from warehouse.cell_text import inert
-from warehouse.dictionary import public_views, view_columns
+from perfledger.warehouse import query, sql
+from perfledger.warehouse.cell_text import inert
+from perfledger.warehouse.dictionary import public_views, view_columns
 
 FORMATS = ("parquet", "csv", "duckdb")
 PARTITION_COLUMNS = ("vendor", "metric")

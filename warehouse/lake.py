@@ -17,7 +17,7 @@ from pathlib import Path
 
 import duckdb
 
-from warehouse import sql
+from perfledger.warehouse import sql
 
 LAKE = "lake"
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -37,7 +37,7 @@ class ExtensionError(WarehouseError):
 def default_warehouse_dir() -> Path:
     configured = os.environ.get("PERFLEDGER_WAREHOUSE")
     if configured:
-        from warehouse import location  # a shared location: this machine's folder for it
+        from perfledger.warehouse import location  # a shared location: this machine's folder for it
 
         return location.resolve(configured)
     data_home = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
@@ -50,7 +50,7 @@ def catalog_path(warehouse: Path) -> Path:
 
 def require_warehouse(warehouse: Path) -> None:
     """Stop, naming the path, where there is no warehouse: reading never creates one."""
-    from warehouse import location
+    from perfledger.warehouse import location
 
     if location.shared(warehouse) is not None:
         return  # a shared warehouse's catalog is asked as it is attached
@@ -218,7 +218,7 @@ def connect(
     one at `warehouse` it stops with a WarehouseError, as it does when migrations are
     pending, unless `require_migrated=False` (`perfledger doctor` reports them itself)."""
     warehouse = Path(warehouse)
-    from warehouse import location  # a PostgreSQL catalog with data on object storage
+    from perfledger.warehouse import location  # a PostgreSQL catalog with data on object storage
 
     if (shared := location.shared(warehouse)) is not None:
         return location.connect(warehouse, shared, read_only=read_only, views=views,
@@ -366,7 +366,7 @@ def create_views(
 @contextlib.contextmanager
 def writer_lock(warehouse: Path, wait_s: float = 0.0) -> Iterator[None]:
     """One writer at a time: a second ingest waits up to `wait_s`, then stops with a message."""
-    from warehouse import location
+    from perfledger.warehouse import location
 
     if (shared := location.shared(warehouse)) is not None:
         with location.writer_lock(shared, wait_s):  # a PostgreSQL advisory lock

@@ -13,10 +13,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from warehouse import sql
-from warehouse.lake import LAKE
-from warehouse.mlperf_load import load_official
-from warehouse.reviews import apply_reviews
+from perfledger.warehouse import sql
+from perfledger.warehouse.lake import LAKE
+from perfledger.warehouse.mlperf_load import load_official
+from perfledger.warehouse.reviews import apply_reviews
 
 # Frames a run stages per document before its transaction writes them.
 STAGED_FRAMES = ("cells", "measurements", "quarantine", "claims")

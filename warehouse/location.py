@@ -49,7 +49,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import duckdb
 
-from warehouse import lake, sql
+from perfledger.warehouse import lake, sql
 
 LOCATION_FILE = "location.toml"
 # The extensions a shared warehouse needs (wheel name: DuckDB's name); httpfs only for data

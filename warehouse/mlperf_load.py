@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from warehouse import sql
+from perfledger.warehouse import sql
 
 # Each table and the attribute of a reader's results that fills it.
 TRAINING_TABLES = {"mlperf_systems": "systems", "mlperf_runs": "runs", "mlperf_scores": "scores"}

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import duckdb
 
-from sources.capture_time import checked
-from warehouse import lake, location
+from perfledger.sources.capture_time import checked
+from perfledger.warehouse import lake, location
 
 QUERIES_DIR = Path(__file__).resolve().parent / "queries"
 READ_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}

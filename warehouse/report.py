@@ -14,11 +14,11 @@ from string import Template
 
 import duckdb
 
-from warehouse import query
-from warehouse.cell_text import number_text
-from warehouse.dictionary import public_views
-from warehouse.export import snapshot_info
-from warehouse.query import json_ready
+from perfledger.warehouse import query
+from perfledger.warehouse.cell_text import number_text
+from perfledger.warehouse.dictionary import public_views
+from perfledger.warehouse.export import snapshot_info
+from perfledger.warehouse.query import json_ready
 
 TEMPLATE = Path(__file__).resolve().parent / "report_template.html"
 NO_CLAIMS = "No claims in this warehouse."

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from warehouse import sql
+from perfledger.warehouse import sql
 
 REVIEW_FILE = "claims-review.toml"
 DECISIONS = ("accept", "reject", "correct")

@@ -6,8 +6,8 @@ import re
 
 import click
 
-from flows.cli_common import fail, resolve_warehouse, warehouse_option
-from sources.registry import USER_REGISTRY, RegistryError, Source, add_source
+from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.sources.registry import USER_REGISTRY, RegistryError, Source, add_source
 
 
 def _default_name(url: str) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
-from flows.output import render
-from warehouse import lake, query
+from perfledger.flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
+from perfledger.flows.output import render
+from perfledger.warehouse import lake, query
 
 TOLERANCE = 0.10  # a measured ratio within 10% below the claimed one still supports it
 LIST_COLUMNS = ("claim_id, source_id, subject, baseline, model, metric, ratio, ratio_text, "

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from flows.cli_common import fail, resolve_warehouse, warehouse_option
-from warehouse import compaction, lake
+from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.warehouse import compaction, lake
 
 
 @click.command()

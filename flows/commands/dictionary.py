@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 import duckdb
 
-from flows.cli_common import fail, resolve_warehouse, warehouse_option
-from warehouse import lake, query
-from warehouse.dictionary import describe_views, render_json, render_markdown
+from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.warehouse import lake, query
+from perfledger.warehouse.dictionary import describe_views, render_json, render_markdown
 
 
 @click.command("dictionary")

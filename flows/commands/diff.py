@@ -6,10 +6,10 @@ from collections import Counter
 
 import click
 
-from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
-from flows.output import render
-from warehouse import lake, query
-from warehouse.cell_text import number_text
+from perfledger.flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
+from perfledger.flows.output import render
+from perfledger.warehouse import lake, query
+from perfledger.warehouse.cell_text import number_text
 
 CHANGES = ("added", "changed", "removed")
 TABLE_COLUMNS = ["change", "source", "model", "platform", "metric", "configuration", "old", "new"]

@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 import duckdb
 
-from flows import settings
-from flows.cli_common import resolve_warehouse, warehouse_option
-from warehouse import compaction, lake, location
+from perfledger.flows import settings
+from perfledger.flows.cli_common import resolve_warehouse, warehouse_option
+from perfledger.warehouse import compaction, lake, location
 
 
 @click.command()

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from flows.cli_common import fail, resolve_warehouse, warehouse_option
-from warehouse import lake
-from warehouse.export import FORMATS, ExportError, export_warehouse
+from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.warehouse import lake
+from perfledger.warehouse.export import FORMATS, ExportError, export_warehouse
 
 PRINTED = ("table", "json")
 

@@ -6,8 +6,8 @@ import json
 
 import click
 
-from flows.cli_common import fail, resolve_warehouse, warehouse_option
-from schemas.label_mappings import FIELDS, MappingFileError, append_mapping, mapping_path
+from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.schemas.label_mappings import FIELDS, MappingFileError, append_mapping, mapping_path
 
 
 def _assignment(kind: str, text: str) -> tuple[str, object]:

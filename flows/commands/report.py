@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from flows.cli_common import fail, resolve_warehouse, warehouse_option
-from flows.output import FORMATS, render
-from warehouse import lake
-from warehouse.report import ReportError, write_report
+from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.flows.output import FORMATS, render
+from perfledger.warehouse import lake
+from perfledger.warehouse.report import ReportError, write_report
 
 
 @click.command("report")

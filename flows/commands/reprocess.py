@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from flows.cli_common import fail, resolve_warehouse, warehouse_option
-from warehouse import lake
+from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.warehouse import lake
 
 
 @click.command()
@@ -15,7 +15,7 @@ from warehouse import lake
               help="Seconds to wait for another run holding the warehouse.")
 def reprocess(warehouse, sources, wait_s):
     """Re-read the archived current version of every source; nothing is fetched."""
-    from flows.pipeline import reprocess as run_reprocess
+    from perfledger.flows.pipeline import reprocess as run_reprocess
 
     try:
         summary = run_reprocess(resolve_warehouse(warehouse), source_names=list(sources),

@@ -6,8 +6,8 @@ import json
 
 import click
 
-from flows.cli_common import fail, resolve_warehouse, warehouse_option
-from warehouse.reviews import CORRECTABLE, ReviewFileError, append_review, review_path
+from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.warehouse.reviews import CORRECTABLE, ReviewFileError, append_review, review_path
 
 
 def _parse_assignment(text: str) -> tuple[str, object]:

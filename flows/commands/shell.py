@@ -9,10 +9,10 @@ from pathlib import Path
 import click
 import duckdb
 
-from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
-from flows.output import FORMATS, render
-from warehouse import lake, query
-from warehouse.dictionary import public_views, view_columns
+from perfledger.flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
+from perfledger.flows.output import FORMATS, render
+from perfledger.warehouse import lake, query
+from perfledger.warehouse.dictionary import public_views, view_columns
 
 PROMPT = "perfledger> "
 CONTINUATION = "       ...> "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
-from flows.output import render
-from warehouse import lake, query
+from perfledger.flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
+from perfledger.flows.output import render
+from perfledger.warehouse import lake, query
 
 
 @click.command()

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from flows.cli_common import fail, warehouse_option
+from perfledger.flows.cli_common import fail, warehouse_option
 
 # Read by flows.ingest when it is imported, so it is set before that import.
 TASK_RUNNER_ENV = "PERFLEDGER_TASK_RUNNER"
@@ -19,7 +19,7 @@ TASK_RUNNER_ENV = "PERFLEDGER_TASK_RUNNER"
 @click.option("--limit", type=int, default=None, help="Most flow runs at a time.")
 def worker(warehouse, task_runner, limit):
     """Register ingest/daily, ingest/one-source and publish/on-demand, then run their runs."""
-    from flows.runner import prefect_api_url
+    from perfledger.flows.runner import prefect_api_url
 
     if prefect_api_url() is None:
         fail("no Prefect API is configured: start `perfledger server` and "
@@ -29,7 +29,7 @@ def worker(warehouse, task_runner, limit):
         os.environ["PERFLEDGER_WAREHOUSE"] = str(warehouse.absolute())
     if task_runner:
         os.environ[TASK_RUNNER_ENV] = task_runner
-    from flows.deployments import serve_deployments
+    from perfledger.flows.deployments import serve_deployments
 
     serve_deployments(limit)
 

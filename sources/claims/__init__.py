@@ -1,5 +1,5 @@
 """Comparative performance claims extracted from page prose."""
 
-from sources.claims.extract import ClaimResult, extract_claims
+from perfledger.sources.claims.extract import ClaimResult, extract_claims
 
 __all__ = ["ClaimResult", "extract_claims"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from sources.claims.lexicon import Lexicon, fold
-from sources.claims.mentions import lookup, mentions_between
-from sources.claims.records import WINDOW, Anchor, Mention, Reading, Sentence
+from perfledger.sources.claims.lexicon import Lexicon, fold
+from perfledger.sources.claims.mentions import lookup, mentions_between
+from perfledger.sources.claims.records import WINDOW, Anchor, Mention, Reading, Sentence
 
 RANGE_TAIL = re.compile(r"[0-9](?:\.[0-9]{1,4})?\s?[x×%]?\s?(?:-|–|to)\s?$")
 

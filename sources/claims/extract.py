@@ -51,20 +51,20 @@ from functools import cache
 
 import polars as pl
 
-from schemas.claims import (
+from perfledger.schemas.claims import (
     CLAIM_COLUMNS,
     REJECTED_COLUMNS,
     validate_claims,
     validate_rejected,
 )
-from sources.claims.cues import Cues, build_cues, may_hold_claim, may_hold_claim_loosely
-from sources.claims.lexicon import Lexicon, flatten, fold, load_lexicon
-from sources.claims.mentions import find_mentions
-from sources.claims.qualitative import extract_qualitative
-from sources.claims.quantitative import extract_quantitative, find_counts
-from sources.claims.ratio import compute_ratio
-from sources.claims.records import ClaimResult, Context, Draft, Problem, Sentence
-from sources.claims.sentences import index_sentence, split_sentences
+from perfledger.sources.claims.cues import Cues, build_cues, may_hold_claim, may_hold_claim_loosely
+from perfledger.sources.claims.lexicon import Lexicon, flatten, fold, load_lexicon
+from perfledger.sources.claims.mentions import find_mentions
+from perfledger.sources.claims.qualitative import extract_qualitative
+from perfledger.sources.claims.quantitative import extract_quantitative, find_counts
+from perfledger.sources.claims.ratio import compute_ratio
+from perfledger.sources.claims.records import ClaimResult, Context, Draft, Problem, Sentence
+from perfledger.sources.claims.sentences import index_sentence, split_sentences
 
 # Imported from here by the pipeline, the reader processes and the tests.
 __all__ = ["ClaimResult", "compute_ratio", "extract_claims", "load_cues", "load_lexicon",

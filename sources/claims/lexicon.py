@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from schemas.claims import load_claim_vocab
+from perfledger.schemas.claims import load_claim_vocab
 
 SPACE = r"\s{1,3}"
 

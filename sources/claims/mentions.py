@@ -7,8 +7,8 @@ import bisect
 import re
 from collections.abc import Mapping
 
-from sources.claims.lexicon import fold
-from sources.claims.records import CLAUSE_REACH, Mention, Mentions, Sentence
+from perfledger.sources.claims.lexicon import fold
+from perfledger.sources.claims.records import CLAUSE_REACH, Mention, Mentions, Sentence
 
 
 def find_mentions(pattern: re.Pattern[str], table: Mapping[str, str], text: str) -> Mentions:

@@ -3,9 +3,9 @@ conditions (framework, precision, batch size) and a negation that denies the com
 
 from __future__ import annotations
 
-from sources.claims.lexicon import Lexicon, fold
-from sources.claims.mentions import clause_start
-from sources.claims.records import Sentence
+from perfledger.sources.claims.lexicon import Lexicon, fold
+from perfledger.sources.claims.mentions import clause_start
+from perfledger.sources.claims.records import Sentence
 
 
 def find_qualifiers(

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sources.claims.anchors import metric_mention
-from sources.claims.lexicon import Lexicon, fold
-from sources.claims.mentions import clause_end, mentions_between, strong_end
-from sources.claims.qualifiers import find_negation, find_qualifiers
-from sources.claims.records import Anchor, Context, Draft, Mention, Problem, Reading, Sentence
-from sources.claims.resolution import (
+from perfledger.sources.claims.anchors import metric_mention
+from perfledger.sources.claims.lexicon import Lexicon, fold
+from perfledger.sources.claims.mentions import clause_end, mentions_between, strong_end
+from perfledger.sources.claims.qualifiers import find_negation, find_qualifiers
+from perfledger.sources.claims.records import (
+    Anchor,
+    Context,
+    Draft,
+    Mention,
+    Problem,
+    Reading,
+    Sentence,
+)
+from perfledger.sources.claims.resolution import (
     check_parties,
     quantifies,
     read_baseline_slot,

@@ -7,13 +7,18 @@ import bisect
 import re
 from dataclasses import replace
 
-from schemas.claims import MAX_RATIO
-from sources.claims.anchors import is_count, read_anchor
-from sources.claims.lexicon import Lexicon, fold, higher_is_better, vendor_of
-from sources.claims.mentions import mentions_between, strong_end
-from sources.claims.qualifiers import find_negation, find_qualifiers, read_prefix, read_suffix
-from sources.claims.ratio import compute_ratio, ratio_kind
-from sources.claims.records import (
+from perfledger.schemas.claims import MAX_RATIO
+from perfledger.sources.claims.anchors import is_count, read_anchor
+from perfledger.sources.claims.lexicon import Lexicon, fold, higher_is_better, vendor_of
+from perfledger.sources.claims.mentions import mentions_between, strong_end
+from perfledger.sources.claims.qualifiers import (
+    find_negation,
+    find_qualifiers,
+    read_prefix,
+    read_suffix,
+)
+from perfledger.sources.claims.ratio import compute_ratio, ratio_kind
+from perfledger.sources.claims.records import (
     WINDOW,
     Baseline,
     Context,
@@ -24,7 +29,7 @@ from sources.claims.records import (
     Resolution,
     Sentence,
 )
-from sources.claims.resolution import (
+from perfledger.sources.claims.resolution import (
     check_parties,
     find_marker,
     read_baseline_slot,

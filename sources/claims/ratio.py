@@ -3,9 +3,9 @@ of ratio its words state (see the conversion rules in sources/claims/extract.py)
 
 from __future__ import annotations
 
-from schemas.claims import load_claim_vocab
-from sources.claims.lexicon import fold
-from sources.claims.records import Reading
+from perfledger.schemas.claims import load_claim_vocab
+from perfledger.sources.claims.lexicon import fold
+from perfledger.sources.claims.records import Reading
 
 
 def compute_ratio(value: float, unit: str, sense: str, better_high: bool) -> float | None:

@@ -7,9 +7,14 @@ from __future__ import annotations
 import bisect
 import re
 
-from sources.claims.lexicon import Lexicon, fold, vendor_of
-from sources.claims.mentions import clause_end, clause_start, mentions_between, strong_end
-from sources.claims.records import (
+from perfledger.sources.claims.lexicon import Lexicon, fold, vendor_of
+from perfledger.sources.claims.mentions import (
+    clause_end,
+    clause_start,
+    mentions_between,
+    strong_end,
+)
+from perfledger.sources.claims.records import (
     WINDOW,
     Context,
     Mention,

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from sources.claims.anchors import find_anchors
-from sources.claims.lexicon import Lexicon
-from sources.claims.mentions import find_mentions
-from sources.claims.qualifiers import find_conditions, find_context_qualifiers
-from sources.claims.records import Mention, Mentions, Sentence
+from perfledger.sources.claims.anchors import find_anchors
+from perfledger.sources.claims.lexicon import Lexicon
+from perfledger.sources.claims.mentions import find_mentions
+from perfledger.sources.claims.qualifiers import find_conditions, find_context_qualifiers
+from perfledger.sources.claims.records import Mention, Mentions, Sentence
 
 # Image-caption file names glued to the next sentence ("mlperf-improvementBaidu's ...").
 SLUG = r"[a-z][a-z0-9]{1,30}(?:-[a-z0-9]{1,30}){1,8}(?=[A-Z][a-z])"

@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 from functools import cache
 
-from sources.layouts.base import Layout
+from perfledger.sources.layouts.base import Layout
 
 
 @cache

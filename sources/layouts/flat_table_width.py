@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from schemas.folding import clean_text
+from perfledger.schemas.folding import clean_text
 
 MIN_COLUMNS = 3
 # Share of a reading's cells that must have the shape of most cells of their column. The

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sources.layouts.base import CellColumns, ParseProblem
-from sources.layouts.html_grid import (
+from perfledger.sources.layouts.base import CellColumns, ParseProblem
+from perfledger.sources.layouts.html_grid import (
     MAX_COLUMNS,
     Grid,
     GridCells,
@@ -15,14 +15,18 @@ from sources.layouts.html_grid import (
     is_section_row,
     line_of,
 )
-from sources.layouts.row_realignment import (
+from perfledger.sources.layouts.row_realignment import (
     ColumnProfile,
     cell_kind,
     profile_columns,
     realign_position,
     width_problem,
 )
-from sources.layouts.table_text import NOTE_LINE_SEPARATOR, fold_header_text, with_section
+from perfledger.sources.layouts.table_text import (
+    NOTE_LINE_SEPARATOR,
+    fold_header_text,
+    with_section,
+)
 
 HEADER_LEVEL_SEPARATOR = " / "  # between the levels of a multi-row header
 

@@ -11,7 +11,13 @@ from operator import attrgetter, methodcaller
 
 from lxml import etree
 
-from sources.layouts.html_text import SKIPPED, collapse_many, note_text, tag_name, text_of
+from perfledger.sources.layouts.html_text import (
+    SKIPPED,
+    collapse_many,
+    note_text,
+    tag_name,
+    text_of,
+)
 
 MIN_DATA_COLUMNS = 2  # a one-column table is page layout, not a results table
 MAX_COLSPAN = 1000  # the HTML table model's own limits, which also bound hostile input

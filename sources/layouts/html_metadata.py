@@ -10,11 +10,17 @@ from operator import methodcaller
 
 from lxml import etree
 
-from sources.layouts.base import DocumentMetadata, language_tag
-from sources.layouts.html_head import HeadFacts
-from sources.layouts.html_stream import Block
-from sources.layouts.html_text import NOT_PROSE, clean_heading, collapse_space, tag_name, text_of
-from sources.layouts.page_text import (
+from perfledger.sources.layouts.base import DocumentMetadata, language_tag
+from perfledger.sources.layouts.html_head import HeadFacts
+from perfledger.sources.layouts.html_stream import Block
+from perfledger.sources.layouts.html_text import (
+    NOT_PROSE,
+    clean_heading,
+    collapse_space,
+    tag_name,
+    text_of,
+)
+from perfledger.sources.layouts.page_text import (
     find_author,
     find_dates,
     find_title,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sources.layouts.base import BOLD_LINE_LEVEL, as_caption
-from sources.layouts.html_grid import first_row_line
-from sources.layouts.html_page import TablesAndText
-from sources.layouts.html_stream import HEADING_LEVELS, Block, TableMark
-from sources.layouts.table_text import reads_as_caption
+from perfledger.sources.layouts.base import BOLD_LINE_LEVEL, as_caption
+from perfledger.sources.layouts.html_grid import first_row_line
+from perfledger.sources.layouts.html_page import TablesAndText
+from perfledger.sources.layouts.html_stream import HEADING_LEVELS, Block, TableMark
+from perfledger.sources.layouts.table_text import reads_as_caption
 
 
 def outline_rows(page: TablesAndText, indexes: dict[etree._Element, int]) -> list[tuple]:

@@ -9,13 +9,19 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from sources.layouts.base import CellColumns, ParseProblem
-from sources.layouts.html_cells import table_cells
-from sources.layouts.html_grid import MIN_DATA_COLUMNS, Grid, build_grid, data_tables, line_of
-from sources.layouts.html_stream import Block, Stream, TableMark
-from sources.layouts.html_text import clean_heading, text_of
-from sources.layouts.html_tree import parse_tree, prepare_markup
-from sources.layouts.table_text import NOTE_LINE_SEPARATOR, looks_like_note
+from perfledger.sources.layouts.base import CellColumns, ParseProblem
+from perfledger.sources.layouts.html_cells import table_cells
+from perfledger.sources.layouts.html_grid import (
+    MIN_DATA_COLUMNS,
+    Grid,
+    build_grid,
+    data_tables,
+    line_of,
+)
+from perfledger.sources.layouts.html_stream import Block, Stream, TableMark
+from perfledger.sources.layouts.html_text import clean_heading, text_of
+from perfledger.sources.layouts.html_tree import parse_tree, prepare_markup
+from perfledger.sources.layouts.table_text import NOTE_LINE_SEPARATOR, looks_like_note
 
 
 def _note_after(items: Sequence[Block | TableMark], start: int) -> list[str]:

@@ -8,9 +8,15 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from sources.layouts.html_text import NOT_PROSE, clean_heading, collapse_space, tag_name, text_of
-from sources.layouts.page_text import is_heading_like
-from sources.layouts.table_text import superscript
+from perfledger.sources.layouts.html_text import (
+    NOT_PROSE,
+    clean_heading,
+    collapse_space,
+    tag_name,
+    text_of,
+)
+from perfledger.sources.layouts.page_text import is_heading_like
+from perfledger.sources.layouts.table_text import superscript
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 HEADING_LEVELS = {tag: int(tag[1]) for tag in _HEADINGS}

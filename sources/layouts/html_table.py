@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sources.layouts.base import (
+from perfledger.sources.layouts.base import (
     CellColumns,
     Layout,
     ParsedDocument,
@@ -33,13 +33,13 @@ from sources.layouts.base import (
     cells_frame,
     outline_of,
 )
-from sources.layouts.html_head import read_head
-from sources.layouts.html_metadata import may_hold_spans, page_elements, page_metadata
-from sources.layouts.html_outline import outline_rows
-from sources.layouts.html_page import add_table_cells, prose_of, read_tables_and_text
-from sources.layouts.html_stream import Block
-from sources.layouts.html_text import collapse_space
-from sources.layouts.html_tree import parse_tree, prepare_markup
+from perfledger.sources.layouts.html_head import read_head
+from perfledger.sources.layouts.html_metadata import may_hold_spans, page_elements, page_metadata
+from perfledger.sources.layouts.html_outline import outline_rows
+from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_tables_and_text
+from perfledger.sources.layouts.html_stream import Block
+from perfledger.sources.layouts.html_text import collapse_space
+from perfledger.sources.layouts.html_tree import parse_tree, prepare_markup
 
 # collapse_space and may_hold_spans are imported from here by callers outside the layouts.
 __all__ = ["LAYOUT", "MEDIA_TYPES", "SUFFIXES", "collapse_space", "may_hold_spans", "parse_html",

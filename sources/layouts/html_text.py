@@ -7,7 +7,7 @@ import re
 
 from lxml import etree
 
-from sources.layouts.table_text import NOTE_LINE_SEPARATOR, superscript
+from perfledger.sources.layouts.table_text import NOTE_LINE_SEPARATOR, superscript
 
 SKIPPED = frozenset({"script", "style", "template", "noscript", "textarea", "xmp"})
 # Navigation menus and controls are visible but are page chrome, not paragraphs.

@@ -6,7 +6,7 @@ import re
 
 from lxml import etree
 
-from sources.layouts.base import ParseProblem
+from perfledger.sources.layouts.base import ParseProblem
 
 _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")

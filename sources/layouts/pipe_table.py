@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from operator import itemgetter
 
-from sources.layouts.base import (
+from perfledger.sources.layouts.base import (
     BOLD_LINE_LEVEL,
     CellColumns,
     DocumentMetadata,
@@ -33,9 +33,9 @@ from sources.layouts.base import (
 )
 
 # An HTML <table> block is read by the HTML layout's own readers.
-from sources.layouts.html_outline import outline_rows
-from sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
-from sources.layouts.page_text import (
+from perfledger.sources.layouts.html_outline import outline_rows
+from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
+from perfledger.sources.layouts.page_text import (
     find_author,
     find_dates,
     find_title,
@@ -43,14 +43,14 @@ from sources.layouts.page_text import (
     machine_date,
     split_lines,
 )
-from sources.layouts.pipe_rows import has_pipe, is_delimiter_row, split_row
-from sources.layouts.row_realignment import (
+from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, split_row
+from perfledger.sources.layouts.row_realignment import (
     ColumnProfile,
     profile_columns,
     realign_position,
     width_problem,
 )
-from sources.layouts.table_text import (
+from perfledger.sources.layouts.table_text import (
     fold_header_text,
     looks_like_note,
     reads_as_caption,

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sources.layouts.base import ParseProblem
+from perfledger.sources.layouts.base import ParseProblem
 
 MIN_PROFILE_ROWS = 2  # complete rows needed before a column's type pattern counts as evidence
 # Realigning a short row tries every gap against every cell: the square of the width per row.

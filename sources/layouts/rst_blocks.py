@@ -9,9 +9,9 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from sources.layouts.base import ParseProblem
-from sources.layouts.rst_grid import grid_rows, simple_row, simple_row_lines
-from sources.layouts.rst_text import (
+from perfledger.sources.layouts.base import ParseProblem
+from perfledger.sources.layouts.rst_grid import grid_rows, simple_row, simple_row_lines
+from perfledger.sources.layouts.rst_text import (
     ADORNMENT_CHARS,
     BULLET_CHARS,
     Cell,
@@ -21,7 +21,7 @@ from sources.layouts.rst_text import (
     is_blank,
     render_inline,
 )
-from sources.layouts.table_text import superscript
+from perfledger.sources.layouts.table_text import superscript
 
 MAX_HEADING_LEVEL = 6
 MIN_TRANSITION_CHARS = 4  # as docutils: a shorter line of punctuation is text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from sources.layouts.rst_text import Cell, cell_of, is_blank
+from perfledger.sources.layouts.rst_text import Cell, cell_of, is_blank
 
 MAX_COLUMNS = 1000  # as the HTML layout: wider header cells are reported, not placed
 MAX_GRID_WORK = 2_000_000  # a grid table's lines x column borders, each looked at once

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sources.layouts.base import (
+from perfledger.sources.layouts.base import (
     CellColumns,
     DocumentMetadata,
     Layout,
@@ -27,12 +27,18 @@ from sources.layouts.base import (
     ParseProblem,
     outline_frame,
 )
-from sources.layouts.page_text import find_author, find_dates
-from sources.layouts.pipe_rows import is_delimiter_row
-from sources.layouts.rst_blocks import PROBLEM_RAW_CHARS, Heading, PageReader, Paragraph, Table
-from sources.layouts.rst_grid import MAX_COLUMNS
-from sources.layouts.rst_text import Cell, is_adornment, page_lines
-from sources.layouts.table_text import looks_like_note
+from perfledger.sources.layouts.page_text import find_author, find_dates
+from perfledger.sources.layouts.pipe_rows import is_delimiter_row
+from perfledger.sources.layouts.rst_blocks import (
+    PROBLEM_RAW_CHARS,
+    Heading,
+    PageReader,
+    Paragraph,
+    Table,
+)
+from perfledger.sources.layouts.rst_grid import MAX_COLUMNS
+from perfledger.sources.layouts.rst_text import Cell, is_adornment, page_lines
+from perfledger.sources.layouts.table_text import looks_like_note
 
 SNIFF_BYTES = 65_536
 CAPTION_MAX_CHARS = 80

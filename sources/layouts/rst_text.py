@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from sources.layouts.page_text import split_lines
-from sources.layouts.table_text import superscript
+from perfledger.sources.layouts.page_text import split_lines
+from perfledger.sources.layouts.table_text import superscript
 
 TAB_WIDTH = 8  # docutils' tab stops
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from schemas.header_reading import read_header
-from schemas.vocabulary import classify_header
-from sources.layouts.base import (
+from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.vocabulary import classify_header
+from perfledger.sources.layouts.base import (
     CellColumns,
     DocumentMetadata,
     Layout,
@@ -23,7 +23,7 @@ from sources.layouts.base import (
     ParseProblem,
     outline_frame,
 )
-from sources.layouts.flat_table_width import (
+from perfledger.sources.layouts.flat_table_width import (
     TEXT,
     HeaderWords,
     Reading,
@@ -31,14 +31,14 @@ from sources.layouts.flat_table_width import (
     cell_shape,
     choose_width,
 )
-from sources.layouts.page_text import (
+from perfledger.sources.layouts.page_text import (
     find_author,
     find_dates,
     find_title,
     is_heading_like,
     split_lines,
 )
-from sources.layouts.table_text import NOTE_HINT, NOTE_MAX_CHARS
+from perfledger.sources.layouts.table_text import NOTE_HINT, NOTE_MAX_CHARS
 
 MIN_HEADER_COLUMNS = 3
 MAX_HEADER_COLUMNS = 64  # the most lines a header is read from: a capture's tables are narrower

@@ -1,5 +1,5 @@
 """Official MLPerf Training results read from a checkout of the MLCommons results repository."""
 
-from sources.mlperf.tree import MlperfResults, is_results_tree, read_results_tree
+from perfledger.sources.mlperf.tree import MlperfResults, is_results_tree, read_results_tree
 
 __all__ = ["MlperfResults", "is_results_tree", "read_results_tree"]

@@ -15,10 +15,10 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from sources import archive
-from sources.mlperf.inference.tree import round_from_summary
-from sources.mlperf.mllog import round_from_log_text
-from sources.mlperf.units import INFERENCE, TreeUnit, round_from_folders
+from perfledger.sources import archive
+from perfledger.sources.mlperf.inference.tree import round_from_summary
+from perfledger.sources.mlperf.mllog import round_from_log_text
+from perfledger.sources.mlperf.units import INFERENCE, TreeUnit, round_from_folders
 
 LAYOUT = "mlperf_tree"
 CONTENT_TYPE = "application/vnd.perfledger.mlperf-tree+json"

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from schemas.labels import fold_key, model_name, split_sdk
-from schemas.measurements import MEASUREMENT_DTYPES, with_measurement_columns
-from schemas.normalize import DocumentContext, identity_parts
-from sources.mlperf.inference import InferenceResults
+from perfledger.schemas.labels import fold_key, model_name, split_sdk
+from perfledger.schemas.measurements import MEASUREMENT_DTYPES, with_measurement_columns
+from perfledger.schemas.normalize import DocumentContext, identity_parts
+from perfledger.sources.mlperf.inference import InferenceResults
 
 PARSER_VERSION = "mlperf_inference_results/1"
 SYSTEM_KEY = ["mlperf_round", "division", "submitter", "system_id"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from schemas.labels import fold_key, split_sdk
-from schemas.measurements import MEASUREMENT_DTYPES, with_measurement_columns
-from schemas.normalize import DocumentContext, identity_parts
-from sources.mlperf.tree import MlperfResults
+from perfledger.schemas.labels import fold_key, split_sdk
+from perfledger.schemas.measurements import MEASUREMENT_DTYPES, with_measurement_columns
+from perfledger.schemas.normalize import DocumentContext, identity_parts
+from perfledger.sources.mlperf.tree import MlperfResults
 
 PARSER_VERSION = "mlperf_results/1"
 COLUMN_NAME = "Time to Train (mins)"

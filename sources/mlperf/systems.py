@@ -22,9 +22,9 @@ from pathlib import Path
 
 import polars as pl
 
-from schemas.labels import canonical_framework, resolve_platforms
-from schemas.platform_mentions import read_platform
-from sources.mlperf.mllog import Problem
+from perfledger.schemas.labels import canonical_framework, resolve_platforms
+from perfledger.schemas.platform_mentions import read_platform
+from perfledger.sources.mlperf.mllog import Problem
 
 MAX_SYSTEM_BYTES = 1024 * 1024
 MAX_COUNT = 1_000_000  # nodes or accelerators per node; beyond it a count is not one

@@ -20,16 +20,16 @@ from pathlib import Path
 
 import polars as pl
 
-from schemas.mlperf import RUN_DTYPES, SCORE_DTYPES, SYSTEM_DTYPES
-from schemas.vocabulary import read_vocab
-from sources.mlperf.mllog import (
+from perfledger.schemas.mlperf import RUN_DTYPES, SCORE_DTYPES, SYSTEM_DTYPES
+from perfledger.schemas.vocabulary import read_vocab
+from perfledger.sources.mlperf.mllog import (
     Problem,
     RunLog,
     normalize_round,
     read_result_file,
     round_from_log_text,
 )
-from sources.mlperf.scoring import (
+from perfledger.sources.mlperf.scoring import (
     BenchmarkScore,
     RunTime,
     canonical_benchmark,
@@ -38,7 +38,7 @@ from sources.mlperf.scoring import (
     round_key,
     score_benchmark,
 )
-from sources.mlperf.systems import (
+from perfledger.sources.mlperf.systems import (
     DIVISIONS,
     MAX_SYSTEM_BYTES,
     SystemDescription,

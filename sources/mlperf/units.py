@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sources.mlperf.tree import MAX_DIRECTORY_ENTRIES, SubmitterScope, find_submitters
+from perfledger.sources.mlperf.tree import MAX_DIRECTORY_ENTRIES, SubmitterScope, find_submitters
 
 TRAINING = "training"
 INFERENCE = "inference"

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from bench import mlperf_round
-from sources.mlperf.mllog import parse_result_bytes, read_result_file
-from sources.mlperf.tree import read_results_tree
+from perfledger.sources.mlperf.mllog import parse_result_bytes, read_result_file
+from perfledger.sources.mlperf.tree import read_results_tree
 
 SOURCE = mlperf_round.SOURCE  # ../shared/mlperf/training_v2.0, real files, never copied here
 needs_shared = pytest.mark.skipif(not SOURCE.is_dir(),

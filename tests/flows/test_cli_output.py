@@ -17,13 +17,13 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flows.cli import _summary_text, main
-from flows.output import ELLIPSIS, render
-from flows.pipeline import IngestSummary
-from sources.fetch import address_refusal
-from warehouse import lake, query
-from warehouse.cell_text import number_text
-from warehouse.report import table_cell
+from perfledger.flows.cli import _summary_text, main
+from perfledger.flows.output import ELLIPSIS, render
+from perfledger.flows.pipeline import IngestSummary
+from perfledger.sources.fetch import address_refusal
+from perfledger.warehouse import lake, query
+from perfledger.warehouse.cell_text import number_text
+from perfledger.warehouse.report import table_cell
 
 
 def run(*args: str, expect: int = 0) -> str:

@@ -25,11 +25,11 @@ from prefect.client.orchestration import get_client  # noqa: E402
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId  # noqa: E402
 from prefect.testing.utilities import prefect_test_harness  # noqa: E402
 
-from flows import ingest, pipeline  # noqa: E402
-from flows.ingest import TASK_RUNNER_ENV, ingest_flow, task_runner_from_env  # noqa: E402
+from perfledger.flows import ingest, pipeline  # noqa: E402
+from perfledger.flows.ingest import TASK_RUNNER_ENV, ingest_flow, task_runner_from_env  # noqa: E402
+from perfledger.warehouse import lake  # noqa: E402
 from tests.conftest import CORPUS, PROJECT_ROOT  # noqa: E402
 from tests.flows.test_deployment_e2e import Processes, log_tail  # noqa: E402
-from warehouse import lake  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

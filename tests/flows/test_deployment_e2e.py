@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from perfledger.warehouse import lake
 from tests.conftest import JULY_2023, PROJECT_ROOT
-from warehouse import lake
 
 pytestmark = pytest.mark.slow
 
@@ -184,7 +184,7 @@ def test_daily_deployment_runs_from_the_prefect_cli(prefect_server: Server, tmp_
            "PREFECT_RUNNER_POLL_FREQUENCY": "2"}
     log = tmp_path / "worker.log"
     worker = prefect_server.processes.start(
-        [sys.executable, "-m", "flows.cli", "worker"], env, log)
+        [sys.executable, "-m", "perfledger", "worker"], env, log)
     try:
         wait_for(lambda: try_api(prefect_server.api_url, "/deployments/name/ingest/daily"),
                  WORKER_BUDGET_S, "perfledger worker registering ingest/daily", log, worker)
@@ -229,7 +229,7 @@ def test_one_source_and_on_demand_deployments_run_from_the_prefect_cli(prefect_s
            "PREFECT_RUNNER_POLL_FREQUENCY": "2"}
     log = tmp_path / "worker.log"
     worker = prefect_server.processes.start(
-        [sys.executable, "-m", "flows.cli", "worker"], env, log)
+        [sys.executable, "-m", "perfledger", "worker"], env, log)
     try:
         for name in ("ingest/one-source", "publish/on-demand"):
             wait_for(lambda name=name: try_api(prefect_server.api_url, f"/deployments/name/{name}"),

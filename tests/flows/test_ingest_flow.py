@@ -18,10 +18,10 @@ from prefect.client.schemas.filters import (
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.testing.utilities import prefect_test_harness
 
-from flows import ingest
-from flows.ingest import TASK_RUNNER_ENV, ingest_flow, split_source, task_runner_from_env
+from perfledger.flows import ingest
+from perfledger.flows.ingest import TASK_RUNNER_ENV, ingest_flow, split_source, task_runner_from_env
+from perfledger.warehouse import lake
 from tests.conftest import CORPUS, JANUARY_2022, JULY_2023
-from warehouse import lake
 
 BOW_POD16_RESNET = (
     "SELECT value FROM measurements WHERE model_canonical = 'ResNet-50 v1.5' "

@@ -15,7 +15,7 @@ HEAVY = ("pandera", "pandas", "numpy", "pyarrow")
 INGEST_AND_LIST = """
 import json, sys
 from pathlib import Path
-from flows import cli, pipeline  # cli: `perfledger ingest` loads every command's module
+from perfledger.flows import cli, pipeline  # cli: `perfledger ingest` loads every command's module
 summary = pipeline.ingest([sys.argv[1]], Path(sys.argv[2]))
 print(json.dumps({
     "loaded": sorted(name for name in sys.argv[3].split(",") if name in sys.modules),

@@ -6,10 +6,10 @@ import pytest
 
 from bench.accuracy import measure_accuracy
 from bench.generate import generate
-from flows import budget, pipeline, readers
-from flows.budget import Budget, BudgetExceeded
+from perfledger.flows import budget, pipeline, readers
+from perfledger.flows.budget import Budget, BudgetExceeded
+from perfledger.warehouse import lake
 from tests.reliability import jobs
-from warehouse import lake
 
 TIGHT = Budget(timeout_s=2.0, isolate_above_bytes=10**9, memory_mb=4096)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from flows import budget, readers, settings
-from warehouse import compaction
+from perfledger.flows import budget, readers, settings
+from perfledger.warehouse import compaction
 
 
 def test_a_budget_that_is_not_a_finite_number_is_refused_by_name(monkeypatch):

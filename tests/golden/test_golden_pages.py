@@ -13,8 +13,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from schemas.normalize import DocumentContext, normalize_cells
-from sources.parse import parse_document
+from perfledger.schemas.normalize import DocumentContext, normalize_cells
+from perfledger.sources.parse import parse_document
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
 CONTENT_TYPES = {".md": "text/markdown", ".html": "text/html", ".rst": "text/x-rst",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 def measure(warehouse: Path, files: list[str]) -> dict:
-    from flows import budget, pipeline
+    from perfledger.flows import budget, pipeline
 
     started = time.monotonic()
     summary = pipeline.ingest(files, warehouse)

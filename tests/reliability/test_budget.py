@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from flows import budget, pipeline, readers
-from flows.budget import Budget, BudgetExceeded, run_within_budget
-from flows.cli import main
-from sources import archive
+from perfledger.flows import budget, pipeline, readers
+from perfledger.flows.budget import Budget, BudgetExceeded, run_within_budget
+from perfledger.flows.cli import main
+from perfledger.sources import archive
+from perfledger.warehouse import lake
 from tests.reliability import jobs
 from tests.reliability.hostile import (
     GOOD_PAGE,
@@ -31,7 +32,6 @@ from tests.reliability.hostile import (
     html_table,
     slow_markdown,
 )
-from warehouse import lake
 
 WORKER = Budget(timeout_s=1.0, isolate_above_bytes=0, memory_mb=4096)
 IN_PROCESS = Budget(timeout_s=1.0, isolate_above_bytes=10**9)

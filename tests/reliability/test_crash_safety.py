@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from flows import budget, pipeline
-from sources import archive
+from perfledger.flows import budget, pipeline
+from perfledger.sources import archive
+from perfledger.warehouse import compaction, lake, query
 from tests.reliability.hostile import (
     GOOD_PAGE,
     GOOD_VALUES,
@@ -24,7 +25,6 @@ from tests.reliability.hostile import (
     MARKDOWN_PAGE,
     PROJECT_ROOT,
 )
-from warehouse import compaction, lake, query
 
 NEW_VALUES = 2 * GOOD_VALUES  # the HTML and Markdown renderings of the results page
 
@@ -52,7 +52,7 @@ def start_ingest(warehouse: Path, *targets: str, env: dict | None = None,
                  options: tuple[str, ...] = ()) -> subprocess.Popen:
     """`perfledger ingest` in a process group of its own, so a kill reaches all of it."""
     return subprocess.Popen(
-        [sys.executable, "-m", "flows.cli", "ingest", *targets, "--warehouse", str(warehouse),
+        [sys.executable, "-m", "perfledger", "ingest", *targets, "--warehouse", str(warehouse),
          "--quiet", *options],
         cwd=PROJECT_ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, start_new_session=True,

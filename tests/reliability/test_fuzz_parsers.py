@@ -11,21 +11,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz.parsers import check_cells_in_place, check_one_input, seed_inputs
-from schemas.cells import CellSchema
-from schemas.labels import split_precision
-from schemas.normalize import DocumentContext, normalize_cells
-from schemas.numbers import (
+from perfledger.schemas.cells import CellSchema
+from perfledger.schemas.labels import split_precision
+from perfledger.schemas.normalize import DocumentContext, normalize_cells
+from perfledger.schemas.numbers import (
     is_empty_cell,
     leading_number_and_rest,
     parse_duration_seconds,
     parse_number,
 )
-from schemas.validate import validate_measurements
-from sources.decode import UndecodableDocument, decode_document
-from sources.layouts.html_table import collapse_space, parse_html
-from sources.layouts.pipe_table import parse_pipe_tables
-from sources.layouts.text_capture import parse_text_capture, split_lines
-from sources.parse import ParseFailure, parse_document
+from perfledger.schemas.validate import validate_measurements
+from perfledger.sources.decode import UndecodableDocument, decode_document
+from perfledger.sources.layouts.html_table import collapse_space, parse_html
+from perfledger.sources.layouts.pipe_table import parse_pipe_tables
+from perfledger.sources.layouts.text_capture import parse_text_capture, split_lines
+from perfledger.sources.parse import ParseFailure, parse_document
 from tests.reliability.hostile import all_hostile
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

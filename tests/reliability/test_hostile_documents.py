@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from flows import pipeline
-from flows.cli import main
-from sources.parse import parse_document
+from perfledger.flows import pipeline
+from perfledger.flows.cli import main
+from perfledger.sources.parse import parse_document
+from perfledger.warehouse import query
 from tests.reliability.hostile import (
     FORMULA,
     GOOD_PAGE,
@@ -26,7 +27,6 @@ from tests.reliability.hostile import (
     all_hostile,
     entity_expansion,
 )
-from warehouse import query
 
 CASES = all_hostile()
 GOOD_SOURCE = "file-good-page"

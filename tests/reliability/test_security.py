@@ -16,12 +16,12 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from flows import mlperf_stage, pipeline
-from flows.cli import main
-from sources import archive
-from sources.mlperf.tree import read_results_tree
+from perfledger.flows import mlperf_stage, pipeline
+from perfledger.flows.cli import main
+from perfledger.sources import archive
+from perfledger.sources.mlperf.tree import read_results_tree
+from perfledger.warehouse import lake, query
 from tests.reliability.hostile import PASSWD, PROJECT_ROOT, ROWS, html_page, html_table
-from warehouse import lake, query
 
 SECRET = "kept out of perfledger"
 
@@ -287,7 +287,7 @@ def test_page_names_and_text_stay_text(tmp_path):
         (documents / name).write_text(
             html_page("<p>$(touch ran) `touch ran`</p>" + html_table(ROWS)), encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "flows.cli", "ingest", str(documents), "--warehouse",
+        [sys.executable, "-m", "perfledger", "ingest", str(documents), "--warehouse",
          str(tmp_path / "warehouse")],
         cwd=documents, capture_output=True, text=True, timeout=300,
         env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},

@@ -5,9 +5,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from schemas.normalize import normalize_cells
-from schemas.validate import validate_measurements
-from sources.layouts.text_capture import parse_text_capture
+from perfledger.schemas.normalize import normalize_cells
+from perfledger.schemas.validate import validate_measurements
+from perfledger.sources.layouts.text_capture import parse_text_capture
 from tests.conftest import JULY_2023, read_page
 from tests.sources.layout_checks import CONTEXT
 

@@ -7,13 +7,13 @@ import random
 import polars as pl
 import pytest
 
-from schemas.normalize import (
+from perfledger.schemas.normalize import (
     DocumentContext,
     NormalizedDocument,
     normalize_cells,
     normalize_documents,
 )
-from sources.layouts.text_capture import parse_text_capture
+from perfledger.sources.layouts.text_capture import parse_text_capture
 from tests.conftest import JANUARY_2022, JULY_2023, read_page
 from tests.sources.layout_checks import CONTEXT
 

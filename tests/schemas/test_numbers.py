@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from schemas.numbers import fold_text, parse_duration_seconds, parse_number
+from perfledger.schemas.numbers import fold_text, parse_duration_seconds, parse_number
 
 
 def number(text: str) -> float | None:

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from schemas.cell_schema import CellSchema
-from schemas.cells import CELL_COLUMNS, CellColumn
-from schemas.claim_schema import ClaimSchema, RejectedClaimSchema
-from schemas.claims import (
+from perfledger.schemas.cell_schema import CellSchema
+from perfledger.schemas.cells import CELL_COLUMNS, CellColumn
+from perfledger.schemas.claim_schema import ClaimSchema, RejectedClaimSchema
+from perfledger.schemas.claims import (
     CLAIM_COLUMNS,
     NULLABLE_CLAIM_COLUMNS,
     NULLABLE_REJECTED_COLUMNS,
     REJECTED_COLUMNS,
 )
-from schemas.measurement_schema import MeasurementSchema
-from schemas.measurements import (
+from perfledger.schemas.measurement_schema import MeasurementSchema
+from perfledger.schemas.measurements import (
     FRAME_CHECKS,
     MEASUREMENT_COLUMNS,
     MEASUREMENT_DTYPES,
     MeasurementColumn,
 )
-from schemas.validate import _BUILTIN_CHECKS
+from perfledger.schemas.validate import _BUILTIN_CHECKS
 
 
 def plain_cell_columns() -> dict[str, CellColumn]:
@@ -108,7 +108,7 @@ def test_frame_checks_are_the_measurement_schema_checks():
 
 
 def test_the_models_are_still_named_where_they_were():
-    from schemas import cells, claims, measurements, mlperf, mlperf_schema
+    from perfledger.schemas import cells, claims, measurements, mlperf, mlperf_schema
 
     assert cells.CellSchema is CellSchema
     assert claims.ClaimSchema is ClaimSchema

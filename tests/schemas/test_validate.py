@@ -8,10 +8,10 @@ import pandera.polars as pa
 import polars as pl
 import pytest
 
-from schemas.measurements import MEASUREMENT_DTYPES, MeasurementSchema
-from schemas.normalize import normalize_cells
-from schemas.validate import _split, validate_measurements
-from sources.layouts.text_capture import parse_text_capture
+from perfledger.schemas.measurements import MEASUREMENT_DTYPES, MeasurementSchema
+from perfledger.schemas.normalize import normalize_cells
+from perfledger.schemas.validate import _split, validate_measurements
+from perfledger.sources.layouts.text_capture import parse_text_capture
 from tests.conftest import JULY_2023, read_page
 from tests.sources.layout_checks import CONTEXT
 

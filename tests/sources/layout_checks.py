@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from schemas.normalize import DocumentContext, normalize_cells
+from perfledger.schemas.normalize import DocumentContext, normalize_cells
 
 CONTEXT = DocumentContext(
     source_id="graphcore-performance-results",

@@ -13,11 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import zstandard
 
-from flows import pipeline
-from sources import archive, file_index
-from sources.file_index import INDEX_NAME
+from perfledger.flows import pipeline
+from perfledger.sources import archive, file_index
+from perfledger.sources.file_index import INDEX_NAME
+from perfledger.warehouse import lake
 from tests.conftest import BLOG_MLPERF_V2, JULY_2023
-from warehouse import lake
 
 A_WEEK_AGO_NS = 7 * 24 * 3600 * 10**9
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sources.capture_time import checked, instant, is_newer
+from perfledger.sources.capture_time import checked, instant, is_newer
 
 FILE_FORM = "2023-07-04T12:00:00Z"  # a file's modification time, to the second
 FETCH_FORM = "2023-07-04T12:00:00.250+00:00"  # the end of a fetch, to the millisecond
@@ -38,7 +38,7 @@ def test_a_capture_time_that_is_not_iso_8601_is_refused_with_an_example(given):
 
 
 def test_a_registry_capture_with_a_time_that_is_not_iso_8601_is_refused(tmp_path):
-    from sources.registry import RegistryError, load_registry
+    from perfledger.sources.registry import RegistryError, load_registry
 
     registry = tmp_path / "registry.toml"
     registry.write_text(

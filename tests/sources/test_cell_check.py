@@ -6,9 +6,9 @@ import pandera.polars as pa
 import polars as pl
 import pytest
 
-from schemas.cells import CellSchema, surely_fits
-from sources.layouts.base import CELL_SCHEMA, ParsedDocument, cells_frame
-from sources.parse import ParseFailure, cells_pass, check_cells
+from perfledger.schemas.cells import CellSchema, surely_fits
+from perfledger.sources.layouts.base import CELL_SCHEMA, ParsedDocument, cells_frame
+from perfledger.sources.parse import ParseFailure, cells_pass, check_cells
 
 GOOD_ROW = (0, "Results", None, 0, 0, "Model", "Model", 3)
 

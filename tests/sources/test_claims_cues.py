@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import sources.claims.extract as extract
-from sources.claims.cues import UNFOLDED, may_hold_claim, may_hold_claim_loosely
+import perfledger.sources.claims.extract as extract
+from perfledger.sources.claims.cues import UNFOLDED, may_hold_claim, may_hold_claim_loosely
 
 CUE_FRAGMENTS = [
     "IPU-M2000", "A100", "DGX A100", "Bow Pod16", "ResNet-50", "BERT-Large", "Graphcore",

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schemas.claims import CLAIM_COLUMNS, REJECTED_COLUMNS, ClaimSchema
-from sources.claims.extract import compute_ratio, extract_claims, split_sentences
+from perfledger.schemas.claims import CLAIM_COLUMNS, REJECTED_COLUMNS, ClaimSchema
+from perfledger.sources.claims.extract import compute_ratio, extract_claims, split_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED_CSV = ROOT / "tests" / "fixtures" / "claims_expected.csv"

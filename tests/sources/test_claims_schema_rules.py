@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from schemas.claims import (
+from perfledger.schemas.claims import (
     CLAIM_COLUMNS,
     MAX_RATIO,
     REJECTED_COLUMNS,
@@ -18,7 +18,7 @@ from schemas.claims import (
     passes,
     rejected_checks,
 )
-from sources.claims.extract import extract_claims
+from perfledger.sources.claims.extract import extract_claims
 
 CORPUS = Path(__file__).resolve().parents[2] / "sources" / "corpus"
 STRINGS = [

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sources import archive, collect
-from sources.collect import collect_paths
-from sources.registry import Capture, Registry, Source
+from perfledger.sources import archive, collect
+from perfledger.sources.collect import collect_paths
+from perfledger.sources.registry import Capture, Registry, Source
 from tests.conftest import JANUARY_2022, JULY_2023
 
 

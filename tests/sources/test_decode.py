@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from sources.decode import UndecodableDocument, decode_document
+from perfledger.sources.decode import UndecodableDocument, decode_document
 
 TEXT = "<p>Caf\u00e9 \u201cresults\u201d: 54\u00a0784 items/s</p>"
 

@@ -25,8 +25,8 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-import sources.fetch as fetch_module
-from sources.fetch import (
+import perfledger.sources.fetch as fetch_module
+from perfledger.sources.fetch import (
     DEFAULT_USER_AGENT,
     FetchError,
     FetchPolicy,
@@ -35,7 +35,7 @@ from sources.fetch import (
     fetch,
     parse_retry_after,
 )
-from sources.robots import parse_robots
+from perfledger.sources.robots import parse_robots
 
 PAGE = b"<html><head><title>H100 training results</title></head><body><h1>Results</h1></body>"
 LOOPBACK = ("127.0.0.1", "::1")

@@ -5,7 +5,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sources.layouts.html_head import HeadFacts, head_markup, read_head, read_head_with_soup
+from perfledger.sources.layouts.html_head import (
+    HeadFacts,
+    head_markup,
+    read_head,
+    read_head_with_soup,
+)
 
 _HEAD_PARTS = st.sampled_from([
     "<title>", "</title>", "<TITLE>", "<title/>", "<meta name='author' content=' A  B '>",

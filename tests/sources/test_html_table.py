@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from schemas.cells import CellSchema
-from schemas.normalize import normalize_cells
-from sources.layouts import choose_layout
-from sources.layouts.html_table import parse_html, sniff_html
-from sources.parse import parse_document
+from perfledger.schemas.cells import CellSchema
+from perfledger.schemas.normalize import normalize_cells
+from perfledger.sources.layouts import choose_layout
+from perfledger.sources.layouts.html_table import parse_html, sniff_html
+from perfledger.sources.parse import parse_document
 from tests.conftest import CORPUS, read_page
 from tests.fixtures.render_html import (
     JULY_2023_HTML,

@@ -8,9 +8,9 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sources.layouts.base import OUTLINE_KINDS, OUTLINE_SCHEMA
-from sources.layouts.html_table import parse_html
-from sources.layouts.html_text import clean_heading
+from perfledger.sources.layouts.base import OUTLINE_KINDS, OUTLINE_SCHEMA
+from perfledger.sources.layouts.html_table import parse_html
+from perfledger.sources.layouts.html_text import clean_heading
 from tests.sources.layout_checks import rows_of
 from tests.sources.test_html_table import TAG_SOUP
 

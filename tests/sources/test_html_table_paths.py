@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from sources.layouts import html_grid, html_text, html_tree
-from sources.layouts.html_grid import build_grid, data_tables
-from sources.layouts.html_metadata import page_elements
-from sources.layouts.html_table import parse_html
-from sources.layouts.html_text import collapse_space
-from sources.layouts.html_tree import parse_tree, prepare_markup
-from sources.layouts.table_text import superscript
+from perfledger.sources.layouts import html_grid, html_text, html_tree
+from perfledger.sources.layouts.html_grid import build_grid, data_tables
+from perfledger.sources.layouts.html_metadata import page_elements
+from perfledger.sources.layouts.html_table import parse_html
+from perfledger.sources.layouts.html_text import collapse_space
+from perfledger.sources.layouts.html_tree import parse_tree, prepare_markup
+from perfledger.sources.layouts.table_text import superscript
 
 # Plain groups (a header, rows with superscripts, <br>, nested inline tags, &nbsp; cells,
 # empty cells and runs of whitespace) next to groups with spans, a comment among the cells,

@@ -10,18 +10,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flows import pipeline
-from schemas.measurements import MeasurementSchema
-from schemas.mlperf import MlperfRunSchema, MlperfScoreSchema, MlperfSystemSchema
-from schemas.normalize import DocumentContext
-from sources.mlperf import is_results_tree, read_results_tree
-from sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
-from sources.mlperf.mllog import parse_result_bytes, read_result_file
-from sources.mlperf.scoring import RunTime, score_benchmark
-from sources.mlperf.systems import describe_system, read_system_file
+from perfledger.flows import pipeline
+from perfledger.schemas.measurements import MeasurementSchema
+from perfledger.schemas.mlperf import MlperfRunSchema, MlperfScoreSchema, MlperfSystemSchema
+from perfledger.schemas.normalize import DocumentContext
+from perfledger.sources.mlperf import is_results_tree, read_results_tree
+from perfledger.sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
+from perfledger.sources.mlperf.mllog import parse_result_bytes, read_result_file
+from perfledger.sources.mlperf.scoring import RunTime, score_benchmark
+from perfledger.sources.mlperf.systems import describe_system, read_system_file
+from perfledger.warehouse import lake
+from perfledger.warehouse.mlperf_load import load_mlperf
 from tests.conftest import PROJECT_ROOT
-from warehouse import lake
-from warehouse.mlperf_load import load_mlperf
 
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures" / "mlperf"
 SHARED = PROJECT_ROOT.parent / "shared" / "mlperf"  # real official v2.0 files, never copied

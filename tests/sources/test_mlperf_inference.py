@@ -12,19 +12,22 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from schemas.measurements import MeasurementSchema
-from schemas.mlperf_inference import PROBLEM_DTYPES, RESULT_DTYPES, SYSTEM_DTYPES
-from schemas.normalize import DocumentContext
-from sources.mlperf.inference import (
+from perfledger.schemas.measurements import MeasurementSchema
+from perfledger.schemas.mlperf_inference import PROBLEM_DTYPES, RESULT_DTYPES, SYSTEM_DTYPES
+from perfledger.schemas.normalize import DocumentContext
+from perfledger.sources.mlperf.inference import (
     is_inference_tree,
     read_inference_tree,
     round_of_inference_tree,
 )
-from sources.mlperf.inference.loadgen import read_detail_log, read_summary_log
-from sources.mlperf.inference.rules import ROUNDS, round_of_seeds
-from sources.mlperf.inference_measurements import PARSER_VERSION, measurements_from_inference
+from perfledger.sources.mlperf.inference.loadgen import read_detail_log, read_summary_log
+from perfledger.sources.mlperf.inference.rules import ROUNDS, round_of_seeds
+from perfledger.sources.mlperf.inference_measurements import (
+    PARSER_VERSION,
+    measurements_from_inference,
+)
+from perfledger.warehouse import lake, sql
 from tests.conftest import PROJECT_ROOT
-from warehouse import lake, sql
 
 TREE = PROJECT_ROOT.parent / "shared" / "mlperf" / "inference_v4.1"
 pytestmark = pytest.mark.skipif(not (TREE / "closed").is_dir(),

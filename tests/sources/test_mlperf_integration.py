@@ -5,11 +5,11 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from flows import pipeline
-from sources.mlperf import is_results_tree, read_results_tree
+from perfledger.flows import pipeline
+from perfledger.sources.mlperf import is_results_tree, read_results_tree
+from perfledger.warehouse import lake
+from perfledger.warehouse.mlperf_load import load_mlperf
 from tests.conftest import BLOG_MLPERF_V2, JULY_2023, PROJECT_ROOT
-from warehouse import lake
-from warehouse.mlperf_load import load_mlperf
 
 SHARED = PROJECT_ROOT.parent / "shared" / "mlperf"
 pytestmark = pytest.mark.skipif(

@@ -7,16 +7,16 @@ import csv
 
 import pytest
 
-from schemas.mlperf import MlperfScoreSchema
-from sources.mlperf.mllog import parse_result_bytes, round_from_log_text
-from sources.mlperf.scoring import (
+from perfledger.schemas.mlperf import MlperfScoreSchema
+from perfledger.sources.mlperf.mllog import parse_result_bytes, round_from_log_text
+from perfledger.sources.mlperf.scoring import (
     RULES_DIR,
     RunTime,
     find_rule,
     load_rules,
     score_benchmark,
 )
-from sources.mlperf.tree import read_benchmark_models, read_results_tree, round_of_tree
+from perfledger.sources.mlperf.tree import read_benchmark_models, read_results_tree, round_of_tree
 from tests.sources.test_mlperf import (
     SHARED,
     mllog,

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from sources.mlperf.collect import unit_round, unit_source_id, unit_source_url
-from sources.mlperf.units import find_units
+from perfledger.sources.mlperf.collect import unit_round, unit_source_id, unit_source_url
+from perfledger.sources.mlperf.units import find_units
 from tests.conftest import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared" / "mlperf"

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from sources.layouts import choose_layout
-from sources.layouts.base import OUTLINE_KINDS, OUTLINE_SCHEMA
-from sources.layouts.pipe_table import parse_pipe_tables, sniff_pipe_tables
-from sources.parse import parse_document
+from perfledger.sources.layouts import choose_layout
+from perfledger.sources.layouts.base import OUTLINE_KINDS, OUTLINE_SCHEMA
+from perfledger.sources.layouts.pipe_table import parse_pipe_tables, sniff_pipe_tables
+from perfledger.sources.parse import parse_document
 from tests.conftest import CORPUS
 from tests.fixtures.render_html import (
     JULY_2023_HTML,

@@ -14,8 +14,8 @@ from tests.conftest import PROJECT_ROOT
 def modules_after_reading(html: str) -> tuple[dict, set[str]]:
     script = textwrap.dedent("""
         import json, sys
-        from sources.claims.extract import extract_claims, load_lexicon
-        from sources.parse import parse_document
+        from perfledger.sources.claims.extract import extract_claims, load_lexicon
+        from perfledger.sources.parse import parse_document
 
         load_lexicon()  # as a reader does on starting
         parsed, layout = parse_document(sys.stdin.buffer.read(), "text/html", "auto")
@@ -45,8 +45,8 @@ def test_reading_a_sound_page_never_imports_pandera():
 
 
 def test_a_reader_process_reads_a_sound_page_without_pandera(tmp_path):
-    from flows.budget import Budget, Worker, read_archived
-    from sources import archive
+    from perfledger.flows.budget import Budget, Worker, read_archived
+    from perfledger.sources import archive
 
     sha256, _ = archive.store(tmp_path, GOOD_PAGE.encode(), {})
     worker = Worker()

@@ -11,8 +11,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sources.layouts.base import OUTLINE_SCHEMA, ParsedDocument
-from sources.parse import parse_document
+from perfledger.sources.layouts.base import OUTLINE_SCHEMA, ParsedDocument
+from perfledger.sources.parse import parse_document
 
 REAL_PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "real-pages"
 CONTENT_TYPES = {".html": "text/html", ".md": "text/markdown"}

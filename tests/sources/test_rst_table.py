@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz.parsers import check_cells_in_place
-from schemas.cells import CellSchema
-from sources.layouts import choose_layout
-from sources.layouts.base import OUTLINE_KINDS
-from sources.layouts.rst_table import parse_rst, sniff_rst
-from sources.layouts.rst_text import render_inline
-from sources.parse import parse_document
+from perfledger.schemas.cells import CellSchema
+from perfledger.sources.layouts import choose_layout
+from perfledger.sources.layouts.base import OUTLINE_KINDS
+from perfledger.sources.layouts.rst_table import parse_rst, sniff_rst
+from perfledger.sources.layouts.rst_text import render_inline
+from perfledger.sources.parse import parse_document
 from tests.conftest import CORPUS, PROJECT_ROOT
 from tests.sources.layout_checks import rows_of
 
@@ -515,7 +515,7 @@ def test_the_sniffer_wants_rst_and_leaves_markdown_and_html_alone():
 # hang or a quadratic path fails either way.
 TIMER = """
 import sys, time
-from sources.parse import parse_document
+from perfledger.sources.parse import parse_document
 for path in sys.argv[1:]:
     data = open(path, "rb").read()
     runs = []

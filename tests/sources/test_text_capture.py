@@ -7,12 +7,12 @@ from dataclasses import replace
 import polars as pl
 import pytest
 
-from schemas.header_reading import read_header
-from schemas.normalize import normalize_cells
-from sources.layouts import text_capture
-from sources.layouts.base import ParseProblem
-from sources.layouts.flat_table_width import BLANK, NUMBER, TEXT, cell_shape
-from sources.layouts.text_capture import parse_text_capture
+from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.normalize import normalize_cells
+from perfledger.sources.layouts import text_capture
+from perfledger.sources.layouts.base import ParseProblem
+from perfledger.sources.layouts.flat_table_width import BLANK, NUMBER, TEXT, cell_shape
+from perfledger.sources.layouts.text_capture import parse_text_capture
 from tests.conftest import BLOG_MLPERF_V2, CORPUS, JANUARY_2022, JULY_2023, read_page
 from tests.sources.layout_checks import CONTEXT, measurements, rows_of
 

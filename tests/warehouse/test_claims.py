@@ -6,8 +6,8 @@ import json
 
 from click.testing import CliRunner
 
-from flows.cli import main
-from warehouse import query
+from perfledger.flows.cli import main
+from perfledger.warehouse import query
 
 PAGE = "\n".join([
     "IPU against GPU", "",

@@ -9,10 +9,10 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from flows import pipeline
-from flows.cli import main
+from perfledger.flows import pipeline
+from perfledger.flows.cli import main
+from perfledger.warehouse import compaction, lake, query
 from tests.conftest import JULY_2023
-from warehouse import compaction, lake, query
 
 SOURCE = "graphcore-performance-results"
 RESNET_POD16_TF1 = (

@@ -10,12 +10,12 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from flows import pipeline
-from flows.cli import main
-from sources import archive
+from perfledger.flows import pipeline
+from perfledger.flows.cli import main
+from perfledger.sources import archive
+from perfledger.warehouse import lake, query
 from tests.conftest import JULY_2023
 from tests.warehouse.test_history import SOURCE, _edited_version
-from warehouse import lake, query
 
 CLAIMS_PAGE = "\n".join([
     "IPU against GPU", "",

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from flows import pipeline
-from flows.cli import main
+from perfledger.flows import pipeline
+from perfledger.flows.cli import main
+from perfledger.warehouse import lake
 from tests.conftest import JULY_2023
-from warehouse import lake
 
 SOURCE = "graphcore-performance-results"
 

@@ -12,11 +12,11 @@ import duckdb
 import polars as pl
 import pytest
 
+from perfledger.warehouse import export as export_module
+from perfledger.warehouse import query
+from perfledger.warehouse.dictionary import public_views
+from perfledger.warehouse.export import ExportError, export_warehouse, file_sha256
 from tests.conftest import PROJECT_ROOT
-from warehouse import export as export_module
-from warehouse import query
-from warehouse.dictionary import public_views
-from warehouse.export import ExportError, export_warehouse, file_sha256
 
 
 @pytest.fixture(scope="module")
@@ -196,7 +196,7 @@ def _failing_after(views: int):
 @pytest.mark.slow
 def test_export_command_shows_progress_per_view(demo_warehouse, demo_views, tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "flows.cli", "export", str(tmp_path / "out"), "--format", "csv",
+        [sys.executable, "-m", "perfledger", "export", str(tmp_path / "out"), "--format", "csv",
          "--warehouse", str(demo_warehouse), "--print", "json"],
         capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120,
     )

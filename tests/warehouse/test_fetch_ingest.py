@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 from werkzeug import Response
 
-from flows.cli import main
-from sources import archive
+from perfledger.flows.cli import main
+from perfledger.sources import archive
+from perfledger.warehouse import lake, query
 from tests.conftest import JULY_2023
-from warehouse import lake, query
 
 PAGE = JULY_2023.read_bytes()
 

@@ -7,10 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from flows import pipeline
-from flows.cli import main
+from perfledger.flows import pipeline
+from perfledger.flows.cli import main
+from perfledger.warehouse import query
 from tests.conftest import JULY_2023
-from warehouse import query
 
 SOURCE = "graphcore-performance-results"
 MINI_DALLE_POD64 = "Mini DALL-E\n\u00a0\nBow Pod64\nSDK 3.3\nPyTorch\nCOCO 2017\n24,576\n16.16\n6,787\n"

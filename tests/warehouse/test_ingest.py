@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from flows import pipeline
-from sources import archive
+from perfledger.flows import pipeline
+from perfledger.sources import archive
+from perfledger.warehouse import lake, query
 from tests.conftest import JULY_2023
-from warehouse import lake, query
 
 
 def sql(warehouse, text, as_of=None):
@@ -124,7 +124,7 @@ def test_a_run_that_fails_part_way_leaves_no_partial_snapshot(warehouse, monkeyp
     edited = warehouse.parent / "edited.txt"
     edited.write_text(JULY_2023.read_text(encoding="utf-8").replace("44,059", "45,100"),
                       encoding="utf-8")
-    from warehouse import load
+    from perfledger.warehouse import load
 
     def explode(connection, run_id, applied):
         raise RuntimeError("disk full")

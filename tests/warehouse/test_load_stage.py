@@ -7,9 +7,9 @@ import duckdb
 import polars as pl
 import pytest
 
-from flows import pipeline
+from perfledger.flows import pipeline
+from perfledger.warehouse import load, query
 from tests.conftest import JULY_2023
-from warehouse import load, query
 
 # md5 of the content hashes of the July 2023 page's 358 values, ordered by key, as stored by
 # every earlier version of the load stage: a change here breaks the comparison of stored

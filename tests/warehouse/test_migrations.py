@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 
-from flows import pipeline
-from sources.capture_time import instant
+from perfledger.flows import pipeline
+from perfledger.sources.capture_time import instant
+from perfledger.warehouse import lake
+from perfledger.warehouse.load import current_versions
 from tests.conftest import JANUARY_2022, JULY_2023
-from warehouse import lake
-from warehouse.load import current_versions
 
 SOURCE = "graphcore-performance-results"
 

@@ -9,10 +9,10 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from flows import pipeline
-from flows.cli import main
+from perfledger.flows import pipeline
+from perfledger.flows.cli import main
+from perfledger.warehouse import query
 from tests.conftest import PROJECT_ROOT
-from warehouse import query
 
 ACME = PROJECT_ROOT / "tests" / "fixtures" / "mlperf" / "training_results_v2.0"
 SHARED = PROJECT_ROOT.parent / "shared" / "mlperf"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from flows.cli import main
-from schemas import vocabulary
+from perfledger.flows.cli import main
+from perfledger.schemas import vocabulary
 
 PAGE = "\n".join([
     "Results", "",

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from flows.cli import main
-from schemas.folding import clean_text
+from perfledger.flows.cli import main
+from perfledger.schemas.folding import clean_text
 
 REAL_PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "real-pages"
 LABELED_RIGHT = 0.95

@@ -17,12 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from bench.generate import generate
-from flows import pipeline
-from flows.cli import main
-from tests.conftest import BLOG_MLPERF_V2, JULY_2023, PROJECT_ROOT
-from tests.warehouse.test_views import history_warehouse  # noqa: F401  (shared fixture)
-from warehouse import query
-from warehouse.report import (
+from perfledger.flows import pipeline
+from perfledger.flows.cli import main
+from perfledger.warehouse import query
+from perfledger.warehouse.report import (
     NO_CLAIMS,
     SYSTEM_COLOURS,
     TABLE_ROWS,
@@ -33,6 +31,8 @@ from warehouse.report import (
     claims_section,
     write_report,
 )
+from tests.conftest import BLOG_MLPERF_V2, JULY_2023, PROJECT_ROOT
+from tests.warehouse.test_views import history_warehouse  # noqa: F401  (shared fixture)
 
 MLPERF_TREE = PROJECT_ROOT / "tests" / "fixtures" / "mlperf" / "training_results_v2.0"
 INSTALL_CHROMIUM = (
@@ -465,7 +465,7 @@ def test_at_300_pages_each_chart_keeps_its_cap_and_the_tables_the_rest(large_rep
 def test_report_command_prints_json(demo_warehouse, tmp_path):
     out = tmp_path / "r.html"
     done = subprocess.run(
-        [sys.executable, "-m", "flows.cli", "report", str(out), "--warehouse",
+        [sys.executable, "-m", "perfledger", "report", str(out), "--warehouse",
          str(demo_warehouse), "--format", "json"],
         capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120,
     )

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from perfledger.warehouse import lake, location
 from tests.conftest import JULY_2023, PROJECT_ROOT
 from tests.reliability.hostile import GOOD_VALUES, HTML_PAGE
-from warehouse import lake, location
 
 ROLE = "analyst"
 BUCKET = "perfledger-team"
@@ -200,7 +200,7 @@ class Team:
 
     def start(self, machine: str, *args: str, **extra: str) -> subprocess.Popen:
         return subprocess.Popen(
-            [sys.executable, "-m", "flows.cli", *args], cwd=PROJECT_ROOT,
+            [sys.executable, "-m", "perfledger", *args], cwd=PROJECT_ROOT,
             env=self.machine_env(machine, **extra), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, start_new_session=True)
 
@@ -368,7 +368,7 @@ def test_every_snapshot_answers_as_the_same_runs_on_a_folder_warehouse(
     folder = location.resolve(shared_demo)
     with lake.connect(folder, read_only=True, views=False) as shared, \
             lake.connect(demo_warehouse, read_only=True, views=False) as local:
-        from warehouse.query import ingest_snapshot_ids
+        from perfledger.warehouse.query import ingest_snapshot_ids
 
         shared_runs, local_runs = ingest_snapshot_ids(shared), ingest_snapshot_ids(local)
     assert len(shared_runs) == len(local_runs) >= 2
@@ -388,7 +388,7 @@ def test_readers_on_other_machines_see_the_data_and_cannot_change_it(team_env, s
     with lake.connect(folder, read_only=True) as one, lake.connect(folder, read_only=True) as two:
         counts = [c.execute("SELECT count(*) FROM measurements").fetchone()[0] for c in (one, two)]
         assert counts[0] == counts[1] > 0
-    from warehouse import query
+    from perfledger.warehouse import query
 
     with pytest.raises(query.ReadOnlyViolation, match="postgres_query"):
         query.run_sql(folder, "SELECT * FROM postgres_query('__ducklake_metadata_lake', "
@@ -446,7 +446,7 @@ def test_a_writer_killed_while_holding_the_lock_frees_it_and_leaves_the_last_sna
 @pytest.mark.slow
 def test_compact_merges_the_objects_and_every_snapshot_answers_as_before(
         team, team_env, shared_demo):
-    from warehouse.query import ingest_snapshot_ids
+    from perfledger.warehouse.query import ingest_snapshot_ids
 
     folder = location.resolve(shared_demo)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from warehouse import sql
+from perfledger.warehouse import sql
 
 
 def test_a_row_of_literals_reads_back_as_its_values():

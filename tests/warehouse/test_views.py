@@ -10,16 +10,16 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from flows import pipeline
-from tests.conftest import JULY_2023, PROJECT_ROOT
-from warehouse import query
-from warehouse.dictionary import (
+from perfledger.flows import pipeline
+from perfledger.warehouse import query
+from perfledger.warehouse.dictionary import (
     describe_views,
     render_markdown,
     undescribed,
     view_comment,
     view_files,
 )
+from tests.conftest import JULY_2023, PROJECT_ROOT
 
 CURATED = ["latest_measurements", "measurement_history", "comparable_throughput",
            "sdk_progression", "mlperf_results"]
@@ -252,7 +252,7 @@ def test_view_files_lead_with_a_comment():
 
 def run_cli(*arguments: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "flows.cli", *arguments], input=stdin, capture_output=True,
+        [sys.executable, "-m", "perfledger", *arguments], input=stdin, capture_output=True,
         text=True, cwd=PROJECT_ROOT, timeout=120,
     )
 

@@ -5,7 +5,7 @@ accuracy (accuracy.txt), power (spl.txt), checks (the performance rules) and tre
 walk and the frames).
 """
 
-from sources.mlperf.inference.tree import (
+from perfledger.sources.mlperf.inference.tree import (
     InferenceResults,
     find_submitters,
     is_inference_tree,

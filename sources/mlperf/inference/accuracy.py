@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sources.mlperf.inference.rules import ROUNDS, RoundRules
-from sources.mlperf.mllog import Problem
+from perfledger.sources.mlperf.inference.rules import ROUNDS, RoundRules
+from perfledger.sources.mlperf.mllog import Problem
 
 ACCURACY_FILE = "accuracy.txt"
 MAX_ACCURACY_BYTES = 16 * 1024 * 1024

@@ -19,13 +19,13 @@ The rules, as check_performance_dir and extra_check_llm apply them (see rules.py
 
 from __future__ import annotations
 
-from sources.mlperf.inference.loadgen import (
+from perfledger.sources.mlperf.inference.loadgen import (
     SEED_KEYS,
     TPOT_P99,
     TTFT_P99,
     LoadgenLog,
 )
-from sources.mlperf.inference.rules import (
+from perfledger.sources.mlperf.inference.rules import (
     EARLY_STOPPING_SCENARIOS,
     MS_TO_NS,
     RESULT_FIELDS,

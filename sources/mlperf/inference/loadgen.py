@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sources.mlperf.inference.rules import RESULT_FIELDS
-from sources.mlperf.mllog import Problem
+from perfledger.sources.mlperf.inference.rules import RESULT_FIELDS
+from perfledger.sources.mlperf.mllog import Problem
 
 DETAIL_LOG = "mlperf_log_detail.txt"
 SUMMARY_LOG = "mlperf_log_summary.txt"

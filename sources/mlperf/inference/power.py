@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sources.mlperf.inference.loadgen import LoadgenLog
-from sources.mlperf.mllog import Problem
+from perfledger.sources.mlperf.inference.loadgen import LoadgenLog
+from perfledger.sources.mlperf.mllog import Problem
 
 SPL_FILE = "spl.txt"
 MAX_SPL_BYTES = 64 * 1024 * 1024

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import polars as pl
 
-from schemas.mlperf_inference import PROBLEM_DTYPES, RESULT_DTYPES, SYSTEM_DTYPES
-from sources.mlperf.inference.accuracy import ACCURACY_FILE, read_accuracy
-from sources.mlperf.inference.checks import official_value, performance_reasons
-from sources.mlperf.inference.loadgen import (
+from perfledger.schemas.mlperf_inference import PROBLEM_DTYPES, RESULT_DTYPES, SYSTEM_DTYPES
+from perfledger.sources.mlperf.inference.accuracy import ACCURACY_FILE, read_accuracy
+from perfledger.sources.mlperf.inference.checks import official_value, performance_reasons
+from perfledger.sources.mlperf.inference.loadgen import (
     DETAIL_LOG,
     SEED_KEYS,
     SUMMARY_LOG,
@@ -36,8 +36,8 @@ from sources.mlperf.inference.loadgen import (
     read_run_logs,
     read_summary_log,
 )
-from sources.mlperf.inference.power import SPL_FILE, read_power
-from sources.mlperf.inference.rules import (
+from perfledger.sources.mlperf.inference.power import SPL_FILE, read_power
+from perfledger.sources.mlperf.inference.rules import (
     RESULT_FIELDS,
     ROUNDS,
     SCENARIO_BY_FOLDER,
@@ -48,8 +48,8 @@ from sources.mlperf.inference.rules import (
     normalize_round,
     round_of_seeds,
 )
-from sources.mlperf.mllog import Problem
-from sources.mlperf.systems import read_system_file
+from perfledger.sources.mlperf.mllog import Problem
+from perfledger.sources.mlperf.systems import read_system_file
 
 MAX_DIRECTORY_ENTRIES = 20_000
 MAX_SYSTEM_FILES = 2_000
