@@ -119,15 +119,9 @@ def _refuse_several_statements(sql_text: str) -> None:
 @click.option("--source", default=None, help="Only this source.")
 def quarantine(warehouse, fmt, source):
     """List quarantined values with the stage, the check and the reason."""
-    sql_text = (
-        "SELECT source_id, stage, \"check\", reason, table_title, row_number, column_name, "
-        "raw_value, line_number FROM quarantine"
-    )
-    if source:
-        sql_text += " WHERE source_id = '" + source.replace("'", "''") + "'"
-    sql_text += " ORDER BY source_id, table_index, row_number"
     try:
-        columns, rows = query.run_sql(resolve_warehouse(warehouse), sql_text)
+        columns, rows = query.run_query(resolve_warehouse(warehouse), "quarantine_list",
+                                        {"source": source})
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

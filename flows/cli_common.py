@@ -11,15 +11,13 @@ import click
 from perfledger.flows.location_option import WarehouseLocation
 from perfledger.flows.output import FORMATS, MAX_WIDTH
 from perfledger.warehouse import lake
+from perfledger.warehouse.query import query_text
 
 WAREHOUSE_HELP = ("Warehouse folder, or a shared warehouse: postgres://HOST/DB?data=s3://BUCKET/PREFIX "
                   "or a .toml file (default: $PERFLEDGER_WAREHOUSE or "
                   "~/.local/share/perfledger/warehouse).")
-EXAMPLE_QUERY = (
-    "SELECT model, platform, sdk_version, framework, value, unit FROM measurements "
-    "WHERE model_canonical = 'ResNet-50 v1.5' AND system = 'Bow Pod16' "
-    "AND workload = 'training' AND metric = 'throughput'"
-)
+# The query `ingest` suggests after loading a new document (warehouse/queries/example.sql).
+EXAMPLE_QUERY = " ".join(query_text("example").split("\n", 1)[1].split())
 
 
 def warehouse_option(function):

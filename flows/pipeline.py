@@ -572,9 +572,7 @@ def write_run(
         counts = commit_run(connection, run, stage, reviews)
     if counts is None:  # the run changed nothing, and wrote no snapshot (see commit_run)
         return RunResult(run_id, None, loaded, RunCounts(), tables)
-    snapshot = connection.execute(
-        f"SELECT id FROM {lake.LAKE}.current_snapshot()"
-    ).fetchone()[0]
+    snapshot = lake.current_snapshot(connection)
     return RunResult(run_id, snapshot, loaded, counts, tables)
 
 

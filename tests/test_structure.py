@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 import textwrap
@@ -191,3 +192,26 @@ def test_the_installed_distribution_holds_one_top_level_package():
 
     top_level = metadata.distribution("perfledger").read_text("top_level.txt") or ""
     assert top_level.split() == ["perfledger"]
+
+
+SQL_STATEMENT = re.compile(
+    r"^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|ALTER|ATTACH|DETACH|COPY|DROP|PRAGMA|LOAD|"
+    r"INSTALL|SET|USE|CALL|CHECKPOINT)\s")
+
+
+def test_the_flows_hold_no_sql():
+    """SQL lives in warehouse/ (fixed statements in .sql files): flows/ calls its functions."""
+    found = []
+    for path in sorted((PROJECT_ROOT / "flows").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                text = "".join(part.value for part in node.values
+                               if isinstance(part, ast.Constant))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+            else:
+                continue
+            if SQL_STATEMENT.match(text):
+                found.append(f"{path.relative_to(PROJECT_ROOT)}:{node.lineno}: {text[:60]}")
+    assert found == []

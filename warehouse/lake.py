@@ -347,6 +347,22 @@ def _require_migrated(connection: duckdb.DuckDBPyConnection, warehouse: Path) ->
         )
 
 
+def current_snapshot(connection: duckdb.DuckDBPyConnection) -> int:
+    return connection.execute(f"SELECT id FROM {LAKE}.current_snapshot()").fetchone()[0]
+
+
+def table_count(connection: duckdb.DuckDBPyConnection) -> int:
+    """The warehouse's tables, as the catalog lists them."""
+    return connection.execute("SELECT count(*) FROM information_schema.tables "
+                              f"WHERE table_catalog = '{LAKE}'").fetchone()[0]
+
+
+def live_file_count(connection: duckdb.DuckDBPyConnection) -> int:
+    """The data files of the current snapshot, as DuckLake counts them."""
+    return connection.execute("SELECT coalesce(sum(file_count), 0) "
+                              f"FROM ducklake_table_info('{LAKE}')").fetchone()[0]
+
+
 def create_views(
     connection: duckdb.DuckDBPyConnection, *, skip_missing_tables: bool = False
 ) -> None:

@@ -47,6 +47,17 @@ def query_text(name: str) -> str:
     return (QUERIES_DIR / f"{name}.sql").read_text(encoding="utf-8")
 
 
+def run_query(warehouse: Path, name: str, parameters: dict | None = None,
+              as_of: str | None = None) -> tuple[list[str], list[tuple]]:
+    """One of the fixed queries in warehouse/queries/, its values bound as parameters."""
+    connection = open_read_only(warehouse, as_of)
+    try:
+        result = connection.execute(query_text(name), parameters or None)
+        return [d[0] for d in result.description], result.fetchall()
+    finally:
+        connection.close()
+
+
 def resolve_as_of(warehouse: Path, as_of: str | None) -> dict:
     """'7' -> snapshot version 7; anything else must be an ISO 8601 time (UTC unless it
     names a zone)."""
@@ -223,8 +234,7 @@ def snapshot_listing(warehouse: Path, everything: bool = False
     """`snapshots`, and how many snapshots it left out."""
     connection = open_read_only(warehouse)
     try:
-        result = connection.execute(
-            query_text("snapshots").format(everything="true" if everything else "false"))
+        result = connection.execute(query_text("snapshots"), {"everything": everything})
         columns, rows = [d[0] for d in result.description], result.fetchall()
         total = connection.execute("SELECT count(*) FROM lake.snapshots()").fetchone()[0]
         return columns, rows, total - len(rows)

@@ -16,6 +16,7 @@ import duckdb
 
 from perfledger.warehouse import query
 from perfledger.warehouse.cell_text import number_text
+from perfledger.warehouse.claim_check import CLAIM_TOLERANCE, claim_check_parameters
 from perfledger.warehouse.dictionary import public_views
 from perfledger.warehouse.export import snapshot_info
 from perfledger.warehouse.query import json_ready
@@ -48,9 +49,6 @@ TOP_CLAIMS = 25  # claims: checked claims charted
 TABLE_ROWS = 200  # rows a table shows; the rest are a `perfledger sql` away
 OPEN_TABLE_ROWS = 12  # a longer table is folded (<details>) so the page stays short
 
-# As `perfledger claims --check` (flows/commands/claims.py, TOLERANCE): a measured ratio
-# within 10% below the claimed one still supports it. The tests compare both outputs.
-CLAIM_TOLERANCE = 0.10
 # As sdk_progression's `improved`: more is better for throughput, less for every other
 # metric (latency, times, ranking place); an evaluation metric has no direction.
 HIGHER_IS_BETTER = frozenset({"throughput"})
@@ -175,8 +173,9 @@ def svg_renderer() -> Callable[[dict], str]:
     return render
 
 
-def fetch(connection: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
-    result = connection.execute(sql)
+def fetch(connection: duckdb.DuckDBPyConnection, sql: str,
+          parameters: dict | None = None) -> list[dict]:
+    result = connection.execute(sql, parameters)
     columns = [d[0] for d in result.description]
     return [{c: json_ready(v) for c, v in zip(columns, row, strict=True)} for row in result.fetchall()]
 
@@ -569,9 +568,7 @@ def claims_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Sect
 
 def claim_verdicts(connection: duckdb.DuckDBPyConnection) -> list[dict]:
     """Every claim with its verdict: the query of `perfledger claims --check`."""
-    sql = query.query_text("claim_check").format(tolerance=CLAIM_TOLERANCE,
-                                                 source_filter="true")
-    return fetch(connection, sql)
+    return fetch(connection, query.query_text("claim_check"), claim_check_parameters())
 
 
 def claim_label(row: dict) -> str:

@@ -91,9 +91,7 @@ def _check_warehouse(warehouse: Path, schedule: str | None, report) -> None:
 
 
 def _check_catalog(connection: duckdb.DuckDBPyConnection, report) -> None:
-    tables = connection.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'lake'"
-    ).fetchone()[0]
+    tables = lake.table_count(connection)
     applied = lake.applied_migrations(connection)
     pending = lake.pending_migrations(connection)
     shipped = {path.name for path in lake.MIGRATIONS_DIR.glob("*.sql")}
@@ -113,8 +111,7 @@ def _check_catalog(connection: duckdb.DuckDBPyConnection, report) -> None:
 def _check_data_files(connection: duckdb.DuckDBPyConnection, warehouse: Path,
                       schedule: str | None, report) -> None:
     if location.shared(warehouse) is not None:
-        (live,) = connection.execute(
-            "SELECT coalesce(sum(file_count), 0) FROM ducklake_table_info('lake')").fetchone()
+        live = lake.live_file_count(connection)
         report("data files", f"{live} live, on the shared warehouse's storage: not checked "
                "(doctor checks the files of a warehouse folder)")
         return

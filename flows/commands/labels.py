@@ -15,8 +15,7 @@ from perfledger.warehouse import lake, query
 def labels(warehouse, fmt):
     """Labels kept as published but not resolved, with how many values each holds."""
     try:
-        columns, rows = query.run_sql(resolve_warehouse(warehouse),
-                                      "SELECT * FROM unresolved_labels")
+        columns, rows = query.run_query(resolve_warehouse(warehouse), "unresolved_labels")
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

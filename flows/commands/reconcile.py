@@ -8,8 +8,6 @@ from perfledger.flows.cli_common import fail, format_option, resolve_warehouse, 
 from perfledger.flows.output import render
 from perfledger.warehouse import lake, query
 
-PAIRED = "verdict <> 'no official record'"
-
 
 @click.command("reconcile")
 @warehouse_option
@@ -19,11 +17,9 @@ PAIRED = "verdict <> 'no official record'"
 def reconcile(warehouse, fmt, show_all):
     """Each vendor-page value with an official MLPerf counterpart: both numbers, the
     difference and the rule that paired them (view official_reconciliation)."""
-    where = "" if show_all else f" WHERE {PAIRED}"
     try:
-        columns, rows = query.run_sql(
-            resolve_warehouse(warehouse), "SELECT * EXCLUDE (measurement_key) FROM "
-            f"official_reconciliation{where} ORDER BY kind, source_id, table_title, row_number")
+        columns, rows = query.run_query(resolve_warehouse(warehouse), "reconciliation",
+                                        {"everything": show_all})
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from pathlib import Path
 
 import click
 import duckdb
@@ -13,6 +12,7 @@ from perfledger.flows.cli_common import fail, format_option, resolve_warehouse, 
 from perfledger.flows.output import FORMATS, render
 from perfledger.warehouse import lake, query
 from perfledger.warehouse.dictionary import public_views, view_columns
+from perfledger.warehouse.session_script import setup_sql
 
 PROMPT = "perfledger> "
 CONTINUATION = "       ...> "
@@ -49,41 +49,6 @@ def shell(warehouse, fmt, as_of, print_setup):
         connection.close()
     # A script piped in should tell its caller that a statement failed.
     sys.exit(1 if failures and not interactive else 0)
-
-
-def setup_sql(connection: duckdb.DuckDBPyConnection, warehouse: Path, as_of: str | None) -> str:
-    """LOAD, ATTACH and view statements that give a plain DuckDB session the same surface."""
-    warehouse = warehouse.absolute()
-    extensions = extension_folder(connection)
-    options = [f"DATA_PATH {_literal(str(lake.data_path(warehouse)) + '/')}", "READ_ONLY"]
-    options += [f"{key.upper()} {value if isinstance(value, int) else _literal(value)}"
-                for key, value in query.resolve_as_of(warehouse, as_of).items()]
-    lines = [
-        f"-- Attach the perfledger warehouse {warehouse} read-only (DuckDB {duckdb.__version__}).",
-        "-- The extensions load from this installation's copies: nothing is downloaded.",
-        "SET autoinstall_known_extensions = false;",
-        "SET autoload_known_extensions = false;",
-        f"LOAD {_literal(str(extensions / 'sqlite_scanner.duckdb_extension'))};",
-        f"LOAD {_literal(str(extensions / 'ducklake.duckdb_extension'))};",
-        f"ATTACH {_literal('ducklake:sqlite:' + str(lake.catalog_path(warehouse)))} AS {lake.LAKE} "
-        f"({', '.join(options)});",
-        f"USE {lake.LAKE};",
-    ]
-    files = sorted(lake.VIEWS_DIR.glob("*.sql"))
-    views = [path.read_text(encoding="utf-8").strip() for path in files]
-    return "\n".join(lines) + "\n\n" + "\n\n".join(views)
-
-
-def extension_folder(connection: duckdb.DuckDBPyConnection) -> Path:
-    """Where the session loads extensions from: the installation's copies
-    (lake.extensions_root()), v<version>/<platform>."""
-    root = connection.execute("SELECT current_setting('extension_directory')").fetchone()[0]
-    platform = connection.execute("PRAGMA platform").fetchone()[0]
-    return Path(root).absolute() / f"v{duckdb.__version__}" / platform
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def run_session(connection: duckdb.DuckDBPyConnection, fmt: str, interactive: bool) -> int:

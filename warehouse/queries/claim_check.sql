@@ -1,6 +1,8 @@
 -- Each claim beside the warehouse's own measurements of both systems, when both exist.
 -- The best published value per side is used (highest throughput, lowest time or latency),
 -- and the measured ratio is put in the claim's "better" direction.
+-- $tolerance: how far below the claimed ratio a measured one still supports it;
+-- $source: one source's claims, or NULL for all.
 WITH matched AS (
     -- "DGX A100 640GB" names a memory option of the system the tables call "DGX A100".
     SELECT
@@ -59,7 +61,7 @@ SELECT
     CASE
         WHEN c.is_qualitative THEN 'not checkable'
         WHEN m.measured_ratio IS NULL THEN 'not checkable'
-        WHEN m.measured_ratio >= c.ratio * (1 - {tolerance}) THEN 'supported'
+        WHEN m.measured_ratio >= c.ratio * (1 - $tolerance) THEN 'supported'
         ELSE 'contradicted'
     END AS verdict,
     CASE
@@ -71,5 +73,5 @@ SELECT
     c.sentence
 FROM claims AS c
 LEFT JOIN measured AS m USING (claim_id)
-WHERE {source_filter}
+WHERE $source IS NULL OR c.source_id = $source
 ORDER BY verdict DESC, c.source_id, c.claim_index;

@@ -19,7 +19,7 @@ SELECT
 FROM lake.snapshots() AS s
 LEFT JOIN lake.main.runs AS r
     ON r.run_id = json_extract_string(s.commit_extra_info, '$.run_id')
-WHERE {everything}
+WHERE $everything
    OR json_extract_string(s.commit_extra_info, '$.run_id') IS NOT NULL
    OR starts_with(s.commit_message, 'compaction')
 ORDER BY s.snapshot_id;
