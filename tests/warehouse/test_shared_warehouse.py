@@ -7,237 +7,27 @@ in AWS_*: a test then looks for both in everything the warehouse and the CLI wro
 
 from __future__ import annotations
 
-import contextlib
-import glob
 import json
 import os
-import secrets
-import shutil
 import signal
-import socket
 import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
 from perfledger.warehouse import lake, location
-from tests.conftest import JULY_2023, PROJECT_ROOT
+from tests.conftest import JULY_2023
 from tests.reliability.hostile import GOOD_VALUES, HTML_PAGE
+from tests.servers import BUCKET
 
-ROLE = "analyst"
-BUCKET = "perfledger-team"
 RESNET_QUERY = (
     "SELECT model, platform, sdk_version, framework, value, unit FROM measurements "
     "WHERE model_canonical = 'ResNet-50 v1.5' AND system = 'Bow Pod16' "
     "AND workload = 'training' AND metric = 'throughput' AND sdk_version = 'SDK 3.0'"
 )
-INSTALL_HINT = (
-    "PostgreSQL's server binaries (initdb, pg_ctl) are not installed: install them "
-    "(Debian/Ubuntu: apt-get install postgresql) or set PERFLEDGER_PG_BIN to their folder"
-)
 # Columns that name a run or a machine's folder, which differ between two warehouses
 # holding the same runs.
 RUN_COLUMNS = ("run_id", "first_run_id", "archive_path")
-
-
-# ---- the servers --------------------------------------------------------------------------
-
-
-def postgres_bin() -> Path | None:
-    candidates = [os.environ.get("PERFLEDGER_PG_BIN", "")]
-    if shutil.which("pg_config"):
-        with contextlib.suppress(subprocess.SubprocessError, OSError):
-            candidates.append(subprocess.run(["pg_config", "--bindir"], capture_output=True,
-                                             text=True, check=True).stdout.strip())
-    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
-    if shutil.which("initdb"):
-        candidates.append(str(Path(shutil.which("initdb")).parent))
-    for folder in filter(None, candidates):
-        if (Path(folder) / "initdb").is_file() and (Path(folder) / "pg_ctl").is_file():
-            return Path(folder)
-    return None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Postgres:
-    """A throwaway PostgreSQL server: superuser `postgres` by trust on its own socket only,
-    the role ROLE by password (scram) on 127.0.0.1."""
-
-    def __init__(self, bindir: Path):
-        self.bindir = bindir
-        self.password = secrets.token_hex(16)
-        self.port = free_port()
-        # Not under pytest's 0700 temporary folder: the server's user must reach it.
-        self.root = Path(tempfile.mkdtemp(prefix="perfledger-pg-"))
-        self.as_server_user: list[str] = []
-        if os.geteuid() == 0:  # initdb and postgres refuse to run as root
-            if not shutil.which("runuser"):
-                pytest.skip("running as root without runuser: cannot start PostgreSQL")
-            try:
-                shutil.chown(self.root, "postgres")
-            except (LookupError, PermissionError):
-                pytest.skip("running as root and there is no `postgres` user to run the "
-                            "server as (apt-get install postgresql creates it)")
-            self.as_server_user = ["runuser", "-u", "postgres", "--"]
-
-    def run(self, tool: str, *args: str) -> None:
-        done = subprocess.run([*self.as_server_user, str(self.bindir / tool), *args],
-                              capture_output=True, text=True, timeout=120)
-        if done.returncode:
-            raise RuntimeError(f"{tool} failed: {done.stdout}{done.stderr}")
-
-    def start(self) -> None:
-        data = self.root / "data"
-        self.run("initdb", "-D", str(data), "-U", "postgres", "--auth-local=trust",
-                 "--auth-host=scram-sha-256", "--no-sync")
-        self.run("pg_ctl", "-D", str(data), "-l", str(self.root / "server.log"), "-w",
-                 "-t", "60", "-o",
-                 f"-p {self.port} -h 127.0.0.1 -k {self.root} -c fsync=off "
-                 "-c full_page_writes=off -c synchronous_commit=off", "start")
-        self.admin(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{self.password}'")
-
-    def stop(self) -> None:
-        with contextlib.suppress(RuntimeError, subprocess.SubprocessError):
-            self.run("pg_ctl", "-D", str(self.root / "data"), "-m", "fast", "-w", "stop")
-        shutil.rmtree(self.root, ignore_errors=True)
-
-    def admin(self, statement: str) -> None:
-        import psycopg
-
-        with psycopg.connect(host=str(self.root), port=self.port, user="postgres",
-                             dbname="postgres", autocommit=True) as session:
-            session.execute(statement)
-
-    def new_database(self) -> str:
-        name = f"lake_{secrets.token_hex(4)}"
-        self.admin(f"CREATE DATABASE {name} OWNER {ROLE}")
-        return name
-
-    def dump(self, database: str) -> str:
-        """The whole catalog database as SQL text (pg_dump runs as any user)."""
-        return subprocess.run(
-            [str(self.bindir / "pg_dump"), "-h", str(self.root), "-p", str(self.port),
-             "-U", "postgres", database], capture_output=True, text=True, check=True,
-            timeout=120).stdout
-
-
-@pytest.fixture(scope="session")
-def postgres():
-    bindir = postgres_bin()
-    if bindir is None:
-        pytest.skip(INSTALL_HINT)
-    server = Postgres(bindir)
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="session")
-def s3():
-    """moto's S3 API on 127.0.0.1 in a thread of this process, with a bucket; the keys are
-    random, so that a test can look for them."""
-    pytest.importorskip("moto.server", reason="moto[server] is in requirements-test.lock")
-    import boto3
-    from moto.server import ThreadedMotoServer
-
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    env = {
-        "AWS_ACCESS_KEY_ID": f"AKIA{secrets.token_hex(8).upper()}",
-        "AWS_SECRET_ACCESS_KEY": secrets.token_hex(20),
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_ENDPOINT_URL": f"http://{host}:{port}",
-    }
-    client = boto3.client(
-        "s3", endpoint_url=env["AWS_ENDPOINT_URL"], region_name="us-east-1",
-        aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"])
-    client.create_bucket(Bucket=BUCKET)
-    try:
-        yield env, client
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="session")
-def team(postgres, s3, tmp_path_factory):
-    """What every machine of the team has in its environment, and a folder per machine."""
-    aws, _client = s3
-    env = {**aws, "PGUSER": ROLE, "PGPASSWORD": postgres.password}
-    return Team(postgres, env, tmp_path_factory.mktemp("machines"))
-
-
-class Team:
-    def __init__(self, postgres: Postgres, env: dict[str, str], machines: Path):
-        self.postgres = postgres
-        self.env = env
-        self.machines = machines
-        self.outputs: list[str] = []  # everything the CLI printed, for the leak check
-
-    def location(self, database: str, prefix: str) -> str:
-        return (f"postgres://127.0.0.1:{self.postgres.port}/{database}"
-                f"?data=s3://{BUCKET}/{prefix}")
-
-    def machine_env(self, machine: str, **extra: str) -> dict[str, str]:
-        """The environment of one machine: its own data folder (for this machine's side of
-        a shared warehouse), no Prefect API (the CLI then runs in-process)."""
-        home = self.machines / machine
-        env = {key: value for key, value in os.environ.items()
-               if not key.startswith(("PREFECT_", "PERFLEDGER_", "AWS_", "PG"))}
-        return {**env, **self.env, "XDG_DATA_HOME": str(home / "data"),
-                "PREFECT_HOME": str(home / "prefect"), **extra}
-
-    def start(self, machine: str, *args: str, **extra: str) -> subprocess.Popen:
-        return subprocess.Popen(
-            [sys.executable, "-m", "perfledger", *args], cwd=PROJECT_ROOT,
-            env=self.machine_env(machine, **extra), stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, start_new_session=True)
-
-    def finish(self, process: subprocess.Popen, timeout_s: float = 240) -> tuple[int, str, str]:
-        try:
-            out, err = process.communicate(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            out, err = process.communicate()
-        self.outputs += [out, err]
-        return process.returncode, out, err
-
-    def cli(self, machine: str, *args: str, code: int = 0) -> str:
-        returncode, out, err = self.finish(self.start(machine, *args))
-        assert returncode == code, f"perfledger {' '.join(args)}: {returncode}\n{out}\n{err}"
-        return out
-
-
-@pytest.fixture(scope="session")
-def shared_demo(team):
-    """The demo corpus ingested by `perfledger ingest` on machine A into a shared warehouse."""
-    where = team.location(team.postgres.new_database(), "demo")
-    started = time.monotonic()
-    team.cli("a", "ingest", "--warehouse", where, "--quiet")
-    print(f"shared demo ingest: {time.monotonic() - started:.1f} s")
-    return where
-
-
-@pytest.fixture
-def team_env(team, monkeypatch, tmp_path):
-    """This process as one more machine of the team (for in-process readers)."""
-    for key in [k for k in os.environ if k.startswith(("AWS_", "PG"))]:
-        monkeypatch.delenv(key)
-    for key, value in team.env.items():
-        monkeypatch.setenv(key, value)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return team
 
 
 # ---- the location, without servers --------------------------------------------------------
