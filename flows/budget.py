@@ -114,15 +114,16 @@ def stop_workers() -> None:
 
 
 def read_archived(
-    archive_dir: Path, sha256: str, content_type: str, layout: str, check: bool = True
+    archive_dir: Path, sha256: str, content_type: str, layout: str, check: bool = True,
+    archive_url: str | None = None,
 ):
     """(parsed document, layout name, claims) of an archived document version: the work a
     budget bounds, done where the budget says (this process or the worker)."""
-    from perfledger.sources import archive
+    from perfledger.sources import remote_archive
     from perfledger.sources.claims.extract import extract_claims
     from perfledger.sources.parse import parse_document
 
-    data = archive.read(Path(archive_dir), sha256)
+    data = remote_archive.read(Path(archive_dir), sha256, archive_url)
     parsed, layout_name = parse_document(data, content_type, layout, check=check)
     claims = extract_claims(parsed.prose, parsed.metadata.title)
     return parsed, layout_name, claims

@@ -35,7 +35,7 @@ def prepare_results_tree(
     size budget holds per file: a file over it is archived and reported, the rest is read."""
     max_bytes = budget.Budget.from_env().max_bytes
     with materialized_tree(lake.archive_dir(warehouse), document.document_sha256,
-                           max_bytes) as (folder, manifest, skipped):
+                           max_bytes, document.archive_url) as (folder, manifest, skipped):
         mlperf_round, kind = manifest.get("round"), manifest["kind"]
         if kind == "inference":
             results = read_inference_tree(folder, mlperf_round)

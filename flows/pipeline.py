@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
 import uuid
@@ -28,7 +29,7 @@ from perfledger.schemas.normalize import (
     quarantine_frame,
 )
 from perfledger.schemas.validate import validate_measurements
-from perfledger.sources import archive
+from perfledger.sources import remote_archive
 from perfledger.sources.capture_time import checked, instant, is_newer
 from perfledger.sources.claims.extract import ClaimResult
 from perfledger.sources.collect import (
@@ -49,7 +50,7 @@ from perfledger.sources.parse import (
     parser_version,
 )
 from perfledger.sources.registry import USER_REGISTRY, Registry, RegistryError, load_registry
-from perfledger.warehouse import compaction, lake
+from perfledger.warehouse import compaction, lake, location
 from perfledger.warehouse.load import (
     DocumentLoad,
     RunCounts,
@@ -349,7 +350,7 @@ def _read_job(item: _ToRead, warehouse: Path, check: bool = True) -> readers.Rea
     large document or a large run; see flows/budget.py and flows/readers.py."""
     document = item.document
     args = (lake.archive_dir(warehouse), document.document_sha256, document.content_type,
-            document.layout, check)
+            document.layout, check, document.archive_url)
     return readers.ReadJob(args, document.byte_size,
                            functools.partial(_may_hold_spans, document, warehouse))
 
@@ -362,7 +363,8 @@ def _may_hold_spans(document: CollectedDocument, warehouse: Path) -> bool:
     if not isolate_above < document.byte_size <= isolate_above * budget.SPAN_FREE_FACTOR:
         return True  # where it is read does not depend on the answer
     try:
-        data = archive.read(lake.archive_dir(warehouse), document.document_sha256)
+        data = remote_archive.read(lake.archive_dir(warehouse), document.document_sha256,
+                                   document.archive_url)
         text, _ = decode_document(data, document.content_type)
     except (OSError, UndecodableDocument):
         return True
@@ -576,17 +578,19 @@ def write_run(
     return RunResult(run_id, snapshot, loaded, counts, tables)
 
 
-def _current_documents(connection, registry: Registry) -> list[CollectedDocument]:
+def _current_documents(connection, registry: Registry, warehouse: Path
+                       ) -> list[CollectedDocument]:
     from perfledger.warehouse.query import query_text
 
     documents = []
+    archive_url = location.archive_url(warehouse)
     for row in connection.execute(query_text("current_documents")).fetchall():
         source_id, url, path, content_type, size, sha256, captured_at = row
         source = registry.sources.get(source_id)
         documents.append(CollectedDocument(
             source_id=source_id, source_url=url, location=path, captured_at=captured_at,
             content_type=content_type or "", layout=source.layout if source else "auto",
-            document_sha256=sha256, archive_path=path, byte_size=size,
+            document_sha256=sha256, archive_path=path, byte_size=size, archive_url=archive_url,
         ))
     return documents
 
@@ -620,7 +624,7 @@ def reprocess(
         connection = lake.connect(warehouse, views=False)
         try:
             documents = [
-                d for d in _current_documents(connection, registry)
+                d for d in _current_documents(connection, registry, warehouse)
                 if not source_names or d.source_id in source_names
             ]
             known = known_documents(connection)
@@ -706,6 +710,7 @@ def ingest(
         )
         try:
             progress(f"collected {len(documents)} document(s)")
+            documents = _mirror_archive(documents, warehouse, first_current, progress)
             budget.pause_at("collected")  # test-only: a crash test kills the run here
             runs = plan_runs(documents)
             for position, batch in enumerate(runs):
@@ -736,6 +741,30 @@ def ingest(
         finally:
             connection.close()
     return summary
+
+
+def _mirror_archive(documents: list[CollectedDocument], warehouse: Path,
+                    current: dict[str, SourceState], progress: Progress
+                    ) -> list[CollectedDocument]:
+    """A shared warehouse's documents put on its bucket before any snapshot names them, and
+    marked as kept there, so that every machine reads them (sources/remote_archive.py).
+    Only documents that are not their source's current version can be missing there."""
+    url = location.archive_url(warehouse)
+    if url is None:
+        return documents
+    local = lake.archive_dir(warehouse)
+    new = [document for document in documents
+           if document.document_sha256 is not None and document.error is None
+           and (document.source_id not in current
+                or current[document.source_id].document_sha256 != document.document_sha256)]
+    sha256s = [document.document_sha256 for document in new]
+    for document in new:
+        if is_results_tree_document(document):
+            sha256s += remote_archive.manifest_members(local, document.document_sha256, url)
+    put = remote_archive.upload(local, url, sha256s)
+    if put:
+        progress(f"archived {put} file(s) on {url}")
+    return [dataclasses.replace(document, archive_url=url) for document in documents]
 
 
 def _merge_when_due(connection, snapshot_id: int | None, every: int,

@@ -358,12 +358,30 @@ def read(archive: Path, sha256: str) -> bytes:
     if path is None:
         plain = archive_path(archive, sha256)
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(plain))
-    data = path.read_bytes()
-    if path.name.endswith(COMPRESSED_SUFFIX):
-        data = _decompressed(data, sha256)
+    return original_bytes(path.read_bytes(), path.name.endswith(COMPRESSED_SUFFIX), sha256)
+
+
+def original_bytes(stored: bytes, compressed: bool, sha256: str) -> bytes:
+    """The original bytes `sha256` from a stored file's content (compressed or plain);
+    OSError when they are not those bytes."""
+    data = _decompressed(stored, sha256) if compressed else stored
     if sha256_of(data) != sha256:
         raise OSError(f"archived document {sha256} is corrupt: its bytes no longer match")
     return data
+
+
+def stored_names(sha256: str) -> tuple[str, str]:
+    """(compressed, plain): the names, relative to an archive, the bytes `sha256` may have."""
+    plain = f"{sha256[:2]}/{sha256}"
+    return plain + COMPRESSED_SUFFIX, plain
+
+
+def keep_stored(archive: Path, name: str, stored: bytes) -> Path:
+    """A stored file's content, read from elsewhere (a shared warehouse's bucket), kept
+    under `name` in this archive, whole or not at all."""
+    path = archive / name
+    _write_atomically(path, stored)
+    return path
 
 
 def _decompressed(stored: bytes, sha256: str) -> bytes:

@@ -43,6 +43,9 @@ class CollectedDocument:
     error: str | None = None
     fetch: dict | None = None  # the HTTP exchange, for documents fetched by URL
     not_modified: bool = False  # the server answered 304: nothing new to read
+    # Where else its bytes are archived: a shared warehouse's s3://BUCKET/PREFIX/archive/,
+    # read when this machine's archive lacks them (sources/remote_archive.py).
+    archive_url: str | None = None
 
 
 def _now() -> str:

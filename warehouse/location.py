@@ -87,8 +87,19 @@ class SharedLocation:
     """A PostgreSQL catalog (libpq keywords, no password) and the data path it records."""
 
     catalog: dict[str, str]
-    data: str  # ends in "/"
+    data: str  # the warehouse's prefix (s3://BUCKET/PREFIX/ or a folder); ends in "/"
     schema: str | None = None
+
+    # Under the prefix, as in a warehouse folder: DuckLake's Parquet files in data/, the raw
+    # archive in archive/. Apart, since DuckLake deletes any file in its data path that its
+    # catalog does not name (ducklake_delete_orphaned_files, run by `compact`).
+    @property
+    def lake_data(self) -> str:
+        return f"{self.data}data/"
+
+    @property
+    def archive(self) -> str:
+        return f"{self.data}archive/"
 
     @property
     def conninfo(self) -> str:
@@ -170,6 +181,13 @@ def shared(warehouse: Path) -> SharedLocation | None:
         raise lake.WarehouseError(f"cannot read {path}: {error.strerror or error}") from None
     location, _local = _from_table(_toml(text, path), path)
     return location
+
+
+def archive_url(warehouse: Path) -> str | None:
+    """Where a shared warehouse keeps its raw archive (s3://BUCKET/PREFIX/archive/, or a
+    folder every machine mounts); None for a folder warehouse, whose archive is its own."""
+    location = shared(Path(warehouse))
+    return None if location is None else location.archive
 
 
 def parse_url(url: str) -> SharedLocation:
@@ -347,7 +365,7 @@ def attach_target(location: SharedLocation, read_only: bool = False) -> str:
 def attach_options(location: SharedLocation, read_only: bool,
                    snapshot_version: int | None = None,
                    snapshot_time: str | None = None) -> list[str]:
-    options = [f"DATA_PATH '{sql.text(location.data)}'"]
+    options = [f"DATA_PATH '{sql.text(location.lake_data)}'"]
     if location.schema:
         options.append(f"METADATA_SCHEMA '{sql.text(location.schema)}'")
     if read_only:

@@ -146,7 +146,7 @@ def lock_down(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
     data = lake.data_path(Path(warehouse))
     folders = sorted({f"{data}/", f"{data.resolve()}/"})
     if (shared := location.shared(Path(warehouse))) is not None:
-        folders = [shared.data]  # a shared warehouse's data: s3://BUCKET/PREFIX/
+        folders = [shared.lake_data]  # a shared warehouse's data: s3://BUCKET/PREFIX/data/
     listed = ", ".join("'" + folder.replace("'", "''") + "'" for folder in folders)
     connection.execute(f"SET allowed_directories = [{listed}]")
     connection.execute("SET enable_external_access = false")

@@ -23,7 +23,8 @@ def reprocess(warehouse, sources, wait_s):
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(
-        f"documents re-read: {summary.documents_read}; values added "
+        f"documents re-read: {summary.documents_read} ({len(summary.failures)} failed); "
+        f"values added "
         f"{summary.total('values_added')}, changed {summary.total('values_changed')}, removed "
         f"{summary.total('values_removed')}, quarantined {summary.total('values_quarantined')}"
     )

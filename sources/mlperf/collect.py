@@ -15,7 +15,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from perfledger.sources import archive
+from perfledger.sources import remote_archive
 from perfledger.sources.mlperf.inference.tree import round_from_summary
 from perfledger.sources.mlperf.mllog import round_from_log_text
 from perfledger.sources.mlperf.units import INFERENCE, TreeUnit, round_from_folders
@@ -113,8 +113,8 @@ def _is_sha256(value: object) -> bool:
     return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
 
 
-def read_manifest(store: Path, manifest_sha256: str) -> dict:
-    manifest = json.loads(archive.read(store, manifest_sha256))
+def read_manifest(store: Path, manifest_sha256: str, archive_url: str | None = None) -> dict:
+    manifest = json.loads(remote_archive.read(store, manifest_sha256, archive_url))
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise ValueError("the archived manifest of this results tree has no file list")
     manifest.setdefault("kind", "training")  # manifests written before inference was read
@@ -124,11 +124,12 @@ def read_manifest(store: Path, manifest_sha256: str) -> dict:
 
 
 @contextmanager
-def materialized_tree(store: Path, manifest_sha256: str, max_file_bytes: int | None = None):
+def materialized_tree(store: Path, manifest_sha256: str, max_file_bytes: int | None = None,
+                      archive_url: str | None = None):
     """Yield (folder, manifest, skipped): the archived files laid out again under a temporary
-    folder; `skipped` maps each file over `max_file_bytes` (archived, not laid out) to its
-    size."""
-    manifest = read_manifest(store, manifest_sha256)
+    folder (read from `archive_url` where `store` lacks them); `skipped` maps each file over
+    `max_file_bytes` (archived, not laid out) to its size."""
+    manifest = read_manifest(store, manifest_sha256, archive_url)
     skipped: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="perfledger-mlperf-") as folder:
         for relative, sha256 in manifest["files"].items():
@@ -143,5 +144,5 @@ def materialized_tree(store: Path, manifest_sha256: str, max_file_bytes: int | N
                 continue
             target = Path(folder, *parts)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(archive.read(store, sha256))
+            target.write_bytes(remote_archive.read(store, sha256, archive_url))
         yield Path(folder), manifest, skipped

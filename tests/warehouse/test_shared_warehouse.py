@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from perfledger.sources import archive
 from perfledger.warehouse import lake, location
 from tests.conftest import JULY_2023
 from tests.reliability.hostile import GOOD_VALUES, HTML_PAGE
@@ -39,10 +40,12 @@ def test_a_url_names_the_catalog_and_data_in_duckdb_s_own_terms():
     assert shared.conninfo == "dbname=perfledger host=db.internal port=5433 user=analyst " \
                               "sslmode=require"
     assert location.attach_target(shared) == f"ducklake:postgres:{shared.conninfo}"
+    # Under the prefix as in a folder: DuckLake's files in data/, the raw archive in archive/.
     assert location.attach_options(shared, read_only=False) == [
-        "DATA_PATH 's3://team/pl/'", "DATA_INLINING_ROW_LIMIT 0"]
+        "DATA_PATH 's3://team/pl/data/'", "DATA_INLINING_ROW_LIMIT 0"]
     assert location.attach_options(shared, read_only=True, snapshot_version=3) == [
-        "DATA_PATH 's3://team/pl/'", "READ_ONLY", "SNAPSHOT_VERSION 3"]
+        "DATA_PATH 's3://team/pl/data/'", "READ_ONLY", "SNAPSHOT_VERSION 3"]
+    assert shared.archive == "s3://team/pl/archive/"
     # A reader's catalog sessions are read-only on the server too.
     assert "default_transaction_read_only=on" in location.attach_target(shared, read_only=True)
     assert shared.display() == \
@@ -121,15 +124,73 @@ def test_the_demo_ingested_into_a_shared_warehouse_answers_a_real_value(team, sh
         "framework": "TensorFlow1", "value": 44059.0, "unit": "items/s"}]
 
 
+def bucket_keys(client, prefix: str) -> list[str]:
+    return [item["Key"] for page in client.get_paginator("list_objects_v2").paginate(
+        Bucket=BUCKET, Prefix=prefix) for item in page.get("Contents", [])]
+
+
 @pytest.mark.slow
 def test_the_data_is_parquet_objects_under_the_prefix(s3, shared_demo):
     _env, client = s3
-    keys = [item["Key"] for page in client.get_paginator("list_objects_v2").paginate(
-        Bucket=BUCKET, Prefix="demo/") for item in page.get("Contents", [])]
-    assert any(key.startswith("demo/main/measurement_values/") for key in keys)
+    keys = bucket_keys(client, "demo/data/")
+    assert any(key.startswith("demo/data/main/measurement_values/") for key in keys)
     assert keys and all(key.endswith(".parquet") for key in keys)
     body = client.get_object(Bucket=BUCKET, Key=keys[0])["Body"].read()
     assert body[:4] == body[-4:] == b"PAR1"
+    assert {key.split("/")[1] for key in bucket_keys(client, "demo/")} == {"data", "archive"}
+
+
+@pytest.mark.slow
+def test_every_document_a_snapshot_names_is_on_the_bucket_as_archived(team, s3, shared_demo):
+    """The raw archive is on the bucket, named as in a folder's archive, with the very bytes:
+    the July 2023 results page is there under its sha256, and reads back as the capture."""
+    _env, client = s3
+    documents = json.loads(team.cli("b", "sql", "--warehouse", shared_demo, "--format", "json",
+                                    "SELECT document_sha256 FROM documents"))
+    archived = {key.removeprefix("demo/archive/") for key in bucket_keys(client, "demo/archive/")}
+    named = {name.split("/")[1].removesuffix(".zst") for name in archived}
+    assert {row["document_sha256"] for row in documents} <= named
+    july = archive.sha256_of(JULY_2023.read_bytes())
+    compressed, plain = archive.stored_names(july)
+    name = compressed if compressed in archived else plain
+    stored = client.get_object(Bucket=BUCKET, Key=f"demo/archive/{name}")["Body"].read()
+    assert archive.original_bytes(stored, name == compressed, july) == JULY_2023.read_bytes()
+
+
+@pytest.mark.slow
+def test_a_machine_that_never_read_a_page_reprocesses_from_the_bucket(team):
+    """Machine A ingests the July 2023 results page; machine D, with an empty folder,
+    reprocesses it: D reads the page from the bucket, keeps a copy, and the warehouse
+    answers as before."""
+    where = team.location(team.postgres.new_database(), "reread")
+    team.cli("a", "ingest", str(JULY_2023), "--warehouse", where, "--quiet")
+    before = team.cli("d", "sql", "--warehouse", where, RESNET_QUERY, "--format", "json")
+    assert [row["value"] for row in json.loads(before)] == [44059.0]
+    out = team.cli("d", "reprocess", "--warehouse", where)
+    assert out.startswith("documents re-read: 1 (0 failed); values added 0, changed 0"), out
+    assert team.cli("d", "sql", "--warehouse", where, RESNET_QUERY, "--format", "json") == before
+    kept = list((team.machines / "d" / "data").rglob("archive/??/*"))
+    assert [path.name.removesuffix(".zst") for path in kept] == [
+        archive.sha256_of(JULY_2023.read_bytes())]
+
+
+@pytest.mark.slow
+def test_a_run_reads_from_the_bucket_what_its_machine_lost(team, shared_demo):
+    """Machine E's ingest archives a page, puts it on the bucket, and pauses; its local copy
+    is then deleted. The run reads the page from the bucket, and loads its values."""
+    where = team.location(team.postgres.new_database(), "lost")
+    paused = team.start("e", "ingest", str(HTML_PAGE), "--warehouse", where, "--quiet",
+                        PERFLEDGER_TEST_PAUSE_AT="collected", PERFLEDGER_TEST_PAUSE_S="3")
+    wait_for_pause(paused)
+    local = list((team.machines / "e" / "data").rglob("archive/??/*"))
+    assert local
+    for path in local:
+        path.unlink()
+    code, out, err = team.finish(paused)
+    assert code == 0, err
+    rows = json.loads(team.cli("c", "sql", "--warehouse", where, "--format", "json",
+                               "SELECT count(*) AS n FROM measurements"))
+    assert rows == [{"n": GOOD_VALUES}]
 
 
 @pytest.mark.slow
