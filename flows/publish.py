@@ -9,27 +9,36 @@ from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
-from perfledger.warehouse import lake
+from perfledger.warehouse import lake, location
+from perfledger.warehouse.export_remote import export_to_object_store, is_remote_target
 
 EXPORT_DIR_ENV = "PERFLEDGER_EXPORT_DIR"
 SUMMARY_KEY = "publish-summary"
 
 
-def default_export_dir(warehouse: Path) -> Path:
-    """$PERFLEDGER_EXPORT_DIR, else an `export` folder beside the warehouse folder."""
+def default_export_dir(warehouse: Path) -> Path | str:
+    """$PERFLEDGER_EXPORT_DIR, else an `export` folder beside the warehouse folder, or for a
+    shared warehouse `export/` under its prefix (s3://BUCKET/PREFIX/export/), where every
+    machine's BI tools find it."""
     configured = os.environ.get(EXPORT_DIR_ENV)
-    return Path(configured).expanduser() if configured else warehouse.parent / "export"
+    if configured:
+        return configured if is_remote_target(configured) else Path(configured).expanduser()
+    shared = location.shared(warehouse)
+    return f"{shared.data}export/" if shared is not None else warehouse.parent / "export"
 
 
 @task(name="export", cache_policy=NO_CACHE)
-def export_task(warehouse: Path, target: Path, export_format: str) -> dict:
+def export_task(warehouse: Path, target: Path | str, export_format: str) -> dict:
     # Imported here so the ingest flow, which imports this module lazily, never needs it.
     from perfledger.warehouse.export import export_warehouse
 
-    return export_warehouse(warehouse, target, export_format, progress=get_run_logger().info)
+    progress = get_run_logger().info
+    if is_remote_target(target):
+        return export_to_object_store(warehouse, str(target), export_format, progress=progress)
+    return export_warehouse(warehouse, Path(target), export_format, progress=progress)
 
 
-def manifest_markdown(manifest: dict, target: Path) -> str:
+def manifest_markdown(manifest: dict, target: Path | str) -> str:
     lines = [
         f"# Export of snapshot {manifest['snapshot_id']} ({manifest['snapshot_time']})",
         "",
@@ -51,7 +60,8 @@ def publish_flow(
     """Export every public view of the warehouse for BI tools (see `perfledger export`)."""
     logger = get_run_logger()
     folder = Path(warehouse) if warehouse else lake.default_warehouse_dir()
-    destination = Path(target) if target else default_export_dir(folder)
+    destination = default_export_dir(folder) if not target else (
+        target if is_remote_target(target) else Path(target))
     manifest = export_task(folder, destination, export_format)
     rows = sum(view["rows"] for view in manifest["views"].values())
     logger.info("exported snapshot %s: %s views, %s rows, to %s", manifest["snapshot_id"],

@@ -88,6 +88,20 @@ class ObjectStore:
                 return None
             raise self._failed("cannot read", relative, error) from None
 
+    def delete(self, relatives: list[str]) -> None:
+        """Remove these objects (S3 takes up to 1,000 names a request)."""
+        for start in range(0, len(relatives), 1000):
+            batch = [{"Key": self.key(name)} for name in relatives[start:start + 1000]]
+            try:
+                answer = self.client.delete_objects(Bucket=self.bucket,
+                                                    Delete={"Objects": batch, "Quiet": True})
+            except Exception as error:
+                raise self._failed("cannot delete under", "", error) from None
+            if answer.get("Errors"):
+                first = answer["Errors"][0]
+                raise ObjectStoreError(f"cannot delete s3://{self.bucket}/{first['Key']}: "
+                                       f"{first.get('Message', first.get('Code'))}")
+
     def names(self, relative_prefix: str = "") -> Iterator[str]:
         """The objects' names below `relative_prefix`, relative to this store's prefix."""
         pages = self.client.get_paginator("list_objects_v2").paginate(

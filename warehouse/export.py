@@ -15,7 +15,7 @@ from pathlib import Path
 
 import duckdb
 
-from perfledger.warehouse import query, sql
+from perfledger.warehouse import location, query, sql
 from perfledger.warehouse.cell_text import inert
 from perfledger.warehouse.dictionary import public_views, view_columns
 
@@ -209,7 +209,7 @@ def build_manifest(
         "snapshot_id": snapshot_id,
         "snapshot_time": snapshot_time.astimezone(UTC).isoformat(),
         "as_of": as_of,
-        "warehouse": str(Path(warehouse).absolute()),
+        "warehouse": _warehouse_name(Path(warehouse)),
         "exported_at": datetime.now(UTC).isoformat(),
         "duckdb_version": duckdb.__version__,
         "files": [describe_file(staging, path) for path in single_file],
@@ -223,6 +223,12 @@ def build_manifest(
             for export in exports
         },
     }
+
+
+def _warehouse_name(warehouse: Path) -> str:
+    """The folder, or a shared warehouse's location as its users write it (no credential)."""
+    shared = location.shared(warehouse)
+    return shared.display() if shared is not None else str(warehouse.absolute())
 
 
 def describe_file(root: Path, path: Path) -> dict:

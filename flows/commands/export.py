@@ -8,14 +8,16 @@ from pathlib import Path
 import click
 
 from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.sources.object_store import ObjectStoreError
 from perfledger.warehouse import lake
 from perfledger.warehouse.export import FORMATS, ExportError, export_warehouse
+from perfledger.warehouse.export_remote import export_to_object_store, is_remote_target
 
 PRINTED = ("table", "json")
 
 
 @click.command("export")
-@click.argument("target", type=click.Path(path_type=Path))
+@click.argument("target")
 @warehouse_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True,
               help="Format of the files written: parquet (hive-partitioned by vendor and "
@@ -27,7 +29,8 @@ PRINTED = ("table", "json")
 @click.option("--json", "as_json", is_flag=True,
               help="Deprecated: the same as --print json, which replaces it.")
 def export(target, warehouse, fmt, as_of, printed, as_json):
-    """Write every public view to folder TARGET, with manifest.json; replaces an older export.
+    """Write every public view to folder TARGET (or s3://BUCKET/PREFIX), with manifest.json;
+    replaces an older export.
 
     --format is the files' format; --print chooses what is printed (as the other commands'
     --format does)."""
@@ -36,8 +39,14 @@ def export(target, warehouse, fmt, as_of, printed, as_json):
         printed = "json"
     progress = lambda message: click.echo(f"  {message}", err=True)  # noqa: E731
     try:
-        manifest = export_warehouse(resolve_warehouse(warehouse), target, fmt, as_of, progress)
-    except (ExportError, lake.WarehouseError, ValueError) as error:
+        if is_remote_target(target):
+            manifest = export_to_object_store(resolve_warehouse(warehouse), target, fmt, as_of,
+                                              progress)
+        else:
+            target = Path(target).absolute()
+            manifest = export_warehouse(resolve_warehouse(warehouse), target, fmt, as_of,
+                                        progress)
+    except (ExportError, lake.WarehouseError, ValueError, ObjectStoreError) as error:
         fail(str(error))
     except Exception as error:  # DuckDB's own errors name what failed
         fail(f"export failed: {error}")
@@ -47,7 +56,7 @@ def export(target, warehouse, fmt, as_of, printed, as_json):
     rows = sum(view["rows"] for view in manifest["views"].values())
     click.echo(
         f"exported {len(manifest['views'])} views ({rows} rows) from snapshot "
-        f"{manifest['snapshot_id']} ({manifest['snapshot_time']}) as {fmt} to {target.absolute()}"
+        f"{manifest['snapshot_id']} ({manifest['snapshot_time']}) as {fmt} to {target}"
     )
 
 

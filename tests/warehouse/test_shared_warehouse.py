@@ -175,6 +175,31 @@ def test_a_machine_that_never_read_a_page_reprocesses_from_the_bucket(team):
 
 
 @pytest.mark.slow
+def test_an_export_to_the_bucket_lists_every_file_it_put_there(team, s3, shared_demo):
+    """`export s3://...` puts the files and manifest.json on the bucket; a second export
+    (as CSV) replaces the first, leaving none of its files; a prefix of other objects is
+    never written to."""
+    _env, client = s3
+    target = f"s3://{BUCKET}/exports/demo"
+    out = team.cli("b", "export", target, "--warehouse", shared_demo, "--print", "json")
+    manifest = json.loads(out)
+    count = json.loads(team.cli("b", "sql", "--warehouse", shared_demo, "--format", "json",
+                                "SELECT count(*) AS n FROM measurements"))[0]["n"]
+    assert manifest["views"]["measurements"]["rows"] == count
+    listed = {file["path"] for view in manifest["views"].values() for file in view["files"]}
+    keys = {key.removeprefix("exports/demo/") for key in bucket_keys(client, "exports/demo/")}
+    assert listed and keys == listed | {"manifest.json"}
+    team.cli("b", "export", target, "--warehouse", shared_demo, "--format", "csv")
+    again = {key.removeprefix("exports/demo/") for key in bucket_keys(client, "exports/demo/")}
+    assert "measurements.csv" in again and not any(key.endswith(".parquet") for key in again)
+    client.put_object(Bucket=BUCKET, Key="elsewhere/notes.txt", Body=b"not an export")
+    _code, _out, err = team.finish(team.start("b", "export", f"s3://{BUCKET}/elsewhere",
+                                              "--warehouse", shared_demo))
+    assert "holds objects and no perfledger export" in err
+    assert bucket_keys(client, "elsewhere/") == ["elsewhere/notes.txt"]
+
+
+@pytest.mark.slow
 def test_a_run_reads_from_the_bucket_what_its_machine_lost(team, shared_demo):
     """Machine E's ingest archives a page, puts it on the bucket, and pauses; its local copy
     is then deleted. The run reads the page from the bucket, and loads its values."""
