@@ -8,6 +8,9 @@ import pytest
 
 from perfledger.flows import pipeline
 
+# The servers of a shared warehouse (PostgreSQL, S3), for any test folder.
+pytest_plugins = ("tests.shared_warehouse_fixtures",)
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 CORPUS = PROJECT_ROOT / "sources" / "corpus"
 JULY_2023 = CORPUS / "002_74c88246ac92525e.txt"

@@ -25,11 +25,12 @@ from prefect.client.orchestration import get_client  # noqa: E402
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId  # noqa: E402
 from prefect.testing.utilities import prefect_test_harness  # noqa: E402
 
-from perfledger.flows import ingest, pipeline  # noqa: E402
+from perfledger.flows import budget, ingest, pipeline  # noqa: E402
 from perfledger.flows.ingest import TASK_RUNNER_ENV, ingest_flow, task_runner_from_env  # noqa: E402
-from perfledger.warehouse import lake  # noqa: E402
+from perfledger.warehouse import lake, location  # noqa: E402
 from tests.conftest import CORPUS, PROJECT_ROOT  # noqa: E402
 from tests.flows.test_deployment_e2e import Processes, log_tail  # noqa: E402
+from tests.servers import BUCKET  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -69,11 +70,12 @@ class Cluster:
     logs: dict[str, Path] = field(default_factory=dict)
 
 
-def process_env(home: Path) -> dict:
+def process_env(home: Path, extra: dict | None = None) -> dict:
     """This machine's environment without a developer's Prefect, Dask or perfledger settings:
-    a worker learns the Prefect API from the task it runs."""
+    a worker learns the Prefect API from the task it runs. `extra`: a team's credentials."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PREFECT_", "PERFLEDGER_", "DASK_"))}
+    env.update(extra or {})
     env.update({
         "PREFECT_HOME": str(home),
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
@@ -83,12 +85,12 @@ def process_env(home: Path) -> dict:
     return env
 
 
-def start_in(processes: Processes, folder: Path, command: list[str], log: Path
-             ) -> subprocess.Popen:
+def start_in(processes: Processes, folder: Path, command: list[str], log: Path,
+             extra_env: dict | None = None) -> subprocess.Popen:
     """A process in its own session (so its children die with it), working in `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as handle:
-        process = subprocess.Popen(command, env=process_env(folder / "prefect-home"),
+        process = subprocess.Popen(command, env=process_env(folder / "prefect-home", extra_env),
                                    cwd=folder, stdout=handle, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     processes.started.append(process)
@@ -106,9 +108,10 @@ def wait_until(check, budget_s: float, what: str, logs: list[Path]):
                 + "\n".join(f"--- {log}\n{log_tail(log)}" for log in logs))
 
 
-def start_cluster(root: Path) -> Cluster:
+def start_cluster(root: Path, worker_env: dict | None = None) -> Cluster:
     """`dask scheduler` on a free 127.0.0.1 port and two `dask worker`s pointed at its
-    scheduler file, one single-threaded worker process each; returns once both are in."""
+    scheduler file, one single-threaded worker process each; returns once both are in.
+    `worker_env`: what the workers' machines have in their environment besides."""
     processes = Processes()
     scheduler_file = root / "scheduler.json"
     scheduler_log = root / "scheduler.log"
@@ -129,7 +132,7 @@ def start_cluster(root: Path) -> Cluster:
                 "--scheduler-file", str(scheduler_file), "--name", name,
                 "--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1",
                 "--no-dashboard", "--local-directory", str(folder / "dask"),
-            ], cluster.logs[name])
+            ], cluster.logs[name], worker_env)
         with Client(scheduler_file=str(scheduler_file), timeout=CLUSTER_BUDGET_S) as client:
             try:
                 client.wait_for_workers(2, timeout=CLUSTER_BUDGET_S)
@@ -383,3 +386,44 @@ def test_a_worker_killed_mid_task_costs_only_time(
     assert runs == [(1,)]
     assert not [problem for problem in problems if problem], problems
     assert (warehouse / ".writer.lock").read_text() == ""  # the writer lock was released
+
+
+def test_workers_read_a_shared_warehouse_s_archive_from_its_bucket(
+    prefect_api, team_env, s3, demo_contents, tmp_path, monkeypatch
+):
+    """The demo corpus into a shared warehouse (PostgreSQL, S3) on the cluster. The run puts
+    the pages on the bucket and pauses; this machine's copies are then deleted, so the
+    workers can read the pages only from the bucket (and keep them again where they can).
+    The values are the in-process run's."""
+    _env, client = s3
+    where = team_env.location(team_env.postgres.new_database(), "dask")
+    folder = location.resolve(where)
+    cluster = start_cluster(tmp_path / "cluster", worker_env=team_env.env)
+    monkeypatch.setenv(budget.PAUSE_ENV, "collected")
+    monkeypatch.setenv(budget.PAUSE_SECONDS_ENV, "5")
+    lost: list[Path] = []
+
+    def lose_this_machine_s_copies(_client) -> None:
+        """Once the five pages are on the bucket (the run then pauses), delete them here."""
+        deadline = time.monotonic() + PREPARE_TIMEOUT_S
+        while time.monotonic() < deadline:
+            listed = client.list_objects_v2(Bucket=BUCKET, Prefix="dask/archive/")
+            if listed.get("KeyCount", 0) >= 5:
+                break
+            time.sleep(0.1)
+        for path in (folder / "archive").glob("??/*"):
+            path.unlink()
+            lost.append(path)
+
+    try:
+        state, prepared = ingest_on_cluster(cluster, [], where, monkeypatch,
+                                            during=lose_this_machine_s_copies)
+        pids = worker_pids(cluster)
+    finally:
+        cluster.processes.stop_all()
+    assert state.is_completed(), state.message
+    assert "5 documents read" in state.message and "358 added" in state.message, state.message
+    assert len(lost) == 5 and all(path.exists() for path in lost)  # read back from the bucket
+    assert {worker for _, worker in prepared} == {"worker-a", "worker-b"}, prepared
+    assert set(pids) == {"worker-a", "worker-b"}
+    assert contents(folder) == demo_contents

@@ -1,5 +1,6 @@
 """The servers of a shared warehouse, started once per test session and stopped at its end
-(see tests/servers.py): nothing inside perfledger is mocked."""
+(see tests/servers.py): nothing inside perfledger is mocked. Registered for every test
+folder by tests/conftest.py."""
 
 from __future__ import annotations
 
