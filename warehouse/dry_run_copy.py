@@ -8,7 +8,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from perfledger.warehouse import lake
+from perfledger.warehouse import lake, location
 from perfledger.warehouse.query import query_text
 
 # Files of the warehouse folder that belong to the catalog or to the writer, never copied.
@@ -23,6 +23,12 @@ def copy_for_dry_run(warehouse: Path, scratch: Path) -> Path:
     linking them is safe; the copy writes its new files, archive entries and lock in its
     own folder, and the real warehouse is only read.
     """
+    if (shared := location.shared(warehouse)) is not None:
+        # Its catalog is a PostgreSQL database: no file to copy, and a copy of the folder
+        # would name the real catalog and write to it.
+        raise lake.WarehouseError(
+            f"a dry run reads a copy of a warehouse folder's catalog; {shared.display()} is a "
+            "shared warehouse, whose catalog cannot be copied: run without dry_run")
     copy = scratch / "warehouse"
     copy.mkdir(parents=True)
     if not lake.catalog_path(warehouse).exists():

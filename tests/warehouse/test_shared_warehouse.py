@@ -376,3 +376,13 @@ def wait_for_pause(process: subprocess.Popen, timeout_s: float = 120) -> None:
 def snapshot_ids(summary: str) -> list[int]:
     line = next(line for line in summary.splitlines() if line.startswith("snapshots:"))
     return [int(part) for part in line.split(":", 1)[1].replace(",", " ").split()]
+
+
+@pytest.mark.slow
+def test_a_dry_run_refuses_a_shared_warehouse_rather_than_write_to_it(team_env, shared_demo,
+                                                                      tmp_path):
+    from perfledger.warehouse.dry_run_copy import copy_for_dry_run
+
+    with pytest.raises(lake.WarehouseError, match="shared warehouse, whose catalog cannot be"):
+        copy_for_dry_run(location.resolve(shared_demo), tmp_path / "scratch")
+    assert not (tmp_path / "scratch").exists()
