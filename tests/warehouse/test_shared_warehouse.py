@@ -386,3 +386,12 @@ def test_a_dry_run_refuses_a_shared_warehouse_rather_than_write_to_it(team_env, 
     with pytest.raises(lake.WarehouseError, match="shared warehouse, whose catalog cannot be"):
         copy_for_dry_run(location.resolve(shared_demo), tmp_path / "scratch")
     assert not (tmp_path / "scratch").exists()
+
+
+@pytest.mark.slow
+def test_diff_of_a_shared_warehouse_reads_as_on_a_folder_warehouse(team, shared_demo,
+                                                                  demo_warehouse):
+    """The demo's last change (what the July 2023 results page added), both ways."""
+    shared = team.cli("b", "diff", "--warehouse", shared_demo, "--format", "json")
+    local = team.cli("b", "diff", "--warehouse", str(demo_warehouse), "--format", "json")
+    assert json.loads(shared) == json.loads(local) != []
