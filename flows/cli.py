@@ -9,6 +9,7 @@ import duckdb
 
 from perfledger.flows.cli_common import (
     EXAMPLE_QUERY,
+    database_failure,
     fail,
     format_option,
     max_width_option,
@@ -18,6 +19,7 @@ from perfledger.flows.cli_common import (
 )
 from perfledger.flows.commands import discovered_commands
 from perfledger.flows.output import render
+from perfledger.sources.object_store import ObjectStoreError
 from perfledger.warehouse import lake, query
 
 
@@ -52,6 +54,13 @@ def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at,
                              captured_at=captured_at, mlperf_round=mlperf_round)
     except (lake.WarehouseError, ValueError) as error:
         fail(str(error))
+    except ObjectStoreError as error:  # the raw pages could not be put on the bucket
+        fail(f"the ingest stopped: {error}. Nothing of this run was committed; run the "
+             "ingest again once the object store answers")
+    except duckdb.Error as error:  # the catalog or the object store failed mid-run
+        fail(f"the ingest stopped: {database_failure(error)}. Each run is committed whole or "
+             "not at all (`perfledger snapshots` lists those that were); run the ingest again "
+             "once this is fixed")
     click.echo(_summary_text(summary))
     if summary.failures and summary.documents_read == len(summary.failures):
         sys.exit(1)

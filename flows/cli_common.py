@@ -77,3 +77,16 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
+def database_failure(error: BaseException) -> str:
+    """The first line of the DuckDB error a failure started with. One raised while cleaning
+    up after another (a ROLLBACK on a connection the server closed, a statement in a
+    transaction already aborted) names only a consequence; the cause is the error it was
+    raised while handling."""
+    import duckdb
+
+    cause, seen = error, {id(error)}
+    while isinstance(earlier := cause.__cause__ or cause.__context__, duckdb.Error) \
+            and id(earlier) not in seen:
+        cause = earlier
+        seen.add(id(cause))
+    return (str(cause).strip().splitlines() or [type(cause).__name__])[0]

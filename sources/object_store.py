@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,6 +46,7 @@ class ObjectStore:
         self.url = url if url.endswith("/") else f"{url}/"
         self.bucket, self.prefix = split_url(self.url)
         self._client = None
+        self._making_client = threading.Lock()
 
     def key(self, relative: str) -> str:
         return self.prefix + relative.lstrip("/")
@@ -54,8 +56,9 @@ class ObjectStore:
 
     @property
     def client(self):
-        if self._client is None:
-            self._client = _client()
+        with self._making_client:  # boto3 sessions are not to be made on two threads at once
+            if self._client is None:
+                self._client = _client()
         return self._client
 
     def size(self, relative: str) -> int | None:

@@ -14,6 +14,7 @@ import contextlib
 import json
 import re
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from perfledger.sources import archive
@@ -28,21 +29,34 @@ def store_for(url: str) -> ObjectStore | FolderStore:
     return _STORES[url]
 
 
+# Requests in flight at once: each file costs a look-up and maybe an upload, a round trip
+# apiece, which side by side cost about one (a page's upload is small).
+UPLOADS_AT_ONCE = 8
+
+
 def upload(local: Path, url: str, sha256s: Iterable[str]) -> int:
     """Put the archived files of `sha256s` on the bucket where they are not yet, whole;
     how many were put. A file the local archive lacks is an error: it was archived by this
     run, before anything read it."""
     store = store_for(url)
-    put = 0
+    paths = []
     for sha256 in dict.fromkeys(sha256s):
         path = archive.stored_path(local, sha256)
         if path is None:
             raise FileNotFoundError(f"archived document {sha256} is not in {local}")
+        paths.append(path)
+
+    def put_if_missing(path: Path) -> bool:
         name = path.relative_to(local).as_posix()
-        if store.size(name) != path.stat().st_size:
-            store.put_file(name, path)
-            put += 1
-    return put
+        if store.size(name) == path.stat().st_size:
+            return False
+        store.put_file(name, path)
+        return True
+
+    if len(paths) < 2:
+        return sum(map(put_if_missing, paths))
+    with ThreadPoolExecutor(UPLOADS_AT_ONCE, thread_name_prefix="perfledger-upload") as pool:
+        return sum(pool.map(put_if_missing, paths))
 
 
 def read(local: Path, sha256: str, url: str | None) -> bytes:

@@ -19,7 +19,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from perfledger.warehouse import sql
+from perfledger.warehouse import lake, sql
 from perfledger.warehouse.lake import LAKE
 
 EVERY_ENV = "PERFLEDGER_COMPACT_EVERY"
@@ -52,6 +52,7 @@ def compact(connection, reason: str = "compaction",
         connection.execute(
             f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(reason)}')")
         before_commit()
+        lake.confirm_writer_lock()
         connection.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):

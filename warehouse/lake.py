@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import fcntl
 import functools
 import importlib.util
@@ -11,7 +12,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -316,6 +317,7 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
         connection.execute(
             f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(f'migration {path.name}')}')"
         )
+        confirm_writer_lock()
         connection.execute("COMMIT")
         done.append(path.name)
     return done
@@ -326,7 +328,7 @@ def applied_migrations(connection: duckdb.DuckDBPyConnection) -> set[str]:
     try:
         return {row[0] for row in connection.execute(
             f"SELECT name FROM {LAKE}.main.schema_migrations").fetchall()}
-    except duckdb.Error:
+    except duckdb.CatalogException:  # a new warehouse: no table yet
         return set()
 
 
@@ -385,8 +387,14 @@ def writer_lock(warehouse: Path, wait_s: float = 0.0) -> Iterator[None]:
     from perfledger.warehouse import location
 
     if (shared := location.shared(warehouse)) is not None:
-        with location.writer_lock(shared, wait_s):  # a PostgreSQL advisory lock
-            yield
+        # A PostgreSQL advisory lock, which a server restart or a killed session takes away
+        # while the run goes on: every commit asks first that it is still held.
+        with location.writer_lock(shared, wait_s) as still_held:
+            token = _LOCK_CHECK.set(still_held)
+            try:
+                yield
+            finally:
+                _LOCK_CHECK.reset(token)
         return
     path = warehouse / ".writer.lock"
     with _creating(warehouse):
@@ -417,6 +425,16 @@ def writer_lock(warehouse: Path, wait_s: float = 0.0) -> Iterator[None]:
             handle.seek(0)
             handle.truncate()
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_LOCK_CHECK: contextvars.ContextVar[Callable[[], None]] = contextvars.ContextVar(
+    "perfledger_writer_lock_check", default=lambda: None)
+
+
+def confirm_writer_lock() -> None:
+    """Raise WarehouseError when this run's writer lock is no longer held (a folder's lock
+    cannot be lost while its process lives); called right before a commit."""
+    _LOCK_CHECK.get()()
 
 
 @dataclass(frozen=True)

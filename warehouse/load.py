@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from perfledger.warehouse import sql
+from perfledger.warehouse import lake, sql
 from perfledger.warehouse.lake import LAKE
 from perfledger.warehouse.mlperf_load import load_official
 from perfledger.warehouse.reviews import apply_reviews
@@ -449,6 +449,7 @@ def commit_run(
         info = sql.literal(json.dumps(_commit_info(run, documents)))
         connection.execute(
             f"CALL {LAKE}.set_commit_message('perfledger', {message}, extra_info => {info})")
+        lake.confirm_writer_lock()
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")

@@ -42,7 +42,7 @@ import re
 import socket
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -70,6 +70,11 @@ _KEYWORD = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']*)")
 # The lock is per catalog database (PostgreSQL's advisory locks are), named by the schema
 # holding DuckLake's tables, so every machine takes the same one however it spells the host.
 _LOCK_NAMESPACE = b"perfledger writer\0"
+# Whether this session holds an advisory lock on a bigint key, by the key's high and low
+# halves (pg_locks lists such a lock as classid, objid and objsubid 1).
+_LOCK_HELD = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
+              "AND pid = pg_backend_pid() AND objsubid = 1 AND classid = %s::bigint::oid "
+              "AND objid = %s::bigint::oid)")
 _LOCK_SESSION_SETTINGS = (
     "SET idle_session_timeout = 0",
     "SET tcp_keepalives_idle = 30",
@@ -331,24 +336,30 @@ def connect(
                 _extension_dir(warehouse, extensions,
                                connection.execute("PRAGMA platform").fetchone()[0])
         _create_secrets(connection, location)
+        if "httpfs" in extensions.values():
+            _ride_out_object_store_faults(connection)
+        if not read_only:
+            _end_writer_with_its_catalog_sessions(connection)
         connection.execute(
             f"ATTACH '{sql.text(attach_target(location, read_only))}' AS {lake.LAKE} "
             f"({', '.join(attach_options(location, read_only, snapshot_version, snapshot_time))})")
+        connection.execute(f"USE {lake.LAKE}")
+        # In the try: a new warehouse's migrations are its first writes to the object store,
+        # and a store that fails them is named as a catalog that fails the attach is.
+        if not read_only:
+            lake.migrate(connection)
+        elif snapshot_version is None and snapshot_time is None and require_migrated:
+            lake._require_migrated(connection, location.display())
+        if views:
+            lake.create_views(connection,
+                              skip_missing_tables=snapshot_version is not None
+                              or snapshot_time is not None)
     except duckdb.Error as error:
         connection.close()
         raise _open_error(location, read_only, error) from None
     except BaseException:
         connection.close()
         raise
-    connection.execute(f"USE {lake.LAKE}")
-    if not read_only:
-        lake.migrate(connection)
-    elif snapshot_version is None and snapshot_time is None and require_migrated:
-        lake._require_migrated(connection, location.display())
-    if views:
-        lake.create_views(connection,
-                          skip_missing_tables=snapshot_version is not None
-                          or snapshot_time is not None)
     return connection
 
 
@@ -439,11 +450,13 @@ def _open_error(location: SharedLocation, read_only: bool,
 
 
 @contextlib.contextmanager
-def writer_lock(location: SharedLocation, wait_s: float = 0.0) -> Iterator[None]:
+def writer_lock(location: SharedLocation, wait_s: float = 0.0
+                ) -> Iterator[Callable[[], None]]:
     """One writer at a time across machines: a PostgreSQL session-level advisory lock on the
     catalog database, held on a connection of its own for the whole run; a second ingest
     waits up to `wait_s`, then stops naming the holder. The lock goes with its session, so a
-    writer that dies (or whose machine does) frees it."""
+    writer that dies (or whose machine does) frees it. Yields a check that raises
+    WarehouseError once the lock is gone (its session ended by a server restart, say)."""
     try:
         import psycopg
     except ImportError:
@@ -474,8 +487,22 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0) -> Iterator[None]
                     f"({_lock_holder(session, key)}); wait for it to finish or pass "
                     "--wait SECONDS")
             time.sleep(0.2)
+        def still_held() -> None:
+            try:
+                held = session.execute(_LOCK_HELD, [(key >> 32) & 0xFFFFFFFF,
+                                                    key & 0xFFFFFFFF]).fetchone()[0]
+            except psycopg.Error as error:
+                raise lake.WarehouseError(
+                    f"this run lost the writer lock of {location.display()} (its session "
+                    f"ended: {_first_line(error)}); nothing of it was committed: run it "
+                    "again") from None
+            if not held:
+                raise lake.WarehouseError(
+                    f"this run no longer holds the writer lock of {location.display()}; "
+                    "nothing of it was committed: run it again")
+
         try:
-            yield
+            yield still_held
         finally:
             with contextlib.suppress(psycopg.Error):
                 session.execute("SELECT pg_advisory_unlock(%s)", [key])
@@ -587,3 +614,25 @@ def _without_secrets(url: str) -> str:
 
 def _first_line(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _ride_out_object_store_faults(connection: duckdb.DuckDBPyConnection) -> None:
+    """Retry each object store request for about six seconds: S3 answers 500 or 503 now and
+    then, and for a while when it is busy. DuckDB's default (3 retries, 0.5 s in all) gives
+    up on a store that stumbles for a second, failing the whole run; a store that stays down
+    still fails it, a few seconds later, with DuckDB's own message. Waits between attempts:
+    none, then 0.2 s doubling (0.2, 0.4, 0.8, 1.6, 3.2)."""
+    for setting in ("http_retries = 6", "http_retry_wait_ms = 200", "http_retry_backoff = 2"):
+        connection.execute(f"SET {setting}")
+
+
+def _end_writer_with_its_catalog_sessions(connection: duckdb.DuckDBPyConnection) -> None:
+    """A writer's catalog sessions fail when their server goes away, rather than being
+    replaced. The writer lock lives in a session of its own on the same server (see
+    `writer_lock`): a restart ends it too, and another ingest may take the lock at once.
+    The PostgreSQL scanner's pool would otherwise check each session it hands out with a
+    query and quietly open a new one in place of a dead one, and the run would commit
+    without the lock. Without the check, the run's next catalog statement fails instead, and
+    its transaction with it: nothing of the run reaches the catalog. A reader takes no lock,
+    and keeps the check."""
+    connection.execute("SET pg_pool_health_check_query = ''")
