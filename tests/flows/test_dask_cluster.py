@@ -97,13 +97,14 @@ def start_in(processes: Processes, folder: Path, command: list[str], log: Path,
     return process
 
 
-def wait_until(check, budget_s: float, what: str, logs: list[Path]):
+def wait_until(check, budget_s: float, what: str, logs: list[Path], poll_s: float = 0.2):
+    """check()'s first true value within `budget_s`; else the test fails with the logs."""
     deadline = time.monotonic() + budget_s
     while time.monotonic() < deadline:
         value = check()
         if value:
             return value
-        time.sleep(0.2)
+        time.sleep(poll_s)
     pytest.fail(f"{what}: not within {budget_s} s\n"
                 + "\n".join(f"--- {log}\n{log_tail(log)}" for log in logs))
 

@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,9 +135,10 @@ def clean_environment(home: Path, api_url: str) -> dict:
     return env
 
 
-@pytest.fixture(scope="session")
-def prefect_server(tmp_path_factory) -> Server:
-    home = tmp_path_factory.mktemp("prefect-home")
+@contextlib.contextmanager
+def running_prefect_server(home: Path) -> Iterator[Server]:
+    """`prefect server start` on a free 127.0.0.1 port, with its home in `home`; stopped
+    with every process started beside it."""
     port = free_port()
     api_url = f"http://127.0.0.1:{port}/api"
     env = clean_environment(home, api_url)
@@ -150,6 +152,12 @@ def prefect_server(tmp_path_factory) -> Server:
         yield Server(api_url, env, home, processes)
     finally:
         processes.stop_all()
+
+
+@pytest.fixture(scope="session")
+def prefect_server(tmp_path_factory) -> Server:
+    with running_prefect_server(tmp_path_factory.mktemp("prefect-home")) as server:
+        yield server
 
 
 def run_deployment(server: Server, name: str, env: dict, **parameters: str) -> str:

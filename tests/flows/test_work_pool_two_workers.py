@@ -27,14 +27,13 @@ from perfledger.flows import pipeline
 from perfledger.sources import archive
 from perfledger.warehouse import lake, location
 from tests.conftest import JULY_2023
+from tests.flows.test_dask_cluster import wait_until
 from tests.flows.test_deployment_e2e import (
     TERMINAL,
-    Processes,
     Server,
     call_api,
-    clean_environment,
-    free_port,
     log_tail,
+    running_prefect_server,
     try_api,
     wait_for,
 )
@@ -48,7 +47,6 @@ MACHINE_NAMES = ("machine-a", "machine-b")
 # page saved as HTML, which perfledger reads as a source of its own.
 PAGES = (JULY_2023, HTML_PAGE)
 # Generous for a busy two-core machine: each is a bound on a failure, not a cost when green.
-SERVER_BUDGET_S = 90
 WORKER_BUDGET_S = 90
 AT_LOCK_BUDGET_S = 90
 RUN_BUDGET_S = 90
@@ -95,21 +93,8 @@ class FlowRunProcess:
 
 @pytest.fixture(scope="module")
 def prefect_api(tmp_path_factory) -> Server:
-    """`prefect server start` on a free 127.0.0.1 port, as test_deployment_e2e.py starts it."""
-    home = tmp_path_factory.mktemp("prefect-server-home")
-    port = free_port()
-    api_url = f"http://127.0.0.1:{port}/api"
-    env = clean_environment(home, api_url)
-    processes = Processes()
-    log = home / "server.log"
-    try:
-        process = processes.start([sys.executable, "-m", "prefect", "server", "start",
-                                   "--host", "127.0.0.1", "--port", str(port)], env, log)
-        wait_for(lambda: try_api(api_url, "/health") is True, SERVER_BUDGET_S,
-                 "prefect server start", log, process)
-        yield Server(api_url, env, home, processes)
-    finally:
-        processes.stop_all()
+    with running_prefect_server(tmp_path_factory.mktemp("prefect-server-home")) as server:
+        yield server
 
 
 def machine_environment(server: Server, credentials: dict, folder: Path) -> dict:
@@ -238,20 +223,6 @@ def stop_unfinished_flow_runs(server: Server, runs: list[str]) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             if os.getpgid(pid) == pid:
                 os.killpg(pid, signal.SIGKILL)
-
-
-def wait_until(check, budget_s: float, what: str, logs: list[Path]):
-    """wait_for of test_deployment_e2e.py, polling more often (the window in which one run
-    holds the lock while the other waits lasts a few seconds) and showing every worker's
-    output on failure."""
-    deadline = time.monotonic() + budget_s
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.3)
-    pytest.fail(f"{what}: not within {budget_s} s\n"
-                + "\n".join(f"--- {log}\n{log_tail(log)}" for log in logs))
 
 
 def when(text: str) -> datetime:
