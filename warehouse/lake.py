@@ -359,12 +359,6 @@ def table_count(connection: duckdb.DuckDBPyConnection) -> int:
                               f"WHERE table_catalog = '{LAKE}'").fetchone()[0]
 
 
-def live_file_count(connection: duckdb.DuckDBPyConnection) -> int:
-    """The data files of the current snapshot, as DuckLake counts them."""
-    return connection.execute("SELECT coalesce(sum(file_count), 0) "
-                              f"FROM ducklake_table_info('{LAKE}')").fetchone()[0]
-
-
 def create_views(
     connection: duckdb.DuckDBPyConnection, *, skip_missing_tables: bool = False
 ) -> None:
@@ -489,11 +483,16 @@ ORDER BY f.end_snapshot IS NOT NULL, t.table_name, f.kind, f.begin_snapshot, 3
 
 def data_files(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> list[DataFile]:
     """Every file the attached warehouse's catalog refers to, current ones first."""
-    data = sql.literal(str(data_path(Path(warehouse))) + "/")
-    rows = connection.execute(
-        _CATALOG_FILES.format(meta=f"__ducklake_metadata_{LAKE}", data=data)).fetchall()
     return [DataFile(table, kind, Path(path), size, first, last)
-            for table, kind, path, size, first, last in rows]
+            for table, kind, path, size, first, last
+            in catalog_file_rows(connection, str(data_path(Path(warehouse))) + "/")]
+
+
+def catalog_file_rows(connection: duckdb.DuckDBPyConnection, data: str) -> list[tuple]:
+    """(table, kind, path, bytes, first snapshot, last snapshot) of every file the catalog
+    refers to, a relative path read against the data path `data`."""
+    return connection.execute(_CATALOG_FILES.format(
+        meta=f"__ducklake_metadata_{LAKE}", data=sql.literal(data))).fetchall()
 
 
 def data_file_problem(file: DataFile) -> str | None:

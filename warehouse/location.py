@@ -49,6 +49,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import duckdb
 
+from perfledger.sources.object_store import store_at
 from perfledger.warehouse import lake, sql
 
 LOCATION_FILE = "location.toml"
@@ -636,3 +637,22 @@ def _end_writer_with_its_catalog_sessions(connection: duckdb.DuckDBPyConnection)
     its transaction with it: nothing of the run reaches the catalog. A reader takes no lock,
     and keeps the check."""
     connection.execute("SET pg_pool_health_check_query = ''")
+
+
+def data_file_problems(connection: duckdb.DuckDBPyConnection, location: SharedLocation
+                       ) -> tuple[list[lake.DataFile], list[tuple[lake.DataFile, str]]]:
+    """Every file the catalog refers to (its path relative to the data path), and those the
+    object store lacks or holds at another size than the catalog records."""
+    stored = store_at(location.lake_data).sizes()
+    files, broken = [], []
+    for table, kind, path, size, first, last in lake.catalog_file_rows(connection,
+                                                                        location.lake_data):
+        relative = path.removeprefix(location.lake_data)
+        file = lake.DataFile(table, kind, Path(relative), size, first, last)
+        files.append(file)
+        found = stored.get(relative)
+        if found is None:
+            broken.append((file, "missing"))
+        elif found != size:
+            broken.append((file, f"{found:,} bytes where the catalog records {size:,}"))
+    return files, broken

@@ -110,15 +110,15 @@ def _check_catalog(connection: duckdb.DuckDBPyConnection, report) -> None:
 
 def _check_data_files(connection: duckdb.DuckDBPyConnection, warehouse: Path,
                       schedule: str | None, report) -> None:
-    if location.shared(warehouse) is not None:
-        live = lake.live_file_count(connection)
-        report("data files", f"{live} live, on the shared warehouse's storage: not checked "
-               "(doctor checks the files of a warehouse folder)")
-        return
-    files = lake.data_files(connection, warehouse)
+    if (shared := location.shared(warehouse)) is not None:
+        files, broken = location.data_file_problems(connection, shared)
+        where = shared.lake_data
+    else:
+        files = lake.data_files(connection, warehouse)
+        broken = [(file, problem) for file in files
+                  if (problem := lake.data_file_problem(file)) is not None]
+        where = None
     current = sum(file.current for file in files)
-    broken = [(file, problem) for file in files
-              if (problem := lake.data_file_problem(file)) is not None]
     kept = f", {len(files) - current} kept for time travel" if len(files) > current else ""
     if not broken:
         merging = f"; {schedule}" if schedule else ""
@@ -128,8 +128,9 @@ def _check_data_files(connection: duckdb.DuckDBPyConnection, warehouse: Path,
     report("data files", f"{current} live{kept}: {len(broken)} missing or unreadable",
            problem=True)
     for file, problem in broken:
-        click.echo(f"  {_shown(file.path, warehouse)}: {problem} ({_role(file)})")
-    click.echo("  what to do: " + _remedy([file for file, _ in broken], warehouse))
+        shown = f"{where}{file.path}" if where else _shown(file.path, warehouse)
+        click.echo(f"  {shown}: {problem} ({_role(file)})")
+    click.echo("  what to do: " + _remedy([file for file, _ in broken], where or warehouse))
 
 
 def _shown(path: Path, warehouse: Path) -> str:
@@ -147,18 +148,19 @@ def _role(file: lake.DataFile) -> str:
             f"to {file.last_snapshot}")
 
 
-def _remedy(files: list[lake.DataFile], warehouse: Path) -> str:
+def _remedy(files: list[lake.DataFile], warehouse: Path | str) -> str:
     tables = ", ".join(sorted({file.table for file in files}))
     if any(file.current for file in files):
         effect = f"every query reading {tables} fails until then"
     else:
         effect = ("only time travel to those snapshots fails (--as-of, diff, the history "
                   "views); the current data is whole")
+    pages = (f"{lake.archive_dir(warehouse)} keeps a copy of every page read"
+             if isinstance(warehouse, Path) else "the bucket's archive/ keeps every page read")
     return (f"copy the files back from a backup of the warehouse, to the same paths under "
             f"{warehouse}; {effect}. No perfledger command re-creates a lost data file "
             "(`perfledger reprocess` reads the stored values first); without a backup, "
-            "ingest the pages again into a new warehouse (--warehouse NEW); "
-            f"{lake.archive_dir(warehouse)} keeps a copy of every page read.")
+            f"ingest the pages again into a new warehouse (--warehouse NEW); {pages}.")
 
 
 COMMAND = doctor

@@ -395,3 +395,18 @@ def test_diff_of_a_shared_warehouse_reads_as_on_a_folder_warehouse(team, shared_
     shared = team.cli("b", "diff", "--warehouse", shared_demo, "--format", "json")
     local = team.cli("b", "diff", "--warehouse", str(demo_warehouse), "--format", "json")
     assert json.loads(shared) == json.loads(local) != []
+
+
+@pytest.mark.slow
+def test_doctor_checks_every_data_file_of_a_shared_warehouse_on_its_bucket(team, s3):
+    """Whole: every file the catalog names is on the bucket. One object deleted: doctor
+    names it with its table and exits 1."""
+    _env, client = s3
+    where = team.location(team.postgres.new_database(), "checked")
+    team.cli("a", "ingest", str(JULY_2023), "--warehouse", where, "--quiet")
+    whole = team.cli("b", "doctor", "--warehouse", where)
+    assert "all present and readable" in whole, whole
+    [lost] = [key for key in bucket_keys(client, "checked/data/main/measurement_values/")]
+    client.delete_object(Bucket=BUCKET, Key=lost)
+    broken = team.cli("b", "doctor", "--warehouse", where, code=1)
+    assert f"s3://{BUCKET}/{lost}: missing (table measurement_values, current data)" in broken
