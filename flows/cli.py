@@ -20,7 +20,7 @@ from perfledger.flows.cli_common import (
 from perfledger.flows.commands import discovered_commands
 from perfledger.flows.output import render
 from perfledger.sources.object_store import ObjectStoreError
-from perfledger.warehouse import lake, query
+from perfledger.warehouse import lake, query, shared_settings
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -143,7 +143,12 @@ def sources(fmt, warehouse):
     """List the registered sources (bundled and added) and the bundled captures of each."""
     from perfledger.flows.pipeline import registry_for
 
-    registry = registry_for(resolve_warehouse(warehouse))
+    folder = resolve_warehouse(warehouse)
+    try:
+        shared_settings.pull(folder)  # a shared warehouse's added sources are on its bucket
+    except ObjectStoreError as error:
+        fail(str(error))
+    registry = registry_for(folder)
     rows = []
     for source in registry.sources.values():
         captures = [c for c in registry.captures if c.source == source.name]

@@ -50,7 +50,7 @@ from perfledger.sources.parse import (
     parser_version,
 )
 from perfledger.sources.registry import USER_REGISTRY, Registry, RegistryError, load_registry
-from perfledger.warehouse import compaction, lake, location
+from perfledger.warehouse import compaction, lake, location, shared_settings
 from perfledger.warehouse.load import (
     DocumentLoad,
     RunCounts,
@@ -618,6 +618,7 @@ def reprocess(
     """
     lake.require_warehouse(warehouse)  # there is nothing to re-read in a new one
     _freeze_startup_objects()
+    shared_settings.pull(warehouse)
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
     with lake.writer_lock(warehouse, wait_s):
@@ -700,6 +701,7 @@ def ingest(
         captured_at = checked(captured_at, "--captured-at")
     merge_every = settings.merge_every()
     _freeze_startup_objects()
+    shared_settings.pull(warehouse)  # a shared warehouse's sources, mappings and reviews
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
     with lake.writer_lock(warehouse, wait_s):

@@ -21,8 +21,10 @@ temporary DuckDB secret that lives in the session's memory only; without AWS key
 environment DuckDB's own (persistent) secrets apply.
 
 Each machine keeps a local folder for its side of a shared warehouse: the copies of the
-DuckDB extensions, the raw archive of the pages it read, the settings files beside the
-catalog, and `location.toml` naming the shared catalog and data (no credential). Every
+DuckDB extensions, its copies of the raw archive (on the bucket under archive/, see
+sources/remote_archive.py) and of the settings files (under settings/, see
+warehouse/shared_settings.py), and `location.toml` naming the shared catalog and data (no
+credential). Every
 function that takes a warehouse folder takes that folder: the CLI resolves the location to
 it (`resolve`), and `lake.connect` and `lake.writer_lock` turn to this module when the
 folder holds a `location.toml`. By default the folder is
@@ -138,8 +140,15 @@ class SharedLocation:
         digest = hashlib.sha256(self.identity().encode()).hexdigest()[:10]
         return data_home / "perfledger" / "shared" / f"{_safe(name)}-{digest}"
 
-    def lock_key(self) -> int:
-        digest = hashlib.sha256(_LOCK_NAMESPACE + (self.schema or "").encode()).digest()
+    @property
+    def settings(self) -> str:
+        """Where the settings kept beside a catalog live (warehouse/shared_settings.py)."""
+        return f"{self.data}settings/"
+
+    def lock_key(self, purpose: bytes = b"") -> int:
+        """The advisory lock of the warehouse's writer; `purpose` names another lock of it."""
+        digest = hashlib.sha256(_LOCK_NAMESPACE + purpose
+                                + (self.schema or "").encode()).digest()
         return int.from_bytes(digest[:8], "big", signed=True)
 
     def file_text(self) -> str:
@@ -656,3 +665,31 @@ def data_file_problems(connection: duckdb.DuckDBPyConnection, location: SharedLo
         elif found != size:
             broken.append((file, f"{found:,} bytes where the catalog records {size:,}"))
     return files, broken
+
+
+@contextlib.contextmanager
+def settings_lock(location: SharedLocation, wait_s: float = 60.0) -> Iterator[None]:
+    """One machine at a time edits the settings of a shared warehouse (a PostgreSQL
+    advisory lock of its own, so that an edit never waits for a long ingest)."""
+    import psycopg
+
+    try:
+        session = psycopg.connect(location.conninfo, autocommit=True,
+                                  application_name="perfledger settings")
+    except psycopg.Error as error:
+        raise lake.WarehouseError(
+            f"cannot reach the catalog of {location.display()}: {_first_line(error)}") from None
+    key = location.lock_key(b"settings\0")
+    with session:
+        deadline = time.monotonic() + wait_s
+        while not session.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
+            if time.monotonic() >= deadline:
+                raise lake.WarehouseError(
+                    f"another machine has been editing the settings of {location.display()} "
+                    f"for {wait_s:.0f} s; try again")
+            time.sleep(0.2)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(psycopg.Error):
+                session.execute("SELECT pg_advisory_unlock(%s)", [key])

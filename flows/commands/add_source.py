@@ -7,7 +7,10 @@ import re
 import click
 
 from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.sources.object_store import ObjectStoreError
 from perfledger.sources.registry import USER_REGISTRY, RegistryError, Source, add_source
+from perfledger.warehouse import shared_settings
+from perfledger.warehouse.lake import WarehouseError
 
 
 def _default_name(url: str) -> str:
@@ -36,10 +39,12 @@ def add_source_command(url, name, publisher, layout, schedule, allowed_hosts, lo
         name=name or _default_name(url), url=url, publisher=publisher, layout=layout,
         schedule=schedule, allowed_hosts=tuple(allowed_hosts) or (host,), local=local,
     )
-    path = resolve_warehouse(warehouse) / USER_REGISTRY
+    folder = resolve_warehouse(warehouse)
+    path = folder / USER_REGISTRY
     try:
-        add_source(path, source)
-    except RegistryError as error:
+        with shared_settings.editing(folder):
+            add_source(path, source)
+    except (RegistryError, WarehouseError, ObjectStoreError) as error:
         fail(str(error))
     click.echo(f"added source '{source.name}' to {path}; "
                f"read it with: perfledger ingest --source {source.name}")

@@ -8,6 +8,9 @@ import click
 
 from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
 from perfledger.schemas.label_mappings import FIELDS, MappingFileError, append_mapping, mapping_path
+from perfledger.sources.object_store import ObjectStoreError
+from perfledger.warehouse import shared_settings
+from perfledger.warehouse.lake import WarehouseError
 
 
 def _assignment(kind: str, text: str) -> tuple[str, object]:
@@ -33,10 +36,12 @@ def map_label(kind, text, assignments, note, warehouse):
     """Record what a label means (see `perfledger labels`); every later run and `perfledger
     reprocess` apply it to the archived pages, so the values come back without fetching."""
     fields = dict(_assignment(kind, assignment) for assignment in assignments)
-    path = mapping_path(resolve_warehouse(warehouse))
+    folder = resolve_warehouse(warehouse)
+    path = mapping_path(folder)
     try:
-        append_mapping(path, kind, text, fields, note)
-    except MappingFileError as error:
+        with shared_settings.editing(folder):
+            append_mapping(path, kind, text, fields, note)
+    except (MappingFileError, WarehouseError, ObjectStoreError) as error:
         fail(str(error))
     click.echo(f"recorded {kind} {json.dumps(text)} in {path}; run `perfledger reprocess` to "
                "apply it to the stored pages")

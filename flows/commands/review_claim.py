@@ -7,6 +7,9 @@ import json
 import click
 
 from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.sources.object_store import ObjectStoreError
+from perfledger.warehouse import shared_settings
+from perfledger.warehouse.lake import WarehouseError
 from perfledger.warehouse.reviews import CORRECTABLE, ReviewFileError, append_review, review_path
 
 
@@ -32,10 +35,12 @@ def review_claim(claim_id, decision, assignments, note, warehouse):
     corrections = dict(_parse_assignment(text) for text in assignments)
     if corrections and decision != "correct":
         fail("--set goes with the decision 'correct'")
-    path = review_path(resolve_warehouse(warehouse))
+    folder = resolve_warehouse(warehouse)
+    path = review_path(folder)
     try:
-        append_review(path, claim_id, decision, note, corrections)
-    except ReviewFileError as error:
+        with shared_settings.editing(folder):
+            append_review(path, claim_id, decision, note, corrections)
+    except (ReviewFileError, WarehouseError, ObjectStoreError) as error:
         fail(str(error))
     click.echo(f"recorded in {path}; applied by the next `perfledger ingest` or `reprocess`")
 

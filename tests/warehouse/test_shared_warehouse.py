@@ -410,3 +410,26 @@ def test_doctor_checks_every_data_file_of_a_shared_warehouse_on_its_bucket(team,
     client.delete_object(Bucket=BUCKET, Key=lost)
     broken = team.cli("b", "doctor", "--warehouse", where, code=1)
     assert f"s3://{BUCKET}/{lost}: missing (table measurement_values, current data)" in broken
+
+
+@pytest.mark.slow
+def test_a_label_mapped_on_one_machine_applies_to_runs_on_another(team, s3):
+    """Machine A maps a label no vocabulary knows; machine B, which never saw the mapping,
+    reprocesses and gets the mapped values: the settings live on the bucket."""
+    _env, client = s3
+    where = team.location(team.postgres.new_database(), "mapped")
+    team.cli("a", "ingest", str(JULY_2023), "--warehouse", where, "--quiet")
+    team.cli("a", "map-label", "model", "ResNet-50 v1.5", "--set", "model=ResNet-50 (mapped)",
+             "--warehouse", where)
+    assert bucket_keys(client, "mapped/settings/") == ["mapped/settings/label-mappings.toml"]
+    out = team.cli("b", "reprocess", "--warehouse", where)
+    assert out.startswith("documents re-read: 1 (0 failed)"), out
+    mapped = json.loads(team.cli("b", "sql", "--warehouse", where, "--format", "json",
+                                 "SELECT DISTINCT model_canonical FROM measurements "
+                                 "WHERE model = 'ResNet-50 v1.5'"))
+    assert mapped == [{"model_canonical": "ResNet-50 (mapped)"}]
+    team.cli("b", "map-label", "model", "BERT Large", "--set", "model=BERT (mapped)",
+             "--warehouse", where)
+    both = client.get_object(Bucket=BUCKET, Key="mapped/settings/label-mappings.toml")
+    text = both["Body"].read().decode()
+    assert "ResNet-50 (mapped)" in text and "BERT (mapped)" in text  # B added to A's edit
