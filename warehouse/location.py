@@ -497,6 +497,7 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0
                     f"({_lock_holder(session, key)}); wait for it to finish or pass "
                     "--wait SECONDS")
             time.sleep(0.2)
+
         def still_held() -> None:
             try:
                 held = session.execute(_LOCK_HELD, [(key >> 32) & 0xFFFFFFFF,
