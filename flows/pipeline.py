@@ -29,7 +29,7 @@ from perfledger.schemas.normalize import (
     quarantine_frame,
 )
 from perfledger.schemas.validate import validate_measurements
-from perfledger.sources import remote_archive
+from perfledger.sources import archive, remote_archive
 from perfledger.sources.capture_time import checked, instant, is_newer
 from perfledger.sources.claims.extract import ClaimResult
 from perfledger.sources.collect import (
@@ -755,8 +755,11 @@ def _mirror_archive(documents: list[CollectedDocument], warehouse: Path,
     if url is None:
         return documents
     local = lake.archive_dir(warehouse)
+    # A document that failed after it was archived (over a budget, say) is recorded too.
     new = [document for document in documents
-           if document.document_sha256 is not None and document.error is None
+           if document.document_sha256 is not None
+           and (document.error is None
+                or archive.stored_path(local, document.document_sha256) is not None)
            and (document.source_id not in current
                 or current[document.source_id].document_sha256 != document.document_sha256)]
     sha256s = [document.document_sha256 for document in new]
