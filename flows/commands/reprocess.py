@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import click
+import duckdb
 
-from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.flows.cli_common import (
+    database_failure,
+    fail,
+    resolve_warehouse,
+    warehouse_option,
+)
+from perfledger.sources.object_store import ObjectStoreError
 from perfledger.warehouse import lake
 
 
@@ -20,8 +27,11 @@ def reprocess(warehouse, sources, wait_s):
     try:
         summary = run_reprocess(resolve_warehouse(warehouse), source_names=list(sources),
                                 wait_s=wait_s, progress=lambda m: click.echo(f"  {m}", err=True))
-    except lake.WarehouseError as error:
+    except (lake.WarehouseError, ObjectStoreError) as error:
         fail(str(error))
+    except duckdb.Error as error:  # the catalog or the object store failed mid-run
+        fail(f"the reprocess stopped: {database_failure(error)}. Each run is committed whole "
+             "or not at all; run it again once this is fixed")
     click.echo(
         f"documents re-read: {summary.documents_read} ({len(summary.failures)} failed); "
         f"values added "
