@@ -14,6 +14,7 @@ from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from perfledger.flows import pipeline
+from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.sources.collect import CollectedDocument
 from perfledger.warehouse import lake, location
 from perfledger.warehouse.dry_run_copy import copy_for_dry_run
@@ -63,12 +64,13 @@ collect_task = task(pipeline.collect, name="collect", retries=2, retry_delay_sec
 @task(name="parse-normalize-validate", cache_policy=NO_CACHE,
       task_run_name="prepare {document.source_id}")
 def prepare_task(
-    document: CollectedDocument, known: set[str], current: dict, warehouse: Path
+    document: CollectedDocument, known: set[str], current: dict, warehouse: Path,
+    mappings: LabelMappings | None = None,
 ) -> DocumentLoad | State:
     """pipeline.prepare for one document; a document that fails makes this task run Failed."""
     logger = get_run_logger()
     try:
-        load = pipeline.prepare(document, known, current, warehouse)
+        load = pipeline.prepare(document, known, current, warehouse, mappings=mappings)
     except Exception as error:  # a parser bug on one page must not cost the other sources
         logger.exception("source %s, document %s: unexpected error", document.source_id,
                          document.location)
@@ -118,6 +120,14 @@ class ParallelStages:
         self.batches: list[list[CollectedDocument]] = []
         self.pending: dict[int, tuple] = {}
         self.locations: dict[int, str] = {}
+        # Read once by the flow, where the run pulled them (a shared warehouse's from its
+        # bucket), and handed to every task: a worker elsewhere has no copy of its own.
+        self.mappings: LabelMappings | None = None
+
+    def mappings_of(self, warehouse: Path) -> LabelMappings:
+        if self.mappings is None:
+            self.mappings = pipeline.label_mappings(warehouse)
+        return self.mappings
 
     def collect(self, targets, registry, warehouse, *options) -> list[CollectedDocument]:
         documents = collect_task(targets, registry, warehouse, *options)
@@ -137,7 +147,8 @@ class ParallelStages:
             load = load_from(lambda: future.result(timeout=PREPARE_TIMEOUT_S,
                                                    raise_on_failure=False), document)
         else:
-            state = prepare_task(document, known, current, warehouse, return_state=True)
+            state = prepare_task(document, known, current, warehouse,
+                                 self.mappings_of(warehouse), return_state=True)
             load = load_from(lambda: state.result(raise_on_failure=False), document)
         self.locations[id(load)] = document.location
         return load
@@ -146,7 +157,8 @@ class ParallelStages:
         batch = next((b for b in self.batches if any(d is document for d in b)), [document])
         for member in batch:
             if id(member) not in self.pending:
-                future = prepare_task.submit(member, known, current, warehouse)
+                future = prepare_task.submit(member, known, current, warehouse,
+                                             self.mappings_of(warehouse))
                 self.pending[id(member)] = (future, known, current)
 
 

@@ -218,10 +218,13 @@ def prepare(
     current: dict[str, SourceState],
     warehouse: Path,
     force: bool = False,
+    mappings: LabelMappings | None = None,
 ) -> DocumentLoad:
     """Parse, normalize and validate one document version into what the load stage writes.
 
     `force` re-reads a version already applied (after a vocabulary or parser fix).
+    `mappings`: the label mappings to apply, as the run read them (a worker on another
+    machine has no copy of the warehouse's); by default those beside `warehouse`.
     """
     item = _triage(document, known, current, warehouse, force)
     if isinstance(item, DocumentLoad):
@@ -230,7 +233,9 @@ def prepare(
     read = _parsed_from(item, outcome, known)
     if isinstance(read, DocumentLoad):
         return read
-    normalized = normalize_cells(read.parsed.cells, read.context, _mappings(warehouse))
+    if mappings is None:
+        mappings = label_mappings(warehouse)
+    normalized = normalize_cells(read.parsed.cells, read.context, mappings)
     good, invalid = validate_measurements(normalized.measurements)
     return _finish(read, normalized.quarantine, good, invalid, known)
 
@@ -254,7 +259,7 @@ def prepare_many(
             if isinstance(item, _ToRead)]
     # Readers work up to a chunk ahead, so that they go on while this process normalizes.
     outcomes = readers.read_all(budget.read_archived, jobs, lookahead=PREPARE_CHUNK)
-    mappings = _mappings(warehouse)
+    mappings = label_mappings(warehouse)
     try:
         pending: list[DocumentLoad | _Parsed] = []
         sources: set[str] = set()
@@ -393,7 +398,7 @@ def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> Do
                    item.force, layout_name, claims)
 
 
-def _mappings(warehouse: Path) -> LabelMappings:
+def label_mappings(warehouse: Path) -> LabelMappings:
     """The label mappings recorded beside the warehouse (`perfledger map-label`)."""
     return read_mappings(mapping_path(warehouse))
 

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import polars as pl
 import pytest
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import (
@@ -18,7 +19,7 @@ from prefect.client.schemas.filters import (
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.testing.utilities import prefect_test_harness
 
-from perfledger.flows import ingest
+from perfledger.flows import ingest, pipeline
 from perfledger.flows.ingest import TASK_RUNNER_ENV, ingest_flow, split_source, task_runner_from_env
 from perfledger.warehouse import lake
 from tests.conftest import CORPUS, JANUARY_2022, JULY_2023
@@ -199,3 +200,23 @@ def test_one_source_is_a_registered_name_or_a_path_or_url():
     assert split_source(str(JULY_2023)) == ([str(JULY_2023)], None)
     assert split_source("https://www.graphcore.ai/performance-results") == (
         ["https://www.graphcore.ai/performance-results"], None)
+
+
+def test_a_prepare_task_elsewhere_applies_the_mappings_the_run_hands_it(tmp_path):
+    """A task on another machine (here: a warehouse folder with no mapping file) normalizes
+    with the label mappings the flow read and handed it, as the run's own machine would."""
+    from perfledger.schemas.label_mappings import append_mapping, mapping_path, read_mappings
+
+    taught = tmp_path / "taught"
+    append_mapping(mapping_path(taught), "model", "ResNet-50 v1.5",
+                   {"model": "ResNet-50 (mapped)"})
+    elsewhere = tmp_path / "elsewhere"
+    [document] = pipeline.collect([str(JULY_2023)], pipeline.registry_for(elsewhere), elsewhere)
+    handed = pipeline.prepare(document, set(), {}, elsewhere,
+                              mappings=read_mappings(mapping_path(taught)))
+    unmapped = pipeline.prepare(document, set(), {}, elsewhere)
+    resnet = (pl.col("model") == "ResNet-50 v1.5")
+    assert handed.measurements.filter(resnet)["model_canonical"].unique().to_list() == [
+        "ResNet-50 (mapped)"]
+    assert unmapped.measurements.filter(resnet)["model_canonical"].unique().to_list() == [
+        "ResNet-50 v1.5"]
