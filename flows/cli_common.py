@@ -89,4 +89,4 @@ def database_failure(error: BaseException) -> str:
             and id(earlier) not in seen:
         cause = earlier
         seen.add(id(cause))
-    return (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    return lake.first_line(cause)

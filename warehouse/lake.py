@@ -45,6 +45,11 @@ def default_warehouse_dir() -> Path:
     return data_home / "perfledger" / "warehouse"
 
 
+def first_line(error: BaseException) -> str:
+    """An error's first line (DuckDB's and libpq's go on with hints and the statement)."""
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
 def catalog_path(warehouse: Path) -> Path:
     return warehouse / "catalog.sqlite"
 
@@ -192,7 +197,7 @@ def _load(connection: duckdb.DuckDBPyConnection, warehouse: Path, read_only: boo
                else "reinstall the project's locked requirements")
         raise ExtensionError(
             f"the DuckDB extension {extension_name} does not load from {where} "
-            f"({str(error).splitlines()[0]}); {fix}") from None
+            f"({first_line(error)}); {fix}") from None
 
 
 @functools.cache

@@ -441,12 +441,12 @@ def _create_secrets(connection: duckdb.DuckDBPyConnection, location: SharedLocat
         # The statement holds the keys: only DuckDB's first line, which names none, is shown.
         raise lake.WarehouseError(
             "cannot make a DuckDB S3 secret from the AWS_* variables: "
-            f"{_first_line(error)}") from None
+            f"{lake.first_line(error)}") from None
 
 
 def _open_error(location: SharedLocation, read_only: bool,
                 error: duckdb.Error) -> lake.WarehouseError:
-    reason = _first_line(error)
+    reason = lake.first_line(error)
     if read_only and ("read-only" in reason.lower() or "read only" in reason.lower()
                       or "does not exist" in reason.lower()):
         return lake.WarehouseError(
@@ -467,36 +467,19 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0
     waits up to `wait_s`, then stops naming the holder. The lock goes with its session, so a
     writer that dies (or whose machine does) frees it. Yields a check that raises
     WarehouseError once the lock is gone (its session ended by a server restart, say)."""
-    try:
-        import psycopg
-    except ImportError:
-        raise lake.WarehouseError(
-            "a shared warehouse's writer lock needs the package psycopg: install the "
-            "project's locked requirements") from None
-    holder_name = f"perfledger writer on {socket.gethostname()} pid {os.getpid()}"[:63]
-    try:
-        session = psycopg.connect(location.conninfo, autocommit=True,
-                                  application_name=holder_name)
-    except psycopg.Error as error:
-        raise lake.WarehouseError(
-            f"cannot reach the catalog of {location.display()} to take the writer lock: "
-            f"{_first_line(error)}") from None
     key = location.lock_key()
-    with session:
-        # The session sits idle for the whole run: never ended for that, and ended within
-        # about a minute of its machine vanishing (the server's keepalives), so that a
-        # writer whose machine died holds the lock no longer than that.
-        for setting in _LOCK_SESSION_SETTINGS:
-            with contextlib.suppress(psycopg.Error):
-                session.execute(setting)
-        deadline = time.monotonic() + wait_s
-        while not session.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
-            if time.monotonic() >= deadline:
-                raise lake.WarehouseError(
-                    f"another ingest is writing to {location.display()} "
-                    f"({_lock_holder(session, key)}); wait for it to finish or pass "
-                    "--wait SECONDS")
-            time.sleep(0.2)
+
+    def busy(session) -> str:
+        return (f"another ingest is writing to {location.display()} "
+                f"({_lock_holder(session, key)}); wait for it to finish or pass --wait SECONDS")
+
+    holder_name = f"perfledger writer on {socket.gethostname()} pid {os.getpid()}"[:63]
+    # The session sits idle for the whole run: never ended for that, and ended within about a
+    # minute of its machine vanishing (the server's keepalives), so that a writer whose
+    # machine died holds the lock no longer than that.
+    with _advisory_lock(location, key, holder_name, wait_s, "the writer lock", busy,
+                        _LOCK_SESSION_SETTINGS) as session:
+        import psycopg
 
         def still_held() -> None:
             try:
@@ -505,15 +488,48 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0
             except psycopg.Error as error:
                 raise lake.WarehouseError(
                     f"this run lost the writer lock of {location.display()} (its session "
-                    f"ended: {_first_line(error)}); nothing of it was committed: run it "
+                    f"ended: {lake.first_line(error)}); nothing of it was committed: run it "
                     "again") from None
             if not held:
                 raise lake.WarehouseError(
                     f"this run no longer holds the writer lock of {location.display()}; "
                     "nothing of it was committed: run it again")
 
+        yield still_held
+
+
+@contextlib.contextmanager
+def _advisory_lock(location: SharedLocation, key: int, session_name: str, wait_s: float,
+                   what: str, busy: Callable[[object], str],
+                   settings: tuple[str, ...] = ()) -> Iterator[object]:
+    """A session-level advisory lock `key` on the catalog database, on a psycopg session of
+    its own named `session_name`, tried until `wait_s` runs out (then WarehouseError with
+    `busy(session)`); yields the session, and frees the lock when done. The lock goes with
+    its session."""
+    try:
+        import psycopg
+    except ImportError:
+        raise lake.WarehouseError(
+            f"a shared warehouse's {what.removeprefix('the ')} needs the package psycopg: "
+            "install the project's locked requirements") from None
+    try:
+        session = psycopg.connect(location.conninfo, autocommit=True,
+                                  application_name=session_name)
+    except psycopg.Error as error:
+        raise lake.WarehouseError(
+            f"cannot reach the catalog of {location.display()} to take {what}: "
+            f"{lake.first_line(error)}") from None
+    with session:
+        for setting in settings:
+            with contextlib.suppress(psycopg.Error):
+                session.execute(setting)
+        deadline = time.monotonic() + wait_s
+        while not session.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
+            if time.monotonic() >= deadline:
+                raise lake.WarehouseError(busy(session))
+            time.sleep(0.2)
         try:
-            yield still_held
+            yield session
         finally:
             with contextlib.suppress(psycopg.Error):
                 session.execute("SELECT pg_advisory_unlock(%s)", [key])
@@ -623,10 +639,6 @@ def _without_secrets(url: str) -> str:
     return re.sub(r"//[^/@]*@", "//", url)
 
 
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
-
-
 def _ride_out_object_store_faults(connection: duckdb.DuckDBPyConnection) -> None:
     """Retry each object store request for about six seconds: S3 answers 500 or 503 now and
     then, and for a while when it is busy. DuckDB's default (3 retries, 0.5 s in all) gives
@@ -672,25 +684,10 @@ def data_file_problems(connection: duckdb.DuckDBPyConnection, location: SharedLo
 def settings_lock(location: SharedLocation, wait_s: float = 60.0) -> Iterator[None]:
     """One machine at a time edits the settings of a shared warehouse (a PostgreSQL
     advisory lock of its own, so that an edit never waits for a long ingest)."""
-    import psycopg
+    def busy(_session) -> str:
+        return (f"another machine has been editing the settings of {location.display()} "
+                f"for {wait_s:.0f} s; try again")
 
-    try:
-        session = psycopg.connect(location.conninfo, autocommit=True,
-                                  application_name="perfledger settings")
-    except psycopg.Error as error:
-        raise lake.WarehouseError(
-            f"cannot reach the catalog of {location.display()}: {_first_line(error)}") from None
-    key = location.lock_key(b"settings\0")
-    with session:
-        deadline = time.monotonic() + wait_s
-        while not session.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
-            if time.monotonic() >= deadline:
-                raise lake.WarehouseError(
-                    f"another machine has been editing the settings of {location.display()} "
-                    f"for {wait_s:.0f} s; try again")
-            time.sleep(0.2)
-        try:
-            yield
-        finally:
-            with contextlib.suppress(psycopg.Error):
-                session.execute("SELECT pg_advisory_unlock(%s)", [key])
+    with _advisory_lock(location, location.lock_key(b"settings\0"), "perfledger settings",
+                        wait_s, "the settings lock", busy):
+        yield
