@@ -10,7 +10,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from perfledger.warehouse import lake, location
-from perfledger.warehouse.export_remote import export_to_object_store, is_remote_target
+from perfledger.warehouse.export_remote import export_to, is_remote_target
 
 EXPORT_DIR_ENV = "PERFLEDGER_EXPORT_DIR"
 SUMMARY_KEY = "publish-summary"
@@ -29,13 +29,7 @@ def default_export_dir(warehouse: Path) -> Path | str:
 
 @task(name="export", cache_policy=NO_CACHE)
 def export_task(warehouse: Path, target: Path | str, export_format: str) -> dict:
-    # Imported here so the ingest flow, which imports this module lazily, never needs it.
-    from perfledger.warehouse.export import export_warehouse
-
-    progress = get_run_logger().info
-    if is_remote_target(target):
-        return export_to_object_store(warehouse, str(target), export_format, progress=progress)
-    return export_warehouse(warehouse, Path(target), export_format, progress=progress)
+    return export_to(warehouse, target, export_format, progress=get_run_logger().info)
 
 
 def manifest_markdown(manifest: dict, target: Path | str) -> str:
@@ -60,8 +54,7 @@ def publish_flow(
     """Export every public view of the warehouse for BI tools (see `perfledger export`)."""
     logger = get_run_logger()
     folder = Path(warehouse) if warehouse else lake.default_warehouse_dir()
-    destination = default_export_dir(folder) if not target else (
-        target if is_remote_target(target) else Path(target))
+    destination = target or default_export_dir(folder)
     manifest = export_task(folder, destination, export_format)
     rows = sum(view["rows"] for view in manifest["views"].values())
     logger.info("exported snapshot %s: %s views, %s rows, to %s", manifest["snapshot_id"],

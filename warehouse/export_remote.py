@@ -24,6 +24,20 @@ def is_remote_target(target: str | Path) -> bool:
     return str(target).startswith("s3://")
 
 
+def export_to(
+    warehouse: Path,
+    target: str | Path,
+    fmt: str,
+    as_of: str | None = None,
+    progress: Callable[[str], None] = lambda message: None,
+) -> dict:
+    """Every public view exported to a folder or, written s3://BUCKET/PREFIX, onto object
+    storage."""
+    if is_remote_target(target):
+        return export_to_object_store(warehouse, str(target), fmt, as_of, progress)
+    return export_warehouse(warehouse, Path(target), fmt, as_of, progress)
+
+
 def export_to_object_store(
     warehouse: Path,
     url: str,

@@ -10,8 +10,8 @@ import click
 from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
 from perfledger.sources.object_store import ObjectStoreError
 from perfledger.warehouse import lake
-from perfledger.warehouse.export import FORMATS, ExportError, export_warehouse
-from perfledger.warehouse.export_remote import export_to_object_store, is_remote_target
+from perfledger.warehouse.export import FORMATS, ExportError
+from perfledger.warehouse.export_remote import export_to, is_remote_target
 
 PRINTED = ("table", "json")
 
@@ -39,13 +39,9 @@ def export(target, warehouse, fmt, as_of, printed, as_json):
         printed = "json"
     progress = lambda message: click.echo(f"  {message}", err=True)  # noqa: E731
     try:
-        if is_remote_target(target):
-            manifest = export_to_object_store(resolve_warehouse(warehouse), target, fmt, as_of,
-                                              progress)
-        else:
+        if not is_remote_target(target):
             target = Path(target).absolute()
-            manifest = export_warehouse(resolve_warehouse(warehouse), target, fmt, as_of,
-                                        progress)
+        manifest = export_to(resolve_warehouse(warehouse), target, fmt, as_of, progress)
     except (ExportError, lake.WarehouseError, ValueError, ObjectStoreError) as error:
         fail(str(error))
     except Exception as error:  # DuckDB's own errors name what failed
