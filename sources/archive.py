@@ -130,10 +130,10 @@ class Batch:
         compressed = _compressed_or_none(data)
         if compressed is None:
             path = archive_path(self.archive, sha256)
-            _write_atomically(path, data)
+            write_atomically(path, data)
         else:
             path = compressed_path(self.archive, sha256)
-            _write_atomically(path, compressed, _trailer(len(data)))
+            write_atomically(path, compressed, _trailer(len(data)))
         return Written(sha256, path, (path, path.parent))
 
     def write_file(self, source: Path) -> tuple[Written, int]:
@@ -310,7 +310,8 @@ def sightings(archive: Path, sha256: str) -> list[dict]:
     return found
 
 
-def _write_atomically(path: Path, *parts: bytes) -> None:
+def write_atomically(path: Path, *parts: bytes) -> None:
+    """`parts` as the file `path`, whole or not at all (written aside, then renamed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     # Named for the thread too: two threads may archive the same bytes at once.
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
@@ -380,7 +381,7 @@ def keep_stored(archive: Path, name: str, stored: bytes) -> Path:
     """A stored file's content, read from elsewhere (a shared warehouse's bucket), kept
     under `name` in this archive, whole or not at all."""
     path = archive / name
-    _write_atomically(path, stored)
+    write_atomically(path, stored)
     return path
 
 

@@ -11,11 +11,11 @@ folder, and nothing here applies to it.
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from perfledger.schemas.label_mappings import MAPPING_FILE
+from perfledger.sources import archive
 from perfledger.sources.object_store import store_at
 from perfledger.sources.registry import USER_REGISTRY
 from perfledger.warehouse import location
@@ -33,7 +33,7 @@ def pull(warehouse: Path) -> None:
     for name in SETTINGS_FILES:
         text = store.get(name)
         if text is not None:
-            _write_atomically(warehouse / name, text)
+            archive.write_atomically(warehouse / name, text)
 
 
 @contextlib.contextmanager
@@ -58,10 +58,3 @@ def _read(path: Path) -> bytes | None:
         return path.read_bytes()
     except FileNotFoundError:
         return None
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
