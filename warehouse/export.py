@@ -84,13 +84,22 @@ def check_replaceable(target: Path) -> None:
     if not any(target.iterdir()):
         return
     try:
-        manifest = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = {}
-    if not isinstance(manifest, dict) or manifest.get("generator") != GENERATOR:
+        manifest = (target / MANIFEST).read_bytes()
+    except OSError:
+        manifest = None
+    if not is_export_manifest(manifest):
         raise ExportError(
             f"{target} is not empty and holds no perfledger export; choose a new or empty folder"
         )
+
+
+def is_export_manifest(text: bytes | None) -> bool:
+    """Whether `text` is the manifest.json of a perfledger export (what may be replaced)."""
+    try:
+        manifest = json.loads(text or b"{}")
+    except ValueError:
+        return False
+    return isinstance(manifest, dict) and manifest.get("generator") == GENERATOR
 
 
 def make_staging_dir(target: Path) -> Path:

@@ -11,13 +11,17 @@ holding a perfledger export is written to, never a prefix of other files.
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from perfledger.sources.object_store import ObjectStore
-from perfledger.warehouse.export import GENERATOR, MANIFEST, ExportError, export_warehouse
+from perfledger.warehouse.export import (
+    MANIFEST,
+    ExportError,
+    export_warehouse,
+    is_export_manifest,
+)
 
 
 def is_remote_target(target: str | Path) -> bool:
@@ -66,10 +70,6 @@ def export_to_object_store(
 def _check_replaceable(store: ObjectStore, existing: set[str]) -> None:
     if not existing:
         return
-    try:
-        manifest = json.loads(store.get(MANIFEST) or b"{}")
-    except ValueError:
-        manifest = {}
-    if not isinstance(manifest, dict) or manifest.get("generator") != GENERATOR:
+    if not is_export_manifest(store.get(MANIFEST)):
         raise ExportError(f"{store.url} holds objects and no perfledger export; choose a new "
                           "or empty prefix")
