@@ -9,8 +9,6 @@ message and leaves the warehouse as it was: the same snapshots, the same answers
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import time
 from dataclasses import dataclass
@@ -22,7 +20,12 @@ from tests.conftest import JULY_2023
 from tests.faulty_proxy import FaultyProxy
 from tests.reliability.hostile import GOOD_VALUES
 from tests.servers import BUCKET
-from tests.warehouse.test_shared_warehouse import RESNET_QUERY, comparable, snapshot_ids
+from tests.warehouse.test_shared_warehouse import (
+    RESNET_QUERY,
+    comparable,
+    snapshot_ids,
+    wait_for_pause,
+)
 
 WRITER = "faulty"  # the machine whose object store requests go through the proxy
 RESNET_THROUGHPUT = 44059.0  # ResNet-50 v1.5 training, Bow Pod16, SDK 3.0 (the demo corpus)
@@ -70,17 +73,19 @@ def start_ingest(team, proxy: FaultyProxy, where: str, *targets: str,
                       AWS_ENDPOINT_URL=proxy.endpoint, **env)
 
 
-def wait_for_pause(process: subprocess.Popen, point: str, timeout_s: float = 120) -> None:
-    """Until the ingest says it paused at `point` (inside the writer lock)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        line = process.stderr.readline()
-        if f"paused at {point}" in line:
-            return
-        if not line and process.poll() is not None:
-            break
-    os.killpg(process.pid, signal.SIGKILL)
-    raise AssertionError(f"the ingest never paused at {point}: {process.communicate()}")
+def with_july_2023(team, prefix: str) -> tuple[str, Stored]:
+    """A new shared warehouse holding the July 2023 results page, and what it stores."""
+    where = new_warehouse(team, prefix)
+    team.cli(WRITER, "ingest", str(JULY_2023), "--warehouse", where, "--quiet")
+    return where, stored(where)
+
+
+def paused_at_load(team, proxy: FaultyProxy, where: str, pause_s: str) -> subprocess.Popen:
+    """An ingest of the demo corpus, once it pauses inside its lock right before committing."""
+    ingest = start_ingest(team, proxy, where, PERFLEDGER_TEST_PAUSE_AT="load",
+                          PERFLEDGER_TEST_PAUSE_S=pause_s)
+    wait_for_pause(ingest, "load")
+    return ingest
 
 
 def error_lines(stderr: str) -> list[str]:
@@ -183,9 +188,7 @@ def test_an_object_store_answering_500s_for_a_while_costs_retries_not_the_run(
         team, team_env, shared_demo, proxy):
     where = new_warehouse(team, "answering-500s")
     started = time.monotonic()
-    ingest = start_ingest(team, proxy, where, PERFLEDGER_TEST_PAUSE_AT="load",
-                          PERFLEDGER_TEST_PAUSE_S="0.5")
-    wait_for_pause(ingest, "load")
+    ingest = paused_at_load(team, proxy, where, "0.5")
     proxy.fail_next(FAILED_REQUESTS)  # the first requests of the run's commit
     code, out, err = team.finish(ingest)
     assert code == 0, err
@@ -221,13 +224,9 @@ def test_an_object_store_down_for_the_whole_commit_fails_the_run_and_changes_not
         team, team_env, proxy):
     """The ingest pauses inside its lock before committing, and the store goes down then: the
     run's first Parquet write fails after its retries, and the catalog is never touched."""
-    where = new_warehouse(team, "down")
-    team.cli(WRITER, "ingest", str(JULY_2023), "--warehouse", where, "--quiet")
-    before = stored(where)
+    where, before = with_july_2023(team, "down")
     started = time.monotonic()
-    ingest = start_ingest(team, proxy, where, PERFLEDGER_TEST_PAUSE_AT="load",
-                          PERFLEDGER_TEST_PAUSE_S="0.5")
-    wait_for_pause(ingest, "load")
+    ingest = paused_at_load(team, proxy, where, "0.5")
     proxy.go_down()
     code, out, err = team.finish(ingest)
     failed_after = time.monotonic() - started
@@ -256,12 +255,8 @@ def test_postgresql_restarted_while_a_writer_holds_the_lock_fails_that_run_alone
     """The ingest pauses inside its lock before committing while PostgreSQL restarts: the
     restart ends the lock's session with every other, so the run must not go on to commit
     through new catalog sessions as if it still held the lock."""
-    where = new_warehouse(team, "catalog-restarted")
-    team.cli(WRITER, "ingest", str(JULY_2023), "--warehouse", where, "--quiet")
-    before = stored(where)
-    ingest = start_ingest(team, proxy, where, PERFLEDGER_TEST_PAUSE_AT="load",
-                          PERFLEDGER_TEST_PAUSE_S="2")
-    wait_for_pause(ingest, "load")
+    where, before = with_july_2023(team, "catalog-restarted")
+    ingest = paused_at_load(team, proxy, where, "2")
     started = time.monotonic()
     team.postgres.restart()
     restarted_in = time.monotonic() - started
@@ -300,12 +295,8 @@ def test_a_run_whose_lock_session_ended_commits_nothing(team, team_env, proxy):
     """Only the lock's session ends (an operator's pg_terminate_backend) while the run's own
     catalog sessions live on: the run asks for its lock before committing, finds it gone,
     and commits nothing, so that no other writer can have been let in meanwhile."""
-    where = new_warehouse(team, "lock-lost")
-    team.cli(WRITER, "ingest", str(JULY_2023), "--warehouse", where, "--quiet")
-    before = stored(where)
-    ingest = start_ingest(team, proxy, where, PERFLEDGER_TEST_PAUSE_AT="load",
-                          PERFLEDGER_TEST_PAUSE_S="2")
-    wait_for_pause(ingest, "load")
+    where, before = with_july_2023(team, "lock-lost")
+    ingest = paused_at_load(team, proxy, where, "2")
     assert terminate_writer_lock_sessions(team.postgres, database_of(where)) == 1
     code, out, err = team.finish(ingest)
     assert code == 2, out + err
@@ -325,9 +316,7 @@ def test_an_object_store_down_while_the_pages_are_archived_fails_the_run_plainly
         team, team_env, proxy):
     """The raw pages go up before anything is written to the catalog: a store that is down
     then fails the run with a one-line message naming the object, and nothing changes."""
-    where = new_warehouse(team, "archive-down")
-    team.cli(WRITER, "ingest", str(JULY_2023), "--warehouse", where, "--quiet")
-    before = stored(where)
+    where, before = with_july_2023(team, "archive-down")
     proxy.go_down(matching="/archive-down/archive/")
     try:
         code, out, err = team.finish(start_ingest(team, proxy, where))

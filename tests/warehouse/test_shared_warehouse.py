@@ -360,17 +360,18 @@ def test_no_credential_is_written_to_the_catalog_the_objects_the_folders_or_the_
         assert not any(secret in text for text in written)
 
 
-def wait_for_pause(process: subprocess.Popen, timeout_s: float = 120) -> None:
-    """Until the ingest says it paused (inside the writer lock, after collecting)."""
+def wait_for_pause(process: subprocess.Popen, point: str = "collected",
+                   timeout_s: float = 120) -> None:
+    """Until the ingest says it paused at `point` (inside the writer lock)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         line = process.stderr.readline()
-        if "paused at collected" in line:
+        if f"paused at {point}" in line:
             return
         if not line and process.poll() is not None:
             break
     os.killpg(process.pid, signal.SIGKILL)
-    raise AssertionError(f"the ingest never paused: {process.communicate()}")
+    raise AssertionError(f"the ingest never paused at {point}: {process.communicate()}")
 
 
 def snapshot_ids(summary: str) -> list[int]:
