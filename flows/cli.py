@@ -8,8 +8,8 @@ import click
 import duckdb
 
 from perfledger.flows.cli_common import (
-    EXAMPLE_QUERY,
     database_failure,
+    example_query,
     fail,
     format_option,
     max_width_option,
@@ -87,7 +87,7 @@ def _summary_text(summary) -> str:
     # A next step only after a run that loaded something (a new document, a snapshot
     # written) and in which no document failed.
     if summary.count_status("new") and summary.runs and not summary.failures:
-        lines.append(f'try:                 perfledger sql "{EXAMPLE_QUERY}"')
+        lines.append(f'try:                 perfledger sql "{example_query()}"')
     return "\n".join(lines)
 
 

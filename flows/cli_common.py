@@ -16,8 +16,6 @@ from perfledger.warehouse.query import query_text
 WAREHOUSE_HELP = ("Warehouse folder, or a shared warehouse: postgres://HOST/DB?data=s3://BUCKET/PREFIX "
                   "or a .toml file (default: $PERFLEDGER_WAREHOUSE or "
                   "~/.local/share/perfledger/warehouse).")
-# The query `ingest` suggests after loading a new document (warehouse/queries/example.sql).
-EXAMPLE_QUERY = " ".join(query_text("example").split("\n", 1)[1].split())
 
 
 def warehouse_option(function):
@@ -75,6 +73,12 @@ def resolve_warehouse(path: Path | None) -> Path:
 def fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+def example_query() -> str:
+    """The query `ingest` suggests after loading a new document (warehouse/queries/
+    example.sql, less its comment line), on one line; read only when it is shown."""
+    return " ".join(query_text("example").split("\n", 1)[1].split())
 
 
 def database_failure(error: BaseException) -> str:
