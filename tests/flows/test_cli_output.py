@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perfledger.flows.cli import _summary_text, main
+from perfledger.flows.cli_common import example_query
 from perfledger.flows.output import ELLIPSIS, render
 from perfledger.flows.pipeline import IngestSummary
 from perfledger.sources.fetch import address_refusal
@@ -176,6 +177,17 @@ def _summary(*statuses: str) -> IngestSummary:
 def test_the_sql_hint_follows_only_a_run_that_loaded_something_and_lost_nothing(statuses,
                                                                                hinted):
     assert ("perfledger sql" in _summary_text(_summary(*statuses))) is hinted
+
+
+def test_the_suggested_query_is_shown_whole_and_answers_on_the_demo(demo_warehouse):
+    """The hint quotes warehouse/queries/example.sql on one line; run as shown, it finds the
+    Bow Pod16 ResNet-50 training throughputs of the demo's results pages."""
+    hinted = _summary_text(_summary("new")).splitlines()[-1]
+    suggested = hinted.split('perfledger sql "', 1)[1].removesuffix('"')
+    assert suggested == example_query() and "\n" not in suggested
+    columns, rows = query.run_sql(demo_warehouse, suggested)
+    values = {row[columns.index("value")] for row in rows}
+    assert {44059.0, 38036.0} <= values
 
 
 # --- loopback ------------------------------------------------------------------------------
