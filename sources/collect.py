@@ -52,6 +52,14 @@ def _now() -> str:
     return utc_text(int(time.time()))
 
 
+def _read_time() -> str:
+    """Now, to the microsecond: a results-tree unit is captured when it is read, and a unit
+    fixed and read again within the second of its last read is the newer version, not an
+    older one (a capture at the same instant is not newer)."""
+    now = time.time()
+    return f"{utc_text(now)[:-1]}.{int(now % 1 * 1_000_000):06d}Z"
+
+
 def _file_uri(resolved: str) -> str:
     """Path(resolved).as_uri(), without the Path: a re-run names every file again."""
     if os.name != "posix":
@@ -157,7 +165,7 @@ class _FileReader:
         source_id = mlperf_collect.unit_source_id(unit, mlperf_round, source_name)
         described = CollectedDocument(
             source_id=source_id, source_url=mlperf_collect.unit_source_url(unit, mlperf_round),
-            location=str(unit.folder), captured_at=captured_at or _now(),
+            location=str(unit.folder), captured_at=captured_at or _read_time(),
             content_type=mlperf_collect.CONTENT_TYPE, layout=mlperf_collect.LAYOUT,
         )
         parts: list[tuple[str, Path, object]] = []
