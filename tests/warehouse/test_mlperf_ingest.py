@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -170,3 +172,18 @@ def test_inference_results_load_and_a_vendor_page_reconciles_against_them(tmp_pa
     assert rows["Offline"]["official_system_id"] == "8xMI300X_2xEPYC-9374F"
     assert rows["Offline"]["pairing_rule"].startswith(
         "model, accelerator and its count, metric and unit equal, scenario equal, round equal")
+
+
+def test_a_unit_fixed_within_the_second_of_its_last_read_is_the_newer_version(
+        tmp_path, warehouse, monkeypatch):
+    """Both reads within one second (a clock that moves a microsecond a call): the fixed
+    unit is read as new, not as an older version of itself."""
+    moments = itertools.count()
+    monkeypatch.setattr(time, "time", lambda: 1_795_885_000 + next(moments) / 1_000_000)
+    tree = _copy_tree(tmp_path)
+    pipeline.ingest([str(tree)], warehouse)
+    log = tree / "Acme" / "results" / "pod16-tf-closed" / "resnet" / "result_0.txt"
+    log.write_text(log.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    again = pipeline.ingest([str(tree)], warehouse)
+    assert next(moments) < 1_000_000  # still within the first second
+    assert sorted(d.status for run in again.runs for d in run.documents) == ["new", "unchanged"]
