@@ -442,14 +442,25 @@ def _with_annotations(cells: pl.DataFrame, results: pl.DataFrame,
         has_unit = unit_column & pl.col("a_alias").is_not_null()
         names_metric = (pl.col("annotation_role") == "metric_name") & pl.col(
             "_named_metric").is_not_null()
+        # A metric name no vocabulary knows ("spearman@cosine", "Mean Diff") is a quality
+        # score of the family the table's context names ("Model Accuracy"), else another
+        # figure.
+        unknown_name = (pl.col("annotation_role") == "metric_name") & pl.col(
+            "_named_metric").is_null() & pl.col("_annotation_text").is_not_null() & (
+            pl.col("metric").is_null() | (pl.col("metric") == "eval_metric"))
+        quality_context = pl.col("x_metric").is_in(["accuracy", "loss"])
         results = results.with_columns(
             *(pl.when(has_unit).then(pl.col(f"a_{name}")).otherwise(pl.col(f"r_{name}"))
               .alias(f"r_{name}") for name in UNIT_FIELDS),
             pl.when(names_metric).then(pl.col("_named_metric"))
             .when(pl.col("metric").is_null() & has_unit).then(_metric_of_unit_kind("a_kind"))
+            .when(unknown_name).then(
+                pl.when(quality_context).then(pl.col("x_metric")).otherwise(pl.lit("other")))
             .otherwise(pl.col("metric")).alias("metric"),
             pl.when(names_metric).then(pl.lit("row"))
             .when(pl.col("metric").is_null() & has_unit).then(pl.lit("column"))
+            .when(unknown_name).then(
+                pl.when(quality_context).then(pl.col("x_metric_source")).otherwise(pl.lit("row")))
             .otherwise(pl.col("metric_source")).alias("metric_source"),
         ).drop("_annotation_text", "_named_metric", *(f"a_{name}" for name in UNIT_FIELDS))
     return results.with_columns(
@@ -464,9 +475,8 @@ def _annotation(text: str, mappings: LabelMappings) -> tuple:
     unit = unit_named(cleaned) if cleaned else None
     named = header_reading(cleaned, mappings) if cleaned else None
     metric = None
-    if named is not None:
-        metric = named.role if named.kind == "metric" and named.role not in (
-            "eval_metric", "ranking") else "other"
+    if named is not None and named.kind == "metric":
+        metric = named.role if named.role not in ("eval_metric", "ranking") else "other"
     return (metric, *unit_fields(unit))
 
 

@@ -9,13 +9,18 @@ page names the hardware it ran on once, in its setup.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import polars as pl
 
 from perfledger.schemas.folding import clean_text
+from perfledger.schemas.legends import legend_of
 
 SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
+# A paragraph naming a table by its number ("Table 4. E2E time breakdown ... on 8 A100 GPUs",
+# "表 2 ..."): the caption of the table it stands against, whichever side the page writes it.
+_NUMBERED_CAPTION = re.compile(r"^\W{0,3}(?:table|tab\.|\u8868)\s*\d{1,3}(?!\d)", re.I)
 PROSE_PARAGRAPHS = 80  # earlier paragraphs consulted for the accelerator, nearest first
 MAX_CONTEXT_CHARS = 2000  # of each text: a label sits near its start, and crafted pages are long
 
@@ -31,6 +36,7 @@ class TableContext:
     texts: tuple[ContextText, ...]  # caption, headings, section paragraphs, title, in order
     earlier: tuple[str, ...] = ()  # the page's paragraphs before the table's section
     heading: str | None = None  # the nearest heading
+    legend: tuple[tuple[str, str], ...] = ()  # keys the page defines for its headers
 
     @property
     def prose(self) -> list[str]:
@@ -56,9 +62,16 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
     captions: dict[int, str] = {}
     blocks = [(kind, level, _clipped(text) if text else text, table)
               for kind, level, text, table in _blocks(outline)]
+    numbered = _numbered_captions(blocks)
+    below: dict[int, str] = {}
+    for position, table in numbered.items():
+        if blocks[position - 1][3] == table:  # written under its table
+            below[table] = blocks[position][2]
+        else:
+            captions.setdefault(table, blocks[position][2])
     # A paragraph repeating a heading is an entry of the page's table of contents.
     heading_texts = {text for kind, _level, text, _table in blocks if kind == "heading"}
-    for kind, level, text, table in blocks:
+    for position, (kind, level, text, table) in enumerate(blocks):
         if kind == "heading" and text:
             level = level or 6
             while headings and headings[-1][0] >= level:
@@ -66,19 +79,48 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
             headings.append((level, text))
             earlier.extend(section)
             section = []
+        elif position in numbered:
+            continue  # its table's own caption; it says nothing of the page's other tables
         elif kind == "paragraph" and text and text not in heading_texts:
             section.append(text)
         elif kind == "caption" and text and table is not None:
             captions[table] = text
         elif kind == "table" and table is not None and table not in contexts:
-            contexts[table] = _context(captions.get(table), headings, section,
-                                       tuple(earlier[-PROSE_PARAGRAPHS:]), page_title)
+            contexts[table] = _context(captions.get(table), below.get(table), headings,
+                                       section, tuple(earlier[-PROSE_PARAGRAPHS:]), page_title)
     for table, heading in titles.items():
         if table not in contexts:
             fallback = [ContextText("heading", _clipped(heading))] if heading else []
             contexts[table] = TableContext(
                 tuple(fallback + ([page_title] if page_title else [])), (), heading)
     return contexts
+
+
+def _numbered_captions(blocks: list[tuple]) -> dict[int, int]:
+    """{position of a numbered caption paragraph: the table it captions}. One written right
+    under a table and not right above another is that table's; one right above a table and
+    not right under another, the next table's; one between two tables follows what the
+    page's other numbered captions do (above, when none tells)."""
+    def table_at(position: int) -> int | None:
+        if 0 <= position < len(blocks) and blocks[position][0] == "table":
+            return blocks[position][3]
+        return None
+
+    found: dict[int, tuple[int | None, int | None]] = {}
+    for position, (kind, _level, text, _table) in enumerate(blocks):
+        if kind == "paragraph" and text and _NUMBERED_CAPTION.match(text):
+            above, under = table_at(position - 1), table_at(position + 1)
+            if above is not None or under is not None:
+                found[position] = (above, under)
+    written_under = sum(1 for above, under in found.values() if above is not None and under is None)
+    written_above = sum(1 for above, under in found.values() if under is not None and above is None)
+    attached = {}
+    for position, (above, under) in found.items():
+        if above is not None and (under is None or written_under > written_above):
+            attached[position] = above
+        else:
+            attached[position] = under
+    return attached
 
 
 def _blocks(outline: pl.DataFrame | None):
@@ -97,11 +139,13 @@ def paragraphs_of(outline: pl.DataFrame | None, limit: int) -> list[str]:
             if kind == "paragraph" and text][:limit]
 
 
-def _context(caption: str | None, headings: list[tuple[int, str]], section: list[str],
-             earlier: tuple[str, ...], page_title: ContextText | None) -> TableContext:
-    texts = [ContextText("caption", caption)] if caption else []
+def _context(caption: str | None, caption_below: str | None, headings: list[tuple[int, str]],
+             section: list[str], earlier: tuple[str, ...],
+             page_title: ContextText | None) -> TableContext:
+    texts = [ContextText("caption", text) for text in (caption, caption_below) if text]
     texts += [ContextText("heading", text) for _, text in reversed(headings)]
     texts += [ContextText("paragraph", text) for text in reversed(section[-SECTION_PARAGRAPHS:])]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
-    return TableContext(tuple(texts), earlier, headings[-1][1] if headings else None)
+    legend = legend_of([*reversed(section), *reversed(earlier)])
+    return TableContext(tuple(texts), earlier, headings[-1][1] if headings else None, legend)

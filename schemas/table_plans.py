@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.legends import legend_platform
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import unit_named
@@ -107,7 +108,7 @@ def transposed(headers: list[str], first_cells: list[str], numeric_rows: list[bo
 def plan_table(shape: TableShape, context: TableContext, page_decimal: str | None,
                mappings: LabelMappings) -> TablePlan | None:
     """The plan of a table, or None when it holds no result column."""
-    readings = [header_reading(text, mappings) for text in shape.headers]
+    readings = [_with_legend(header_reading(text, mappings), context) for text in shape.headers]
     columns = [
         ColumnPlan(index, _role(index, reading, stats), reading,
                    decimal=_decimal(stats, page_decimal))
@@ -134,6 +135,16 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
         table_workload=("training" if "time_to_train" in metrics
                         else "inference" if "latency" in metrics else None),
     )
+
+
+def _with_legend(reading: HeaderReading, context: TableContext) -> HeaderReading:
+    """A header naming no hardware but a key the page defines ("A, INT8" under "A - Intel
+    Core i9-9000K") names the key's hardware."""
+    if not context.legend or (reading.platform is not None
+                              and reading.platform.accelerator is not None):
+        return reading
+    platform = legend_platform(reading.text, context.legend)
+    return reading if platform is None else replace(reading, platform=platform)
 
 
 def _decimal(stats: ColumnStats, page_decimal: str | None) -> str | None:
@@ -216,7 +227,9 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
         planned.append(replace(column, metric=metric,
                                annotation=annotation.column if annotation else None,
                                annotation_role=annotation.role if annotation else None))
-        annotation = None
+        if annotation is not None and annotation.role == "unit":
+            annotation = None  # a unit column qualifies the value beside it; a metric name
+            #                    ("Metric Name | A, INT8 | B, INT8") every value after it
     return planned
 
 
