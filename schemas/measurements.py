@@ -18,7 +18,8 @@ from perfledger.schemas.on_demand import models_on_demand
 METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "accuracy", "loss",
            "speedup", "scaling_efficiency", "other", "eval_metric", "ranking"]
 WORKLOADS = ["training", "inference"]
-DTYPES = ["fp4", "fp6", "fp8", "fp16", "bf16", "tf32", "fp32", "fp64", "int4", "int8", "mixed"]
+DTYPES = ["fp4", "fp6", "fp8", "fp16", "bf16", "tf32", "fp32", "fp64", "int4", "int8", "nf4",
+          "mixed"]
 STATISTICS = ["mean", "p50", "p90", "p95", "p99", "p99.9", "std", "min", "max"]
 
 

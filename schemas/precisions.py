@@ -60,16 +60,74 @@ def _key(text: str) -> str:
 
 @lru_cache(maxsize=16_384)
 def find_precisions(text: str) -> tuple[Precision, ...]:
-    """Every precision word in `text`, in order."""
+    """Every precision `text` states, in order. Words written together make one precision:
+    a mixed-precision word and the dtype it runs in ("amp_bf16", "Mixed precision (BF16)")
+    are that dtype; a weight-only method or phrase and a dtype ("GPTQ-Int4", "int4
+    weight-only") are weights of that dtype, the activations left unstated."""
     pattern, _ = _searchable()
     cleaned = clean_text(text)[:MAX_READ_CHARS]
     folded, positions = folded_with_positions(cleaned)
-    found = []
+    spans: list[tuple[int, int, str | None, str | None]] = []
     for match in pattern.finditer(folded):
         activation, weight = _words()[_key(match.group(1))]
-        found.append(Precision(published_span(cleaned, positions, match.start(), match.end()),
-                               activation, weight))
-    return tuple(found)
+        spans.append((match.start(), match.end(), activation, weight))
+    spans = _joined(spans, folded, [_gap(cleaned, positions, first[1], second[0])
+                                    for first, second in zip(spans, spans[1:], strict=False)])
+    return tuple(Precision(published_span(cleaned, positions, start, _closed(folded, start, end)),
+                           activation, weight)
+                 for start, end, activation, weight in spans)
+
+
+def _closed(folded: str, start: int, end: int) -> int:
+    """The end of a span, past the bracket it opened ("Mixed precision (BF16)")."""
+    if folded.count("(", start, end) > folded.count(")", start, end) and folded[end:end + 1] == ")":
+        return end + 1
+    return end
+
+
+# What may stand between words of one precision ("amp_bf16", "GPTQ-Int4", "FP16 (AMP)");
+# " - ", " / " and "to" stand between two precisions compared.
+_TOGETHER = re.compile(r"^(?:[_+-]|\s?\(|\s)?$")
+_WEIGHT_ONLY = re.compile(r"^[\s_-]{0,2}(?:weight[\s_-]?only|wo(?![a-z0-9]))|"
+                          r"(?:weight[\s_-]?only)[\s_-]{0,2}$")
+
+
+def _gap(cleaned: str, positions: tuple[int, ...], end: int, start: int) -> str:
+    """The published text between two words found at folded[..end] and folded[start..]."""
+    return cleaned[positions[end - 1] + 1:positions[start]] if start < len(positions) else ""
+
+
+def _joined(spans: list[tuple[int, int, str | None, str | None]], folded: str, gaps: list[str]
+            ) -> list[tuple[int, int, str | None, str | None]]:
+    """Adjacent words of one precision made one (`gaps`: the text between each two)."""
+    joined: list[tuple[int, int, str | None, str | None]] = []
+    for index, span in enumerate(spans):
+        if joined and _TOGETHER.match(gaps[index - 1]):
+            merged = _one_precision(joined[-1], span)
+            if merged is not None:
+                joined[-1] = merged
+                continue
+        joined.append(span)
+    result = []
+    for start, end, activation, weight in joined:
+        if activation is not None and weight is not None and (
+                _WEIGHT_ONLY.match(folded[end:end + 14])
+                or _WEIGHT_ONLY.search(folded[max(0, start - 14):start])):
+            activation = None  # "int8 weight-only", "weight-only int4": weights alone
+        result.append((start, end, activation, weight))
+    return result
+
+
+def _one_precision(first: tuple, second: tuple) -> tuple | None:
+    """Two adjacent precision words that state one precision, or None."""
+    start, end = first[0], second[1]
+    for generic, specific in ((first, second), (second, first)):
+        if generic[2] == "mixed" and specific[2] not in (None, "mixed"):
+            return (start, end, specific[2], generic[3])  # "amp_bf16": bf16 with fp32 weights
+        if generic[2] is None and generic[3] is not None and specific[2] is not None \
+                and specific[2] == specific[3]:
+            return (start, end, None, specific[3])  # "GPTQ-Int8": int8 weights
+    return None
 
 
 @lru_cache(maxsize=16_384)

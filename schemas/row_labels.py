@@ -167,7 +167,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
         if cell.precision is None:
             precision = _precision_label(text, mappings)
             cell.precision = precision or Precision(text, None, None)
-            if precision is None or precision.activation is None:
+            if precision is None or (precision.activation is None and precision.weight is None):
                 cell.unresolved.append(f"precision={text}")
     elif role in DIMENSION_ROLES:
         cell.dims.setdefault(role, text)
