@@ -10,7 +10,12 @@ from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import first_role, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import workload_phase
-from perfledger.schemas.platform_mentions import read_platform, unknown_device
+from perfledger.schemas.platform_mentions import (
+    PlatformMention,
+    find_mentions,
+    read_platform,
+    unknown_device,
+)
 from perfledger.schemas.precisions import find_precisions
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.table_context import TableContext
@@ -45,7 +50,11 @@ def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
                 platform = found.get("platform")
                 if platform is not None and value.accelerator not in (
                         None, platform.value.accelerator):
-                    continue  # a count stated for another chip
+                    # a count stated for another chip; the text may state one for this chip
+                    # too ("2 * A10, 20G / 2 * A800, 80G")
+                    value = _count_for(text.text, text.source, platform.value.accelerator)
+                    if value is None:
+                        continue
             found.setdefault(name, Found(value, text.source))
     if "platform" not in found:
         for text in context.prose:
@@ -94,6 +103,12 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, object], ...]:
         if workload is not None:
             found.append(("workload", workload))
     return tuple(found)
+
+
+def _count_for(text: str, source: str, accelerator: str | None) -> PlatformMention | None:
+    """The count a context text states for `accelerator`, among the chips it names."""
+    return next((mention for mention in find_mentions(text, prose=source == "paragraph")
+                 if mention.accelerator == accelerator and mention.count_stated), None)
 
 
 @lru_cache(maxsize=16_384)

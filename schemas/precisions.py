@@ -47,7 +47,7 @@ def _searchable() -> tuple[re.Pattern[str], dict[str, str]]:
             word = row["word"]
             # letters and digits may be written apart ("fp 16", "mixed precision")
             spelled = re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ?", re.escape(word))
-            spelled = spelled.replace("mixedprecision", "mixed ?precision")
+            spelled = re.sub(r"(?<=[a-z])precision$", " ?precision", spelled)
             spellings[spelled] = word
     ordered = sorted(spellings, key=len, reverse=True)
     return (re.compile(r"(?<![a-z0-9])(" + "|".join(f"(?:{s})" for s in ordered)

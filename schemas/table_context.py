@@ -56,8 +56,9 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
     place (a layout without one) gets that heading and the page title."""
     page_title = ContextText("title", _clipped(title)) if title else None
     contexts: dict[int, TableContext] = {}
-    headings: list[tuple[int, str]] = []  # (level, text), outermost first
-    section: list[str] = []
+    # The open sections, outermost first: (level, heading, the paragraphs written under the
+    # heading before its next subsection); level 0 is the page's text before any heading.
+    sections: list[tuple[int, str | None, list[str]]] = [(0, None, [])]
     earlier: list[str] = []
     captions: dict[int, str] = {}
     blocks = [(kind, level, _clipped(text) if text else text, table)
@@ -74,20 +75,18 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
     for position, (kind, level, text, table) in enumerate(blocks):
         if kind == "heading" and text:
             level = level or 6
-            while headings and headings[-1][0] >= level:
-                headings.pop()
-            headings.append((level, text))
-            earlier.extend(section)
-            section = []
+            while len(sections) > 1 and sections[-1][0] >= level:
+                earlier.extend(sections.pop()[2])  # a closed section's prose
+            sections.append((level, text, []))
         elif position in numbered:
             continue  # its table's own caption; it says nothing of the page's other tables
         elif kind == "paragraph" and text and text not in heading_texts:
-            section.append(text)
+            sections[-1][2].append(text)
         elif kind == "caption" and text and table is not None:
             captions[table] = text
         elif kind == "table" and table is not None and table not in contexts:
-            contexts[table] = _context(captions.get(table), below.get(table), headings,
-                                       section, tuple(earlier[-PROSE_PARAGRAPHS:]), page_title)
+            contexts[table] = _context(captions.get(table), below.get(table), sections,
+                                       tuple(earlier[-PROSE_PARAGRAPHS:]), page_title)
     for table, heading in titles.items():
         if table not in contexts:
             fallback = [ContextText("heading", _clipped(heading))] if heading else []
@@ -139,13 +138,23 @@ def paragraphs_of(outline: pl.DataFrame | None, limit: int) -> list[str]:
             if kind == "paragraph" and text][:limit]
 
 
-def _context(caption: str | None, caption_below: str | None, headings: list[tuple[int, str]],
-             section: list[str], earlier: tuple[str, ...],
+def _context(caption: str | None, caption_below: str | None,
+             sections: list[tuple[int, str | None, list[str]]], earlier: tuple[str, ...],
              page_title: ContextText | None) -> TableContext:
+    """The texts a table's labels may come from, nearest first: its captions, the headings
+    above it, the paragraphs of its own section, then those its enclosing sections open
+    with (a "Performance" section's "The test environment is 2 * A10" speaks of every table
+    of its subsections), then the page title."""
     texts = [ContextText("caption", text) for text in (caption, caption_below) if text]
-    texts += [ContextText("heading", text) for _, text in reversed(headings)]
-    texts += [ContextText("paragraph", text) for text in reversed(section[-SECTION_PARAGRAPHS:])]
+    texts += [ContextText("heading", heading) for _level, heading, _ in reversed(sections)
+              if heading]
+    own = sections[-1][2]
+    enclosing = [text for _level, _heading, paragraphs in reversed(sections[:-1])
+                 for text in reversed(paragraphs[-SECTION_PARAGRAPHS:])]
+    texts += [ContextText("paragraph", text)
+              for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing]]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
-    legend = legend_of([*reversed(section), *reversed(earlier)])
-    return TableContext(tuple(texts), earlier, headings[-1][1] if headings else None, legend)
+    legend = legend_of([*reversed(own), *enclosing, *reversed(earlier)])
+    nearest = next((heading for _level, heading, _ in reversed(sections) if heading), None)
+    return TableContext(tuple(texts), earlier, nearest, legend)
