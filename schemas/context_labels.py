@@ -3,6 +3,7 @@ and (the accelerator only) the page's earlier prose; see schemas/table_context.p
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,7 +59,7 @@ def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
             found.setdefault(name, Found(value, text.source))
     if "platform" not in found:
         for text in context.prose:
-            mention = read_platform(text, prose=True)
+            mention = read_platform(without_names(text), prose=True)
             if mention is not None and mention.accelerator is not None:
                 found["platform"] = Found(mention, "paragraph")
                 if mention.count is not None:
@@ -72,6 +73,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, object], ...]:
     """(label, value) of every label one context text states; pages of one site repeat their
     headings, so each is read once."""
     found: list[tuple[str, object]] = []
+    text = without_names(text)
     mention = read_platform(text, prose=source == "paragraph")
     if mention is None or mention.accelerator is None:
         # "NeoChip X2 (16 chips)": hardware of its own, which no chip named farther away
@@ -103,6 +105,17 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, object], ...]:
         if workload is not None:
             found.append(("workload", workload))
     return tuple(found)
+
+
+# A file name, a path, a link or an identifier written in prose ("train_llama3_8b_h100_fp8.sh",
+# "configs/h100/llama.yaml"): what it holds names a file, not the setup of a result.
+_NAMES = re.compile(r"\S*[A-Za-z0-9]_[A-Za-z0-9]\S*|(?:https?://|www\.)\S+"
+                    r"|\S+\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b")
+
+
+@lru_cache(maxsize=65_536)
+def without_names(text: str) -> str:
+    return _NAMES.sub(" ", text) if ("_" in text or "/" in text or "." in text) else text
 
 
 def _count_for(text: str, source: str, accelerator: str | None) -> PlatformMention | None:

@@ -1,6 +1,10 @@
-"""Keys a page defines in a list near its tables and uses in their headers: "A - Intel Core
-i9-9000K (AVX2)", "B: Xeon 6338", then columns headed "A, INT8", "B, INT8". A header holding
-such a key names the hardware its definition names."""
+"""Keys a page defines in a list near its tables and uses in their headers.
+
+A legend of hardware: "A - Intel Core i9-9000K (AVX2)", "B: Xeon 6338", then columns headed
+"A, INT8", "B, INT8": a header holding such a key names the hardware its definition names.
+A glossary of header words: "TP: Tensor Parallel size", "GBS: Global Batch Size" under a
+table headed "TP | GBS | ...": a header that is such a word reads as its definition.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +15,11 @@ from functools import lru_cache
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.platform_mentions import PlatformMention, read_platform, unknown_device
 
-# "A - text", "B: text", "(C) text", "D = text": a key of at most three capitals or digits.
+# "A - text", "B: text", "(C) text", "D = text", "GBS: text", "act ckpt: text".
 _DEFINITION = re.compile(
-    r"^\s*(?:[*\u2022-]\s+)?\(?(?P<key>[A-Z][A-Z0-9]{0,2}|[0-9]{1,2})\)?\s*"
-    r"(?:[-\u2013\u2014:=]|(?<=\)))\s+(?P<text>\S.{2,})$")
+    r"^\s*(?:[*\u2022-]\s+)?\(?(?P<key>[A-Za-z0-9][\w.+/#-]{0,15}(?: [\w.+/#-]{1,15})?)\)?"
+    r"\s*(?::|\s[-\u2013\u2014=]|(?<=\)))\s+(?P<text>\S.{2,120})$")
+_HARDWARE_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]{0,2}|[0-9]{1,2})$")  # "A", "B1", "3"
 _LEAD = re.compile(r"[^,(;]{2,60}")  # "Intel Core i9-9000K" of "Intel Core i9-9000K (AVX2), INT8"
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 MIN_KEYS = 2  # one line of "A - ..." is a sentence, not a legend
@@ -25,21 +30,41 @@ def _definition(paragraph: str) -> tuple[str, str] | None:
     match = _DEFINITION.match(clean_text(paragraph))
     if match is None:
         return None
-    return match.group("key"), match.group("text")
+    return match.group("key"), match.group("text").strip()
 
 
-def legend_of(paragraphs: Iterable[str]) -> tuple[tuple[str, str], ...]:
-    """(key, definition) of each key the paragraphs define, nearest first (the paragraphs
-    come nearest first; a key defined twice keeps its nearest definition), when they define
-    at least MIN_KEYS keys that each name hardware."""
+def definitions(paragraphs: Iterable[str]) -> dict[str, str]:
+    """{key: definition} of each key the paragraphs define, the first definition of each
+    (the paragraphs come nearest first)."""
     found: dict[str, str] = {}
     for paragraph in paragraphs:
         definition = _definition(paragraph)
         if definition is not None and definition[0] not in found:
             found[definition[0]] = definition[1]
-    hardware = sum(1 for definition in found.values() if names_hardware(definition))
-    # A list whose other keys name hardware defines hardware with each key, known or not.
-    return tuple(found.items()) if len(found) >= MIN_KEYS and hardware * 2 >= len(found) else ()
+    return found
+
+
+def legend_of(defined: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """(key, definition) of the keys that define hardware: at least MIN_KEYS short keys, most
+    of which name hardware (a list whose other keys name hardware defines hardware with each
+    key, known or not)."""
+    keys = [(key, text) for key, text in defined.items() if _HARDWARE_KEY.match(key)]
+    hardware = sum(1 for _key, text in keys if names_hardware(text))
+    return tuple(keys) if len(keys) >= MIN_KEYS and hardware * 2 >= len(keys) else ()
+
+
+def glossary_of(defined: dict[str, str]) -> dict[str, str]:
+    """{folded key: definition} of a list of at least MIN_KEYS definitions."""
+    if len(defined) < MIN_KEYS:
+        return {}
+    return {key.casefold(): text for key, text in defined.items()}
+
+
+def glossary_entry(header: str, glossary: dict[str, str]) -> str | None:
+    """The definition of a header that is, whole, a word the glossary defines."""
+    if not glossary:
+        return None
+    return glossary.get(clean_text(header).strip(" *_:").casefold())
 
 
 @lru_cache(maxsize=16_384)

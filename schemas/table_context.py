@@ -10,12 +10,12 @@ page names the hardware it ran on once, in its setup.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
 from perfledger.schemas.folding import clean_text
-from perfledger.schemas.legends import legend_of
+from perfledger.schemas.legends import definitions, glossary_of, legend_of
 
 SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
 # A paragraph naming a table by its number ("Table 4. E2E time breakdown ... on 8 A100 GPUs",
@@ -36,7 +36,8 @@ class TableContext:
     texts: tuple[ContextText, ...]  # caption, headings, section paragraphs, title, in order
     earlier: tuple[str, ...] = ()  # the page's paragraphs before the table's section
     heading: str | None = None  # the nearest heading
-    legend: tuple[tuple[str, str], ...] = ()  # keys the page defines for its headers
+    legend: tuple[tuple[str, str], ...] = ()  # keys the page defines for its hardware
+    glossary: dict[str, str] = field(default_factory=dict)  # header words the page defines
 
     @property
     def prose(self) -> list[str]:
@@ -72,6 +73,7 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
             captions.setdefault(table, blocks[position][2])
     # A paragraph repeating a heading is an entry of the page's table of contents.
     heading_texts = {text for kind, _level, text, _table in blocks if kind == "heading"}
+    after = _paragraphs_after(blocks)
     for position, (kind, level, text, table) in enumerate(blocks):
         if kind == "heading" and text:
             level = level or 6
@@ -86,13 +88,30 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
             captions[table] = text
         elif kind == "table" and table is not None and table not in contexts:
             contexts[table] = _context(captions.get(table), below.get(table), sections,
-                                       tuple(earlier[-PROSE_PARAGRAPHS:]), page_title)
+                                       tuple(earlier[-PROSE_PARAGRAPHS:]), page_title,
+                                       after.get(table, ()))
     for table, heading in titles.items():
         if table not in contexts:
             fallback = [ContextText("heading", _clipped(heading))] if heading else []
             contexts[table] = TableContext(
                 tuple(fallback + ([page_title] if page_title else [])), (), heading)
     return contexts
+
+
+def _paragraphs_after(blocks: list[tuple]) -> dict[int, tuple[str, ...]]:
+    """The paragraphs written right under each table, up to the next table or heading (a
+    legend or glossary of its headers often stands there)."""
+    found: dict[int, list[str]] = {}
+    current: int | None = None
+    for kind, _level, text, table in blocks:
+        if kind == "table":
+            current = table
+            found.setdefault(table, [])
+        elif kind == "heading":
+            current = None
+        elif kind == "paragraph" and text and current is not None:
+            found[current].append(text)
+    return {table: tuple(texts) for table, texts in found.items()}
 
 
 def _numbered_captions(blocks: list[tuple]) -> dict[int, int]:
@@ -140,7 +159,7 @@ def paragraphs_of(outline: pl.DataFrame | None, limit: int) -> list[str]:
 
 def _context(caption: str | None, caption_below: str | None,
              sections: list[tuple[int, str | None, list[str]]], earlier: tuple[str, ...],
-             page_title: ContextText | None) -> TableContext:
+             page_title: ContextText | None, after: tuple[str, ...] = ()) -> TableContext:
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
     with (a "Performance" section's "The test environment is 2 * A10" speaks of every table
@@ -155,6 +174,6 @@ def _context(caption: str | None, caption_below: str | None,
               for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing]]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
-    legend = legend_of([*reversed(own), *enclosing, *reversed(earlier)])
+    defined = definitions([*after, *reversed(own), *enclosing, *reversed(earlier)])
     nearest = next((heading for _level, heading, _ in reversed(sections) if heading), None)
-    return TableContext(tuple(texts), earlier, nearest, legend)
+    return TableContext(tuple(texts), earlier, nearest, legend_of(defined), glossary_of(defined))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.label_mappings import LabelMappings
-from perfledger.schemas.legends import legend_platform
+from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import unit_named
@@ -108,7 +108,8 @@ def transposed(headers: list[str], first_cells: list[str], numeric_rows: list[bo
 def plan_table(shape: TableShape, context: TableContext, page_decimal: str | None,
                mappings: LabelMappings) -> TablePlan | None:
     """The plan of a table, or None when it holds no result column."""
-    readings = [_with_legend(header_reading(text, mappings), context) for text in shape.headers]
+    readings = [_with_legend(header_reading(text, mappings), context, mappings)
+                for text in shape.headers]
     columns = [
         ColumnPlan(index, _role(index, reading, stats), reading,
                    decimal=_decimal(stats, page_decimal))
@@ -137,9 +138,15 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
     )
 
 
-def _with_legend(reading: HeaderReading, context: TableContext) -> HeaderReading:
+def _with_legend(reading: HeaderReading, context: TableContext,
+                 mappings: LabelMappings) -> HeaderReading:
     """A header naming no hardware but a key the page defines ("A, INT8" under "A - Intel
-    Core i9-9000K") names the key's hardware."""
+    Core i9-9000K") names the key's hardware; a header of no known role that is a word the
+    page defines ("TP" under "TP: Tensor Parallel size") reads as its definition."""
+    if reading.kind is None and reading.text:
+        defined = glossary_entry(reading.text, context.glossary)
+        if defined is not None:
+            return replace(header_reading(defined, mappings), text=reading.text)
     if not context.legend or (reading.platform is not None
                               and reading.platform.accelerator is not None):
         return reading

@@ -1,0 +1,74 @@
+"""What a table's context says of it, read from real pages of ../shared/real-pages-2: numbered
+captions on either side of a table, the paragraphs an enclosing section opens with, legends
+of hardware keys and glossaries of header words, and file names that name no hardware."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from perfledger.schemas.context_labels import context_labels
+from perfledger.schemas.legends import legend_platform
+from perfledger.schemas.table_context import table_contexts
+from perfledger.sources.parse import parse_document
+
+PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "real-pages-2" / "pages"
+
+
+def contexts_of(name: str):
+    path = PAGES / name
+    if not path.is_file():
+        pytest.skip(f"{path} is not here; these tests read ../shared/real-pages-2")
+    parsed, _layout = parse_document(path.read_bytes(), None)
+    return table_contexts(parsed.outline, None, {})
+
+
+def texts(context) -> list[tuple[str, str]]:
+    return [(text.source, text.text) for text in context.texts]
+
+
+def test_a_numbered_caption_under_a_table_labels_that_table_only():
+    contexts = contexts_of("microsoft_deepspeed_chat_blog_README.md")
+    # "Table 6. ... on a single commodity NVIDIA A6000 GPU" is written under the sixth table.
+    sixth = texts(contexts[5])
+    assert sixth[0][0] == "caption" and sixth[0][1].startswith("Table 6. E2E time breakdown")
+    # Table 5's caption (8 DGX nodes of A100s) stands in the same section but is not its.
+    assert not any(text.startswith("Table 5.") for _source, text in sixth)
+    fifth = context_labels(contexts[4])
+    assert fifth["platform"].value.accelerator == "A100"
+    assert fifth["platform"].source == "caption"
+
+
+def test_an_enclosing_section_s_paragraph_labels_its_subsections_tables_per_chip():
+    contexts = contexts_of("colossalai_legacy_pipeline_inference_README.md")
+    # "The test environment is 2 * A10, 20G / 2 * A800, 80G." opens "Performance"; the
+    # tables stand under "#### A10 7b, fp16" and "#### A800 7b, fp16".
+    a10, a800 = context_labels(contexts[0]), context_labels(contexts[2])
+    assert (a10["platform"].value.accelerator, a10["count"].value.count) == ("A10", 2)
+    assert (a800["platform"].value.accelerator, a800["count"].value.count) == ("A800", 2)
+    assert a800["count"].source == "paragraph"
+
+
+def test_a_legend_of_hardware_keys_names_the_hardware_of_each_header():
+    context = contexts_of("intel_openvino_docs_model_accuracy_int8_fp32.rst")[0]
+    assert sorted(key for key, _definition in context.legend) == ["A", "B", "C", "D"]
+    assert legend_platform("B, INT8", context.legend).accelerator == "Xeon 6338"
+    assert legend_platform("D, INT8", context.legend).accelerator == "Flex 170"
+    # a key no vocabulary resolves keeps its hardware's name, unresolved
+    unknown = legend_platform("A, INT8", context.legend)
+    assert (unknown.accelerator, unknown.text, unknown.names_device) == (
+        None, "Intel® Core™ i9-9000K", True)
+
+
+def test_a_glossary_under_a_table_defines_its_header_words():
+    context = contexts_of("nvidia_megatron_lm_examples_llama_README.md")[0]
+    assert context.glossary["tp"] == "Tensor Parallel size"
+    assert context.glossary["gbs"] == "Global Batch Size"
+
+
+def test_a_script_name_in_prose_names_no_hardware():
+    # "You can modify these parameters directly in the `train_llama3_8b_h100_fp8.sh` script."
+    found = context_labels(contexts_of("nvidia_megatron_lm_examples_llama_README.md")[0])
+    assert "platform" not in found
+    assert found["precision"].value.activation == "fp8"  # "### FP8 Performance"
