@@ -179,6 +179,10 @@ def read_header(text: str) -> HeaderReading:
         kind = "statistic"
     if kind in (None, "statistic") and unit is not None and unit.kind in _METRIC_OF_UNIT_KIND:
         kind, role = "metric", _METRIC_OF_UNIT_KIND[unit.kind]
+    elif unit is not None and _measured_by_unit(kind, role, unit):
+        # "Throughput iterations/s", "Images/sec at batch 32", "Step time (seconds)", "Time
+        # per 100 iterations (s)": a rate or a time is measured, whatever setting it names.
+        kind, role = "metric", "throughput" if unit.kind == "rate" else "latency"
     comparison = role in ("speedup", "scaling_efficiency")
     return HeaderReading(
         text=cleaned,
@@ -189,6 +193,15 @@ def read_header(text: str) -> HeaderReading:
         precision=precision_of_header(cleaned, comparison),
         platform=platform,
     )
+
+
+def _measured_by_unit(kind: str | None, role: str | None, unit: Unit) -> bool:
+    if unit.kind == "rate":
+        return kind in (None, "statistic", "config", "text")
+    if unit.kind == "duration":
+        return kind in (None, "statistic", "text") or (
+            kind == "config" and role not in ("accelerator_count", "batch_size", "nodes"))
+    return False
 
 
 def _without(text: str, platform: PlatformMention | None) -> str:
