@@ -195,15 +195,20 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
         counted = marks.setdefault(shape.document, [0, 0])
         counted[0] += sum(stats.point for stats in shape.stats)
         counted[1] += sum(stats.comma for stats in shape.stats)
+    setups = _setup_tables(cells, mappings)
     plans = {}
     for document, found in by_document.items():
         _cells, context = documents[document]
         contexts = table_contexts(context.outline, context.document_title,
-                                  {shape.table_index: shape.title for shape in found})
+                                  {shape.table_index: shape.title for shape in found},
+                                  {table: rows for (at, table), rows in setups.items()
+                                   if at == document})
         paragraphs = paragraphs_of(context.outline, _LANGUAGE_PARAGRAPHS)
         point, comma = marks.get(document, (0, 0))
         decimal = page_mark(point, comma, _language(context, mappings), paragraphs)
         for shape in found:
+            if (document, shape.table_index) in setups:
+                continue  # its numbers are settings, and its rows context of the tables near
             plan = plan_table(shape, contexts.get(shape.table_index, _NO_CONTEXT), decimal,
                               mappings)
             if plan is not None:
@@ -212,6 +217,50 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
 
 
 _NO_CONTEXT = TableContext(())
+_SETUP_SHARE = 0.6  # of a setup table's names that must name settings or labels
+_RESULT_KINDS = ("metric", "statistic", "result")
+
+
+def _setup_tables(cells: pl.DataFrame, mappings: LabelMappings
+                  ) -> dict[tuple[int, int], tuple[str, ...]]:
+    """The rows ("Instance: inf2.48xlarge (12 Inferentia2 devices)") of each table of two
+    columns that lists a run's settings by name ("Parameter | Value": Model, Instance, Batch
+    size, Sequence length...): such a table states the setup of the tables near it, as an
+    environment list does, and holds no result of its own."""
+    narrow = cells.group_by(_TABLE).agg(pl.col("vcol").max().alias("_last"),
+                                         pl.col("vrow").max().alias("_rows")).filter(
+        (pl.col("_last") == 1) & (pl.col("_rows") >= 2)).select(_TABLE)
+    if narrow.height == 0:
+        return {}
+    rows = cells.join(narrow, on=_TABLE, how="semi").sort([*_TABLE, "vrow", "vcol"]).group_by(
+        [*_TABLE, "vrow"], maintain_order=True).agg(pl.col("raw_value")).group_by(
+        _TABLE, maintain_order=True).agg(pl.col("raw_value").sort_by("vrow").alias("_rows"))
+    found = {}
+    for document, table, table_rows in rows.iter_rows():
+        if any(len(row) != 2 for row in table_rows):
+            continue
+        (name_header, value_header), *body = table_rows
+        named, valued = header_reading(name_header, mappings), header_reading(value_header,
+                                                                               mappings)
+        if named.kind in _RESULT_KINDS or (valued.kind in _RESULT_KINDS
+                                           and valued.role != "eval_metric"):
+            continue  # "Model | Throughput", "Throughput | 1234": results
+        names = [clean_text(name) for name, _value in body]
+        if _names_settings(names, mappings):
+            found[(document, table)] = tuple(
+                f"{clean_text(name)}: {clean_text(value)}" for name, value in body
+                if clean_text(name) and clean_text(value))
+    return found
+
+
+def _names_settings(texts: list[str], mappings: LabelMappings) -> bool:
+    """Whether most texts name a setting or a label, and few a metric."""
+    kinds = [header_reading(text, mappings).kind for text in texts]
+    if not kinds:
+        return False
+    settings = sum(1 for kind in kinds if kind in ("config", "label", "text"))
+    metrics = sum(1 for kind in kinds if kind in _RESULT_KINDS)
+    return settings >= _SETUP_SHARE * len(kinds) and metrics * 3 <= len(kinds)
 
 
 def _language(context, mappings: LabelMappings) -> str | None:

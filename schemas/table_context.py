@@ -50,11 +50,14 @@ def _clipped(text: str) -> str:
 
 
 def table_contexts(outline: pl.DataFrame | None, title: str | None,
-                   titles: dict[int, str | None]) -> dict[int, TableContext]:
+                   titles: dict[int, str | None],
+                   setups: dict[int, tuple[str, ...]] | None = None) -> dict[int, TableContext]:
     """The context of each table of a document, by table index.
 
     `titles` gives each table's heading as its cells carry it: a table the outline does not
-    place (a layout without one) gets that heading and the page title."""
+    place (a layout without one) gets that heading and the page title. `setups` gives the
+    rows of tables that list a run's settings ("Instance: inf2.48xlarge"): they read as the
+    paragraphs of their section."""
     page_title = ContextText("title", _clipped(title)) if title else None
     contexts: dict[int, TableContext] = {}
     # The open sections, outermost first: (level, heading, the paragraphs written under the
@@ -86,6 +89,8 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
             sections[-1][2].append(text)
         elif kind == "caption" and text and table is not None:
             captions[table] = text
+        elif kind == "table" and table in (setups or {}):
+            sections[-1][2].extend(_clipped(row) for row in setups[table])
         elif kind == "table" and table is not None and table not in contexts:
             contexts[table] = _context(captions.get(table), below.get(table), sections,
                                        tuple(earlier[-PROSE_PARAGRAPHS:]), page_title,
