@@ -22,9 +22,11 @@ MAX_DIGITS = 30  # a longer number is no measurement (hostile pages hold 5,000 d
 
 _FOOTNOTE_MARKS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089]+")
 _TRAILING_MARKS = "*\u2020\u2021\u00a7#"  # "6,044*", "3,210\u2020"
-_PLACEHOLDER = re.compile(
-    r"^(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending|coming soon"
-    r"|not (?:available|supported|measured|run)|unsupported|oom|x|\u2717|\u2715|\u00d7)$")
+# What a cell holds where a page publishes no value ("-", "N/A", "OOM", "/", "coming soon").
+PLACEHOLDER_WORDS = (r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
+                     r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
+                     r"|\u2717|\u2715|\u00d7")
+_PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_WORDS})$")
 _NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity|\u221e)$")
 _APPROX = re.compile(r"^(?:~|\u2248|\u223c|approx\.?|approximately|about|circa|ca\.|c\.)\s*")
 _BOUND = re.compile(r"^(?:<=?|>=?|\u2264|\u2265|up to|at least|at most|over|under|below|"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
@@ -52,9 +53,7 @@ _ROW = [*_TABLE, "vrow"]
 _COLUMN = [*_TABLE, "vcol"]
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 _NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
-_PLACEHOLDER = (r"(?i)^\s*(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
-                r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
-                r"|\u2717|\u2715|\u00d7)\s*$")
+_PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
 _NUMBER_END = r"(?:$|[^\d.,])"
 _POINT_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,\d{3})+\.\d+"
                r"|(?:0|\d{4,})\.\d+|\d{1,3}\.(?:\d{1,2}|\d{4,}))" + _NUMBER_END)

@@ -168,7 +168,8 @@ def _context(caption: str | None, caption_below: str | None,
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
     with (a "Performance" section's "The test environment is 2 * A10" speaks of every table
-    of its subsections), then the page title."""
+    of its subsections), then the notes written under it ("1. 时间单位均为毫秒(ms)"), then
+    the page title."""
     texts = [ContextText("caption", text) for text in (caption, caption_below) if text]
     texts += [ContextText("heading", heading) for _level, heading, _ in reversed(sections)
               if heading]
@@ -176,7 +177,8 @@ def _context(caption: str | None, caption_below: str | None,
     enclosing = [text for _level, _heading, paragraphs in reversed(sections[:-1])
                  for text in reversed(paragraphs[-SECTION_PARAGRAPHS:])]
     texts += [ContextText("paragraph", text)
-              for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing]]
+              for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing,
+                           *after[:SECTION_PARAGRAPHS]]]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
     defined = definitions([*after, *reversed(own), *enclosing, *reversed(earlier)])
