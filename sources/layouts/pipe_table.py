@@ -83,6 +83,9 @@ _COMMENT_CLOSE = re.compile(r"-->")
 _LINK_CLOSE = re.compile(r"\)")
 _BR_TAG = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+# A <sup> or <sub> left open between two words ("mAP<sup>val<br>0.5:0.95"): the raised word
+# stands apart from the word before it.
+_RAISED_OPEN = re.compile(r"(?<=[^\W\d_])<su[pb]\b[^<>]*>(?=[^\W\d_])", re.I)
 _IMAGE_OR_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)")
 _CODE = re.compile(r"`([^`]*)`")
 _STRONG = re.compile(r"(\*\*|__|~~)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
@@ -102,6 +105,7 @@ def render_inline(text: str) -> str:
         _SUP_TAG, _SUP_CLOSE, lambda match: superscript(_TAG.sub("", match.group(1))), text
     )
     text = _BR_TAG.sub(" ", text)
+    text = _RAISED_OPEN.sub(" ", text)
     text = _TAG.sub("", text)
     text = sub_closed(_IMAGE_OR_LINK, _LINK_CLOSE, r"\1", text)
     text = _CODE.sub(r"\1", text)

@@ -12,6 +12,8 @@ NOTE_LINE_SEPARATOR = " | "  # how text captures join a multi-line footnote
 SECTION_SEPARATOR = " \u2014 "
 CAPTION_MAX_CHARS = 80  # a line right above a table that names it is short
 
+_RAISED_WORD = re.compile(r"^[(\[]?[^\W\d_]{2,}")
+_ORDINAL_ENDINGS = {"st", "nd", "rd", "th", "er", "e", "re", "ème"}
 _SUPERSCRIPTABLE = re.compile(r"[0-9+\-=()]+")
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾")
 
@@ -19,11 +21,14 @@ _SUPERSCRIPTS = str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺
 def superscript(text: str) -> str:
     """Footnote digits as superscripts, so '6,044' + <sup>1</sup> reads '6,044¹', not '6,0441'.
 
-    Other <sup> text ('st' in 1<sup>st</sup>, '*', '†') is kept as published, glued to the
-    text before it, since that is how the page reads."""
+    An ordinal's ending ('st' in 1<sup>st</sup>) and marks ('*', '†') are kept as published,
+    glued to the text before it, since that is how the page reads; a word ('mAP<sup>val</sup>',
+    'Latency<sup>(ms)</sup>') stands apart from it, as the page shows it raised."""
     compact = text.strip()
     if _SUPERSCRIPTABLE.fullmatch(compact):
         return compact.translate(_SUPERSCRIPTS)
+    if _RAISED_WORD.match(compact) and compact.lower() not in _ORDINAL_ENDINGS:
+        return f" {compact}"
     return compact
 
 
