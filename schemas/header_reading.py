@@ -180,6 +180,8 @@ def read_header(text: str) -> HeaderReading:
     if kind in (None, "statistic") and unit is not None and unit.kind in _METRIC_OF_UNIT_KIND:
         kind, role = "metric", _METRIC_OF_UNIT_KIND[unit.kind]
     comparison = role in ("speedup", "scaling_efficiency")
+    if comparison and unit is not None and unit.kind not in ("ratio", "percent"):
+        unit = None  # "T/S Ratio to Eager": the rate compared, not the unit of the ratio
     return HeaderReading(
         text=cleaned,
         kind=kind,
