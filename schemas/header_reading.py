@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 from perfledger.schemas.folding import clean_text, fold_words, word_pattern
 from perfledger.schemas.platform_mentions import PlatformMention, read_platform
 from perfledger.schemas.precisions import Precision, precision_of_header
-from perfledger.schemas.units import Unit, unit_in_header
+from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header
 from perfledger.schemas.vocabulary import read_vocab
 
 # Parts of a header that qualify its head noun rather than name it.
@@ -41,8 +41,6 @@ _STATISTICS = (
     ("min", r"min|minimum"),
     ("max", r"max|maximum"),
 )
-# What a unit alone says of a column whose header names no role ("Tokens/Second", "(ms)").
-_METRIC_OF_UNIT_KIND = {"rate": "throughput", "ratio": "speedup", "other": "other"}
 
 
 @dataclass(frozen=True)
@@ -168,17 +166,21 @@ def read_header(text: str) -> HeaderReading:
     parts = _composite_parts(cleaned)
     if parts:
         return HeaderReading(cleaned, "config", None, parts=parts)
-    all_matches = role_matches(fold_words(cleaned))
+    unit = unit_in_header(cleaned)
+    # "TPS/GPU", "Tokens/sec/chip": the device of a per-device unit is no role of the column.
+    worded = _without_unit(cleaned, unit)
+    all_matches = role_matches(fold_words(worded))
     reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
-    rule = reference or _level_rule(_core(cleaned)) or _head_rule(all_matches)
+    rule = reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(
+        all_matches)
     platform = read_platform(cleaned)
     statistic = statistic_of(_without(cleaned, platform))
-    unit = unit_in_header(cleaned)
     kind, role = (rule.kind, rule.role) if rule else (None, None)
     if kind is None and statistic is not None:
         kind = "statistic"
-    if kind in (None, "statistic") and unit is not None and unit.kind in _METRIC_OF_UNIT_KIND:
-        kind, role = "metric", _METRIC_OF_UNIT_KIND[unit.kind]
+    # A header naming no role names its metric by its unit ("Tokens/Second", "(ms)").
+    if kind in (None, "statistic") and metric_of_unit(unit) is not None:
+        kind, role = "metric", metric_of_unit(unit)
     comparison = role in ("speedup", "scaling_efficiency")
     if comparison and unit is not None and unit.kind not in ("ratio", "percent"):
         unit = None  # "T/S Ratio to Eager": the rate compared, not the unit of the ratio
@@ -191,6 +193,15 @@ def read_header(text: str) -> HeaderReading:
         precision=precision_of_header(cleaned, comparison),
         platform=platform,
     )
+
+
+def _without_unit(text: str, unit: Unit | None) -> str:
+    """`text` without the unit written in it when that unit has parts ("tokens/sec/chip")."""
+    if unit is None or "/" not in unit.alias:
+        return text
+    parts = [r"\s+".join(map(re.escape, part.split())) for part in unit.alias.split("/")]
+    pattern = r"\s*(?:/|\s+per\s+)\s*".join(parts)
+    return re.sub(pattern, " ", text, count=1, flags=re.I).strip()
 
 
 def _without(text: str, platform: PlatformMention | None) -> str:

@@ -19,6 +19,7 @@ from functools import cache, lru_cache
 import polars as pl
 
 from perfledger.schemas.folding import clean_text
+from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.vocabulary import read_vocab
 
 # Units short enough to be ordinary letters or words ("s", "h", "x", "min") are units only
@@ -32,8 +33,6 @@ _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
 _MAX_WINDOW = 7  # tokens of a unit written out in a header: "k tokens / s / GPU" is five
 # The kinds a whole unit has; the other kinds of units.csv are words of the grammar.
 UNIT_KINDS = ("rate", "duration", "ratio", "percent", "other")
-# What a rate may be counted per, as measurements' `rate_per` stores it.
-RATE_SCOPES = ("accelerator", "node", "user")
 
 
 @dataclass(frozen=True)
@@ -205,6 +204,29 @@ def _time_per(key: str, parts: list[str]) -> Unit | None:
     scale, quantity = amount
     per = "work" if scale > 1 or quantity.item == "epochs" else "item"
     return Unit(key, "duration", time.factor, quantity.item, "s", per)
+
+
+# What a unit alone says of the metric it measures ("Tokens/Second", "(ms)", "Hours / 1B
+# tokens"): a rate is a throughput, a time per item a latency, a time per amount of work a
+# time to train, a ratio a speedup, a FLOP, byte or power figure another figure. A bare time
+# tells only by its scale: below a second it is a latency, in hours or days a time to train.
+_METRIC_OF_KIND = {"rate": "throughput", "ratio": "speedup", "other": "other"}
+_METRIC_OF_TIME_PER = {"item": "latency", "work": "time_to_train"}
+LATENCY_BELOW_SECONDS = 1.0
+TRAINING_FROM_SECONDS = 3600.0
+
+
+def metric_of_unit(unit: Unit | None) -> str | None:
+    """The metric a unit names by its dimension, or None (a percent, a time in seconds)."""
+    if unit is None:
+        return None
+    if unit.kind != "duration":
+        return _METRIC_OF_KIND.get(unit.kind)
+    if unit.per in _METRIC_OF_TIME_PER:
+        return _METRIC_OF_TIME_PER[unit.per]
+    if unit.factor < LATENCY_BELOW_SECONDS:
+        return "latency"
+    return "time_to_train" if unit.factor >= TRAINING_FROM_SECONDS else None
 
 
 # ---- a unit inside a header -----------------------------------------------------------------

@@ -18,6 +18,7 @@ import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
 from perfledger.schemas.units import unit_named
 from perfledger.schemas.vocabulary import read_vocab
@@ -269,7 +270,8 @@ def _converted() -> list[pl.Expr]:
     printed = ~pl.col("spelled") & ~((metric == "eval_metric") & pl.col("rest").is_not_null())
     return [value.alias("value"), spread_value.alias("spread"), unit.alias("unit"),
             pl.when(printed).then(number).alias("published_number"),
-            pl.col("u_item").alias("unit_item_kind")]
+            pl.col("u_item").alias("unit_item_kind"),
+            pl.when(pl.col("u_per").is_in(RATE_SCOPES)).then(pl.col("u_per")).alias("rate_per")]
 
 
 def _checked() -> pl.Expr:
