@@ -16,14 +16,14 @@ from functools import cache, lru_cache
 from perfledger.schemas.folding import clean_text, fold_words, word_pattern
 from perfledger.schemas.platform_mentions import PlatformMention, read_platform
 from perfledger.schemas.precisions import Precision, precision_of_header
-from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header
+from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header, unit_named
 from perfledger.schemas.vocabulary import read_vocab
 
 # Parts of a header that qualify its head noun rather than name it.
 _QUALIFIERS = re.compile(r"\s[-\u2013\u2014]\s.*$|:\s.*$|\s(?:w/|with|for|at|on)\s.*$", re.I)
 _BRACKETS = re.compile(r"[(\[][^()\[\]]{0,80}[)\]]")
 _PER_DEVICE = re.compile(r"\s/\s?(?:gpu|chip|card|device|accelerator|node)s?\s*$"
-                         r"|\bper (?:gpu|chip|card|device|accelerator|node)\b", re.I)
+                         r"|\bper[ -](?:gpu|chip|card|device|accelerator|node)\b", re.I)
 _NUMBER = re.compile(r"^[~<>]?\s*\d[\d,.\s]*[kmb]?$", re.I)
 MAX_HEADER_CHARS = 300  # a header is read from this many characters of it; real ones are shorter
 _COUNT_BEFORE = re.compile(r"\d ?(?:x ?)?$")
@@ -166,9 +166,12 @@ def read_header(text: str) -> HeaderReading:
     parts = _composite_parts(cleaned)
     if parts:
         return HeaderReading(cleaned, "config", None, parts=parts)
-    unit = unit_in_header(cleaned)
+    unit = unit_in_header(cleaned) or _implied_unit(fold_words(cleaned))
     # "TPS/GPU", "Tokens/sec/chip": the device of a per-device unit is no role of the column.
     worded = _without_unit(cleaned, unit)
+    unit = _per_device_figure(unit, worded)
+    if unit is not None:  # "Per-GPU TFLOP/s": the device is the unit's, not a role
+        worded = _PER_DEVICE.sub(" ", worded).strip()
     all_matches = role_matches(fold_words(worded))
     reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
     rule = reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(
@@ -193,6 +196,43 @@ def read_header(text: str) -> HeaderReading:
         precision=precision_of_header(cleaned, comparison),
         platform=platform,
     )
+
+
+@cache
+def _implied_units() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((word_pattern(row["pattern"]), row["unit"])
+                 for row in read_vocab("metric_units.csv").iter_rows(named=True))
+
+
+def _implied_unit(folded: str) -> Unit | None:
+    """The unit a metric's own word implies where the header states none ("MFU": %)."""
+    for pattern, unit in _implied_units():
+        if pattern.search(folded):
+            return unit_named(unit)
+    return None
+
+
+_DEVICE_WORD = re.compile(r"(?<![a-z0-9])(gpu|chip|card|device|accelerator|tpu|npu|xpu|hpu)s?"
+                          r"(?![a-z0-9])")
+
+
+_PER_DEVICE_WORD = re.compile(r"(?:\s/\s?|\bper[ -])(gpu|chip|card|device|accelerator|node)s?\b",
+                              re.I)
+
+
+def _per_device_figure(unit: Unit | None, worded: str) -> Unit | None:
+    """A rate under a header saying per device ("Throughput per GPU (img/s)") is that
+    device's, and so is a FLOP rate under a header naming one device ("GPU util. (TFLOPS/s)",
+    "Per-GPU TFLOP/s"): img/s/GPU, TFLOP/s/GPU."""
+    if unit is None or unit.kind not in ("rate", "other") or unit.per is not None:
+        return unit
+    device = _PER_DEVICE_WORD.search(worded)
+    if device is None and unit.kind == "other" and unit.canonical.endswith("FLOP/s"):
+        device = _DEVICE_WORD.search(fold_words(worded))
+    if device is None:
+        return unit
+    shown = unit_named(f"{unit.alias}/{device.group(1).lower()}")
+    return shown if shown is not None else unit
 
 
 def _without_unit(text: str, unit: Unit | None) -> str:

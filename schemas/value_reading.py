@@ -235,10 +235,14 @@ def _converted() -> list[pl.Expr]:
     seconds = pl.coalesce(pl.col("seconds"), number * factor)
     to_canonical = pl.when(metric == "latency").then(pl.lit(1000.0)).otherwise(pl.lit(1.0))
     percent = kind == "percent"
+    # Another figure measured in time (a latency's change, "+11 ms") is kept in ms, as a
+    # latency is.
+    other_time = (metric == "other") & (kind == "duration")
     value = (
         pl.when(metric == "throughput").then(number * factor.fill_null(1.0))
         .when(metric.is_in(DURATION_METRICS)).then(seconds * to_canonical)
         .when((metric == "speedup") & percent).then(number / 100.0)
+        .when(other_time).then(seconds * 1000.0)
         .when((metric == "other") & kind.is_not_null()).then(number * factor)
         .otherwise(number)
     )
@@ -247,6 +251,7 @@ def _converted() -> list[pl.Expr]:
         .when(metric.is_in(DURATION_METRICS)).then(
             pl.when(~pl.col("spelled")).then(spread * factor * to_canonical))
         .when((metric == "speedup") & percent).then(spread / 100.0)
+        .when(other_time).then(spread * factor * 1000.0)
         .when((metric == "other") & kind.is_not_null()).then(spread * factor)
         .otherwise(spread)
     )
@@ -262,6 +267,7 @@ def _converted() -> list[pl.Expr]:
         .when(metric == "loss").then(pl.lit("score"))
         .when(metric == "eval_metric").then(pl.coalesce("rest", "u_alias"))
         .when(metric == "ranking").then(pl.lit("place"))
+        .when(other_time).then(pl.lit("ms"))
         .when(kind.is_not_null()).then(pl.col("u_canonical"))
         .otherwise(pl.coalesce("rest", pl.lit("score")))
     )
