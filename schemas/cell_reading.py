@@ -44,6 +44,7 @@ _SPELLED = re.compile(
     r"\s*)?$")
 _SPLIT = re.compile(r"\s*[;,]\s+(?=[~\u2248<>]?\s*[+-]?\d)")
 _GROUPS = re.compile(r"^\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+$")
+_COMPARED = re.compile(r"^(?:vs\.?|versus|compared (?:to|with)|and)\s+", re.I)
 
 
 class CellValue(NamedTuple):
@@ -55,6 +56,9 @@ class CellValue(NamedTuple):
     seconds: float | None = None  # a clock reading or spelled duration, in seconds
     qualifier: str | None = None  # the remark in brackets after it: "phase1"
     spelled: bool = False  # a clock reading or a duration in parts: no single number printed
+    # A value in brackets after the first ("79.76 s (2 epochs, 40.7 images/sec)", "1.41s
+    # (1.16x speedup)", "430.88 s (vs 475.97 s PyTorch)"): its unit names its own metric.
+    secondary: bool = False
 
 
 class CellReading(NamedTuple):
@@ -94,12 +98,58 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
     if _NON_FINITE.match(lowered):
         return CellReading(problem="non_finite_value")
     parts = _SPLIT.split(cleaned)
-    if len(parts) > 1:
+    # A comma inside brackets parts a remark, not values: "79.76 s (2 epochs, 40.7 images/sec)".
+    if len(parts) > 1 and all(part.count("(") == part.count(")") for part in parts):
         readings = [_read_one(part, decimal) for part in parts]
         if all(reading.values for reading in readings):
             values = tuple(value for reading in readings for value in reading.values)
             return CellReading(values, None, _evidence_of(readings))
-    return _read_one(cleaned, decimal)
+    return _with_bracketed_values(_read_one(cleaned, decimal), decimal)
+
+
+def _with_bracketed_values(reading: CellReading, decimal: str | None) -> CellReading:
+    """A reading whose one value's remark holds values with units of their own ("2 epochs,
+    40.7 images/sec"; "1.16x speedup"; "vs 475.97 s PyTorch"): those values too, each with
+    the words after its unit as its remark; what holds no such value stays the remark."""
+    if len(reading.values) != 1 or not reading.values[0].qualifier:
+        return reading
+    first = reading.values[0]
+    if not any(character.isdigit() for character in first.qualifier):
+        return reading
+    found, kept = [], []
+    for part in re.split(r"\s*[,;]\s*", first.qualifier):
+        value = _bracketed_value(part, decimal)
+        if value is None:
+            kept.append(part)
+        else:
+            found.append(value)
+    if not found:
+        return reading
+    first = first._replace(qualifier=", ".join(kept) or None)
+    return reading._replace(values=(first, *found))
+
+
+def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
+    """'40.7 images/sec', '1.16x speedup', 'vs 475.97 s PyTorch': a number with a known
+    unit, and the words after the unit; None for anything else ('2 epochs')."""
+    part = _COMPARED.sub("", part.strip())
+    match = _NUMBER.match(part)
+    if match is None:
+        return None
+    number, _, problem = read_number(match.group("digits"), decimal)
+    if problem is not None or number is None:
+        return None
+    words = part[match.end():].split()
+    if words and words[0] not in ("x", "\u00d7") and words[0][0] in ("x", "\u00d7") \
+            and len(words[0]) > 1:
+        words = [words[0][0], words[0][1:], *words[1:]]  # "1.16x speedup" as "x speedup"
+    for end in range(len(words), 0, -1):
+        unit = unit_named(" ".join(words[:end]))
+        if unit is not None:
+            remark = " ".join(words[end:]) or None
+            seconds = number * unit.factor if unit.kind == "duration" else None
+            return CellValue(number, unit, seconds=seconds, qualifier=remark, secondary=True)
+    return None
 
 
 def _evidence_of(readings: list[CellReading]) -> str | None:

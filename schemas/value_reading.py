@@ -20,7 +20,7 @@ from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
-from perfledger.schemas.units import unit_named
+from perfledger.schemas.units import LATENCY_BELOW_SECONDS, TRAINING_FROM_SECONDS, unit_named
 from perfledger.schemas.vocabulary import read_vocab
 
 # ASCII digits only: "３,２１２" (full-width) is read by schemas/cell_reading.py, which folds it.
@@ -47,7 +47,8 @@ READING_SCHEMA: dict[str, pl.DataType] = {
     "raw_value": pl.String, "decimal": pl.String, "number": pl.Float64,
     **{f"c_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
     "rest": pl.String, "spread": pl.Float64, "approximate": pl.Boolean,
-    "seconds": pl.Float64, "qualifier": pl.String, "spelled": pl.Boolean, "problem": pl.String,
+    "seconds": pl.Float64, "qualifier": pl.String, "spelled": pl.Boolean,
+    "secondary": pl.Boolean, "problem": pl.String,
 }
 
 
@@ -63,7 +64,7 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
-    steps = frame.lazy()
+    steps = frame.lazy().with_columns(_metric_of_cell_unit()).drop("secondary")
     if frame.get_column("metric").eq("ranking").any():
         steps = steps.with_columns(_ranking())
     return steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).with_columns(
@@ -117,6 +118,7 @@ def _plain_readings() -> list[pl.Expr]:
         pl.lit(None, dtype=pl.Float64).alias("seconds"),
         pl.lit(None, dtype=pl.String).alias("qualifier"),
         pl.lit(False).alias("spelled"),
+        pl.lit(False).alias("secondary"),
         pl.when(too_long).then(pl.lit("unparseable_value"))
         .when(two_readings & pl.col("decimal").is_null()).then(pl.lit("ambiguous_number"))
         .alias("problem"),
@@ -130,7 +132,7 @@ def _readings_of(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         reading = read_cell(raw, decimal)
         if reading.problem is not None or not reading.values:
             rows.append((raw, decimal, None, *unit_fields(None), None, None, False, None,
-                         None, False, reading.problem or "unparseable_value"))
+                         None, False, False, reading.problem or "unparseable_value"))
             continue
         several = len(reading.values) > 1
         for value in reading.values:
@@ -141,7 +143,7 @@ def _readings_of(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
                          None if unit is not None else value.rest, value.spread,
                          value.approximate, value.seconds,
                          value.qualifier if several or value.qualifier else None,
-                         value.spelled, None))
+                         value.spelled, value.secondary, None))
     return pl.DataFrame(rows, schema=READING_SCHEMA, orient="row")
 
 
@@ -172,6 +174,47 @@ def _ranking() -> list[pl.Expr]:
         pl.when(ranked_word).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("problem"))
         .alias("problem"),
         (pl.col("spelled") | ranked_word).alias("spelled"),
+    ]
+
+
+# ---- the metric a cell's own unit names ----------------------------------------------------
+
+
+def _metric_of_cell_unit() -> list[pl.Expr]:
+    """A value whose cell states a unit takes the metric that unit names ("5.7 hours": a time
+    to train; "40.7 images/sec": a throughput; "1.16x speedup": a speedup) where its column
+    names none, where its metric came from the table's context and does not fit the unit,
+    and for a value in brackets after another whose unit does not fit the column's metric.
+    A time in seconds or minutes names none by itself: the table's workload tells a
+    training time from a latency."""
+    kind, per, factor = pl.col("c_kind"), pl.col("c_per"), pl.col("c_factor")
+    workload = pl.coalesce("x_workload", "table_workload")
+    named = (
+        pl.when(kind == "rate").then(pl.lit("throughput"))
+        .when(kind == "ratio").then(pl.lit("speedup"))
+        .when(kind == "other").then(pl.lit("other"))
+        .when(kind != "duration").then(pl.lit(None, dtype=pl.String))
+        .when(per == "item").then(pl.lit("latency"))
+        .when(per == "work").then(pl.lit("time_to_train"))
+        .when(factor < LATENCY_BELOW_SECONDS).then(pl.lit("latency"))
+        .when(factor >= TRAINING_FROM_SECONDS).then(pl.lit("time_to_train"))
+        .when(workload == "training").then(pl.lit("time_to_train"))
+        .when(workload == "inference").then(pl.lit("latency"))
+    )
+    metric = pl.col("metric")
+    fits = (
+        pl.when(metric == "throughput").then(kind == "rate")
+        .when(metric.is_in(DURATION_METRICS)).then(kind == "duration")
+        .when(metric.is_in(["speedup", "scaling_efficiency"])).then(kind.is_in(["ratio", "percent"]))
+        .when(metric == "accuracy").then(kind == "percent")
+        .otherwise(pl.lit(True))
+    )
+    stated_here = pl.col("metric_source").is_in(["column", "row"]) & ~pl.col("secondary")
+    take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits))
+    return [
+        pl.when(take).then(named).otherwise(metric).alias("metric"),
+        pl.when(take).then(pl.lit("cell")).otherwise(pl.col("metric_source"))
+        .alias("metric_source"),
     ]
 
 
