@@ -410,7 +410,7 @@ def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFram
     else:
         results = results.with_columns(pl.lit(None, dtype=dtype).alias(name)
                                        for name, dtype in SECTION_SCHEMA.items())
-    results = _with_annotations(cells, results, mappings)
+    results = _with_row_metrics(_with_annotations(cells, results, mappings), mappings)
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.
     looks_shifted = pl.col("metric").ne_missing("eval_metric") & shifted_precision()
@@ -461,6 +461,42 @@ def _with_annotations(cells: pl.DataFrame, results: pl.DataFrame,
         pl.coalesce("metric", "x_metric").alias("metric"),
         pl.coalesce("metric_source", "x_metric_source").alias("metric_source"),
     )
+
+
+_DERIVED_METRICS = ("speedup", "scaling_efficiency")
+
+
+def _with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+    """A row whose label names a figure derived from the others ("Speedup" under rows of
+    latencies) holds that figure, not its columns' metric, nor their unit."""
+    if "row_label" not in results.columns or results.height == 0:
+        return results
+    labels = results.get_column("row_label").drop_nulls().unique().to_list()
+    derived = [(label, metric) for label in labels
+               for metric in [_derived_metric(label, mappings)] if metric is not None]
+    if not derived:
+        return results
+    said = pl.DataFrame(derived, schema={"row_label": pl.String, "_row_metric": pl.String},
+                        orient="row")
+    results = results.join(said, on="row_label", how="left", maintain_order="left")
+    named = pl.col("_row_metric").is_not_null()
+    column_unit_fits = pl.col("h_kind").is_in(["ratio", "percent"]).fill_null(True)
+    return results.with_columns(
+        pl.when(named).then(pl.col("_row_metric")).otherwise(pl.col("metric")).alias("metric"),
+        pl.when(named).then(pl.lit("row")).otherwise(pl.col("metric_source"))
+        .alias("metric_source"),
+        *(pl.when(named & ~column_unit_fits).then(pl.lit(None, dtype=dtype))
+          .otherwise(pl.col(f"h_{name}")).alias(f"h_{name}")
+          for name, dtype in UNIT_FIELDS.items()),
+    ).drop("_row_metric")
+
+
+def _derived_metric(label: str, mappings: LabelMappings) -> str | None:
+    for part in label.split(" / "):
+        reading = header_reading(part, mappings)
+        if reading.kind == "metric" and reading.role in _DERIVED_METRICS:
+            return reading.role
+    return None
 
 
 def _annotation(text: str, mappings: LabelMappings) -> tuple:
