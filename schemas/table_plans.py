@@ -160,12 +160,14 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     if kind in ("metric", "statistic", "result"):
         if stats.numeric or not stats.filled:
             return "result"
-        # A column of words: the first one, or one of words only before any result, labels
+        # A column of words: the first one, or one of words only (two at least) before any
+        # result, labels
         # the rows under a header naming the table's metric ("Loss (Model/Epoch)", "Model
         # Latency (ms)" beside a column of sequence lengths); one whose header names no
         # particular metric ("Values", "Performance") describes; else its words are values
         # that do not read, and are set apart.
-        if index == 0 or (stats.numeric == 0 and not results_before) or kind == "result" \
+        if index == 0 or (stats.numeric == 0 and stats.filled > 1 and not results_before) \
+                or kind == "result" \
                 or reading.role == "eval_metric":
             return "label"
         return "result"
