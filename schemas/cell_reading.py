@@ -31,7 +31,7 @@ _BOUND = re.compile(r"^(?:<=?|>=?|\u2264|\u2265|up to|at least|at most|over|unde
                     r"above|more than|less than)\s*")
 _NUMBER = re.compile(
     r"^(?P<sign>[+-]?)(?P<digits>\d[\d,.'\u00a0\u202f\u2009 ]*\d|\d|[.,]\d+)"
-    r"(?P<exponent>e[+-]?\d{1,3})?(?![\d])")
+    r"(?P<exponent>[eE][+-]?\d{1,3})?(?![\d])")
 _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9,
           "M": 1e6, "B": 1e9}
 _SCALE_WORD = re.compile(r"^\s?(k|thousand|million|mn|bn|billion|M|B)(?![A-Za-z])")

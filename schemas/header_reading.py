@@ -54,6 +54,7 @@ class HeaderReading:
     precision: Precision | None = None
     platform: PlatformMention | None = None
     is_number: bool = False  # the header is a number: a value of an axis ("250" epochs)
+    share: bool = False  # an accuracy that is a share: its numbers above 1 are percentages
     parts: tuple[HeaderReading, ...] = ()  # "# Gaudi cards, Batch Size, Precision"
 
     @property
@@ -195,21 +196,36 @@ def read_header(text: str) -> HeaderReading:
         unit=unit,
         precision=precision_of_header(cleaned, comparison),
         platform=platform,
+        share=role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)),
     )
 
 
 @cache
-def _implied_units() -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple((word_pattern(row["pattern"]), row["unit"])
+def _implied_units() -> tuple[tuple[re.Pattern[str], str, str | None], ...]:
+    return tuple((word_pattern(row["pattern"]), row["unit"], row["when"])
                  for row in read_vocab("metric_units.csv").iter_rows(named=True))
 
 
 def _implied_unit(folded: str) -> Unit | None:
     """The unit a metric's own word implies where the header states none ("MFU": %)."""
-    for pattern, unit in _implied_units():
-        if pattern.search(folded):
+    for pattern, unit, when in _implied_units():
+        if not when and pattern.search(folded):
             return unit_named(unit)
     return None
+
+
+@cache
+def _accuracy_words() -> re.Pattern[str]:
+    return next(rule.pattern for rule in _role_rules() if rule.role == "accuracy")
+
+
+def _names_a_share(folded: str) -> bool:
+    """An accuracy header whose every score word names a share ("Top-1 Acc", "Accuracy"),
+    not another score ("Accuracy (mAP)")."""
+    shares = [pattern for pattern, _unit, when in _implied_units() if when == "above 1"]
+    words = [match.group(0) for match in _accuracy_words().finditer(folded)]
+    return bool(words) and all(any(pattern.fullmatch(word) for pattern in shares)
+                               for word in words)
 
 
 _DEVICE_WORD = re.compile(r"(?<![a-z0-9])(gpu|chip|card|device|accelerator|tpu|npu|xpu|hpu)s?"

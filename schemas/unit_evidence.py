@@ -1,5 +1,9 @@
 """Units a page proves where it states none, decided from its own numbers.
 
+An accuracy column whose header names a share ("Accuracy", "Top-1 Acc") and states no unit
+is in percent when a number of it is above 1 (71.86: a share cannot exceed 1), with
+`unit_source` "column values"; one whose numbers all stay within 1 is a fraction, a score.
+
 A latency column with no unit anywhere (cell, column, row, table context) is not guessed; but
 a row that also publishes a throughput shows the latency's unit: a throughput times the
 time of one batch is the batch (251 images/s x 4.96 = 1,245: 4.96 ms per image, not
@@ -21,6 +25,8 @@ _CANDIDATES = ("s", "ms", "us")
 _LOW, _HIGH = 0.5, 2.0
 MIN_ROWS = 2  # rows that must publish both before a column's unit is taken as shown
 SOURCE = "row throughput"
+SHARE_SOURCE = "column values"
+_PERCENT_AT_MOST = 100.0
 _COLUMN = ["document", "table_index", "vcol"]
 _ROW = ["document", "table_index", "row_number"]
 
@@ -74,3 +80,24 @@ def with_units_from_row_throughput(frame: pl.DataFrame) -> pl.DataFrame:
           .alias(f"u_{field}") for field in UNIT_FIELDS),
         pl.when(take).then(pl.lit(SOURCE)).otherwise(pl.col("unit_source")).alias("unit_source"),
     ).drop("_shown", *(f"_s_{field}" for field in UNIT_FIELDS))
+
+
+def with_percent_shares(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with the accuracies of a share column that states no unit in percent when
+    one of the column's numbers is above 1 and none above 100."""
+    if "h_share" not in frame.columns:
+        return frame
+    open_share = (pl.col("metric") == "accuracy") & pl.col("u_kind").is_null() \
+        & pl.col("h_share").fill_null(False)
+    if not frame.select(open_share.any()).item():
+        return frame
+    largest = pl.col("number").filter(open_share).max().over(_COLUMN)
+    take = open_share & (largest > 1.0) & (largest <= _PERCENT_AT_MOST)
+    percent = unit_fields(unit_named("%"))
+    return frame.with_columns(
+        *(pl.when(take).then(pl.lit(value, dtype=dtype)).otherwise(pl.col(f"u_{field}"))
+          .alias(f"u_{field}")
+          for (field, dtype), value in zip(UNIT_FIELDS.items(), percent, strict=True)),
+        pl.when(take).then(pl.lit(SHARE_SOURCE)).otherwise(pl.col("unit_source"))
+        .alias("unit_source"),
+    )

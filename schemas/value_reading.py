@@ -20,7 +20,7 @@ from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
-from perfledger.schemas.unit_evidence import with_units_from_row_throughput
+from perfledger.schemas.unit_evidence import with_percent_shares, with_units_from_row_throughput
 from perfledger.schemas.units import LATENCY_BELOW_SECONDS, TRAINING_FROM_SECONDS, unit_named
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -70,8 +70,9 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         steps = steps.with_columns(_ranking())
     chosen = steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(
         engine="in-memory")
-    return with_units_from_row_throughput(chosen).lazy().with_columns(_converted()).with_columns(
-        _checked()).drop("_from").collect(engine="in-memory")
+    proven = with_percent_shares(with_units_from_row_throughput(chosen))
+    return proven.lazy().with_columns(_converted()).with_columns(_checked()).drop(
+        "_from").collect(engine="in-memory")
 
 
 def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
