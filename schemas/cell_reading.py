@@ -23,7 +23,7 @@ MAX_DIGITS = 30  # a longer number is no measurement (hostile pages hold 5,000 d
 _FOOTNOTE_MARKS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089]+")
 _TRAILING_MARKS = "*\u2020\u2021\u00a7#"  # "6,044*", "3,210\u2020"
 _PLACEHOLDER = re.compile(
-    r"^(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending|coming soon"
+    r"^(?:-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending|coming soon"
     r"|not (?:available|supported|measured|run)|unsupported|oom|x|\u2717|\u2715|\u00d7)$")
 _NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity|\u221e)$")
 _APPROX = re.compile(r"^(?:~|\u2248|\u223c|approx\.?|approximately|about|circa|ca\.|c\.)\s*")
@@ -44,6 +44,8 @@ _SPELLED = re.compile(
     r"\s*)?$")
 _SPLIT = re.compile(r"\s*[;,]\s+(?=[~\u2248<>]?\s*[+-]?\d)")
 _GROUPS = re.compile(r"^\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+$")
+_NAMED = re.compile(r"^(?P<name>[^\W\d][\w/ -]{0,14}[^\W\d]|[^\W\d])\s*[:=]?\s+"
+                    r"(?P<number>[+-]?\d\S*)$")
 _COMPARED = re.compile(r"^(?:vs\.?|versus|compared (?:to|with)|and)\s+", re.I)
 
 
@@ -152,6 +154,10 @@ def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
     return None
 
 
+def value_seconds(number: float, unit: Unit | None) -> float | None:
+    return number * unit.factor if unit is not None and unit.kind == "duration" else None
+
+
 def _evidence_of(readings: list[CellReading]) -> str | None:
     marks = {reading.decimal_evidence for reading in readings} - {None}
     return marks.pop() if len(marks) == 1 else None
@@ -168,7 +174,21 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
                                       seconds=duration, spelled=True),))
     match = _NUMBER.match(text)
     if match is None:
-        return CellReading(problem="unparseable_value")
+        named = _NAMED.match(text)
+        if named is None:
+            return CellReading(problem="unparseable_value")
+        # "RTF 0.817", "Dice 0.8735", "EPE: 0.878": the unit or score named first.
+        reading = _read_one(named.group("number"), decimal)
+        if len(reading.values) != 1 or reading.values[0].unit or reading.values[0].rest:
+            return CellReading(problem="unparseable_value")
+        name = named.group("name")
+        unit = unit_named(name)
+        if unit is None and not re.search(r"\d[.,]\d", named.group("number")):
+            return CellReading(problem="unparseable_value")  # "Gaudi 2": a name, no score
+        value = reading.values[0]._replace(
+            unit=unit, rest=None if unit else name, approximate=approximate,
+            seconds=value_seconds(reading.values[0].number, unit))
+        return reading._replace(values=(value,))
     number, evidence, problem = read_number(match.group("digits"), decimal)
     if problem is not None:
         return CellReading(problem=problem, decimal_evidence=evidence)

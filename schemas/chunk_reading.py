@@ -52,7 +52,7 @@ _ROW = [*_TABLE, "vrow"]
 _COLUMN = [*_TABLE, "vcol"]
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 _NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
-_PLACEHOLDER = (r"(?i)^\s*(?:-+|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
+_PLACEHOLDER = (r"(?i)^\s*(?:-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
                 r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
                 r"|\u2717|\u2715|\u00d7)\s*$")
 _NUMBER_END = r"(?:$|[^\d.,])"

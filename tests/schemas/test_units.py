@@ -162,3 +162,23 @@ def test_a_throughput_in_k_items_per_second_is_read_in_thousands():
     row = normalized.measurements.filter(pl.col("metric") == "throughput").row(0, named=True)
     assert (row["value"], row["unit"], row["unit_published"]) == (1361.0, "items/s",
                                                                   "k items/sec")
+
+
+@pytest.mark.parametrize(
+    ("cell", "number", "unit", "rest"),
+    [("RTF  0.817", 0.817, "rtf", None),  # rknn_model_zoo: the unit before the number
+     ("Dice 0.8735", 0.8735, None, "Dice"), ("EPE: 0.878", 0.878, None, "EPE")],  # Vitis AI
+)
+def test_a_unit_or_score_named_before_the_number(cell, number, unit, rest):
+    (value,) = read_cell(cell).values
+    assert (value.number, value.unit.alias if value.unit else None, value.rest) == (
+        number, unit, rest)
+
+
+@pytest.mark.parametrize("cell", ["Gaudi 2", "MI250 2.5"])
+def test_a_name_with_a_number_is_no_value(cell):
+    assert read_cell(cell).problem == "unparseable_value"
+
+
+def test_a_slash_alone_is_no_value_published():
+    assert read_cell("/").problem == "placeholder_value"  # rknn_model_zoo's tables
