@@ -141,6 +141,8 @@ def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
     number, _, problem = read_number(match.group("digits"), decimal)
     if problem is not None or number is None:
         return None
+    if match.group("sign") == "-":
+        number = -number
     words = part[match.end():].split()
     if words and words[0] not in ("x", "\u00d7") and words[0][0] in ("x", "\u00d7") \
             and len(words[0]) > 1:

@@ -38,6 +38,7 @@ from perfledger.schemas.table_plans import (
     TablePlan,
     TableShape,
     header_reading,
+    names_base_metric,
     plan_table,
     transposed,
 )
@@ -180,8 +181,7 @@ def _oriented(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
 
 
 def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
-    return any(header_reading(text, mappings).kind in ("metric", "statistic", "result")
-               for text in header[1:])
+    return any(names_base_metric(header_reading(text, mappings)) for text in header[1:])
 
 
 def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings

@@ -19,6 +19,9 @@ from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import unit_named
 
+# Metrics that compare the other columns' values rather than measure ("Improvement", "delta").
+COMPARISONS = ("speedup", "scaling_efficiency", "other")
+
 
 @dataclass(frozen=True)
 class ColumnStats:
@@ -93,15 +96,22 @@ def header_reading(text: str, mappings: LabelMappings) -> HeaderReading:
 def transposed(headers: list[str], first_cells: list[str], numeric_rows: list[bool],
                mappings: LabelMappings) -> bool:
     """Metrics in the first column's cells and none in the header: its rows are columns.
+    A header naming only a figure derived from the others ("Improvement", "delta") leaves
+    the metrics to the first column ("Mean TTFT (ms) | 131.78 | 88.94 | -32.5%").
 
     `numeric_rows` says of each row whether a cell other than its first starts with a
     number."""
-    if any(header_reading(text, mappings).kind in ("metric", "statistic", "result")
-           for text in headers[1:]):
+    if any(names_base_metric(header_reading(text, mappings)) for text in headers[1:]):
         return False
     metric_rows = sum(1 for text, numeric in zip(first_cells, numeric_rows, strict=True)
                       if numeric and header_reading(text, mappings).kind == "metric")
     return metric_rows >= 1 and metric_rows * 3 >= len(first_cells)
+
+
+def names_base_metric(reading: HeaderReading) -> bool:
+    """A header naming a measured metric, not only a comparison of the others."""
+    return reading.kind in ("metric", "statistic", "result") and not (
+        reading.kind == "metric" and reading.role in COMPARISONS and reading.unit is None)
 
 
 def plan_table(shape: TableShape, context: TableContext, page_decimal: str | None,

@@ -28,6 +28,7 @@ from perfledger.schemas.vocabulary import read_vocab
 _PLAIN = r"^(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:[.,][0-9]+)?)$"
 _TWO_READINGS = r"^[1-9]\d{0,2}[.,]\d{3}$"  # "12.345": thousands or decimals
 _COMMA_GROUPS = r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
+_SIGNED = r"^[\s*_~]*[+\-\u2212]\s*\d"
 _SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
 MAX_DIGITS = 30
 POSITIVE_METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]
@@ -197,6 +198,8 @@ def _metric_of_cell_unit() -> list[pl.Expr]:
         pl.when(kind == "rate").then(pl.lit("throughput"))
         .when(kind == "ratio").then(pl.lit("speedup"))
         .when(kind == "other").then(pl.lit("other"))
+        # "9426 (+61.2%)": a change beside the value, another figure.
+        .when((kind == "percent") & pl.col("secondary")).then(pl.lit("other"))
         .when(kind != "duration").then(pl.lit(None, dtype=pl.String))
         .when(per == "item").then(pl.lit("latency"))
         .when(per == "work").then(pl.lit("time_to_train"))
@@ -214,7 +217,12 @@ def _metric_of_cell_unit() -> list[pl.Expr]:
         .otherwise(pl.lit(True))
     )
     stated_here = pl.col("metric_source").is_in(["column", "row"]) & ~pl.col("secondary")
-    take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits))
+    # "+13.3%", "-32.5%" beside or under values: a signed percentage is a relative change
+    # (another figure), whatever the column measures.
+    change = (kind == "percent") & pl.col("raw_value").str.contains(_SIGNED) \
+        & ~metric.is_in(["accuracy", "other", "scaling_efficiency"]).fill_null(False)
+    named = pl.when(change).then(pl.lit("other")).otherwise(named)
+    take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits) | change)
     return [
         pl.when(take).then(named).otherwise(metric).alias("metric"),
         pl.when(take).then(pl.lit("cell")).otherwise(pl.col("metric_source"))

@@ -8,6 +8,7 @@ import pytest
 
 from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.label_mappings import NO_MAPPINGS
 from perfledger.schemas.normalize import normalize_cells
 from perfledger.schemas.units import metric_of_unit, unit_in_header, unit_named
 from perfledger.sources.layouts.text_capture import parse_text_capture
@@ -182,3 +183,40 @@ def test_a_name_with_a_number_is_no_value(cell):
 
 def test_a_slash_alone_is_no_value_published():
     assert read_cell("/").problem == "placeholder_value"  # rknn_model_zoo's tables
+
+
+@pytest.mark.parametrize(
+    ("header", "metric", "statistic", "canonical"),
+    [  # as vLLM's and SGLang's serving benchmarks print them
+        ("Mean TTFT (ms)", "latency", "mean", "s"),
+        ("P99 ITL (ms)", "latency", "p99", "s"),
+        ("Median E2EL (ms)", "latency", "p50", "s"),
+        ("Request throughput (req/s)", "throughput", None, "items/s"),
+        ("Output token throughput (tok/s)", "throughput", None, "items/s"),
+        ("Benchmark duration (s)", None, None, "s"),
+    ],
+)
+def test_serving_benchmark_rows_name_their_metric_statistic_and_unit(header, metric, statistic,
+                                                                    canonical):
+    reading = read_header(header)
+    assert (reading.role if reading.kind == "metric" else None) == metric
+    assert (reading.statistic, reading.unit.canonical) == (statistic, canonical)
+
+
+def test_a_table_of_metrics_by_row_is_read_turned_around_beside_a_comparison_column():
+    """'| Metrics | Before | After | Improvement |': the rows name the metrics; the
+    improvement compares them."""
+    from perfledger.schemas.table_plans import names_base_metric, transposed
+
+    assert read_header("Metrics").kind == "metric_name"
+    assert not names_base_metric(read_header("Improvement"))
+    assert not names_base_metric(read_header("delta"))
+    assert names_base_metric(read_header("Throughput"))
+    first = ["Request throughput (req/s)", "Mean TTFT (ms)", "P99 ITL (ms)"]
+    assert transposed(["Metrics", "Before", "After", "Improvement"], first, [True] * 3,
+                      NO_MAPPINGS)
+
+
+def test_a_signed_percentage_beside_a_value_is_a_change_of_its_own():
+    value, change = read_cell("2646.09 (-39.2%)").values
+    assert (value.number, change.number, change.unit.kind) == (2646.09, -39.2, "percent")
