@@ -83,6 +83,7 @@ RESULT_COLUMN_SCHEMA: dict[str, pl.DataType] = {
     **{f"x_{name}": dtype for name, dtype in UNIT_FIELDS.items()}, "x_unit_source": pl.String,
     "header_states_chip": pl.Boolean, "header_states_count": pl.Boolean,
     "header_states_precision": pl.Boolean, "table_workload": pl.String, "h_share": pl.Boolean,
+    "h_results": pl.Boolean,
 }
 
 
@@ -300,7 +301,7 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
         _found(context, "workload"), _source(context, "workload"),
         *unit_fields(x_unit), _source(context, "unit"),
         plan.header_states_chip, plan.header_states_count, plan.header_states_precision,
-        plan.table_workload, reading.share,
+        plan.table_workload, reading.share, reading.kind == "result",
     )
 
 

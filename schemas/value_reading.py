@@ -66,7 +66,7 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
-    steps = frame.lazy().with_columns(_metric_of_cell_unit()).drop("secondary")
+    steps = frame.lazy().with_columns(_metric_of_cell_unit(frame.columns)).drop("secondary")
     if frame.get_column("metric").eq("ranking").any():
         steps = steps.with_columns(_ranking())
     chosen = steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(
@@ -185,15 +185,18 @@ def _ranking() -> list[pl.Expr]:
 # ---- the metric a cell's own unit names ----------------------------------------------------
 
 
-def _metric_of_cell_unit() -> list[pl.Expr]:
+def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
     """A value whose cell states a unit takes the metric that unit names ("5.7 hours": a time
     to train; "40.7 images/sec": a throughput; "1.16x speedup": a speedup) where its column
     names none, where its metric came from the table's context and does not fit the unit,
     and for a value in brackets after another whose unit does not fit the column's metric.
-    A time in seconds or minutes names none by itself: the table's workload tells a
-    training time from a latency."""
+    A time in seconds or minutes names none by itself: under a header saying the column
+    holds results ("Performance"), the table's workload tells a training time from a
+    latency; under another ("Duration") it stays unknown."""
     kind, per, factor = pl.col("c_kind"), pl.col("c_per"), pl.col("c_factor")
     workload = pl.coalesce("x_workload", "table_workload")
+    results_column = pl.col("h_results").fill_null(False) if "h_results" in columns \
+        else pl.lit(False)
     named = (
         pl.when(kind == "rate").then(pl.lit("throughput"))
         .when(kind == "ratio").then(pl.lit("speedup"))
@@ -205,6 +208,7 @@ def _metric_of_cell_unit() -> list[pl.Expr]:
         .when(per == "work").then(pl.lit("time_to_train"))
         .when(factor < LATENCY_BELOW_SECONDS).then(pl.lit("latency"))
         .when(factor >= TRAINING_FROM_SECONDS).then(pl.lit("time_to_train"))
+        .when(~results_column).then(pl.lit(None, dtype=pl.String))
         .when(workload == "training").then(pl.lit("time_to_train"))
         .when(workload == "inference").then(pl.lit("latency"))
     )
