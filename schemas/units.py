@@ -26,7 +26,8 @@ from perfledger.schemas.vocabulary import read_vocab
 # where a page marks them as such: in brackets, after "in", or right after a number.
 _SHORT = 3
 _BRACKETED = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
-_IN_UNIT = re.compile(r"(?:^|\s)(?:in|per)\s+([^\s(),;\[\]]{1,20}(?:\s*/\s*[^\s(),;\[\]]{1,20}){0,3})")
+_IN_UNIT = re.compile(r"(?:(?:^|\s)(?:in|per)\s+|单位\s*[:为是]?\s*)"
+                      r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})")
 _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
 _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
@@ -234,9 +235,10 @@ def metric_of_unit(unit: Unit | None) -> str | None:
 
 @lru_cache(maxsize=4096)
 def unit_in_header(text: str) -> Unit | None:
-    """The unit a column header states: the last bracketed unit ("Latency 99% (ms)", "[ms]",
-    "(ms, bs=1)"), else one after "in" ("Latency in ms (per batch)"), else a unit written
-    out in it ("bf16 img/s", "Tokens/sec/chip", "TPS/GPU", "Hours / 1B tokens")."""
+    """The unit a column header (or a caption, heading or paragraph) states: the last
+    bracketed unit ("Latency 99% (ms)", "[ms]", "(ms, bs=1)"), else one after "in" or 单位
+    ("Latency in ms (per batch)", "耗时单位为ms"), else a unit written out in it ("bf16
+    img/s", "Tokens/sec/chip", "TPS/GPU", "Hours / 1B tokens")."""
     found = None
     for match in _BRACKETED.finditer(text):
         unit = _bracketed_unit(match.group(1))

@@ -69,6 +69,8 @@ def test_a_quantity_or_a_device_alone_is_no_unit(text):
         ("Without CP / TFLOPS / GPU", "TFLOP/s/GPU", 1.0),  # NeMo long sequence
         ("Memory(GiB)", "GiB", 1.0),  # torchtitan
         ("Hours / 1B tokens", "s", 3600.0),  # flash-attention
+        ("All latencies are reported in ms.", "s", 0.001),  # a page's prose
+        ("耗时单位为ms，精度为Top-1", "s", 0.001),
     ],
 )
 def test_a_header_states_its_unit_in_brackets_after_in_or_written_out(header, canonical, factor):
