@@ -182,9 +182,13 @@ def read_header(text: str) -> HeaderReading:
     kind, role = (rule.kind, rule.role) if rule else (None, None)
     if kind is None and statistic is not None:
         kind = "statistic"
-    # A header naming no role names its metric by its unit ("Tokens/Second", "(ms)").
-    if kind in (None, "statistic") and metric_of_unit(unit) is not None:
-        kind, role = "metric", metric_of_unit(unit)
+    # A header naming no role names its metric by its unit ("Tokens/Second", "(ms)"), and so
+    # does one whose levels are a metric's unit over a part or setting of the run
+    # ("Jetson AGX Orin (ms) / Full Pipeline").
+    named_by_unit = metric_of_unit(unit)
+    if named_by_unit is not None and (kind in (None, "statistic") or (
+            kind in ("label", "config") and " / " in cleaned)):
+        kind, role = "metric", named_by_unit
     comparison = role in ("speedup", "scaling_efficiency")
     if comparison and unit is not None and unit.kind not in ("ratio", "percent"):
         unit = None  # "T/S Ratio to Eager": the rate compared, not the unit of the ratio

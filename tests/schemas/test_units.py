@@ -92,6 +92,7 @@ def test_a_header_without_a_unit_states_none(header):
         ("Step time (seconds)", "latency", "s", None),  # TPU recipes
         ("Hours / 1B tokens", "time_to_train", "s", "work"),  # flash-attention
         (":stopwatch: Jetson AGX Orin (ms) / Image Encoder", "latency", "s", None),  # NanoSAM
+        (":stopwatch: Jetson AGX Orin (ms) / Full Pipeline", "latency", "s", None),  # NanoSAM
         ("GPU util. (TFLOPS/s)", "other", "TFLOP/s/GPU", "accelerator"),  # NeMo diffusion
         ("Throughput per GPU (img/s)", "throughput", "items/s", "accelerator"),
         ("MFU", "other", "%", None),  # MosaicML
