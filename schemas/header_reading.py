@@ -169,7 +169,8 @@ def read_header(text: str) -> HeaderReading:
         return HeaderReading(cleaned, "config", None, parts=parts)
     unit = unit_in_header(cleaned) or _implied_unit(fold_words(cleaned))
     # "TPS/GPU", "Tokens/sec/chip": the device of a per-device unit is no role of the column.
-    worded = _without_unit(cleaned, unit)
+    # "serving (num_prompts=1)": a setting in brackets is the run's, not the column's role.
+    worded = _SETTING_BRACKET.sub(" ", _without_unit(cleaned, unit)).strip()
     unit = _per_device_figure(unit, worded)
     if unit is not None:  # "Per-GPU TFLOP/s": the device is the unit's, not a role
         worded = _PER_DEVICE.sub(" ", worded).strip()
@@ -236,6 +237,7 @@ _DEVICE_WORD = re.compile(r"(?<![a-z0-9])(gpu|chip|card|device|accelerator|tpu|n
                           r"(?![a-z0-9])")
 
 
+_SETTING_BRACKET = re.compile(r"[(\[][^()\[\]]{0,80}=[^()\[\]]{0,80}[)\]]")
 _PER_DEVICE_WORD = re.compile(r"(?:\s/\s?|\bper[ -])(gpu|chip|card|device|accelerator|node)s?\b",
                               re.I)
 

@@ -223,3 +223,11 @@ def test_a_table_of_metrics_by_row_is_read_turned_around_beside_a_comparison_col
 def test_a_signed_percentage_beside_a_value_is_a_change_of_its_own():
     value, change = read_cell("2646.09 (-39.2%)").values
     assert (value.number, change.number, change.unit.kind) == (2646.09, -39.2, "percent")
+
+
+def test_a_setting_in_brackets_gives_the_header_no_role():
+    """torchao serving: 'serving (num_prompts=1)' heads values whose cells state their units
+    ('1.35 req/s'); the number of prompts is the run's setting, not the column's role."""
+    reading = read_header("serving (num_prompts=1)")
+    assert (reading.kind, reading.role) == (None, None)
+    assert read_header("Num prompts").kind == "config"
