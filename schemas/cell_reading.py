@@ -33,7 +33,7 @@ _BOUND = re.compile(r"^(?:<=?|>=?|\u2264|\u2265|up to|at least|at most|over|unde
                     r"above|more than|less than)\s*")
 _NUMBER = re.compile(
     r"^(?P<sign>[+-]?)(?P<digits>\d[\d,.'\u00a0\u202f\u2009 ]*\d|\d|[.,]\d+)"
-    r"(?P<exponent>e[+-]?\d{1,3})?(?![\d])")
+    r"(?P<exponent>[eE][+-]?\d{1,3})?(?![\d])")
 _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9,
           "M": 1e6, "B": 1e9}
 _SCALE_WORD = re.compile(r"^\s?(k|thousand|million|mn|bn|billion|M|B)(?![A-Za-z])")
@@ -46,6 +46,9 @@ _SPELLED = re.compile(
     r"\s*)?$")
 _SPLIT = re.compile(r"\s*[;,]\s+(?=[~\u2248<>]?\s*[+-]?\d)")
 _GROUPS = re.compile(r"^\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+$")
+_NAMED = re.compile(r"^(?P<name>[^\W\d][\w/ -]{0,14}[^\W\d]|[^\W\d])\s*[:=]?\s+"
+                    r"(?P<number>[+-]?\d\S*)$")
+_COMPARED = re.compile(r"^(?:vs\.?|versus|compared (?:to|with)|and)\s+", re.I)
 
 
 class CellValue(NamedTuple):
@@ -57,6 +60,9 @@ class CellValue(NamedTuple):
     seconds: float | None = None  # a clock reading or spelled duration, in seconds
     qualifier: str | None = None  # the remark in brackets after it: "phase1"
     spelled: bool = False  # a clock reading or a duration in parts: no single number printed
+    # A value in brackets after the first ("79.76 s (2 epochs, 40.7 images/sec)", "1.41s
+    # (1.16x speedup)", "430.88 s (vs 475.97 s PyTorch)"): its unit names its own metric.
+    secondary: bool = False
 
 
 class CellReading(NamedTuple):
@@ -96,12 +102,64 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
     if _NON_FINITE.match(lowered):
         return CellReading(problem="non_finite_value")
     parts = _SPLIT.split(cleaned)
-    if len(parts) > 1:
+    # A comma inside brackets parts a remark, not values: "79.76 s (2 epochs, 40.7 images/sec)".
+    if len(parts) > 1 and all(part.count("(") == part.count(")") for part in parts):
         readings = [_read_one(part, decimal) for part in parts]
         if all(reading.values for reading in readings):
             values = tuple(value for reading in readings for value in reading.values)
             return CellReading(values, None, _evidence_of(readings))
-    return _read_one(cleaned, decimal)
+    return _with_bracketed_values(_read_one(cleaned, decimal), decimal)
+
+
+def _with_bracketed_values(reading: CellReading, decimal: str | None) -> CellReading:
+    """A reading whose one value's remark holds values with units of their own ("2 epochs,
+    40.7 images/sec"; "1.16x speedup"; "vs 475.97 s PyTorch"): those values too, each with
+    the words after its unit as its remark; what holds no such value stays the remark."""
+    if len(reading.values) != 1 or not reading.values[0].qualifier:
+        return reading
+    first = reading.values[0]
+    if not any(character.isdigit() for character in first.qualifier):
+        return reading
+    found, kept = [], []
+    for part in re.split(r"\s*[,;]\s*", first.qualifier):
+        value = _bracketed_value(part, decimal)
+        if value is None:
+            kept.append(part)
+        else:
+            found.append(value)
+    if not found:
+        return reading
+    first = first._replace(qualifier=", ".join(kept) or None)
+    return reading._replace(values=(first, *found))
+
+
+def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
+    """'40.7 images/sec', '1.16x speedup', 'vs 475.97 s PyTorch': a number with a known
+    unit, and the words after the unit; None for anything else ('2 epochs')."""
+    part = _COMPARED.sub("", part.strip())
+    match = _NUMBER.match(part)
+    if match is None:
+        return None
+    number, _, problem = read_number(match.group("digits"), decimal)
+    if problem is not None or number is None:
+        return None
+    if match.group("sign") == "-":
+        number = -number
+    words = part[match.end():].split()
+    if words and words[0] not in ("x", "\u00d7") and words[0][0] in ("x", "\u00d7") \
+            and len(words[0]) > 1:
+        words = [words[0][0], words[0][1:], *words[1:]]  # "1.16x speedup" as "x speedup"
+    for end in range(len(words), 0, -1):
+        unit = unit_named(" ".join(words[:end]))
+        if unit is not None:
+            remark = " ".join(words[end:]) or None
+            seconds = number * unit.factor if unit.kind == "duration" else None
+            return CellValue(number, unit, seconds=seconds, qualifier=remark, secondary=True)
+    return None
+
+
+def value_seconds(number: float, unit: Unit | None) -> float | None:
+    return number * unit.factor if unit is not None and unit.kind == "duration" else None
 
 
 def _evidence_of(readings: list[CellReading]) -> str | None:
@@ -120,7 +178,21 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
                                       seconds=duration, spelled=True),))
     match = _NUMBER.match(text)
     if match is None:
-        return CellReading(problem="unparseable_value")
+        named = _NAMED.match(text)
+        if named is None:
+            return CellReading(problem="unparseable_value")
+        # "RTF 0.817", "Dice 0.8735", "EPE: 0.878": the unit or score named first.
+        reading = _read_one(named.group("number"), decimal)
+        if len(reading.values) != 1 or reading.values[0].unit or reading.values[0].rest:
+            return CellReading(problem="unparseable_value")
+        name = named.group("name")
+        unit = unit_named(name)
+        if unit is None and not re.search(r"\d[.,]\d", named.group("number")):
+            return CellReading(problem="unparseable_value")  # "Gaudi 2": a name, no score
+        value = reading.values[0]._replace(
+            unit=unit, rest=None if unit else name, approximate=approximate,
+            seconds=value_seconds(reading.values[0].number, unit))
+        return reading._replace(values=(value,))
     number, evidence, problem = read_number(match.group("digits"), decimal)
     if problem is not None:
         return CellReading(problem=problem, decimal_evidence=evidence)

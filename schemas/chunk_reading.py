@@ -39,6 +39,7 @@ from perfledger.schemas.table_plans import (
     TablePlan,
     TableShape,
     header_reading,
+    names_base_metric,
     plan_table,
     transposed,
 )
@@ -80,7 +81,8 @@ RESULT_COLUMN_SCHEMA: dict[str, pl.DataType] = {
     "x_precision_source": pl.String, "x_workload": pl.String, "x_workload_source": pl.String,
     **{f"x_{name}": dtype for name, dtype in UNIT_FIELDS.items()}, "x_unit_source": pl.String,
     "header_states_chip": pl.Boolean, "header_states_count": pl.Boolean,
-    "header_states_precision": pl.Boolean, "table_workload": pl.String,
+    "header_states_precision": pl.Boolean, "table_workload": pl.String, "h_share": pl.Boolean,
+    "h_results": pl.Boolean,
 }
 
 
@@ -179,8 +181,7 @@ def _oriented(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
 
 
 def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
-    return any(header_reading(text, mappings).kind in ("metric", "statistic", "result")
-               for text in header[1:])
+    return any(names_base_metric(header_reading(text, mappings)) for text in header[1:])
 
 
 def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
@@ -348,7 +349,7 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
         _found(context, "workload"), _source(context, "workload"),
         *unit_fields(x_unit), _source(context, "unit"),
         plan.header_states_chip, plan.header_states_count, plan.header_states_precision,
-        plan.table_workload,
+        plan.table_workload, reading.share, reading.kind == "result",
     )
 
 
@@ -458,12 +459,17 @@ def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFram
     else:
         results = results.with_columns(pl.lit(None, dtype=dtype).alias(name)
                                        for name, dtype in SECTION_SCHEMA.items())
-    results = _with_annotations(cells, results, mappings)
-    unknown = results.filter(pl.col("metric").is_null())
-    results = results.filter(pl.col("metric").is_not_null())
-    shifted = results.filter((pl.col("metric") != "eval_metric") & shifted_precision())
-    results = results.filter(~((pl.col("metric") != "eval_metric") & shifted_precision()))
+    results = _with_row_metrics(_with_annotations(cells, results, mappings), mappings)
+    # A cell of a column whose metric nothing names is read all the same: a unit in it may
+    # name one ("5.7 hours", "8,395 ms"); the others are set apart below.
+    looks_shifted = pl.col("metric").ne_missing("eval_metric") & shifted_precision()
+    shifted = results.filter(looks_shifted & pl.col("metric").is_not_null())
+    results = results.filter(~(looks_shifted & pl.col("metric").is_not_null()))
     values = read_values(results, mappings)
+    unknown = values.filter(pl.col("metric").is_null()).unique(
+        ["document", "table_index", "row_number", "column_index"], keep="first",
+        maintain_order=True)
+    values = values.filter(pl.col("metric").is_not_null())
     failed = values.filter(pl.col("problem").is_not_null())
     problems = (_problems(cells, unknown.filter(pl.col("_filled")), "unknown_metric")
                 + _problems(cells, shifted, "shifted_cells") + _problems(cells, failed, None))
@@ -515,6 +521,42 @@ def _with_annotations(cells: pl.DataFrame, results: pl.DataFrame,
         pl.coalesce("metric", "x_metric").alias("metric"),
         pl.coalesce("metric_source", "x_metric_source").alias("metric_source"),
     )
+
+
+_DERIVED_METRICS = ("speedup", "scaling_efficiency")
+
+
+def _with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+    """A row whose label names a figure derived from the others ("Speedup" under rows of
+    latencies) holds that figure, not its columns' metric, nor their unit."""
+    if "row_label" not in results.columns or results.height == 0:
+        return results
+    labels = results.get_column("row_label").drop_nulls().unique().to_list()
+    derived = [(label, metric) for label in labels
+               for metric in [_derived_metric(label, mappings)] if metric is not None]
+    if not derived:
+        return results
+    said = pl.DataFrame(derived, schema={"row_label": pl.String, "_row_metric": pl.String},
+                        orient="row")
+    results = results.join(said, on="row_label", how="left", maintain_order="left")
+    named = pl.col("_row_metric").is_not_null()
+    column_unit_fits = pl.col("h_kind").is_in(["ratio", "percent"]).fill_null(True)
+    return results.with_columns(
+        pl.when(named).then(pl.col("_row_metric")).otherwise(pl.col("metric")).alias("metric"),
+        pl.when(named).then(pl.lit("row")).otherwise(pl.col("metric_source"))
+        .alias("metric_source"),
+        *(pl.when(named & ~column_unit_fits).then(pl.lit(None, dtype=dtype))
+          .otherwise(pl.col(f"h_{name}")).alias(f"h_{name}")
+          for name, dtype in UNIT_FIELDS.items()),
+    ).drop("_row_metric")
+
+
+def _derived_metric(label: str, mappings: LabelMappings) -> str | None:
+    for part in label.split(" / "):
+        reading = header_reading(part, mappings)
+        if reading.kind == "metric" and reading.role in _DERIVED_METRICS:
+            return reading.role
+    return None
 
 
 def _annotation(text: str, mappings: LabelMappings) -> tuple:

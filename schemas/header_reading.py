@@ -16,14 +16,14 @@ from functools import cache, lru_cache
 from perfledger.schemas.folding import clean_text, fold_words, word_pattern
 from perfledger.schemas.platform_mentions import PlatformMention, read_platform
 from perfledger.schemas.precisions import Precision, precision_of_header
-from perfledger.schemas.units import Unit, unit_in_header
+from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header, unit_named
 from perfledger.schemas.vocabulary import read_vocab
 
 # Parts of a header that qualify its head noun rather than name it.
 _QUALIFIERS = re.compile(r"\s[-\u2013\u2014]\s.*$|:\s.*$|\s(?:w/|with|for|at|on)\s.*$", re.I)
 _BRACKETS = re.compile(r"[(\[][^()\[\]]{0,80}[)\]]")
 _PER_DEVICE = re.compile(r"\s/\s?(?:gpu|chip|card|device|accelerator|node)s?\s*$"
-                         r"|\bper (?:gpu|chip|card|device|accelerator|node)\b", re.I)
+                         r"|\bper[ -](?:gpu|chip|card|device|accelerator|node)\b", re.I)
 _NUMBER = re.compile(r"^[~<>]?\s*\d[\d,.\s]*[kmb]?$", re.I)
 MAX_HEADER_CHARS = 300  # a header is read from this many characters of it; real ones are shorter
 _COUNT_BEFORE = re.compile(r"\d ?(?:x ?)?$")
@@ -41,8 +41,6 @@ _STATISTICS = (
     ("min", r"min|minimum"),
     ("max", r"max|maximum"),
 )
-# What a unit alone says of a column whose header names no role ("Tokens/Second", "(ms)").
-_METRIC_OF_UNIT_KIND = {"rate": "throughput", "ratio": "speedup", "other": "other"}
 
 
 @dataclass(frozen=True)
@@ -56,6 +54,7 @@ class HeaderReading:
     precision: Precision | None = None
     platform: PlatformMention | None = None
     is_number: bool = False  # the header is a number: a value of an axis ("250" epochs)
+    share: bool = False  # an accuracy that is a share: its numbers above 1 are percentages
     parts: tuple[HeaderReading, ...] = ()  # "# Gaudi cards, Batch Size, Precision"
 
     @property
@@ -168,22 +167,37 @@ def read_header(text: str) -> HeaderReading:
     parts = _composite_parts(cleaned)
     if parts:
         return HeaderReading(cleaned, "config", None, parts=parts)
-    all_matches = role_matches(fold_words(cleaned))
+    unit = unit_in_header(cleaned) or _implied_unit(fold_words(cleaned))
+    # "TPS/GPU", "Tokens/sec/chip": the device of a per-device unit is no role of the column.
+    # "serving (num_prompts=1)": a setting in brackets is the run's, not the column's role.
+    worded = _SETTING_BRACKET.sub(" ", _without_unit(cleaned, unit)).strip()
+    unit = _per_device_figure(unit, worded)
+    if unit is not None:  # "Per-GPU TFLOP/s": the device is the unit's, not a role
+        worded = _PER_DEVICE.sub(" ", worded).strip()
+    all_matches = role_matches(fold_words(worded))
     reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
-    rule = reference or _level_rule(_core(cleaned)) or _head_rule(all_matches)
+    rule = reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(
+        all_matches)
     platform = read_platform(cleaned)
     statistic = statistic_of(_without(cleaned, platform))
-    unit = unit_in_header(cleaned)
     kind, role = (rule.kind, rule.role) if rule else (None, None)
     if kind is None and statistic is not None:
         kind = "statistic"
-    if kind in (None, "statistic") and unit is not None and unit.kind in _METRIC_OF_UNIT_KIND:
-        kind, role = "metric", _METRIC_OF_UNIT_KIND[unit.kind]
+    # A header naming no role names its metric by its unit ("Tokens/Second", "(ms)"), and so
+    # does one whose levels are a metric's unit over a part or setting of the run
+    # ("Jetson AGX Orin (ms) / Full Pipeline").
+    named_by_unit = metric_of_unit(unit)
+    if named_by_unit is not None and (kind in (None, "statistic") or (
+            kind in ("label", "config") and " / " in cleaned)):
+        kind, role = "metric", named_by_unit
     elif unit is not None and _measured_by_unit(kind, role, unit):
-        # "Throughput iterations/s", "Images/sec at batch 32", "Step time (seconds)", "Time
-        # per 100 iterations (s)": a rate or a time is measured, whatever setting it names.
-        kind, role = "metric", "throughput" if unit.kind == "rate" else "latency"
+        # "Throughput iterations/s", "Images/sec at batch 32", "Time per 100 iterations
+        # (s)": a rate or a time is measured, whatever setting it names.
+        kind, role = "metric", named_by_unit or (
+            "throughput" if unit.kind == "rate" else "latency")
     comparison = role in ("speedup", "scaling_efficiency")
+    if comparison and unit is not None and unit.kind not in ("ratio", "percent"):
+        unit = None  # "T/S Ratio to Eager": the rate compared, not the unit of the ratio
     return HeaderReading(
         text=cleaned,
         kind=kind,
@@ -192,6 +206,7 @@ def read_header(text: str) -> HeaderReading:
         unit=unit,
         precision=precision_of_header(cleaned, comparison),
         platform=platform,
+        share=role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)),
     )
 
 
@@ -202,6 +217,67 @@ def _measured_by_unit(kind: str | None, role: str | None, unit: Unit) -> bool:
         return kind in (None, "statistic", "text") or (
             kind == "config" and role not in ("accelerator_count", "batch_size", "nodes"))
     return False
+
+
+@cache
+def _implied_units() -> tuple[tuple[re.Pattern[str], str, str | None], ...]:
+    return tuple((word_pattern(row["pattern"]), row["unit"], row["when"])
+                 for row in read_vocab("metric_units.csv").iter_rows(named=True))
+
+
+def _implied_unit(folded: str) -> Unit | None:
+    """The unit a metric's own word implies where the header states none ("MFU": %)."""
+    for pattern, unit, when in _implied_units():
+        if not when and pattern.search(folded):
+            return unit_named(unit)
+    return None
+
+
+@cache
+def _accuracy_words() -> re.Pattern[str]:
+    return next(rule.pattern for rule in _role_rules() if rule.role == "accuracy")
+
+
+def _names_a_share(folded: str) -> bool:
+    """An accuracy header whose every score word names a share ("Top-1 Acc", "Accuracy"),
+    not another score ("Accuracy (mAP)")."""
+    shares = [pattern for pattern, _unit, when in _implied_units() if when == "above 1"]
+    words = [match.group(0) for match in _accuracy_words().finditer(folded)]
+    return bool(words) and all(any(pattern.fullmatch(word) for pattern in shares)
+                               for word in words)
+
+
+_DEVICE_WORD = re.compile(r"(?<![a-z0-9])(gpu|chip|card|device|accelerator|tpu|npu|xpu|hpu)s?"
+                          r"(?![a-z0-9])")
+
+
+_SETTING_BRACKET = re.compile(r"[(\[][^()\[\]]{0,80}=[^()\[\]]{0,80}[)\]]")
+_PER_DEVICE_WORD = re.compile(r"(?:\s/\s?|\bper[ -])(gpu|chip|card|device|accelerator|node)s?\b",
+                              re.I)
+
+
+def _per_device_figure(unit: Unit | None, worded: str) -> Unit | None:
+    """A rate under a header saying per device ("Throughput per GPU (img/s)") is that
+    device's, and so is a FLOP rate under a header naming one device ("GPU util. (TFLOPS/s)",
+    "Per-GPU TFLOP/s"): img/s/GPU, TFLOP/s/GPU."""
+    if unit is None or unit.kind not in ("rate", "other") or unit.per is not None:
+        return unit
+    device = _PER_DEVICE_WORD.search(worded)
+    if device is None and unit.kind == "other" and unit.canonical.endswith("FLOP/s"):
+        device = _DEVICE_WORD.search(fold_words(worded))
+    if device is None:
+        return unit
+    shown = unit_named(f"{unit.alias}/{device.group(1).lower()}")
+    return shown if shown is not None else unit
+
+
+def _without_unit(text: str, unit: Unit | None) -> str:
+    """`text` without the unit written in it when that unit has parts ("tokens/sec/chip")."""
+    if unit is None or "/" not in unit.alias:
+        return text
+    parts = [r"\s+".join(map(re.escape, part.split())) for part in unit.alias.split("/")]
+    pattern = r"\s*(?:/|\s+per\s+)\s*".join(parts)
+    return re.sub(pattern, " ", text, count=1, flags=re.I).strip()
 
 
 def _without(text: str, platform: PlatformMention | None) -> str:

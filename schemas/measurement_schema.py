@@ -13,6 +13,7 @@ import polars as pl
 from perfledger.schemas.measurements import (
     DTYPES,
     METRICS,
+    RATE_SCOPES,
     RATES_AND_DURATIONS_ARE_POSITIVE,
     STATISTICS,
     VALUE_IS_FINITE,
@@ -68,7 +69,13 @@ class MeasurementSchema(pa.DataFrameModel):
     unit: str = pa.Field(nullable=True, description="Canonical unit: items/s, ms, s, place, ...")
     item_kind: str = pa.Field(nullable=True, description="What a throughput counts")
     value_per_accelerator: float = pa.Field(nullable=True, gt=0,
-                                            description="Throughput divided by accelerators")
+                                            description="Throughput per accelerator: a "
+                                            "per-device rate as published, else the "
+                                            "throughput divided by the accelerators")
+    rate_per: str = pa.Field(nullable=True, isin=RATE_SCOPES,
+                             description="What a rate is counted per as published: "
+                                         "accelerator (TPS/GPU, tokens/s/chip), node or "
+                                         "user (tok/s/user); NULL for the whole system's")
     published_number: float = pa.Field(nullable=True, description="The number as printed")
     unit_published: str = pa.Field(nullable=True, description="Unit as the page states it")
     approximate: bool = pa.Field(nullable=True, description="True when printed as approximate")

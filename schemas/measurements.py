@@ -21,6 +21,7 @@ WORKLOADS = ["training", "inference"]
 DTYPES = ["fp4", "fp6", "fp8", "fp16", "bf16", "tf32", "fp32", "fp64", "int4", "int8", "nf4",
           "mixed"]
 STATISTICS = ["mean", "p50", "p90", "p95", "p99", "p99.9", "std", "min", "max"]
+RATE_SCOPES = ["accelerator", "node", "user"]  # as schemas/units.py names them
 
 
 class MeasurementColumn(NamedTuple):
@@ -79,6 +80,7 @@ MEASUREMENT_COLUMNS: dict[str, MeasurementColumn] = {
     "unit": _column(pl.String, nullable=True),
     "item_kind": _column(pl.String, nullable=True),
     "value_per_accelerator": _column(pl.Float64, nullable=True, greater_than=0),
+    "rate_per": _column(pl.String, nullable=True, isin=RATE_SCOPES),
     "published_number": _column(pl.Float64, nullable=True),
     "unit_published": _column(pl.String, nullable=True),
     "approximate": _column(pl.Boolean, nullable=True),

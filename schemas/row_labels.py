@@ -35,7 +35,7 @@ from perfledger.schemas.platform_mentions import (
     unknown_device,
 )
 from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
-from perfledger.schemas.units import Unit, unit_named
+from perfledger.schemas.units import UNIT_FIELDS, Unit, unit_fields, unit_named
 
 # Label roles a row's cells give, each filling the measurement column of its name.
 DIMENSION_ROLES = ("model", "variant", "platform", "sdk_version", "framework", "dataset",
@@ -47,8 +47,6 @@ _MEMO_CELLS = 200_000  # distinct cells remembered; hostile pages must not grow 
 
 PLATFORM_FIELDS = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
                    "implied": pl.Int64, "platform_text": pl.String}
-UNIT_FIELDS = {"alias": pl.String, "kind": pl.String, "factor": pl.Float64, "item": pl.String,
-               "canonical": pl.String}
 # What one label cell says, as the columns of a frame: the labels its role gives (r), those
 # its words give in passing (f), and its settings, unresolved labels and unit.
 CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
@@ -330,12 +328,6 @@ def precision_fields(precision: Precision | None) -> tuple:
     if precision is None:
         return (None, None, None)
     return (precision.text, precision.activation, precision.weight)
-
-
-def unit_fields(unit: Unit | None) -> tuple:
-    if unit is None:
-        return (None, None, None, None, None)
-    return (unit.alias, unit.kind, unit.factor, unit.item_kind, unit.canonical)
 
 
 # ---- rows -------------------------------------------------------------------------------------

@@ -20,6 +20,9 @@ from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import unit_named
 
+# Metrics that compare the other columns' values rather than measure ("Improvement", "delta").
+COMPARISONS = ("speedup", "scaling_efficiency", "other")
+
 
 @dataclass(frozen=True)
 class ColumnStats:
@@ -94,15 +97,22 @@ def header_reading(text: str, mappings: LabelMappings) -> HeaderReading:
 def transposed(headers: list[str], first_cells: list[str], numeric_rows: list[bool],
                mappings: LabelMappings) -> bool:
     """Metrics in the first column's cells and none in the header: its rows are columns.
+    A header naming only a figure derived from the others ("Improvement", "delta") leaves
+    the metrics to the first column ("Mean TTFT (ms) | 131.78 | 88.94 | -32.5%").
 
     `numeric_rows` says of each row whether a cell other than its first starts with a
     number."""
-    if any(header_reading(text, mappings).kind in ("metric", "statistic", "result")
-           for text in headers[1:]):
+    if any(names_base_metric(header_reading(text, mappings)) for text in headers[1:]):
         return False
     metric_rows = sum(1 for text, numeric in zip(first_cells, numeric_rows, strict=True)
                       if numeric and header_reading(text, mappings).kind == "metric")
     return metric_rows >= 1 and metric_rows * 3 >= len(first_cells)
+
+
+def names_base_metric(reading: HeaderReading) -> bool:
+    """A header naming a measured metric, not only a comparison of the others."""
+    return reading.kind in ("metric", "statistic", "result") and not (
+        reading.kind == "metric" and reading.role in COMPARISONS and reading.unit is None)
 
 
 def plan_table(shape: TableShape, context: TableContext, page_decimal: str | None,
@@ -110,8 +120,10 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
     """The plan of a table, or None when it holds no result column."""
     readings = [_with_legend(header_reading(text, mappings), context, mappings)
                 for text in shape.headers]
+    numbers = [reading.kind in ("metric", "statistic", "result") and stats.numeric > 0
+               for reading, stats in zip(readings, shape.stats, strict=True)]
     columns = [
-        ColumnPlan(index, _role(index, reading, stats), reading,
+        ColumnPlan(index, _role(index, reading, stats, any(numbers[:index])), reading,
                    decimal=_decimal(stats, page_decimal))
         for index, (reading, stats) in enumerate(zip(readings, shape.stats, strict=True))
     ]
@@ -163,7 +175,7 @@ def _decimal(stats: ColumnStats, page_decimal: str | None) -> str | None:
     return page_decimal if not (stats.point and stats.comma) else None
 
 
-def _role(index: int, reading: HeaderReading, stats: ColumnStats) -> str:
+def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before: bool) -> str:
     kind = reading.kind
     if reading.parts:
         return "config"
@@ -176,11 +188,15 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats) -> str:
     if kind in ("metric", "statistic", "result"):
         if stats.numeric or not stats.filled:
             return "result"
-        # A column of words: the first one labels the rows under a header naming the table's
-        # metric ("Loss (Model/Epoch)"); one whose header names no particular metric
-        # ("Values", "Performance") describes; else its words are values that do not read,
-        # and are set apart.
-        if index == 0 or kind == "result" or reading.role == "eval_metric":
+        # A column of words: the first one, or one of words only (two at least) before any
+        # result, labels
+        # the rows under a header naming the table's metric ("Loss (Model/Epoch)", "Model
+        # Latency (ms)" beside a column of sequence lengths); one whose header names no
+        # particular metric ("Values", "Performance") describes; else its words are values
+        # that do not read, and are set apart.
+        if index == 0 or (stats.numeric == 0 and stats.filled > 1 and not results_before) \
+                or kind == "result" \
+                or reading.role == "eval_metric":
             return "label"
         return "result"
     # No role: a column of numbers is a result whose metric the table states elsewhere; the
@@ -204,9 +220,8 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
     metric of the result column to its left; for a column a unit or metric-name column
     qualifies, the one that column names per row; else the top-left header's ("Loss
     (Model/Epoch)"), else the context's."""
-    corner = readings[0] if readings else None
-    corner_metric = (Found(corner.role, "column") if corner is not None
-                     and corner.kind == "metric" and columns[0].role == "label" else None)
+    corner = _corner(columns)
+    corner_metric = Found(corner.role, "column") if corner is not None else None
     planned: list[ColumnPlan] = []
     annotation: ColumnPlan | None = None
     last_metric: Found | None = None
@@ -225,8 +240,12 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             metric = last_metric
         elif annotation is not None:
             metric = None  # named per row by the column beside it
-        elif _states_a_setup(reading):
+        elif _states_a_setup(reading) or (corner_metric is not None and reading.kind is None):
+            # The row labels' header names the metric of the columns beside them, which
+            # name a setup or words of no role ("TensorRT 8.4 GA Update 2, CUDA 11.6").
             metric = corner_metric or context_metric
+            if corner_metric is not None and reading.unit is None and corner.unit is not None:
+                column = replace(column, reading=replace(reading, unit=corner.unit))
         else:
             metric = None  # a header of unknown words: its numbers are quarantined, not guessed
         if metric is not None:
@@ -238,6 +257,19 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             annotation = None  # a unit column qualifies the value beside it; a metric name
             #                    ("Metric Name | A, INT8 | B, INT8") every value after it
     return planned
+
+
+def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:
+    """The header of a label column before the results that names their metric, and maybe
+    its unit ("Loss (Model/Epoch)"; "Model Latency (ms)" over the row labels of a table whose
+    result columns name only the GPU): the last such before the first result column."""
+    found = None
+    for column in columns:
+        if column.role == "result":
+            break
+        if column.role == "label" and column.reading.kind == "metric":
+            found = column.reading
+    return found
 
 
 def _states_a_setup(reading: HeaderReading) -> bool:

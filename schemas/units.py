@@ -1,72 +1,306 @@
-"""Units as vendors write them (schemas/vocab/units.csv): what each measures and its factor."""
+"""Units as vendors write them: a small grammar over the words of schemas/vocab/units.csv.
+
+A unit is read by its parts, not looked up whole: a quantity over a time is a rate
+("tokens/s", "T/s", "k items/sec", "img per second"), optionally per device, node or user
+("TPS/GPU", "Tokens/sec/chip", "tok/s/user"); a time over a quantity is a time per item
+("ms/token", "s/step": a latency) or per amount of work ("Hours / 1B tokens": a time to
+train); a time alone is a duration; FLOP, byte and power words are other figures
+("TFLOPs/sec/chip" -> TFLOP/s/chip). The words (quantities, times, scopes, scales, rates
+written as one word such as TPS) are data; only the way they combine is code. A units
+library (pint) was measured for this and not taken: see docs/how-a-run-works.md.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
+import polars as pl
+
 from perfledger.schemas.folding import clean_text
+from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.vocabulary import read_vocab
 
 # Units short enough to be ordinary letters or words ("s", "h", "x", "min") are units only
-# where a page marks them as such: in brackets, or right after a number in a cell.
+# where a page marks them as such: in brackets, after "in", or right after a number.
 _SHORT = 3
 _BRACKETED = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
+_IN_UNIT = re.compile(r"(?:(?:^|\s)(?:in|per)\s+|单位\s*[:为是]?\s*)"
+                      r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})")
+_SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
+_NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
+_TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
+_MAX_WINDOW = 7  # tokens of a unit written out in a header: "k tokens / s / GPU" is five
+# The kinds a whole unit has; the other kinds of units.csv are words of the grammar.
+UNIT_KINDS = ("rate", "duration", "ratio", "percent", "other")
 
 
 @dataclass(frozen=True)
 class Unit:
-    alias: str  # as the vocabulary spells it
+    alias: str  # as published, folded
     kind: str  # rate, duration, ratio, percent or other
     factor: float  # to the kind's base unit: items/s for a rate, seconds for a duration
-    item_kind: str | None  # what a rate counts: images, tokens, ...
+    item_kind: str | None  # what a rate counts (images, tokens...), or what a time is per
     canonical: str  # the unit values of this kind are stored in
+    # What the value is per: for a rate, "accelerator", "node" or "user" ("TPS/GPU"); for a
+    # time, "item" ("ms/token": a latency) or "work" ("hours / 1B tokens": a time to train).
+    per: str | None = None
+
+
+# The columns a unit is carried in through the frames, in `unit_fields` order.
+UNIT_FIELDS = {"alias": pl.String, "kind": pl.String, "factor": pl.Float64, "item": pl.String,
+               "canonical": pl.String, "per": pl.String}
+
+
+def unit_fields(unit: Unit | None) -> tuple:
+    if unit is None:
+        return (None,) * len(UNIT_FIELDS)
+    return (unit.alias, unit.kind, unit.factor, unit.item_kind, unit.canonical, unit.per)
+
+
+@dataclass(frozen=True)
+class _Word:
+    kind: str  # a unit kind, or quantity, scope, scale
+    factor: float
+    item: str | None
+    canonical: str
 
 
 @cache
-def _units() -> dict[str, Unit]:
-    units = {}
+def _words() -> dict[str, dict[str, _Word]]:
+    """The words of units.csv by kind, then by their folded spelling."""
+    words: dict[str, dict[str, _Word]] = {}
     for row in read_vocab("units.csv").iter_rows(named=True):
-        units[row["alias"]] = Unit(row["alias"], row["kind"], float(row["factor"]),
-                                   row["item_kind"], row["canonical"])
-    return units
+        words.setdefault(row["kind"], {})[row["alias"].lower()] = _Word(
+            row["kind"], float(row["factor"]), row["item_kind"] or None, row["canonical"] or "")
+    return words
+
+
+def _word(kind: str, text: str) -> _Word | None:
+    return _words().get(kind, {}).get(text)
 
 
 def unit_key(text: str) -> str:
-    """The form units are looked up by: lower case, single spaces, none around a slash."""
-    text = clean_text(text).lower().replace("per sec", "/s").replace("per second", "/s")
-    return re.sub(r"\s*/\s*", "/", re.sub(r"\s+", " ", text)).strip(" .")
+    """The form units are read in: lower case, single spaces, none around a slash, "per"
+    written as a slash ("tokens per second per GPU" -> "tokens/second/gpu")."""
+    text = re.sub(r"\s+", " ", clean_text(text).lower())
+    text = re.sub(r"\s+per\s+|\s*/\s*", "/", text)
+    return text.strip(" .")
 
 
 @lru_cache(maxsize=4096)
 def unit_named(text: str) -> Unit | None:
-    """The unit `text` is, as a whole ("img/sec", "Hrs", "%"), or None."""
-    return _units().get(unit_key(text))
+    """The unit `text` is, as a whole ("img/sec", "Hrs", "%", "T/s/GPU", "ms/token"), or
+    None."""
+    return _parse(unit_key(text))
 
 
-@cache
-def _long_units() -> re.Pattern[str]:
-    aliases = sorted((alias for alias, unit in _units().items()
-                      if len(alias) > _SHORT or "/" in alias
-                      or (len(alias) == _SHORT and unit.kind in ("rate", "other"))),
-                     key=len, reverse=True)
-    return re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, aliases)) + r")(?![\w/])")
+@lru_cache(maxsize=8192)
+def _parse(key: str) -> Unit | None:
+    if not key or len(key) > 60:
+        return None
+    for kind in UNIT_KINDS:
+        word = _word(kind, key)
+        if word is not None:
+            return Unit(key, kind, word.factor, word.item, word.canonical)
+    parts = key.split("/")
+    if any(not part for part in parts):
+        return None
+    return _rate(key, parts) or _time_per(key, parts)
+
+
+def _amount(part: str) -> tuple[float, _Word] | None:
+    """A quantity with its scale: "tokens" (1), "k items" (1,000), "1b tokens", "ktok"."""
+    word = _word("quantity", part)
+    if word is not None:
+        return 1.0, word
+    head, _, rest = part.partition(" ")
+    if rest:
+        scale = _word("scale", head)
+        number = _NUMBER_SCALE.match(head)
+        if scale is None and number is not None:
+            scale_word = _word("scale", number.group("scale")) if number.group("scale") else None
+            if number.group("scale") and scale_word is None:
+                return None
+            amount = float(number.group("amount")) * (scale_word.factor if scale_word else 1.0)
+            word = _word("quantity", rest)
+            return (amount, word) if word is not None and amount > 0 else None
+        word = _word("quantity", rest)
+        if scale is not None and word is not None:
+            return scale.factor, word
+        return None
+    if len(part) > 3 and part[0] in "km":  # "ktokens", "mtok": a scale letter glued on
+        scale, word = _word("scale", part[0]), _word("quantity", part[1:])
+        if scale is not None and word is not None and len(part) > 4:
+            return scale.factor, word
+    return None
+
+
+def _scopes(parts: list[str]) -> tuple[str | None, str | None, bool] | None:
+    """(scope class, as published, per watt) of the parts after a rate's quantity and
+    time, or None when one is no scope; at most one scope."""
+    found = None
+    for part in parts:
+        word = _word("scope", part)
+        if word is None or found is not None:
+            return None
+        found = word
+    if found is None:
+        return None, None, False
+    return found.item, found.canonical, found.item == "watt"
+
+
+def _rate(key: str, parts: list[str]) -> Unit | None:
+    """A quantity over a time, in any order with a scope: "tokens/s/gpu", "tflop/chip/s"."""
+    if len(parts) < 2:
+        return None
+    times = [index for index, part in enumerate(parts[1:], 1) if _word("duration", part)]
+    first = parts[0]
+    rate = _word("rate", first)
+    other = _word("other", first)
+    if rate is not None or other is not None:
+        # A word that is a rate already ("TPS", "TFLOPS"): a time after it repeats it.
+        if len(times) > 1 or (times and _word("duration", parts[times[0]]).factor != 1.0):
+            return None
+        rest = [part for index, part in enumerate(parts[1:], 1) if index not in times]
+        if other is not None and times and not other.canonical.endswith("/s"):
+            other = replace(other, canonical=f"{other.canonical}/s")
+        scopes = _scopes(rest)
+        if scopes is None:
+            return None
+        scope, shown, _watt = scopes
+        if other is not None:
+            canonical = other.canonical + (f"/{shown}" if shown else "")
+            return Unit(key, "other", other.factor, None, canonical,
+                        scope if scope in RATE_SCOPES else None)
+        if scope == "watt":
+            return Unit(key, "other", rate.factor, rate.item, f"{rate.item or 'items'}/s/W")
+        return Unit(key, "rate", rate.factor, rate.item, rate.canonical, scope)
+    if len(times) != 1:
+        return None
+    amount = _amount(first)
+    if amount is None:
+        return None
+    scale, quantity = amount
+    time = _word("duration", parts[times[0]])
+    scopes = _scopes([part for index, part in enumerate(parts[1:], 1) if index != times[0]])
+    if scopes is None:
+        return None
+    scope, _shown, watt = scopes
+    factor = scale / time.factor
+    if watt:
+        return Unit(key, "other", factor, quantity.item, f"{quantity.item or 'items'}/s/W")
+    return Unit(key, "rate", factor, quantity.item, "items/s", scope)
+
+
+def _time_per(key: str, parts: list[str]) -> Unit | None:
+    """A time over a quantity: "ms/token", "s/it", "hours/1b tokens"."""
+    if len(parts) != 2:
+        return None
+    time = _word("duration", parts[0])
+    amount = _amount(parts[1])
+    if time is None or amount is None:
+        return None
+    scale, quantity = amount
+    per = "work" if scale > 1 or quantity.item == "epochs" else "item"
+    return Unit(key, "duration", time.factor, quantity.item, "s", per)
+
+
+# What a unit alone says of the metric it measures ("Tokens/Second", "(ms)", "Hours / 1B
+# tokens"): a rate is a throughput, a time per item a latency, a time per amount of work a
+# time to train, a ratio a speedup, a FLOP, byte or power figure another figure. A bare time
+# tells only by its scale: below a second it is a latency, in hours or days a time to train.
+_METRIC_OF_KIND = {"rate": "throughput", "ratio": "speedup", "other": "other"}
+_METRIC_OF_TIME_PER = {"item": "latency", "work": "time_to_train"}
+LATENCY_BELOW_SECONDS = 1.0
+TRAINING_FROM_SECONDS = 3600.0
+
+
+def metric_of_unit(unit: Unit | None) -> str | None:
+    """The metric a unit names by its dimension, or None (a percent, a time in seconds)."""
+    if unit is None:
+        return None
+    if unit.kind != "duration":
+        return _METRIC_OF_KIND.get(unit.kind)
+    if unit.per in _METRIC_OF_TIME_PER:
+        return _METRIC_OF_TIME_PER[unit.per]
+    if unit.factor < LATENCY_BELOW_SECONDS:
+        return "latency"
+    return "time_to_train" if unit.factor >= TRAINING_FROM_SECONDS else None
+
+
+# ---- a unit inside a header -----------------------------------------------------------------
 
 
 @lru_cache(maxsize=4096)
 def unit_in_header(text: str) -> Unit | None:
-    """The unit a column header states: the last bracketed unit ("Latency 99% (ms)", "[ms]"),
-    else a unit written out in it ("bf16 img/s", "Tokens/Second", "Scaling %")."""
+    """The unit a column header (or a caption, heading or paragraph) states: the last
+    bracketed unit ("Latency 99% (ms)", "[ms]", "(ms, bs=1)"), else one after "in" or 单位
+    ("Latency in ms (per batch)", "耗时单位为ms"), else a unit written out in it ("bf16
+    img/s", "Tokens/sec/chip", "TPS/GPU", "Hours / 1B tokens")."""
     found = None
     for match in _BRACKETED.finditer(text):
+        unit = _bracketed_unit(match.group(1))
+        if unit is not None:
+            found = unit
+    if found is not None:
+        return found
+    for match in _IN_UNIT.finditer(clean_text(text)):
         unit = unit_named(match.group(1))
         if unit is not None:
             found = unit
     if found is not None:
         return found
     key = unit_key(text)
-    matches = list(_long_units().finditer(key))
-    if matches:
-        return _units()[matches[-1].group(1)]
-    return _units()["%"] if re.search(r"(?:^|\s)%(?:\s|$)", key) else None
+    found = _written_out(key)
+    if found is not None:
+        return found
+    return _parse("%") if re.search(r"(?:^|\s)%(?:\s|$)", key) else None
+
+
+def _bracketed_unit(inside: str) -> Unit | None:
+    """The unit in one bracket: the whole of it, else its first part that is one beside
+    a setting ("ms, bs=1"), else one after "in" ("in ms")."""
+    unit = unit_named(inside)
+    if unit is not None:
+        return unit
+    for part in re.split(r"[,;]", inside):
+        part = re.sub(r"^\s*(?:in|per)\s+", "", part.strip(), flags=re.I)
+        if part and not _SETTING.match(part):
+            unit = unit_named(part)
+            if unit is not None:
+                return unit
+    return None
+
+
+def _written_out(key: str) -> Unit | None:
+    """The last unit written out in a header, the longest of those ending there; a unit of
+    one short word ("s", "min") is too often an ordinary word to count."""
+    tokens = _TOKEN.findall(key.replace("/", " / "))
+    if not tokens:
+        return None
+    words = _words()
+    known = {alias for kind, table in words.items() for alias in table} | {"/"}
+    best: tuple[int, int, Unit] | None = None
+    for end in range(len(tokens), 0, -1):
+        if tokens[end - 1] == "/" or tokens[end - 1] not in known:
+            continue
+        for start in range(max(0, end - _MAX_WINDOW), end):
+            if tokens[start] == "/":
+                continue
+            window = tokens[start:end]
+            text = "".join(token if token == "/" or index == 0 or window[index - 1] == "/"
+                           else " " + token for index, token in enumerate(window))
+            unit = _parse(text)
+            if unit is None or (len(window) == 1 and not _counts_alone(text, unit)):
+                continue
+            if best is None or end - start > best[1] - best[0]:
+                best = (start, end, unit)
+        if best is not None:
+            return best[2]
+    return None
+
+
+def _counts_alone(text: str, unit: Unit) -> bool:
+    return len(text) > _SHORT or (len(text) == _SHORT and unit.kind in ("rate", "other"))

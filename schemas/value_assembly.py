@@ -186,8 +186,11 @@ def _derived() -> list[pl.Expr]:
         .otherwise(chip).alias("system"),
         pl.when(throughput).then(pl.coalesce("unit_item_kind", "_model_item", pl.lit("items")))
         .alias("item_kind"),
-        pl.when(throughput & (count > 0)).then(pl.col("value") / count)
-        .alias("value_per_accelerator"),
+        # A rate published per device ("TPS/GPU") is already one; one per node or per user
+        # says nothing of a device's.
+        pl.when(throughput & (pl.col("rate_per") == "accelerator")).then(pl.col("value"))
+        .when(throughput & pl.col("rate_per").is_null() & (count > 0))
+        .then(pl.col("value") / count).alias("value_per_accelerator"),
         pl.concat_str(sources, separator="; ", ignore_nulls=True).alias("label_sources"),
         _unresolved(),
     ]

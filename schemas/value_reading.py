@@ -18,14 +18,17 @@ import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
-from perfledger.schemas.units import unit_named
+from perfledger.schemas.unit_evidence import with_percent_shares, with_units_from_row_throughput
+from perfledger.schemas.units import LATENCY_BELOW_SECONDS, TRAINING_FROM_SECONDS, unit_named
 from perfledger.schemas.vocabulary import read_vocab
 
 # ASCII digits only: "３,２１２" (full-width) is read by schemas/cell_reading.py, which folds it.
 _PLAIN = r"^(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:[.,][0-9]+)?)$"
 _TWO_READINGS = r"^[1-9]\d{0,2}[.,]\d{3}$"  # "12.345": thousands or decimals
 _COMMA_GROUPS = r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
+_SIGNED = r"^[\s*_~]*[+\-\u2212]\s*\d"
 _SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
 MAX_DIGITS = 30
 POSITIVE_METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]
@@ -46,7 +49,8 @@ READING_SCHEMA: dict[str, pl.DataType] = {
     "raw_value": pl.String, "decimal": pl.String, "number": pl.Float64,
     **{f"c_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
     "rest": pl.String, "spread": pl.Float64, "approximate": pl.Boolean,
-    "seconds": pl.Float64, "qualifier": pl.String, "spelled": pl.Boolean, "problem": pl.String,
+    "seconds": pl.Float64, "qualifier": pl.String, "spelled": pl.Boolean,
+    "secondary": pl.Boolean, "problem": pl.String,
 }
 
 
@@ -62,11 +66,14 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
-    steps = frame.lazy()
+    steps = frame.lazy().with_columns(_metric_of_cell_unit(frame.columns)).drop("secondary")
     if frame.get_column("metric").eq("ranking").any():
         steps = steps.with_columns(_ranking())
-    return steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).with_columns(
-        _converted()).with_columns(_checked()).drop("_from").collect(engine="in-memory")
+    chosen = steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(
+        engine="in-memory")
+    proven = with_percent_shares(with_units_from_row_throughput(chosen))
+    return proven.lazy().with_columns(_converted()).with_columns(_checked()).drop(
+        "_from").collect(engine="in-memory")
 
 
 def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
@@ -116,6 +123,7 @@ def _plain_readings() -> list[pl.Expr]:
         pl.lit(None, dtype=pl.Float64).alias("seconds"),
         pl.lit(None, dtype=pl.String).alias("qualifier"),
         pl.lit(False).alias("spelled"),
+        pl.lit(False).alias("secondary"),
         pl.when(too_long).then(pl.lit("unparseable_value"))
         .when(two_readings & pl.col("decimal").is_null()).then(pl.lit("ambiguous_number"))
         .alias("problem"),
@@ -129,7 +137,7 @@ def _readings_of(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         reading = read_cell(raw, decimal)
         if reading.problem is not None or not reading.values:
             rows.append((raw, decimal, None, *unit_fields(None), None, None, False, None,
-                         None, False, reading.problem or "unparseable_value"))
+                         None, False, False, reading.problem or "unparseable_value"))
             continue
         several = len(reading.values) > 1
         for value in reading.values:
@@ -140,7 +148,7 @@ def _readings_of(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
                          None if unit is not None else value.rest, value.spread,
                          value.approximate, value.seconds,
                          value.qualifier if several or value.qualifier else None,
-                         value.spelled, None))
+                         value.spelled, value.secondary, None))
     return pl.DataFrame(rows, schema=READING_SCHEMA, orient="row")
 
 
@@ -171,6 +179,58 @@ def _ranking() -> list[pl.Expr]:
         pl.when(ranked_word).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("problem"))
         .alias("problem"),
         (pl.col("spelled") | ranked_word).alias("spelled"),
+    ]
+
+
+# ---- the metric a cell's own unit names ----------------------------------------------------
+
+
+def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
+    """A value whose cell states a unit takes the metric that unit names ("5.7 hours": a time
+    to train; "40.7 images/sec": a throughput; "1.16x speedup": a speedup) where its column
+    names none, where its metric came from the table's context and does not fit the unit,
+    and for a value in brackets after another whose unit does not fit the column's metric.
+    A time in seconds or minutes names none by itself: under a header saying the column
+    holds results ("Performance"), the table's workload tells a training time from a
+    latency; under another ("Duration") it stays unknown."""
+    kind, per, factor = pl.col("c_kind"), pl.col("c_per"), pl.col("c_factor")
+    workload = pl.coalesce("x_workload", "table_workload")
+    results_column = pl.col("h_results").fill_null(False) if "h_results" in columns \
+        else pl.lit(False)
+    named = (
+        pl.when(kind == "rate").then(pl.lit("throughput"))
+        .when(kind == "ratio").then(pl.lit("speedup"))
+        .when(kind == "other").then(pl.lit("other"))
+        # "9426 (+61.2%)": a change beside the value, another figure.
+        .when((kind == "percent") & pl.col("secondary")).then(pl.lit("other"))
+        .when(kind != "duration").then(pl.lit(None, dtype=pl.String))
+        .when(per == "item").then(pl.lit("latency"))
+        .when(per == "work").then(pl.lit("time_to_train"))
+        .when(factor < LATENCY_BELOW_SECONDS).then(pl.lit("latency"))
+        .when(factor >= TRAINING_FROM_SECONDS).then(pl.lit("time_to_train"))
+        .when(~results_column).then(pl.lit(None, dtype=pl.String))
+        .when(workload == "training").then(pl.lit("time_to_train"))
+        .when(workload == "inference").then(pl.lit("latency"))
+    )
+    metric = pl.col("metric")
+    fits = (
+        pl.when(metric == "throughput").then(kind == "rate")
+        .when(metric.is_in(DURATION_METRICS)).then(kind == "duration")
+        .when(metric.is_in(["speedup", "scaling_efficiency"])).then(kind.is_in(["ratio", "percent"]))
+        .when(metric == "accuracy").then(kind == "percent")
+        .otherwise(pl.lit(True))
+    )
+    stated_here = pl.col("metric_source").is_in(["column", "row"]) & ~pl.col("secondary")
+    # "+13.3%", "-32.5%" beside or under values: a signed percentage is a relative change
+    # (another figure), whatever the column measures.
+    change = (kind == "percent") & pl.col("raw_value").str.contains(_SIGNED) \
+        & ~metric.is_in(["accuracy", "other", "scaling_efficiency"]).fill_null(False)
+    named = pl.when(change).then(pl.lit("other")).otherwise(named)
+    take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits) | change)
+    return [
+        pl.when(take).then(named).otherwise(metric).alias("metric"),
+        pl.when(take).then(pl.lit("cell")).otherwise(pl.col("metric_source"))
+        .alias("metric_source"),
     ]
 
 
@@ -234,10 +294,14 @@ def _converted() -> list[pl.Expr]:
     seconds = pl.coalesce(pl.col("seconds"), number * factor)
     to_canonical = pl.when(metric == "latency").then(pl.lit(1000.0)).otherwise(pl.lit(1.0))
     percent = kind == "percent"
+    # Another figure measured in time (a latency's change, "+11 ms") is kept in ms, as a
+    # latency is.
+    other_time = (metric == "other") & (kind == "duration")
     value = (
         pl.when(metric == "throughput").then(number * factor.fill_null(1.0))
         .when(metric.is_in(DURATION_METRICS)).then(seconds * to_canonical)
         .when((metric == "speedup") & percent).then(number / 100.0)
+        .when(other_time).then(seconds * 1000.0)
         .when((metric == "other") & kind.is_not_null()).then(number * factor)
         .otherwise(number)
     )
@@ -246,6 +310,7 @@ def _converted() -> list[pl.Expr]:
         .when(metric.is_in(DURATION_METRICS)).then(
             pl.when(~pl.col("spelled")).then(spread * factor * to_canonical))
         .when((metric == "speedup") & percent).then(spread / 100.0)
+        .when(other_time).then(spread * factor * 1000.0)
         .when((metric == "other") & kind.is_not_null()).then(spread * factor)
         .otherwise(spread)
     )
@@ -261,6 +326,7 @@ def _converted() -> list[pl.Expr]:
         .when(metric == "loss").then(pl.lit("score"))
         .when(metric == "eval_metric").then(pl.coalesce("rest", "u_alias"))
         .when(metric == "ranking").then(pl.lit("place"))
+        .when(other_time).then(pl.lit("ms"))
         .when(kind.is_not_null()).then(pl.col("u_canonical"))
         .otherwise(pl.coalesce("rest", pl.lit("score")))
     )
@@ -269,7 +335,8 @@ def _converted() -> list[pl.Expr]:
     printed = ~pl.col("spelled") & ~((metric == "eval_metric") & pl.col("rest").is_not_null())
     return [value.alias("value"), spread_value.alias("spread"), unit.alias("unit"),
             pl.when(printed).then(number).alias("published_number"),
-            pl.col("u_item").alias("unit_item_kind")]
+            pl.col("u_item").alias("unit_item_kind"),
+            pl.when(pl.col("u_per").is_in(RATE_SCOPES)).then(pl.col("u_per")).alias("rate_per")]
 
 
 def _checked() -> pl.Expr:

@@ -46,6 +46,7 @@ SELECT
     phase,
     item_kind,
     value_per_accelerator,
+    rate_per,
     published_number,
     unit_published,
     approximate,
