@@ -11,6 +11,11 @@ from operator import attrgetter, methodcaller
 
 from lxml import etree
 
+from perfledger.sources.layouts.header_levels import (
+    MAX_EXTRA_LEVELS,
+    SAMPLED_ROWS,
+    header_levels_below,
+)
 from perfledger.sources.layouts.html_text import (
     SKIPPED,
     collapse_many,
@@ -328,13 +333,62 @@ def _take_header(body: list[tuple[etree._Element, GridRow, int]], cells: GridCel
     return header
 
 
+def _title_cell(ids: GridRow, width: int) -> int | None:
+    """The cell of a header row that covers the row labels' column and more than half the
+    table ("Model Zoo Details & Performance" over sixteen of twenty columns): it names the
+    table, not a group of its columns."""
+    if isinstance(ids, range) or not ids or ids[0] is None:
+        return None  # a plain row spans nothing
+    first = ids[0]
+    covered = ids.count(first)
+    return first if covered > 1 and covered * 2 > width else None
+
+
+def _texts_of(ids: GridRow, cells: GridCells, width: int) -> list[str]:
+    """A row's texts by column, a title cell's left out."""
+    title = _title_cell(ids, width)
+    texts = cells.texts
+    return ["" if cell is None or cell == title else texts[cell] for cell in ids]
+
+
+def _take_levels_below(header: list, body: list, cells: GridCells, width: int) -> None:
+    """Move the body rows that are more levels of the header (see header_levels) to it."""
+    sample = body[:MAX_EXTRA_LEVELS + SAMPLED_ROWS]
+    levels = header_levels_below([_texts_of(ids, cells, width) for _row, ids, _index in sample])
+    header += body[:levels]
+    del body[:levels]
+
+
+def _take_titles(header: list[tuple[etree._Element, GridRow, int]], width: int,
+                 cells: GridCells) -> list[str]:
+    """The texts of the title cells of a header of several rows, which leave the columns'
+    names: their places in the header become holes."""
+    if len(header) < 2:
+        return []
+    titles = []
+    for position, (row, ids, index) in enumerate(header):
+        title = _title_cell(ids, width)
+        if title is not None:
+            titles.append(cells.texts[title])
+            header[position] = (row, [None if cell == title else cell for cell in ids], index)
+    return titles
+
+
+def _all_blank(rows: list[tuple[etree._Element, GridRow, int]], cells: GridCells) -> bool:
+    texts = cells.texts
+    return all(cell is None or not texts[cell].strip(" \u00a0")
+               for _row, ids, _index in rows for cell in ids)
+
+
 def build_grid(table: etree._Element) -> Grid:
     """Header rows, body rows and footer rows of a data table, spans expanded; the rows of
     a table nested in one of its cells are that table's, not its own.
 
-    The header is the <thead>; without one, the leading rows made only of <th> or, in a table
-    without <th>, made only of bold text, and the rows their rowspans reach; else the first
-    row. Full-width single cells above the header are a label for the whole table."""
+    The header is the <thead> unless it is empty; else the leading rows made only of <th>
+    or, in a table without <th>, made only of bold text, and the rows their rowspans reach;
+    else the first row. The body rows right under it that are more levels of it join it
+    (see header_levels). Full-width single cells above the header, and a header cell that
+    covers most of the table from its first column, are a label for the whole table."""
     cells = GridCells()
     head, body_groups, foot = _row_groups(own_rows(table))
     spans = _HOLDS_SPANS(table)
@@ -349,9 +403,12 @@ def build_grid(table: etree._Element) -> Grid:
     ]
     widest = max((len(ids) for _row, ids, _index in header + body), default=0)
     lead = _take_sections(header, widest, cells)
-    if not header:
+    if not header or _all_blank(header, cells):  # an empty <thead>: the names are below it
+        header = []
         lead += _take_sections(body, widest, cells)
         header = _take_header(body, cells)
+    _take_levels_below(header, body, cells, widest)
+    lead += _take_titles(header, widest, cells)
     label = " ".join(text for text in lead if text.strip(" \u00a0")) or None
     cells.elements.clear()
     notes = [note_text(cell) for row in foot for cell in _cells_of(row)]

@@ -31,6 +31,7 @@ from perfledger.sources.layouts.base import (
     language_tag,
     outline_of,
 )
+from perfledger.sources.layouts.header_levels import header_levels_below, joined_levels
 
 # An HTML <table> block is read by the HTML layout's own readers.
 from perfledger.sources.layouts.html_outline import outline_rows
@@ -330,22 +331,29 @@ def _fit_cells(cells: list[str], width: int, profile: ColumnProfile | None) -> l
 def table_cells(
     lines: list[str], table: _Table, table_index: int, title: str | None, note: str | None
 ) -> tuple[list[tuple], list[ParseProblem]]:
-    names = [render_inline(cell) for cell in split_row(lines[table.header])]
+    header = [render_inline(cell) for cell in split_row(lines[table.header])]
+    width = len(header)
+    body = []
+    for index in range(table.header + 2, table.end):
+        if is_delimiter_row(lines[index]):
+            continue
+        body.append((index, [render_inline(cell) for cell in split_row(lines[index])]))
+    # Rows under the |---| row that are more levels of the header (a GPU per column).
+    levels = [header, *(cells[:width] for _, cells in body[:header_levels_below(
+        [cells for _, cells in body])])]
+    body = body[len(levels) - 1:]
+    names = [joined_levels([level[column] if column < len(level) else "" for level in levels])
+             or header[column] for column in range(width)]
     columns = [name.strip() for name in names]  # the header text stripped, as text captures do
-    width = len(names)
     rows = [
         (table_index, title, note, 0, column, columns[column], name, table.header + 1)
         for column, name in enumerate(names)
     ]
-    folded_header = [fold_header_text(name) for name in names]
-    body = []
-    for index in range(table.header + 2, table.end):
-        cells = [render_inline(cell) for cell in split_row(lines[index])]
-        if [fold_header_text(cell) for cell in cells] == folded_header:
-            continue  # the header repeated inside the body
-        if is_delimiter_row(lines[index]):
-            continue
-        body.append((index, cells))
+    # The header repeated inside the body, any of its levels, is no data row.
+    repeated = [[fold_header_text(cell) for cell in level] for level in levels]
+    repeated.append([fold_header_text(name) for name in names])
+    body = [(index, cells) for index, cells in body
+            if [fold_header_text(cell) for cell in cells] not in repeated]
     complete = [cells for _, cells in body if len(cells) == width]
     # Only a row that does not fit needs the columns' type pattern.
     profile = profile_columns(complete, width) if len(complete) < len(body) else None

@@ -17,7 +17,7 @@ simple tables in rst_grid; here the blocks become the page's cells, prose and ou
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from perfledger.sources.layouts.base import (
     CellColumns,
@@ -96,6 +96,9 @@ class _Assembly:
     def add_table(self, table: Table, note: str | None) -> None:
         index = self.table_count
         self.table_count += 1
+        self.problems += [replace(problem, table_index=index) for problem in table.problems]
+        if not table.header:
+            return  # none of its rows could be read: its problems say why
         title = self.headings[-1].text if self.headings else None
         if table.caption is not None:
             self.outline.append((table.caption[0] + 1, "caption", None, table.caption[1], index))

@@ -1,0 +1,125 @@
+"""Headers taller than the markup says, in every layout: the rows under a table's header that
+are more levels of it join it, and rows of data never do."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from perfledger.sources.layouts.header_levels import header_levels_below, joined_levels
+from perfledger.sources.layouts.html_table import parse_html
+from perfledger.sources.layouts.pipe_table import parse_pipe_tables
+from perfledger.sources.layouts.rst_table import parse_rst
+
+
+def columns(cells: pl.DataFrame, index: int = 0) -> list[str]:
+    return cells.filter((pl.col("table_index") == index) & (pl.col("row_number") == 0)).sort(
+        "column_index")["column_name"].to_list()
+
+
+def body(cells: pl.DataFrame, index: int = 0) -> list[list[str]]:
+    rows = cells.filter((pl.col("table_index") == index) & (pl.col("row_number") > 0))
+    return [group.sort("column_index")["raw_value"].to_list()
+            for _, group in rows.group_by("row_number", maintain_order=True)]
+
+
+# ---- the rule ----------------------------------------------------------------------------------
+
+
+def test_a_row_of_names_over_the_columns_of_numbers_is_a_level():
+    assert header_levels_below([["", "", "A100", "T4"], ["512", "PyTorch", "23.7", "35.6"],
+                                ["", "TensorRT", "3.9", "12.4"]]) == 1
+    assert header_levels_below([["", "ms", "img/s"], ["ResNet", "5.1", "1200"]]) == 1
+
+
+def test_rows_of_data_are_never_levels():
+    # a row publishing a number; a row of placeholders; a property table's row
+    assert header_levels_below([["ResNet", "5.1", "1200"], ["BERT", "9.0", "300"]]) == 0
+    assert header_levels_below([["Falcon 7B", "coming soon", "N/A"],
+                                ["Llama 2", "12.5", "1,024"]]) == 0
+    assert header_levels_below([["Model", "Llama-3.1-8B-Instruct"], ["Batch size", "32"],
+                                ["Sequence length", "4096"]]) == 0
+    # a table of words: nothing tells a header from its rows
+    assert header_levels_below([["", "Supported"], ["FSDP", "Yes"]]) == 0
+
+
+def test_levels_join_top_to_bottom_without_blanks_or_repeats():
+    assert joined_levels(["TensorRT 8.4", "T4"]) == "TensorRT 8.4 / T4"
+    assert joined_levels(["", "A100-80GB"]) == "A100-80GB"
+    assert joined_levels(["Server", "Server", "Metric"]) == "Server / Metric"
+
+
+# ---- HTML --------------------------------------------------------------------------------------
+
+
+def test_an_empty_thead_takes_the_names_from_the_first_body_row():
+    cells = parse_html(
+        "<table><thead><tr><th></th><th></th></tr></thead><tbody>"
+        "<tr><td>Model</td><td>Throughput (img/s)</td></tr>"
+        "<tr><td>ResNet-50</td><td>1,200</td></tr></tbody></table>").cells
+    assert columns(cells) == ["Model", "Throughput (img/s)"]
+    assert body(cells) == [["ResNet-50", "1,200"]]
+
+
+def test_header_rows_of_plain_cells_under_a_title_cell_join_and_the_title_names_the_table():
+    cells = parse_html(
+        "<h2>Zoo</h2><table>"
+        "<tr><td></td><td></td><td></td><td colspan=2>VEK280</td></tr>"
+        "<tr><td colspan=3>Model Zoo Details &amp; Performance</td>"
+        "<td colspan=2>1* C20B14CU1 @ 300MHz</td></tr>"
+        "<tr><td>Task</td><td>Model</td><td>Accuracy</td><td>FPS Single</td><td>FPS Multi</td>"
+        "</tr><tr><td>Detection</td><td>yolo</td><td>0.61</td><td>512.65</td><td>1024.67</td>"
+        "</tr></table>").cells
+    assert columns(cells) == ["Task", "Model", "Accuracy",
+                              "VEK280 / 1* C20B14CU1 @ 300MHz / FPS Single",
+                              "VEK280 / 1* C20B14CU1 @ 300MHz / FPS Multi"]
+    assert cells["table_title"][0] == "Zoo \u2014 Model Zoo Details & Performance"
+    assert body(cells) == [["Detection", "yolo", "0.61", "512.65", "1024.67"]]
+
+
+def test_th_rows_outside_thead_with_a_blank_corner_and_a_repeated_header_in_the_body():
+    cells = parse_html(
+        "<table><tr><th>Model</th><th colspan=2>Latency (ms)</th></tr>"
+        "<tr><td></td><th>A100</th><th>H100</th></tr>"
+        "<tr><td>BERT</td><td>5.1</td><td>3.2</td></tr>"
+        "<tr><td></td><th>A100</th><th>H100</th></tr>"
+        "<tr><td>GPT-J</td><td>51</td><td>30</td></tr></table>").cells
+    assert columns(cells) == ["Model", "Latency (ms) / A100", "Latency (ms) / H100"]
+    assert body(cells) == [["BERT", "5.1", "3.2"], ["GPT-J", "51", "30"]]
+
+
+def test_a_row_of_placeholders_under_an_html_header_stays_a_row():
+    cells = parse_html(
+        "<table><tr><th>Model</th><th>Tokens/s</th></tr>"
+        "<tr><td>Falcon 40B</td><td>coming soon</td></tr>"
+        "<tr><td>Llama 2 7B</td><td>1,024</td></tr></table>").cells
+    assert columns(cells) == ["Model", "Tokens/s"]
+    assert body(cells) == [["Falcon 40B", "coming soon"], ["Llama 2 7B", "1,024"]]
+
+
+# ---- Markdown and RST --------------------------------------------------------------------------
+
+
+def test_a_units_row_under_a_pipe_header_and_its_repeat_in_the_body():
+    cells = parse_pipe_tables(
+        "| Model | Latency | Throughput |\n|---|---|---|\n|  | ms | img/s |\n"
+        "| ResNet-50 | 5.1 | 1,200 |\n| Model | Latency | Throughput |\n|  | ms | img/s |\n"
+        "| BERT | 9.0 | 300 |\n").cells
+    assert columns(cells) == ["Model", "Latency / ms", "Throughput / img/s"]
+    assert body(cells) == [["ResNet-50", "5.1", "1,200"], ["BERT", "9.0", "300"]]
+
+
+def test_an_empty_pipe_header_takes_the_names_from_the_first_row():
+    cells = parse_pipe_tables(
+        "|  |  |\n|---|---|\n| Model | Throughput (img/s) |\n| ResNet-50 | 1,200 |\n").cells
+    assert columns(cells) == ["Model", "Throughput (img/s)"]
+    assert body(cells) == [["ResNet-50", "1,200"]]
+
+
+def test_a_list_table_with_a_gpu_row_under_its_header_row():
+    cells = parse_rst(
+        ".. list-table::\n   :header-rows: 1\n\n"
+        "   * - Model\n     - Latency (ms)\n     - Latency (ms)\n"
+        "   * -\n     - A100\n     - H100\n"
+        "   * - BERT\n     - 5.1\n     - 3.2\n").cells
+    assert columns(cells) == ["Model", "Latency (ms) / A100", "Latency (ms) / H100"]
+    assert body(cells) == [["BERT", "5.1", "3.2"]]
