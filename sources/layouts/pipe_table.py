@@ -687,22 +687,51 @@ def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:
     if b"<html" in lowered or b"<!doctype html" in lowered or b"<body" in lowered:
         return 0.05
     holds_html_table = b"<table" in lowered
+    markdown_type = bool(content_type) and "markdown" in content_type.lower()
     if b"|" not in head and not holds_html_table:
-        return 0.0  # every pipe table row, the delimiter row included, holds a pipe
+        # Every pipe table row, the delimiter row included, holds a pipe: none in the head.
+        return 0.6 if markdown_type or _table_past(data, SNIFF_BYTES) else 0.0
     lines = split_lines(head.decode("utf-8", errors="replace"))
     front, start = _front_matter(lines)
     hidden = _hidden_lines(lines, start)
     tables = find_tables(lines, hidden)
-    markdown_type = bool(content_type) and "markdown" in content_type.lower()
     bonus = 0.1 if markdown_type else 0.0
     if holds_html_table:
         # The HTML layout scores a page holding a <table> 0.8: a README with HTML tables in
         # its Markdown is this layout's, a fragment of HTML is not.
         markdown = markdown_type or bool(tables or front) or _has_atx_heading(lines, hidden)
         return round(0.85 + bonus, 2) if markdown else 0.05
-    if not tables:
-        return 0.0
-    return round(bonus + (0.7 if any(_mostly_pipes(lines, t) for t in tables) else 0.3), 2)
+    if tables:
+        return round(bonus + (0.7 if any(_mostly_pipes(lines, t) for t in tables) else 0.3), 2)
+    # No table in the head: a page declared Markdown is this layout's wherever its tables
+    # are (after 64 KiB of prose, or under a header row longer than the head); another
+    # page is, when a table starts past the head.
+    if markdown_type or _table_past(data, SNIFF_BYTES):
+        return 0.6
+    return 0.0
+
+
+_DELIMITER_LINE = re.compile(rb"(?m)^[ \t]{0,3}\|?[ \t]*:?-+:?[ \t]*\|[-:| \t]*$")
+MAX_LATE_CANDIDATES = 64  # delimiter-like lines past the head looked at, at most
+
+
+def _table_past(data: bytes, start: int) -> bool:
+    """Whether a pipe table's header and |---| rows stand past `start` of the page: a few
+    delimiter-like lines are looked for in C, and each checked with the line above it."""
+    if len(data) <= start:
+        return False
+    for count, found in enumerate(_DELIMITER_LINE.finditer(data, start)):
+        if count >= MAX_LATE_CANDIDATES:
+            return False
+        above_end = found.start() - 1
+        if above_end < 0 or data[above_end:above_end + 1] != b"\n":
+            continue
+        above_start = data.rfind(b"\n", 0, above_end) + 1
+        pair = data[above_start:found.end()].replace(b"\x00", b"")
+        lines = split_lines(pair.decode("utf-8", errors="replace"))
+        if len(lines) >= 2 and _starts_table(lines[-2:], 0, set()):
+            return True
+    return False
 
 
 def _has_atx_heading(lines: list[str], hidden: set[int]) -> bool:

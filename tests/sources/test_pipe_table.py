@@ -298,6 +298,23 @@ def test_sniff_wants_a_delimiter_row_and_leaves_html_to_the_html_layout():
     assert sniff_pipe_tables(b"```\n| a | b |\n|---|---|\n```\n", None) == 0.0
 
 
+def test_a_table_past_the_sniffed_head_still_makes_the_page_markdown():
+    prose = b"A paragraph of prose, long enough to fill the head of the page.\n\n" * 1100
+    table = b"| Model | Throughput (img/s) |\n|---|---|\n| ResNet-50 | 1,200 |\n"
+    assert len(prose) > 65_536
+    for content_type in (None, "text/plain", "text/markdown"):
+        parsed, layout = parse_document(prose + table, content_type)
+        assert (layout, parsed.table_count) == ("pipe_table", 1), content_type
+    # Declared Markdown, a page is this layout's even with no table at all.
+    assert sniff_pipe_tables(prose, "text/markdown") == 0.6
+    assert sniff_pipe_tables(prose, None) == 0.0
+    # Lines that only look like delimiter rows past the head cost a bounded look each.
+    fake = prose + b"text\n|---|\n" * 100_000 + table
+    started = time.perf_counter()
+    assert sniff_pipe_tables(fake, None) == 0.0
+    assert time.perf_counter() - started < 0.5
+
+
 _PIPE_PARTS = st.sampled_from([
     "|", "| ", " |", "---", "|---|", ":--", "--:", "\\|", "\n", "\r\n", " ", "# ", "## ", "**",
     "```", "~~~", "<!--", "-->", "---\n", "a", "1,234", "&nbsp;", "<sup>1</sup>", "<br>",
