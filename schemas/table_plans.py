@@ -10,6 +10,7 @@ page) says of its values (schemas/context_labels.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from perfledger.schemas.context_labels import Found, context_labels
@@ -152,6 +153,12 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats) -> str:
     if kind == "reference":
         return "reference" if stats.numeric else "label"
     if kind in ("config", "label"):
+        # A header read as a setting or a label that also states what its numbers measure
+        # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"): its numbers are results, read with the
+        # table's metric or quarantined, never taken for GPU counts nor dropped.
+        if index > 0 and stats.numeric and stats.numeric * 2 >= stats.filled and (
+                _states_a_measurement(reading)):
+            return "result"
         return kind
     if kind in ("unit", "metric_name"):
         return "unit" if stats.filled and stats.units * 2 >= stats.filled else "metric_name"
@@ -170,6 +177,18 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats) -> str:
     if index > 0 and stats.filled and stats.numeric * 2 >= stats.filled:
         return "result"
     return "label"
+
+
+_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,80})[)\]]")
+_MEASURED_UNIT_KINDS = frozenset({"rate", "duration"})
+
+
+def _states_a_measurement(reading: HeaderReading) -> bool:
+    """A unit of a measured quantity (a rate, a duration), or a bracketed metric name
+    ("(TFLOPS/s)"), in a header whose words name a setting or a label."""
+    if reading.unit is not None and reading.unit.kind in _MEASURED_UNIT_KINDS:
+        return True
+    return any(read_header(part).kind == "metric" for part in _BRACKETED.findall(reading.text))
 
 
 def _property_table(columns: list[ColumnPlan]) -> bool:

@@ -9,6 +9,7 @@ from perfledger.schemas.normalize import normalize_cells
 from perfledger.schemas.validate import validate_measurements
 from perfledger.sources.layouts.text_capture import parse_text_capture
 from tests.conftest import JULY_2023, read_page
+from tests.schemas.test_normalize_paths import cells_of
 from tests.sources.layout_checks import CONTEXT
 
 
@@ -187,6 +188,44 @@ def test_a_column_of_numbers_naming_no_metric_sets_each_number_apart():
     assert normalized.quarantine.select("check", "raw_value").rows() == [
         ("unknown_metric", "900")]
     assert "map-label column \"Widgets\"" in normalized.quarantine["reason"].item()
+
+
+def test_a_header_naming_a_setting_but_stating_a_measured_unit_never_gives_counts():
+    # "GPU" names a GPU count, "(ms)" and "(TFLOPS/s)" what the numbers measure: the
+    # numbers are results (here of no metric the table names: set apart), not counts.
+    normalized = normalize_cells(
+        cells_of([["Model", "GPU 耗时(ms)", "GPU util. (TFLOPS/s)", "Throughput (items/sec)"],
+                  ["BERT", "2.4", "519", "5600"]]),
+        CONTEXT,
+    )
+    value = normalized.measurements.row(0, named=True)
+    assert (value["value"], value["accelerator_count"]) == (5600.0, None)
+    assert normalized.quarantine.select("check", "column_name", "raw_value").rows() == [
+        ("unknown_metric", "GPU 耗时(ms)", "2.4"),
+        ("unknown_metric", "GPU util. (TFLOPS/s)", "519"),
+    ]
+
+
+def test_a_second_figure_of_another_metric_in_a_cell_is_set_apart_not_dropped():
+    normalized = normalize_cells(
+        cells_of([["Model", "Platform", "Latency"],
+                  ["Phi-4-mini-float8dq", "H100", "1.41s (1.16x speedup)"]]),
+        CONTEXT,
+    )
+    value = normalized.measurements.row(0, named=True)
+    assert (value["metric"], value["value"], value["unit"]) == ("latency", 1410.0, "ms")
+    (problem,) = normalized.quarantine.rows(named=True)
+    assert (problem["check"], problem["raw_value"]) == (
+        "second_value_not_read", "1.41s (1.16x speedup)")
+    assert "'1.16x speedup'" in problem["reason"]
+    # A note holding a number that names no metric (a cost) is the value's qualifier only.
+    cost = normalize_cells(
+        cells_of([["Model", "Platform", "Time to train"],
+                  ["OPT-13B", "8x A100", "4 hours ($1024)"]]),
+        CONTEXT,
+    )
+    assert cost.measurements["value"].to_list() == [14400.0]
+    assert cost.quarantine.height == 0
 
 
 def test_normalizing_is_deterministic():
