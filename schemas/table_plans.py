@@ -114,6 +114,7 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
                    decimal=_decimal(stats, page_decimal))
         for index, (reading, stats) in enumerate(zip(readings, shape.stats, strict=True))
     ]
+    columns = _with_stub(columns, shape.stats)
     found = context_labels(context, mappings)
     if _property_table(columns) and "metric" not in found:
         return None
@@ -199,15 +200,48 @@ def _property_table(columns: list[ColumnPlan]) -> bool:
         column.reading.kind in ("metric", "statistic", "result") for column in columns)
 
 
+def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> list[ColumnPlan]:
+    """The columns of words left of every result column of numbers label the rows, when those
+    result columns name no metric of their own: the row labels may take several columns
+    ("Sequence Length | Model Latency (ms) | A100 | T4"), and a header over them that names a
+    metric names the table's (see `_corner`). A column of words among columns that name
+    their metrics is a result whose words do not read, and is set apart."""
+    stub = []
+    for column, column_stats in zip(columns, stats, strict=True):
+        if column.role == "result" and column_stats.numeric:
+            break
+        stub.append(column)
+    rest = columns[len(stub):]
+    if not any(column.role == "result" and column.reading.kind not in ("metric", "statistic")
+               for column in rest):
+        return columns
+    return [replace(column, role="label") if column.role == "result"
+            and column_stats.filled and column.reading.kind == "metric" else column
+            for column, column_stats in zip(stub, stats, strict=False)] + rest
+
+
+def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:
+    """The header over the row labels that names the table's metric ("Loss (Model/Epoch)",
+    "Model Latency (ms)"): the last label column left of every result column that names a
+    metric."""
+    found = None
+    for column in columns:
+        if column.role == "result":
+            break
+        if column.role == "label" and column.reading.kind == "metric":
+            found = column.reading
+    return found
+
+
 def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
                   context_metric: Found | None) -> list[ColumnPlan]:
     """Each result column's metric: its header's; for a statistic ("Standard deviation") the
     metric of the result column to its left; for a column a unit or metric-name column
-    qualifies, the one that column names per row; else the top-left header's ("Loss
-    (Model/Epoch)"), else the context's."""
-    corner = readings[0] if readings else None
-    corner_metric = (Found(corner.role, "column") if corner is not None
-                     and corner.kind == "metric" and columns[0].role == "label" else None)
+    qualifies, the one that column names per row; else the metric the header over the row
+    labels names ("Loss (Model/Epoch)"), with its unit where the column states none; else the
+    context's."""
+    corner = _corner(columns)
+    corner_metric = Found(corner.role, "column") if corner is not None else None
     planned: list[ColumnPlan] = []
     annotation: ColumnPlan | None = None
     last_metric: Found | None = None
@@ -228,6 +262,8 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             metric = None  # named per row by the column beside it
         elif _states_a_setup(reading):
             metric = corner_metric or context_metric
+            if corner_metric is not None and reading.unit is None and corner.unit is not None:
+                column = replace(column, reading=replace(reading, unit=corner.unit))
         else:
             metric = None  # a header of unknown words: its numbers are quarantined, not guessed
         if metric is not None:

@@ -228,6 +228,21 @@ def test_a_second_figure_of_another_metric_in_a_cell_is_set_apart_not_dropped():
     assert cost.quarantine.height == 0
 
 
+def test_a_metric_named_over_the_row_labels_columns_is_the_tables_with_its_unit():
+    # The row labels take two columns; the second's header names the metric and its unit.
+    normalized = normalize_cells(
+        cells_of([["Sequence Length", "Model Latency (ms)", "A100-80GB", "T4"],
+                  ["512", "PyTorch (FP16)", "21.5", "22.7"],
+                  ["", "TensorRT (FP16)", "1.6", "6.2"]]),
+        CONTEXT,
+    )
+    assert normalized.quarantine.height == 0
+    measured = normalized.measurements
+    assert measured.select("metric", "unit", "accelerator").rows() == [
+        ("latency", "ms", "A100"), ("latency", "ms", "T4")] * 2
+    assert measured["value"].to_list() == pytest.approx([21.5, 22.7, 1.6, 6.2])
+
+
 def test_normalizing_is_deterministic():
     cells = parse_text_capture(read_page(JULY_2023)).cells
     first = normalize_cells(cells, CONTEXT).measurements

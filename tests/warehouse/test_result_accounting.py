@@ -117,3 +117,19 @@ def test_every_table_of_every_page_is_found_under_its_own_index(warehouse, expec
             wrong.append(f"{name}: tables {sorted(got)} found, {sorted(data)} expected "
                          f"(of {len(every)} tables)")
     assert not wrong, "\n".join(wrong)
+
+
+def test_tables_whose_header_is_taller_than_its_markup_load_their_values(warehouse):
+    rows = query(warehouse, "SELECT source_url, table_index, column_name, raw_value, metric, "
+                            "value, unit FROM measurements WHERE source_url LIKE '%vitis_ai%' "
+                            "OR source_url LIKE '%tensorrt_demo_deberta%'")
+    found = {(document(row["source_url"]), row["table_index"], row["column_name"],
+              row["raw_value"]): (row["metric"], row["value"], row["unit"]) for row in rows}
+    # Board, board setting and column name in three rows of plain cells of a sheet
+    assert found[("amd_xilinx_vitis_ai_3.5_model_zoo_github.htm", 0,
+                  "V70 / 4PE DPUCVDX8H @350MHz Gen4x8 / E2E throughput (fps) Multi Thread",
+                  "2173.85")] == ("throughput", 2173.85, "items/s")
+    # the GPU in the row under a Markdown header, the metric and unit over the row labels
+    metric, value, unit = found[("nvidia_tensorrt_demo_deberta_README.md", 0,
+                                 "TensorRT 8.4 GA Update 2 (8.4.3), CUDA 11.6 / T4", "6.2")]
+    assert (metric, unit) == ("latency", "ms") and value == pytest.approx(6.2)
