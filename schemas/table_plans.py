@@ -158,7 +158,7 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats) -> str:
         # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"): its numbers are results, read with the
         # table's metric or quarantined, never taken for GPU counts nor dropped.
         if index > 0 and stats.numeric and stats.numeric * 2 >= stats.filled and (
-                _states_a_measurement(reading)):
+                _states_a_measurement(reading) or _per_device_figure(reading)):
             return "result"
         return kind
     if kind in ("unit", "metric_name"):
@@ -190,6 +190,24 @@ def _states_a_measurement(reading: HeaderReading) -> bool:
     if reading.unit is not None and reading.unit.kind in _MEASURED_UNIT_KINDS:
         return True
     return any(read_header(part).kind == "metric" for part in _BRACKETED.findall(reading.text))
+
+
+# A per-device part ending a header: "/GPU", "/chip", "per card".
+_PER_DEVICE = re.compile(r"(?:/\s?|\bper\s+)(?:gpus?|chips?|cards?|devices?|accelerators?"
+                         r"|tpus?|npus?|hpus?|ipus?|xpus?)\s*$", re.I)
+
+
+def _per_device_figure(reading: HeaderReading) -> bool:
+    """A header read as a device count or a platform only through its per-device part
+    ("Tokens/sec/chip", "TPS/GPU"): a figure per device, not devices ("GPUs per node" is a
+    count of them)."""
+    if reading.role not in ("accelerator_count", "platform"):
+        return False
+    found = _PER_DEVICE.search(reading.text)
+    if found is None:
+        return False
+    figure = reading.text[:found.start()].strip(" /")
+    return bool(figure) and read_header(figure).role != reading.role
 
 
 def _property_table(columns: list[ColumnPlan]) -> bool:

@@ -206,6 +206,20 @@ def test_a_header_naming_a_setting_but_stating_a_measured_unit_never_gives_count
     ]
 
 
+def test_a_figure_per_device_is_no_device_count_and_a_count_per_node_is_one():
+    normalized = normalize_cells(
+        cells_of([["Model", "GPUs per node", "Tokens/sec/chip", "TPS/GPU",
+                   "Throughput (items/sec)"],
+                  ["Llama 3 8B", "8", "2,425.75", "5,762", "5600"]]),
+        CONTEXT,
+    )
+    value = normalized.measurements.filter(pl.col("raw_value") == "5600").row(0, named=True)
+    assert value["accelerator_count"] == 8
+    # Of no metric the table names: set apart, never taken for counts nor dropped.
+    assert normalized.quarantine.select("check", "column_name").rows() == [
+        ("unknown_metric", "Tokens/sec/chip"), ("unknown_metric", "TPS/GPU")]
+
+
 def test_a_second_figure_of_another_metric_in_a_cell_is_set_apart_not_dropped():
     normalized = normalize_cells(
         cells_of([["Model", "Platform", "Latency"],

@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from perfledger.flows.cli import main
+from perfledger.schemas.folding import clean_text
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CORPORA = ("real-pages", "real-pages-2")
@@ -97,6 +98,35 @@ def test_every_result_number_is_a_measurement_or_a_quarantine_row(expected, load
                         f"{loaded[key]} loaded, {held_back[key]} held back in quarantine, "
                         f"{cells - loaded[key] - held_back[key]} lost without a trace")
     assert not lost, "\n".join(lost)
+
+
+def folded(text: str | None) -> str:
+    return re.sub(r"[^a-z0-9%]", "", clean_text(text or "").lower())
+
+
+def test_every_labeled_cell_is_a_measurement_or_a_quarantine_row(warehouse):
+    """Cell by cell, on the cells labels.csv names: a column of results read as settings
+    (counts, names) loses its numbers without a trace, which a table's count alone may not
+    show when other numbers of the table are set apart."""
+    rows = query(warehouse, "SELECT source_url, table_index, column_name, raw_value "
+                            "FROM measurements UNION ALL SELECT source_url, table_index, "
+                            "column_name, raw_value FROM quarantine WHERE table_index IS NOT NULL")
+    accounted: dict[tuple, set[str]] = {}
+    for row in rows:
+        key = (document(row["source_url"]), row["table_index"], folded(row["raw_value"]))
+        accounted.setdefault(key, set()).add(folded(row["column_name"]))
+    lost = []
+    for corpus in CORPORA:
+        for label in read_csv(corpus, "labels.csv"):
+            columns = accounted.get(
+                (label["doc"], int(label["table_index"]), folded(label["raw_cell"])), set())
+            # labels.csv joins header levels with ' / ' as the layouts do; the last level
+            # alone names the column where a page's upper levels are read otherwise.
+            header = label["column_header"]
+            if not columns & {folded(header), folded(header.split(" / ")[-1])}:
+                lost.append(f"{corpus}/{label['doc']} table {label['table_index']} "
+                            f"[{label['row_label']}] [{header}] {label['raw_cell']!r}")
+    assert not lost, f"{len(lost)} labeled cells lost without a trace:\n" + "\n".join(lost)
 
 
 def test_every_table_of_every_page_is_found_under_its_own_index(warehouse, expected):
