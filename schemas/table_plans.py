@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, replace
 
 from perfledger.schemas.context_labels import Found, context_labels
-from perfledger.schemas.header_reading import HeaderReading, read_header
+from perfledger.schemas.folding import fold_words
+from perfledger.schemas.header_reading import HeaderReading, read_header, role_matches
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.table_context import TableContext
@@ -192,6 +193,17 @@ def _states_a_measurement(reading: HeaderReading) -> bool:
     return any(read_header(part).kind == "metric" for part in _BRACKETED.findall(reading.text))
 
 
+def _measured_metric(reading: HeaderReading) -> str | None:
+    """The metric a header that reads as a setting names beside it ("Latency(ms) bs=1" is a
+    latency at batch size 1), else the one its unit's dimension names (a rate: throughput)."""
+    found = [rule.role for _start, _end, rule in role_matches(fold_words(reading.text))
+             if rule.kind == "metric"]
+    if found:
+        return found[-1]
+    unit = reading.unit
+    return "throughput" if unit is not None and unit.kind == "rate" else None
+
+
 # A per-device part ending a header: "/GPU", "/chip", "per card".
 _PER_DEVICE = re.compile(r"(?:/\s?|\bper\s+)(?:gpus?|chips?|cards?|devices?|accelerators?"
                          r"|tpus?|npus?|hpus?|ipus?|xpus?)\s*$", re.I)
@@ -212,10 +224,11 @@ def _per_device_figure(reading: HeaderReading) -> bool:
 
 def _property_table(columns: list[ColumnPlan]) -> bool:
     """A two-column table of names and values ("accelerators_per_node | 8", "Memory Size |
-    128 GB") whose header names no metric, and whose context names none either, describes a
-    system; its numbers are no results."""
+    128 GB") whose header names no metric nor states what its numbers measure, and whose
+    context names no metric either, describes a system; its numbers are no results."""
     return len(columns) == 2 and not any(
-        column.reading.kind in ("metric", "statistic", "result") for column in columns)
+        column.reading.kind in ("metric", "statistic", "result")
+        or _states_a_measurement(column.reading) for column in columns)
 
 
 def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> list[ColumnPlan]:
@@ -278,6 +291,9 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             metric = last_metric
         elif annotation is not None:
             metric = None  # named per row by the column beside it
+        elif reading.kind in ("config", "label"):  # a result by what its header measures
+            named = _measured_metric(reading)
+            metric = Found(named, "column") if named else corner_metric or context_metric
         elif _states_a_setup(reading):
             metric = corner_metric or context_metric
             if corner_metric is not None and reading.unit is None and corner.unit is not None:

@@ -192,18 +192,18 @@ def test_a_column_of_numbers_naming_no_metric_sets_each_number_apart():
 
 def test_a_header_naming_a_setting_but_stating_a_measured_unit_never_gives_counts():
     # "GPU" names a GPU count, "(ms)" and "(TFLOPS/s)" what the numbers measure: the
-    # numbers are results (here of no metric the table names: set apart), not counts.
+    # numbers are results (of the metric the header names beside the setting, else set
+    # apart), not counts.
     normalized = normalize_cells(
-        cells_of([["Model", "GPU 耗时(ms)", "GPU util. (TFLOPS/s)", "Throughput (items/sec)"],
-                  ["BERT", "2.4", "519", "5600"]]),
+        cells_of([["Model", "GPU 耗时(ms)", "GPU util. (TFLOPS/s)", "Latency(ms) bs=1"],
+                  ["BERT", "2.4", "519", "1.74"]]),
         CONTEXT,
     )
-    value = normalized.measurements.row(0, named=True)
-    assert (value["value"], value["accelerator_count"]) == (5600.0, None)
+    assert normalized.measurements.select(
+        "column_name", "metric", "value", "accelerator_count").rows() == [
+        ("GPU util. (TFLOPS/s)", "other", 519.0, None), ("Latency(ms) bs=1", "latency", 1.74, None)]
     assert normalized.quarantine.select("check", "column_name", "raw_value").rows() == [
-        ("unknown_metric", "GPU 耗时(ms)", "2.4"),
-        ("unknown_metric", "GPU util. (TFLOPS/s)", "519"),
-    ]
+        ("unknown_metric", "GPU 耗时(ms)", "2.4")]
 
 
 def test_a_figure_per_device_is_no_device_count_and_a_count_per_node_is_one():
@@ -213,11 +213,11 @@ def test_a_figure_per_device_is_no_device_count_and_a_count_per_node_is_one():
                   ["Llama 3 8B", "8", "2,425.75", "5,762", "5600"]]),
         CONTEXT,
     )
-    value = normalized.measurements.filter(pl.col("raw_value") == "5600").row(0, named=True)
-    assert value["accelerator_count"] == 8
-    # Of no metric the table names: set apart, never taken for counts nor dropped.
+    measured = normalized.measurements.select("column_name", "value", "accelerator_count")
+    assert measured.rows() == [("TPS/GPU", 5762.0, 8), ("Throughput (items/sec)", 5600.0, 8)]
+    # Of no metric the header or the table names: set apart, never taken for a count.
     assert normalized.quarantine.select("check", "column_name").rows() == [
-        ("unknown_metric", "Tokens/sec/chip"), ("unknown_metric", "TPS/GPU")]
+        ("unknown_metric", "Tokens/sec/chip")]
 
 
 def test_a_second_figure_of_another_metric_in_a_cell_is_set_apart_not_dropped():
