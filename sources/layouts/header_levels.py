@@ -17,14 +17,14 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.folding import fold_words
+from perfledger.schemas.header_reading import role_matches
 from perfledger.sources.layouts.flat_table_width import BLANK, NUMBER, cell_shape
 
 MAX_EXTRA_LEVELS = 4  # header rows found under the header, at most: real ones have 1 or 2
 SAMPLED_ROWS = 32  # data rows whose cells tell which columns hold numbers
-# What a header reading's kind is when the text names a role; "text" (Notes) names none.
-_HEADER_KINDS = frozenset({"metric", "statistic", "result", "config", "label", "reference",
-                           "unit", "metric_name"})
+ROLE_CELLS = 8  # cells of a row read for a role word, at most
+MAX_ROLE_CHARS = 120  # a longer cell is no header cell
 # A cell that stands for a value not published: no name of a column.
 _PLACEHOLDER = re.compile(
     r"(?i)[\s\u00a0]*(?:[-\u2013\u2014/?x\u2717\u2715\u00d7]+|n/?a|<n/?a>|\(n/?a\)|tbd|tba"
@@ -76,15 +76,17 @@ def _names_numeric_columns(row: Sequence[str], numeric: frozenset[int]) -> bool:
 def _reads_as_header(row: Sequence[str], numeric: frozenset[int]) -> bool:
     """The corner over the row labels is blank, or a cell over a column of numbers names a
     role ("Throughput", "Accuracy"): a property table's row ("Model | Llama-3.1-8B") names
-    its property in the row-label column, and is data."""
+    its property in the row-label column, and is data. Only the first ROLE_CELLS such cells
+    are read: a page of tables under rows of words costs a bounded look per table."""
     if not row or cell_shape(row[0]) == BLANK:
         return True
-    return any(_names_role(row[column]) for column in numeric if column < len(row))
+    over = [row[column] for column in sorted(numeric)[:ROLE_CELLS] if column < len(row)]
+    return any(map(_names_role, over))
 
 
 @lru_cache(maxsize=4096)
 def _names_role(text: str) -> bool:
-    return read_header(text).kind in _HEADER_KINDS
+    return len(text) <= MAX_ROLE_CHARS and bool(role_matches(fold_words(text)))
 
 
 HEADER_LEVEL_SEPARATOR = " / "  # between the levels of a multi-row header, in every layout
