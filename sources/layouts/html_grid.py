@@ -16,6 +16,11 @@ from perfledger.sources.layouts.header_levels import (
     SAMPLED_ROWS,
     header_levels_below,
 )
+from perfledger.sources.layouts.html_sheet import (
+    is_column_letters,
+    leads_with_row_numbers,
+    without_first_column,
+)
 from perfledger.sources.layouts.html_text import (
     SKIPPED,
     collapse_many,
@@ -380,6 +385,21 @@ def _all_blank(rows: list[tuple[etree._Element, GridRow, int]], cells: GridCells
                for _row, ids, _index in rows for cell in ids)
 
 
+def _drop_sheet_grid(header: list, body: list, cells: GridCells) -> None:
+    """Leave out the column letters and row numbers a spreadsheet publishing a sheet as HTML
+    draws around it (see html_sheet)."""
+    letters = header or body
+    if not letters or not is_column_letters(letters[0][1], cells):
+        return
+    below = [ids for _row, ids, _index in header[1:] + body] if header else [
+        ids for _row, ids, _index in body[1:]]
+    if not leads_with_row_numbers(below, cells):
+        return  # letters over a table of its own ("| A | B |" configurations) are its names
+    del letters[0]
+    for rows in (header, body):
+        rows[:] = [(row, without_first_column(ids), index) for row, ids, index in rows]
+
+
 def build_grid(table: etree._Element) -> Grid:
     """Header rows, body rows and footer rows of a data table, spans expanded; the rows of
     a table nested in one of its cells are that table's, not its own.
@@ -401,6 +421,7 @@ def build_grid(table: etree._Element) -> Grid:
         for group in body_groups
         for index, ids in enumerate(expand_rows(group, cells, spans))
     ]
+    _drop_sheet_grid(header, body, cells)
     widest = max((len(ids) for _row, ids, _index in header + body), default=0)
     lead = _take_sections(header, widest, cells)
     if not header or _all_blank(header, cells):  # an empty <thead>: the names are below it

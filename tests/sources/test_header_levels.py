@@ -140,3 +140,40 @@ def test_a_page_of_tables_under_rows_of_words_reads_in_linear_time():
     cells = parse_pipe_tables(page).cells
     assert time.perf_counter() - started < 4.0
     assert cells.filter(pl.col("row_number") > 0).height == 2000 * 5 * width
+
+
+# ---- sheets published as HTML ------------------------------------------------------------------
+
+SHEET_ROW = ('<tr style="height: 20px"><th id="0R{n}" class="row-headers-background">'
+             '<div class="row-header-wrapper" style="line-height: 20px">{n}</div></th>{cells}</tr>')
+
+
+def sheet(rows: list[str], letters: str = "ABCE") -> str:
+    """A sheet as Google Sheets publishes it: column letters (a hidden column skipped) in the
+    thead, each row's number in a th leading it."""
+    head = '<th class="row-header freezebar-origin-ltr"></th>' + "".join(
+        f'<th class="column-headers-background">{letter}</th>' for letter in letters)
+    body = "".join(SHEET_ROW.format(n=n, cells=cells) for n, cells in rows)
+    return (f'<div class="ritz grid-container" dir="ltr"><table class="waffle"><thead><tr>'
+            f"{head}</tr></thead><tbody>{body}</tbody></table></div>")
+
+
+def test_a_published_sheet_is_read_without_its_column_letters_and_row_numbers():
+    cells = parse_html(sheet([
+        (1, '<td rowspan="2">Model</td><td rowspan="2">Batch</td>'
+            '<td colspan="2">Throughput (img/s)</td>'),
+        (2, "<td>A100</td><td>H100</td>"),
+        (3, "<td>ResNet-50</td><td>256</td><td>2,800</td><td>5,100</td>"),
+        (5, "<td>BERT</td><td>64</td><td>1,200</td><td>2,600</td>"),
+    ])).cells
+    assert columns(cells) == ["Model", "Batch", "Throughput (img/s) / A100",
+                              "Throughput (img/s) / H100"]
+    assert body(cells) == [["ResNet-50", "256", "2,800", "5,100"],
+                           ["BERT", "64", "1,200", "2,600"]]
+
+
+def test_letters_naming_a_tables_own_columns_stay_its_names():
+    cells = parse_html("<table><tr><th></th><th>A</th><th>B</th></tr>"
+                       "<tr><td>ResNet-50</td><td>2,800</td><td>5,100</td></tr></table>").cells
+    assert columns(cells) == ["", "A", "B"]
+    assert body(cells) == [["ResNet-50", "2,800", "5,100"]]
