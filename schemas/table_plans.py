@@ -159,7 +159,8 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats) -> str:
         # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"): its numbers are results, read with the
         # table's metric or quarantined, never taken for GPU counts nor dropped.
         if index > 0 and stats.numeric and stats.numeric * 2 >= stats.filled and (
-                _states_a_measurement(reading) or _per_device_figure(reading)):
+                _states_a_measurement(reading) or _per_device_figure(reading)
+                or _states_a_setting_value(reading)):
             return "result"
         return kind
     if kind in ("unit", "metric_name"):
@@ -204,6 +205,19 @@ def _measured_metric(reading: HeaderReading) -> str | None:
     return "throughput" if unit is not None and unit.kind == "rate" else None
 
 
+# A setting's value right after the setting's word ("Batch 1", "BS=8", "Seq Len 2048"), the
+# only number of the rest of the header.
+_SETTING_VALUE = re.compile(r"\s*[=:]?\s*\d[\d.,]*(?![\d.,])(?!.*\d)")
+
+
+def _states_a_setting_value(reading: HeaderReading) -> bool:
+    """A header that gives a setting a value ("Batch 1", "BS=8", "Seq Len 2048") heads the
+    results measured with that setting, not a column of the setting's values."""
+    folded = fold_words(reading.text)
+    return any(rule.kind == "config" and _SETTING_VALUE.match(folded, end)
+               for _start, end, rule in role_matches(folded))
+
+
 # A per-device part ending a header: "/GPU", "/chip", "per card".
 _PER_DEVICE = re.compile(r"(?:/\s?|\bper\s+)(?:gpus?|chips?|cards?|devices?|accelerators?"
                          r"|tpus?|npus?|hpus?|ipus?|xpus?)\s*$", re.I)
@@ -228,7 +242,8 @@ def _property_table(columns: list[ColumnPlan]) -> bool:
     context names no metric either, describes a system; its numbers are no results."""
     return len(columns) == 2 and not any(
         column.reading.kind in ("metric", "statistic", "result")
-        or _states_a_measurement(column.reading) for column in columns)
+        or _states_a_measurement(column.reading) or _states_a_setting_value(column.reading)
+        for column in columns)
 
 
 def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> list[ColumnPlan]:

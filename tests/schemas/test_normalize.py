@@ -220,6 +220,19 @@ def test_a_figure_per_device_is_no_device_count_and_a_count_per_node_is_one():
         ("unknown_metric", "Tokens/sec/chip")]
 
 
+def test_a_header_giving_a_setting_a_value_heads_results_not_settings():
+    normalized = normalize_cells(
+        cells_of([["Model", "Batch size", "BS=1", "BS=8", "Throughput (items/sec)"],
+                  ["ResNet-50", "256", "1,200", "5,400", "5600"]]),
+        CONTEXT,
+    )
+    assert normalized.measurements.select("column_name", "batch_size").rows() == [
+        ("Throughput (items/sec)", "256")]
+    # The table names no metric for them: set apart, neither batch sizes nor dropped.
+    assert normalized.quarantine.select("check", "column_name").rows() == [
+        ("unknown_metric", "BS=1"), ("unknown_metric", "BS=8")]
+
+
 def test_a_second_figure_of_another_metric_in_a_cell_is_set_apart_not_dropped():
     normalized = normalize_cells(
         cells_of([["Model", "Platform", "Latency"],
