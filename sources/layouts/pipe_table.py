@@ -178,9 +178,10 @@ def _hidden_lines(lines: list[str], start: int) -> set[int]:
 
 def find_tables(lines: list[str], hidden: set[int]) -> list[_Table]:
     tables: list[_Table] = []
+    listed = list_item_lines(lines, hidden)
     index = 0
     while index + 1 < len(lines):
-        if _starts_table(lines, index, hidden):
+        if _starts_table(lines, index, hidden, listed):
             end = index + 2
             while (
                 end < len(lines)
@@ -196,7 +197,11 @@ def find_tables(lines: list[str], hidden: set[int]) -> list[_Table]:
     return tables
 
 
-def _starts_table(lines: list[str], index: int, hidden: set[int]) -> bool:
+def _starts_table(lines: list[str], index: int, hidden: set[int],
+                  listed: set[int] | frozenset[int] = frozenset()) -> bool:
+    """Whether a table's header row starts at `index`: a pipe row over a delimiter row as
+    wide, indented less than code, or to the content of the list item it stands in
+    (`listed`, see `list_item_lines`)."""
     if index + 1 >= len(lines):
         return False  # the last line: no delimiter row can follow (a footnote ending the page)
     line, below = lines[index], lines[index + 1]
@@ -204,11 +209,36 @@ def _starts_table(lines: list[str], index: int, hidden: set[int]) -> bool:
         index not in hidden
         and index + 1 not in hidden
         and has_pipe(line)
-        and _indent(line) < 4
         and not is_delimiter_row(line)
         and is_delimiter_row(below)
         and len(split_row(below)) == len(split_row(line))
+        and (_indent(line) < 4 or index in listed)
     )
+
+
+_ITEM_MARKER = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+")
+
+
+def list_item_lines(lines: list[str], hidden: set[int]) -> set[int]:
+    """The lines indented four spaces or more that stand in a list item's content (a table
+    under a numbered step, indented to the step's text) rather than in an indented code
+    block: one pass, keeping the content offsets of the items open above each line."""
+    if not any(line.startswith("    ") and "|" in line for line in lines):
+        return set()  # most pages: no indented pipe row at all
+    found: set[int] = set()
+    offsets: list[int] = []  # where the content of each open item starts
+    for index, line in enumerate(lines):
+        if index in hidden or is_blank(line):
+            continue
+        indent = _indent(line)
+        while offsets and indent < offsets[-1]:
+            offsets.pop()
+        marker = _ITEM_MARKER.match(line)
+        if marker is not None:
+            offsets.append(marker.end())
+        elif indent >= 4 and offsets and indent < offsets[-1] + 4:
+            found.add(index)
+    return found
 
 
 @dataclass(frozen=True)

@@ -561,3 +561,18 @@ def test_markdown_with_html_tables_never_raises_and_the_outline_names_only_its_t
     assert sorted(tables) == tables  # reading order is table order
     assert set(tables) == set(parsed.cells["table_index"].to_list())
     assert outline["line_number"].min() is None or outline["line_number"].min() >= 1
+
+
+def test_a_table_in_a_list_item_is_read_and_an_indented_code_block_is_not():
+    text = (
+        "# Results\n\n1. Run the benchmark:\n\n"
+        "    | Model | Throughput (img/s) |\n    |---|---|\n    | ResNet-50 | 1,200 |\n\n"
+        "2. Then the nested step:\n\n   - on one GPU\n\n"
+        "       | Model | Latency (ms) |\n       |---|---|\n       | BERT | 5.1 |\n\n"
+        "Shown as code:\n\n    | Model | Latency (ms) |\n    |---|---|\n    | GPT-J | 51 |\n"
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [["Model", "Throughput (img/s)"], ["ResNet-50", "1,200"]]
+    assert rows_of(parsed.cells, 1) == [["Model", "Latency (ms)"], ["BERT", "5.1"]]
+    assert set(parsed.cells["table_index"]) == {0, 1}
+    assert parsed.cells.filter(pl.col("raw_value") == "5.1")["line_number"].to_list() == [15]
