@@ -221,10 +221,11 @@ _ITEM_MARKER = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+")
 
 def list_item_lines(lines: list[str], hidden: set[int]) -> set[int]:
     """The lines indented four spaces or more that stand in a list item's content (a table
-    under a numbered step, indented to the step's text) rather than in an indented code
-    block: one pass, keeping the content offsets of the items open above each line."""
-    if not any(line.startswith("    ") and "|" in line for line in lines):
-        return set()  # most pages: no indented pipe row at all
+    under a numbered step, indented to the step's text, in pipes or HTML) rather than in an
+    indented code block: one pass, keeping the content offsets of the items open above each
+    line."""
+    if not any(line.startswith("    ") and ("|" in line or "<" in line) for line in lines):
+        return set()  # most pages: no indented pipe row or tag at all
     found: set[int] = set()
     offsets: list[int] = []  # where the content of each open item starts
     for index, line in enumerate(lines):
@@ -258,10 +259,11 @@ def find_html_tables(lines: list[str], hidden: set[int]) -> list[_HtmlTables]:
         initial=0,
     ))
     closing = _next_not_deeper(depth)
+    listed = list_item_lines(lines, hidden)
     blocks = []
     index = 0
     while index < len(lines):
-        if index in hidden or not _opens_html_table(lines[index]):
+        if index in hidden or not _opens_html_table(lines[index], index in listed):
             index += 1
             continue
         end = closing[index]
@@ -293,10 +295,11 @@ def _next_not_deeper(depth: list[int]) -> list[int | None]:
     return found
 
 
-def _opens_html_table(line: str) -> bool:
-    """A line that starts an HTML block (a tag, indented less than code) and opens a table."""
+def _opens_html_table(line: str, listed: bool = False) -> bool:
+    """A line that starts an HTML block (a tag, indented less than code or to the content of
+    the list item it stands in) and opens a table."""
     return (
-        _indent(line) < 4
+        (_indent(line) < 4 or listed)
         and line.lstrip(" ").startswith("<")
         and _HTML_TABLE_OPEN.search(line) is not None
     )

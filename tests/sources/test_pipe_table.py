@@ -576,3 +576,15 @@ def test_a_table_in_a_list_item_is_read_and_an_indented_code_block_is_not():
     assert rows_of(parsed.cells, 1) == [["Model", "Latency (ms)"], ["BERT", "5.1"]]
     assert set(parsed.cells["table_index"]) == {0, 1}
     assert parsed.cells.filter(pl.col("raw_value") == "5.1")["line_number"].to_list() == [15]
+
+
+def test_an_html_table_in_a_list_item_is_read_and_one_in_indented_code_is_not():
+    text = (
+        "1. Results:\n\n    <table>\n"
+        "    <tr><th>Model</th><th>Throughput (img/s)</th></tr>\n"
+        "    <tr><td>ResNet-50</td><td>1,200</td></tr>\n    </table>\n\n"
+        "Code:\n\n    <table><tr><td>GPT-J</td><td>51</td></tr></table>\n"
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [["Model", "Throughput (img/s)"], ["ResNet-50", "1,200"]]
+    assert set(parsed.cells["table_index"]) == {0}
