@@ -36,6 +36,7 @@ from perfledger.sources.layouts.header_levels import header_levels_below, joined
 # An HTML <table> block is read by the HTML layout's own readers.
 from perfledger.sources.layouts.html_outline import outline_rows
 from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
+from perfledger.sources.layouts.myst_tables import DirectiveTable, read_directive, table_directive
 from perfledger.sources.layouts.page_text import (
     find_author,
     find_dates,
@@ -150,30 +151,51 @@ def _front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
     return {}, 0  # never closed: not front matter
 
 
-def _hidden_lines(lines: list[str], start: int) -> set[int]:
-    """Lines inside fenced code or a multi-line HTML comment."""
+def _hidden_lines(lines: list[str], start: int,
+                  directives: list[DirectiveTable] | None = None) -> set[int]:
+    """Lines inside fenced code or a multi-line HTML comment. A fence opening a MyST table
+    directive (see myst_tables) is no code: it joins `directives`, its lines hidden from the
+    pipe tables' reader but for a `{table}`'s, which hold a pipe table."""
     hidden: set[int] = set(range(start))
     fence: str | None = None
+    directive: tuple[int, str, str] | None = None  # (line, name, argument) of an open one
     in_comment = False
     for index in range(start, len(lines)):
         line = lines[index]
         if fence is not None:
-            hidden.add(index)
-            if line.strip(" \t").startswith(fence):
-                fence = None
+            closing = line.strip(" \t").startswith(fence)
+            if directive is None or closing or directive[1] != "table":
+                hidden.add(index)
+            if closing:
+                fence = _close_directive(directive, index + 1, directives)
+                directive = None
             continue
         if in_comment:
             hidden.add(index)
             in_comment = "-->" not in line
             continue
+        found = table_directive(line) if "{" in line else None
         opened = _FENCE.match(line)
-        if opened:
+        if found is not None:
+            fence, name, argument = found
+            directive = (index, name, argument)
+            hidden.add(index)
+        elif opened:
             fence = opened.group(1)
             hidden.add(index)
         elif "<!--" in sub_closed(_COMMENT, _COMMENT_CLOSE, "", line):
             hidden.add(index)
             in_comment = True
+    if directive is not None:
+        _close_directive(directive, len(lines), directives, closed=False)
     return hidden
+
+
+def _close_directive(directive: tuple[int, str, str] | None, end: int,
+                     directives: list[DirectiveTable] | None, closed: bool = True) -> None:
+    if directive is not None and directives is not None:
+        start, name, argument = directive
+        directives.append(DirectiveTable(start, end, name, argument, closed))
 
 
 def find_tables(lines: list[str], hidden: set[int]) -> list[_Table]:
@@ -488,6 +510,8 @@ class _Page:
     # line, its rows in the outline).
     placed: dict[int, tuple[int, list[tuple]]] = field(default_factory=dict)
     html_prose: list[tuple[int, str]] = field(default_factory=list)  # text of the HTML blocks
+    # By a pipe table's header line, the title of the `{table}` fence holding it: line, text.
+    captions: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     def title_above(self, index: int) -> str | None:
         """The nearest heading above line `index`."""
@@ -508,17 +532,22 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     lines, its outline and its metadata."""
     lines = split_lines(text.removeprefix("\ufeff"))
     front, start = _front_matter(lines)
-    hidden = _hidden_lines(lines, start)
+    directives: list[DirectiveTable] = []
+    hidden = _hidden_lines(lines, start, directives)
     blocks = find_html_tables(lines, hidden) if _HTML_TABLE_OPEN.search(text) else []
     in_blocks = {index for block in blocks for index in range(block.start, block.end)}
     tables = find_tables(lines, hidden | in_blocks if in_blocks else hidden)
     taken = in_blocks | {index for table in tables for index in range(table.header, table.end)}
     page = _Page(lines, hidden, _headings(lines, hidden, taken), taken)
+    page.captions = _directive_captions(directives, tables)
     table_index = 0
-    for piece in sorted([*tables, *blocks], key=_first_line):
+    read_as_rst = [block for block in directives if block.name != "table"]
+    for piece in sorted([*tables, *blocks, *read_as_rst], key=_first_line):
         if isinstance(piece, _Table):
             _read_pipe_table(page, piece, table_index)
             table_index += 1
+        elif isinstance(piece, DirectiveTable):
+            table_index += _read_directive_table(page, piece, table_index)
         else:
             table_index += _read_html_block(page, piece, table_index)
     page.problems += _stray_rows(lines, hidden, page.taken)
@@ -558,8 +587,32 @@ def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:
     return texts
 
 
-def _first_line(piece: _Table | _HtmlTables) -> int:
+def _first_line(piece: _Table | _HtmlTables | DirectiveTable) -> int:
     return piece.header if isinstance(piece, _Table) else piece.start
+
+
+def _directive_captions(directives: list[DirectiveTable], tables: list[_Table]
+                        ) -> dict[int, tuple[int, str]]:
+    """By its header line, the title (line, text) of each pipe table a `{table}` fence
+    holds."""
+    captions = {}
+    for block in directives:
+        if block.name == "table" and block.argument:
+            inside = next((table for table in tables
+                           if block.start < table.header < block.end), None)
+            if inside is not None:
+                captions[inside.header] = (block.start + 1, render_inline(block.argument))
+    return captions
+
+
+def _read_directive_table(page: _Page, block: DirectiveTable, first_index: int) -> int:
+    """Read a list-table or csv-table directive with the RST layout's reader, numbered from
+    `first_index`; returns how many table numbers it takes."""
+    found = read_directive(page.lines, block, first_index, page.title_above(block.start))
+    page.rows += found.rows
+    page.problems += found.problems
+    page.placed[block.start] = (block.end, found.outline)
+    return found.tables
 
 
 def _read_pipe_table(page: _Page, table: _Table, table_index: int) -> None:
@@ -568,7 +621,11 @@ def _read_pipe_table(page: _Page, table: _Table, table_index: int) -> None:
     found, trouble = table_cells(page.lines, table, table_index, title, note)
     page.rows += found
     page.problems += trouble
-    page.placed[table.header] = (table.end, [(table.header + 1, "table", None, None, table_index)])
+    placed = [(table.header + 1, "table", None, None, table_index)]
+    caption = page.captions.get(table.header)
+    if caption is not None:
+        placed.insert(0, (caption[0], "caption", None, caption[1], table_index))
+    page.placed[table.header] = (table.end, placed)
 
 
 def _read_html_block(page: _Page, block: _HtmlTables, first_index: int) -> int:
@@ -721,6 +778,8 @@ def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:
         return 0.05
     holds_html_table = b"<table" in lowered
     markdown_type = bool(content_type) and "markdown" in content_type.lower()
+    if _MYST_TABLE.search(head):
+        return round(0.7 + (0.1 if markdown_type else 0.0), 2)  # a MyST table directive
     if b"|" not in head and not holds_html_table:
         # Every pipe table row, the delimiter row included, holds a pipe: none in the head.
         return 0.6 if markdown_type or _table_past(data, SNIFF_BYTES) else 0.0
@@ -744,6 +803,7 @@ def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:
     return 0.0
 
 
+_MYST_TABLE = re.compile(rb"(?m)^ {0,3}(?:`{3,}|~{3,}|:{3,})\{(?:list-table|csv-table|table)\}")
 _DELIMITER_LINE = re.compile(rb"(?m)^[ \t]{0,3}\|?[ \t]*:?-+:?[ \t]*\|[-:| \t]*$")
 MAX_LATE_CANDIDATES = 64  # delimiter-like lines past the head looked at, at most
 

@@ -588,3 +588,27 @@ def test_an_html_table_in_a_list_item_is_read_and_one_in_indented_code_is_not():
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells) == [["Model", "Throughput (img/s)"], ["ResNet-50", "1,200"]]
     assert set(parsed.cells["table_index"]) == {0}
+
+
+def test_myst_table_directives_are_read_as_tables_and_other_fences_stay_code():
+    text = (
+        "# Performance\n\n## A100\n\n"
+        "```{list-table} Throughput by GPU\n:header-rows: 1\n\n"
+        "* - Model\n  - A100 (img/s)\n* - ResNet-50\n  - 2,800\n```\n\n"
+        "```{table} Latency on H100\n| Model | Latency (ms) |\n|---|---|\n| BERT | 5.1 |\n```\n\n"
+        ":::{csv-table} Tokens\n:header-rows: 1\n\nModel, Tokens/s\nLlama 3 8B, \"1,024\"\n:::\n\n"
+        "```python\n| code | 1 |\n|---|---|\n```\n"
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [["Model", "A100 (img/s)"], ["ResNet-50", "2,800"]]
+    assert rows_of(parsed.cells, 1) == [["Model", "Latency (ms)"], ["BERT", "5.1"]]
+    assert rows_of(parsed.cells, 2) == [["Model", "Tokens/s"], ["Llama 3 8B", "1,024"]]
+    assert set(parsed.cells["table_index"]) == {0, 1, 2}
+    assert set(parsed.cells["table_title"]) == {"A100"}
+    assert parsed.cells.filter(pl.col("raw_value") == "2,800")["line_number"].to_list() == [11]
+    captions = parsed.outline.filter(pl.col("kind") == "caption")
+    assert captions.select("text", "table_index").rows() == [
+        ("Throughput by GPU", 0), ("Latency on H100", 1), ("Tokens", 2)]
+    assert not parsed.problems
+    # Served as plain text, a page of MyST tables is still Markdown.
+    assert choose_layout(text.encode(), "text/plain").name == "pipe_table"
