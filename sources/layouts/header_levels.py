@@ -37,7 +37,7 @@ def header_levels_below(rows: Sequence[Sequence[str]]) -> int:
     spanning cell's text in every column it covers), are further levels of its header."""
     leading = 0  # the rows before the first that publishes a number
     for row in rows[:MAX_EXTRA_LEVELS]:
-        if NUMBER in map(cell_shape, row):
+        if publishes_a_number(row):
             break
         leading += 1
     if leading == 0:
@@ -51,6 +51,12 @@ def header_levels_below(rows: Sequence[Sequence[str]]) -> int:
             break
         levels += 1
     return levels
+
+
+def publishes_a_number(row: Sequence[str]) -> bool:
+    """Whether a row holds a number: the first row under most headers does, and then no row
+    is a level of the header; asked first, before the rows below are gathered."""
+    return NUMBER in map(cell_shape, row)
 
 
 def _numeric_columns(rows: Sequence[Sequence[str]]) -> frozenset[int]:

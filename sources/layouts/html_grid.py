@@ -15,6 +15,7 @@ from perfledger.sources.layouts.header_levels import (
     MAX_EXTRA_LEVELS,
     SAMPLED_ROWS,
     header_levels_below,
+    publishes_a_number,
 )
 from perfledger.sources.layouts.html_sheet import (
     is_column_letters,
@@ -358,6 +359,8 @@ def _texts_of(ids: GridRow, cells: GridCells, width: int) -> list[str]:
 
 def _take_levels_below(header: list, body: list, cells: GridCells, width: int) -> None:
     """Move the body rows that are more levels of the header (see header_levels) to it."""
+    if not body or publishes_a_number(_texts_of(body[0][1], cells, width)):
+        return  # most tables: no row to gather
     sample = body[:MAX_EXTRA_LEVELS + SAMPLED_ROWS]
     levels = header_levels_below([_texts_of(ids, cells, width) for _row, ids, _index in sample])
     header += body[:levels]

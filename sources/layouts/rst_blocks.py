@@ -14,6 +14,7 @@ from perfledger.sources.layouts.header_levels import (
     MAX_EXTRA_LEVELS,
     SAMPLED_ROWS,
     header_levels_below,
+    publishes_a_number,
 )
 from perfledger.sources.layouts.rst_grid import grid_rows, simple_row, simple_row_lines
 from perfledger.sources.layouts.rst_text import (
@@ -489,8 +490,10 @@ class PageReader:
         # A table without header rows takes its first row as its header, as HTML tables do;
         # the rows under it that are more levels of it join it (see header_levels).
         count = min(max(header_count, 1), len(rows))
-        sample = rows[count:count + MAX_EXTRA_LEVELS + SAMPLED_ROWS]
-        count += header_levels_below([[text for text, _line in row] for row in sample])
+        below = rows[count:count + 1]
+        if below and not publishes_a_number([text for text, _line in below[0]]):
+            sample = rows[count:count + MAX_EXTRA_LEVELS + SAMPLED_ROWS]
+            count += header_levels_below([[text for text, _line in row] for row in sample])
         header = rows[:count]
         # The header repeated inside the body, any of its levels, is no data row.
         # The cheap test first: most rows differ from every level in their first cell.
