@@ -31,6 +31,7 @@ from perfledger.sources.layouts.html_text import (
 )
 
 MIN_DATA_COLUMNS = 2  # a one-column table is page layout, not a results table
+MAX_HEADER_ROWS = 8  # rows of <th> under a <thead> that join it, at most
 MAX_COLSPAN = 1000  # the HTML table model's own limits, which also bound hostile input
 MAX_ROWSPAN = 65534
 MAX_COLUMNS = 1000
@@ -358,9 +359,14 @@ def _texts_of(ids: GridRow, cells: GridCells, width: int) -> list[str]:
 
 
 def _take_levels_below(header: list, body: list, cells: GridCells, width: int) -> None:
-    """Move the body rows that are more levels of the header (see header_levels) to it."""
+    """Move the body rows that are more levels of the header to it: rows of <th> cells
+    alone that publish no number (a <tbody> row under the <thead>), then the rows
+    header_levels finds."""
     if not body or publishes_a_number(_texts_of(body[0][1], cells, width)):
         return  # most tables: no row to gather
+    while (body and len(header) < MAX_HEADER_ROWS and _all_header_cells(body[0][1], cells)
+           and not publishes_a_number(_texts_of(body[0][1], cells, width))):
+        header.append(body.pop(0))
     sample = body[:MAX_EXTRA_LEVELS + SAMPLED_ROWS]
     levels = header_levels_below([_texts_of(ids, cells, width) for _row, ids, _index in sample])
     header += body[:levels]

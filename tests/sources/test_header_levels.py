@@ -185,3 +185,12 @@ def test_letters_naming_a_tables_own_columns_stay_its_names():
                        "<tr><td>ResNet-50</td><td>2,800</td><td>5,100</td></tr></table>").cells
     assert columns(cells) == ["", "A", "B"]
     assert body(cells) == [["ResNet-50", "2,800", "5,100"]]
+
+
+def test_a_tbody_row_of_th_cells_under_the_thead_is_a_level_of_the_header():
+    cells = parse_html(
+        "<table><thead><tr><th></th><th colspan=2>Throughput (img/s)</th></tr></thead>"
+        "<tbody><tr><th>Model</th><th>A100</th><th>H100</th></tr>"
+        "<tr><th>ResNet-50</th><td>2,800</td><td>5,100</td></tr></tbody></table>").cells
+    assert columns(cells) == ["Model", "Throughput (img/s) / A100", "Throughput (img/s) / H100"]
+    assert body(cells) == [["ResNet-50", "2,800", "5,100"]]
