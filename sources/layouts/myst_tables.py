@@ -51,13 +51,17 @@ def rst_of(lines: list[str], block: DirectiveTable) -> str:
     inner = lines[block.start + 1:block.end - 1 if block.closed else block.end]
     position = 0
     if inner and inner[0].strip() == "---":
-        out.append("")
+        # The options move up a line, onto the opening '---': the directive's options must
+        # follow it with no blank line between.
         position = 1
+        options = []
         while position < len(inner) and inner[position].strip() != "---":
             option = _YAML_OPTION.fullmatch(inner[position])
-            out.append(f"{RST_INDENT}:{option.group('name')}: {option.group('value')}"
-                       if option else "")
+            if option:
+                options.append(f"{RST_INDENT}:{option.group('name')}: {option.group('value')}")
             position += 1
+        position = min(position + 1, len(inner))  # past the closing '---'
+        out += options + [""] * (position - len(options))
     else:
         while position < len(inner) and _OPTION.match(inner[position]):
             out.append(RST_INDENT + inner[position].strip())

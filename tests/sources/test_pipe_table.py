@@ -318,7 +318,8 @@ def test_a_table_past_the_sniffed_head_still_makes_the_page_markdown():
 _PIPE_PARTS = st.sampled_from([
     "|", "| ", " |", "---", "|---|", ":--", "--:", "\\|", "\n", "\r\n", " ", "# ", "## ", "**",
     "```", "~~~", "<!--", "-->", "---\n", "a", "1,234", "&nbsp;", "<sup>1</sup>", "<br>",
-    "\u00a0", "*", "title: x\n",
+    "\u00a0", "*", "title: x\n", "```{list-table}", ":::{csv-table} T", "```{table}", ":header-rows: 1",
+    "* - ", "  - ", "---\nheader-rows: 2\n---\n",
 ])
 PIPE_SOUP = st.lists(st.one_of(_PIPE_PARTS, st.text(max_size=4)), max_size=80).map("".join)
 
@@ -610,5 +611,10 @@ def test_myst_table_directives_are_read_as_tables_and_other_fences_stay_code():
     assert captions.select("text", "table_index").rows() == [
         ("Throughput by GPU", 0), ("Latency on H100", 1), ("Tokens", 2)]
     assert not parsed.problems
+    # Options as a YAML block, the body indented.
+    yaml = parse_pipe_tables("```{list-table}\n---\nheader-rows: 1\nalign: center\n---\n\n"
+                             "  * - Model\n    - Mean\n  * - llama-3-8b\n    - 41.250\n```\n")
+    assert rows_of(yaml.cells) == [["Model", "Mean"], ["llama-3-8b", "41.250"]]
+    assert not yaml.problems
     # Served as plain text, a page of MyST tables is still Markdown.
     assert choose_layout(text.encode(), "text/plain").name == "pipe_table"
