@@ -286,6 +286,23 @@ def _take_sections(
     return labels
 
 
+def _take_title_row(body: list[tuple[etree._Element, GridRow, int]],
+                    cells: GridCells) -> list[str]:
+    """Remove and return the text of a first row that holds text in its first cell alone,
+    over a row of <th> cells: the table's title, written in a row of its own (a full-width
+    cell is taken by `_take_sections`)."""
+    if len(body) < 2 or not _all_header_cells(body[1][1], cells):
+        return []
+    ids = body[0][1]
+    first = ids[0] if ids else None
+    texts = cells.texts
+    if first is None or cells.is_header(first) or not texts[first].strip(" \u00a0"):
+        return []
+    if any(cell is not None and cell != first and texts[cell].strip(" \u00a0") for cell in ids):
+        return []
+    return [texts[body.pop(0)[1][0]]]
+
+
 def _all_header_cells(ids: GridRow, cells: GridCells) -> bool:
     return None not in ids and all(map(cells.is_header, ids))
 
@@ -436,6 +453,7 @@ def build_grid(table: etree._Element) -> Grid:
     if not header or _all_blank(header, cells):  # an empty <thead>: the names are below it
         header = []
         lead += _take_sections(body, widest, cells)
+        lead += _take_title_row(body, cells)
         header = _take_header(body, cells)
     _take_levels_below(header, body, cells, widest)
     lead += _take_titles(header, widest, cells)

@@ -194,3 +194,13 @@ def test_a_tbody_row_of_th_cells_under_the_thead_is_a_level_of_the_header():
         "<tr><th>ResNet-50</th><td>2,800</td><td>5,100</td></tr></tbody></table>").cells
     assert columns(cells) == ["Model", "Throughput (img/s) / A100", "Throughput (img/s) / H100"]
     assert body(cells) == [["ResNet-50", "2,800", "5,100"]]
+
+
+def test_a_title_in_a_row_of_its_own_over_a_row_of_th_names_the_table():
+    cells = parse_html(
+        "<h3>Inference</h3><table><tr><td>Results on A100</td><td></td><td></td></tr>"
+        "<tr><th>Model</th><th>Batch</th><th>Throughput (img/s)</th></tr>"
+        "<tr><td>ResNet-50</td><td>256</td><td>2,800</td></tr></table>").cells
+    assert columns(cells) == ["Model", "Batch", "Throughput (img/s)"]
+    assert cells["table_title"][0] == "Inference \u2014 Results on A100"
+    assert body(cells) == [["ResNet-50", "256", "2,800"]]
