@@ -433,8 +433,10 @@ def build_grid(table: etree._Element) -> Grid:
     The header is the <thead> unless it is empty; else the leading rows made only of <th>
     or, in a table without <th>, made only of bold text, and the rows their rowspans reach;
     else the first row. The body rows right under it that are more levels of it join it
-    (see header_levels). Full-width single cells above the header, and a header cell that
-    covers most of the table from its first column, are a label for the whole table."""
+    (see header_levels). Full-width single cells above the header, a title in a row of its
+    own above a row of <th>, and a header cell that covers most of the table from its first
+    column are a label for the whole table. The grid a spreadsheet draws around a sheet it
+    publishes (see html_sheet) is left out first."""
     cells = GridCells()
     head, body_groups, foot = _row_groups(own_rows(table))
     spans = _HOLDS_SPANS(table)

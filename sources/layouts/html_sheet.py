@@ -32,9 +32,9 @@ def _column_number(letters: str) -> int:
 
 def is_column_letters(ids: GridRow, cells: GridCells) -> bool:
     """A row of spreadsheet column letters in increasing order, after a blank corner."""
+    if len(ids) <= MIN_LETTERS or (ids[0] is not None and cells.texts[ids[0]].strip(" \u00a0")):
+        return False  # the cheap test first: most tables' first row names its first column
     texts = [cells.texts[cell].strip(" \u00a0") if cell is not None else "" for cell in ids]
-    if not texts or texts[0]:
-        return False
     letters = [text for text in texts[1:] if text]
     if len(letters) < MIN_LETTERS or len(letters) != len(texts) - 1:
         return False
