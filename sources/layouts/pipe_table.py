@@ -167,8 +167,8 @@ def _hidden_lines(lines: list[str], start: int,
             if directive is None or closing or directive[1] != "table":
                 hidden.add(index)
             if closing:
-                fence = _close_directive(directive, index + 1, directives)
-                directive = None
+                _close_directive(directive, index + 1, directives)
+                fence, directive = None, None
             continue
         if in_comment:
             hidden.add(index)
