@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import polars as pl
 
 from perfledger.sources.layouts.base import ParseProblem
-from perfledger.sources.layouts.rst_table import parse_rst
+from perfledger.sources.layouts.rst_assembly import read_rst
 
 _DIRECTIVE_FENCE = re.compile(
     r" {0,3}(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>list-table|csv-table|table)\}"
@@ -84,7 +84,7 @@ def read_directive(lines: list[str], block: DirectiveTable, first_index: int,
                    title: str | None) -> DirectiveReading:
     """The cells, problems and outline rows of a list-table or csv-table directive, numbered
     from table `first_index`, its lines the page's, titled `title` (the heading above)."""
-    parsed = parse_rst(rst_of(lines, block))
+    parsed = read_rst(rst_of(lines, block))
     offset = block.start
     cells = parsed.cells.with_columns(
         pl.col("table_index") + first_index,

@@ -140,14 +140,14 @@ def test_a_page_of_tables_under_rows_of_words_reads_as_fast_as_plain_tables():
         return "\n\n".join("\n".join([header, *[first_rows.replace("q", f"{i}x")] * 4,
                                        numbers]) for i in range(2000))
 
-    seconds = []
-    for text in (page(numbers), page(words)):
-        started = time.perf_counter()
-        cells = parse_pipe_tables(text).cells
-        seconds.append(time.perf_counter() - started)
-        assert cells.filter(pl.col("row_number") > 0).height == 2000 * 5 * width
-    plain, worded = seconds
-    assert worded < 2 * plain + 0.5, seconds
+    seconds = {"plain": [], "worded": []}
+    for _ in range(2):  # the best of two, each: a busy machine slows one run, not both
+        for kind, text in (("plain", page(numbers)), ("worded", page(words))):
+            started = time.perf_counter()
+            cells = parse_pipe_tables(text).cells
+            seconds[kind].append(time.perf_counter() - started)
+            assert cells.filter(pl.col("row_number") > 0).height == 2000 * 5 * width
+    assert min(seconds["worded"]) < 2 * min(seconds["plain"]) + 0.5, seconds
 
 
 # ---- sheets published as HTML ------------------------------------------------------------------
