@@ -317,24 +317,23 @@ def _describe(reading: Reading) -> str:
             "of cells shaped as their column)")
 
 
-def _unread_blocks(lines: list[str], used: set[int]) -> list[ParseProblem]:
-    """Blocks outside the tables read that still read as a flattened table: short lines, no
-    sentence among them, numbers among them. No header the vocabularies know starts them,
-    so their numbers are not read; each is reported rather than left as prose unsaid."""
+def _unread_blocks(prose: list[tuple[int, str]], lines: list[str]) -> list[ParseProblem]:
+    """Blocks of the page's prose (lines outside the tables read) that still read as a
+    flattened table: short lines, no sentence among them, numbers among them. No header the
+    vocabularies know starts them, so their numbers are not read; each is reported rather
+    than left as prose unsaid."""
     problems = []
-    start = None
-    for index in range(len(lines) + 1):
-        blank = index == len(lines) or index in used or not lines[index].strip(" \t")
-        if not blank:
-            if start is None:
-                start = index
+    start = previous = None
+    for line, _text in prose:
+        if previous is not None and line == previous + 1:
+            previous = line
             continue
-        if start is not None and index - start >= MIN_UNREAD_LINES:
-            problem = _unread_block(lines, start, index)
-            if problem is not None:
-                problems.append(problem)
-        start = None
-    return problems
+        if start is not None and previous - start + 1 >= MIN_UNREAD_LINES:
+            problems.append(_unread_block(lines, start - 1, previous))
+        start = previous = line
+    if start is not None and previous - start + 1 >= MIN_UNREAD_LINES:
+        problems.append(_unread_block(lines, start - 1, previous))
+    return [problem for problem in problems if problem is not None]
 
 
 def _unread_block(lines: list[str], start: int, end: int) -> ParseProblem | None:
@@ -374,12 +373,12 @@ def parse_text_capture(text: str) -> ParsedDocument:
         used.update(range(table.header_start, table.end))
         if around.note is not None:
             used.add(around.note[0])
-    problems += _unread_blocks(lines, used)
     prose = [
         (index + 1, line.strip())
         for index, line in enumerate(lines)
         if index not in used and line.strip()
     ]
+    problems += _unread_blocks(prose, lines)
     metadata = DocumentMetadata(
         title=find_title(lines),
         author=find_author(lines),
