@@ -59,6 +59,16 @@ def publishes_a_number(row: Sequence[str]) -> bool:
     return NUMBER in map(cell_shape, row)
 
 
+def is_data_row(row: Sequence[str]) -> bool:
+    """Whether a row a table would take for its header only because it comes first is a row
+    of data: it publishes a number and its first cell is a name that names no role
+    ("ResNet-50 | 2,800 | 5,100", not "Batch | 1 | 8" nor "| 2(1) | 4(2)"). Such a table has
+    no header row, and its first row is read as the data it is."""
+    if not row or not publishes_a_number(row) or cell_shape(row[0]) == BLANK:
+        return False
+    return not _names_role(row[0])
+
+
 def _numeric_columns(rows: Sequence[Sequence[str]]) -> frozenset[int]:
     """The columns where numbers are at least half of the cells that hold something."""
     width = max(map(len, rows), default=0)

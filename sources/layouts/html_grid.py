@@ -15,6 +15,7 @@ from perfledger.sources.layouts.header_levels import (
     MAX_EXTRA_LEVELS,
     SAMPLED_ROWS,
     header_levels_below,
+    is_data_row,
     publishes_a_number,
 )
 from perfledger.sources.layouts.html_sheet import (
@@ -338,7 +339,8 @@ def _is_bold_row(ids: GridRow, cells: GridCells) -> bool:
 def _take_header(body: list[tuple[etree._Element, GridRow, int]], cells: GridCells) -> list:
     """Remove and return the header rows leading a table without <thead>: the rows made only
     of <th>, else the bold rows of a table without <th> followed by a row that is not bold;
-    each with the rows a header cell's rowspan reaches. Else the first row alone."""
+    each with the rows a header cell's rowspan reaches. Else the first row alone, unless it
+    reads as data (see header_levels.is_data_row): then a header of unnamed columns."""
     header = []
     while body and body[0][1] and _all_header_cells(body[0][1], cells):
         header.append(body.pop(0))
@@ -353,7 +355,12 @@ def _take_header(body: list[tuple[etree._Element, GridRow, int]], cells: GridCel
     while header and body and _spanned_from(body[0][1], header):
         header.append(body.pop(0))
     if not header and body:
-        header.append(body.pop(0))
+        row, ids, _index = body[0]
+        if is_data_row([cells.texts[cell] if cell is not None else "" for cell in ids]):
+            # No header row: the columns are unnamed, and the first row stays data.
+            header.append((row, [cells.add_blank(line_of(row)) for _ in ids], 0))
+        else:
+            header.append(body.pop(0))
     return header
 
 

@@ -14,6 +14,7 @@ from perfledger.sources.layouts.header_levels import (
     MAX_EXTRA_LEVELS,
     SAMPLED_ROWS,
     header_levels_below,
+    is_data_row,
     publishes_a_number,
 )
 from perfledger.sources.layouts.rst_grid import grid_rows, simple_row, simple_row_lines
@@ -487,8 +488,12 @@ class PageReader:
             if problems:
                 self.blocks.append(Table(index, [], [], caption, problems))
             return
-        # A table without header rows takes its first row as its header, as HTML tables do;
-        # the rows under it that are more levels of it join it (see header_levels).
+        # A table without header rows takes its first row as its header, as HTML tables do,
+        # unless that row reads as data: then its columns are unnamed. The rows under the
+        # header that are more levels of it join it (see header_levels).
+        if header_count == 0 and is_data_row([text for text, _line in rows[0]]):
+            width = max(map(len, rows))
+            rows = [[("", rows[0][0][1] if rows[0] else index)] * width, *rows]
         count = min(max(header_count, 1), len(rows))
         below = rows[count:count + 1]
         if below and not publishes_a_number([text for text, _line in below[0]]):
