@@ -8,7 +8,8 @@ A table's numbers are accounted for by its measurements and by its quarantine ro
 which holds back every number of the text it keeps (a cell of two values set apart whole holds
 back both; a row whose cells could not be placed holds back the row). A table where the two
 come short of its result cells has lost values silently: the test names it with its counts.
-The pages stay in ../shared and are never copied into the project."""
+Cell by cell, every cell labels.csv names is a measurement or a quarantine row too. The pages
+stay in ../shared and are never copied into the project."""
 
 from __future__ import annotations
 
