@@ -472,8 +472,23 @@ def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFram
     values = values.filter(pl.col("metric").is_not_null())
     failed = values.filter(pl.col("problem").is_not_null())
     problems = (_problems(cells, unknown.filter(pl.col("_filled")), "unknown_metric")
-                + _problems(cells, shifted, "shifted_cells") + _problems(cells, failed, None))
+                + _problems(cells, shifted, "shifted_cells") + _problems(cells, failed, None)
+                + _problems(cells, _second_figures(values, mappings), "second_value_not_read"))
     return ChunkReading(values.filter(pl.col("problem").is_null()), problems)
+
+
+def _second_figures(values: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+    """The values read whose cell also holds a figure of a metric of its own beside them
+    ("1.41s (1.16x speedup)"): that figure is no value read, and is set apart with the cell
+    rather than left unsaid. A note without a metric ("$320", "thr=3") is the value's
+    qualifier only."""
+    read = values.filter(pl.col("problem").is_null() & pl.col("qualifier").str.contains(r"\d"))
+    if read.height == 0:
+        return read
+    distinct = read.get_column("qualifier").unique().to_list()
+    figures = [text for text in distinct if header_reading(text, mappings).kind == "metric"]
+    return read.filter(pl.col("qualifier").is_in(figures)).with_columns(
+        pl.col("qualifier").alias("rest"))
 
 
 def _with_annotations(cells: pl.DataFrame, results: pl.DataFrame,
@@ -616,6 +631,9 @@ def _reason(check: str, row: dict) -> str:
         return (f"column '{row['column_name']}' names no metric and neither does its table; "
                 f"teach it with `perfledger map-label column \"{row['column_name']}\" --set "
                 "role=<metric>`")
+    if check == "second_value_not_read":
+        return (f"'{text}' holds a second figure, '{rest}', beside its {metric} value; the "
+                f"{metric} value loaded, the second figure was not read as a value of its own")
     if check == "shifted_cells":
         return f"{metric} '{text}' reads like a precision label: the row's cells look shifted"
     if check == "unknown_unit":

@@ -10,10 +10,12 @@ page) says of its values (schemas/context_labels.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from perfledger.schemas.context_labels import Found, context_labels
-from perfledger.schemas.header_reading import HeaderReading, read_header
+from perfledger.schemas.folding import fold_words
+from perfledger.schemas.header_reading import HeaderReading, read_header, role_matches
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.precisions import read_precision_label
@@ -127,6 +129,7 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
                    decimal=_decimal(stats, page_decimal))
         for index, (reading, stats) in enumerate(zip(readings, shape.stats, strict=True))
     ]
+    columns = _with_stub(columns, shape.stats)
     found = context_labels(context, mappings)
     if _property_table(columns) and "metric" not in found:
         return None
@@ -182,6 +185,13 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     if kind == "reference":
         return "reference" if stats.numeric else "label"
     if kind in ("config", "label"):
+        # A header read as a setting or a label that also states what its numbers measure
+        # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"): its numbers are results, read with the
+        # table's metric or quarantined, never taken for GPU counts nor dropped.
+        if index > 0 and stats.numeric and stats.numeric * 2 >= stats.filled and (
+                _states_a_measurement(reading) or _per_device_figure(reading)
+                or _states_a_setting_value(reading)):
+            return "result"
         return kind
     if kind in ("unit", "metric_name"):
         return "unit" if stats.filled and stats.units * 2 >= stats.filled else "metric_name"
@@ -189,8 +199,7 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         if stats.numeric or not stats.filled:
             return "result"
         # A column of words: the first one, or one of words only (two at least) before any
-        # result, labels
-        # the rows under a header naming the table's metric ("Loss (Model/Epoch)", "Model
+        # result, labels the rows under a header naming the table's metric ("Loss (Model/Epoch)", "Model
         # Latency (ms)" beside a column of sequence lengths); one whose header names no
         # particular metric ("Values", "Performance") describes; else its words are values
         # that do not read, and are set apart.
@@ -206,20 +215,110 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     return "label"
 
 
+_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,80})[)\]]")
+_MEASURED_UNIT_KINDS = frozenset({"rate", "duration"})
+
+
+def _states_a_measurement(reading: HeaderReading) -> bool:
+    """A unit of a measured quantity (a rate, a duration), or a bracketed metric name
+    ("(TFLOPS/s)"), in a header whose words name a setting or a label."""
+    if reading.unit is not None and reading.unit.kind in _MEASURED_UNIT_KINDS:
+        return True
+    return any(read_header(part).kind == "metric" for part in _BRACKETED.findall(reading.text))
+
+
+def _measured_metric(reading: HeaderReading) -> str | None:
+    """The metric a header that reads as a setting names beside it ("Latency(ms) bs=1" is a
+    latency at batch size 1), else the one its unit's dimension names (a rate: throughput)."""
+    found = [rule.role for _start, _end, rule in role_matches(fold_words(reading.text))
+             if rule.kind == "metric"]
+    if found:
+        return found[-1]
+    unit = reading.unit
+    return "throughput" if unit is not None and unit.kind == "rate" else None
+
+
+# A setting's value right after the setting's word ("Batch 1", "BS=8", "Seq Len 2048"), the
+# only number of the rest of the header.
+_SETTING_VALUE = re.compile(r"\s*[=:]?\s*\d[\d.,]*(?![\d.,])(?!.*\d)")
+
+
+def _states_a_setting_value(reading: HeaderReading) -> bool:
+    """A header that gives a setting a value ("Batch 1", "BS=8", "Seq Len 2048") heads the
+    results measured with that setting, not a column of the setting's values."""
+    folded = fold_words(reading.text)
+    return any(rule.kind == "config" and _SETTING_VALUE.match(folded, end)
+               for _start, end, rule in role_matches(folded))
+
+
+# A per-device part ending a header: "/GPU", "/chip", "per card".
+_PER_DEVICE = re.compile(r"(?:/\s?|\bper\s+)(?:gpus?|chips?|cards?|devices?|accelerators?"
+                         r"|tpus?|npus?|hpus?|ipus?|xpus?)\s*$", re.I)
+
+
+def _per_device_figure(reading: HeaderReading) -> bool:
+    """A header read as a device count or a platform only through its per-device part
+    ("Tokens/sec/chip", "TPS/GPU"): a figure per device, not devices ("GPUs per node" is a
+    count of them)."""
+    if reading.role not in ("accelerator_count", "platform"):
+        return False
+    found = _PER_DEVICE.search(reading.text)
+    if found is None:
+        return False
+    figure = reading.text[:found.start()].strip(" /")
+    return bool(figure) and read_header(figure).role != reading.role
+
+
 def _property_table(columns: list[ColumnPlan]) -> bool:
     """A two-column table of names and values ("accelerators_per_node | 8", "Memory Size |
-    128 GB") whose header names no metric, and whose context names none either, describes a
-    system; its numbers are no results."""
+    128 GB") whose header names no metric nor states what its numbers measure, and whose
+    context names no metric either, describes a system; its numbers are no results."""
     return len(columns) == 2 and not any(
-        column.reading.kind in ("metric", "statistic", "result") for column in columns)
+        column.reading.kind in ("metric", "statistic", "result")
+        or _states_a_measurement(column.reading) or _states_a_setting_value(column.reading)
+        for column in columns)
+
+
+def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> list[ColumnPlan]:
+    """The columns of words left of every result column of numbers label the rows, when those
+    result columns name no metric of their own: the row labels may take several columns
+    ("Sequence Length | Model Latency (ms) | A100 | T4"), and a header over them that names a
+    metric names the table's (see `_corner`). A column of words among columns that name
+    their metrics is a result whose words do not read, and is set apart."""
+    stub = []
+    for column, column_stats in zip(columns, stats, strict=True):
+        if column.role == "result" and column_stats.numeric:
+            break
+        stub.append(column)
+    rest = columns[len(stub):]
+    if not any(column.role == "result" and column.reading.kind not in ("metric", "statistic")
+               for column in rest):
+        return columns
+    return [replace(column, role="label") if column.role == "result"
+            and column_stats.filled and column.reading.kind == "metric" else column
+            for column, column_stats in zip(stub, stats, strict=False)] + rest
+
+
+def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:
+    """The header over the row labels that names the table's metric ("Loss (Model/Epoch)",
+    "Model Latency (ms)"): the last label column left of every result column that names a
+    metric."""
+    found = None
+    for column in columns:
+        if column.role == "result":
+            break
+        if column.role == "label" and column.reading.kind == "metric":
+            found = column.reading
+    return found
 
 
 def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
                   context_metric: Found | None) -> list[ColumnPlan]:
     """Each result column's metric: its header's; for a statistic ("Standard deviation") the
     metric of the result column to its left; for a column a unit or metric-name column
-    qualifies, the one that column names per row; else the top-left header's ("Loss
-    (Model/Epoch)"), else the context's."""
+    qualifies, the one that column names per row; else the metric the header over the row
+    labels names ("Loss (Model/Epoch)"), with its unit where the column states none; else the
+    context's."""
     corner = _corner(columns)
     corner_metric = Found(corner.role, "column") if corner is not None else None
     planned: list[ColumnPlan] = []
@@ -240,6 +339,9 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             metric = last_metric
         elif annotation is not None:
             metric = None  # named per row by the column beside it
+        elif reading.kind in ("config", "label"):  # a result by what its header measures
+            named = _measured_metric(reading)
+            metric = Found(named, "column") if named else corner_metric or context_metric
         elif _states_a_setup(reading) or (corner_metric is not None and reading.kind is None):
             # The row labels' header names the metric of the columns beside them, which
             # name a setup or words of no role ("TensorRT 8.4 GA Update 2, CUDA 11.6").
@@ -257,19 +359,6 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             annotation = None  # a unit column qualifies the value beside it; a metric name
             #                    ("Metric Name | A, INT8 | B, INT8") every value after it
     return planned
-
-
-def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:
-    """The header of a label column before the results that names their metric, and maybe
-    its unit ("Loss (Model/Epoch)"; "Model Latency (ms)" over the row labels of a table whose
-    result columns name only the GPU): the last such before the first result column."""
-    found = None
-    for column in columns:
-        if column.role == "result":
-            break
-        if column.role == "label" and column.reading.kind == "metric":
-            found = column.reading
-    return found
 
 
 def _states_a_setup(reading: HeaderReading) -> bool:

@@ -220,7 +220,7 @@ def _published_rows(
         first = folded.get(text)
         if first is None:
             first = folded[text] = fold_header_text(text)
-        if first and first in header_firsts and _folded_texts(ids, texts) in header_texts:
+        if first in header_firsts and _folded_texts(ids, texts) in header_texts:
             continue
         entries.append((row, ids, index, title))
     return entries

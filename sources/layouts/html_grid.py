@@ -11,6 +11,18 @@ from operator import attrgetter, methodcaller
 
 from lxml import etree
 
+from perfledger.sources.layouts.header_levels import (
+    MAX_EXTRA_LEVELS,
+    SAMPLED_ROWS,
+    header_levels_below,
+    is_data_row,
+    publishes_a_number,
+)
+from perfledger.sources.layouts.html_sheet import (
+    is_column_letters,
+    leads_with_row_numbers,
+    without_first_column,
+)
 from perfledger.sources.layouts.html_text import (
     SKIPPED,
     collapse_many,
@@ -20,6 +32,7 @@ from perfledger.sources.layouts.html_text import (
 )
 
 MIN_DATA_COLUMNS = 2  # a one-column table is page layout, not a results table
+MAX_HEADER_ROWS = 8  # rows of <th> under a <thead> that join it, at most
 MAX_COLSPAN = 1000  # the HTML table model's own limits, which also bound hostile input
 MAX_ROWSPAN = 65534
 MAX_COLUMNS = 1000
@@ -274,6 +287,23 @@ def _take_sections(
     return labels
 
 
+def _take_title_row(body: list[tuple[etree._Element, GridRow, int]],
+                    cells: GridCells) -> list[str]:
+    """Remove and return the text of a first row that holds text in its first cell alone,
+    over a row of <th> cells: the table's title, written in a row of its own (a full-width
+    cell is taken by `_take_sections`)."""
+    if len(body) < 2 or not _all_header_cells(body[1][1], cells):
+        return []
+    ids = body[0][1]
+    first = ids[0] if ids else None
+    texts = cells.texts
+    if first is None or cells.is_header(first) or not texts[first].strip(" \u00a0"):
+        return []
+    if any(cell is not None and cell != first and texts[cell].strip(" \u00a0") for cell in ids):
+        return []
+    return [texts[body.pop(0)[1][0]]]
+
+
 def _all_header_cells(ids: GridRow, cells: GridCells) -> bool:
     return None not in ids and all(map(cells.is_header, ids))
 
@@ -309,7 +339,8 @@ def _is_bold_row(ids: GridRow, cells: GridCells) -> bool:
 def _take_header(body: list[tuple[etree._Element, GridRow, int]], cells: GridCells) -> list:
     """Remove and return the header rows leading a table without <thead>: the rows made only
     of <th>, else the bold rows of a table without <th> followed by a row that is not bold;
-    each with the rows a header cell's rowspan reaches. Else the first row alone."""
+    each with the rows a header cell's rowspan reaches. Else the first row alone, unless it
+    reads as data (see header_levels.is_data_row): then a header of unnamed columns."""
     header = []
     while body and body[0][1] and _all_header_cells(body[0][1], cells):
         header.append(body.pop(0))
@@ -324,17 +355,95 @@ def _take_header(body: list[tuple[etree._Element, GridRow, int]], cells: GridCel
     while header and body and _spanned_from(body[0][1], header):
         header.append(body.pop(0))
     if not header and body:
-        header.append(body.pop(0))
+        row, ids, _index = body[0]
+        if is_data_row([cells.texts[cell] if cell is not None else "" for cell in ids]):
+            # No header row: the columns are unnamed, and the first row stays data.
+            header.append((row, [cells.add_blank(line_of(row)) for _ in ids], 0))
+        else:
+            header.append(body.pop(0))
     return header
+
+
+def _title_cell(ids: GridRow, width: int) -> int | None:
+    """The cell of a header row that covers the row labels' column and more than half the
+    table ("Model Zoo Details & Performance" over sixteen of twenty columns): it names the
+    table, not a group of its columns."""
+    if isinstance(ids, range) or not ids or ids[0] is None:
+        return None  # a plain row spans nothing
+    first = ids[0]
+    covered = ids.count(first)
+    return first if covered > 1 and covered * 2 > width else None
+
+
+def _texts_of(ids: GridRow, cells: GridCells, width: int) -> list[str]:
+    """A row's texts by column, a title cell's left out."""
+    title = _title_cell(ids, width)
+    texts = cells.texts
+    return ["" if cell is None or cell == title else texts[cell] for cell in ids]
+
+
+def _take_levels_below(header: list, body: list, cells: GridCells, width: int) -> None:
+    """Move the body rows that are more levels of the header to it: rows of <th> cells
+    alone that publish no number (a <tbody> row under the <thead>), then the rows
+    header_levels finds."""
+    if not body or publishes_a_number(_texts_of(body[0][1], cells, width)):
+        return  # most tables: no row to gather
+    while (body and len(header) < MAX_HEADER_ROWS and _all_header_cells(body[0][1], cells)
+           and not publishes_a_number(_texts_of(body[0][1], cells, width))):
+        header.append(body.pop(0))
+    sample = body[:MAX_EXTRA_LEVELS + SAMPLED_ROWS]
+    levels = header_levels_below([_texts_of(ids, cells, width) for _row, ids, _index in sample])
+    header += body[:levels]
+    del body[:levels]
+
+
+def _take_titles(header: list[tuple[etree._Element, GridRow, int]], width: int,
+                 cells: GridCells) -> list[str]:
+    """The texts of the title cells of a header of several rows, which leave the columns'
+    names: their places in the header become holes."""
+    if len(header) < 2:
+        return []
+    titles = []
+    for position, (row, ids, index) in enumerate(header):
+        title = _title_cell(ids, width)
+        if title is not None:
+            titles.append(cells.texts[title])
+            header[position] = (row, [None if cell == title else cell for cell in ids], index)
+    return titles
+
+
+def _all_blank(rows: list[tuple[etree._Element, GridRow, int]], cells: GridCells) -> bool:
+    texts = cells.texts
+    return all(cell is None or not texts[cell].strip(" \u00a0")
+               for _row, ids, _index in rows for cell in ids)
+
+
+def _drop_sheet_grid(header: list, body: list, cells: GridCells) -> None:
+    """Leave out the column letters and row numbers a spreadsheet publishing a sheet as HTML
+    draws around it (see html_sheet)."""
+    letters = header or body
+    if not letters or not is_column_letters(letters[0][1], cells):
+        return
+    below = [ids for _row, ids, _index in header[1:] + body] if header else [
+        ids for _row, ids, _index in body[1:]]
+    if not leads_with_row_numbers(below, cells):
+        return  # letters over a table of its own ("| A | B |" configurations) are its names
+    del letters[0]
+    for rows in (header, body):
+        rows[:] = [(row, without_first_column(ids), index) for row, ids, index in rows]
 
 
 def build_grid(table: etree._Element) -> Grid:
     """Header rows, body rows and footer rows of a data table, spans expanded; the rows of
     a table nested in one of its cells are that table's, not its own.
 
-    The header is the <thead>; without one, the leading rows made only of <th> or, in a table
-    without <th>, made only of bold text, and the rows their rowspans reach; else the first
-    row. Full-width single cells above the header are a label for the whole table."""
+    The header is the <thead> unless it is empty; else the leading rows made only of <th>
+    or, in a table without <th>, made only of bold text, and the rows their rowspans reach;
+    else the first row. The body rows right under it that are more levels of it join it
+    (see header_levels). Full-width single cells above the header, a title in a row of its
+    own above a row of <th>, and a header cell that covers most of the table from its first
+    column are a label for the whole table. The grid a spreadsheet draws around a sheet it
+    publishes (see html_sheet) is left out first."""
     cells = GridCells()
     head, body_groups, foot = _row_groups(own_rows(table))
     spans = _HOLDS_SPANS(table)
@@ -347,11 +456,16 @@ def build_grid(table: etree._Element) -> Grid:
         for group in body_groups
         for index, ids in enumerate(expand_rows(group, cells, spans))
     ]
+    _drop_sheet_grid(header, body, cells)
     widest = max((len(ids) for _row, ids, _index in header + body), default=0)
     lead = _take_sections(header, widest, cells)
-    if not header:
+    if not header or _all_blank(header, cells):  # an empty <thead>: the names are below it
+        header = []
         lead += _take_sections(body, widest, cells)
+        lead += _take_title_row(body, cells)
         header = _take_header(body, cells)
+    _take_levels_below(header, body, cells, widest)
+    lead += _take_titles(header, widest, cells)
     label = " ".join(text for text in lead if text.strip(" \u00a0")) or None
     cells.elements.clear()
     notes = [note_text(cell) for row in foot for cell in _cells_of(row)]

@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, XMLParsedAsHTMLWar
 from bs4.builder import HTMLParserTreeBuilder
 from bs4.builder._htmlparser import BeautifulSoupHTMLParser
 from bs4.element import CData
+from bs4.exceptions import ParserRejectedMarkup
 
 HEAD_LIMIT = 262_144  # characters: a head longer than this is not a head worth reading
 _HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.I)
@@ -60,7 +61,10 @@ def read_head_with_soup(markup: str) -> HeadFacts:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
-        soup = BeautifulSoup(markup, "html.parser")
+        try:
+            soup = BeautifulSoup(markup, "html.parser")
+        except ParserRejectedMarkup:
+            return HeadFacts()  # no head a parser reads ('0<![0'): the page states none
     meta: dict[str, str] = {}
     for tag in soup.find_all("meta"):
         _add_meta(meta, tag.get("property") or tag.get("name") or tag.get("itemprop"),

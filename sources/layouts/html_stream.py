@@ -158,6 +158,11 @@ class Stream:
             else:
                 stack.append((child, iter(child), opened))
 
+    def _holds_data_table(self, node: etree._Element) -> bool:
+        """Whether a data table stands inside `node` (a <sup> a broken page opened around
+        one): its table is read as any other, not as the superscript's text."""
+        return any(table in self.data_tables for table in node.iter("table"))
+
     def _enter(self, node: etree._Element) -> bool | None:
         """Read what `node` starts with. None: its children are not read; else whether it
         opened a block."""
@@ -177,7 +182,7 @@ class Stream:
         if tag == "br" or tag == "hr":
             self.flush()
             return None
-        if tag == "sup":
+        if tag == "sup" and not self._holds_data_table(node):
             self.add(superscript(text_of(node)))
             return None
         opens = tag in _BLOCKS

@@ -8,15 +8,15 @@ is cut to the header's width, as GitHub shows it, and the cells cut are reported
 <table> written in the page is read by the HTML layout's own table reader, its lines being
 the page's; pipe tables and HTML tables are numbered together in reading order. Fenced code
 and HTML comments are not read: a table shown as code or commented out is not published data.
+A MyST table directive's fence is no code (see myst_tables). Where the tables stand is found
+in markdown_blocks; here they become the page's cells, prose and outline.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
 from operator import itemgetter
 
 from perfledger.sources.layouts.base import (
@@ -31,10 +31,24 @@ from perfledger.sources.layouts.base import (
     language_tag,
     outline_of,
 )
+from perfledger.sources.layouts.header_levels import header_levels_below, joined_levels
 
 # An HTML <table> block is read by the HTML layout's own readers.
 from perfledger.sources.layouts.html_outline import outline_rows
 from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
+from perfledger.sources.layouts.markdown_blocks import (
+    HtmlBlock,
+    PipeTable,
+    find_html_tables,
+    find_tables,
+    front_matter,
+    hidden_lines,
+    indent_of,
+    is_blank,
+    render_inline,
+    starts_table,
+)
+from perfledger.sources.layouts.myst_tables import DirectiveTable, read_directive
 from perfledger.sources.layouts.page_text import (
     find_author,
     find_dates,
@@ -54,13 +68,11 @@ from perfledger.sources.layouts.table_text import (
     fold_header_text,
     looks_like_note,
     reads_as_caption,
-    superscript,
 )
 
 NOTE_LINE_SEPARATOR = " | "
 SNIFF_BYTES = 65_536
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # The patterns below that scan a whole line admit one way to match each stretch of it (the
 # heading text ends on a non-blank, a link text holds no bracket, a strong run stops at its
 # next delimiter), so a hostile line costs linear time, not a backtracking scan per character.
@@ -73,206 +85,8 @@ _BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*+:?[ \t]
 _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?")
 _LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
-_HTML_TABLE_CLOSE = re.compile(r"</table(?![\w-])", re.I)
-_FRONT_MATTER_ITEM = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*)$")
-_COMMENT = re.compile(r"<!--.*?-->")
-_MARKUP_CHARS = re.compile(r"[<\[`*_~\\&]")
-_SUP_TAG = re.compile(r"<sup\b[^<>]*>(.*?)</sup>", re.I)
-_SUP_CLOSE = re.compile(r"</sup>", re.I)
-_COMMENT_CLOSE = re.compile(r"-->")
-_LINK_CLOSE = re.compile(r"\)")
-_BR_TAG = re.compile(r"<br\s*/?>", re.I)
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
-# A <sup> or <sub> left open between two words ("mAP<sup>val<br>0.5:0.95"): the raised word
-# stands apart from the word before it.
-_RAISED_OPEN = re.compile(r"(?<=[^\W\d_])<su[pb]\b[^<>]*>(?=[^\W\d_])", re.I)
-_IMAGE_OR_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)")
-_CODE = re.compile(r"`([^`]*)`")
-_STRONG = re.compile(r"(\*\*|__|~~)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
-_EMPHASIS_WHOLE = re.compile(r"^([*_])(?=\S)(.+?)(?<=\S)\1$")
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _PUBLISHED_KEYS = ("date", "published", "pubdate", "publishdate", "published_date", "created")
 _UPDATED_KEYS = ("lastmod", "updated", "last_updated", "modified", "last_modified")
-
-
-def render_inline(text: str) -> str:
-    """Cell or line text as a reader sees it: markup, links and escapes gone, entities
-    decoded, <sup> footnote digits as superscripts (so '6,044<sup>1</sup>' is '6,044¹')."""
-    if not _MARKUP_CHARS.search(text):
-        return text  # most cells are plain text
-    text = sub_closed(_COMMENT, _COMMENT_CLOSE, "", text)
-    text = sub_closed(
-        _SUP_TAG, _SUP_CLOSE, lambda match: superscript(_TAG.sub("", match.group(1))), text
-    )
-    text = _BR_TAG.sub(" ", text)
-    text = _RAISED_OPEN.sub(" ", text)
-    text = _TAG.sub("", text)
-    text = sub_closed(_IMAGE_OR_LINK, _LINK_CLOSE, r"\1", text)
-    text = _CODE.sub(r"\1", text)
-    text = _STRONG.sub(r"\2", text)
-    text = _EMPHASIS_WHOLE.sub(r"\2", text)
-    text = _ESCAPE.sub(r"\1", text)
-    return html.unescape(text)
-
-
-def sub_closed(pattern: re.Pattern[str], closer: re.Pattern[str], replacement, text: str) -> str:
-    """`pattern.sub` on the text up to the last `closer`: an opener after it cannot close, and
-    each such opener would otherwise cost a scan to the end of the line."""
-    end = max((match.end() for match in closer.finditer(text)), default=0)
-    return pattern.sub(replacement, text[:end]) + text[end:] if end else text
-
-
-def is_blank(line: str) -> bool:
-    return line.strip(" \t") == ""
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-# ---- the page's lines, sorted by role ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Table:
-    header: int  # index of the header line
-    end: int  # index one past the last row
-
-
-def _front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
-    """(key -> value, index of the first line after it) for a leading '---' block."""
-    if not lines or lines[0].strip() != "---":
-        return {}, 0
-    values: dict[str, str] = {}
-    for index in range(1, len(lines)):
-        if lines[index].strip() in ("---", "..."):
-            return values, index + 1
-        match = _FRONT_MATTER_ITEM.match(lines[index])
-        if match:
-            values.setdefault(match.group("key").lower(), match.group("value").strip("'\" \t"))
-    return {}, 0  # never closed: not front matter
-
-
-def _hidden_lines(lines: list[str], start: int) -> set[int]:
-    """Lines inside fenced code or a multi-line HTML comment."""
-    hidden: set[int] = set(range(start))
-    fence: str | None = None
-    in_comment = False
-    for index in range(start, len(lines)):
-        line = lines[index]
-        if fence is not None:
-            hidden.add(index)
-            if line.strip(" \t").startswith(fence):
-                fence = None
-            continue
-        if in_comment:
-            hidden.add(index)
-            in_comment = "-->" not in line
-            continue
-        opened = _FENCE.match(line)
-        if opened:
-            fence = opened.group(1)
-            hidden.add(index)
-        elif "<!--" in sub_closed(_COMMENT, _COMMENT_CLOSE, "", line):
-            hidden.add(index)
-            in_comment = True
-    return hidden
-
-
-def find_tables(lines: list[str], hidden: set[int]) -> list[_Table]:
-    tables: list[_Table] = []
-    index = 0
-    while index + 1 < len(lines):
-        if _starts_table(lines, index, hidden):
-            end = index + 2
-            while (
-                end < len(lines)
-                and end not in hidden
-                and not is_blank(lines[end])
-                and has_pipe(lines[end])
-            ):
-                end += 1
-            tables.append(_Table(index, end))
-            index = end
-        else:
-            index += 1
-    return tables
-
-
-def _starts_table(lines: list[str], index: int, hidden: set[int]) -> bool:
-    if index + 1 >= len(lines):
-        return False  # the last line: no delimiter row can follow (a footnote ending the page)
-    line, below = lines[index], lines[index + 1]
-    return (
-        index not in hidden
-        and index + 1 not in hidden
-        and has_pipe(line)
-        and _indent(line) < 4
-        and not is_delimiter_row(line)
-        and is_delimiter_row(below)
-        and len(split_row(below)) == len(split_row(line))
-    )
-
-
-@dataclass(frozen=True)
-class _HtmlTables:
-    """A block of HTML written in the page that holds a <table>, and the tables inside it."""
-
-    start: int  # index of the line that opens the table
-    end: int  # index one past the line that closes it
-
-
-def find_html_tables(lines: list[str], hidden: set[int]) -> list[_HtmlTables]:
-    """The HTML blocks that hold a table: from a line starting with a tag that opens a <table>
-    to the line that closes it, the tables inside it counted. A table never closed ends at
-    the first blank line, where Markdown ends an HTML block."""
-    depth = list(accumulate(
-        (0 if index in hidden else _table_tag_balance(line) for index, line in enumerate(lines)),
-        initial=0,
-    ))
-    closing = _next_not_deeper(depth)
-    blocks = []
-    index = 0
-    while index < len(lines):
-        if index in hidden or not _opens_html_table(lines[index]):
-            index += 1
-            continue
-        end = closing[index]
-        if end is None:  # never closed; the next block starts past it: no line read twice
-            end = next((i for i in range(index + 1, len(lines)) if is_blank(lines[i])), len(lines))
-        blocks.append(_HtmlTables(index, end))
-        index = end
-    return blocks
-
-
-def _table_tag_balance(line: str) -> int:
-    """<table> tags opened minus closed on the line."""
-    if "<" not in line:
-        return 0
-    return len(_HTML_TABLE_OPEN.findall(line)) - len(_HTML_TABLE_CLOSE.findall(line))
-
-
-def _next_not_deeper(depth: list[int]) -> list[int | None]:
-    """For each place, the first place after it whose depth is no greater (None when there is
-    none): where a table opened there is closed. One pass from the end with a stack of the
-    places seen, so that a page of tables never closed costs no rescan per table."""
-    found: list[int | None] = [None] * len(depth)
-    stack: list[int] = []
-    for place in range(len(depth) - 1, -1, -1):
-        while stack and depth[stack[-1]] > depth[place]:
-            stack.pop()
-        found[place] = stack[-1] if stack else None
-        stack.append(place)
-    return found
-
-
-def _opens_html_table(line: str) -> bool:
-    """A line that starts an HTML block (a tag, indented less than code) and opens a table."""
-    return (
-        _indent(line) < 4
-        and line.lstrip(" ").startswith("<")
-        and _HTML_TABLE_OPEN.search(line) is not None
-    )
 
 
 def _heading_text(lines: list[str], index: int, hidden: set[int]) -> str | None:
@@ -291,13 +105,13 @@ def _heading_text(lines: list[str], index: int, hidden: set[int]) -> str | None:
         and _SETEXT.match(lines[below])
         and not is_blank(line)
         and not has_pipe(line)
-        and _indent(line) < 4
+        and indent_of(line) < 4
     ):
         return render_inline(line).strip() or None
     return None
 
 
-def _note_lines(lines: list[str], table: _Table, hidden: set[int]) -> list[int]:
+def _note_lines(lines: list[str], table: PipeTable, hidden: set[int]) -> list[int]:
     """The footnote lines right after a table (one blank line allowed between), same rule as
     text captures; each footnote line is one segment of the note."""
     index = table.end
@@ -309,7 +123,7 @@ def _note_lines(lines: list[str], table: _Table, hidden: set[int]) -> list[int]:
         and index not in hidden
         and not is_blank(lines[index])
         and not _ATX.match(lines[index])
-        and not _starts_table(lines, index, hidden)
+        and not starts_table(lines, index, hidden)
         and looks_like_note(render_inline(lines[index]))
     ):
         found.append(index)
@@ -332,24 +146,31 @@ def _fit_cells(cells: list[str], width: int, profile: ColumnProfile | None) -> l
 
 
 def table_cells(
-    lines: list[str], table: _Table, table_index: int, title: str | None, note: str | None
+    lines: list[str], table: PipeTable, table_index: int, title: str | None, note: str | None
 ) -> tuple[list[tuple], list[ParseProblem]]:
-    names = [render_inline(cell) for cell in split_row(lines[table.header])]
+    header = [render_inline(cell) for cell in split_row(lines[table.header])]
+    width = len(header)
+    body = []
+    for index in range(table.header + 2, table.end):
+        if is_delimiter_row(lines[index]):
+            continue
+        body.append((index, [render_inline(cell) for cell in split_row(lines[index])]))
+    # Rows under the |---| row that are more levels of the header (a GPU per column).
+    levels = [header, *(cells[:width] for _, cells in body[:header_levels_below(
+        [cells for _, cells in body])])]
+    body = body[len(levels) - 1:]
+    names = [joined_levels([level[column] if column < len(level) else "" for level in levels])
+             or header[column] for column in range(width)]
     columns = [name.strip() for name in names]  # the header text stripped, as text captures do
-    width = len(names)
     rows = [
         (table_index, title, note, 0, column, columns[column], name, table.header + 1)
         for column, name in enumerate(names)
     ]
-    folded_header = [fold_header_text(name) for name in names]
-    body = []
-    for index in range(table.header + 2, table.end):
-        cells = [render_inline(cell) for cell in split_row(lines[index])]
-        if [fold_header_text(cell) for cell in cells] == folded_header:
-            continue  # the header repeated inside the body
-        if is_delimiter_row(lines[index]):
-            continue
-        body.append((index, cells))
+    # The header repeated inside the body, any of its levels, is no data row.
+    repeated = [[fold_header_text(cell) for cell in level] for level in levels]
+    repeated.append([fold_header_text(name) for name in names])
+    body = [(index, cells) for index, cells in body
+            if [fold_header_text(cell) for cell in cells] not in repeated]
     complete = [cells for _, cells in body if len(cells) == width]
     # Only a row that does not fit needs the columns' type pattern.
     profile = profile_columns(complete, width) if len(complete) < len(body) else None
@@ -451,12 +272,14 @@ class _Page:
     # line, its rows in the outline).
     placed: dict[int, tuple[int, list[tuple]]] = field(default_factory=dict)
     html_prose: list[tuple[int, str]] = field(default_factory=list)  # text of the HTML blocks
+    # By a pipe table's header line, the title of the `{table}` fence holding it: line, text.
+    captions: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     def title_above(self, index: int) -> str | None:
         """The nearest heading above line `index`."""
         return next((text for at, _, text in reversed(self.headings) if at < index), None)
 
-    def note_after(self, table: _Table) -> str | None:
+    def note_after(self, table: PipeTable) -> str | None:
         """The footnote right after a table (lines `table.header` to `table.end`), its lines
         taken from the prose."""
         found = _note_lines(self.lines, table, self.hidden)
@@ -470,18 +293,23 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     """Parse a Markdown page into the cells of its pipe tables and HTML tables, its prose
     lines, its outline and its metadata."""
     lines = split_lines(text.removeprefix("\ufeff"))
-    front, start = _front_matter(lines)
-    hidden = _hidden_lines(lines, start)
+    front, start = front_matter(lines)
+    directives: list[DirectiveTable] = []
+    hidden = hidden_lines(lines, start, directives)
     blocks = find_html_tables(lines, hidden) if _HTML_TABLE_OPEN.search(text) else []
     in_blocks = {index for block in blocks for index in range(block.start, block.end)}
     tables = find_tables(lines, hidden | in_blocks if in_blocks else hidden)
     taken = in_blocks | {index for table in tables for index in range(table.header, table.end)}
     page = _Page(lines, hidden, _headings(lines, hidden, taken), taken)
+    page.captions = _directive_captions(directives, tables)
     table_index = 0
-    for piece in sorted([*tables, *blocks], key=_first_line):
-        if isinstance(piece, _Table):
+    read_as_rst = [block for block in directives if block.name != "table"]
+    for piece in sorted([*tables, *blocks, *read_as_rst], key=_first_line):
+        if isinstance(piece, PipeTable):
             _read_pipe_table(page, piece, table_index)
             table_index += 1
+        elif isinstance(piece, DirectiveTable):
+            table_index += _read_directive_table(page, piece, table_index)
         else:
             table_index += _read_html_block(page, piece, table_index)
     page.problems += _stray_rows(lines, hidden, page.taken)
@@ -521,20 +349,48 @@ def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:
     return texts
 
 
-def _first_line(piece: _Table | _HtmlTables) -> int:
-    return piece.header if isinstance(piece, _Table) else piece.start
+def _first_line(piece: PipeTable | HtmlBlock | DirectiveTable) -> int:
+    return piece.header if isinstance(piece, PipeTable) else piece.start
 
 
-def _read_pipe_table(page: _Page, table: _Table, table_index: int) -> None:
+def _directive_captions(directives: list[DirectiveTable], tables: list[PipeTable]
+                        ) -> dict[int, tuple[int, str]]:
+    """By its header line, the title (line, text) of each pipe table a `{table}` fence
+    holds."""
+    captions = {}
+    for block in directives:
+        if block.name == "table" and block.argument:
+            inside = next((table for table in tables
+                           if block.start < table.header < block.end), None)
+            if inside is not None:
+                captions[inside.header] = (block.start + 1, render_inline(block.argument))
+    return captions
+
+
+def _read_directive_table(page: _Page, block: DirectiveTable, first_index: int) -> int:
+    """Read a list-table or csv-table directive with the RST layout's reader, numbered from
+    `first_index`; returns how many table numbers it takes."""
+    found = read_directive(page.lines, block, first_index, page.title_above(block.start))
+    page.rows += found.rows
+    page.problems += found.problems
+    page.placed[block.start] = (block.end, found.outline)
+    return found.tables
+
+
+def _read_pipe_table(page: _Page, table: PipeTable, table_index: int) -> None:
     note = page.note_after(table)
     title = page.title_above(table.header)
     found, trouble = table_cells(page.lines, table, table_index, title, note)
     page.rows += found
     page.problems += trouble
-    page.placed[table.header] = (table.end, [(table.header + 1, "table", None, None, table_index)])
+    placed = [(table.header + 1, "table", None, None, table_index)]
+    caption = page.captions.get(table.header)
+    if caption is not None:
+        placed.insert(0, (caption[0], "caption", None, caption[1], table_index))
+    page.placed[table.header] = (table.end, placed)
 
 
-def _read_html_block(page: _Page, block: _HtmlTables, first_index: int) -> int:
+def _read_html_block(page: _Page, block: HtmlBlock, first_index: int) -> int:
     """Read the tables of an HTML block with the HTML layout's reader, numbered from
     `first_index`; returns how many <table> elements it holds, layout ones included."""
     markup = "\n".join(page.lines[block.start:block.end])
@@ -544,7 +400,7 @@ def _read_html_block(page: _Page, block: _HtmlTables, first_index: int) -> int:
         return 0
     last = fragment.table_at_end()
     if last is not None:  # a footnote in Markdown right after the block belongs to the table
-        note = page.note_after(_Table(block.start, block.end))
+        note = page.note_after(PipeTable(block.start, block.end))
         if note:
             fragment.add_note(last, note)
     indexes = fragment.table_indexes(first_index)
@@ -670,7 +526,7 @@ def _stray_rows(lines: list[str], hidden: set[int], taken: set[int]) -> list[Par
 
 def _looks_like_row(line: str) -> bool:
     body = line.strip(" \t")
-    return (_indent(line) < 4 and len(body) > 2 and body.startswith("|") and body.endswith("|")
+    return (indent_of(line) < 4 and len(body) > 2 and body.startswith("|") and body.endswith("|")
             and not body.endswith("\\|") and len(split_row(line)) >= 2
             and not is_delimiter_row(line))
 
@@ -683,22 +539,54 @@ def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:
     if b"<html" in lowered or b"<!doctype html" in lowered or b"<body" in lowered:
         return 0.05
     holds_html_table = b"<table" in lowered
-    if b"|" not in head and not holds_html_table:
-        return 0.0  # every pipe table row, the delimiter row included, holds a pipe
-    lines = split_lines(head.decode("utf-8", errors="replace"))
-    front, start = _front_matter(lines)
-    hidden = _hidden_lines(lines, start)
-    tables = find_tables(lines, hidden)
     markdown_type = bool(content_type) and "markdown" in content_type.lower()
+    if _MYST_TABLE.search(head):
+        return round(0.7 + (0.1 if markdown_type else 0.0), 2)  # a MyST table directive
+    if b"|" not in head and not holds_html_table:
+        # Every pipe table row, the delimiter row included, holds a pipe: none in the head.
+        return 0.6 if markdown_type or _table_past(data, SNIFF_BYTES) else 0.0
+    lines = split_lines(head.decode("utf-8", errors="replace"))
+    front, start = front_matter(lines)
+    hidden = hidden_lines(lines, start)
+    tables = find_tables(lines, hidden)
     bonus = 0.1 if markdown_type else 0.0
     if holds_html_table:
         # The HTML layout scores a page holding a <table> 0.8: a README with HTML tables in
         # its Markdown is this layout's, a fragment of HTML is not.
         markdown = markdown_type or bool(tables or front) or _has_atx_heading(lines, hidden)
         return round(0.85 + bonus, 2) if markdown else 0.05
-    if not tables:
-        return 0.0
-    return round(bonus + (0.7 if any(_mostly_pipes(lines, t) for t in tables) else 0.3), 2)
+    if tables:
+        return round(bonus + (0.7 if any(_mostly_pipes(lines, t) for t in tables) else 0.3), 2)
+    # No table in the head: a page declared Markdown is this layout's wherever its tables
+    # are (after 64 KiB of prose, or under a header row longer than the head); another
+    # page is, when a table starts past the head.
+    if markdown_type or _table_past(data, SNIFF_BYTES):
+        return 0.6
+    return 0.0
+
+
+_MYST_TABLE = re.compile(rb"(?m)^ {0,3}(?:`{3,}|~{3,}|:{3,})\{(?:list-table|csv-table|table)\}")
+_DELIMITER_LINE = re.compile(rb"(?m)^[ \t]{0,3}\|?[ \t]*:?-+:?[ \t]*\|[-:| \t]*$")
+MAX_LATE_CANDIDATES = 64  # delimiter-like lines past the head looked at, at most
+
+
+def _table_past(data: bytes, start: int) -> bool:
+    """Whether a pipe table's header and |---| rows stand past `start` of the page: a few
+    delimiter-like lines are looked for in C, and each checked with the line above it."""
+    if len(data) <= start:
+        return False
+    for count, found in enumerate(_DELIMITER_LINE.finditer(data, start)):
+        if count >= MAX_LATE_CANDIDATES:
+            return False
+        above_end = found.start() - 1
+        if above_end < 0 or data[above_end:above_end + 1] != b"\n":
+            continue
+        above_start = data.rfind(b"\n", 0, above_end) + 1
+        pair = data[above_start:found.end()].replace(b"\x00", b"")
+        lines = split_lines(pair.decode("utf-8", errors="replace"))
+        if len(lines) >= 2 and starts_table(lines[-2:], 0, set()):
+            return True
+    return False
 
 
 def _has_atx_heading(lines: list[str], hidden: set[int]) -> bool:
@@ -708,7 +596,7 @@ def _has_atx_heading(lines: list[str], hidden: set[int]) -> bool:
     )
 
 
-def _mostly_pipes(lines: list[str], table: _Table) -> bool:
+def _mostly_pipes(lines: list[str], table: PipeTable) -> bool:
     """Whether the table's rows are at least half of the block of lines around it."""
     first = table.header
     while first > 0 and not is_blank(lines[first - 1]):

@@ -6,22 +6,30 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from perfledger.sources.layouts.base import ParseProblem
+from perfledger.sources.layouts.header_levels import (
+    MAX_EXTRA_LEVELS,
+    SAMPLED_ROWS,
+    header_levels_below,
+    is_data_row,
+    publishes_a_number,
+)
 from perfledger.sources.layouts.rst_grid import grid_rows, simple_row, simple_row_lines
 from perfledger.sources.layouts.rst_text import (
     ADORNMENT_CHARS,
     BULLET_CHARS,
     Cell,
     cell_of,
+    in_display_columns,
     indent_of,
     is_adornment,
     is_blank,
     render_inline,
 )
-from perfledger.sources.layouts.table_text import superscript
+from perfledger.sources.layouts.table_text import fold_header_text, superscript
 
 MAX_HEADING_LEVEL = 6
 MIN_TRANSITION_CHARS = 4  # as docutils: a shorter line of punctuation is text
@@ -75,6 +83,8 @@ class Table:
     header: list[list[Cell]]  # spanning cells repeated in every column they cover
     body: list[list[Cell]]  # spanning cells in their first column, the rest blank
     caption: tuple[int, str] | None = None  # (line, text) of a directive's title argument
+    # What could not be read of it; a table none of whose rows could be has no header.
+    problems: list[ParseProblem] = field(default_factory=list)
 
 
 class PageReader:
@@ -215,11 +225,12 @@ class PageReader:
     # -- list-table -------------------------------------------------------------------------
 
     def _read_list_table(self, index: int, indent: int, argument: str) -> int:
+        since = len(self.problems)
         options, _where, start = self._directive_options(index, indent)
         end = self._skip_indented(start, indent)
         rows = self._list_table_rows(start, end)
         self._add_table(index, rows, self._header_rows_option(options, index),
-                        _caption(index, argument))
+                        _caption(index, argument), since)
         return end
 
     def _list_table_rows(self, start: int, end: int) -> list[list[Cell]]:
@@ -283,6 +294,7 @@ class PageReader:
     # -- csv-table --------------------------------------------------------------------------
 
     def _read_csv_table(self, index: int, indent: int, argument: str) -> int:
+        since = len(self.problems)
         options, where, start = self._directive_options(index, indent)
         end = self._skip_indented(start, indent)
         external = next((name for name in ("file", "url") if name in options), None)
@@ -293,6 +305,7 @@ class PageReader:
                         f":{external}: option ({options[external]}); external content is not "
                         "fetched or read, so none of its cells were placed"),
                 line_number=index + 1, raw=options[external][:PROBLEM_RAW_CHARS]))
+            self._add_table(index, [], 0, _caption(index, argument), since)
             return end
         dialect = self._csv_dialect(options, index)
         rows = self._csv_rows([(i, self.lines[i]) for i in range(start, end)], dialect, index)
@@ -301,7 +314,7 @@ class PageReader:
             header = self._csv_rows([(where["header"], options["header"])], dialect, index)
             rows = header[:1] + rows
             header_count += len(header[:1])
-        self._add_table(index, rows, header_count, _caption(index, argument))
+        self._add_table(index, rows, header_count, _caption(index, argument), since)
         return end
 
     def _csv_dialect(self, options: dict, index: int) -> dict:
@@ -382,40 +395,50 @@ class PageReader:
         return 0
 
     def _read_grid(self, index: int, caption: tuple[int, str] | None) -> int:
+        since = len(self.problems)
         indent = self.indents[index]
         end = index
         while (end < len(self.texts) and self.indents[end] == indent
                and self.texts[end][:1] in ("+", "|")):
             end += 1
-        block = [self.lines[i][indent:].rstrip(" ") for i in range(index, end)]
+        block = [in_display_columns(self.lines[i][indent:].rstrip(" "))
+                 for i in range(index, end)]
         closed = max(i for i, line in enumerate(block) if line.startswith("+"))
         if closed == 0:
             self._table_problem(index, end, "no border below its first row")
+            self._add_table(index, [], 0, caption, since)
             return end
         if closed < len(block) - 1:
             self._table_problem(index + closed + 1, end, "rows after its last border")
         found = grid_rows(block[: closed + 1], index)
         if isinstance(found, str):
             self._table_problem(index, index + closed + 1, found)
+            self._add_table(index, [], 0, caption, since)
         else:
-            self._add_table(index, [*found[0], *found[1]], len(found[0]), caption)
+            self._add_table(index, [*found[0], *found[1]], len(found[0]), caption, since)
         return end
 
     def _read_simple(self, index: int, caption: tuple[int, str] | None) -> int:
+        since = len(self.problems)
         borders, stop, trouble = self._simple_borders(index)
         if trouble:
             self._table_problem(index, stop, trouble)
+            self._add_table(index, [], 0, caption, since)
             return stop
-        lines = self.lines
-        columns = [(m.start(), m.end()) for m in _RUN_OF_EQUALS.finditer(lines[index])]
-        groups = simple_row_lines(lines, borders[0] + 1, borders[1], columns)
-        if len(borders) == 3:
-            heads, bodies = groups, simple_row_lines(lines, borders[1] + 1, borders[2], columns)
+        # The table's lines in display columns (see in_display_columns), counted from its
+        # top border: its cells' lines are moved back to the page's below.
+        lines = [in_display_columns(line) for line in self.lines[index:stop]]
+        local = [border - index for border in borders]
+        columns = [(m.start(), m.end()) for m in _RUN_OF_EQUALS.finditer(lines[0])]
+        groups = simple_row_lines(lines, local[0] + 1, local[1], columns)
+        if len(local) == 3:
+            heads, bodies = groups, simple_row_lines(lines, local[1] + 1, local[2], columns)
         else:
             heads, bodies = groups[:1], groups[1:]
         header = [simple_row(lines, rows, spans, columns, True) for rows, spans in heads]
         body = [simple_row(lines, rows, spans, columns, False) for rows, spans in bodies]
-        self._add_table(index, [*header, *body], len(header), caption)
+        rows = [[(text, line + index) for text, line in row] for row in [*header, *body]]
+        self._add_table(index, rows, len(header), caption, since)
         return stop
 
     def _simple_borders(self, index: int) -> tuple[list[int], int, str | None]:
@@ -455,12 +478,36 @@ class PageReader:
             raw="\n".join(self.lines[start:min(stop, start + 50)])[:PROBLEM_RAW_CHARS]))
 
     def _add_table(self, index: int, rows: list[list[Cell]], header_count: int,
-                   caption: tuple[int, str] | None) -> None:
+                   caption: tuple[int, str] | None, since: int) -> None:
+        """A table block of `rows`; the problems found since `since` are its own. A table
+        none of whose rows could be read keeps its place among the page's tables, so that
+        the tables after it keep their numbers, and its problems name it."""
+        problems = self.problems[since:]
+        del self.problems[since:]
         if not rows:
+            if problems:
+                self.blocks.append(Table(index, [], [], caption, problems))
             return
-        # A table without header rows takes its first row as its header, as HTML tables do.
+        # A table without header rows takes its first row as its header, as HTML tables do,
+        # unless that row reads as data: then its columns are unnamed. The rows under the
+        # header that are more levels of it join it (see header_levels).
+        if header_count == 0 and is_data_row([text for text, _line in rows[0]]):
+            width = max(map(len, rows))
+            rows = [[("", rows[0][0][1] if rows[0] else index)] * width, *rows]
         count = min(max(header_count, 1), len(rows))
-        self.blocks.append(Table(index, rows[:count], rows[count:], caption))
+        below = rows[count:count + 1]
+        if below and not publishes_a_number([text for text, _line in below[0]]):
+            sample = rows[count:count + MAX_EXTRA_LEVELS + SAMPLED_ROWS]
+            count += header_levels_below([[text for text, _line in row] for row in sample])
+        header = rows[:count]
+        # The header repeated inside the body, any of its levels, is no data row.
+        # The cheap test first: most rows differ from every level in their first cell.
+        repeated = [folded for folded in map(_folded, header) if any(folded)]
+        firsts = {level[0] for level in repeated if level}
+        body = [row for row in rows[count:]
+                if not (row and fold_header_text(row[0][0]) in firsts
+                        and _folded(row) in repeated)]
+        self.blocks.append(Table(index, header, body, caption, problems))
 
     # -- paragraphs and literal blocks ------------------------------------------------------
 
@@ -567,6 +614,10 @@ def _without_item_marker(text: str) -> str:
         return f"{field_found.group('name')}: {text[field_found.end():]}".rstrip(" \t")
     found = _MARKERS.match(text)
     return text[found.end():] if found else text
+
+
+def _folded(row: list[Cell]) -> list[str]:
+    return [fold_header_text(text) for text, _line in row]
 
 
 def _caption(index: int, argument: str) -> tuple[int, str] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from perfledger.sources.layouts.rst_text import Cell, cell_of, is_blank
+from perfledger.sources.layouts.rst_text import WIDE_PAD, Cell, cell_of, is_blank
 
 MAX_COLUMNS = 1000  # as the HTML layout: wider header cells are reported, not placed
 MAX_GRID_WORK = 2_000_000  # a grid table's lines x column borders, each looked at once
@@ -101,7 +101,8 @@ def _grid_cell_texts(block: list[str], rules: list[int], corners: list[int],
         if (bottom - top + 1) * (right - left + 1) != size:
             return "a cell that is not a rectangle"
         start, stop = rules[top] + 1, rules[bottom + 1]
-        parts = [(first + r, block[r][corners[left] + 1 : corners[right + 1]])
+        parts = [(first + r,
+                  block[r][corners[left] + 1 : corners[right + 1]].replace(WIDE_PAD, ""))
                  for r in range(start, stop)]
         cells[(top, left)] = cell_of(parts) if parts else ("", first + rules[top])
     return cells
@@ -148,7 +149,8 @@ def simple_row(lines: list[str], indexes: list[int], spans: list[tuple[int, int]
     for first, last in spans:
         begin = columns[first][0]
         end = columns[last + 1][0] if last + 1 < len(columns) else None
-        cell = cell_of([(index, lines[index][begin:end]) for index in indexes])
+        cell = cell_of([(index, lines[index][begin:end].replace(WIDE_PAD, ""))
+                        for index in indexes])
         row.append(cell)
         filler = cell if as_header else ("", indexes[0])
         row.extend([filler] * (last - first))

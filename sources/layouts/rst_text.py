@@ -4,6 +4,7 @@ them, inline markup rendered as a reader sees it, a table cell's text from its l
 from __future__ import annotations
 
 import re
+from unicodedata import east_asian_width
 
 from perfledger.sources.layouts.page_text import split_lines
 from perfledger.sources.layouts.table_text import superscript
@@ -28,6 +29,9 @@ _INLINE = re.compile(
 MARKUP_CHARS = re.compile(r"[`*\\_]")
 
 Cell = tuple[str, int]  # (text as a reader sees it, 0-based line where it starts)
+# Put after each wide character of a table's line, which a monospace display shows two
+# columns wide; taken out of the cells' texts. A noncharacter: no page holds it as text.
+WIDE_PAD = "\uffff"
 
 
 def is_blank(line: str) -> bool:
@@ -36,6 +40,17 @@ def is_blank(line: str) -> bool:
 
 def indent_of(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
+
+
+def in_display_columns(line: str) -> str:
+    """The line with WIDE_PAD after each wide character (CJK, full-width forms, most emoji:
+    East Asian Width W or F), so that each character stands in the column a monospace
+    display shows it in: a grid table's borders line up with its cells as its author drew
+    them ('| ✅ Supported |' is as wide as '+---------------+'), as docutils reads them."""
+    if line.isascii():
+        return line
+    return "".join(character + WIDE_PAD if east_asian_width(character) in "WF" else character
+                   for character in line)
 
 
 def page_lines(text: str) -> list[str]:

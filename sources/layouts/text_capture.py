@@ -24,12 +24,14 @@ from perfledger.sources.layouts.base import (
     outline_frame,
 )
 from perfledger.sources.layouts.flat_table_width import (
+    NUMBER,
     TEXT,
     HeaderWords,
     Reading,
     Unclear,
     cell_shape,
     choose_width,
+    reads_as_sentence,
 )
 from perfledger.sources.layouts.page_text import (
     find_author,
@@ -48,6 +50,11 @@ MAX_UNKNOWN_HEADER_RUN = 2  # unknown header cells tolerated between or after kn
 CAPTION_MAX_CHARS = 80  # a longer line before a table is a paragraph, not its caption
 MAX_HEADER_READINGS = 512  # distinct labels per page the header reader is asked of
 RAW_MAX_CHARS = 10_000  # of an unclear table's lines kept in its problem; the reason says where
+# A block no header starts that still reads as a flattened table: this many short lines or
+# more, none a sentence, and this many numbers among them.
+MIN_UNREAD_LINES = 4
+MIN_UNREAD_NUMBERS = 2
+MAX_UNREAD_LINE_CHARS = 120
 # What the header reader says of a header naming a role; "text" (Notes, Source) names none.
 HEADER_KINDS = frozenset({"metric", "statistic", "result", "config", "label", "reference",
                           "unit", "metric_name"})
@@ -310,6 +317,42 @@ def _describe(reading: Reading) -> str:
             "of cells shaped as their column)")
 
 
+def _unread_blocks(prose: list[tuple[int, str]], lines: list[str]) -> list[ParseProblem]:
+    """Blocks of the page's prose (lines outside the tables read) that still read as a
+    flattened table: short lines, no sentence among them, numbers among them. No header the
+    vocabularies know starts them, so their numbers are not read; each is reported rather
+    than left as prose unsaid."""
+    problems = []
+    start = previous = None
+    for line, _text in prose:
+        if previous is not None and line == previous + 1:
+            previous = line
+            continue
+        if start is not None and previous - start + 1 >= MIN_UNREAD_LINES:
+            problems.append(_unread_block(lines, start - 1, previous))
+        start = previous = line
+    if start is not None and previous - start + 1 >= MIN_UNREAD_LINES:
+        problems.append(_unread_block(lines, start - 1, previous))
+    return [problem for problem in problems if problem is not None]
+
+
+def _unread_block(lines: list[str], start: int, end: int) -> ParseProblem | None:
+    block = lines[start:end]
+    if any(len(line) > MAX_UNREAD_LINE_CHARS or reads_as_sentence(line) for line in block):
+        return None
+    numbers = sum(1 for line in block if cell_shape(line) == NUMBER)
+    if numbers < MIN_UNREAD_NUMBERS:
+        return None
+    return ParseProblem(
+        check="table_not_read",
+        reason=(f"lines {start + 1}-{end} read as a flattened table ({len(block)} short lines, "
+                f"{numbers} of them numbers), but no header the column vocabularies know "
+                "starts them; their numbers were not read"),
+        line_number=start + 1,
+        raw="\n".join(block)[:RAW_MAX_CHARS],
+    )
+
+
 def parse_text_capture(text: str) -> ParsedDocument:
     """Parse a flattened text capture into cells, prose paragraphs and page metadata."""
     text = text.removeprefix("\ufeff")
@@ -335,6 +378,7 @@ def parse_text_capture(text: str) -> ParsedDocument:
         for index, line in enumerate(lines)
         if index not in used and line.strip()
     ]
+    problems += _unread_blocks(prose, lines)
     metadata = DocumentMetadata(
         title=find_title(lines),
         author=find_author(lines),

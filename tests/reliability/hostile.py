@@ -376,6 +376,28 @@ def markdown_note_on_last_line() -> Hostile:
                    values=all_values())
 
 
+def late_markdown_table() -> Hostile:
+    """A README whose first table comes after 64 KiB of prose, past what the layouts sniff:
+    it is still read as Markdown (before, as a text capture with no table, nothing said)."""
+    table = ["| " + " | ".join(HEADER) + " |", "|---|---|---|",
+             *("| " + " | ".join(row) + " |" for row in ROWS)]
+    prose = "\n\n".join([ENGLISH_PROSE] * 500)  # about 70 KB
+    text = "\n".join(["Results", "", prose, "", *table]) + "\n"
+    return Hostile("late_markdown_table", "late-table.txt", text.encode(), values=all_values())
+
+
+def wide_text_capture() -> Hostile:
+    """A flattened table wider than a capture's header is read from (64 lines): reported
+    with its lines, never read shifted nor dropped without a word."""
+    width = 120
+    header = ["Model", "Platform", *[f"Throughput {i} (items/sec)" for i in range(width - 2)]]
+    rows = [[model, platform, *[str(i + 1) for i in range(width - 2)]]
+            for model, platform, _value in ROWS]
+    text = text_table(rows, header=header)
+    return Hostile("wide_text_capture", "wide-capture.txt", text.encode(),
+                   checks={"parse:table_width_unclear": 1})
+
+
 def unknown_locale() -> Hostile:
     """A page that gives no clue to its decimal mark (no declared language, no prose, no
     number that reads one way only): "44,059" may be 44059 or 44.059, and is never guessed."""
@@ -392,7 +414,7 @@ def all_hostile() -> list[Hostile]:
         formula_cells(), extreme_numbers(), backtracking_cells(), backtracking_text(),
         backtracking_markdown(), wide_short_rows(), huge_platform_numbers(),
         note_with_blank_subject(), markdown_note_on_last_line(), too_many_columns(),
-        unknown_locale(),
+        unknown_locale(), late_markdown_table(), wide_text_capture(),
     ]
 
 

@@ -9,6 +9,7 @@ from perfledger.schemas.normalize import normalize_cells
 from perfledger.schemas.validate import validate_measurements
 from perfledger.sources.layouts.text_capture import parse_text_capture
 from tests.conftest import JULY_2023, read_page
+from tests.schemas.test_normalize_paths import cells_of
 from tests.sources.layout_checks import CONTEXT
 
 
@@ -187,6 +188,84 @@ def test_a_column_of_numbers_naming_no_metric_sets_each_number_apart():
     assert normalized.quarantine.select("check", "raw_value").rows() == [
         ("unknown_metric", "900")]
     assert "map-label column \"Widgets\"" in normalized.quarantine["reason"].item()
+
+
+def test_a_header_naming_a_setting_but_stating_a_measured_unit_never_gives_counts():
+    # "GPU" names a GPU count, "(ms)" and "(TFLOPS/s)" what the numbers measure: the
+    # numbers are results, not counts.
+    normalized = normalize_cells(
+        cells_of([["Model", "GPU 耗时(ms)", "GPU util. (TFLOPS/s)", "Latency(ms) bs=1"],
+                  ["BERT", "2.4", "519", "1.74"]]),
+        CONTEXT,
+    )
+    assert normalized.measurements.select(
+        "column_name", "metric", "value", "unit", "accelerator_count").rows() == [
+        ("GPU 耗时(ms)", "latency", 2.4, "ms", None),
+        ("GPU util. (TFLOPS/s)", "other", 519.0, "TFLOP/s/GPU", None),
+        ("Latency(ms) bs=1", "latency", 1.74, "ms", None)]
+    assert normalized.quarantine.height == 0
+
+
+def test_a_figure_per_device_is_no_device_count_and_a_count_per_node_is_one():
+    normalized = normalize_cells(
+        cells_of([["Model", "GPUs per node", "Tokens/sec/chip", "TPS/GPU",
+                   "Throughput (items/sec)"],
+                  ["Llama 3 8B", "8", "2,425.75", "5,762", "5600"]]),
+        CONTEXT,
+    )
+    measured = normalized.measurements.select("column_name", "value", "accelerator_count",
+                                              "rate_per")
+    assert measured.rows() == [("Tokens/sec/chip", 2425.75, 8, "accelerator"),
+                               ("TPS/GPU", 5762.0, 8, "accelerator"),
+                               ("Throughput (items/sec)", 5600.0, 8, None)]
+    assert normalized.quarantine.height == 0
+
+
+def test_a_header_giving_a_setting_a_value_heads_results_not_settings():
+    normalized = normalize_cells(
+        cells_of([["Model", "Batch size", "BS=1", "BS=8", "Throughput (items/sec)"],
+                  ["ResNet-50", "256", "1,200", "5,400", "5600"]]),
+        CONTEXT,
+    )
+    assert normalized.measurements.select("column_name", "batch_size").rows() == [
+        ("Throughput (items/sec)", "256")]
+    # The table names no metric for them: set apart, neither batch sizes nor dropped.
+    assert normalized.quarantine.select("check", "column_name").rows() == [
+        ("unknown_metric", "BS=1"), ("unknown_metric", "BS=8")]
+
+
+def test_a_second_figure_of_another_metric_in_a_cell_is_a_value_of_its_own():
+    normalized = normalize_cells(
+        cells_of([["Model", "Platform", "Latency"],
+                  ["Phi-4-mini-float8dq", "H100", "1.41s (1.16x speedup)"]]),
+        CONTEXT,
+    )
+    assert normalized.measurements.select("metric", "value", "unit").rows() == [
+        ("latency", 1410.0, "ms"), ("speedup", 1.16, "x")]
+    assert normalized.quarantine.height == 0
+    # A note holding a number that names no metric (a cost) is the value's qualifier only.
+    cost = normalize_cells(
+        cells_of([["Model", "Platform", "Time to train"],
+                  ["OPT-13B", "8x A100", "4 hours ($1024)"]]),
+        CONTEXT,
+    )
+    assert cost.measurements["value"].to_list() == [14400.0]
+    assert cost.quarantine.height == 0
+
+
+def test_a_metric_named_over_the_row_labels_columns_is_the_tables_with_its_unit():
+    # The row labels take two columns; the second's header names the metric and its unit.
+    normalized = normalize_cells(
+        cells_of([["Sequence Length", "Model Latency (ms)", "A100-80GB", "T4"],
+                  ["512", "PyTorch (FP16)", "21.5", "22.7"],
+                  ["", "TensorRT (FP16)", "1.6", "6.2"]]),
+        CONTEXT,
+    )
+    assert normalized.quarantine.height == 0
+    measured = normalized.measurements
+    assert measured.select("metric", "unit", "accelerator").rows() == [
+        ("latency", "ms", "A100"), ("latency", "ms", "T4")] * 2
+    assert measured["value"].to_list() == pytest.approx([21.5, 22.7, 1.6, 6.2])
 
 
 def test_normalizing_is_deterministic():

@@ -11,6 +11,7 @@ from perfledger.sources.layouts.html_head import (
     read_head,
     read_head_with_soup,
 )
+from perfledger.sources.layouts.html_table import parse_html
 
 _HEAD_PARTS = st.sampled_from([
     "<title>", "</title>", "<TITLE>", "<title/>", "<meta name='author' content=' A  B '>",
@@ -48,3 +49,10 @@ def test_script_and_comment_text_inside_the_title_is_not_title_text():
 @given(st.lists(_HEAD_PARTS, max_size=40).map("".join))
 def test_the_head_reader_agrees_with_a_beautifulsoup_tree(text):
     assert read_head(text) == read_head_with_soup(head_markup(text))
+
+
+def test_a_head_no_parser_reads_states_nothing_and_never_raises():
+    # html.parser gives up on '<![' followed by no name, and BeautifulSoup rejects it.
+    assert read_head("0<![0") == HeadFacts()
+    assert parse_html("<title>T</title><table><tr><th>a</th><th>b</th></tr>"
+                      "<tr><td>x</td><td>1</td></tr></table>0<![0").cells.height == 4

@@ -82,10 +82,18 @@ def test_a_header_cells_rowspan_brings_the_row_it_covers_into_the_header():
 
 
 def test_a_first_row_taken_as_header_keeps_the_rows_its_rowspan_reaches_as_data():
+    html = """<table><tr><td rowspan="2">Model</td><td>Batch</td><td>Throughput</td></tr>
+    <tr><td>8</td><td>800</td></tr><tr><td>BERT</td><td>1</td><td>50</td></tr></table>"""
+    assert rows_of(parse_html(html).cells) == [
+        ["Model", "Batch", "Throughput"], ["Model", "8", "800"], ["BERT", "1", "50"]
+    ]
+
+
+def test_a_first_row_of_data_with_a_rowspan_stays_data_under_unnamed_columns():
     html = """<table><tr><td rowspan="2">ResNet</td><td>1</td><td>100</td></tr>
     <tr><td>8</td><td>800</td></tr><tr><td>BERT</td><td>1</td><td>50</td></tr></table>"""
     assert rows_of(parse_html(html).cells) == [
-        ["ResNet", "1", "100"], ["ResNet", "8", "800"], ["BERT", "1", "50"]
+        ["", "", ""], ["ResNet", "1", "100"], ["ResNet", "8", "800"], ["BERT", "1", "50"]
     ]
 
 

@@ -298,10 +298,28 @@ def test_sniff_wants_a_delimiter_row_and_leaves_html_to_the_html_layout():
     assert sniff_pipe_tables(b"```\n| a | b |\n|---|---|\n```\n", None) == 0.0
 
 
+def test_a_table_past_the_sniffed_head_still_makes_the_page_markdown():
+    prose = b"A paragraph of prose, long enough to fill the head of the page.\n\n" * 1100
+    table = b"| Model | Throughput (img/s) |\n|---|---|\n| ResNet-50 | 1,200 |\n"
+    assert len(prose) > 65_536
+    for content_type in (None, "text/plain", "text/markdown"):
+        parsed, layout = parse_document(prose + table, content_type)
+        assert (layout, parsed.table_count) == ("pipe_table", 1), content_type
+    # Declared Markdown, a page is this layout's even with no table at all.
+    assert sniff_pipe_tables(prose, "text/markdown") == 0.6
+    assert sniff_pipe_tables(prose, None) == 0.0
+    # Lines that only look like delimiter rows past the head cost a bounded look each.
+    fake = prose + b"text\n|---|\n" * 100_000 + table
+    started = time.perf_counter()
+    assert sniff_pipe_tables(fake, None) == 0.0
+    assert time.perf_counter() - started < 0.5
+
+
 _PIPE_PARTS = st.sampled_from([
     "|", "| ", " |", "---", "|---|", ":--", "--:", "\\|", "\n", "\r\n", " ", "# ", "## ", "**",
     "```", "~~~", "<!--", "-->", "---\n", "a", "1,234", "&nbsp;", "<sup>1</sup>", "<br>",
-    "\u00a0", "*", "title: x\n",
+    "\u00a0", "*", "title: x\n", "```{list-table}", ":::{csv-table} T", "```{table}", ":header-rows: 1",
+    "* - ", "  - ", "---\nheader-rows: 2\n---\n",
 ])
 PIPE_SOUP = st.lists(st.one_of(_PIPE_PARTS, st.text(max_size=4)), max_size=80).map("".join)
 
@@ -544,3 +562,59 @@ def test_markdown_with_html_tables_never_raises_and_the_outline_names_only_its_t
     assert sorted(tables) == tables  # reading order is table order
     assert set(tables) == set(parsed.cells["table_index"].to_list())
     assert outline["line_number"].min() is None or outline["line_number"].min() >= 1
+
+
+def test_a_table_in_a_list_item_is_read_and_an_indented_code_block_is_not():
+    text = (
+        "# Results\n\n1. Run the benchmark:\n\n"
+        "    | Model | Throughput (img/s) |\n    |---|---|\n    | ResNet-50 | 1,200 |\n\n"
+        "2. Then the nested step:\n\n   - on one GPU\n\n"
+        "       | Model | Latency (ms) |\n       |---|---|\n       | BERT | 5.1 |\n\n"
+        "Shown as code:\n\n    | Model | Latency (ms) |\n    |---|---|\n    | GPT-J | 51 |\n"
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [["Model", "Throughput (img/s)"], ["ResNet-50", "1,200"]]
+    assert rows_of(parsed.cells, 1) == [["Model", "Latency (ms)"], ["BERT", "5.1"]]
+    assert set(parsed.cells["table_index"]) == {0, 1}
+    assert parsed.cells.filter(pl.col("raw_value") == "5.1")["line_number"].to_list() == [15]
+
+
+def test_an_html_table_in_a_list_item_is_read_and_one_in_indented_code_is_not():
+    text = (
+        "1. Results:\n\n    <table>\n"
+        "    <tr><th>Model</th><th>Throughput (img/s)</th></tr>\n"
+        "    <tr><td>ResNet-50</td><td>1,200</td></tr>\n    </table>\n\n"
+        "Code:\n\n    <table><tr><td>GPT-J</td><td>51</td></tr></table>\n"
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [["Model", "Throughput (img/s)"], ["ResNet-50", "1,200"]]
+    assert set(parsed.cells["table_index"]) == {0}
+
+
+def test_myst_table_directives_are_read_as_tables_and_other_fences_stay_code():
+    text = (
+        "# Performance\n\n## A100\n\n"
+        "```{list-table} Throughput by GPU\n:header-rows: 1\n\n"
+        "* - Model\n  - A100 (img/s)\n* - ResNet-50\n  - 2,800\n```\n\n"
+        "```{table} Latency on H100\n| Model | Latency (ms) |\n|---|---|\n| BERT | 5.1 |\n```\n\n"
+        ":::{csv-table} Tokens\n:header-rows: 1\n\nModel, Tokens/s\nLlama 3 8B, \"1,024\"\n:::\n\n"
+        "```python\n| code | 1 |\n|---|---|\n```\n"
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [["Model", "A100 (img/s)"], ["ResNet-50", "2,800"]]
+    assert rows_of(parsed.cells, 1) == [["Model", "Latency (ms)"], ["BERT", "5.1"]]
+    assert rows_of(parsed.cells, 2) == [["Model", "Tokens/s"], ["Llama 3 8B", "1,024"]]
+    assert set(parsed.cells["table_index"]) == {0, 1, 2}
+    assert set(parsed.cells["table_title"]) == {"A100"}
+    assert parsed.cells.filter(pl.col("raw_value") == "2,800")["line_number"].to_list() == [11]
+    captions = parsed.outline.filter(pl.col("kind") == "caption")
+    assert captions.select("text", "table_index").rows() == [
+        ("Throughput by GPU", 0), ("Latency on H100", 1), ("Tokens", 2)]
+    assert not parsed.problems
+    # Options as a YAML block, the body indented.
+    yaml = parse_pipe_tables("```{list-table}\n---\nheader-rows: 1\nalign: center\n---\n\n"
+                             "  * - Model\n    - Mean\n  * - llama-3-8b\n    - 41.250\n```\n")
+    assert rows_of(yaml.cells) == [["Model", "Mean"], ["llama-3-8b", "41.250"]]
+    assert not yaml.problems
+    # Served as plain text, a page of MyST tables is still Markdown.
+    assert choose_layout(text.encode(), "text/plain").name == "pipe_table"

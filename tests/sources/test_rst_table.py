@@ -599,4 +599,50 @@ def test_any_arrangement_of_rst_pieces_gives_cells_in_place(pieces):
     lines = len("\n".join(pieces).split("\n"))
     assert parsed.cells.height == 0 or parsed.cells["line_number"].max() <= lines
     tables = parsed.outline.filter(pl.col("kind") == "table")["table_index"].to_list()
-    assert tables == list(range(parsed.table_count))
+    assert tables == sorted(set(parsed.cells["table_index"].to_list()))
+    # A table none of whose rows could be read keeps its number, and its problems name it.
+    unread = {p.table_index for p in parsed.problems if p.table_index is not None}
+    assert set(range(max([*tables, *unread], default=-1) + 1)) == set(tables) | unread
+
+
+def test_wide_characters_in_grid_and_simple_tables_stand_two_columns_wide():
+    text = """\
++------------+--------+
+| 模型       | 耗时   |
++============+========+
+| ResNet50   | 3.5    |
++------------+--------+
+| 量化 ✅    | 1.2    |
++------------+--------+
+
+========  ======
+模型      耗时
+========  ======
+量化      1.2
+========  ======
+"""
+    parsed = parse_rst(text)
+    assert not parsed.problems
+    assert header(parsed.cells, 0) == ["模型", "耗时"]
+    assert rows_of(parsed.cells)[1:] == [["ResNet50", "3.5"], ["量化 ✅", "1.2"]]
+    assert rows_of(parsed.cells, 1) == [["模型", "耗时"], ["量化", "1.2"]]
+    assert parsed.cells.filter(pl.col("raw_value") == "量化")["line_number"].to_list() == [12]
+
+
+def test_a_table_that_cannot_be_read_keeps_its_number_and_its_problem_names_it():
+    text = """\
++-----+-----+
+| a   | b  |
++-----+-----+
+
+.. list-table::
+   :header-rows: 1
+
+   * - Model
+     - Latency (ms)
+   * - BERT
+     - 5.1
+"""
+    parsed = parse_rst(text)
+    assert [(p.check, p.table_index) for p in parsed.problems] == [("malformed_table", 0)]
+    assert set(parsed.cells["table_index"]) == {1}

@@ -428,3 +428,16 @@ def test_a_page_of_many_label_blocks_asks_the_header_reader_a_bounded_number_of_
     blocks = [[f"Model {i}", f"Widget {i}", f"Gadget {i}", f"Thing {i}"] for i in range(2000)]
     parse_text_capture(_capture(*blocks))
     assert len(asked) <= text_capture.MAX_HEADER_READINGS
+
+
+def test_a_flattened_table_no_known_header_starts_is_reported_not_left_as_prose():
+    text = ("Benchmark results\n\nThe numbers below were measured on our boards with the "
+            "latest release.\n\nBoard\nModel\nFrames per second\nRK3588\nYOLOv5s\n45.2\n"
+            "RK3568\nYOLOv5s\n12.1\n\nA sentence after the table, which ends here.\n"
+            "Released\n2023\nUpdated\n2024\n")
+    parsed = parse_text_capture(text)
+    assert parsed.cells.height == 0
+    (problem,) = parsed.problems
+    assert (problem.check, problem.line_number) == ("table_not_read", 5)
+    assert problem.raw.splitlines()[-1] == "12.1"
+    assert "lines 5-13" in problem.reason

@@ -1,0 +1,118 @@
+"""Rows under a table's header that are more levels of it, whatever the markup says.
+
+A header is often taller than the row a parser takes for it: a sheet published as HTML
+writes its board names, then its board settings, then its column names in plain cells; a
+Markdown table puts the GPU of each column in the first row under its `|---|` row; a units
+row ("| | ms | img/s |") follows the names. Read as data, such a row loads nothing and its
+texts are lost from the columns they name. A leading body row is a level of the header when
+it publishes no number, names something over a column that holds numbers below, and reads as
+a header: its first cell is blank (the corner over the row labels), or a cell over a column
+of numbers names a role a header names ("Throughput", "Accuracy"). A row of placeholders
+("coming soon", "N/A") under a column of numbers is data that publishes nothing, not a level.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from perfledger.schemas.folding import fold_words
+from perfledger.schemas.header_reading import role_matches
+from perfledger.sources.layouts.flat_table_width import BLANK, NUMBER, cell_shape
+
+MAX_EXTRA_LEVELS = 4  # header rows found under the header, at most: real ones have 1 or 2
+SAMPLED_ROWS = 32  # data rows whose cells tell which columns hold numbers
+ROLE_CELLS = 8  # cells of a row read for a role word, at most
+MAX_ROLE_CHARS = 120  # a longer cell is no header cell
+# A cell that stands for a value not published: no name of a column.
+_PLACEHOLDER = re.compile(
+    r"(?i)[\s\u00a0]*(?:[-\u2013\u2014/?x\u2717\u2715\u00d7]+|n/?a|<n/?a>|\(n/?a\)|tbd|tba"
+    r"|none|null|pending|coming soon|oom|not (?:available|supported|measured|run|tested)"
+    r"|unsupported)[\s\u00a0]*")
+
+
+def header_levels_below(rows: Sequence[Sequence[str]]) -> int:
+    """How many of `rows`, a table's body rows as their cells' texts in column order (a
+    spanning cell's text in every column it covers), are further levels of its header."""
+    leading = 0  # the rows before the first that publishes a number
+    for row in rows[:MAX_EXTRA_LEVELS]:
+        if publishes_a_number(row):
+            break
+        leading += 1
+    if leading == 0:
+        return 0  # most tables: their first body row holds a number
+    numeric = _numeric_columns(rows[leading:leading + SAMPLED_ROWS])
+    if not numeric:
+        return 0  # a table of words: nothing tells its header from its rows
+    levels = 0
+    for row in rows[:leading]:
+        if not _names_numeric_columns(row, numeric) or not _reads_as_header(row, numeric):
+            break
+        levels += 1
+    return levels
+
+
+def publishes_a_number(row: Sequence[str]) -> bool:
+    """Whether a row holds a number: the first row under most headers does, and then no row
+    is a level of the header; asked first, before the rows below are gathered."""
+    return NUMBER in map(cell_shape, row)
+
+
+def is_data_row(row: Sequence[str]) -> bool:
+    """Whether a row a table would take for its header only because it comes first is a row
+    of data: it publishes a number and its first cell is a name that names no role
+    ("ResNet-50 | 2,800 | 5,100", not "Batch | 1 | 8" nor "| 2(1) | 4(2)"). Such a table has
+    no header row, and its first row is read as the data it is."""
+    if not row or not publishes_a_number(row) or cell_shape(row[0]) == BLANK:
+        return False
+    return not _names_role(row[0])
+
+
+def _numeric_columns(rows: Sequence[Sequence[str]]) -> frozenset[int]:
+    """The columns where numbers are at least half of the cells that hold something."""
+    width = max(map(len, rows), default=0)
+    numbers = [0] * width
+    filled = [0] * width
+    for row in rows:
+        for column, text in enumerate(row):
+            shape = cell_shape(text)
+            if shape != BLANK:
+                filled[column] += 1
+                numbers[column] += shape == NUMBER
+    return frozenset(column for column in range(width)
+                     if numbers[column] and numbers[column] * 2 >= filled[column])
+
+
+def _names_numeric_columns(row: Sequence[str], numeric: frozenset[int]) -> bool:
+    return any(column < len(row) and cell_shape(row[column]) != BLANK
+               and not _PLACEHOLDER.fullmatch(row[column]) for column in numeric)
+
+
+def _reads_as_header(row: Sequence[str], numeric: frozenset[int]) -> bool:
+    """The corner over the row labels is blank, or a cell over a column of numbers names a
+    role ("Throughput", "Accuracy"): a property table's row ("Model | Llama-3.1-8B") names
+    its property in the row-label column, and is data. Only the first ROLE_CELLS such cells
+    are read: a page of tables under rows of words costs a bounded look per table."""
+    if not row or cell_shape(row[0]) == BLANK:
+        return True
+    over = [row[column] for column in sorted(numeric)[:ROLE_CELLS] if column < len(row)]
+    return any(map(_names_role, over))
+
+
+@lru_cache(maxsize=4096)
+def _names_role(text: str) -> bool:
+    return len(text) <= MAX_ROLE_CHARS and bool(role_matches(fold_words(text)))
+
+
+HEADER_LEVEL_SEPARATOR = " / "  # between the levels of a multi-row header, in every layout
+
+
+def joined_levels(texts: Sequence[str]) -> str:
+    """A column's name from its header levels, top to bottom: the texts joined with ' / ',
+    empty levels left out and a text the level below repeats written once."""
+    kept: list[str] = []
+    for text in texts:
+        if text.strip(" \t\u00a0") and (not kept or kept[-1] != text):
+            kept.append(text)
+    return HEADER_LEVEL_SEPARATOR.join(kept)
