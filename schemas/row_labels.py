@@ -17,6 +17,7 @@ from functools import lru_cache
 import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.chip_counts import count_cell
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
@@ -28,14 +29,13 @@ from perfledger.schemas.labels import (
     workload_phase,
 )
 from perfledger.schemas.platform_mentions import (
-    MAX_ACCELERATORS,
     PlatformMention,
     names_device,
     read_platform,
-    unknown_device,
 )
 from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
 from perfledger.schemas.units import Unit, unit_named
+from perfledger.schemas.unknown_chips import read_hardware, unknown_chip
 
 # Label roles a row's cells give, each filling the measurement column of its name.
 DIMENSION_ROLES = ("model", "variant", "platform", "sdk_version", "framework", "dataset",
@@ -46,7 +46,7 @@ _SETTING_PREFIX = re.compile(r"^(?:bs|batch(?: size)?|precision|dtype|e|epochs?|
 _MEMO_CELLS = 200_000  # distinct cells remembered; hostile pages must not grow it forever
 
 PLATFORM_FIELDS = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
-                   "implied": pl.Int64, "platform_text": pl.String}
+                   "implied": pl.Int64, "platform_text": pl.String, "unknown_chip": pl.Boolean}
 UNIT_FIELDS = {"alias": pl.String, "kind": pl.String, "factor": pl.Float64, "item": pl.String,
                "canonical": pl.String}
 # What one label cell says, as the columns of a frame: the labels its role gives (r), those
@@ -184,7 +184,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
 def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings) -> None:
     cell.dims.setdefault("platform", text)
     mention = platform_label(text, mappings)
-    if mention is None or mention.accelerator is None:
+    if mention is None or mention.accelerator is None or mention.names_device:
         cell.unresolved.append(f"platform={text}")
         # "8x Zeta-9": the row ran on hardware of its own, whatever the page names elsewhere.
         cell.unknown_device = names_device(text)
@@ -199,9 +199,9 @@ def _count_cell(text: str, reading: HeaderReading, cell: _Cell,
                 mappings: LabelMappings) -> None:
     """A GPU-count cell: "8", or a platform written out ("1x Max 1550 w/ 1-Stack")."""
     chip = reading.platform if reading.platform and reading.platform.accelerator else None
-    if text.isdigit():
-        count = int(text)
-        if 0 < count <= MAX_ACCELERATORS:
+    count = count_cell(text)
+    if count is not None or text.isdigit():
+        if count is not None:
             cell.count = (PlatformMention(text, count=count, count_stated=True,
                                           accelerator=chip.accelerator if chip else None), "row")
             if chip is not None:  # "Number of GAUDIs": the header names the chip
@@ -240,7 +240,7 @@ def _free_labels(texts: tuple[str, ...]) -> tuple[PlatformMention | None,
 def section_labels(text: str | None) -> tuple:
     """What a section row above a row ("8 GPUs", "FP16") says, ordered as SECTION_SCHEMA."""
     platform, count, precision = _free_labels((text,)) if text else (None, None, None)
-    unknown = unknown_device(text) if text and platform is None else None
+    unknown = unknown_chip(text, "label") if text and platform is None else None
     if unknown is not None:
         platform, count = unknown, count or unknown
     return (*platform_fields(platform), *_count_fields(count), *precision_fields(precision),
@@ -256,7 +256,8 @@ def _precision_label(text: str, mappings: LabelMappings) -> Precision | None:
 
 def platform_label(text: str, mappings: LabelMappings) -> PlatformMention | None:
     """A platform cell: the user's mapping of it, else a system rule of
-    schemas/vocab/platforms.csv naming it whole, else the chips and counts it names."""
+    schemas/vocab/platforms.csv naming it whole, else the chips and counts it names, else
+    the hardware it names that no vocabulary knows."""
     mapped = mappings.get("platform", text)
     if mapped:
         count = mapped.get("accelerator_count")
@@ -271,17 +272,8 @@ def _platform_label(text: str) -> PlatformMention | None:
     if rule is not None:
         vendor, system, accelerator, count = rule
         return PlatformMention(clean_text(text), vendor, accelerator, system, count, False, count)
-    mention = read_platform(text)
-    if mention is None or (mention.accelerator is None and mention.count is None):
-        # A chip no vocabulary knows still tells its count: "Frobnitz Pod (16x Zeta-1)"
-        written = _UNKNOWN_CHIPS.search(clean_text(text))
-        if written is not None and 0 < int(written.group(1)) <= MAX_ACCELERATORS:
-            return PlatformMention(clean_text(text), count=int(written.group(1)),
-                                   count_stated=True, names_device=True)
-    return mention
-
-
-_UNKNOWN_CHIPS = re.compile(r"(?<![\w.])(\d{1,7}) ?[x\u00d7] ?[A-Za-z]")
+    # A cell of a platform column names hardware, known or not: "Frobnitz Pod (16x Zeta-1)"
+    return read_hardware(text, "platform")
 
 
 def _model(model: str | None, mappings: LabelMappings) -> tuple[str | None, str | None]:
@@ -312,12 +304,12 @@ def setting_name(reading: HeaderReading) -> str:
 
 
 def platform_fields(mention: PlatformMention | None) -> tuple:
-    if mention is not None and mention.accelerator is None and mention.names_device:
-        return (None, None, None, None, mention.text)  # hardware no vocabulary knows
-    if mention is None or mention.accelerator is None:
-        return (None, None, None, None, None)
+    """The PLATFORM_FIELDS of a mention; hardware no vocabulary knows keeps its name as the
+    chip, flagged unknown."""
+    if mention is None or (mention.accelerator is None and not mention.names_device):
+        return (None, None, None, None, None, None)
     return (mention.accelerator, mention.vendor, mention.system, mention.implied_count,
-            mention.text)
+            mention.text, mention.names_device or None)
 
 
 def _count_fields(mention: PlatformMention | None) -> tuple:

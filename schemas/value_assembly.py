@@ -28,7 +28,7 @@ IDENTITY_PARTS = (
 )
 _TABLE = ["document", "table_index"]
 PAGE_ORDER = ("table_index", "row_number", "column_index")  # where a value sits on its page
-_PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text")
+_PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text", "unknown_chip")
 
 
 def assemble(values: pl.DataFrame) -> pl.DataFrame:
@@ -194,9 +194,10 @@ def _derived() -> list[pl.Expr]:
 
 
 def _unresolved() -> pl.Expr:
-    """The row's unresolved labels, and the hardware no vocabulary knows that its section
-    or its table's context names ("NeoChip X2 (16 chips)")."""
-    around = pl.when(pl.col("_from").is_in(["sp", "x"]) & pl.col("_chip").is_null()
+    """The row's unresolved labels, and the hardware no vocabulary knows that its section,
+    its column header or its table's context names ("NeoChip X2 (16 chips)")."""
+    unknown = pl.col("_chip").is_null() | pl.col("_unknown_chip").fill_null(False)
+    around = pl.when(pl.col("_from").is_in(["sp", "h", "x"]) & unknown
                      & pl.col("_platform_text").is_not_null()).then(
         pl.format("platform={}", pl.col("_platform_text")))
     joined = pl.concat_str([pl.col("unresolved"), around], separator="; ", ignore_nulls=True)
