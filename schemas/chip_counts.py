@@ -34,6 +34,7 @@ _FAMILY_NOUNS = (r"gpus|cards|chips|accelerators|devices|ipus|tpus|hpus|npus|pro
 _COUNT_BEFORE = re.compile(r"(?:" + COUNT + r" ?(?:x|×)|(?<![0-9])(\d{1,3}) ?\*) ?$")
 _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 _COUNT_AFTER = re.compile(r"^ ?(?:x|×) ?(\d{1,7})(?![a-z0-9.])")
+_BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
 _CARDS_AFTER = re.compile(r"^ ?" + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
 _ARTICLE_BEFORE = re.compile(r"(?:^|[^a-z0-9])(?:a|an|one|single)(?: [a-z]+)? $")
 _NOUN_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS
@@ -86,10 +87,11 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
         elif start - len(match.group(1)) - 1 <= 0:  # "2 A100", "4 DGX H100"
             found = Stated(0, of_units=True), match.group(1)
     if found is None:
-        match = (_COUNT_AFTER.match(after) or _SOCKETS_AFTER.match(after)
-                 or _CARDS_AFTER.match(after))
+        match = (_COUNT_AFTER.match(after) or _BRACKETED_AFTER.match(after)
+                 or _SOCKETS_AFTER.match(after) or _CARDS_AFTER.match(after))
         if match:
-            found = Stated(0, of_units=match.re is _COUNT_AFTER), match.group(1)
+            units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER)
+            found = Stated(0, of_units=units), match.group(1)
     if found is None and prose and _ARTICLE_BEFORE.search(before) and (
             _SINGULAR_NOUN_AFTER.match(after)):
         found = Stated(0), "1"

@@ -105,12 +105,28 @@ def _chip_mentions(folded: str, cleaned: str, positions: tuple[int, ...],
         if not requirement_met(rule, folded, start, match.end()):
             continue
         end = match.end()
+        if _in_file_name(cleaned, positions[start], positions[end - 1] + 1):
+            continue  # "train_llama3_8b_h100_fp8.sh" is a script, not what a result ran on
         mention = _mention(rule, match, folded, cleaned, positions, prose)
         if mention is not None:
             mentions.append(mention)
     if prose:
         mentions = _without_alternatives(mentions, folded)
     return _merged(mentions, folded, cleaned, positions)
+
+
+_FILE_NAME = re.compile(r"\.(?:sh|bash|py|ipynb|ya?ml|json|toml|cfg|conf|ini|csv|tsv|txt|md|rst|"
+                        r"log|sql|onnx|pt|pth|bin|ckpt|safetensors|engine|plan|trt|tflite|"
+                        r"rknn|hef|bmodel|om|mlmodel|mlpackage|tar|gz|zip)$", re.I)
+_RUN_PUNCTUATION = "`'\"()[]<>,;:!?"
+
+
+def _in_file_name(cleaned: str, start: int, end: int) -> bool:
+    """Whether cleaned[start:end] sits inside a file name ("train_llama3_8b_h100_fp8.sh")."""
+    left = cleaned.rfind(" ", 0, start) + 1
+    right = cleaned.find(" ", end)
+    run = cleaned[left:right if right >= 0 else len(cleaned)].strip(_RUN_PUNCTUATION)
+    return bool(_FILE_NAME.search(run))
 
 
 def _mention(rule: ChipRule, match: re.Match[str], folded: str, cleaned: str,

@@ -59,7 +59,7 @@ CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
     "sdk_prerelease": pl.Boolean, "batch_size_number": pl.Float64,
     **{f"rp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()}, "rp_source": pl.String,
     "rp_unknown": pl.Boolean,
-    "rc_n": pl.Int64, "rc_chip": pl.String, "rc_source": pl.String,
+    "rc_n": pl.Int64, "rc_chip": pl.String, "rc_source": pl.String, "rn_n": pl.Int64,
     "rq_text": pl.String, "rq_act": pl.String, "rq_wt": pl.String,
     **{f"fp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "fc_n": pl.Int64, "fc_chip": pl.String,
@@ -81,6 +81,7 @@ class _Cell:
     dims: dict[str, str] = field(default_factory=dict)
     platform: tuple[PlatformMention, str] | None = None  # (mention, source)
     count: tuple[PlatformMention, str] | None = None
+    nodes: int | None = None  # nodes the row ran on, from a Nodes column
     precision: Precision | None = None
     unit: Unit | None = None
     settings: list[tuple[str, str]] = field(default_factory=list)
@@ -130,7 +131,7 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
         *platform_fields(cell.platform[0] if cell.platform else None),
         cell.platform[1] if cell.platform else None, cell.unknown_device or None,
         *_count_fields(cell.count[0] if cell.count else None),
-        cell.count[1] if cell.count else None,
+        cell.count[1] if cell.count else None, cell.nodes,
         *precision_fields(precision),
         *platform_fields(free_platform), *_count_fields(free_count),
         *precision_fields(free_precision),
@@ -163,6 +164,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
         _platform_cell(text, cell, mappings)
     elif role == "accelerator_count":
         _count_cell(text, reading, cell, mappings)
+    elif role == "nodes" and count_cell(text) is not None:
+        cell.nodes = count_cell(text)  # times its system's chips per node, if it names one
+        cell.settings.append((setting_name(reading), text))
     elif role == "precision":
         if cell.precision is None:
             precision = _precision_label(text, mappings)
@@ -346,6 +350,7 @@ _FIRST_OF = {
     "rp_chip": [*(f"rp_{name}" for name in PLATFORM_FIELDS), "rp_source"],
     "rp_unknown": ["rp_unknown"],
     "rc_n": ["rc_n", "rc_chip", "rc_source"],
+    "rn_n": ["rn_n"],
     "rq_text": ["rq_text", "rq_act", "rq_wt"],
     "fp_chip": [f"fp_{name}" for name in PLATFORM_FIELDS],
     "fc_n": ["fc_n", "fc_chip"],
