@@ -50,8 +50,10 @@ COUNT_ONLY = re.compile(r"(?<![a-z0-9.])" + COUNT + r" ?(?:x )?(?:" + CHIP_NOUNS
                         + r")(?![a-z0-9])|(?<![0-9])" + _CJK_COUNT + r" ?(?:张|块|片)? ?卡(?!数)")
 _NODES = re.compile(r"(?<![a-z0-9.])" + COUNT + r"(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS
                     + r")(?![a-z0-9])")
-# Parallel degrees: "tp8", "tp 4", "tp=2", "pp2", "dp 8", "cp=4", "ep64".
-_PARALLEL = re.compile(r"(?<![a-z0-9])(tp|pp|dp|cp|ep) ?[=:]? ?(\d{1,5})(?![a-z0-9])")
+# Parallel degrees: "tp8", "tp 4", "tp=2", "pp2", "dp 8", "cp=4", "ep64", "fsdp 8" (sharded
+# data parallel).
+_PARALLEL = re.compile(r"(?<![a-z0-9])(tp|pp|dp|cp|ep|fsdp|hsdp) ?[=:]? ?(\d{1,5})(?![a-z0-9])")
+_DATA_PARALLEL = {"fsdp": "dp", "hsdp": "dp"}
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,7 @@ def parallel_count(folded: str, whole: bool) -> int | None:
     degree."""
     degrees: dict[str, int] = {}
     for kind, degree in _PARALLEL.findall(folded):
-        degrees.setdefault(kind, int(degree))
+        degrees.setdefault(_DATA_PARALLEL.get(kind, kind), int(degree))
     if not degrees or not (whole or "dp" in degrees):
         return None
     product = 1

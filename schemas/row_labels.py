@@ -17,8 +17,8 @@ from functools import lru_cache
 import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
-from perfledger.schemas.chip_counts import count_cell
-from perfledger.schemas.folding import clean_text
+from perfledger.schemas.chip_counts import count_cell, parallel_count
+from perfledger.schemas.folding import clean_text, fold_words
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
@@ -179,6 +179,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
             cell.free.append(text)
     elif role is not None and reading.kind in ("config", "reference"):
         cell.settings.append((setting_name(reading), text))
+        world = parallel_count(fold_words(text), whole=False)  # "FSDP 8, CP 1": 8 chips
+        if world is not None and cell.count is None:
+            cell.count = (PlatformMention(text, count=world, count_stated=True), "row")
     else:
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))

@@ -148,6 +148,7 @@ def test_names_that_look_like_chips_but_are_not_name_none(text):
     ("H100 TP4 (FP8)", 4),
     ("**4 GPUs**<br/>TP2,PP2 (FP4)", 4),
     ("TP4 PP4 DP8", 128),
+    ("FSDP 4, CP 2", 8),  # torchtitan: sharded data parallel times context parallel
     ("TP=2 SP", None),  # how one copy of the model is split: not the run's size
     ("TP4 PP4", None),
     ("A100 (8x)", 8),
