@@ -46,7 +46,9 @@ _LEADING_PART = re.compile(r"^[^(\[,;:|]*")
 class _Words:
     makers: re.Pattern[str]  # a maker's word, then the name after it
     maker_names: tuple[tuple[re.Pattern[str], str], ...]  # (maker pattern, canonical)
-    before_noun: re.Pattern[str]  # a name, then a device noun
+    maker_starts: frozenset[str]  # the first word of every maker's name, lower case
+    before_noun: re.Pattern[str]  # a name, then a device noun, ending the text
+    nouns: re.Pattern[str]  # a device noun
     counted: tuple[re.Pattern[str], ...]  # a name with its count (group "count")
     not_name: re.Pattern[str]  # a folded word that is never part of a chip's name
     leading: re.Pattern[str]  # the first name of a text
@@ -64,7 +66,10 @@ def _words() -> _Words:
                           rf"(?![\w+-])", re.I),
         maker_names=tuple((re.compile(rf"(?:{pattern})", re.I), canonical)
                           for pattern, canonical in makers),
-        before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})(?!\w)"),
+        maker_starts=frozenset(re.match(r"[^ \\?(|.-]+", alternative).group(0).lower()
+                               for pattern, _ in makers for alternative in pattern.split("|")),
+        before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
+        nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
         counted=(
             re.compile(rf"(?<![\w.])(?P<count>\d{{1,7}}) ?[x\u00d7*] ?(?P<name>{_NAME})"
                        rf"(?![\w.+-])"),
@@ -107,13 +112,16 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
             count = number(match.group("count").lower())
             if name and count is not None:
                 return _unknown(match.group(0), name, count=count)
-    for match in words.makers.finditer(plain):
+    for match in _after_makers(plain):
         name = _trimmed(match.group("name"))
         if name and not (where == "prose" and _family(plain, match.end())):
             return _unknown(match.group(0), name, maker=_maker(match.group("maker")))
-    for match in words.before_noun.finditer(plain):
-        name = _trimmed(match.group("name"))
-        if name and not (where == "prose" and _plural_noun(plain, match.end())):
+    for noun in words.nouns.finditer(plain):
+        # The name stands just before the noun: only that stretch of a long text is read.
+        window = plain[max(0, noun.start() - _NAME_WINDOW):noun.end()]
+        match = words.before_noun.search(window)
+        name = _trimmed(match.group("name")) if match else None
+        if name and not (where == "prose" and _plural_noun(plain, noun.end())):
             return _unknown(match.group(0)[match.group(0).index(name):], name)
     if where == "platform":
         leading = _LEADING_PART.match(plain).group(0)
@@ -122,6 +130,31 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
             if name:
                 return _unknown(leading.strip(), name)
     return None
+
+
+_NAME_WINDOW = 80  # characters before a device noun where the name it follows may start
+_WORDS = re.compile(r"[A-Za-z]+|[^\x00-\x7f]+")
+
+
+def _after_makers(plain: str):
+    """Matches of a maker's word and the name after it, tried only where a word starts as
+    some maker's name does (a pattern of every maker tried at every word costs more)."""
+    words = _words()
+    for word in _WORDS.finditer(plain):
+        text = word.group(0).lower()
+        if text in words.maker_starts or (not text.isascii() and any(
+                start in text for start in words.maker_starts if not start.isascii())):
+            start = word.start() if text.isascii() else _cjk_start(plain, word, words)
+            match = words.makers.match(plain, start)
+            if match is not None:
+                yield match
+
+
+def _cjk_start(plain: str, word: re.Match[str], words: _Words) -> int:
+    text = word.group(0)
+    found = [text.find(start) for start in words.maker_starts if not start.isascii()
+             and start in text]
+    return word.start() + min(found)
 
 
 def _trimmed(name: str) -> str | None:
