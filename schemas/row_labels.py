@@ -31,7 +31,6 @@ from perfledger.schemas.labels import (
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     names_device,
-    read_platform,
 )
 from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
 from perfledger.schemas.units import Unit, unit_named
@@ -229,10 +228,12 @@ def _count_cell(text: str, reading: HeaderReading, cell: _Cell,
 @lru_cache(maxsize=_MEMO_CELLS)
 def _free_labels(texts: tuple[str, ...]) -> tuple[PlatformMention | None,
                                                   PlatformMention | None, Precision | None]:
-    """The platform, chip count and precision texts state in passing, the first of each."""
+    """The platform, chip count and precision texts state in passing, the first of each;
+    hardware no vocabulary knows counts when its name is written as one ("8x Zeta-9",
+    "Ingenic T40XP", "Zeta-9 GPU")."""
     platform = count = precision = None
     for text in texts:
-        mention = read_platform(text)
+        mention = read_hardware(text, "label")
         if mention is not None:
             if mention.accelerator is not None and platform is None:
                 platform = mention

@@ -202,7 +202,7 @@ def _unresolved() -> pl.Expr:
     """The row's unresolved labels, and the hardware no vocabulary knows that its section,
     its column header or its table's context names ("NeoChip X2 (16 chips)")."""
     unknown = pl.col("_chip").is_null() | pl.col("_unknown_chip").fill_null(False)
-    around = pl.when(pl.col("_from").is_in(["sp", "h", "x"]) & unknown
+    around = pl.when(pl.col("_from").is_in(["fp", "sp", "h", "x"]) & unknown
                      & pl.col("_platform_text").is_not_null()).then(
         pl.format("platform={}", pl.col("_platform_text")))
     joined = pl.concat_str([pl.col("unresolved"), around], separator="; ", ignore_nulls=True)

@@ -122,3 +122,14 @@ def test_a_column_header_naming_unknown_hardware_labels_its_values_beside_a_know
     assert found == [("A100 latency (ms)", "A100", "NVIDIA", None),
                      ("Zeta-9 GPU latency (ms)", "Zeta-9", None, "platform=Zeta-9 GPU")]
     assert values.filter(pl.col("accelerator") == "Zeta-9")["system"].to_list() == ["Zeta-9"]
+
+
+def test_a_row_label_naming_unknown_hardware_is_not_replaced_by_the_headings_chip():
+    page = (b"# Results on NVIDIA DGX A100\n\n| Run | Throughput (images/s) |\n|---|---|\n"
+            b"| ResNet-50 on 8x Zeta-9 | 5120 |\n| ResNet-50 on 8x A100 | 2500 |\n")
+    parsed, layout = parse_document(page, "text/markdown")
+    context = DocumentContext("page", "file:///page.md", "0" * 64, parsed.metadata.title,
+                              "2024-01-01T00:00:00Z", layout, "en", parsed.outline)
+    values = normalize_cells(parsed.cells, context).measurements
+    assert values.select("value", "accelerator", "accelerator_count", "unresolved").sort(
+        "value").rows() == [(2500.0, "A100", 8, None), (5120.0, "Zeta-9", 8, "platform=8x Zeta-9")]
