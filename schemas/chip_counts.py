@@ -33,9 +33,11 @@ _FAMILY_NOUNS = (r"gpus|cards|chips|accelerators|devices|ipus|tpus|hpus|npus|pro
 # "8x", "8 ×", "2 * " (a short number: "2021 * " is a year before a Markdown bullet)
 _COUNT_BEFORE = re.compile(r"(?:" + COUNT + r" ?(?:x|×)|(?<![0-9])(\d{1,3}) ?\*) ?$")
 _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
-_COUNT_AFTER = re.compile(r"^ ?(?:x|×) ?(\d{1,7})(?![a-z0-9.])")
+# "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
+_COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
 _BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
 _CARDS_AFTER = re.compile(r"^ ?" + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
+_CARDS_BEFORE = re.compile(_CJK_COUNT + r" ?(?:(?:张|块|片) ?卡?|卡) ?$")  # "8卡 A100", "4张V100"
 _ARTICLE_BEFORE = re.compile(r"(?:^|[^a-z0-9])(?:a|an|one|single)(?: [a-z]+)? $")
 _NOUN_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS
                          + r")(?![a-z0-9])")
@@ -78,6 +80,10 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
     match = _COUNT_BEFORE.search(before)
     if match:
         found = Stated(0, of_units=True), match.group(1) or match.group(2)
+    if found is None:
+        match = _CARDS_BEFORE.search(before)
+        if match:
+            found = Stated(0), match.group(1)
     if found is None:
         match = _BARE_COUNT_BEFORE.search(before)
         if match is None:

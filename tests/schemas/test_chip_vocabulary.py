@@ -143,6 +143,10 @@ def test_names_that_look_like_chips_but_are_not_name_none(text):
     ("32 H100 DGX nodes", None),  # GPUs per node not stated (NeMo)
     ("NVIDIA Tesla V100 单卡", 1),  # PaddleClas environment list
     ("昇腾910B 8卡", 8),
+    ("单机8卡 A100", 8),
+    ("4张V100", 4),
+    ("昇腾910B*8", 8),
+    ("A100\n* 8 nodes", None),  # a list's bullet, not a product
     ("1-card, BS=256", 1),
     ("on a single GPU", 1),
     ("H100 TP4 (FP8)", 4),
