@@ -137,7 +137,8 @@ def test_names_that_look_like_chips_but_are_not_name_none(text):
 
 @pytest.mark.parametrize(("text", "count"), [
     ("4x DGX H100", 32),  # four systems of eight
-    ("2x p4d.24xlarge", 16),
+    ("2x trn1.32xlarge", 32),
+    ("4 g4dn.12xlarge nodes (16 workers)", None),  # an instance type names no chip (Ray)
     ("8 DGX nodes with 8 NVIDIA A100-80G GPUs/node", 64),  # DeepSpeed-Chat, Table 5
     ("a single DGX node with 8 NVIDIA A100-40G GPUs", 8),  # DeepSpeed-Chat, Table 4
     ("32 H100 DGX nodes", None),  # GPUs per node not stated (NeMo)
