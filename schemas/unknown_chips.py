@@ -9,7 +9,7 @@ hardware, rather than a model, a precision or a setting written the same way ("L
 2. after a maker's word: "T-Head TH1520", "Ingenic T40XP", "Loongson 3A6000";
 3. before a device noun: "Zeta-9 GPU", "RDK X3 Module", "NeoChip X2 accelerator";
 4. or, in a cell of a platform column (the column says it names hardware), first in the cell:
-   "Zeta-9", "Radxa Zero 3W (Cortex-A55 ...)".
+   "Zeta-9", "VisionFive2 , JH7110 (SiFive-U74 ...)".
 
 The makers, device nouns and the words that never name a chip (models, software, precisions,
 sizes, instruction sets, CPU cores) are data: schemas/vocab/chip_words.csv. The name found is
@@ -27,10 +27,6 @@ from perfledger.schemas.chip_counts import CHIP_NOUNS, FAMILY_AFTER, number
 from perfledger.schemas.folding import MAX_READ_CHARS, clean_text, fold_words
 from perfledger.schemas.platform_mentions import PlatformMention, find_mentions, read_platform
 from perfledger.schemas.vocabulary import read_vocab
-
-# Where a text stands: a cell of a platform column, a label (a header, a section row, a
-# heading or caption), or prose (a paragraph, where a name without a count may be a family).
-WHERE = ("platform", "label", "prose")
 
 _TOKEN = r"[A-Za-z0-9][A-Za-z0-9.+]*(?:-[A-Za-z0-9.+]+)*"
 _WORD = r"[A-Z][A-Za-z]*"
@@ -98,7 +94,11 @@ def is_chip_name(name: str) -> bool:
 @lru_cache(maxsize=16_384)
 def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
     """Hardware `text` names that no vocabulary knows (see the module's docstring), with the
-    count of it the text states; None when it names none, or names a known chip."""
+    count of it the text states; None when it names none, or names a known chip.
+
+    `where` the text stands: "platform" (a cell of a platform column, which names hardware
+    by its place), "label" (a header, a section row, a heading or a caption) or "prose" (a
+    paragraph, where a name without a count may be a product line rather than a setup)."""
     cleaned = clean_text(text)[:MAX_READ_CHARS]
     if not any(character.isdigit() for character in cleaned):
         return None  # every model token holds a digit
