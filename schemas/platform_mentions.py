@@ -276,7 +276,7 @@ _GENERIC_WORDS = frozenset([
 
 def names_device(text: str) -> bool:
     """Whether a platform cell the vocabulary cannot resolve still names hardware: anything
-    besides a count of generic units ("8 GPUs", "2 nodes") does ("8x Zeta-9", "Server X")."""
+    besides a count of generic units ("8 GPUs", "2 nodes") does ("8x Zeta-9", "Quantum Pod9")."""
     if is_placeholder(text[:MAX_READ_CHARS]):
         return False  # "N/A", "-": nothing published
     words = re.findall(r"[a-z]+", fold_words(text[:MAX_READ_CHARS]))
