@@ -30,17 +30,34 @@ _KEY = 2  # characters of a word start that choose the rules to try
 
 @dataclass(frozen=True)
 class ChipRule:
-    pattern: re.Pattern[str]
+    source: str  # the pattern, {form} expanded
     vendor: str
     accelerator: str  # a template: "$1" is the first group upper-cased, "$t1" title-cased
     system: str | None
     count: str | None  # a number, "$1", "8*$1", "slice" (the number is a slice size), or None
     kind: str  # accelerator, soc or cpu
-    requires: re.Pattern[str] | None  # words one of which must stand near a bare match
+    requires_source: str | None  # words one of which must stand near a bare match
 
     @property
     def rank(self) -> int:
         return KIND_RANK.get(self.kind, KIND_RANK["accelerator"])
+
+    # Compiled when first used: a run reads few of the hundreds of rules, and compiling
+    # them all would cost every reader process its start.
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return _compiled(rf"(?:{self.source})s?")
+
+    @property
+    def requires(self) -> re.Pattern[str] | None:
+        if not self.requires_source:
+            return None
+        return _compiled(rf"(?<![a-z0-9])(?:{self.requires_source})")
+
+
+@lru_cache(maxsize=2048)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 @dataclass(frozen=True)
@@ -61,11 +78,9 @@ def vocabulary() -> _Vocabulary:
     rules, sources = [], []
     for row in read_vocab("chips.csv").iter_rows(named=True):
         source = expanded(row["pattern"])
-        requires = row.get("requires")
-        rules.append(ChipRule(
-            re.compile(rf"(?:{source})s?"), row["vendor"], row["accelerator"], row["system"],
-            row["count"], row.get("kind") or "accelerator",
-            re.compile(rf"(?<![a-z0-9])(?:{requires})") if requires else None))
+        rules.append(ChipRule(source, row["vendor"], row["accelerator"], row["system"],
+                              row["count"], row.get("kind") or "accelerator",
+                              row.get("requires")))
         sources.append(source)
     by_key: dict[str, list[int]] = {}
     everywhere = []
