@@ -27,6 +27,13 @@ PLACEHOLDER_WORDS = (r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|n
                      r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
                      r"|\u2717|\u2715|\u00d7")
 _PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_WORDS})$")
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether a cell says nothing was published: "N/A", "-", "TBD", "coming soon", "OOM"."""
+    return bool(_PLACEHOLDER.match(clean_text(text).lower()))
+
+
 _NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity|\u221e)$")
 _APPROX = re.compile(r"^(?:~|\u2248|\u223c|approx\.?|approximately|about|circa|ca\.|c\.)\s*")
 _BOUND = re.compile(r"^(?:<=?|>=?|\u2264|\u2265|up to|at least|at most|over|under|below|"

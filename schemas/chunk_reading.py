@@ -64,7 +64,7 @@ _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
 
 # The fields of a result column's plan, as a frame.
 _PLATFORM = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
-             "implied": pl.Int64, "platform_text": pl.String}
+             "implied": pl.Int64, "platform_text": pl.String, "unknown_chip": pl.Boolean}
 RESULT_COLUMN_SCHEMA: dict[str, pl.DataType] = {
     "document": pl.Int32, "table_index": pl.Int32, "vcol": pl.Int32,
     "metric": pl.String, "metric_source": pl.String, "x_metric": pl.String,

@@ -14,13 +14,12 @@ from perfledger.schemas.labels import workload_phase
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     find_mentions,
-    read_platform,
-    unknown_device,
 )
 from perfledger.schemas.precisions import find_precisions
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import unit_in_header
+from perfledger.schemas.unknown_chips import read_hardware
 
 _PERCENTILES = ("p50", "p90", "p95", "p99", "p99.9")
 # Metrics a heading, caption or paragraph may give the numbers of a table under it.
@@ -59,7 +58,7 @@ def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
             found.setdefault(name, Found(value, text.source))
     if "platform" not in found:
         for text in context.prose:
-            mention = read_platform(without_names(text), prose=True)
+            mention = read_hardware(without_names(text), "prose")
             if mention is not None and mention.accelerator is not None:
                 found["platform"] = Found(mention, "paragraph")
                 if mention.count is not None:
@@ -74,14 +73,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, object], ...]:
     headings, so each is read once."""
     found: list[tuple[str, object]] = []
     text = without_names(text)
-    mention = read_platform(text, prose=source == "paragraph")
-    if mention is None or mention.accelerator is None:
-        # "NeoChip X2 (16 chips)": hardware of its own, which no chip named farther away
-        # (an earlier paragraph's "DGX A100") may stand in for.
-        unknown = unknown_device(text)
-        if unknown is not None:
-            found.append(("platform", unknown))
-            mention = mention if mention is not None and mention.count is not None else unknown
+    # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
+    # farther away (an earlier paragraph's "DGX A100") may stand in for.
+    mention = read_hardware(text, "prose" if source == "paragraph" else "label")
     if mention is not None:
         if mention.accelerator is not None:
             found.append(("platform", mention))

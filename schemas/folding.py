@@ -17,6 +17,8 @@ _INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200
 # Superscript digits are footnote marks ("6,044¹"); NFKC would make them digits of the number.
 _SUPERSCRIPTS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u207f\u2080-\u208e]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+# NFKC spells the trade and service mark signs as letters: "Core™ i9" would read "CoreTM i9".
+_MARK_SIGNS = re.compile(r"[\u2120\u2122]")
 _PRIVATE_USE = re.compile(r"[\ue000-\uf8ff\u00b6]")  # icon fonts and pilcrow permalinks
 _MARKUP = re.compile(r"<br\s*/?>|</?(?:b|strong|em|i|sup|sub|span|code)\b[^<>]{0,200}>", re.I)
 # Bold in pairs only: "**1.5x**" is 1.5x, a stray "**" or a run of asterisks stays text.
@@ -46,6 +48,7 @@ def clean_text(text: str) -> str:
     text = _INVISIBLE.sub("", text)
     text = _SUPERSCRIPTS.sub("", text)
     text = _CONTROL.sub(" ", text)
+    text = _MARK_SIGNS.sub("", text)
     text = unicodedata.normalize("NFKC", text)
     text = _DASHES.sub("-", text)
     text = _PRIVATE_USE.sub(" ", text)

@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from perfledger.schemas.folding import clean_text, fold_words, word_pattern
-from perfledger.schemas.platform_mentions import PlatformMention, read_platform
+from perfledger.schemas.platform_mentions import PlatformMention
 from perfledger.schemas.precisions import Precision, precision_of_header
 from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header, unit_named
+from perfledger.schemas.unknown_chips import read_hardware
 from perfledger.schemas.vocabulary import read_vocab
 
 # Parts of a header that qualify its head noun rather than name it.
@@ -178,7 +179,7 @@ def read_header(text: str) -> HeaderReading:
     reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
     rule = reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(
         all_matches)
-    platform = read_platform(cleaned)
+    platform = read_hardware(cleaned, "label")
     statistic = statistic_of(_without(cleaned, platform))
     kind, role = (rule.kind, rule.role) if rule else (None, None)
     if kind is None and statistic is not None:

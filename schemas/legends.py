@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from perfledger.schemas.folding import clean_text
-from perfledger.schemas.platform_mentions import PlatformMention, read_platform, unknown_device
+from perfledger.schemas.platform_mentions import PlatformMention
+from perfledger.schemas.unknown_chips import read_hardware
 
 # "A - text", "B: text", "(C) text", "D = text", "GBS: text", "act ckpt: text".
 _DEFINITION = re.compile(
@@ -69,19 +70,20 @@ def glossary_entry(header: str, glossary: dict[str, str]) -> str | None:
 
 @lru_cache(maxsize=16_384)
 def names_hardware(text: str) -> bool:
-    mention = read_platform(text)
-    return (mention is not None and mention.accelerator is not None) \
-        or unknown_device(text) is not None
+    mention = read_hardware(text, "platform")
+    return mention is not None and mention.accelerator is not None
 
 
 @lru_cache(maxsize=16_384)
 def _platform_of(definition: str) -> PlatformMention | None:
-    mention = read_platform(definition)
+    """The hardware a key's definition names: as read, else its leading words (the keys
+    beside it name hardware, so this one does too)."""
+    mention = read_hardware(definition, "platform")
     if mention is not None and mention.accelerator is not None:
         return mention
     named = _LEAD.match(clean_text(definition))
-    return unknown_device(definition) or PlatformMention(
-        named.group(0).strip() if named else definition, names_device=True)
+    name = named.group(0).strip() if named else definition
+    return PlatformMention(name, accelerator=name, names_device=True)
 
 
 def legend_platform(header: str, legend: tuple[tuple[str, str], ...]) -> PlatformMention | None:

@@ -44,7 +44,8 @@ class MeasurementSchema(pa.DataFrameModel):
     vendor: str = pa.Field(nullable=True, description="Vendor of the accelerator")
     system: str = pa.Field(nullable=True,
                            description="Platform, canonical: a named system or '<count>x <chip>'")
-    accelerator: str = pa.Field(nullable=True, description="Accelerator chip, canonical")
+    accelerator: str = pa.Field(nullable=True, description=(
+        "Accelerator chip, canonical; as published where no vocabulary knows it"))
     accelerator_count: int = pa.Field(nullable=True, gt=0,
                                       description="Accelerators that produced the value")
     sdk_version: str = pa.Field(nullable=True, description="SDK version, as published")

@@ -1,17 +1,38 @@
 """Accelerators and systems named in free text, with the number of chips the text states.
 
 Platform labels are parsed by their structure against the chip and system vocabulary of
-schemas/vocab/chips.csv: "8x A100 80GB", "2x MI300X", "16x CS-2", "DGX H100", "HLS-Gaudi2",
-"TPU v4-4096", "Xeon Platinum 8380 (2 sockets)", "B200 TP4", and rows such as "8 GPUs" that
-give a count and leave the chip to the page around them. A new chip is one line of data.
+schemas/vocab/chips.csv (schemas/chip_vocabulary.py): "8x A100 80GB", "2x MI300X", "16x
+CS-2", "DGX H100", "HLS-Gaudi2", "TPU v4-4096", "Xeon Platinum 8380 (2 sockets)", "B200 TP4",
+"Raspberry Pi 5 Broadcom BCM2712, VideoCore VII", "V100 单卡", and rows such as "8 GPUs" that
+give a count and leave the chip to the page around them (schemas/chip_counts.py). A new chip
+is one line of data; hardware no vocabulary knows is read by its shape
+(schemas/unknown_chips.py).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
+from functools import lru_cache
 
+from perfledger.schemas.cell_reading import is_placeholder
+from perfledger.schemas.chip_counts import (
+    COUNT_ONLY,
+    FAMILY_AFTER,
+    MAX_ACCELERATORS,
+    NUMBER_WORDS,
+    node_count,
+    number,
+    parallel_count,
+    stated_count,
+)
+from perfledger.schemas.chip_vocabulary import (
+    KIND_RANK,
+    ChipRule,
+    match_at,
+    requirement_met,
+    vocabulary,
+)
 from perfledger.schemas.folding import (
     MAX_READ_CHARS,
     clean_text,
@@ -19,31 +40,10 @@ from perfledger.schemas.folding import (
     folded_with_positions,
     published_span,
 )
-from perfledger.schemas.vocabulary import read_vocab
 
-MAX_ACCELERATORS = 10_000_000  # far above any system; a larger count is not a real one
-_NUMBER_WORDS = {
-    "one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "four": 4, "quad": 4, "five": 5,
-    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
-    "thirty two": 32, "sixty four": 64,
-}
-_COUNT = r"(\d{1,7}|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + ")"
-_CHIP_NOUNS = (r"gpus?|cards?|chips?|accelerators?|devices?|ipus?|tpus?|hpus?|npus?|xpus?"
-               r"|gaudis?|sockets?|processors?|cpus?|dies|packages?")
-_FAMILY_NOUNS = (r"gpus|cards|chips|accelerators|devices|ipus|tpus|hpus|npus|processors"
-                 r"|systems|servers|instances|nodes|platforms|products|families|series")
-_COUNT_BEFORE = re.compile(_COUNT + r" ?(?:x|×|\*) ?$")
-_BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + _COUNT + r" $")
-_COUNT_AFTER = re.compile(r"^ ?(?:x|×) ?(\d{1,7})(?![a-z0-9.])")
-_ARTICLE_BEFORE = re.compile(r"(?:^|[^a-z0-9])(?:a|an|one|single)(?: [a-z]+)? $")
-_NOUN_AFTER = re.compile(r"^(?: \d+ ?gb)?(?: [a-z0-9]+){0,2}? (?:" + _CHIP_NOUNS + r")(?![a-z0-9])")
-_SINGULAR_NOUN_AFTER = re.compile(
-    r"^(?: \d+ ?gb)? (?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])")
-_FAMILY_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _FAMILY_NOUNS + r")(?![a-z0-9])")
-_SOCKETS_AFTER = re.compile(r"^[^()]{0,40}\(" + _COUNT + r" ?(?:sockets?|s)\)")
-_COUNT_ONLY = re.compile(r"(?<![a-z0-9.])" + _COUNT + r" ?(?:x )?(?:" + _CHIP_NOUNS
-                         + r")(?![a-z0-9])")
-_PARALLEL = re.compile(r"(?<![a-z0-9])(tp|pp|dp) ?(\d{1,5})(?![a-z0-9])")
+__all__ = ["MAX_ACCELERATORS", "PlatformMention", "find_mentions", "names_device",
+           "read_platform", "system_name"]
+
 _OPEN_PAREN = re.compile(r"^ ?\(")
 _ALTERNATIVE = re.compile(r" ?(?:/|,|or|and|vs\.?|versus) ?")
 
@@ -61,78 +61,23 @@ class PlatformMention:
     implied_count: int | None = None  # chips its named system holds ("DGX A100": 8)
     start: int = 0  # where the mention starts in the folded text
     end: int = 0  # where it ends
-    names_device: bool = False  # names hardware no vocabulary knows ("8x Zeta-9")
-
-
-@dataclass(frozen=True)
-class _Rule:
-    pattern: re.Pattern[str]
-    vendor: str
-    accelerator: str
-    system: str | None
-    count: str | None  # a number, "$1", "8*$1", "slice" (the number is a slice size), or None
-
-
-@cache
-def _screen() -> re.Pattern[str]:
-    """A quick test every text a rule matches passes: it holds a digit, or a word some rule
-    needs without any digit ("gaudi", "ipu", "trainium"...). Most headings and paragraphs
-    name no chip, and trying every rule at every word of them costs far more."""
-    words = set()
-    for row in read_vocab("chips.csv").iter_rows(named=True):
-        for alternative in _top_level_alternatives(row["pattern"]):
-            required = alternative
-            while True:  # optional groups, innermost first, may be left out
-                shorter = _OPTIONAL_GROUP.sub(" ", required)
-                if shorter == required:
-                    break
-                required = shorter
-            if not re.search(r"\d", required.replace("\\d", "0")):
-                # one word the alternative needs is enough: the longest, the rarest likely
-                words.add(max(re.findall(r"[a-z]{2,}", required), key=len))
-    return re.compile(r"\d|" + "|".join(sorted(words, key=len, reverse=True)))
-
-
-_OPTIONAL_GROUP = re.compile(r"\(\?:[^()]*\)\?|.\?")
-
-
-def _top_level_alternatives(pattern: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for position, character in enumerate(pattern):
-        if character == "(":
-            depth += 1
-        elif character == ")":
-            depth -= 1
-        elif character == "|" and depth == 0:
-            parts.append(pattern[start:position])
-            start = position + 1
-    parts.append(pattern[start:])
-    return parts
-
-
-@cache
-def _rules() -> tuple[tuple[_Rule, ...], re.Pattern[str]]:
-    """The chip rules in file order, and one pattern trying them all (in that order) at each
-    place of a text: a named group per rule."""
-    rules, alternatives = [], []
-    for index, row in enumerate(read_vocab("chips.csv").iter_rows(named=True)):
-        rules.append(_Rule(re.compile(rf"(?:{row['pattern']})s?"), row["vendor"],
-                           row["accelerator"], row["system"], row["count"]))
-        alternatives.append(f"(?P<r{index}>{row['pattern']})")
-    combined = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(alternatives)})s?(?![a-z0-9])")
-    return tuple(rules), combined
-
-
-def _number(text: str) -> int | None:
-    value = _NUMBER_WORDS.get(text) if not text.isdigit() else int(text)
-    return value if value is not None and 0 < value <= MAX_ACCELERATORS else None
+    # Hardware no vocabulary knows ("8x Zeta-9", "Ingenic T40XP"): `accelerator` is its
+    # name as published, unresolved.
+    names_device: bool = False
+    rank: int = KIND_RANK["accelerator"]  # an accelerator outranks an SoC, an SoC a CPU
+    depth: int = 0  # brackets around it: "(...Mali-G720...)" describes the chip before it
 
 
 def _expand(template: str, match: re.Match[str]) -> str:
-    return re.sub(r"\$(\d)", lambda ref: (match.group(int(ref.group(1))) or "").upper(), template)
+    """A template's `$1` is the group upper-cased ("6271c": "6271C"), `$t1` title-cased."""
+    def group(reference: re.Match[str]) -> str:
+        text = match.group(int(reference.group(2))) or ""
+        return text.title() if reference.group(1) else text.upper()
+
+    return " ".join(re.sub(r"\$(t?)(\d)", group, template).split())
 
 
-def _implied_count(rule: _Rule, match: re.Match[str]) -> int | None:
+def _implied_count(rule: ChipRule, match: re.Match[str]) -> int | None:
     if not rule.count or rule.count == "slice":
         return None
     product = 1
@@ -143,69 +88,84 @@ def _implied_count(rule: _Rule, match: re.Match[str]) -> int | None:
     return product if 0 < product <= MAX_ACCELERATORS else None
 
 
-def _stated_count(folded: str, start: int, end: int, prose: bool) -> int | None:
-    """The count written next to a chip named at folded[start:end]: "8x A100", "A100 x 8",
-    "8 A100 GPUs", "two MI210 GPUs", "an MI210 GPU", "Xeon 8380 (2 sockets)"."""
-    before, after = folded[max(0, start - 24):start], folded[end:end + 60]
-    match = _COUNT_BEFORE.search(before)
-    if match:
-        return _number(match.group(1))
-    match = _BARE_COUNT_BEFORE.search(before)
-    if match and (start - len(match.group(1)) - 1 <= 0 or _NOUN_AFTER.match(after)):
-        return _number(match.group(1))
-    match = _COUNT_AFTER.match(after) or _SOCKETS_AFTER.match(after)
-    if match:
-        return _number(match.group(1))
-    if prose and _ARTICLE_BEFORE.search(before) and _SINGULAR_NOUN_AFTER.match(after):
-        return 1
-    return None
-
-
 def _chip_mentions(folded: str, cleaned: str, positions: tuple[int, ...],
                    prose: bool) -> list[PlatformMention]:
-    rules, combined = _rules()
+    vocab = vocabulary()
     mentions = []
-    for match in _word_start_matches(combined, folded):
-        rule = rules[int(match.lastgroup[1:])]
-        own = rule.pattern.fullmatch(match.group(0))
-        count = None if rule.count == "slice" else _stated_count(
-            folded, match.start(), match.end(), prose)
-        plural = len(match.group(0)) > len(match.group(match.lastgroup))
-        if prose and count is None and (
-                plural or _FAMILY_AFTER.match(folded[match.end():match.end() + 60])):
-            continue  # "runs on NVIDIA GPUs", "Intel Gaudi AI accelerators": a family, not a setup
-        implied = _implied_count(rule, own) if own else None
-        mentions.append(PlatformMention(
-            text=published_span(cleaned, positions, match.start(), match.end()),
-            vendor=rule.vendor,
-            accelerator=_expand(rule.accelerator, own) if own else rule.accelerator,
-            system=_expand(rule.system, own) if rule.system and own else None,
-            count=count if count is not None else implied,
-            count_stated=count is not None,
-            implied_count=implied,
-            start=match.start(),
-            end=match.end(),
-        ))
+    end = 0
+    for candidate in vocab.candidates.finditer(folded):
+        start = candidate.start()
+        if start < end:
+            continue
+        found = match_at(folded, start)
+        if found is None:
+            continue
+        index, match = found
+        rule = vocab.rules[index]
+        if not requirement_met(rule, folded, start, match.end()):
+            continue
+        end = match.end()
+        if prose and _in_file_name(cleaned, positions[start], positions[end - 1] + 1):
+            # "edit the train_llama3_8b_h100_fp8.sh script": prose about a file says nothing
+            # of what a result ran on (a table's own "BM1684/yolov5s.bmodel" cell does)
+            continue
+        mention = _mention(rule, match, folded, cleaned, positions, prose)
+        if mention is not None:
+            mentions.append(mention)
     if prose:
         mentions = _without_alternatives(mentions, folded)
     return _merged(mentions, folded, cleaned, positions)
 
 
-def _word_start_matches(combined: re.Pattern[str], folded: str):
-    """combined.finditer(folded), tried only where a word starts: every rule starts with a
-    letter or digit, and trying each rule after each space or sign of a long run of them
-    ("\u00b1" * 20,000) costs a step per rule and character."""
-    end = 0
-    for start in _WORD_START.finditer(folded):
-        if start.start() < end:
-            continue
-        match = combined.match(folded, start.start())
-        if match is not None:
-            end = match.end()
-            yield match
+_FILE_NAME = re.compile(r"\.(?:sh|bash|py|ipynb|ya?ml|json|toml|cfg|conf|ini|csv|tsv|txt|md|rst|"
+                        r"log|sql|onnx|pt|pth|bin|ckpt|safetensors|engine|plan|trt|tflite|"
+                        r"rknn|hef|bmodel|om|mlmodel|mlpackage|tar|gz|zip)$", re.I)
+_RUN_PUNCTUATION = "`'\"()[]<>,;:!?"
 
 
-_WORD_START = re.compile(r"(?<![a-z0-9])[a-z0-9]")
+def _in_file_name(cleaned: str, start: int, end: int) -> bool:
+    """Whether cleaned[start:end] sits inside a file name ("train_llama3_8b_h100_fp8.sh")."""
+    left = cleaned.rfind(" ", 0, start) + 1
+    right = cleaned.find(" ", end)
+    run = cleaned[left:right if right >= 0 else len(cleaned)].strip(_RUN_PUNCTUATION)
+    return bool(_FILE_NAME.search(run))
+
+
+def _mention(rule: ChipRule, match: re.Match[str], folded: str, cleaned: str,
+             positions: tuple[int, ...], prose: bool) -> PlatformMention | None:
+    start, end = match.start(), match.end()
+    own = rule.pattern.fullmatch(match.group(0))
+    implied = _implied_count(rule, own) if own else None
+    stated = None if rule.count == "slice" else stated_count(folded, start, end, prose)
+    if prose and stated is None:
+        plural = len(match.group(0)) > len(match.group(match.lastgroup))
+        if plural or FAMILY_AFTER.match(folded[end:end + 60]):
+            return None  # "runs on NVIDIA GPUs", "Intel Gaudi AI accelerators": a family
+    count = None
+    if stated is not None:
+        if stated.per_node:  # "8 DGX nodes with 8 A100 GPUs/node"
+            nodes = node_count(folded)
+            count = stated.number * nodes if nodes else None
+        elif stated.of_units and rule.system and implied:  # "4x DGX H100", "2 DGX nodes"
+            count = stated.number * implied
+        elif not stated.nodes:  # "32 H100 DGX nodes": GPUs per node not stated
+            count = stated.number
+    if count is not None and not 0 < count <= MAX_ACCELERATORS:
+        count = None
+    before = folded[:start]
+    return PlatformMention(
+        text=published_span(cleaned, positions, start, end),
+        vendor=rule.vendor,
+        accelerator=_expand(rule.accelerator, own) if own else rule.accelerator,
+        system=_expand(rule.system, own) if rule.system and own else None,
+        count=count if count is not None else implied,
+        count_stated=count is not None,
+        implied_count=implied,
+        start=start,
+        end=end,
+        rank=rule.rank,
+        depth=max(0, before.count("(") - before.count(")")),
+    )
 
 
 def _without_alternatives(mentions: list[PlatformMention], folded: str) -> list[PlatformMention]:
@@ -246,55 +206,56 @@ def find_mentions(text: str, prose: bool = False) -> tuple[PlatformMention, ...]
     mention: it says what a product line is, not what a result ran on."""
     cleaned = clean_text(text)[:MAX_READ_CHARS]
     folded = fold_words(cleaned)
-    if not _screen().search(folded):
+    if not vocabulary().candidates.search(folded) and not COUNT_ONLY.search(folded):
         return ()
     folded, positions = folded_with_positions(cleaned)
     chips = _chip_mentions(folded, cleaned, positions, prose)
-    counts = [
-        PlatformMention(text=published_span(cleaned, positions, match.start(), match.end()),
-                        count=_number(match.group(1)), count_stated=True,
-                        start=match.start(), end=match.end())
-        for match in _COUNT_ONLY.finditer(folded)
-        if _number(match.group(1)) is not None
-        and not any(chip.start - 12 <= match.start() < chip.end + 8 for chip in chips)
-    ]
+    counts = []
+    for match in COUNT_ONLY.finditer(folded):
+        count = number(match.group(1) or match.group(2))
+        if count is not None and not _joined_to_word(cleaned, positions[match.start()]) and (
+                not any(chip.start - 12 <= match.start() < chip.end + 8 for chip in chips)):
+            counts.append(PlatformMention(
+                text=published_span(cleaned, positions, match.start(), match.end()),
+                count=count, count_stated=True, start=match.start(), end=match.end()))
     return tuple(chips) + tuple(counts)
+
+
+def _joined_to_word(cleaned: str, position: int) -> bool:
+    """Whether the number at `position` ends a name joined by a hyphen ("Zeta-9 chips")."""
+    return (position >= 2 and cleaned[position - 1] in "-_"
+            and cleaned[position - 2].isalpha())
 
 
 @lru_cache(maxsize=65_536)
 def read_platform(text: str, prose: bool = False) -> PlatformMention | None:
-    """The platform `text` names: its first chip or system, with the count the text states
-    (written next to the chip, else as "8 GPUs", else as tensor x pipeline parallel degrees
-    "TP2,PP2"), else the count its system implies; a bare count when it names no chip."""
+    """The platform `text` names: the chip or system that ran the result (an accelerator
+    before the SoC or host CPU named beside it, a chip before the parts its brackets list),
+    with the count the text states (written next to the chip, else as "8 GPUs", else as
+    parallel degrees "TP2,PP2"), else the count its system implies; a bare count when it
+    names no chip."""
     mentions = find_mentions(text, prose)
-    if not mentions:
-        parallel = _parallel_count(fold_words(text[:MAX_READ_CHARS]))
+    chips = [mention for mention in mentions if mention.accelerator is not None]
+    if not chips:
+        if mentions:
+            return mentions[0]
+        parallel = parallel_count(fold_words(text[:MAX_READ_CHARS]), whole=False)
         return None if parallel is None else PlatformMention(
             text=clean_text(text), count=parallel, count_stated=True)
-    first = mentions[0]
-    if first.accelerator is None or first.count_stated:
+    first = min(chips, key=lambda chip: (chip.depth, -chip.rank))
+    if first.count_stated:
         return first
-    again = next((m for m in mentions[1:] if m.accelerator == first.accelerator
+    again = next((m for m in chips if m is not first and m.accelerator == first.accelerator
                   and m.count_stated), None)  # "NVIDIA A100 (1x A100 80GB)"
     if again is not None:
         return replace(first, count=again.count, count_stated=True)
     bare = next((m for m in mentions if m.accelerator is None), None)
     if bare is not None:
         return replace(first, count=bare.count, count_stated=True)
-    parallel = _parallel_count(fold_words(text[:MAX_READ_CHARS]))
+    parallel = parallel_count(fold_words(text[:MAX_READ_CHARS]), whole=True)
     if parallel is not None:
         return replace(first, count=parallel, count_stated=True)
     return first
-
-
-def _parallel_count(folded: str) -> int | None:
-    degrees = {kind: int(degree) for kind, degree in _PARALLEL.findall(folded)}
-    if not degrees:
-        return None
-    product = 1
-    for degree in degrees.values():
-        product *= degree
-    return product if 0 < product <= MAX_ACCELERATORS else None
 
 
 def system_name(mention: PlatformMention, count: int | None) -> str | None:
@@ -307,40 +268,20 @@ def system_name(mention: PlatformMention, count: int | None) -> str | None:
     return f"{count}x {mention.accelerator}" if count else mention.accelerator
 
 
-# Hardware no vocabulary knows, with the count of it a text states: "8x Zeta-9", "16x Lumen
-# L20", "NeoChip X2 (16 chips)". A product name holds a token of letters and digits ("X2",
-# "L20", "Zeta-9"), which keeps "8x faster" and "results (8 GPUs)" out.
-_MODEL_TOKEN = r"(?=[A-Za-z0-9.+-]*[A-Za-z])(?=[A-Za-z0-9.+-]*\d)[A-Za-z0-9][A-Za-z0-9.+-]*"
-_NAME = rf"(?:[A-Za-z][\w.+-]* )?{_MODEL_TOKEN}(?: {_MODEL_TOKEN})?"
-_DEVICE_AFTER_COUNT = re.compile(rf"(?<![\w.])(\d{{1,7}}) ?[x\u00d7] ?({_NAME})(?![\w.+-])")
-_DEVICE_BEFORE_COUNT = re.compile(
-    rf"(?<![\w.+-])({_NAME}) ?\((\d{{1,7}}) ?(?:x )?(?:{_CHIP_NOUNS})\)", re.I)
 _GENERIC_WORDS = frozenset([
     "gpu", "gpus", "card", "cards", "chip", "chips", "accelerator", "accelerators", "device",
     "devices", "node", "nodes", "x", "gb", "tb", "system", "systems", "server", "servers",
     "socket", "sockets", "core", "cores", "instance", "instances"])
 
 
-@lru_cache(maxsize=16_384)
-def unknown_device(text: str) -> PlatformMention | None:
-    """Hardware `text` names that no vocabulary knows, written with its count ("8x Zeta-9",
-    "NeoChip X2 (16 chips)"); None when it names none, or names a known chip."""
-    cleaned = clean_text(text)[:MAX_READ_CHARS]
-    if not any(character.isdigit() for character in cleaned):
-        return None
-    if any(mention.accelerator for mention in find_mentions(cleaned)):
-        return None
-    for pattern, count_group in ((_DEVICE_AFTER_COUNT, 1), (_DEVICE_BEFORE_COUNT, 2)):
-        match = pattern.search(cleaned)
-        if match is not None:
-            count = _number(match.group(count_group))
-            return PlatformMention(match.group(0).strip(), count=count,
-                                   count_stated=count is not None, names_device=True)
-    return None
-
-
 def names_device(text: str) -> bool:
     """Whether a platform cell the vocabulary cannot resolve still names hardware: anything
-    besides a count of generic units ("8 GPUs", "2 nodes") does ("8x Zeta-9", "Server X")."""
+    besides a count of generic units ("8 GPUs", "2 nodes") does ("8x Zeta-9", "Quantum Pod9")."""
+    if is_placeholder(text[:MAX_READ_CHARS]):
+        return False  # "N/A", "-": nothing published
     words = re.findall(r"[a-z]+", fold_words(text[:MAX_READ_CHARS]))
-    return any(word not in _GENERIC_WORDS and word not in _NUMBER_WORDS for word in words)
+    return any(word not in _GENERIC_WORDS and word not in _NUMBER_WORDS_LATIN
+               for word in words)
+
+
+_NUMBER_WORDS_LATIN = frozenset(word for word in NUMBER_WORDS if word.isascii())

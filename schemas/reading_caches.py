@@ -27,6 +27,7 @@ def refresh_caches() -> None:
 def _clearers() -> list:
     from perfledger.schemas import (
         cell_reading,
+        chip_vocabulary,
         context_labels,
         folding,
         header_reading,
@@ -36,12 +37,13 @@ def _clearers() -> list:
         row_labels,
         table_notes,
         units,
+        unknown_chips,
         value_reading,
         vocabulary,
     )
 
-    modules = (cell_reading, context_labels, folding, header_reading, labels,
-               platform_mentions, precisions, row_labels, table_notes, units, value_reading,
-               vocabulary)
+    modules = (cell_reading, chip_vocabulary, context_labels, folding, header_reading, labels,
+               platform_mentions, precisions, row_labels, table_notes, unknown_chips, units,
+               value_reading, vocabulary)
     return [value.cache_clear for module in modules for value in vars(module).values()
             if isinstance(value, _lru_cache_wrapper)]

@@ -17,7 +17,8 @@ from functools import lru_cache
 import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
-from perfledger.schemas.folding import clean_text
+from perfledger.schemas.chip_counts import count_cell, parallel_count
+from perfledger.schemas.folding import clean_text, fold_words
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
@@ -28,14 +29,12 @@ from perfledger.schemas.labels import (
     workload_phase,
 )
 from perfledger.schemas.platform_mentions import (
-    MAX_ACCELERATORS,
     PlatformMention,
     names_device,
-    read_platform,
-    unknown_device,
 )
 from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
 from perfledger.schemas.units import UNIT_FIELDS, Unit, unit_fields, unit_named
+from perfledger.schemas.unknown_chips import read_hardware, unknown_chip
 
 # Label roles a row's cells give, each filling the measurement column of its name.
 DIMENSION_ROLES = ("model", "variant", "platform", "sdk_version", "framework", "dataset",
@@ -46,7 +45,7 @@ _SETTING_PREFIX = re.compile(r"^(?:bs|batch(?: size)?|precision|dtype|e|epochs?|
 _MEMO_CELLS = 200_000  # distinct cells remembered; hostile pages must not grow it forever
 
 PLATFORM_FIELDS = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
-                   "implied": pl.Int64, "platform_text": pl.String}
+                   "implied": pl.Int64, "platform_text": pl.String, "unknown_chip": pl.Boolean}
 # What one label cell says, as the columns of a frame: the labels its role gives (r), those
 # its words give in passing (f), and its settings, unresolved labels and unit.
 CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
@@ -57,7 +56,7 @@ CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
     "sdk_prerelease": pl.Boolean, "batch_size_number": pl.Float64,
     **{f"rp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()}, "rp_source": pl.String,
     "rp_unknown": pl.Boolean,
-    "rc_n": pl.Int64, "rc_chip": pl.String, "rc_source": pl.String,
+    "rc_n": pl.Int64, "rc_chip": pl.String, "rc_source": pl.String, "rn_n": pl.Int64,
     "rq_text": pl.String, "rq_act": pl.String, "rq_wt": pl.String,
     **{f"fp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "fc_n": pl.Int64, "fc_chip": pl.String,
@@ -79,6 +78,7 @@ class _Cell:
     dims: dict[str, str] = field(default_factory=dict)
     platform: tuple[PlatformMention, str] | None = None  # (mention, source)
     count: tuple[PlatformMention, str] | None = None
+    nodes: int | None = None  # nodes the row ran on, from a Nodes column
     precision: Precision | None = None
     unit: Unit | None = None
     settings: list[tuple[str, str]] = field(default_factory=list)
@@ -128,7 +128,7 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
         *platform_fields(cell.platform[0] if cell.platform else None),
         cell.platform[1] if cell.platform else None, cell.unknown_device or None,
         *_count_fields(cell.count[0] if cell.count else None),
-        cell.count[1] if cell.count else None,
+        cell.count[1] if cell.count else None, cell.nodes,
         *precision_fields(precision),
         *platform_fields(free_platform), *_count_fields(free_count),
         *precision_fields(free_precision),
@@ -161,6 +161,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
         _platform_cell(text, cell, mappings)
     elif role == "accelerator_count":
         _count_cell(text, reading, cell, mappings)
+    elif role == "nodes" and count_cell(text) is not None:
+        cell.nodes = count_cell(text)  # times its system's chips per node, if it names one
+        cell.settings.append((setting_name(reading), text))
     elif role == "precision":
         if cell.precision is None:
             precision = _precision_label(text, mappings)
@@ -173,6 +176,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
             cell.free.append(text)
     elif role is not None and reading.kind in ("config", "reference"):
         cell.settings.append((setting_name(reading), text))
+        world = parallel_count(fold_words(text), whole=False)  # "FSDP 8, CP 1": 8 chips
+        if world is not None and cell.count is None:
+            cell.count = (PlatformMention(text, count=world, count_stated=True), "row")
     else:
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))
@@ -182,7 +188,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
 def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings) -> None:
     cell.dims.setdefault("platform", text)
     mention = platform_label(text, mappings)
-    if mention is None or mention.accelerator is None:
+    if mention is None or mention.accelerator is None or mention.names_device:
         cell.unresolved.append(f"platform={text}")
         # "8x Zeta-9": the row ran on hardware of its own, whatever the page names elsewhere.
         cell.unknown_device = names_device(text)
@@ -197,9 +203,9 @@ def _count_cell(text: str, reading: HeaderReading, cell: _Cell,
                 mappings: LabelMappings) -> None:
     """A GPU-count cell: "8", or a platform written out ("1x Max 1550 w/ 1-Stack")."""
     chip = reading.platform if reading.platform and reading.platform.accelerator else None
-    if text.isdigit():
-        count = int(text)
-        if 0 < count <= MAX_ACCELERATORS:
+    count = count_cell(text)
+    if count is not None or text.isdigit():
+        if count is not None:
             cell.count = (PlatformMention(text, count=count, count_stated=True,
                                           accelerator=chip.accelerator if chip else None), "row")
             if chip is not None:  # "Number of GAUDIs": the header names the chip
@@ -220,10 +226,12 @@ def _count_cell(text: str, reading: HeaderReading, cell: _Cell,
 @lru_cache(maxsize=_MEMO_CELLS)
 def _free_labels(texts: tuple[str, ...]) -> tuple[PlatformMention | None,
                                                   PlatformMention | None, Precision | None]:
-    """The platform, chip count and precision texts state in passing, the first of each."""
+    """The platform, chip count and precision texts state in passing, the first of each;
+    hardware no vocabulary knows counts when its name is written as one ("8x Zeta-9",
+    "Ingenic T40XP", "Zeta-9 GPU")."""
     platform = count = precision = None
     for text in texts:
-        mention = read_platform(text)
+        mention = read_hardware(text, "label")
         if mention is not None:
             if mention.accelerator is not None and platform is None:
                 platform = mention
@@ -238,7 +246,7 @@ def _free_labels(texts: tuple[str, ...]) -> tuple[PlatformMention | None,
 def section_labels(text: str | None) -> tuple:
     """What a section row above a row ("8 GPUs", "FP16") says, ordered as SECTION_SCHEMA."""
     platform, count, precision = _free_labels((text,)) if text else (None, None, None)
-    unknown = unknown_device(text) if text and platform is None else None
+    unknown = unknown_chip(text, "label") if text and platform is None else None
     if unknown is not None:
         platform, count = unknown, count or unknown
     return (*platform_fields(platform), *_count_fields(count), *precision_fields(precision),
@@ -254,7 +262,8 @@ def _precision_label(text: str, mappings: LabelMappings) -> Precision | None:
 
 def platform_label(text: str, mappings: LabelMappings) -> PlatformMention | None:
     """A platform cell: the user's mapping of it, else a system rule of
-    schemas/vocab/platforms.csv naming it whole, else the chips and counts it names."""
+    schemas/vocab/platforms.csv naming it whole, else the chips and counts it names, else
+    the hardware it names that no vocabulary knows."""
     mapped = mappings.get("platform", text)
     if mapped:
         count = mapped.get("accelerator_count")
@@ -269,17 +278,8 @@ def _platform_label(text: str) -> PlatformMention | None:
     if rule is not None:
         vendor, system, accelerator, count = rule
         return PlatformMention(clean_text(text), vendor, accelerator, system, count, False, count)
-    mention = read_platform(text)
-    if mention is None or (mention.accelerator is None and mention.count is None):
-        # A chip no vocabulary knows still tells its count: "Frobnitz Pod (16x Zeta-1)"
-        written = _UNKNOWN_CHIPS.search(clean_text(text))
-        if written is not None and 0 < int(written.group(1)) <= MAX_ACCELERATORS:
-            return PlatformMention(clean_text(text), count=int(written.group(1)),
-                                   count_stated=True, names_device=True)
-    return mention
-
-
-_UNKNOWN_CHIPS = re.compile(r"(?<![\w.])(\d{1,7}) ?[x\u00d7] ?[A-Za-z]")
+    # A cell of a platform column names hardware, known or not: "Frobnitz Pod (16x Zeta-1)"
+    return read_hardware(text, "platform")
 
 
 def _model(model: str | None, mappings: LabelMappings) -> tuple[str | None, str | None]:
@@ -310,12 +310,12 @@ def setting_name(reading: HeaderReading) -> str:
 
 
 def platform_fields(mention: PlatformMention | None) -> tuple:
-    if mention is not None and mention.accelerator is None and mention.names_device:
-        return (None, None, None, None, mention.text)  # hardware no vocabulary knows
-    if mention is None or mention.accelerator is None:
-        return (None, None, None, None, None)
+    """The PLATFORM_FIELDS of a mention; hardware no vocabulary knows keeps its name as the
+    chip, flagged unknown."""
+    if mention is None or (mention.accelerator is None and not mention.names_device):
+        return (None, None, None, None, None, None)
     return (mention.accelerator, mention.vendor, mention.system, mention.implied_count,
-            mention.text)
+            mention.text, mention.names_device or None)
 
 
 def _count_fields(mention: PlatformMention | None) -> tuple:
@@ -346,6 +346,7 @@ _FIRST_OF = {
     "rp_chip": [*(f"rp_{name}" for name in PLATFORM_FIELDS), "rp_source"],
     "rp_unknown": ["rp_unknown"],
     "rc_n": ["rc_n", "rc_chip", "rc_source"],
+    "rn_n": ["rn_n"],
     "rq_text": ["rq_text", "rq_act", "rq_wt"],
     "fp_chip": [f"fp_{name}" for name in PLATFORM_FIELDS],
     "fc_n": ["fc_n", "fc_chip"],

@@ -28,7 +28,7 @@ IDENTITY_PARTS = (
 )
 _TABLE = ["document", "table_index"]
 PAGE_ORDER = ("table_index", "row_number", "column_index")  # where a value sits on its page
-_PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text")
+_PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text", "unknown_chip")
 
 
 def assemble(values: pl.DataFrame) -> pl.DataFrame:
@@ -92,9 +92,10 @@ def _platform() -> list[pl.Expr]:
 
 
 def _count() -> list[pl.Expr]:
-    """The chip count: the row's, the section's, the column's, else the context's (unless
-    the table states counts elsewhere, or it is of another chip); a count stated for another
-    chip than the value's is none."""
+    """The chip count: the row's, the section's, the column's, the row's nodes times the
+    chips per node of the system the value ran on, else the context's (unless the table
+    states counts elsewhere, or it is of another chip); a count stated for another chip than
+    the value's is none."""
     chip = pl.col("_chip")
     context_fits = ~pl.col("_states_count") & (
         chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
@@ -109,6 +110,10 @@ def _count() -> list[pl.Expr]:
         struct = pl.struct(n=pl.col(number), chip=pl.col(count_chip), source=source)
         count = (pl.when(pl.col(number).is_not_null()).then(struct) if count is None
                  else count.when(pl.col(number).is_not_null()).then(struct))
+    # "4" under "Nodes" of a DGX H100: the nodes times the chips the named system holds.
+    nodes = pl.col("rn_n") * pl.col("_implied")
+    count = count.when(nodes.is_not_null()).then(
+        pl.struct(n=nodes, chip=chip, source=pl.lit("row")))
     count = count.when(context_fits & pl.col("x_count").is_not_null()).then(pl.struct(
         n=pl.col("x_count"), chip=pl.col("x_count_chip"), source=pl.col("x_count_source")))
     return [count.alias("_count")]
@@ -197,9 +202,10 @@ def _derived() -> list[pl.Expr]:
 
 
 def _unresolved() -> pl.Expr:
-    """The row's unresolved labels, and the hardware no vocabulary knows that its section
-    or its table's context names ("NeoChip X2 (16 chips)")."""
-    around = pl.when(pl.col("_from").is_in(["sp", "x"]) & pl.col("_chip").is_null()
+    """The row's unresolved labels, and the hardware no vocabulary knows that its section,
+    its column header or its table's context names ("NeoChip X2 (16 chips)")."""
+    unknown = pl.col("_chip").is_null() | pl.col("_unknown_chip").fill_null(False)
+    around = pl.when(pl.col("_from").is_in(["fp", "sp", "h", "x"]) & unknown
                      & pl.col("_platform_text").is_not_null()).then(
         pl.format("platform={}", pl.col("_platform_text")))
     joined = pl.concat_str([pl.col("unresolved"), around], separator="; ", ignore_nulls=True)

@@ -432,7 +432,7 @@ def test_a_page_of_many_label_blocks_asks_the_header_reader_a_bounded_number_of_
 
 def test_a_flattened_table_no_known_header_starts_is_reported_not_left_as_prose():
     text = ("Benchmark results\n\nThe numbers below were measured on our boards with the "
-            "latest release.\n\nBoard\nModel\nFrames per second\nRK3588\nYOLOv5s\n45.2\n"
+            "latest release.\n\nKit\nNet\nQuux\nRK3588\nYOLOv5s\n45.2\n"
             "RK3568\nYOLOv5s\n12.1\n\nA sentence after the table, which ends here.\n"
             "Released\n2023\nUpdated\n2024\n")
     parsed = parse_text_capture(text)

@@ -58,7 +58,8 @@ def values(warehouse):
 
 def test_an_unknown_platform_loads_its_value_and_is_listed_until_taught(ingested):
     quantum, bow = values(ingested)
-    assert quantum == {"platform": "Quantum Pod9", "system": None, "accelerator": None,
+    assert quantum == {"platform": "Quantum Pod9", "system": "Quantum Pod9",
+                       "accelerator": "Quantum Pod9",
                        "accelerator_count": None, "value": 12345.0,
                        "value_per_accelerator": None, "unresolved": "platform=Quantum Pod9"}
     assert bow["system"] == "Bow Pod16" and bow["unresolved"] is None
@@ -127,14 +128,19 @@ def test_hardware_a_heading_names_is_listed_and_can_be_taught(tmp_path):
     listed = {row["label"]: row["values"] for row in as_json("labels", "--warehouse", warehouse)}
     assert listed == {"8x Zeta-9": 1, "NeoChip X2 (16 chips)": 1}
 
+    # The name no vocabulary knows is the value's accelerator until a mapping resolves it.
+    found = as_json("sql", "SELECT vendor, accelerator, accelerator_count FROM measurements "
+                           "WHERE value = 1234", "--warehouse", warehouse)
+    assert found == [{"vendor": None, "accelerator": "NeoChip X2", "accelerator_count": 16}]
+
     run("map-label", "platform", "NeoChip X2 (16 chips)", "--set", "accelerator=NeoChip X2",
-        "--set", "accelerator_count=16", "--warehouse", warehouse)
+        "--set", "accelerator_count=16", "--set", "vendor=NeoChip", "--warehouse", warehouse)
     run("reprocess", "--warehouse", warehouse)
-    found = as_json("sql", "SELECT platform, accelerator, accelerator_count, value, "
+    found = as_json("sql", "SELECT platform, vendor, accelerator, accelerator_count, value, "
                            "value_per_accelerator FROM measurements WHERE value = 1234",
                     "--warehouse", warehouse)
-    assert found == [{"platform": "NeoChip X2 (16 chips)", "accelerator": "NeoChip X2",
-                      "accelerator_count": 16, "value": 1234.0,
+    assert found == [{"platform": "NeoChip X2 (16 chips)", "vendor": "NeoChip",
+                      "accelerator": "NeoChip X2", "accelerator_count": 16, "value": 1234.0,
                       "value_per_accelerator": 1234.0 / 16}]
     assert [row["label"] for row in as_json("labels", "--warehouse", warehouse)] == [
         "8x Zeta-9"]

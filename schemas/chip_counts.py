@@ -1,0 +1,151 @@
+"""How many chips a text says a result ran on, read from the words around a chip it names
+or from the text alone: "8x A100", "A100 x 8", "8 A100 GPUs", "two MI210 GPUs", "an MI210
+GPU", "V100 单卡", "Xeon 8380 (2 sockets)", "4x DGX H100" (4 systems of 8), "8 DGX nodes with
+8 A100 GPUs/node" (64), "8 GPUs", "1-card", "8卡", "on a single GPU", and parallel degrees
+("TP2,PP2": 4) where they give the whole run.
+
+Every text here is folded (schemas/folding.fold_words): lower case, hyphens as spaces.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_ACCELERATORS = 10_000_000  # far above any system; a larger count is not a real one
+NUMBER_WORDS = {
+    "one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "four": 4, "quad": 4, "five": 5,
+    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
+    "thirty two": 32, "sixty four": 64,
+    # Chinese card counts: 单卡 (one card), 双卡 / 两卡 (two), 四卡, 八卡
+    "单": 1, "双": 2, "两": 2, "二": 2, "四": 4, "八": 8, "十六": 16,
+}
+_LATIN_NUMBER_WORDS = sorted((word for word in NUMBER_WORDS if word.isascii()), key=len,
+                             reverse=True)
+COUNT = r"(\d{1,7}|" + "|".join(_LATIN_NUMBER_WORDS) + ")"
+_CJK_COUNT = r"(\d{1,7}|" + "|".join(word for word in NUMBER_WORDS if not word.isascii()) + ")"
+CHIP_NOUNS = (r"gpus?|cards?|chips?|accelerators?|devices?|ipus?|tpus?|hpus?|npus?|xpus?"
+              r"|gaudis?|sockets?|processors?|cpus?|dies|packages?")
+_NODE_NOUNS = r"nodes?|servers?|hosts?|machines?|systems?|instances?"
+_FAMILY_NOUNS = (r"gpus|cards|chips|accelerators|devices|ipus|tpus|hpus|npus|processors"
+                 r"|systems|servers|instances|nodes|platforms|products|families|series")
+
+# "8x", "8 ×", "2 * " (a short number: "2021 * " is a year before a Markdown bullet)
+_COUNT_BEFORE = re.compile(r"(?:" + COUNT + r" ?(?:x|×)|(?<![0-9])(\d{1,3}) ?\*) ?$")
+_BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
+# "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
+_COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
+_BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
+_CARDS_AFTER = re.compile(r"^ ?" + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
+_CARDS_BEFORE = re.compile(_CJK_COUNT + r" ?(?:(?:张|块|片) ?卡?|卡) ?$")  # "8卡 A100", "4张V100"
+_ARTICLE_BEFORE = re.compile(r"(?:^|[^a-z0-9])(?:a|an|one|single)(?: [a-z]+)? $")
+_NOUN_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS
+                         + r")(?![a-z0-9])")
+_NODES_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS + r")(?![a-z0-9])")
+_PER_NODE_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS
+                             + r") ?(?:/ ?node|per node|each)(?![a-z0-9])")
+_SINGULAR_NOUN_AFTER = re.compile(
+    r"^(?: \d+ ?gb?)? (?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])")
+FAMILY_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _FAMILY_NOUNS + r")(?![a-z0-9])")
+_SOCKETS_AFTER = re.compile(r"^[^()]{0,40}\(" + COUNT + r" ?(?:sockets?|s)\)")
+COUNT_ONLY = re.compile(r"(?<![a-z0-9.])" + COUNT + r" ?(?:x )?(?:" + CHIP_NOUNS
+                        + r")(?![a-z0-9])|(?<![0-9])" + _CJK_COUNT + r" ?(?:张|块|片)? ?卡(?!数)")
+_NODES = re.compile(r"(?<![a-z0-9.])" + COUNT + r"(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS
+                    + r")(?![a-z0-9])")
+# Parallel degrees: "tp8", "tp 4", "tp=2", "pp2", "dp 8", "cp=4", "ep64", "fsdp 8" (sharded
+# data parallel).
+_PARALLEL = re.compile(r"(?<![a-z0-9])(tp|pp|dp|cp|ep|fsdp|hsdp) ?[=:]? ?(\d{1,5})(?![a-z0-9])")
+_DATA_PARALLEL = {"fsdp": "dp", "hsdp": "dp"}
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A count written next to a chip or system."""
+
+    number: int
+    of_units: bool = False  # counts what the mention names ("4x DGX H100": 4 systems)
+    per_node: bool = False  # "8 A100 GPUs/node"
+    nodes: bool = False  # counts nodes of it ("32 H100 DGX nodes")
+
+
+def number(text: str) -> int | None:
+    value = NUMBER_WORDS.get(text) if not text.isdigit() else int(text)
+    return value if value is not None and 0 < value <= MAX_ACCELERATORS else None
+
+
+def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | None:
+    """The count written next to a chip or system named at folded[start:end]."""
+    before, after = folded[max(0, start - 24):start], folded[end:end + 60]
+    found = None
+    match = _COUNT_BEFORE.search(before)
+    if match:
+        found = Stated(0, of_units=True), match.group(1) or match.group(2)
+    if found is None:
+        match = _CARDS_BEFORE.search(before)
+        if match:
+            found = Stated(0), match.group(1)
+    if found is None:
+        match = _BARE_COUNT_BEFORE.search(before)
+        if match is None:
+            pass
+        elif _NOUN_AFTER.match(after):  # "8 A100 GPUs", "8 A100 GPUs/node"
+            found = Stated(0, per_node=bool(_PER_NODE_AFTER.match(after))), match.group(1)
+        elif _NODES_AFTER.match(after):  # "4 DGX H100 nodes", "32 H100 DGX nodes"
+            found = Stated(0, of_units=True, nodes=True), match.group(1)
+        elif start - len(match.group(1)) - 1 <= 0:  # "2 A100", "4 DGX H100"
+            found = Stated(0, of_units=True), match.group(1)
+    if found is None:
+        match = (_COUNT_AFTER.match(after) or _BRACKETED_AFTER.match(after)
+                 or _SOCKETS_AFTER.match(after) or _CARDS_AFTER.match(after))
+        if match:
+            units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER)
+            found = Stated(0, of_units=units), match.group(1)
+    if found is None and prose and _ARTICLE_BEFORE.search(before) and (
+            _SINGULAR_NOUN_AFTER.match(after)):
+        found = Stated(0), "1"
+    if found is None:
+        return None
+    value = number(found[1])
+    form = found[0]
+    return None if value is None else Stated(value, form.of_units, form.per_node, form.nodes)
+
+
+_PRODUCT = re.compile(r"^(\d{1,5}) ?[x\u00d7*] ?(\d{1,5})$")
+
+
+def count_cell(text: str) -> int | None:
+    """The count a cell of a device-count column holds: "8", or nodes times devices "4x8"
+    under "Nodes x GPUs"."""
+    text = text.strip()
+    if text.isdigit():
+        return number(text)
+    match = _PRODUCT.match(text.lower())
+    if match is None:
+        return None
+    return number(str(int(match.group(1)) * int(match.group(2))))
+
+
+def node_count(folded: str) -> int | None:
+    """The nodes a text says a run used: "8 DGX nodes", "a single node", "2 servers"."""
+    match = _NODES.search(folded)
+    return None if match is None else number(match.group(1))
+
+
+def parallel_count(folded: str, whole: bool) -> int | None:
+    """The chips parallel degrees give: tensor x pipeline x context x data parallel (expert
+    parallel ranks sit within the data parallel ones, so the larger of the two counts).
+
+    Tensor and pipeline degrees alone say how one copy of the model is split, not how many
+    copies ran: they give the run's size only where the text ties them to the chips of the
+    result (`whole`: "H100 TP4", "4 GPUs TP2,PP2"), or where they include the data parallel
+    degree."""
+    degrees: dict[str, int] = {}
+    for kind, degree in _PARALLEL.findall(folded):
+        degrees.setdefault(_DATA_PARALLEL.get(kind, kind), int(degree))
+    if not degrees or not (whole or "dp" in degrees):
+        return None
+    product = 1
+    for kind in ("tp", "pp", "cp"):
+        product *= degrees.get(kind, 1)
+    product *= max(degrees.get("dp", 1), degrees.get("ep", 1))
+    return product if 0 < product <= MAX_ACCELERATORS else None

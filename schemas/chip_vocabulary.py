@@ -1,0 +1,215 @@
+"""The chip and system vocabulary of schemas/vocab/chips.csv, matched where a word starts.
+
+A rule is tried only where the text's first two characters can begin one of its matches: the
+vocabulary holds hundreds of rules, and trying each at every word of a long paragraph costs a
+step per rule and word. Each rule's possible beginnings are worked out once from its pattern,
+and the rules sharing a beginning are tried together, in file order, by one compiled pattern.
+A rule whose beginnings cannot be told is tried everywhere, so the result is the same as
+trying every rule in file order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from re import _constants as sre  # the parsed form of a pattern, as the re module reads it
+from re import _parser as sre_parse
+
+from perfledger.schemas.vocabulary import read_vocab
+
+# How a chip ranks when a text names several: a GPU or NPU ran the result rather than the
+# SoC it sits on, and the SoC rather than a host CPU ("2x Xeon 8380, 8x A100").
+KIND_RANK = {"accelerator": 2, "soc": 1, "cpu": 0}
+# A form factor or memory size written after a data-center chip: "A100-SXM4-80GB",
+# "H100 80GB PCIe", "V100 32G". `{form}` in a pattern stands for it.
+_FORM = r"(?: (?:sxm ?\d?|pcie|nvl|nvlink|hgx|oam|\d+ ?gb?|hbm\d?e?)){0,3}"
+_REQUIRES_WINDOW = 80  # characters either side of a match where its `requires` words may be
+_KEY = 2  # characters of a word start that choose the rules to try
+
+
+@dataclass(frozen=True)
+class ChipRule:
+    source: str  # the pattern, {form} expanded
+    vendor: str
+    accelerator: str  # a template: "$1" is the first group upper-cased, "$t1" title-cased
+    system: str | None
+    count: str | None  # a number, "$1", "8*$1", "slice" (the number is a slice size), or None
+    kind: str  # accelerator, soc or cpu
+    requires_source: str | None  # words one of which must stand near a bare match
+
+    @property
+    def rank(self) -> int:
+        return KIND_RANK.get(self.kind, KIND_RANK["accelerator"])
+
+    # Compiled when first used: a run reads few of the hundreds of rules, and compiling
+    # them all would cost every reader process its start.
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return _compiled(rf"(?:{self.source})s?")
+
+    @property
+    def requires(self) -> re.Pattern[str] | None:
+        if not self.requires_source:
+            return None
+        return _compiled(rf"(?<![a-z0-9])(?:{self.requires_source})")
+
+
+@lru_cache(maxsize=2048)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    rules: tuple[ChipRule, ...]
+    sources: tuple[str, ...]  # each rule's pattern as written, with {form} expanded
+    by_key: dict[str, tuple[int, ...]]  # the rules to try where a word starts with the key
+    everywhere: tuple[int, ...]  # rules whose beginnings could not be told
+    candidates: re.Pattern[str]  # word starts where some rule may match
+
+
+def expanded(pattern: str) -> str:
+    return pattern.replace("{form}", _FORM)
+
+
+@cache
+def vocabulary() -> _Vocabulary:
+    rules, sources = [], []
+    for row in read_vocab("chips.csv").iter_rows(named=True):
+        source = expanded(row["pattern"])
+        rules.append(ChipRule(source, row["vendor"], row["accelerator"], row["system"],
+                              row["count"], row.get("kind") or "accelerator",
+                              row.get("requires")))
+        sources.append(source)
+    by_key: dict[str, list[int]] = {}
+    everywhere = []
+    for index, source in enumerate(sources):
+        keys = beginnings(source)
+        if keys is None:
+            everywhere.append(index)
+            continue
+        for key in keys:
+            by_key.setdefault(key, []).append(index)
+    for indexes in by_key.values():
+        indexes.extend(everywhere)
+        indexes.sort()
+    return _Vocabulary(tuple(rules), tuple(sources),
+                       {key: tuple(indexes) for key, indexes in by_key.items()},
+                       tuple(everywhere), _candidates(set(by_key), bool(everywhere)))
+
+
+def _candidates(keys: set[str], anywhere: bool) -> re.Pattern[str]:
+    """Word starts where a key begins (by first character, then the second)."""
+    if anywhere:
+        return re.compile(r"(?<![a-z0-9])(?=[a-z0-9])")
+    seconds: dict[str, set[str]] = {}
+    for key in keys:
+        seconds.setdefault(key[0], set()).add(key[1])
+    branches = "|".join(
+        re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
+        for first, rest in sorted(seconds.items()))
+    return re.compile(rf"(?<![a-z0-9])(?=(?:{branches}))")
+
+
+def match_at(folded: str, position: int) -> tuple[int, re.Match[str]] | None:
+    """(rule index, match) of the first rule, in file order, matching at `position` as a
+    whole word (a plural "s" allowed), or None."""
+    vocab = vocabulary()
+    indexes = vocab.by_key.get(folded[position:position + _KEY], vocab.everywhere)
+    if not indexes:
+        return None
+    match = _combined(indexes).match(folded, position)
+    if match is None:
+        return None
+    return int(match.lastgroup[1:]), match
+
+
+@lru_cache(maxsize=4096)
+def _combined(indexes: tuple[int, ...]) -> re.Pattern[str]:
+    sources = vocabulary().sources
+    alternatives = "|".join(f"(?P<r{index}>{sources[index]})" for index in indexes)
+    return re.compile(rf"(?:{alternatives})s?(?![a-z0-9])")
+
+
+def requirement_met(rule: ChipRule, folded: str, start: int, end: int) -> bool:
+    """Whether a rule asking for words near its match ("M1" only beside "Apple", "MacBook"...)
+    has one within the window around it."""
+    if rule.requires is None:
+        return True
+    window = folded[max(0, start - _REQUIRES_WINDOW):end + _REQUIRES_WINDOW]
+    return rule.requires.search(window) is not None
+
+
+# ---- the beginnings of a pattern ----------------------------------------------------------------
+
+
+class _Unknown(Exception):
+    """A pattern construct whose first characters are not worked out here."""
+
+
+_MAX_KEYS = 2000  # more beginnings than this: the rule is tried everywhere
+
+
+def beginnings(pattern: str) -> frozenset[str] | None:
+    """Every pair of first characters a match of `pattern` can start with, or None when that
+    cannot be told (the pattern may match fewer than two characters, or uses a construct
+    this does not read)."""
+    try:
+        keys = _prefixes(list(sre_parse.parse(pattern)), _KEY)
+    except _Unknown:
+        return None
+    if any(len(key) < _KEY for key in keys) or len(keys) > _MAX_KEYS:
+        return None
+    return frozenset(keys)
+
+
+def _prefixes(items: list, k: int) -> set[str]:
+    """The strings of length k a match of `items` can start with, and the shorter strings
+    that are whole matches."""
+    if k == 0 or not items:
+        return {""}
+    (op, argument), rest = items[0], items[1:]
+    found: set[str] = set()
+    for head in _first(op, argument, k):
+        if len(head) >= k:
+            found.add(head[:k])
+        else:
+            found.update(head + tail for tail in _prefixes(rest, k - len(head)))
+        if len(found) > _MAX_KEYS:
+            raise _Unknown
+    return found
+
+
+def _first(op, argument, k: int) -> set[str]:
+    if op is sre.LITERAL:
+        return {chr(argument)}
+    if op is sre.IN:
+        return _class(argument)
+    if op is sre.SUBPATTERN:
+        return _prefixes(list(argument[-1]), k)
+    if op is sre.BRANCH:
+        return set().union(*(_prefixes(list(branch), k) for branch in argument[1]))
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        low, high, item = argument
+        found: set[str] = set()
+        for times in range(low, min(high, k) + 1):
+            found |= _prefixes(list(item) * times, k)
+        return found
+    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+        return {""}  # zero width: the next items begin the match
+    raise _Unknown
+
+
+def _class(items) -> set[str]:
+    found: set[str] = set()
+    for op, argument in items:
+        if op is sre.LITERAL:
+            found.add(chr(argument))
+        elif op is sre.RANGE:
+            found.update(chr(code) for code in range(argument[0], argument[1] + 1))
+        elif op is sre.CATEGORY and argument is sre.CATEGORY_DIGIT:
+            found.update("0123456789")
+        else:
+            raise _Unknown
+    return found

@@ -1,0 +1,214 @@
+"""Hardware no vocabulary knows, read by the shape of its name.
+
+A chip, board or module name holds a model token of letters and digits ("Zeta-9", "TH1520",
+"X2"), perhaps after a family word or two ("NeoChip X2", "RDK X3"). A text names such
+hardware, rather than a model, a precision or a setting written the same way ("Llama-3-8B",
+"FP8", "TP4"), when the name stands
+
+1. with a count of it: "8x Zeta-9", "NeoChip X2 (16 chips)", "16 Zeta-9 chips";
+2. after a maker's word: "T-Head TH1520", "Ingenic T40XP", "Loongson 3A6000";
+3. before a device noun: "Zeta-9 GPU", "RDK X3 Module", "NeoChip X2 accelerator";
+4. or, in a cell of a platform column (the column says it names hardware), first in the cell:
+   "Zeta-9", "VisionFive2 , JH7110 (SiFive-U74 ...)".
+
+The makers, device nouns and the words that never name a chip (models, software, precisions,
+sizes, instruction sets, CPU cores) are data: schemas/vocab/chip_words.csv. The name found is
+kept as published as the value's accelerator, unresolved: `perfledger labels` lists it and
+`perfledger map-label platform` resolves it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
+
+from perfledger.schemas.chip_counts import CHIP_NOUNS, FAMILY_AFTER, number
+from perfledger.schemas.folding import MAX_READ_CHARS, clean_text, fold_words
+from perfledger.schemas.platform_mentions import PlatformMention, find_mentions, read_platform
+from perfledger.schemas.vocabulary import read_vocab
+
+_TOKEN = r"[A-Za-z0-9][A-Za-z0-9.+]*(?:-[A-Za-z0-9.+]+)*"
+_WORD = r"[A-Z][A-Za-z]*"
+_SUFFIX = r"(?: (?:Pro|Max|Ultra|Plus|Lite|Mini|Nano|NX|Duo|Ti|Super|XT|XTX|SE|Dual|Quad))?"
+_NAME = rf"(?:{_WORD} ){{0,2}}{_TOKEN}{_SUFFIX}"
+_NUMBER_WORDS = r"\d{1,7}|one|two|three|four|six|eight|twelve|sixteen|single|dual|quad"
+_MEMORY = r"(?: \d+ ?[GT]B)?"
+_TRADEMARKS = re.compile(r"\((?:r|tm|c)\)|[\u00ae\u2122\u00a9]", re.I)
+_LEADING_PART = re.compile(r"^[^(\[,;:|]*")
+
+
+@dataclass(frozen=True)
+class _Words:
+    makers: re.Pattern[str]  # a maker's word, then the name after it
+    maker_names: tuple[tuple[re.Pattern[str], str], ...]  # (maker pattern, canonical)
+    maker_starts: frozenset[str]  # the first word of every maker's name, lower case
+    before_noun: re.Pattern[str]  # a name, then a device noun, ending the text
+    nouns: re.Pattern[str]  # a device noun
+    counted: tuple[re.Pattern[str], ...]  # a name with its count (group "count")
+    not_name: re.Pattern[str]  # a folded word that is never part of a chip's name
+    leading: re.Pattern[str]  # the first name of a text
+
+
+@cache
+def _words() -> _Words:
+    rows = list(read_vocab("chip_words.csv").iter_rows(named=True))
+    makers = [(row["pattern"], row["meaning"]) for row in rows if row["kind"] == "maker"]
+    devices = "|".join(row["pattern"] for row in rows if row["kind"] == "device")
+    not_name = "|".join(f"(?:{row['pattern']})" for row in rows if row["kind"] == "not_name")
+    maker_alternatives = "|".join(f"(?:{pattern})" for pattern, _ in makers)
+    return _Words(
+        makers=re.compile(rf"(?<![\w-])(?P<maker>{maker_alternatives})[ ,]+(?P<name>{_NAME})"
+                          rf"(?![\w+-])", re.I),
+        maker_names=tuple((re.compile(rf"(?:{pattern})", re.I), canonical)
+                          for pattern, canonical in makers),
+        maker_starts=frozenset(re.match(r"[^ \\?(|.-]+", alternative).group(0).lower()
+                               for pattern, _ in makers for alternative in pattern.split("|")),
+        before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
+        nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
+        counted=(
+            re.compile(rf"(?<![\w.])(?P<count>\d{{1,7}}) ?[x\u00d7*] ?(?P<name>{_NAME})"
+                       rf"(?![\w.+-])"),
+            re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}) ?\((?P<count>\d{{1,7}}) ?(?:x )?"
+                       rf"(?:{CHIP_NOUNS})\)", re.I),
+            re.compile(rf"(?<![\w.])(?P<count>(?i:{_NUMBER_WORDS})) (?P<name>{_NAME}){_MEMORY}"
+                       rf" (?i:{CHIP_NOUNS})(?!\w)"),
+        ),
+        not_name=re.compile(rf"(?:{not_name})", re.I),
+        leading=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME})(?![\w+-])"),
+    )
+
+
+def is_chip_name(name: str) -> bool:
+    """Whether `name` may name hardware: it holds a token of letters and digits, and none of
+    its words is a model, a precision, a size, a setting or software ("Llama-3-8B", "FP8",
+    "TP4", "80GB", "CUDA12")."""
+    tokens = name.lower().split()
+    if not any(re.search(r"[a-z]", token) and re.search(r"\d", token) for token in tokens):
+        return False
+    not_name = _words().not_name
+    return not any(not_name.fullmatch(word) or not_name.fullmatch(word.rstrip("+."))
+                   for word in fold_words(name).split())
+
+
+@lru_cache(maxsize=16_384)
+def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
+    """Hardware `text` names that no vocabulary knows (see the module's docstring), with the
+    count of it the text states; None when it names none, or names a known chip.
+
+    `where` the text stands: "platform" (a cell of a platform column, which names hardware
+    by its place), "label" (a header, a section row, a heading or a caption) or "prose" (a
+    paragraph, where a name without a count may be a product line rather than a setup)."""
+    cleaned = clean_text(text)[:MAX_READ_CHARS]
+    if not any(character.isdigit() for character in cleaned):
+        return None  # every model token holds a digit
+    if any(mention.accelerator for mention in find_mentions(cleaned, where == "prose")):
+        return None
+    plain = " ".join(_TRADEMARKS.sub(" ", cleaned).split())
+    words = _words()
+    for pattern in words.counted:
+        for match in pattern.finditer(plain):
+            name = _trimmed(match.group("name"))
+            count = number(match.group("count").lower())
+            if name and count is not None:
+                return _unknown(match.group(0), name, count=count)
+    for match in _after_makers(plain):
+        name = _trimmed(match.group("name"))
+        if name and not (where == "prose" and _family(plain, match.end())):
+            return _unknown(match.group(0), name, maker=_maker(match.group("maker")))
+    for noun in words.nouns.finditer(plain):
+        # The name stands just before the noun: only that stretch of a long text is read.
+        window = plain[max(0, noun.start() - _NAME_WINDOW):noun.end()]
+        match = words.before_noun.search(window)
+        name = _trimmed(match.group("name")) if match else None
+        if name and not (where == "prose" and _plural_noun(plain, noun.end())):
+            return _unknown(match.group(0)[match.group(0).index(name):], name)
+    if where == "platform":
+        leading = _LEADING_PART.match(plain).group(0)
+        for match in words.leading.finditer(leading):
+            name = _trimmed(match.group("name"))
+            if name:
+                return _unknown(leading.strip(), name)
+    return None
+
+
+_NAME_WINDOW = 80  # characters before a device noun where the name it follows may start
+_WORDS = re.compile(r"[A-Za-z]+|[^\x00-\x7f]+")
+
+
+def _after_makers(plain: str):
+    """Matches of a maker's word and the name after it, tried only where a word starts as
+    some maker's name does (a pattern of every maker tried at every word costs more)."""
+    words = _words()
+    for word in _WORDS.finditer(plain):
+        text = word.group(0).lower()
+        if text in words.maker_starts or (not text.isascii() and any(
+                start in text for start in words.maker_starts if not start.isascii())):
+            start = word.start() if text.isascii() else _cjk_start(plain, word, words)
+            match = words.makers.match(plain, start)
+            if match is not None:
+                yield match
+
+
+def _cjk_start(plain: str, word: re.Match[str], words: _Words) -> int:
+    text = word.group(0)
+    found = [text.find(start) for start in words.maker_starts if not start.isascii()
+             and start in text]
+    return word.start() + min(found)
+
+
+def _trimmed(name: str) -> str | None:
+    """The name without words before its model token that are not part of it ("The
+    NeoChip X2"), or None when it cannot name hardware."""
+    words = name.rstrip(".").split(" ")
+    while len(words) > 1 and (fold_words(words[0]) in _LEADING_WORDS
+                              or _words().not_name.fullmatch(fold_words(words[0]))):
+        words = words[1:]
+    name = " ".join(words)
+    return name if is_chip_name(name) else None
+
+
+# Capitalised words that start a sentence or a title, not a chip's name.
+_LEADING_WORDS = frozenset([
+    "the", "a", "an", "on", "our", "with", "using", "for", "and", "of", "in", "by", "from",
+    "to", "at", "via", "new", "this", "these", "each", "per", "all", "both", "results",
+    "performance", "benchmark", "benchmarks", "throughput", "latency", "inference",
+    "training", "system", "platform", "hardware", "device", "board", "target", "test"])
+
+
+def _maker(word: str) -> str | None:
+    for pattern, canonical in _words().maker_names:
+        if pattern.fullmatch(word):
+            return canonical
+    return None
+
+
+def _family(plain: str, end: int) -> bool:
+    """'Zeta Labs Z9 chips': a product line, in prose, when nothing counts it."""
+    return bool(FAMILY_AFTER.match(" " + fold_words(plain[end:end + 60])))
+
+
+def _plural_noun(plain: str, end: int) -> bool:
+    return plain[:end].endswith("s") and not plain[:end].endswith("ss")
+
+
+def _unknown(text: str, name: str, count: int | None = None,
+             maker: str | None = None) -> PlatformMention:
+    return PlatformMention(text.strip(), vendor=maker, accelerator=name, count=count,
+                           count_stated=count is not None, names_device=True)
+
+
+@lru_cache(maxsize=65_536)
+def read_hardware(text: str, where: str = "label") -> PlatformMention | None:
+    """The platform `text` names: a chip or system the vocabulary knows (see
+    `read_platform`), else hardware named by its shape (`unknown_chip`), with the count the
+    text states; a bare count ("8 GPUs") when it names no hardware."""
+    known = read_platform(text, prose=where == "prose")
+    if known is not None and known.accelerator is not None:
+        return known
+    unknown = unknown_chip(text, where)
+    if unknown is None:
+        return known
+    if unknown.count is None and known is not None and known.count is not None:
+        return replace(unknown, count=known.count, count_stated=True)
+    return unknown
