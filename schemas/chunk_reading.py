@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS
+from perfledger.schemas.context_labels import device_class
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
@@ -331,6 +332,17 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
     context_metric = context.get("metric")
     model_canonical, model_item = model_of(plan.corner_model, mappings)
     x_platform, x_count = _found(context, "platform"), _found(context, "count")
+    platform_source, count_source = _source(context, "platform"), _source(context, "count")
+    named_class = device_class(reading.text) if header is None else None
+    of_class = context.get(f"platform:{named_class}") if named_class else None
+    if of_class is not None:  # "GPU 耗时(ms)": the context's GPU, not its CPU
+        x_platform, platform_source = of_class.value, of_class.source
+        x_count, count_source = (of_class.value, of_class.source) if \
+            of_class.value.count_stated else (None, None)
+    elif named_class is None and _classes_named(plan):
+        # Where some columns name the device class they ran on, a column naming none (an
+        # accuracy beside "GPU 耗时" and "CPU 耗时") is tied to no device of the context.
+        x_platform = x_count = platform_source = count_source = None
     x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
     return (
         document, table, column.column,
@@ -343,14 +355,20 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
         *platform_fields(header), *_count(header), *precision_fields(reading.precision),
         *unit_fields(reading.unit),
         plan.corner_model, model_canonical, model_item,
-        *platform_fields(x_platform), _source(context, "platform"),
-        *_count(x_count), _source(context, "count"),
+        *platform_fields(x_platform), platform_source,
+        *_count(x_count), count_source,
         *precision_fields(x_precision), _source(context, "precision"),
         _found(context, "workload"), _source(context, "workload"),
         *unit_fields(x_unit), _source(context, "unit"),
         plan.header_states_chip, plan.header_states_count, plan.header_states_precision,
         plan.table_workload, reading.share, reading.kind == "result",
     )
+
+
+def _classes_named(plan: TablePlan) -> bool:
+    """Whether the table's columns name two classes of device ("GPU 耗时", "CPU 耗时")."""
+    return len({device_class(column.reading.text) for column in plan.results
+                if column.reading.platform is None} - {None}) > 1
 
 
 def _found(context: dict, name: str):

@@ -56,6 +56,10 @@ def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
                     if value is None:
                         continue
             found.setdefault(name, Found(value, text.source))
+    for device_class in DEVICE_CLASSES:
+        of_class = _platform_of_class(context, device_class)
+        if of_class is not None:
+            found[f"platform:{device_class}"] = of_class
     if "platform" not in found:
         for text in context.prose:
             mention = read_hardware(without_names(text), "prose")
@@ -75,7 +79,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, object], ...]:
     text = without_names(text)
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
     # farther away (an earlier paragraph's "DGX A100") may stand in for.
-    mention = read_hardware(text, "prose" if source == "paragraph" else "label")
+    mention = read_hardware(text, "prose" if _reads_as_prose(text, source) else "label")
     if mention is not None:
         if mention.accelerator is not None:
             found.append(("platform", mention))
@@ -112,9 +116,54 @@ def without_names(text: str) -> str:
     return _NAMES.sub(" ", text) if ("_" in text or "/" in text or "." in text) else text
 
 
+# Device classes a column header may name without naming a chip ("GPU 耗时(ms)", "CPU
+# latency"), each with the ranks of the chips of that class (schemas/chip_vocabulary.py).
+DEVICE_CLASSES = {"cpu": (0,), "accelerator": (2,)}
+_DEVICE_CLASS_WORDS = (
+    ("cpu", re.compile(r"(?<![a-z0-9])(?:cpus?|processors?|处理器)(?![a-z0-9])")),
+    ("accelerator", re.compile(r"(?<![a-z0-9])(?:gpus?|npus?|tpus?|xpus?|hpus?|ipus?"
+                               r"|accelerators?|显卡|加速卡)(?![a-z0-9])")),
+)
+
+
+_PER_DEVICE = re.compile(r"(?:/|\bper) ?[a-z]+")
+
+
+@lru_cache(maxsize=16_384)
+def device_class(header: str) -> str | None:
+    """The class of device a header names without naming a chip: "GPU 耗时(ms)" an
+    accelerator, "CPU 耗时(ms)" a CPU; None for both or neither."""
+    folded = _PER_DEVICE.sub(" ", fold_words(header))  # "TFLOPS / GPU" is per device
+    named = [name for name, pattern in _DEVICE_CLASS_WORDS if pattern.search(folded)]
+    return named[0] if len(named) == 1 else None
+
+
+def _platform_of_class(context: TableContext, device_class: str) -> Found | None:
+    """The nearest context text's chip of a class ("- Intel(R) Xeon(R) Gold 6271C" for the
+    CPU columns, "- 硬件：NVIDIA Tesla V100 单卡" for the GPU columns of one table), with the
+    count it states for that chip."""
+    ranks = DEVICE_CLASSES[device_class]
+    for text in context.texts:
+        prose = _reads_as_prose(text.text, text.source)
+        for mention in find_mentions(without_names(text.text), prose):
+            if mention.accelerator is not None and mention.rank in ranks:
+                return Found(mention, text.source)
+    return None
+
+
+_SENTENCE_WORDS = 8  # a caption of this many words is a sentence ("Table 6. ... on a single GPU")
+
+
+def _reads_as_prose(text: str, source: str) -> bool:
+    """A paragraph, or a caption written as a sentence, reads as prose: "a single A6000 GPU"
+    is one, "NVIDIA GPUs" a product line."""
+    return source == "paragraph" or (source == "caption"
+                                     and len(text.split()) >= _SENTENCE_WORDS)
+
+
 def _count_for(text: str, source: str, accelerator: str | None) -> PlatformMention | None:
     """The count a context text states for `accelerator`, among the chips it names."""
-    return next((mention for mention in find_mentions(text, prose=source == "paragraph")
+    return next((mention for mention in find_mentions(text, prose=_reads_as_prose(text, source))
                  if mention.accelerator == accelerator and mention.count_stated), None)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from perfledger.schemas.context_labels import context_labels
+from perfledger.schemas.context_labels import context_labels, device_class
 from perfledger.schemas.legends import legend_platform
 from perfledger.schemas.table_context import table_contexts
 from perfledger.sources.parse import parse_document
@@ -69,3 +69,20 @@ def test_a_script_name_in_prose_names_no_hardware():
     found = context_labels(contexts_of("nvidia_megatron_lm_examples_llama_README.md")[0])
     assert "platform" not in found
     assert found["precision"].value.activation == "fp8"  # "### FP8 Performance"
+
+
+def test_a_column_naming_a_device_class_takes_the_context_s_chip_of_that_class():
+    # PaddleClas (in Chinese): "GPU 耗时(ms)" and "CPU 耗时(ms)" over one table, the test
+    # environments listed under it: "Intel(R) Xeon(R) Gold 6271C" and "NVIDIA Tesla V100 单卡".
+    context = contexts_of("paddleclas_deploy_slim_act_README.md")[0]
+    found = context_labels(context)
+    assert device_class("GPU 耗时(ms)") == "accelerator"
+    assert device_class("CPU 耗时(ms)") == "cpu"
+    assert device_class("TFLOPS / GPU") is None  # a figure per device names no class
+    gpu, cpu = found["platform:accelerator"].value, found["platform:cpu"].value
+    assert (gpu.accelerator, gpu.count, cpu.accelerator) == ("V100", 1, "Xeon 6271C")
+
+
+def test_a_caption_written_as_a_sentence_counts_a_single_chip():
+    found = context_labels(contexts_of("microsoft_deepspeed_chat_blog_README.md")[5])
+    assert (found["platform"].value.accelerator, found["count"].value.count) == ("A6000", 1)
