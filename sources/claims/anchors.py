@@ -9,21 +9,38 @@ from perfledger.sources.claims.lexicon import Lexicon, fold
 from perfledger.sources.claims.mentions import lookup, mentions_between
 from perfledger.sources.claims.records import WINDOW, Anchor, Mention, Reading, Sentence
 
-RANGE_TAIL = re.compile(r"[0-9](?:\.[0-9]{1,4})?\s?[x×%]?\s?(?:-|–|to)\s?$")
+# The lower end of a range right before a ratio's number: "14x - 24x", "18-200x", "61-88%",
+# "1.5x to 2.5x", "from ~10% to ~60%", "between 2x and 3x".
+RANGE_LOW = re.compile(
+    r"(?<![\w.,])~?([0-9]{1,6}(?:\.[0-9]{1,4})?)[ \t]?(?:[x×%]|times)?[ \t]{0,2}"
+    r"(?:-|–|—|to|and)[ \t]{0,2}~?[ \t]?$"
+)
 
 
 def find_anchors(text: str, lex: Lexicon) -> list[Anchor]:
     anchors = []
-    for pattern, unit in ((lex.multiplier_re, "multiplier"), (lex.percent_re, "percent")):
+    for pattern, unit in ((lex.multiplier_re, "multiplier"), (lex.percent_re, "percent"),
+                          (lex.prefix_multiplier_re, "multiplier")):
         for match in pattern.finditer(text):
             value = float(match.group(1).replace(",", ""))
-            in_range = bool(RANGE_TAIL.search(text, max(0, match.start() - 12), match.start()))
-            anchors.append(Anchor(match.start(), match.end(), value, unit, in_range))
+            anchors.append(with_range(text, Anchor(match.start(), match.end(), value, unit)))
     for match in lex.word_number_re.finditer(text):
         value, unit = lex.word_number.get(fold(match.group(0)), (0.0, ""))
         if unit:
             anchors.append(Anchor(match.start(), match.end(), value, unit))
     return drop_overlaps(sorted(anchors, key=lambda a: (a.start, -a.end)))
+
+
+def with_range(text: str, anchor: Anchor) -> Anchor:
+    """A ratio that ends a range ("14x - 24x higher") stands for the range: its span starts
+    at the lower end, and its value is the larger magnitude of the two."""
+    low = RANGE_LOW.search(text, max(0, anchor.start - 24), anchor.start)
+    if low is None:
+        return anchor
+    lower = float(low.group(1))
+    if lower <= 0:
+        return anchor
+    return Anchor(low.start(), anchor.end, max(lower, anchor.value), anchor.unit, True, lower)
 
 
 def drop_overlaps(anchors: list[Anchor]) -> list[Anchor]:

@@ -91,6 +91,11 @@ class Lexicon:
     task_at: re.Pattern[str]
     task_re: re.Pattern[str]
     task_of: dict[str, str]
+    metric_reports: dict[str, str]  # a metric whose claims are reported as another one
+    not_performance: frozenset[str]  # metrics compared in prose that make no claim
+    speed_metrics: frozenset[str]  # the metrics a bare speed comparative may take
+    prefix_multiplier_re: re.Pattern[str]
+    model_shape_re: re.Pattern[str]
 
 
 def collect_aliases(table: Mapping) -> dict[str, list[str]]:
@@ -118,6 +123,7 @@ def compile_at(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+FROM_CONTEXT = "from_context"  # a metric word that names its metric only through the sentence
 NUMBER = r"(?<![\w.,$€£])([0-9]{1,3}(?:,[0-9]{3}){1,3}|[0-9]{1,6}(?:\.[0-9]{1,4})?)"
 POSSESSIVE = r"(?:'s|’s)?"
 
@@ -135,6 +141,7 @@ def load_lexicon() -> Lexicon:
     systems = collect_aliases(vocab["systems"])
     models = collect_aliases(vocab["models"])
     metrics = {name: entry["words"] for name, entry in vocab["metrics"].items()}
+    metrics[FROM_CONTEXT] = vocab["metric_from_context"]["words"]
     comparatives, nouns, vendors = directions["comparative"], directions["noun"], vocab["vendors"]
     metric_alt = build_alternation(flatten(metrics))
     noun_alt = build_alternation(flatten(nouns))
@@ -218,7 +225,29 @@ def load_lexicon() -> Lexicon:
         task_at=compile_at(rf"[\s-]{{1,3}}({task_alt})(?!\w)"),
         task_re=compile_words(flatten(vocab["tasks"])),
         task_of=invert(vocab["tasks"]),
+        metric_reports={name: entry["reports"] for name, entry in vocab["metrics"].items()
+                        if "reports" in entry},
+        not_performance=frozenset(name for name, entry in vocab["metrics"].items()
+                                  if entry.get("performance") is False),
+        speed_metrics=frozenset(vocab["direction_speed"]["metrics"]),
+        # "x1.35 speedup": the multiplier written before its number
+        model_shape_re=model_shapes(vocab["model_shapes"]),
+        prefix_multiplier_re=compile_at(r"(?<![\w.])[x×]\s?([0-9]{1,4}(?:\.[0-9]{1,3})?)(?![\w.%])"),
     )
+
+
+def model_shapes(table: Mapping) -> re.Pattern[str]:
+    """Model names by their shape: a family, then version, size and variant parts
+    ("Llama 3.1 8B", "Qwen3-30B-A3B-Instruct-2507"), or a size and "model" alone ("1.3B
+    parameter model"). A bare number is no part when a ratio follows ("BERT 3x faster")."""
+    family = build_alternation(table["families"])
+    variant = build_alternation(table["variants"])
+    number = r"v?[0-9]{1,4}(?:\.[0-9]{1,3}){0,2}(?![0-9.]*\s?(?:[x×%]|times))(?:[a-wyz](?!\w))?"
+    size = r"[0-9]{1,4}(?:\.[0-9]{1,2})?[BMKTbmkt]|[0-9]{1,2}x[0-9]{1,3}[Bb]|[AaEe][0-9]{1,3}(?:\.[0-9])?[Bb]"
+    part = rf"(?:{size}|{number}|(?:{variant})(?![\w])|[0-9]{{4}})"
+    named = rf"(?:(?:{size})[ -])?(?:{family})(?:[-_ .]?{part})?(?:[-_ ]{part}){{0,5}}"
+    sized = r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:[- ]param(?:eter)?s?)?[ -]model"
+    return re.compile(rf"(?<![\w.])(?:{named}|{sized})(?![\w])", re.IGNORECASE)
 
 
 def vendor_of(system: str) -> str | None:
@@ -226,8 +255,17 @@ def vendor_of(system: str) -> str | None:
     return entry.get("vendor") if entry else None
 
 
+def is_generic(system: str) -> bool:
+    entry = load_claim_vocab()["systems"].get(system)
+    return bool(entry and entry.get("generic"))
+
+
 def higher_is_better(metric: str) -> bool:
     return bool(load_claim_vocab()["metrics"][metric]["higher_is_better"])
+
+
+def reported_metric(metric: str, lex: Lexicon) -> str:
+    return lex.metric_reports.get(metric, metric)
 
 
 def vendor_keys(vendors: Mapping[str, str]) -> dict[str, str]:

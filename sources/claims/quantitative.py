@@ -9,8 +9,24 @@ from dataclasses import replace
 
 from perfledger.schemas.claims import MAX_RATIO
 from perfledger.sources.claims.anchors import is_count, read_anchor
-from perfledger.sources.claims.lexicon import Lexicon, fold, higher_is_better, vendor_of
+from perfledger.sources.claims.discourse import Discourse
+from perfledger.sources.claims.lexicon import (
+    Lexicon,
+    fold,
+    higher_is_better,
+    is_generic,
+    reported_metric,
+    vendor_of,
+)
 from perfledger.sources.claims.mentions import mentions_between, strong_end
+from perfledger.sources.claims.models import shaped_model
+from perfledger.sources.claims.parties import (
+    context_subject,
+    distinguish,
+    names_more,
+    own_subject,
+    phrase_baseline,
+)
 from perfledger.sources.claims.qualifiers import (
     find_negation,
     find_qualifiers,
@@ -20,6 +36,7 @@ from perfledger.sources.claims.qualifiers import (
 from perfledger.sources.claims.ratio import compute_ratio, ratio_kind
 from perfledger.sources.claims.records import (
     WINDOW,
+    Anchor,
     Baseline,
     Context,
     Draft,
@@ -37,6 +54,7 @@ from perfledger.sources.claims.resolution import (
     resolve_model,
     resolve_subject,
     score,
+    vendor_subject,
 )
 
 
@@ -56,14 +74,6 @@ def extract_quantitative(
         if reading is None:
             continue
         numeric = True
-        if anchor.ends_range:
-            problems.append(
-                Problem(
-                    "ratio_range",
-                    f"'{span(text, reading)}' ends a range of ratios; one ratio cannot be stated",
-                )
-            )
-            continue
         readings.append(reading)
     drafts = resolve_readings(sentence, readings, context, lex, problems)
     return drafts, problems, numeric
@@ -97,7 +107,7 @@ def resolve_readings(
     # Right to left, so "60x higher throughput and 16x lower latency than X" shares X.
     for index in range(len(readings) - 1, -1, -1):
         baselines[index] = resolve_baseline(
-            sentence, readings, index, limits[index], baselines, lex
+            sentence, readings, index, limits[index], baselines, lex, context.discourse
         )
     drafts: list[Draft] = []
     previous_baseline: Mention | None = None
@@ -134,12 +144,22 @@ def resolve_baseline(
     limit: int,
     done: list[Baseline | None],
     lex: Lexicon,
+    discourse: Discourse | None,
 ) -> tuple[Resolution, str | None, int | None]:
     reading = readings[index]
     marker = find_marker(sentence, reading, limit, lex)
     if marker is not None:
         marker_end, marker_text = marker
         resolution = read_baseline_slot(sentence, marker_end, lex)
+        vague = resolution.baseline is not None and resolution.baseline_kind == "system" and (
+            "+baseline-vendor" in resolution.tags or is_generic(resolution.baseline.canonical))
+        if resolution.baseline is None and resolution.baseline_kind is None or vague:
+            # no vocabulary names what follows the marker, or only its vendor or its kind of
+            # chip does ("than NVIDIA's B300", "previous-generation Hopper GPUs")
+            found, tag = phrase_baseline(sentence, marker_end, lex, discourse)
+            if found is not None and (not vague or names_more(found, resolution.baseline)):
+                resolution = Resolution(baseline=found, baseline_kind="system", tags=[tag],
+                                        penalty=0.1)
         marker_start = marker_end - len(marker_text)
         return resolution, marker_text, marker_start
     if index + 1 < len(readings) and done[index + 1] is not None:
@@ -177,14 +197,21 @@ def build_draft(
         return None, Problem(
             "negated", f"'{negation}' before '{claim}' denies or weakens the comparison"
         )
-    metric, metric_tag = resolve_metric(sentence, reading, limit, lex)
+    previous = context.discourse.current_before() if context.discourse is not None else ()
+    metric, metric_tag = resolve_metric(sentence, reading, limit, lex, previous)
     if metric is None:
         return None, Problem(
             "needs_metric", f"'{claim}' names no metric, so its better direction is unknown"
         )
+    if metric in lex.not_performance:
+        return None, Problem(
+            "not_performance",
+            f"'{claim}' compares {metric.replace('_', ' ')}, which is no performance claim",
+        )
     ratio = compute_ratio(
         reading.anchor.value, reading.anchor.unit, reading.sense, higher_is_better(metric)
     )
+    metric = reported_metric(metric, lex)
     if ratio is None or ratio > MAX_RATIO or ratio < 1.0 / MAX_RATIO:
         return None, Problem("implausible_ratio", f"'{claim}' does not give a usable ratio")
     resolution = replace(base, metric=metric, tags=list(base.tags))
@@ -198,6 +225,10 @@ def build_draft(
         base.baseline.end if base.baseline else None,
         lex,
     )
+    if subject is None:
+        subject, subject_tag, subject_penalty = resolve_by_phrase(
+            sentence, reading, excluded, context, lex
+        )
     if subject is not None and (partner := find_coordinated(sentence, subject)):
         return None, Problem(
             "ambiguous_subject",
@@ -206,10 +237,19 @@ def build_draft(
     resolution.subject = subject
     if resolution.baseline is None and resolution.baseline_kind is None:
         resolution = find_unmarked_baseline(sentence, reading, subject, resolution, lex)
+    if subject is not None and resolution.baseline is not None \
+            and subject.canonical == resolution.baseline.canonical:
+        told_apart = distinguish(sentence, subject, resolution.baseline)
+        if told_apart is not None:
+            resolution.subject, resolution.baseline = told_apart
     problem = check_parties(claim, resolution)
     if problem:
         return None, problem
     model, task, model_tag = resolve_model(sentence, reading.anchor.start, context, lex)
+    if model is None:
+        model, resolution.model_known, model_tag = shaped_model(
+            text, reading.anchor.start, lex, previous
+        )
     resolution.model, resolution.task = model, task
     start, prefix = read_prefix(text, reading.anchor.start, lex)
     end, suffix = read_suffix(text, reading.span_end, lex)
@@ -223,13 +263,44 @@ def build_draft(
         form=f"{unit}-{reading.grammar}"
         + (f"-{slug(marker)}" if marker and reading.marker_end is None else "")
         + "".join(t for t in tags if t),
-        qualifier=find_qualifiers(sentence, prefix, lex, [suffix] if suffix else []),
+        qualifier=find_qualifiers(
+            sentence, prefix, lex, [q for q in (suffix, range_of(reading.anchor)) if q]
+        ),
         ratio=round(ratio, 6),
         ratio_text=text[reading.ratio_start : reading.ratio_end],
         kind=ratio_kind(reading, text),
         direction="better" if ratio >= 1.0 else "worse",
         confidence=score(0.95, penalty),
     ), None
+
+
+def resolve_by_phrase(
+    sentence: Sentence, reading: Reading, taken: set[Mention], context: Context, lex: Lexicon
+) -> tuple[Mention | None, str, float]:
+    """No vocabulary names the subject near the claim: its clause's own phrase, else the
+    vendor named nearby, else the page around the sentence."""
+    start = read_prefix(sentence.text, reading.span_start, lex)[0]
+    discourse = context.discourse
+    found, tag, phrase = own_subject(sentence, start, lex)
+    if found is not None:
+        return found, tag, 0.1
+    if phrase is None or phrase.kind not in ("pronoun", "first_person", "generic"):
+        vendor, tag, penalty = vendor_subject(sentence, reading, taken)
+        if vendor is not None:
+            return vendor, tag, penalty
+    found, tag = context_subject(phrase, sentence, start, lex, discourse)
+    if found is not None and found not in taken:
+        return found, tag, 0.2
+    return None, "", 0.35
+
+
+def range_of(anchor: Anchor) -> str | None:
+    """ "range 14-24x": the qualifier of a ratio read off the top of a range."""
+    if not anchor.ends_range or anchor.low is None:
+        return None
+    unit = {"multiplier": "x", "percent": "%"}.get(anchor.unit, "")
+    low, high = sorted((anchor.low, anchor.value))
+    return f"range {low:g}-{high:g}{unit}"
 
 
 def find_unmarked_baseline(

@@ -21,10 +21,11 @@ class ClaimResult:
 
 @dataclass(frozen=True)
 class Mention:
-    start: int
+    start: int  # -1 when the party comes from the page around the sentence
     end: int
-    canonical: str
+    canonical: str  # the vocabulary's name; the words as published when it has none
     text: str
+    known: bool = True  # whether a vocabulary resolved it
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,8 @@ class Anchor:
     end: int
     value: float
     unit: str  # "multiplier" | "percent" | "fraction"
-    ends_range: bool = False  # preceded by "2-" / "2 to": the number ends a range
+    ends_range: bool = False  # the number ends a range ("2-3x"): the anchor spans it
+    low: float | None = None  # the range's lower end
 
 
 @dataclass
@@ -64,6 +66,7 @@ class Resolution:
     baseline_count: int | None = None
     metric: str | None = None
     model: str | None = None
+    model_known: bool = True  # whether a vocabulary resolved the model
     task: str | None = None
     tags: list[str] = field(default_factory=list)
     penalty: float = 0.0
@@ -108,10 +111,12 @@ class Sentence:
 
 @dataclass(frozen=True)
 class Context:
-    """What the page says around a sentence: the current heading's model and task."""
+    """What the page says around a sentence: the current heading's model and task, and the
+    page read so far (sources/claims/discourse.py), which claims take parties from."""
 
     heading_model: str | None = None
     heading_task: str | None = None
+    discourse: object | None = field(default=None, compare=False)
 
 
 @dataclass
