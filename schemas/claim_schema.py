@@ -40,7 +40,7 @@ class ClaimSchema(pa.DataFrameModel):
     subject_text: pl.String = pa.Field(nullable=True, description="The words that named the subject")
     baseline: pl.String = pa.Field(nullable=True, str_length=PARTY, description="System the subject is compared against: its canonical name, else the words that named it")
     baseline_text: pl.String = pa.Field(nullable=True, description="The words that named the baseline, or the prior result")
-    baseline_kind: pl.String = pa.Field(nullable=True, isin=sorted(BASELINE_KINDS), description="system, or prior_result for a comparison with an earlier round")
+    baseline_kind: pl.String = pa.Field(nullable=True, isin=sorted(BASELINE_KINDS), description="system; prior_result for a comparison with an earlier round; counterpart for the subject without the change the claim is about")
     baseline_count: pl.Int32 = pa.Field(nullable=True, ge=1, description="How many baseline systems, as in '8x A100 GPUs'")
     model: pl.String = pa.Field(nullable=True, str_length=PARTY, description="Model or workload: its canonical name, else as published")
     task: pl.String = pa.Field(nullable=True, isin=known_tasks(), description="training or inference")

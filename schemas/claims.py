@@ -30,7 +30,11 @@ RATIO_KINDS = frozenset(
     }
 )
 DIRECTIONS = frozenset({"better", "worse"})
-BASELINE_KINDS = frozenset({"system", "prior_result"})
+# system: another system; prior_result: an earlier result of the subject ("the previous round");
+# counterpart: the subject without the change a claim is about ("This improved ..." compares
+# the system with mimalloc and without it), named "without mimalloc".
+BASELINE_KINDS = frozenset({"system", "prior_result", "counterpart"})
+NAMED_BASELINE_KINDS = ("system", "counterpart")
 MAX_RATIO = 10_000.0  # beyond this a "ratio" is a misread number, not a benchmark claim
 # A subject, baseline or model kept as published is a name, not a paragraph.
 MAX_PARTY_CHARS = 120
@@ -138,7 +142,8 @@ def direction_agrees_with_ratio() -> pl.Expr:
 
 def baseline_kind_matches_baseline() -> pl.Expr:
     kind = pl.col("baseline_kind")
-    return (pl.col("baseline").is_not_null() == (kind == "system").fill_null(False)) & (
+    return (pl.col("baseline").is_not_null()
+            == kind.is_in(NAMED_BASELINE_KINDS).fill_null(False)) & (
         pl.col("baseline_count").is_null() | pl.col("baseline").is_not_null()
     )
 

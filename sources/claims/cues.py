@@ -27,7 +27,7 @@ from dataclasses import dataclass
 UNFOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
 # The tail every multiplier or percent anchor ends with, right after its last digit
 # ("3.4x", "2-fold", "3 times", "31%", "31 percent", "31 per cent"), read on lower-cased text.
-LOOSE_RATIO = re.compile(r"[0-9](?:\s?[x×%]|-fold|\s{1,2}times|\s?per)")
+LOOSE_RATIO = re.compile(r"[0-9](?:\s?[x×%]|-fold|\s{1,2}times|\s?per)|[x×]\s?[0-9]")
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ from perfledger.sources.claims.sentences import split_sentences
 
 SECTION_REACH = 3  # blocks of the section read back for a party, nearest first
 LEAD_IN = re.compile(r":[\"'”’)*_]*$")
+LEAD_MARKERS = frozenset({"compared to", "compared with", "relative to", "versus the",
+                          "over the", "than the"})
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,8 @@ class Party:
     """A party taken from the page around a claim, and where it came from."""
 
     text: str
-    source: str  # "clause", "sentence", "section", "lead-in", "heading", "title"
+    source: str  # "clause", "sentence", "section", "lead-in", "heading", "title", "action"
+    change: bool = False  # the party is a change the writers made ("This improved ...")
 
 
 @dataclass
@@ -86,10 +89,13 @@ class Discourse:
         if kind in ("pronoun", "generic"):
             demonstrative = phrase is not None and low_first(phrase.text) in (
                 "this", "these", "that", "those", "such")
-            return (self.earlier_clause(sentence, start)
-                    or (self.action() if demonstrative else None)
-                    or self.previous_subject()
-                    or self.from_lead_in() or self.from_heading() or self.topic_party())
+            party = (self.earlier_clause(sentence, start)
+                     or (self.action() if demonstrative else None)
+                     or self.previous_subject())
+            if party is not None:
+                # "This improved ...": what "this" stands for is a change
+                return Party(party.text, party.source, demonstrative)
+            return self.from_lead_in() or self.from_heading() or self.topic_party()
         if kind == "none":
             return (self.earlier_clause(sentence, start) or self.from_lead_in()
                     or self.from_heading() or self.topic_party())
@@ -114,7 +120,7 @@ class Discourse:
         for sentence in self.current_before() + self.previous_sentences():
             phrase = action_object(sentence, self.lex)
             if phrase is not None:
-                return Party(phrase.text, "sentence")
+                return Party(phrase.text, "action", True)
         return None
 
     def previous_subject(self) -> Party | None:
@@ -136,6 +142,21 @@ class Discourse:
         if phrase is None or phrase.kind != "name":
             phrase = named_in(self.lead.text, self.lex)
         return Party(phrase.text, "lead-in") if phrase is not None else None
+
+    def lead_baseline(self) -> str | None:
+        """What the list's lead-in compares with ("Compared to other RLHF systems like
+        Colossal-AI, DeepSpeed-RLHF excels ...:")."""
+        if self.lead is None:
+            return None
+        text = sentences_of(self.lead)[0]
+        found = tokens(text)
+        for index, token in enumerate(found[:-1]):
+            pair = f"{low(token)} {low(found[index + 1])}"
+            if pair in LEAD_MARKERS:
+                phrase = phrase_after(text, found[index + 1].end(), self.lex)
+                if phrase is not None and phrase.kind == "name":
+                    return phrase.text
+        return None
 
     def from_heading(self) -> Party | None:
         for heading in reversed(self.headings):
@@ -209,7 +230,14 @@ def heading_name(text: str, lex: Lexicon) -> Phrase | None:
     match = HEADING_PREFIX.match(text)
     if match is None:
         return None
-    phrase = classify(text, tokens(text, match.end()), lex)
+    words = phrase_words()
+    found = tokens(text, match.end())
+    # Title Case hides the verb ("Why Sleep Mode Improves Inference Speed"): cut at it
+    for index, token in enumerate(found):
+        if index and (low(token) in words.predicates or low(token) in words.cuts):
+            found = found[:index]
+            break
+    phrase = classify(text, found, lex)
     return phrase if phrase is not None and phrase.kind == "name" else None
 
 

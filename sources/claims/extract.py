@@ -63,6 +63,7 @@ from perfledger.sources.claims.cues import Cues, build_cues, may_hold_claim, may
 from perfledger.sources.claims.discourse import Discourse
 from perfledger.sources.claims.lexicon import Lexicon, flatten, fold, load_lexicon
 from perfledger.sources.claims.mentions import find_mentions
+from perfledger.sources.claims.parity import extract_parity
 from perfledger.sources.claims.qualitative import extract_qualitative
 from perfledger.sources.claims.quantitative import extract_quantitative, find_counts
 from perfledger.sources.claims.ratio import compute_ratio
@@ -130,6 +131,7 @@ def extract_sentence(
     sentence: Sentence, context: Context, lex: Lexicon
 ) -> tuple[list[dict], list[Problem]]:
     drafts, problems, numeric = extract_quantitative(sentence, context, lex)
+    drafts += extract_parity(sentence, context, lex)
     if not drafts and not numeric:
         qualitative, more = extract_qualitative(sentence, context, lex)
         drafts, problems = qualitative, problems + more
@@ -166,11 +168,11 @@ def load_cues() -> Cues:
     qualitative = vocab["qualitative"]
     return build_cues(
         singles=(lex.multiplier_re, lex.percent_re, lex.word_number_re, lex.qual_verb_re,
-                 lex.qual_ahead_re),
+                 lex.qual_ahead_re, lex.prefix_multiplier_re, lex.parity_re),
         pairs=((lex.qual_noun_re, lex.qual_marker_re), (lex.comparative_re, lex.than_re)),
         vocab={
             "single": flatten(vocab["number_words"]) + qualitative["verbs"]
-            + qualitative["ahead"],
+            + qualitative["ahead"] + vocab["parity"]["verbs"] + vocab["parity"]["phrases"],
             "nouns": qualitative["advantage_nouns"],
             "markers": qualitative["advantage_markers"],
             "comparatives": flatten(vocab["directions"]["comparative"]),
@@ -202,7 +204,8 @@ def extract_claims(
         return ClaimResult(build_claims_frame([]), build_rejected_frame([]))
     lex = load_lexicon()
     page = assemble_blocks(prose, outline)
-    title = title or page.title
+    title = title or page.title or next(
+        (b.text for b in page.blocks if b.kind == "heading" and b.level == 1), None)
     discourse = Discourse(lex, title)
     context = read_heading(title, lex) if title else Context()
     rows: list[dict] = []

@@ -53,6 +53,8 @@ class Lexicon:
     metric_noun_at: re.Pattern[str]
     metric_at: re.Pattern[str]
     quantity_at: re.Pattern[str]
+    metric_marker_at: re.Pattern[str]
+    noun_range_tail: re.Pattern[str]
     of_what_at: re.Pattern[str]
     equative_at: re.Pattern[str]
     equative_sense: dict[str, str]
@@ -96,6 +98,9 @@ class Lexicon:
     speed_metrics: frozenset[str]  # the metrics a bare speed comparative may take
     prefix_multiplier_re: re.Pattern[str]
     model_shape_re: re.Pattern[str]
+    spec_figure_re: re.Pattern[str]
+    parity_re: re.Pattern[str]  # the cue of a parity claim (sources/claims/parity.py)
+    spec_word_re: re.Pattern[str]
 
 
 def collect_aliases(table: Mapping) -> dict[str, list[str]]:
@@ -171,11 +176,28 @@ def load_lexicon() -> Lexicon:
         comparative_re=compile_words(flatten(comparatives)),
         comparative_at=compile_at(rf"{SPACE}({build_alternation(flatten(comparatives))})(?!\w)"),
         comparative_sense=invert(comparatives),
-        noun_at=compile_at(rf"{SPACE}({noun_alt})(?!\w)"),
+        # "2x reduction in the step time": the noun's metric may follow it
+        noun_at=compile_at(
+            rf"{SPACE}({noun_alt})(?!\w)(?:{SPACE}(?:in|of|on){SPACE}(?:the{SPACE})?"
+            rf"(?:[\w-]{{1,24}}{SPACE}){{0,2}}?({metric_alt})(?!\w))?"
+        ),
         noun_sense=invert(nouns),
         metric_noun_at=compile_at(rf"{SPACE}({metric_alt}){SPACE}({noun_alt})(?!\w)"),
         metric_at=compile_at(rf"{SPACE}(?:the{SPACE})?({metric_alt})(?!\w)"),
-        quantity_at=compile_at(rf"{SPACE}(?:of{SPACE})?the{SPACE}({metric_alt})(?!\w)"),
+        # "80% of the performance", "2.7x the serving throughput" (up to two words between)
+        quantity_at=compile_at(
+            rf"{SPACE}(?:of{SPACE})?the{SPACE}(?:[\w-]{{1,24}}{SPACE}){{0,2}}?({metric_alt})(?!\w)"
+        ),
+        # "24x throughput over HF": a multiple of a quantity named before its baseline
+        metric_marker_at=compile_at(
+            rf"{SPACE}({metric_alt}){SPACE}(?=(?:over|vs\.?|versus|than|compared|relative)(?!\w))"
+        ),
+        # "overhead ranges from 10% to 68%", "slowdowns going up to 2x", "savings: 62%"
+        noun_range_tail=compile_at(
+            rf"(?<!\w)({noun_alt})(?:{SPACE}(?:ranges?|ranging|is|are|was|were|of|reaches|"
+            rf"reached|reaching|goes|going|went|up|to|from|at|around|about|between))"
+            rf"{{0,4}}\s{{0,3}}:?\s{{0,3}}(?:(?:{prefix_alt}){SPACE})?~?$"
+        ),
         of_what_at=compile_at(rf"{SPACE}of{SPACE}what(?!\w)"),
         equative_at=compile_at(rf"{SPACE}as{SPACE}({equative_alt}){SPACE}as(?!\w)"),
         equative_sense=invert(directions["equative"]),
@@ -232,6 +254,12 @@ def load_lexicon() -> Lexicon:
         speed_metrics=frozenset(vocab["direction_speed"]["metrics"]),
         # "x1.35 speedup": the multiplier written before its number
         model_shape_re=model_shapes(vocab["model_shapes"]),
+        spec_figure_re=re.compile(
+            rf"(?<![\w.])[0-9][0-9,.]*\s?(?:{build_alternation(vocab['look_alikes']['spec_units'])})"
+            rf"(?![\w/])"
+        ),
+        spec_word_re=compile_words(vocab["look_alikes"]["spec_words"]),
+        parity_re=compile_words(vocab["parity"]["verbs"] + vocab["parity"]["phrases"]),
         prefix_multiplier_re=compile_at(r"(?<![\w.])[x×]\s?([0-9]{1,4}(?:\.[0-9]{1,3})?)(?![\w.%])"),
     )
 

@@ -33,6 +33,9 @@ def own_subject(
     text = sentence.text
     phrase = clause_subject(text, start, lex)
     if phrase is not None and phrase.kind == "name":
+        changed = without_action(text, phrase)
+        if changed is not None:  # "Simply enabling tuning gave us a 22.9% speedup"
+            return resolve_phrase(text, changed, lex), "+subject-phrase+subject-change", phrase
         return resolve_phrase(text, phrase, lex), "+subject-phrase", phrase
     if phrase is None or phrase.kind in ("first_person", "person", "pronoun", "generic"):
         found = instrument(text, start, lex)
@@ -43,17 +46,36 @@ def own_subject(
     return None, "", phrase
 
 
+def without_action(text: str, phrase: Phrase) -> Phrase | None:
+    """ "enabling tuning", "Simply adding X": a subject that is a change made, named by what
+    was changed."""
+    words = phrase_words()
+    found = tokens(text, phrase.start, phrase.end)
+    for index, token in enumerate(found[:-1]):
+        word = fold(token.group(0))
+        if word in words.instrument_verbs:
+            rest = found[index + 1:]
+            return Phrase(rest[0].start(), rest[-1].end(), text[rest[0].start():rest[-1].end()],
+                          "name")
+        if word not in words.adverbs:
+            return None
+    return None
+
+
 def context_subject(
     phrase: Phrase | None, sentence: Sentence, start: int, lex: Lexicon,
     discourse: Discourse | None,
 ) -> tuple[Mention | None, str]:
     """The party a pronoun, "we" or a missing subject stands for, from the page around."""
-    if discourse is None or (phrase is not None and phrase.kind in ("person", "metric")):
+    if discourse is None or (phrase is not None and phrase.kind == "person"):
         return None, ""
+    if phrase is not None and phrase.kind == "metric":
+        phrase = None  # "First inference is 4-7x slower": the clause names no party
     party = discourse.subject_for(phrase, sentence.text, start)
     if party is None:
         return None, ""
-    return resolve_text(party.text, lex), f"+subject-{party.source}"
+    tag = f"+subject-{party.source}" + ("+subject-change" if party.change else "")
+    return resolve_text(party.text, lex), tag
 
 
 def phrase_baseline(

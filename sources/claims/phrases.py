@@ -154,6 +154,23 @@ def clause_subject(text: str, end: int, lex: Lexicon) -> Phrase | None:
     return None
 
 
+CLAUSE_WORDS = frozenset({"that", "which", "who", "while", "whereas", "but", "although",
+                          "though", "because", "since", "so", "whilst"})
+
+
+def matching_open(found: list[re.Match[str]], closing: int, begin: int) -> int | None:
+    depth = 0
+    for index in range(closing, begin - 1, -1):
+        raw = found[index].group(0)
+        if raw in CLOSING:
+            depth += 1
+        elif raw in OPENING:
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
+
+
 def starts_with_verb(text: str, position: int) -> bool:
     """Whether a claim's words open with a verb ("improved ... by 2.3x")."""
     match = TOKEN.match(text, position)
@@ -196,8 +213,14 @@ def is_predicate(found: list[re.Match[str]], index: int) -> bool:
         return False
     before = found[index - 1].group(0) if index else ""
     after = low(found[index + 1]) if index + 1 < len(found) else ""
-    return name_like(before) and (after in words.determiners or after in (
-        "that", "with", "up", "to", "from"))
+    following = found[index + 1].group(0) if index + 1 < len(found) else ""
+    return name_like(before) and (
+        after in words.determiners or after in MORPH_NEXT or name_like(following)
+        or following[:1].isdigit())
+
+
+MORPH_NEXT = frozenset({"that", "with", "up", "to", "from", "in", "at", "on", "by", "over",
+                        "across", "for"})
 
 
 def phrase_ending(
@@ -206,16 +229,24 @@ def phrase_ending(
     """The noun phrase that ends right before token `last`: back to the clause's start, a
     comma, a verb or a "that"; "X with Y" names X."""
     words = phrase_words()
+    while last > begin and low(found[last - 1]) in words.adverbs:
+        last -= 1  # "torch.compile significantly enhances": the adverb is no part of it
     start = last
     while start > begin:
         token = found[start - 1]
         raw, word = token.group(0), low(token)
+        if raw in CLOSING and start - 1 > begin:
+            # "TurboQuant (TQ) adds": an abbreviation in brackets belongs to the name
+            opening = matching_open(found, start - 1, begin)
+            if opening is not None and opening > begin:
+                start = opening
+                continue
         if raw in SOFT_BOUNDARY or raw in HARD_BOUNDARY or raw in OPENING or raw in CLOSING \
                 or not_phrase(token) or is_predicate(found, start - 1) \
-                or word in words.participles or word in ("that", "which", "who"):
+                or word in words.participles or word in CLAUSE_WORDS:
             break
         start -= 1
-    run = found[start:last]
+    run = [t for t in found[start:last]]
     for index, token in enumerate(run):
         if index and low(token) in words.cuts and low(token) not in ("and", "or"):
             run = run[:index]
@@ -246,9 +277,12 @@ def open_bracket(found: list[re.Match[str]]) -> int | None:
 
 
 def segment_start(found: list[re.Match[str]], stop: int) -> int:
-    """Index of the first token after the last clause boundary before `stop`."""
+    """Index of the first token after the last clause boundary before `stop`: a semicolon,
+    colon or dash, or a word that opens a clause of its own (", while TQ variants are")."""
     for index in range(stop - 1, -1, -1):
-        if found[index].group(0) in HARD_BOUNDARY:
+        if found[index].group(0) in HARD_BOUNDARY or (
+                low(found[index]) in CLAUSE_WORDS - {"that", "which", "who", "so"}
+                and index and found[index - 1].group(0) == ","):
             return index + 1
     return 0
 
@@ -337,8 +371,9 @@ def instrument(text: str, end: int, lex: Lexicon) -> Phrase | None:
     first = low(found[0])
     if first in words.instrument_openers:
         begin = 1
-        if begin < len(found) and low(found[begin]) in words.instrument_verbs:
-            begin += 1
+        if begin + 1 < len(found) and low(found[begin]) in words.instrument_verbs \
+                and found[begin + 1].group(0) != ",":
+            begin += 1  # "By adding X," names X; "With tuning," names tuning
         comma = next((i for i in range(begin, min(len(found), begin + 14))
                       if found[i].group(0) == ","), None)
         if comma is not None and found[comma].start() < end:
@@ -348,7 +383,10 @@ def instrument(text: str, end: int, lex: Lexicon) -> Phrase | None:
     for token in found:
         if token.start() < end or low(token) not in ("using", "with"):
             continue
-        return phrase_after(text, token.end(), lex)
+        phrase = phrase_after(text, token.end(), lex)
+        if phrase is not None and any(name_like(word) for word in phrase.text.split()):
+            return phrase
+        return None
     return None
 
 
@@ -367,6 +405,12 @@ def action_object(text: str, lex: Lexicon) -> Phrase | None:
         if not acted:
             continue
         phrase = phrase_after(text, token.end(), lex)
+        if phrase is not None and phrase.kind in ("name", "generic") \
+                and not any(name_like(word) for word in phrase.text.split()):
+            # "adding the support for the all_gather_into_tensor": what the support is for
+            follow = re.compile(r"\s{1,3}(?:for|of)\s{1,3}").match(text, phrase.end)
+            inner = phrase_after(text, follow.end(), lex) if follow else None
+            phrase = inner if inner is not None and inner.kind == "name" else phrase
         if phrase is not None and phrase.kind == "name":
             best = phrase
     return best
@@ -394,6 +438,13 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
         return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "pronoun")
     while found and (low(found[0]) in words.determiners or low(found[0]) in words.pronouns):
         found = found[1:]
+    whole = text_of(text, found)
+    metric = lex.metric_re.search(whole)
+    if metric is not None and (metric.end() == len(whole) or metric.start() == 0) and not any(
+            name_like(t.group(0)) for t in found if not is_metric(t, lex)
+            and t.start() - found[0].start() not in range(metric.start(), metric.end())):
+        # "First inference", "the total time taken": a metric, not a party
+        return Phrase(found[0].start(), found[-1].end(), whole, "metric")
     found = trim_metrics(text, found, lex)
     if not found:
         return None

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 from perfledger.schemas.claims import MAX_RATIO
+from perfledger.schemas.labels import known_model, model_name
 from perfledger.sources.claims.anchors import is_count, read_anchor
 from perfledger.sources.claims.discourse import Discourse
 from perfledger.sources.claims.lexicon import (
@@ -26,7 +27,10 @@ from perfledger.sources.claims.parties import (
     names_more,
     own_subject,
     phrase_baseline,
+    resolve_phrase,
+    resolve_text,
 )
+from perfledger.sources.claims.phrases import Phrase, phrase_after
 from perfledger.sources.claims.qualifiers import (
     find_negation,
     find_qualifiers,
@@ -49,6 +53,7 @@ from perfledger.sources.claims.records import (
 from perfledger.sources.claims.resolution import (
     check_parties,
     find_marker,
+    quantifies,
     read_baseline_slot,
     resolve_metric,
     resolve_model,
@@ -71,12 +76,58 @@ def extract_quantitative(
         if is_count(text, anchor, lex):
             continue
         reading = read_anchor(sentence, anchor, lex)
+        if reading is None and readings and coordinated(text, readings[-1], anchor, lex):
+            # "speedups of 3.5x, 2.3x, and 2.6x", "9x ... over HF and 15x over Colossal-AI":
+            # a number listed with a claim's says what that claim says
+            last = readings[-1]
+            reading = Reading(anchor, anchor.start, anchor.end, anchor.start, anchor.end,
+                              last.sense, last.grammar, last.metric)
         if reading is None:
             continue
         numeric = True
         readings.append(reading)
     drafts = resolve_readings(sentence, readings, context, lex, problems)
+    respectively(sentence, drafts, context, lex)
     return drafts, problems, numeric
+
+
+LISTED = re.compile(r"\s{0,3},?\s{0,3}(?:(?:and|or)\s{1,3})?$", re.IGNORECASE)
+JOINED = re.compile(r"(?:,|\band|\bor)\s{1,3}$", re.IGNORECASE)
+SPACES = re.compile(r"\s{1,3}")
+RESPECTIVELY = re.compile(r"^[\s,]{0,3}respectively(?!\w)", re.IGNORECASE)
+
+
+def coordinated(text: str, last: Reading, anchor: Anchor, lex: Lexicon) -> bool:
+    """Whether a number with no words of its own is listed with the claim before it: right
+    after it ("3.5x, 2.3x, and 2.6x"), or joined to it and naming its own baseline ("and 15x
+    over Colossal-AI")."""
+    if anchor.unit != last.anchor.unit or anchor.start - last.anchor.end > WINDOW:
+        return False
+    if LISTED.fullmatch(text, last.anchor.end, anchor.start):
+        return True
+    before = text[max(last.span_end, anchor.start - 8):anchor.start]
+    space = SPACES.match(text, anchor.end)
+    return bool(JOINED.search(before)) and bool(
+        space and lex.marker_re.match(text, space.end()))
+
+
+def respectively(sentence: Sentence, drafts: list[Draft], context: Context,
+                 lex: Lexicon) -> None:
+    """ "speedups of 3.5x, 2.3x, and 2.6x respectively": the claims take, in order, the models
+    the sentence before listed ("the ResNet, ViT, and Llama 2 models")."""
+    if len(drafts) < 2 or not RESPECTIVELY.match(sentence.text, drafts[-1].end):
+        return
+    previous = context.discourse.current_before() if context.discourse is not None else []
+    for text in previous[:1]:
+        names = list(dict.fromkeys(m.group(0) for m in lex.model_shape_re.finditer(text)))
+        if len(names) == len(drafts):
+            for draft, name in zip(drafts, names, strict=True):
+                draft.resolution.model = name
+                draft.resolution.model_known = known_model(name)
+                if known_model(name):
+                    draft.resolution.model = model_name(name)[0]
+                draft.form += "+model-respectively"
+
 
 
 def find_counts(sentence: Sentence, lex: Lexicon) -> list[str]:
@@ -112,6 +163,7 @@ def resolve_readings(
     drafts: list[Draft] = []
     previous_baseline: Mention | None = None
     previous_subject: Mention | None = None
+    earlier_baseline: Mention | None = None  # the baseline of the sentence's claim before
     for index, reading in enumerate(readings):
         base, marker, marker_start = baselines[index]
         # an earlier claim's baseline ("than the A100 and 3x faster than ...") is not a subject
@@ -128,12 +180,15 @@ def resolve_readings(
             previous_subject,
             context,
             lex,
+            earlier_baseline,
         )
         if problem:
             problems.append(problem)
             continue
         drafts.append(draft)
         previous_subject = draft.resolution.subject
+        if draft.resolution.baseline is not None and draft.resolution.baseline_kind == "system":
+            earlier_baseline = draft.resolution.baseline
     return drafts
 
 
@@ -189,6 +244,7 @@ def build_draft(
     shared_subject: Mention | None,
     context: Context,
     lex: Lexicon,
+    earlier_baseline: Mention | None = None,
 ) -> tuple[Draft | None, Problem | None]:
     text = sentence.text
     claim = text[reading.span_start : reading.span_end]
@@ -196,6 +252,11 @@ def build_draft(
     if negation:
         return None, Problem(
             "negated", f"'{negation}' before '{claim}' denies or weakens the comparison"
+        )
+    spec = find_specification(sentence, reading, lex)
+    if spec:
+        return None, Problem(
+            "spec_ratio", f"'{claim}' compares a specification ('{spec}'), not a measured result"
         )
     previous = context.discourse.current_before() if context.discourse is not None else ()
     metric, metric_tag = resolve_metric(sentence, reading, limit, lex, previous)
@@ -236,7 +297,10 @@ def build_draft(
         )
     resolution.subject = subject
     if resolution.baseline is None and resolution.baseline_kind is None:
-        resolution = find_unmarked_baseline(sentence, reading, subject, resolution, lex)
+        resolution = find_unmarked_baseline(
+            sentence, reading, subject, resolution, lex, context, earlier_baseline,
+            "+subject-change" in subject_tag or "+subject-instrument" in subject_tag,
+        )
     if subject is not None and resolution.baseline is not None \
             and subject.canonical == resolution.baseline.canonical:
         told_apart = distinguish(sentence, subject, resolution.baseline)
@@ -294,6 +358,26 @@ def resolve_by_phrase(
     return None, "", 0.35
 
 
+def find_specification(sentence: Sentence, reading: Reading, lex: Lexicon) -> str | None:
+    """The words that make a ratio a specification's: a specification word in the claim or
+    right before it ("the theoretical ... throughput"), or, for a ratio in brackets, a peak
+    figure in the clause it comments ("2.9 TFLOPS of FP32 computations (3x speedup ...)")."""
+    text = sentence.text
+    word = lex.spec_word_re.search(text, max(0, reading.span_start - 30), reading.span_end)
+    if word:
+        return word.group(0)
+    bracket = text.rfind("(", max(0, reading.span_start - 4), reading.span_start + 1)
+    if bracket < 0:
+        return None
+    figures = list(lex.spec_figure_re.finditer(text, max(0, bracket - WINDOW), bracket))
+    if figures and not BREAK_BETWEEN.search(text, figures[-1].end(), bracket):
+        return figures[-1].group(0)
+    return None
+
+
+BREAK_BETWEEN = re.compile(r"[.;:]\s")
+
+
 def range_of(anchor: Anchor) -> str | None:
     """ "range 14-24x": the qualifier of a ratio read off the top of a range."""
     if not anchor.ends_range or anchor.low is None:
@@ -309,8 +393,12 @@ def find_unmarked_baseline(
     subject: Mention | None,
     resolution: Resolution,
     lex: Lexicon,
+    context: Context,
+    earlier: Mention | None = None,
+    change: bool = False,
 ) -> Resolution:
-    """No "than"/"vs" after the claim: try "Compared to X, ..." then the only other system."""
+    """No "than"/"vs" after the claim: try "Compared to X, ..." then the only other system;
+    then what the sentence and the page around it say (see `unnamed_baseline`)."""
     text = sentence.text
     window_start = max(0, reading.span_start - WINDOW * 2)
     for match in lex.leading_re.finditer(text, window_start, reading.span_start):
@@ -323,16 +411,80 @@ def find_unmarked_baseline(
             return resolution
     own = vendor_of(subject.canonical) if subject else None
     nearby = mentions_between(sentence.systems, window_start, reading.span_end + WINDOW * 2)
-    others = {m.canonical: m for m in nearby if vendor_of(m.canonical) != own}
+    others = {m.canonical: m for m in nearby
+              if vendor_of(m.canonical) != own and not a_setting(sentence, m)}
     if len(others) == 1:
         resolution.baseline = next(iter(others.values()))
         resolution.baseline_kind = "system"
         resolution.tags.append("+baseline-implicit")
         resolution.penalty += 0.15
+        return resolution
+    found, kind, tag = unnamed_baseline(sentence, reading, subject, lex, context, earlier,
+                                        change)
+    if found is not None:
+        resolution.baseline, resolution.baseline_kind = found, kind
+        resolution.tags.append(tag)
+        resolution.penalty += 0.15
     else:
         resolution.tags.append("+baseline-none")
         resolution.penalty += 0.1
     return resolution
+
+
+INDEFINITE = re.compile(r"(?:^|\s)(?:a|an|one|single|a single|each|every|any)\s{1,3}$",
+                        re.IGNORECASE)
+
+
+def a_setting(sentence: Sentence, mention: Mention) -> bool:
+    """ "on a single GPU": a kind of chip named with an indefinite article is where a result
+    ran, not a system it is compared with."""
+    before = sentence.text[max(0, mention.start - 14):mention.start]
+    return is_generic(mention.canonical) and bool(INDEFINITE.search(before))
+
+
+def unnamed_baseline(
+    sentence: Sentence,
+    reading: Reading,
+    subject: Mention | None,
+    lex: Lexicon,
+    context: Context,
+    earlier: Mention | None,
+    change: bool,
+) -> tuple[Mention | None, str, str]:
+    """A baseline no vocabulary names: the phrase after "Compared to" opening the sentence,
+    the baseline of the sentence's claim before this one, the phrase after a marker earlier
+    in the sentence ("improvements over vLLM 0.15.0, e.g., 19% higher OTPS"), "the baseline"
+    the paragraph named before, the one the list's lead-in names, and for a claim about a
+    change ("This improved ...", "With tuning, we ...") the system without the change."""
+    text = sentence.text
+    discourse = context.discourse
+    for match in lex.leading_re.finditer(text, 0, reading.span_start):
+        phrase = phrase_after(text, match.end(), lex, reading.span_start)
+        if usable(phrase, subject):
+            return resolve_phrase(text, phrase, lex), "system", "+baseline-leading"
+    if earlier is not None:
+        return earlier, "system", "+baseline-shared"
+    for match in lex.marker_re.finditer(text, 0, reading.span_start):
+        phrase = phrase_after(text, match.end(), lex, reading.span_start)
+        if usable(phrase, subject) and not quantifies(text, match.end(), lex):
+            return resolve_phrase(text, phrase, lex), "system", "+baseline-before"
+    words = fold(text[reading.span_start:reading.span_end])
+    if discourse is not None and discourse.last_baseline and THE_BASELINE.search(words):
+        return resolve_text(discourse.last_baseline, lex), "system", "+baseline-previous"
+    if discourse is not None and (lead := discourse.lead_baseline()) is not None:
+        return resolve_text(lead, lex), "system", "+baseline-lead-in"
+    if change and subject is not None:
+        name = f"without {subject.canonical}"
+        return Mention(-1, -1, name, name, False), "counterpart", "+baseline-without"
+    return None, "", ""
+
+
+THE_BASELINE = re.compile(r"(?<!\w)the baseline(?!\w)")
+
+
+def usable(phrase: Phrase | None, subject: Mention | None) -> bool:
+    return (phrase is not None and phrase.kind == "name"
+            and (subject is None or fold(phrase.text) != fold(subject.text)))
 
 
 COORDINATION = re.compile(r"\s{0,3}(?:,|&|and|or|,\s{0,3}and)\s{1,3}$", re.IGNORECASE)
