@@ -15,6 +15,7 @@ from functools import cached_property
 
 from perfledger.sources.claims.blocks import Block
 from perfledger.sources.claims.lexicon import Lexicon, fold
+from perfledger.sources.claims.models import PageModels
 from perfledger.sources.claims.phrases import (
     Phrase,
     action_object,
@@ -55,12 +56,18 @@ class Discourse:
     sentences_so_far: list[str] = field(default_factory=list)  # of the current block
     last_subject: str | None = None
     last_baseline: str | None = None
+    block_baseline: str | None = None  # the baseline of the current block's last claim
+    read: list[Block] = field(default_factory=list)  # every block before the current one
+    models: PageModels = field(default_factory=PageModels)
+    counted: int = 0  # how many of `read` `models` has counted
 
     # --- reading the page in order ------------------------------------------------------
 
     def enter(self, block: Block) -> None:
         """A new block starts: keep the heading stack, the section and the list's lead-in."""
         previous = self.block
+        if previous is not None:
+            self.read.append(previous)
         if previous is not None and previous.kind != "heading":
             self.section.append(previous)
         if block.kind == "heading":
@@ -77,6 +84,7 @@ class Discourse:
             self.lead = None
         self.block = block
         self.sentences_so_far = []
+        self.block_baseline = None
 
     # --- parties from context ---------------------------------------------------------------
 
@@ -114,6 +122,12 @@ class Discourse:
         for block in reversed(self.section[-SECTION_REACH:]):
             found += reversed(sentences_of(block))
         return found
+
+    def page_models(self) -> PageModels:
+        """The models the page named before the current block, counted on demand."""
+        self.models.add((block.text for block in self.read[self.counted:]), self.lex)
+        self.counted = len(self.read)
+        return self.models
 
     def action(self) -> Party | None:
         """The last change the writers describe before a "This improved ..."."""
@@ -215,7 +229,7 @@ def main_subject(sentence: str, lex: Lexicon) -> Phrase | None:
 def named_in(text: str, lex: Lexicon) -> Phrase | None:
     """The first name a lead-in gives ("For new projects, use Inf2, Trn1 ... for:")."""
     for token in tokens(text):
-        if low(token) in ("use", "choose", "with", "to", "on"):
+        if low(token) in ("use", "choose", "with", "to"):
             phrase = phrase_after(text, token.end(), lex)
             if phrase is not None and phrase.kind == "name":
                 return phrase

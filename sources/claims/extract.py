@@ -253,6 +253,8 @@ def read_block(
         for row in found:
             discourse.last_subject = row["subject_text"] or discourse.last_subject
             discourse.last_baseline = row["baseline_text"] or discourse.last_baseline
+            if row["baseline"] and row["baseline_kind"] == "system":
+                discourse.block_baseline = row["baseline_text"]
         rows += found
         rejected += [
             {

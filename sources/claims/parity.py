@@ -10,13 +10,16 @@ from functools import cache
 from perfledger.schemas.claims import load_claim_vocab
 from perfledger.sources.claims.lexicon import Lexicon, build_alternation, fold, reported_metric
 from perfledger.sources.claims.mentions import find_mentions
+from perfledger.sources.claims.models import context_model
 from perfledger.sources.claims.parties import context_subject, own_subject, resolve_phrase
-from perfledger.sources.claims.phrases import phrase_after
+from perfledger.sources.claims.phrases import name_like, phrase_after
 from perfledger.sources.claims.qualifiers import find_negation, find_qualifiers
 from perfledger.sources.claims.records import Context, Draft, Resolution, Sentence
 from perfledger.sources.claims.resolution import resolve_model, score
 
 METRIC_REACH = 40  # characters after the baseline where its metric may stand
+PASSIVE = re.compile(r"(?<!\w)(?:is|are|was|were|be|been|being|get|gets|got)\s{1,3}$",
+                     re.IGNORECASE)
 
 
 @cache
@@ -49,10 +52,11 @@ def extract_parity(sentence: Sentence, context: Context, lex: Lexicon) -> list[D
 def read_parity(sentence: Sentence, match: re.Match[str], by_verb: bool, context: Context,
                 lex: Lexicon) -> Draft | None:
     text = sentence.text
-    if find_negation(sentence, match.start(), lex):
+    if find_negation(sentence, match.start(), lex) or PASSIVE.search(text, 0, match.start()):
         return None
     baseline = phrase_after(text, match.end(), lex)
-    if baseline is None or baseline.kind != "name":
+    if baseline is None or baseline.kind != "name" or not any(
+            name_like(word) for word in baseline.text.split()):
         return None
     metric = None
     if by_verb:
@@ -79,8 +83,12 @@ def read_parity(sentence: Sentence, match: re.Match[str], by_verb: bool, context
     if fold(base.canonical) == fold(subject.canonical):
         return None
     model, task, model_tag = resolve_model(sentence, match.start(), context, lex)
+    known = True
+    if model is None:
+        model, known, model_tag = context_model(text, match.start(), lex, context)
     resolution = Resolution(subject=subject, baseline=base, baseline_kind="system",
-                            metric=reported_metric(metric_name, lex), model=model, task=task)
+                            metric=reported_metric(metric_name, lex), model=model,
+                            model_known=known, task=task)
     tags = [subject_tag, tag, model_tag]
     return Draft(
         start=match.start(),
@@ -111,5 +119,5 @@ def context_metric(context: Context, lex: Lexicon) -> tuple[str | None, str]:
         found = [m for m in find_mentions(lex.metric_re, lex.metric_of, text)
                  if m.canonical in lex.speed_metrics or m.canonical in lex.not_performance]
         if found:
-            return found[-1].canonical, "+metric-previous"
+            return found[0].canonical, "+metric-previous"
     return None, ""

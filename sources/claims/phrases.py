@@ -241,9 +241,10 @@ def phrase_ending(
             if opening is not None and opening > begin:
                 start = opening
                 continue
+        gerund = word in words.participles and start - 1 <= begin + 1
         if raw in SOFT_BOUNDARY or raw in HARD_BOUNDARY or raw in OPENING or raw in CLOSING \
                 or not_phrase(token) or is_predicate(found, start - 1) \
-                or word in words.participles or word in CLAUSE_WORDS:
+                or (word in words.participles and not gerund) or word in CLAUSE_WORDS:
             break
         start -= 1
     run = [t for t in found[start:last]]
@@ -254,6 +255,14 @@ def phrase_ending(
     return classify(text, run, lex)
 
 
+# Words that qualify a metric without naming a party ("the total time taken", "first
+# inference", "P99 TTFT").
+METRIC_MODIFIERS = frozenset({
+    "first", "total", "overall", "average", "avg", "mean", "median", "p50", "p90", "p95", "p99",
+    "end-to-end", "e2e", "per-token", "initial", "final", "effective", "measured", "taken",
+    "observed", "burst", "offline", "online", "serving", "peak", "raw", "absolute", "relative",
+    "inference", "training", "generation", "decode", "prefill", "time", "times", "speed",
+})
 QUESTION_WORDS = frozenset({"what", "how", "why", "where", "whether", "who", "whom", "when"})
 
 
@@ -361,7 +370,7 @@ def phrase_after(text: str, start: int, lex: Lexicon, limit: int | None = None) 
 # --- instruments and actions ------------------------------------------------------------------
 
 
-def instrument(text: str, end: int, lex: Lexicon) -> Phrase | None:
+def instrument(text: str, end: int, lex: Lexicon, trailing: bool = True) -> Phrase | None:
     """X of "With X, we ...", "By adding X, we ...", "After applying X, we ...", or of
     "... using X" after the claim: what a first-person claim credits."""
     words = phrase_words()
@@ -381,7 +390,7 @@ def instrument(text: str, end: int, lex: Lexicon) -> Phrase | None:
             if phrase is not None and phrase.kind in ("name", "pronoun", "generic"):
                 return phrase
     for token in found:
-        if token.start() < end or low(token) not in ("using", "with"):
+        if not trailing or token.start() < end or low(token) not in ("using", "with"):
             continue
         phrase = phrase_after(text, token.end(), lex)
         if phrase is not None and any(name_like(word) for word in phrase.text.split()):
@@ -394,14 +403,14 @@ def action_object(text: str, lex: Lexicon) -> Phrase | None:
     """The last thing a sentence says the writers did: X of "we enabled X", "by building X"."""
     words = phrase_words()
     found = tokens(text)
-    best = None
     for index, token in enumerate(found[:-1]):
         if low(token) not in words.action_verbs:
             continue
         before = low(found[index - 1]) if index else ""
         two_before = low(found[index - 2]) if index > 1 else ""
         acted = before in words.first_person or before == "by" or (
-            before in words.adverbs and two_before in words.first_person)
+            before in words.adverbs and two_before in words.first_person) or (
+            before == "to" and any(low(t) in words.first_person for t in found[:index]))
         if not acted:
             continue
         phrase = phrase_after(text, token.end(), lex)
@@ -412,8 +421,8 @@ def action_object(text: str, lex: Lexicon) -> Phrase | None:
             inner = phrase_after(text, follow.end(), lex) if follow else None
             phrase = inner if inner is not None and inner.kind == "name" else phrase
         if phrase is not None and phrase.kind == "name":
-            best = phrase
-    return best
+            return phrase  # "utilize X to accelerate Y": the first thing done is the change
+    return None
 
 
 # --- telling phrases apart --------------------------------------------------------------------
@@ -428,8 +437,14 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
     head = low(found[0])
     if head in ("there", "here"):
         return None
-    if head in words.first_person:
+    if head in words.first_person and (len(found) == 1 or not any(
+            name_like(t.group(0)) for t in found[1:])) and not (
+            head in ("our", "ours") and len(found) > 1 and not all(
+                is_metric(t, lex) or low(t) in words.generic_heads
+                or low(t) in METRIC_MODIFIERS for t in found[1:])):
         return Phrase(found[0].start(), found[-1].end(), found[0].group(0), "first_person")
+    if head in ("our", "ours", "their", "your") and len(found) > 1:
+        found = found[1:]  # "our optimized BF16 baseline": a determiner
     if head in words.persons:
         return Phrase(found[0].start(), found[-1].end(), found[0].group(0), "person")
     if head in words.pronouns and (len(found) == 1 or all(
@@ -440,11 +455,11 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
         found = found[1:]
     whole = text_of(text, found)
     metric = lex.metric_re.search(whole)
-    if metric is not None and (metric.end() == len(whole) or metric.start() == 0) and not any(
-            name_like(t.group(0)) for t in found if not is_metric(t, lex)
-            and t.start() - found[0].start() not in range(metric.start(), metric.end())):
-        # "First inference", "the total time taken": a metric, not a party
-        return Phrase(found[0].start(), found[-1].end(), whole, "metric")
+    if metric is not None and (metric.end() == len(whole) or metric.start() == 0):
+        rest = fold(whole[:metric.start()] + " " + whole[metric.end():]).split()
+        if all(word in METRIC_MODIFIERS or word in words.generic_heads for word in rest):
+            # "First inference", "the total time taken": a metric, not a party
+            return Phrase(found[0].start(), found[-1].end(), whole, "metric")
     found = trim_metrics(text, found, lex)
     if not found:
         return None

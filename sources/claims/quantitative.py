@@ -20,7 +20,7 @@ from perfledger.sources.claims.lexicon import (
     vendor_of,
 )
 from perfledger.sources.claims.mentions import mentions_between, strong_end
-from perfledger.sources.claims.models import shaped_model
+from perfledger.sources.claims.models import context_model
 from perfledger.sources.claims.parties import (
     context_subject,
     distinguish,
@@ -30,7 +30,7 @@ from perfledger.sources.claims.parties import (
     resolve_phrase,
     resolve_text,
 )
-from perfledger.sources.claims.phrases import Phrase, phrase_after
+from perfledger.sources.claims.phrases import Phrase, name_like, phrase_after
 from perfledger.sources.claims.qualifiers import (
     find_negation,
     find_qualifiers,
@@ -94,7 +94,7 @@ def extract_quantitative(
 LISTED = re.compile(r"\s{0,3},?\s{0,3}(?:(?:and|or)\s{1,3})?$", re.IGNORECASE)
 JOINED = re.compile(r"(?:,|\band|\bor)\s{1,3}$", re.IGNORECASE)
 SPACES = re.compile(r"\s{1,3}")
-RESPECTIVELY = re.compile(r"^[\s,]{0,3}respectively(?!\w)", re.IGNORECASE)
+RESPECTIVELY = re.compile(r"[\s,]{0,3}respectively(?!\w)", re.IGNORECASE)
 
 
 def coordinated(text: str, last: Reading, anchor: Anchor, lex: Lexicon) -> bool:
@@ -164,6 +164,7 @@ def resolve_readings(
     previous_baseline: Mention | None = None
     previous_subject: Mention | None = None
     earlier_baseline: Mention | None = None  # the baseline of the sentence's claim before
+    earlier_kind = "system"
     for index, reading in enumerate(readings):
         base, marker, marker_start = baselines[index]
         # an earlier claim's baseline ("than the A100 and 3x faster than ...") is not a subject
@@ -180,15 +181,16 @@ def resolve_readings(
             previous_subject,
             context,
             lex,
-            earlier_baseline,
+            (earlier_baseline, earlier_kind) if earlier_baseline else None,
         )
         if problem:
             problems.append(problem)
             continue
         drafts.append(draft)
         previous_subject = draft.resolution.subject
-        if draft.resolution.baseline is not None and draft.resolution.baseline_kind == "system":
+        if draft.resolution.baseline is not None:
             earlier_baseline = draft.resolution.baseline
+            earlier_kind = draft.resolution.baseline_kind
     return drafts
 
 
@@ -207,7 +209,8 @@ def resolve_baseline(
         marker_end, marker_text = marker
         resolution = read_baseline_slot(sentence, marker_end, lex)
         vague = resolution.baseline is not None and resolution.baseline_kind == "system" and (
-            "+baseline-vendor" in resolution.tags or is_generic(resolution.baseline.canonical))
+            "+baseline-vendor" in resolution.tags or is_generic(resolution.baseline.canonical)
+            or named_before(sentence, marker_end, resolution.baseline, lex))
         if resolution.baseline is None and resolution.baseline_kind is None or vague:
             # no vocabulary names what follows the marker, or only its vendor or its kind of
             # chip does ("than NVIDIA's B300", "previous-generation Hopper GPUs")
@@ -233,6 +236,14 @@ def resolve_baseline(
     return Resolution(), None, None
 
 
+def named_before(sentence: Sentence, marker_end: int, found: Mention, lex: Lexicon) -> bool:
+    """Whether a name stands between a marker and the vocabulary's system after it ("over
+    HuggingFace and 15x over Colossal-AI": the first baseline is HuggingFace)."""
+    phrase = phrase_after(sentence.text, marker_end, lex)
+    return (phrase is not None and phrase.kind == "name" and phrase.end <= found.start
+            and any(name_like(word) for word in phrase.text.split()))
+
+
 def build_draft(
     sentence: Sentence,
     reading: Reading,
@@ -244,7 +255,7 @@ def build_draft(
     shared_subject: Mention | None,
     context: Context,
     lex: Lexicon,
-    earlier_baseline: Mention | None = None,
+    earlier_baseline: tuple[Mention, str] | None = None,
 ) -> tuple[Draft | None, Problem | None]:
     text = sentence.text
     claim = text[reading.span_start : reading.span_end]
@@ -311,8 +322,8 @@ def build_draft(
         return None, problem
     model, task, model_tag = resolve_model(sentence, reading.anchor.start, context, lex)
     if model is None:
-        model, resolution.model_known, model_tag = shaped_model(
-            text, reading.anchor.start, lex, previous
+        model, resolution.model_known, model_tag = context_model(
+            text, reading.anchor.start, lex, context
         )
     resolution.model, resolution.task = model, task
     start, prefix = read_prefix(text, reading.anchor.start, lex)
@@ -394,7 +405,7 @@ def find_unmarked_baseline(
     resolution: Resolution,
     lex: Lexicon,
     context: Context,
-    earlier: Mention | None = None,
+    earlier: tuple[Mention, str] | None = None,
     change: bool = False,
 ) -> Resolution:
     """No "than"/"vs" after the claim: try "Compared to X, ..." then the only other system;
@@ -431,8 +442,10 @@ def find_unmarked_baseline(
     return resolution
 
 
-INDEFINITE = re.compile(r"(?:^|\s)(?:a|an|one|single|a single|each|every|any)\s{1,3}$",
-                        re.IGNORECASE)
+INDEFINITE = re.compile(
+    r"(?:^|\s)(?:a|an|one|single|a single|each|every|any|[0-9][0-9,.]*[kKmM]?-?)\s{0,3}$",
+    re.IGNORECASE,
+)
 
 
 def a_setting(sentence: Sentence, mention: Mention) -> bool:
@@ -448,7 +461,7 @@ def unnamed_baseline(
     subject: Mention | None,
     lex: Lexicon,
     context: Context,
-    earlier: Mention | None,
+    earlier: tuple[Mention, str] | None,
     change: bool,
 ) -> tuple[Mention | None, str, str]:
     """A baseline no vocabulary names: the phrase after "Compared to" opening the sentence,
@@ -463,7 +476,7 @@ def unnamed_baseline(
         if usable(phrase, subject):
             return resolve_phrase(text, phrase, lex), "system", "+baseline-leading"
     if earlier is not None:
-        return earlier, "system", "+baseline-shared"
+        return earlier[0], earlier[1], "+baseline-shared"
     for match in lex.marker_re.finditer(text, 0, reading.span_start):
         phrase = phrase_after(text, match.end(), lex, reading.span_start)
         if usable(phrase, subject) and not quantifies(text, match.end(), lex):
@@ -471,12 +484,31 @@ def unnamed_baseline(
     words = fold(text[reading.span_start:reading.span_end])
     if discourse is not None and discourse.last_baseline and THE_BASELINE.search(words):
         return resolve_text(discourse.last_baseline, lex), "system", "+baseline-previous"
+    if discourse is not None and (told := told_before(discourse, subject, lex)) is not None:
+        return resolve_text(told, lex), "system", "+baseline-previous"
     if discourse is not None and (lead := discourse.lead_baseline()) is not None:
         return resolve_text(lead, lex), "system", "+baseline-lead-in"
     if change and subject is not None:
         name = f"without {subject.canonical}"
         return Mention(-1, -1, name, name, False), "counterpart", "+baseline-without"
     return None, "", ""
+
+
+def told_before(discourse, subject: Mention | None, lex: Lexicon) -> str | None:
+    """The baseline the paragraph gave before: its last claim's, or one a sentence of it
+    states ("Figure 7: Latency overhead relative to BF16 for ... . TQ adds up to 60%
+    slowdown")."""
+    if discourse.block_baseline and (subject is None
+                                     or fold(discourse.block_baseline) != fold(subject.text)):
+        return discourse.block_baseline
+    for sentence in discourse.current_before():
+        for pattern in (lex.leading_re, lex.marker_re):
+            for match in pattern.finditer(sentence):
+                phrase = phrase_after(sentence, match.end(), lex)
+                if usable(phrase, subject) and not quantifies(sentence, match.end(), lex) \
+                        and any(name_like(word) for word in phrase.text.split()):
+                    return phrase.text
+    return None
 
 
 THE_BASELINE = re.compile(r"(?<!\w)the baseline(?!\w)")

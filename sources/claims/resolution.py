@@ -235,7 +235,7 @@ def quantifies(text: str, position: int, lex: Lexicon) -> bool:
     return not (count and lex.count_at.match(text, count.end(), count.end() + WINDOW))
 
 
-NUMBER_NEXT = re.compile(r"\s{0,3}(?=[$0-9])")
+NUMBER_NEXT = re.compile(r"\s{0,3}~?(?=[$0-9])")
 
 
 def check_parties(claim: str, resolution: Resolution) -> Problem | None:
