@@ -28,7 +28,7 @@ from perfledger.sources.claims.phrases import (
 )
 from perfledger.sources.claims.sentences import split_sentences
 
-SECTION_REACH = 3  # blocks of the section read back for a party, nearest first
+SECTION_REACH = 6  # blocks of the section read back for a party, nearest first
 LEAD_IN = re.compile(r":[\"'”’)*_]*$")
 LEAD_MARKERS = frozenset({"compared to", "compared with", "relative to", "versus the",
                           "over the", "than the"})

@@ -274,7 +274,8 @@ def model_shapes(table: Mapping) -> re.Pattern[str]:
     size = r"[0-9]{1,4}(?:\.[0-9]{1,2})?[BMKTbmkt]|[0-9]{1,2}x[0-9]{1,3}[Bb]|[AaEe][0-9]{1,3}(?:\.[0-9])?[Bb]"
     part = rf"(?:{size}|{number}|(?:{variant})(?![\w])|[0-9]{{4}})"
     named = rf"(?:(?:{size})[ -])?(?:{family})(?:[-_ .]?{part})?(?:[-_ ]{part}){{0,5}}"
-    sized = r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:[- ]param(?:eter)?s?)?[ -]model"
+    sized = (r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:(?:[- ]param(?:eter)?s?)?[ -]model"
+             r"|(?:[- ]base)?[ -](?:dense|MoE)(?:[ -](?:model|architecture))?)")
     return re.compile(rf"(?<![\w.])(?:{named}|{sized})(?![\w])", re.IGNORECASE)
 
 

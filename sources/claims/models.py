@@ -14,10 +14,11 @@ from collections.abc import Iterable, Sequence
 
 from perfledger.schemas.labels import known_model, label_key, model_name
 from perfledger.sources.claims.lexicon import Lexicon
+from perfledger.sources.claims.sentences import split_sentences
 
 CLAUSE_END = re.compile(r"[;:]|\s[—–]\s")
 DOMINANT_MENTIONS = 3  # the page's model is named at least this often ...
-DOMINANT_FACTOR = 2  # ... and this many times as often as any other
+DOMINANT_FACTOR = 2  # ... and this many times as often as all others together
 
 
 def shaped_model(
@@ -86,7 +87,9 @@ def family(name: str) -> str:
 
 class PageModels:
     """How often the page names each model, counted as its blocks are read (only when a
-    claim asks: most pages never need it)."""
+    claim asks: most pages never need it). A sentence that names models of several families
+    catalogues or compares them ("GPT-OSS, Whisper, and Qwen", "Model A: Qwen3-0.6B | Model B:
+    Phi-3") and counts for none."""
 
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
@@ -94,15 +97,21 @@ class PageModels:
 
     def add(self, texts: Iterable[str], lex: Lexicon) -> None:
         for text in texts:
-            for match in lex.model_shape_re.finditer(text):
-                key = label_key(match.group(0))
-                self.counts[key] += 1
-                self.names.setdefault(key, match.group(0))
+            for sentence in split_sentences(text):
+                names = [m.group(0) for m in lex.model_shape_re.finditer(sentence)]
+                if not names or len({family(name) for name in names}) > 1:
+                    continue
+                for name in names:
+                    key = label_key(name)
+                    self.counts[key] += 1
+                    self.names.setdefault(key, name)
 
     def dominant(self) -> str | None:
-        ranked = self.counts.most_common(2)
+        """The model the page names often, and twice as often as all others together."""
+        ranked = self.counts.most_common()
         if not ranked or ranked[0][1] < DOMINANT_MENTIONS:
             return None
-        if len(ranked) > 1 and ranked[0][1] < DOMINANT_FACTOR * ranked[1][1]:
+        others = sum(count for _, count in ranked[1:])
+        if ranked[0][1] < DOMINANT_FACTOR * others:
             return None
         return self.names[ranked[0][0]]
