@@ -22,6 +22,7 @@ from perfledger.sources.claims.phrases import (
     classify,
     low,
     phrase_after,
+    phrase_ending,
     phrase_words,
     skip_openers,
     tokens,
@@ -29,6 +30,7 @@ from perfledger.sources.claims.phrases import (
 from perfledger.sources.claims.sentences import split_sentences
 
 SECTION_REACH = 6  # blocks of the section read back for a party, nearest first
+RECENT_BLOCKS = 8  # blocks before a claim whose stated comparisons it may take
 LEAD_IN = re.compile(r":[\"'”’)*_]*$")
 LEAD_MARKERS = frozenset({"compared to", "compared with", "relative to", "versus the",
                           "over the", "than the"})
@@ -93,7 +95,9 @@ class Discourse:
         the clause names none."""
         kind = phrase.kind if phrase is not None else "none"
         if kind == "first_person":
-            return self.topic_party()
+            # "we reduce the AllReduce time by 4x": the writers' own work, a change to it
+            topic = self.topic_party()
+            return Party(topic.text, topic.source, True) if topic else None
         if kind in ("pronoun", "generic"):
             demonstrative = phrase is not None and low_first(phrase.text) in (
                 "this", "these", "that", "those", "such")
@@ -172,6 +176,18 @@ class Discourse:
                     return phrase.text
         return None
 
+    def comparisons(self, sentence: str) -> list[tuple[str, str]]:
+        """Comparisons the page states around a claim, nearest first: in its own sentence
+        ("0.92s wake vs 3.72s cold start"), the headings above it ("Level 2 is Still Faster
+        Than No Sleep Mode", "BF16 vs FP8") and the blocks just before it ("wake mode vs cold
+        start")."""
+        texts = [sentence] + [h.text for h in reversed(self.headings)]
+        texts += [b.text for b in reversed(self.read[-RECENT_BLOCKS:]) if b.kind != "heading"]
+        found = []
+        for text in texts:
+            found += stated_pairs(text, self.lex)
+        return found
+
     def from_heading(self) -> Party | None:
         for heading in reversed(self.headings):
             if (heading.level or 7) <= 1:
@@ -199,6 +215,26 @@ def continues_list(previous: Block, block: Block) -> bool:
     if block.kind == "item":
         return True
     return previous.kind != "item" and block.kind == "paragraph" and gap(previous, block) == 1
+
+
+PAIR_MARKER = re.compile(r"(?<!\w)(?:vs\.?|versus|than|compared\s(?:to|with)|relative\sto)(?!\w)",
+                         re.IGNORECASE)
+
+
+def stated_pairs(text: str, lex: Lexicon) -> list[tuple[str, str]]:
+    """(one side, the other) of each "X vs Y", "X is faster than Y" a text states, both sides
+    named by phrases."""
+    pairs = []
+    bare = HEADING_PREFIX.sub("", text)
+    for match in PAIR_MARKER.finditer(bare):
+        right = phrase_after(bare, match.end(), lex)
+        found = tokens(bare, 0, match.start())
+        left = phrase_ending(bare, found, 0, len(found), lex) if found else None
+        if left is not None and left.kind == "name" and lex.comparative_re.search(left.text):
+            left = main_subject(bare[:match.start()], lex)  # "Level 2 is Still Faster Than"
+        if left is not None and right is not None and left.kind == right.kind == "name":
+            pairs.append((left.text, right.text))
+    return pairs
 
 
 def low_first(text: str) -> str:

@@ -63,6 +63,7 @@ from perfledger.sources.claims.cues import Cues, build_cues, may_hold_claim, may
 from perfledger.sources.claims.discourse import Discourse
 from perfledger.sources.claims.lexicon import Lexicon, flatten, fold, load_lexicon
 from perfledger.sources.claims.mentions import find_mentions
+from perfledger.sources.claims.page_baselines import fill_from_page
 from perfledger.sources.claims.parity import extract_parity
 from perfledger.sources.claims.qualitative import extract_qualitative
 from perfledger.sources.claims.quantitative import extract_quantitative, find_counts
@@ -220,6 +221,7 @@ def extract_claims(
         # every block, claim or not, may be the heading that names the next claims' model
         if block.kind == "heading":
             context = read_heading(block.text, lex)
+    fill_from_page(rows)
     return ClaimResult(build_claims_frame(rows), build_rejected_frame(rejected))
 
 

@@ -36,7 +36,8 @@ def own_subject(
         changed = without_action(text, phrase)
         if changed is not None:  # "Simply enabling tuning gave us a 22.9% speedup"
             return resolve_phrase(text, changed, lex), "+subject-phrase+subject-change", phrase
-        return resolve_phrase(text, phrase, lex), "+subject-phrase", phrase
+        tag = "+subject-phrase" + ("+subject-change" if phrase.change else "")
+        return resolve_phrase(text, phrase, lex), tag, phrase
     if phrase is None or phrase.kind in ("first_person", "person", "pronoun", "generic"):
         # "... we see a 3x saving using the new layout": only the writers' own doing is
         # credited to what they used after the claim

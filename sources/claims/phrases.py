@@ -14,7 +14,7 @@ themselves ("we", "our"), a metric, or nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from perfledger.schemas.claims import load_claim_vocab
@@ -42,6 +42,7 @@ class Phrase:
     end: int
     text: str
     kind: str  # "name" | "pronoun" | "first_person" | "person" | "generic" | "metric"
+    change: bool = False  # a thing changed ("These changes made paged attention 4x faster")
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,12 @@ def clause_subject(text: str, end: int, lex: Lexicon) -> Phrase | None:
             return phrase
     made = causative(found, begin, index + 1)
     if made is not None:  # "These changes made paged attention up to 4x faster"
-        return classify(text, found[made:index + 1], lex)
+        phrase = classify(text, found[made:index + 1], lex)
+        causer = classify(text, found[begin:made - 1], lex)
+        if phrase is not None and causer is not None and causer.kind in ("pronoun", "generic",
+                                                                          "first_person"):
+            phrase = replace(phrase, change=True)
+        return phrase
     for position in range(begin, stop):
         if is_predicate(found, position):
             # the subject ends at the first verb; adverbs before it are no part of it
@@ -432,8 +438,8 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
     """What a run of tokens names, once determiners, quotes and metric words are trimmed."""
     words = phrase_words()
     found = [t for t in found if t.group(0) not in QUOTES]
-    if not found:
-        return None
+    if not any(re.search("[A-Za-z]", t.group(0)) for t in found):
+        return None  # "~11900": a number is no party
     head = low(found[0])
     if head in ("there", "here"):
         return None
@@ -455,7 +461,7 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
         found = found[1:]
     whole = text_of(text, found)
     metric = lex.metric_re.search(whole)
-    if metric is not None and (metric.end() == len(whole) or metric.start() == 0):
+    if metric is not None and metric.end() == len(whole):
         rest = fold(whole[:metric.start()] + " " + whole[metric.end():]).split()
         if all(word in METRIC_MODIFIERS or word in words.generic_heads for word in rest):
             # "First inference", "the total time taken": a metric, not a party

@@ -30,7 +30,7 @@ from perfledger.sources.claims.parties import (
     resolve_phrase,
     resolve_text,
 )
-from perfledger.sources.claims.phrases import Phrase, name_like, phrase_after
+from perfledger.sources.claims.phrases import Phrase, name_like, phrase_after, phrase_words
 from perfledger.sources.claims.qualifiers import (
     find_negation,
     find_qualifiers,
@@ -473,7 +473,7 @@ def unnamed_baseline(
     discourse = context.discourse
     for match in lex.leading_re.finditer(text, 0, reading.span_start):
         phrase = phrase_after(text, match.end(), lex, reading.span_start)
-        if usable(phrase, subject):
+        if usable(phrase, subject) and not quantifies(text, match.end(), lex):
             return resolve_phrase(text, phrase, lex), "system", "+baseline-leading"
     if earlier is not None:
         return earlier[0], earlier[1], "+baseline-shared"
@@ -488,10 +488,60 @@ def unnamed_baseline(
         return resolve_text(told, lex), "system", "+baseline-previous"
     if discourse is not None and (lead := discourse.lead_baseline()) is not None:
         return resolve_text(lead, lex), "system", "+baseline-lead-in"
+    if discourse is not None and subject is not None:
+        for one, other in discourse.comparisons(text):
+            if shares_name(subject.text, one) and not shares_name(subject.text, other):
+                return resolve_text(other, lex), "system", "+baseline-stated"
+            if shares_name(subject.text, other) and not shares_name(subject.text, one):
+                return resolve_text(one, lex), "system", "+baseline-stated"
+    if (condition := WITHOUT.search(text)) is not None:
+        # "5-7x slowdown without warm-up": the same system with it
+        phrase = phrase_after(text, condition.end(), lex)
+        if phrase is not None and phrase.kind == "name":
+            name = f"with {phrase.text}"
+            return Mention(-1, -1, name, name, False), "counterpart", "+baseline-condition"
+    if discourse is not None and (told := told_in_section(discourse, subject, lex)):
+        return resolve_text(told, lex), "system", "+baseline-section"
     if change and subject is not None:
+        topic = discourse.topic if discourse is not None else None
         name = f"without {subject.canonical}"
+        if topic and not shares_name(topic, subject.canonical) or topic and fold(
+                subject.canonical) in fold(topic) and fold(subject.canonical) != fold(topic):
+            name = f"{topic} without {subject.canonical}"
         return Mention(-1, -1, name, name, False), "counterpart", "+baseline-without"
     return None, "", ""
+
+
+WITHOUT = re.compile(r"(?<![\w-])without(?!\w)", re.IGNORECASE)
+
+
+def shares_name(one: str, other: str) -> bool:
+    return bool(name_words(one) & name_words(other))
+
+
+def name_words(text: str) -> set[str]:
+    """The words of a party's name that tell it apart (no articles or generic nouns)."""
+    words = phrase_words()
+    return {word for word in re.findall(r"[a-z0-9][a-z0-9.+-]*", fold(text))
+            if word not in words.generic_heads and word not in words.determiners
+            and word not in STOP_WORDS}
+
+
+STOP_WORDS = frozenset({"with", "without", "from", "on", "of", "the", "and", "or", "in", "for",
+                        "no", "to", "a", "an", "is", "are", "still", "vs", "than", "new"})
+
+
+def told_in_section(discourse, subject: Mention | None, lex: Lexicon) -> str | None:
+    """A baseline a sentence of the section before states ("Figure 7: Latency overhead
+    relative to BF16 ...")."""
+    for sentence in discourse.previous_sentences():
+        for pattern in (lex.leading_re, lex.marker_re):
+            for match in pattern.finditer(sentence):
+                phrase = phrase_after(sentence, match.end(), lex)
+                if usable(phrase, subject) and not quantifies(sentence, match.end(), lex) \
+                        and any(name_like(word) for word in phrase.text.split()):
+                    return phrase.text
+    return None
 
 
 def told_before(discourse, subject: Mention | None, lex: Lexicon) -> str | None:

@@ -94,7 +94,18 @@ def find_marker(
     for match in lex.marker_re.finditer(text, reading.span_end, end):
         if not quantifies(text, match.end(), lex):
             return match.end(), match.group(0)
+    # "... at over 10x lower cost, compared to existing RLHF systems": a comparison closing
+    # the sentence holds for every claim before it in the sentence
+    stop = min(limit, strong_end(sentence, reading.span_end))
+    closing = CLOSING_MARKER.search(text, reading.span_end, stop)
+    if closing and not quantifies(text, closing.end(), lex):
+        return closing.end(), closing.group(1)
     return None
+
+
+CLOSING_MARKER = re.compile(
+    r",\s{1,3}(compared\s(?:to|with)|relative\sto|versus|vs\.?)(?!\w)", re.IGNORECASE
+)
 
 
 def read_baseline_slot(sentence: Sentence, slot_start: int, lex: Lexicon) -> Resolution:
