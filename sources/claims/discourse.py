@@ -28,6 +28,7 @@ from perfledger.sources.claims.phrases import (
     tokens,
 )
 from perfledger.sources.claims.sentences import split_sentences
+from perfledger.sources.claims.short_names import ShortNames
 
 SECTION_REACH = 6  # blocks of the section read back for a party, nearest first
 RECENT_BLOCKS = 8  # blocks before a claim whose stated comparisons it may take
@@ -62,6 +63,8 @@ class Discourse:
     read: list[Block] = field(default_factory=list)  # every block before the current one
     models: PageModels = field(default_factory=PageModels)
     counted: int = 0  # how many of `read` `models` has counted
+    short_names: ShortNames = field(default_factory=ShortNames)
+    named: int = 0  # how many of `read` `short_names` has read
 
     # --- reading the page in order ------------------------------------------------------
 
@@ -126,6 +129,13 @@ class Discourse:
         for block in reversed(self.section[-SECTION_REACH:]):
             found += reversed(sentences_of(block))
         return found
+
+    def full_name(self, short: str) -> str | None:
+        """The full name the page gave a short one: the long form of an abbreviation it
+        defined, or the configuration a precision named alone stands for."""
+        self.short_names.add((block.text for block in self.read[self.named:]), self.lex)
+        self.named = len(self.read)
+        return self.short_names.expand(short)
 
     def page_models(self) -> PageModels:
         """The models the page named before the current block, counted on demand."""

@@ -11,7 +11,7 @@ from perfledger.sources.claims.lexicon import fold
 
 # Baselines a claim names itself or takes from its sentence; only these are stated.
 TAKEN = re.compile(r"\+baseline-(?:none|without|implicit|page|previous|section|lead-in|stated)")
-WANTED = re.compile(r"\+baseline-(?:none|without)")
+WANTED = re.compile(r"\+baseline-(?:none|without|shared)")
 
 
 def fill_from_page(rows: list[dict]) -> None:
@@ -28,7 +28,10 @@ def fill_from_page(rows: list[dict]) -> None:
     if not stated:
         return
     for row in rows:
-        if row["is_qualitative"] or not row["subject"] or not WANTED.search(row["method"]):
+        unstated = row["baseline_kind"] is None or (
+            row["baseline_kind"] == "counterpart" and row["baseline"].startswith("without")
+            or row["baseline_kind"] == "counterpart" and " without " in row["baseline"])
+        if row["is_qualitative"] or not row["subject"] or not unstated:
             continue
         found = stated.get(fold(row["subject"]), set())
         if len(found) != 1:
@@ -39,7 +42,7 @@ def fill_from_page(rows: list[dict]) -> None:
         old = f"system={row['baseline']}"
         row["baseline"], row["baseline_text"], row["baseline_kind"] = baseline, text, "system"
         row["baseline_count"] = None
-        row["method"] = WANTED.sub("+baseline-page", row["method"])
+        row["method"] = WANTED.sub("", row["method"]) + "+baseline-page"
         row["confidence"] = round(max(0.05, row["confidence"] - 0.1), 2)
         labels = [entry for entry in (row["unresolved"] or "").split("; ")
                   if entry and entry != old]

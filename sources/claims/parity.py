@@ -11,7 +11,12 @@ from perfledger.schemas.claims import load_claim_vocab
 from perfledger.sources.claims.lexicon import Lexicon, build_alternation, fold, reported_metric
 from perfledger.sources.claims.mentions import find_mentions
 from perfledger.sources.claims.models import context_model
-from perfledger.sources.claims.parties import context_subject, own_subject, resolve_phrase
+from perfledger.sources.claims.parties import (
+    context_subject,
+    own_subject,
+    resolve_phrase,
+    with_full_name,
+)
 from perfledger.sources.claims.phrases import name_like, phrase_after
 from perfledger.sources.claims.qualifiers import find_negation, find_qualifiers
 from perfledger.sources.claims.records import Context, Draft, Resolution, Sentence
@@ -79,7 +84,8 @@ def read_parity(sentence: Sentence, match: re.Match[str], by_verb: bool, context
                                                context.discourse)
     if subject is None:
         return None
-    base = resolve_phrase(text, baseline, lex)
+    base = with_full_name(resolve_phrase(text, baseline, lex), context, lex)
+    subject = with_full_name(subject, context, lex)
     if fold(base.canonical) == fold(subject.canonical):
         return None
     model, task, model_tag = resolve_model(sentence, match.start(), context, lex)

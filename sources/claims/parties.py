@@ -98,6 +98,18 @@ def phrase_baseline(
     return None, ""
 
 
+def with_full_name(party: Mention | None, context, lex: Lexicon) -> Mention | None:
+    """A party kept as published takes the full name the page gave its short form ("TQ
+    variants" on a page that defined "TurboQuant (TQ)")."""
+    if party is None or party.known or context.discourse is None:
+        return party
+    full = context.discourse.full_name(party.canonical)
+    if full is None or fold(full) == fold(party.canonical):
+        return party
+    resolved = resolve_text(full, lex)
+    return Mention(party.start, party.end, resolved.canonical, party.text, resolved.known)
+
+
 def names_more(found: Mention, vague: Mention) -> bool:
     """Whether a phrase names more than the vendor or kind of chip a vocabulary found in it
     ("previous-generation Hopper GPUs" names Hopper; "the latest GPU" names a GPU)."""

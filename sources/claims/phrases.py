@@ -157,9 +157,16 @@ def clause_subject(text: str, end: int, lex: Lexicon) -> Phrase | None:
             while last > begin and low(found[last - 1]) in words.adverbs:
                 last -= 1
             return phrase_ending(text, found, begin, last, lex)
+    if name_like(found[index].group(0)):
+        # no verb before the claim: the name right before it holds it ("TQ overhead ranges
+        # from 10% to 68%")
+        return phrase_ending(text, found, begin, index + 1, lex)
     return None
 
 
+# "adding the support for X", "the use of X": what was added is X
+SUPPORT_WORDS = frozenset({"support", "use", "usage", "addition", "integration", "adoption",
+                           "implementation", "introduction"})
 CLAUSE_WORDS = frozenset({"that", "which", "who", "while", "whereas", "but", "although",
                           "though", "because", "since", "so", "whilst"})
 
@@ -420,8 +427,7 @@ def action_object(text: str, lex: Lexicon) -> Phrase | None:
         if not acted:
             continue
         phrase = phrase_after(text, token.end(), lex)
-        if phrase is not None and phrase.kind in ("name", "generic") \
-                and not any(name_like(word) for word in phrase.text.split()):
+        if phrase is not None and fold(phrase.text) in SUPPORT_WORDS:
             # "adding the support for the all_gather_into_tensor": what the support is for
             follow = re.compile(r"\s{1,3}(?:for|of)\s{1,3}").match(text, phrase.end)
             inner = phrase_after(text, follow.end(), lex) if follow else None
@@ -476,11 +482,13 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
             return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "generic")
         if all(is_metric(t, lex) or low(t) in words.adverbs for t in found):
             return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "metric")
-    # Leading lower-case adjectives before a name ("outstanding vLLM") describe it.
+    # Leading lower-case adjectives before a name ("outstanding vLLM") describe it; a word
+    # that names something itself ("torch.compile on AMD GPUs") is the phrase's head.
     first_name = next(i for i, t in enumerate(found) if name_like(t.group(0))) \
         if any(name_like(t.group(0)) for t in found) else 0
-    if first_name and all(t.group(0).islower() for t in found[:first_name]) \
-            and not any(t.group(0)[:1].isdigit() for t in found[:first_name]):
+    if first_name and all(t.group(0).isalpha() and t.group(0).islower()
+                          and low(t) not in words.cuts and low(t) != "on"
+                          for t in found[:first_name]):
         found = found[first_name:]
     return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "name")
 

@@ -29,6 +29,7 @@ from perfledger.sources.claims.parties import (
     phrase_baseline,
     resolve_phrase,
     resolve_text,
+    with_full_name,
 )
 from perfledger.sources.claims.phrases import Phrase, name_like, phrase_after, phrase_words
 from perfledger.sources.claims.qualifiers import (
@@ -170,6 +171,9 @@ def resolve_readings(
         # an earlier claim's baseline ("than the A100 and 3x faster than ...") is not a subject
         taken = {m for m in (previous_baseline, base.baseline) if m is not None}
         previous_baseline = base.baseline or previous_baseline
+        if previous_subject is not None and NEW_CLAUSE.search(
+                text, readings[index - 1].span_end, reading.span_start):
+            previous_subject = None  # ", while TQ variants are 2.5x slower" has its own
         draft, problem = build_draft(
             sentence,
             reading,
@@ -192,6 +196,10 @@ def resolve_readings(
             earlier_baseline = draft.resolution.baseline
             earlier_kind = draft.resolution.baseline_kind
     return drafts
+
+
+NEW_CLAUSE = re.compile(r"[;:]|,\s{1,3}(?:while|whereas|but|although|though)(?!\w)",
+                        re.IGNORECASE)
 
 
 def resolve_baseline(
@@ -320,6 +328,9 @@ def build_draft(
     problem = check_parties(claim, resolution)
     if problem:
         return None, problem
+    resolution.subject = with_full_name(resolution.subject, context, lex)
+    if resolution.baseline_kind == "system":
+        resolution.baseline = with_full_name(resolution.baseline, context, lex)
     model, task, model_tag = resolve_model(sentence, reading.anchor.start, context, lex)
     if model is None:
         model, resolution.model_known, model_tag = context_model(
@@ -494,10 +505,13 @@ def unnamed_baseline(
                 return resolve_text(other, lex), "system", "+baseline-stated"
             if shares_name(subject.text, other) and not shares_name(subject.text, one):
                 return resolve_text(one, lex), "system", "+baseline-stated"
-    if (condition := WITHOUT.search(text)) is not None:
+    condition = WITHOUT.search(text, max(0, reading.span_start - CONDITION_REACH),
+                               reading.span_end + CONDITION_REACH)
+    if condition is not None:
         # "5-7x slowdown without warm-up": the same system with it
         phrase = phrase_after(text, condition.end(), lex)
-        if phrase is not None and phrase.kind == "name":
+        if phrase is not None and phrase.kind == "name" and not lex.metric_re.search(
+                text, condition.end(), phrase.end + 30):
             name = f"with {phrase.text}"
             return Mention(-1, -1, name, name, False), "counterpart", "+baseline-condition"
     if discourse is not None and (told := told_in_section(discourse, subject, lex)):
@@ -513,6 +527,7 @@ def unnamed_baseline(
 
 
 WITHOUT = re.compile(r"(?<![\w-])without(?!\w)", re.IGNORECASE)
+CONDITION_REACH = 80  # characters around a claim where "without X" conditions it
 
 
 def shares_name(one: str, other: str) -> bool:
@@ -535,7 +550,7 @@ def told_in_section(discourse, subject: Mention | None, lex: Lexicon) -> str | N
     """A baseline a sentence of the section before states ("Figure 7: Latency overhead
     relative to BF16 ...")."""
     for sentence in discourse.previous_sentences():
-        for pattern in (lex.leading_re, lex.marker_re):
+        for pattern in (lex.leading_re,):  # "relative to BF16", not "more than AlltoAll"
             for match in pattern.finditer(sentence):
                 phrase = phrase_after(sentence, match.end(), lex)
                 if usable(phrase, subject) and not quantifies(sentence, match.end(), lex) \
