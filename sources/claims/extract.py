@@ -239,17 +239,18 @@ def read_block(
     rows: list[dict] = []
     rejected: list[dict] = []
     discourse = context.discourse
-    for offset, sentence_text in split_sentences_at(block.text):
-        line_number = block.line_at(offset)
+    sentences = split_sentences_at(block.text)
+    for offset, sentence_text in sentences:
         if len(sentence_text) > MAX_SENTENCE_CHARS:
             # Every claim row repeats its sentence: thousands of claims in one endless
             # "sentence" would cost memory as their number times its length.
             found, problems = [], too_long(sentence_text, lex)
-        elif not may_hold_claim(sentence_text, cues):
+        elif len(sentences) > 1 and not may_hold_claim_loosely(sentence_text, cues) \
+                or not may_hold_claim(sentence_text, cues):
             discourse.sentences_so_far.append(sentence_text)
             continue
         else:
-            sentence = index_sentence(sentence_text, line_number, lex)
+            sentence = index_sentence(sentence_text, block.line_at(offset), lex)
             found, problems = extract_sentence(sentence, context, lex)
         discourse.sentences_so_far.append(sentence_text)
         for row in found:
@@ -260,7 +261,7 @@ def read_block(
         rows += found
         rejected += [
             {
-                "line_number": line_number,
+                "line_number": block.line_at(offset),
                 "sentence": sentence_text,
                 "check": p.check,
                 "reason": p.reason,

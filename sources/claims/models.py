@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from perfledger.schemas.labels import known_model, label_key, model_name
 from perfledger.sources.claims.lexicon import Lexicon
@@ -23,7 +23,7 @@ DOMINANT_FACTOR = 2  # ... and this many times as often as all others together
 
 def shaped_model(
     text: str, position: int, lex: Lexicon, previous: Sequence[str] = (),
-    section: Sequence[str] = (), page: PageModels | None = None,
+    section: Sequence[str] = (), page: Callable[[], PageModels] | None = None,
 ) -> tuple[str | None, bool, str]:
     """(model, whether a vocabulary knows it, method tag) for a claim at `position`."""
     found, tag = nearest(text, position, lex), ""
@@ -32,7 +32,7 @@ def shaped_model(
     if found is None:
         found, tag = one_family(section, lex), "+model-section"
     if found is None and page is not None:
-        found, tag = page.dominant(), "+model-page"
+        found, tag = page().dominant(), "+model-page"
     if found is None:
         return None, True, ""
     name = " ".join(found.split())
@@ -48,7 +48,7 @@ def context_model(text: str, position: int, lex: Lexicon,
     if discourse is None:
         return shaped_model(text, position, lex)
     return shaped_model(text, position, lex, discourse.current_before(),
-                        discourse.previous_sentences(), discourse.page_models())
+                        discourse.previous_sentences(), discourse.page_models)
 
 
 def nearest(text: str, position: int, lex: Lexicon) -> str | None:

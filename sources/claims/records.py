@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import polars as pl
 
@@ -90,23 +91,71 @@ class Mentions(list):
         self.starts = [m.start for m in self]
 
 
-@dataclass
 class Sentence:
-    """A sentence with every vocabulary mention located once, so lookups stay cheap."""
+    """A sentence whose vocabulary mentions, clause breaks, numbers and conditions are each
+    located once, when first asked for: most sentences that pass the cues hold no claim, and
+    are never indexed past their numbers and trigger words."""
 
-    text: str
-    line_number: int
-    systems: Mentions
-    vendors: Mentions
-    models: Mentions
-    metrics: Mentions
-    priors: Mentions
-    breaks: list[int]  # clause boundaries (ends of breaker words / punctuation)
-    strong_breaks: list[int]  # starts of breakers that also end a baseline
-    anchors: list[Anchor]
-    anchor_ends: list[int]
-    qualifiers: list[str]  # context qualifiers, canonical, in order
-    conditions: str | None
+    def __init__(self, text: str, line_number: int, lex) -> None:
+        self.text = text
+        self.line_number = line_number
+        self.lex = lex
+
+    @cached_property
+    def systems(self) -> Mentions:
+        return self._mentions(self.lex.system_re, self.lex.system_of)
+
+    @cached_property
+    def vendors(self) -> Mentions:
+        return self._mentions(self.lex.vendor_re, self.lex.vendor_of)
+
+    @cached_property
+    def models(self) -> Mentions:
+        return self._mentions(self.lex.model_re, self.lex.model_of)
+
+    @cached_property
+    def metrics(self) -> Mentions:
+        return self._mentions(self.lex.metric_re, self.lex.metric_of)
+
+    @cached_property
+    def priors(self) -> Mentions:
+        return Mentions(Mention(m.start(), m.end(), "prior_result", m.group(0))
+                        for m in self.lex.prior_re.finditer(self.text))
+
+    @cached_property
+    def breaks(self) -> list[int]:  # clause boundaries (ends of breaker words / punctuation)
+        return [m.end() for m in self.lex.breaker_re.finditer(self.text)]
+
+    @cached_property
+    def strong_breaks(self) -> list[int]:  # starts of breakers that also end a baseline
+        return [m.start() for m in self.lex.strong_re.finditer(self.text)]
+
+    @cached_property
+    def anchors(self) -> list[Anchor]:
+        from perfledger.sources.claims.anchors import find_anchors
+
+        return find_anchors(self.text, self.lex)
+
+    @cached_property
+    def anchor_ends(self) -> list[int]:
+        return [a.end for a in self.anchors]
+
+    @cached_property
+    def qualifiers(self) -> list[str]:  # context qualifiers, canonical, in order
+        from perfledger.sources.claims.qualifiers import find_context_qualifiers
+
+        return find_context_qualifiers(self.text, self.lex)
+
+    @cached_property
+    def conditions(self) -> str | None:
+        from perfledger.sources.claims.qualifiers import find_conditions
+
+        return find_conditions(self.text, self.lex)
+
+    def _mentions(self, pattern, table) -> Mentions:
+        from perfledger.sources.claims.mentions import find_mentions
+
+        return find_mentions(pattern, table, self.text)
 
 
 @dataclass(frozen=True)

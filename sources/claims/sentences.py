@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import re
 
-from perfledger.sources.claims.anchors import find_anchors
 from perfledger.sources.claims.lexicon import Lexicon
-from perfledger.sources.claims.mentions import find_mentions
-from perfledger.sources.claims.qualifiers import find_conditions, find_context_qualifiers
-from perfledger.sources.claims.records import Mention, Mentions, Sentence
+from perfledger.sources.claims.records import Sentence
 
 # Image-caption file names glued to the next sentence ("mlperf-improvementBaidu's ...").
 SLUG = r"[a-z][a-z0-9]{1,30}(?:-[a-z0-9]{1,30}){1,8}(?=[A-Z][a-z])"
@@ -53,22 +50,5 @@ def split_sentences_at(paragraph: str) -> list[tuple[int, str]]:
 
 
 def index_sentence(text: str, line_number: int, lex: Lexicon) -> Sentence:
-    anchors = find_anchors(text, lex)
-    return Sentence(
-        text=text,
-        line_number=line_number,
-        systems=find_mentions(lex.system_re, lex.system_of, text),
-        vendors=find_mentions(lex.vendor_re, lex.vendor_of, text),
-        models=find_mentions(lex.model_re, lex.model_of, text),
-        metrics=find_mentions(lex.metric_re, lex.metric_of, text),
-        priors=Mentions(
-            Mention(m.start(), m.end(), "prior_result", m.group(0))
-            for m in lex.prior_re.finditer(text)
-        ),
-        breaks=[m.end() for m in lex.breaker_re.finditer(text)],
-        strong_breaks=[m.start() for m in lex.strong_re.finditer(text)],
-        anchors=anchors,
-        anchor_ends=[a.end for a in anchors],
-        qualifiers=find_context_qualifiers(text, lex),
-        conditions=find_conditions(text, lex),
-    )
+    """A sentence to read claims from; what it mentions is located when first asked for."""
+    return Sentence(text, line_number, lex)
