@@ -465,6 +465,8 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
         return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "pronoun")
     while found and (low(found[0]) in words.determiners or low(found[0]) in words.pronouns):
         found = found[1:]
+    if not found:
+        return None
     whole = text_of(text, found)
     metric = lex.metric_re.search(whole)
     if metric is not None and metric.end() == len(whole):
