@@ -99,8 +99,10 @@ def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | No
                                                                                  limit)):
             return reading(match.end(), "quantity", "the", metric=metric_mention(match, lex))
     match = lex.quantity_at.match(text, end, limit)
-    # "80% of the performance" is a share; a bare "31% the ..." is not
-    if match and (anchor.unit != "percent" or fold(match.group(0)).startswith("of ")):
+    # "80% of the performance" compares with a whole; "33% of the total execution time" is
+    # a share of one run, and a bare "31% the ..." is neither
+    if match and (anchor.unit != "percent" or fold(match.group(0)).startswith("of ")) \
+            and not lex.share_words.intersection(fold(match.group(0)).split()):
         return reading(match.end(), "quantity", "the", metric=metric_mention(match, lex))
     if match := lex.of_what_at.match(text, end, limit):
         metric = metric_before(sentence, anchor.start)
@@ -143,6 +145,8 @@ def read_before(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | N
     if sense is None:
         return None
     metrics = mentions_between(sentence.metrics, verb.end(), by.start())
+    # "outperforms all other setups by ~6x": the verb's object is the baseline
+    compares = fold(verb.group(0)) in lex.object_verbs
     return Reading(
         anchor,
         verb.start(),
@@ -152,6 +156,8 @@ def read_before(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | N
         sense,
         "by",
         metrics[0] if metrics else None,
+        marker_end=verb.end() if compares else None,
+        marker_text=verb.group(0) if compares else None,
     )
 
 

@@ -309,6 +309,14 @@ TITLE_VERB = re.compile(
     r"deploying|deploy|benchmarking|evaluating)\s+",
     re.IGNORECASE,
 )
+# A title opening with a gerund ("Announcing X", "Diving into X"), a question word ("How X
+# Boosts Y") or a place ("Inside X") is about what follows it; a subtitle so opened ("...:
+# Pushing the Pareto Frontier") says what the page's system does
+TITLE_OPENER = re.compile(
+    r"^(?:(?-i:[A-Z][a-z]{2,}ing)(?:\s+(?:into|in|on|up|down|through))?|how|why|what|when|"
+    r"inside|behind)\s+",
+    re.IGNORECASE,
+)
 TITLE_OF = re.compile(r"(?<!\w)(?:study|analysis|evaluation|review|tour|look)\s+of\s+",
                       re.IGNORECASE)
 
@@ -319,7 +327,15 @@ def title_topic(title: str, lex: Lexicon) -> str | None:
     object of its verb ("Optimizing vLLM on Arm CPUs"), what it studies ("Study of X")."""
     parts = TITLE_SEPARATOR.split(title.strip(), maxsplit=1)
     head = parts[0]
-    if len(parts) == 2 and len(head.split()) <= 3 and not TITLE_VERB.match(head):
+    if opener := TITLE_OPENER.match(head):
+        head = head[opener.end():]
+        parts[0] = head
+    # a short head names the system ("DeepSpeed Chat: ..."), as does any head whose subtitle
+    # says what it does ("Shared Memory IPC Caching: Accelerating Data Transfer ...")
+    opens_adverbial = fold(head.split()[0]) in phrase_words().openers if head.split() else True
+    if len(parts) == 2 and not TITLE_VERB.match(head) and (
+            len(head.split()) <= 3 or not opens_adverbial and (
+                TITLE_VERB.match(parts[1]) or TITLE_OPENER.match(parts[1]))):
         phrase = classify(head, tokens(head), lex)
         if phrase is not None and phrase.kind == "name":
             return phrase.text

@@ -23,8 +23,16 @@ def build_alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", SPACE) for w in ordered)
 
 
-def compile_words(words: Iterable[str], suffix: str = "") -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w)(?:{build_alternation(words)}){suffix}(?!\w)", re.IGNORECASE)
+def compile_words(
+    words: Iterable[str], suffix: str = "", prefix: str = ""
+) -> re.Pattern[str]:
+    return re.compile(rf"{prefix}(?<!\w)(?:{build_alternation(words)}){suffix}(?!\w)",
+                      re.IGNORECASE)
+
+
+# "per-GPU throughput", "tokens per chip": a system named after "per" is a unit of measure,
+# no party to a claim
+NOT_AFTER_PER = r"(?<!per-)(?<!per )"
 
 
 def invert(groups: Mapping[str, Iterable[str]]) -> dict[str, str]:
@@ -101,6 +109,8 @@ class Lexicon:
     spec_figure_re: re.Pattern[str]
     parity_re: re.Pattern[str]  # the cue of a parity claim (sources/claims/parity.py)
     spec_word_re: re.Pattern[str]
+    share_words: frozenset[str]
+    object_verbs: frozenset[str]
 
 
 def collect_aliases(table: Mapping) -> dict[str, list[str]]:
@@ -162,7 +172,7 @@ def load_lexicon() -> Lexicon:
     suffix_alt = build_alternation(vocab["system_suffixes"]["words"])
     return Lexicon(
         vocab=vocab,
-        system_re=compile_words(flatten(systems), rf"(?:[ -](?:{suffix_alt}))?"),
+        system_re=compile_words(flatten(systems), rf"(?:[ -](?:{suffix_alt}))?", NOT_AFTER_PER),
         system_of=invert(systems),
         vendor_re=compile_words(vendors, POSSESSIVE),
         vendor_of=vendor_keys(vendors),
@@ -203,9 +213,9 @@ def load_lexicon() -> Lexicon:
         equative_sense=invert(directions["equative"]),
         verb_re=compile_words(flatten(directions["verb"]) + flatten(comparatives)),
         verb_sense=invert(directions["verb"]) | invert(comparatives),
-        by_tail=compile_at(rf"(?<!\w)by{SPACE}(?:(?:{prefix_alt}){SPACE})?$"),
+        by_tail=compile_at(rf"(?<!\w)by{SPACE}(?:(?:{prefix_alt}){SPACE})?~?$"),
         noun_of_tail=compile_at(
-            rf"(?<!\w)({noun_alt}){SPACE}of{SPACE}(?:(?:{prefix_alt}){SPACE})?$"
+            rf"(?<!\w)({noun_alt}){SPACE}of{SPACE}(?:(?:{prefix_alt}){SPACE})?~?$"
         ),
         count_at=compile_at(
             rf"{SPACE}(?:(?:{vendor_alt}){POSSESSIVE}{SPACE})?(?:{count_alt})(?!\w)"
@@ -259,6 +269,8 @@ def load_lexicon() -> Lexicon:
             rf"(?![\w/])"
         ),
         spec_word_re=compile_words(vocab["look_alikes"]["spec_words"]),
+        object_verbs=frozenset(fold(word) for word in qualitative["verbs"]),
+        share_words=frozenset(fold(word) for word in vocab["look_alikes"]["share_words"]),
         parity_re=compile_words(vocab["parity"]["verbs"] + vocab["parity"]["phrases"]),
         prefix_multiplier_re=compile_at(r"(?<![\w.])[x×]\s?([0-9]{1,4}(?:\.[0-9]{1,3})?)(?![\w.%])"),
     )

@@ -122,7 +122,11 @@ def clause_subject(text: str, end: int, lex: Lexicon) -> Phrase | None:
     stop = len(found)
     begin = skip_openers(found, segment_start(found, stop), stop)
     if starts_with_verb(text, end):  # "This improved X by 2.3x", "... that X improves ... by"
-        return phrase_ending(text, found, begin, stop, lex)
+        if stop > begin and low(found[stop - 1]) in ("and", "or"):
+            # "AllGather uses the SP group and improves throughput by": the verbs share one
+            first = next((p for p in range(begin, stop - 1) if is_predicate(found, p)), None)
+            return phrase_ending(text, found, begin, first, lex) if first is not None else None
+        return phrase_ending(text, found, begin, before_infinitive(found, begin, stop), lex)
     index = stop - 1
     while index >= begin and low(found[index]) in words.qualifiers:
         index -= 1
@@ -132,14 +136,18 @@ def clause_subject(text: str, end: int, lex: Lexicon) -> Phrase | None:
     if word in words.participles and index > 0 and found[index - 1].group(0) in SOFT_BOUNDARY:
         # ", achieving 58-203x speedup": the clause before the comma says who achieves it
         return clause_subject(text, found[index - 1].start(), lex)
-    if is_predicate(found, index):
+    if is_predicate(found, index, claim_next=True):
         last = index
         while last > begin and (is_predicate(found, last - 1)
                                 or low(found[last - 1]) in words.adverbs):
             last -= 1
-        return phrase_ending(text, found, begin, last, lex)
+        return phrase_ending(text, found, begin, before_infinitive(found, begin, last), lex)
     if word == "with":  # "... vLLM performance on Blackwell with up to 4x higher throughput"
         phrase = phrase_ending(text, found, begin, index, lex)
+        verb = next((p for p in range(begin, index) if is_predicate(found, p)), None)
+        if phrase is not None and verb is not None and found[verb].end() <= phrase.start:
+            # "INT8 W4A8 delivers the best results with up to 6.2x": the verb's subject
+            return phrase_ending(text, found, begin, verb, lex)
         if phrase is not None and phrase.kind == "name":
             return phrase
     made = causative(found, begin, index + 1)
@@ -162,6 +170,22 @@ def clause_subject(text: str, end: int, lex: Lexicon) -> Phrase | None:
         # from 10% to 68%")
         return phrase_ending(text, found, begin, index + 1, lex)
     return None
+
+
+def before_infinitive(found: list[re.Match[str]], begin: int, last: int) -> int:
+    """ "Gaudi 3 is projected to deliver", "X is expected to reach": the subject stands before
+    the verb that takes the infinitive."""
+    if last - 1 <= begin or low(found[last - 1]) != "to":
+        return last
+    for index in range(last - 2, max(begin, last - 5) - 1, -1):
+        if is_predicate(found, index):
+            while index > begin and (is_predicate(found, index - 1)
+                                     or low(found[index - 1]) in phrase_words().adverbs):
+                index -= 1
+            return index
+        if not found[index].group(0).isalpha() or not found[index].group(0).islower():
+            break
+    return last
 
 
 # "adding the support for X", "the use of X": what was added is X
@@ -211,28 +235,32 @@ def causative(found: list[re.Match[str]], begin: int, stop: int) -> int | None:
     return None
 
 
-def is_predicate(found: list[re.Match[str]], index: int) -> bool:
-    """A verb of the vocabulary, or a lower-case word in -s that stands between a name and
-    what it does ("vLLM redefines the ...", "FP8 dominates with ...")."""
+def is_predicate(found: list[re.Match[str]], index: int, claim_next: bool = False) -> bool:
+    """A verb of the vocabulary, or a lower-case word in -s or -ed that stands between a name
+    and what it does ("vLLM redefines the ...", "FP8 dominates with ...", "the DMA gained up
+    to 32% more")."""
     words = phrase_words()
     word = low(found[index])
     if word in words.predicates:
         return True
     raw = found[index].group(0)
-    if not (raw.islower() and raw.isalpha() and len(raw) > 4 and raw.endswith("s")
-            and not raw.endswith(("ss", "us", "is", "ous", "ics"))):
+    if not (raw.islower() and raw.isalpha() and len(raw) > 4 and (
+            raw.endswith("s") and not raw.endswith(("ss", "us", "is", "ous", "ics"))
+            or raw.endswith("ed") and not raw.endswith("eed"))):
         return False
     if word in common_words():
         return False
     before = found[index - 1].group(0) if index else ""
     after = low(found[index + 1]) if index + 1 < len(found) else ""
-    following = found[index + 1].group(0) if index + 1 < len(found) else ""
+    # the claim's own number follows the last word before it
+    following = found[index + 1].group(0) if index + 1 < len(found) else (
+        "0" if claim_next else "")
     return name_like(before) and (
         after in words.determiners or after in MORPH_NEXT or name_like(following)
         or following[:1].isdigit())
 
 
-MORPH_NEXT = frozenset({"that", "with", "up", "to", "from", "in", "at", "on", "by", "over",
+MORPH_NEXT = frozenset({"that", "this", "these", "those", "with", "up", "to", "from", "in", "at", "on", "by", "over",
                         "across", "for"})
 
 
@@ -444,11 +472,13 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
     """What a run of tokens names, once determiners, quotes and metric words are trimmed."""
     words = phrase_words()
     found = [t for t in found if t.group(0) not in QUOTES]
+    while found and (low(found[0]) in CONJUNCTIONS or low(found[0]) in words.adverbs):
+        found = found[1:]  # ", and this in turn increased", "Altogether this can reduce"
     if not any(re.search("[A-Za-z]", t.group(0)) for t in found):
         return None  # "~11900": a number is no party
     head = low(found[0])
-    if head in ("there", "here"):
-        return None
+    if head in ("there", "here") or HARDWARE_COUNT.match(head):
+        return None  # "4xH100", "2 GPUs instead of 1": how many chips ran, not a party
     if head in words.first_person and (len(found) == 1 or not any(
             name_like(t.group(0)) for t in found[1:])) and not (
             head in ("our", "ours") and len(found) > 1 and not all(
@@ -465,7 +495,7 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
         return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "pronoun")
     while found and (low(found[0]) in words.determiners or low(found[0]) in words.pronouns):
         found = found[1:]
-    if not found:
+    if not found or HARDWARE_COUNT.match(low(found[0])):
         return None
     whole = text_of(text, found)
     metric = lex.metric_re.search(whole)
@@ -475,8 +505,8 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
             # "First inference", "the total time taken": a metric, not a party
             return Phrase(found[0].start(), found[-1].end(), whole, "metric")
     found = trim_metrics(text, found, lex)
-    if not found:
-        return None
+    if not any(re.search("[A-Za-z]", t.group(0)) for t in found):
+        return None  # "100% Accuracy": a number of a metric
     if len(found) > MAX_PHRASE_WORDS:
         return None
     if not any(name_like(t.group(0)) for t in found):
@@ -492,15 +522,30 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
                           and low(t) not in words.cuts and low(t) != "on"
                           for t in found[:first_name]):
         found = found[first_name:]
-    return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "name")
+        if HARDWARE_COUNT.match(low(found[0])):
+            return None  # "the linear 2x we would expect": a number, not a party
+    # "GB300's per-GPU throughput", "DeepSpeed-FastGen's speed": the party is the owner
+    named = POSSESSIVE_END.sub("", text_of(text, found))
+    return Phrase(found[0].start(), found[-1].end(), named, "name")
+
+
+CONJUNCTIONS = frozenset({"and", "or", "but", "so", "yet", "then", "nor"})
+HARDWARE_COUNT = re.compile(r"[0-9]{1,4}(?:[x×][a-z]*[0-9]*)?$")
+POSSESSIVE_END = re.compile(r"(?<=\w)['’]s?$")
 
 
 def trim_metrics(text: str, found: list[re.Match[str]], lex: Lexicon) -> list[re.Match[str]]:
     """Drop metric words at the phrase's ends ("the multi-LoRA TTFT" names "multi-LoRA")."""
-    while found and is_metric(found[-1], lex):
-        found = found[:-1]
+    while found and (is_metric(found[-1], lex) or per_unit(found)):
+        found = found[:-2] if low(found[-1]) != "per" and len(found) > 1 \
+            and low(found[-2]) == "per" else found[:-1]
     kept = [t for t in found if not (is_metric(t, lex) and t is not found[0])]
     return kept if kept else found
+
+
+def per_unit(found: list[re.Match[str]]) -> bool:
+    """ "per-GPU", "per GPU": a phrase ending in the unit its metric is counted in."""
+    return low(found[-1]).startswith("per-") or (len(found) > 1 and low(found[-2]) == "per")
 
 
 def is_metric(token: re.Match[str], lex: Lexicon) -> bool:

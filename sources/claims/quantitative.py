@@ -198,6 +198,7 @@ def resolve_readings(
     return drafts
 
 
+FAR_SUBJECT = frozenset({"+subject-sentence", "+subject-later"})
 NEW_CLAUSE = re.compile(r"[;:]|,\s{1,3}(?:while|whereas|but|although|though)(?!\w)",
                         re.IGNORECASE)
 
@@ -216,6 +217,9 @@ def resolve_baseline(
     if marker is not None:
         marker_end, marker_text = marker
         resolution = read_baseline_slot(sentence, marker_end, lex)
+        if resolution.baseline is not None and counted(sentence, resolution.baseline):
+            # "more than the linear 2x we would expect from using 2 GPUs": chips counted
+            resolution = Resolution(tags=["+baseline-unknown"], penalty=0.15)
         vague = resolution.baseline is not None and resolution.baseline_kind == "system" and (
             "+baseline-vendor" in resolution.tags or is_generic(resolution.baseline.canonical)
             or named_before(sentence, marker_end, resolution.baseline, lex))
@@ -309,6 +313,15 @@ def build_draft(
         subject, subject_tag, subject_penalty = resolve_by_phrase(
             sentence, reading, excluded, context, lex
         )
+    elif subject_tag in FAR_SUBJECT or is_generic(subject.canonical):
+        # a system named away from the claim ("... than H100 on Llama 2 70B with vLLM"), or a
+        # kind of chip ("The NVIDIA H200 Tensor Core GPU delivers"), yields to the name the
+        # claim's own clause gives its subject
+        start = read_prefix(text, reading.span_start, lex)[0]
+        own, own_tag, _ = own_subject(sentence, start, lex)
+        if own is not None and own not in excluded and (
+                subject_tag in FAR_SUBJECT or names_more(own, subject)):
+            subject, subject_tag, subject_penalty = own, own_tag, 0.1
     if subject is not None and (partner := find_coordinated(sentence, subject)):
         return None, Problem(
             "ambiguous_subject",
@@ -454,7 +467,8 @@ def find_unmarked_baseline(
 
 
 INDEFINITE = re.compile(
-    r"(?:^|\s)(?:a|an|one|single|a single|each|every|any|[0-9][0-9,.]*[kKmM]?-?)\s{0,3}$",
+    r"(?:^|\s)(?:a|an|one|single|a single|each|every|any|own|dedicated|separate|"
+    r"[0-9][0-9,.]*[kKmM]?-?)\s{0,3}$",
     re.IGNORECASE,
 )
 
@@ -462,8 +476,19 @@ INDEFINITE = re.compile(
 def a_setting(sentence: Sentence, mention: Mention) -> bool:
     """ "on a single GPU": a kind of chip named with an indefinite article is where a result
     ran, not a system it is compared with."""
+    before = sentence.text[max(0, mention.start - 40):mention.start]
+    return is_generic(mention.canonical) and bool(
+        INDEFINITE.search(before[-14:]) or SETTING.search(before))
+
+
+def counted(sentence: Sentence, mention: Mention) -> bool:
+    """ "2 GPUs", "a single GPU": a kind of chip counted is a setting, no baseline."""
     before = sentence.text[max(0, mention.start - 14):mention.start]
     return is_generic(mention.canonical) and bool(INDEFINITE.search(before))
+
+
+# "On more capable GPUs, you can expect ...": a kind of chip a result runs on
+SETTING = re.compile(r"(?:^|\s)(?:on|across|using)\s(?:[a-z][a-z-]*\s){0,3}$", re.IGNORECASE)
 
 
 def unnamed_baseline(
@@ -516,8 +541,11 @@ def unnamed_baseline(
             return Mention(-1, -1, name, name, False), "counterpart", "+baseline-condition"
     if discourse is not None and (told := told_in_section(discourse, subject, lex)):
         return resolve_text(told, lex), "system", "+baseline-section"
-    if change and subject is not None:
-        topic = discourse.topic if discourse is not None else None
+    topic = discourse.topic if discourse is not None else None
+    if change and subject is not None and not (
+            subject.known and topic and fold(subject.canonical) in fold(topic)):
+        # a change to the page's own system has the system without it as baseline; the
+        # system itself ("we ... with vLLM" on a page about vLLM) is no change to anything
         name = f"without {subject.canonical}"
         if topic and not shares_name(topic, subject.canonical) or topic and fold(
                 subject.canonical) in fold(topic) and fold(subject.canonical) != fold(topic):

@@ -115,6 +115,9 @@ def read_baseline_slot(sentence: Sentence, slot_start: int, lex: Lexicon) -> Res
     priors = mentions_between(sentence.priors, slot_start, end)
     first_system = systems[0] if systems else None
     first_prior = priors[0] if priors else None
+    if first_prior and first_system is not None and NAME_GAP.match(
+            sentence.text, first_prior.end, first_system.start):
+        first_prior = None  # "the previous generation ND A100 v4": the system it names
     if first_prior and (first_system is None or first_prior.start < first_system.start):
         return Resolution(
             baseline_kind="prior_result", baseline=first_prior, tags=["+baseline-prior"]
@@ -131,6 +134,9 @@ def read_baseline_slot(sentence: Sentence, slot_start: int, lex: Lexicon) -> Res
             penalty=0.15,
         )
     return Resolution(tags=["+baseline-unknown"], penalty=0.15)
+
+
+NAME_GAP = re.compile(r"(?:\s{1,3}[\w-]+){0,2}\s{1,3}$")
 
 
 def count_before(sentence: Sentence, mention: Mention, lex: Lexicon) -> int | None:
