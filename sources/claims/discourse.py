@@ -208,11 +208,16 @@ class Discourse:
         return None
 
     def topic_party(self) -> Party | None:
-        return Party(self.topic, "title") if self.topic else None
+        # a page about what it does "with vLLM Sleep Mode" is about a change to something
+        return Party(self.topic, "title", self.topic_read[1]) if self.topic else None
 
     @cached_property
+    def topic_read(self) -> tuple[str | None, bool]:
+        return read_title(self.title, self.lex) if self.title else (None, False)
+
+    @property
     def topic(self) -> str | None:
-        return title_topic(self.title, self.lex) if self.title else None
+        return self.topic_read[0]
 
 
 def gap(previous: Block, block: Block) -> int:
@@ -322,9 +327,14 @@ TITLE_OF = re.compile(r"(?<!\w)(?:study|analysis|evaluation|review|tour|look)\s+
 
 
 def title_topic(title: str, lex: Lexicon) -> str | None:
+    return read_title(title, lex)[0]
+
+
+def read_title(title: str, lex: Lexicon) -> tuple[str | None, bool]:
     """The system a page is about, as its title names it: a short name before a colon
     ("DeepSpeed Chat: ..."), what it works "with"/"using" ("... with vLLM Sleep Mode"), the
-    object of its verb ("Optimizing vLLM on Arm CPUs"), what it studies ("Study of X")."""
+    object of its verb ("Optimizing vLLM on Arm CPUs"), what it studies ("Study of X"); and
+    whether the title names it as what something is done with (a change made)."""
     parts = TITLE_SEPARATOR.split(title.strip(), maxsplit=1)
     head = parts[0]
     if opener := TITLE_OPENER.match(head):
@@ -338,13 +348,13 @@ def title_topic(title: str, lex: Lexicon) -> str | None:
                 TITLE_VERB.match(parts[1]) or TITLE_OPENER.match(parts[1]))):
         phrase = classify(head, tokens(head), lex)
         if phrase is not None and phrase.kind == "name":
-            return phrase.text
+            return phrase.text, False
     for part in parts:
         for pattern in (TITLE_INSTRUMENT, TITLE_VERB, TITLE_OF):
             match = pattern.search(part) if pattern is not TITLE_VERB else pattern.match(part)
             if match:
                 phrase = phrase_after(part, match.end(), lex)
                 if phrase is not None and phrase.kind == "name":
-                    return phrase.text
+                    return phrase.text, pattern is TITLE_INSTRUMENT
     phrase = phrase_after(head, 0, lex)
-    return phrase.text if phrase is not None and phrase.kind == "name" else None
+    return (phrase.text if phrase is not None and phrase.kind == "name" else None), False

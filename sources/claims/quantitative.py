@@ -535,8 +535,10 @@ def unnamed_baseline(
     if condition is not None:
         # "5-7x slowdown without warm-up": the same system with it
         phrase = phrase_after(text, condition.end(), lex)
+        reach = CLAUSE_END.search(text, phrase.end) if phrase is not None else None
         if phrase is not None and phrase.kind == "name" and not lex.metric_re.search(
-                text, condition.end(), phrase.end + 30):
+                text, condition.end(), min(phrase.end + 30, reach.start() if reach else
+                                            len(text))):
             name = f"with {phrase.text}"
             return Mention(-1, -1, name, name, False), "counterpart", "+baseline-condition"
     if discourse is not None and (told := told_in_section(discourse, subject, lex)):
@@ -554,6 +556,7 @@ def unnamed_baseline(
     return None, "", ""
 
 
+CLAUSE_END = re.compile(r"[,;:]")
 WITHOUT = re.compile(r"(?<![\w-])without(?!\w)", re.IGNORECASE)
 CONDITION_REACH = 80  # characters around a claim where "without X" conditions it
 
