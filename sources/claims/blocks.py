@@ -11,10 +11,11 @@ front matter and markup must not pass for prose:
 * a line's own shape starts a block: a heading (`#`), a list item (`-`, `*`, `+`, `1.`), a
   quotation (`>`), a table row, a line of HTML tags alone, a rule; fenced code and
   `<script>`/`<style>` are no prose;
-* a line continues the block above it only when it follows it directly and the block above
-  reads as cut mid-sentence (no closing punctuation, an open bracket or emphasis, a last word
-  that cannot end a sentence), so that headings and one-line paragraphs of a capture stay
-  apart;
+* in Markdown source (front matter, `#` headings, fences, bullets), a line that follows
+  another directly carries on its paragraph, as Markdown renders it; in a plain capture it
+  does only when the block above reads as cut mid-sentence (no closing punctuation, an open
+  bracket or emphasis, a last word that cannot end a sentence), so that headings and one-line
+  paragraphs of a capture stay apart;
 * YAML front matter is no prose, but its `summary`/`description` is what the page says of
   itself (a claim restated there is a claim) and its `title` names the page.
 """
@@ -94,7 +95,7 @@ def assemble_blocks(prose: list[tuple[int, str]], outline: pl.DataFrame | None =
     if outline is not None and outline.height:
         return Page(outline_blocks(prose, outline))
     page = Page()
-    reader = _Reader(page)
+    reader = _Reader(page, written_in_markdown(prose))
     for line_number, text in prose:
         reader.read(line_number, text)
     reader.close()
@@ -133,8 +134,9 @@ def line_offsets(
 class _Reader:
     """Reads prose lines in order and closes a block where the page's structure says."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, markdown: bool = False) -> None:
         self.page = page
+        self.markdown = markdown  # a paragraph runs on to the next blank line
         self.kind = ""
         self.level: int | None = None
         self.parts: list[tuple[int, str, bool]] = []  # (line number, rendered text, left open)
@@ -227,7 +229,7 @@ class _Reader:
         if self.kind == "heading":
             return False
         _, before, left_open = self.parts[-1]
-        if not before or left_open:
+        if not before or left_open or self.markdown:
             return True
         if CLOSED.search(before):
             return False
@@ -276,13 +278,30 @@ class _Reader:
             self.page.blocks.append(Block("summary", text, ((0, line_number),)))
 
 
+MARKDOWN_SHAPES = re.compile(r"^(?:#{1,6}[ \t]+\S|```|~~~|[-*+][ \t]+\S.*$)")
+
+
+def written_in_markdown(prose: list[tuple[int, str]]) -> bool:
+    """Whether a capture is Markdown source (front matter, `#` headings, fences or bullets on
+    several lines): its paragraphs then run on to the next blank line, however wrapped."""
+    if prose and prose[0][1].strip() == "---":
+        return True
+    shaped = 0
+    for _, text in prose:
+        if MARKDOWN_SHAPES.match(text.strip()):
+            shaped += 1
+            if shaped >= 3:
+                return True
+    return False
+
+
 def unbalanced(text: str) -> bool:
     """An open bracket or emphasis the line does not close: the line was wrapped inside it."""
     return (text.count("(") > text.count(")") or text.count("[") > text.count("]")
             or text.count("**") % 2 == 1)
 
 
-HEADING_END = re.compile(r"[.!?,;”\"]\s*$")
+HEADING_END = re.compile(r"[.!?,;:”\"]\s*$")
 
 
 def reads_as_heading(text: str) -> bool:

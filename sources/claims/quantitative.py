@@ -22,6 +22,8 @@ from perfledger.sources.claims.lexicon import (
 from perfledger.sources.claims.mentions import mentions_between, strong_end
 from perfledger.sources.claims.models import context_model
 from perfledger.sources.claims.parties import (
+    GENERIC_TAIL,
+    VENDOR_WORDS,
     context_subject,
     distinguish,
     names_more,
@@ -549,11 +551,23 @@ def unnamed_baseline(
         # a change to the page's own system has the system without it as baseline; the
         # system itself ("we ... with vLLM" on a page about vLLM) is no change to anything
         name = f"without {subject.canonical}"
-        if topic and not shares_name(topic, subject.canonical) or topic and fold(
-                subject.canonical) in fold(topic) and fold(subject.canonical) != fold(topic):
-            name = f"{topic} without {subject.canonical}"
+        if topic and not shares_name(topic, subject.canonical):
+            name = f"{topic} without {subject.canonical}"  # "PyTorch TunableOp without tuning"
+        elif topic and (rest := rest_of_topic(topic, subject.canonical)):
+            name = f"{rest} without {subject.canonical}"  # "vLLM without Sleep Mode"
         return Mention(-1, -1, name, name, False), "counterpart", "+baseline-without"
     return None, "", ""
+
+
+def rest_of_topic(topic: str, change: str) -> str | None:
+    """What a page's topic names besides a change it holds ("vLLM" of "vLLM Sleep Mode")."""
+    at = fold(topic).find(fold(change))
+    if at < 0 or fold(topic) == fold(change):
+        return None
+    rest = " ".join((topic[:at] + " " + topic[at + len(change):]).split())
+    named = [word for word in rest.split() if name_like(word)
+             and fold(word) not in GENERIC_TAIL and fold(word) not in VENDOR_WORDS]
+    return rest if named and rest.split()[-1] not in ("on", "of", "with", "for") else None
 
 
 CLAUSE_END = re.compile(r"[,;:]")

@@ -1,8 +1,9 @@
 -- Labels kept as published but not resolved (a chip or system the vocabulary does not know,
 -- a precision word), columns whose metric could not be told, units not known and sources
 -- whose numbers read two ways for want of a language, with how many values each holds back
--- or carries and one example; and the systems and models claims keep as published. `perfledger map-label` records a mapping for one;
--- `perfledger reprocess` then applies it to the archived pages.
+-- or carries and one example; and the systems and models claims keep as published (outcome
+-- claimed; `perfledger review-claim` corrects a claim). `perfledger map-label` records a
+-- mapping for a label of a table; `perfledger reprocess` then applies it to the archived pages.
 CREATE OR REPLACE TEMP VIEW unresolved_labels AS
 WITH carried AS (
     SELECT
