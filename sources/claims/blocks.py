@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from perfledger.sources.layouts.pipe_table import render_inline
+from perfledger.sources.layouts.inline_markup import render_inline
 
 # Layouts whose prose is the page's lines as captured, markup and all; the others read the
 # page's structure and give it as their outline.

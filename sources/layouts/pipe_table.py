@@ -12,7 +12,6 @@ and HTML comments are not read: a table shown as code or commented out is not pu
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,12 @@ from perfledger.sources.layouts.base import (
 # An HTML <table> block is read by the HTML layout's own readers.
 from perfledger.sources.layouts.html_outline import outline_rows
 from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
+from perfledger.sources.layouts.inline_markup import (
+    COMMENT,
+    COMMENT_CLOSE,
+    render_inline,
+    sub_closed,
+)
 from perfledger.sources.layouts.page_text import (
     find_author,
     find_dates,
@@ -54,7 +59,6 @@ from perfledger.sources.layouts.table_text import (
     fold_header_text,
     looks_like_note,
     reads_as_caption,
-    superscript,
 )
 
 NOTE_LINE_SEPARATOR = " | "
@@ -75,47 +79,8 @@ _LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
 _HTML_TABLE_CLOSE = re.compile(r"</table(?![\w-])", re.I)
 _FRONT_MATTER_ITEM = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*)$")
-_COMMENT = re.compile(r"<!--.*?-->")
-_MARKUP_CHARS = re.compile(r"[<\[`*_~\\&]")
-_SUP_TAG = re.compile(r"<sup\b[^<>]*>(.*?)</sup>", re.I)
-_SUP_CLOSE = re.compile(r"</sup>", re.I)
-_COMMENT_CLOSE = re.compile(r"-->")
-_LINK_CLOSE = re.compile(r"\)")
-_BR_TAG = re.compile(r"<br\s*/?>", re.I)
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
-_IMAGE_OR_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)")
-_CODE = re.compile(r"`([^`]*)`")
-_STRONG = re.compile(r"(\*\*|__|~~)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
-_EMPHASIS_WHOLE = re.compile(r"^([*_])(?=\S)(.+?)(?<=\S)\1$")
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _PUBLISHED_KEYS = ("date", "published", "pubdate", "publishdate", "published_date", "created")
 _UPDATED_KEYS = ("lastmod", "updated", "last_updated", "modified", "last_modified")
-
-
-def render_inline(text: str) -> str:
-    """Cell or line text as a reader sees it: markup, links and escapes gone, entities
-    decoded, <sup> footnote digits as superscripts (so '6,044<sup>1</sup>' is '6,044¹')."""
-    if not _MARKUP_CHARS.search(text):
-        return text  # most cells are plain text
-    text = sub_closed(_COMMENT, _COMMENT_CLOSE, "", text)
-    text = sub_closed(
-        _SUP_TAG, _SUP_CLOSE, lambda match: superscript(_TAG.sub("", match.group(1))), text
-    )
-    text = _BR_TAG.sub(" ", text)
-    text = _TAG.sub("", text)
-    text = sub_closed(_IMAGE_OR_LINK, _LINK_CLOSE, r"\1", text)
-    text = _CODE.sub(r"\1", text)
-    text = _STRONG.sub(r"\2", text)
-    text = _EMPHASIS_WHOLE.sub(r"\2", text)
-    text = _ESCAPE.sub(r"\1", text)
-    return html.unescape(text)
-
-
-def sub_closed(pattern: re.Pattern[str], closer: re.Pattern[str], replacement, text: str) -> str:
-    """`pattern.sub` on the text up to the last `closer`: an opener after it cannot close, and
-    each such opener would otherwise cost a scan to the end of the line."""
-    end = max((match.end() for match in closer.finditer(text)), default=0)
-    return pattern.sub(replacement, text[:end]) + text[end:] if end else text
 
 
 def is_blank(line: str) -> bool:
@@ -169,7 +134,7 @@ def _hidden_lines(lines: list[str], start: int) -> set[int]:
         if opened:
             fence = opened.group(1)
             hidden.add(index)
-        elif "<!--" in sub_closed(_COMMENT, _COMMENT_CLOSE, "", line):
+        elif "<!--" in sub_closed(COMMENT, COMMENT_CLOSE, "", line):
             hidden.add(index)
             in_comment = True
     return hidden
