@@ -111,6 +111,7 @@ class Lexicon:
     spec_word_re: re.Pattern[str]
     share_words: frozenset[str]
     object_verbs: frozenset[str]
+    passive_re: re.Pattern[str]
 
 
 def collect_aliases(table: Mapping) -> dict[str, list[str]]:
@@ -270,6 +271,11 @@ def load_lexicon() -> Lexicon:
         ),
         spec_word_re=compile_words(vocab["look_alikes"]["spec_words"]),
         object_verbs=frozenset(fold(word) for word in qualitative["verbs"]),
+        # "was beaten by", "is outperformed by": a comparison whose agent is its subject
+        passive_re=re.compile(
+            rf"(?<!\w)(?:{build_alternation(vocab['passive']['auxiliaries'])})"
+            rf"(?:{SPACE}\w+ly)?{SPACE}(?:{build_alternation(vocab['passive']['verbs'])})"
+            rf"{SPACE}by(?!\w)", re.IGNORECASE),
         share_words=frozenset(fold(word) for word in vocab["look_alikes"]["share_words"]),
         parity_re=compile_words(vocab["parity"]["verbs"] + vocab["parity"]["phrases"]),
         prefix_multiplier_re=compile_at(r"(?<![\w.])[x×]\s?([0-9]{1,4}(?:\.[0-9]{1,3})?)(?![\w.%])"),

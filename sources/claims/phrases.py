@@ -302,7 +302,7 @@ METRIC_MODIFIERS = frozenset({
     "first", "total", "overall", "average", "avg", "mean", "median", "p50", "p90", "p95", "p99",
     "end-to-end", "e2e", "per-token", "initial", "final", "effective", "measured", "taken",
     "observed", "burst", "offline", "online", "serving", "peak", "raw", "absolute", "relative",
-    "inference", "training", "generation", "decode", "prefill", "time", "times", "speed",
+    "inference", "training", "generation", "decode", "prefill", "time", "times", "speed", "tail",
 })
 QUESTION_WORDS = frozenset({"what", "how", "why", "where", "whether", "who", "whom", "when"})
 

@@ -335,6 +335,13 @@ def build_draft(
             sentence, reading, subject, resolution, lex, context, earlier_baseline,
             "+subject-change" in subject_tag or "+subject-instrument" in subject_tag,
         )
+    if reading.grammar == "by-passive":
+        agent = passive_agent(sentence, reading, lex)
+        if agent is not None and subject is not None:
+            # "The A100 was beaten by Gaudi2 by 2 times": Gaudi2 against the A100
+            resolution.subject, resolution.baseline = agent, subject
+            resolution.baseline_kind = "system"
+            subject = agent
     if subject is not None and resolution.baseline is not None \
             and subject.canonical == resolution.baseline.canonical:
         told_apart = distinguish(sentence, subject, resolution.baseline)
@@ -373,6 +380,21 @@ def build_draft(
         direction="better" if ratio >= 1.0 else "worse",
         confidence=score(0.95, penalty),
     ), None
+
+
+def passive_agent(sentence: Sentence, reading: Reading, lex: Lexicon) -> Mention | None:
+    """Who does it in "X was beaten by Y by N x": the system or phrase after the first "by"."""
+    text = sentence.text
+    passive = lex.passive_re.search(text, max(0, reading.span_start - 40), reading.span_end)
+    if passive is None:
+        return None
+    named = mentions_between(sentence.systems, passive.end(), reading.anchor.start)
+    if named:
+        return named[0]
+    phrase = phrase_after(text, passive.end(), lex)
+    if phrase is None or phrase.kind != "name" or phrase.end > reading.anchor.start:
+        return None
+    return resolve_phrase(text, phrase, lex)
 
 
 def resolve_by_phrase(

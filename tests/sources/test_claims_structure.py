@@ -130,3 +130,10 @@ def test_a_subject_of_an_infinitive_and_a_participle_clause():
         "P-EAGLE removes this ceiling by generating all K draft tokens in a single forward "
         "pass, delivering up to 1.69x speedup over vanilla EAGLE-3 on real workloads on "
         "NVIDIA B200.")[0][:3] == (1.69, "P-EAGLE", "EAGLE-3")
+
+
+def test_a_passive_comparison_takes_its_agent_for_subject():
+    assert sentence_claims("The A100 was beaten by Gaudi2 by 2 times in BERT training "
+                           "throughput.") == [(2.0, "Gaudi2", "A100", "throughput")]
+    assert sentence_claims("Gaudi2 outperforms the A100 by 20% in throughput.") == [
+        (1.2, "Gaudi2", "A100", "throughput")]
