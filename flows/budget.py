@@ -120,12 +120,12 @@ def read_archived(
     """(parsed document, layout name, claims) of an archived document version: the work a
     budget bounds, done where the budget says (this process or the worker)."""
     from perfledger.sources import remote_archive
-    from perfledger.sources.claims.extract import extract_claims
+    from perfledger.sources.claims.extract import extract_page_claims
     from perfledger.sources.parse import parse_document
 
     data = remote_archive.read(Path(archive_dir), sha256, archive_url)
     parsed, layout_name = parse_document(data, content_type, layout, check=check)
-    claims = extract_claims(parsed.prose, parsed.metadata.title)
+    claims = extract_page_claims(parsed, layout_name)
     return parsed, layout_name, claims
 
 

@@ -9,21 +9,38 @@ from perfledger.sources.claims.lexicon import Lexicon, fold
 from perfledger.sources.claims.mentions import lookup, mentions_between
 from perfledger.sources.claims.records import WINDOW, Anchor, Mention, Reading, Sentence
 
-RANGE_TAIL = re.compile(r"[0-9](?:\.[0-9]{1,4})?\s?[x×%]?\s?(?:-|–|to)\s?$")
+# The lower end of a range right before a ratio's number: "14x - 24x", "18-200x", "61-88%",
+# "1.5x to 2.5x", "from ~10% to ~60%", "between 2x and 3x".
+RANGE_LOW = re.compile(
+    r"(?<![\w.,])~?([0-9]{1,6}(?:\.[0-9]{1,4})?)[ \t]?(?:[x×%]|times)?[ \t]{0,2}"
+    r"(?:-|–|—|to|and)[ \t]{0,2}~?[ \t]?$"
+)
 
 
 def find_anchors(text: str, lex: Lexicon) -> list[Anchor]:
     anchors = []
-    for pattern, unit in ((lex.multiplier_re, "multiplier"), (lex.percent_re, "percent")):
+    for pattern, unit in ((lex.multiplier_re, "multiplier"), (lex.percent_re, "percent"),
+                          (lex.prefix_multiplier_re, "multiplier")):
         for match in pattern.finditer(text):
             value = float(match.group(1).replace(",", ""))
-            in_range = bool(RANGE_TAIL.search(text, max(0, match.start() - 12), match.start()))
-            anchors.append(Anchor(match.start(), match.end(), value, unit, in_range))
+            anchors.append(with_range(text, Anchor(match.start(), match.end(), value, unit)))
     for match in lex.word_number_re.finditer(text):
         value, unit = lex.word_number.get(fold(match.group(0)), (0.0, ""))
         if unit:
             anchors.append(Anchor(match.start(), match.end(), value, unit))
     return drop_overlaps(sorted(anchors, key=lambda a: (a.start, -a.end)))
+
+
+def with_range(text: str, anchor: Anchor) -> Anchor:
+    """A ratio that ends a range ("14x - 24x higher") stands for the range: its span starts
+    at the lower end, and its value is the larger magnitude of the two."""
+    low = RANGE_LOW.search(text, max(0, anchor.start - 24), anchor.start)
+    if low is None:
+        return anchor
+    lower = float(low.group(1))
+    if lower <= 0:
+        return anchor
+    return Anchor(low.start(), anchor.end, max(lower, anchor.value), anchor.unit, True, lower)
 
 
 def drop_overlaps(anchors: list[Anchor]) -> list[Anchor]:
@@ -42,7 +59,8 @@ def is_count(text: str, anchor: Anchor, lex: Lexicon) -> bool:
 
 def read_anchor(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
     """Find the direction words that turn a number into a comparison, after it or before it."""
-    return read_after(sentence, anchor, lex) or read_before(sentence, anchor, lex)
+    return (read_after(sentence, anchor, lex) or read_before(sentence, anchor, lex)
+            or read_change_in_brackets(sentence, anchor, lex))
 
 
 def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
@@ -74,10 +92,17 @@ def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | No
             sense = lex.noun_sense.get(fold(match.group(2)))
             return reading(match.end(), sense, "noun", metric=metric_mention(match, lex))
         if match := lex.noun_at.match(text, end, limit):
-            return reading(match.end(), lex.noun_sense.get(fold(match.group(1))), "noun")
+            metric = metric_mention(match, lex, 2) if match.group(2) else None
+            return reading(match.end(), lex.noun_sense.get(fold(match.group(1))), "noun",
+                           metric=metric)
+        if anchor.unit == "multiplier" and (match := lex.metric_marker_at.match(text, end,
+                                                                                 limit)):
+            return reading(match.end(), "quantity", "the", metric=metric_mention(match, lex))
     match = lex.quantity_at.match(text, end, limit)
-    # "80% of the performance" is a share; a bare "31% the ..." is not
-    if match and (anchor.unit != "percent" or fold(match.group(0)).startswith("of ")):
+    # "80% of the performance" compares with a whole; "33% of the total execution time" is
+    # a share of one run, and a bare "31% the ..." is neither
+    if match and (anchor.unit != "percent" or fold(match.group(0)).startswith("of ")) \
+            and not lex.share_words.intersection(fold(match.group(0)).split()):
         return reading(match.end(), "quantity", "the", metric=metric_mention(match, lex))
     if match := lex.of_what_at.match(text, end, limit):
         metric = metric_before(sentence, anchor.start)
@@ -101,7 +126,8 @@ def read_before(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | N
     if anchor.unit == "fraction":
         return None
     window_start = max(0, start - 40)
-    if match := lex.noun_of_tail.search(text, window_start, start):
+    if match := lex.noun_of_tail.search(text, window_start, start) or \
+            lex.noun_range_tail.search(text, window_start, start):
         sense = lex.noun_sense.get(fold(match.group(1)))
         if sense is None:
             return None
@@ -119,6 +145,10 @@ def read_before(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | N
     if sense is None:
         return None
     metrics = mentions_between(sentence.metrics, verb.end(), by.start())
+    # "outperforms all other setups by ~6x": the verb's object is the baseline; "was beaten
+    # by Gaudi2 by 2 times": the agent is the subject (sources/claims/quantitative.py)
+    passive = lex.passive_re.search(text, max(0, verb.start() - 40), by.start())
+    compares = fold(verb.group(0)) in lex.object_verbs and passive is None
     return Reading(
         anchor,
         verb.start(),
@@ -126,9 +156,35 @@ def read_before(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | N
         verb.start(),
         anchor.end,
         sense,
-        "by",
+        "by-passive" if passive is not None and passive.end() > verb.start() else "by",
         metrics[0] if metrics else None,
+        marker_end=verb.end() if compares else None,
+        marker_text=verb.group(0) if compares else None,
     )
+
+
+# "reduce iteration-time from 13 sec to 9.5 sec on 512 GPUs (37%)": the bracketed number
+# states the change the clause before it describes
+FROM_TO = re.compile(r"(?<!\w)from\s{1,3}~?[0-9][^()]{0,40}?\s(?:to|->|→)\s{1,3}~?[0-9][^()]{0,60}$",
+                     re.IGNORECASE)
+
+
+def read_change_in_brackets(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
+    text, start = sentence.text, anchor.start
+    if not text[max(0, start - 2):start].rstrip().endswith("(") or \
+            not text[anchor.end:anchor.end + 2].lstrip().startswith(")"):
+        return None
+    bracket = text.rfind("(", 0, start)
+    change = FROM_TO.search(text, max(0, bracket - 120), bracket)
+    if change is None:
+        return None
+    verbs = list(lex.verb_re.finditer(text, max(0, change.start() - 120), change.start()))
+    if not verbs or lex.verb_sense.get(fold(verbs[-1].group(0))) is None:
+        return None
+    verb = verbs[-1]
+    metrics = mentions_between(sentence.metrics, verb.end(), change.start())
+    return Reading(anchor, anchor.start, anchor.end, anchor.start, anchor.end, "better",
+                   "change", metrics[0] if metrics else None)
 
 
 def metric_mention(match: re.Match[str] | None, lex: Lexicon, group: int = 1) -> Mention | None:

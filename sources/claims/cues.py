@@ -27,7 +27,7 @@ from dataclasses import dataclass
 UNFOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
 # The tail every multiplier or percent anchor ends with, right after its last digit
 # ("3.4x", "2-fold", "3 times", "31%", "31 percent", "31 per cent"), read on lower-cased text.
-LOOSE_RATIO = re.compile(r"[0-9](?:\s?[x×%]|-fold|\s{1,2}times|\s?per)")
+LOOSE_RATIO = re.compile(r"[0-9](?:\s?[x×%]|-fold|\s{1,2}times|\s?per)|[x×]\s?[0-9]")
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,10 @@ class Cues:
     word_pairs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     comparatives: tuple[str, ...]
     long_text: int  # longer text may hold a sentence too long to read
+    # the substring layer's keys as single-pass searches of the lower-cased text
+    single_keys: re.Pattern[str] | None = None  # a ratio's tail or a single word
+    pair_keys: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
+    comparative_keys: re.Pattern[str] | None = None
 
 
 def build_cues(
@@ -57,21 +61,40 @@ def build_cues(
                                                         "comparatives")]
     plain = all(key.isascii() for group in groups for key in group)
     words, nouns, markers, comparatives = groups
+    word_pairs = ((nouns, markers), (comparatives, ("than",)))
     return Cues(
         anchors=anchors,
         pairs=pairs,
         words=words if plain else None,
-        word_pairs=((nouns, markers), (comparatives, ("than",))),
+        word_pairs=word_pairs,
         comparatives=comparatives,
         long_text=long_text,
+        single_keys=re.compile(f"{LOOSE_RATIO.pattern}|{literal_union(words)}"),
+        pair_keys=tuple((re.compile(literal_union(first)), re.compile(literal_union(second)))
+                        for first, second in word_pairs),
+        comparative_keys=re.compile(literal_union(comparatives)),
     )
 
 
+def literal_union(keys: Iterable[str]) -> str:
+    return "|".join(re.escape(key) for key in sorted(keys, key=len, reverse=True))
+
+
+# Words too common to tell anything: a phrase's key is its longest other word.
+FUNCTION_WORDS = frozenset({"with", "than", "that", "this", "from", "to", "the", "as", "of",
+                            "on", "at", "and", "or", "an", "a", "by", "in", "for"})
+
+
 def substring_keys(phrases: Iterable[str]) -> tuple[str, ...]:
-    """One lower-case word of each phrase (its longest), dropping words that contain another.
+    """One lower-case word of each phrase (its longest but for function words), dropping
+    words that contain another.
 
     A phrase the patterns match holds each of its words verbatim, so the text holds the key."""
-    keys = {max(phrase.lower().split(), key=len) for phrase in phrases if phrase.strip()}
+    keys = set()
+    for phrase in phrases:
+        words = sorted(phrase.lower().split(), key=len, reverse=True)
+        if words:
+            keys.add(next((w for w in words if w not in FUNCTION_WORDS), words[0]))
     return tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
 
 
@@ -84,12 +107,12 @@ def may_hold_claim_loosely(text: str, cues: Cues) -> bool:
     if cues.words is None or UNFOLDED.search(text):
         return True
     low = text.lower()
-    if LOOSE_RATIO.search(low) or contains_any(low, cues.words):
+    # one pass of the text per pattern: `key in low` for each key is a pass per key
+    if cues.single_keys.search(low):
         return True
-    if len(text) > cues.long_text and contains_any(low, cues.comparatives):
+    if len(text) > cues.long_text and cues.comparative_keys.search(low):
         return True
-    return any(contains_any(low, first) and contains_any(low, second)
-               for first, second in cues.word_pairs)
+    return any(first.search(low) and second.search(low) for first, second in cues.pair_keys)
 
 
 def may_hold_claim(sentence: str, cues: Cues) -> bool:

@@ -47,6 +47,7 @@ a page's prose becomes claim rows and rejected sentences.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 
 import polars as pl
@@ -57,14 +58,27 @@ from perfledger.schemas.claims import (
     validate_claims,
     validate_rejected,
 )
+from perfledger.sources.claims.blocks import LINE_LAYOUTS, Block, assemble_blocks
 from perfledger.sources.claims.cues import Cues, build_cues, may_hold_claim, may_hold_claim_loosely
+from perfledger.sources.claims.discourse import Discourse
 from perfledger.sources.claims.lexicon import Lexicon, flatten, fold, load_lexicon
 from perfledger.sources.claims.mentions import find_mentions
+from perfledger.sources.claims.page_baselines import fill_from_page
+from perfledger.sources.claims.parity import extract_parity
 from perfledger.sources.claims.qualitative import extract_qualitative
 from perfledger.sources.claims.quantitative import extract_quantitative, find_counts
 from perfledger.sources.claims.ratio import compute_ratio
-from perfledger.sources.claims.records import ClaimResult, Context, Draft, Problem, Sentence
-from perfledger.sources.claims.sentences import index_sentence, split_sentences
+from perfledger.sources.claims.records import (
+    ClaimResult,
+    Context,
+    Draft,
+    Mention,
+    Problem,
+    Resolution,
+    Sentence,
+)
+from perfledger.sources.claims.sentences import index_sentence, split_sentences, split_sentences_at
+from perfledger.sources.layouts.base import ParsedDocument
 
 # Imported from here by the pipeline, the reader processes and the tests.
 __all__ = ["ClaimResult", "compute_ratio", "extract_claims", "load_cues", "load_lexicon",
@@ -100,13 +114,25 @@ def draft_row(sentence: Sentence, draft: Draft) -> dict:
         "is_qualitative": draft.ratio is None,
         "confidence": draft.confidence,
         "method": f"rule:{draft.form}",
+        "unresolved": unresolved_labels(subject, None if is_prior else baseline, res),
     }
+
+
+def unresolved_labels(subject: Mention | None, baseline: Mention | None,
+                      res: Resolution) -> str | None:
+    """The parties a claim keeps as published, for `perfledger labels`."""
+    labels = [f"system={m.canonical}" for m in (subject, baseline)
+              if m is not None and not m.known]
+    if res.model is not None and not res.model_known:
+        labels.append(f"model={res.model}")
+    return "; ".join(dict.fromkeys(labels)) or None
 
 
 def extract_sentence(
     sentence: Sentence, context: Context, lex: Lexicon
 ) -> tuple[list[dict], list[Problem]]:
     drafts, problems, numeric = extract_quantitative(sentence, context, lex)
+    drafts += extract_parity(sentence, context, lex)
     if not drafts and not numeric:
         qualitative, more = extract_qualitative(sentence, context, lex)
         drafts, problems = qualitative, problems + more
@@ -121,7 +147,6 @@ def extract_sentence(
     return [draft_row(sentence, d) for d in drafts], problems
 
 
-HEADING_END = re.compile(r"[.!?,;”\"]\s*$")
 _SENTENCE_END = re.compile(r"[.!?][”\")\]]*\s*$")
 MAX_SENTENCE_CHARS = 2_000  # far longer than any sentence a person writes
 
@@ -144,22 +169,17 @@ def load_cues() -> Cues:
     qualitative = vocab["qualitative"]
     return build_cues(
         singles=(lex.multiplier_re, lex.percent_re, lex.word_number_re, lex.qual_verb_re,
-                 lex.qual_ahead_re),
+                 lex.qual_ahead_re, lex.prefix_multiplier_re, lex.parity_re),
         pairs=((lex.qual_noun_re, lex.qual_marker_re), (lex.comparative_re, lex.than_re)),
         vocab={
             "single": flatten(vocab["number_words"]) + qualitative["verbs"]
-            + qualitative["ahead"],
+            + qualitative["ahead"] + vocab["parity"]["verbs"] + vocab["parity"]["phrases"],
             "nouns": qualitative["advantage_nouns"],
             "markers": qualitative["advantage_markers"],
             "comparatives": flatten(vocab["directions"]["comparative"]),
         },
         long_text=MAX_SENTENCE_CHARS,
     )
-
-
-def is_heading(paragraph: str) -> bool:
-    words = paragraph.split()
-    return 0 < len(words) <= 8 and len(paragraph) <= 80 and not HEADING_END.search(paragraph)
 
 
 def read_heading(paragraph: str, lex: Lexicon) -> Context:
@@ -170,49 +190,78 @@ def read_heading(paragraph: str, lex: Lexicon) -> Context:
     return Context(models[0].canonical, next((t for t in tasks if t), None))
 
 
-def extract_claims(prose: list[tuple[int, str]], title: str | None = None) -> ClaimResult:
-    """Turn a page's paragraphs (line_number, text), in page order, into claims and rejects."""
+def extract_claims(
+    prose: list[tuple[int, str]], title: str | None = None, outline: pl.DataFrame | None = None
+) -> ClaimResult:
+    """Turn a page's prose (line_number, text), in page order, into claims and rejects.
+
+    `outline` is the layout's outline when it read the page's structure; without it the
+    prose is taken for the page's lines as captured (sources/claims/blocks.py)."""
     cues = load_cues()
-    paragraphs = [(number, text) for number, paragraph in prose if (text := (paragraph or "").strip())]
-    if not may_hold_claim_loosely("\n".join(text for _, text in paragraphs), cues):
+    texts = [text for _, text in prose if text and text.strip()]
+    if not may_hold_claim_loosely("\n".join(texts), cues):
         # Most pages claim nothing; headings only matter to claims, so none need reading,
         # and a process that reads only such pages never compiles the lexicon (16 ms).
         return ClaimResult(build_claims_frame([]), build_rejected_frame([]))
     lex = load_lexicon()
+    page = assemble_blocks(prose, outline)
+    title = title or page.title or next(
+        (b.text for b in page.blocks if b.kind == "heading" and b.level == 1), None)
+    discourse = Discourse(lex, title)
     context = read_heading(title, lex) if title else Context()
     rows: list[dict] = []
     rejected: list[dict] = []
-    for line_number, text in paragraphs:
-        if may_hold_claim_loosely(text, cues):
-            found, problems = read_paragraph(text, line_number, context, lex, cues)
+    for block in page.blocks:
+        discourse.enter(block)
+        if may_hold_claim_loosely(block.text, cues):
+            found, problems = read_block(block, replace(context, discourse=discourse), lex,
+                                         cues)
             rows += found
             rejected += problems
-        # every paragraph, claim or not, may be the heading that names the next claims' model
-        if is_heading(text):
-            context = read_heading(text, lex)
+        # every block, claim or not, may be the heading that names the next claims' model
+        if block.kind == "heading":
+            context = read_heading(block.text, lex)
+    fill_from_page(rows)
     return ClaimResult(build_claims_frame(rows), build_rejected_frame(rejected))
 
 
-def read_paragraph(
-    text: str, line_number: int, context: Context, lex: Lexicon, cues: Cues
+def extract_page_claims(parsed: ParsedDocument, layout_name: str) -> ClaimResult:
+    """The claims of a parsed page: its outline gives its blocks, unless its layout hands over
+    the page's lines as captured (sources/claims/blocks.py)."""
+    outline = None if layout_name in LINE_LAYOUTS else parsed.outline
+    return extract_claims(parsed.prose, parsed.metadata.title, outline)
+
+
+def read_block(
+    block: Block, context: Context, lex: Lexicon, cues: Cues
 ) -> tuple[list[dict], list[dict]]:
-    """Claim rows and reject rows of one paragraph's sentences."""
+    """Claim rows and reject rows of one block's sentences."""
     rows: list[dict] = []
     rejected: list[dict] = []
-    for sentence_text in split_sentences(text):
+    discourse = context.discourse
+    sentences = split_sentences_at(block.text)
+    for offset, sentence_text in sentences:
         if len(sentence_text) > MAX_SENTENCE_CHARS:
             # Every claim row repeats its sentence: thousands of claims in one endless
             # "sentence" would cost memory as their number times its length.
             found, problems = [], too_long(sentence_text, lex)
-        elif not may_hold_claim(sentence_text, cues):
+        elif len(sentences) > 1 and not may_hold_claim_loosely(sentence_text, cues) \
+                or not may_hold_claim(sentence_text, cues):
+            discourse.sentences_so_far.append(sentence_text)
             continue
         else:
-            sentence = index_sentence(sentence_text, line_number, lex)
+            sentence = index_sentence(sentence_text, block.line_at(offset), lex)
             found, problems = extract_sentence(sentence, context, lex)
+        discourse.sentences_so_far.append(sentence_text)
+        for row in found:
+            discourse.last_subject = row["subject_text"] or discourse.last_subject
+            discourse.last_baseline = row["baseline_text"] or discourse.last_baseline
+            if row["baseline"] and row["baseline_kind"] == "system":
+                discourse.block_baseline = row["baseline_text"]
         rows += found
         rejected += [
             {
-                "line_number": line_number,
+                "line_number": block.line_at(offset),
                 "sentence": sentence_text,
                 "check": p.check,
                 "reason": p.reason,

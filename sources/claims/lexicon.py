@@ -23,8 +23,16 @@ def build_alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", SPACE) for w in ordered)
 
 
-def compile_words(words: Iterable[str], suffix: str = "") -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w)(?:{build_alternation(words)}){suffix}(?!\w)", re.IGNORECASE)
+def compile_words(
+    words: Iterable[str], suffix: str = "", prefix: str = ""
+) -> re.Pattern[str]:
+    return re.compile(rf"{prefix}(?<!\w)(?:{build_alternation(words)}){suffix}(?!\w)",
+                      re.IGNORECASE)
+
+
+# "per-GPU throughput", "tokens per chip": a system named after "per" is a unit of measure,
+# no party to a claim
+NOT_AFTER_PER = r"(?<!per-)(?<!per )"
 
 
 def invert(groups: Mapping[str, Iterable[str]]) -> dict[str, str]:
@@ -53,6 +61,8 @@ class Lexicon:
     metric_noun_at: re.Pattern[str]
     metric_at: re.Pattern[str]
     quantity_at: re.Pattern[str]
+    metric_marker_at: re.Pattern[str]
+    noun_range_tail: re.Pattern[str]
     of_what_at: re.Pattern[str]
     equative_at: re.Pattern[str]
     equative_sense: dict[str, str]
@@ -91,6 +101,17 @@ class Lexicon:
     task_at: re.Pattern[str]
     task_re: re.Pattern[str]
     task_of: dict[str, str]
+    metric_reports: dict[str, str]  # a metric whose claims are reported as another one
+    not_performance: frozenset[str]  # metrics compared in prose that make no claim
+    speed_metrics: frozenset[str]  # the metrics a bare speed comparative may take
+    prefix_multiplier_re: re.Pattern[str]
+    model_shape_re: re.Pattern[str]
+    spec_figure_re: re.Pattern[str]
+    parity_re: re.Pattern[str]  # the cue of a parity claim (sources/claims/parity.py)
+    spec_word_re: re.Pattern[str]
+    share_words: frozenset[str]
+    object_verbs: frozenset[str]
+    passive_re: re.Pattern[str]
 
 
 def collect_aliases(table: Mapping) -> dict[str, list[str]]:
@@ -118,6 +139,7 @@ def compile_at(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+FROM_CONTEXT = "from_context"  # a metric word that names its metric only through the sentence
 NUMBER = r"(?<![\w.,$€£])([0-9]{1,3}(?:,[0-9]{3}){1,3}|[0-9]{1,6}(?:\.[0-9]{1,4})?)"
 POSSESSIVE = r"(?:'s|’s)?"
 
@@ -135,6 +157,7 @@ def load_lexicon() -> Lexicon:
     systems = collect_aliases(vocab["systems"])
     models = collect_aliases(vocab["models"])
     metrics = {name: entry["words"] for name, entry in vocab["metrics"].items()}
+    metrics[FROM_CONTEXT] = vocab["metric_from_context"]["words"]
     comparatives, nouns, vendors = directions["comparative"], directions["noun"], vocab["vendors"]
     metric_alt = build_alternation(flatten(metrics))
     noun_alt = build_alternation(flatten(nouns))
@@ -150,7 +173,7 @@ def load_lexicon() -> Lexicon:
     suffix_alt = build_alternation(vocab["system_suffixes"]["words"])
     return Lexicon(
         vocab=vocab,
-        system_re=compile_words(flatten(systems), rf"(?:[ -](?:{suffix_alt}))?"),
+        system_re=compile_words(flatten(systems), rf"(?:[ -](?:{suffix_alt}))?", NOT_AFTER_PER),
         system_of=invert(systems),
         vendor_re=compile_words(vendors, POSSESSIVE),
         vendor_of=vendor_keys(vendors),
@@ -164,19 +187,36 @@ def load_lexicon() -> Lexicon:
         comparative_re=compile_words(flatten(comparatives)),
         comparative_at=compile_at(rf"{SPACE}({build_alternation(flatten(comparatives))})(?!\w)"),
         comparative_sense=invert(comparatives),
-        noun_at=compile_at(rf"{SPACE}({noun_alt})(?!\w)"),
+        # "2x reduction in the step time": the noun's metric may follow it
+        noun_at=compile_at(
+            rf"{SPACE}({noun_alt})(?!\w)(?:{SPACE}(?:in|of|on){SPACE}(?:the{SPACE})?"
+            rf"(?:[\w-]{{1,24}}{SPACE}){{0,2}}?({metric_alt})(?!\w))?"
+        ),
         noun_sense=invert(nouns),
         metric_noun_at=compile_at(rf"{SPACE}({metric_alt}){SPACE}({noun_alt})(?!\w)"),
         metric_at=compile_at(rf"{SPACE}(?:the{SPACE})?({metric_alt})(?!\w)"),
-        quantity_at=compile_at(rf"{SPACE}(?:of{SPACE})?the{SPACE}({metric_alt})(?!\w)"),
+        # "80% of the performance", "2.7x the serving throughput" (up to two words between)
+        quantity_at=compile_at(
+            rf"{SPACE}(?:of{SPACE})?the{SPACE}(?:[\w-]{{1,24}}{SPACE}){{0,2}}?({metric_alt})(?!\w)"
+        ),
+        # "24x throughput over HF": a multiple of a quantity named before its baseline
+        metric_marker_at=compile_at(
+            rf"{SPACE}({metric_alt}){SPACE}(?=(?:over|vs\.?|versus|than|compared|relative)(?!\w))"
+        ),
+        # "overhead ranges from 10% to 68%", "slowdowns going up to 2x", "savings: 62%"
+        noun_range_tail=compile_at(
+            rf"(?<!\w)({noun_alt})(?:{SPACE}(?:ranges?|ranging|is|are|was|were|of|reaches|"
+            rf"reached|reaching|goes|going|went|up|to|from|at|around|about|between))"
+            rf"{{0,4}}\s{{0,3}}:?\s{{0,3}}(?:(?:{prefix_alt}){SPACE})?~?$"
+        ),
         of_what_at=compile_at(rf"{SPACE}of{SPACE}what(?!\w)"),
         equative_at=compile_at(rf"{SPACE}as{SPACE}({equative_alt}){SPACE}as(?!\w)"),
         equative_sense=invert(directions["equative"]),
         verb_re=compile_words(flatten(directions["verb"]) + flatten(comparatives)),
         verb_sense=invert(directions["verb"]) | invert(comparatives),
-        by_tail=compile_at(rf"(?<!\w)by{SPACE}(?:(?:{prefix_alt}){SPACE})?$"),
+        by_tail=compile_at(rf"(?<!\w)by{SPACE}(?:(?:{prefix_alt}){SPACE})?~?$"),
         noun_of_tail=compile_at(
-            rf"(?<!\w)({noun_alt}){SPACE}of{SPACE}(?:(?:{prefix_alt}){SPACE})?$"
+            rf"(?<!\w)({noun_alt}){SPACE}of{SPACE}(?:(?:{prefix_alt}){SPACE})?~?$"
         ),
         count_at=compile_at(
             rf"{SPACE}(?:(?:{vendor_alt}){POSSESSIVE}{SPACE})?(?:{count_alt})(?!\w)"
@@ -218,7 +258,43 @@ def load_lexicon() -> Lexicon:
         task_at=compile_at(rf"[\s-]{{1,3}}({task_alt})(?!\w)"),
         task_re=compile_words(flatten(vocab["tasks"])),
         task_of=invert(vocab["tasks"]),
+        metric_reports={name: entry["reports"] for name, entry in vocab["metrics"].items()
+                        if "reports" in entry},
+        not_performance=frozenset(name for name, entry in vocab["metrics"].items()
+                                  if entry.get("performance") is False),
+        speed_metrics=frozenset(vocab["direction_speed"]["metrics"]),
+        # "x1.35 speedup": the multiplier written before its number
+        model_shape_re=model_shapes(vocab["model_shapes"]),
+        spec_figure_re=re.compile(
+            rf"(?<![\w.])[0-9][0-9,.]*\s?(?:{build_alternation(vocab['look_alikes']['spec_units'])})"
+            rf"(?![\w/])"
+        ),
+        spec_word_re=compile_words(vocab["look_alikes"]["spec_words"]),
+        object_verbs=frozenset(fold(word) for word in qualitative["verbs"]),
+        # "was beaten by", "is outperformed by": a comparison whose agent is its subject
+        passive_re=re.compile(
+            rf"(?<!\w)(?:{build_alternation(vocab['passive']['auxiliaries'])})"
+            rf"(?:{SPACE}\w+ly)?{SPACE}(?:{build_alternation(vocab['passive']['verbs'])})"
+            rf"{SPACE}by(?!\w)", re.IGNORECASE),
+        share_words=frozenset(fold(word) for word in vocab["look_alikes"]["share_words"]),
+        parity_re=compile_words(vocab["parity"]["verbs"] + vocab["parity"]["phrases"]),
+        prefix_multiplier_re=compile_at(r"(?<![\w.])[x×]\s?([0-9]{1,4}(?:\.[0-9]{1,3})?)(?![\w.%])"),
     )
+
+
+def model_shapes(table: Mapping) -> re.Pattern[str]:
+    """Model names by their shape: a family, then version, size and variant parts
+    ("Llama 3.1 8B", "Qwen3-30B-A3B-Instruct-2507"), or a size and "model" alone ("1.3B
+    parameter model"). A bare number is no part when a ratio follows ("BERT 3x faster")."""
+    family = build_alternation(table["families"])
+    variant = build_alternation(table["variants"])
+    number = r"v?[0-9]{1,4}(?:\.[0-9]{1,3}){0,2}(?![0-9.]*\s?(?:[x×%]|times))(?:[a-wyz](?!\w))?"
+    size = r"[0-9]{1,4}(?:\.[0-9]{1,2})?[BMKTbmkt]|[0-9]{1,2}x[0-9]{1,3}[Bb]|[AaEe][0-9]{1,3}(?:\.[0-9])?[Bb]"
+    part = rf"(?:{size}|{number}|(?:{variant})(?![\w])|[0-9]{{4}})"
+    named = rf"(?:(?:{size})[ -])?(?:{family})(?:[-_ .]?{part})?(?:[-_ ]{part}){{0,5}}"
+    sized = (r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:(?:[- ]param(?:eter)?s?)?[ -]model"
+             r"|(?:[- ]base)?[ -](?:dense|MoE)(?:[ -](?:model|architecture))?)")
+    return re.compile(rf"(?<![\w.])(?:{named}|{sized})(?![\w])", re.IGNORECASE)
 
 
 def vendor_of(system: str) -> str | None:
@@ -226,8 +302,17 @@ def vendor_of(system: str) -> str | None:
     return entry.get("vendor") if entry else None
 
 
+def is_generic(system: str) -> bool:
+    entry = load_claim_vocab()["systems"].get(system)
+    return bool(entry and entry.get("generic"))
+
+
 def higher_is_better(metric: str) -> bool:
     return bool(load_claim_vocab()["metrics"][metric]["higher_is_better"])
+
+
+def reported_metric(metric: str, lex: Lexicon) -> str:
+    return lex.metric_reports.get(metric, metric)
 
 
 def vendor_keys(vendors: Mapping[str, str]) -> dict[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from perfledger.sources.claims.anchors import metric_mention
-from perfledger.sources.claims.lexicon import Lexicon, fold
+from perfledger.sources.claims.lexicon import FROM_CONTEXT, Lexicon, fold
 from perfledger.sources.claims.mentions import clause_end, mentions_between, strong_end
 from perfledger.sources.claims.qualifiers import find_negation, find_qualifiers
 from perfledger.sources.claims.records import (
@@ -177,9 +177,11 @@ def qualitative_sense(words: str, lex: Lexicon) -> str:
 def resolve_qualitative_metric(
     sentence: Sentence, trigger: Trigger, baseline: Mention, lex: Lexicon
 ) -> tuple[str, str]:
-    if trigger.metric is not None:
+    if trigger.metric is not None and trigger.metric.canonical != FROM_CONTEXT:
         return trigger.metric.canonical, ""
-    after = mentions_between(sentence.metrics, baseline.end, clause_end(sentence, baseline.end))
+    after = [m for m in mentions_between(sentence.metrics, baseline.end,
+                                         clause_end(sentence, baseline.end))
+             if m.canonical != FROM_CONTEXT]
     if after:
         return after[0].canonical, "+metric-context"
     return "performance", "+metric-default"

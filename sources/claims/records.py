@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import polars as pl
 
@@ -21,10 +22,11 @@ class ClaimResult:
 
 @dataclass(frozen=True)
 class Mention:
-    start: int
+    start: int  # -1 when the party comes from the page around the sentence
     end: int
-    canonical: str
+    canonical: str  # the vocabulary's name; the words as published when it has none
     text: str
+    known: bool = True  # whether a vocabulary resolved it
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,8 @@ class Anchor:
     end: int
     value: float
     unit: str  # "multiplier" | "percent" | "fraction"
-    ends_range: bool = False  # preceded by "2-" / "2 to": the number ends a range
+    ends_range: bool = False  # the number ends a range ("2-3x"): the anchor spans it
+    low: float | None = None  # the range's lower end
 
 
 @dataclass
@@ -64,6 +67,7 @@ class Resolution:
     baseline_count: int | None = None
     metric: str | None = None
     model: str | None = None
+    model_known: bool = True  # whether a vocabulary resolved the model
     task: str | None = None
     tags: list[str] = field(default_factory=list)
     penalty: float = 0.0
@@ -87,31 +91,81 @@ class Mentions(list):
         self.starts = [m.start for m in self]
 
 
-@dataclass
 class Sentence:
-    """A sentence with every vocabulary mention located once, so lookups stay cheap."""
+    """A sentence whose vocabulary mentions, clause breaks, numbers and conditions are each
+    located once, when first asked for: most sentences that pass the cues hold no claim, and
+    are never indexed past their numbers and trigger words."""
 
-    text: str
-    line_number: int
-    systems: Mentions
-    vendors: Mentions
-    models: Mentions
-    metrics: Mentions
-    priors: Mentions
-    breaks: list[int]  # clause boundaries (ends of breaker words / punctuation)
-    strong_breaks: list[int]  # starts of breakers that also end a baseline
-    anchors: list[Anchor]
-    anchor_ends: list[int]
-    qualifiers: list[str]  # context qualifiers, canonical, in order
-    conditions: str | None
+    def __init__(self, text: str, line_number: int, lex) -> None:
+        self.text = text
+        self.line_number = line_number
+        self.lex = lex
+
+    @cached_property
+    def systems(self) -> Mentions:
+        return self._mentions(self.lex.system_re, self.lex.system_of)
+
+    @cached_property
+    def vendors(self) -> Mentions:
+        return self._mentions(self.lex.vendor_re, self.lex.vendor_of)
+
+    @cached_property
+    def models(self) -> Mentions:
+        return self._mentions(self.lex.model_re, self.lex.model_of)
+
+    @cached_property
+    def metrics(self) -> Mentions:
+        return self._mentions(self.lex.metric_re, self.lex.metric_of)
+
+    @cached_property
+    def priors(self) -> Mentions:
+        return Mentions(Mention(m.start(), m.end(), "prior_result", m.group(0))
+                        for m in self.lex.prior_re.finditer(self.text))
+
+    @cached_property
+    def breaks(self) -> list[int]:  # clause boundaries (ends of breaker words / punctuation)
+        return [m.end() for m in self.lex.breaker_re.finditer(self.text)]
+
+    @cached_property
+    def strong_breaks(self) -> list[int]:  # starts of breakers that also end a baseline
+        return [m.start() for m in self.lex.strong_re.finditer(self.text)]
+
+    @cached_property
+    def anchors(self) -> list[Anchor]:
+        from perfledger.sources.claims.anchors import find_anchors
+
+        return find_anchors(self.text, self.lex)
+
+    @cached_property
+    def anchor_ends(self) -> list[int]:
+        return [a.end for a in self.anchors]
+
+    @cached_property
+    def qualifiers(self) -> list[str]:  # context qualifiers, canonical, in order
+        from perfledger.sources.claims.qualifiers import find_context_qualifiers
+
+        return find_context_qualifiers(self.text, self.lex)
+
+    @cached_property
+    def conditions(self) -> str | None:
+        from perfledger.sources.claims.qualifiers import find_conditions
+
+        return find_conditions(self.text, self.lex)
+
+    def _mentions(self, pattern, table) -> Mentions:
+        from perfledger.sources.claims.mentions import find_mentions
+
+        return find_mentions(pattern, table, self.text)
 
 
 @dataclass(frozen=True)
 class Context:
-    """What the page says around a sentence: the current heading's model and task."""
+    """What the page says around a sentence: the current heading's model and task, and the
+    page read so far (sources/claims/discourse.py), which claims take parties from."""
 
     heading_model: str | None = None
     heading_task: str | None = None
+    discourse: object | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 
-from perfledger.sources.claims.lexicon import Lexicon, fold, vendor_of
+from perfledger.sources.claims.lexicon import FROM_CONTEXT, Lexicon, fold, is_generic, vendor_of
 from perfledger.sources.claims.mentions import (
     clause_end,
     clause_start,
+    find_mentions,
     mentions_between,
     strong_end,
 )
@@ -26,29 +28,54 @@ from perfledger.sources.claims.records import (
 
 
 def resolve_metric(
-    sentence: Sentence, reading: Reading, limit: int, lex: Lexicon
+    sentence: Sentence, reading: Reading, limit: int, lex: Lexicon,
+    previous: Sequence[str] = (),
 ) -> tuple[str | None, str]:
-    """Pick the claim's metric: its own words, then its clause, then the sentence before it."""
-    if reading.metric is not None:
-        return reading.metric.canonical, ""
-    word = fold(sentence.text[reading.ratio_start : reading.ratio_end].split()[-1])
+    """Pick the claim's metric: its own words, then its clause, then the sentence before it,
+    then the sentences before it in its paragraph (`previous`, nearest first). A speed word
+    ("faster", "speedup") takes only a metric of speed; a word that names its metric only
+    through the sentence ("efficiency") takes the sentence's other metric."""
+    words = sentence.text[reading.ratio_start : reading.ratio_end].split()
+    word = fold(words[-1]) if words else ""
+    speed = word in lex.vocab["direction_speed"]["words"]
+
+    def fits(mention: Mention) -> bool:
+        # a metric taken from around the claim is one a performance claim can be about
+        return (mention.canonical != FROM_CONTEXT
+                and mention.canonical not in lex.not_performance
+                and (not speed or mention.canonical in lex.speed_metrics))
+
+    own = reading.metric
+    if own is not None and own.canonical != FROM_CONTEXT and (
+            not speed or own.canonical in lex.speed_metrics):
+        return own.canonical, ""
     implied = lex.vocab["direction_metric"].get(word)
     if implied:
         return implied, ""
-    before = mentions_between(
+    before = [m for m in mentions_between(
         sentence.metrics, clause_start(sentence, reading.span_start), reading.span_start
-    )
+    ) if fits(m)]
     if before:
         return before[-1].canonical, "+metric-context"
     after_end = min(limit, clause_end(sentence, reading.span_end))
-    after = mentions_between(sentence.metrics, reading.span_end, after_end)
+    after = [m for m in mentions_between(sentence.metrics, reading.span_end, after_end)
+             if fits(m)]
     if after:
         return after[0].canonical, "+metric-context"
-    earlier = mentions_between(
+    earlier = [m for m in mentions_between(
         sentence.metrics, max(0, reading.span_start - WINDOW), reading.span_start
-    )
+    ) if fits(m)]
     if earlier:
         return earlier[-1].canonical, "+metric-context"
+    if own is not None and own.canonical == FROM_CONTEXT:
+        return lex.vocab["metric_from_context"]["default"], "+metric-default"
+    # "an extra 3x saving", "5x faster": the sentence before says of what; a size word
+    # ("3x smaller") does not compare performance unless its own sentence says so
+    if reading.grammar != "adj" or reading.sense in ("better", "worse"):
+        for text in previous:
+            found = [m for m in find_mentions(lex.metric_re, lex.metric_of, text) if fits(m)]
+            if found:
+                return found[0].canonical, "+metric-previous"
     if reading.sense in ("better", "worse"):
         return "performance", "+metric-default"
     return None, ""
@@ -67,7 +94,18 @@ def find_marker(
     for match in lex.marker_re.finditer(text, reading.span_end, end):
         if not quantifies(text, match.end(), lex):
             return match.end(), match.group(0)
+    # "... at over 10x lower cost, compared to existing RLHF systems": a comparison closing
+    # the sentence holds for every claim before it in the sentence
+    stop = min(limit, strong_end(sentence, reading.span_end))
+    closing = CLOSING_MARKER.search(text, reading.span_end, stop)
+    if closing and not quantifies(text, closing.end(), lex):
+        return closing.end(), closing.group(1)
     return None
+
+
+CLOSING_MARKER = re.compile(
+    r",\s{1,3}(compared\s(?:to|with)|relative\sto|versus|vs\.?)(?!\w)", re.IGNORECASE
+)
 
 
 def read_baseline_slot(sentence: Sentence, slot_start: int, lex: Lexicon) -> Resolution:
@@ -77,6 +115,9 @@ def read_baseline_slot(sentence: Sentence, slot_start: int, lex: Lexicon) -> Res
     priors = mentions_between(sentence.priors, slot_start, end)
     first_system = systems[0] if systems else None
     first_prior = priors[0] if priors else None
+    if first_prior and first_system is not None and NAME_GAP.match(
+            sentence.text, first_prior.end, first_system.start):
+        first_prior = None  # "the previous generation ND A100 v4": the system it names
     if first_prior and (first_system is None or first_prior.start < first_system.start):
         return Resolution(
             baseline_kind="prior_result", baseline=first_prior, tags=["+baseline-prior"]
@@ -93,6 +134,9 @@ def read_baseline_slot(sentence: Sentence, slot_start: int, lex: Lexicon) -> Res
             penalty=0.15,
         )
     return Resolution(tags=["+baseline-unknown"], penalty=0.15)
+
+
+NAME_GAP = re.compile(r"(?:\s{1,3}[\w-]+){0,2}\s{1,3}$")
 
 
 def count_before(sentence: Sentence, mention: Mention, lex: Lexicon) -> int | None:
@@ -130,31 +174,43 @@ def resolve_subject(
     baseline_end: int | None,
     lex: Lexicon,
 ) -> tuple[Mention | None, str, float]:
-    """The subject: before the claim in its clause, else between claim and marker, else nearby."""
+    """The subject: before the claim in its clause, else between claim and marker, else nearby
+    (a vendor named nearby is `vendor_subject`'s, tried after the claim's own phrase)."""
     start, end = reading.span_start, reading.span_end
 
-    def free(start: int, end: int) -> list[Mention]:
+    def free(start: int, end: int, named: bool = False) -> list[Mention]:
         found = mentions_between(sentence.systems, start, end)
-        return [m for m in found if m not in taken and not follows_marker(sentence, m, lex)]
+        # away from the claim's own clause, a kind of chip ("on a single GPU") is a setting
+        return [m for m in found if m not in taken and not follows_marker(sentence, m, lex)
+                and not (named and is_generic(m.canonical))]
 
     before = free(clause_start(sentence, start), start)
     if before:
         return before[-1], "", 0.0
     after_end = marker_start if marker_start is not None else clause_end(sentence, end)
-    between = free(end, max(end, after_end))
+    between = free(end, max(end, after_end), named=True)
     if between:
         return between[0], "+subject-after", 0.05
     if shared is not None:
         return shared, "+subject-shared", 0.05
-    earlier = free(max(0, start - WINDOW * 2), start)
+    earlier = free(max(0, start - WINDOW * 2), start, named=True)
     if earlier:
         return earlier[-1], "+subject-sentence", 0.1
     taken_vendors = {vendor_of(t.canonical) for t in taken}
     if baseline_end is not None:
-        later = free(baseline_end, baseline_end + WINDOW)
+        later = free(baseline_end, baseline_end + WINDOW, named=True)
         later = [m for m in later if vendor_of(m.canonical) not in taken_vendors]
         if later:
             return later[0], "+subject-later", 0.15
+    return None, "", 0.35
+
+
+def vendor_subject(
+    sentence: Sentence, reading: Reading, taken: set[Mention]
+) -> tuple[Mention | None, str, float]:
+    """A vendor named near a claim that names no system stands for its generic part."""
+    start, end = reading.span_start, reading.span_end
+    taken_vendors = {vendor_of(t.canonical) for t in taken}
     nearby = mentions_between(sentence.vendors, max(0, start - WINDOW * 2), end + WINDOW * 2)
     vendors = [v for v in nearby if vendor_of(v.canonical) not in taken_vendors]
     if vendors:
@@ -196,7 +252,7 @@ def quantifies(text: str, position: int, lex: Lexicon) -> bool:
     return not (count and lex.count_at.match(text, count.end(), count.end() + WINDOW))
 
 
-NUMBER_NEXT = re.compile(r"\s{0,3}(?=[$0-9])")
+NUMBER_NEXT = re.compile(r"\s{0,3}~?(?=[$0-9])")
 
 
 def check_parties(claim: str, resolution: Resolution) -> Problem | None:

@@ -36,6 +36,7 @@ from perfledger.sources.layouts.header_levels import header_levels_below, joined
 # An HTML <table> block is read by the HTML layout's own readers.
 from perfledger.sources.layouts.html_outline import outline_rows
 from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
+from perfledger.sources.layouts.inline_markup import render_inline
 from perfledger.sources.layouts.markdown_blocks import (
     HtmlBlock,
     PipeTable,
@@ -45,7 +46,6 @@ from perfledger.sources.layouts.markdown_blocks import (
     hidden_lines,
     indent_of,
     is_blank,
-    render_inline,
     starts_table,
 )
 from perfledger.sources.layouts.myst_tables import DirectiveTable, read_directive
@@ -327,8 +327,23 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
         metadata=_metadata(front, page.headings, [text for _, text in prose]),
         prose=prose,
         problems=page.problems,
-        outline=outline_of(_outline(page, underlines, texts)),
+        outline=outline_of(_summary_rows(lines[:start], front)
+                           + _outline(page, underlines, texts)),
     )
+
+
+# Front matter keys whose value is what the page says of itself, in a sentence of its own.
+_SUMMARY_KEYS = ("summary", "description", "excerpt", "subtitle")
+
+
+def _summary_rows(front_lines: list[str], front: dict[str, str]) -> list[tuple]:
+    """The front matter's summary as the page's first paragraph, at its line."""
+    for key in _SUMMARY_KEYS:
+        if front.get(key):
+            line = next((index + 1 for index, text in enumerate(front_lines)
+                         if text.lstrip().lower().startswith(f"{key}:")), 1)
+            return [(line, "paragraph", None, front[key], None)]
+    return []
 
 
 def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from perfledger.flows.cli import main
@@ -73,3 +75,32 @@ def test_review_decisions_apply_on_the_next_run_and_survive_reruns(tmp_path):
     assert sorted((c["ratio"], c["review_status"]) for c in after) == [
         (3.1, "corrected"), (5.0, "unreviewed")]
     assert [c["metric"] for c in after if c["ratio"] == 5.0] != ["throughput"]
+
+
+TURBOQUANT = (Path(__file__).resolve().parents[2].parent / "shared" / "claims-pages" / "pages"
+              / "redhat_vllm_turboquant.md")
+
+
+@pytest.mark.skipif(not TURBOQUANT.exists(), reason="the shared claims-pages are not present")
+def test_claims_of_systems_no_vocabulary_knows_keep_them_and_list_them(tmp_path):
+    warehouse = str(tmp_path / "wh")
+    cli("ingest", str(TURBOQUANT), "--warehouse", warehouse, "--quiet")
+    rows = query.run_sql(
+        warehouse,
+        "SELECT subject, baseline, ratio, ratio_kind, metric, model, unresolved FROM claims "
+        "WHERE line_number = 28 ORDER BY char_start",
+    )[1]
+    # "FP8 matches BF16 throughput at 2x capacity. TurboQuant variants extend capacity to
+    # 2.3-3.7x but at 40-52% throughput reduction."
+    assert rows == [
+        ("FP8 KV-cache quantization", "BF16", 1.0, "parity", "throughput",
+         "Qwen3-30B-A3B-Instruct-2507",
+         "system=FP8 KV-cache quantization; system=BF16; model=Qwen3-30B-A3B-Instruct-2507"),
+        ("TurboQuant", "BF16", 0.48, "percent_less", "throughput", "Qwen3-30B-A3B-Instruct-2507",
+         "system=TurboQuant; system=BF16; model=Qwen3-30B-A3B-Instruct-2507"),
+    ]
+    labels = json.loads(cli("labels", "--format", "json", "--warehouse", warehouse))
+    claimed = {(label["kind"], label["label"]): label["values"] for label in labels
+               if label["outcome"] == "claimed"}
+    assert claimed[("system", "FP8 KV-cache quantization")] == 7
+    assert claimed[("model", "Llama-3.3-70B-Instruct")] == 4

@@ -28,6 +28,7 @@ SELECT
     c.is_qualitative,
     c.confidence,
     c.method,
+    c.unresolved,  -- Subject, baseline or model kept as published: 'system=vLLM 0.15.0; model=...'
     coalesce(c.review_status, 'unreviewed') AS review_status,  -- unreviewed, accepted or corrected
     c.review_note,  -- The reviewer's note
     c.subject AS extracted_subject,  -- Subject as extracted, before review

@@ -1,8 +1,9 @@
 -- Labels kept as published but not resolved (a chip or system the vocabulary does not know,
 -- a precision word), columns whose metric could not be told, units not known and sources
 -- whose numbers read two ways for want of a language, with how many values each holds back
--- or carries and one example. `perfledger map-label` records a mapping for one;
--- `perfledger reprocess` then applies it to the archived pages.
+-- or carries and one example; and the systems and models claims keep as published (outcome
+-- claimed; `perfledger review-claim` corrects a claim). `perfledger map-label` records a
+-- mapping for a label of a table; `perfledger reprocess` then applies it to the archived pages.
 CREATE OR REPLACE TEMP VIEW unresolved_labels AS
 WITH carried AS (
     SELECT
@@ -26,17 +27,27 @@ held_back AS (
     FROM lake.main.quarantined_values AS q
     LEFT JOIN lake.main.documents AS d USING (document_sha256)
     WHERE q."check" IN ('unknown_metric', 'unknown_unit', 'ambiguous_number')
+),
+claimed AS (
+    SELECT
+        split_part(label, '=', 1) AS kind,
+        substr(label, strpos(label, '=') + 1) AS label,
+        'claimed' AS outcome,
+        c.source_url, NULL AS table_title, NULL AS column_name, c.claim_text AS raw_value
+    FROM lake.main.claim_rows AS c,
+         unnest(string_split(c.unresolved, '; ')) AS entries(label)
+    WHERE c.unresolved IS NOT NULL AND coalesce(c.review_status, '') <> 'rejected'
 )
 SELECT
-    kind,                                   -- platform, precision, column, unit or source
+    kind,                                   -- platform, precision, column, unit, source; system or model of a claim
     label,                                  -- the label as published
-    outcome,                                -- loaded (with the label verbatim) or quarantined
-    count(*) AS "values",                   -- values carrying the label or held back by it
+    outcome,                                -- loaded (with the label verbatim), quarantined, or claimed (a claim keeps it)
+    count(*) AS "values",                   -- values (or claims) carrying the label or held back by it
     count(DISTINCT source_url) AS sources,  -- pages where it appears
     min(source_url) AS example_source_url,  -- one page where it appears
     min(table_title) AS example_table_title,  -- the heading of one table holding it
     min(column_name) AS example_column_name,  -- one column holding it
     min(raw_value) AS example_raw_value     -- one value it labels
-FROM (SELECT * FROM carried UNION ALL SELECT * FROM held_back)
+FROM (SELECT * FROM carried UNION ALL SELECT * FROM held_back UNION ALL SELECT * FROM claimed)
 GROUP BY kind, label, outcome
 ORDER BY "values" DESC, kind, label;
