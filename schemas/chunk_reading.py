@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS
-from perfledger.schemas.context_labels import device_class
+from perfledger.schemas.context_labels import device_class, precision_of_part
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
@@ -344,6 +344,11 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
         # accuracy beside "GPU 耗时" and "CPU 耗时") is tied to no device of the context.
         x_platform = x_count = platform_source = count_source = None
     x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
+    precision_source = _source(context, "precision")
+    parts = context.get("precision_of_part")
+    of_part = precision_of_part(parts.value, column.group) if parts is not None else None
+    if of_part is not None:  # "FP8 dispatching and BF16 combining": the part's precision
+        x_precision, precision_source = of_part, parts.source
     return (
         document, table, column.column,
         column.metric.value if column.metric else None,
@@ -357,7 +362,7 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
         plan.corner_model, model_canonical, model_item,
         *platform_fields(x_platform), platform_source,
         *_count(x_count), count_source,
-        *precision_fields(x_precision), _source(context, "precision"),
+        *precision_fields(x_precision), precision_source,
         _found(context, "workload"), _source(context, "workload"),
         *unit_fields(x_unit), _source(context, "unit"),
         plan.header_states_chip, plan.header_states_count, plan.header_states_precision,

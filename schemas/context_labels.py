@@ -15,7 +15,7 @@ from perfledger.schemas.platform_mentions import (
     PlatformMention,
     find_mentions,
 )
-from perfledger.schemas.precisions import find_precisions
+from perfledger.schemas.precisions import find_precisions, read_precision_label
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import unit_in_header
@@ -56,6 +56,9 @@ def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
                     if value is None:
                         continue
             found.setdefault(name, Found(value, text.source))
+    parts = _precisions_of_parts(context)
+    if parts is not None:
+        found["precision_of_part"] = parts
     for device_class in DEVICE_CLASSES:
         of_class = _platform_of_class(context, device_class)
         if of_class is not None:
@@ -149,6 +152,42 @@ def _platform_of_class(context: TableContext, device_class: str) -> Found | None
             if mention.accelerator is not None and mention.rank in ranks:
                 return Found(mention, text.source)
     return None
+
+
+_WORD = re.compile(r"[^\W_][\w.+-]*")
+_PART_WORD = re.compile(r"[a-z]{4,}")
+
+
+def _precisions_of_parts(context: TableContext) -> Found | None:
+    """{part: precision} a context text states per part of the run ("FP8 dispatching and BF16
+    combining"): a precision word, then the word naming what runs in it."""
+    for text in context.texts:
+        parts = _parts_in(text.text)
+        if parts:
+            return Found(parts, text.source)
+    return None
+
+
+@lru_cache(maxsize=16_384)
+def _parts_in(text: str) -> dict[str, object]:
+    words = _WORD.findall(without_names(text))
+    parts: dict[str, object] = {}
+    for word, after in zip(words, words[1:], strict=False):
+        precision = read_precision_label(word) if any(c.isdigit() for c in word) else None
+        if precision is not None and precision.activation is not None \
+                and _PART_WORD.fullmatch(after.lower()):
+            parts.setdefault(after.lower(), precision)
+    return parts if len(parts) > 1 else {}
+
+
+def precision_of_part(parts: dict[str, object], group: str | None) -> object | None:
+    """The precision stated for the part a column group is named after ("Dispatch #EP":
+    "FP8 dispatching"): the part word starting with the group word's stem."""
+    if not group:
+        return None
+    stem = group[:-1] if group.endswith("e") and len(group) > 4 else group
+    return next((precision for word, precision in parts.items() if word.startswith(stem)),
+                None)
 
 
 _SENTENCE_WORDS = 8  # a caption of this many words is a sentence ("Table 6. ... on a single GPU")

@@ -178,7 +178,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
         cell.settings.append((setting_name(reading), text))
         world = parallel_count(fold_words(text), whole=False)  # "FSDP 8, CP 1": 8 chips
         if world is not None and cell.count is None:
-            cell.count = (PlatformMention(text, count=world, count_stated=True), "row")
+            cell.count = (PlatformMention(text, count=world, count_stated=True), "parallel")
     else:
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))

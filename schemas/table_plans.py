@@ -56,6 +56,7 @@ class ColumnPlan:
     annotation: int | None = None  # the unit or metric-name column that qualifies it
     annotation_role: str | None = None
     decimal: str | None = None  # the decimal mark its numbers are read with
+    group: str | None = None  # the part of the run its column group is named after
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
     found = context_labels(context, mappings)
     if _property_table(columns) and "metric" not in found:
         return None
-    columns = _with_metrics(columns, readings, found.get("metric"))
+    columns = _with_groups(_with_metrics(columns, readings, found.get("metric")))
     results = [column for column in columns if column.role == "result"]
     if not results:
         return None
@@ -359,6 +360,25 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             annotation = None  # a unit column qualifies the value beside it; a metric name
             #                    ("Metric Name | A, INT8 | B, INT8") every value after it
     return planned
+
+
+_GROUP_WORD = re.compile(r"^[A-Za-z]{4,}(?=\s)")
+
+
+def _with_groups(columns: list[ColumnPlan]) -> list[ColumnPlan]:
+    """The result columns after a setting column whose header starts with a word of its own
+    ("Dispatch #EP | Latency | RDMA bandwidth | Combine #EP | Latency | ..."): that word
+    names the part of the run they measure."""
+    grouped, group = [], None
+    for column in columns:
+        if column.role in ("config", "label"):
+            word = _GROUP_WORD.match(column.reading.text or "")
+            if word and read_header(word.group(0)).kind is None:  # no role word ("Batch")
+                group = word.group(0).lower()
+        elif column.role == "result" and group is not None:
+            column = replace(column, group=group)
+        grouped.append(column)
+    return grouped
 
 
 def _states_a_setup(reading: HeaderReading) -> bool:

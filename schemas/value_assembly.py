@@ -100,22 +100,26 @@ def _count() -> list[pl.Expr]:
     context_fits = ~pl.col("_states_count") & (
         chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
     candidates = (
-        ("rc_n", "rc_chip", pl.col("rc_source")),
+        ("rc_n", "rc_chip", pl.col("rc_source").replace("parallel", "row")),
         ("fc_n", "fc_chip", pl.lit("row")),
         ("sc_n", "sc_chip", pl.lit("section")),
         ("h_count", "h_count_chip", pl.lit("column")),
     )
-    count = None
+    # Parallel degrees in a row ("FSDP 4, CP 2") may leave out the degrees the table's
+    # context fixes ("... + TP + PP ... 512 GPUs"): a count the context states outright wins.
+    context_count = pl.struct(n=pl.col("x_count"), chip=pl.col("x_count_chip"),
+                              source=pl.col("x_count_source"))
+    count = pl.when((pl.col("rc_source") == "parallel") & pl.col("x_count").is_not_null() & (
+        chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
+    ).then(context_count)
     for number, count_chip, source in candidates:
         struct = pl.struct(n=pl.col(number), chip=pl.col(count_chip), source=source)
-        count = (pl.when(pl.col(number).is_not_null()).then(struct) if count is None
-                 else count.when(pl.col(number).is_not_null()).then(struct))
+        count = count.when(pl.col(number).is_not_null()).then(struct)
     # "4" under "Nodes" of a DGX H100: the nodes times the chips the named system holds.
     nodes = pl.col("rn_n") * pl.col("_implied")
     count = count.when(nodes.is_not_null()).then(
         pl.struct(n=nodes, chip=chip, source=pl.lit("row")))
-    count = count.when(context_fits & pl.col("x_count").is_not_null()).then(pl.struct(
-        n=pl.col("x_count"), chip=pl.col("x_count_chip"), source=pl.col("x_count_source")))
+    count = count.when(context_fits & pl.col("x_count").is_not_null()).then(context_count)
     return [count.alias("_count")]
 
 

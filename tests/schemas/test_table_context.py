@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from perfledger.schemas.context_labels import context_labels, device_class
+from perfledger.schemas.context_labels import context_labels, device_class, precision_of_part
 from perfledger.schemas.legends import legend_platform
 from perfledger.schemas.table_context import table_contexts
 from perfledger.sources.parse import parse_document
@@ -86,3 +86,13 @@ def test_a_column_naming_a_device_class_takes_the_context_s_chip_of_that_class()
 def test_a_caption_written_as_a_sentence_counts_a_single_chip():
     found = context_labels(contexts_of("microsoft_deepspeed_chat_blog_README.md")[5])
     assert (found["platform"].value.accelerator, found["count"].value.count) == ("A6000", 1)
+
+
+def test_a_precision_stated_per_part_of_a_run_labels_that_part_s_columns():
+    # DeepEP: "FP8 dispatching and BF16 combining" over "Dispatch #EP | Latency | ... |
+    # Combine #EP | Latency | ...".
+    found = context_labels(contexts_of("deepseek_deepep_README.md")[1])
+    parts = found["precision_of_part"].value
+    assert precision_of_part(parts, "dispatch").activation == "fp8"
+    assert precision_of_part(parts, "combine").activation == "bf16"
+    assert precision_of_part(parts, None) is None
