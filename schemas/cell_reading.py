@@ -108,6 +108,9 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         return CellReading(problem="placeholder_value")
     if _NON_FINITE.match(lowered):
         return CellReading(problem="non_finite_value")
+    several = _values_in_series(cleaned, decimal)
+    if several is not None:
+        return several
     parts = _SPLIT.split(cleaned)
     # A comma inside brackets parts a remark, not values: "79.76 s (2 epochs, 40.7 images/sec)".
     if len(parts) > 1 and all(part.count("(") == part.count(")") for part in parts):
@@ -116,6 +119,53 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
             values = tuple(value for reading in readings for value in reading.values)
             return CellReading(values, None, _evidence_of(readings))
     return _with_bracketed_values(_read_one(cleaned, decimal), decimal)
+
+
+# Numbers with decimals written in a series parted by "/", each series perhaps after its
+# name: "0.761/0.929" (top-1/top-5), "Day: 76.2/83.6/90.0, Night: 58.2/68.4/80.6", "(Set5)
+# PSNR/SSIM= 37.654/0.959 (Set14) PSNR/SSIM= 33.169/ 0.914". Numbers without decimals ("1/2",
+# "12/24") are fractions or dates, not series.
+_SERIES_NUMBER = r"[+-]?\d+\.\d+"
+_SERIES = re.compile(rf"(?<![\w.]){_SERIES_NUMBER}(?:\s*/\s*{_SERIES_NUMBER})*(?![\w.])")
+_SERIES_NAME = re.compile(r"^[\s,;]*(?P<name>[^\d\s][^:=]{0,40}?)?\s*[:=]?\s*$")
+MAX_SERIES_VALUES = 32
+
+
+def _values_in_series(text: str, decimal: str | None) -> CellReading | None:
+    """The values of a cell holding series of numbers parted by "/" (one series of two at
+    least), each value named by its series' name and its place; None for any other cell."""
+    if "/" not in text:
+        return None
+    values, position, longest = [], 0, 0
+    for match in _SERIES.finditer(text):
+        named = _SERIES_NAME.match(text[position:match.start()])
+        if named is None:
+            return None
+        name = " ".join(re.sub(r"[()]", " ", named.group("name") or "").split())
+        numbers = [part.strip() for part in match.group(0).split("/")]
+        longest = max(longest, len(numbers))
+        for number_text, label in zip(numbers, _series_labels(name, len(numbers)), strict=True):
+            number, _evidence, problem = read_number(number_text.lstrip("+-"), decimal)
+            if problem is not None or number is None:
+                return None
+            values.append(CellValue(-number if number_text.startswith("-") else number,
+                                    qualifier=label or None))
+        position = match.end()
+    if text[position:].strip(" ,;") or longest < 2 or len(values) > MAX_SERIES_VALUES:
+        return None
+    return CellReading(tuple(values))
+
+
+def _series_labels(name: str, count: int) -> list[str]:
+    """Each value's name: the series' name with the value's own part of it where the name
+    lists as many ("Set5 PSNR/SSIM": "Set5 PSNR", "Set5 SSIM"), else its place ("Day 1/3")."""
+    if count == 1:
+        return [name]
+    head, _, last = name.rpartition(" ")
+    parts = last.split("/")
+    if len(parts) == count:
+        return [f"{head} {part}".strip() for part in parts]
+    return [f"{name} {place}/{count}".strip() for place in range(1, count + 1)]
 
 
 def _with_bracketed_values(reading: CellReading, decimal: str | None) -> CellReading:

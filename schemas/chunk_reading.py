@@ -21,6 +21,7 @@ from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.number_locale import page_mark
 from perfledger.schemas.platform_mentions import PlatformMention
+from perfledger.schemas.precisions import find_precisions
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
     SECTION_SCHEMA,
@@ -413,7 +414,38 @@ def _rows(cells: pl.DataFrame, label_columns: pl.DataFrame,
                               maintain_order="left")
     rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
-    return _with_note_units(rows, plans)
+    return _with_named_rows(_with_note_units(rows, plans), plans)
+
+
+def _with_named_rows(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
+                     ) -> pl.DataFrame:
+    """The precision of a row whose name the page defines ("v100_x8" under "configs/v100_x8.py
+    : Full precision GPU training"), where the row states none of its own."""
+    found = []
+    for (document, table), plan in plans.items():
+        if not plan.named_rows:
+            continue
+        for vrow, label in rows.filter((pl.col("document") == document)
+                                       & (pl.col("table_index") == table)).select(
+                "vrow", "row_label").iter_rows():
+            definition = next((plan.named_rows[part.casefold()] for part in
+                               (label or "").split(" / ") if part.casefold() in plan.named_rows),
+                              None)
+            precisions = find_precisions(definition) if definition else ()
+            if precisions:
+                found.append((document, table, vrow, *precision_fields(precisions[0])))
+    if not found:
+        return rows
+    defined = pl.DataFrame(found, schema={"document": pl.Int32, "table_index": pl.Int32,
+                                          "vrow": pl.Int32, "_d_text": pl.String,
+                                          "_d_act": pl.String, "_d_wt": pl.String},
+                           orient="row")
+    rows = rows.join(defined, on=_ROW, how="left", maintain_order="left")
+    open_row = pl.col("rq_text").is_null() & pl.col("fq_text").is_null()
+    return rows.with_columns(
+        pl.when(open_row).then(pl.col(f"_d_{name}")).otherwise(pl.col(f"fq_{name}"))
+        .alias(f"fq_{name}") for name in ("text", "act", "wt")
+    ).drop("_d_text", "_d_act", "_d_wt")
 
 
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:

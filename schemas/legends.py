@@ -18,7 +18,8 @@ from perfledger.schemas.unknown_chips import read_hardware
 
 # "A - text", "B: text", "(C) text", "D = text", "GBS: text", "act ckpt: text".
 _DEFINITION = re.compile(
-    r"^\s*(?:[*\u2022-]\s+)?\(?(?P<key>[A-Za-z0-9][\w.+/#-]{0,15}(?: [\w.+/#-]{1,15})?)\)?"
+    r"^\s*(?:[*\u2022-]\s+)?\(?(?P<key>[A-Za-z0-9][\w.+/#-]{0,15}(?: [\w.+/#-]{1,15})?"
+    r"|[\w.-]{0,40}/[\w.+/-]{1,40}\.\w{1,5})\)?"
     r"\s*(?::|\s[-\u2013\u2014=]|(?<=\)))\s+(?P<text>\S.{2,120})$")
 _HARDWARE_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]{0,2}|[0-9]{1,2})$")  # "A", "B1", "3"
 _LEAD = re.compile(r"[^,(;]{2,60}")  # "Intel Core i9-9000K" of "Intel Core i9-9000K (AVX2), INT8"
@@ -59,6 +60,21 @@ def glossary_of(defined: dict[str, str]) -> dict[str, str]:
     if len(defined) < MIN_KEYS:
         return {}
     return {key.casefold(): text for key, text in defined.items()}
+
+
+_FILE_NAME = re.compile(r"^(?:.*/)?(?P<stem>[^/]+?)\.\w{1,5}$")
+
+
+def named_rows_of(defined: dict[str, str]) -> dict[str, str]:
+    """{name: definition} of the definitions keyed by a file or configuration's name
+    ("configs/v100_x8.py : Full precision GPU training"): a row named "v100_x8" is run with
+    the configuration so defined."""
+    found = {}
+    for key, text in defined.items():
+        match = _FILE_NAME.match(key)
+        if match is not None:
+            found.setdefault(match.group("stem").casefold(), text)
+    return found
 
 
 def glossary_entry(header: str, glossary: dict[str, str]) -> str | None:

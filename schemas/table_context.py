@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from perfledger.schemas.folding import clean_text
-from perfledger.schemas.legends import definitions, glossary_of, legend_of
+from perfledger.schemas.legends import definitions, glossary_of, legend_of, named_rows_of
 
 SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
 # A paragraph naming a table by its number ("Table 4. E2E time breakdown ... on 8 A100 GPUs",
@@ -38,6 +38,7 @@ class TableContext:
     heading: str | None = None  # the nearest heading
     legend: tuple[tuple[str, str], ...] = ()  # keys the page defines for its hardware
     glossary: dict[str, str] = field(default_factory=dict)  # header words the page defines
+    named_rows: dict[str, str] = field(default_factory=dict)  # row names it defines
 
     @property
     def prose(self) -> list[str]:
@@ -77,6 +78,10 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
     # A paragraph repeating a heading is an entry of the page's table of contents.
     heading_texts = {text for kind, _level, text, _table in blocks if kind == "heading"}
     after = _paragraphs_after(blocks)
+    # A configuration the page defines by its file ("configs/v100_x8.py : Full precision GPU
+    # training") names its rows wherever on the page the definition stands.
+    named_rows = named_rows_of(definitions(
+        text for kind, _level, text, _table in blocks if kind == "paragraph" and text))
     for position, (kind, level, text, table) in enumerate(blocks):
         if kind == "heading" and text:
             level = level or 6
@@ -94,7 +99,7 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
         elif kind == "table" and table is not None and table not in contexts:
             contexts[table] = _context(captions.get(table), below.get(table), sections,
                                        tuple(earlier[-PROSE_PARAGRAPHS:]), page_title,
-                                       after.get(table, ()))
+                                       after.get(table, ()), named_rows)
     for table, heading in titles.items():
         if table not in contexts:
             fallback = [ContextText("heading", _clipped(heading))] if heading else []
@@ -164,7 +169,8 @@ def paragraphs_of(outline: pl.DataFrame | None, limit: int) -> list[str]:
 
 def _context(caption: str | None, caption_below: str | None,
              sections: list[tuple[int, str | None, list[str]]], earlier: tuple[str, ...],
-             page_title: ContextText | None, after: tuple[str, ...] = ()) -> TableContext:
+             page_title: ContextText | None, after: tuple[str, ...] = (),
+             named_rows: dict[str, str] | None = None) -> TableContext:
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
     with (a "Performance" section's "The test environment is 2 * A10" speaks of every table
@@ -183,4 +189,5 @@ def _context(caption: str | None, caption_below: str | None,
         texts.append(page_title)
     defined = definitions([*after, *reversed(own), *enclosing, *reversed(earlier)])
     nearest = next((heading for _level, heading, _ in reversed(sections) if heading), None)
-    return TableContext(tuple(texts), earlier, nearest, legend_of(defined), glossary_of(defined))
+    return TableContext(tuple(texts), earlier, nearest, legend_of(defined), glossary_of(defined),
+                        named_rows or {})

@@ -11,7 +11,7 @@ page) says of its values (schemas/context_labels.py).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.folding import fold_words
@@ -69,6 +69,7 @@ class TablePlan:
     header_states_count: bool
     header_states_precision: bool
     table_workload: str | None  # what the table's metrics imply: training or inference
+    named_rows: dict[str, str] = field(default_factory=dict)  # row names the page defines
 
     @property
     def note(self) -> str | None:
@@ -151,6 +152,7 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
         header_states_precision=any(c.reading.precision is not None for c in results),
         table_workload=("training" if "time_to_train" in metrics
                         else "inference" if "latency" in metrics else None),
+        named_rows=context.named_rows,
     )
 
 
