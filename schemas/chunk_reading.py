@@ -10,6 +10,7 @@ thousands, and a Python step per cell would cost more than the rest of the run.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import polars as pl
@@ -414,7 +415,33 @@ def _rows(cells: pl.DataFrame, label_columns: pl.DataFrame,
                               maintain_order="left")
     rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
-    return _with_named_rows(_with_note_units(rows, plans), plans)
+    return _with_quantized_rows(_with_named_rows(_with_note_units(rows, plans), plans),
+                                plans)
+
+
+# A row run with its weights and activations quantized, named for it rather than by a dtype.
+_BOTH_QUANTIZED = re.compile(r"(?i)\bweights?\s*(?:&|and|\+)\s*activations?\b"
+                             r"|\bactivations?\s*(?:&|and|\+)\s*weights?\b")
+
+
+def _with_quantized_rows(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
+                         ) -> pl.DataFrame:
+    """The precision of a row named for quantizing weights and activations ("Weight &
+    activation") that states no dtype: the one the table's context gives such runs ("W8A8
+    mode")."""
+    found = []
+    for (document, table), plan in plans.items():
+        quantized = plan.context.get("precision:quantized")
+        if quantized is None:
+            continue
+        for vrow, label in rows.filter((pl.col("document") == document)
+                                       & (pl.col("table_index") == table)
+                                       & pl.col("rq_text").is_null()
+                                       & pl.col("fq_text").is_null()).select(
+                "vrow", "row_label").iter_rows():
+            if label and _BOTH_QUANTIZED.search(label):
+                found.append((document, table, vrow, *precision_fields(quantized.value)))
+    return _with_row_precisions(rows, found)
 
 
 def _with_named_rows(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
@@ -434,6 +461,12 @@ def _with_named_rows(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
             precisions = find_precisions(definition) if definition else ()
             if precisions:
                 found.append((document, table, vrow, *precision_fields(precisions[0])))
+    return _with_row_precisions(rows, found)
+
+
+def _with_row_precisions(rows: pl.DataFrame, found: list[tuple]) -> pl.DataFrame:
+    """`rows` with the precisions `found` ((document, table, row, *precision fields)) for
+    the rows whose cells state none."""
     if not found:
         return rows
     defined = pl.DataFrame(found, schema={"document": pl.Int32, "table_index": pl.Int32,

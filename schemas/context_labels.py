@@ -56,6 +56,9 @@ def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
                     if value is None:
                         continue
             found.setdefault(name, Found(value, text.source))
+    quantized = _quantized_precision(context)
+    if quantized is not None:
+        found["precision:quantized"] = quantized
     parts = _precisions_of_parts(context)
     if parts is not None:
         found["precision_of_part"] = parts
@@ -178,6 +181,19 @@ def _parts_in(text: str) -> dict[str, object]:
                 and _PART_WORD.fullmatch(after.lower()):
             parts.setdefault(after.lower(), precision)
     return parts if len(parts) > 1 else {}
+
+
+_QUANTIZED = frozenset({"int8", "int4", "fp8", "fp4"})
+
+
+def _quantized_precision(context: TableContext) -> Found | None:
+    """The precision the context gives a run whose weights and activations are both
+    quantized ("W8A8 mode", "int8-int8 compute"): the first it names of that kind."""
+    for text in context.texts:
+        for precision in find_precisions(without_names(text.text)):
+            if precision.activation in _QUANTIZED and precision.weight in _QUANTIZED:
+                return Found(precision, text.source)
+    return None
 
 
 def precision_of_part(parts: dict[str, object], group: str | None) -> object | None:

@@ -180,8 +180,12 @@ def _context(caption: str | None, caption_below: str | None,
     texts += [ContextText("heading", heading) for _level, heading, _ in reversed(sections)
               if heading]
     own = sections[-1][2]
-    enclosing = [text for _level, _heading, paragraphs in reversed(sections[:-1])
+    # The text before the page's first heading (level 0) is often its navigation: it is
+    # earlier prose, not the opening of a section that holds the table.
+    enclosing = [text for level, _heading, paragraphs in reversed(sections[:-1]) if level
                  for text in reversed(paragraphs[-SECTION_PARAGRAPHS:])]
+    if len(sections) > 1:
+        earlier = (*sections[0][2][-PROSE_PARAGRAPHS:], *earlier)
     texts += [ContextText("paragraph", text)
               for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing,
                            *after[:SECTION_PARAGRAPHS]]]
