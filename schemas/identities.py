@@ -12,8 +12,8 @@ its labels are resolved:
   names ("MPT Training Benchmarks"); a row name no catalogue reads that begins with the
   model its context names ("bert4torch_output_fp32_1b.bmodel" under "BERT") is that model.
   A model the catalogue does not know is kept as published and listed as unresolved.
-* What a model's name states fills what the value left open: the accuracy target
-  ("llama2-70b-99"), the framework ("-torch-"), the precision ("-fp32").
+* What a model's name states fills what the value left open: the framework ("-torch-"), the
+  precision ("-fp32"); an MLPerf accuracy target it names ("llama2-70b-99") is the value's.
 * `dataset_canonical` names the dataset one way (schemas/vocab/datasets.csv).
 * `vendor` is the maker of the value's chip as schemas/vocab/chips.csv names it (Gaudi is
   Intel's, whoever published the page or submitted the result).
@@ -48,6 +48,7 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
     """`frame` (measurement columns, and the table context's k_model and k_family where a
     page gave them) with model_base, model_variant and dataset_canonical, the chip maker as
     vendor, and what model names state filled in."""
+    frame = frame.drop("model_base", "model_variant", "dataset_canonical", strict=False)
     if frame.height == 0:
         return frame.with_columns(model_base=pl.lit(None, dtype=pl.String),
                                   model_variant=pl.lit(None, dtype=pl.String),
@@ -71,7 +72,8 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
         found, on=list(_IDENTITY_INPUTS), how="left", nulls_equal=True, maintain_order="left")
     return joined.with_columns(
         pl.coalesce("_canonical", "model_canonical").alias("model_canonical"),
-        pl.coalesce("quality_target", "_target").alias("quality_target"),
+        # "llama2-70b-99": the benchmark's target, whatever accuracy a column beside states.
+        pl.coalesce("_target", "quality_target").alias("quality_target"),
         pl.coalesce("framework_canonical", "_framework").alias("framework_canonical"),
         *_precision_filled(),
         _dataset(frame).alias("dataset_canonical"),
