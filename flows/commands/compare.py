@@ -20,7 +20,7 @@ METRICS = ("throughput", "latency", "time_to_train", "time_to_result", "accuracy
 TABLE_COLUMNS = ("model", "workload", "metric", "scenario", "precision_class", "quality_target",
                  "ranking",
                  "vendor", "accelerator", "accelerator_count", "compared_value", "unit",
-                 "item_kind", "batch_size_number", "audited", "source_id")
+                 "item_kind", "batch_size_number", "settings", "audited", "source_id")
 
 
 def model_identity(typed: str) -> str:

@@ -57,10 +57,10 @@ WITH official_inference AS (
     SELECT
         l.*,
         -- An MLPerf result's precision is the submitter's choice within the benchmark's
-        -- accuracy target: it is compared as such, not as unstated.
-        coalesce(l.precision_class_stated,
-                 CASE WHEN l.official OR l.round IS NOT NULL THEN 'per MLPerf rules'
-                 END, 'unstated') AS precision_class,
+        -- accuracy target: official results and MLPerf tables compare as such, whatever
+        -- precision a page states beside them.
+        CASE WHEN l.official OR l.round IS NOT NULL THEN 'per MLPerf rules'
+             ELSE coalesce(l.precision_class_stated, 'unstated') END AS precision_class,
         CASE WHEN l.metric = 'throughput' THEN l.value_per_accelerator
              WHEN l.metric <> 'throughput' THEN l.value END AS compared_value,
         c.official_value AS confirmed_official_value,
