@@ -29,7 +29,7 @@ from functools import cache, lru_cache
 import polars as pl
 
 from perfledger.schemas.labels import label_key
-from perfledger.schemas.model_names import read_model, sized
+from perfledger.schemas.model_names import models_in_text, read_model, sized
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -53,6 +53,10 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
         return frame.with_columns(model_base=pl.lit(None, dtype=pl.String),
                                   model_variant=pl.lit(None, dtype=pl.String),
                                   dataset_canonical=pl.lit(None, dtype=pl.String))
+    if "k_model" in frame.columns:  # a page's values: models named nearer than the context
+        frame = _variants_of_context_model(_named_nearer(frame))
+    if "_row_variant" not in frame.columns:
+        frame = frame.with_columns(_row_variant=pl.lit(None, dtype=pl.String))
     title = pl.concat_str([pl.col("table_title").fill_null(""),
                            pl.col("document_title").fill_null("")], separator=" ")
     inputs = frame.select(
@@ -71,6 +75,7 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
     joined = pl.concat([frame, helpers], how="horizontal").join(
         found, on=list(_IDENTITY_INPUTS), how="left", nulls_equal=True, maintain_order="left")
     return joined.with_columns(
+        pl.coalesce("_row_variant", "model_variant").alias("model_variant"),
         pl.coalesce("_canonical", "model_canonical").alias("model_canonical"),
         # "llama2-70b-99": the benchmark's target, whatever accuracy a column beside states.
         pl.coalesce("_target", "quality_target").alias("quality_target"),
@@ -79,7 +84,103 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
         _dataset(frame).alias("dataset_canonical"),
         _maker(frame).alias("vendor"),
         _unresolved().alias("unresolved"),
-    ).drop(*(IDENTITY_OUTPUTS.keys() - {"model_base", "model_variant"}), *helpers.columns)
+    ).drop(*(IDENTITY_OUTPUTS.keys() - {"model_base", "model_variant"}), *helpers.columns,
+           "_row_variant")
+
+
+# ---- models a row or a column names, nearer than the table's context -------------------------
+
+_CONTEXT_SOURCES = ("caption", "heading", "title", "mapping")
+_MODEL_SOURCE = r"model=(\w+)"
+
+
+def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
+    """A value whose row and column gave no model, or only its table's context: the model
+    one of its row's label cells names whole (a "Model ID" or "Name" column no header word
+    marks as the model's: "llama3.1-70b", "torchvision.models.resnet.resnet18"), else the
+    model its column header names ("Phi-4 mini-instruct")."""
+    source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
+    open_rows = pl.col("model").is_null() | source.is_in(list(_CONTEXT_SOURCES))
+    rows = _lookup(frame.filter(open_rows), "row_label", _row_model)
+    columns = _lookup(frame.filter(open_rows), "column_name", _column_model)
+    if rows is None and columns is None:
+        return frame
+    row_model = (pl.col("row_label").replace_strict(*rows, default=None, return_dtype=pl.String)
+                 if rows else pl.lit(None, dtype=pl.String))
+    column_model = (pl.col("column_name").replace_strict(*columns, default=None,
+                                                         return_dtype=pl.String)
+                    if columns else pl.lit(None, dtype=pl.String))
+    nearer = pl.when(open_rows).then(pl.coalesce(row_model, column_model))
+    where = pl.when(row_model.is_not_null()).then(pl.lit("row")).otherwise(pl.lit("column"))
+    named = frame.with_columns(_nearer=nearer, _where=where)
+    texts = named.get_column("_nearer").drop_nulls().unique().to_list()
+    canonical = pl.col("_nearer").replace_strict(
+        texts, [read_model(text).canonical for text in texts], default=None,
+        return_dtype=pl.String)
+    changed = pl.col("_nearer").is_not_null()
+    return named.with_columns(
+        pl.when(changed).then(pl.col("_nearer")).otherwise(pl.col("model")).alias("model"),
+        pl.when(changed).then(canonical).otherwise(pl.col("model_canonical"))
+        .alias("model_canonical"),
+        pl.when(changed).then(_model_source(pl.col("_where"))).otherwise(
+            pl.col("label_sources")).alias("label_sources"),
+    ).drop("_nearer", "_where")
+
+
+def _model_source(source: pl.Expr) -> pl.Expr:
+    """label_sources saying the model came from `source` instead."""
+    sources = pl.col("label_sources").fill_null("")
+    return (pl.when(sources.str.contains(_MODEL_SOURCE))
+            .then(sources.str.replace(_MODEL_SOURCE, pl.format("model={}", source)))
+            .otherwise(pl.concat_str([sources, pl.format("model={}", source)], separator="; ")
+                       .str.strip_chars("; ")))
+
+
+def _lookup(frame: pl.DataFrame, column: str, reader) -> tuple[list, list] | None:
+    texts = frame.get_column(column).drop_nulls().unique().to_list()
+    found = {text: model for text in texts if (model := reader(text))}
+    return (list(found), list(found.values())) if found else None
+
+
+@lru_cache(maxsize=65_536)
+def _row_model(row_label: str) -> str | None:
+    named = {part for part in row_label.split(" / ") if read_model(part).known}
+    return named.pop() if len(named) == 1 else None
+
+
+@lru_cache(maxsize=16_384)
+def _column_model(header: str) -> str | None:
+    named = models_in_text(header)
+    identities = {reading.base for _phrase, reading in named}
+    return named[0][0] if len(identities) == 1 else None
+
+
+def _variants_of_context_model(frame: pl.DataFrame) -> pl.DataFrame:
+    """A table whose model column names no model a catalogue knows ("Baseline (TensorFlow)",
+    "QAT (TensorRT)") under a heading naming one ("ResNet50-v2"): the column names variants
+    of the heading's model, which is the values'. A table naming a known model in any row
+    keeps its unknown rows as published."""
+    models = frame.get_column("model").drop_nulls().unique().to_list()
+    known = [model for model in models if read_model(model).known]
+    row_source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
+    from_rows = row_source.is_in(["row", "column"])
+    context = pl.col("k_model")
+    table = ["document", "table_index"]
+    unknown_column = ~(from_rows & pl.col("model").is_in(known)).any().over(table)
+    context_known = context.is_in([model for model in frame.get_column("k_model")
+                                   .drop_nulls().unique().to_list()
+                                   if read_model(model).known])
+    taken = from_rows & pl.col("model").is_not_null() & unknown_column & context_known
+    if not frame.select(taken.any()).item():
+        return frame
+    return frame.with_columns(
+        pl.when(taken).then(pl.col("model")).alias("_row_variant"),
+        pl.when(taken).then(context).otherwise(pl.col("model")).alias("model"),
+        pl.when(taken).then(pl.col("k_model_canonical")).otherwise(pl.col("model_canonical"))
+        .alias("model_canonical"),
+        pl.when(taken).then(_model_source(pl.col("k_model_source")))
+        .otherwise(pl.col("label_sources")).alias("label_sources"),
+    )
 
 
 def _optional(frame: pl.DataFrame, name: str) -> pl.Expr:

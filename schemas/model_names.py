@@ -43,6 +43,8 @@ _FILE = re.compile(r"\.(?:bmodel|onnx|engine|plan|pt|pth|pb|tflite|rknn|hef|gguf
                    r"|mlmodel|mlpackage|trt|om|nb|mnn|param|bin|h5|ckpt)$", re.I)
 _ORG = re.compile(r"^[A-Za-z][\w.-]{1,40}/(?=\S)")
 _WORD = re.compile(r"[^\s,;:!?()\[\]{}\"'“”‘’|]+")
+# A Python path to a model ("torchvision.models.resnet.resnet18"): its last name is the model.
+_DOTTED = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}", re.I)
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ class _Entry:
 
 @dataclass(frozen=True)
 class _Family:
-    pattern: re.Pattern[str]
+    head: str  # the letters every name of the family starts with ("" when they vary)
+    pattern: str  # compiled on first use: most pages name few families
     template: str
     sizes: re.Pattern[str] | None
     size_optional: bool  # the family names a model without a size too ("DeepSeek-R1")
@@ -95,11 +98,17 @@ def _families() -> tuple[_Family, ...]:
         sizes = row["sizes"] or ""
         optional = not sizes or sizes.endswith("?")
         sizes = sizes.rstrip("?")
+        head = re.match(r"[a-z]*", row["pattern"]).group(0)
         families.append(_Family(
-            re.compile(row["pattern"]), row["family"],
-            re.compile("(?:" + sizes.replace("PARAMS", _PARAMS) + ")") if sizes else None,
+            head, row["pattern"], row["family"],
+            _size_pattern(sizes.replace("PARAMS", _PARAMS)) if sizes else None,
             optional, row["joiner"] if row["joiner"] is not None else "", row["item_kind"]))
     return tuple(families)
+
+
+@cache
+def _size_pattern(sizes: str) -> re.Pattern[str]:
+    return re.compile(f"(?:{sizes})")
 
 
 @cache
@@ -124,6 +133,9 @@ def _read(text: str) -> ModelReading:
     entry = _catalogue().get(label_key(cleaned))
     if entry is not None:
         return _known(entry)
+    if _DOTTED.fullmatch(cleaned):
+        last = _read(cleaned.rsplit(".", 1)[1])
+        return replace(last, canonical=last.canonical) if last.known else published
     body, notes = _notes(cleaned)
     body = _FILE.sub("", body)
     reading = _structural(body, notes)
@@ -156,8 +168,11 @@ def _structural(body: str, notes: list[str]) -> ModelReading | None:
         return None
     # The model is the name's leading words, up to the first word that decorates it;
     # versions and image sizes stay with the model ("resnet 101", "inception v4").
+    # The first word is the model's; a word after it is a batch marker ("1b") only after
+    # another decoration ("resnet50_fp32_1b"), never after the model's name ("opt 13b").
     core_end = next((index for index, token in enumerate(tokens)
-                     if index and _decoration(token, tokens[index - 1], weak=False)),
+                     if index and _decoration(token, tokens[index - 1] if index > 1 else "",
+                                              weak=False)),
                     len(tokens))
     core, rest = tokens[:core_end], tokens[core_end:]
     named = _catalogued(core) or _sized_family(core)
@@ -168,7 +183,7 @@ def _structural(body: str, notes: list[str]) -> ModelReading | None:
     for index, token in enumerate(rest):
         # Once a word has decorated the name, the words after it are its settings, read
         # where a vocabulary knows them ("qwen1.5-1.8b_int4_seq512_bm1688_1dev").
-        decoration = _decoration(token, rest[index - 1] if index else core[-1], weak=True)
+        decoration = _decoration(token, rest[index - 1] if index else "", weak=True)
         if decoration is not None:
             reading = _said(reading, said, *decoration, token)
     for note in notes:
@@ -247,7 +262,9 @@ def _sized_family(core: list[str]) -> tuple[ModelReading, list[str]] | None:
     """A family and its size: "llama 3 70b" -> Llama 3 70B, "qwen1.5 7b" -> Qwen1.5 7B."""
     text = " ".join(core)
     for family in _families():
-        match = family.pattern.match(text)
+        if not text.startswith(family.head):
+            continue
+        match = re.match(family.pattern, text)
         if match is None:
             continue
         name = " ".join(_filled(family.template, match).split())
@@ -350,6 +367,14 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
         else:
             start += 1
     return tuple(found)
+
+
+@lru_cache(maxsize=_MEMO)
+def size_in_text(text: str) -> str | None:
+    """The one model size a heading names apart from any family ("A10 13b, fp16")."""
+    sizes = {_size_text(word.lower(), " ") for word in _WORD.findall(clean_text(text)[:500])
+             if _PARAMS_RE.fullmatch(word.lower().strip(".-"))}
+    return sizes.pop() if len(sizes) == 1 else None
 
 
 @lru_cache(maxsize=_MEMO)

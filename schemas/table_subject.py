@@ -17,7 +17,12 @@ from functools import cache, lru_cache
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.label_mappings import LabelMappings
-from perfledger.schemas.model_names import family_in_text, models_in_text
+from perfledger.schemas.model_names import (
+    family_in_text,
+    models_in_text,
+    size_in_text,
+    sized,
+)
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -66,13 +71,20 @@ def _mapped_model(source_id: str | None, table_index: int,
 
 
 def _context_model(context: TableContext) -> tuple[str | None, str | None]:
-    for text in context.texts:
-        if text.source not in MODEL_SOURCES:
-            continue
+    texts = [text for text in context.texts if text.source in MODEL_SOURCES]
+    for text in texts:
         named = models_in_text(text.text)
         identities = {reading.base for _phrase, reading in named}
         if len(identities) == 1:
             return named[0][0], text.source
+    # "### Llama Throughput" over "#### A10 7b, fp16": a family and, nearer, a size.
+    for position, text in enumerate(texts):
+        size = size_in_text(text.text)
+        if size is None:
+            continue
+        family = next((found for farther in texts[position:]
+                       if (found := family_in_text(farther.text))), None)
+        return (sized(family, size), text.source) if family else (None, None)
     return None, None
 
 
