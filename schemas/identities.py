@@ -266,12 +266,17 @@ def _datasets() -> dict[str, str]:
 
 @lru_cache(maxsize=16_384)
 def canonical_dataset(text: str | None) -> str | None:
-    """'ImageNet2012', 'Imagenet (val)', 'ILSVRC 2012' -> ImageNet; None when unknown."""
+    """'ImageNet2012', 'Open Imagenet', 'COCO2017_detection_80cl', 'SQUAD_v1_1_bert_msl384'
+    -> ImageNet, ImageNet, COCO, SQuAD v1.1: the longest run of leading words a dataset's
+    name; None when unknown."""
     if not text:
         return None
     datasets = _datasets()
-    for candidate in (text, _NOTE.sub("", text), re.split(r"[\s,;/]+", text.strip())[0]):
-        found = datasets.get(label_key(candidate))
+    words = [word for word in re.split(r"[\s_\-,;/:]+", _NOTE.sub(" ", text).lower()) if word]
+    if len(words) > 1 and words[0] == "open":  # ByteMLPerf's "Open Imagenet", "OPEN_CIFAR"
+        words = words[1:]
+    for end in range(min(len(words), 6), 0, -1):
+        found = datasets.get(label_key("".join(words[:end])))
         if found:
             return found
     return None
