@@ -42,6 +42,8 @@ _PARENTHESES = re.compile(r"\s*[(\[]([^()\[\]]{0,60})[)\]]")
 _FILE = re.compile(r"\.(?:bmodel|onnx|engine|plan|pt|pth|pb|tflite|rknn|hef|gguf|safetensors|xml"
                    r"|mlmodel|mlpackage|trt|om|nb|mnn|param|bin|h5|ckpt)$", re.I)
 _ORG = re.compile(r"^[A-Za-z][\w.-]{1,40}/(?=\S)")
+# reStructuredText substitutions a cell keeps for an icon ("resnet_v1_50 |rocket| |star|").
+_SUBSTITUTION = re.compile(r"\s*\|[\w-]{1,20}\|")
 _WORD = re.compile(r"[^\s,;:!?()\[\]{}\"'“”‘’|]+")
 # A Python path to a model ("torchvision.models.resnet.resnet18"): its last name is the model.
 _DOTTED = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}", re.I)
@@ -126,7 +128,7 @@ def read_model(text: str | None) -> ModelReading:
 
 @lru_cache(maxsize=_MEMO)
 def _read(text: str) -> ModelReading:
-    cleaned = clean_text(text).strip(" \u00a0")
+    cleaned = _SUBSTITUTION.sub(" ", clean_text(text)).strip(" \u00a0")
     published = ModelReading(cleaned)
     if not cleaned or len(cleaned) > MAX_NAME_CHARS:
         return published
@@ -179,7 +181,8 @@ def _structural(body: str, notes: list[str]) -> ModelReading | None:
     if named is None:
         return None
     reading, revisions = named
-    said: dict[str, list[str]] = {"revision": list(revisions), "finetune": [], "other": []}
+    said: dict[str, list[str]] = {"revision": list(revisions), "finetune": [], "task": [],
+                                  "other": []}
     for index, token in enumerate(rest):
         # Once a word has decorated the name, the words after it are its settings, read
         # where a vocabulary knows them ("qwen1.5-1.8b_int4_seq512_bm1688_1dev").
@@ -207,7 +210,7 @@ def _said(reading: ModelReading, said: dict[str, list[str]], kind: str, value: s
           token: str) -> ModelReading:
     """`reading` with what one decorating word says; versions, fine-tunes and the like are
     noted in `said`."""
-    if kind in ("finetune", "revision"):
+    if kind in ("finetune", "revision", "task"):
         said[kind].append(value or token)
     elif kind in ("optimizer", "mode", "phase", "part"):
         said["other"].append(value or token)
@@ -244,17 +247,20 @@ def _decoration(token: str, before: str, weak: bool) -> tuple[str, str | None] |
 
 
 def _catalogued(core: list[str]) -> tuple[ModelReading, list[str]] | None:
-    """The longest leading run of `core` the catalogue knows, and the words after it, which
-    may only be versions or sizes of the run's model."""
+    """The longest leading run of `core` the catalogue knows whose words after it are only
+    versions or image sizes of its model, and those versions."""
     catalogue = _catalogue()
     for end in range(len(core), 0, -1):
         entry = catalogue.get(label_key("".join(core[:end])))
         if entry is None:
             continue
         extra = core[end:]
+        # an ONNX model zoo's opset after a version ("resnet50-v2-7", "mobilenetv2-12")
+        if (len(extra) >= 2 and extra[-2].startswith("v") and _REVISION.fullmatch(extra[-2])
+                and re.fullmatch(r"\d{1,2}", extra[-1])):
+            extra = extra[:-1]
         if all(_REVISION.fullmatch(token) or _RESOLUTION.fullmatch(token) for token in extra):
             return _known(entry), [token for token in extra if _REVISION.fullmatch(token)]
-        return None
     return None
 
 
@@ -314,6 +320,9 @@ def _finished(reading: ModelReading, said: dict[str, list[str]]) -> ModelReading
     if not reading.known:
         return reading
     base = reading.base
+    if said["task"]:  # "yolov8n-seg": a segmentation model of its own, YOLOv8n-seg
+        base = f"{base}-{said['task'][0]}"
+        reading = replace(reading, base=base, canonical=None)
     canonical = reading.canonical or base
     revision = " ".join(said["revision"])
     if revision and canonical == base:

@@ -55,6 +55,11 @@ from perfledger.schemas.model_names import (
     ("qwen1.5-1.8b_int4_seq512_bm1688_1dev_2core.bmodel", "Qwen1.5 1.8B", "Qwen1.5 1.8B",
      {"precision": "INT4"}),
     ("yolov8s_opt_int8_4b.bmodel", "YOLOv8s", "YOLOv8s", {"precision": "INT8"}),
+    # model zoos' names: TF-slim depths, ONNX opsets, a segmentation head is a model of its own
+    ("resnet_v1_50 |rocket| |star|", "ResNet-50", "ResNet-50", {}),
+    ("resnet50-v2-7", "ResNet-50 v2", "ResNet-50", {}),
+    ("yolov8n-seg", "YOLOv8n-seg", "YOLOv8n-seg", {}),
+    ("yolov5s_relu", "YOLOv5s", "YOLOv5s", {"variant": "ReLU"}),
     # Python paths, image sizes, sizes of detectors
     ("torchvision.models.resnet.resnet18", "ResNet-18", "ResNet-18", {}),
     ("ResNet50_224x224", "ResNet-50", "ResNet-50", {}),
