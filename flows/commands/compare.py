@@ -15,7 +15,8 @@ from perfledger.flows.output import render
 from perfledger.schemas.model_names import read_model
 from perfledger.warehouse import lake, query
 
-METRICS = ("throughput", "latency", "time_to_train", "time_to_result", "accuracy", "loss")
+METRICS = ("throughput", "latency", "time_to_train", "time_to_result", "accuracy", "loss",
+           "other")
 # What a terminal table shows; --format csv or json gives every column of model_comparison.
 TABLE_COLUMNS = ("model", "workload", "metric", "scenario", "precision_class", "quality_target",
                  "ranking",

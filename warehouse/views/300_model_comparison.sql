@@ -52,7 +52,7 @@ WITH official_inference AS (
     LEFT JOIN official_training AS t ON t.source_id = m.source_id
     WHERE coalesce(m.model_base, m.model_canonical) IS NOT NULL
       AND m.metric IN ('throughput', 'latency', 'time_to_train', 'time_to_result', 'accuracy',
-                       'loss')
+                       'loss', 'other')
 ), compared AS (
     SELECT
         l.*,
@@ -74,12 +74,13 @@ WITH official_inference AS (
                   CASE WHEN regexp_matches(quality_target, '^99(\.9)?%$')
                        THEN 'target ' || quality_target END,
                   precision_class, CASE WHEN metric = 'throughput' THEN item_kind END,
-                  statistic) AS comparison
+                  statistic, CASE WHEN metric = 'other' THEN column_name END) AS comparison
     FROM compared
 ), ranked AS (
     SELECT
         g.*,
-        CASE WHEN compared_value IS NOT NULL THEN rank() OVER (
+        -- Another figure (MFU, TFLOP/s, bandwidth) has no one better direction: unranked.
+        CASE WHEN compared_value IS NOT NULL AND metric <> 'other' THEN rank() OVER (
             PARTITION BY comparison, compared_value IS NULL, unit
             ORDER BY CASE WHEN metric IN ('throughput', 'accuracy') THEN -compared_value
                           ELSE compared_value END)
@@ -100,8 +101,8 @@ SELECT
     r.metric,
     r.mlperf_scenario AS scenario,  -- MLPerf scenario: Offline, Server, SingleStream, MultiStream or Interactive
     r.precision_class,  -- fp16/bf16 (also mixed), fp8, int8, fp32...; 'int4 weights' for weight-only; 'per MLPerf rules' for an MLPerf result (any precision meeting the benchmark's accuracy target)
-    r.comparison,  -- The values compared together: model, workload, metric, scenario, MLPerf accuracy target, precision class, what a throughput counts, statistic
-    r.ranking,  -- 1 for the best value of its comparison (most throughput or accuracy per accelerator, least time)
+    r.comparison,  -- The values compared together: model, workload, metric, scenario, MLPerf accuracy target, precision class, what a throughput counts, statistic, another figure's column header
+    r.ranking,  -- 1 for the best value of its comparison (most throughput or accuracy per accelerator, least time); NULL for another figure (MFU, TFLOP/s), which has no one better direction
     s.vendors AS vendors_compared,  -- Chip makers in the comparison
     s.chips AS chips_compared,  -- Distinct chips in the comparison
     r.vendor,  -- The chip's maker
