@@ -46,6 +46,7 @@ from perfledger.schemas.table_plans import (
     plan_table,
     transposed,
 )
+from perfledger.schemas.table_subject import NOTHING, TableSubject, table_subject
 from perfledger.schemas.units import unit_named
 from perfledger.schemas.value_reading import read_values, shifted_precision
 
@@ -86,6 +87,8 @@ RESULT_COLUMN_SCHEMA: dict[str, pl.DataType] = {
     "header_states_chip": pl.Boolean, "header_states_count": pl.Boolean,
     "header_states_precision": pl.Boolean, "table_workload": pl.String, "h_share": pl.Boolean,
     "h_results": pl.Boolean,
+    "k_model_source": pl.String, "k_family": pl.String, "k_workload": pl.String,
+    "k_workload_source": pl.String,
 }
 
 
@@ -126,11 +129,11 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
         _numeric=raw.str.contains(_NUMERIC_START),
     ).with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
     cells = _oriented(cells, mappings)
-    plans = _plans(cells, documents, mappings)
+    plans, subjects = _plans(cells, documents, mappings)
     if not plans:
         return ChunkReading(None, [])
     readings = _Readings()
-    label_columns, result_columns = _column_frames(plans, readings, mappings)
+    label_columns, result_columns = _column_frames(plans, subjects, readings, mappings)
     rows = _rows(cells, label_columns, plans, readings, mappings)
     return _values(cells, result_columns, rows, mappings)
 
@@ -188,8 +191,9 @@ def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
 
 
 def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
-           ) -> dict[tuple[int, int], TablePlan]:
-    """The plan of each table holding a result column."""
+           ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
+    """The plan of each table holding a result column, and what the table is about where
+    its rows and columns do not say (schemas/table_subject.py)."""
     shapes = _shapes(cells)
     by_document: dict[int, list[TableShape]] = {}
     marks: dict[int, list[int]] = {}
@@ -199,7 +203,7 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
         counted[0] += sum(stats.point for stats in shape.stats)
         counted[1] += sum(stats.comma for stats in shape.stats)
     setups = _setup_tables(cells, mappings)
-    plans = {}
+    plans, subjects = {}, {}
     for document, found in by_document.items():
         _cells, context = documents[document]
         contexts = table_contexts(context.outline, context.document_title,
@@ -212,11 +216,14 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
         for shape in found:
             if (document, shape.table_index) in setups:
                 continue  # its numbers are settings, and its rows context of the tables near
-            plan = plan_table(shape, contexts.get(shape.table_index, _NO_CONTEXT), decimal,
-                              mappings)
+            table_context = contexts.get(shape.table_index, _NO_CONTEXT)
+            plan = plan_table(shape, table_context, decimal, mappings)
             if plan is not None:
                 plans[(document, shape.table_index)] = plan
-    return plans
+                subjects[(document, shape.table_index)] = table_subject(
+                    table_context, shape.headers, context.source_id,
+                    shape.table_index, mappings)
+    return plans, subjects
 
 
 _NO_CONTEXT = TableContext(())
@@ -269,7 +276,7 @@ def _names_settings(texts: list[str], mappings: LabelMappings) -> bool:
 def _language(context, mappings: LabelMappings) -> str | None:
     """The page's language: the one its user recorded for its source, else its own."""
     mapped = mappings.get("source", context.source_id)
-    return mapped["language"] if mapped else context.language
+    return mapped["language"] if mapped and mapped.get("language") else context.language
 
 
 def _shapes(cells: pl.DataFrame) -> list[TableShape]:
@@ -310,7 +317,8 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
 # ---- the columns' plans as frames -------------------------------------------------------------
 
 
-def _column_frames(plans: dict[tuple[int, int], TablePlan], readings: _Readings,
+def _column_frames(plans: dict[tuple[int, int], TablePlan],
+                   subjects: dict[tuple[int, int], TableSubject], readings: _Readings,
                    mappings: LabelMappings) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(label columns with the id of their reading, result columns with their plan)."""
     labels, results = [], []
@@ -319,7 +327,9 @@ def _column_frames(plans: dict[tuple[int, int], TablePlan], readings: _Readings,
             if column.role in ("label", "config", "reference"):
                 labels.append((document, table, column.column, readings.id_of(column.reading)))
             elif column.role == "result":
-                results.append(_result_record(document, table, column, plan, mappings))
+                results.append(_result_record(document, table, column, plan,
+                                              subjects.get((document, table), NOTHING),
+                                              mappings))
     label_frame = pl.DataFrame(labels, schema={"document": pl.Int32, "table_index": pl.Int32,
                                                "vcol": pl.Int32, "reading_id": pl.Int32},
                                orient="row")
@@ -327,12 +337,15 @@ def _column_frames(plans: dict[tuple[int, int], TablePlan], readings: _Readings,
 
 
 def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePlan,
-                   mappings: LabelMappings) -> tuple:
+                   subject: TableSubject, mappings: LabelMappings) -> tuple:
     reading = column.reading
     header = reading.platform
     context = plan.context
     context_metric = context.get("metric")
-    model_canonical, model_item = model_of(plan.corner_model, mappings)
+    # The table's model: its top-left header's, else the one its context names.
+    table_model = plan.corner_model or subject.model
+    model_source = "column" if plan.corner_model else subject.model_source
+    model_canonical, model_item = model_of(table_model, mappings)
     x_platform, x_count = _found(context, "platform"), _found(context, "count")
     platform_source, count_source = _source(context, "platform"), _source(context, "count")
     named_class = device_class(reading.text) if header is None else None
@@ -361,7 +374,7 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
         reading.statistic or _found(context, "statistic"),
         *platform_fields(header), *_count(header), *precision_fields(reading.precision),
         *unit_fields(reading.unit),
-        plan.corner_model, model_canonical, model_item,
+        table_model, model_canonical, model_item,
         *platform_fields(x_platform), platform_source,
         *_count(x_count), count_source,
         *precision_fields(x_precision), precision_source,
@@ -369,6 +382,7 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
         *unit_fields(x_unit), _source(context, "unit"),
         plan.header_states_chip, plan.header_states_count, plan.header_states_precision,
         plan.table_workload, reading.share, reading.kind == "result",
+        model_source, subject.family, subject.workload, subject.workload_source,
     )
 
 

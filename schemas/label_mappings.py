@@ -14,6 +14,11 @@ them, so the values come back without fetching anything.
     kind = "source"
     text = "file-results-de"
     language = "de"
+
+    [[label]]
+    kind = "table"
+    text = "file-serving-results#2"
+    model = "Llama 3.1 8B"
 """
 
 from __future__ import annotations
@@ -34,8 +39,11 @@ FIELDS: dict[str, dict[str, type]] = {
     "model": {"model": str, "item_kind": str},
     "precision": {"activation": str, "weight": str},
     "unit": {"kind": str, "factor": float, "canonical": str, "item_kind": str},
-    # A page's language where it declares none, by source id: it settles "12.345".
-    "source": {"language": str},
+    # A page's language where it declares none, by source id: it settles "12.345"; and the
+    # model a page is about where it names it nowhere a table's values could take it from.
+    "source": {"language": str, "model": str},
+    # The model one table is about, the table named "SOURCE_ID#TABLE_INDEX".
+    "table": {"model": str},
 }
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}")
 COLUMN_KINDS = ("metric", "result", "config", "label", "text", "reference", "unit",
@@ -109,7 +117,8 @@ def mapping_problem(kind: object, text: object, fields: dict[str, object]) -> st
         return f"a column's kind must be one of {', '.join(COLUMN_KINDS)}"
     if kind == "unit" and fields.get("kind", "other") not in UNIT_KINDS:
         return f"a unit's kind must be one of {', '.join(UNIT_KINDS)}"
-    if kind == "source" and not _LANGUAGE_TAG.fullmatch(str(fields.get("language", ""))):
+    if kind == "source" and "language" in fields and not _LANGUAGE_TAG.fullmatch(
+            str(fields["language"])):
         return "a source's language must be a language tag such as en or de-DE"
     if fields.get("accelerator_count", 1) <= 0:
         return "accelerator_count must be positive"

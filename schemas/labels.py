@@ -158,18 +158,22 @@ def _alias_table(vocab: str) -> dict[str, dict[str, str | None]]:
     return {row.pop("alias"): row for row in read_vocab(vocab).iter_rows(named=True)}
 
 
-@lru_cache(maxsize=16_384)
 def model_name(label: str) -> tuple[str, str | None]:
-    """(canonical model, what its throughput counts) of a model label; an unknown model keeps
-    its label."""
-    found = _alias_table("models.csv").get(label_key(label))
-    if found is None:
-        return unicodedata.normalize("NFKC", label).strip(" \u00a0"), None
-    return found["model"], found["item_kind"]
+    """(canonical model, what its throughput counts) of a model label, read by its structure
+    (schemas/model_names.py); an unknown model keeps its label."""
+    reading = _model_reading(label)
+    return reading.canonical, reading.item_kind
 
 
 def known_model(label: str) -> bool:
-    return label_key(label) in _alias_table("models.csv")
+    return _model_reading(label).known
+
+
+def _model_reading(label: str):
+    # model_names reads keys with label_key: imported here, where it is first needed.
+    from perfledger.schemas.model_names import read_model
+
+    return read_model(label)
 
 
 @lru_cache(maxsize=4096)

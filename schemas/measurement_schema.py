@@ -93,6 +93,17 @@ class MeasurementSchema(pa.DataFrameModel):
                                   description="Where each label came from: 'accelerator=heading; ...'")
     unresolved: str = pa.Field(nullable=True,
                                description="Labels kept as published but not resolved")
+    model_base: str = pa.Field(
+        nullable=True, description="The model's identity across pages and official results: "
+        "family and size, without version, fine-tune, precision or framework ('ResNet-50' "
+        "for 'ResNet-50 v1.5' and 'resnet50-torch-fp32', 'Llama 2 70B' for "
+        "'llama2-70b-99'); NULL when no catalogue knows the model")
+    model_variant: str = pa.Field(
+        nullable=True, description="What the model's name adds to its identity: version, "
+        "fine-tune, optimizer ('v1.5', 'Instruct', 'LARS')")
+    dataset_canonical: str = pa.Field(
+        nullable=True, description="The dataset, canonical ('ImageNet' for 'Imagenet' and "
+        "'ImageNet2012'); an MLPerf result's is its benchmark's")
 
     class Config:
         strict = True

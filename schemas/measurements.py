@@ -92,6 +92,9 @@ MEASUREMENT_COLUMNS: dict[str, MeasurementColumn] = {
     "settings": _column(pl.String, nullable=True),
     "label_sources": _column(pl.String, nullable=True),
     "unresolved": _column(pl.String, nullable=True),
+    "model_base": _column(pl.String, nullable=True),
+    "model_variant": _column(pl.String, nullable=True),
+    "dataset_canonical": _column(pl.String, nullable=True),
 }
 
 # The frame-wide checks, by the name MeasurementSchema gives them; the model runs these

@@ -37,6 +37,7 @@ SYSTEM_DTYPES: dict[str, pl.DataType] = {
     "accelerator": pl.String,
     "platform_resolution": pl.String,
     "path": pl.String,
+    "host_processors_per_node": pl.Int64,  # sockets: a CPU-only system is compared by them
 }
 
 RESULT_DTYPES: dict[str, pl.DataType] = {

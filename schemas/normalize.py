@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from perfledger.schemas.chunk_reading import read_chunk
+from perfledger.schemas.identities import with_identities
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES
 from perfledger.schemas.reading_caches import refresh_caches
@@ -119,14 +120,15 @@ def normalize_documents(
 
 
 def _split(frame: pl.DataFrame, documents: list) -> list[pl.DataFrame]:
-    """The measurement rows of each document, lineage added, in the documents' order; the
-    columns are MEASUREMENT_DTYPES', as schemas.measurements states them."""
+    """The measurement rows of each document, lineage and identities (schemas/identities.py)
+    added, in the documents' order; the columns are MEASUREMENT_DTYPES', as
+    schemas.measurements states them."""
     lineage = pl.DataFrame(
         [(context.source_id, context.source_url, context.document_sha256,
           context.document_title, context.captured_at, context.parser_version)
          for _cells, context in documents],
         schema=dict.fromkeys(_CONTEXT_COLUMNS, pl.String), orient="row")
-    frame = frame.hstack(lineage[frame["document"]].get_columns()).select(
+    frame = with_identities(frame.hstack(lineage[frame["document"]].get_columns())).select(
         "document", *MEASUREMENT_DTYPES).cast({"document": pl.Int32, **MEASUREMENT_DTYPES}).sort(
         "document", *PAGE_ORDER, maintain_order=True)
     parts = frame.partition_by("document", as_dict=True, include_key=False)

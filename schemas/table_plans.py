@@ -399,4 +399,6 @@ def _corner_model(readings: list[HeaderReading]) -> str | None:
         return None
     if any(reading.role == "model" for reading in readings):
         return None
-    return corner.text
+    # A model's name holds its size or version ("Llama-3.1-8B", "ResNet50"); a word alone
+    # ("Run", "Name") heads the row labels.
+    return corner.text if any(character.isdigit() for character in corner.text) else None

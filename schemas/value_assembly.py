@@ -157,7 +157,8 @@ def _labels() -> list[pl.Expr]:
         .when(precision_from == "h").then(pl.lit("column"))
         .when(precision_from == "x").then(pl.col("x_precision_source")).alias("_precision_source"),
         pl.when(pl.col("model").is_not_null()).then(pl.lit("row"))
-        .when(pl.col("k_model").is_not_null()).then(pl.lit("column")).alias("_model_source"),
+        .when(pl.col("k_model").is_not_null()).then(pl.col("k_model_source"))
+        .alias("_model_source"),
         pl.coalesce("model", "k_model").alias("model"),
         pl.coalesce("model_canonical", "k_model_canonical").alias("model_canonical"),
         pl.coalesce("model_item", "k_model_item").alias("_model_item"),
@@ -167,6 +168,7 @@ def _labels() -> list[pl.Expr]:
             .when(metric == "time_to_train").then(pl.lit("training"))
             .otherwise(pl.col("table_workload")),
             "variant_workload",
+            "k_workload",  # what the table's columns or the page title imply
         ).alias("workload"),
     ]
 
@@ -185,7 +187,12 @@ def _derived() -> list[pl.Expr]:
         pl.format("precision={}", pl.col("_precision_source")),
         pl.format("unit={}", pl.col("unit_source")),
         pl.when(pl.col("workload").is_not_null() & (pl.col("workload") == pl.col("x_workload")))
-        .then(pl.format("workload={}", pl.col("x_workload_source"))),
+        .then(pl.format("workload={}", pl.col("x_workload_source")))
+        .when(pl.col("workload").is_not_null() & pl.col("x_workload").is_null()
+              & pl.col("table_workload").is_null() & pl.col("variant_workload").is_null()
+              & ~pl.col("metric").is_in(["latency", "time_to_train"])
+              & (pl.col("workload") == pl.col("k_workload")))
+        .then(pl.format("workload={}", pl.col("k_workload_source"))),
     ]
     return [
         pl.when(named.is_not_null() & (count.is_null() | (count == pl.col("_implied"))))

@@ -118,7 +118,11 @@ def build_report(
     try:
         snapshot_id, snapshot_time = snapshot_info(connection)
         sections = []
-        for build in (throughput_section, sdk_section, mlperf_section, claims_section):
+        # Built on this module's helpers, the sections across vendors import it.
+        from perfledger.warehouse.report_models import mlperf_inference_section, models_section
+
+        for build in (models_section, throughput_section, sdk_section, mlperf_section,
+                      mlperf_inference_section, claims_section):
             section = build(connection, render_svg, keep)
             progress(f"{section.title}: {'chart' if section.chart_svg else 'no chart'}")
             sections.append(section)

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.identities import with_identities
 from perfledger.schemas.labels import fold_key, model_name, split_sdk
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES, with_measurement_columns
 from perfledger.schemas.normalize import DocumentContext, identity_parts
+from perfledger.schemas.platform_mentions import read_platform
 from perfledger.sources.mlperf.inference import InferenceResults
 
 PARSER_VERSION = "mlperf_inference_results/1"
@@ -34,11 +36,13 @@ def measurements_from_inference(results: InferenceResults,
 
     The value is the official result in the canonical unit (items/s, or ms for latencies);
     raw_value and published_number are the number LoadGen logged (latencies in ns). A CPU-only
-    system (no accelerator) keeps its system name as platform with accelerator and count
-    null. The results repository carries no MLCommons result id, so mlperf_id stays null.
+    system (no accelerator) keeps its system name as platform, its processor as accelerator
+    and its sockets as count (null where its description names no processor the chip
+    vocabulary knows). The results repository carries no MLCommons result id, so mlperf_id
+    stays null.
     """
     valid = results.results.filter(pl.col("valid") & pl.col("value").is_not_null())
-    systems = results.systems.select(
+    systems = _compute_units(results.systems).select(
         "mlperf_round", "division", "submitter", "system_id", "system_name", "vendor",
         "system", "accelerator", "accelerator_count", "framework", "framework_canonical",
         "sdk_version")
@@ -96,7 +100,35 @@ def measurements_from_inference(results: InferenceResults,
         settings=pl.format("Scenario={}", pl.col("scenario")),
         label_sources=pl.lit("mlperf_inference_results"),
     )
-    return with_measurement_columns(frame.with_columns(row_identity=_build_identity()))
+    frame = with_measurement_columns(frame.with_columns(row_identity=_build_identity()))
+    return with_measurement_columns(with_identities(frame))
+
+
+def _compute_units(systems: pl.DataFrame) -> pl.DataFrame:
+    """Each system's accelerator and count as measurements name them; a CPU-only system
+    (no accelerator) is compared by its processor and socket count ("INTEL(R) XEON(R)
+    6980P", 2 per node: 2x Xeon 6980P), as vendor pages name CPU systems."""
+    cpu_only = systems.filter(~(pl.col("accelerator_count") > 0))
+    if cpu_only.height == 0:
+        return systems
+    chips = {name: read_platform(name) for name in
+             cpu_only.get_column("host_processor_model_name").drop_nulls().unique().to_list()}
+    named = {name: (mention.accelerator, mention.vendor) for name, mention in chips.items()
+             if mention is not None and mention.accelerator is not None}
+    if not named:
+        return systems
+    processor = pl.col("host_processor_model_name")
+    chip = processor.replace_strict(list(named), [chip for chip, _ in named.values()],
+                                    default=None, return_dtype=pl.String)
+    maker = processor.replace_strict(list(named), [vendor for _, vendor in named.values()],
+                                     default=None, return_dtype=pl.String)
+    sockets = pl.col("host_processors_per_node") * pl.col("number_of_nodes").fill_null(1)
+    is_cpu = ~(pl.col("accelerator_count") > 0) & chip.is_not_null()
+    return systems.with_columns(
+        accelerator=pl.when(is_cpu).then(chip).otherwise(pl.col("accelerator")),
+        vendor=pl.when(is_cpu).then(maker).otherwise(pl.col("vendor")),
+        accelerator_count=pl.when(is_cpu).then(sockets).otherwise(pl.col("accelerator_count")),
+    )
 
 
 def _canonical_models(frame: pl.DataFrame) -> pl.Series:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.identities import with_identities
 from perfledger.schemas.labels import fold_key, split_sdk
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES, with_measurement_columns
 from perfledger.schemas.normalize import DocumentContext, identity_parts
@@ -74,7 +75,8 @@ def measurements_from_scores(results: MlperfResults, context: DocumentContext) -
         approximate=pl.lit(False),
         raw_value=minutes.map_elements(_format_minutes, return_dtype=pl.String),
     )
-    return with_measurement_columns(frame.with_columns(row_identity=_build_identity()))
+    frame = with_measurement_columns(frame.with_columns(row_identity=_build_identity()))
+    return with_measurement_columns(with_identities(frame))
 
 
 def _agreed_batch_sizes(runs: pl.DataFrame) -> pl.DataFrame:

@@ -57,6 +57,7 @@ class SystemDescription:
     accelerator_model_name: str | None
     accelerator_memory_gb: float | None
     host_processor_model_name: str | None
+    host_processors_per_node: int | None
     framework: str | None
     framework_canonical: str | None
     sdk_version: str | None
@@ -125,6 +126,11 @@ def describe_system(system_id: str, fields: dict) -> tuple[SystemDescription, li
     vendor, system, accelerator, how = resolve_system_platform(
         system_name, system_id, accelerator_model, count, submitter
     )
+    host = _read_text(fields.get("host_processor_model_name"))
+    if count == 0 and host:
+        # A CPU-only system's vendor is its processor's maker, not its submitter.
+        processor = read_platform(host)
+        vendor = processor.vendor if processor is not None and processor.vendor else vendor
     return SystemDescription(
         system_id=system_id,
         submitter_name=submitter,
@@ -138,7 +144,8 @@ def describe_system(system_id: str, fields: dict) -> tuple[SystemDescription, li
         accelerator_count=count,
         accelerator_model_name=accelerator_model,
         accelerator_memory_gb=parse_memory_gb(_read_text(fields.get("accelerator_memory_capacity"))),
-        host_processor_model_name=_read_text(fields.get("host_processor_model_name")),
+        host_processor_model_name=host,
+        host_processors_per_node=_optional_count(fields, "host_processors_per_node"),
         framework=framework,
         framework_canonical=canonicalize_framework(framework),
         sdk_version=find_sdk_version(framework),
@@ -255,6 +262,12 @@ def _read_count(fields: dict, key: str, problems: list[Problem]) -> int | None:
         problems.append(Problem("bad_number", f"'{key}' is over {MAX_COUNT:,}", None, text))
         return None
     return number
+
+
+def _optional_count(fields: dict, key: str) -> int | None:
+    """A count the description may leave out or write as "N/A"."""
+    number = read_whole_number(fields.get(key))
+    return number if number is not None and 0 < number <= MAX_COUNT else None
 
 
 def read_whole_number(value) -> int | None:

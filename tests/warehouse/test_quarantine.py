@@ -125,8 +125,12 @@ def test_hardware_a_heading_names_is_listed_and_can_be_taught(tmp_path):
     page = GOLDEN / "unknown_hardware_beside_known" / "page.html"
     warehouse = str(tmp_path / "wh")
     run("ingest", str(page), "--warehouse", warehouse, "--quiet")
-    listed = {row["label"]: row["values"] for row in as_json("labels", "--warehouse", warehouse)}
+    labels = as_json("labels", "--warehouse", warehouse)
+    listed = {row["label"]: row["values"] for row in labels if row["kind"] == "platform"}
     assert listed == {"8x Zeta-9": 1, "NeoChip X2 (16 chips)": 1}
+    # the page names no model for its two values either
+    assert [(row["kind"], row["outcome"], row["values"]) for row in labels
+            if row["kind"] != "platform"] == [("source", "no model", 2)]
 
     # The name no vocabulary knows is the value's accelerator until a mapping resolves it.
     found = as_json("sql", "SELECT vendor, accelerator, accelerator_count FROM measurements "
@@ -142,8 +146,8 @@ def test_hardware_a_heading_names_is_listed_and_can_be_taught(tmp_path):
     assert found == [{"platform": "NeoChip X2 (16 chips)", "vendor": "NeoChip",
                       "accelerator": "NeoChip X2", "accelerator_count": 16, "value": 1234.0,
                       "value_per_accelerator": 1234.0 / 16}]
-    assert [row["label"] for row in as_json("labels", "--warehouse", warehouse)] == [
-        "8x Zeta-9"]
+    assert [row["label"] for row in as_json("labels", "--warehouse", warehouse)
+            if row["kind"] == "platform"] == ["8x Zeta-9"]
 
 
 def test_a_source_language_settles_numbers_that_read_two_ways(tmp_path):

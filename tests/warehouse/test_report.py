@@ -86,14 +86,21 @@ def claims_warehouse(tmp_path_factory) -> Path:
 
 
 def expected_charts(warehouse: Path) -> int:
-    """One chart per section with something to draw: comparable throughput, SDK steps,
-    MLPerf, and claims that `claims --check` could check against measured values."""
+    """One chart per section with something to draw: models across chips, comparable
+    throughput, SDK steps, MLPerf, official MLPerf Inference, and claims that `claims
+    --check` could check against measured values."""
     connection = query.open_read_only(warehouse)
     try:
         counts = connection.execute("""
-            SELECT (SELECT count(*) > 0 FROM comparable_throughput WHERE systems_compared > 1),
+            SELECT (SELECT count(*) > 0 FROM model_comparison WHERE chips_compared > 1
+                    AND compared_value > 0 AND accelerator IS NOT NULL
+                    AND metric IN ('throughput', 'time_to_train')),
+                   (SELECT count(*) > 0 FROM comparable_throughput WHERE systems_compared > 1),
                    (SELECT count(*) > 0 FROM sdk_progression),
-                   (SELECT count(*) > 0 FROM mlperf_results)""").fetchone()
+                   (SELECT count(*) > 0 FROM mlperf_results),
+                   (SELECT count(*) > 0 FROM model_comparison WHERE official
+                    AND workload = 'inference' AND metric = 'throughput'
+                    AND compared_value > 0)""").fetchone()
     finally:
         connection.close()
     return sum(counts) + bool(claim_check(warehouse, checked_only=True))
@@ -471,5 +478,5 @@ def test_report_command_prints_json(demo_warehouse, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)[0]["charts"] == expected_charts(demo_warehouse)
-    assert len([line for line in done.stderr.splitlines() if line.strip()]) == 4
+    assert len([line for line in done.stderr.splitlines() if line.strip()]) == 6  # sections
     assert out.exists()

@@ -56,5 +56,8 @@ SELECT
     row_label,
     settings,
     label_sources,
-    unresolved
+    unresolved,
+    model_base,
+    model_variant,
+    dataset_canonical
 FROM lake.main.measurement_values;

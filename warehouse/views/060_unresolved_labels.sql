@@ -1,9 +1,10 @@
--- Labels kept as published but not resolved (a chip or system the vocabulary does not know,
--- a precision word), columns whose metric could not be told, units not known and sources
--- whose numbers read two ways for want of a language, with how many values each holds back
--- or carries and one example; and the systems and models claims keep as published (outcome
--- claimed; `perfledger review-claim` corrects a claim). `perfledger map-label` records a
--- mapping for a label of a table; `perfledger reprocess` then applies it to the archived pages.
+-- Labels kept as published but not resolved (a chip, system or model the vocabulary does not
+-- know, a precision word), columns whose metric could not be told, units not known, sources
+-- whose numbers read two ways for want of a language and sources with values no model names,
+-- with how many values each holds back or carries and one example; and the systems and models
+-- claims keep as published (outcome claimed; `perfledger review-claim` corrects a claim).
+-- `perfledger map-label` records a mapping for one; `perfledger reprocess` then applies it to
+-- the archived pages.
 CREATE OR REPLACE TEMP VIEW unresolved_labels AS
 WITH carried AS (
     SELECT
@@ -37,17 +38,26 @@ claimed AS (
     FROM lake.main.claim_rows AS c,
          unnest(string_split(c.unresolved, '; ')) AS entries(label)
     WHERE c.unresolved IS NOT NULL AND coalesce(c.review_status, '') <> 'rejected'
+),
+unnamed AS (
+    -- Values no row, column, caption, heading or title names a model for: `perfledger
+    -- map-label source SOURCE_ID --set model=...` (or `table SOURCE_ID#INDEX`) says it.
+    SELECT 'source' AS kind, source_id AS label, 'no model' AS outcome,
+           source_url, table_title, column_name, raw_value
+    FROM lake.main.measurement_values
+    WHERE model_canonical IS NULL
 )
 SELECT
-    kind,                                   -- platform, precision, column, unit, source; system or model of a claim
-    label,                                  -- the label as published
-    outcome,                                -- loaded (with the label verbatim), quarantined, or claimed (a claim keeps it)
+    kind,                                   -- platform, precision, model, column, unit or source; system or model of a claim
+    label,                                  -- the label as published (a source: its id)
+    outcome,                                -- loaded (with the label verbatim), quarantined, claimed (a claim keeps it) or no model (a source's values name none)
     count(*) AS "values",                   -- values (or claims) carrying the label or held back by it
     count(DISTINCT source_url) AS sources,  -- pages where it appears
     min(source_url) AS example_source_url,  -- one page where it appears
     min(table_title) AS example_table_title,  -- the heading of one table holding it
     min(column_name) AS example_column_name,  -- one column holding it
     min(raw_value) AS example_raw_value     -- one value it labels
-FROM (SELECT * FROM carried UNION ALL SELECT * FROM held_back UNION ALL SELECT * FROM claimed)
+FROM (SELECT * FROM carried UNION ALL SELECT * FROM held_back UNION ALL SELECT * FROM claimed
+      UNION ALL SELECT * FROM unnamed)
 GROUP BY kind, label, outcome
 ORDER BY "values" DESC, kind, label;

@@ -41,20 +41,34 @@ WITH official AS (
         o.system_id AS official_system_id,
         o.scenario AS official_scenario,
         o.source_id AS official_source_id,
-        o.system IS NOT DISTINCT FROM p.system AS same_system,
+        CASE WHEN o.system = p.system THEN 'system'
+             WHEN o.accelerator = p.accelerator AND o.accelerator_count = p.accelerator_count
+                 THEN 'accelerator and its count'
+             WHEN o.accelerator = p.accelerator THEN 'accelerator (the page names no count)'
+             ELSE 'printed number (the page names no hardware)' END AS paired_on,
         count(*) OVER (PARTITION BY p.measurement_key) AS official_candidates,
         row_number() OVER (
             PARTITION BY p.measurement_key
-            ORDER BY abs(ln(o.value / p.value)), o.official_division <> 'closed',
+            ORDER BY o.system IS DISTINCT FROM p.system, abs(ln(o.value / p.value)),
+                     o.official_division <> 'closed',
                      o.submitter, o.system_id, o.mlperf_round DESC
         ) AS pick
     FROM published AS p
     JOIN official AS o
-        ON o.model_canonical = p.model_canonical
+        -- One model identity ("resnet" on a results page, "resnet50" in the results).
+        ON coalesce(o.model_base, o.model_canonical) = coalesce(p.model_base, p.model_canonical)
        -- A system name, else the accelerator and its count: a server's maker names the
-       -- system in the results, a chip's vendor often the chips alone on its page.
+       -- system in the results, a chip's vendor often the chips alone on its page; a page
+       -- naming the chip but not how many, or no hardware at all (MLCommons' result pages
+       -- list it apart from the results table), pairs on the number it prints.
        AND (o.system = p.system
-            OR (o.accelerator = p.accelerator AND o.accelerator_count = p.accelerator_count))
+            OR (o.accelerator = p.accelerator AND o.accelerator_count = p.accelerator_count)
+            OR (o.accelerator = p.accelerator AND p.accelerator_count IS NULL
+                AND round(o.value * p.published_number / p.value, p.printed_decimals)
+                    = p.published_number)
+            OR (p.accelerator IS NULL AND p.system IS NULL
+                AND round(o.value * p.published_number / p.value, p.printed_decimals)
+                    = p.published_number))
        AND o.metric = p.metric
        AND o.unit = p.unit
        AND o.item_kind IS NOT DISTINCT FROM p.item_kind
@@ -62,7 +76,10 @@ WITH official AS (
        AND (p.scenario_key IS NULL OR lower(o.scenario) = p.scenario_key)
        AND (p.mlperf_round IS NULL OR o.mlperf_round = p.mlperf_round)
        AND (p.accelerator_count IS NULL OR o.accelerator_count = p.accelerator_count)
-       AND (p.quality_target IS NULL OR o.quality_target = p.quality_target)
+       -- The accuracy target where the page states one ("llama2-70b-99"); an accuracy a
+       -- column beside states ("acc: 75.6954") is no target.
+       AND (NOT regexp_matches(coalesce(p.quality_target, ''), '^99(\.9)?%$')
+            OR o.quality_target = p.quality_target)
        AND (p.division IS NULL OR lower(o.official_division) = lower(p.division))
        AND o.value > 0 AND p.value > 0
 ), compared AS (
@@ -98,14 +115,14 @@ SELECT
         WHEN rounds_to_published OR abs(difference_pct) <= 0.5 THEN 'matches'
         ELSE 'differs'
     END AS verdict,  -- matches: same printed number or within 0.5%; differs: further apart; no official record: no valid official result fits
-    'model, ' || CASE WHEN same_system THEN 'system' ELSE 'accelerator and its count' END
-        || ', metric and unit equal'
+    'model, ' || paired_on || ', metric and unit equal'
         || CASE WHEN scenario_key IS NOT NULL THEN ', scenario equal' ELSE '' END
         || CASE WHEN mlperf_round IS NOT NULL THEN ', round equal' ELSE '' END
         || CASE WHEN accelerator_count IS NOT NULL THEN ', accelerator count equal' ELSE '' END
-        || CASE WHEN quality_target IS NOT NULL THEN ', accuracy target equal' ELSE '' END
+        || CASE WHEN regexp_matches(coalesce(quality_target, ''), '^99(\.9)?%$')
+                THEN ', accuracy target equal' ELSE '' END
         || CASE WHEN official_candidates > 1
-                THEN '; of ' || official_candidates || ' fits: the nearest value, then the closed division'
+                THEN '; of ' || official_candidates || ' fits: the same system, then the nearest value, then the closed division'
                 ELSE '' END AS pairing_rule,  -- How the official result was paired with the row
     official_submitter,  -- Submitter of the official result compared
     official_system_id,  -- Its system, as named in the results repository

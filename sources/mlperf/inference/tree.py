@@ -318,6 +318,7 @@ class _TreeReader:
             "accelerator": description.accelerator,
             "platform_resolution": description.platform_resolution,
             "path": relative,
+            "host_processors_per_node": description.host_processors_per_node,
         })
         system_type = system.row["system_type"]
         if system_type not in SYSTEM_TYPES:

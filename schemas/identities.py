@@ -1,0 +1,338 @@
+"""One identity per model, dataset and chip maker, so that a comparison across vendors is one
+GROUP BY.
+
+Every measurement frame (vendor pages and official MLPerf results alike) passes here once
+its labels are resolved:
+
+* `model_base` is the model's identity across pages (schemas/model_names.py): family and
+  size, without version, fine-tune or decorations ("ResNet-50" for "ResNet-50 v1.5" and
+  "resnet50-torch-fp32"); `model_variant` what the name adds ("v1.5", "Instruct", "LARS").
+  A name in an MLPerf table is the benchmark's model (schemas/vocab/mlperf_models.csv:
+  MLPerf's "bert" is BERT-Large). A size alone ("7b") takes the family its table's context
+  names ("MPT Training Benchmarks"); a row name no catalogue reads that begins with the
+  model its context names ("bert4torch_output_fp32_1b.bmodel" under "BERT") is that model.
+  A model the catalogue does not know is kept as published and listed as unresolved.
+* What a model's name states fills what the value left open: the framework ("-torch-"), the
+  precision ("-fp32"); an MLPerf accuracy target it names ("llama2-70b-99") is the value's.
+* `dataset_canonical` names the dataset one way (schemas/vocab/datasets.csv).
+* `vendor` is the maker of the value's chip as schemas/vocab/chips.csv names it (Gaudi is
+  Intel's, whoever published the page or submitted the result).
+
+Each distinct label combination is read once, in Python; rows are joined back by polars.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+
+import polars as pl
+
+from perfledger.schemas.labels import label_key
+from perfledger.schemas.model_names import models_in_text, read_model, sized
+from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.vocabulary import read_vocab
+
+_MLPERF_TARGET = re.compile(r"[-_ ]99(?:\.9)?$")
+_NOTE = re.compile(r"\s*[(\[].*?[)\]]")
+_IDENTITY_INPUTS = ("model", "model_canonical", "variant", "_family", "_context_model",
+                    "_mlperf", "workload")
+IDENTITY_OUTPUTS: dict[str, pl.DataType] = {
+    "model_base": pl.String, "model_variant": pl.String, "_canonical": pl.String,
+    "_target": pl.String, "_framework": pl.String, "_act": pl.String, "_wt": pl.String,
+    "_dataset": pl.String, "_unresolved_model": pl.String,
+}
+
+
+def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` (measurement columns, and the table context's k_model and k_family where a
+    page gave them) with model_base, model_variant and dataset_canonical, the chip maker as
+    vendor, and what model names state filled in."""
+    frame = frame.drop("model_base", "model_variant", "dataset_canonical", strict=False)
+    if frame.height == 0:
+        return frame.with_columns(model_base=pl.lit(None, dtype=pl.String),
+                                  model_variant=pl.lit(None, dtype=pl.String),
+                                  dataset_canonical=pl.lit(None, dtype=pl.String))
+    if "k_model" in frame.columns:  # a page's values: models named nearer than the context
+        frame = _variants_of_context_model(_named_nearer(frame))
+    if "_row_variant" not in frame.columns:
+        frame = frame.with_columns(_row_variant=pl.lit(None, dtype=pl.String))
+    title = pl.concat_str([pl.col("table_title").fill_null(""),
+                           pl.col("document_title").fill_null("")], separator=" ")
+    inputs = frame.select(
+        pl.col("model"), pl.col("model_canonical"), pl.col("variant"),
+        _optional(frame, "k_family").alias("_family"),
+        _optional(frame, "k_model").alias("_context_model"),
+        (pl.col("mlperf_id").is_not_null() | title.str.to_lowercase().str.contains("mlperf"))
+        .alias("_mlperf"),
+        pl.col("workload"),
+    )
+    distinct = inputs.unique(maintain_order=True)
+    said = pl.DataFrame([_identity(*row) for row in distinct.iter_rows()],
+                        schema=IDENTITY_OUTPUTS, orient="row")
+    found = pl.concat([distinct, said], how="horizontal")
+    helpers = inputs.select("_family", "_context_model", "_mlperf")
+    joined = pl.concat([frame, helpers], how="horizontal").join(
+        found, on=list(_IDENTITY_INPUTS), how="left", nulls_equal=True, maintain_order="left")
+    return joined.with_columns(
+        pl.coalesce("_row_variant", "model_variant").alias("model_variant"),
+        pl.coalesce("_canonical", "model_canonical").alias("model_canonical"),
+        # "llama2-70b-99": the benchmark's target, whatever accuracy a column beside states.
+        pl.coalesce("_target", "quality_target").alias("quality_target"),
+        pl.coalesce("framework_canonical", "_framework").alias("framework_canonical"),
+        *_precision_filled(),
+        _dataset(frame).alias("dataset_canonical"),
+        _maker(frame).alias("vendor"),
+        _unresolved().alias("unresolved"),
+    ).drop(*(IDENTITY_OUTPUTS.keys() - {"model_base", "model_variant"}), *helpers.columns,
+           "_row_variant")
+
+
+# ---- models a row or a column names, nearer than the table's context -------------------------
+
+_CONTEXT_SOURCES = ("caption", "heading", "title", "mapping")
+_MODEL_SOURCE = r"model=(\w+)"
+
+
+def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
+    """A value whose row and column gave no model, or only its table's context: the model
+    one of its row's label cells names whole (a "Model ID" or "Name" column no header word
+    marks as the model's: "llama3.1-70b", "torchvision.models.resnet.resnet18"), else the
+    model its column header names ("Phi-4 mini-instruct")."""
+    source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
+    open_rows = pl.col("model").is_null() | source.is_in(list(_CONTEXT_SOURCES))
+    rows = _lookup(frame.filter(open_rows), "row_label", _row_model)
+    columns = _lookup(frame.filter(open_rows), "column_name", _column_model)
+    if rows is None and columns is None:
+        return frame
+    row_model = (pl.col("row_label").replace_strict(*rows, default=None, return_dtype=pl.String)
+                 if rows else pl.lit(None, dtype=pl.String))
+    column_model = (pl.col("column_name").replace_strict(*columns, default=None,
+                                                         return_dtype=pl.String)
+                    if columns else pl.lit(None, dtype=pl.String))
+    nearer = pl.when(open_rows).then(pl.coalesce(row_model, column_model))
+    where = pl.when(row_model.is_not_null()).then(pl.lit("row")).otherwise(pl.lit("column"))
+    named = frame.with_columns(_nearer=nearer, _where=where)
+    texts = named.get_column("_nearer").drop_nulls().unique().to_list()
+    canonical = pl.col("_nearer").replace_strict(
+        texts, [read_model(text).canonical for text in texts], default=None,
+        return_dtype=pl.String)
+    changed = pl.col("_nearer").is_not_null()
+    return named.with_columns(
+        pl.when(changed).then(pl.col("_nearer")).otherwise(pl.col("model")).alias("model"),
+        pl.when(changed).then(canonical).otherwise(pl.col("model_canonical"))
+        .alias("model_canonical"),
+        pl.when(changed).then(_model_source(pl.col("_where"))).otherwise(
+            pl.col("label_sources")).alias("label_sources"),
+    ).drop("_nearer", "_where")
+
+
+def _model_source(source: pl.Expr) -> pl.Expr:
+    """label_sources saying the model came from `source` instead."""
+    sources = pl.col("label_sources").fill_null("")
+    return (pl.when(sources.str.contains(_MODEL_SOURCE))
+            .then(sources.str.replace(_MODEL_SOURCE, pl.format("model={}", source)))
+            .otherwise(pl.concat_str([sources, pl.format("model={}", source)], separator="; ")
+                       .str.strip_chars("; ")))
+
+
+def _lookup(frame: pl.DataFrame, column: str, reader) -> tuple[list, list] | None:
+    texts = frame.get_column(column).drop_nulls().unique().to_list()
+    found = {text: model for text in texts if (model := reader(text))}
+    return (list(found), list(found.values())) if found else None
+
+
+@lru_cache(maxsize=65_536)
+def _row_model(row_label: str) -> str | None:
+    named = {part for part in row_label.split(" / ") if read_model(part).known}
+    return named.pop() if len(named) == 1 else None
+
+
+@lru_cache(maxsize=16_384)
+def _column_model(header: str) -> str | None:
+    named = models_in_text(header)
+    identities = {reading.base for _phrase, reading in named}
+    return named[0][0] if len(identities) == 1 else None
+
+
+def _variants_of_context_model(frame: pl.DataFrame) -> pl.DataFrame:
+    """A table whose model column names no model a catalogue knows ("Baseline (TensorFlow)",
+    "QAT (TensorRT)") under a heading naming one ("ResNet50-v2"): the column names variants
+    of the heading's model, which is the values'. A table naming a known model in any row
+    keeps its unknown rows as published."""
+    models = frame.get_column("model").drop_nulls().unique().to_list()
+    known = [model for model in models if read_model(model).known]
+    row_source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
+    from_rows = row_source.is_in(["row", "column"])
+    context = pl.col("k_model")
+    table = ["document", "table_index"]
+    unknown_column = ~(from_rows & pl.col("model").is_in(known)).any().over(table)
+    context_known = context.is_in([model for model in frame.get_column("k_model")
+                                   .drop_nulls().unique().to_list()
+                                   if read_model(model).known])
+    taken = from_rows & pl.col("model").is_not_null() & unknown_column & context_known
+    if not frame.select(taken.any()).item():
+        return frame
+    return frame.with_columns(
+        pl.when(taken).then(pl.col("model")).alias("_row_variant"),
+        pl.when(taken).then(context).otherwise(pl.col("model")).alias("model"),
+        pl.when(taken).then(pl.col("k_model_canonical")).otherwise(pl.col("model_canonical"))
+        .alias("model_canonical"),
+        pl.when(taken).then(_model_source(pl.col("k_model_source")))
+        .otherwise(pl.col("label_sources")).alias("label_sources"),
+    )
+
+
+def _optional(frame: pl.DataFrame, name: str) -> pl.Expr:
+    return pl.col(name) if name in frame.columns else pl.lit(None, dtype=pl.String)
+
+
+def _precision_filled() -> list[pl.Expr]:
+    unstated = pl.col("activation_dtype").is_null() & pl.col("weight_dtype").is_null()
+    return [pl.when(unstated).then(pl.col("_act")).otherwise(pl.col("activation_dtype"))
+            .alias("activation_dtype"),
+            pl.when(unstated).then(pl.col("_wt")).otherwise(pl.col("weight_dtype"))
+            .alias("weight_dtype")]
+
+
+def _unresolved() -> pl.Expr:
+    joined = pl.concat_str([pl.col("unresolved"), pl.col("_unresolved_model")], separator="; ",
+                           ignore_nulls=True)
+    return pl.when(joined != "").then(joined)
+
+
+@lru_cache(maxsize=65_536)
+def _identity(model: str | None, canonical: str | None, variant: str | None,
+              family: str | None, context_model: str | None, mlperf: bool,
+              workload: str | None) -> tuple:
+    """(model_base, model_variant, canonical, target, framework, act, wt, dataset,
+    unresolved) of one combination of labels."""
+    if model is None and canonical is None:
+        return (None,) * len(IDENTITY_OUTPUTS)
+    published = read_model(model) if model else read_model(canonical)
+    mapped = read_model(canonical) if canonical and canonical != published.canonical else None
+    base, new_canonical = published.identity, None
+    if base is None and mapped is not None and mapped.known:
+        base = mapped.base  # the user's mapping of the label
+    if base is None and published.size and family:
+        base = new_canonical = sized(family, published.size)
+    if base is None and context_model and model:
+        context = read_model(context_model)
+        if context.known and _begins_with(model, context_model, context.canonical):
+            base, new_canonical = context.base, context.canonical
+    benchmark = _mlperf_model(model or canonical, workload) if mlperf else None
+    if benchmark is not None and benchmark[0]:
+        base = benchmark[0]
+    if base is not None and variant:
+        named = read_model(variant)  # "GPT2" with the variant "GPT2-Medium (SL1024)"
+        if named.known and named.base != base and named.base.startswith(base):
+            base = named.base
+    precision = read_precision_label(published.precision) if published.precision else None
+    unresolved = f"model={model}" if model and base is None else None
+    return (base, published.variant if published.known else None, new_canonical,
+            published.quality_target, published.framework,
+            precision.activation if precision else None,
+            precision.weight if precision else None,
+            benchmark[1] if benchmark else None, unresolved)
+
+
+def _begins_with(model: str, *names: str) -> bool:
+    key = label_key(model)
+    return any(label_key(name) and key.startswith(label_key(name)) for name in names)
+
+
+@cache
+def _mlperf_models() -> dict[tuple[str, str], tuple[str | None, str | None]]:
+    return {(row["benchmark"], row["workload"] or ""): (row["model"], row["dataset"])
+            for row in read_vocab("mlperf_models.csv").iter_rows(named=True)}
+
+
+def _mlperf_model(name: str | None, workload: str | None) -> tuple[str | None, str | None] | None:
+    """(model, dataset) an MLPerf benchmark name stands for ("bert-99" -> BERT-Large)."""
+    if not name:
+        return None
+    key = label_key(_MLPERF_TARGET.sub("", name.strip()))
+    models = _mlperf_models()
+    return models.get((key, workload or "")) or models.get((key, ""))
+
+
+# ---- datasets ---------------------------------------------------------------------------------
+
+
+@cache
+def _datasets() -> dict[str, str]:
+    return {row["alias"]: row["dataset"] for row in read_vocab("datasets.csv").iter_rows(named=True)}
+
+
+@lru_cache(maxsize=16_384)
+def canonical_dataset(text: str | None) -> str | None:
+    """'ImageNet2012', 'Open Imagenet', 'COCO2017_detection_80cl', 'SQUAD_v1_1_bert_msl384'
+    -> ImageNet, ImageNet, COCO, SQuAD v1.1: the longest run of leading words a dataset's
+    name; None when unknown."""
+    if not text:
+        return None
+    datasets = _datasets()
+    words = [word for word in re.split(r"[\s_\-,;/:]+", _NOTE.sub(" ", text).lower()) if word]
+    if len(words) > 1 and words[0] == "open":  # ByteMLPerf's "Open Imagenet", "OPEN_CIFAR"
+        words = words[1:]
+    for end in range(min(len(words), 6), 0, -1):
+        found = datasets.get(label_key("".join(words[:end])))
+        if found:
+            return found
+    return None
+
+
+def _dataset(frame: pl.DataFrame) -> pl.Expr:
+    """The published dataset's canonical name, else (none published) the benchmark's."""
+    names = frame.get_column("dataset").drop_nulls().unique().to_list()
+    known = {name: found for name in names if (found := canonical_dataset(name))}
+    published = (pl.col("dataset").replace_strict(list(known), list(known.values()),
+                                                  default=None, return_dtype=pl.String)
+                 if known else pl.lit(None, dtype=pl.String))
+    return pl.when(pl.col("dataset").is_null()).then(pl.col("_dataset")).otherwise(published)
+
+
+# ---- chip makers ------------------------------------------------------------------------------
+
+
+_LISTED_NAMES = re.compile(r"\(([a-z0-9-]+(?:\|[a-z0-9-]+)+)\)")
+
+
+@cache
+def _makers() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(accelerator as schemas/vocab/chips.csv names it, its vendor), a template's $1 read
+    as any text ("Xeon $1" is every Xeon)."""
+    exact, templates = [], []
+    for row in read_vocab("chips.csv").iter_rows(named=True):
+        if row["accelerator"] and row["vendor"]:
+            pattern = re.sub(r"\\\$t?\d", ".+", re.escape(row["accelerator"]))
+            if pattern == row["accelerator"] or re.escape(row["accelerator"]) == pattern:
+                exact.append((re.compile(pattern), row["vendor"]))
+            elif len(re.sub(r"\.\+|\\.", "", pattern)) >= 2:  # a name, not only a number
+                templates.append((re.compile(pattern), row["vendor"]))
+            else:  # "$1" alone: the names the rule's group lists ("(v70|u55c|u250)")
+                listed = _LISTED_NAMES.search(row["pattern"])
+                if listed is not None:
+                    names = "|".join(map(re.escape, listed.group(1).split("|")))
+                    exact.append((re.compile(rf"(?:{names})", re.I), row["vendor"]))
+    return tuple(exact + templates)
+
+
+@lru_cache(maxsize=4096)
+def chip_maker(accelerator: str | None) -> str | None:
+    """The vendor chips.csv gives the chip, None for a chip it does not name."""
+    if not accelerator:
+        return None
+    return next((vendor for pattern, vendor in _makers() if pattern.fullmatch(accelerator)),
+                None)
+
+
+def _maker(frame: pl.DataFrame) -> pl.Expr:
+    chips = frame.get_column("accelerator").drop_nulls().unique().to_list()
+    makers = {chip: chip_maker(chip) for chip in chips}
+    known = {chip: maker for chip, maker in makers.items() if maker}
+    if not known:
+        return pl.col("vendor")
+    return pl.col("accelerator").replace_strict(
+        list(known), list(known.values()), default=None, return_dtype=pl.String
+    ).fill_null(pl.col("vendor"))
