@@ -26,7 +26,7 @@ from perfledger.schemas.vocabulary import read_vocab
 # where a page marks them as such: in brackets, after "in", or right after a number.
 _SHORT = 3
 _BRACKETED = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
-_IN_UNIT = re.compile(r"(?:(?:^|\s)(?:in|per)\s+|单位\s*[:为是]?\s*)"
+_IN_UNIT = re.compile(r"(?:(?:^|\s)in\s+|单位\s*[:为是]?\s*)"
                       r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})")
 _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")

@@ -226,7 +226,9 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
     change = (kind == "percent") & pl.col("raw_value").str.contains(_SIGNED) \
         & ~metric.is_in(["accuracy", "other", "scaling_efficiency"]).fill_null(False)
     named = pl.when(change).then(pl.lit("other")).otherwise(named)
-    take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits) | change)
+    # "2.62x" under "Throughput": how many times the throughput, a speedup of it.
+    gain = (kind == "ratio") & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)
+    take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits) | change | gain)
     return [
         pl.when(take).then(named).otherwise(metric).alias("metric"),
         pl.when(take).then(pl.lit("cell")).otherwise(pl.col("metric_source"))

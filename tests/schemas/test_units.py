@@ -231,3 +231,13 @@ def test_a_setting_in_brackets_gives_the_header_no_role():
     reading = read_header("serving (num_prompts=1)")
     assert (reading.kind, reading.role) == (None, None)
     assert read_header("Num prompts").kind == "config"
+
+
+@pytest.mark.parametrize(("header", "alias"), [
+    ("Total tokens per sec", "tokens/sec"),  # Intel's IPEX performance page
+    ("Tokens per second", "tokens/second"),
+    ("tokens per sec per GPU", "tokens/sec/gpu"),
+])
+def test_a_rate_written_with_per_is_a_rate_not_its_time(header, alias):
+    unit = unit_in_header(header)
+    assert (unit.alias, unit.kind) == (alias, "rate")
