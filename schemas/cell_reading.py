@@ -125,7 +125,7 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
 # name: "0.761/0.929" (top-1/top-5), "Day: 76.2/83.6/90.0, Night: 58.2/68.4/80.6", "(Set5)
 # PSNR/SSIM= 37.654/0.959 (Set14) PSNR/SSIM= 33.169/ 0.914". Numbers without decimals ("1/2",
 # "12/24") are fractions or dates, not series.
-_SERIES_NUMBER = r"[+-]?\d+\.\d+"
+_SERIES_NUMBER = r"[+-]?\d+\.\d+(?:\s?[a-zµμ%]{1,3}(?![\w.]))?"  # "0.26s": one unit at most
 _SERIES = re.compile(rf"(?<![\w.]){_SERIES_NUMBER}(?:\s*/\s*{_SERIES_NUMBER})*(?![\w.])")
 _SERIES_NAME = re.compile(r"^[\s,;]*(?P<name>[^\d\s][^:=]{0,40}?)?\s*[:=]?\s*$")
 MAX_SERIES_VALUES = 32
@@ -145,13 +145,13 @@ def _values_in_series(text: str, decimal: str | None) -> CellReading | None:
         numbers = [part.strip() for part in match.group(0).split("/")]
         longest = max(longest, len(numbers))
         for number_text, label in zip(numbers, _series_labels(name, len(numbers)), strict=True):
-            number, _evidence, problem = read_number(number_text.lstrip("+-"), decimal)
-            if problem is not None or number is None:
+            reading = _read_one(number_text, decimal)
+            if len(reading.values) != 1 or reading.values[0].rest:
                 return None
-            values.append(CellValue(-number if number_text.startswith("-") else number,
-                                    qualifier=label or None))
+            values.append(reading.values[0]._replace(qualifier=label or None))
         position = match.end()
-    if text[position:].strip(" ,;") or longest < 2 or len(values) > MAX_SERIES_VALUES:
+    if text[position:].strip(" ,;") or longest < 2 or len(values) > MAX_SERIES_VALUES \
+            or len({value.unit for value in values}) > 1:
         return None
     return CellReading(tuple(values))
 

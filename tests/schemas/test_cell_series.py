@@ -29,3 +29,10 @@ def test_named_series_give_each_value_its_name():
 @pytest.mark.parametrize("text", ["1/2", "12/24", "3.5/4.0 ms"])
 def test_fractions_dates_and_series_with_a_unit_are_not_series(text):
     assert len(read_cell(text).values) <= 1
+
+
+def test_a_series_of_values_with_one_unit_keeps_it_for_each():
+    # vLLM's Sleep Mode post: "Wake Time (A/B) | 0.26s / 0.82s"
+    reading = read_cell("0.26s / 0.82s")
+    assert [(value.number, value.unit.alias, value.qualifier) for value in reading.values] == [
+        (0.26, "s", "1/2"), (0.82, "s", "2/2")]
