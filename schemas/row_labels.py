@@ -42,6 +42,7 @@ DIMENSION_ROLES = ("model", "variant", "platform", "sdk_version", "framework", "
 _UNIT_LABEL_ROLES = ("variant", "dataset", "model")  # a rate unit under these is the row's unit
 _SETTING_PREFIX = re.compile(r"^(?:bs|batch(?: size)?|precision|dtype|e|epochs?|mode)\s*[=:]\s*",
                              re.I)
+_FLAG = re.compile(r"(?i)^(?:yes|no|y|n|true|false|on|off|\u2713|\u2714|\u2717|\u2718|\u2705|\u274c)$")
 _MEMO_CELLS = 200_000  # distinct cells remembered; hostile pages must not grow it forever
 
 PLATFORM_FIELDS = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
@@ -170,6 +171,8 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
             cell.precision = precision or Precision(text, None, None)
             if precision is None or (precision.activation is None and precision.weight is None):
                 cell.unresolved.append(f"precision={text}")
+    elif role in DIMENSION_ROLES and _FLAG.match(text):
+        cell.settings.append((setting_name(reading), text))  # "Yes", "No": a flag, no name
     elif role in DIMENSION_ROLES:
         cell.dims.setdefault(role, text)
         if role in ("model", "variant"):
