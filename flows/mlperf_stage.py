@@ -11,7 +11,7 @@ from perfledger.flows import budget
 from perfledger.schemas.normalize import DocumentContext, quarantine_frame
 from perfledger.schemas.validate import validate_measurements
 from perfledger.sources.collect import CollectedDocument
-from perfledger.sources.mlperf.collect import LAYOUT, materialized_tree
+from perfledger.sources.mlperf.collect import CONTENT_TYPE, LAYOUT, materialized_tree
 from perfledger.sources.mlperf.inference import read_inference_tree
 from perfledger.sources.mlperf.inference_measurements import measurements_from_inference
 from perfledger.sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
@@ -25,7 +25,10 @@ TITLES = {"training": "MLPerf Training v{} official results",
 
 
 def is_results_tree_document(document: CollectedDocument) -> bool:
-    return document.layout == LAYOUT
+    """A unit's manifest is known by its media type as well as its layout: a document read
+    back from the warehouse (`perfledger reprocess`) has no registered source to name the
+    layout, and read as a page its manifest holds no value."""
+    return document.layout == LAYOUT or document.content_type == CONTENT_TYPE
 
 
 def prepare_results_tree(

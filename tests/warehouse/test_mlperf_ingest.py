@@ -187,3 +187,38 @@ def test_a_unit_fixed_within_the_second_of_its_last_read_is_the_newer_version(
     again = pipeline.ingest([str(tree)], warehouse)
     assert next(moments) < 1_000_000  # still within the first second
     assert sorted(d.status for run in again.runs for d in run.documents) == ["new", "unchanged"]
+
+
+@pytest.mark.skipif(not (SHARED.is_dir() and INFERENCE.is_dir()),
+                    reason="the shared MLPerf subsets are not present")
+def test_reprocess_keeps_the_official_values_of_real_results_trees(tmp_path):
+    """`perfledger reprocess` (which the README says to run after `map-label`) re-reads
+    each unit as a results tree: before, it read the manifests as pages and removed every
+    official value, which a later ingest of the unchanged trees never brought back."""
+    warehouse = tmp_path / "wh"
+    trees = [str(SHARED / "training_v2.0" / "Graphcore"), str(INFERENCE / "AMD")]
+    pipeline.ingest(trees, warehouse)
+    values = "SELECT source_id, metric, value FROM measurements ORDER BY ALL"
+    before = query.run_sql(warehouse, values)[1]
+    # Graphcore's 11 training scores; AMD's 12 inference results
+    assert len(before) == 23
+    reread = pipeline.reprocess(warehouse)
+    assert (reread.documents_read, reread.count_status("new")) == (23, 23)
+    assert (reread.total("values_removed"), reread.total("values_changed")) == (0, 0)
+    assert query.run_sql(warehouse, values)[1] == before
+    assert pipeline.ingest(trees, warehouse).count_status("unchanged") == 23
+    assert query.run_sql(warehouse, values)[1] == before
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared MLPerf v2.0 subset is not present")
+def test_an_official_score_in_seconds_reads_as_its_runs_give_it(tmp_path):
+    """Graphcore's ipu-pod256-TF1-closed ResNet: its three middle runs average 160,325 ms,
+    stored as 160.325 s (minutes x 60 gave 160.32500000000002)."""
+    warehouse = tmp_path / "wh"
+    pipeline.ingest([str(SHARED / "training_v2.0" / "Graphcore")], warehouse)
+    rows = query.run_sql(warehouse, "SELECT source_id, value FROM measurements WHERE "
+                         "source_id LIKE '%/ipu-pod256-TF1-closed/resnet' OR "
+                         "source_id LIKE '%/ipu-pod64-POPART-closed/bert'")[1]
+    assert sorted(rows) == [
+        ("mlperf-training-v2.0/Graphcore/ipu-pod256-TF1-closed/resnet", 160.325),
+        ("mlperf-training-v2.0/Graphcore/ipu-pod64-POPART-closed/bert", 402.1685)]
