@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -55,6 +56,19 @@ def task_runner_from_env() -> TaskRunner:
         })
     return DaskTaskRunner(address=setting)
 
+
+class _NoEmptyTraceback(logging.Filter):
+    """Prefect logs a task that returns a Failed state with `exc_info=True` though nothing
+    was raised, which prints a stray "NoneType: None" under the line: the failure's reason
+    is in the line itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[0] is None:
+            record.exc_info = None
+        return True
+
+
+logging.getLogger("prefect.task_runs").addFilter(_NoEmptyTraceback())
 
 # Reading files and fetching pages is where a retry can help; parsing the same bytes again cannot.
 collect_task = task(pipeline.collect, name="collect", retries=2, retry_delay_seconds=[1, 5],
@@ -229,9 +243,16 @@ def ingest_flow(
     publish_artifacts(summary, stages.locations, dry_run)
     message = summary_message(summary, dry_run)
     logger.info(message)
+    if every_document_failed(summary):
+        # Nothing was read: the run is red, so that an alert on failed runs fires.
+        return Failed(message=message, data=summary)
     if publish and not dry_run:
         return publish_after(summary, message)
     return Completed(message=message, data=summary)
+
+
+def every_document_failed(summary: pipeline.IngestSummary) -> bool:
+    return bool(summary.documents_read) and len(summary.failures) == summary.documents_read
 
 
 def ingest_into(targets: list[str], folder: Path, options: dict,

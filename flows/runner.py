@@ -38,6 +38,12 @@ def run_ingest(targets: list[str], warehouse: Path, *, trigger: str, wait_s: flo
     from perfledger.flows.ingest import ingest_flow
 
     progress(f"running as a Prefect flow through {prefect_api_url()}")
-    return ingest_flow(targets=targets, warehouse=str(warehouse), trigger=trigger, wait_s=wait_s,
-                       source_name=source_name, captured_at=captured_at,
-                       mlperf_round=mlperf_round)
+    state = ingest_flow(targets=targets, warehouse=str(warehouse), trigger=trigger,
+                        wait_s=wait_s, source_name=source_name, captured_at=captured_at,
+                        mlperf_round=mlperf_round, return_state=True)
+    # A run whose every document failed is a Failed state holding its summary; a run that
+    # could not happen holds the error it stopped on.
+    result = state.result(raise_on_failure=False)
+    if isinstance(result, BaseException):
+        raise result
+    return result
