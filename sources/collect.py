@@ -312,7 +312,14 @@ def collect_paths(
                     continue
                 if file.path.name.startswith(".") or file.path.name.endswith(".sightings.jsonl"):
                     continue
-                reader.read(file.path, _describe_file(file, captures, overrides), file.stat)
+                described = _describe_file(file, captures, overrides)
+                if file.linked:
+                    # A link may point anywhere (`ln -s /etc/shadow d/s.txt`): what a folder
+                    # holds is read, not what its links point at. A file named itself is read.
+                    reader.add(_failed(described, f"{file.path} is a symbolic link: links "
+                                                  "inside a folder are not followed"))
+                    continue
+                reader.read(file.path, described, file.stat)
     return sorted(reader.documents, key=lambda d: d.captured_at)
 
 
@@ -342,6 +349,7 @@ class _ListedFile:
     path: Path  # as the user named it: the folder given, then the names below it
     resolved: str  # symbolic links resolved, as Path.resolve() gives it
     stat: os.stat_result | None  # None when the file could not be stat'ed while listed
+    linked: bool = False  # a symbolic link found inside a folder: never followed
 
 
 def _listed_file(path: Path) -> _ListedFile:
@@ -350,9 +358,10 @@ def _listed_file(path: Path) -> _ListedFile:
 
 def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
     """The files below `folder`, in the order of their paths' parts, as sorted(Path.rglob)
-    gives them: a linked folder is not entered, a linked file is listed. One scandir per
-    folder replaces a stat and a resolve per file; a folder that cannot be listed is a
-    document that failed, not files silently left out."""
+    gives them. A symbolic link to a file or a folder is listed as linked, and neither read
+    nor entered (see collect_paths). One scandir per folder replaces a stat and a resolve
+    per file; a folder that cannot be listed is a document that failed, not files silently
+    left out."""
     found: list[tuple[tuple[str, ...], _ListedFile | CollectedDocument]] = []
     real_folder = os.path.realpath(folder)
     pending: list[tuple[str, ...]] = [()]  # folders still to list; the order comes from the sort
@@ -368,20 +377,18 @@ def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
         for entry in entries:
             entry_parts = (*parts, entry.name)
             try:
-                if entry.is_dir():
-                    if not entry.is_symlink():
-                        pending.append(entry_parts)
-                    continue
-                if not entry.is_file():
-                    continue
                 linked = entry.is_symlink()
-                stat = entry.stat()
+                if entry.is_dir() and not linked:
+                    pending.append(entry_parts)
+                    continue
+                if not (entry.is_file() or linked and entry.is_dir()):
+                    continue  # a broken link, a pipe, a socket or a device
+                stat = entry.stat(follow_symlinks=False)
             except OSError:  # gone or broken since listed: Path.is_file() said False too
                 continue
-            resolved = (os.path.realpath(entry.path) if linked
-                        else os.path.join(real_folder, *entry_parts))
             found.append((entry_parts, _ListedFile(folder / os.path.join(*entry_parts),
-                                                   resolved, stat)))
+                                                   os.path.join(real_folder, *entry_parts),
+                                                   stat, linked)))
     found.sort(key=lambda item: item[0])
     return [listed for _, listed in found]
 

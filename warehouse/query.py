@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
 import re
+import shutil
+import tempfile
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -148,9 +152,22 @@ def lock_down(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
     if (shared := location.shared(Path(warehouse))) is not None:
         folders = [shared.lake_data]  # a shared warehouse's data: s3://BUCKET/PREFIX/data/
     listed = ", ".join("'" + folder.replace("'", "''") + "'" for folder in folders)
+    # DuckDB lets a locked session read its temporary folder, by default `.tmp` in the
+    # current folder, where anything may lie: it is a private empty one instead.
+    spill = _private_spill_folder().replace("'", "''")
+    connection.execute(f"SET temp_directory = '{spill}'")
     connection.execute(f"SET allowed_directories = [{listed}]")
     connection.execute("SET enable_external_access = false")
     connection.execute("SET lock_configuration = true")
+
+
+@functools.cache
+def _private_spill_folder() -> str:
+    """A folder of this process's own (mode 0700, empty) for DuckDB to spill large queries
+    to, removed when the process ends."""
+    folder = tempfile.mkdtemp(prefix="perfledger-sql-spill-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def check_read_only(sql: str) -> None:

@@ -302,3 +302,50 @@ def test_page_names_and_text_stay_text(tmp_path):
         if relative.startswith("archive/") and path.is_file():
             # Named by content or by time, never by anything a page or its name says.
             assert ARCHIVE_NAME.fullmatch(relative), relative
+
+
+def test_ad_hoc_sql_reads_nothing_in_duckdbs_temporary_folder(demo_warehouse, tmp_path,
+                                                             monkeypatch):
+    """DuckDB lets a locked session open files in its temporary folder, `.tmp` in the
+    current folder by default: there, anything may lie. The session spills to a private
+    folder of its own instead, and `.tmp` is as closed as any other folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".tmp").mkdir()
+    planted = tmp_path / ".tmp" / "x.csv"
+    planted.write_text(f"secret\n{SECRET}\n", encoding="utf-8")
+    for sql in (f"SELECT * FROM read_csv('{planted}')", f"SELECT * FROM glob('{tmp_path}/.tmp/*')",
+                "SELECT * FROM glob('.tmp/*')"):
+        result = run_cli("sql", sql, "--warehouse", str(demo_warehouse), "--format", "csv")
+        assert result.exit_code == 2, result.output
+        assert "Permission Error" in result.output
+        assert SECRET not in result.output and "x.csv" not in result.output.split("\n", 1)[1]
+    result = run_cli("shell", "--warehouse", str(demo_warehouse),
+                     stdin=f"SELECT * FROM read_csv('{planted}');\n")
+    assert SECRET not in result.output
+
+
+def test_a_symbolic_link_inside_an_ingested_folder_is_not_followed(tmp_path):
+    """`ln -s /etc/shadow d/s.txt; perfledger ingest d` archived the linked file byte for
+    byte (onto the bucket, for a shared warehouse). A link in a folder, to a file or to a
+    folder, is a failed document that says so, and nothing it points at is read."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "shadow"
+    secret.write_text(f"root:{SECRET}:19000:0:99999:7:::\n", encoding="utf-8")
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "page.html").write_text(html_page(html_table(ROWS)), encoding="utf-8")
+    (folder / "s.txt").symlink_to(secret)
+    (folder / "up").symlink_to(outside, target_is_directory=True)
+    warehouse = tmp_path / "warehouse"
+    summary = pipeline.ingest([str(folder)], warehouse)
+    failed = sorted(document.message for document in summary.failures)
+    assert failed == [f"{folder / 's.txt'} is a symbolic link: links inside a folder are not "
+                      "followed",
+                      f"{folder / 'up'} is a symbolic link: links inside a folder are not "
+                      "followed"]
+    assert summary.count_status("new") == 1
+    store = lake.archive_dir(warehouse)
+    assert archive.stored_path(store, archive.sha256_of(secret.read_bytes())) is None
+    archived = [path for path in store.rglob("*.zst")]
+    assert len(archived) == 1  # the page alone
