@@ -15,13 +15,13 @@ from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from perfledger.flows import pipeline
+from perfledger.flows.runner import TASK_RUNNER_ENV, task_runner_setting
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.sources.collect import CollectedDocument
 from perfledger.warehouse import lake, location
 from perfledger.warehouse.dry_run_copy import copy_for_dry_run
 from perfledger.warehouse.load import DocumentLoad
 
-TASK_RUNNER_ENV = "PERFLEDGER_TASK_RUNNER"
 # A page takes well under a second to parse; a result still missing after this long was lost
 # (a Dask cluster whose workers all died, say), and waiting on would hang the whole run.
 PREPARE_TIMEOUT_S = 600
@@ -34,14 +34,9 @@ DRY_RUN_SUMMARY_KEY = "ingest-dry-run-summary"
 
 def task_runner_from_env() -> TaskRunner:
     """Threads by default; `dask` for local worker processes; a Dask scheduler address."""
-    setting = os.environ.get(TASK_RUNNER_ENV, "").strip()
+    setting = task_runner_setting()
     if setting in ("", "threads"):
         return ThreadPoolTaskRunner(max_workers=os.cpu_count() or 2)
-    if setting != "dask" and "://" not in setting:
-        raise ValueError(
-            f"{TASK_RUNNER_ENV} must be 'threads', 'dask' or a Dask scheduler address such as "
-            f"tcp://scheduler:8786, not {setting!r}"
-        )
     try:
         from prefect_dask import DaskTaskRunner
     except ImportError as error:

@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
-from urllib.parse import quote_from_bytes
+from urllib.parse import quote_from_bytes, urlsplit
 
 from perfledger.sources import archive
 from perfledger.sources.capture_time import utc_text
@@ -440,14 +440,23 @@ def is_url(target: str) -> bool:
     return target.startswith(("http://", "https://"))
 
 
+def url_host(url: str) -> str:
+    """The URL's host as a fetch checks it: lower case, an IPv6 literal without its brackets
+    (`http://[::1]/x` -> `::1`), no user or port."""
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:  # a malformed IPv6 literal: the fetch refuses the URL with the reason
+        return ""
+
+
 def source_for_url(url: str, registry: Registry) -> Source:
     """The registered source with this URL, or an ad-hoc one allowed on the URL's host only."""
     registered = registry.source_for_url(url)
     if registered is not None:
         return registered
-    host = re.sub(r"^https?://([^/:?#]+).*$", r"\1", url).lower()
-    return Source(name=f"url-{_slug(host + '-' + url.split(host, 1)[-1])}", url=url,
-                  allowed_hosts=(host,))
+    host = url_host(url)
+    rest = url.split(host, 1)[-1] if host else url
+    return Source(name=f"url-{_slug(host + '-' + rest)}", url=url, allowed_hosts=(host,))
 
 
 def _fetch_record(result: FetchResult) -> dict:
@@ -472,7 +481,7 @@ def fetch_source(
     source: Source, store: Path, validators: dict[str, tuple[str | None, str | None]]
 ) -> CollectedDocument:
     """Fetch one source's URL; the body is archived before anything reads it, whatever the outcome."""
-    host = re.sub(r"^https?://([^/:?#]+).*$", r"\1", source.url).lower()
+    host = url_host(source.url)
     policy = FetchPolicy(allowed_hosts=frozenset(source.allowed_hosts or (host,)),
                          allow_local=source.local)
     etag, last_modified = validators.get(source.url, (None, None))

@@ -68,6 +68,9 @@ def resolve_as_of(warehouse: Path, as_of: str | None) -> dict:
     if as_of is None:
         return {}
     if re.fullmatch(r"\d+", as_of.strip()):
+        if int(as_of) >= 2**63:  # DuckLake's snapshot ids are BIGINT
+            raise lake.WarehouseError(f"--as-of {as_of.strip()}: the warehouse at {warehouse} "
+                                      "has no snapshot then (`perfledger snapshots` lists them)")
         return {"snapshot_version": int(as_of)}
     try:
         return {"snapshot_time": checked(as_of, "--as-of")}
