@@ -62,6 +62,7 @@ from perfledger.warehouse.load import (
     commit_run,
     current_versions,
     known_documents,
+    legacy_file_ids,
     with_value_counts,
 )
 from perfledger.warehouse.reviews import read_reviews, review_path
@@ -794,6 +795,8 @@ def ingest(
             warehouse, fetching=_fetches(targets, source_name),
         )
         try:
+            if source_name is None:
+                documents = with_legacy_ids(documents, legacy_file_ids(connection))
             tracker.collected(len(documents))
             documents = _mirror_archive(documents, warehouse, first_current, tracker.message)
             budget.pause_at("collected")  # test-only: a crash test kills the run here
@@ -823,6 +826,17 @@ def ingest(
         finally:
             connection.close()
     return summary
+
+
+def with_legacy_ids(documents: list[CollectedDocument], legacy: dict[str, str]
+                    ) -> list[CollectedDocument]:
+    """Files whose source was named by an earlier version (the stem of the file's name, see
+    migration 012) keep that source: found by the URL of its current version's file."""
+    if not legacy:
+        return documents
+    return [dataclasses.replace(document, source_id=legacy[document.source_url])
+            if document.source_url in legacy and document.source_id.startswith("file-")
+            else document for document in documents]
 
 
 def _mirror_archive(documents: list[CollectedDocument], warehouse: Path,

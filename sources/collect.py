@@ -71,6 +71,24 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80] or "document"
 
 
+def file_source_id(relative: str) -> str:
+    """A file's source: `file-` and its path below the folder ingested (`file-a/index.html`;
+    a file named itself: `file-index.html`), so that two files never share one. Every
+    character is kept but `%`, control characters and bytes that are no text, which are
+    written %XX: one name, one id, and back."""
+    if relative.isprintable() and "%" not in relative:
+        return f"file-{relative}"
+    return "file-" + "".join(_escaped(character) for character in relative)
+
+
+def _escaped(character: str) -> str:
+    if 0xDC80 <= ord(character) <= 0xDCFF:  # a byte of the name that is no text
+        return f"%{ord(character) - 0xDC00:02X}"
+    if character == "%" or not character.isprintable():
+        return "".join(f"%{byte:02X}" for byte in character.encode("utf-8"))
+    return character
+
+
 def _sighting(document: CollectedDocument) -> dict:
     return {"source_id": document.source_id, "location": document.location,
             "captured_at": document.captured_at, "content_type": document.content_type,
@@ -298,7 +316,7 @@ def collect_paths(
     with reader:
         for path in paths:
             if not path.exists():
-                reader.add(_missing(path))
+                reader.add(_missing(path))  # gone since the ingest checked it
                 continue
             units = find_units(path) if path.is_dir() else []
             if units:
@@ -350,10 +368,15 @@ class _ListedFile:
     resolved: str  # symbolic links resolved, as Path.resolve() gives it
     stat: os.stat_result | None  # None when the file could not be stat'ed while listed
     linked: bool = False  # a symbolic link found inside a folder: never followed
+    relative: str = ""  # below the folder ingested, with "/"; a file named itself: its name
+
+    @property
+    def source_id(self) -> str:
+        return file_source_id(self.relative or self.path.name)
 
 
 def _listed_file(path: Path) -> _ListedFile:
-    return _ListedFile(path, str(path.resolve()), None)
+    return _ListedFile(path, str(path.resolve()), None, relative=path.name)
 
 
 def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
@@ -372,7 +395,7 @@ def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
             with os.scandir(directory) as listing:
                 entries = list(listing)
         except OSError as error:
-            found.append((parts, _unlistable(Path(directory), error)))
+            found.append((parts, _unlistable(Path(directory), error, "/".join(parts))))
             continue
         for entry in entries:
             entry_parts = (*parts, entry.name)
@@ -388,14 +411,14 @@ def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
                 continue
             found.append((entry_parts, _ListedFile(folder / os.path.join(*entry_parts),
                                                    os.path.join(real_folder, *entry_parts),
-                                                   stat, linked)))
+                                                   stat, linked, "/".join(entry_parts))))
     found.sort(key=lambda item: item[0])
     return [listed for _, listed in found]
 
 
-def _unlistable(folder: Path, error: OSError) -> CollectedDocument:
+def _unlistable(folder: Path, error: OSError, relative: str) -> CollectedDocument:
     return CollectedDocument(
-        source_id=f"file-{_slug(folder.name)}", source_url=folder.resolve().as_uri(),
+        source_id=file_source_id(relative or folder.name), source_url=folder.resolve().as_uri(),
         location=str(folder), captured_at=_now(), content_type="",
         error=f"cannot list the folder {folder}: {error.strerror or error}",
     )
@@ -403,7 +426,7 @@ def _unlistable(folder: Path, error: OSError) -> CollectedDocument:
 
 def _missing(path: Path) -> CollectedDocument:
     return CollectedDocument(
-        source_id=f"file-{_slug(path.stem)}", source_url=path.resolve().as_uri(),
+        source_id=file_source_id(path.name), source_url=path.resolve().as_uri(),
         location=str(path), captured_at=_now(), content_type="",
         error=f"no such file or folder: {path}",
     )
@@ -424,11 +447,11 @@ def _describe_file(file: _ListedFile, captures: dict[str, tuple[Capture, Source]
             mtime = (file.stat or path.stat()).st_mtime
         except OSError as error:
             return CollectedDocument(
-                source_id=f"file-{_slug(path.stem)}", source_url=_file_uri(file.resolved),
+                source_id=file.source_id, source_url=_file_uri(file.resolved),
                 location=str(path), captured_at=_now(), content_type="",
                 error=f"cannot read {path}: {error.strerror or error}")
         described = CollectedDocument(
-            source_id=f"file-{_slug(path.stem)}", source_url=_file_uri(file.resolved),
+            source_id=file.source_id, source_url=_file_uri(file.resolved),
             location=str(path), captured_at=utc_text(mtime),
             # The media type a layout declares for the suffix (sources/layouts/__init__.py).
             content_type=file_media_types().get(path.suffix.lower(), ""),

@@ -116,17 +116,17 @@ def test_a_failing_document_fails_its_task_and_the_rest_still_loads(prefect_api,
     state = ingest_flow(targets=[str(folder)], warehouse=str(warehouse), return_state=True)
 
     assert state.is_completed()
-    assert "1 of 2 documents failed (file-garbage)" in state.message
+    assert "1 of 2 documents failed (file-garbage.bin)" in state.message
     flow_run_id = state.state_details.flow_run_id
-    assert task_states(flow_run_id) == {"prepare file-garbage": "FAILED",
-                                        "prepare file-good": "COMPLETED"}
+    assert task_states(flow_run_id) == {"prepare file-garbage.bin": "FAILED",
+                                        "prepare file-good.txt": "COMPLETED"}
     assert query(warehouse, "SELECT count(*) FROM measurements") == [(358,)]
     assert query(warehouse, "SELECT source_id, status FROM run_documents ORDER BY 1") == [
-        ("file-garbage", "failed"), ("file-good", "new")]
+        ("file-garbage.bin", "failed"), ("file-good.txt", "new")]
     rows = {r["source"]: r for r in table_rows(run_artifacts(flow_run_id)["ingest-results"])}
-    assert rows["file-garbage"]["status"] == "failed"
-    assert "binary" in rows["file-garbage"]["message"]
-    assert rows["file-good"]["values added"] == 358
+    assert rows["file-garbage.bin"]["status"] == "failed"
+    assert "binary" in rows["file-garbage.bin"]["message"]
+    assert rows["file-good.txt"]["values added"] == 358
 
 
 class _Records(logging.Handler):

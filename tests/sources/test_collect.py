@@ -58,7 +58,7 @@ def test_a_folder_lists_the_files_rglob_lists_in_the_same_order(tmp_path):
         f"{pages / name} is a symbolic link: links inside a folder are not followed"
         for name in ("link-to-file.txt", "link-to-folder")]
     page = next(d for d in documents if d.location.endswith("top.html"))
-    assert (page.source_id, page.content_type) == ("file-top", "text/html")
+    assert (page.source_id, page.content_type) == ("file-top.html", "text/html")
     assert page.captured_at == "2023-11-14T22:13:20Z"
 
 
