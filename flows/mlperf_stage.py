@@ -43,7 +43,9 @@ def prepare_results_tree(
         if kind == "inference":
             results = read_inference_tree(folder, mlperf_round)
         else:
+            _with_results_folders(folder, manifest)
             results = read_results_tree(folder, mlperf_round)
+        read_from = str(folder)
     context = DocumentContext(
         source_id=document.source_id,
         source_url=document.source_url,
@@ -59,6 +61,8 @@ def prepare_results_tree(
     good, invalid = validate_measurements(measured)
     problems = pl.concat([results.problems_frame(), _collect_problems(manifest, skipped,
                                                                        max_bytes)])
+    problems = problems.with_columns(_without_folder("path", read_from),
+                                     _without_folder("reason", read_from))
     problems = quarantine_frame(
         problems, document_sha256=document.document_sha256,
         source_id=document.source_id, stage="parse", check=pl.col("check"),
@@ -73,6 +77,25 @@ def prepare_results_tree(
     base.document_row = _document_row(document, context, scored) if first_sighting else None
     base.message = _summary(results, good.height, base.quarantine.height)
     return base
+
+
+def _with_results_folders(folder: Path, manifest: dict) -> None:
+    """A unit that is a system's description alone (its system has no results) is laid out
+    as its submitter folder holds it, beside an empty `results/`: a training tree needs both
+    to be one, and the description is then read as any other."""
+    if manifest.get("benchmark") is not None:
+        return
+    # The folders laid out (never a name of the manifest: it may climb out of the folder).
+    for systems in [*folder.glob("*/systems"), *folder.glob("*/*/systems")]:
+        if systems.is_dir():
+            (systems.parent / "results").mkdir(exist_ok=True)
+
+
+def _without_folder(column: str, folder: str) -> pl.Expr:
+    """The unit is read from a temporary folder: a problem names its files by their paths
+    in the tree, never by that folder."""
+    return (pl.col(column).str.replace_all(folder + "/", "", literal=True)
+            .str.replace_all(folder, ".", literal=True))
 
 
 def _collect_problems(manifest: dict, skipped: dict[str, int], max_bytes: int) -> pl.DataFrame:

@@ -175,11 +175,12 @@ class _FileReader:
         self._entries.append(_Archiving(self._threads.submit(self._archive, path, stat.st_size),
                                         path, stat, described))
 
-    def read_unit(self, unit: TreeUnit, source_name: str | None, captured_at: str | None,
-                  given_round: str | None) -> None:
+    def read_unit(self, unit: TreeUnit, found_round: tuple[str | None, str | None],
+                  source_name: str | None, captured_at: str | None) -> None:
         """Archive each file of a results-tree unit as `read` archives a file; the unit's
-        document, its manifest, is written once they all are."""
-        mlperf_round, round_from = mlperf_collect.unit_round(unit, given_round)
+        document, its manifest, is written once they all are. `found_round`: (round, where
+        it was read), as mlperf.collect.unit_round gives it."""
+        mlperf_round, round_from = found_round
         source_id = mlperf_collect.unit_source_id(unit, mlperf_round, source_name)
         described = CollectedDocument(
             source_id=source_id, source_url=mlperf_collect.unit_source_url(unit, mlperf_round),
@@ -320,8 +321,9 @@ def collect_paths(
                 continue
             units = find_units(path) if path.is_dir() else []
             if units:
-                for unit in units:
-                    reader.read_unit(unit, source_name, captured_at, mlperf_round)
+                rounds = _unit_rounds(path, units, mlperf_round)
+                for unit, found in zip(units, rounds, strict=True):
+                    reader.read_unit(unit, found, source_name, captured_at)
                 continue
             listed = _listed_files(path) if path.is_dir() else [_listed_file(path)]
             for file in listed:
@@ -339,6 +341,26 @@ def collect_paths(
                     continue
                 reader.read(file.path, described, file.stat)
     return sorted(reader.documents, key=lambda d: d.captured_at)
+
+
+class UnknownRound(ValueError):
+    """Units of a results tree whose round nothing names: no score can be computed."""
+
+
+def _unit_rounds(path: Path, units: list[TreeUnit], given: str | None
+                 ) -> list[tuple[str | None, str | None]]:
+    """Each unit's round and where it was read, before any is archived; UnknownRound, one
+    message for the whole tree, when one has none."""
+    rounds = [mlperf_collect.unit_round(unit, given) for unit in units]
+    unknown = sum(found is None for found, _ in rounds)
+    if unknown:
+        kind = units[0].kind
+        raise UnknownRound(
+            f"{unknown} of the {len(units)} units of the MLPerf {kind} results tree at {path} "
+            "name no round: their logs do not state it and no folder of the path is named "
+            f"after one ({kind}_results_v4.0); give it with `perfledger ingest {path} "
+            "--round X.Y`; nothing was ingested")
+    return rounds
 
 
 def _overrides(registry: Registry, source_name: str | None, captured_at: str | None) -> dict:
