@@ -378,13 +378,13 @@ def create_views(
 ) -> None:
     """Create the public views as temporary views over the attached (possibly past) tables.
 
-    At a past snapshot, a table created by a later migration does not exist yet; the views
-    over it are left out rather than failing every query of that time.
+    At a past snapshot, a table (or a column) created by a later migration does not exist
+    yet; the views over it are left out rather than failing every query of that time.
     """
     for path in sorted(VIEWS_DIR.glob("*.sql")):
         try:
             connection.execute(path.read_text(encoding="utf-8"))
-        except duckdb.CatalogException:
+        except (duckdb.CatalogException, duckdb.BinderException):
             if not skip_missing_tables:
                 raise
 

@@ -93,9 +93,8 @@ def _agreed_batch_sizes(runs: pl.DataFrame) -> pl.DataFrame:
 def _seconds_of_used_runs(runs: pl.DataFrame) -> pl.DataFrame:
     """The mean time of the runs a score uses, in seconds: their milliseconds summed and
     divided once (score_minutes is the summarizer's, ms / 60 / 1000 per run)."""
-    duration = pl.col("run_stop_ms") - pl.col("run_start_ms")
     return runs.filter(pl.col("score_role") == "used").group_by(SCORE_KEY).agg(
-        _seconds=duration.sum() / (pl.len() * 1000.0))
+        _seconds=pl.col("duration_ms").sum() / (pl.len() * 1000.0))
 
 
 def _add_positions(frame: pl.DataFrame) -> pl.DataFrame:

@@ -157,7 +157,9 @@ def _benchmark_units(kind: str, base: Path, submitter: str, system_id: str, fold
     described = (description,) if description is not None else ()
     if kind == TRAINING:
         files = _files(folder)
-        kept = tuple(f for f in files if TRAINING_FILE.match(f.name))
+        # The runs' power logs, power/<run>/node_*.txt and sw_*.txt, where it was measured.
+        kept = (tuple(f for f in files if TRAINING_FILE.match(f.name))
+                + tuple(_files_below(folder / "power", 2)))
         left = tuple(f for f in files if not TRAINING_FILE.match(f.name))
         return [TreeUnit(kind, base, submitter, system_id, folder.name, None, folder,
                          described + kept[:MAX_UNIT_FILES], left)]

@@ -265,3 +265,18 @@ def test_a_system_without_results_is_described_and_names_no_temporary_folder(tmp
                          "system_id = 'ipu-pod16-TF1-closed'")[1] == [
         ("ipu-pod16-TF1-closed", "Graphcore/systems/ipu-pod16-TF1-closed.json")]
     assert query.run_sql(warehouse, "SELECT count(*) FROM measurements")[1] == [(10,)]
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared MLPerf v2.0 subset is not present")
+def test_the_energy_to_train_of_runs_measured_for_power_is_in_its_view(tmp_path, warehouse):
+    """Graphcore's ipu-pod16-TF1-closed ResNet with power logs beside its runs (1.5 J per ms
+    of training, see tests/sources/test_mlperf_summarizer_rules.py): read back from the
+    archive, the score's energy is the mean of its three used runs', 1,178,109.33 ms x 1.5."""
+    from tests.sources.test_mlperf_summarizer_rules import RESNET, measure_power, tree_with
+
+    root = tree_with(tmp_path, RESNET)
+    measure_power(root / RESNET)
+    pipeline.ingest([str(root)], warehouse)
+    (row,) = query.run_sql(warehouse, "SELECT system_id, benchmark, energy_joules, "
+                           "energy_reason, len(runs) FROM mlperf_training_energy")[1]
+    assert row == ("ipu-pod16-TF1-closed", "resnet", pytest.approx(1.5 * 3534328 / 3), None, 5)
