@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -349,3 +350,56 @@ def test_a_symbolic_link_inside_an_ingested_folder_is_not_followed(tmp_path):
     assert archive.stored_path(store, archive.sha256_of(secret.read_bytes())) is None
     archived = [path for path in store.rglob("*.zst")]
     assert len(archived) == 1  # the page alone
+
+
+MARKUP_PAGE = """<html><head><title>Results</title></head><body><h1>Training results</h1>
+<table><tr><th>Model</th><th>Platform</th><th>Precision</th><th>Training throughput
+(images/sec)</th></tr>
+<tr><td>&lt;script&gt;alert(1)&lt;/script&gt;</td><td>Bow Pod16</td><td>FP16</td><td>44059</td></tr>
+<tr><td>&lt;script&gt;alert(1)&lt;/script&gt;</td><td>Bow Pod64</td><td>FP16</td><td>153205</td></tr>
+</table></body></html>"""
+
+
+def test_markup_a_page_publishes_stays_text_in_the_report(tmp_path):
+    """A model named `<script>alert(1)</script>` (escaped in its page, so a cell's text) is
+    shown in the report's tables and charts as text, never as markup that would run."""
+    page = tmp_path / "results.html"
+    page.write_text(MARKUP_PAGE, encoding="utf-8")
+    warehouse = tmp_path / "warehouse"
+    pipeline.ingest([str(page)], warehouse)
+    result = run_cli("report", str(tmp_path / "report.html"), "--warehouse", str(warehouse))
+    assert result.exit_code == 0, result.output
+    html_page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<td>&lt;script&gt;alert(1)&lt;/script&gt; · training · fp16/fp16</td>" in html_page
+    assert "<script" not in html_page
+
+
+def test_links_in_an_mlperf_results_tree_are_not_followed(tmp_path):
+    """A result file, a scaling.json and a system description that are symbolic links to
+    files outside the tree: a unit archives none of them, and a tree read in place says
+    each link is not followed."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "result.txt"
+    secret.write_text(f":::MLLOG {{\"key\": \"submission_org\", \"value\": \"{SECRET}\"}}\n",
+                      encoding="utf-8")
+    (outside / "scaling.json").write_text('{"scaling_factor": 0.5}', encoding="utf-8")
+    tree = tmp_path / "training_results_v2.0"
+    shutil.copytree(PROJECT_ROOT / "tests" / "fixtures" / "mlperf" / "training_results_v2.0",
+                    tree)
+    resnet = tree / "Acme" / "results" / "pod16-tf-closed" / "resnet"
+    (resnet / "result_5.txt").symlink_to(secret)
+    (resnet / "scaling.json").symlink_to(outside / "scaling.json")
+    in_place = read_results_tree(tree)
+    reasons = {p.path.rsplit("/", 1)[-1]: p.reason for p in in_place.problems}
+    assert reasons["result_5.txt"].startswith(
+        "the result file is a symbolic link; links are not followed")
+    assert reasons["scaling.json"].startswith("not a regular file (links are not followed)")
+
+    warehouse = tmp_path / "warehouse"
+    pipeline.ingest([str(tree)], warehouse)
+    store = lake.archive_dir(warehouse)
+    for linked in (secret, outside / "scaling.json"):
+        assert archive.stored_path(store, archive.sha256_of(linked.read_bytes())) is None
+    assert query.run_sql(warehouse, "SELECT count(*) FROM lake.main.mlperf_runs "
+                                    "WHERE run_name = 'result_5'")[1] == [(0,)]
