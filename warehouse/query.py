@@ -82,7 +82,7 @@ def resolve_as_of(warehouse: Path, as_of: str | None) -> dict:
 def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
     past = resolve_as_of(warehouse, as_of)
     try:
-        return lake.connect(warehouse, read_only=True, **past)
+        connection = lake.connect(warehouse, read_only=True, **past)
     except duckdb.Error:
         if as_of is None:
             raise
@@ -112,6 +112,20 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
             f"snapshot ({first}) was written at {written.astimezone(UTC).isoformat()}; the "
             "time a page was captured is the column captured_at, e.g. "
             f"WHERE captured_at <= '{past['snapshot_time']}'") from None
+    if as_of is not None and not _has_view(connection, "measurements"):
+        # A snapshot whose tables lack columns later migrations added leaves the views over
+        # them out (lake.create_views): before the first ingest, that is every view.
+        connection.close()
+        refusal = _before_first_ingest(warehouse, as_of, past)
+        if refusal is not None:
+            raise refusal
+        connection = lake.connect(warehouse, read_only=True, **past)
+    return connection
+
+
+def _has_view(connection: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(connection.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
+                                   [name]).fetchone()[0])
 
 
 def _before_first_ingest(warehouse: Path, as_of: str, past: dict) -> lake.WarehouseError | None:
