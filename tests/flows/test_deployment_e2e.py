@@ -86,13 +86,23 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+BUSY_RETRIES = 10  # a server whose SQLite database is busy answers 503: ask again, as
+# Prefect's own client does
+
+
 def call_api(api_url: str, path: str, body: dict | None = None):
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(f"{api_url}{path}", data=data,
-                                     headers={"Content-Type": "application/json"},
-                                     method="POST" if body is not None else "GET")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read() or b"null")
+    for attempt in range(BUSY_RETRIES + 1):
+        request = urllib.request.Request(f"{api_url}{path}", data=data,
+                                         headers={"Content-Type": "application/json"},
+                                         method="POST" if body is not None else "GET")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            if error.code != 503 or attempt == BUSY_RETRIES:
+                raise
+            time.sleep(1 + attempt)
 
 
 def try_api(api_url: str, path: str, body: dict | None = None):
