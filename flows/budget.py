@@ -201,6 +201,9 @@ def _children_allowed() -> Iterator[None]:
 
 def _serve(connection) -> None:
     """The worker's loop: run each (function, args) received, send back its outcome."""
+    # Ctrl-C at the terminal reaches the whole process group: the run that started this
+    # worker stops it, and it must not die first, printing a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Workers read side by side, one per core: polars' own thread pool would only compete.
     os.environ.setdefault("POLARS_MAX_THREADS", "1")
     import gc

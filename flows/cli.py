@@ -12,7 +12,9 @@ from perfledger.flows.cli_common import (
     example_query,
     fail,
     format_option,
+    interrupted,
     max_width_option,
+    require_sources,
     resolve_warehouse,
     version_option,
     warehouse_option,
@@ -44,14 +46,19 @@ def main() -> None:
               help="MLPerf round of a results tree whose logs and folders do not name it.")
 def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at, mlperf_round):
     """Read PATH_OR_URL ... (files, folders) or, with none, the bundled demo corpus."""
-    from perfledger.flows.runner import run_ingest
+    from perfledger.flows.live_progress import tracker_for
+    from perfledger.flows.runner import run_ingest, through_prefect
 
     warehouse = resolve_warehouse(warehouse)
-    progress = (lambda message: None) if quiet else (lambda m: click.echo(f"  {m}", err=True))
     try:
-        summary = run_ingest(list(targets), warehouse, trigger=trigger, wait_s=wait_s,
-                             progress=progress, source_name=source_name,
-                             captured_at=captured_at, mlperf_round=mlperf_round)
+        # A flow run logs through Prefect, whose lines a live display would garble.
+        with tracker_for(quiet or through_prefect()) as tracker:
+            summary = run_ingest(list(targets), warehouse, trigger=trigger, wait_s=wait_s,
+                                 progress=_progress_lines(quiet), tracker=tracker,
+                                 source_name=source_name, captured_at=captured_at,
+                                 mlperf_round=mlperf_round)
+    except KeyboardInterrupt as interruption:
+        interrupted(getattr(interruption, "summary", None))
     except (lake.WarehouseError, ValueError) as error:
         fail(str(error))
     except ObjectStoreError as error:  # the raw pages could not be put on the bucket
@@ -64,6 +71,10 @@ def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at,
     click.echo(_summary_text(summary))
     if summary.failures and summary.documents_read == len(summary.failures):
         sys.exit(1)
+
+
+def _progress_lines(quiet: bool):
+    return (lambda message: None) if quiet else (lambda m: click.echo(f"  {m}", err=True))
 
 
 def _summary_text(summary) -> str:
@@ -128,9 +139,11 @@ def _refuse_several_statements(sql_text: str) -> None:
 @click.option("--source", default=None, help="Only this source.")
 def quarantine(warehouse, fmt, source):
     """List quarantined values with the stage, the check and the reason."""
+    folder = resolve_warehouse(warehouse)
     try:
-        columns, rows = query.run_query(resolve_warehouse(warehouse), "quarantine_list",
-                                        {"source": source})
+        columns, rows = query.run_query(folder, "quarantine_list", {"source": source})
+        if source is not None and not rows:
+            require_sources(folder, [source])
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

@@ -75,6 +75,37 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
+def require_sources(warehouse: Path, sources) -> None:
+    """Stop (exit 2) on a --source NAME the warehouse has never read: an empty answer would
+    look like a source without rows."""
+    from perfledger.warehouse.query import run_query
+
+    for name in sources:
+        if not run_query(warehouse, "source_read", {"source": name})[1][0][0]:
+            fail(f"the warehouse at {warehouse} has read no source named '{name}'; "
+                 "`perfledger sql \"SELECT DISTINCT source_id FROM document_versions\"` "
+                 "lists those it has")
+
+
+def interrupted(summary=None) -> None:
+    """Ctrl-C: say what was written, and exit 130 as a shell expects of an interrupted
+    command. Each run is committed whole or not at all, so the run in progress wrote
+    nothing; `summary` holds the runs committed before it, if any."""
+    committed = [run.snapshot_id for run in summary.runs] if summary is not None else []
+    if committed:
+        snapshots = ", ".join(str(snapshot) for snapshot in committed)
+        click.echo(f"interrupted: the run in progress wrote nothing; the runs committed "
+                   f"before it stay (snapshots {snapshots})", err=True)
+    elif summary is not None:
+        click.echo("interrupted: nothing was written (each run is committed whole or not "
+                   "at all)", err=True)
+    else:
+        click.echo("interrupted: the run in progress wrote nothing (each run is committed "
+                   "whole or not at all; `perfledger snapshots` lists those that were)",
+                   err=True)
+    sys.exit(130)
+
+
 def example_query() -> str:
     """The query `ingest` suggests after loading a new document (warehouse/queries/
     example.sql, less its comment line), on one line; read only when it is shown."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -14,13 +15,13 @@ from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from perfledger.flows import pipeline
+from perfledger.flows.runner import TASK_RUNNER_ENV, task_runner_setting
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.sources.collect import CollectedDocument
 from perfledger.warehouse import lake, location
 from perfledger.warehouse.dry_run_copy import copy_for_dry_run
 from perfledger.warehouse.load import DocumentLoad
 
-TASK_RUNNER_ENV = "PERFLEDGER_TASK_RUNNER"
 # A page takes well under a second to parse; a result still missing after this long was lost
 # (a Dask cluster whose workers all died, say), and waiting on would hang the whole run.
 PREPARE_TIMEOUT_S = 600
@@ -33,14 +34,9 @@ DRY_RUN_SUMMARY_KEY = "ingest-dry-run-summary"
 
 def task_runner_from_env() -> TaskRunner:
     """Threads by default; `dask` for local worker processes; a Dask scheduler address."""
-    setting = os.environ.get(TASK_RUNNER_ENV, "").strip()
+    setting = task_runner_setting()
     if setting in ("", "threads"):
         return ThreadPoolTaskRunner(max_workers=os.cpu_count() or 2)
-    if setting != "dask" and "://" not in setting:
-        raise ValueError(
-            f"{TASK_RUNNER_ENV} must be 'threads', 'dask' or a Dask scheduler address such as "
-            f"tcp://scheduler:8786, not {setting!r}"
-        )
     try:
         from prefect_dask import DaskTaskRunner
     except ImportError as error:
@@ -55,6 +51,19 @@ def task_runner_from_env() -> TaskRunner:
         })
     return DaskTaskRunner(address=setting)
 
+
+class _NoEmptyTraceback(logging.Filter):
+    """Prefect logs a task that returns a Failed state with `exc_info=True` though nothing
+    was raised, which prints a stray "NoneType: None" under the line: the failure's reason
+    is in the line itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[0] is None:
+            record.exc_info = None
+        return True
+
+
+logging.getLogger("prefect.task_runs").addFilter(_NoEmptyTraceback())
 
 # Reading files and fetching pages is where a retry can help; parsing the same bytes again cannot.
 collect_task = task(pipeline.collect, name="collect", retries=2, retry_delay_seconds=[1, 5],
@@ -229,9 +238,16 @@ def ingest_flow(
     publish_artifacts(summary, stages.locations, dry_run)
     message = summary_message(summary, dry_run)
     logger.info(message)
+    if every_document_failed(summary):
+        # Nothing was read: the run is red, so that an alert on failed runs fires.
+        return Failed(message=message, data=summary)
     if publish and not dry_run:
         return publish_after(summary, message)
     return Completed(message=message, data=summary)
+
+
+def every_document_failed(summary: pipeline.IngestSummary) -> bool:
+    return bool(summary.documents_read) and len(summary.failures) == summary.documents_read
 
 
 def ingest_into(targets: list[str], folder: Path, options: dict,

@@ -11,7 +11,7 @@ from perfledger.flows import budget
 from perfledger.schemas.normalize import DocumentContext, quarantine_frame
 from perfledger.schemas.validate import validate_measurements
 from perfledger.sources.collect import CollectedDocument
-from perfledger.sources.mlperf.collect import LAYOUT, materialized_tree
+from perfledger.sources.mlperf.collect import CONTENT_TYPE, LAYOUT, materialized_tree
 from perfledger.sources.mlperf.inference import read_inference_tree
 from perfledger.sources.mlperf.inference_measurements import measurements_from_inference
 from perfledger.sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
@@ -25,7 +25,10 @@ TITLES = {"training": "MLPerf Training v{} official results",
 
 
 def is_results_tree_document(document: CollectedDocument) -> bool:
-    return document.layout == LAYOUT
+    """A unit's manifest is known by its media type as well as its layout: a document read
+    back from the warehouse (`perfledger reprocess`) has no registered source to name the
+    layout, and read as a page its manifest holds no value."""
+    return document.layout == LAYOUT or document.content_type == CONTENT_TYPE
 
 
 def prepare_results_tree(
@@ -40,7 +43,9 @@ def prepare_results_tree(
         if kind == "inference":
             results = read_inference_tree(folder, mlperf_round)
         else:
+            _with_results_folders(folder, manifest)
             results = read_results_tree(folder, mlperf_round)
+        read_from = str(folder)
     context = DocumentContext(
         source_id=document.source_id,
         source_url=document.source_url,
@@ -56,6 +61,8 @@ def prepare_results_tree(
     good, invalid = validate_measurements(measured)
     problems = pl.concat([results.problems_frame(), _collect_problems(manifest, skipped,
                                                                        max_bytes)])
+    problems = problems.with_columns(_without_folder("path", read_from),
+                                     _without_folder("reason", read_from))
     problems = quarantine_frame(
         problems, document_sha256=document.document_sha256,
         source_id=document.source_id, stage="parse", check=pl.col("check"),
@@ -70,6 +77,25 @@ def prepare_results_tree(
     base.document_row = _document_row(document, context, scored) if first_sighting else None
     base.message = _summary(results, good.height, base.quarantine.height)
     return base
+
+
+def _with_results_folders(folder: Path, manifest: dict) -> None:
+    """A unit that is a system's description alone (its system has no results) is laid out
+    as its submitter folder holds it, beside an empty `results/`: a training tree needs both
+    to be one, and the description is then read as any other."""
+    if manifest.get("benchmark") is not None:
+        return
+    # The folders laid out (never a name of the manifest: it may climb out of the folder).
+    for systems in [*folder.glob("*/systems"), *folder.glob("*/*/systems")]:
+        if systems.is_dir():
+            (systems.parent / "results").mkdir(exist_ok=True)
+
+
+def _without_folder(column: str, folder: str) -> pl.Expr:
+    """The unit is read from a temporary folder: a problem names its files by their paths
+    in the tree, never by that folder."""
+    return (pl.col(column).str.replace_all(folder + "/", "", literal=True)
+            .str.replace_all(folder, ".", literal=True))
 
 
 def _collect_problems(manifest: dict, skipped: dict[str, int], max_bytes: int) -> pl.DataFrame:

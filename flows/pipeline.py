@@ -6,6 +6,9 @@ import contextlib
 import dataclasses
 import functools
 import gc
+import os
+import signal
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -59,11 +62,32 @@ from perfledger.warehouse.load import (
     commit_run,
     current_versions,
     known_documents,
+    legacy_file_ids,
     with_value_counts,
 )
 from perfledger.warehouse.reviews import read_reviews, review_path
 
 Progress = Callable[[str], None]
+
+
+class RunTracker:
+    """What a run says as it goes: by default one line per document to `progress`. A live
+    display on a terminal (flows/live_progress.py) shows the same as a progress bar."""
+
+    def __init__(self, progress: Progress = lambda message: None):
+        self.progress = progress
+
+    def message(self, text: str) -> None:
+        self.progress(text)
+
+    def collected(self, count: int) -> None:
+        self.progress(f"collected {count} document(s)")
+
+    def read(self, name: str, load: DocumentLoad) -> None:
+        self.progress(f"{name}: {load.status}{' - ' + load.message if load.message else ''}")
+
+    def writing(self) -> None:
+        """The documents of a run are read; its transaction is being written."""
 PREPARE_CHUNK = 64  # documents normalized and validated together by prepare_many
 
 
@@ -114,6 +138,31 @@ class IngestSummary:
     @property
     def failures(self) -> list[DocumentLoad]:
         return [d for run in self.all_runs for d in run.documents if d.status == "failed"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during an ingest, with what it had committed by then (each run commits whole
+    or not at all, so the run in progress wrote nothing)."""
+
+    def __init__(self, summary: IngestSummary):
+        super().__init__()
+        self.summary = summary
+
+
+@contextlib.contextmanager
+def _interruptible(summary: IngestSummary) -> Iterator[None]:
+    try:
+        yield
+    except Interrupted:
+        raise
+    except KeyboardInterrupt as interrupt:
+        raise Interrupted(summary) from interrupt
+
+
+def missing_paths(targets: list[str]) -> list[str]:
+    """The targets that are neither a URL nor a file or folder of this machine."""
+    return [target for target in targets
+            if not is_url(target) and not os.path.lexists(target)]
 
 
 def collect(
@@ -549,8 +598,9 @@ def write_run(
     trigger: str,
     started_at: str,
     warehouse: Path,
+    summary: IngestSummary | None = None,
 ) -> RunResult:
-    """Load stage for one run: one transaction, one snapshot.
+    """Load stage for one run: one transaction, one snapshot; the run is added to `summary`.
 
     `documents` may be a generator: each document is staged as soon as it is prepared, so
     a run of any size holds one batch of frames in memory, never the whole run."""
@@ -576,11 +626,30 @@ def write_run(
         }
         reviews = read_reviews(review_path(warehouse))
         budget.pause_at("load")  # test-only: a crash test kills the run here
-        counts = commit_run(connection, run, stage, reviews)
-    if counts is None:  # the run changed nothing, and wrote no snapshot (see commit_run)
-        return RunResult(run_id, None, loaded, RunCounts(), tables)
-    snapshot = lake.current_snapshot(connection)
-    return RunResult(run_id, snapshot, loaded, counts, tables)
+        with _ctrl_c_after_commit():
+            counts = commit_run(connection, run, stage, reviews)
+            if counts is None:  # the run changed nothing, and wrote no snapshot
+                result = RunResult(run_id, None, loaded, RunCounts(), tables)
+            else:
+                result = RunResult(run_id, lake.current_snapshot(connection), loaded, counts,
+                                   tables)
+            if summary is not None:
+                summary.all_runs.append(result)
+    return result
+
+
+@contextlib.contextmanager
+def _ctrl_c_after_commit() -> Iterator[None]:
+    """Ctrl-C during a run's commit takes effect once the commit is over and counted: an
+    interrupted ingest then knows exactly which runs it committed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread receives it
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _current_documents(connection, registry: Registry, warehouse: Path
@@ -615,6 +684,7 @@ def reprocess(
     source_names: list[str] | None = None,
     wait_s: float = 0.0,
     progress: Progress = lambda message: None,
+    tracker: RunTracker | None = None,
 ) -> IngestSummary:
     """Re-read the archived current version of each source with today's parser and vocabularies.
 
@@ -622,11 +692,13 @@ def reprocess(
     vocabulary knows it, and a parser fix applies to stored pages.
     """
     lake.require_warehouse(warehouse)  # there is nothing to re-read in a new one
+    tracker = tracker or RunTracker(progress)
     _freeze_startup_objects()
     shared_settings.pull(warehouse)
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
-    with lake.writer_lock(warehouse, wait_s):
+    with _interruptible(summary), lake.writer_lock(warehouse, wait_s,
+                                                   waiting=tracker.message):
         connection = lake.connect(warehouse, views=False)
         try:
             documents = [
@@ -638,12 +710,12 @@ def reprocess(
                                         {document.source_id for document in documents})
             started = datetime.now(UTC).isoformat()
             if documents:
-                prepared = _reported(
+                tracker.collected(len(documents))
+                prepared = _followed_by(_reported(
                     documents, prepare_many(documents, known, current, warehouse, force=True),
-                    lambda document, load: progress(f"{document.source_id}: {load.message}"),
-                )
-                summary.all_runs.append(
-                    write_run(connection, prepared, "reprocess", started, warehouse))
+                    lambda document, load: tracker.read(document.source_id, load),
+                ), tracker.writing)
+                write_run(connection, prepared, "reprocess", started, warehouse, summary)
         finally:
             connection.close()
     return summary
@@ -691,17 +763,23 @@ def ingest(
     source_name: str | None = None,
     captured_at: str | None = None,
     mlperf_round: str | None = None,
+    tracker: RunTracker | None = None,
 ) -> IngestSummary:
     """Collect, parse, normalize, validate and load; one snapshot per planned run.
 
     The stage callables default to the plain functions (for the prepare stage, prepare_many:
     prepare's results, a chunk of documents at a time); the Prefect flow passes its tasks,
-    which wrap the same functions, so both paths give the same values.
+    which wrap the same functions, so both paths give the same values. `tracker` says how
+    the run goes (by default, lines to `progress`).
     """
     collect_stage = collect_stage or collect
+    tracker = tracker or RunTracker(progress)
     if any(not target.strip() for target in targets):
         # Path("") is the current folder: an unset shell variable would ingest all of it.
         raise ValueError("an empty PATH_OR_URL was given; name a file, folder or URL")
+    if missing := missing_paths(targets):
+        # Before anything is opened: a mistyped path creates no warehouse and runs nothing.
+        raise ValueError(f"no such file or folder: {', '.join(missing)}; nothing was read")
     if captured_at is not None:
         captured_at = checked(captured_at, "--captured-at")
     merge_every = settings.merge_every()
@@ -709,15 +787,18 @@ def ingest(
     shared_settings.pull(warehouse)  # a shared warehouse's sources, mappings and reviews
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
-    with lake.writer_lock(warehouse, wait_s):
+    with _interruptible(summary), lake.writer_lock(warehouse, wait_s,
+                                                   waiting=tracker.message):
         connection, documents, first_current = _open_and_collect(
             lambda validators: collect_stage(targets, registry, warehouse, source_name,
                                              captured_at, validators, mlperf_round),
             warehouse, fetching=_fetches(targets, source_name),
         )
         try:
-            progress(f"collected {len(documents)} document(s)")
-            documents = _mirror_archive(documents, warehouse, first_current, progress)
+            if source_name is None:
+                documents = with_legacy_ids(documents, legacy_file_ids(connection))
+            tracker.collected(len(documents))
+            documents = _mirror_archive(documents, warehouse, first_current, tracker.message)
             budget.pause_at("collected")  # test-only: a crash test kills the run here
             runs = plan_runs(documents)
             for position, batch in enumerate(runs):
@@ -731,23 +812,31 @@ def ingest(
                 # `known`: a run of unchanged files needs neither it nor the value counts.
                 known = known_documents(connection) if read else set()
                 current = with_value_counts(connection, current, read)
-                prepared = _reported(
+                prepared = _followed_by(_reported(
                     batch, _prepare_run(batch, prepare_stage, known, current, warehouse),
-                    lambda document, load: progress(
-                        f"{document.location}: {load.status}"
-                        f"{' - ' + load.message if load.message else ''}"),
-                )
+                    lambda document, load: tracker.read(document.location, load),
+                ), tracker.writing)
                 if position == len(runs) - 1:
                     # Once the last run is read, the idle readers' memory need not wait for
                     # its commit (the largest part of a large run's peak).
                     prepared = _followed_by(prepared, budget.stop_workers)
-                summary.all_runs.append(write_run(connection, prepared, trigger, started,
-                                                  warehouse))
+                write_run(connection, prepared, trigger, started, warehouse, summary)
                 _merge_when_due(connection, summary.all_runs[-1].snapshot_id, merge_every,
-                                progress)
+                                tracker.message)
         finally:
             connection.close()
     return summary
+
+
+def with_legacy_ids(documents: list[CollectedDocument], legacy: dict[str, str]
+                    ) -> list[CollectedDocument]:
+    """Files whose source was named by an earlier version (the stem of the file's name, see
+    migration 012) keep that source: found by the URL of its current version's file."""
+    if not legacy:
+        return documents
+    return [dataclasses.replace(document, source_id=legacy[document.source_url])
+            if document.source_url in legacy and document.source_id.startswith("file-")
+            else document for document in documents]
 
 
 def _mirror_archive(documents: list[CollectedDocument], warehouse: Path,

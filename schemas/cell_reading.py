@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -260,7 +261,7 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     rest = text[match.end():]
     scale = _SCALE_WORD.match(rest)
     if scale:
-        number *= _SCALE[scale.group(1)]
+        number = decimal_product(number, _SCALE[scale.group(1)])
         rest = rest[scale.end():]
     if not math.isfinite(number):
         return CellReading(problem="non_finite_value")
@@ -293,7 +294,8 @@ def _with_unit_and_spread(number: float, rest: str, approximate: bool, decimal: 
         rest=unit_text if unit is None and unit_text else None,
         spread=spread,
         approximate=approximate,
-        seconds=number * unit.factor if unit is not None and unit.kind == "duration" else None,
+        seconds=(decimal_product(number, unit.factor)
+                 if unit is not None and unit.kind == "duration" else None),
         qualifier=qualifier,
     )
     return CellReading((value,), None, evidence)
@@ -325,16 +327,24 @@ def _duration_seconds(text: str) -> float | None:
     """A clock reading ("0:06:27", "03:19:59") or a duration spelled in parts ("23h 43m")."""
     clock = _CLOCK.match(text)
     if clock:
-        return (float(clock.group("h") or 0) * 3600 + float(clock.group("m")) * 60
-                + float(clock.group("s")))
+        return float(Decimal(clock.group("h") or 0) * 3600 + Decimal(clock.group("m")) * 60
+                     + Decimal(clock.group("s")))
     if not re.search(r"\d\s*[a-z]+\s*\d", text):  # one number and one unit: the unit path
         return None
     spelled = _SPELLED.match(text)
     if spelled is None:
         return None
     scales = {"d": 86400, "h": 3600, "m": 60, "s": 1}
-    return sum(float(spelled.group(name)) * scale for name, scale in scales.items()
-               if spelled.group(name))
+    return float(sum(Decimal(spelled.group(name)) * scale for name, scale in scales.items()
+                     if spelled.group(name)))
+
+
+def decimal_product(number: float, factor: float) -> float:
+    """number x factor as the decimals they print multiply: 1.1 k is 1100, 114 us is
+    0.000114 s, where the binary product is 1100.0000000000002 and 0.00011399999999999999."""
+    if not (math.isfinite(number) and math.isfinite(factor)):
+        return number * factor
+    return float(Decimal(repr(number)) * Decimal(repr(factor)))
 
 
 def read_number(digits: str, decimal: str | None) -> tuple[float | None, str | None, str | None]:

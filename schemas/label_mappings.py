@@ -12,7 +12,7 @@ them, so the values come back without fetching anything.
 
     [[label]]
     kind = "source"
-    text = "file-results-de"
+    text = "file-results-de.html"
     language = "de"
 
     [[label]]

@@ -71,6 +71,10 @@ RUN_DTYPES: dict[str, pl.DataType] = {
     "submission_status": pl.String,
     "hyperparameters": pl.String,
     "problem_count": pl.Int32,
+    "duration_ms": pl.Float64,
+    "quality_target": pl.String,
+    "reached_target": pl.Boolean,
+    "energy_joules": pl.Float64,
 }
 
 SCORE_DTYPES: dict[str, pl.DataType] = {
@@ -92,6 +96,8 @@ SCORE_DTYPES: dict[str, pl.DataType] = {
     "runs_non_converged": pl.Int32,
     "runs_used": pl.String,
     "runs_dropped": pl.String,
+    "energy_joules": pl.Float64,
+    "energy_reason": pl.String,
 }
 
 

@@ -93,6 +93,21 @@ class MlperfRunSchema(pa.DataFrameModel):
     submission_status: str = pa.Field(nullable=True, description="submission_status")
     hyperparameters: str = pa.Field(description="Other logged settings, JSON object")
     problem_count: pl.Int32 = pa.Field(ge=0, description="Problems found in the file")
+    duration_ms: float = pa.Field(
+        nullable=True, ge=0,
+        description="run_stop - run_start in ms as logged, a fraction of a millisecond kept")
+    quality_target: str = pa.Field(
+        nullable=True,
+        description="The range an eval_accuracy must reach for the run to count, from the "
+                    "round's compliance rules (sources/mlperf/rules/training_targets.csv)")
+    reached_target: bool = pa.Field(
+        nullable=True,
+        description="Whether some evaluation reached the quality target; a run that did not "
+                    "counts as not converged. NULL where the rules hold no target")
+    energy_joules: float = pa.Field(
+        nullable=True, ge=0,
+        description="Energy of a run measured for power (its power/ logs), joules, as the "
+                    "MLCommons result summarizer computes it")
 
     class Config:
         strict = True
@@ -124,6 +139,13 @@ class MlperfScoreSchema(pa.DataFrameModel):
     runs_non_converged: pl.Int32 = pa.Field(ge=0, description="Runs that did not")
     runs_used: str = pa.Field(description="Runs averaged, comma-separated")
     runs_dropped: str = pa.Field(description="Runs dropped with why, comma-separated")
+    energy_joules: float = pa.Field(
+        nullable=True, ge=0,
+        description="Official energy to train, joules, where the runs were measured for "
+                    "power: the mean energy of the runs the score uses, times the scaling "
+                    "factor (the result summarizer's)")
+    energy_reason: str = pa.Field(
+        nullable=True, description="Why a folder measured for power has no energy score")
 
     class Config:
         strict = True

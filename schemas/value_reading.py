@@ -31,6 +31,7 @@ _COMMA_GROUPS = r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
 _SIGNED = r"^[\s*_~]*[+\-\u2212]\s*\d"
 _SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
 MAX_DIGITS = 30
+MAX_EXACT_DIGITS = 15  # significant digits a double always holds exactly
 POSITIVE_METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]
 DURATION_METRICS = ["latency", "time_to_train", "time_to_result"]
 # The unit kinds a metric may take from its row or its page (its cell and column header
@@ -316,6 +317,13 @@ def _converted() -> list[pl.Expr]:
         .when((metric == "other") & kind.is_not_null()).then(spread * factor)
         .otherwise(spread)
     )
+    # The factors' digits: those of the unit's factor (0.001, 60, 86400) and of the metric's
+    # canonical scale (1000 for ms); a clock reading's seconds are the number converted.
+    factor_digits = (significant_digits(factor.fill_null(1.0))
+                     + significant_digits(to_canonical))
+    scaled = pl.coalesce(pl.col("seconds"), number)
+    value = as_published(value, significant_digits(scaled) + factor_digits)
+    spread_value = as_published(spread_value, significant_digits(spread) + factor_digits)
     unit = (
         pl.when(metric == "throughput").then(pl.lit("items/s"))
         .when(metric == "latency").then(pl.lit("ms"))
@@ -339,6 +347,24 @@ def _converted() -> list[pl.Expr]:
             pl.when(printed).then(number).alias("published_number"),
             pl.col("u_item").alias("unit_item_kind"),
             pl.when(pl.col("u_per").is_in(RATE_SCOPES)).then(pl.col("u_per")).alias("rate_per")]
+
+
+def significant_digits(number: pl.Expr) -> pl.Expr:
+    """The fewest significant digits that give the number back (0.39: 2, 86400: 3, 1e-06:
+    1); null beyond MAX_EXACT_DIGITS."""
+    return pl.coalesce([pl.when(number.round_sig_figs(digits) == number).then(pl.lit(digits))
+                        for digits in range(1, MAX_EXACT_DIGITS + 1)])
+
+
+def as_published(value: pl.Expr, digits: pl.Expr) -> pl.Expr:
+    """A product of decimals rounded to the significant digits its factors carry together:
+    the exact product has no more (0.39 ms is 0.39 x 0.001 s x 1000, at most 4 digits), so
+    this drops only the binary noise of the multiplication (0.39000000000000007 -> 0.39).
+    A value of more digits than a double holds exactly is left as computed."""
+    rounded = pl.when(digits == 1).then(value.round_sig_figs(1))
+    for count in range(2, MAX_EXACT_DIGITS + 1):
+        rounded = rounded.when(digits == count).then(value.round_sig_figs(count))
+    return rounded.otherwise(value)
 
 
 def _checked() -> pl.Expr:

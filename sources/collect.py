@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
-from urllib.parse import quote_from_bytes
+from urllib.parse import quote_from_bytes, urlsplit
 
 from perfledger.sources import archive
 from perfledger.sources.capture_time import utc_text
@@ -69,6 +69,24 @@ def _file_uri(resolved: str) -> str:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80] or "document"
+
+
+def file_source_id(relative: str) -> str:
+    """A file's source: `file-` and its path below the folder ingested (`file-a/index.html`;
+    a file named itself: `file-index.html`), so that two files never share one. Every
+    character is kept but `%`, control characters and bytes that are no text, which are
+    written %XX: one name, one id, and back."""
+    if relative.isprintable() and "%" not in relative:
+        return f"file-{relative}"
+    return "file-" + "".join(_escaped(character) for character in relative)
+
+
+def _escaped(character: str) -> str:
+    if 0xDC80 <= ord(character) <= 0xDCFF:  # a byte of the name that is no text
+        return f"%{ord(character) - 0xDC00:02X}"
+    if character == "%" or not character.isprintable():
+        return "".join(f"%{byte:02X}" for byte in character.encode("utf-8"))
+    return character
 
 
 def _sighting(document: CollectedDocument) -> dict:
@@ -157,11 +175,12 @@ class _FileReader:
         self._entries.append(_Archiving(self._threads.submit(self._archive, path, stat.st_size),
                                         path, stat, described))
 
-    def read_unit(self, unit: TreeUnit, source_name: str | None, captured_at: str | None,
-                  given_round: str | None) -> None:
+    def read_unit(self, unit: TreeUnit, found_round: tuple[str | None, str | None],
+                  source_name: str | None, captured_at: str | None) -> None:
         """Archive each file of a results-tree unit as `read` archives a file; the unit's
-        document, its manifest, is written once they all are."""
-        mlperf_round, round_from = mlperf_collect.unit_round(unit, given_round)
+        document, its manifest, is written once they all are. `found_round`: (round, where
+        it was read), as mlperf.collect.unit_round gives it."""
+        mlperf_round, round_from = found_round
         source_id = mlperf_collect.unit_source_id(unit, mlperf_round, source_name)
         described = CollectedDocument(
             source_id=source_id, source_url=mlperf_collect.unit_source_url(unit, mlperf_round),
@@ -298,12 +317,13 @@ def collect_paths(
     with reader:
         for path in paths:
             if not path.exists():
-                reader.add(_missing(path))
+                reader.add(_missing(path))  # gone since the ingest checked it
                 continue
             units = find_units(path) if path.is_dir() else []
             if units:
-                for unit in units:
-                    reader.read_unit(unit, source_name, captured_at, mlperf_round)
+                rounds = _unit_rounds(path, units, mlperf_round)
+                for unit, found in zip(units, rounds, strict=True):
+                    reader.read_unit(unit, found, source_name, captured_at)
                 continue
             listed = _listed_files(path) if path.is_dir() else [_listed_file(path)]
             for file in listed:
@@ -312,8 +332,35 @@ def collect_paths(
                     continue
                 if file.path.name.startswith(".") or file.path.name.endswith(".sightings.jsonl"):
                     continue
-                reader.read(file.path, _describe_file(file, captures, overrides), file.stat)
+                described = _describe_file(file, captures, overrides)
+                if file.linked:
+                    # A link may point anywhere (`ln -s /etc/shadow d/s.txt`): what a folder
+                    # holds is read, not what its links point at. A file named itself is read.
+                    reader.add(_failed(described, f"{file.path} is a symbolic link: links "
+                                                  "inside a folder are not followed"))
+                    continue
+                reader.read(file.path, described, file.stat)
     return sorted(reader.documents, key=lambda d: d.captured_at)
+
+
+class UnknownRound(ValueError):
+    """Units of a results tree whose round nothing names: no score can be computed."""
+
+
+def _unit_rounds(path: Path, units: list[TreeUnit], given: str | None
+                 ) -> list[tuple[str | None, str | None]]:
+    """Each unit's round and where it was read, before any is archived; UnknownRound, one
+    message for the whole tree, when one has none."""
+    rounds = [mlperf_collect.unit_round(unit, given) for unit in units]
+    unknown = sum(found is None for found, _ in rounds)
+    if unknown:
+        kind = units[0].kind
+        raise UnknownRound(
+            f"{unknown} of the {len(units)} units of the MLPerf {kind} results tree at {path} "
+            "name no round: their logs do not state it and no folder of the path is named "
+            f"after one ({kind}_results_v4.0); give it with `perfledger ingest {path} "
+            "--round X.Y`; nothing was ingested")
+    return rounds
 
 
 def _overrides(registry: Registry, source_name: str | None, captured_at: str | None) -> dict:
@@ -342,17 +389,24 @@ class _ListedFile:
     path: Path  # as the user named it: the folder given, then the names below it
     resolved: str  # symbolic links resolved, as Path.resolve() gives it
     stat: os.stat_result | None  # None when the file could not be stat'ed while listed
+    linked: bool = False  # a symbolic link found inside a folder: never followed
+    relative: str = ""  # below the folder ingested, with "/"; a file named itself: its name
+
+    @property
+    def source_id(self) -> str:
+        return file_source_id(self.relative or self.path.name)
 
 
 def _listed_file(path: Path) -> _ListedFile:
-    return _ListedFile(path, str(path.resolve()), None)
+    return _ListedFile(path, str(path.resolve()), None, relative=path.name)
 
 
 def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
     """The files below `folder`, in the order of their paths' parts, as sorted(Path.rglob)
-    gives them: a linked folder is not entered, a linked file is listed. One scandir per
-    folder replaces a stat and a resolve per file; a folder that cannot be listed is a
-    document that failed, not files silently left out."""
+    gives them. A symbolic link to a file or a folder is listed as linked, and neither read
+    nor entered (see collect_paths). One scandir per folder replaces a stat and a resolve
+    per file; a folder that cannot be listed is a document that failed, not files silently
+    left out."""
     found: list[tuple[tuple[str, ...], _ListedFile | CollectedDocument]] = []
     real_folder = os.path.realpath(folder)
     pending: list[tuple[str, ...]] = [()]  # folders still to list; the order comes from the sort
@@ -363,32 +417,30 @@ def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
             with os.scandir(directory) as listing:
                 entries = list(listing)
         except OSError as error:
-            found.append((parts, _unlistable(Path(directory), error)))
+            found.append((parts, _unlistable(Path(directory), error, "/".join(parts))))
             continue
         for entry in entries:
             entry_parts = (*parts, entry.name)
             try:
-                if entry.is_dir():
-                    if not entry.is_symlink():
-                        pending.append(entry_parts)
-                    continue
-                if not entry.is_file():
-                    continue
                 linked = entry.is_symlink()
-                stat = entry.stat()
+                if entry.is_dir() and not linked:
+                    pending.append(entry_parts)
+                    continue
+                if not (entry.is_file() or linked and entry.is_dir()):
+                    continue  # a broken link, a pipe, a socket or a device
+                stat = entry.stat(follow_symlinks=False)
             except OSError:  # gone or broken since listed: Path.is_file() said False too
                 continue
-            resolved = (os.path.realpath(entry.path) if linked
-                        else os.path.join(real_folder, *entry_parts))
             found.append((entry_parts, _ListedFile(folder / os.path.join(*entry_parts),
-                                                   resolved, stat)))
+                                                   os.path.join(real_folder, *entry_parts),
+                                                   stat, linked, "/".join(entry_parts))))
     found.sort(key=lambda item: item[0])
     return [listed for _, listed in found]
 
 
-def _unlistable(folder: Path, error: OSError) -> CollectedDocument:
+def _unlistable(folder: Path, error: OSError, relative: str) -> CollectedDocument:
     return CollectedDocument(
-        source_id=f"file-{_slug(folder.name)}", source_url=folder.resolve().as_uri(),
+        source_id=file_source_id(relative or folder.name), source_url=folder.resolve().as_uri(),
         location=str(folder), captured_at=_now(), content_type="",
         error=f"cannot list the folder {folder}: {error.strerror or error}",
     )
@@ -396,7 +448,7 @@ def _unlistable(folder: Path, error: OSError) -> CollectedDocument:
 
 def _missing(path: Path) -> CollectedDocument:
     return CollectedDocument(
-        source_id=f"file-{_slug(path.stem)}", source_url=path.resolve().as_uri(),
+        source_id=file_source_id(path.name), source_url=path.resolve().as_uri(),
         location=str(path), captured_at=_now(), content_type="",
         error=f"no such file or folder: {path}",
     )
@@ -417,11 +469,11 @@ def _describe_file(file: _ListedFile, captures: dict[str, tuple[Capture, Source]
             mtime = (file.stat or path.stat()).st_mtime
         except OSError as error:
             return CollectedDocument(
-                source_id=f"file-{_slug(path.stem)}", source_url=_file_uri(file.resolved),
+                source_id=file.source_id, source_url=_file_uri(file.resolved),
                 location=str(path), captured_at=_now(), content_type="",
                 error=f"cannot read {path}: {error.strerror or error}")
         described = CollectedDocument(
-            source_id=f"file-{_slug(path.stem)}", source_url=_file_uri(file.resolved),
+            source_id=file.source_id, source_url=_file_uri(file.resolved),
             location=str(path), captured_at=utc_text(mtime),
             # The media type a layout declares for the suffix (sources/layouts/__init__.py).
             content_type=file_media_types().get(path.suffix.lower(), ""),
@@ -433,14 +485,23 @@ def is_url(target: str) -> bool:
     return target.startswith(("http://", "https://"))
 
 
+def url_host(url: str) -> str:
+    """The URL's host as a fetch checks it: lower case, an IPv6 literal without its brackets
+    (`http://[::1]/x` -> `::1`), no user or port."""
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:  # a malformed IPv6 literal: the fetch refuses the URL with the reason
+        return ""
+
+
 def source_for_url(url: str, registry: Registry) -> Source:
     """The registered source with this URL, or an ad-hoc one allowed on the URL's host only."""
     registered = registry.source_for_url(url)
     if registered is not None:
         return registered
-    host = re.sub(r"^https?://([^/:?#]+).*$", r"\1", url).lower()
-    return Source(name=f"url-{_slug(host + '-' + url.split(host, 1)[-1])}", url=url,
-                  allowed_hosts=(host,))
+    host = url_host(url)
+    rest = url.split(host, 1)[-1] if host else url
+    return Source(name=f"url-{_slug(host + '-' + rest)}", url=url, allowed_hosts=(host,))
 
 
 def _fetch_record(result: FetchResult) -> dict:
@@ -465,7 +526,7 @@ def fetch_source(
     source: Source, store: Path, validators: dict[str, tuple[str | None, str | None]]
 ) -> CollectedDocument:
     """Fetch one source's URL; the body is archived before anything reads it, whatever the outcome."""
-    host = re.sub(r"^https?://([^/:?#]+).*$", r"\1", source.url).lower()
+    host = url_host(source.url)
     policy = FetchPolicy(allowed_hosts=frozenset(source.allowed_hosts or (host,)),
                          allow_local=source.local)
     etag, last_modified = validators.get(source.url, (None, None))

@@ -8,6 +8,7 @@ import fcntl
 import functools
 import importlib.util
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -45,9 +46,17 @@ def default_warehouse_dir() -> Path:
     return data_home / "perfledger" / "warehouse"
 
 
+# DuckDB's PostgreSQL client names the statement that failed before the cause, verbatim:
+# `Failed to execute query "SELECT ...\n FROM ...": server closed the connection ...`.
+_FAILED_STATEMENT = re.compile(r'(Failed to (?:execute|prepare) query) ".*": ', re.DOTALL)
+
+
 def first_line(error: BaseException) -> str:
-    """An error's first line (DuckDB's and libpq's go on with hints and the statement)."""
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+    """An error's first line (DuckDB's and libpq's go on with hints and the statement),
+    with the cause of a failed catalog statement in place of the statement's text, whose
+    own first line would otherwise be all that is shown."""
+    text = _FAILED_STATEMENT.sub(r"\1: ", str(error).strip())
+    return (text.splitlines() or [type(error).__name__])[0]
 
 
 def catalog_path(warehouse: Path) -> Path:
@@ -369,26 +378,28 @@ def create_views(
 ) -> None:
     """Create the public views as temporary views over the attached (possibly past) tables.
 
-    At a past snapshot, a table created by a later migration does not exist yet; the views
-    over it are left out rather than failing every query of that time.
+    At a past snapshot, a table (or a column) created by a later migration does not exist
+    yet; the views over it are left out rather than failing every query of that time.
     """
     for path in sorted(VIEWS_DIR.glob("*.sql")):
         try:
             connection.execute(path.read_text(encoding="utf-8"))
-        except duckdb.CatalogException:
+        except (duckdb.CatalogException, duckdb.BinderException):
             if not skip_missing_tables:
                 raise
 
 
 @contextlib.contextmanager
-def writer_lock(warehouse: Path, wait_s: float = 0.0) -> Iterator[None]:
-    """One writer at a time: a second ingest waits up to `wait_s`, then stops with a message."""
+def writer_lock(warehouse: Path, wait_s: float = 0.0,
+                waiting: Callable[[str], None] = lambda message: None) -> Iterator[None]:
+    """One writer at a time: a second ingest waits up to `wait_s` (saying so once to
+    `waiting`), then stops with a message."""
     from perfledger.warehouse import location
 
     if (shared := location.shared(warehouse)) is not None:
         # A PostgreSQL advisory lock, which a server restart or a killed session takes away
         # while the run goes on: every commit asks first that it is still held.
-        with location.writer_lock(shared, wait_s) as still_held:
+        with location.writer_lock(shared, wait_s, waiting) as still_held:
             token = _LOCK_CHECK.set(still_held)
             try:
                 yield
@@ -401,14 +412,19 @@ def writer_lock(warehouse: Path, wait_s: float = 0.0) -> Iterator[None]:
         handle = path.open("a+")
     with handle:
         deadline = time.monotonic() + wait_s
+        told = False
         while True:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
+                handle.seek(0)
+                holder = handle.read().strip() or "another process"
+                if not told and wait_s > 0:
+                    waiting(f"another ingest is writing to {warehouse} ({holder}): waiting "
+                            f"up to {wait_s:g} s for it to finish")
+                    told = True
                 if time.monotonic() >= deadline:
-                    handle.seek(0)
-                    holder = handle.read().strip() or "another process"
                     raise WarehouseError(
                         f"another ingest is writing to {warehouse} ({holder}); "
                         "wait for it to finish or pass --wait SECONDS"

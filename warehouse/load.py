@@ -74,6 +74,14 @@ class DocumentLoad:
     claims_rejected: int = 0
 
 
+def legacy_file_ids(connection: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The ids of sources read before a file's id was its path (migration 012), by the URL
+    of the file each one's current version came from: `file:///.../b/index.html` ->
+    `file-index`."""
+    return dict(connection.execute(
+        "SELECT source_url, source_id FROM legacy_file_sources").fetchall())
+
+
 def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
     rows = connection.execute("SELECT document_sha256 FROM documents").fetchall()
     return {row[0] for row in rows}

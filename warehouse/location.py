@@ -460,7 +460,8 @@ def _open_error(location: SharedLocation, read_only: bool,
 
 
 @contextlib.contextmanager
-def writer_lock(location: SharedLocation, wait_s: float = 0.0
+def writer_lock(location: SharedLocation, wait_s: float = 0.0,
+                waiting: Callable[[str], None] = lambda message: None
                 ) -> Iterator[Callable[[], None]]:
     """One writer at a time across machines: a PostgreSQL session-level advisory lock on the
     catalog database, held on a connection of its own for the whole run; a second ingest
@@ -477,8 +478,12 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0
     # The session sits idle for the whole run: never ended for that, and ended within about a
     # minute of its machine vanishing (the server's keepalives), so that a writer whose
     # machine died holds the lock no longer than that.
+    def waits(session) -> None:
+        waiting(f"another ingest is writing to {location.display()} "
+                f"({_lock_holder(session, key)}): waiting up to {wait_s:g} s for it to finish")
+
     with _advisory_lock(location, key, holder_name, wait_s, "the writer lock", busy,
-                        _LOCK_SESSION_SETTINGS) as session:
+                        _LOCK_SESSION_SETTINGS, waits) as session:
         import psycopg
 
         def still_held() -> None:
@@ -501,7 +506,8 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0
 @contextlib.contextmanager
 def _advisory_lock(location: SharedLocation, key: int, session_name: str, wait_s: float,
                    what: str, busy: Callable[[object], str],
-                   settings: tuple[str, ...] = ()) -> Iterator[object]:
+                   settings: tuple[str, ...] = (),
+                   waits: Callable[[object], None] = lambda session: None) -> Iterator[object]:
     """A session-level advisory lock `key` on the catalog database, on a psycopg session of
     its own named `session_name`, tried until `wait_s` runs out (then WarehouseError with
     `busy(session)`); yields the session, and frees the lock when done. The lock goes with
@@ -524,9 +530,13 @@ def _advisory_lock(location: SharedLocation, key: int, session_name: str, wait_s
             with contextlib.suppress(psycopg.Error):
                 session.execute(setting)
         deadline = time.monotonic() + wait_s
+        told = False
         while not session.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
             if time.monotonic() >= deadline:
                 raise lake.WarehouseError(busy(session))
+            if not told:
+                waits(session)  # once, when a wait begins
+                told = True
             time.sleep(0.2)
         try:
             yield session

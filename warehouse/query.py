@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
 import re
+import shutil
+import tempfile
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -64,6 +68,9 @@ def resolve_as_of(warehouse: Path, as_of: str | None) -> dict:
     if as_of is None:
         return {}
     if re.fullmatch(r"\d+", as_of.strip()):
+        if int(as_of) >= 2**63:  # DuckLake's snapshot ids are BIGINT
+            raise lake.WarehouseError(f"--as-of {as_of.strip()}: the warehouse at {warehouse} "
+                                      "has no snapshot then (`perfledger snapshots` lists them)")
         return {"snapshot_version": int(as_of)}
     try:
         return {"snapshot_time": checked(as_of, "--as-of")}
@@ -75,7 +82,7 @@ def resolve_as_of(warehouse: Path, as_of: str | None) -> dict:
 def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
     past = resolve_as_of(warehouse, as_of)
     try:
-        return lake.connect(warehouse, read_only=True, **past)
+        connection = lake.connect(warehouse, read_only=True, **past)
     except duckdb.Error:
         if as_of is None:
             raise
@@ -105,6 +112,20 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
             f"snapshot ({first}) was written at {written.astimezone(UTC).isoformat()}; the "
             "time a page was captured is the column captured_at, e.g. "
             f"WHERE captured_at <= '{past['snapshot_time']}'") from None
+    if as_of is not None and not _has_view(connection, "measurements"):
+        # A snapshot whose tables lack columns later migrations added leaves the views over
+        # them out (lake.create_views): before the first ingest, that is every view.
+        connection.close()
+        refusal = _before_first_ingest(warehouse, as_of, past)
+        if refusal is not None:
+            raise refusal
+        connection = lake.connect(warehouse, read_only=True, **past)
+    return connection
+
+
+def _has_view(connection: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(connection.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
+                                   [name]).fetchone()[0])
 
 
 def _before_first_ingest(warehouse: Path, as_of: str, past: dict) -> lake.WarehouseError | None:
@@ -148,9 +169,22 @@ def lock_down(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
     if (shared := location.shared(Path(warehouse))) is not None:
         folders = [shared.lake_data]  # a shared warehouse's data: s3://BUCKET/PREFIX/data/
     listed = ", ".join("'" + folder.replace("'", "''") + "'" for folder in folders)
+    # DuckDB lets a locked session read its temporary folder, by default `.tmp` in the
+    # current folder, where anything may lie: it is a private empty one instead.
+    spill = _private_spill_folder().replace("'", "''")
+    connection.execute(f"SET temp_directory = '{spill}'")
     connection.execute(f"SET allowed_directories = [{listed}]")
     connection.execute("SET enable_external_access = false")
     connection.execute("SET lock_configuration = true")
+
+
+@functools.cache
+def _private_spill_folder() -> str:
+    """A folder of this process's own (mode 0700, empty) for DuckDB to spill large queries
+    to, removed when the process ends."""
+    folder = tempfile.mkdtemp(prefix="perfledger-sql-spill-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def check_read_only(sql: str) -> None:

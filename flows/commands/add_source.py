@@ -7,6 +7,7 @@ import re
 import click
 
 from perfledger.flows.cli_common import fail, resolve_warehouse, warehouse_option
+from perfledger.sources.collect import url_host
 from perfledger.sources.object_store import ObjectStoreError
 from perfledger.sources.registry import USER_REGISTRY, RegistryError, Source, add_source
 from perfledger.warehouse import shared_settings
@@ -34,7 +35,7 @@ def add_source_command(url, name, publisher, layout, schedule, allowed_hosts, lo
     """Append a source to the registry kept beside the warehouse."""
     if not url.startswith(("http://", "https://")):
         fail(f"'{url}' is not an http(s) URL")
-    host = re.sub(r"^https?://([^/:?#]+).*$", r"\1", url).lower()
+    host = url_host(url)
     source = Source(
         name=name or _default_name(url), url=url, publisher=publisher, layout=layout,
         schedule=schedule, allowed_hosts=tuple(allowed_hosts) or (host,), local=local,

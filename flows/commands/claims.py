@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from perfledger.flows.cli_common import fail, format_option, resolve_warehouse, warehouse_option
+from perfledger.flows.cli_common import (
+    fail,
+    format_option,
+    require_sources,
+    resolve_warehouse,
+    warehouse_option,
+)
 from perfledger.flows.output import render
 from perfledger.warehouse import lake
 from perfledger.warehouse.claim_check import checked_claims, listed_claims
@@ -19,8 +25,11 @@ from perfledger.warehouse.claim_check import checked_claims, listed_claims
 def claims(warehouse, fmt, check, source):
     """List comparative claims found in page prose."""
     read = checked_claims if check else listed_claims
+    folder = resolve_warehouse(warehouse)
     try:
-        columns, rows = read(resolve_warehouse(warehouse), source)
+        columns, rows = read(folder, source)
+        if source is not None and not rows:
+            require_sources(folder, [source])
     except lake.WarehouseError as error:
         fail(str(error))
     click.echo(render(columns, rows, fmt))

@@ -23,7 +23,8 @@ def compact(warehouse, wait_s):
     except lake.WarehouseError as error:
         fail(str(error))
     try:
-        with lake.writer_lock(warehouse, wait_s):
+        with lake.writer_lock(warehouse, wait_s,
+                              waiting=lambda message: click.echo(f"  {message}", err=True)):
             connection = lake.connect(warehouse, views=False)
             try:
                 merged = compaction.compact(connection, "compaction (perfledger compact)")

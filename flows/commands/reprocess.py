@@ -8,6 +8,8 @@ import duckdb
 from perfledger.flows.cli_common import (
     database_failure,
     fail,
+    interrupted,
+    require_sources,
     resolve_warehouse,
     warehouse_option,
 )
@@ -22,11 +24,18 @@ from perfledger.warehouse import lake
               help="Seconds to wait for another run holding the warehouse.")
 def reprocess(warehouse, sources, wait_s):
     """Re-read the archived current version of every source; nothing is fetched."""
+    from perfledger.flows.live_progress import tracker_for
     from perfledger.flows.pipeline import reprocess as run_reprocess
 
+    folder = resolve_warehouse(warehouse)
     try:
-        summary = run_reprocess(resolve_warehouse(warehouse), source_names=list(sources),
-                                wait_s=wait_s, progress=lambda m: click.echo(f"  {m}", err=True))
+        lake.require_warehouse(folder)
+        require_sources(folder, sources)
+        with tracker_for(quiet=False, reading="reading archived documents") as tracker:
+            summary = run_reprocess(folder, source_names=list(sources), wait_s=wait_s,
+                                    tracker=tracker)
+    except KeyboardInterrupt as interruption:
+        interrupted(getattr(interruption, "summary", None))
     except (lake.WarehouseError, ObjectStoreError) as error:
         fail(str(error))
     except duckdb.Error as error:  # the catalog or the object store failed mid-run

@@ -7,9 +7,7 @@ import os
 import click
 
 from perfledger.flows.cli_common import fail, warehouse_option
-
-# Read by flows.ingest when it is imported, so it is set before that import.
-TASK_RUNNER_ENV = "PERFLEDGER_TASK_RUNNER"
+from perfledger.flows.runner import TASK_RUNNER_ENV  # read as flows.ingest is imported
 
 
 @click.command("worker")

@@ -7,7 +7,9 @@ rules (compliance_checker/training_2.0.0/common.yaml; the same in 5.0.0 and 5.1.
 EXACTLY_ONE run_start and EXACTLY_ONE run_stop, the run_stop with a 'status' in its metadata;
 the closed benchmarks' files require an evaluation that reaches the quality target. Here a
 run converges when it is timed, logs one run_start and one run_stop, and stops in "success";
-the quality targets and hyperparameter checks of the checker are not repeated.
+the quality target is checked where the round, benchmark and division are known (see
+targets.py); the checker's hyperparameter checks are not repeated. Times are kept as logged,
+a fraction of a millisecond included, as the summarizer reads them.
 """
 
 from __future__ import annotations
@@ -60,19 +62,23 @@ PRIMARY_COMPONENTS = ("BBOX",)
 
 @dataclass(frozen=True)
 class EvalPoint:
-    time_ms: int
+    time_ms: float
     value: float  # the evaluation, or its primary component when it logs several
     epoch: float | None
     line_number: int
     components: dict[str, float] | None = None  # every numeric component of a dict value
+    # A value of several logged on lines of their own (Stable Diffusion's FID and CLIP):
+    # which one (`metadata.metric`), and the evaluation it belongs to (`samples_count`).
+    metric: str | None = None
+    samples_count: object = None
 
 
 @dataclass
 class RunLog:
     """What one result file says about its run."""
 
-    run_start_ms: int | None = None
-    run_stop_ms: int | None = None
+    run_start_ms: float | None = None  # as logged: whole milliseconds, or with a fraction
+    run_stop_ms: float | None = None
     status: str | None = None  # run_stop's status, lower case: "success", "aborted", ...
     evals: list[EvalPoint] = field(default_factory=list)
     submission: dict[str, str] = field(default_factory=dict)  # submission_* keys, prefix cut
@@ -85,7 +91,7 @@ class RunLog:
     run_stops: int = 0
 
     @property
-    def duration_ms(self) -> int | None:
+    def duration_ms(self) -> float | None:
         if self.run_start_ms is None or self.run_stop_ms is None:
             return None
         if self.run_stop_ms < self.run_start_ms:
@@ -246,8 +252,12 @@ def _apply_eval(run: RunLog, event: dict, value, metadata: dict, number: int, li
         ))
         return
     epoch = metadata.get("epoch_num")
+    metric = metadata.get("metric")
     run.evals.append(EvalPoint(time_ms, float(value),
-                               float(epoch) if _is_number(epoch) else None, number, components))
+                               float(epoch) if _is_number(epoch) else None, number, components,
+                               str(metric) if isinstance(metric, str) else None,
+                               metadata.get("samples_count")
+                               if _is_scalar(metadata.get("samples_count")) else None))
 
 
 def _check_timeline(run: RunLog) -> None:
@@ -264,11 +274,13 @@ def _check_timeline(run: RunLog) -> None:
         ))
 
 
-def _read_time_ms(event: dict) -> int | None:
+def _read_time_ms(event: dict) -> float | None:
+    """The event's time as logged, a fraction of a millisecond kept (the summarizer reads
+    it as a float: `float(run_start)`)."""
     value = event.get("time_ms")
     if not _is_number(value) or abs(value) > MAX_TIME_MS:
         return None
-    return int(value)
+    return value
 
 
 def _is_number(value) -> bool:

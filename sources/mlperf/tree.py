@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 from collections.abc import Iterator
@@ -43,6 +44,13 @@ from perfledger.sources.mlperf.systems import (
     MAX_SYSTEM_BYTES,
     SystemDescription,
     read_system_file,
+)
+from perfledger.sources.mlperf.targets import quality_target
+from perfledger.sources.mlperf.training_power import (
+    POWER_FOLDER,
+    PowerLogError,
+    has_power,
+    run_energy,
 )
 
 # Bounds on what one read may touch, whatever the tree holds.
@@ -344,7 +352,9 @@ class _TreeReader:
         benchmark = canonical_benchmark(folder.name)
         key = {"mlperf_round": mlperf_round, "submitter": submitter,
                "system_id": folder.parent.name, "benchmark": benchmark}
-        rows = [self._read_run(entry, index, base, key) for index, entry in enumerate(files)]
+        described_division = system.division if system else None
+        rows = [self._read_run(entry, index, base, key, described_division)
+                for index, entry in enumerate(files)]
         factor, scaling_error = self._read_scaling(entries, base, mlperf_round)
         score = score_benchmark(
             [RunTime(row["run_name"], row["minutes"], row["converged"]) for row in rows],
@@ -356,9 +366,40 @@ class _TreeReader:
         roles = dict.fromkeys(score.used, "used") | score.dropped
         for row in rows:
             row["score_role"] = roles.get(row["run_name"])
+        energy = self._read_energy(folder, base, rows, score)
         self.runs.extend(rows)
-        division = system.division if system else _read_logged_division(rows)
-        self.scores.append(self._build_score_row(key, division, score, _relative(folder, base)))
+        division = described_division or _read_logged_division(rows)
+        self.scores.append({**self._build_score_row(key, division, score,
+                                                    _relative(folder, base)), **energy})
+
+    def _read_energy(self, folder: Path, base: Path, rows: list[dict],
+                     score: BenchmarkScore) -> dict:
+        """Each converged run's energy and the score's, where the folder was measured for
+        power (training_power.py): the mean of the energies of the runs the score uses,
+        times its scaling factor, as the summarizer's index-sorted olympic average is."""
+        for row in rows:
+            row["energy_joules"] = None
+        if not has_power(folder):
+            return {"energy_joules": None, "energy_reason": None}
+        failed: list[str] = []
+        for row in rows:
+            if not row["converged"]:
+                continue
+            try:
+                row["energy_joules"] = run_energy(folder, row["run_name"], row["duration_ms"])
+            except PowerLogError as error:
+                failed.append(str(error))
+                self._add_problem("unreadable_power_log", f"{error}: the run's energy cannot "
+                                  "be computed", _relative(folder / POWER_FOLDER, base))
+        used = [row for row in rows if row["score_role"] == "used"]
+        if score.score_minutes is None or not used:
+            return {"energy_joules": None, "energy_reason": "no score: no energy either"}
+        missing = [row["run_name"] for row in used if row["energy_joules"] is None]
+        if missing:
+            return {"energy_joules": None, "energy_reason": "no energy for the used run(s) "
+                    + ", ".join(missing) + (f" ({'; '.join(failed)})" if failed else "")}
+        mean = sum(row["energy_joules"] for row in used) * 1.0 / len(used)
+        return {"energy_joules": mean * score.scaling_factor, "energy_reason": None}
 
     def _report_misnamed(self, entries: list[os.DirEntry], base: Path) -> None:
         """Files that look like runs but are not named result_*.txt: the summarizer and the
@@ -375,7 +416,8 @@ class _TreeReader:
                     "the MLCommons summarizer and package checker read; it is not counted as a "
                     "run", _relative(Path(entry.path), base))
 
-    def _read_run(self, entry: os.DirEntry, index: int, base: Path, key: dict) -> dict:
+    def _read_run(self, entry: os.DirEntry, index: int, base: Path, key: dict,
+                  described_division: str | None) -> dict:
         file = Path(entry.path)
         relative = _relative(file, base)
         run, unreadable = RunLog(sha256=hashlib.sha256(b"").hexdigest()), None
@@ -400,8 +442,22 @@ class _TreeReader:
                 run.problems.append(Problem(
                     "round_mismatch", f"the log says round v{logged}; the tree is read as "
                     f"v{key['mlperf_round']}"))
+        target = quality_target(
+            key["mlperf_round"],
+            canonical_benchmark(run.submission.get("benchmark") or key["benchmark"]),
+            run.submission.get("division") or described_division, run.global_batch_size)
+        reached = target.reached(run.evals) if target is not None else None
+        if run.converged and reached is False:
+            run.problems.append(Problem(
+                "below_quality_target", f"no eval_accuracy reaches the quality target "
+                f"({target.text}; {target.source}): the run counts as not converged, as the "
+                "summarizer drops a run failing the compliance check"))
         self._add_problems(run.problems, relative)
-        return _build_run_row(run, key, file, index, relative)
+        row = _build_run_row(run, key, file, index, relative)
+        row["converged"] = run.converged and reached is not False
+        row["quality_target"] = target.text if target is not None else None
+        row["reached_target"] = reached
+        return row
 
     def _read_scaling(
         self, entries: list[os.DirEntry], base: Path, mlperf_round: str | None
@@ -554,8 +610,10 @@ def _build_run_row(run: RunLog, key: dict, file: Path, index: int, relative: str
         "path": relative,
         "sha256": run.sha256,
         "bytes_read": run.bytes_read,
-        "run_start_ms": run.run_start_ms,
-        "run_stop_ms": run.run_stop_ms,
+        # Whole milliseconds in these two columns; duration_ms keeps a logged fraction.
+        "run_start_ms": _whole(run.run_start_ms),
+        "run_stop_ms": _whole(run.run_stop_ms),
+        "duration_ms": float(run.duration_ms) if run.duration_ms is not None else None,
         "minutes": run.minutes,
         "status": run.status,
         "converged": run.converged,
@@ -569,6 +627,10 @@ def _build_run_row(run: RunLog, key: dict, file: Path, index: int, relative: str
         "hyperparameters": json.dumps(run.hyperparameters, sort_keys=True, default=str),
         "problem_count": len(run.problems),
     }
+
+
+def _whole(time_ms: float | None) -> int | None:
+    return math.floor(time_ms) if time_ms is not None else None
 
 
 def _read_logged_division(rows: list[dict]) -> str | None:

@@ -28,6 +28,8 @@ DIVISIONS = frozenset({"closed", "open", "network"})
 # What the reader scores, and what it reports as a result file misnamed ("result0.txt").
 TRAINING_FILE = re.compile(r"^(result.*|.*\.(txt|log)|scaling\.json)$", re.I)
 SEARCH_LEVELS = 3  # <scenario>/performance/run_1
+TRAINING_RUN = re.compile(r"^result_.*\.txt$")  # the summarizer's glob, result_*.txt
+INFERENCE_RUN_FOLDERS = ("performance", "accuracy")  # what a scenario folder holds
 # A folder of checkouts: <checkout>/<division>/<submitter> for inference.
 CHECKOUT_DEPTH = 3
 SUBMITTER_DEPTH = 6  # results/<system>/<benchmark>/<scenario>/performance/run_1
@@ -97,17 +99,21 @@ def _submitter_above(path: Path) -> Path | None:
 
 
 def tree_kind(scope: SubmitterScope) -> str:
-    """Training or inference: from a folder name of the path, else from how results nest
-    (inference results hold scenario folders, training results hold log files)."""
+    """Training or inference: from a folder name of the path, else from what a benchmark
+    folder holds: training runs (`result_*.txt`) or scenario folders of LoadGen runs
+    (`<scenario>/performance/`). A training benchmark folder may hold folders too (`power/`,
+    the runs' power logs): a folder alone says nothing."""
     for part in reversed(scope.folder.resolve().parts):
         match = ROUND_FOLDER.match(part)
         if match:
             return match.group(1).lower()
     for system in _folders(scope.folder / "results")[:3]:
         for benchmark in _folders(system)[:3]:
-            if _folders(benchmark):
+            if any(TRAINING_RUN.match(file.name) for file in _files(benchmark)):
+                return TRAINING
+            if any((scenario / folder).is_dir() for scenario in _folders(benchmark)
+                   for folder in INFERENCE_RUN_FOLDERS):
                 return INFERENCE
-            return TRAINING
     return TRAINING
 
 
@@ -151,7 +157,9 @@ def _benchmark_units(kind: str, base: Path, submitter: str, system_id: str, fold
     described = (description,) if description is not None else ()
     if kind == TRAINING:
         files = _files(folder)
-        kept = tuple(f for f in files if TRAINING_FILE.match(f.name))
+        # The runs' power logs, power/<run>/node_*.txt and sw_*.txt, where it was measured.
+        kept = (tuple(f for f in files if TRAINING_FILE.match(f.name))
+                + tuple(_files_below(folder / "power", 2)))
         left = tuple(f for f in files if not TRAINING_FILE.match(f.name))
         return [TreeUnit(kind, base, submitter, system_id, folder.name, None, folder,
                          described + kept[:MAX_UNIT_FILES], left)]

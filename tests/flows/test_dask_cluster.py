@@ -428,3 +428,23 @@ def test_workers_read_a_shared_warehouse_s_archive_from_its_bucket(
     assert {worker for _, worker in prepared} == {"worker-a", "worker-b"}, prepared
     assert set(pids) == {"worker-a", "worker-b"}
     assert contents(folder) == demo_contents
+
+
+def test_perfledger_ingest_without_a_prefect_api_sends_its_work_to_the_cluster(
+    dask_cluster, tmp_path
+):
+    """PERFLEDGER_TASK_RUNNER=tcp://... reaches the cluster from `perfledger ingest` with no
+    Prefect API configured (a temporary Prefect server runs the flow); before, the variable
+    was silently ignored and every page was read in process."""
+    since = log_sizes(dask_cluster)
+    warehouse = tmp_path / "warehouse"
+    env = {**process_env(tmp_path / "prefect-home"), TASK_RUNNER_ENV: dask_cluster.address}
+    done = subprocess.run(
+        [sys.executable, "-m", "perfledger", "ingest", "--warehouse", str(warehouse)],
+        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{TASK_RUNNER_ENV}={dask_cluster.address}: running as a Prefect flow" in done.stderr
+    assert "values added:        358" in done.stdout
+    logged = set().union(*(logged_documents(log, since[name])
+                           for name, log in dask_cluster.logs.items()))
+    assert logged == {path.name for path in CORPUS.iterdir() if path.suffix == ".txt"}, logged

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -115,17 +116,68 @@ def test_a_failing_document_fails_its_task_and_the_rest_still_loads(prefect_api,
     state = ingest_flow(targets=[str(folder)], warehouse=str(warehouse), return_state=True)
 
     assert state.is_completed()
-    assert "1 of 2 documents failed (file-garbage)" in state.message
+    assert "1 of 2 documents failed (file-garbage.bin)" in state.message
     flow_run_id = state.state_details.flow_run_id
-    assert task_states(flow_run_id) == {"prepare file-garbage": "FAILED",
-                                        "prepare file-good": "COMPLETED"}
+    assert task_states(flow_run_id) == {"prepare file-garbage.bin": "FAILED",
+                                        "prepare file-good.txt": "COMPLETED"}
     assert query(warehouse, "SELECT count(*) FROM measurements") == [(358,)]
     assert query(warehouse, "SELECT source_id, status FROM run_documents ORDER BY 1") == [
-        ("file-garbage", "failed"), ("file-good", "new")]
+        ("file-garbage.bin", "failed"), ("file-good.txt", "new")]
     rows = {r["source"]: r for r in table_rows(run_artifacts(flow_run_id)["ingest-results"])}
-    assert rows["file-garbage"]["status"] == "failed"
-    assert "binary" in rows["file-garbage"]["message"]
-    assert rows["file-good"]["values added"] == 358
+    assert rows["file-garbage.bin"]["status"] == "failed"
+    assert "binary" in rows["file-garbage.bin"]["message"]
+    assert rows["file-good.txt"]["values added"] == 358
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.text.append(logging.Formatter().format(record))
+
+
+@pytest.fixture
+def task_run_log():
+    """What Prefect's task-run logger prints, tracebacks included."""
+    records = _Records()
+    logger = logging.getLogger("prefect.task_runs")
+    logger.addHandler(records)
+    yield records.text
+    logger.removeHandler(records)
+
+
+def test_a_run_whose_every_document_failed_ends_failed(prefect_api, tmp_path, task_run_log):
+    """A fetch that fails is the run's only document: the flow run is Failed (an alert on
+    failed runs fires), its message and artifact say why, and its log has no stray
+    "NoneType: None" line."""
+    url = "https://127.0.0.1:9/results"  # refused before any request: a loopback address
+    warehouse = tmp_path / "warehouse"
+    state = ingest_flow(targets=[url], warehouse=str(warehouse), return_state=True)
+
+    assert state.is_failed(), state.message
+    assert state.message.endswith("1 of 1 documents failed (url-127-0-0-1-9-results)")
+    summary = state.result(raise_on_failure=False)
+    assert (summary.documents_read, len(summary.failures)) == (1, 1)
+    assert "loopback" in summary.failures[0].message
+    rows = table_rows(run_artifacts(state.state_details.flow_run_id)["ingest-results"])
+    assert [(row["source"], row["status"]) for row in rows] == [
+        ("url-127-0-0-1-9-results", "failed")]
+    log = "\n".join(task_run_log)
+    assert "loopback" in log and "NoneType: None" not in log
+
+
+def test_the_cli_through_prefect_gets_the_summary_of_a_failed_run(prefect_api, tmp_path,
+                                                                 monkeypatch):
+    from prefect.settings import PREFECT_API_URL
+
+    from perfledger.flows.runner import run_ingest
+
+    monkeypatch.setenv("PREFECT_API_URL", PREFECT_API_URL.value())
+    summary = run_ingest(["https://127.0.0.1:9/results"], tmp_path / "warehouse",
+                         trigger="cli", wait_s=0, progress=lambda message: None)
+    assert (summary.documents_read, len(summary.failures)) == (1, 1)
 
 
 def test_dry_run_reports_what_would_change_and_writes_nothing(prefect_api, tmp_path):

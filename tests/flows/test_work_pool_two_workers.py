@@ -354,9 +354,9 @@ def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
 
     # Both sources' values, exactly those of the in-process ingest of the same pages.
     assert found == expected
-    assert sources == [("file-graphcore-performance-results-2023-07", GOOD_VALUES),
+    assert sources == [("file-graphcore_performance_results_2023_07.html", GOOD_VALUES),
                        ("graphcore-performance-results", GOOD_VALUES)]
-    assert bow_pod16 == [("file-graphcore-performance-results-2023-07", 44059.0, "items/s"),
+    assert bow_pod16 == [("file-graphcore_performance_results_2023_07.html", 44059.0, "items/s"),
                          ("graphcore-performance-results", 44059.0, "items/s")]
 
     # Each machine kept a copy of the page it read, and only that one, in its own folder.

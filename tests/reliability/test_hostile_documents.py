@@ -29,7 +29,7 @@ from tests.reliability.hostile import (
 )
 
 CASES = all_hostile()
-GOOD_SOURCE = "file-good-page"
+GOOD_SOURCE = "file-good-page.txt"
 RUN_SECONDS = 60  # every document here reads in well under a second; 60 s means a hang
 
 
@@ -83,7 +83,7 @@ def rows_of(run: HostileRun, name: str, source: str) -> list[tuple]:
 
 
 def source_of(case: Hostile) -> str:
-    return "file-" + Path(case.filename).stem
+    return "file-" + case.filename
 
 
 def test_the_good_page_loads_every_value(hostile_run):
@@ -92,14 +92,14 @@ def test_the_good_page_loads_every_value(hostile_run):
 
 
 def test_invisible_characters_split_no_label_and_the_cells_keep_them(hostile_run):
-    values = rows_of(hostile_run, "values", "file-unicode")
+    values = rows_of(hostile_run, "values", "file-unicode.txt")
     assert ("ResNet-50 v1.5", "Bow Pod16", 44059.0) in values
     raw = {raw for (raw,) in hostile_run.rows["raw_cells"]}
     assert {"ResNet-50\u200b v1.5", "Bow\u00a0Pod16"} <= raw
 
 
 def test_a_platform_past_any_count_loads_its_value_with_no_count(hostile_run):
-    counts = dict(rows_of(hostile_run, "counts", "file-huge-platforms"))
+    counts = dict(rows_of(hostile_run, "counts", "file-huge-platforms.html"))
     assert counts == {"ResNet-50 v1.5": None, "BERT Large": None, "GPT-2 Medium": 16}
 
 
@@ -143,7 +143,7 @@ def test_no_hostile_document_holds_the_run_up(hostile_run):
 
 def test_a_truncated_page_loads_its_complete_rows_only(hostile_run):
     """Every value the cut page yields is one the whole page gives too."""
-    cut = rows_of(hostile_run, "values", "file-truncated-html")
+    cut = rows_of(hostile_run, "values", "file-truncated-html.html")
     whole = set(rows_of(hostile_run, "values", GOOD_SOURCE))
     assert len(cut) == 10 and set(cut) <= whole
 
@@ -165,12 +165,12 @@ def test_formula_and_sql_text_is_stored_verbatim_and_stays_inert(hostile_run, tm
     warehouse = hostile_run.warehouse
     assert len(hostile_run.rows["measurement_values"]) > GOOD_VALUES  # the table still exists
     raw = query.run_sql(warehouse, "SELECT raw_value FROM quarantine "
-                                   "WHERE source_id = 'file-formulas' ORDER BY raw_value")[1]
+                                   "WHERE source_id = 'file-formulas.html' ORDER BY raw_value")[1]
     assert raw == sorted([(FORMULA,), (SQL_TEXT,)])
-    models = {model for model, _, _ in rows_of(hostile_run, "values", "file-formulas")}
+    models = {model for model, _, _ in rows_of(hostile_run, "values", "file-formulas.html")}
     assert models == {FORMULA, "@SUM(1+1)", SQL_TEXT}
 
-    output = run_cli("sql", "SELECT model FROM measurements WHERE source_id = 'file-formulas' "
+    output = run_cli("sql", "SELECT model FROM measurements WHERE source_id = 'file-formulas.html' "
                             "ORDER BY model", "--format", "csv", "--warehouse", str(warehouse))
     assert sorted(row[0] for row in csv.reader(io.StringIO(output))) == sorted(
         ["model", "'" + FORMULA, "'@SUM(1+1)", SQL_TEXT])

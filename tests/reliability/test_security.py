@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -302,3 +303,103 @@ def test_page_names_and_text_stay_text(tmp_path):
         if relative.startswith("archive/") and path.is_file():
             # Named by content or by time, never by anything a page or its name says.
             assert ARCHIVE_NAME.fullmatch(relative), relative
+
+
+def test_ad_hoc_sql_reads_nothing_in_duckdbs_temporary_folder(demo_warehouse, tmp_path,
+                                                             monkeypatch):
+    """DuckDB lets a locked session open files in its temporary folder, `.tmp` in the
+    current folder by default: there, anything may lie. The session spills to a private
+    folder of its own instead, and `.tmp` is as closed as any other folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".tmp").mkdir()
+    planted = tmp_path / ".tmp" / "x.csv"
+    planted.write_text(f"secret\n{SECRET}\n", encoding="utf-8")
+    for sql in (f"SELECT * FROM read_csv('{planted}')", f"SELECT * FROM glob('{tmp_path}/.tmp/*')",
+                "SELECT * FROM glob('.tmp/*')"):
+        result = run_cli("sql", sql, "--warehouse", str(demo_warehouse), "--format", "csv")
+        assert result.exit_code == 2, result.output
+        assert "Permission Error" in result.output
+        assert SECRET not in result.output and "x.csv" not in result.output.split("\n", 1)[1]
+    result = run_cli("shell", "--warehouse", str(demo_warehouse),
+                     stdin=f"SELECT * FROM read_csv('{planted}');\n")
+    assert SECRET not in result.output
+
+
+def test_a_symbolic_link_inside_an_ingested_folder_is_not_followed(tmp_path):
+    """`ln -s /etc/shadow d/s.txt; perfledger ingest d` archived the linked file byte for
+    byte (onto the bucket, for a shared warehouse). A link in a folder, to a file or to a
+    folder, is a failed document that says so, and nothing it points at is read."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "shadow"
+    secret.write_text(f"root:{SECRET}:19000:0:99999:7:::\n", encoding="utf-8")
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "page.html").write_text(html_page(html_table(ROWS)), encoding="utf-8")
+    (folder / "s.txt").symlink_to(secret)
+    (folder / "up").symlink_to(outside, target_is_directory=True)
+    warehouse = tmp_path / "warehouse"
+    summary = pipeline.ingest([str(folder)], warehouse)
+    failed = sorted(document.message for document in summary.failures)
+    assert failed == [f"{folder / 's.txt'} is a symbolic link: links inside a folder are not "
+                      "followed",
+                      f"{folder / 'up'} is a symbolic link: links inside a folder are not "
+                      "followed"]
+    assert summary.count_status("new") == 1
+    store = lake.archive_dir(warehouse)
+    assert archive.stored_path(store, archive.sha256_of(secret.read_bytes())) is None
+    archived = [path for path in store.rglob("*.zst")]
+    assert len(archived) == 1  # the page alone
+
+
+MARKUP_PAGE = """<html><head><title>Results</title></head><body><h1>Training results</h1>
+<table><tr><th>Model</th><th>Platform</th><th>Precision</th><th>Training throughput
+(images/sec)</th></tr>
+<tr><td>&lt;script&gt;alert(1)&lt;/script&gt;</td><td>Bow Pod16</td><td>FP16</td><td>44059</td></tr>
+<tr><td>&lt;script&gt;alert(1)&lt;/script&gt;</td><td>Bow Pod64</td><td>FP16</td><td>153205</td></tr>
+</table></body></html>"""
+
+
+def test_markup_a_page_publishes_stays_text_in_the_report(tmp_path):
+    """A model named `<script>alert(1)</script>` (escaped in its page, so a cell's text) is
+    shown in the report's tables and charts as text, never as markup that would run."""
+    page = tmp_path / "results.html"
+    page.write_text(MARKUP_PAGE, encoding="utf-8")
+    warehouse = tmp_path / "warehouse"
+    pipeline.ingest([str(page)], warehouse)
+    result = run_cli("report", str(tmp_path / "report.html"), "--warehouse", str(warehouse))
+    assert result.exit_code == 0, result.output
+    html_page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<td>&lt;script&gt;alert(1)&lt;/script&gt; · training · fp16/fp16</td>" in html_page
+    assert "<script" not in html_page
+
+
+def test_links_in_an_mlperf_results_tree_are_not_followed(tmp_path):
+    """A result file, a scaling.json and a system description that are symbolic links to
+    files outside the tree: a unit archives none of them, and a tree read in place says
+    each link is not followed."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "result.txt"
+    secret.write_text(f":::MLLOG {{\"key\": \"submission_org\", \"value\": \"{SECRET}\"}}\n",
+                      encoding="utf-8")
+    (outside / "scaling.json").write_text('{"scaling_factor": 0.5}', encoding="utf-8")
+    tree = tmp_path / "training_results_v2.0"
+    shutil.copytree(PROJECT_ROOT / "tests" / "fixtures" / "mlperf" / "training_results_v2.0",
+                    tree)
+    resnet = tree / "Acme" / "results" / "pod16-tf-closed" / "resnet"
+    (resnet / "result_5.txt").symlink_to(secret)
+    (resnet / "scaling.json").symlink_to(outside / "scaling.json")
+    in_place = read_results_tree(tree)
+    reasons = {p.path.rsplit("/", 1)[-1]: p.reason for p in in_place.problems}
+    assert reasons["result_5.txt"].startswith(
+        "the result file is a symbolic link; links are not followed")
+    assert reasons["scaling.json"].startswith("not a regular file (links are not followed)")
+
+    warehouse = tmp_path / "warehouse"
+    pipeline.ingest([str(tree)], warehouse)
+    store = lake.archive_dir(warehouse)
+    for linked in (secret, outside / "scaling.json"):
+        assert archive.stored_path(store, archive.sha256_of(linked.read_bytes())) is None
+    assert query.run_sql(warehouse, "SELECT count(*) FROM lake.main.mlperf_runs "
+                                    "WHERE run_name = 'result_5'")[1] == [(0,)]

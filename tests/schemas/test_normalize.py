@@ -274,3 +274,48 @@ def test_normalizing_is_deterministic():
     first = normalize_cells(cells, CONTEXT).measurements
     second = normalize_cells(cells, CONTEXT).measurements
     assert first.equals(second)
+
+
+def significant_digits(number: float) -> int:
+    """Digits of the shortest text that reads back as the number: 0.39 -> 2, 251.4 -> 4."""
+    mantissa = f"{number!r}".split("e")[0].replace("-", "").replace(".", "")
+    return len(mantissa.strip("0"))
+
+
+def test_converted_values_read_as_the_published_number(july):
+    """A value converted to its canonical unit carries no binary noise of the conversion:
+    0.39 ms stays 0.39 (not 0.39000000000000007), 4.19 min is 251.4 s (not
+    251.40000000000003), 19.64 min is 1178.4 s."""
+    good, _ = july
+    cell = {(row["table_index"], row["row_number"], row["column_index"]): row
+            for row in good.iter_rows(named=True)}
+    assert (cell[(2, 13, 9)]["raw_value"], cell[(2, 13, 9)]["value"]) == ("0.39", 0.39)
+    assert (cell[(3, 3, 9)]["raw_value"], cell[(3, 3, 9)]["value"]) == ("4.19", 251.4)
+    ttt = one(good, metric="time_to_train", system="Bow Pod16", model_canonical="ResNet-50 v1.5")
+    assert ttt["value"] == 1178.4
+    # Every converted value of the page: no more digits than its number and the factors
+    # (1000 ms/s, 60 s/min: 1 digit each) together carry.
+    converted = good.filter(pl.col("value") != pl.col("published_number"))
+    assert converted.height == 11
+    for row in converted.iter_rows(named=True):
+        assert (significant_digits(row["value"])
+                <= significant_digits(row["published_number"]) + 2), row
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("114 us", 0.000114),  # deepseek-ai/DeepEP README: 114 us, not 0.00011399999999999999
+    ("2.2hr", 7920.0),  # microsoft/DeepSpeed chat blog: 2.2 hours, not 7920.000000000001
+    ("1:02:03.3", 3723.3),
+])
+def test_durations_convert_to_the_seconds_they_print(text, seconds):
+    from perfledger.schemas.cell_reading import read_cell
+
+    (value,) = read_cell(text, None).values
+    assert value.seconds == seconds
+
+
+def test_a_scale_word_multiplies_as_printed():
+    from perfledger.schemas.cell_reading import read_cell
+
+    (value,) = read_cell("1.001 million", ".").values
+    assert value.number == 1001000.0  # 1.001 * 1e6 is 1000999.9999999999

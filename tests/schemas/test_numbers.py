@@ -110,6 +110,7 @@ def test_a_spelled_duration_parses_back(hours, minutes, secs):
 @given(st.text(max_size=60))
 @example("\u00a7\u0085")  # a marker before trailing space once survived the first fold
 @example("12\uff0a")  # a full-width marker becomes "*" only under NFKC
+@example("* * *")  # markers spaced apart once lost one a fold
 def test_parsing_never_raises_and_folding_is_idempotent(text):
     frame = pl.DataFrame({"x": [text]})
     once = frame.select(fold_text(pl.col("x"))).item()

@@ -46,22 +46,23 @@ def listed_as_before(folder: Path) -> list[Path]:
 
 
 def test_a_folder_lists_the_files_rglob_lists_in_the_same_order(tmp_path):
+    """Links are failed documents, neither read nor entered (last: a link's own time is
+    when it was made)."""
     pages = tree_with_links(tmp_path)
     documents = collect_paths([pages], Registry(), tmp_path / "archive")
-    expected = listed_as_before(pages)
-    assert [Path(d.location) for d in documents] == expected
-    assert [p.relative_to(pages).as_posix() for p in expected] == [
-        "a/z.txt", "a-b/y.txt", "link-to-file.txt", "top.html"]
-    linked = next(d for d in documents if d.location.endswith("link-to-file.txt"))
-    assert linked.source_url == (tmp_path / "outside" / "linked.txt").resolve().as_uri()
-    assert linked.document_sha256 == next(
-        d for d in documents if d.location.endswith("z.txt")).document_sha256
+    assert [Path(d.location).relative_to(pages).as_posix() for d in documents] == [
+        "a/z.txt", "a-b/y.txt", "top.html", "link-to-file.txt", "link-to-folder"]
+    assert [Path(d.location) for d in documents if not d.error] == [
+        path for path in listed_as_before(pages) if not path.is_symlink()]
+    assert [d.error for d in documents if d.error] == [
+        f"{pages / name} is a symbolic link: links inside a folder are not followed"
+        for name in ("link-to-file.txt", "link-to-folder")]
     page = next(d for d in documents if d.location.endswith("top.html"))
-    assert (page.source_id, page.content_type) == ("file-top", "text/html")
+    assert (page.source_id, page.content_type) == ("file-top.html", "text/html")
     assert page.captured_at == "2023-11-14T22:13:20Z"
 
 
-def test_a_linked_file_of_a_registered_capture_is_that_capture(tmp_path):
+def test_a_linked_file_of_a_registered_capture_is_not_followed_either(tmp_path):
     pages = tmp_path / "pages"
     pages.mkdir()
     (pages / "results.txt").symlink_to(JULY_2023)
@@ -70,9 +71,9 @@ def test_a_linked_file_of_a_registered_capture_is_that_capture(tmp_path):
         Capture(path=JULY_2023.resolve(), source=source.name,
                 captured_at="2023-07-31T00:00:00Z", content_type="text/plain"),))
     (document,) = collect_paths([pages], registry, tmp_path / "archive")
-    assert (document.source_id, document.source_url, document.captured_at) == (
-        "vendor-results", "https://example.com/results", "2023-07-31T00:00:00Z")
-    assert document.location == str(pages / "results.txt")
+    assert document.error == (f"{pages / 'results.txt'} is a symbolic link: links inside a "
+                              "folder are not followed")
+    assert document.document_sha256 is None
 
 
 def test_a_folder_that_cannot_be_listed_is_a_failed_document(tmp_path, monkeypatch):

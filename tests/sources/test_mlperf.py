@@ -148,13 +148,26 @@ def mllog(key: str, value=None, time_ms: int = START, **metadata) -> str:
     return ":::MLLOG " + json.dumps(event)
 
 
+# An evaluation that reaches each benchmark's quality target (the closed division's,
+# sources/mlperf/rules/training_targets.csv): a run the summarizer counts must log one.
+REACHED = {"resnet": 0.7593, "ssd": 0.345, "bert": 0.7205, "unet3d": 0.9091,
+           "maskrcnn": {"BBOX": 0.3771, "SEGM": 0.3412}}
+REACHED_METRICS = {"stable_diffusion": {"FID": 89.5, "CLIP": 0.152}}
+
+
 def result_log(minutes: float | None, benchmark: str = "resnet", status: str = "success",
-               evals: tuple = (), extra: tuple = ()) -> str:
-    """A result file whose run lasts `minutes` (None: no run_stop)."""
+               evals: tuple | None = None, extra: tuple = ()) -> str:
+    """A result file whose run lasts `minutes` (None: no run_stop); without `evals`, one
+    evaluation that reaches the benchmark's quality target."""
     lines = [mllog("submission_benchmark", benchmark), mllog("submission_division", "closed"),
              mllog("submission_org", "Acme"), mllog("submission_status", "onprem"),
              *extra, mllog("global_batch_size", 256), mllog("run_start", None, START)]
-    for epoch, value in enumerate(evals, start=1):
+    if evals is None and benchmark in REACHED_METRICS:
+        lines += [mllog("eval_accuracy", value, START + 1000, metric=metric, samples_count=10)
+                  for metric, value in REACHED_METRICS[benchmark].items()]
+    for epoch, value in enumerate(evals if evals is not None
+                                  else [REACHED[benchmark]] if benchmark in REACHED else [],
+                                  start=1):
         lines.append(mllog("eval_accuracy", value, START + epoch * 1000, epoch_num=epoch))
     if minutes is not None:
         lines.append(mllog("run_stop", None, START + round(minutes * 60_000), status=status))

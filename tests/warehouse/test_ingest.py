@@ -98,10 +98,11 @@ def test_an_unreadable_file_is_named_and_the_others_still_load(warehouse, tmp_pa
         ("broken.html", "parse"), ("empty.txt", "parse")]
 
 
-def test_a_missing_path_is_reported(warehouse, tmp_path):
-    summary = pipeline.ingest([str(tmp_path / "nope.txt")], warehouse)
-    assert len(summary.failures) == 1
-    assert "no such file or folder" in summary.failures[0].message
+def test_a_missing_path_is_refused_before_anything_is_read_or_created(warehouse, tmp_path):
+    missing = tmp_path / "nope.txt"
+    with pytest.raises(ValueError, match=f"^no such file or folder: {missing}; nothing was read$"):
+        pipeline.ingest([str(JULY_2023), str(missing)], warehouse)
+    assert not warehouse.exists()
 
 
 def test_sql_only_reads(demo_warehouse):

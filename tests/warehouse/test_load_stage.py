@@ -13,8 +13,10 @@ from tests.conftest import JULY_2023
 
 # md5 of the content hashes of the July 2023 page's 358 values, ordered by key, as stored by
 # every earlier version of the load stage: a change here breaks the comparison of stored
-# hashes with new ones in every existing warehouse.
-JULY_2023_HASHES = "4098e29ce1327b1a5995614b13bd126a"
+# hashes with new ones in every existing warehouse. (Changed once on purpose: 13 values
+# converted to ms or s lost their binary noise, 0.39000000000000007 -> 0.39, and with it
+# their hashes; the other 345 kept theirs. Before: 4098e29ce1327b1a5995614b13bd126a.)
+JULY_2023_HASHES = "9b4f4d91203f17eca8a4a03851508569"
 CONTENT = ", ".join(f'"{name}"' for name in load.CONTENT_COLUMNS)
 
 

@@ -82,14 +82,20 @@ def test_a_submitter_folder_ingested_later_adds_to_the_round(tmp_path, warehouse
 
 
 def test_the_round_comes_from_the_option_when_no_folder_or_log_names_it(tmp_path):
+    """Without a round nothing can be scored: one message says so and names --round, and
+    nothing is ingested (before: a quarantine row per unit, each naming a temporary
+    folder)."""
     plain = tmp_path / "checkout"
     shutil.copytree(ACME / "Acme", plain / "Acme")
     warehouse = str(tmp_path / "wh")
-    cli("ingest", str(plain / "Acme"), "--warehouse", warehouse, "--quiet")
-    unknown = json.loads(cli("quarantine", "--format", "json", "--warehouse", warehouse))
-    rounds = [row for row in unknown if row["check"] == "unknown_round"]
-    assert rounds and all("--round 2.0" in row["reason"] for row in rounds)
-    assert query.run_sql(tmp_path / "wh", "SELECT count(*) FROM measurements")[1] == [(0,)]
+    result = CliRunner().invoke(main, ["ingest", str(plain / "Acme"), "--warehouse",
+                                       warehouse, "--quiet"])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"error: 2 of the 2 units of the MLPerf training results tree at {plain / 'Acme'} "
+        "name no round: their logs do not state it and no folder of the path is named after "
+        "one (training_results_v4.0); give it with `perfledger ingest "
+        f"{plain / 'Acme'} --round X.Y`; nothing was ingested\n")
     cli("ingest", str(plain / "Acme"), "--round", "2.0", "--warehouse", warehouse, "--quiet")
     scores = query.run_sql(tmp_path / "wh", "SELECT source_id, value FROM measurements "
                            "ORDER BY value")[1]
@@ -187,3 +193,90 @@ def test_a_unit_fixed_within_the_second_of_its_last_read_is_the_newer_version(
     again = pipeline.ingest([str(tree)], warehouse)
     assert next(moments) < 1_000_000  # still within the first second
     assert sorted(d.status for run in again.runs for d in run.documents) == ["new", "unchanged"]
+
+
+@pytest.mark.skipif(not (SHARED.is_dir() and INFERENCE.is_dir()),
+                    reason="the shared MLPerf subsets are not present")
+def test_reprocess_keeps_the_official_values_of_real_results_trees(tmp_path):
+    """`perfledger reprocess` (which the README says to run after `map-label`) re-reads
+    each unit as a results tree: before, it read the manifests as pages and removed every
+    official value, which a later ingest of the unchanged trees never brought back."""
+    warehouse = tmp_path / "wh"
+    trees = [str(SHARED / "training_v2.0" / "Graphcore"), str(INFERENCE / "AMD")]
+    pipeline.ingest(trees, warehouse)
+    values = "SELECT source_id, metric, value FROM measurements ORDER BY ALL"
+    before = query.run_sql(warehouse, values)[1]
+    # Graphcore's 11 training scores; AMD's 12 inference results
+    assert len(before) == 23
+    reread = pipeline.reprocess(warehouse)
+    assert (reread.documents_read, reread.count_status("new")) == (23, 23)
+    assert (reread.total("values_removed"), reread.total("values_changed")) == (0, 0)
+    assert query.run_sql(warehouse, values)[1] == before
+    assert pipeline.ingest(trees, warehouse).count_status("unchanged") == 23
+    assert query.run_sql(warehouse, values)[1] == before
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared MLPerf v2.0 subset is not present")
+def test_an_official_score_in_seconds_reads_as_its_runs_give_it(tmp_path):
+    """Graphcore's ipu-pod256-TF1-closed ResNet: its three middle runs average 160,325 ms,
+    stored as 160.325 s (minutes x 60 gave 160.32500000000002)."""
+    warehouse = tmp_path / "wh"
+    pipeline.ingest([str(SHARED / "training_v2.0" / "Graphcore")], warehouse)
+    rows = query.run_sql(warehouse, "SELECT source_id, value FROM measurements WHERE "
+                         "source_id LIKE '%/ipu-pod256-TF1-closed/resnet' OR "
+                         "source_id LIKE '%/ipu-pod64-POPART-closed/bert'")[1]
+    assert sorted(rows) == [
+        ("mlperf-training-v2.0/Graphcore/ipu-pod256-TF1-closed/resnet", 160.325),
+        ("mlperf-training-v2.0/Graphcore/ipu-pod64-POPART-closed/bert", 402.1685)]
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared MLPerf v2.0 subset is not present")
+def test_a_power_folder_does_not_make_a_training_tree_an_inference_one(tmp_path, warehouse):
+    """A checkout not named after its round, read with --round: systems whose benchmark
+    folders hold a `power/` folder (the runs' power logs) stay training units. Before, the
+    first benchmark folder holding any folder made the tree an inference tree, and every
+    unit was quarantined as `not_an_inference_tree`."""
+    checkout = tmp_path / "checkout"
+    shutil.copytree(SHARED / "training_v2.0" / "Graphcore", checkout / "Graphcore")
+    for benchmark in (checkout / "Graphcore" / "results").glob("*/*"):
+        (benchmark / "power" / "result_0").mkdir(parents=True)
+        (benchmark / "power" / "result_0" / "node_0.txt").write_text("", encoding="utf-8")
+    summary = pipeline.ingest([str(checkout / "Graphcore")], warehouse, mlperf_round="2.0")
+    assert summary.count_status("new") == 11
+    checks = query.run_sql(warehouse, 'SELECT DISTINCT "check" FROM quarantine')[1]
+    assert ("not_an_inference_tree",) not in checks
+    assert query.run_sql(warehouse, "SELECT count(*), min(source_id) FROM measurements")[1] == [
+        (11, "mlperf-training-v2.0/Graphcore/ipu-pod128-POPART-closed/bert")]
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared MLPerf v2.0 subset is not present")
+def test_a_system_without_results_is_described_and_names_no_temporary_folder(tmp_path,
+                                                                             warehouse):
+    """Graphcore's ipu-pod16-TF1-closed with its results left out: its description is a
+    unit of its own, read back from the archive in a temporary folder. It is described in
+    mlperf_systems; before, it was quarantined as `not_a_results_tree` with a reason naming
+    that folder (/tmp/perfledger-mlperf-...)."""
+    tree = tmp_path / "training_results_v2.0"
+    shutil.copytree(SHARED / "training_v2.0" / "Graphcore", tree / "Graphcore")
+    shutil.rmtree(tree / "Graphcore" / "results" / "ipu-pod16-TF1-closed")
+    pipeline.ingest([str(tree / "Graphcore")], warehouse)
+    assert query.run_sql(warehouse, "SELECT source_id, reason FROM quarantine")[1] == []
+    assert query.run_sql(warehouse, "SELECT system_id, path FROM mlperf_systems WHERE "
+                         "system_id = 'ipu-pod16-TF1-closed'")[1] == [
+        ("ipu-pod16-TF1-closed", "Graphcore/systems/ipu-pod16-TF1-closed.json")]
+    assert query.run_sql(warehouse, "SELECT count(*) FROM measurements")[1] == [(10,)]
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared MLPerf v2.0 subset is not present")
+def test_the_energy_to_train_of_runs_measured_for_power_is_in_its_view(tmp_path, warehouse):
+    """Graphcore's ipu-pod16-TF1-closed ResNet with power logs beside its runs (1.5 J per ms
+    of training, see tests/sources/test_mlperf_summarizer_rules.py): read back from the
+    archive, the score's energy is the mean of its three used runs', 1,178,109.33 ms x 1.5."""
+    from tests.sources.test_mlperf_summarizer_rules import RESNET, measure_power, tree_with
+
+    root = tree_with(tmp_path, RESNET)
+    measure_power(root / RESNET)
+    pipeline.ingest([str(root)], warehouse)
+    (row,) = query.run_sql(warehouse, "SELECT system_id, benchmark, energy_joules, "
+                           "energy_reason, len(runs) FROM mlperf_training_energy")[1]
+    assert row == ("ipu-pod16-TF1-closed", "resnet", pytest.approx(1.5 * 3534328 / 3), None, 5)

@@ -1,8 +1,11 @@
-"""The power result of a run measured with a power analyzer, as get_power_metric computes it:
-the analyzer samples in spl.txt ("Time,<m-d-Y H:M:S.f>,Watts,<w>,...") strictly between the
-run's power_begin and power_end (detail log), those above 0 W averaged. Offline and Server
-report the average in watts; SingleStream and MultiStream the energy per query in mJ:
-average W x (power_end - power_begin) s x 1000 / result_query_count."""
+"""The power result of a run measured with a power analyzer, as the submission checker computes
+it (mlcommons/inference tools/submission/submission_checker/checks/power_check.py, commit
+b66003e, get_power_metric_check; get_power_metric in earlier checkers): the analyzer samples
+in spl.txt ("Time,<m-d-Y H:M:S.f>,Watts,<w>,...") strictly between the run's power_begin and
+power_end (detail log), those above 0 W averaged. Offline and Server report the average in
+watts; SingleStream and MultiStream the energy per query in mJ: average W x (power_end -
+power_begin) s x 1000 / result_query_count, times 8 for a MultiStream result run as
+SingleStream."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from perfledger.sources.mlperf.inference.loadgen import LoadgenLog
 from perfledger.sources.mlperf.mllog import Problem
 
 SPL_FILE = "spl.txt"
+MULTISTREAM_SAMPLES = 8  # samples of a MultiStream query (power_check.py, samples_per_query)
 MAX_SPL_BYTES = 64 * 1024 * 1024
 TIME_FORMAT = "%m-%d-%Y %H:%M:%S.%f"  # the checker's; parsed below without strptime's cost
 _TIME = re.compile(r"\s*(\d{1,2})-(\d{1,2})-(\d{4}) (\d{1,2}):(\d{1,2}):(\d{1,2})\.(\d{1,6})\s*")
@@ -75,7 +79,12 @@ def read_power(path: Path, relative: str, log: LoadgenLog, scenario: str | None)
     if not queries:
         reading.reasons.append("no result_query_count to divide the energy by")
         return reading
-    reading.energy_mj_per_query = average * (end - begin).total_seconds() * 1000 / queries
+    # A MultiStream result whose run was a SingleStream one (its effective_scenario) counts
+    # a query as the 8 samples a MultiStream query holds, as the checker does.
+    per_query = (MULTISTREAM_SAMPLES if scenario == "MultiStream"
+                 and (log.text("effective_scenario") or "").lower() == "singlestream" else 1)
+    reading.energy_mj_per_query = (average * (end - begin).total_seconds() * per_query * 1000
+                                   / queries)
     return reading
 
 
