@@ -65,6 +65,8 @@ _POINT_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,
 _COMMA_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
                r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END)
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
+# The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
+_ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
 
 # The fields of a result column's plan, as a frame.
 _PLATFORM = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
@@ -564,7 +566,10 @@ def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFram
     results = _with_row_metrics(_with_annotations(cells, results, mappings), mappings)
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.
-    looks_shifted = pl.col("metric").ne_missing("eval_metric") & shifted_precision()
+    # A result reading like a precision label ("16.32") is the row's precision shifted into
+    # it only where the row's own cells give no precision: beside "16.16" it is a value.
+    looks_shifted = pl.col("metric").ne_missing("eval_metric") & shifted_precision() \
+        & pl.all_horizontal(pl.col(name).is_null() for name in _ROW_PRECISIONS)
     shifted = results.filter(looks_shifted & pl.col("metric").is_not_null())
     results = results.filter(~(looks_shifted & pl.col("metric").is_not_null()))
     values = read_values(results, mappings)

@@ -24,9 +24,16 @@ _DECIMAL = re.compile(r"\d*\.\d+")
 _NUMBERISH = re.compile(r"[~\u2248<>+\-]?\s*[.,]*\d[\d.,]*\s*(?:%|x|k|m|b|ms|s)?", re.I)
 
 
+# A numbered reference after a value: "32.32 [1]".
+_REFERENCE_TAIL = re.compile(r"\s*\[\d{1,2}\]$")
+
+
 def cell_kind(text: str) -> str:
     """blank, integer, decimal, number or text: the coarse shape a column's cells share."""
-    value = _FOOTNOTE_TAIL.sub("", text.strip(" \t\u00a0")).strip()
+    value = text.strip(" \t\u00a0")
+    if value.endswith("]"):
+        value = _REFERENCE_TAIL.sub("", value)
+    value = _FOOTNOTE_TAIL.sub("", value).strip()
     if not value:
         return "blank"
     if _INTEGER.fullmatch(value):
@@ -89,6 +96,20 @@ def realign_position(cells: Sequence[str], profile: ColumnProfile) -> int | None
             folded = tuple("" if cell_kind(text) == "blank" else text for text in candidate)
             readings.setdefault(folded, gap)
     return next(iter(readings.values())) if len(readings) == 1 else None
+
+
+def reads_as_drawn(cells: Sequence[str], profile: ColumnProfile) -> bool:
+    """Whether an HTML row with fewer cells than its header reads as a browser draws it: its
+    cells in the first columns, its last columns empty. It does when it holds more than half
+    of the columns and each of its cells but the empty ones has a shape its column shows in
+    the table's complete rows (at least MIN_PROFILE_ROWS of them); a row cut short further is
+    reported."""
+    width = profile.width
+    if profile.rows < MIN_PROFILE_ROWS or not width / 2 < len(cells) < width:
+        return False
+    # An empty cell places no value: only the others need a column that shows their shape.
+    return all(kind == "blank" or kind in profile.kinds[column]
+               for column, kind in enumerate(map(cell_kind, cells)))
 
 
 def width_problem(
