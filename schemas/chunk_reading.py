@@ -653,9 +653,16 @@ def _with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.Data
     latencies) holds that figure, not its columns' metric, nor their unit."""
     if "row_label" not in results.columns or results.height == 0:
         return results
-    labels = results.get_column("row_label").drop_nulls().unique().to_list()
-    derived = [(label, metric) for label in labels
-               for metric in [_derived_metric(label, mappings)] if metric is not None]
+    # Row labels are nearly one per row; the parts they join (" / ") are few, and each is
+    # read once.
+    labels = results.get_column("row_label").drop_nulls().unique()
+    parts = labels.str.split(" / ").explode().unique().to_list()
+    derived_parts = {part: metric for part in parts
+                     for metric in [_derived_metric(part, mappings)] if metric is not None}
+    if not derived_parts:
+        return results
+    derived = [(label, metric) for label in labels.to_list()
+               for metric in [_first_derived(label, derived_parts)] if metric is not None]
     if not derived:
         return results
     said = pl.DataFrame(derived, schema={"row_label": pl.String, "_row_metric": pl.String},
@@ -673,12 +680,17 @@ def _with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.Data
     ).drop("_row_metric")
 
 
-def _derived_metric(label: str, mappings: LabelMappings) -> str | None:
-    for part in label.split(" / "):
-        reading = header_reading(part, mappings)
-        if reading.kind == "metric" and reading.role in _DERIVED_METRICS:
-            return reading.role
+def _derived_metric(part: str, mappings: LabelMappings) -> str | None:
+    """The derived figure one part of a row label names ("Speedup"), if any."""
+    reading = header_reading(part, mappings)
+    if reading.kind == "metric" and reading.role in _DERIVED_METRICS:
+        return reading.role
     return None
+
+
+def _first_derived(label: str, derived_parts: dict[str, str]) -> str | None:
+    return next((derived_parts[part] for part in label.split(" / ") if part in derived_parts),
+                None)
 
 
 def _annotation(text: str, mappings: LabelMappings) -> tuple:

@@ -393,6 +393,21 @@ def test_a_row_missing_its_last_cells_reads_as_a_browser_draws_it():
         ("row_width_mismatch", "DINO | 16.16 | 512")]
 
 
+def test_text_the_page_hides_is_no_prose_but_a_table_in_a_hidden_tab_is_read():
+    html = """<h2>Results</h2><p>Measured on 8 A100 GPUs.</p>
+    <div class="mega-menu" hidden><ul><li><a href="/x">Faster training than ever</a></li>
+    <li>Another menu entry</li></ul></div>
+    <div id="inference-tab" hidden><p>Inference on one H100.</p>
+    <table><tr><th>Model</th><th>Throughput</th></tr><tr><td>BERT</td><td>1,200</td></tr>
+    <tr><td>GPT-2</td><td>900</td></tr></table></div>
+    <details><summary>More</summary><div hidden="until-found">Shown when searched.</div></details>"""
+    parsed = parse_html(html)
+    assert [text for _line, text in parsed.prose] == [
+        "Results", "Measured on 8 A100 GPUs.", "Inference on one H100.", "More",
+        "Shown when searched."]
+    assert rows_of(parsed.cells) == [["Model", "Throughput"], ["BERT", "1,200"], ["GPT-2", "900"]]
+
+
 def test_a_short_row_with_two_possible_readings_is_a_problem_not_a_guess():
     html = """<table><tr><th>Model</th><th>Platform</th><th>Framework</th><th>Throughput</th></tr>
     <tr><td>BERT</td><td>&nbsp;</td><td>PopART</td><td>100</td></tr>
