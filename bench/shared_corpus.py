@@ -290,9 +290,9 @@ def render(report: Report) -> str:
          f"{spread([t.cpu_s for t in naive], ' s', 1)}"),
         (f"ingest of {small} pages, wall", spread([r.ingest["small"].wall_s
                                                     for r in report.rounds], " s", 1)),
-        ("ingest, recall", f"{ingest_accuracy.recall:.4f} ({ingest_accuracy.matched:,} of "
+        ("ingest, recall", f"{ingest_accuracy.recall:.5f} ({ingest_accuracy.matched:,} of "
                            f"{ingest_accuracy.expected:,} values)"),
-        ("ingest, precision", f"{ingest_accuracy.precision:.4f} "
+        ("ingest, precision", f"{ingest_accuracy.precision:.5f} "
                               f"({ingest_accuracy.loaded_matched:,} of "
                               f"{ingest_accuracy.loaded:,} values loaded)"),
         ("naive, recall / precision", f"{naive_accuracy.recall:.4f} / "

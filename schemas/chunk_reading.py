@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import polars as pl
 
@@ -100,44 +101,92 @@ class ChunkReading:
     problems: list[tuple[int, dict]]  # (document, quarantine fields) per cell that did not
 
 
+@dataclass(frozen=True)
+class DocumentPlans:
+    """What `read_chunk` decides of one document's tables before reading their cells: the
+    tables read turned around, and the plan and subject of each table holding results."""
+
+    turned: tuple[int, ...]
+    plans: dict[int, TablePlan]
+    subjects: dict[int, TableSubject]
+
+
+class _Page(NamedTuple):
+    """What planning reads of a document's context (see normalize.DocumentContext)."""
+
+    outline: pl.DataFrame | None
+    document_title: str | None
+    language: str | None
+    source_id: str | None
+
+
 class _Readings:
     """Header readings numbered, so that frames refer to them by a small integer."""
 
     def __init__(self) -> None:
         self.readings: list[HeaderReading] = []
         self._ids: dict[int, int] = {}
+        self._by_value: dict[HeaderReading, int] = {}
 
     def id_of(self, reading: HeaderReading) -> int:
-        # By identity: a header's reading is memoized, so one text gives one object, and
-        # hashing a reading costs far more than its id.
+        # By identity first: a header's reading is memoized, so one text gives one object,
+        # and hashing a reading costs far more than its id. Plans made in reader processes
+        # bring a copy per document: those are told apart by value, once per copy.
         found = self._ids.get(id(reading))
         if found is None:
-            found = self._ids[id(reading)] = len(self.readings)
-            self.readings.append(reading)
+            found = self._by_value.get(reading)
+            if found is None:
+                found = self._by_value[reading] = len(self.readings)
+                self.readings.append(reading)
+            self._ids[id(reading)] = found
         return found
 
 
 def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     """The values and problems of the tables of `documents` ((cells, DocumentContext) pairs);
-    every row says which document it came from by its position."""
+    every row says which document it came from by its position. A document whose context
+    carries its plans (`plan_document`, made where it was read) is not planned again."""
     present = [(index, cells) for index, (cells, _context) in enumerate(documents)
                if cells.height]
     if not present:
         return ChunkReading(None, [])
-    raw = pl.col("raw_value")
-    cells = pl.concat([frame for _index, frame in present], rechunk=True).with_columns(
-        _document_indexes(present),
-        _blank=raw.str.contains(_BLANK),
-        _numeric=raw.str.contains(_NUMERIC_START),
-    ).with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
-    cells = _oriented(cells, mappings)
-    plans, subjects = _plans(cells, documents, mappings)
+    planned = {index: context.plans for index, (_cells, context) in enumerate(documents)
+               if getattr(context, "plans", None) is not None}
+    cells = _oriented(_prepared(present), mappings, planned)
+    plans, subjects = _plans(cells, documents, mappings, planned)
     if not plans:
         return ChunkReading(None, [])
     readings = _Readings()
     label_columns, result_columns = _column_frames(plans, subjects, readings, mappings)
     rows = _rows(cells, label_columns, plans, readings, mappings)
     return _values(cells, result_columns, rows, mappings)
+
+
+def plan_document(cells: pl.DataFrame, outline: pl.DataFrame | None, title: str | None,
+                  language: str | None, source_id: str | None,
+                  mappings: LabelMappings) -> DocumentPlans:
+    """The plans `read_chunk` would make for one document's tables, made where the document
+    is read: a reader process plans its pages while the chunk's process reads the values of
+    the pages read before, rather than planning every table of a chunk itself."""
+    if cells.height == 0:
+        return DocumentPlans((), {}, {})
+    prepared = _oriented(_prepared([(0, cells)]), mappings, {})
+    turned = prepared.filter(pl.col("_corner")).get_column("table_index").to_list() \
+        if "_corner" in prepared.columns else []
+    plans, subjects = _plans(prepared, [(cells, _Page(outline, title, language, source_id))],
+                             mappings, {})
+    return DocumentPlans(tuple(turned), {table: plan for (_d, table), plan in plans.items()},
+                         {table: subject for (_d, table), subject in subjects.items()})
+
+
+def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
+    """The cells of the documents present, with their document's index and their shape."""
+    raw = pl.col("raw_value")
+    return pl.concat([frame for _index, frame in present], rechunk=True).with_columns(
+        _document_indexes(present),
+        _blank=raw.str.contains(_BLANK),
+        _numeric=raw.str.contains(_NUMERIC_START),
+    ).with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
 
 
 def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
@@ -150,15 +199,19 @@ def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
 # ---- which way round, and what each column is -------------------------------------------------
 
 
-def _oriented(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+def _oriented(cells: pl.DataFrame, mappings: LabelMappings,
+              planned: dict[int, DocumentPlans]) -> pl.DataFrame:
     """`cells` with `vrow` and `vcol`: the row and column each cell stands in once every
-    table whose metrics stand in its first column is turned around."""
-    headers = cells.filter(pl.col("row_number") == 0).group_by(_TABLE, maintain_order=True).agg(
-        pl.col("raw_value").sort_by("column_index"))
+    table whose metrics stand in its first column is turned around (for a document
+    `planned`, the tables its plans say)."""
+    turned = [(document, table) for document, plans in planned.items()
+              for table in plans.turned]
+    unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
+    headers = unplanned.filter(pl.col("row_number") == 0).group_by(
+        _TABLE, maintain_order=True).agg(pl.col("raw_value").sort_by("column_index"))
     # Only a table whose header names no metric may be turned: its first column is read.
     candidates = [(document, table) for document, table, header in headers.iter_rows()
                   if not _header_names_results(header, mappings)]
-    turned = []
     if candidates:
         keys = pl.DataFrame(candidates, schema={"document": pl.Int32, "table_index": pl.Int32},
                             orient="row")
@@ -192,10 +245,36 @@ def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
     return any(names_base_metric(header_reading(text, mappings)) for text in header[1:])
 
 
-def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
+def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings,
+           planned: dict[int, DocumentPlans]
            ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     """The plan of each table holding a result column, and what the table is about where
-    its rows and columns do not say (schemas/table_subject.py)."""
+    its rows and columns do not say (schemas/table_subject.py), in the documents' order;
+    a document `planned` gives its own."""
+    if len(planned) == len(documents):
+        return _planned(planned)
+    unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
+    plans, subjects = _plans_of(unplanned, documents, mappings)
+    if not planned:
+        return plans, subjects
+    made, made_subjects = _planned(planned)
+    order = sorted({*plans, *made})  # documents in order, then their tables
+    return ({key: plans.get(key) or made[key] for key in order},
+            {key: subjects.get(key) or made_subjects[key] for key in order})
+
+
+def _planned(planned: dict[int, DocumentPlans]
+             ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
+    plans, subjects = {}, {}
+    for document in sorted(planned):
+        for table, plan in planned[document].plans.items():
+            plans[(document, table)] = plan
+            subjects[(document, table)] = planned[document].subjects[table]
+    return plans, subjects
+
+
+def _plans_of(cells: pl.DataFrame, documents: list, mappings: LabelMappings
+              ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     shapes = _shapes(cells)
     by_document: dict[int, list[TableShape]] = {}
     marks: dict[int, list[int]] = {}
