@@ -373,18 +373,16 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
                         & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
                         ).get_column("raw_value").unique()
     units = [text for text in texts.to_list() if unit_named(text) is not None]
+    # Only a cell that starts as a number may show a decimal mark.
+    numeric = pl.col("_numeric")
     stats = body.group_by(_COLUMN).agg(
         pl.col("_filled").sum().alias("filled"),
-        (pl.col("_filled") & pl.col("_numeric")).sum().alias("numeric"),
+        (pl.col("_filled") & numeric).sum().alias("numeric"),
         (pl.col("_filled") & pl.col("raw_value").is_in(units)).sum().alias("units"),
+        (numeric & pl.col("raw_value").str.contains(_POINT_ONLY)).sum().alias("point"),
+        (numeric & pl.col("raw_value").str.contains(_COMMA_ONLY)).sum().alias("comma"),
     )
-    # Only a cell that starts as a number may show a decimal mark.
-    marks = body.filter(pl.col("_numeric")).group_by(_COLUMN).agg(
-        pl.col("raw_value").str.contains(_POINT_ONLY).sum().alias("point"),
-        pl.col("raw_value").str.contains(_COMMA_ONLY).sum().alias("comma"),
-    )
-    stats = stats.join(marks, on=_COLUMN, how="left")
-    by_column = {(d, t, c): ColumnStats(f, n, u, p or 0, m or 0)
+    by_column = {(d, t, c): ColumnStats(f, n, u, p, m)
                  for d, t, c, f, n, u, p, m in stats.iter_rows()}
     shapes = []
     for document, table, header, vcols, title, note in headers.iter_rows():
