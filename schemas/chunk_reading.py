@@ -283,7 +283,9 @@ def _plans_of(cells: pl.DataFrame, documents: list, mappings: LabelMappings
         counted = marks.setdefault(shape.document, [0, 0])
         counted[0] += sum(stats.point for stats in shape.stats)
         counted[1] += sum(stats.comma for stats in shape.stats)
-    setups = _setup_tables(cells, mappings)
+    # Only a table two columns wide may list settings: most chunks hold none.
+    setups = _setup_tables(cells, mappings) if any(
+        len(shape.headers) <= 2 for shape in shapes) else {}
     plans, subjects = {}, {}
     for document, found in by_document.items():
         _cells, context = documents[document]

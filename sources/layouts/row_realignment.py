@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from perfledger.sources.layouts.base import ParseProblem
 
@@ -28,14 +29,29 @@ _NUMBERISH = re.compile(r"[~\u2248<>+\-]?\s*[.,]*\d[\d.,]*\s*(?:%|x|k|m|b|ms|s)?
 _REFERENCE_TAIL = re.compile(r"\s*\[\d{1,2}\]$")
 
 
+_NUMBER_STARTS = frozenset("0123456789~\u2248<>+-.,")  # what a number's text starts with
+_MEMO_CHARS = 64  # a table's label cells repeat ("Bow Pod16"): short ones are read once
+
+
 def cell_kind(text: str) -> str:
     """blank, integer, decimal, number or text: the coarse shape a column's cells share."""
+    return _short_cell_kind(text) if len(text) <= _MEMO_CHARS else _cell_kind(text)
+
+
+@lru_cache(maxsize=16_384)
+def _short_cell_kind(text: str) -> str:
+    return _cell_kind(text)
+
+
+def _cell_kind(text: str) -> str:
     value = text.strip(" \t\u00a0")
     if value.endswith("]"):
         value = _REFERENCE_TAIL.sub("", value)
     value = _FOOTNOTE_TAIL.sub("", value).strip()
     if not value:
         return "blank"
+    if value[0] not in _NUMBER_STARTS:
+        return "text"
     if _INTEGER.fullmatch(value):
         return "integer"
     if _DECIMAL.fullmatch(value):
