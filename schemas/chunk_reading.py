@@ -259,8 +259,8 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings,
         return plans, subjects
     made, made_subjects = _planned(planned)
     order = sorted({*plans, *made})  # documents in order, then their tables
-    return ({key: plans.get(key) or made[key] for key in order},
-            {key: subjects.get(key) or made_subjects[key] for key in order})
+    return ({key: plans[key] if key in plans else made[key] for key in order},
+            {key: subjects[key] if key in subjects else made_subjects[key] for key in order})
 
 
 def _planned(planned: dict[int, DocumentPlans]
