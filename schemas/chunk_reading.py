@@ -2,7 +2,8 @@
 
 Per table, in Python: which way round it reads and what each column is
 (schemas/table_plans.py), with what its context says (schemas/context_labels.py). Per
-distinct label cell, in Python: what it says (schemas/row_labels.py). Per cell, with polars:
+distinct label cell, in Python: what it says (schemas/row_labels.py), and per row what its
+table's context adds (schemas/row_context.py). Per cell, with polars:
 everything else, since a page's cells number in the hundreds and a chunk's in the tens of
 thousands, and a Python step per cell would cost more than the rest of the run.
 """
@@ -10,7 +11,6 @@ thousands, and a Python step per cell would cost more than the rest of the run.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -23,7 +23,7 @@ from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.number_locale import page_mark
 from perfledger.schemas.platform_mentions import PlatformMention
-from perfledger.schemas.precisions import find_precisions
+from perfledger.schemas.row_context import with_context_labels
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
     SECTION_SCHEMA,
@@ -510,70 +510,7 @@ def _rows(cells: pl.DataFrame, label_columns: pl.DataFrame,
                               maintain_order="left")
     rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
-    return _with_quantized_rows(_with_named_rows(_with_note_units(rows, plans), plans),
-                                plans)
-
-
-# A row run with its weights and activations quantized, named for it rather than by a dtype.
-_BOTH_QUANTIZED = re.compile(r"(?i)\bweights?\s*(?:&|and|\+)\s*activations?\b"
-                             r"|\bactivations?\s*(?:&|and|\+)\s*weights?\b")
-
-
-def _with_quantized_rows(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
-                         ) -> pl.DataFrame:
-    """The precision of a row named for quantizing weights and activations ("Weight &
-    activation") that states no dtype: the one the table's context gives such runs ("W8A8
-    mode")."""
-    found = []
-    for (document, table), plan in plans.items():
-        quantized = plan.context.get("precision:quantized")
-        if quantized is None:
-            continue
-        for vrow, label in rows.filter((pl.col("document") == document)
-                                       & (pl.col("table_index") == table)
-                                       & pl.col("rq_text").is_null()
-                                       & pl.col("fq_text").is_null()).select(
-                "vrow", "row_label").iter_rows():
-            if label and _BOTH_QUANTIZED.search(label):
-                found.append((document, table, vrow, *precision_fields(quantized.value)))
-    return _with_row_precisions(rows, found)
-
-
-def _with_named_rows(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
-                     ) -> pl.DataFrame:
-    """The precision of a row whose name the page defines ("v100_x8" under "configs/v100_x8.py
-    : Full precision GPU training"), where the row states none of its own."""
-    found = []
-    for (document, table), plan in plans.items():
-        if not plan.named_rows:
-            continue
-        for vrow, label in rows.filter((pl.col("document") == document)
-                                       & (pl.col("table_index") == table)).select(
-                "vrow", "row_label").iter_rows():
-            definition = next((plan.named_rows[part.casefold()] for part in
-                               (label or "").split(" / ") if part.casefold() in plan.named_rows),
-                              None)
-            precisions = find_precisions(definition) if definition else ()
-            if precisions:
-                found.append((document, table, vrow, *precision_fields(precisions[0])))
-    return _with_row_precisions(rows, found)
-
-
-def _with_row_precisions(rows: pl.DataFrame, found: list[tuple]) -> pl.DataFrame:
-    """`rows` with the precisions `found` ((document, table, row, *precision fields)) for
-    the rows whose cells state none."""
-    if not found:
-        return rows
-    defined = pl.DataFrame(found, schema={"document": pl.Int32, "table_index": pl.Int32,
-                                          "vrow": pl.Int32, "_d_text": pl.String,
-                                          "_d_act": pl.String, "_d_wt": pl.String},
-                           orient="row")
-    rows = rows.join(defined, on=_ROW, how="left", maintain_order="left")
-    open_row = pl.col("rq_text").is_null() & pl.col("fq_text").is_null()
-    return rows.with_columns(
-        pl.when(open_row).then(pl.col(f"_d_{name}")).otherwise(pl.col(f"fq_{name}"))
-        .alias(f"fq_{name}") for name in ("text", "act", "wt")
-    ).drop("_d_text", "_d_act", "_d_wt")
+    return with_context_labels(rows, plans)
 
 
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
@@ -595,35 +532,6 @@ def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
     said = pl.DataFrame([(text, *section_labels(text)) for text in distinct],
                         schema={"_section": pl.String, **SECTION_SCHEMA}, orient="row")
     return found.join(said, on="_section", how="left").drop("_section")
-
-
-def _with_note_units(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
-                     ) -> pl.DataFrame:
-    """Units a table's footnote gives per subject ('PQM4Mv2 throughput measured in
-    graphs/s'): the row whose model, dataset or variant is most like the subject, when one
-    row is alike enough and no other as much."""
-    from perfledger.schemas.table_notes import note_units
-
-    found = []
-    for (document, table), plan in plans.items():
-        if not plan.note or "measured in" not in plan.note.lower():
-            continue
-        candidates = rows.filter((pl.col("document") == document)
-                                 & (pl.col("table_index") == table)).select(
-            "vrow", "dataset", "model", "variant").rows()
-        for vrow, unit in note_units(plan.note, candidates):
-            found.append((document, table, vrow, *unit_fields(unit)))
-    if not found:
-        return rows
-    notes = pl.DataFrame(found, schema={"document": pl.Int32, "table_index": pl.Int32,
-                                        "vrow": pl.Int32, **{f"n_{name}": dtype for name, dtype
-                                                              in UNIT_FIELDS.items()}},
-                         orient="row")
-    rows = rows.join(notes, on=_ROW, how="left")
-    has_label_unit = pl.col("r_alias").is_not_null()
-    return rows.with_columns(
-        pl.when(has_label_unit).then(pl.col(f"r_{name}")).otherwise(pl.col(f"n_{name}"))
-        .alias(f"r_{name}") for name in UNIT_FIELDS).drop(f"n_{name}" for name in UNIT_FIELDS)
 
 
 # ---- values -------------------------------------------------------------------------------------
