@@ -62,6 +62,12 @@ from perfledger.schemas.model_names import (
     ("yolov5s_relu", "YOLOv5s", "YOLOv5s", {"variant": "ReLU"}),
     # Python paths, image sizes, sizes of detectors
     ("torchvision.models.resnet.resnet18", "ResNet-18", "ResNet-18", {}),
+    # torchvision's widths and batch-norm variants (torch2trt's Jetson benchmark pages)
+    ("torchvision.models.vgg.vgg11_bn", "VGG-11", "VGG-11", {"variant": "batch norm"}),
+    ("torch2trt.tests.torchvision.classification.shufflenet_v2_x0_5", "ShuffleNet v2 x0.5",
+     "ShuffleNet v2", {"variant": "x0.5"}),
+    ("torch2trt.tests.torchvision.classification.mnasnet0_75", "MnasNet 0.75", "MnasNet",
+     {"variant": "0.75"}),
     ("ResNet50_224x224", "ResNet-50", "ResNet-50", {}),
     ("PicoDet-S", "PicoDet-S", "PicoDet-S", {}),
     ("RT-DETR-R18", "RT-DETR-R18", "RT-DETR-R18", {}),
