@@ -147,3 +147,21 @@ def run_naive(pages: list[Path], database: Path, fmt: str) -> int:
         rows += len(frame)
     connection.close()
     return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m bench.naive --pages DIR --database FILE`: the naive pipeline as a process of
+    its own, so that it can be timed whole beside `perfledger ingest`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.naive", description=main.__doc__)
+    parser.add_argument("--pages", type=Path, required=True, help="a folder of pages")
+    parser.add_argument("--database", type=Path, required=True, help="a DuckDB file to write")
+    parser.add_argument("--format", choices=("html", "text"), default="html")
+    args = parser.parse_args(argv)
+    pages = sorted(path for path in args.pages.iterdir() if path.is_file())
+    print(run_naive(pages, args.database, args.format))
+
+
+if __name__ == "__main__":
+    main()

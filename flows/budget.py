@@ -32,8 +32,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from perfledger.flows.settings import env_number
+
+if TYPE_CHECKING:
+    from perfledger.schemas.chunk_reading import DocumentPlans
+    from perfledger.schemas.label_mappings import LabelMappings
+    from perfledger.sources.claims.extract import ClaimResult
+    from perfledger.sources.layouts.base import ParsedDocument
 
 TIMEOUT_ENV = "PERFLEDGER_DOCUMENT_TIMEOUT_S"
 MAX_BYTES_ENV = "PERFLEDGER_MAX_DOCUMENT_BYTES"
@@ -113,12 +120,23 @@ def stop_workers() -> None:
     _WORKERS.stop_all()
 
 
+class ReadDocument(NamedTuple):
+    parsed: ParsedDocument
+    layout_name: str
+    claims: ClaimResult
+    plans: DocumentPlans | None = None  # its tables' plans, made by a reader process
+
+
 def read_archived(
     archive_dir: Path, sha256: str, content_type: str, layout: str, check: bool = True,
-    archive_url: str | None = None,
-):
-    """(parsed document, layout name, claims) of an archived document version: the work a
-    budget bounds, done where the budget says (this process or the worker)."""
+    archive_url: str | None = None, plan_for: tuple[str, LabelMappings] | None = None,
+) -> ReadDocument:
+    """The parsed document, layout name and claims of an archived document version: the
+    work a budget bounds, done where the budget says (this process or the worker).
+
+    `plan_for` (the source id and the run's label mappings): in a worker process, the
+    document's tables are planned too (schemas/chunk_reading.py, `plan_document`), work the
+    run's own process would otherwise do for every document of a chunk in turn."""
     from perfledger.sources import remote_archive
     from perfledger.sources.claims.extract import extract_page_claims
     from perfledger.sources.parse import parse_document
@@ -126,7 +144,24 @@ def read_archived(
     data = remote_archive.read(Path(archive_dir), sha256, archive_url)
     parsed, layout_name = parse_document(data, content_type, layout, check=check)
     claims = extract_page_claims(parsed, layout_name)
-    return parsed, layout_name, claims
+    plans = _planned(parsed, *plan_for) if plan_for is not None and _IN_WORKER else None
+    return ReadDocument(parsed, layout_name, claims, plans)
+
+
+def _planned(parsed: ParsedDocument, source_id: str, mappings: LabelMappings
+             ) -> DocumentPlans | None:
+    from perfledger.schemas.cells import surely_fits
+    from perfledger.schemas.chunk_reading import plan_document
+    from perfledger.schemas.reading_caches import refresh_caches
+
+    if not surely_fits(parsed.cells):
+        return None  # cells the run's process checks, and plans if they pass
+    try:
+        refresh_caches()
+        return plan_document(parsed.cells, parsed.outline, parsed.metadata.title,
+                             parsed.metadata.language, source_id, mappings)
+    except Exception:  # noqa: BLE001 - the run's process plans the document, and says why
+        return None
 
 
 def pause_at(point: str) -> None:
@@ -199,8 +234,13 @@ def _children_allowed() -> Iterator[None]:
             current._config["daemon"] = daemonic
 
 
+_IN_WORKER = False  # whether this process is a document worker (set by _serve)
+
+
 def _serve(connection) -> None:
     """The worker's loop: run each (function, args) received, send back its outcome."""
+    global _IN_WORKER
+    _IN_WORKER = True
     # Ctrl-C at the terminal reaches the whole process group: the run that started this
     # worker stops it, and it must not die first, printing a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

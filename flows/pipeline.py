@@ -304,11 +304,14 @@ def prepare_many(
     rows take."""
     triaged = [(document, _triage(document, known, current, warehouse, force))
                for document in documents]
-    jobs = [_read_job(item, warehouse, check=False) for _, item in triaged
-            if isinstance(item, _ToRead)]
+    mappings = label_mappings(warehouse)
+    # Reader processes also plan the tables of what they read (budget.read_archived), while
+    # this process reads the values of the chunk before.
+    plan = readers.reads_in_workers(sum(isinstance(item, _ToRead) for _, item in triaged))
+    jobs = [_read_job(item, warehouse, check=False, mappings=mappings if plan else None)
+            for _, item in triaged if isinstance(item, _ToRead)]
     # Readers work up to a chunk ahead, so that they go on while this process normalizes.
     outcomes = readers.read_all(budget.read_archived, jobs, lookahead=PREPARE_CHUNK)
-    mappings = label_mappings(warehouse)
     try:
         pending: list[DocumentLoad | _Parsed] = []
         sources: set[str] = set()
@@ -399,12 +402,15 @@ def _triage(
     return _ToRead(document, base, state, current_s, force)
 
 
-def _read_job(item: _ToRead, warehouse: Path, check: bool = True) -> readers.ReadJob:
+def _read_job(item: _ToRead, warehouse: Path, check: bool = True,
+              mappings: LabelMappings | None = None) -> readers.ReadJob:
     """Parse and claims run under the document's time budget, in a worker process for a
-    large document or a large run; see flows/budget.py and flows/readers.py."""
+    large document or a large run; see flows/budget.py and flows/readers.py. With the
+    run's `mappings`, a worker process plans the document's tables too."""
     document = item.document
     args = (lake.archive_dir(warehouse), document.document_sha256, document.content_type,
-            document.layout, check, document.archive_url)
+            document.layout, check, document.archive_url,
+            (document.source_id, mappings) if mappings is not None else None)
     return readers.ReadJob(args, document.byte_size,
                            functools.partial(_may_hold_spans, document, warehouse))
 
@@ -428,7 +434,8 @@ def _may_hold_spans(document: CollectedDocument, warehouse: Path) -> bool:
 def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> DocumentLoad | _Parsed:
     document, base = item.document, item.base
     try:
-        parsed, layout_name, claims = budget.outcome_value(*outcome, budget.Budget.from_env())
+        parsed, layout_name, claims, plans = budget.outcome_value(*outcome,
+                                                                   budget.Budget.from_env())
     except (ParseFailure, budget.BudgetExceeded) as error:
         return _parse_failed(document, base, error, known)
     except Exception as error:  # a parser bug on one page must not cost the run the others
@@ -442,6 +449,7 @@ def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> Do
         parser_version=parser_version(layout_name),
         language=parsed.metadata.language,
         outline=parsed.outline,
+        plans=plans,
     )
     return _Parsed(document, base, parsed, context, item.state, item.current_s,
                    item.force, layout_name, claims)

@@ -51,6 +51,13 @@ def reader_count() -> int:
     return min(settings.env_number(READERS_ENV, max(1, cores), int), MAX_READERS)
 
 
+def reads_in_workers(count: int, readers: int | None = None) -> bool:
+    """Whether `read_all` reads `count` documents in worker processes."""
+    readers = reader_count() if readers is None else readers
+    return (readers >= 2 and count >= PARALLEL_FROM
+            and not multiprocessing.current_process().daemon)
+
+
 def read_all(
     function: Callable,
     jobs: Sequence[ReadJob],
@@ -66,7 +73,7 @@ def read_all(
     ahead of the caller."""
     budget = budget or Budget.from_env()
     readers = reader_count() if readers is None else readers
-    if readers < 2 or len(jobs) < PARALLEL_FROM or multiprocessing.current_process().daemon:
+    if not reads_in_workers(len(jobs), readers):
         return _read_here(function, jobs, budget)
     return _read_in_workers(function, jobs, budget, readers, lookahead)
 

@@ -23,6 +23,9 @@ MAX_DIGITS = 30  # a longer number is no measurement (hostile pages hold 5,000 d
 
 _FOOTNOTE_MARKS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089]+")
 _TRAILING_MARKS = "*\u2020\u2021\u00a7#"  # "6,044*", "3,210\u2020"
+# A numbered reference after a value ("45,824 [1]", "21h 46m[2]"): a footnote, as "*" is. A
+# cell is at most MAX_CELL_CHARS long when it is stripped, so the pattern stays cheap.
+_REFERENCE_TAIL = re.compile(r"(?:\s*\[\d{1,2}\])+\s*$")
 # What a cell holds where a page publishes no value ("-", "N/A", "OOM", "/", "coming soon").
 PLACEHOLDER_WORDS = (r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
                      r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
@@ -82,6 +85,8 @@ class CellReading(NamedTuple):
 
 def strip_footnotes(text: str) -> str:
     text = _FOOTNOTE_MARKS.sub("", text)
+    if text.rstrip().endswith("]"):
+        text = _REFERENCE_TAIL.sub("", text)
     # Trailing marks are stripped by hand: a pattern anchored at the end would try every
     # start in a long run of them ("*" * 100,000 + "1"), each to the end.
     stripped = text.rstrip()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import polars as pl
 
@@ -65,6 +66,8 @@ _POINT_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,
 _COMMA_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
                r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END)
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
+# The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
+_ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
 
 # The fields of a result column's plan, as a frame.
 _PLATFORM = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
@@ -98,44 +101,92 @@ class ChunkReading:
     problems: list[tuple[int, dict]]  # (document, quarantine fields) per cell that did not
 
 
+@dataclass(frozen=True)
+class DocumentPlans:
+    """What `read_chunk` decides of one document's tables before reading their cells: the
+    tables read turned around, and the plan and subject of each table holding results."""
+
+    turned: tuple[int, ...]
+    plans: dict[int, TablePlan]
+    subjects: dict[int, TableSubject]
+
+
+class _Page(NamedTuple):
+    """What planning reads of a document's context (see normalize.DocumentContext)."""
+
+    outline: pl.DataFrame | None
+    document_title: str | None
+    language: str | None
+    source_id: str | None
+
+
 class _Readings:
     """Header readings numbered, so that frames refer to them by a small integer."""
 
     def __init__(self) -> None:
         self.readings: list[HeaderReading] = []
         self._ids: dict[int, int] = {}
+        self._by_value: dict[HeaderReading, int] = {}
 
     def id_of(self, reading: HeaderReading) -> int:
-        # By identity: a header's reading is memoized, so one text gives one object, and
-        # hashing a reading costs far more than its id.
+        # By identity first: a header's reading is memoized, so one text gives one object,
+        # and hashing a reading costs far more than its id. Plans made in reader processes
+        # bring a copy per document: those are told apart by value, once per copy.
         found = self._ids.get(id(reading))
         if found is None:
-            found = self._ids[id(reading)] = len(self.readings)
-            self.readings.append(reading)
+            found = self._by_value.get(reading)
+            if found is None:
+                found = self._by_value[reading] = len(self.readings)
+                self.readings.append(reading)
+            self._ids[id(reading)] = found
         return found
 
 
 def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     """The values and problems of the tables of `documents` ((cells, DocumentContext) pairs);
-    every row says which document it came from by its position."""
+    every row says which document it came from by its position. A document whose context
+    carries its plans (`plan_document`, made where it was read) is not planned again."""
     present = [(index, cells) for index, (cells, _context) in enumerate(documents)
                if cells.height]
     if not present:
         return ChunkReading(None, [])
-    raw = pl.col("raw_value")
-    cells = pl.concat([frame for _index, frame in present], rechunk=True).with_columns(
-        _document_indexes(present),
-        _blank=raw.str.contains(_BLANK),
-        _numeric=raw.str.contains(_NUMERIC_START),
-    ).with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
-    cells = _oriented(cells, mappings)
-    plans, subjects = _plans(cells, documents, mappings)
+    planned = {index: context.plans for index, (_cells, context) in enumerate(documents)
+               if getattr(context, "plans", None) is not None}
+    cells = _oriented(_prepared(present), mappings, planned)
+    plans, subjects = _plans(cells, documents, mappings, planned)
     if not plans:
         return ChunkReading(None, [])
     readings = _Readings()
     label_columns, result_columns = _column_frames(plans, subjects, readings, mappings)
     rows = _rows(cells, label_columns, plans, readings, mappings)
     return _values(cells, result_columns, rows, mappings)
+
+
+def plan_document(cells: pl.DataFrame, outline: pl.DataFrame | None, title: str | None,
+                  language: str | None, source_id: str | None,
+                  mappings: LabelMappings) -> DocumentPlans:
+    """The plans `read_chunk` would make for one document's tables, made where the document
+    is read: a reader process plans its pages while the chunk's process reads the values of
+    the pages read before, rather than planning every table of a chunk itself."""
+    if cells.height == 0:
+        return DocumentPlans((), {}, {})
+    prepared = _oriented(_prepared([(0, cells)]), mappings, {})
+    turned = prepared.filter(pl.col("_corner")).get_column("table_index").to_list() \
+        if "_corner" in prepared.columns else []
+    plans, subjects = _plans(prepared, [(cells, _Page(outline, title, language, source_id))],
+                             mappings, {})
+    return DocumentPlans(tuple(turned), {table: plan for (_d, table), plan in plans.items()},
+                         {table: subject for (_d, table), subject in subjects.items()})
+
+
+def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
+    """The cells of the documents present, with their document's index and their shape."""
+    raw = pl.col("raw_value")
+    return pl.concat([frame for _index, frame in present], rechunk=True).with_columns(
+        _document_indexes(present),
+        _blank=raw.str.contains(_BLANK),
+        _numeric=raw.str.contains(_NUMERIC_START),
+    ).with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
 
 
 def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
@@ -148,15 +199,19 @@ def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
 # ---- which way round, and what each column is -------------------------------------------------
 
 
-def _oriented(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
+def _oriented(cells: pl.DataFrame, mappings: LabelMappings,
+              planned: dict[int, DocumentPlans]) -> pl.DataFrame:
     """`cells` with `vrow` and `vcol`: the row and column each cell stands in once every
-    table whose metrics stand in its first column is turned around."""
-    headers = cells.filter(pl.col("row_number") == 0).group_by(_TABLE, maintain_order=True).agg(
-        pl.col("raw_value").sort_by("column_index"))
+    table whose metrics stand in its first column is turned around (for a document
+    `planned`, the tables its plans say)."""
+    turned = [(document, table) for document, plans in planned.items()
+              for table in plans.turned]
+    unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
+    headers = unplanned.filter(pl.col("row_number") == 0).group_by(
+        _TABLE, maintain_order=True).agg(pl.col("raw_value").sort_by("column_index"))
     # Only a table whose header names no metric may be turned: its first column is read.
     candidates = [(document, table) for document, table, header in headers.iter_rows()
                   if not _header_names_results(header, mappings)]
-    turned = []
     if candidates:
         keys = pl.DataFrame(candidates, schema={"document": pl.Int32, "table_index": pl.Int32},
                             orient="row")
@@ -190,10 +245,36 @@ def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
     return any(names_base_metric(header_reading(text, mappings)) for text in header[1:])
 
 
-def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
+def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings,
+           planned: dict[int, DocumentPlans]
            ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     """The plan of each table holding a result column, and what the table is about where
-    its rows and columns do not say (schemas/table_subject.py)."""
+    its rows and columns do not say (schemas/table_subject.py), in the documents' order;
+    a document `planned` gives its own."""
+    if len(planned) == len(documents):
+        return _planned(planned)
+    unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
+    plans, subjects = _plans_of(unplanned, documents, mappings)
+    if not planned:
+        return plans, subjects
+    made, made_subjects = _planned(planned)
+    order = sorted({*plans, *made})  # documents in order, then their tables
+    return ({key: plans[key] if key in plans else made[key] for key in order},
+            {key: subjects[key] if key in subjects else made_subjects[key] for key in order})
+
+
+def _planned(planned: dict[int, DocumentPlans]
+             ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
+    plans, subjects = {}, {}
+    for document in sorted(planned):
+        for table, plan in planned[document].plans.items():
+            plans[(document, table)] = plan
+            subjects[(document, table)] = planned[document].subjects[table]
+    return plans, subjects
+
+
+def _plans_of(cells: pl.DataFrame, documents: list, mappings: LabelMappings
+              ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     shapes = _shapes(cells)
     by_document: dict[int, list[TableShape]] = {}
     marks: dict[int, list[int]] = {}
@@ -202,7 +283,9 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings
         counted = marks.setdefault(shape.document, [0, 0])
         counted[0] += sum(stats.point for stats in shape.stats)
         counted[1] += sum(stats.comma for stats in shape.stats)
-    setups = _setup_tables(cells, mappings)
+    # Only a table two columns wide may list settings: most chunks hold none.
+    setups = _setup_tables(cells, mappings) if any(
+        len(shape.headers) <= 2 for shape in shapes) else {}
     plans, subjects = {}, {}
     for document, found in by_document.items():
         _cells, context = documents[document]
@@ -292,18 +375,16 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
                         & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
                         ).get_column("raw_value").unique()
     units = [text for text in texts.to_list() if unit_named(text) is not None]
+    # Only a cell that starts as a number may show a decimal mark.
+    numeric = pl.col("_numeric")
     stats = body.group_by(_COLUMN).agg(
         pl.col("_filled").sum().alias("filled"),
-        (pl.col("_filled") & pl.col("_numeric")).sum().alias("numeric"),
+        (pl.col("_filled") & numeric).sum().alias("numeric"),
         (pl.col("_filled") & pl.col("raw_value").is_in(units)).sum().alias("units"),
+        (numeric & pl.col("raw_value").str.contains(_POINT_ONLY)).sum().alias("point"),
+        (numeric & pl.col("raw_value").str.contains(_COMMA_ONLY)).sum().alias("comma"),
     )
-    # Only a cell that starts as a number may show a decimal mark.
-    marks = body.filter(pl.col("_numeric")).group_by(_COLUMN).agg(
-        pl.col("raw_value").str.contains(_POINT_ONLY).sum().alias("point"),
-        pl.col("raw_value").str.contains(_COMMA_ONLY).sum().alias("comma"),
-    )
-    stats = stats.join(marks, on=_COLUMN, how="left")
-    by_column = {(d, t, c): ColumnStats(f, n, u, p or 0, m or 0)
+    by_column = {(d, t, c): ColumnStats(f, n, u, p, m)
                  for d, t, c, f, n, u, p, m in stats.iter_rows()}
     shapes = []
     for document, table, header, vcols, title, note in headers.iter_rows():
@@ -564,7 +645,10 @@ def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFram
     results = _with_row_metrics(_with_annotations(cells, results, mappings), mappings)
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.
-    looks_shifted = pl.col("metric").ne_missing("eval_metric") & shifted_precision()
+    # A result reading like a precision label ("16.32") is the row's precision shifted into
+    # it only where the row's own cells give no precision: beside "16.16" it is a value.
+    looks_shifted = pl.col("metric").ne_missing("eval_metric") & shifted_precision() \
+        & pl.all_horizontal(pl.col(name).is_null() for name in _ROW_PRECISIONS)
     shifted = results.filter(looks_shifted & pl.col("metric").is_not_null())
     results = results.filter(~(looks_shifted & pl.col("metric").is_not_null()))
     values = read_values(results, mappings)
@@ -648,9 +732,16 @@ def _with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.Data
     latencies) holds that figure, not its columns' metric, nor their unit."""
     if "row_label" not in results.columns or results.height == 0:
         return results
-    labels = results.get_column("row_label").drop_nulls().unique().to_list()
-    derived = [(label, metric) for label in labels
-               for metric in [_derived_metric(label, mappings)] if metric is not None]
+    # Row labels are nearly one per row; the parts they join (" / ") are few, and each is
+    # read once.
+    labels = results.get_column("row_label").drop_nulls().unique()
+    parts = labels.str.split(" / ").explode().unique().to_list()
+    derived_parts = {part: metric for part in parts
+                     for metric in [_derived_metric(part, mappings)] if metric is not None}
+    if not derived_parts:
+        return results
+    derived = [(label, metric) for label in labels.to_list()
+               for metric in [_first_derived(label, derived_parts)] if metric is not None]
     if not derived:
         return results
     said = pl.DataFrame(derived, schema={"row_label": pl.String, "_row_metric": pl.String},
@@ -668,12 +759,17 @@ def _with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.Data
     ).drop("_row_metric")
 
 
-def _derived_metric(label: str, mappings: LabelMappings) -> str | None:
-    for part in label.split(" / "):
-        reading = header_reading(part, mappings)
-        if reading.kind == "metric" and reading.role in _DERIVED_METRICS:
-            return reading.role
+def _derived_metric(part: str, mappings: LabelMappings) -> str | None:
+    """The derived figure one part of a row label names ("Speedup"), if any."""
+    reading = header_reading(part, mappings)
+    if reading.kind == "metric" and reading.role in _DERIVED_METRICS:
+        return reading.role
     return None
+
+
+def _first_derived(label: str, derived_parts: dict[str, str]) -> str | None:
+    return next((derived_parts[part] for part in label.split(" / ") if part in derived_parts),
+                None)
 
 
 def _annotation(text: str, mappings: LabelMappings) -> tuple:

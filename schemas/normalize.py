@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from perfledger.schemas.chunk_reading import read_chunk
+from perfledger.schemas.chunk_reading import DocumentPlans, read_chunk
 from perfledger.schemas.identities import with_identities
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES
@@ -34,6 +34,8 @@ class DocumentContext:
     parser_version: str
     language: str | None = None  # as the page declares it
     outline: pl.DataFrame | None = field(default=None, compare=False, hash=False)
+    # Its tables' plans, when the process that read it made them (chunk_reading.plan_document)
+    plans: DocumentPlans | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass

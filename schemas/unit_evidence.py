@@ -38,17 +38,19 @@ def with_units_from_row_throughput(frame: pl.DataFrame) -> pl.DataFrame:
         & pl.col("number").is_not_null()
     if not frame.select(open_latency.any()).item():
         return frame
-    rates = frame.filter((pl.col("metric") == "throughput") & pl.col("number").is_not_null()
-                         & pl.col("u_kind").is_in(["rate"]).fill_null(True)
-                         & pl.col("u_per").is_null())
+    # Filtered lazily, so that only the columns selected are copied out of the wide frame.
+    rates = frame.lazy().filter(
+        (pl.col("metric") == "throughput") & pl.col("number").is_not_null()
+        & pl.col("u_kind").is_in(["rate"]).fill_null(True) & pl.col("u_per").is_null()
+    ).select(*_ROW, (pl.col("number") * pl.col("u_factor").fill_null(1.0)).alias("_rate")
+             ).collect(engine="in-memory")
     if rates.height == 0:
         return frame
-    rates = rates.select(*_ROW, (pl.col("number") * pl.col("u_factor").fill_null(1.0))
-                         .alias("_rate"))
-    latencies = frame.filter(open_latency).select(
+    latencies = frame.lazy().filter(open_latency).select(
         *_COLUMN, "row_number", "number",
         pl.col("batch_size_number").fill_null(1.0).alias("_batch")
-        if "batch_size_number" in frame.columns else pl.lit(1.0).alias("_batch"))
+        if "batch_size_number" in frame.columns else pl.lit(1.0).alias("_batch")
+    ).collect(engine="in-memory")
     pairs = latencies.join(rates, on=_ROW, how="inner")
     if pairs.height == 0:
         return frame

@@ -12,6 +12,7 @@ is set apart by the caller with the reason.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import polars as pl
@@ -70,6 +71,8 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     steps = frame.lazy().with_columns(_metric_of_cell_unit(frame.columns)).drop("secondary")
     if frame.get_column("metric").eq("ranking").any():
         steps = steps.with_columns(_ranking())
+    if frame.get_column("rest").is_not_null().any():
+        steps = steps.with_columns(_minutes_letter())
     chosen = steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(
         engine="in-memory")
     proven = with_percent_shares(with_units_from_row_throughput(chosen))
@@ -238,6 +241,27 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
 
 
 # ---- the unit -------------------------------------------------------------------------------
+
+
+_MINUTES_LETTER = "m"
+
+
+def _minutes_letter() -> list[pl.Expr]:
+    """"18m" in a column of times is 18 minutes: the letter a duration in parts writes its
+    minutes with ("1h 18m"). Alone it is no unit of the vocabulary, which also knows it as a
+    million; only a value whose metric is a time reads it so."""
+    minute = unit_fields(replace(unit_named("min"), alias=_MINUTES_LETTER))
+    is_minutes = pl.col("metric").is_in(DURATION_METRICS) & (
+        pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER)
+    return [
+        *(pl.when(is_minutes).then(pl.lit(value, dtype=UNIT_FIELDS[name]))
+          .otherwise(pl.col(f"c_{name}")).alias(f"c_{name}")
+          for name, value in zip(UNIT_FIELDS, minute, strict=True)),
+        pl.when(is_minutes).then(pl.col("number") * minute[2]).otherwise(pl.col("seconds"))
+        .alias("seconds"),
+        pl.when(is_minutes).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("rest"))
+        .alias("rest"),
+    ]
 
 
 def _allowed(kind: pl.Expr) -> pl.Expr:

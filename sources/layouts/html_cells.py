@@ -19,6 +19,7 @@ from perfledger.sources.layouts.row_realignment import (
     ColumnProfile,
     cell_kind,
     profile_columns,
+    reads_as_drawn,
     realign_position,
     width_problem,
 )
@@ -70,15 +71,20 @@ def _fit_row(
     own = [cell for cell in ids if cell is not None]
     distinct = len(set(own)) == len(own)
     if (
-        profile is not None
-        and len(own) == width - 1
-        and len(ids) == width - 1
-        and distinct
-        and (isinstance(ids, range) or all(cells.origin_rows[cell] == index for cell in own))
+        profile is None
+        or len(own) != len(ids)
+        or len(ids) >= width
+        or not distinct
+        or not (isinstance(ids, range) or all(cells.origin_rows[cell] == index for cell in own))
     ):
-        gap = realign_position([cells.texts[cell] for cell in own], profile)
-        if gap is not None:
-            return [*own[:gap], cells.add_blank(line), *own[gap:]]
+        return None
+    texts = [cells.texts[cell] for cell in own]
+    # As a browser draws it, first: a row whose last cells the page left out.
+    if reads_as_drawn(texts, profile):
+        return [*own, *(cells.add_blank(line) for _ in range(width - len(own)))]
+    gap = realign_position(texts, profile)
+    if gap is not None:
+        return [*own[:gap], cells.add_blank(line), *own[gap:]]
     return None
 
 

@@ -177,7 +177,11 @@ class Stream:
             self.flush()
             self.items.append(TableMark(node, self.open[-1].cell))
             return None
-        if tag in NOT_PROSE:
+        if tag in NOT_PROSE or (node.get("hidden") not in (None, "until-found")
+                                and not self._holds_data_table(node)):
+            # An element the page hides (an off-canvas menu, a template) shows no text; a
+            # data table inside one (a tab not open) is still read. "until-found" content is
+            # shown when searched for.
             return None
         if tag == "br" or tag == "hr":
             self.flush()

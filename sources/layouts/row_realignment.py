@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from perfledger.sources.layouts.base import ParseProblem
 
@@ -24,11 +25,33 @@ _DECIMAL = re.compile(r"\d*\.\d+")
 _NUMBERISH = re.compile(r"[~\u2248<>+\-]?\s*[.,]*\d[\d.,]*\s*(?:%|x|k|m|b|ms|s)?", re.I)
 
 
+# A numbered reference after a value: "32.32 [1]".
+_REFERENCE_TAIL = re.compile(r"\s*\[\d{1,2}\]$")
+
+
+_NUMBER_STARTS = frozenset("0123456789~\u2248<>+-.,")  # what a number's text starts with
+_MEMO_CHARS = 64  # a table's label cells repeat ("Bow Pod16"): short ones are read once
+
+
 def cell_kind(text: str) -> str:
     """blank, integer, decimal, number or text: the coarse shape a column's cells share."""
-    value = _FOOTNOTE_TAIL.sub("", text.strip(" \t\u00a0")).strip()
+    return _short_cell_kind(text) if len(text) <= _MEMO_CHARS else _cell_kind(text)
+
+
+@lru_cache(maxsize=16_384)
+def _short_cell_kind(text: str) -> str:
+    return _cell_kind(text)
+
+
+def _cell_kind(text: str) -> str:
+    value = text.strip(" \t\u00a0")
+    if value.endswith("]"):
+        value = _REFERENCE_TAIL.sub("", value)
+    value = _FOOTNOTE_TAIL.sub("", value).strip()
     if not value:
         return "blank"
+    if value[0] not in _NUMBER_STARTS:
+        return "text"
     if _INTEGER.fullmatch(value):
         return "integer"
     if _DECIMAL.fullmatch(value):
@@ -89,6 +112,20 @@ def realign_position(cells: Sequence[str], profile: ColumnProfile) -> int | None
             folded = tuple("" if cell_kind(text) == "blank" else text for text in candidate)
             readings.setdefault(folded, gap)
     return next(iter(readings.values())) if len(readings) == 1 else None
+
+
+def reads_as_drawn(cells: Sequence[str], profile: ColumnProfile) -> bool:
+    """Whether an HTML row with fewer cells than its header reads as a browser draws it: its
+    cells in the first columns, its last columns empty. It does when it holds more than half
+    of the columns and each of its cells but the empty ones has a shape its column shows in
+    the table's complete rows (at least MIN_PROFILE_ROWS of them); a row cut short further is
+    reported."""
+    width = profile.width
+    if profile.rows < MIN_PROFILE_ROWS or not width / 2 < len(cells) < width:
+        return False
+    # An empty cell places no value: only the others need a column that shows their shape.
+    return all(kind == "blank" or kind in profile.kinds[column]
+               for column, kind in enumerate(map(cell_kind, cells)))
 
 
 def width_problem(

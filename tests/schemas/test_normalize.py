@@ -159,6 +159,37 @@ def test_values_that_do_not_fit_are_quarantined_with_a_reason(row, check, reason
 
 
 @pytest.mark.parametrize(
+    ("column", "cell", "metric", "value"),
+    [
+        # A numbered footnote after a value is a footnote, as "*" is.
+        ("Throughput (items/sec)", "45,824 [1]", "throughput", 45824.0),
+        ("Throughput (items/sec)", "147,530[1]", "throughput", 147530.0),
+        ("Latency (ms)", "28.51[1]", "latency", 28.51),
+        ("Latency (ms)", "18.77 ms [2]", "latency", 18.77),
+        # "18m" in a column of times: the minutes of a duration in parts ("1h 18m").
+        ("Time to Train", "18m", "time_to_train", 1080.0),
+        ("Time to Train", "21h 46m[1]", "time_to_train", 78360.0),
+        # A latency shaped like a precision label, beside the row's own precision, is a value.
+        ("Latency (ms)", "16.32", "latency", 16.32),
+    ],
+)
+def test_result_cells_with_marks_and_parts_read_their_value(column, cell, metric, value):
+    header = ["Model", "Platform", "Precision", column]
+    normalized = normalize_cells(_table(header, ["BERT", "Bow-2000", "16.16", cell]), CONTEXT)
+    assert normalized.quarantine.height == 0
+    row = one(normalized.measurements, metric=metric)
+    assert row["value"] == pytest.approx(value)
+    assert row["raw_value"] == cell
+
+
+def test_the_minutes_letter_is_no_unit_of_a_throughput():
+    normalized = normalize_cells(_table(HEADER, ["BERT", "Bow-2000", "16.16", "18m", "1.2"]),
+                                 CONTEXT)
+    assert normalized.quarantine.filter(pl.col("column_name") == "Throughput (items/sec)")[
+        "check"].to_list() == ["unknown_unit"]
+
+
+@pytest.mark.parametrize(
     ("platform", "precision", "unresolved", "accelerator", "count", "activation"),
     [
         # Hardware no vocabulary knows keeps its name as the chip, unresolved.

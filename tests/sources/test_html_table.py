@@ -370,6 +370,44 @@ def test_a_row_one_empty_cell_short_is_realigned_when_only_one_reading_fits():
     ]
 
 
+def test_a_row_missing_its_last_cells_reads_as_a_browser_draws_it():
+    # The last cells left out: each cell keeps its place and the last columns stay empty,
+    # "16.16" stays a precision (not a throughput shifted right) and 521 stays a throughput.
+    html = """<table><tr><th>Model</th><th>Batch Size</th><th>Precision</th><th>Throughput</th>
+    <th>Latency (ms)</th></tr>
+    <tr><td>BERT</td><td>8</td><td>16.16</td><td>1,200</td><td>1.36</td></tr>
+    <tr><td>GPT-2</td><td>8</td><td>16.32</td><td>900</td><td>2.10</td></tr>
+    <tr><td>ResNet-50</td><td>&nbsp;</td><td>16.16</td><td>521</td></tr>
+    <tr><td>ViT</td><td>4</td><td>16.16</td></tr>
+    <tr><td>DINO</td><td>16.16</td><td>512</td></tr>
+    </table>"""
+    parsed = parse_html(html)
+    assert rows_of(parsed.cells)[1:] == [
+        ["BERT", "8", "16.16", "1,200", "1.36"],
+        ["GPT-2", "8", "16.32", "900", "2.10"],
+        ["ResNet-50", NBSP, "16.16", "521", ""],
+        ["ViT", "4", "16.16", "", ""],
+    ]
+    # "16.16" is no batch size and 512 no precision: not as drawn, and no gap settles it.
+    assert [(p.check, p.raw) for p in parsed.problems] == [
+        ("row_width_mismatch", "DINO | 16.16 | 512")]
+
+
+def test_text_the_page_hides_is_no_prose_but_a_table_in_a_hidden_tab_is_read():
+    html = """<h2>Results</h2><p>Measured on 8 A100 GPUs.</p>
+    <div class="mega-menu" hidden><ul><li><a href="/x">Faster training than ever</a></li>
+    <li>Another menu entry</li></ul></div>
+    <div id="inference-tab" hidden><p>Inference on one H100.</p>
+    <table><tr><th>Model</th><th>Throughput</th></tr><tr><td>BERT</td><td>1,200</td></tr>
+    <tr><td>GPT-2</td><td>900</td></tr></table></div>
+    <details><summary>More</summary><div hidden="until-found">Shown when searched.</div></details>"""
+    parsed = parse_html(html)
+    assert [text for _line, text in parsed.prose] == [
+        "Results", "Measured on 8 A100 GPUs.", "Inference on one H100.", "More",
+        "Shown when searched."]
+    assert rows_of(parsed.cells) == [["Model", "Throughput"], ["BERT", "1,200"], ["GPT-2", "900"]]
+
+
 def test_a_short_row_with_two_possible_readings_is_a_problem_not_a_guess():
     html = """<table><tr><th>Model</th><th>Platform</th><th>Framework</th><th>Throughput</th></tr>
     <tr><td>BERT</td><td>&nbsp;</td><td>PopART</td><td>100</td></tr>

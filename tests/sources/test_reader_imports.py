@@ -51,7 +51,7 @@ def test_a_reader_process_reads_a_sound_page_without_pandera(tmp_path):
     sha256, _ = archive.store(tmp_path, GOOD_PAGE.encode(), {})
     worker = Worker()
     try:
-        kind, (parsed, _layout, claims) = worker.exchange(
+        kind, (parsed, _layout, claims, _plans) = worker.exchange(
             read_archived, (tmp_path, sha256, "text/html", "auto", False), Budget())
         assert kind == "ok" and parsed.cells.height > 0 and claims.claims.height > 0
         kind, modules = worker.exchange(eval, ("sorted(__import__('sys').modules)",), Budget())

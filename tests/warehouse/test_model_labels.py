@@ -45,7 +45,7 @@ def test_labels_lists_pages_naming_no_model_and_models_no_catalogue_knows(pages)
     listed = rows(pages, "labels")
     alpa = [row for row in listed if row["kind"] == "source" and row["outcome"] == "no model"]
     assert [(row["label"], row["values"]) for row in alpa] == [
-        ("file-alpa-examples-imagenet-readme", 10)]
+        ("file-alpa_examples_imagenet_README.md", 10)]
     unknown = {row["label"]: row["values"] for row in listed if row["kind"] == "model"}
     assert unknown == {"IPU GIN model": 2, "GIN on leaderboard": 2}  # the MPNN page's rows
 
@@ -60,13 +60,13 @@ def test_a_family_heading_and_a_size_heading_name_the_model(pages):
 
 
 def test_map_label_sets_a_pages_model_and_a_tables(pages):
-    run("map-label", "source", "file-alpa-examples-imagenet-readme", "--set",
+    run("map-label", "source", "file-alpa_examples_imagenet_README.md", "--set",
         "model=ResNet-50", "--warehouse", pages)
-    run("map-label", "table", "file-graphcore-examples-tf2-mpnn-readme#0", "--set",
+    run("map-label", "table", "file-graphcore_examples_tf2_mpnn_README.md#0", "--set",
         "model=MPNN-GIN", "--warehouse", pages)
     run("reprocess", "--warehouse", pages)
     alpa = sql(pages, "SELECT DISTINCT model, model_base, label_sources FROM measurements "
-                      "WHERE source_id = 'file-alpa-examples-imagenet-readme'")
+                      "WHERE source_id = 'file-alpa_examples_imagenet_README.md'")
     assert {(row["model"], row["model_base"]) for row in alpa} == {("ResNet-50", "ResNet-50")}
     assert all("model=mapping" in row["label_sources"] for row in alpa)
     assert not [row for row in rows(pages, "labels") if row["outcome"] == "no model"]
@@ -77,7 +77,7 @@ def test_map_label_sets_a_pages_model_and_a_tables(pages):
                          "metric": "time_to_train"}]
     # a row naming its model keeps it: the mapping is for values naming none
     mpnn = sql(pages, "SELECT DISTINCT model FROM measurements "
-                      "WHERE source_id = 'file-graphcore-examples-tf2-mpnn-readme'")
+                      "WHERE source_id = 'file-graphcore_examples_tf2_mpnn_README.md'")
     assert {row["model"] for row in mpnn} == {"IPU GIN model", "GIN on leaderboard"}
 
 
