@@ -507,7 +507,8 @@ def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str],
     try:
         chunk = pl.concat(frames)
     except pl.exceptions.SchemaError:  # a document's frame typed otherwise: cast them all
-        chunk = pl.concat([frame.cast(MEASUREMENT_DTYPES) for frame in frames])
+        schema = pl.Schema(MEASUREMENT_DTYPES)
+        chunk = pl.concat([frame.cast(schema) for frame in frames])
     good, invalid = validate_measurements(chunk)
     # A chunk holds one version per source, so the source tells the documents apart.
     good_by = good.partition_by("source_id", as_dict=True)
