@@ -224,8 +224,8 @@ def _children_allowed() -> Iterator[None]:
     outlive it. A document worker cannot: it ends when its pipe closes (`_serve`), and the
     budget kills it when it overruns; so a Dask worker's task thread, which cannot arm a
     timer, reads within the budgets in a document worker too."""
-    # The flag lives in the process's private settings (`_config`), which the `daemon`
-    # property cannot set once a process has started, and which the stubs do not declare.
+    # The flag lives in the process's private settings (`_config`), which the stubs do not
+    # declare.
     config: dict[str, object] = vars(multiprocessing.current_process())["_config"]
     daemonic = config.get("daemon")
     config["daemon"] = False
