@@ -224,14 +224,16 @@ def _children_allowed() -> Iterator[None]:
     outlive it. A document worker cannot: it ends when its pipe closes (`_serve`), and the
     budget kills it when it overruns; so a Dask worker's task thread, which cannot arm a
     timer, reads within the budgets in a document worker too."""
-    current = multiprocessing.current_process()
-    daemonic = current._config.get("daemon")
-    current._config["daemon"] = False
+    # The flag lives in the process's private settings (`_config`), which the stubs do not
+    # declare.
+    config: dict[str, object] = vars(multiprocessing.current_process())["_config"]
+    daemonic = config.get("daemon")
+    config["daemon"] = False
     try:
         yield
     finally:
         if daemonic:
-            current._config["daemon"] = daemonic
+            config["daemon"] = daemonic
 
 
 _IN_WORKER = False  # whether this process is a document worker (set by _serve)
@@ -341,7 +343,9 @@ class Worker:
         if time.monotonic() >= deadline:
             self.stop()
             raise BudgetExceeded(_time_reason(budget.timeout_s))
-        if (resident_mb(self.process.pid) or 0) > budget.memory_mb:
+        pid = self.process.pid
+        assert pid is not None, "the worker's process is started in __init__"
+        if (resident_mb(pid) or 0) > budget.memory_mb:
             self.stop()
             raise BudgetExceeded(_memory_reason(budget.memory_mb))
 

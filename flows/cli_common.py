@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -70,7 +71,7 @@ def resolve_warehouse(path: Path | None) -> Path:
     return path if path is not None else lake.default_warehouse_dir()
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
 
@@ -87,7 +88,7 @@ def require_sources(warehouse: Path, sources) -> None:
                  "lists those it has")
 
 
-def interrupted(summary=None) -> None:
+def interrupted(summary=None) -> NoReturn:
     """Ctrl-C: say what was written, and exit 130 as a shell expects of an interrupted
     command. Each run is committed whole or not at all, so the run in progress wrote
     nothing; `summary` holds the runs committed before it, if any."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Coroutine
+from typing import Any
 
 from prefect import serve
 from prefect.deployments.runner import RunnerDeployment
@@ -20,7 +22,7 @@ DEFAULT_SOURCE = "graphcore-performance-results"
 def build_deployments() -> list[RunnerDeployment]:
     # Module entry points load the flows wherever the package is importable, whatever the cwd.
     common = {"entrypoint_type": EntrypointType.MODULE_PATH, "tags": ["perfledger"]}
-    return [
+    built = [
         ingest_flow.to_deployment(
             name="daily", schedules=[Cron(DAILY_CRON, timezone=DAILY_TIMEZONE)],
             parameters={"publish": True},
@@ -40,6 +42,18 @@ def build_deployments() -> list[RunnerDeployment]:
             **common,
         ),
     ]
+    return [_built(deployment) for deployment in built]
+
+
+def _built(
+    deployment: RunnerDeployment | Coroutine[Any, Any, RunnerDeployment],
+) -> RunnerDeployment:
+    """`to_deployment` returns a coroutine when called inside an event loop; the worker
+    command builds its deployments outside one."""
+    if not isinstance(deployment, RunnerDeployment):
+        raise RuntimeError("build_deployments() runs outside an event loop (in an async "
+                           "function, await each flow's ato_deployment instead)")
+    return deployment
 
 
 def serve_deployments(limit: int | None = None) -> None:

@@ -7,11 +7,13 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
-from prefect import flow, get_run_logger, task
+from prefect import State, flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
-from prefect.states import Completed, Failed, State
+from prefect.futures import PrefectFuture
+from prefect.states import Completed, Failed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from perfledger.flows import pipeline
@@ -32,13 +34,18 @@ DRY_RUN_RESULTS_KEY = "ingest-dry-run-results"
 DRY_RUN_SUMMARY_KEY = "ingest-dry-run-summary"
 
 
-def task_runner_from_env() -> TaskRunner:
-    """Threads by default; `dask` for local worker processes; a Dask scheduler address."""
+def task_runner_from_env() -> TaskRunner[PrefectFuture[Any]]:
+    """Threads by default; `dask` for local worker processes; a Dask scheduler address.
+
+    The casts widen each runner to the type `flow(task_runner=...)` declares: Prefect's
+    TaskRunner is invariant in its future type, so its annotation admits none of its own
+    runners, though any runner is accepted."""
     setting = task_runner_setting()
     if setting in ("", "threads"):
-        return ThreadPoolTaskRunner(max_workers=os.cpu_count() or 2)
+        return cast(TaskRunner[PrefectFuture[Any]],
+                    ThreadPoolTaskRunner(max_workers=os.cpu_count() or 2))
     try:
-        from prefect_dask import DaskTaskRunner
+        from prefect_dask.task_runners import DaskTaskRunner
     except ImportError as error:
         raise RuntimeError(
             f"{TASK_RUNNER_ENV}={setting} needs the packages prefect-dask and "
@@ -46,10 +53,10 @@ def task_runner_from_env() -> TaskRunner:
         ) from error
     if setting == "dask":
         # One single-threaded process per core: parsing holds the GIL, so threads would queue.
-        return DaskTaskRunner(cluster_kwargs={
+        return cast(TaskRunner[PrefectFuture[Any]], DaskTaskRunner(cluster_kwargs={
             "processes": True, "threads_per_worker": 1, "dashboard_address": ":0",
-        })
-    return DaskTaskRunner(address=setting)
+        }))
+    return cast(TaskRunner[PrefectFuture[Any]], DaskTaskRunner(address=setting))
 
 
 class _NoEmptyTraceback(logging.Filter):
@@ -66,8 +73,8 @@ class _NoEmptyTraceback(logging.Filter):
 logging.getLogger("prefect.task_runs").addFilter(_NoEmptyTraceback())
 
 # Reading files and fetching pages is where a retry can help; parsing the same bytes again cannot.
-collect_task = task(pipeline.collect, name="collect", retries=2, retry_delay_seconds=[1, 5],
-                    cache_policy=NO_CACHE)
+collect_task = task(name="collect", retries=2, retry_delay_seconds=[1, 5],
+                    cache_policy=NO_CACHE)(pipeline.collect)
 
 
 @task(name="parse-normalize-validate", cache_policy=NO_CACHE,

@@ -8,11 +8,13 @@ from pathlib import Path
 import polars as pl
 
 from perfledger.flows import budget
+from perfledger.flows.archived import archived_sha256
 from perfledger.schemas.normalize import DocumentContext, quarantine_frame
 from perfledger.schemas.validate import validate_measurements
 from perfledger.sources.collect import CollectedDocument
 from perfledger.sources.mlperf.collect import CONTENT_TYPE, LAYOUT, materialized_tree
 from perfledger.sources.mlperf.inference import read_inference_tree
+from perfledger.sources.mlperf.inference.tree import InferenceResults
 from perfledger.sources.mlperf.inference_measurements import measurements_from_inference
 from perfledger.sources.mlperf.measurements import PARSER_VERSION, measurements_from_scores
 from perfledger.sources.mlperf.mllog import Problem
@@ -37,7 +39,8 @@ def prepare_results_tree(
     """Read the unit back from the archive (never from the live folder) and score it. The
     size budget holds per file: a file over it is archived and reported, the rest is read."""
     max_bytes = budget.Budget.from_env().max_bytes
-    with materialized_tree(lake.archive_dir(warehouse), document.document_sha256,
+    sha256 = archived_sha256(document)
+    with materialized_tree(lake.archive_dir(warehouse), sha256,
                            max_bytes, document.archive_url) as (folder, manifest, skipped):
         mlperf_round, kind = manifest.get("round"), manifest["kind"]
         if kind == "inference":
@@ -49,12 +52,12 @@ def prepare_results_tree(
     context = DocumentContext(
         source_id=document.source_id,
         source_url=document.source_url,
-        document_sha256=document.document_sha256,
+        document_sha256=sha256,
         document_title=TITLES.get(kind, TITLES["training"]).format(mlperf_round or "?"),
         captured_at=document.captured_at,
         parser_version=PARSER_VERSION,
     )
-    if kind == "inference":
+    if isinstance(results, InferenceResults):
         measured = measurements_from_inference(results, context)
     else:
         measured = measurements_from_scores(results, context)
@@ -64,7 +67,7 @@ def prepare_results_tree(
     problems = problems.with_columns(_without_folder("path", read_from),
                                      _without_folder("reason", read_from))
     problems = quarantine_frame(
-        problems, document_sha256=document.document_sha256,
+        problems, document_sha256=sha256,
         source_id=document.source_id, stage="parse", check=pl.col("check"),
         reason=pl.format("{}: {}", pl.col("path"), pl.col("reason")),
         raw_value=pl.col("raw"), line_number=pl.col("line_number"),

@@ -20,6 +20,7 @@ import duckdb
 import polars as pl
 
 from perfledger.flows import budget, readers, settings
+from perfledger.flows.archived import archived_sha256
 from perfledger.flows.mlperf_stage import is_results_tree_document, prepare_results_tree
 from perfledger.schemas.label_mappings import LabelMappings, mapping_path, read_mappings
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES
@@ -255,7 +256,7 @@ def _quarantine_from_rejected_claims(
     if rejected.height == 0:
         return empty_quarantine()  # the usual case, without a query
     return quarantine_frame(
-        rejected, document_sha256=document.document_sha256, source_id=document.source_id,
+        rejected, document_sha256=archived_sha256(document), source_id=document.source_id,
         stage="claims", check=pl.col("check"), reason=pl.col("reason"),
         raw_value=pl.col("sentence"), line_number=pl.col("line_number"),
     )
@@ -408,7 +409,7 @@ def _read_job(item: _ToRead, warehouse: Path, check: bool = True,
     large document or a large run; see flows/budget.py and flows/readers.py. With the
     run's `mappings`, a worker process plans the document's tables too."""
     document = item.document
-    args = (lake.archive_dir(warehouse), document.document_sha256, document.content_type,
+    args = (lake.archive_dir(warehouse), archived_sha256(document), document.content_type,
             document.layout, check, document.archive_url,
             (document.source_id, mappings) if mappings is not None else None)
     return readers.ReadJob(args, document.byte_size,
@@ -423,7 +424,7 @@ def _may_hold_spans(document: CollectedDocument, warehouse: Path) -> bool:
     if not isolate_above < document.byte_size <= isolate_above * budget.SPAN_FREE_FACTOR:
         return True  # where it is read does not depend on the answer
     try:
-        data = remote_archive.read(lake.archive_dir(warehouse), document.document_sha256,
+        data = remote_archive.read(lake.archive_dir(warehouse), archived_sha256(document),
                                    document.archive_url)
         text, _ = decode_document(data, document.content_type)
     except (OSError, UndecodableDocument):
@@ -443,7 +444,7 @@ def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> Do
     context = DocumentContext(
         source_id=document.source_id,
         source_url=document.source_url,
-        document_sha256=document.document_sha256,
+        document_sha256=archived_sha256(document),
         document_title=parsed.metadata.title,
         captured_at=document.captured_at,
         parser_version=parser_version(layout_name),
@@ -497,8 +498,8 @@ def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str],
     """Normalize and validate the parsed documents of a chunk together, then finish each."""
     pending = _check_chunk_cells(pending, known)
     parsed = [item for item in pending if isinstance(item, _Parsed)]
-    if not parsed:
-        yield from pending
+    if not parsed:  # nothing to normalize: every document is finished already
+        yield from (item for item in pending if isinstance(item, DocumentLoad))
         return
     normalized = normalize_documents([(item.parsed.cells, item.context) for item in parsed],
                                      mappings)
@@ -506,7 +507,8 @@ def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str],
     try:
         chunk = pl.concat(frames)
     except pl.exceptions.SchemaError:  # a document's frame typed otherwise: cast them all
-        chunk = pl.concat([frame.cast(MEASUREMENT_DTYPES) for frame in frames])
+        schema = pl.Schema(MEASUREMENT_DTYPES)
+        chunk = pl.concat([frame.cast(schema) for frame in frames])
     good, invalid = validate_measurements(chunk)
     # A chunk holds one version per source, so the source tells the documents apart.
     good_by = good.partition_by("source_id", as_dict=True)
@@ -766,8 +768,8 @@ def ingest(
     trigger: str = "cli",
     wait_s: float = 0.0,
     progress: Progress = lambda message: None,
-    collect_stage: Callable = None,
-    prepare_stage: Callable = None,
+    collect_stage: Callable | None = None,
+    prepare_stage: Callable | None = None,
     source_name: str | None = None,
     captured_at: str | None = None,
     mlperf_round: str | None = None,
@@ -858,16 +860,15 @@ def _mirror_archive(documents: list[CollectedDocument], warehouse: Path,
         return documents
     local = lake.archive_dir(warehouse)
     # A document that failed after it was archived (over a budget, say) is recorded too.
-    new = [document for document in documents
-           if document.document_sha256 is not None
-           and (document.error is None
-                or archive.stored_path(local, document.document_sha256) is not None)
+    new = [(sha256, document) for document in documents
+           if (sha256 := document.document_sha256) is not None
+           and (document.error is None or archive.stored_path(local, sha256) is not None)
            and (document.source_id not in current
-                or current[document.source_id].document_sha256 != document.document_sha256)]
-    sha256s = [document.document_sha256 for document in new]
-    for document in new:
+                or current[document.source_id].document_sha256 != sha256)]
+    sha256s = [sha256 for sha256, _ in new]
+    for sha256, document in new:
         if is_results_tree_document(document):
-            sha256s += remote_archive.manifest_members(local, document.document_sha256, url)
+            sha256s += remote_archive.manifest_members(local, sha256, url)
     put = remote_archive.upload(local, url, sha256s)
     if put:
         progress(f"archived {put} file(s) on {url}")

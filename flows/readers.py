@@ -18,7 +18,7 @@ import multiprocessing.connection
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from perfledger.flows import budget as budgets
@@ -64,13 +64,13 @@ def read_all(
     budget: Budget | None = None,
     readers: int | None = None,
     lookahead: int = 64,
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """The outcome of `function(*job.args)` for each job, in the jobs' order.
 
     An exception, a budget overrun included, is an ("error", exception) outcome: one
     document's failure never stops the others. `budgets.outcome_value` turns an outcome
     back into the result or raises its exception. At most `lookahead` outcomes are read
-    ahead of the caller."""
+    ahead of the caller; closing the generator stops the workers."""
     budget = budget or Budget.from_env()
     readers = reader_count() if readers is None else readers
     if not reads_in_workers(len(jobs), readers):
@@ -78,7 +78,9 @@ def read_all(
     return _read_in_workers(function, jobs, budget, readers, lookahead)
 
 
-def _read_here(function: Callable, jobs: Sequence[ReadJob], budget: Budget) -> Iterator[Outcome]:
+def _read_here(
+    function: Callable, jobs: Sequence[ReadJob], budget: Budget
+) -> Generator[Outcome, None, None]:
     for job in jobs:
         try:
             yield "ok", budgets.run_within_budget(function, *job.args, size=job.size,
@@ -89,7 +91,7 @@ def _read_here(function: Callable, jobs: Sequence[ReadJob], budget: Budget) -> I
 
 def _read_in_workers(
     function: Callable, jobs: Sequence[ReadJob], budget: Budget, readers: int, lookahead: int
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     dispatcher = _Dispatcher(function, jobs, budget, min(readers, len(jobs)), lookahead)
     try:
         yield from dispatcher.outcomes()

@@ -80,4 +80,7 @@ def run_ingest(targets: list[str], warehouse: Path, *, trigger: str, wait_s: flo
     result = state.result(raise_on_failure=False)
     if isinstance(result, BaseException):
         raise result
+    # The flow returns a State holding the summary; Prefect's types do not follow the unwrap.
+    if not isinstance(result, pipeline.IngestSummary):
+        raise TypeError(f"the ingest flow returned {result!r}, not the run's summary")
     return result

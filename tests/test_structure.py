@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 import pkgutil
 import re
+import shutil
 import subprocess
 import sys
+import sysconfig
 import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
 
 from perfledger.flows.cli import main
 from perfledger.sources import layouts
@@ -163,20 +170,15 @@ STAGE_FOLDERS = ("flows", "sources", "schemas", "warehouse")
 
 
 def test_the_stages_install_under_the_perfledger_name_only():
-    """The stage folders install as subpackages of `perfledger`: a top-level `flows` or
-    `warehouse` in site-packages could collide with another package's. Every package folder
-    is listed in pyproject.toml, and no module imports a stage by its bare folder name."""
-    import tomllib
-
-    settings = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    listed = set(settings["tool"]["setuptools"]["packages"])
-    on_disk = {"perfledger"} | {
-        "perfledger." + ".".join(init.parent.relative_to(PROJECT_ROOT).parts)
-        for folder in STAGE_FOLDERS for init in (PROJECT_ROOT / folder).rglob("__init__.py")}
-    assert listed == on_disk
-    assert all(name == "perfledger" or name.startswith("perfledger.") for name in listed)
+    """The stage folders are the package's subpackages through relative symlinks in
+    src/perfledger/ (so a clone anywhere resolves them), and no module imports a stage by its
+    bare folder name: a top-level `flows` or `warehouse` could collide with another package's."""
+    package = PROJECT_ROOT / "src" / "perfledger"
+    links = {path.name: os.readlink(path) for path in package.iterdir() if path.is_symlink()}
+    assert links == {folder: f"../../{folder}" for folder in STAGE_FOLDERS}
+    assert all((package / folder).resolve() == PROJECT_ROOT / folder for folder in STAGE_FOLDERS)
     bare = []
-    for folder in (*STAGE_FOLDERS, "perfledger", "tests", "bench", "fuzz", "docs"):
+    for folder in (*STAGE_FOLDERS, "src", "tests", "bench", "fuzz", "docs"):
         for path in sorted((PROJECT_ROOT / folder).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 names = ([node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
@@ -185,6 +187,20 @@ def test_the_stages_install_under_the_perfledger_name_only():
                 bare += [f"{path.relative_to(PROJECT_ROOT)}: {name}" for name in names
                          if name.partition(".")[0] in STAGE_FOLDERS]
     assert bare == []
+
+
+def test_the_editable_install_is_a_path_entry_holding_perfledger_alone():
+    """Static tools (pyright, mypy, an editor's go-to-definition) read a .pth file's path
+    entries but cannot run an import hook: the editable install puts src/ on the path, where
+    `perfledger` is the only thing to import, never the repository's root."""
+    site_packages = Path(sysconfig.get_paths()["purelib"])
+    entries = [line.strip() for pth in sorted(site_packages.glob("*.pth"))
+               for line in pth.read_text(encoding="utf-8").splitlines()
+               if "perfledger" in line or str(PROJECT_ROOT) in line]
+    assert entries == [str(PROJECT_ROOT / "src")]
+    importable = {path.name for path in (PROJECT_ROOT / "src").iterdir()
+                  if (path / "__init__.py").is_file() or path.suffix == ".py"}
+    assert importable == {"perfledger"}
 
 
 def test_the_installed_distribution_holds_one_top_level_package():
@@ -215,3 +231,54 @@ def test_the_flows_hold_no_sql():
             if SQL_STATEMENT.match(text):
                 found.append(f"{path.relative_to(PROJECT_ROOT)}:{node.lineno}: {text[:60]}")
     assert found == []
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_every_module_and_data_file_under_perfledger(tmp_path):
+    """Built from a copy of what it ships, the wheel holds each file of the stage folders (every
+    module, every package-data file the code reads) under perfledger/ and nothing beside it,
+    and runs from where it is installed: `python -m perfledger` and the console script."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(PROJECT_ROOT / name, tree / name)
+    caches = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(PROJECT_ROOT / "src", tree / "src", symlinks=True, ignore=caches)
+    for folder in STAGE_FOLDERS:
+        shutil.copytree(PROJECT_ROOT / folder, tree / folder, ignore=caches)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q"]
+    built = subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w",
+                            str(tmp_path / "dist"), str(tree)],
+                           capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("perfledger-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = {name for name in archive.namelist() if ".dist-info/" not in name}
+        entry_points = archive.read(next(name for name in archive.namelist()
+                                         if name.endswith(".dist-info/entry_points.txt")))
+    expected = {"perfledger/__init__.py", "perfledger/__main__.py"} | {
+        f"perfledger/{path.relative_to(tree).as_posix()}"
+        for folder in STAGE_FOLDERS for path in (tree / folder).rglob("*") if path.is_file()}
+    assert names == expected
+    assert b"perfledger = perfledger.flows.cli:main" in entry_points
+
+    target = tmp_path / "installed"
+    installed = subprocess.run([*pip, "install", "--no-deps", "--target", str(target),
+                                str(wheel)], capture_output=True, text=True, timeout=300)
+    assert installed.returncode == 0, installed.stderr
+    # The installed wheel comes before the editable install's path entry on sys.path.
+    env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    located = subprocess.run([sys.executable, "-c", "import perfledger.warehouse.lake as lake; "
+                              "print(lake.MIGRATIONS_DIR)"],
+                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert located.stdout.strip() == str(target / "perfledger" / "warehouse" / "migrations")
+    warehouse = str(tmp_path / "wh")
+    ingest = subprocess.run([sys.executable, "-m", "perfledger", "ingest", "--warehouse",
+                             warehouse], capture_output=True, text=True, env=env, cwd=tmp_path,
+                            timeout=300)
+    assert ingest.returncode == 0, ingest.stderr
+    assert "values added:        358" in ingest.stdout
+    count = subprocess.run([str(target / "bin" / "perfledger"), "sql", "--warehouse", warehouse,
+                            "SELECT count(*) AS n FROM measurements", "--format", "csv"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert count.stdout.splitlines() == ["n", "358"], count.stderr

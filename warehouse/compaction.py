@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from perfledger.warehouse import lake, sql
 from perfledger.warehouse.lake import LAKE
+from perfledger.warehouse.single_row import single_value
 
 EVERY_ENV = "PERFLEDGER_COMPACT_EVERY"
 DEFAULT_EVERY = 64
@@ -59,9 +60,9 @@ def compact(connection, reason: str = "compaction",
             connection.execute("ROLLBACK")
         raise
     removed = sum(
-        connection.execute(
+        single_value(connection.execute(
             f"SELECT count(*) FROM {function}('{LAKE}', older_than => now() - {KEEP_OLD})"
-        ).fetchone()[0]
+        ))
         for function in ("ducklake_cleanup_old_files", "ducklake_delete_orphaned_files")
     )
     # (schema, table, files processed, files created) per merged table

@@ -18,6 +18,7 @@ import duckdb
 from perfledger.warehouse import location, query, sql
 from perfledger.warehouse.cell_text import inert
 from perfledger.warehouse.dictionary import public_views, view_columns
+from perfledger.warehouse.single_row import single_row, single_value
 
 FORMATS = ("parquet", "csv", "duckdb")
 PARTITION_COLUMNS = ("vendor", "metric")
@@ -119,10 +120,11 @@ def prepare_session(connection: duckdb.DuckDBPyConnection) -> None:
 
 def snapshot_info(connection: duckdb.DuckDBPyConnection) -> tuple[int, datetime]:
     """Id and commit time of the snapshot the connection reads."""
-    return connection.execute(
+    snapshot_id, snapshot_time = single_row(connection.execute(
         "SELECT snapshot_id, snapshot_time FROM lake.snapshots() "
         "WHERE snapshot_id = (SELECT id FROM lake.current_snapshot())"
-    ).fetchone()
+    ))
+    return snapshot_id, snapshot_time
 
 
 def write_views(
@@ -155,7 +157,7 @@ def stable_columns(connection: duckdb.DuckDBPyConnection, view: str) -> list[tup
 
 
 def count_rows(connection: duckdb.DuckDBPyConnection, view: str) -> int:
-    return connection.execute(f"SELECT count(*) FROM {_ident(view)}").fetchone()[0]
+    return single_value(connection.execute(f"SELECT count(*) FROM {_ident(view)}"))
 
 
 def select_sql(export: ViewExport, as_text: bool = False) -> str:

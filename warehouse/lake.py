@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 
 from perfledger.warehouse import sql
+from perfledger.warehouse.single_row import single_value
 
 LAKE = "lake"
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -214,7 +215,7 @@ def _platform() -> str:
     # A connection of its own: duckdb's module-level one is shared by every thread, and two
     # threads opening the warehouse at once read each other's results from it.
     with duckdb.connect() as connection:
-        return connection.execute("PRAGMA platform").fetchone()[0]
+        return single_value(connection.execute("PRAGMA platform"))
 
 
 def connect(
@@ -268,7 +269,7 @@ def connect(
             _load(connection, warehouse, read_only, wheel_name, extension_name)
         if not read_only:
             with _creating(warehouse):
-                _extension_dir(warehouse, connection.execute("PRAGMA platform").fetchone()[0])
+                _extension_dir(warehouse, single_value(connection.execute("PRAGMA platform")))
     except BaseException:
         connection.close()
         raise
@@ -352,8 +353,9 @@ def pending_migrations(connection: duckdb.DuckDBPyConnection) -> list[str]:
     return [path.name for path in _migration_files() if path.name not in applied]
 
 
-def _require_migrated(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
-    """A reader cannot migrate; say what to run instead of failing on a missing table."""
+def _require_migrated(connection: duckdb.DuckDBPyConnection, warehouse: Path | str) -> None:
+    """A reader cannot migrate; say what to run instead of failing on a missing table.
+    `warehouse`: its folder, or how a shared warehouse is named."""
     pending = pending_migrations(connection)
     if pending:
         connection.close()
@@ -364,13 +366,13 @@ def _require_migrated(connection: duckdb.DuckDBPyConnection, warehouse: Path) ->
 
 
 def current_snapshot(connection: duckdb.DuckDBPyConnection) -> int:
-    return connection.execute(f"SELECT id FROM {LAKE}.current_snapshot()").fetchone()[0]
+    return single_value(connection.execute(f"SELECT id FROM {LAKE}.current_snapshot()"))
 
 
 def table_count(connection: duckdb.DuckDBPyConnection) -> int:
     """The warehouse's tables, as the catalog lists them."""
-    return connection.execute("SELECT count(*) FROM information_schema.tables "
-                              f"WHERE table_catalog = '{LAKE}'").fetchone()[0]
+    return single_value(connection.execute("SELECT count(*) FROM information_schema.tables "
+                                            f"WHERE table_catalog = '{LAKE}'"))
 
 
 def create_views(

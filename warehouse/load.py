@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal, get_args
 
 import duckdb
 import polars as pl
@@ -17,9 +18,11 @@ from perfledger.warehouse import lake, sql
 from perfledger.warehouse.lake import LAKE
 from perfledger.warehouse.mlperf_load import load_official
 from perfledger.warehouse.reviews import apply_reviews
+from perfledger.warehouse.single_row import single_value
 
 # Frames a run stages per document before its transaction writes them.
-STAGED_FRAMES = ("cells", "measurements", "quarantine", "claims")
+StagedFrame = Literal["cells", "measurements", "quarantine", "claims"]
+STAGED_FRAMES: tuple[StagedFrame, ...] = get_args(StagedFrame)
 STAGE_BATCH_ROWS = 20_000  # rows held per frame before they are spilled to the stage folder
 # The commit applies a run's values this many staged rows at a time (whole parts, whole
 # sources): what it holds of them (keys, marks) then stays the same whatever the run's size.
@@ -154,7 +157,7 @@ class RunStage:
         self.folder = Path(self._folder.name)
         self.documents: list[DocumentLoad] = []
         self._applied_sources: set[str] = set()
-        self._buffers: dict[str, list[pl.DataFrame]] = {name: [] for name in STAGED_FRAMES}
+        self._buffers: dict[StagedFrame, list[pl.DataFrame]] = {name: [] for name in STAGED_FRAMES}
         self._rows = dict.fromkeys(STAGED_FRAMES, 0)
         self._parts = dict.fromkeys(STAGED_FRAMES, 0)
         self._cell_documents: list[tuple[str, int]] = []  # (document_sha256, rows) buffered
@@ -210,7 +213,7 @@ class RunStage:
         document.prose = []
         self.documents.append(document)
 
-    def _append(self, name: str, frame: pl.DataFrame | None) -> None:
+    def _append(self, name: StagedFrame, frame: pl.DataFrame | None) -> None:
         if frame is None or frame.height == 0:
             return
         self._buffers[name].append(frame)
@@ -218,14 +221,14 @@ class RunStage:
         if self._rows[name] >= STAGE_BATCH_ROWS:
             self._spill(name)
 
-    def _batch(self, name: str) -> pl.DataFrame:
+    def _batch(self, name: StagedFrame) -> pl.DataFrame:
         """The frames buffered under `name` as one frame."""
         frame = _concat(self._buffers[name])
         if name == "cells":
             frame = frame.with_columns(_repeated("document_sha256", self._cell_documents))
         return frame
 
-    def _spill(self, name: str) -> None:
+    def _spill(self, name: StagedFrame) -> None:
         # Read back once, within the run: speed matters more than size (zstd cost 3x the
         # time), and no reader filters on the statistics (a tenth of the writing time).
         frame, path = self._batch(name), self._part_path(name, self._parts[name])
@@ -240,16 +243,16 @@ class RunStage:
         if name == "cells":
             self._cell_documents = []
 
-    def _part_path(self, name: str, part: int) -> Path:
+    def _part_path(self, name: StagedFrame, part: int) -> Path:
         return self.folder / f"{name}-{part:05d}.parquet"
 
-    def _on_disk(self, name: str) -> str:
+    def _on_disk(self, name: StagedFrame) -> str:
         """A SQL relation over the parts staged under `name`, its last batch spilled first."""
         if self._buffers[name]:
             self._spill(name)
         return self._parts_relation(name, 0, self._parts[name])
 
-    def _parts_relation(self, name: str, first: int, last: int) -> str:
+    def _parts_relation(self, name: StagedFrame, first: int, last: int) -> str:
         # A list, not a pattern: each reading of the parts sees them in one order.
         return _files_relation([self._part_path(name, part) for part in range(first, last)],
                                union_by_name=True)
@@ -296,7 +299,7 @@ class RunStage:
         return groups
 
     @contextlib.contextmanager
-    def relation(self, connection, name: str) -> Iterator[str | None]:
+    def relation(self, connection, name: StagedFrame) -> Iterator[str | None]:
         """A SQL relation over everything staged under `name`, or None when nothing was."""
         if self._parts[name]:
             yield self._on_disk(name)
@@ -430,7 +433,7 @@ def commit_run(
     marked = mark_groups(connection, groups, applied, stage.folder)
     connection.execute("BEGIN")
     try:
-        if idle and not apply_reviews(connection, reviews):
+        if idle and reviews is not None and not apply_reviews(connection, reviews):
             connection.execute("ROLLBACK")
             return None
         if applied:
@@ -528,7 +531,7 @@ def _insert_relation(connection, table: str, relation: str,
 def _one_writer_thread(connection) -> Iterator[None]:
     """Each thread writing a DuckLake table buffers a Parquet row group of its own: with one
     writer thread a large run's peak memory is that of one row group (see migration 006)."""
-    threads = connection.execute("SELECT current_setting('threads')").fetchone()[0]
+    threads = single_value(connection.execute("SELECT current_setting('threads')"))
     connection.execute("SET threads = 1")
     try:
         yield

@@ -47,12 +47,17 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, LiteralString
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import duckdb
 
 from perfledger.sources.object_store import store_at
 from perfledger.warehouse import lake, sql
+from perfledger.warehouse.single_row import single_value
+
+if TYPE_CHECKING:  # imported where a shared warehouse needs it
+    import psycopg
 
 LOCATION_FILE = "location.toml"
 # The extensions a shared warehouse needs (wheel name: DuckDB's name); httpfs only for data
@@ -75,10 +80,10 @@ _KEYWORD = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']*)")
 _LOCK_NAMESPACE = b"perfledger writer\0"
 # Whether this session holds an advisory lock on a bigint key, by the key's high and low
 # halves (pg_locks lists such a lock as classid, objid and objsubid 1).
-_LOCK_HELD = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
+_LOCK_HELD: LiteralString = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
               "AND pid = pg_backend_pid() AND objsubid = 1 AND classid = %s::bigint::oid "
               "AND objid = %s::bigint::oid)")
-_LOCK_SESSION_SETTINGS = (
+_LOCK_SESSION_SETTINGS: tuple[LiteralString, ...] = (
     "SET idle_session_timeout = 0",
     "SET tcp_keepalives_idle = 30",
     "SET tcp_keepalives_interval = 10",
@@ -344,7 +349,7 @@ def connect(
         if not read_only:
             with lake._creating(warehouse):
                 _extension_dir(warehouse, extensions,
-                               connection.execute("PRAGMA platform").fetchone()[0])
+                               single_value(connection.execute("PRAGMA platform")))
         _create_secrets(connection, location)
         if "httpfs" in extensions.values():
             _ride_out_object_store_faults(connection)
@@ -470,7 +475,7 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0,
     WarehouseError once the lock is gone (its session ended by a server restart, say)."""
     key = location.lock_key()
 
-    def busy(session) -> str:
+    def busy(session: psycopg.Connection) -> str:
         return (f"another ingest is writing to {location.display()} "
                 f"({_lock_holder(session, key)}); wait for it to finish or pass --wait SECONDS")
 
@@ -478,7 +483,7 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0,
     # The session sits idle for the whole run: never ended for that, and ended within about a
     # minute of its machine vanishing (the server's keepalives), so that a writer whose
     # machine died holds the lock no longer than that.
-    def waits(session) -> None:
+    def waits(session: psycopg.Connection) -> None:
         waiting(f"another ingest is writing to {location.display()} "
                 f"({_lock_holder(session, key)}): waiting up to {wait_s:g} s for it to finish")
 
@@ -488,8 +493,8 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0,
 
         def still_held() -> None:
             try:
-                held = session.execute(_LOCK_HELD, [(key >> 32) & 0xFFFFFFFF,
-                                                    key & 0xFFFFFFFF]).fetchone()[0]
+                held = single_value(session.execute(_LOCK_HELD, [(key >> 32) & 0xFFFFFFFF,
+                                                                 key & 0xFFFFFFFF]))
             except psycopg.Error as error:
                 raise lake.WarehouseError(
                     f"this run lost the writer lock of {location.display()} (its session "
@@ -505,9 +510,10 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0,
 
 @contextlib.contextmanager
 def _advisory_lock(location: SharedLocation, key: int, session_name: str, wait_s: float,
-                   what: str, busy: Callable[[object], str],
-                   settings: tuple[str, ...] = (),
-                   waits: Callable[[object], None] = lambda session: None) -> Iterator[object]:
+                   what: str, busy: Callable[[psycopg.Connection], str],
+                   settings: tuple[LiteralString, ...] = (),
+                   waits: Callable[[psycopg.Connection], None] = lambda session: None
+                   ) -> Iterator[psycopg.Connection]:
     """A session-level advisory lock `key` on the catalog database, on a psycopg session of
     its own named `session_name`, tried until `wait_s` runs out (then WarehouseError with
     `busy(session)`); yields the session, and frees the lock when done. The lock goes with
@@ -531,7 +537,7 @@ def _advisory_lock(location: SharedLocation, key: int, session_name: str, wait_s
                 session.execute(setting)
         deadline = time.monotonic() + wait_s
         told = False
-        while not session.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
+        while not single_value(session.execute("SELECT pg_try_advisory_lock(%s)", [key])):
             if time.monotonic() >= deadline:
                 raise lake.WarehouseError(busy(session))
             if not told:
@@ -545,7 +551,7 @@ def _advisory_lock(location: SharedLocation, key: int, session_name: str, wait_s
                 session.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
-def _lock_holder(session, key: int) -> str:
+def _lock_holder(session: psycopg.Connection, key: int) -> str:
     """Who holds the lock, as PostgreSQL knows it (a bigint key is split in two)."""
     high, low = (key >> 32) & 0xFFFFFFFF, key & 0xFFFFFFFF
     try:
@@ -694,7 +700,7 @@ def data_file_problems(connection: duckdb.DuckDBPyConnection, location: SharedLo
 def settings_lock(location: SharedLocation, wait_s: float = 60.0) -> Iterator[None]:
     """One machine at a time edits the settings of a shared warehouse (a PostgreSQL
     advisory lock of its own, so that an edit never waits for a long ingest)."""
-    def busy(_session) -> str:
+    def busy(_session: psycopg.Connection) -> str:
         return (f"another machine has been editing the settings of {location.display()} "
                 f"for {wait_s:.0f} s; try again")
 

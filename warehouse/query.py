@@ -16,6 +16,7 @@ import duckdb
 
 from perfledger.sources.capture_time import checked
 from perfledger.warehouse import lake, location
+from perfledger.warehouse.single_row import single_value
 
 QUERIES_DIR = Path(__file__).resolve().parent / "queries"
 READ_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
@@ -103,9 +104,9 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
         # ingest wrote its snapshot, and where the time a page was captured is kept.
         with lake.connect(warehouse, read_only=True, views=False) as connection:
             first = (ingest_snapshot_ids(connection) or [0])[0]
-            written = connection.execute(
+            written = single_value(connection.execute(
                 "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [first]
-            ).fetchone()[0]
+            ))
         raise lake.WarehouseError(
             f"--as-of {as_of}: the warehouse at {warehouse} has no snapshot then. --as-of is "
             "a time of ingest (when `perfledger ingest` wrote a snapshot), and the first "
@@ -124,8 +125,8 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
 
 
 def _has_view(connection: duckdb.DuckDBPyConnection, name: str) -> bool:
-    return bool(connection.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
-                                   [name]).fetchone()[0])
+    return bool(single_value(connection.execute(
+        "SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name])))
 
 
 def _before_first_ingest(warehouse: Path, as_of: str, past: dict) -> lake.WarehouseError | None:
@@ -135,9 +136,9 @@ def _before_first_ingest(warehouse: Path, as_of: str, past: dict) -> lake.Wareho
         if not runs:
             return lake.WarehouseError(
                 f"--as-of {as_of}: no ingest has written a snapshot in {warehouse} yet")
-        written = connection.execute(
+        written = single_value(connection.execute(
             "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [runs[0]]
-        ).fetchone()[0]
+        ))
     version, moment = past.get("snapshot_version"), past.get("snapshot_time")
     if version is not None and version >= runs[0]:
         return None
@@ -217,7 +218,7 @@ def called_functions(sql: str) -> set[str]:
     """Names of every function a SELECT (or the SELECT an EXPLAIN shows) calls."""
     inner = _EXPLAIN_PREFIX.sub("", sql, count=1)
     with duckdb.connect() as parser:
-        serialized = parser.execute("SELECT json_serialize_sql(?)", [inner]).fetchone()[0]
+        serialized = single_value(parser.execute("SELECT json_serialize_sql(?)", [inner]))
     tree = json.loads(serialized)
     if tree.get("error"):
         raise ReadOnlyViolation(f"cannot check the SQL: {tree.get('error_message')}")
@@ -246,10 +247,11 @@ def run_sql(warehouse: Path, sql: str, as_of: str | None = None) -> tuple[list[s
     check_read_only(sql)
     connection = open_for_queries(warehouse, as_of)
     try:
-        statements = duckdb.extract_statements(sql)
-        result = None
-        for statement in statements:
-            result = connection.execute(statement)
+        # check_read_only refused SQL without a statement; the last one's result is shown.
+        *before, last = duckdb.extract_statements(sql)
+        for statement in before:
+            connection.execute(statement)
+        result = connection.execute(last)
         columns = [d[0] for d in result.description] if result.description else []
         return columns, result.fetchall() if columns else []
     finally:
@@ -270,7 +272,7 @@ def snapshot_listing(warehouse: Path, everything: bool = False
     try:
         result = connection.execute(query_text("snapshots"), {"everything": everything})
         columns, rows = [d[0] for d in result.description], result.fetchall()
-        total = connection.execute("SELECT count(*) FROM lake.snapshots()").fetchone()[0]
+        total = single_value(connection.execute("SELECT count(*) FROM lake.snapshots()"))
         return columns, rows, total - len(rows)
     finally:
         connection.close()

@@ -19,7 +19,9 @@ from perfledger.warehouse.cell_text import number_text
 from perfledger.warehouse.claim_check import CLAIM_TOLERANCE, claim_check_parameters
 from perfledger.warehouse.dictionary import public_views
 from perfledger.warehouse.export import snapshot_info
+from perfledger.warehouse.model_filter import KEEP_ALL, ModelFilter
 from perfledger.warehouse.query import json_ready
+from perfledger.warehouse.single_row import single_value
 
 TEMPLATE = Path(__file__).resolve().parent / "report_template.html"
 NO_CLAIMS = "No claims in this warehouse."
@@ -140,25 +142,6 @@ def build_report(
         sections="\n".join(section_html(section) for section in sections),
     )
     return Report(page, snapshot_id, snapshot_time, sections)
-
-
-@dataclass(frozen=True)
-class ModelFilter:
-    """Which models the report shows: those whose name contains one of `words` (casefolded),
-    every model when there are none."""
-
-    words: tuple[str, ...] = ()
-
-    def __call__(self, model: str | None) -> bool:
-        return not self.words or any(word in (model or "").casefold() for word in self.words)
-
-    def describe(self) -> str:
-        if not self.words:
-            return "every model"
-        return "models whose name contains " + " or ".join(f"“{word}”" for word in self.words)
-
-
-KEEP_ALL = ModelFilter()
 
 
 def svg_renderer() -> Callable[[dict], str]:
@@ -625,7 +608,7 @@ def summary_html(connection: duckdb.DuckDBPyConnection) -> str:
     items = []
     for label, view in counts.items():
         if view in views:
-            number = connection.execute(f"SELECT count(*) FROM {view}").fetchone()[0]
+            number = single_value(connection.execute(f"SELECT count(*) FROM {view}"))
             items.append(f"<dt>{_text(label)}</dt><dd>{number}</dd>")
     return '<dl class="summary">' + "".join(items) + "</dl>"
 

@@ -4,13 +4,12 @@ MLPerf Inference results per accelerator."""
 
 from __future__ import annotations
 
+from perfledger.warehouse.model_filter import KEEP_ALL, ModelFilter
 from perfledger.warehouse.report import (
     CATEGORY_COLOURS,
-    KEEP_ALL,
     OTHER_COLOUR,
     PLOT_WIDTH,
     ROW_HEIGHT,
-    ModelFilter,
     Section,
     chart_spec,
     count_by,

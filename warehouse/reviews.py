@@ -10,6 +10,7 @@ import duckdb
 import polars as pl
 
 from perfledger.warehouse import sql
+from perfledger.warehouse.single_row import single_value
 
 REVIEW_FILE = "claims-review.toml"
 DECISIONS = ("accept", "reject", "correct")
@@ -78,12 +79,12 @@ def apply_reviews(connection: duckdb.DuckDBPyConnection, reviews: pl.DataFrame) 
     if reviews.height == 0:
         return 0
     with sql.frame_view(connection, "_reviews", reviews):
-        before = connection.execute(
+        before = single_value(connection.execute(
             """SELECT count(*) FROM claim_rows c JOIN _reviews r USING (claim_id)
                WHERE c.review_status IS DISTINCT FROM r.review_status
                   OR c.review_note IS DISTINCT FROM r.review_note
                   OR c.corrections IS DISTINCT FROM r.corrections"""
-        ).fetchone()[0]
+        ))
         if before:
             connection.execute(
                 """UPDATE claim_rows SET review_status = r.review_status,

@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 
 from perfledger.warehouse import lake, query, sql
+from perfledger.warehouse.single_row import single_value
 
 
 def setup_sql(connection: duckdb.DuckDBPyConnection, warehouse: Path, as_of: str | None) -> str:
@@ -37,6 +38,6 @@ def setup_sql(connection: duckdb.DuckDBPyConnection, warehouse: Path, as_of: str
 def extension_folder(connection: duckdb.DuckDBPyConnection) -> Path:
     """Where the session loads extensions from: the installation's copies
     (lake.extensions_root()), v<version>/<platform>."""
-    root = connection.execute("SELECT current_setting('extension_directory')").fetchone()[0]
-    platform = connection.execute("PRAGMA platform").fetchone()[0]
+    root = single_value(connection.execute("SELECT current_setting('extension_directory')"))
+    platform = single_value(connection.execute("PRAGMA platform"))
     return Path(root).absolute() / f"v{duckdb.__version__}" / platform
