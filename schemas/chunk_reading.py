@@ -17,6 +17,7 @@ from typing import NamedTuple
 import polars as pl
 
 from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS
+from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.context_labels import device_class, precision_of_part
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
@@ -72,7 +73,7 @@ _ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
 # The fields of a result column's plan, as a frame.
 _PLATFORM = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
              "implied": pl.Int64, "platform_text": pl.String, "unknown_chip": pl.Boolean}
-RESULT_COLUMN_SCHEMA: dict[str, pl.DataType] = {
+RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "document": pl.Int32, "table_index": pl.Int32, "vcol": pl.Int32,
     "metric": pl.String, "metric_source": pl.String, "x_metric": pl.String,
     "x_metric_source": pl.String, "decimal": pl.String, "annotation": pl.Int32,

@@ -18,6 +18,7 @@ from functools import cache
 import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
@@ -47,7 +48,7 @@ _KINDS_FROM_AROUND = {
     "accuracy": ["percent"],
     "other": ["other", "percent", "rate"],
 }
-READING_SCHEMA: dict[str, pl.DataType] = {
+READING_SCHEMA: ColumnTypes = {
     "raw_value": pl.String, "decimal": pl.String, "number": pl.Float64,
     **{f"c_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
     "rest": pl.String, "spread": pl.Float64, "approximate": pl.Boolean,
