@@ -443,9 +443,10 @@ def _result_record(document: int, table: int, column: ColumnPlan, plan: TablePla
     x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
     precision_source = _source(context, "precision")
     parts = context.get("precision_of_part")
-    of_part = precision_of_part(parts.value, column.group) if parts is not None else None
-    if of_part is not None:  # "FP8 dispatching and BF16 combining": the part's precision
-        x_precision, precision_source = of_part, parts.source
+    if parts is not None:
+        of_part = precision_of_part(parts.value, column.group)
+        if of_part is not None:  # "FP8 dispatching and BF16 combining": the part's precision
+            x_precision, precision_source = of_part, parts.source
     return (
         document, table, column.column,
         column.metric.value if column.metric else None,

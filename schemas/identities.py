@@ -226,7 +226,8 @@ def _identity(model: str | None, canonical: str | None, variant: str | None,
         base = benchmark[0]
     if base is not None and variant:
         named = read_model(variant)  # "GPT2" with the variant "GPT2-Medium (SL1024)"
-        if named.known and named.base != base and named.base.startswith(base):
+        if named.known and named.base is not None and named.base != base \
+                and named.base.startswith(base):
             base = named.base
     precision = read_precision_label(published.precision) if published.precision else None
     unresolved = f"model={model}" if model and base is None else None

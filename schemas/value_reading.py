@@ -251,7 +251,9 @@ def _minutes_letter() -> list[pl.Expr]:
     """"18m" in a column of times is 18 minutes: the letter a duration in parts writes its
     minutes with ("1h 18m"). Alone it is no unit of the vocabulary, which also knows it as a
     million; only a value whose metric is a time reads it so."""
-    minute = unit_fields(replace(unit_named("min"), alias=_MINUTES_LETTER))
+    minutes = unit_named("min")
+    assert minutes is not None  # units.csv names minutes "min"
+    minute = unit_fields(replace(minutes, alias=_MINUTES_LETTER))
     is_minutes = pl.col("metric").is_in(DURATION_METRICS) & (
         pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER)
     return [
