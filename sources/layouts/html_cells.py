@@ -3,7 +3,7 @@ body rows that publish values, a row one cell short realigned or reported."""
 
 from __future__ import annotations
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.base import CellColumns, ParseProblem
 from perfledger.sources.layouts.html_grid import (

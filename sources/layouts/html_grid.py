@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, count, groupby, islice, repeat
 from operator import attrgetter, methodcaller
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.header_levels import (
     MAX_EXTRA_LEVELS,
