@@ -151,15 +151,15 @@ def _time_dates(found: _PageElements) -> tuple[str | None, str | None]:
     for node in found.times:
         if any(tag_name(a) in NOT_PROSE for a in node.iterancestors()):
             continue
-        found = machine_date(node.get("datetime")) or parse_date(text_of(node))
-        if found is None:
+        date = machine_date(node.get("datetime")) or parse_date(text_of(node))
+        if date is None:
             continue
         parent = node.getparent()
         context = text_of(parent) if parent is not None else ""
         if _UPDATED_WORDS.search(context):
-            updated = updated or found
+            updated = updated or date
         else:
-            published = published or found
+            published = published or date
     return published, updated
 
 
