@@ -112,6 +112,7 @@ def is_placed_whole(ids: GridRow, width: int) -> TypeGuard[PlacedRow]:
     """Whether a row has a cell in each of `width` columns (a range, a plain row, has no hole)."""
     return len(ids) == width and (isinstance(ids, range) or None not in ids)
 
+
 # C-level getters: a list comprehension costs a Python step per cell.
 _CELL_ELEMENTS_OF = methodcaller("iterchildren", "td", "th")  # the tag filter runs in C
 _TEXT_OF_NODE = attrgetter("text")
