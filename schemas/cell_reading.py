@@ -105,6 +105,7 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         number, evidence, problem = read_number(text, decimal)
         if problem is not None:
             return CellReading(problem=problem, decimal_evidence=evidence)
+        assert number is not None  # read_number gives a number whenever it names no problem
         return CellReading((CellValue(number),), None, evidence)
     if len(text) > MAX_CELL_CHARS:
         return CellReading(problem="unparseable_value")
@@ -178,13 +179,14 @@ def _with_bracketed_values(reading: CellReading, decimal: str | None) -> CellRea
     """A reading whose one value's remark holds values with units of their own ("2 epochs,
     40.7 images/sec"; "1.16x speedup"; "vs 475.97 s PyTorch"): those values too, each with
     the words after its unit as its remark; what holds no such value stays the remark."""
-    if len(reading.values) != 1 or not reading.values[0].qualifier:
+    if len(reading.values) != 1:
         return reading
     first = reading.values[0]
-    if not any(character.isdigit() for character in first.qualifier):
+    remark = first.qualifier
+    if not remark or not any(character.isdigit() for character in remark):
         return reading
     found, kept = [], []
-    for part in re.split(r"\s*[,;]\s*", first.qualifier):
+    for part in re.split(r"\s*[,;]\s*", remark):
         value = _bracketed_value(part, decimal)
         if value is None:
             kept.append(part)
@@ -259,6 +261,7 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     number, evidence, problem = read_number(match.group("digits"), decimal)
     if problem is not None:
         return CellReading(problem=problem, decimal_evidence=evidence)
+    assert number is not None  # read_number gives a number whenever it names no problem
     if match.group("exponent"):
         number = float(f"{number!r}{match.group('exponent')}")  # "1e999" is inf, no error
     if match.group("sign") == "-":

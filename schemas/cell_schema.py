@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandera.polars as pa
 import polars as pl
+from pandera.api.polars.model_config import BaseConfig
 
 
 class CellSchema(pa.DataFrameModel):
@@ -22,5 +23,5 @@ class CellSchema(pa.DataFrameModel):
     raw_value: str = pa.Field(description="The cell exactly as published")
     line_number: pl.Int32 = pa.Field(ge=1, description="1-based source line where the cell starts")
 
-    class Config:
+    class Config(BaseConfig):
         strict = True

@@ -140,7 +140,8 @@ def parallel_count(folded: str, whole: bool) -> int | None:
     result (`whole`: "H100 TP4", "4 GPUs TP2,PP2"), or where they include the data parallel
     degree."""
     degrees: dict[str, int] = {}
-    for kind, degree in _PARALLEL.findall(folded):
+    stated: list[tuple[str, str]] = _PARALLEL.findall(folded)
+    for kind, degree in stated:
         degrees.setdefault(_DATA_PARALLEL.get(kind, kind), int(degree))
     if not degrees or not (whole or "dp" in degrees):
         return None

@@ -13,8 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from re import _constants as sre  # the parsed form of a pattern, as the re module reads it
-from re import _parser as sre_parse
+from typing import TYPE_CHECKING
+
+# The parsed form of a pattern, as the re module reads it; typeshed describes these modules
+# under their deprecated public names only.
+if TYPE_CHECKING:
+    import sre_constants as sre
+    import sre_parse
+else:
+    from re import _constants as sre
+    from re import _parser as sre_parse
 
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -122,6 +130,7 @@ def match_at(folded: str, position: int) -> tuple[int, re.Match[str]] | None:
     match = _combined(indexes).match(folded, position)
     if match is None:
         return None
+    assert match.lastgroup is not None  # each alternative is a named group: "r<index>"
     return int(match.lastgroup[1:]), match
 
 
@@ -156,7 +165,7 @@ def beginnings(pattern: str) -> frozenset[str] | None:
     cannot be told (the pattern may match fewer than two characters, or uses a construct
     this does not read)."""
     try:
-        keys = _prefixes(list(sre_parse.parse(pattern)), _KEY)
+        keys = _prefixes(list(sre_parse.parse(pattern).data), _KEY)
     except _Unknown:
         return None
     if any(len(key) < _KEY for key in keys) or len(keys) > _MAX_KEYS:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandera.polars as pa
 import polars as pl
+from pandera.api.polars.model_config import BaseConfig
 
 from perfledger.schemas.claims import (
     BASELINE_KINDS,
@@ -56,7 +57,7 @@ class ClaimSchema(pa.DataFrameModel):
     method: pl.String = pa.Field(str_startswith="rule:", description="The rule that read the claim, and any fallback used")
     unresolved: pl.String = pa.Field(nullable=True, str_length={"min_value": 1}, description="Subject, baseline or model kept as published because no vocabulary knows it: 'system=vLLM 0.15.0; model=GPT-OSS 20B'")
 
-    class Config:
+    class Config(BaseConfig):
         strict = True
         ordered = True
 
@@ -89,6 +90,6 @@ class RejectedClaimSchema(pa.DataFrameModel):
     check: pl.String
     reason: pl.String = pa.Field(str_length={"min_value": 1})
 
-    class Config:
+    class Config(BaseConfig):
         strict = True
         ordered = True

@@ -13,6 +13,7 @@ from types import MappingProxyType
 
 import polars as pl
 
+from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.on_demand import models_on_demand
 
 VOCAB_PATH = Path(__file__).resolve().parent / "vocab" / "claim_words.toml"
@@ -66,7 +67,7 @@ def known_tasks() -> list[str]:
 
 
 # Column order and dtypes of the claims frame; `extract_claims` builds exactly this.
-CLAIM_COLUMNS: dict[str, pl.DataType] = {
+CLAIM_COLUMNS: ColumnTypes = {
     "claim_index": pl.Int32,  # 0-based order of the claim in the document
     "line_number": pl.Int32,  # line of the paragraph holding the sentence
     "char_start": pl.Int32,  # span of claim_text inside sentence (code points)
@@ -94,7 +95,7 @@ CLAIM_COLUMNS: dict[str, pl.DataType] = {
     "unresolved": pl.String,  # parties kept as published: "system=vLLM 0.15.0; model=..."
 }
 
-REJECTED_COLUMNS: dict[str, pl.DataType] = {
+REJECTED_COLUMNS: ColumnTypes = {
     "line_number": pl.Int32,
     "sentence": pl.String,
     "check": pl.String,  # short machine name, e.g. "negated"
@@ -236,7 +237,7 @@ def every_row_holds(rules: tuple[pl.Expr, ...]) -> tuple[pl.Expr, ...]:
 
 
 def passes(
-    frame: pl.DataFrame, columns: dict[str, pl.DataType], checks: tuple[pl.Expr, ...]
+    frame: pl.DataFrame, columns: ColumnTypes, checks: tuple[pl.Expr, ...]
 ) -> bool:
     """True only if the frame has exactly these columns, in order, and every check holds."""
     if list(frame.schema.items()) != list(columns.items()):

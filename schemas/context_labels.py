@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import first_role, statistic_of
@@ -15,7 +16,7 @@ from perfledger.schemas.platform_mentions import (
     PlatformMention,
     find_mentions,
 )
-from perfledger.schemas.precisions import find_precisions, read_precision_label
+from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import unit_in_header
@@ -32,7 +33,9 @@ class Found:
     """A label and where it came from: row, section, column, caption, heading, paragraph or
     title."""
 
-    value: object
+    # A PlatformMention (platform, count), a Precision, a Unit, a str (metric, statistic,
+    # workload) or the {part word: Precision} of "precision_of_part", as the name says.
+    value: Any
     source: str
 
 
@@ -78,10 +81,10 @@ def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
 
 
 @lru_cache(maxsize=65_536)
-def _labels_of(text: str, source: str) -> tuple[tuple[str, object], ...]:
+def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     """(label, value) of every label one context text states; pages of one site repeat their
     headings, so each is read once."""
-    found: list[tuple[str, object]] = []
+    found: list[tuple[str, Any]] = []
     text = without_names(text)
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
     # farther away (an earlier paragraph's "DGX A100") may stand in for.
@@ -172,9 +175,9 @@ def _precisions_of_parts(context: TableContext) -> Found | None:
 
 
 @lru_cache(maxsize=16_384)
-def _parts_in(text: str) -> dict[str, object]:
+def _parts_in(text: str) -> dict[str, Precision]:
     words = _WORD.findall(without_names(text))
-    parts: dict[str, object] = {}
+    parts: dict[str, Precision] = {}
     for word, after in zip(words, words[1:], strict=False):
         precision = read_precision_label(word) if any(c.isdigit() for c in word) else None
         if precision is not None and precision.activation is not None \
@@ -196,7 +199,7 @@ def _quantized_precision(context: TableContext) -> Found | None:
     return None
 
 
-def precision_of_part(parts: dict[str, object], group: str | None) -> object | None:
+def precision_of_part(parts: dict[str, Precision], group: str | None) -> Precision | None:
     """The precision stated for the part a column group is named after ("Dispatch #EP":
     "FP8 dispatching"): the part word starting with the group word's stem."""
     if not group:

@@ -96,7 +96,9 @@ def first_role(folded: str, kind: str, roles: tuple[str, ...]) -> str | None:
     what `role_matches` sorted by place would give first, in one scan of the text."""
     pattern, rules = _first_role_patterns(kind, roles)
     match = pattern.search(folded)
-    return None if match is None else rules[int(match.lastgroup[1:])].role
+    if match is None or match.lastgroup is None:  # no rule: the empty pattern names no group
+        return None
+    return rules[int(match.lastgroup[1:])].role
 
 
 def role_matches(folded: str) -> list[tuple[int, int, _RoleRule]]:

@@ -28,6 +28,7 @@ from functools import cache, lru_cache
 
 import polars as pl
 
+from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.labels import label_key
 from perfledger.schemas.model_names import models_in_text, read_model, sized
 from perfledger.schemas.precisions import read_precision_label
@@ -37,7 +38,7 @@ _MLPERF_TARGET = re.compile(r"[-_ ]99(?:\.9)?$")
 _NOTE = re.compile(r"\s*[(\[].*?[)\]]")
 _IDENTITY_INPUTS = ("model", "model_canonical", "variant", "_family", "_context_model",
                     "_mlperf", "workload")
-IDENTITY_OUTPUTS: dict[str, pl.DataType] = {
+IDENTITY_OUTPUTS: ColumnTypes = {
     "model_base": pl.String, "model_variant": pl.String, "_canonical": pl.String,
     "_target": pl.String, "_framework": pl.String, "_act": pl.String, "_wt": pl.String,
     "_dataset": pl.String, "_unresolved_model": pl.String,
@@ -225,7 +226,8 @@ def _identity(model: str | None, canonical: str | None, variant: str | None,
         base = benchmark[0]
     if base is not None and variant:
         named = read_model(variant)  # "GPT2" with the variant "GPT2-Medium (SL1024)"
-        if named.known and named.base != base and named.base.startswith(base):
+        if named.known and named.base is not None and named.base != base \
+                and named.base.startswith(base):
             base = named.base
     precision = read_precision_label(published.precision) if published.precision else None
     unresolved = f"model={model}" if model and base is None else None

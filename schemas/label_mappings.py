@@ -99,7 +99,7 @@ def read_mappings(path: Path) -> LabelMappings:
 
 def mapping_problem(kind: object, text: object, fields: dict[str, object]) -> str | None:
     """Why an entry cannot be applied, or None."""
-    if kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:
         return f"kind must be one of {', '.join(FIELDS)}, not {kind!r}"
     if not isinstance(text, str) or not fold_words(text):
         return "text must name the label as published"
@@ -120,7 +120,8 @@ def mapping_problem(kind: object, text: object, fields: dict[str, object]) -> st
     if kind == "source" and "language" in fields and not _LANGUAGE_TAG.fullmatch(
             str(fields["language"])):
         return "a source's language must be a language tag such as en or de-DE"
-    if fields.get("accelerator_count", 1) <= 0:
+    count = fields.get("accelerator_count", 1)
+    if isinstance(count, int) and count <= 0:  # an int: checked against FIELDS above
         return "accelerator_count must be positive"
     return None
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache, lru_cache
+from typing import TypeVar
 
 import polars as pl
 
 from perfledger.schemas.vocabulary import read_vocab
 
+_Column = TypeVar("_Column", pl.Expr, pl.Series)
 
-def fold_key(expr: pl.Expr) -> pl.Expr:
+
+def fold_key(expr: _Column) -> _Column:
     """Label key: NFKC, lower case, letters and digits only ('ResNet-50 v1.5' -> 'resnet50v15')."""
     return expr.str.normalize("NFKC").str.to_lowercase().str.replace_all(r"[^a-z0-9+]", "")
 
@@ -177,7 +180,7 @@ def _model_reading(label: str):
 
 
 @lru_cache(maxsize=4096)
-def framework_name(label: str) -> str:
+def framework_name(label: str) -> str | None:
     found = _alias_table("frameworks.csv").get(label_key(label))
     return found["framework"] if found else unicodedata.normalize("NFKC", label).strip()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pandera.polars as pa
 import polars as pl
+from pandera.api.polars.model_config import BaseConfig
 
 from perfledger.schemas.measurements import (
     DTYPES,
@@ -105,7 +106,7 @@ class MeasurementSchema(pa.DataFrameModel):
         nullable=True, description="The dataset, canonical ('ImageNet' for 'Imagenet' and "
         "'ImageNet2012'); an MLPerf result's is its benchmark's")
 
-    class Config:
+    class Config(BaseConfig):
         strict = True
 
     @pa.dataframe_check

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import polars as pl
 
+from perfledger.schemas.column_types import ColumnTypes, cast_columns
 from perfledger.schemas.on_demand import models_on_demand
 
 METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "accuracy", "loss",
@@ -108,7 +109,7 @@ FRAME_CHECKS: dict[str, pl.Expr] = {
     "rates_and_durations_are_positive": RATES_AND_DURATIONS_ARE_POSITIVE,
 }
 
-MEASUREMENT_DTYPES: dict[str, pl.DataType] = {
+MEASUREMENT_DTYPES: ColumnTypes = {
     name: column.dtype for name, column in MEASUREMENT_COLUMNS.items()
 }
 
@@ -118,7 +119,8 @@ def with_measurement_columns(frame: pl.DataFrame) -> pl.DataFrame:
     """`frame` with every measurement column, in order: those it lacks are null."""
     missing = [pl.lit(None, dtype=dtype).alias(name) for name, dtype in MEASUREMENT_DTYPES.items()
                if name not in frame.columns]
-    return frame.with_columns(missing).select(list(MEASUREMENT_DTYPES)).cast(MEASUREMENT_DTYPES)
+    return cast_columns(frame.with_columns(missing).select(list(MEASUREMENT_DTYPES)),
+                        MEASUREMENT_DTYPES)
 
 
 __getattr__ = models_on_demand(__name__, ".measurement_schema", ["MeasurementSchema"])

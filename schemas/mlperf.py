@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.on_demand import models_on_demand
 
 DIVISIONS = ["closed", "open"]
@@ -18,7 +19,7 @@ AVAILABILITY_CATEGORIES = ["Available on-premise", "Available cloud",
 SCORE_ROLES = ["used", "fastest", "slowest", "not_converged"]
 
 # Column order and dtypes; sources/mlperf/tree.py builds exactly these frames.
-SYSTEM_DTYPES: dict[str, pl.DataType] = {
+SYSTEM_DTYPES: ColumnTypes = {
     "mlperf_round": pl.String,
     "submitter": pl.String,
     "system_id": pl.String,
@@ -44,7 +45,7 @@ SYSTEM_DTYPES: dict[str, pl.DataType] = {
     "path": pl.String,
 }
 
-RUN_DTYPES: dict[str, pl.DataType] = {
+RUN_DTYPES: ColumnTypes = {
     "mlperf_round": pl.String,
     "submitter": pl.String,
     "system_id": pl.String,
@@ -77,7 +78,7 @@ RUN_DTYPES: dict[str, pl.DataType] = {
     "energy_joules": pl.Float64,
 }
 
-SCORE_DTYPES: dict[str, pl.DataType] = {
+SCORE_DTYPES: ColumnTypes = {
     "mlperf_round": pl.String,
     "submitter": pl.String,
     "system_id": pl.String,

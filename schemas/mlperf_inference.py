@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.column_types import ColumnTypes
+
 DIVISIONS = ["closed", "open", "network"]
 AVAILABILITIES = ["available", "preview", "rdi"]
 SCENARIOS = ["Offline", "Server", "SingleStream", "MultiStream", "Interactive"]
 UNITS = ["tokens/s", "samples/s", "queries/s", "ms"]
 
-SYSTEM_DTYPES: dict[str, pl.DataType] = {
+SYSTEM_DTYPES: ColumnTypes = {
     "mlperf_round": pl.String,
     "division": pl.String,  # the folder's, as the checker reads it
     "submitter": pl.String,  # the folder's
@@ -40,7 +42,7 @@ SYSTEM_DTYPES: dict[str, pl.DataType] = {
     "host_processors_per_node": pl.Int64,  # sockets: a CPU-only system is compared by them
 }
 
-RESULT_DTYPES: dict[str, pl.DataType] = {
+RESULT_DTYPES: ColumnTypes = {
     "mlperf_round": pl.String,  # "4.1"
     "round_source": pl.String,  # log (the run's seeds), folder or argument
     "division": pl.String,
@@ -65,7 +67,7 @@ RESULT_DTYPES: dict[str, pl.DataType] = {
     "path": pl.String,  # <division>/<submitter>/results/<system>/<benchmark>/<scenario>
 }
 
-PROBLEM_DTYPES: dict[str, pl.DataType] = {
+PROBLEM_DTYPES: ColumnTypes = {
     "path": pl.String,
     "line_number": pl.Int32,
     "check": pl.String,

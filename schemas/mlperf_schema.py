@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandera.polars as pa
 import polars as pl
+from pandera.api.polars.model_config import BaseConfig
 
 from perfledger.schemas.mlperf import (
     AVAILABILITIES,
@@ -50,7 +51,7 @@ class MlperfSystemSchema(pa.DataFrameModel):
     )
     path: str = pa.Field(description="The JSON file, relative to the tree read")
 
-    class Config:
+    class Config(BaseConfig):
         strict = True
         unique = ["mlperf_round", "submitter", "system_id"]
 
@@ -109,7 +110,7 @@ class MlperfRunSchema(pa.DataFrameModel):
         description="Energy of a run measured for power (its power/ logs), joules, as the "
                     "MLCommons result summarizer computes it")
 
-    class Config:
+    class Config(BaseConfig):
         strict = True
         unique = ["mlperf_round", "submitter", "system_id", "benchmark", "run_name"]
 
@@ -147,7 +148,7 @@ class MlperfScoreSchema(pa.DataFrameModel):
     energy_reason: str = pa.Field(
         nullable=True, description="Why a folder measured for power has no energy score")
 
-    class Config:
+    class Config(BaseConfig):
         strict = True
         unique = ["mlperf_round", "submitter", "system_id", "benchmark"]
 

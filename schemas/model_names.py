@@ -100,7 +100,9 @@ def _families() -> tuple[_Family, ...]:
         sizes = row["sizes"] or ""
         optional = not sizes or sizes.endswith("?")
         sizes = sizes.rstrip("?")
-        head = re.match(r"[a-z]*", row["pattern"]).group(0)
+        leading = re.match(r"[a-z]*", row["pattern"])
+        assert leading is not None  # "[a-z]*" matches at the start of any text
+        head = leading.group(0)
         families.append(_Family(
             head, row["pattern"], row["family"],
             _size_pattern(sizes.replace("PARAMS", _PARAMS)) if sizes else None,
@@ -193,11 +195,13 @@ def _structural(body: str, notes: list[str]) -> ModelReading | None:
         if _unit_like(note):
             continue  # "(t/s)", "(sen/s)": the unit of the row's numbers
         words = [(_decoration(token, "", weak=True), token) for token in _tokens(note)]
-        if not words or any(decoration is None for decoration, _token in words):
+        decorations = [(decoration, token) for decoration, token in words
+                       if decoration is not None]
+        if not words or len(decorations) != len(words):
             said["other"].append(note.strip())
             continue
-        for decoration, token in words:
-            reading = _said(reading, said, *decoration, token)
+        for (kind, value), token in decorations:
+            reading = _said(reading, said, kind, value, token)
     return _finished(reading, said)
 
 
@@ -320,6 +324,7 @@ def _finished(reading: ModelReading, said: dict[str, list[str]]) -> ModelReading
     if not reading.known:
         return reading
     base = reading.base
+    assert base is not None  # every reading the catalogue or a family knows has its identity
     if said["task"]:  # "yolov8n-seg": a segmentation model of its own, YOLOv8n-seg
         base = f"{base}-{said['task'][0]}"
         reading = replace(reading, base=base, canonical=None)

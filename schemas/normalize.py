@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from perfledger.schemas.chunk_reading import DocumentPlans, read_chunk
+from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.identities import with_identities
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES
@@ -44,7 +45,7 @@ class NormalizedDocument:
     quarantine: pl.DataFrame
 
 
-QUARANTINE_SCHEMA: dict[str, pl.DataType] = {
+QUARANTINE_SCHEMA: ColumnTypes = {
     "document_sha256": pl.String,
     "source_id": pl.String,
     "stage": pl.String,

@@ -138,6 +138,7 @@ def _mention(rule: ChipRule, match: re.Match[str], folded: str, cleaned: str,
     implied = _implied_count(rule, own) if own else None
     stated = None if rule.count == "slice" else stated_count(folded, start, end, prose)
     if prose and stated is None:
+        assert match.lastgroup is not None  # the rule's own group (chip_vocabulary.match_at)
         plural = len(match.group(0)) > len(match.group(match.lastgroup))
         if plural or FAMILY_AFTER.match(folded[end:end + 60]):
             return None  # "runs on NVIDIA GPUs", "Intel Gaudi AI accelerators": a family

@@ -16,7 +16,6 @@ from perfledger.schemas.folding import (
 from perfledger.schemas.vocabulary import read_vocab
 
 _PAIR = re.compile(r"^(\d{1,2})\s*[./]\s*(\d{1,2})$")
-_SPEEDUP_BETWEEN = re.compile(r"\bto\b|->|→|\bvs\.?\b| - ")
 
 
 @dataclass(frozen=True)
@@ -160,6 +159,4 @@ def precision_of_header(header: str, comparison: bool) -> Precision | None:
     found = find_precisions(header)
     if not found:
         return None
-    if comparison and len(found) > 1 and _SPEEDUP_BETWEEN.search(clean_text(header).lower()):
-        return found[-1]
     return found[-1] if comparison else found[0]

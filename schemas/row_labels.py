@@ -18,6 +18,7 @@ import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.chip_counts import count_cell, parallel_count
+from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.folding import clean_text, fold_words
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
@@ -49,7 +50,7 @@ PLATFORM_FIELDS = {"chip": pl.String, "vendor": pl.String, "system_named": pl.St
                    "implied": pl.Int64, "platform_text": pl.String, "unknown_chip": pl.Boolean}
 # What one label cell says, as the columns of a frame: the labels its role gives (r), those
 # its words give in passing (f), and its settings, unresolved labels and unit.
-CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
+CONTRIBUTION_SCHEMA: ColumnTypes = {
     "text": pl.String,
     **dict.fromkeys(DIMENSION_ROLES, pl.String),
     "model_canonical": pl.String, "model_item": pl.String, "variant_workload": pl.String,
@@ -65,7 +66,7 @@ CONTRIBUTION_SCHEMA: dict[str, pl.DataType] = {
     **{f"u_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
     "settings": pl.String, "unresolved": pl.String,
 }
-SECTION_SCHEMA: dict[str, pl.DataType] = {
+SECTION_SCHEMA: ColumnTypes = {
     **{f"sp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "sc_n": pl.Int64, "sc_chip": pl.String, "sq_text": pl.String, "sq_act": pl.String,
     "sq_wt": pl.String, "sp_unknown": pl.Boolean,

@@ -41,7 +41,7 @@ class TableContext:
     named_rows: dict[str, str] = field(default_factory=dict)  # row names it defines
 
     @property
-    def prose(self) -> list[str]:
+    def prose(self) -> tuple[str, ...]:
         """The earlier paragraphs consulted for the accelerator, nearest first."""
         return self.earlier[::-1][:PROSE_PARAGRAPHS]
 
@@ -94,7 +94,7 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
             sections[-1][2].append(text)
         elif kind == "caption" and text and table is not None:
             captions[table] = text
-        elif kind == "table" and table in (setups or {}):
+        elif kind == "table" and setups is not None and table in setups:
             sections[-1][2].extend(_clipped(row) for row in setups[table])
         elif kind == "table" and table is not None and table not in contexts:
             contexts[table] = _context(captions.get(table), below.get(table), sections,

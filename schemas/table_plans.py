@@ -349,7 +349,7 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             # The row labels' header names the metric of the columns beside them, which
             # name a setup or words of no role ("TensorRT 8.4 GA Update 2, CUDA 11.6").
             metric = corner_metric or context_metric
-            if corner_metric is not None and reading.unit is None and corner.unit is not None:
+            if corner is not None and reading.unit is None and corner.unit is not None:
                 column = replace(column, reading=replace(reading, unit=corner.unit))
         else:
             metric = None  # a header of unknown words: its numbers are quarantined, not guessed

@@ -20,6 +20,14 @@ from perfledger.schemas.units import UNIT_FIELDS, unit_fields, unit_named
 
 # The units a latency may be in, by how its number times a throughput compares with the batch.
 _CANDIDATES = ("s", "ms", "us")
+
+
+def _factor(name: str) -> float:
+    unit = unit_named(name)
+    assert unit is not None  # units.csv names each of _CANDIDATES
+    return unit.factor
+
+
 # How far a throughput times a latency may be from the batch and still show the unit: the
 # time of a batch includes more than the work the throughput counts (copies, launches).
 _LOW, _HIGH = 0.5, 2.0
@@ -56,7 +64,7 @@ def with_units_from_row_throughput(frame: pl.DataFrame) -> pl.DataFrame:
         return frame
     products = pl.col("_rate") * pl.col("number") / pl.col("_batch")
     fits = [
-        (products * unit_named(name).factor).is_between(_LOW, _HIGH).any().alias(name)
+        (products * _factor(name)).is_between(_LOW, _HIGH).any().alias(name)
         for name in _CANDIDATES
     ]
     per_row = pairs.group_by([*_COLUMN, "row_number"]).agg(fits)

@@ -155,13 +155,15 @@ def _rate(key: str, parts: list[str]) -> Unit | None:
     """A quantity over a time, in any order with a scope: "tokens/s/gpu", "tflop/chip/s"."""
     if len(parts) < 2:
         return None
-    times = [index for index, part in enumerate(parts[1:], 1) if _word("duration", part)]
+    durations = {index: word for index, part in enumerate(parts[1:], 1)
+                 if (word := _word("duration", part))}
+    times = list(durations)
     first = parts[0]
     rate = _word("rate", first)
     other = _word("other", first)
     if rate is not None or other is not None:
         # A word that is a rate already ("TPS", "TFLOPS"): a time after it repeats it.
-        if len(times) > 1 or (times and _word("duration", parts[times[0]]).factor != 1.0):
+        if len(times) > 1 or (times and durations[times[0]].factor != 1.0):
             return None
         rest = [part for index, part in enumerate(parts[1:], 1) if index not in times]
         if other is not None and times and not other.canonical.endswith("/s"):
@@ -174,6 +176,7 @@ def _rate(key: str, parts: list[str]) -> Unit | None:
             canonical = other.canonical + (f"/{shown}" if shown else "")
             return Unit(key, "other", other.factor, None, canonical,
                         scope if scope in RATE_SCOPES else None)
+        assert rate is not None  # the first word is a rate or another word: not another
         if scope == "watt":
             return Unit(key, "other", rate.factor, rate.item, f"{rate.item or 'items'}/s/W")
         return Unit(key, "rate", rate.factor, rate.item, rate.canonical, scope)
@@ -183,7 +186,7 @@ def _rate(key: str, parts: list[str]) -> Unit | None:
     if amount is None:
         return None
     scale, quantity = amount
-    time = _word("duration", parts[times[0]])
+    time = durations[times[0]]
     scopes = _scopes([part for index, part in enumerate(parts[1:], 1) if index != times[0]])
     if scopes is None:
         return None

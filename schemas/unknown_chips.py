@@ -62,7 +62,7 @@ def _words() -> _Words:
                           rf"(?![\w+-])", re.I),
         maker_names=tuple((re.compile(rf"(?:{pattern})", re.I), canonical)
                           for pattern, canonical in makers),
-        maker_starts=frozenset(re.match(r"[^ \\?(|.-]+", alternative).group(0).lower()
+        maker_starts=frozenset(_first_word(alternative)
                                for pattern, _ in makers for alternative in pattern.split("|")),
         before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
@@ -77,6 +77,13 @@ def _words() -> _Words:
         not_name=re.compile(rf"(?:{not_name})", re.I),
         leading=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME})(?![\w+-])"),
     )
+
+
+def _first_word(alternative: str) -> str:
+    """The letters a maker's spelling starts with, lower case ("nvidia" of "nvidia(?: corp)?")."""
+    word = re.match(r"[^ \\?(|.-]+", alternative)
+    assert word is not None  # chip_words.csv spells every maker from a letter of its name
+    return word.group(0).lower()
 
 
 def is_chip_name(name: str) -> bool:
@@ -120,11 +127,15 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
         # The name stands just before the noun: only that stretch of a long text is read.
         window = plain[max(0, noun.start() - _NAME_WINDOW):noun.end()]
         match = words.before_noun.search(window)
-        name = _trimmed(match.group("name")) if match else None
+        if match is None:
+            continue
+        name = _trimmed(match.group("name"))
         if name and not (where == "prose" and _plural_noun(plain, noun.end())):
             return _unknown(match.group(0)[match.group(0).index(name):], name)
     if where == "platform":
-        leading = _LEADING_PART.match(plain).group(0)
+        start = _LEADING_PART.match(plain)
+        assert start is not None  # "^[^...]*" matches at the start of any text
+        leading = start.group(0)
         for match in words.leading.finditer(leading):
             name = _trimmed(match.group("name"))
             if name:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import polars as pl
 
+from perfledger.schemas.column_types import cast_columns
 from perfledger.schemas.measurements import FRAME_CHECKS, MEASUREMENT_COLUMNS, MEASUREMENT_DTYPES
 from perfledger.schemas.normalize import QUARANTINE_SCHEMA, empty_quarantine
 
@@ -17,7 +19,7 @@ from perfledger.schemas.normalize import QUARANTINE_SCHEMA, empty_quarantine
 def validate_measurements(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(rows that pass every check, quarantine rows naming the check each failed row broke)."""
     if frame.schema != _MEASUREMENT_SCHEMA:  # a cast to the same types costs a copy
-        frame = frame.cast(MEASUREMENT_DTYPES)
+        frame = cast_columns(frame, MEASUREMENT_DTYPES)
     # Frames of several documents come in pieces: polars copies a frame of many chunks on
     # each query, so it is joined once.
     frame = frame.rechunk()
@@ -57,7 +59,7 @@ def _rows_passing(frame: pl.DataFrame) -> pl.Series | None:
 
 # A built-in check of MEASUREMENT_COLUMNS as the polars expression pandera's polars backend
 # evaluates for it (pandera/backends/polars/builtin_checks.py).
-_BUILTIN_CHECKS: dict[str, Callable[[pl.Expr, object], pl.Expr]] = {
+_BUILTIN_CHECKS: dict[str, Callable[[pl.Expr, Any], pl.Expr]] = {
     "greater_than": lambda column, bound: column > bound,
     "greater_than_or_equal_to": lambda column, bound: column >= bound,
     "isin": lambda column, allowed: column.is_in(allowed),
@@ -132,5 +134,6 @@ def _split(frame: pl.DataFrame, failures: pl.DataFrame) -> tuple[pl.DataFrame, p
         stage=pl.lit("validate"),
         check=pl.concat_str(pl.lit("schema:"), pl.col("check")),
         raw_row=pl.lit(None, dtype=pl.String),
-    ).select(list(QUARANTINE_SCHEMA)).cast(QUARANTINE_SCHEMA)
+    ).select(list(QUARANTINE_SCHEMA))
+    quarantine = cast_columns(quarantine, QUARANTINE_SCHEMA)
     return good, quarantine

@@ -18,6 +18,7 @@ from functools import cache
 import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
@@ -47,7 +48,7 @@ _KINDS_FROM_AROUND = {
     "accuracy": ["percent"],
     "other": ["other", "percent", "rate"],
 }
-READING_SCHEMA: dict[str, pl.DataType] = {
+READING_SCHEMA: ColumnTypes = {
     "raw_value": pl.String, "decimal": pl.String, "number": pl.Float64,
     **{f"c_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
     "rest": pl.String, "spread": pl.Float64, "approximate": pl.Boolean,
@@ -250,7 +251,9 @@ def _minutes_letter() -> list[pl.Expr]:
     """"18m" in a column of times is 18 minutes: the letter a duration in parts writes its
     minutes with ("1h 18m"). Alone it is no unit of the vocabulary, which also knows it as a
     million; only a value whose metric is a time reads it so."""
-    minute = unit_fields(replace(unit_named("min"), alias=_MINUTES_LETTER))
+    minutes = unit_named("min")
+    assert minutes is not None  # units.csv names minutes "min"
+    minute = unit_fields(replace(minutes, alias=_MINUTES_LETTER))
     is_minutes = pl.col("metric").is_in(DURATION_METRICS) & (
         pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER)
     return [

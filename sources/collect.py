@@ -128,7 +128,7 @@ class _FileReader:
 
     def __init__(self, store: Path) -> None:
         self.documents: list[CollectedDocument] = []
-        self._entries: list[CollectedDocument | _Archiving] = []
+        self._entries: list[CollectedDocument | _Archiving | _ArchivingUnit] = []
         self._index = FileIndex.load(store.parent)  # beside the archive: not a document
         self._batch = archive.Batch(store)
         self._threads: ThreadPoolExecutor | None = None  # started by the first file to archive
@@ -166,7 +166,7 @@ class _FileReader:
         except OSError as error:
             self.add(_unreadable(described, path, error))
             return
-        if archived is not None:
+        if known is not None and archived is not None:  # archived: sighted by its known hash
             self.add(_archived(described, known, archived, stat.st_size))
             return
         if self._threads is None:
@@ -187,7 +187,7 @@ class _FileReader:
             location=str(unit.folder), captured_at=captured_at or _read_time(),
             content_type=mlperf_collect.CONTENT_TYPE, layout=mlperf_collect.LAYOUT,
         )
-        parts: list[tuple[str, Path, object]] = []
+        parts: list[tuple[str, Path, _Archiving | tuple[str, int] | OSError]] = []
         for file in unit.files:
             record = {**_sighting(described), "location": str(file)}
             try:
@@ -197,7 +197,7 @@ class _FileReader:
             except OSError as error:
                 parts.append((unit.relative(file), file, error))
                 continue
-            if archived is not None:
+            if known is not None and archived is not None:  # archived: sighted by its known hash
                 parts.append((unit.relative(file), file, (known, stat.st_size)))
                 continue
             if self._threads is None:
@@ -273,7 +273,8 @@ class _ArchivingUnit:
     mlperf_round: str | None
     round_from: str | None
     described: CollectedDocument
-    parts: list[tuple[str, Path, object]]  # (relative path, file, _Archiving | (sha, size) | error)
+    # (relative path, file, its archiving, or its (sha256, size) once archived, or its error)
+    parts: list[tuple[str, Path, _Archiving | tuple[str, int] | OSError]]
 
 
 @dataclass(frozen=True)

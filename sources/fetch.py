@@ -380,7 +380,8 @@ def checked_addresses(host: str, port: int, allow_local: bool) -> list[str]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:
         raise httpcore.ConnectError(f"could not resolve {host!r}: {exc}") from exc
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))
+    # An IPv4 or IPv6 address is a str (typeshed also allows the int of other families).
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     for address in addresses:
         refusal = address_refusal(ipaddress.ip_address(address.split("%", 1)[0]), allow_local)
         if refusal is not None:

@@ -178,7 +178,7 @@ def store_at(url: str) -> ObjectStore | FolderStore:
 
 def _client():
     # boto3 loads in about 0.3 s and 30 MB: only a shared warehouse's run pays for it.
-    import boto3
+    import boto3.session
     from botocore.config import Config
 
     style = "virtual" if os.environ.get(URL_STYLE_ENV) == "vhost" else "path"

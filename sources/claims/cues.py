@@ -41,9 +41,9 @@ class Cues:
     comparatives: tuple[str, ...]
     long_text: int  # longer text may hold a sentence too long to read
     # the substring layer's keys as single-pass searches of the lower-cased text
-    single_keys: re.Pattern[str] | None = None  # a ratio's tail or a single word
-    pair_keys: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
-    comparative_keys: re.Pattern[str] | None = None
+    single_keys: re.Pattern[str]  # a ratio's tail or a single word
+    pair_keys: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]
+    comparative_keys: re.Pattern[str]
 
 
 def build_cues(

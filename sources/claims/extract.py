@@ -239,6 +239,7 @@ def read_block(
     rows: list[dict] = []
     rejected: list[dict] = []
     discourse = context.discourse
+    assert discourse is not None  # extract_claims reads each block with the page's discourse
     sentences = split_sentences_at(block.text)
     for offset, sentence_text in sentences:
         if len(sentence_text) > MAX_SENTENCE_CHARS:

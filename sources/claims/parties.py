@@ -6,6 +6,8 @@ the page around the sentence (sources/claims/discourse.py)."""
 
 from __future__ import annotations
 
+from typing import overload
+
 from perfledger.schemas.platform_mentions import find_mentions as find_platforms
 from perfledger.schemas.platform_mentions import system_name
 from perfledger.sources.claims.discourse import Discourse
@@ -98,6 +100,10 @@ def phrase_baseline(
     return None, ""
 
 
+@overload
+def with_full_name(party: Mention, context, lex: Lexicon) -> Mention: ...
+@overload
+def with_full_name(party: Mention | None, context, lex: Lexicon) -> Mention | None: ...
 def with_full_name(party: Mention | None, context, lex: Lexicon) -> Mention | None:
     """A party kept as published takes the full name the page gave its short form ("TQ
     variants" on a page that defined "TurboQuant (TQ)")."""

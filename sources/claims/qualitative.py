@@ -123,6 +123,8 @@ def build_qualitative(
         if sentence.systems or sentence.vendors:
             return None, Problem("no_baseline", f"'{claim}' compares with no known system")
         return None, None
+    baseline = base.baseline
+    assert baseline is not None  # read_baseline_slot names the system of a "system" baseline
     negation = find_negation(sentence, trigger.start, lex)
     if negation:
         return None, Problem(
@@ -139,13 +141,13 @@ def build_qualitative(
         "qual",
     )
     subject, subject_tag, subject_penalty = resolve_subject(
-        sentence, reading, trigger.start, {base.baseline}, None, base.baseline.end, lex
+        sentence, reading, trigger.start, {baseline}, None, baseline.end, lex
     )
     base.subject = subject
-    if subject is not None and subject.canonical == base.baseline.canonical:
+    if subject is not None and subject.canonical == baseline.canonical:
         return None, check_parties(claim, base)
     sense = qualitative_sense(text[trigger.start : trigger.end], lex)
-    metric, metric_tag = resolve_qualitative_metric(sentence, trigger, base.baseline, lex)
+    metric, metric_tag = resolve_qualitative_metric(sentence, trigger, baseline, lex)
     base.metric = metric
     model, task, model_tag = resolve_model(sentence, trigger.start, context, lex)
     base.model, base.task = model, task

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import replace
+from typing import TypeGuard
 
 from perfledger.schemas.claims import MAX_RATIO
 from perfledger.schemas.labels import known_model, model_name
@@ -167,9 +168,11 @@ def resolve_readings(
     previous_baseline: Mention | None = None
     previous_subject: Mention | None = None
     earlier_baseline: Mention | None = None  # the baseline of the sentence's claim before
-    earlier_kind = "system"
+    earlier_kind: str | None = "system"
     for index, reading in enumerate(readings):
-        base, marker, marker_start = baselines[index]
+        resolved = baselines[index]
+        assert resolved is not None  # every reading's baseline is resolved above
+        base, marker, marker_start = resolved
         # an earlier claim's baseline ("than the A100 and 3x faster than ...") is not a subject
         taken = {m for m in (previous_baseline, base.baseline) if m is not None}
         previous_baseline = base.baseline or previous_baseline
@@ -192,6 +195,7 @@ def resolve_readings(
         if problem:
             problems.append(problem)
             continue
+        assert draft is not None  # build_draft gives a draft or the problem that stopped it
         drafts.append(draft)
         previous_subject = draft.resolution.subject
         if draft.resolution.baseline is not None:
@@ -229,14 +233,15 @@ def resolve_baseline(
             # no vocabulary names what follows the marker, or only its vendor or its kind of
             # chip does ("than NVIDIA's B300", "previous-generation Hopper GPUs")
             found, tag = phrase_baseline(sentence, marker_end, lex, discourse)
-            if found is not None and (not vague or names_more(found, resolution.baseline)):
+            if found is not None and (not vague or (resolution.baseline is not None
+                                                    and names_more(found, resolution.baseline))):
                 resolution = Resolution(baseline=found, baseline_kind="system", tags=[tag],
                                         penalty=0.1)
         marker_start = marker_end - len(marker_text)
         return resolution, marker_text, marker_start
-    if index + 1 < len(readings) and done[index + 1] is not None:
+    if index + 1 < len(readings) and (following := done[index + 1]) is not None:
         gap = sentence.text[reading.span_end : readings[index + 1].span_start]
-        shared, marker_text, _ = done[index + 1]
+        shared, marker_text, _ = following
         has_baseline = shared.baseline is not None or shared.baseline_kind is not None
         if (
             has_baseline
@@ -269,7 +274,7 @@ def build_draft(
     shared_subject: Mention | None,
     context: Context,
     lex: Lexicon,
-    earlier_baseline: tuple[Mention, str] | None = None,
+    earlier_baseline: tuple[Mention, str | None] | None = None,
 ) -> tuple[Draft | None, Problem | None]:
     text = sentence.text
     claim = text[reading.span_start : reading.span_end]
@@ -453,7 +458,7 @@ def find_unmarked_baseline(
     resolution: Resolution,
     lex: Lexicon,
     context: Context,
-    earlier: tuple[Mention, str] | None = None,
+    earlier: tuple[Mention, str | None] | None = None,
     change: bool = False,
 ) -> Resolution:
     """No "than"/"vs" after the claim: try "Compared to X, ..." then the only other system;
@@ -521,9 +526,9 @@ def unnamed_baseline(
     subject: Mention | None,
     lex: Lexicon,
     context: Context,
-    earlier: tuple[Mention, str] | None,
+    earlier: tuple[Mention, str | None] | None,
     change: bool,
-) -> tuple[Mention | None, str, str]:
+) -> tuple[Mention | None, str | None, str]:
     """A baseline no vocabulary names: the phrase after "Compared to" opening the sentence,
     the baseline of the sentence's claim before this one, the phrase after a marker earlier
     in the sentence ("improvements over vLLM 0.15.0, e.g., 19% higher OTPS"), "the baseline"
@@ -613,7 +618,7 @@ STOP_WORDS = frozenset({"with", "without", "from", "on", "of", "the", "and", "or
                         "no", "to", "a", "an", "is", "are", "still", "vs", "than", "new"})
 
 
-def told_in_section(discourse, subject: Mention | None, lex: Lexicon) -> str | None:
+def told_in_section(discourse: Discourse, subject: Mention | None, lex: Lexicon) -> str | None:
     """A baseline a sentence of the section before states ("Figure 7: Latency overhead
     relative to BF16 ...")."""
     for sentence in discourse.previous_sentences():
@@ -626,7 +631,7 @@ def told_in_section(discourse, subject: Mention | None, lex: Lexicon) -> str | N
     return None
 
 
-def told_before(discourse, subject: Mention | None, lex: Lexicon) -> str | None:
+def told_before(discourse: Discourse, subject: Mention | None, lex: Lexicon) -> str | None:
     """The baseline the paragraph gave before: its last claim's, or one a sentence of it
     states ("Figure 7: Latency overhead relative to BF16 for ... . TQ adds up to 60%
     slowdown")."""
@@ -646,7 +651,7 @@ def told_before(discourse, subject: Mention | None, lex: Lexicon) -> str | None:
 THE_BASELINE = re.compile(r"(?<!\w)the baseline(?!\w)")
 
 
-def usable(phrase: Phrase | None, subject: Mention | None) -> bool:
+def usable(phrase: Phrase | None, subject: Mention | None) -> TypeGuard[Phrase]:
     return (phrase is not None and phrase.kind == "name"
             and (subject is None or fold(phrase.text) != fold(subject.text)))
 

@@ -1,14 +1,20 @@
 """The records a claim is built from, sentence by sentence: the vocabulary's mentions in a
-sentence, the numbers that may carry a ratio and what the words around them say, the parties
-once resolved, a claim before it becomes a row; and a page's result."""
+sentence, the numbers that may carry a ratio (both in sources/claims/parts.py) and what the
+words around them say, the parties once resolved, a claim before it becomes a row; and a
+page's result."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import polars as pl
+
+from perfledger.sources.claims.parts import Anchor, Mention, Mentions
+
+if TYPE_CHECKING:  # the discourse module reads these records: imported for annotations only
+    from perfledger.sources.claims.discourse import Discourse
 
 WINDOW = 160  # characters searched around a claim for its parts; keeps every lookup bounded
 CLAUSE_REACH = WINDOW * 2
@@ -18,27 +24,6 @@ CLAUSE_REACH = WINDOW * 2
 class ClaimResult:
     claims: pl.DataFrame  # validated by ClaimSchema (schemas.claims.validate_claims)
     rejected: pl.DataFrame  # line_number, sentence, check, reason
-
-
-@dataclass(frozen=True)
-class Mention:
-    start: int  # -1 when the party comes from the page around the sentence
-    end: int
-    canonical: str  # the vocabulary's name; the words as published when it has none
-    text: str
-    known: bool = True  # whether a vocabulary resolved it
-
-
-@dataclass(frozen=True)
-class Anchor:
-    """A number that may carry a ratio: "3.4x", "31%", "half", "an order of magnitude"."""
-
-    start: int
-    end: int
-    value: float
-    unit: str  # "multiplier" | "percent" | "fraction"
-    ends_range: bool = False  # the number ends a range ("2-3x"): the anchor spans it
-    low: float | None = None  # the range's lower end
 
 
 @dataclass
@@ -81,14 +66,6 @@ Baseline = tuple[Resolution, str | None, int | None]
 class Problem:
     check: str
     reason: str
-
-
-class Mentions(list):
-    """Mentions in text order, with their starts kept for bisection."""
-
-    def __init__(self, items: Iterable[Mention] = ()) -> None:
-        super().__init__(items)
-        self.starts = [m.start for m in self]
 
 
 class Sentence:
@@ -165,7 +142,7 @@ class Context:
 
     heading_model: str | None = None
     heading_task: str | None = None
-    discourse: object | None = field(default=None, compare=False)
+    discourse: Discourse | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -10,10 +10,12 @@ from itertools import chain, repeat
 
 import polars as pl
 
+from perfledger.schemas.column_types import ColumnTypes
+
 # One row per table cell, header cells included (row_number 0). Parsers build it with
 # `cells_frame(...)` or `CellColumns` so that every layout hands the next stage the same
 # typed frame.
-CELL_SCHEMA: dict[str, pl.DataType] = {
+CELL_SCHEMA: ColumnTypes = {
     "table_index": pl.Int32,  # 0-based order of the table in the document
     "table_title": pl.String,  # nearest heading above the table, as published (nullable)
     "table_note": pl.String,  # footnote text attached to the table (nullable)
@@ -77,7 +79,7 @@ def _each_repeated(values: list, times: int) -> Iterable:
 # The page's outline: its headings, paragraphs, table captions and tables in reading order,
 # so that a value's labels can be taken from the heading above its table, the table's caption
 # or the paragraph before it. Built with `outline_frame(...)`.
-OUTLINE_SCHEMA: dict[str, pl.DataType] = {
+OUTLINE_SCHEMA: ColumnTypes = {
     "line_number": pl.Int32,  # 1-based line where the block starts
     "kind": pl.String,  # "heading", "paragraph", "caption" or "table" (see OUTLINE_KINDS)
     "level": pl.Int32,  # a heading's level, 1 (the page's title) to 6; null for other kinds

@@ -3,7 +3,7 @@ body rows that publish values, a row one cell short realigned or reported."""
 
 from __future__ import annotations
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.base import CellColumns, ParseProblem
 from perfledger.sources.layouts.html_grid import (
@@ -11,9 +11,11 @@ from perfledger.sources.layouts.html_grid import (
     Grid,
     GridCells,
     GridRow,
+    PlacedRow,
     is_empty_row,
-    is_section_row,
+    is_placed_whole,
     line_of,
+    section_cell,
 )
 from perfledger.sources.layouts.row_realignment import (
     ColumnProfile,
@@ -56,11 +58,11 @@ def _header_names(rows: list[GridRow], width: int, cells: GridCells) -> list[tup
 
 def _fit_row(
     ids: GridRow, index: int, width: int, profile: ColumnProfile | None, line: int, cells: GridCells
-) -> GridRow | None:
+) -> PlacedRow | None:
     """The row's cell id per column, or None when its cells cannot be placed with certainty."""
     inside = ids[:width]
     extra = ids[width:]
-    if len(inside) == width and None not in inside:
+    if is_placed_whole(inside, width):
         # Surplus cells are a span running past the edge or empty cells: nothing is lost.
         if all(
             cell is None or cell in inside or cell_kind(cells.texts[cell]) == "blank"
@@ -109,20 +111,14 @@ def table_cells(
         [line for _, line in names],
     )
     entries = _published_rows(grid, width, header_texts, heading)
-    # A range, a plain row, has no hole.
-    complete = [
-        len(ids) == width and (isinstance(ids, range) or None not in ids)
-        for _, ids, _, _ in entries
-    ]
+    whole = [ids for _, ids, _, _ in entries if is_placed_whole(ids, width)]
     problems = []
-    if all(complete):  # the common case: every row placed as it stands
-        placed = [ids for _, ids, _, _ in entries]
+    if len(whole) == len(entries):  # the common case: every row placed as it stands
+        placed = whole
         row_titles = [row_title for _, _, _, row_title in entries]
         row_numbers = list(range(1, len(entries) + 1))
     else:
-        placed, row_titles, row_numbers = _place_rows(
-            entries, complete, width, grid, table_index, problems
-        )
+        placed, row_titles, row_numbers = _place_rows(entries, width, grid, table_index, problems)
     out.add_rows(
         table_index, note, columns, row_titles, row_numbers,
         _values_of(texts, placed), _values_of(cells.lines, placed),
@@ -142,7 +138,7 @@ def table_cells(
     return problems
 
 
-def _values_of(values: list, rows: list[GridRow]) -> list:
+def _values_of(values: list, rows: list[PlacedRow]) -> list:
     """values[cell] for every cell of `rows`, in order. Plain rows whose ids follow on, as
     most do, are read as one slice: reading the cells one by one costs a step each."""
     out: list = []
@@ -163,12 +159,11 @@ def _values_of(values: list, rows: list[GridRow]) -> list:
 
 def _place_rows(
     entries: list[tuple[etree._Element, GridRow, int, str | None]],
-    complete: list[bool],
     width: int,
     grid: Grid,
     table_index: int,
     problems: list[ParseProblem],
-) -> tuple[list[GridRow], list[str | None], list[int]]:
+) -> tuple[list[PlacedRow], list[str | None], list[int]]:
     """(cell ids, row titles, row numbers) of the rows that can be placed, some of them
     not complete; the others join `problems`."""
     cells = grid.cells
@@ -176,18 +171,17 @@ def _place_rows(
     profile = profile_columns(
         [
             [cells.texts[cell] for cell in ids]
-            for (_, ids, _, _), whole in zip(entries, complete, strict=True)
-            if whole
+            for _, ids, _, _ in entries
+            if is_placed_whole(ids, width)
         ],
         width,
     )
-    placed: list[GridRow] = []
+    placed: list[PlacedRow] = []
     row_titles: list[str | None] = []
     row_numbers: list[int] = []
-    for row_number, ((row, ids, index, row_title), whole) in enumerate(
-        zip(entries, complete, strict=True), start=1
-    ):
+    for row_number, (row, ids, index, row_title) in enumerate(entries, start=1):
         # A complete row, the common case, is placed as it stands.
+        whole = is_placed_whole(ids, width)
         line = 0 if whole else line_of(row) + grid.line_offset
         fitted = ids if whole else _fit_row(ids, index, width, profile, line, cells)
         if fitted is None:
@@ -215,8 +209,8 @@ def _published_rows(
             pass  # plain cells, two or more: neither empty nor a section label
         elif is_empty_row(ids):
             continue  # an empty <tr> publishes nothing
-        elif is_section_row(ids, width):
-            label = texts[ids[0]]
+        elif (section := section_cell(ids, width)) is not None:
+            label = texts[section]
             if label.strip(" \u00a0"):  # an empty full-width row only spaces the table out
                 title = with_section(heading, label)
             continue

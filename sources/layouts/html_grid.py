@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, count, groupby, islice, repeat
 from operator import attrgetter, methodcaller
+from typing import TypeGuard
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.header_levels import (
     MAX_EXTRA_LEVELS,
@@ -103,6 +104,14 @@ class GridCells:
 
 # A row of the grid: cell ids by column, None where no cell is; a range for a plain row.
 GridRow = list[int | None] | range
+# A row with a cell in every column, as rows are placed into the table.
+PlacedRow = list[int] | range
+
+
+def is_placed_whole(ids: GridRow, width: int) -> TypeGuard[PlacedRow]:
+    """Whether a row has a cell in each of `width` columns (a range, a plain row, has no hole)."""
+    return len(ids) == width and (isinstance(ids, range) or None not in ids)
+
 
 # C-level getters: a list comprehension costs a Python step per cell.
 _CELL_ELEMENTS_OF = methodcaller("iterchildren", "td", "th")  # the tag filter runs in C
@@ -220,7 +229,8 @@ def _place_spanning_cells(
         placed.append(cell)
         origin_rows[cell_id] = index
         for covered in range(index, max(last, index + 1)):
-            target = grid[covered]  # a list: only rows not yet reached receive spans
+            target = grid[covered]
+            assert isinstance(target, list)  # only rows not yet reached receive spans
             if len(target) < column + colspan:
                 target.extend([None] * (column + colspan - len(target)))
             for position in range(column, column + colspan):
@@ -235,12 +245,13 @@ def is_empty_row(ids: GridRow) -> bool:
     return not ids if isinstance(ids, range) else ids.count(None) == len(ids)
 
 
-def is_section_row(ids: GridRow, width: int) -> bool:
-    """One cell spanning the table's full width: a label for the rows under it."""
+def section_cell(ids: GridRow, width: int) -> int | None:
+    """The one cell of a row it spans at the table's full width, a label for the rows under
+    it; None for any other row."""
     first = ids[0] if ids else None
     if first is None or len(ids) < width or (len(ids) > 1 and ids[1] != first):
-        return False  # the cheap tests first: most rows are not one cell
-    return ids.count(first) == len(ids)
+        return None  # the cheap tests first: most rows are not one cell
+    return first if ids.count(first) == len(ids) else None
 
 
 @dataclass
@@ -282,8 +293,9 @@ def _take_sections(
 ) -> list[str]:
     """Remove and return the labels of the full-width single-cell rows leading `rows`."""
     labels = []
-    while rows and is_section_row(rows[0][1], width):
-        labels.append(cells.texts[rows.pop(0)[1][0]])
+    while rows and (section := section_cell(rows[0][1], width)) is not None:
+        del rows[0]
+        labels.append(cells.texts[section])
     return labels
 
 
@@ -301,11 +313,12 @@ def _take_title_row(body: list[tuple[etree._Element, GridRow, int]],
         return []
     if any(cell is not None and cell != first and texts[cell].strip(" \u00a0") for cell in ids):
         return []
-    return [texts[body.pop(0)[1][0]]]
+    del body[0]
+    return [texts[first]]
 
 
 def _all_header_cells(ids: GridRow, cells: GridCells) -> bool:
-    return None not in ids and all(map(cells.is_header, ids))
+    return None not in ids and all(cells.is_header(cell) for cell in ids if cell is not None)
 
 
 def _spanned_from(ids: GridRow, header: list[tuple[etree._Element, GridRow, int]]) -> bool:

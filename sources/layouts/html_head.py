@@ -14,16 +14,17 @@ import re
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
 
 from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, XMLParsedAsHTMLWarning
-from bs4.builder import HTMLParserTreeBuilder
-from bs4.builder._htmlparser import BeautifulSoupHTMLParser
+from bs4.builder._htmlparser import BeautifulSoupHTMLParser, HTMLParserTreeBuilder
 from bs4.element import CData
 from bs4.exceptions import ParserRejectedMarkup
 
 HEAD_LIMIT = 262_144  # characters: a head longer than this is not a head worth reading
 _HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.I)
 _BUILDER = HTMLParserTreeBuilder()  # read-only here: its settings and its parser's arguments
+_VOID_TAGS = _BUILDER.empty_element_tags or set()  # an HTML builder's: never None
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ def read_head(text: str) -> HeadFacts:
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
         reader = _HeadReader()
         args, kwargs = _BUILDER.parser_args
-        parser = _HeadParser(reader, *args, **kwargs)
+        # bs4 types the parser's soup as a BeautifulSoup; it calls of it what _HeadReader has.
+        parser = _HeadParser(cast(BeautifulSoup, reader), *args, **kwargs)
         try:
             parser.feed(markup)
             parser.close()
@@ -72,8 +74,9 @@ def read_head_with_soup(markup: str) -> HeadFacts:
     title_tag = soup.find("title")
     title = " ".join(title_tag.get_text().split()) if title_tag else None
     author = next(
-        (" ".join((link.get("title") or "").split()) for link in soup.find_all("link")
-         if "author" in [rel.lower() for rel in (link.get("rel") or [])] and link.get("title")),
+        (" ".join(link_title.split()) for link in soup.find_all("link")
+         if "author" in [rel.lower() for rel in (link.get("rel") or [])]
+         and isinstance(link_title := link.get("title"), str) and link_title),
         None,
     )
     return HeadFacts(meta=meta, title=title or None, author_link=author or None)
@@ -143,7 +146,7 @@ class _HeadReader:
                       or attrs.get("itemprop"), attrs.get("content"))
         elif name == "link" and not self.author_seen:
             self._read_author_link(attrs)
-        return _VOID if name in self.builder.empty_element_tags else _NOT_VOID
+        return _VOID if name in _VOID_TAGS else _NOT_VOID
 
     def handle_endtag(self, name: str, _nsprefix: str | None = None) -> None:
         self.endData()

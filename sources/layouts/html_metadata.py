@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import methodcaller
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.base import DocumentMetadata, language_tag
 from perfledger.sources.layouts.html_head import HeadFacts
@@ -151,15 +151,15 @@ def _time_dates(found: _PageElements) -> tuple[str | None, str | None]:
     for node in found.times:
         if any(tag_name(a) in NOT_PROSE for a in node.iterancestors()):
             continue
-        found = machine_date(node.get("datetime")) or parse_date(text_of(node))
-        if found is None:
+        date = machine_date(node.get("datetime")) or parse_date(text_of(node))
+        if date is None:
             continue
         parent = node.getparent()
         context = text_of(parent) if parent is not None else ""
         if _UPDATED_WORDS.search(context):
-            updated = updated or found
+            updated = updated or date
         else:
-            published = published or found
+            published = published or date
     return published, updated
 
 

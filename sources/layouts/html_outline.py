@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.base import BOLD_LINE_LEVEL, as_caption
 from perfledger.sources.layouts.html_grid import first_row_line

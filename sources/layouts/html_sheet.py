@@ -12,10 +12,20 @@ as the header).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from perfledger.sources.layouts.html_grid import GridCells, GridRow
+    from perfledger.sources.layouts.html_grid import GridRow
+
+
+class SheetCells(Protocol):
+    """What these tests read of a table's cells (html_grid.GridCells): their texts, by id,
+    and whether a cell is a <th>."""
+
+    texts: list[str]
+
+    def is_header(self, cell: int) -> bool: ...
+
 
 _LETTERS = re.compile(r"[A-Z]{1,3}")
 _ROW_NUMBER = re.compile(r"\d{1,7}")
@@ -30,7 +40,7 @@ def _column_number(letters: str) -> int:
     return number
 
 
-def is_column_letters(ids: GridRow, cells: GridCells) -> bool:
+def is_column_letters(ids: GridRow, cells: SheetCells) -> bool:
     """A row of spreadsheet column letters in increasing order, after a blank corner."""
     if len(ids) <= MIN_LETTERS or (ids[0] is not None and cells.texts[ids[0]].strip(" \u00a0")):
         return False  # the cheap test first: most tables' first row names its first column
@@ -44,7 +54,7 @@ def is_column_letters(ids: GridRow, cells: GridCells) -> bool:
     return all(a < b for a, b in zip(numbers, numbers[1:], strict=False))
 
 
-def leads_with_row_numbers(rows: list[GridRow], cells: GridCells) -> bool:
+def leads_with_row_numbers(rows: list[GridRow], cells: SheetCells) -> bool:
     """Whether every row's first cell is a <th> holding a row number, increasing down the
     table (rows a sheet hides are skipped) or blank."""
     numbers = []

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.html_text import (
     NOT_PROSE,

@@ -23,7 +23,7 @@ metadata (html_metadata).
 
 from __future__ import annotations
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.base import (
     CellColumns,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from lxml import etree
+import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.table_text import NOTE_LINE_SEPARATOR, superscript
 

@@ -398,7 +398,8 @@ def _read_pipe_table(page: _Page, table: PipeTable, table_index: int) -> None:
     found, trouble = table_cells(page.lines, table, table_index, title, note)
     page.rows += found
     page.problems += trouble
-    placed = [(table.header + 1, "table", None, None, table_index)]
+    # (line, kind, level, text, table index), as the outline's columns (layouts/base.py)
+    placed: list[tuple] = [(table.header + 1, "table", None, None, table_index)]
     caption = page.captions.get(table.header)
     if caption is not None:
         placed.insert(0, (caption[0], "caption", None, caption[1], table_index))

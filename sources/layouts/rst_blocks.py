@@ -190,7 +190,8 @@ class PageReader:
             return self._directive_options(index, indent)[2]
         return self._skip_indented(index + 1, indent)
 
-    def _directive_options(self, index: int, indent: int) -> tuple[dict, dict, int]:
+    def _directive_options(self, index: int, indent: int
+                           ) -> tuple[dict[str, str], dict[str, int], int]:
         """(option name -> value, option name -> line, first line after the options) of the
         directive at `index`; a value may go on over more indented lines."""
         values: dict[str, str] = {}
@@ -317,7 +318,7 @@ class PageReader:
         self._add_table(index, rows, header_count, _caption(index, argument), since)
         return end
 
-    def _csv_dialect(self, options: dict, index: int) -> dict:
+    def _csv_dialect(self, options: dict[str, str], index: int) -> dict:
         delimiter = options.get("delim", ",")
         delimiter = {"tab": "\t", "space": " "}.get(delimiter, delimiter)
         quote = options.get("quote", '"')

@@ -328,10 +328,11 @@ def _unread_blocks(prose: list[tuple[int, str]], lines: list[str]) -> list[Parse
         if previous is not None and line == previous + 1:
             previous = line
             continue
-        if start is not None and previous - start + 1 >= MIN_UNREAD_LINES:
+        if start is not None and previous is not None \
+                and previous - start + 1 >= MIN_UNREAD_LINES:
             problems.append(_unread_block(lines, start - 1, previous))
         start = previous = line
-    if start is not None and previous - start + 1 >= MIN_UNREAD_LINES:
+    if start is not None and previous is not None and previous - start + 1 >= MIN_UNREAD_LINES:
         problems.append(_unread_block(lines, start - 1, previous))
     return [problem for problem in problems if problem is not None]
 

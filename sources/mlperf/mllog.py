@@ -20,6 +20,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 
 MLLOG_MARKER = ":::MLLOG"
 # A real result log is well under 1 MiB; these bounds keep a hostile or broken file cheap.
@@ -171,7 +172,8 @@ def _read_line(run: RunLog, number: int, line: bytes, unterminated: bool) -> Non
     except ValueError as error:
         check = "truncated_line" if unterminated else "malformed_line"
         run.problems.append(Problem(
-            check, f"MLLOG line is not valid JSON ({error.msg})", number, _cut_excerpt(line),
+            check, f"MLLOG line is not valid JSON ({json_error(error)})", number,
+            _cut_excerpt(line),
         ))
         return
     if not isinstance(event, dict) or not isinstance(event.get("key"), str):
@@ -186,7 +188,9 @@ def _read_line(run: RunLog, number: int, line: bytes, unterminated: bool) -> Non
 def _apply_event(run: RunLog, event: dict, number: int, line: bytes) -> None:
     key = event["key"]
     value = event.get("value")
-    metadata = event.get("metadata") if isinstance(event.get("metadata"), dict) else {}
+    metadata = event.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = {}
     if key in ("run_start", "run_stop"):
         _apply_boundary(run, key, _read_time_ms(event), value, metadata, number, line)
     elif key == "eval_accuracy":
@@ -199,7 +203,7 @@ def _apply_event(run: RunLog, event: dict, number: int, line: bytes) -> None:
 
 
 def _apply_boundary(
-    run: RunLog, key: str, time_ms: int | None, value, metadata: dict, number: int, line: bytes
+    run: RunLog, key: str, time_ms: float | None, value, metadata: dict, number: int, line: bytes
 ) -> None:
     if time_ms is None:
         run.problems.append(Problem(
@@ -283,7 +287,13 @@ def _read_time_ms(event: dict) -> float | None:
     return value
 
 
-def _is_number(value) -> bool:
+def json_error(error: ValueError) -> str:
+    """What json.loads refused in a line: its message, or for a ValueError that is no
+    JSONDecodeError (an integer past Python's digit limit, bytes in no encoding), its text."""
+    return error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+
+
+def _is_number(value) -> TypeGuard[int | float]:
     """A finite int or float; an int too large for a float (JSON allows any) is none."""
     if isinstance(value, bool):
         return False

@@ -41,6 +41,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TypeGuard
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 TRAINING_RULES = RULES_DIR / "training.csv"
@@ -240,7 +241,8 @@ def score_benchmark(
         factor = scaling_factor
     score.used = [run.name for run in counted]
     # The summarizer's arithmetic, in its order: sum of the sorted times, / count, * factor.
-    score.score_minutes = sum(run.minutes for run in counted) * 1.0 / len(counted) * factor
+    score.score_minutes = sum(run.minutes for run in counted if run.minutes is not None) \
+        * 1.0 / len(counted) * factor  # every converged run has its minutes
     score.scaling_factor = factor
     score.valid = len(runs) == rule.required_runs
     if not score.valid:
@@ -248,7 +250,7 @@ def score_benchmark(
     return score
 
 
-def is_valid_scaling_factor(value) -> bool:
+def is_valid_scaling_factor(value) -> TypeGuard[int | float]:
     """A positive finite number (JSON may hold an int too large for a float: not one)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False

@@ -97,14 +97,18 @@ def quality_target(mlperf_round: str | None, benchmark: str, division: str | Non
 def _batch_applies(condition: str, global_batch_size: int | None) -> bool:
     if not condition:
         return True
-    operator, size = _BATCH.match(condition).groups()
+    written = _BATCH.match(condition)
+    assert written is not None, condition  # training_targets.csv writes "<N" or ">=N"
+    operator, size = written.groups()
     if global_batch_size is None:
         return False  # the range depends on a batch size the log does not state
     return global_batch_size < int(size) if operator == "<" else global_batch_size >= int(size)
 
 
 def _interval(text: str) -> Interval:
-    opening, low, high, closing = _INTERVAL.match(text).groups()
+    written = _INTERVAL.match(text)
+    assert written is not None, text  # training_targets.csv writes intervals as "[0.712, 1.0)"
+    opening, low, high, closing = written.groups()
     return Interval(float(low), opening == "[", float(high), closing == "]", text)
 
 

@@ -129,7 +129,8 @@ def _scope_inside(path: Path) -> SubmitterScope | None:
         if parts[0] == "systems":
             return SubmitterScope(ancestor, results=False)
         if parts[0] == "results":
-            return SubmitterScope(ancestor, *(list(parts[1:3]) + [None, None])[:2])
+            system_id, benchmark = (list(parts[1:3]) + [None, None])[:2]
+            return SubmitterScope(ancestor, system_id, benchmark)
         return None
     return None
 
@@ -447,7 +448,7 @@ class _TreeReader:
             canonical_benchmark(run.submission.get("benchmark") or key["benchmark"]),
             run.submission.get("division") or described_division, run.global_batch_size)
         reached = target.reached(run.evals) if target is not None else None
-        if run.converged and reached is False:
+        if run.converged and target is not None and reached is False:
             run.problems.append(Problem(
                 "below_quality_target", f"no eval_accuracy reaches the quality target "
                 f"({target.text}; {target.source}): the run counts as not converged, as the "

@@ -117,6 +117,19 @@ def test_prefixed_repeated_and_odd_events_are_read_without_a_crash():
     assert run.run_starts == 2 and not run.converged
 
 
+def test_an_integer_past_the_digit_limit_is_a_malformed_line_not_a_crash():
+    # json refuses it with a plain ValueError, which carries no decode message
+    data = b"\n".join([
+        b':::MLLOG {"time_ms": 10, "key": "run_start", "value": null}',
+        b':::MLLOG {"time_ms": ' + b"9" * 5000 + b', "key": "run_stop", "value": null}',
+        b"",
+    ])
+    run = parse_result_bytes(data)
+    assert [(p.check, p.line_number) for p in run.problems if p.check == "malformed_line"] == [
+        ("malformed_line", 2)]
+    assert "Exceeds the limit (4300 digits)" in run.problems[0].reason
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(
     st.binary(max_size=80),

@@ -15,9 +15,10 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 
 from perfledger.sources.mlperf.inference.rules import RESULT_FIELDS
-from perfledger.sources.mlperf.mllog import Problem
+from perfledger.sources.mlperf.mllog import Problem, json_error
 
 DETAIL_LOG = "mlperf_log_detail.txt"
 SUMMARY_LOG = "mlperf_log_summary.txt"
@@ -144,7 +145,7 @@ def read_detail_log(path: Path, relative: str, max_bytes: int = MAX_LOG_BYTES) -
             event = json.loads(match.group(1))
         except ValueError as error:
             log.problems.append(Problem(
-                "malformed_line", f"the '{key}' event is not valid JSON ({error.msg}); "
+                "malformed_line", f"the '{key}' event is not valid JSON ({json_error(error)}); "
                 "the log may be cut short", line_number, _excerpt(match.group(0)), relative))
             continue
         value = event.get("value") if isinstance(event, dict) else None
@@ -246,7 +247,7 @@ def _excerpt(line: bytes) -> str:
     return line[:RAW_CHARS * 4].decode("utf-8", errors="replace")[:RAW_CHARS]
 
 
-def _is_number(value) -> bool:
+def _is_number(value) -> TypeGuard[int | float]:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     return math.isfinite(value)

@@ -378,7 +378,8 @@ class _TreeReader:
         checker_model = rules.checker_model(benchmark) if rules else None
         field = rules.official_field(checker_model, scenario) if (
             rules and checker_model and scenario) else None
-        metric, unit, _ = RESULT_FIELDS.get(field, (None, None, False))
+        metric, unit, _ = RESULT_FIELDS.get(field, (None, None, False)) if field is not None \
+            else (None, None, False)
         reasons = list(system.reasons) if system else [
             f"no systems/{folder.parent.parent.name}.json describes the system"]
         reasons += self._scope_reasons(mlperf_round, rules, benchmark, checker_model,

@@ -1,0 +1,120 @@
+"""A result column's plan as a row of the frame the values of a chunk are read with: its
+metric, its header's platform, precision and unit, and what the table's context and subject
+give it (schemas/chunk_reading.py joins the frame to the cells of the column)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from perfledger.schemas.column_types import ColumnTypes
+from perfledger.schemas.context_labels import device_class, precision_of_part
+from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.platform_mentions import PlatformMention
+from perfledger.schemas.row_labels import (
+    UNIT_FIELDS,
+    model_of,
+    platform_fields,
+    precision_fields,
+    unit_fields,
+)
+from perfledger.schemas.table_plans import ColumnPlan, TablePlan
+from perfledger.schemas.table_subject import TableSubject
+
+# The fields of a result column's plan, as a frame.
+_PLATFORM = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
+             "implied": pl.Int64, "platform_text": pl.String, "unknown_chip": pl.Boolean}
+RESULT_COLUMN_SCHEMA: ColumnTypes = {
+    "document": pl.Int32, "table_index": pl.Int32, "vcol": pl.Int32,
+    "metric": pl.String, "metric_source": pl.String, "x_metric": pl.String,
+    "x_metric_source": pl.String, "decimal": pl.String, "annotation": pl.Int32,
+    "annotation_role": pl.String, "statistic": pl.String,
+    **{f"h_{name}": dtype for name, dtype in _PLATFORM.items()},
+    "h_count": pl.Int64, "h_count_chip": pl.String, "h_precision": pl.String,
+    "h_act": pl.String, "h_wt": pl.String,
+    **{f"h_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
+    "k_model": pl.String, "k_model_canonical": pl.String, "k_model_item": pl.String,
+    **{f"x_{name}": dtype for name, dtype in _PLATFORM.items()}, "x_platform_source": pl.String,
+    "x_count": pl.Int64, "x_count_chip": pl.String, "x_count_source": pl.String,
+    "x_precision": pl.String, "x_act": pl.String, "x_wt": pl.String,
+    "x_precision_source": pl.String, "x_workload": pl.String, "x_workload_source": pl.String,
+    **{f"x_{name}": dtype for name, dtype in UNIT_FIELDS.items()}, "x_unit_source": pl.String,
+    "header_states_chip": pl.Boolean, "header_states_count": pl.Boolean,
+    "header_states_precision": pl.Boolean, "table_workload": pl.String, "h_share": pl.Boolean,
+    "h_results": pl.Boolean,
+    "k_model_source": pl.String, "k_family": pl.String, "k_workload": pl.String,
+    "k_workload_source": pl.String,
+}
+
+
+def result_record(document: int, table: int, column: ColumnPlan, plan: TablePlan,
+                  subject: TableSubject, mappings: LabelMappings) -> tuple:
+    """The fields of RESULT_COLUMN_SCHEMA, in order, of one result column of a table."""
+    reading = column.reading
+    header = reading.platform
+    context = plan.context
+    context_metric = context.get("metric")
+    # The table's model: its top-left header's, else the one its context names.
+    table_model = plan.corner_model or subject.model
+    model_source = "column" if plan.corner_model else subject.model_source
+    model_canonical, model_item = model_of(table_model, mappings)
+    x_platform, x_count = _found(context, "platform"), _found(context, "count")
+    platform_source, count_source = _source(context, "platform"), _source(context, "count")
+    named_class = device_class(reading.text) if header is None else None
+    of_class = context.get(f"platform:{named_class}") if named_class else None
+    if of_class is not None:  # "GPU 耗时(ms)": the context's GPU, not its CPU
+        x_platform, platform_source = of_class.value, of_class.source
+        x_count, count_source = (of_class.value, of_class.source) if \
+            of_class.value.count_stated else (None, None)
+    elif named_class is None and _classes_named(plan):
+        # Where some columns name the device class they ran on, a column naming none (an
+        # accuracy beside "GPU 耗时" and "CPU 耗时") is tied to no device of the context.
+        x_platform = x_count = platform_source = count_source = None
+    x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
+    precision_source = _source(context, "precision")
+    parts = context.get("precision_of_part")
+    if parts is not None:
+        of_part = precision_of_part(parts.value, column.group)
+        if of_part is not None:  # "FP8 dispatching and BF16 combining": the part's precision
+            x_precision, precision_source = of_part, parts.source
+    return (
+        document, table, column.column,
+        column.metric.value if column.metric else None,
+        column.metric.source if column.metric else None,
+        context_metric.value if context_metric else None,
+        context_metric.source if context_metric else None,
+        column.decimal, column.annotation, column.annotation_role,
+        reading.statistic or _found(context, "statistic"),
+        *platform_fields(header), *_count(header), *precision_fields(reading.precision),
+        *unit_fields(reading.unit),
+        table_model, model_canonical, model_item,
+        *platform_fields(x_platform), platform_source,
+        *_count(x_count), count_source,
+        *precision_fields(x_precision), precision_source,
+        _found(context, "workload"), _source(context, "workload"),
+        *unit_fields(x_unit), _source(context, "unit"),
+        plan.header_states_chip, plan.header_states_count, plan.header_states_precision,
+        plan.table_workload, reading.share, reading.kind == "result",
+        model_source, subject.family, subject.workload, subject.workload_source,
+    )
+
+
+def _classes_named(plan: TablePlan) -> bool:
+    """Whether the table's columns name two classes of device ("GPU 耗时", "CPU 耗时")."""
+    return len({device_class(column.reading.text) for column in plan.results
+                if column.reading.platform is None} - {None}) > 1
+
+
+def _found(context: dict, name: str):
+    found = context.get(name)
+    return found.value if found is not None else None
+
+
+def _source(context: dict, name: str) -> str | None:
+    found = context.get(name)
+    return found.source if found is not None else None
+
+
+def _count(mention: PlatformMention | None) -> tuple:
+    if mention is None or mention.count is None:
+        return (None, None)
+    return (mention.count, mention.accelerator)
