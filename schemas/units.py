@@ -25,6 +25,8 @@ from perfledger.schemas.vocabulary import read_vocab
 # Units short enough to be ordinary letters or words ("s", "h", "x", "min") are units only
 # where a page marks them as such: in brackets, after "in", or right after a number.
 _SHORT = 3
+_UNIT_AFTER_COMMA_CHARS = 16
+_STATED_ALONE = ("duration", "rate")  # "x" or "%" after a comma is too often a setting's
 _BRACKETED = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
 _IN_UNIT = re.compile(r"(?:(?:^|\s)in\s+|单位\s*[:为是]?\s*)"
                       r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})")
@@ -255,11 +257,26 @@ def unit_in_header(text: str) -> Unit | None:
             found = unit
     if found is not None:
         return found
+    found = _unit_after_comma(text)
+    if found is not None:
+        return found
     key = unit_key(text)
     found = _written_out(key)
     if found is not None:
         return found
     return _parse("%") if re.search(r"(?:^|\s)%(?:\s|$)", key) else None
+
+
+def _unit_after_comma(text: str) -> Unit | None:
+    """The unit a header states after its last comma ("Latency, ms", "Pixel 2, ms", "Time,
+    s"), the way tables set a quantity's unit apart; a header that is a unit alone ("ms")
+    states it too. A word after the comma that is no unit as a whole is no unit here."""
+    parts = clean_text(text).rsplit(",", 1)
+    last = parts[-1].strip()
+    if not last or len(last) > _UNIT_AFTER_COMMA_CHARS or (len(parts) == 1 and len(last) < 2):
+        return None  # a header "s" or "m" alone is a model size (YOLO's n, s, m, l, x)
+    unit = unit_named(last)
+    return unit if unit is not None and unit.kind in _STATED_ALONE else None
 
 
 def _bracketed_unit(inside: str) -> Unit | None:

@@ -71,6 +71,10 @@ def test_a_quantity_or_a_device_alone_is_no_unit(text):
         ("Hours / 1B tokens", "s", 3600.0),  # flash-attention
         ("All latencies are reported in ms.", "s", 0.001),  # a page's prose
         ("耗时单位为ms，精度为Top-1", "s", 0.001),
+        ("Pixel 2, ms", "s", 0.001),  # a unit set apart by a comma (XNNPACK's phone tables)
+        ("Time, s", "s", 1.0),
+        ("Throughput, img/s", "items/s", 1.0),
+        ("ms", "s", 0.001),  # a header that is a unit alone
     ],
 )
 def test_a_header_states_its_unit_in_brackets_after_in_or_written_out(header, canonical, factor):
@@ -79,7 +83,9 @@ def test_a_header_states_its_unit_in_brackets_after_in_or_written_out(header, ca
 
 
 @pytest.mark.parametrize("header", ["SeqLen (T)", "Batch size / GPU", "Number of GPUs per node",
-                                    "Output token throughput", "Time (s"])
+                                    "Output token throughput", "Time (s",
+                                    "s", "m",  # YOLO's sizes n, s, m, l, x as column headers
+                                    "Batch, 8", "Speedup, x"])
 def test_a_header_without_a_unit_states_none(header):
     assert unit_in_header(header) is None
 
