@@ -22,7 +22,7 @@ MAX_CELL_CHARS = 400  # "109.4 sps (phase1), 20 sps (phase2)": no cell of values
 MAX_DIGITS = 30  # a longer number is no measurement (hostile pages hold 5,000 digits)
 
 _FOOTNOTE_MARKS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089]+")
-_TRAILING_MARKS = "*\u2020\u2021\u00a7#"  # "6,044*", "3,210\u2020"
+_TRAILING_MARKS = "*\u2020\u2021\u00a7#\u203b"  # "6,044*", "3,210\u2020", "942\u203b"
 # A numbered reference after a value ("45,824 [1]", "21h 46m[2]"): a footnote, as "*" is. A
 # cell is at most MAX_CELL_CHARS long when it is stripped, so the pattern stays cheap.
 _REFERENCE_TAIL = re.compile(r"(?:\s*\[\d{1,2}\])+\s*$")

@@ -15,7 +15,7 @@ from perfledger.schemas.vocabulary import read_vocab
 # NFKC, so they are removed before folding.
 # Trailing space is taken with the markers: "12§\u0085" must fold as "12§" does.
 # Markers spaced apart ("* * *") go together: folding again must leave nothing to take.
-_FOOTNOTE_TAIL = r"(?:[\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#]+\s*)+$"
+_FOOTNOTE_TAIL = r"(?:[\u00b9\u00b2\u00b3\u2070-\u2079*\u2020\u2021\u00a7\u00b6#\u203b]+\s*)+$"
 _INVISIBLE = r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad]"
 _APPROX = r"^(?:~|\u2248|\u223c|approx\.?|approximately|about|circa|ca\.|c\.)\s*"
 _NUMBER = (
