@@ -32,6 +32,9 @@ _FAMILY_NOUNS = (r"gpus|cards|chips|accelerators|devices|ipus|tpus|hpus|npus|pro
 
 # "8x", "8 ×", "2 * " (a short number: "2021 * " is a year before a Markdown bullet)
 _COUNT_BEFORE = re.compile(r"(?:" + COUNT + r" ?(?:x|×)|(?<![0-9])(\d{1,3}) ?\*) ?$")
+# A machine's chips described per node ("Intra node: 8xA100", "each node: 8x H100"): the
+# run's count is that times its nodes, which the text must state.
+_PER_NODE_BEFORE = re.compile(r"(?:intra|per|each|every) ?nodes? ?: ?(?:with )?\d{1,4} ?(?:[x×*] ?)?$")
 _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
@@ -107,7 +110,8 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
         return None
     value = number(found[1])
     form = found[0]
-    return None if value is None else Stated(value, form.of_units, form.per_node, form.nodes)
+    per_node = form.per_node or bool(_PER_NODE_BEFORE.search(before))
+    return None if value is None else Stated(value, form.of_units, per_node, form.nodes)
 
 
 _PRODUCT = re.compile(r"^(\d{1,5}) ?[x\u00d7*] ?(\d{1,5})$")

@@ -27,6 +27,9 @@ _SPACES = re.compile(r"\s+")
 _TRADEMARKS = re.compile(r"\((?:r|tm|c)\)|[\u00ae\u2122\u00a9]", re.I)
 _DASHES = re.compile(r"[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
 _WORD_JOINERS = re.compile(r"[-_]+")
+# A count glued to the chip it counts ("8xA100", "2xH100s", "4xMI300X") reads as "8x a100";
+# only before a name holding a digit, so that "24xlarge" (an instance size) stays one word.
+_GLUED_COUNT = re.compile(r"(?<![\w.])\d{1,4}[x\u00d7](?=[a-z][a-z-]{0,12}\d)")
 # Labels are looked for in this many characters of a text: a label sits near the start of a
 # cell or a sentence, and crafted pages hold cells and paragraphs of megabytes.
 MAX_READ_CHARS = 2000
@@ -66,6 +69,8 @@ def fold_words(text: str) -> str:
 
 def _fold_cleaned(cleaned: str) -> str:
     lowered = _lower_in_place(cleaned)
+    if "x" in lowered or "\u00d7" in lowered:
+        lowered = _GLUED_COUNT.sub(r"\g<0> ", lowered)
     text = _WORD_JOINERS.sub(" ", _TRADEMARKS.sub(" ", lowered))
     return _SPACES.sub(" ", text).strip()
 
@@ -77,9 +82,14 @@ def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
     lowered = _lower_in_place(cleaned)
     lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
     lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
+    glued = ({match.end() for match in _GLUED_COUNT.finditer(lowered)}
+             if "x" in lowered or "\u00d7" in lowered else ())
     characters: list[str] = []
     positions: list[int] = []
     for position, character in enumerate(lowered):
+        if glued and position in glued and characters and characters[-1] != " ":
+            characters.append(" ")  # "8xa100": the space after the count stands at the chip
+            positions.append(position)
         if character.isspace():
             if not characters or characters[-1] == " ":
                 continue

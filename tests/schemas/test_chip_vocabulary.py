@@ -105,6 +105,10 @@ def test_a_printed_chip_name_reads_as_its_canonical_chip(text, accelerator, vend
     ("Hyper-V Linux Guest with GPU-PV enabled (Intel Core i7-11800H, NVIDIA GeForce RTX 3070 "
      "Laptop GPU)", "RTX 3070 Laptop"),
     ("2x Intel Xeon Platinum 8480+ and 8x NVIDIA H100", "H100"),
+    # a count glued to the chip (FasterTransformer's hardware settings)
+    ("Intra node: 8xA100-80GBs (with mclk 1593MHz, pclk 1410MHz) with AMD EPYC 7742 64-Core "
+     "Processor, linked by NVSwitch", "A100"),
+    ("4xMI300X", "MI300X"),
     # ... but a part a chip's brackets list describes that chip.
     ("Raspberry Pi 5 Broadcom BCM2712, Cortex-A76 (ARMv8) (2.4GHz x 4)", "BCM2712"),
     ("Station-M2/ROC-RK3566-PC, Rockchip RK3566 (Cortex-A55 1.8GHz x 4 + Mali-G52)", "RK3566"),
@@ -158,6 +162,12 @@ def test_names_that_look_like_chips_but_are_not_name_none(text):
     ("TP4 PP4", None),
     ("A100 (8x)", 8),
     ("Llama 3.1 70B Instruct 4 x H100 80G", 4),
+    ("2xH100 SXM", 2),
+    ("1\u00d7RTX4090", 1),
+    ("p4d.24xlarge", None),  # an instance size, no count
+    # a node's chips: the run's count needs its nodes
+    ("Intra node: 8xA100-80GBs (with mclk 1593MHz, pclk 1410MHz)", None),
+    ("2 nodes, each node: 8x H100", 16),
 ])
 def test_the_count_a_text_states(text, count):
     mention = read_platform(text, prose=True)
