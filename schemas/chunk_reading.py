@@ -128,7 +128,7 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     readings = _Readings()
     label_columns, result_columns = _column_frames(plans, subjects, readings, mappings)
     rows = _rows(cells, label_columns, plans, readings, mappings)
-    return _values(cells, result_columns, rows, mappings)
+    return _values(cells, result_columns, rows, _with_precision_column(plans), mappings)
 
 
 def plan_document(cells: pl.DataFrame, outline: pl.DataFrame | None, title: str | None,
@@ -434,8 +434,18 @@ def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
 # ---- values -------------------------------------------------------------------------------------
 
 
+def _with_precision_column(plans: dict[tuple[int, int], TablePlan]) -> pl.DataFrame:
+    """The tables with a column of precisions: only in them can a row's precision have
+    shifted into a result column."""
+    found = [(document, table) for (document, table), plan in plans.items()
+             if any(column.role == "label" and column.reading.role == "precision"
+                    for column in plan.columns)]
+    return pl.DataFrame(found, schema={"document": pl.Int32, "table_index": pl.Int32},
+                        orient="row").with_columns(_precision_column=pl.lit(True))
+
+
 def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFrame,
-            mappings: LabelMappings) -> ChunkReading:
+            precision_tables: pl.DataFrame, mappings: LabelMappings) -> ChunkReading:
     results = cells.filter((pl.col("vrow") > 0) & ~pl.col("_blank")).join(
         result_columns, on=_COLUMN, how="inner")
     if results.height == 0:
@@ -452,10 +462,16 @@ def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFram
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.
     # A result reading like a precision label ("16.32") is the row's precision shifted into
     # it only where the row's own cells give no precision: beside "16.16" it is a value.
+    # In a table without a column of precisions, "8.32" is a value like its neighbours
+    # ("8.33" GB): nothing could have shifted.
+    results = results.join(precision_tables, on=_TABLE, how="left", maintain_order="left")
     looks_shifted = pl.col("metric").ne_missing("eval_metric") & shifted_precision() \
-        & pl.all_horizontal(pl.col(name).is_null() for name in _ROW_PRECISIONS)
-    shifted = results.filter(looks_shifted & pl.col("metric").is_not_null())
-    results = results.filter(~(looks_shifted & pl.col("metric").is_not_null()))
+        & pl.all_horizontal(pl.col(name).is_null() for name in _ROW_PRECISIONS) \
+        & pl.col("_precision_column").fill_null(False)
+    shifted = results.filter(looks_shifted & pl.col("metric").is_not_null()).drop(
+        "_precision_column")
+    results = results.filter(~(looks_shifted & pl.col("metric").is_not_null())).drop(
+        "_precision_column")
     values = read_values(results, mappings)
     unknown = values.filter(pl.col("metric").is_null()).unique(
         ["document", "table_index", "row_number", "column_index"], keep="first",

@@ -7,6 +7,7 @@ import pytest
 
 from perfledger.schemas.normalize import normalize_cells
 from perfledger.schemas.validate import validate_measurements
+from perfledger.sources.layouts.pipe_table import parse_pipe_tables
 from perfledger.sources.layouts.text_capture import parse_text_capture
 from tests.conftest import JULY_2023, read_page
 from tests.schemas.test_normalize_paths import cells_of
@@ -182,6 +183,21 @@ def test_result_cells_with_marks_and_parts_read_their_value(column, cell, metric
     row = one(normalized.measurements, metric=metric)
     assert row["value"] == pytest.approx(value)
     assert row["raw_value"] == cell
+
+
+def test_a_value_shaped_like_a_precision_is_a_value_where_no_column_holds_precisions():
+    """torchao's optimizer table: "8.32" GB beside "8.33" GB, and no precision column whose
+    label could have shifted into it."""
+    page = ("AdamW impl      | Peak memory allocated (GB) | imgs/s | accuracy\n"
+            "----------------|----------------------------|--------|----------\n"
+            "PyTorch (fused) | 12.23                      | 41.9   | 94.52\n"
+            "bnb 8-bit       |  8.32                      | 43.6   | 94.54\n"
+            "ao 8-bit        |  8.33                      | 42.5   | 94.30\n")
+    normalized = normalize_cells(parse_pipe_tables(page).cells, CONTEXT)
+    assert normalized.quarantine.height == 0
+    memory = normalized.measurements.filter(
+        pl.col("column_name") == "Peak memory allocated (GB)")
+    assert sorted(memory["value"].to_list()) == [8.32, 8.33, 12.23]
 
 
 def test_the_minutes_letter_is_no_unit_of_a_throughput():
