@@ -20,6 +20,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 # NFKC spells the trade and service mark signs as letters: "Core™ i9" would read "CoreTM i9".
 _MARK_SIGNS = re.compile(r"[\u2120\u2122]")
 _PRIVATE_USE = re.compile(r"[\ue000-\uf8ff\u00b6]")  # icon fonts and pilcrow permalinks
+# Pictographs ("27 \U0001f40c", "\U0001f680 1.8x") decorate a value or a label and say nothing of
+# it; check marks and crosses (U+2713...) stay: they are a cell's yes or no.
+_PICTOGRAPHS = re.compile(r"[\U0001f000-\U0001faff]")
 _MARKUP = re.compile(r"<br\s*/?>|</?(?:b|strong|em|i|sup|sub|span|code)\b[^<>]{0,200}>", re.I)
 # Bold in pairs only: "**1.5x**" is 1.5x, a stray "**" or a run of asterisks stays text.
 _BOLD = re.compile(r"\*\*(.{1,200}?)\*\*|__(.{1,200}?)__")
@@ -55,6 +58,7 @@ def clean_text(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = _DASHES.sub("-", text)
     text = _PRIVATE_USE.sub(" ", text)
+    text = _PICTOGRAPHS.sub(" ", text)
     text = _MARKUP.sub(" ", text)
     text = _BOLD.sub(r" \1\2 ", text)
     return _SPACES.sub(" ", text).strip()

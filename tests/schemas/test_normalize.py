@@ -167,6 +167,8 @@ def test_values_that_do_not_fit_are_quarantined_with_a_reason(row, check, reason
         ("Throughput (items/sec)", "147,530[1]", "throughput", 147530.0),
         ("Latency (ms)", "28.51[1]", "latency", 28.51),
         ("Latency (ms)", "18.77 ms [2]", "latency", 18.77),
+        # A pictograph beside a value decorates it (torchao's "27 \U0001f40c").
+        ("Latency (ms)", "12.3 \U0001f525", "latency", 12.3),
         # The reference mark of CJK and Japanese pages is a footnote mark too.
         ("Throughput (token/sec)", "942\u203b", "throughput", 942.0),
         # "18m" in a column of times: the minutes of a duration in parts ("1h 18m").

@@ -111,6 +111,8 @@ def test_a_header_without_a_unit_states_none(header):
         ("吞吐量(FPS)", "throughput", "items/s", None),
         ("T/S Ratio to Eager", "speedup", None, None),  # AMD ROCm blog: the rate compared
         ("Ratio", "other", "ratio", None),  # ncnn: no baseline, no way
+        ("Max memory", "other", None, None),  # torchao's optimizers: "9.82 GB" in its cells
+        ("Pixel 2, ms", "latency", "s", None),  # XNNPACK: a phone and the unit after a comma
     ],
 )
 def test_a_header_names_its_metric_by_its_words_or_its_units_dimension(header, metric,
