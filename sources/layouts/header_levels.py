@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import role_matches
+from perfledger.schemas.platform_mentions import read_platform
+from perfledger.schemas.precisions import read_precision_label
 from perfledger.sources.layouts.flat_table_width import BLANK, NUMBER, cell_shape
 
 MAX_EXTRA_LEVELS = 4  # header rows found under the header, at most: real ones have 1 or 2
@@ -97,7 +99,23 @@ def _reads_as_header(row: Sequence[str], numeric: frozenset[int]) -> bool:
     if not row or cell_shape(row[0]) == BLANK:
         return True
     over = [row[column] for column in sorted(numeric)[:ROLE_CELLS] if column < len(row)]
-    return any(map(_names_role, over))
+    if any(map(_names_role, over)):
+        return True
+    # Chips or precisions over most of the columns of numbers ("T4 | T4 | Jetson TX2", "fp32 |
+    # fp16 | int8"): they group the columns, as a header does; a property row names one value.
+    named = [text for text in over if cell_shape(text) != BLANK]
+    return len(named) >= 2 and sum(map(_names_column_group, named)) * 2 > len(named)
+
+
+@lru_cache(maxsize=4096)
+def _names_column_group(text: str) -> bool:
+    if len(text) > MAX_ROLE_CHARS:
+        return False
+    precision = read_precision_label(text)
+    if precision is not None and (precision.activation or precision.weight):
+        return True
+    mention = read_platform(text)
+    return mention is not None and (mention.accelerator is not None or mention.count_stated)
 
 
 @lru_cache(maxsize=4096)

@@ -111,6 +111,9 @@ def test_a_header_without_a_unit_states_none(header):
         ("吞吐量(FPS)", "throughput", "items/s", None),
         ("T/S Ratio to Eager", "speedup", None, None),  # AMD ROCm blog: the rate compared
         ("Ratio", "other", "ratio", None),  # ncnn: no baseline, no way
+        ("AP0.5:0.95", "accuracy", None, None),  # PaddleDetection: IoU thresholds of COCO AP
+        ("mAP@0.5", "accuracy", None, None),
+        ("AR small", "accuracy", None, None),  # COCO's average recall
         ("Max memory", "other", None, None),  # torchao's optimizers: "9.82 GB" in its cells
         ("Pixel 2, ms", "latency", "s", None),  # XNNPACK: a phone and the unit after a comma
     ],

@@ -33,6 +33,17 @@ def test_a_row_of_names_over_the_columns_of_numbers_is_a_level():
     assert header_levels_below([["", "ms", "img/s"], ["ResNet", "5.1", "1200"]]) == 1
 
 
+def test_rows_of_chips_or_precisions_over_the_columns_of_numbers_are_levels():
+    # mmdeploy's benchmark: backends in the <thead>, then body rows of devices and precisions
+    rows = [["model", "spatial", "T4", "T4", "T4", "Jetson TX2", "SnapDragon888", "Ascend310"],
+            ["model", "spatial", "fp32", "fp16", "int8", "fp32", "fp32", "fp32"],
+            ["ResNet", "224x224", "2.97", "1.26", "1.21", "24.13", "33.91", "2.49"],
+            ["ResNeXt", "224x224", "4.31", "1.42", "1.37", "37.45", "133.44", "-"]]
+    assert header_levels_below(rows) == 2
+    # a property row naming one chip is data
+    assert header_levels_below([["GPU", "A100"], ["Throughput", "1,200"]]) == 0
+
+
 def test_rows_of_data_are_never_levels():
     # a row publishing a number; a row of placeholders; a property table's row
     assert header_levels_below([["ResNet", "5.1", "1200"], ["BERT", "9.0", "300"]]) == 0
