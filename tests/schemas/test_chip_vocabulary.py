@@ -93,6 +93,10 @@ from perfledger.schemas.vocabulary import VOCAB_DIR
     ("AXERA AX650N", "AX650N", "Axera"),
     ("FuriosaAI RNGD", "RNGD", "FuriosaAI"),
     ("DEEPX DX-M1", "DX-M1", "DEEPX"),
+    # Chinese names of phone SoCs (Paddle-Lite's benchmark)
+    ("骁龙 865", "Snapdragon 865", "Qualcomm"),
+    ("麒麟 990", "Kirin 990", "Huawei"),
+    ("天玑 9000", "Dimensity 9000", "MediaTek"),
 ])
 def test_a_printed_chip_name_reads_as_its_canonical_chip(text, accelerator, vendor):
     mention = read_platform(text)

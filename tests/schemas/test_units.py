@@ -82,6 +82,14 @@ def test_a_header_states_its_unit_in_brackets_after_in_or_written_out(header, ca
     assert (unit.canonical, unit.factor) == (canonical, pytest.approx(factor))
 
 
+def test_precision_said_in_chinese_is_no_accuracy():
+    # 精度 is accuracy and numeric precision both: "运行时精度为 fp32" (Paddle-Lite) says the
+    # precision a run used, not that its numbers are accuracies
+    assert read_header("运行时精度为 fp32 的性能数据如下：").role is None
+    assert (read_header("Top-1 精度").kind, read_header("Top-1 精度").role) == ("metric",
+                                                                              "accuracy")
+
+
 @pytest.mark.parametrize("header", ["SeqLen (T)", "Batch size / GPU", "Number of GPUs per node",
                                     "Output token throughput", "Time (s",
                                     "s", "m",  # YOLO's sizes n, s, m, l, x as column headers
