@@ -122,6 +122,7 @@ def test_a_header_without_a_unit_states_none(header):
         ("AP0.5:0.95", "accuracy", None, None),  # PaddleDetection: IoU thresholds of COCO AP
         ("mAP@0.5", "accuracy", None, None),
         ("AR small", "accuracy", None, None),  # COCO's average recall
+        ("fp32 hmean", "accuracy", None, None),  # mmdeploy: text detection's F-score
         ("Max memory", "other", None, None),  # torchao's optimizers: "9.82 GB" in its cells
         ("Pixel 2, ms", "latency", "s", None),  # XNNPACK: a phone and the unit after a comma
     ],
