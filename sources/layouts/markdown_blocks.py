@@ -141,13 +141,16 @@ def starts_table(lines: list[str], index: int, hidden: set[int],
 
 
 _ITEM_MARKER = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+")
+# Blocks of MkDocs-style pages whose content is indented four spaces under them: admonitions
+# ('!!! note', '??? tip', '???+ info') and content tabs ('=== "Detection (COCO)"').
+_CONTAINER_MARKER = re.compile(r"[ \t]*(?:!!!|\?\?\?\+?|===)[ \t]+\S")
 
 
 def list_item_lines(lines: list[str], hidden: set[int]) -> set[int]:
     """The lines indented four spaces or more that stand in a list item's content (a table
-    under a numbered step, indented to the step's text, in pipes or HTML) rather than in an
-    indented code block: one pass, keeping the content offsets of the items open above each
-    line."""
+    under a numbered step, indented to the step's text, in pipes or HTML), or in an
+    admonition's or a content tab's, rather than in an indented code block: one pass,
+    keeping the content offsets of the items open above each line."""
     if not any(line.startswith("    ") and ("|" in line or "<" in line) for line in lines):
         return set()  # most pages: no indented pipe row or tag at all
     found: set[int] = set()
@@ -161,6 +164,8 @@ def list_item_lines(lines: list[str], hidden: set[int]) -> set[int]:
         marker = _ITEM_MARKER.match(line)
         if marker is not None:
             offsets.append(marker.end())
+        elif _CONTAINER_MARKER.match(line):
+            offsets.append(indent + 4)
         elif indent >= 4 and offsets and indent < offsets[-1] + 4:
             found.add(index)
     return found

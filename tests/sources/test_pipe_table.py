@@ -579,6 +579,21 @@ def test_a_table_in_a_list_item_is_read_and_an_indented_code_block_is_not():
     assert parsed.cells.filter(pl.col("raw_value") == "5.1")["line_number"].to_list() == [15]
 
 
+def test_a_table_in_an_admonition_or_a_content_tab_is_read():
+    # Ultralytics' model pages (MkDocs): results tables in tabs inside an admonition
+    text = (
+        "## Performance Metrics\n\n!!! performance\n\n    === \"Detection (COCO)\"\n\n"
+        "        | Model | mAP<sup>val<br>50-95 | Speed<br><sup>A100 TensorRT<br>(ms) |\n"
+        "        | --- | --- | --- |\n"
+        "        | [YOLOv8n](https://example.com/yolov8n.pt) | 37.3 | 0.99 |\n\n"
+        "Shown as code:\n\n    | Model | Latency (ms) |\n    |---|---|\n    | GPT-J | 51 |\n"
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [
+        ["Model", "mAP val 50-95", "Speed A100 TensorRT (ms)"], ["YOLOv8n", "37.3", "0.99"]]
+    assert set(parsed.cells["table_index"]) == {0}
+
+
 def test_an_html_table_in_a_list_item_is_read_and_one_in_indented_code_is_not():
     text = (
         "1. Results:\n\n    <table>\n"
