@@ -161,10 +161,13 @@ def _with_legend(reading: HeaderReading, context: TableContext,
     """A header naming no hardware but a key the page defines ("A, INT8" under "A - Intel
     Core i9-9000K") names the key's hardware; a header of no known role that is a word the
     page defines ("TP" under "TP: Tensor Parallel size") reads as its definition."""
-    if reading.kind is None and reading.text:
+    # A setting's word the page defines ("tp: the number of GPU cards") reads as defined too.
+    generic = reading.kind is None or (reading.kind == "config" and reading.role == "setting")
+    if generic and reading.text:
         defined = glossary_entry(reading.text, context.glossary)
-        if defined is not None:
-            return replace(header_reading(defined, mappings), text=reading.text)
+        definition = header_reading(defined, mappings) if defined is not None else None
+        if definition is not None and (reading.kind is None or definition.kind is not None):
+            return replace(definition, text=reading.text)
     if not context.legend or (reading.platform is not None
                               and reading.platform.accelerator is not None):
         return reading

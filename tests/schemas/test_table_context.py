@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from perfledger.schemas.context_labels import context_labels, device_class, precision_of_part
 from perfledger.schemas.legends import legend_platform
+from perfledger.schemas.normalize import DocumentContext, normalize_documents
 from perfledger.schemas.table_context import table_contexts
 from perfledger.sources.parse import parse_document
 
@@ -96,3 +98,25 @@ def test_a_precision_stated_per_part_of_a_run_labels_that_part_s_columns():
     assert precision_of_part(parts, "dispatch").activation == "fp8"
     assert precision_of_part(parts, "combine").activation == "bf16"
     assert precision_of_part(parts, None) is None
+
+
+def test_a_setting_the_page_defines_as_a_device_count_is_the_values_count():
+    # LMDeploy's TurboMind benchmark: "`tp`: the number of GPU cards for tensor parallelism"
+    page = (
+        "# TurboMind Benchmark on A100\n\n## Request Throughput Benchmark\n\n"
+        "- `batch`: the max batch size during inference\n"
+        "- `tp`: the number of GPU cards for tensor parallelism\n"
+        "- `PRS`: **R**equest **P**er **S**econd\n\n"
+        "| model | batch | tp | RPS | throughput(out tok/s) |\n"
+        "| --- | --- | --- | --- | --- |\n"
+        "| llama2-7b | 256 | 1 | 14.556 | 3387.419 |\n"
+        "| llama2-70b | 256 | 4 | 7.231 | 1682.738 |\n")
+    parsed, layout = parse_document(page.encode(), "text/markdown")
+    context = DocumentContext(
+        source_id="turbomind", source_url="file:///turbomind.md", document_sha256="0",
+        document_title=parsed.metadata.title, captured_at="2026-01-01T00:00:00+00:00",
+        parser_version=layout, language=parsed.metadata.language, outline=parsed.outline)
+    values = normalize_documents([(parsed.cells, context)])[0].measurements
+    counts = dict(values.filter(pl.col("column_name") == "RPS").select(
+        "model", "accelerator_count").iter_rows())
+    assert counts == {"llama2-7b": 1, "llama2-70b": 4}
