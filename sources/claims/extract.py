@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 
 import polars as pl
 
@@ -213,7 +213,7 @@ def extract_claims(
     rejected: list[dict] = []
     for block in page.blocks:
         discourse.enter(block)
-        if may_hold_claim_loosely(block.text, cues):
+        if _block_may_hold_claim(block.text):
             found, problems = read_block(block, replace(context, discourse=discourse), lex,
                                          cues)
             rows += found
@@ -239,16 +239,14 @@ def read_block(
     rows: list[dict] = []
     rejected: list[dict] = []
     discourse = context.discourse
-    sentences = split_sentences_at(block.text)
-    for offset, sentence_text in sentences:
+    for offset, sentence_text, readable in _screened_sentences(block.text, cues):
+        if not readable:
+            discourse.sentences_so_far.append(sentence_text)
+            continue
         if len(sentence_text) > MAX_SENTENCE_CHARS:
             # Every claim row repeats its sentence: thousands of claims in one endless
             # "sentence" would cost memory as their number times its length.
             found, problems = [], too_long(sentence_text, lex)
-        elif len(sentences) > 1 and not may_hold_claim_loosely(sentence_text, cues) \
-                or not may_hold_claim(sentence_text, cues):
-            discourse.sentences_so_far.append(sentence_text)
-            continue
         else:
             sentence = index_sentence(sentence_text, block.line_at(offset), lex)
             found, problems = extract_sentence(sentence, context, lex)
@@ -269,6 +267,42 @@ def read_block(
             for p in problems
         ]
     return rows, rejected
+
+
+# The pages of one site repeat their paragraphs (menus, notes, boilerplate prose): each
+# distinct text is screened for cues once (the cues never change within a process). A longer
+# text is screened each time: it seldom repeats, and a memo of it would keep it alive.
+MEMO_MAX_CHARS = 4_000
+
+
+def _block_may_hold_claim(text: str) -> bool:
+    if len(text) > MEMO_MAX_CHARS:
+        return may_hold_claim_loosely(text, load_cues())
+    return _block_may_hold_claim_once(text)
+
+
+@lru_cache(maxsize=16_384)
+def _block_may_hold_claim_once(text: str) -> bool:
+    return may_hold_claim_loosely(text, load_cues())
+
+
+def _screened_sentences(text: str, cues: Cues) -> tuple[tuple[int, str, bool], ...]:
+    """(offset, sentence, whether it may hold a claim) of each sentence of a block."""
+    if cues is not load_cues() or len(text) > MEMO_MAX_CHARS:
+        return _screened(text, cues)
+    return _screened_once(text)
+
+
+@lru_cache(maxsize=16_384)
+def _screened_once(text: str) -> tuple[tuple[int, str, bool], ...]:
+    return _screened(text, load_cues())
+
+
+def _screened(text: str, cues: Cues) -> tuple[tuple[int, str, bool], ...]:
+    sentences = split_sentences_at(text)
+    return tuple((offset, sentence, len(sentence) > MAX_SENTENCE_CHARS or not (
+        len(sentences) > 1 and not may_hold_claim_loosely(sentence, cues)
+        or not may_hold_claim(sentence, cues))) for offset, sentence in sentences)
 
 
 def build_claims_frame(rows: list[dict]) -> pl.DataFrame:
