@@ -199,7 +199,9 @@ def extract_claims(
     prose is taken for the page's lines as captured (sources/claims/blocks.py)."""
     cues = load_cues()
     texts = [text for _, text in prose if text and text.strip()]
-    if not may_hold_claim_loosely("\n".join(texts), cues):
+    # A page holding a paragraph already found to hold cues holds them: the whole page is
+    # screened only when none is known.
+    if _HOLDING_CUES.isdisjoint(texts) and not may_hold_claim_loosely("\n".join(texts), cues):
         # Most pages claim nothing; headings only matter to claims, so none need reading,
         # and a process that reads only such pages never compiles the lexicon (16 ms).
         return ClaimResult(build_claims_frame([]), build_rejected_frame([]))
@@ -283,7 +285,16 @@ def _block_may_hold_claim(text: str) -> bool:
 
 @lru_cache(maxsize=16_384)
 def _block_may_hold_claim_once(text: str) -> bool:
-    return may_hold_claim_loosely(text, load_cues())
+    holds = may_hold_claim_loosely(text, load_cues())
+    if holds:
+        if len(_HOLDING_CUES) >= _HOLDING_CUES_KEPT:
+            _HOLDING_CUES.clear()
+        _HOLDING_CUES.add(text)
+    return holds
+
+
+_HOLDING_CUES: set[str] = set()  # paragraphs of at most MEMO_MAX_CHARS that hold cues
+_HOLDING_CUES_KEPT = 16_384
 
 
 def _screened_sentences(text: str, cues: Cues) -> tuple[tuple[int, str, bool], ...]:
