@@ -45,7 +45,9 @@ class _Words:
     maker_starts: frozenset[str]  # the first word of every maker's name, lower case
     before_noun: re.Pattern[str]  # a name, then a device noun, ending the text
     nouns: re.Pattern[str]  # a device noun
-    counted: tuple[re.Pattern[str], ...]  # a name with its count (group "count")
+    # A name with its count (group "count"), and a pattern that finds what each match of it
+    # holds: a long paragraph without that is not scanned by the costlier pattern.
+    counted: tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...]
     not_name: re.Pattern[str]  # a folded word that is never part of a chip's name
     leading: re.Pattern[str]  # the first name of a text
 
@@ -67,12 +69,12 @@ def _words() -> _Words:
         before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
         counted=(
-            re.compile(rf"(?<![\w.])(?P<count>\d{{1,7}}) ?[x\u00d7*] ?(?P<name>{_NAME})"
-                       rf"(?![\w.+-])"),
-            re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}) ?\((?P<count>\d{{1,7}}) ?(?:x )?"
-                       rf"(?:{CHIP_NOUNS})\)", re.I),
-            re.compile(rf"(?<![\w.])(?P<count>(?i:{_NUMBER_WORDS})) (?P<name>{_NAME}){_MEMORY}"
-                       rf" (?i:{CHIP_NOUNS})(?!\w)"),
+            (re.compile(rf"(?<![\w.])(?P<count>\d{{1,7}}) ?[x\u00d7*] ?(?P<name>{_NAME})"
+                        rf"(?![\w.+-])"), re.compile(r"\d ?[x\u00d7*]")),
+            (re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}) ?\((?P<count>\d{{1,7}}) ?(?:x )?"
+                        rf"(?:{CHIP_NOUNS})\)", re.I), re.compile(r"\(\d")),
+            (re.compile(rf"(?<![\w.])(?P<count>(?i:{_NUMBER_WORDS})) (?P<name>{_NAME})"
+                        rf"{_MEMORY} (?i:{CHIP_NOUNS})(?!\w)"), None),
         ),
         not_name=re.compile(rf"(?:{not_name})", re.I),
         leading=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME})(?![\w+-])"),
@@ -113,7 +115,9 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
         return None
     plain = " ".join(_TRADEMARKS.sub(" ", cleaned).split())
     words = _words()
-    for pattern in words.counted:
+    for pattern, held in words.counted:
+        if held is not None and held.search(plain) is None:
+            continue
         for match in pattern.finditer(plain):
             name = _trimmed(match.group("name"))
             count = number(match.group("count").lower())

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 
 import polars as pl
 
@@ -199,7 +199,9 @@ def extract_claims(
     prose is taken for the page's lines as captured (sources/claims/blocks.py)."""
     cues = load_cues()
     texts = [text for _, text in prose if text and text.strip()]
-    if not may_hold_claim_loosely("\n".join(texts), cues):
+    # A page holding a paragraph already found to hold cues holds them: the whole page is
+    # screened only when none is known.
+    if _HOLDING_CUES.isdisjoint(texts) and not may_hold_claim_loosely("\n".join(texts), cues):
         # Most pages claim nothing; headings only matter to claims, so none need reading,
         # and a process that reads only such pages never compiles the lexicon (16 ms).
         return ClaimResult(build_claims_frame([]), build_rejected_frame([]))
@@ -213,7 +215,7 @@ def extract_claims(
     rejected: list[dict] = []
     for block in page.blocks:
         discourse.enter(block)
-        if may_hold_claim_loosely(block.text, cues):
+        if _block_may_hold_claim(block.text):
             found, problems = read_block(block, replace(context, discourse=discourse), lex,
                                          cues)
             rows += found
@@ -240,16 +242,14 @@ def read_block(
     rejected: list[dict] = []
     discourse = context.discourse
     assert discourse is not None  # extract_claims reads each block with the page's discourse
-    sentences = split_sentences_at(block.text)
-    for offset, sentence_text in sentences:
+    for offset, sentence_text, readable in _screened_sentences(block.text, cues):
+        if not readable:
+            discourse.sentences_so_far.append(sentence_text)
+            continue
         if len(sentence_text) > MAX_SENTENCE_CHARS:
             # Every claim row repeats its sentence: thousands of claims in one endless
             # "sentence" would cost memory as their number times its length.
             found, problems = [], too_long(sentence_text, lex)
-        elif len(sentences) > 1 and not may_hold_claim_loosely(sentence_text, cues) \
-                or not may_hold_claim(sentence_text, cues):
-            discourse.sentences_so_far.append(sentence_text)
-            continue
         else:
             sentence = index_sentence(sentence_text, block.line_at(offset), lex)
             found, problems = extract_sentence(sentence, context, lex)
@@ -270,6 +270,51 @@ def read_block(
             for p in problems
         ]
     return rows, rejected
+
+
+# The pages of one site repeat their paragraphs (menus, notes, boilerplate prose): each
+# distinct text is screened for cues once (the cues never change within a process). A longer
+# text is screened each time: it seldom repeats, and a memo of it would keep it alive.
+MEMO_MAX_CHARS = 4_000
+
+
+def _block_may_hold_claim(text: str) -> bool:
+    if len(text) > MEMO_MAX_CHARS:
+        return may_hold_claim_loosely(text, load_cues())
+    return _block_may_hold_claim_once(text)
+
+
+@lru_cache(maxsize=16_384)
+def _block_may_hold_claim_once(text: str) -> bool:
+    holds = may_hold_claim_loosely(text, load_cues())
+    if holds:
+        if len(_HOLDING_CUES) >= _HOLDING_CUES_KEPT:
+            _HOLDING_CUES.clear()
+        _HOLDING_CUES.add(text)
+    return holds
+
+
+_HOLDING_CUES: set[str] = set()  # paragraphs of at most MEMO_MAX_CHARS that hold cues
+_HOLDING_CUES_KEPT = 16_384
+
+
+def _screened_sentences(text: str, cues: Cues) -> tuple[tuple[int, str, bool], ...]:
+    """(offset, sentence, whether it may hold a claim) of each sentence of a block."""
+    if cues is not load_cues() or len(text) > MEMO_MAX_CHARS:
+        return _screened(text, cues)
+    return _screened_once(text)
+
+
+@lru_cache(maxsize=16_384)
+def _screened_once(text: str) -> tuple[tuple[int, str, bool], ...]:
+    return _screened(text, load_cues())
+
+
+def _screened(text: str, cues: Cues) -> tuple[tuple[int, str, bool], ...]:
+    sentences = split_sentences_at(text)
+    return tuple((offset, sentence, len(sentence) > MAX_SENTENCE_CHARS or not (
+        len(sentences) > 1 and not may_hold_claim_loosely(sentence, cues)
+        or not may_hold_claim(sentence, cues))) for offset, sentence in sentences)
 
 
 def build_claims_frame(rows: list[dict]) -> pl.DataFrame:

@@ -83,6 +83,10 @@ def read_everything(monkeypatch: pytest.MonkeyPatch, prose: list[tuple[int, str]
     with monkeypatch.context() as patched:
         patched.setattr(extract, "may_hold_claim", lambda *_: True)
         patched.setattr(extract, "may_hold_claim_loosely", lambda *_: True)
+        # the screening of each distinct text is memoized: read every block afresh
+        patched.setattr(extract, "_block_may_hold_claim", lambda *_: True)
+        patched.setattr(extract, "_screened_once",
+                        lambda text: extract._screened(text, extract.load_cues()))
         return extract.extract_claims(prose, "ResNet-50 training")
 
 
