@@ -94,6 +94,7 @@ from perfledger.schemas.vocabulary import VOCAB_DIR
     ("FuriosaAI RNGD", "RNGD", "FuriosaAI"),
     ("DEEPX DX-M1", "DX-M1", "DEEPX"),
     # Chinese names of phone SoCs (Paddle-Lite's benchmark)
+    ("Google Pixel 3a XL", "Snapdragon 670", "Qualcomm"),
     ("骁龙 865", "Snapdragon 865", "Qualcomm"),
     ("麒麟 990", "Kirin 990", "Huawei"),
     ("天玑 9000", "Dimensity 9000", "MediaTek"),
@@ -133,6 +134,7 @@ def test_the_chip_that_ran_the_result_outranks_the_parts_named_beside_it(text, a
     "Stable Diffusion v2 512",
     "YOLO v3 416",
     "Samsung Galaxy S10",
+    "three generations of Pixel phones",  # a product line, not one phone's chip
     "February, 2021\n  * DGX-A100 performance results",  # a year is no count
 ])
 def test_names_that_look_like_chips_but_are_not_name_none(text):
