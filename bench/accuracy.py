@@ -50,8 +50,10 @@ def keyed(found: pl.DataFrame) -> pl.DataFrame:
 def compare(truth: pl.DataFrame, found: pl.DataFrame) -> Accuracy:
     joined = truth.join(keyed(found), on=KEY, how="left", suffix="_found")
     exact = joined.filter(
-        ((pl.col("value") - pl.col("value_found")).abs()
-         <= pl.col("value").abs() * RELATIVE_TOLERANCE)
+        (
+            (pl.col("value") - pl.col("value_found")).abs()
+            <= pl.col("value").abs() * RELATIVE_TOLERANCE
+        )
         & (pl.col("unit") == pl.col("unit_found"))
         & (pl.col("raw_value") == pl.col("raw_value_found"))
     )
@@ -65,8 +67,10 @@ def find_mismatches(truth: pl.DataFrame, found: pl.DataFrame, limit: int = 10) -
     joined = truth.join(keyed(found), on=KEY, how="left", suffix="_found")
     wrong = joined.filter(
         pl.col("value_found").is_null()
-        | ((pl.col("value") - pl.col("value_found")).abs()
-           > pl.col("value").abs() * RELATIVE_TOLERANCE)
+        | (
+            (pl.col("value") - pl.col("value_found")).abs()
+            > pl.col("value").abs() * RELATIVE_TOLERANCE
+        )
         | (pl.col("unit") != pl.col("unit_found"))
         | (pl.col("raw_value") != pl.col("raw_value_found"))
     )

@@ -35,15 +35,42 @@ TRUTH_SCHEMA = {
 }
 _SUPERSCRIPT_ONE = "\u00b9"
 
-TRAINING = ("Model", "Variant", "Platform", "SDK Version", "Framework", "Dataset", "Batch Size",
-            "Precision", "Throughput (items/sec)")
+TRAINING = (
+    "Model",
+    "Variant",
+    "Platform",
+    "SDK Version",
+    "Framework",
+    "Dataset",
+    "Batch Size",
+    "Precision",
+    "Throughput (items/sec)",
+)
 INFERENCE = (*TRAINING, "Latency (ms)")
-MLPERF = ("Division", "Model", "MLPerf Quality Target", "Platform", "SDK Version", "Framework",
-          "MLPerf ID", "Dataset", "Precision", "Time to Train (mins)")
+MLPERF = (
+    "Division",
+    "Model",
+    "MLPerf Quality Target",
+    "Platform",
+    "SDK Version",
+    "Framework",
+    "MLPerf ID",
+    "Dataset",
+    "Precision",
+    "Time to Train (mins)",
+)
 TIME_TO_RESULT = (*TRAINING[:-1], "Time To Result (secs)")
-CHALLENGE = ("Dataset Challenge", "Model", "Platform", "SDK Version", "Framework",
-             "Throughput (items/sec)", "Time to Train", "Evaluation Metric",
-             "OGB-LSC 2022 Ranking")
+CHALLENGE = (
+    "Dataset Challenge",
+    "Model",
+    "Platform",
+    "SDK Version",
+    "Framework",
+    "Throughput (items/sec)",
+    "Time to Train",
+    "Evaluation Metric",
+    "OGB-LSC 2022 Ranking",
+)
 METRIC_OF_HEADER = {
     "Throughput (items/sec)": "throughput",
     "Latency (ms)": "latency",
@@ -53,8 +80,13 @@ METRIC_OF_HEADER = {
     "Evaluation Metric": "eval_metric",
     "OGB-LSC 2022 Ranking": "ranking",
 }
-UNIT_OF_METRIC = {"throughput": "items/s", "latency": "ms", "time_to_train": "s",
-                  "time_to_result": "s", "ranking": "place"}
+UNIT_OF_METRIC = {
+    "throughput": "items/s",
+    "latency": "ms",
+    "time_to_train": "s",
+    "time_to_result": "s",
+    "ranking": "place",
+}
 
 # Platform families: every label resolves through schemas/vocab/platforms.csv.
 FAMILIES = {
@@ -65,14 +97,26 @@ FAMILIES = {
     "Google Cloud": ("TPU v4-128", "TPU v4-64", "TPU v4-256"),
 }
 MODELS = (
-    ("BERT Large", ("Ph1 Pre-Training (SL128)", "Ph1 Pre-Training (SL128) - Packed",
-                    "Ph2 Pre-Training (SL512) - Packed", "Fine-Tuning (SQuAD)", "SL128", ""),
-     ("Wikipedia", "SQuAD v1.1")),
+    (
+        "BERT Large",
+        (
+            "Ph1 Pre-Training (SL128)",
+            "Ph1 Pre-Training (SL128) - Packed",
+            "Ph2 Pre-Training (SL512) - Packed",
+            "Fine-Tuning (SQuAD)",
+            "SL128",
+            "",
+        ),
+        ("Wikipedia", "SQuAD v1.1"),
+    ),
     ("BERT Base", ("Ph1 Pre-Training (SL128)", "SL384", ""), ("Wikipedia", "SQuAD v1.1")),
     ("ResNet50 v1.5", ("", "TF Keras", "Popart Fused"), ("ImageNet2012", "ImageNet")),
     ("EfficientNet-B4", ("G16-EfficientNet", "Standard", ""), ("ImageNet",)),
-    ("GPT2", ("GPT2-Small", "GPT2-Medium", "GPT2-Large"),
-     ("Wikipedia", "Synthetic (host-generated)")),
+    (
+        "GPT2",
+        ("GPT2-Small", "GPT2-Medium", "GPT2-Large"),
+        ("Wikipedia", "Synthetic (host-generated)"),
+    ),
     ("ViT", ("Fine-Tuning", "ViT-B/16", ""), ("ImageNet1k", "CIFAR-10")),
     ("Conformer", ("Conformer-Medium", "Conformer-Small"), ("LibriSpeech", "AISHELL-1")),
     ("YOLOv4", ("P5", "P6"), ("COCO 2017",)),
@@ -82,19 +126,86 @@ MODELS = (
     ("DINO", ("ViT-S/16", ""), ("ImageNet1k",)),
     ("FastPitch", ("", "LJ Speech"), ("LJSpeech",)),
 )
-FRAMEWORKS = ("PyTorch", "TensorFlow2", "TensorFlow1", "PopART", "Poplar", "PaddlePaddle",
-              "JAX", "TensorRT", "PyTorch Geometric")
-SDKS = ("SDK 2.4.0", "SDK 2.5.1", "SDK 2.6", "SDK 3.0", "SDK 3.1", "SDK 3.2", "SDK 3.3",
-        "Pre-SDK 3.4", "v1.13", "22.09")
+FRAMEWORKS = (
+    "PyTorch",
+    "TensorFlow2",
+    "TensorFlow1",
+    "PopART",
+    "Poplar",
+    "PaddlePaddle",
+    "JAX",
+    "TensorRT",
+    "PyTorch Geometric",
+)
+SDKS = (
+    "SDK 2.4.0",
+    "SDK 2.5.1",
+    "SDK 2.6",
+    "SDK 3.0",
+    "SDK 3.1",
+    "SDK 3.2",
+    "SDK 3.3",
+    "Pre-SDK 3.4",
+    "v1.13",
+    "22.09",
+)
 PRECISIONS = ("16.16", "16.16", "16.16", "16.32", "32.32", "FP16", "BF16")
-BATCH_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 9600, 54784,
-               56064, 65280, 66560)
-QUALITY_TARGETS = ("75.90% classification", "0.72 Mask-LM accuracy", "0.058 WER",
-                   "0.377 mAP", "0.9 Dice")
-WORDS = ("accelerator", "throughput", "results", "training", "inference", "model", "system",
-         "performance", "benchmark", "configuration", "submission", "software", "memory",
-         "scale", "latency", "precision", "dataset", "cluster", "compiler", "kernel",
-         "pipeline", "efficiency", "platform", "customers", "workloads", "research")
+BATCH_SIZES = (
+    1,
+    2,
+    4,
+    8,
+    16,
+    32,
+    64,
+    128,
+    256,
+    512,
+    1024,
+    2048,
+    4096,
+    8192,
+    9600,
+    54784,
+    56064,
+    65280,
+    66560,
+)
+QUALITY_TARGETS = (
+    "75.90% classification",
+    "0.72 Mask-LM accuracy",
+    "0.058 WER",
+    "0.377 mAP",
+    "0.9 Dice",
+)
+WORDS = (
+    "accelerator",
+    "throughput",
+    "results",
+    "training",
+    "inference",
+    "model",
+    "system",
+    "performance",
+    "benchmark",
+    "configuration",
+    "submission",
+    "software",
+    "memory",
+    "scale",
+    "latency",
+    "precision",
+    "dataset",
+    "cluster",
+    "compiler",
+    "kernel",
+    "pipeline",
+    "efficiency",
+    "platform",
+    "customers",
+    "workloads",
+    "research",
+)
 
 
 @dataclass
@@ -150,10 +261,13 @@ def draw_dimensions(rng: random.Random, family: str) -> list[str]:
 
 
 def make_training_table(rng: random.Random, family: str, title: str) -> Table:
-    rows = [[*draw_dimensions(rng, family), draw_throughput(rng)]
-            for _ in range(rng.randint(25, 60))]
-    intro = ("The results below detail the throughput obtained for each model in the "
-             "specified configuration.")
+    rows = [
+        [*draw_dimensions(rng, family), draw_throughput(rng)] for _ in range(rng.randint(25, 60))
+    ]
+    intro = (
+        "The results below detail the throughput obtained for each model in the "
+        "specified configuration."
+    )
     return Table(title, intro, TRAINING, rows, draw_note(rng))
 
 
@@ -162,8 +276,10 @@ def make_inference_table(rng: random.Random, family: str, title: str) -> Table:
     for _ in range(rng.randint(20, 45)):
         latency = "" if rng.random() < 0.1 else draw_number(rng, 0.4, 250.0, 2)
         rows.append([*draw_dimensions(rng, family), draw_throughput(rng), latency])
-    intro = ("Inference performance is measured as throughput and latency, the time taken "
-             "to execute one inference.")
+    intro = (
+        "Inference performance is measured as throughput and latency, the time taken "
+        "to execute one inference."
+    )
     return Table(title, intro, INFERENCE, rows, draw_note(rng))
 
 
@@ -171,46 +287,74 @@ def make_mlperf_table(rng: random.Random, family: str, title: str) -> Table:
     rows = []
     for _ in range(rng.randint(4, 12)):
         model, _variants, datasets = rng.choice(MODELS[:4])
-        rows.append([
-            rng.choice(("Closed", "Open")), model, rng.choice(QUALITY_TARGETS),
-            rng.choice(FAMILIES[family]), rng.choice(SDKS), rng.choice(FRAMEWORKS),
-            f"2.0-{rng.randint(2000, 2099)}", rng.choice(datasets), rng.choice(PRECISIONS),
-            draw_number(rng, 5.0, 400.0, 2),
-        ])
+        rows.append(
+            [
+                rng.choice(("Closed", "Open")),
+                model,
+                rng.choice(QUALITY_TARGETS),
+                rng.choice(FAMILIES[family]),
+                rng.choice(SDKS),
+                rng.choice(FRAMEWORKS),
+                f"2.0-{rng.randint(2000, 2099)}",
+                rng.choice(datasets),
+                rng.choice(PRECISIONS),
+                draw_number(rng, 5.0, 400.0, 2),
+            ]
+        )
     intro = "Closed division submissions use the reference model and optimizer."
     return Table(title, intro, MLPERF, rows, "* MLPerf name and logo are trademarks of MLCommons.")
 
 
 def make_time_to_result_table(rng: random.Random, family: str, title: str) -> Table:
-    rows = [[*draw_dimensions(rng, family), format_count(rng.randint(10, 9000))]
-            for _ in range(rng.randint(2, 6))]
-    return Table(title, "Time to result covers the whole workflow end to end.",
-                 TIME_TO_RESULT, rows, None)
+    rows = [
+        [*draw_dimensions(rng, family), format_count(rng.randint(10, 9000))]
+        for _ in range(rng.randint(2, 6))
+    ]
+    return Table(
+        title, "Time to result covers the whole workflow end to end.", TIME_TO_RESULT, rows, None
+    )
 
 
 def make_challenge_table(rng: random.Random, family: str, title: str) -> Table:
     rows = []
     places = ("First", "Second", "Third", "1st", "2nd")
-    for dataset, model, score in (("PCQM4Mv2", "GPS++", "MAE"), ("WikiKG90Mv2", "TransE (256)",
-                                                                "MRR")):
+    for dataset, model, score in (
+        ("PCQM4Mv2", "GPS++", "MAE"),
+        ("WikiKG90Mv2", "TransE (256)", "MRR"),
+    ):
         hours, minutes = rng.randint(1, 47), rng.randint(0, 59)
-        rows.append([
-            dataset, model, rng.choice(FAMILIES[family]), rng.choice(SDKS),
-            rng.choice(FRAMEWORKS), draw_throughput(rng).rstrip(_SUPERSCRIPT_ONE),
-            f"{hours}h {minutes}m", f"{rng.uniform(0.01, 0.9):.4f} {score}", rng.choice(places),
-        ])
-    return Table(title, "These results are summarised below.", CHALLENGE, rows,
-                 "\u2020 Evaluation metric uses ensembled results on the test-challenge split.")
+        rows.append(
+            [
+                dataset,
+                model,
+                rng.choice(FAMILIES[family]),
+                rng.choice(SDKS),
+                rng.choice(FRAMEWORKS),
+                draw_throughput(rng).rstrip(_SUPERSCRIPT_ONE),
+                f"{hours}h {minutes}m",
+                f"{rng.uniform(0.01, 0.9):.4f} {score}",
+                rng.choice(places),
+            ]
+        )
+    return Table(
+        title,
+        "These results are summarised below.",
+        CHALLENGE,
+        rows,
+        "\u2020 Evaluation metric uses ensembled results on the test-challenge split.",
+    )
 
 
 def draw_note(rng: random.Random) -> str | None:
     if rng.random() < 0.5:
         return None
-    return rng.choice((
-        "* Results obtained with the SDK's default compiler options.",
-        "\u2020 Batch size is the global batch size across all accelerators.",
-        "* Precision X.Y: X bits for activations and gradients, Y bits for weights.",
-    ))
+    return rng.choice(
+        (
+            "* Results obtained with the SDK's default compiler options.",
+            "\u2020 Batch size is the global batch size across all accelerators.",
+            "* Precision X.Y: X bits for activations and gradients, Y bits for weights.",
+        )
+    )
 
 
 def make_tables(rng: random.Random) -> list[Table]:
@@ -239,7 +383,7 @@ def build_page(seed: int, index: int, fmt: str, revision: int = 0) -> Page:
         name=name_page(index),
         title=rng.choice(("Performance Results", "Benchmark Results", "AI Performance Data")),
         published=f"{rng.choice(('January', 'March', 'July', 'October'))} "
-                  f"{rng.randint(1, 28)}, {rng.randint(2021, 2024)}",
+        f"{rng.randint(1, 28)}, {rng.randint(2021, 2024)}",
         paragraphs=[make_paragraph(rng) for _ in range(rng.randint(3, 6))],
         tables=mix_vendor_tables(make_tables(rng), seed, index, fmt),
     )
@@ -284,10 +428,20 @@ def list_expected(page: Page) -> list[tuple]:
     for table_index, table in enumerate(page.tables):
         if table.expected is not None:
             title = table.context or table.title
-            rows += [(page.name, table_index, title, row_number, table.headers[column],
-                      expected.metric, expected.value, expected.unit,
-                      table.rows[row_number - 1][column])
-                     for (row_number, column), expected in table.expected.items()]
+            rows += [
+                (
+                    page.name,
+                    table_index,
+                    title,
+                    row_number,
+                    table.headers[column],
+                    expected.metric,
+                    expected.value,
+                    expected.unit,
+                    table.rows[row_number - 1][column],
+                )
+                for (row_number, column), expected in table.expected.items()
+            ]
             continue
         for row_number, cells in enumerate(table.rows, start=1):
             for header, raw in zip(table.headers, cells, strict=True):
@@ -295,8 +449,19 @@ def list_expected(page: Page) -> list[tuple]:
                 if metric is None or not raw:
                     continue
                 value, unit = derive_value(metric, header, raw)
-                rows.append((page.name, table_index, table.title, row_number, header, metric,
-                             value, unit, raw))
+                rows.append(
+                    (
+                        page.name,
+                        table_index,
+                        table.title,
+                        row_number,
+                        header,
+                        metric,
+                        value,
+                        unit,
+                        raw,
+                    )
+                )
     return rows
 
 
@@ -316,10 +481,16 @@ def render_html(page: Page, rng: random.Random) -> str:
     footer = render_footer(rng)
     filler = max(0, target - len(body) - len(head) - len(header) - len(footer))
     return (
-        "<!DOCTYPE html>\n<html lang=\"en-US\">\n" + head + render_state_script(rng, filler)
-        + "</head>\n<body class=\"page-template-default page\">\n" + header
-        + "<main id=\"main\" class=\"site-main\">\n<article class=\"entry\">\n" + body
-        + "</article>\n</main>\n" + footer + render_tracking_scripts()
+        '<!DOCTYPE html>\n<html lang="en-US">\n'
+        + head
+        + render_state_script(rng, filler)
+        + '</head>\n<body class="page-template-default page">\n'
+        + header
+        + '<main id="main" class="site-main">\n<article class="entry">\n'
+        + body
+        + "</article>\n</main>\n"
+        + footer
+        + render_tracking_scripts()
         + "</body>\n</html>\n"
     )
 
@@ -331,14 +502,14 @@ def render_html_head(page: Page, rng: random.Random) -> str:
         for i in range(rng.randint(60, 160))
     )
     return (
-        "<head>\n<meta charset=\"UTF-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        '<head>\n<meta charset="UTF-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(page.title)} | Example Accelerators</title>\n"
-        f"<meta property=\"og:title\" content=\"{html.escape(page.title)}\">\n"
-        "<meta property=\"og:site_name\" content=\"Example Accelerators\">\n"
-        "<link rel=\"stylesheet\" href=\"/wp-content/themes/site/style.css?ver=6.4\">\n"
-        "<link rel=\"preconnect\" href=\"https://fonts.gstatic.com\" crossorigin>\n"
-        f"<style id=\"global-styles-inline-css\">\n{rules}\n</style>\n"
+        f'<meta property="og:title" content="{html.escape(page.title)}">\n'
+        '<meta property="og:site_name" content="Example Accelerators">\n'
+        '<link rel="stylesheet" href="/wp-content/themes/site/style.css?ver=6.4">\n'
+        '<link rel="preconnect" href="https://fonts.gstatic.com" crossorigin>\n'
+        f'<style id="global-styles-inline-css">\n{rules}\n</style>\n'
     )
 
 
@@ -357,39 +528,48 @@ def render_state_script(rng: random.Random, size: int) -> str:
         text = json.dumps(item)
         items.append(text)
         length += len(text) + 2
-    widget = ('"<table><tr><th>Model</th><th>Platform</th><th>Throughput (items/sec)</th></tr>'
-              '<tr><td>Cached</td><td>Bow Pod16</td><td>999,999</td></tr></table>"')
+    widget = (
+        '"<table><tr><th>Model</th><th>Platform</th><th>Throughput (items/sec)</th></tr>'
+        '<tr><td>Cached</td><td>Bow Pod16</td><td>999,999</td></tr></table>"'
+    )
     return (
-        "<script id=\"site-state\">\nwindow.__SITE_STATE__ = {\"posts\": [\n"
-        + ",\n".join(items) + f"\n], \"cachedWidget\": {widget}}};\n</script>\n"
+        '<script id="site-state">\nwindow.__SITE_STATE__ = {"posts": [\n'
+        + ",\n".join(items)
+        + f'\n], "cachedWidget": {widget}}};\n</script>\n'
     )
 
 
 def render_navigation(rng: random.Random) -> str:
     links = "\n".join(
-        f"<li class=\"menu-item\"><a href=\"/{rng.choice(WORDS)}/{rng.choice(WORDS)}\">"
+        f'<li class="menu-item"><a href="/{rng.choice(WORDS)}/{rng.choice(WORDS)}">'
         f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)}</a></li>"
         for _ in range(rng.randint(40, 120))
     )
-    icon = ("<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\">"
-            "<path d=\"M12 2L2 7l10 5 10-5-10-5zm0 7.5L4.2 6 12 2.5 19.8 6 12 9.5z\"/></svg>")
+    icon = (
+        '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true">'
+        '<path d="M12 2L2 7l10 5 10-5-10-5zm0 7.5L4.2 6 12 2.5 19.8 6 12 9.5z"/></svg>'
+    )
     return (
-        "<header class=\"site-header\">\n<a class=\"logo\" href=\"/\">" + icon + "</a>\n"
-        "<nav class=\"main-navigation\" aria-label=\"Main\">\n<ul class=\"menu\">\n"
-        + links + "\n</ul>\n</nav>\n</header>\n"
+        '<header class="site-header">\n<a class="logo" href="/">' + icon + "</a>\n"
+        '<nav class="main-navigation" aria-label="Main">\n<ul class="menu">\n'
+        + links
+        + "\n</ul>\n</nav>\n</header>\n"
     )
 
 
 def render_footer(rng: random.Random) -> str:
     columns = "\n".join(
-        "<ul class=\"footer-column\">\n" + "\n".join(
-            f"<li><a href=\"/{rng.choice(WORDS)}\">{rng.choice(WORDS).capitalize()}</a></li>"
+        '<ul class="footer-column">\n'
+        + "\n".join(
+            f'<li><a href="/{rng.choice(WORDS)}">{rng.choice(WORDS).capitalize()}</a></li>'
             for _ in range(rng.randint(5, 12))
-        ) + "\n</ul>"
+        )
+        + "\n</ul>"
         for _ in range(4)
     )
     return (
-        "<footer class=\"site-footer\">\n" + columns
+        '<footer class="site-footer">\n'
+        + columns
         + "\n<p>&copy; Example Accelerators Ltd. All rights reserved.</p>\n</footer>\n"
     )
 
@@ -398,14 +578,16 @@ def render_tracking_scripts() -> str:
     return (
         "<script>window.dataLayer = window.dataLayer || []; function gtag(){dataLayer.push("
         "arguments);} gtag('js', new Date());</script>\n"
-        "<noscript><img height=\"1\" width=\"1\" style=\"display:none\" "
-        "src=\"https://www.facebook.com/tr?id=1&amp;ev=PageView&amp;noscript=1\"></noscript>\n"
+        '<noscript><img height="1" width="1" style="display:none" '
+        'src="https://www.facebook.com/tr?id=1&amp;ev=PageView&amp;noscript=1"></noscript>\n'
     )
 
 
 def render_html_body(page: Page) -> str:
-    parts = [f"<h1 class=\"entry-title\">{html.escape(page.title)}</h1>\n",
-             f"<p class=\"posted-on\">Published {page.published}</p>\n"]
+    parts = [
+        f'<h1 class="entry-title">{html.escape(page.title)}</h1>\n',
+        f'<p class="posted-on">Published {page.published}</p>\n',
+    ]
     parts += [f"<p>{html.escape(text)}</p>\n" for text in page.paragraphs]
     for number, table in enumerate(page.tables, start=1):
         parts.append(render_html_table(table, number))
@@ -419,32 +601,39 @@ def render_cell(tag: str, column: int, text: str) -> str:
         content = html.escape(text[:-1]) + "<sup>1</sup>"
     else:
         content = html.escape(text)
-    return f"\t<{tag} class=\"column-{column}\">{content}</{tag}>\n"
+    return f'\t<{tag} class="column-{column}">{content}</{tag}>\n'
 
 
 def render_html_table(table: Table, number: int) -> str:
     if table.header_levels == 2:
         header = render_two_level_header(table.headers)
     else:
-        header = ("<tr class=\"row-1 odd\">\n"
-                  + "".join(render_cell("th", c, h) for c, h in enumerate(table.headers, start=1))
-                  + "</tr>\n")
+        header = (
+            '<tr class="row-1 odd">\n'
+            + "".join(render_cell("th", c, h) for c, h in enumerate(table.headers, start=1))
+            + "</tr>\n"
+        )
     context = f"<h3>{html.escape(table.context)}</h3>\n" if table.context else ""
     caption = f"<p>{html.escape(table.caption)}</p>\n" if table.caption else ""
     rows = []
     for row_number, cells in enumerate(table.rows, start=2):
         parity = "even" if row_number % 2 == 0 else "odd"
-        rows.append(f"<tr class=\"row-{row_number} {parity}\">\n"
-                    + "".join(render_cell("td", c, t) for c, t in enumerate(cells, start=1))
-                    + "</tr>\n")
-    note = f"<p class=\"table-footnote\">{html.escape(table.note)}</p>\n" if table.note else ""
+        rows.append(
+            f'<tr class="row-{row_number} {parity}">\n'
+            + "".join(render_cell("td", c, t) for c, t in enumerate(cells, start=1))
+            + "</tr>\n"
+        )
+    note = f'<p class="table-footnote">{html.escape(table.note)}</p>\n' if table.note else ""
     return (
-        f"<h2 id=\"section-{number}\">{html.escape(table.title)}</h2>\n{context}"
+        f'<h2 id="section-{number}">{html.escape(table.title)}</h2>\n{context}'
         f"<p>{html.escape(table.intro)}</p>\n{caption}"
-        f"<div class=\"table-wrapper\">\n<table id=\"tablepress-{number}\" "
-        f"class=\"tablepress tablepress-id-{number}\">\n<thead>\n"
-        + header + "</thead>\n<tbody class=\"row-hover\">\n" + "".join(rows)
-        + "</tbody>\n</table>\n</div>\n" + note
+        f'<div class="table-wrapper">\n<table id="tablepress-{number}" '
+        f'class="tablepress tablepress-id-{number}">\n<thead>\n'
+        + header
+        + '</thead>\n<tbody class="row-hover">\n'
+        + "".join(rows)
+        + "</tbody>\n</table>\n</div>\n"
+        + note
     )
 
 
@@ -461,12 +650,14 @@ def render_two_level_header(headers: tuple[str, ...]) -> str:
     top, bottom = [], []
     column = 1
     for upper, lowers in groups:
-        span = f"colspan=\"{len(lowers)}\"" if lowers else "rowspan=\"2\""
-        top.append(f"\t<th class=\"column-{column}\" {span}>{html.escape(upper)}</th>\n")
+        span = f'colspan="{len(lowers)}"' if lowers else 'rowspan="2"'
+        top.append(f'\t<th class="column-{column}" {span}>{html.escape(upper)}</th>\n')
         bottom += [render_cell("th", column + offset, lower) for offset, lower in enumerate(lowers)]
         column += max(1, len(lowers))
-    return ("<tr class=\"row-1 odd\">\n" + "".join(top) + "</tr>\n"
-            "<tr class=\"row-2 even\">\n" + "".join(bottom) + "</tr>\n")
+    return (
+        '<tr class="row-1 odd">\n' + "".join(top) + "</tr>\n"
+        '<tr class="row-2 even">\n' + "".join(bottom) + "</tr>\n"
+    )
 
 
 # ---- text captures --------------------------------------------------------------------------
@@ -477,8 +668,11 @@ def render_text(page: Page) -> str:
     blocks = [page.title, f"Published {page.published}", *page.paragraphs, NBSP]
     for table in page.tables:
         lines = [*table.headers, *(cell or NBSP for row in table.rows for cell in row)]
-        blocks += [table.title, *filter(None, (table.context, table.intro, table.caption)),
-                   "\n".join(lines)]
+        blocks += [
+            table.title,
+            *filter(None, (table.context, table.intro, table.caption)),
+            "\n".join(lines),
+        ]
         if table.note:
             blocks.append(table.note)
     blocks.append("All rights reserved. Terms of use apply to every result on this page.")
@@ -518,8 +712,13 @@ def generate(pages: int, seed: int, out: Path, fmt: str) -> dict:
         truth += list_expected(page)
     frame = to_truth_frame(truth)
     frame.write_parquet(out / "truth.parquet")
-    summary = {"pages": pages, "seed": seed, "format": fmt, "bytes": size,
-               "measurements": frame.height}
+    summary = {
+        "pages": pages,
+        "seed": seed,
+        "format": fmt,
+        "bytes": size,
+        "measurements": frame.height,
+    }
     (out / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
 
@@ -533,12 +732,28 @@ def edit_pages(out: Path, fmt: str, seed: int, indexes: list[int], revision: int
 
 def render_history_page(version: int) -> str:
     """A small text capture whose version `version` differs from the one before in one value."""
-    rows = [["BERT Large", "SL128", "Bow Pod16", "SDK 3.3", "PyTorch", "Wikipedia",
-             format_count(64 * (i + 1)), "16.16", format_count(1000 + i * 10)]
-            for i in range(5)]
+    rows = [
+        [
+            "BERT Large",
+            "SL128",
+            "Bow Pod16",
+            "SDK 3.3",
+            "PyTorch",
+            "Wikipedia",
+            format_count(64 * (i + 1)),
+            "16.16",
+            format_count(1000 + i * 10),
+        ]
+        for i in range(5)
+    ]
     rows[version % 5][-1] = format_count(2000 + version)
-    page = Page("history", "Performance Results", "July 4, 2023", ["A small page."],
-                [Table("Bow Platform - Training", "Throughput per model.", TRAINING, rows)])
+    page = Page(
+        "history",
+        "Performance Results",
+        "July 4, 2023",
+        ["A small page."],
+        [Table("Bow Platform - Training", "Throughput per model.", TRAINING, rows)],
+    )
     return render_text(page)
 
 
@@ -559,8 +774,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--format", choices=("html", "text"), default="html")
     args = parser.parse_args(argv)
     summary = generate(args.pages, args.seed, args.out, args.format)
-    print(f"{summary['pages']} {summary['format']} pages, {summary['bytes'] / 1e6:.1f} MB, "
-          f"{summary['measurements']} expected measurements -> {args.out}")
+    print(
+        f"{summary['pages']} {summary['format']} pages, {summary['bytes'] / 1e6:.1f} MB, "
+        f"{summary['measurements']} expected measurements -> {args.out}"
+    )
 
 
 if __name__ == "__main__":

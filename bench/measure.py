@@ -44,8 +44,9 @@ class TreePeak:
         # parent's until it runs its own program
         self._descendant_peaks: dict[int, float] = {}
         self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._sample_until_stopped,
-                                        name="tree-memory", daemon=True)
+        self._thread = threading.Thread(
+            target=self._sample_until_stopped, name="tree-memory", daemon=True
+        )
 
     def __enter__(self) -> TreePeak:
         self._thread.start()
@@ -66,8 +67,7 @@ class TreePeak:
         members = self._tree.members()
         for gone in self._memory.keys() - set(members):
             del self._memory[gone]
-        total = sum(self._memory.setdefault(pid, ProcessMemory(pid)).pss_mb()
-                    for pid in members)
+        total = sum(self._memory.setdefault(pid, ProcessMemory(pid)).pss_mb() for pid in members)
         for pid in members[1:]:
             self._descendant_peaks[pid] = self._memory[pid].peak_rss_mb
         return total
@@ -162,8 +162,9 @@ def read_fields(path: str, fields: tuple[bytes, ...]) -> list[int] | None:
     return None
 
 
-def measure_ingest(corpus: Path, warehouse: Path, truth: Path | None,
-                   tree_sample_s: float = TREE_SAMPLE_S) -> dict:
+def measure_ingest(
+    corpus: Path, warehouse: Path, truth: Path | None, tree_sample_s: float = TREE_SAMPLE_S
+) -> dict:
     """`pipeline.ingest([corpus], warehouse)` as `perfledger ingest` runs it, then accuracy."""
     from perfledger.flows import budget, pipeline, readers
 
@@ -208,23 +209,36 @@ def measure_naive(corpus: Path, database: Path, fmt: str, truth: Path) -> dict:
     started = time.perf_counter()
     rows = run_naive(pages, database, fmt)
     elapsed = time.perf_counter() - started
-    found = duckdb.connect(str(database), read_only=True).execute(
-        "SELECT page, table_index::INTEGER AS table_index, row_number::INTEGER AS row_number, "
-        "column_name, metric, value FROM measurements").pl()
+    found = (
+        duckdb.connect(str(database), read_only=True)
+        .execute(
+            "SELECT page, table_index::INTEGER AS table_index, row_number::INTEGER AS row_number, "
+            "column_name, metric, value FROM measurements"
+        )
+        .pl()
+    )
     expected = pl.read_parquet(truth)
-    exact = expected.join(found, on=["page", "table_index", "row_number", "column_name",
-                                     "metric"]).filter(
-        (pl.col("value") - pl.col("value_right")).abs() <= pl.col("value").abs() * 1e-12)
-    return {"elapsed_s": elapsed, "rows": rows, "exact": exact.height,
-            "expected": expected.height, "peak_rss_mb": read_peak_rss_mb()}
+    exact = expected.join(
+        found, on=["page", "table_index", "row_number", "column_name", "metric"]
+    ).filter((pl.col("value") - pl.col("value_right")).abs() <= pl.col("value").abs() * 1e-12)
+    return {
+        "elapsed_s": elapsed,
+        "rows": rows,
+        "exact": exact.height,
+        "expected": expected.height,
+        "peak_rss_mb": read_peak_rss_mb(),
+    }
 
 
 def measure_parse_ceiling(corpus: Path, fmt: str, repeats: int) -> dict:
     from bench.ceilings import extract_with_lxml, extract_with_selectolax, parse_all, split_text
 
     pages = sorted(p for p in corpus.iterdir() if p.is_file())
-    extractors = ({"lxml": extract_with_lxml, "selectolax": extract_with_selectolax}
-                  if fmt == "html" else {"split lines": split_text})
+    extractors = (
+        {"lxml": extract_with_lxml, "selectolax": extract_with_selectolax}
+        if fmt == "html"
+        else {"split lines": split_text}
+    )
     timings = {}
     for name, extract in extractors.items():
         runs = []
@@ -263,8 +277,10 @@ def measure_history(work: Path, runs: int, repeats: int) -> dict:
     built = time.perf_counter() - started
     snapshots = [run.snapshot_id for run in summary.runs]
     middle = snapshots[len(snapshots) // 2]
-    sql = ("SELECT metric, count(*) AS n, sum(value) AS total "
-           "FROM lake.main.measurement_values{at} WHERE source_id = 'history' GROUP BY metric")
+    sql = (
+        "SELECT metric, count(*) AS n, sum(value) AS total "
+        "FROM lake.main.measurement_values{at} WHERE source_id = 'history' GROUP BY metric"
+    )
     connection = lake.connect(warehouse, read_only=True)
     try:
         latest = time_query(connection, sql.format(at=""), repeats)
@@ -281,9 +297,17 @@ def measure_history(work: Path, runs: int, repeats: int) -> dict:
         diff_runs.append(time.perf_counter() - begun)
     as_of = time_cli_query(warehouse, str(middle), repeats)
     now = time_cli_query(warehouse, None, repeats)
-    return {"runs": len(snapshots), "build_s": built, "latest_s": latest, "as_of_s": past,
-            "data_files": files, "diff_s": statistics.median(diff_runs),
-            "diff_rows": len(changes), "cli_latest_s": now, "cli_as_of_s": as_of}
+    return {
+        "runs": len(snapshots),
+        "build_s": built,
+        "latest_s": latest,
+        "as_of_s": past,
+        "data_files": files,
+        "diff_s": statistics.median(diff_runs),
+        "diff_rows": len(changes),
+        "cli_latest_s": now,
+        "cli_as_of_s": as_of,
+    }
 
 
 def time_query(connection, sql: str, repeats: int) -> float:
@@ -311,8 +335,9 @@ def time_cli_query(warehouse: Path, as_of: str | None, repeats: int) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.measure")
-    parser.add_argument("kind", choices=("ingest", "naive", "parse-ceiling", "load-ceiling",
-                                         "history"))
+    parser.add_argument(
+        "kind", choices=("ingest", "naive", "parse-ceiling", "load-ceiling", "history")
+    )
     parser.add_argument("--corpus", type=Path)
     parser.add_argument("--warehouse", type=Path)
     parser.add_argument("--truth", type=Path)
@@ -320,8 +345,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--work", type=Path)
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--tree-sample-s", type=float, default=TREE_SAMPLE_S,
-                        help="how often the ingest's process tree memory is read (0: never)")
+    parser.add_argument(
+        "--tree-sample-s",
+        type=float,
+        default=TREE_SAMPLE_S,
+        help="how often the ingest's process tree memory is read (0: never)",
+    )
     args = parser.parse_args(argv)
     if args.kind == "ingest":
         result = measure_ingest(args.corpus, args.warehouse, args.truth, args.tree_sample_s)

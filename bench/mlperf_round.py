@@ -56,9 +56,19 @@ SUMMARIZER_VERSION = "3.0.0"
 SUMMARIZER_RESULT = "Compliance check failed"
 
 # The MLLOG keys a padded log repeats: the run's timeline, never a setting or a boundary.
-PAD_KEYS = frozenset({b"epoch_start", b"epoch_stop", b"block_start", b"block_stop",
-                      b"eval_start", b"eval_stop", b"eval_accuracy", b"tracked_stats",
-                      b"throughput"})
+PAD_KEYS = frozenset(
+    {
+        b"epoch_start",
+        b"epoch_stop",
+        b"block_start",
+        b"block_stop",
+        b"eval_start",
+        b"eval_stop",
+        b"eval_accuracy",
+        b"tracked_stats",
+        b"throughput",
+    }
+)
 _KEY = re.compile(rb'"key"\s*:\s*"([A-Za-z0-9_]+)"')
 _TIME = re.compile(rb'("time_ms"\s*:\s*)(\d+)(?![\d.eE])')
 _SUBMITTER = re.compile(r'("submitter"\s*:\s*")((?:[^"\\]|\\.)*)(")')
@@ -103,9 +113,14 @@ def build_round(source: Path, work: Path, copies: int, seed: int, mean_kb: int) 
     same source and options is there whole (its stamp is written last)."""
     tree = work / ROUND_FOLDER
     stamp = work / STAMP
-    params = {"version": BUILD_VERSION, "source": str(source),
-              "source_digest": _listing_digest(source), "copies": copies, "seed": seed,
-              "mean_kb": mean_kb}
+    params = {
+        "version": BUILD_VERSION,
+        "source": str(source),
+        "source_digest": _listing_digest(source),
+        "copies": copies,
+        "seed": seed,
+        "mean_kb": mean_kb,
+    }
     if stamp.is_file() and tree.is_dir():
         saved = json.loads(stamp.read_text(encoding="utf-8"))
         if saved.get("params") == params:
@@ -119,8 +134,11 @@ def build_round(source: Path, work: Path, copies: int, seed: int, mean_kb: int) 
 
 
 def _build(source: Path, tree: Path, copies: int, seed: int, mean_kb: int) -> Round:
-    submitters = [folder for folder in sorted(source.iterdir())
-                  if (folder / "systems").is_dir() and (folder / "results").is_dir()]
+    submitters = [
+        folder
+        for folder in sorted(source.iterdir())
+        if (folder / "systems").is_dir() and (folder / "results").is_dir()
+    ]
     originals = {path: path.read_bytes() for path in _source_files(source)}
     results = [path for path in originals if _RESULT.match(path.name)]
     result_bytes = sum(len(originals[path]) for path in results)
@@ -128,8 +146,11 @@ def _build(source: Path, tree: Path, copies: int, seed: int, mean_kb: int) -> Ro
     units = {path.parent for path in results}
     files = written = written_results = padded = 0
     for replica in range(copies):
-        offset = 0 if replica == 0 else random.Random(seed * 1_000_003 + replica).randrange(
-            1, MAX_SHIFT_MS)
+        offset = (
+            0
+            if replica == 0
+            else random.Random(seed * 1_000_003 + replica).randrange(1, MAX_SHIFT_MS)
+        )
         for submitter in submitters:
             name = submitter.name if replica == 0 else f"{submitter.name}_r{replica + 1}"
             for path, data in originals.items():
@@ -151,12 +172,21 @@ def _build(source: Path, tree: Path, copies: int, seed: int, mean_kb: int) -> Ro
                 files += 1
                 written += len(data)
     return Round(
-        tree=tree, copies=copies, seed=seed, mean_kb=mean_kb,
-        submitters=len(submitters) * copies, units=len(units) * copies,
+        tree=tree,
+        copies=copies,
+        seed=seed,
+        mean_kb=mean_kb,
+        submitters=len(submitters) * copies,
+        units=len(units) * copies,
         systems=sum(1 for p in originals if p.parent.name == "systems") * copies,
-        result_files=len(results) * copies, files=files, bytes=written,
-        result_bytes=written_results, pad_factor=factor, padded_files=padded,
-        source_files=len(originals), source_bytes=sum(map(len, originals.values())),
+        result_files=len(results) * copies,
+        files=files,
+        bytes=written,
+        result_bytes=written_results,
+        pad_factor=factor,
+        padded_files=padded,
+        source_files=len(originals),
+        source_bytes=sum(map(len, originals.values())),
         source_result_files=len(results),
     )
 
@@ -166,8 +196,9 @@ def _source_files(source: Path) -> list[Path]:
 
 
 def _listing_digest(source: Path) -> str:
-    listing = "\n".join(f"{p.relative_to(source).as_posix()}\t{p.stat().st_size}"
-                        for p in _source_files(source))
+    listing = "\n".join(
+        f"{p.relative_to(source).as_posix()}\t{p.stat().st_size}" for p in _source_files(source)
+    )
     return hashlib.sha256(listing.encode("utf-8")).hexdigest()
 
 
@@ -176,7 +207,8 @@ def rename_submitter(data: bytes, name: str) -> bytes:
     text = data.decode("utf-8")
     escaped = json.dumps(name)[1:-1]
     return _SUBMITTER.sub(lambda m: m.group(1) + escaped + m.group(3), text, count=1).encode(
-        "utf-8")
+        "utf-8"
+    )
 
 
 def shift_times(data: bytes, offset_ms: int) -> bytes:
@@ -214,7 +246,7 @@ def pad_log(data: bytes, extra_bytes: int) -> bytes:
         padding.append(line)
         size += len(line) + 1
         index += 1
-    return b"\n".join(lines[:start + 1] + padding + lines[start + 1:])
+    return b"\n".join(lines[: start + 1] + padding + lines[start + 1 :])
 
 
 def change_file(path: Path, revision: int) -> bytes:
@@ -258,16 +290,23 @@ def child_env() -> dict[str, str]:
 def run_child(module: str, *args: str, prefix: tuple[str, ...] = ()) -> tuple[dict, float]:
     """(the child's JSON result, its wall time including interpreter start and imports)."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, *prefix, "-m", module, *args], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, env=child_env(), check=False)
+    done = subprocess.run(
+        [sys.executable, *prefix, "-m", module, *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        check=False,
+    )
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         raise RuntimeError(f"{module} {' '.join(args)} failed:\n{done.stderr[-4000:]}")
     return json.loads(done.stdout), elapsed
 
 
-def ingest(tree: Path, warehouse: Path, memory: bool = False,
-           profile: Path | None = None) -> tuple[dict, float]:
+def ingest(
+    tree: Path, warehouse: Path, memory: bool = False, profile: Path | None = None
+) -> tuple[dict, float]:
     """`perfledger ingest TREE` as bench.measure runs it (pipeline.ingest in the child); with
     `memory` the process tree's Pss is sampled (which costs the ingest a little time)."""
     args = ["ingest", "--corpus", str(tree), "--warehouse", str(warehouse)]
@@ -284,22 +323,43 @@ def rerun(tree: Path, warehouse: Path) -> tuple[dict, float]:
 
 def perfledger_sql(warehouse: Path, sql: str) -> list[dict]:
     done = subprocess.run(
-        [sys.executable, "-m", "perfledger", "sql", "--warehouse", str(warehouse), "--format",
-         "json", sql], cwd=PROJECT_ROOT, capture_output=True, text=True, env=child_env(),
-        check=False)
+        [
+            sys.executable,
+            "-m",
+            "perfledger",
+            "sql",
+            "--warehouse",
+            str(warehouse),
+            "--format",
+            "json",
+            sql,
+        ],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        check=False,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"perfledger sql failed:\n{done.stderr[-4000:]}")
     return json.loads(done.stdout)
 
 
 def warehouse_scores(warehouse: Path) -> dict:
-    rows = perfledger_sql(warehouse, "SELECT submitter, system_id, benchmark, score_minutes, "
-                                     "valid FROM mlperf_official")
+    rows = perfledger_sql(
+        warehouse,
+        "SELECT submitter, system_id, benchmark, score_minutes, valid FROM mlperf_official",
+    )
     valid = perfledger_sql(warehouse, "SELECT count(*) AS n FROM mlperf_official WHERE valid")
     documents = perfledger_sql(warehouse, "SELECT count(*) AS n FROM document_versions")
-    return {"scores": [[r["submitter"], r["system_id"], r["benchmark"], r["score_minutes"],
-                        r["valid"]] for r in rows],
-            "valid": valid[0]["n"], "documents": documents[0]["n"]}
+    return {
+        "scores": [
+            [r["submitter"], r["system_id"], r["benchmark"], r["score_minutes"], r["valid"]]
+            for r in rows
+        ],
+        "valid": valid[0]["n"],
+        "documents": documents[0]["n"],
+    }
 
 
 # ---- the children's own work ----------------------------------------------------------------
@@ -313,28 +373,47 @@ def child_plain_read(tree: Path) -> dict:
     imported = time.perf_counter()
     results = read_results_tree(tree)
     finished = time.perf_counter()
-    scores = results.scores.select("submitter", "system_id", "benchmark", "score_minutes",
-                                   "valid").rows()
-    return {"imports_s": imported - STARTED, "read_s": finished - imported,
-            "runs": results.runs.height, "systems": results.systems.height,
-            "problems": len(results.problems), "scores": [list(row) for row in scores],
-            "peak_rss_mb": peak_resident_mb()}
+    scores = results.scores.select(
+        "submitter", "system_id", "benchmark", "score_minutes", "valid"
+    ).rows()
+    return {
+        "imports_s": imported - STARTED,
+        "read_s": finished - imported,
+        "runs": results.runs.height,
+        "systems": results.systems.height,
+        "problems": len(results.problems),
+        "scores": [list(row) for row in scores],
+        "peak_rss_mb": peak_resident_mb(),
+    }
 
 
 def child_summarize(python: Path, tree: Path, csv_path: Path) -> dict:
     """MLCommons' result summarizer over every submitter of the tree, its memory sampled."""
     from bench.measure import TreePeak
 
-    command = [str(python), "-m", "mlperf_logging.result_summarizer", f"{tree}/{{*}}",
-               "training", RUN_OF_ROUND, "--csv", str(csv_path)]
+    command = [
+        str(python),
+        "-m",
+        "mlperf_logging.result_summarizer",
+        f"{tree}/{{*}}",
+        "training",
+        RUN_OF_ROUND,
+        "--csv",
+        str(csv_path),
+    ]
     with TreePeak() as memory:
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         elapsed = time.perf_counter() - started
-    return {"elapsed_s": elapsed, "returncode": done.returncode,
-            "compliance_failed": done.stdout.count(SUMMARIZER_RESULT),
-            "tree_peak_mb": memory.peak_mb, "peak_hwm_mb": memory.descendant_peak_rss_mb,
-            "stderr_tail": done.stderr[-2000:], "stdout_tail": done.stdout[-2000:]}
+    return {
+        "elapsed_s": elapsed,
+        "returncode": done.returncode,
+        "compliance_failed": done.stdout.count(SUMMARIZER_RESULT),
+        "tree_peak_mb": memory.peak_mb,
+        "peak_hwm_mb": memory.descendant_peak_rss_mb,
+        "stderr_tail": done.stderr[-2000:],
+        "stdout_tail": done.stdout[-2000:],
+    }
 
 
 # ---- the summarizer -------------------------------------------------------------------------
@@ -349,13 +428,18 @@ def install_summarizer(work: Path, version: str) -> tuple[Path | None, str]:
     if installed and _matches(installed, version):
         return python, installed
     base = shutil.which("python3") or sys.executable
-    steps = ([base, "-m", "venv", "--clear", str(venv)],
-             [str(python), "-m", "pip", "install", "--quiet", f"mlperf-logging=={version}"])
+    steps = (
+        [base, "-m", "venv", "--clear", str(venv)],
+        [str(python), "-m", "pip", "install", "--quiet", f"mlperf-logging=={version}"],
+    )
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines()
-                     if not line.startswith("WARNING: Location")]
+            lines = [
+                line
+                for line in done.stderr.splitlines()
+                if not line.startswith("WARNING: Location")
+            ]
             return None, f"`{' '.join(step[-3:])}` failed: {' '.join(lines[-3:])}"
     installed = _installed_version(python)
     if not installed:
@@ -366,15 +450,23 @@ def install_summarizer(work: Path, version: str) -> tuple[Path | None, str]:
 def _installed_version(python: Path) -> str | None:
     if not python.exists():
         return None
-    done = subprocess.run([str(python), "-c", "import importlib.metadata as m, mlperf_logging;"
-                           "print(m.version('mlperf-logging'))"], capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import importlib.metadata as m, mlperf_logging;print(m.version('mlperf-logging'))",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return done.stdout.strip() if done.returncode == 0 else None
 
 
 def _matches(installed: str, wanted: str) -> bool:
-    return installed == wanted or (wanted.endswith("*")
-                                   and installed.startswith(wanted.rstrip("*")))
+    return installed == wanted or (
+        wanted.endswith("*") and installed.startswith(wanted.rstrip("*"))
+    )
 
 
 def summarizer_scores(csv_path: Path) -> dict[tuple[str, str, str], float]:
@@ -405,21 +497,32 @@ def compare_scores(ours: dict, theirs: dict) -> dict:
     """How many of perfledger's valid scores another reader gives exactly, or nearly."""
     keys = set(ours) | set(theirs)
     exact = sum(1 for key in keys if key in ours and key in theirs and ours[key] == theirs[key])
-    close = sum(1 for key in keys if key in ours and key in theirs
-                and abs(ours[key] - theirs[key]) <= 1e-9 * abs(theirs[key]))
-    differ = sorted(key for key in keys if key in ours and key in theirs
-                    and ours[key] != theirs[key])
-    return {"compared": len(keys), "exact": exact, "within_1e-9": close,
-            "only_perfledger": len(set(ours) - set(theirs)),
-            "only_other": len(set(theirs) - set(ours)),
-            "examples": [[*key, ours[key], theirs[key]] for key in differ[:5]]
-            + [[*key, ours[key], None] for key in sorted(set(ours) - set(theirs))[:5]]
-            + [[*key, None, theirs[key]] for key in sorted(set(theirs) - set(ours))[:5]]}
+    close = sum(
+        1
+        for key in keys
+        if key in ours and key in theirs and abs(ours[key] - theirs[key]) <= 1e-9 * abs(theirs[key])
+    )
+    differ = sorted(
+        key for key in keys if key in ours and key in theirs and ours[key] != theirs[key]
+    )
+    return {
+        "compared": len(keys),
+        "exact": exact,
+        "within_1e-9": close,
+        "only_perfledger": len(set(ours) - set(theirs)),
+        "only_other": len(set(theirs) - set(ours)),
+        "examples": [[*key, ours[key], theirs[key]] for key in differ[:5]]
+        + [[*key, ours[key], None] for key in sorted(set(ours) - set(theirs))[:5]]
+        + [[*key, None, theirs[key]] for key in sorted(set(theirs) - set(ours))[:5]],
+    }
 
 
 def score_map(rows: list, valid_only: bool = True) -> dict:
-    return {(s, system, b): minutes for s, system, b, minutes, valid in rows
-            if minutes is not None and (valid or not valid_only)}
+    return {
+        (s, system, b): minutes
+        for s, system, b, minutes, valid in rows
+        if minutes is not None and (valid or not valid_only)
+    }
 
 
 # ---- the measurements -----------------------------------------------------------------------
@@ -460,16 +563,21 @@ def measure(args: argparse.Namespace, work: Path):
     memory, memory_wall = ingest(tree, fresh(work / "wh-memory"), memory=True)
 
     log(f"re-runs, nothing changed (best of {args.reruns})")
-    unchanged, unchanged_wall = min((rerun(tree, warehouse) for _ in range(args.reruns)),
-                                    key=lambda measured: measured[0]["ingest_s"])
+    unchanged, unchanged_wall = min(
+        (rerun(tree, warehouse) for _ in range(args.reruns)),
+        key=lambda measured: measured[0]["ingest_s"],
+    )
 
     log("plain read of the tree (read_results_tree)")
-    plain, plain_wall = run_child("bench.mlperf_round", "--child", "plain-read", "--tree",
-                                  str(tree))
-    plain_vs_loaded = compare_scores(score_map(loaded["scores"], valid_only=False),
-                                     score_map(plain["scores"], valid_only=False))
-    facts["plain_equal"] = (sorted(map(tuple, loaded["scores"]))
-                            == sorted(map(tuple, plain["scores"])))
+    plain, plain_wall = run_child(
+        "bench.mlperf_round", "--child", "plain-read", "--tree", str(tree)
+    )
+    plain_vs_loaded = compare_scores(
+        score_map(loaded["scores"], valid_only=False), score_map(plain["scores"], valid_only=False)
+    )
+    facts["plain_equal"] = sorted(map(tuple, loaded["scores"])) == sorted(
+        map(tuple, plain["scores"])
+    )
 
     summarized = None
     if summarizer_python is not None:
@@ -477,12 +585,21 @@ def measure(args: argparse.Namespace, work: Path):
         csv_path = work / "summarizer.csv"
         csv_path.unlink(missing_ok=True)
         summarized, summarizer_wall = run_child(
-            "bench.mlperf_round", "--child", "summarize", "--tree", str(tree), "--python",
-            str(summarizer_python), "--csv", str(csv_path))
+            "bench.mlperf_round",
+            "--child",
+            "summarize",
+            "--tree",
+            str(tree),
+            "--python",
+            str(summarizer_python),
+            "--csv",
+            str(csv_path),
+        )
         summarized["wall_s"] = summarizer_wall
         if csv_path.is_file():
-            summarized["agreement"] = compare_scores(score_map(loaded["scores"]),
-                                                     summarizer_scores(csv_path))
+            summarized["agreement"] = compare_scores(
+                score_map(loaded["scores"]), summarizer_scores(csv_path)
+            )
 
     log(f"re-runs, one result file changed (median of {args.reruns})")
     changed_runs = []
@@ -512,73 +629,124 @@ def measure(args: argparse.Namespace, work: Path):
     # ---- the table ----
     mb = built.mb
     mean_kb = built.result_bytes / max(built.result_files, 1) / 1e3
-    report.add("tree", f"{built.files:,} files, {mb:.0f} MB", "",
-               f"{built.result_files:,} result files (mean {mean_kb:.0f} KB) in {built.units} "
-               f"benchmark folders (units), {built.systems} system files, {built.submitters} "
-               f"submitters: {copies} replicas of the real subset "
-               f"({built.source_result_files} logs, {built.source_bytes / 1e6:.1f} MB), logs "
-               f"padded x{built.pad_factor:.2f}; built in {facts['build_s']:.0f} s")
-    report.add("ingest, end to end", f"{full_wall:.1f} s", f"{mb / full_wall:.1f} MB/s",
-               f"in-process {full['ingest_s']:.1f} s + start-up and imports "
-               f"{full['imports_s']:.1f} s; {full['documents']} documents read "
-               f"({full['documents_new']} new)")
-    readers_note = (f", a reader's {memory['reader_peak_hwm_mb']:.0f} MB"
-                    if memory.get("reader_peak_hwm_mb") else ", no reader process")
-    report.add("peak memory, whole process tree", f"{memory['tree_peak_mb']:.0f} MB", "",
-               f"Pss summed every 40 ms; main process VmHWM {memory['peak_rss_mb']:.0f} MB"
-               f"{readers_note} (sampled run: {memory_wall:.1f} s wall)")
-    report.add("archive", f"{archive['bytes'] / 1e6:.1f} MB",
-               f"{archive['bytes'] / built.bytes:.1%} of the tree",
-               f"{archive['files']:,} files, {archive['disk_bytes'] / 1e6:.1f} MB on disk; the "
-               f"real subset alone (no padding): {real_archive['bytes'] / 1e6:.2f} MB of "
-               f"{built.source_bytes / 1e6:.1f} MB "
-               f"({real_archive['bytes'] / built.source_bytes:.1%})")
+    report.add(
+        "tree",
+        f"{built.files:,} files, {mb:.0f} MB",
+        "",
+        f"{built.result_files:,} result files (mean {mean_kb:.0f} KB) in {built.units} "
+        f"benchmark folders (units), {built.systems} system files, {built.submitters} "
+        f"submitters: {copies} replicas of the real subset "
+        f"({built.source_result_files} logs, {built.source_bytes / 1e6:.1f} MB), logs "
+        f"padded x{built.pad_factor:.2f}; built in {facts['build_s']:.0f} s",
+    )
+    report.add(
+        "ingest, end to end",
+        f"{full_wall:.1f} s",
+        f"{mb / full_wall:.1f} MB/s",
+        f"in-process {full['ingest_s']:.1f} s + start-up and imports "
+        f"{full['imports_s']:.1f} s; {full['documents']} documents read "
+        f"({full['documents_new']} new)",
+    )
+    readers_note = (
+        f", a reader's {memory['reader_peak_hwm_mb']:.0f} MB"
+        if memory.get("reader_peak_hwm_mb")
+        else ", no reader process"
+    )
+    report.add(
+        "peak memory, whole process tree",
+        f"{memory['tree_peak_mb']:.0f} MB",
+        "",
+        f"Pss summed every 40 ms; main process VmHWM {memory['peak_rss_mb']:.0f} MB"
+        f"{readers_note} (sampled run: {memory_wall:.1f} s wall)",
+    )
+    report.add(
+        "archive",
+        f"{archive['bytes'] / 1e6:.1f} MB",
+        f"{archive['bytes'] / built.bytes:.1%} of the tree",
+        f"{archive['files']:,} files, {archive['disk_bytes'] / 1e6:.1f} MB on disk; the "
+        f"real subset alone (no padding): {real_archive['bytes'] / 1e6:.2f} MB of "
+        f"{built.source_bytes / 1e6:.1f} MB "
+        f"({real_archive['bytes'] / built.source_bytes:.1%})",
+    )
     own = whole["bytes"] - extensions["bytes"]
-    report.add("warehouse, whole folder", f"{whole['bytes'] / 1e6:.1f} MB",
-               f"{own / built.bytes:.1%} of the tree without extensions",
-               f"DuckDB extensions {extensions['bytes'] / 1e6:.1f} MB, archive "
-               f"{archive['bytes'] / 1e6:.1f} MB, catalog and data "
-               f"{(own - archive['bytes']) / 1e6:.1f} MB; {whole['disk_bytes'] / 1e6:.1f} MB "
-               "on disk")
-    report.add("loaded", f"{loaded['valid']} valid scores", "",
-               f"{len(loaded['scores'])} official scores in mlperf_official, "
-               f"{loaded['documents']} document versions")
+    report.add(
+        "warehouse, whole folder",
+        f"{whole['bytes'] / 1e6:.1f} MB",
+        f"{own / built.bytes:.1%} of the tree without extensions",
+        f"DuckDB extensions {extensions['bytes'] / 1e6:.1f} MB, archive "
+        f"{archive['bytes'] / 1e6:.1f} MB, catalog and data "
+        f"{(own - archive['bytes']) / 1e6:.1f} MB; {whole['disk_bytes'] / 1e6:.1f} MB "
+        "on disk",
+    )
+    report.add(
+        "loaded",
+        f"{loaded['valid']} valid scores",
+        "",
+        f"{len(loaded['scores'])} official scores in mlperf_official, "
+        f"{loaded['documents']} document versions",
+    )
     for label, result, wall in (
-            (f"re-run, nothing changed (best of {args.reruns})", unchanged, unchanged_wall),
-            (f"re-run, one result file changed (median of {len(changed_runs)})", changed,
-             changed_wall)):
-        report.add(label, f"{wall:.1f} s wall", f"{result['ingest_s'] / full['ingest_s']:.1%} "
-                   "of the full run", f"in-process {result['ingest_s']:.2f} s; "
-                   f"{result['documents_new']} unit(s) re-read, "
-                   f"{result['values_changed']} value(s) changed")
-    report.add("baseline: plain read_results_tree", f"{plain_wall:.1f} s wall",
-               f"ingest/plain {full_wall / plain_wall:.2f}x",
-               f"in-process {plain['read_s']:.1f} s (ingest/plain "
-               f"{full['ingest_s'] / plain['read_s']:.2f}x), VmHWM "
-               f"{plain['peak_rss_mb']:.0f} MB; {plain_vs_loaded['exact']} of "
-               f"{plain_vs_loaded['compared']} scores equal the loaded ones exactly")
+        (f"re-run, nothing changed (best of {args.reruns})", unchanged, unchanged_wall),
+        (f"re-run, one result file changed (median of {len(changed_runs)})", changed, changed_wall),
+    ):
+        report.add(
+            label,
+            f"{wall:.1f} s wall",
+            f"{result['ingest_s'] / full['ingest_s']:.1%} of the full run",
+            f"in-process {result['ingest_s']:.2f} s; "
+            f"{result['documents_new']} unit(s) re-read, "
+            f"{result['values_changed']} value(s) changed",
+        )
+    report.add(
+        "baseline: plain read_results_tree",
+        f"{plain_wall:.1f} s wall",
+        f"ingest/plain {full_wall / plain_wall:.2f}x",
+        f"in-process {plain['read_s']:.1f} s (ingest/plain "
+        f"{full['ingest_s'] / plain['read_s']:.2f}x), VmHWM "
+        f"{plain['peak_rss_mb']:.0f} MB; {plain_vs_loaded['exact']} of "
+        f"{plain_vs_loaded['compared']} scores equal the loaded ones exactly",
+    )
     if summarized is not None:
         agreement = summarized.get("agreement")
-        agreed = (f"{agreement['exact']} of {agreement['compared']} scores agree exactly "
-                  f"({agreement['only_perfledger']} only in perfledger, "
-                  f"{agreement['only_other']} only in the summarizer)" if agreement
-                  else f"no CSV (exit {summarized['returncode']})")
-        report.add(f"baseline: MLCommons summarizer {summarizer_note}",
-                   f"{summarized['wall_s']:.1f} s wall",
-                   f"summarizer/perfledger {summarized['wall_s'] / full_wall:.2f}x",
-                   f"{agreed}; {summarized['compliance_failed']} runs failed its compliance "
-                   f"check; its peak {summarized['peak_hwm_mb']:.0f} MB (VmHWM)")
+        agreed = (
+            f"{agreement['exact']} of {agreement['compared']} scores agree exactly "
+            f"({agreement['only_perfledger']} only in perfledger, "
+            f"{agreement['only_other']} only in the summarizer)"
+            if agreement
+            else f"no CSV (exit {summarized['returncode']})"
+        )
+        report.add(
+            f"baseline: MLCommons summarizer {summarizer_note}",
+            f"{summarized['wall_s']:.1f} s wall",
+            f"summarizer/perfledger {summarized['wall_s'] / full_wall:.2f}x",
+            f"{agreed}; {summarized['compliance_failed']} runs failed its compliance "
+            f"check; its peak {summarized['peak_hwm_mb']:.0f} MB (VmHWM)",
+        )
     else:
         report.add("baseline: MLCommons summarizer", "not run", "", summarizer_note)
 
-    facts |= {"ingest": full, "ingest_wall_s": full_wall, "memory": memory,
-              "memory_wall_s": memory_wall, "archive": archive, "warehouse": whole,
-              "extensions": extensions, "loaded": loaded, "real_subset_ingest": real,
-              "real_subset_archive": real_archive, "unchanged": unchanged,
-              "unchanged_wall_s": unchanged_wall, "changed": changed,
-              "changed_wall_s": changed_wall, "plain": plain, "plain_wall_s": plain_wall,
-              "plain_vs_loaded": plain_vs_loaded, "summarizer": summarized,
-              "summarizer_note": summarizer_note, "profile": profile_text}
+    facts |= {
+        "ingest": full,
+        "ingest_wall_s": full_wall,
+        "memory": memory,
+        "memory_wall_s": memory_wall,
+        "archive": archive,
+        "warehouse": whole,
+        "extensions": extensions,
+        "loaded": loaded,
+        "real_subset_ingest": real,
+        "real_subset_archive": real_archive,
+        "unchanged": unchanged,
+        "unchanged_wall_s": unchanged_wall,
+        "changed": changed,
+        "changed_wall_s": changed_wall,
+        "plain": plain,
+        "plain_wall_s": plain_wall,
+        "plain_vs_loaded": plain_vs_loaded,
+        "summarizer": summarized,
+        "summarizer_note": summarizer_note,
+        "profile": profile_text,
+    }
     return report
 
 
@@ -602,24 +770,43 @@ def log(message: str) -> None:
 
 
 def main(argv: list[str] | None = None):
-    parser = argparse.ArgumentParser(prog="python -m bench.mlperf_round",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.mlperf_round", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--work", type=Path, help="build the round and warehouses here (kept)")
-    parser.add_argument("--copies", type=int, default=None,
-                        help="replicas of the real subset (default: as many as make about "
-                             f"{TARGET_RESULT_FILES:,} result files)")
-    parser.add_argument("--mean-kb", type=int, default=MEAN_RESULT_KB,
-                        help="pad the logs to this mean size (0: as they are)")
+    parser.add_argument(
+        "--copies",
+        type=int,
+        default=None,
+        help="replicas of the real subset (default: as many as make about "
+        f"{TARGET_RESULT_FILES:,} result files)",
+    )
+    parser.add_argument(
+        "--mean-kb",
+        type=int,
+        default=MEAN_RESULT_KB,
+        help="pad the logs to this mean size (0: as they are)",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--reruns", type=int, default=3, help="re-runs of each kind")
-    parser.add_argument("--source", type=Path, default=SOURCE,
-                        help="the real subset replicated (default: ../shared/mlperf/"
-                             "training_v2.0)")
-    parser.add_argument("--no-summarizer", dest="summarizer", action="store_false",
-                        help="do not install and run MLCommons' result summarizer")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=SOURCE,
+        help="the real subset replicated (default: ../shared/mlperf/training_v2.0)",
+    )
+    parser.add_argument(
+        "--no-summarizer",
+        dest="summarizer",
+        action="store_false",
+        help="do not install and run MLCommons' result summarizer",
+    )
     parser.add_argument("--summarizer-version", default=SUMMARIZER_VERSION)
-    parser.add_argument("--profile", type=Path,
-                        help="also ingest under cProfile, write its stats here, print the top")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="also ingest under cProfile, write its stats here, print the top",
+    )
     parser.add_argument("--json", type=Path, help="also write the measurements as JSON")
     # A measurement in a child process of its own (used by the run itself).
     parser.add_argument("--child", choices=("plain-read", "summarize"), help=argparse.SUPPRESS)
@@ -650,11 +837,15 @@ def main(argv: list[str] | None = None):
     print(render([report]))
     print(f"machine: {describe_machine()}")
     if report.facts.get("profile"):
-        print(f"\nperfledger ingest under cProfile, top functions by cumulative time "
-              f"({args.profile}):\n{report.facts['profile']}")
+        print(
+            f"\nperfledger ingest under cProfile, top functions by cumulative time "
+            f"({args.profile}):\n{report.facts['profile']}"
+        )
     if args.json:
-        args.json.write_text(json.dumps({"rows": report.rows, "facts": report.facts},
-                                        indent=2, default=str), encoding="utf-8")
+        args.json.write_text(
+            json.dumps({"rows": report.rows, "facts": report.facts}, indent=2, default=str),
+            encoding="utf-8",
+        )
     return report
 
 

@@ -21,8 +21,16 @@ METRICS = (
     (re.compile(r"accuracy", re.I), "accuracy"),
 )
 # Seconds per unit of a duration, in a header's brackets or after a number in a cell.
-SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "min": 60.0, "mins": 60.0,
-           "hrs": 3600.0, "hours": 3600.0}
+SECONDS = {
+    "ms": 0.001,
+    "s": 1.0,
+    "sec": 1.0,
+    "secs": 1.0,
+    "min": 60.0,
+    "mins": 60.0,
+    "hrs": 3600.0,
+    "hours": 3600.0,
+}
 # What each metric is stored in: latency in ms, other durations in s, the rest as printed.
 CANONICAL_SECONDS = {"latency": 0.001, "time_to_train": 1.0, "time_to_result": 1.0}
 HEADER_LINE = re.compile(
@@ -62,7 +70,7 @@ def read_text_tables(path: Path) -> list[pd.DataFrame]:
         if width < 2:
             continue
         header, cells = lines[:width], lines[width:]
-        rows = [cells[i:i + width] for i in range(0, len(cells) - width + 1, width)]
+        rows = [cells[i : i + width] for i in range(0, len(cells) - width + 1, width)]
         tables.append(pd.DataFrame(rows, columns=header))
     return tables
 
@@ -117,15 +125,19 @@ def clean_table(frame: pd.DataFrame, page: str, table_index: int) -> pd.DataFram
         if metric is None:
             continue
         raw = frame[column].dropna()
-        parts.append(pd.DataFrame({
-            "page": page,
-            "table_index": table_index,
-            "row_number": raw.index + 1,
-            "column_name": column,
-            "metric": metric,
-            "value": read_values(raw, metric, column).astype(float),
-            "raw_value": raw,
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "page": page,
+                    "table_index": table_index,
+                    "row_number": raw.index + 1,
+                    "column_name": column,
+                    "metric": metric,
+                    "value": read_values(raw, metric, column).astype(float),
+                    "raw_value": raw,
+                }
+            )
+        )
     return pd.concat(parts) if parts else pd.DataFrame()
 
 
@@ -140,8 +152,7 @@ def run_naive(pages: list[Path], database: Path, fmt: str) -> int:
     reader = read_html_tables if fmt == "html" else read_text_tables
     rows = 0
     for path in pages:
-        cleaned = [clean_table(table, path.stem, index)
-                   for index, table in enumerate(reader(path))]
+        cleaned = [clean_table(table, path.stem, index) for index, table in enumerate(reader(path))]
         frame = pd.concat([c for c in cleaned if len(c)])
         connection.execute("INSERT INTO measurements SELECT * FROM frame")
         rows += len(frame)

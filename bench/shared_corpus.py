@@ -36,8 +36,11 @@ GENERATOR = PROJECT_ROOT.parent / "shared" / "bench-corpus" / "gen_corpus.py"
 SMALL_SHARE = 5  # the small run reads the first fifth of the pages
 # The truth's value columns, the metric perfledger stores each under and the factor from the
 # truth's unit to perfledger's canonical one (time to train: minutes to seconds).
-TRUTH_VALUES = {"throughput": ("throughput", 1.0), "latency_ms": ("latency", 1.0),
-                "time_to_train_min": ("time_to_train", 60.0)}
+TRUTH_VALUES = {
+    "throughput": ("throughput", 1.0),
+    "latency_ms": ("latency", 1.0),
+    "time_to_train_min": ("time_to_train", 60.0),
+}
 DIGITS = 3  # values are compared rounded: published with two decimals at most
 
 
@@ -71,22 +74,42 @@ class Round:
 # ---- the corpus -------------------------------------------------------------------------------
 
 
-def generate(folder: Path, docs: int, rows_per_table: int, seed: int,
-             generator: Path = GENERATOR) -> Corpus:
+def generate(
+    folder: Path, docs: int, rows_per_table: int, seed: int, generator: Path = GENERATOR
+) -> Corpus:
     """The generator's pages and truth in `folder`; the pages linked into two folders of
     their own (all, the first fifth), since the generator writes its truth beside them."""
     if not generator.is_file():
-        raise FileNotFoundError(f"{generator} not found: the corpus generator lives in "
-                                "../shared/bench-corpus")
+        raise FileNotFoundError(
+            f"{generator} not found: the corpus generator lives in ../shared/bench-corpus"
+        )
     out = folder / "generated"
-    subprocess.run([sys.executable, str(generator), "--docs", str(docs), "--rows-per-table",
-                    str(rows_per_table), "--format", "html", "--seed", str(seed),
-                    "--out", str(out)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(generator),
+            "--docs",
+            str(docs),
+            "--rows-per-table",
+            str(rows_per_table),
+            "--format",
+            "html",
+            "--seed",
+            str(seed),
+            "--out",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+    )
     pages = sorted(out.glob("doc_*.html"))
-    corpus = Corpus(out, folder / "pages", folder / "pages-small",
-                    pl.read_parquet(out / "truth.parquet"))
-    for target, chosen in ((corpus.pages, pages),
-                           (corpus.small_pages, pages[:max(1, len(pages) // SMALL_SHARE)])):
+    corpus = Corpus(
+        out, folder / "pages", folder / "pages-small", pl.read_parquet(out / "truth.parquet")
+    )
+    for target, chosen in (
+        (corpus.pages, pages),
+        (corpus.small_pages, pages[: max(1, len(pages) // SMALL_SHARE)]),
+    ):
         target.mkdir(parents=True, exist_ok=True)
         for path in chosen:
             os.link(path, target / path.name)
@@ -95,10 +118,14 @@ def generate(folder: Path, docs: int, rows_per_table: int, seed: int,
 
 def truth_values(truth: pl.DataFrame) -> pl.DataFrame:
     """(page, metric, value) of every value of the truth, in perfledger's units."""
-    parts = [truth.filter(pl.col(column).is_not_null()).select(
-        pl.col("doc_id").alias("page"), pl.lit(metric).alias("metric"),
-        (pl.col(column).cast(pl.Float64) * factor).round(DIGITS).alias("value"))
-        for column, (metric, factor) in TRUTH_VALUES.items()]
+    parts = [
+        truth.filter(pl.col(column).is_not_null()).select(
+            pl.col("doc_id").alias("page"),
+            pl.lit(metric).alias("metric"),
+            (pl.col(column).cast(pl.Float64) * factor).round(DIGITS).alias("value"),
+        )
+        for column, (metric, factor) in TRUTH_VALUES.items()
+    ]
     return pl.concat(parts)
 
 
@@ -107,12 +134,19 @@ def truth_figures(truth: pl.DataFrame) -> pl.DataFrame:
     with its name ("0.0719 MAE") and a ranking written as a word ("First")."""
     places = {"First": 1.0, "Second": 2.0, "Third": 3.0}
     scores = truth.filter(pl.col("eval_metric").is_not_null()).select(
-        pl.col("doc_id").alias("page"), pl.lit("eval_metric").alias("metric"),
-        pl.col("eval_metric").str.extract(r"^([\d.]+)").cast(pl.Float64).round(DIGITS)
-        .alias("value"))
+        pl.col("doc_id").alias("page"),
+        pl.lit("eval_metric").alias("metric"),
+        pl.col("eval_metric")
+        .str.extract(r"^([\d.]+)")
+        .cast(pl.Float64)
+        .round(DIGITS)
+        .alias("value"),
+    )
     ranks = truth.filter(pl.col("ranking").is_in(list(places))).select(
-        pl.col("doc_id").alias("page"), pl.lit("ranking").alias("metric"),
-        pl.col("ranking").replace_strict(places, return_dtype=pl.Float64).alias("value"))
+        pl.col("doc_id").alias("page"),
+        pl.lit("ranking").alias("metric"),
+        pl.col("ranking").replace_strict(places, return_dtype=pl.Float64).alias("value"),
+    )
     return pl.concat([scores, ranks])
 
 
@@ -123,9 +157,15 @@ def timed(command: list[str]) -> Timing:
     """Wall and CPU time of `command` run to its end; its output is read and dropped."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True, check=False,
-                          env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)})
+    done = subprocess.run(
+        command,
+        cwd=PROJECT_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -135,13 +175,30 @@ def timed(command: list[str]) -> Timing:
 
 
 def ingest_command(pages: Path, warehouse: Path) -> list[str]:
-    return [sys.executable, "-m", "perfledger", "ingest", "--quiet", "--warehouse",
-            str(warehouse), str(pages)]
+    return [
+        sys.executable,
+        "-m",
+        "perfledger",
+        "ingest",
+        "--quiet",
+        "--warehouse",
+        str(warehouse),
+        str(pages),
+    ]
 
 
 def naive_command(pages: Path, database: Path) -> list[str]:
-    return [sys.executable, "-m", "bench.naive", "--pages", str(pages), "--database",
-            str(database), "--format", "html"]
+    return [
+        sys.executable,
+        "-m",
+        "bench.naive",
+        "--pages",
+        str(pages),
+        "--database",
+        str(database),
+        "--format",
+        "html",
+    ]
 
 
 def run_round(corpus: Corpus, work: Path) -> Round:
@@ -184,8 +241,11 @@ def compare(truth: pl.DataFrame, found: pl.DataFrame) -> Accuracy:
     found = found.select(key).with_columns(pl.col("value").round(DIGITS))
 
     def matched(reference: pl.DataFrame) -> int:
-        counts = reference.group_by(key).len("wanted").join(
-            found.group_by(key).len("got"), on=key, how="inner")
+        counts = (
+            reference.group_by(key)
+            .len("wanted")
+            .join(found.group_by(key).len("got"), on=key, how="inner")
+        )
         return int(counts.select(pl.min_horizontal("wanted", "got").sum()).item() or 0)
 
     return Accuracy(expected.height, matched(expected), found.height, matched(everything))
@@ -198,7 +258,8 @@ def ingested_values(warehouse: Path) -> pl.DataFrame:
     try:
         return connection.execute(
             r"""SELECT regexp_extract(source_url, '([^/]+)\.html$', 1) AS page, metric, value
-                FROM measurements""").pl()
+                FROM measurements"""
+        ).pl()
     finally:
         connection.close()
 
@@ -211,7 +272,8 @@ def naive_values(database: Path) -> pl.DataFrame:
     connection = duckdb.connect(str(database), read_only=True)
     try:
         return connection.execute(
-            "SELECT page, metric, value FROM measurements WHERE value IS NOT NULL").pl()
+            "SELECT page, metric, value FROM measurements WHERE value IS NOT NULL"
+        ).pl()
     finally:
         connection.close()
 
@@ -234,30 +296,39 @@ class Report:
 
     def steady_rates(self, which: str) -> list[float]:
         extra = self.values - self.small_values
-        return [extra / (getattr(r, which)["full"].wall_s - getattr(r, which)["small"].wall_s)
-                for r in self.rounds]
+        return [
+            extra / (getattr(r, which)["full"].wall_s - getattr(r, which)["small"].wall_s)
+            for r in self.rounds
+        ]
 
     def steady_ratios(self) -> list[float]:
-        return [ingest / naive for ingest, naive in zip(self.steady_rates("ingest"),
-                                                        self.steady_rates("naive"),
-                                                        strict=True)]
+        return [
+            ingest / naive
+            for ingest, naive in zip(
+                self.steady_rates("ingest"), self.steady_rates("naive"), strict=True
+            )
+        ]
 
     def facts(self) -> dict:
         return {
-            "docs": self.docs, "values": self.values, "small_values": self.small_values,
+            "docs": self.docs,
+            "values": self.values,
+            "small_values": self.small_values,
             "end_to_end_ratios": self.end_to_end_ratios(),
             "steady_ratios": self.steady_ratios(),
             "ingest_steady_rates": self.steady_rates("ingest"),
             "naive_steady_rates": self.steady_rates("naive"),
-            "rounds": [{name: {size: timing.__dict__ for size, timing in
-                               getattr(r, name).items()} for name in ("ingest", "naive")}
-                       for r in self.rounds],
-            "ingest_accuracy": self.ingest_accuracy.__dict__ | {
-                "recall": self.ingest_accuracy.recall,
-                "precision": self.ingest_accuracy.precision},
-            "naive_accuracy": self.naive_accuracy.__dict__ | {
-                "recall": self.naive_accuracy.recall,
-                "precision": self.naive_accuracy.precision},
+            "rounds": [
+                {
+                    name: {size: timing.__dict__ for size, timing in getattr(r, name).items()}
+                    for name in ("ingest", "naive")
+                }
+                for r in self.rounds
+            ],
+            "ingest_accuracy": self.ingest_accuracy.__dict__
+            | {"recall": self.ingest_accuracy.recall, "precision": self.ingest_accuracy.precision},
+            "naive_accuracy": self.naive_accuracy.__dict__
+            | {"recall": self.naive_accuracy.recall, "precision": self.naive_accuracy.precision},
             "load_average": self.load_average,
         }
 
@@ -267,8 +338,7 @@ def spread(figures: list[float], unit: str = "x", digits: int = 2) -> str:
     median = statistics.median(figures)
     if len(figures) == 1:
         return f"{median:,.{digits}f}{unit}"
-    return (f"{median:,.{digits}f}{unit} ({min(figures):,.{digits}f}-"
-            f"{max(figures):,.{digits}f})")
+    return f"{median:,.{digits}f}{unit} ({min(figures):,.{digits}f}-{max(figures):,.{digits}f})"
 
 
 def render(report: Report) -> str:
@@ -278,29 +348,48 @@ def render(report: Report) -> str:
     ingest_accuracy, naive_accuracy = report.ingest_accuracy, report.naive_accuracy
     rows = [
         ("corpus", f"{report.docs} pages of ../shared/bench-corpus, {report.values:,} values"),
-        ("ingest / naive, steady state", spread(report.steady_ratios()) + f", "
-         f"{len(report.rounds)} rounds"),
+        (
+            "ingest / naive, steady state",
+            spread(report.steady_ratios()) + f", {len(report.rounds)} rounds",
+        ),
         ("ingest / naive, end to end", spread(report.end_to_end_ratios())),
         ("ingest, steady state", spread(report.steady_rates("ingest"), " values/s", 0)),
         ("naive, steady state", spread(report.steady_rates("naive"), " values/s", 0)),
-        (f"ingest of {report.docs} pages, wall / CPU",
-         f"{spread([t.wall_s for t in full], ' s', 1)} / {spread([t.cpu_s for t in full], ' s', 1)}"),
-        (f"naive of {report.docs} pages, wall / CPU",
-         f"{spread([t.wall_s for t in naive], ' s', 1)} / "
-         f"{spread([t.cpu_s for t in naive], ' s', 1)}"),
-        (f"ingest of {small} pages, wall", spread([r.ingest["small"].wall_s
-                                                    for r in report.rounds], " s", 1)),
-        ("ingest, recall", f"{ingest_accuracy.recall:.5f} ({ingest_accuracy.matched:,} of "
-                           f"{ingest_accuracy.expected:,} values)"),
-        ("ingest, precision", f"{ingest_accuracy.precision:.5f} "
-                              f"({ingest_accuracy.loaded_matched:,} of "
-                              f"{ingest_accuracy.loaded:,} values loaded)"),
-        ("naive, recall / precision", f"{naive_accuracy.recall:.4f} / "
-                                      f"{naive_accuracy.precision:.4f}"),
-        ("load average, start / end", f"{report.load_average[0]:.1f} / "
-                                      f"{report.load_average[1]:.1f} "
-                                      f"({os.cpu_count()} cores, Python "
-                                      f"{platform.python_version()})"),
+        (
+            f"ingest of {report.docs} pages, wall / CPU",
+            f"{spread([t.wall_s for t in full], ' s', 1)} / {spread([t.cpu_s for t in full], ' s', 1)}",
+        ),
+        (
+            f"naive of {report.docs} pages, wall / CPU",
+            f"{spread([t.wall_s for t in naive], ' s', 1)} / "
+            f"{spread([t.cpu_s for t in naive], ' s', 1)}",
+        ),
+        (
+            f"ingest of {small} pages, wall",
+            spread([r.ingest["small"].wall_s for r in report.rounds], " s", 1),
+        ),
+        (
+            "ingest, recall",
+            f"{ingest_accuracy.recall:.5f} ({ingest_accuracy.matched:,} of "
+            f"{ingest_accuracy.expected:,} values)",
+        ),
+        (
+            "ingest, precision",
+            f"{ingest_accuracy.precision:.5f} "
+            f"({ingest_accuracy.loaded_matched:,} of "
+            f"{ingest_accuracy.loaded:,} values loaded)",
+        ),
+        (
+            "naive, recall / precision",
+            f"{naive_accuracy.recall:.4f} / {naive_accuracy.precision:.4f}",
+        ),
+        (
+            "load average, start / end",
+            f"{report.load_average[0]:.1f} / "
+            f"{report.load_average[1]:.1f} "
+            f"({os.cpu_count()} cores, Python "
+            f"{platform.python_version()})",
+        ),
     ]
     width = max(len(what) for what, _ in rows)
     return "\n".join(f"  {what:<{width}}  {value}" for what, value in rows)
@@ -311,8 +400,9 @@ def log(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> Report:
-    parser = argparse.ArgumentParser(prog="python -m bench.shared_corpus",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.shared_corpus", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--docs", type=int, default=400)
     parser.add_argument("--rows-per-table", type=int, default=40)
     parser.add_argument("--seed", type=int, default=20240601)
@@ -325,8 +415,9 @@ def main(argv: list[str] | None = None) -> Report:
     work.mkdir(parents=True, exist_ok=True)
     try:
         log(f"generating {args.docs} pages with {args.generator}")
-        corpus = generate(work / "corpus", args.docs, args.rows_per_table, args.seed,
-                          args.generator)
+        corpus = generate(
+            work / "corpus", args.docs, args.rows_per_table, args.seed, args.generator
+        )
         load_before = os.getloadavg()[0]
         rounds = []
         for number in range(1, args.rounds + 1):
@@ -334,10 +425,14 @@ def main(argv: list[str] | None = None) -> Report:
             rounds.append(run_round(corpus, work))
         load_after = os.getloadavg()[0]
         report = Report(
-            args.docs, corpus.values(corpus.pages), corpus.values(corpus.small_pages), rounds,
+            args.docs,
+            corpus.values(corpus.pages),
+            corpus.values(corpus.small_pages),
+            rounds,
             compare(corpus.truth, ingested_values(work / "warehouse-full")),
             compare(corpus.truth, naive_values(work / "naive-full.duckdb")),
-            (load_before, load_after))
+            (load_before, load_after),
+        )
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -57,7 +57,7 @@ def draw_number(rng: random.Random, low: float, high: float, decimals: int) -> s
 def print_number(value: float, decimals: int, separators: bool = True) -> str:
     """`value` printed, nudged up by its last digit where it would print as zero or as a
     precision label."""
-    step = 10.0 ** -decimals
+    step = 10.0**-decimals
     while True:
         text = format_count(value, decimals)
         if not separators:

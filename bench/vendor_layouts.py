@@ -24,18 +24,30 @@ from bench.tables import (
     scaled,
 )
 
-DLE_MODELS = ("EfficientNet v1-B0", "EfficientNet v1-B4", "ResNet-50 v1.5", "SSD300 v1.1",
-              "FastPitch", "BERT-Large", "Transformer-XL Base", "nnU-Net")
+DLE_MODELS = (
+    "EfficientNet v1-B0",
+    "EfficientNet v1-B4",
+    "ResNet-50 v1.5",
+    "SSD300 v1.1",
+    "FastPitch",
+    "BERT-Large",
+    "Transformer-XL Base",
+    "nnU-Net",
+)
 # (system as the heading names it, the precision mixed precision is compared with)
-TRAINING_SYSTEMS = (("NVIDIA DGX A100 (8x A100 80GB)", "TF32"),
-                    ("NVIDIA DGX A100 (8x A100 40GB)", "TF32"),
-                    ("NVIDIA DGX-1 (8x V100 32GB)", "FP32"),
-                    ("NVIDIA DGX-1 (8x V100 16GB)", "FP32"),
-                    ("NVIDIA DGX H100 (8x H100 80GB)", "TF32"))
-INFERENCE_SYSTEMS = (("NVIDIA DGX A100 (1x A100 80GB)", "TF32"),
-                     ("NVIDIA DGX-1 (1x V100 32GB)", "FP32"),
-                     ("NVIDIA DGX H100 (1x H100 80GB)", "TF32"),
-                     ("NVIDIA T4", "FP32"))
+TRAINING_SYSTEMS = (
+    ("NVIDIA DGX A100 (8x A100 80GB)", "TF32"),
+    ("NVIDIA DGX A100 (8x A100 40GB)", "TF32"),
+    ("NVIDIA DGX-1 (8x V100 32GB)", "FP32"),
+    ("NVIDIA DGX-1 (8x V100 16GB)", "FP32"),
+    ("NVIDIA DGX H100 (8x H100 80GB)", "TF32"),
+)
+INFERENCE_SYSTEMS = (
+    ("NVIDIA DGX A100 (1x A100 80GB)", "TF32"),
+    ("NVIDIA DGX-1 (1x V100 32GB)", "FP32"),
+    ("NVIDIA DGX H100 (1x H100 80GB)", "TF32"),
+    ("NVIDIA T4", "FP32"),
+)
 KNOWN_CHIPS = ("MI300X", "MI250X", "MI210", "Gaudi2", "Gaudi3", "H100", "TPU v5e")
 # Names no vocabulary holds: the warehouse keeps them as published.
 UNKNOWN_CHIPS = ("Zeta-9", "NeoChip X2", "Quark QX-400", "Helios H7", "Lumen L20", "Strata S1")
@@ -53,8 +65,10 @@ SERVED_MODELS = (
     ("Whisper Large v3", ("samples/s",)),
 )
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-RUN_NOTE = ("Our results were obtained by running the benchmark scripts in the framework's "
-            "release container on {system}.")
+RUN_NOTE = (
+    "Our results were obtained by running the benchmark scripts in the framework's "
+    "release container on {system}."
+)
 
 
 class TableBuilder:
@@ -106,11 +120,15 @@ def make_dle_training(rng: random.Random, _fmt: str) -> Table:
     scaling = rng.random() < 0.5
     separators = rng.random() < 0.5
     decimals = rng.choice((0, 2))
-    builder = TableBuilder([
-        *leading, f"Throughput - {base}", "Throughput - mixed precision",
-        f"Throughput speedup ({base} - mixed precision)",
-        *([f"Weak scaling - {base}", "Weak scaling - mixed precision"] if scaling else []),
-    ])
+    builder = TableBuilder(
+        [
+            *leading,
+            f"Throughput - {base}",
+            "Throughput - mixed precision",
+            f"Throughput speedup ({base} - mixed precision)",
+            *([f"Weak scaling - {base}", "Weak scaling - mixed precision"] if scaling else []),
+        ]
+    )
     rate, gain = draw_rate(rng), rng.uniform(1.05, 3.2)
     for batch in sorted(rng.sample(BATCHES[4:9], rng.choice((1, 1, 2)))):
         single: tuple[float, float] | None = None
@@ -124,16 +142,22 @@ def make_dle_training(rng: random.Random, _fmt: str) -> Table:
             cells = [config(str(count)), config(str(batch))]
             if leading[0] != "GPUs":
                 cells.reverse()
-            cells += [plain(base_text, "throughput", "items/s"),
-                      plain(mixed_text, "throughput", "items/s"), plain(speedup, "speedup", "x")]
+            cells += [
+                plain(base_text, "throughput", "items/s"),
+                plain(mixed_text, "throughput", "items/s"),
+                plain(speedup, "speedup", "x"),
+            ]
             if scaling:
                 single = single or (scaled(base_text), scaled(mixed_text))
                 for text, first in ((base_text, single[0]), (mixed_text, single[1])):
                     ratio = "1" if count == 1 else print_number(scaled(text) / first, 2)
                     cells.append(plain(ratio, "scaling_efficiency", "x"))
             builder.add_row(cells)
-    return builder.table(f"Training performance results for {model}", RUN_NOTE.format(
-        system=system), context=f"Training performance: {system}")
+    return builder.table(
+        f"Training performance results for {model}",
+        RUN_NOTE.format(system=system),
+        context=f"Training performance: {system}",
+    )
 
 
 def make_dle_accuracy(rng: random.Random, _fmt: str) -> Table:
@@ -144,11 +168,17 @@ def make_dle_accuracy(rng: random.Random, _fmt: str) -> Table:
     with_batch = rng.random() < 0.5
     percent = rng.random() < 0.5
     clock = rng.random() < 0.5
-    builder = TableBuilder([
-        "GPUs", *(["Batch size / GPU"] if with_batch else []), f"Accuracy - {base}",
-        "Accuracy - mixed precision", f"Time to train - {base}", "Time to train - mixed precision",
-        f"Time to train speedup ({base} to mixed precision)",
-    ])
+    builder = TableBuilder(
+        [
+            "GPUs",
+            *(["Batch size / GPU"] if with_batch else []),
+            f"Accuracy - {base}",
+            "Accuracy - mixed precision",
+            f"Time to train - {base}",
+            "Time to train - mixed precision",
+            f"Time to train speedup ({base} to mixed precision)",
+        ]
+    )
     # hours on 8 GPUs: a clock reading stays under 100 hours on one GPU
     hours, gain = rng.uniform(2, 12), rng.uniform(1.3, 3.0)
     for count in sorted(rng.sample((1, 4, 8, 16, 32, 64), rng.randint(2, 4))):
@@ -161,8 +191,9 @@ def make_dle_accuracy(rng: random.Random, _fmt: str) -> Table:
                 text = f"{score * 100 + rng.uniform(-0.3, 0.3):.2f}"
                 cells.append((text + "%", Expected("accuracy", scaled(text), "%")))
             else:
-                cells.append(plain(f"{score + rng.uniform(-0.003, 0.003):.3f}", "accuracy",
-                                   "score"))
+                cells.append(
+                    plain(f"{score + rng.uniform(-0.003, 0.003):.3f}", "accuracy", "score")
+                )
         base_hours = hours * 8 / count
         times = []
         for spent in (base_hours, base_hours / gain * rng.uniform(0.95, 1.05)):
@@ -177,8 +208,11 @@ def make_dle_accuracy(rng: random.Random, _fmt: str) -> Table:
                 cells.append((text + "hrs", Expected("time_to_train", times[-1], "s")))
         cells.append(plain(print_number(times[0] / times[1], 2), "speedup", "x"))
         builder.add_row(cells)
-    return builder.table(f"Training accuracy results for {model}", RUN_NOTE.format(
-        system=system), context=f"Training accuracy: {system}")
+    return builder.table(
+        f"Training accuracy results for {model}",
+        RUN_NOTE.format(system=system),
+        context=f"Training accuracy: {system}",
+    )
 
 
 def make_dle_inference(rng: random.Random, _fmt: str) -> Table:
@@ -188,24 +222,36 @@ def make_dle_inference(rng: random.Random, _fmt: str) -> Table:
     model = rng.choice(DLE_MODELS)
     precision = rng.choice(("FP16", base, "Mixed precision"))
     resolution = rng.random() < 0.5
-    builder = TableBuilder([
-        "Batch size", *(["Resolution"] if resolution else []), "Throughput Avg",
-        "Latency Avg (ms)", "Latency 90% (ms)", "Latency 95% (ms)", "Latency 99% (ms)",
-    ])
+    builder = TableBuilder(
+        [
+            "Batch size",
+            *(["Resolution"] if resolution else []),
+            "Throughput Avg",
+            "Latency Avg (ms)",
+            "Latency 90% (ms)",
+            "Latency 95% (ms)",
+            "Latency 99% (ms)",
+        ]
+    )
     rate = draw_rate(rng) / 10
     size = rng.choice(("224x224", "380x380", "512x512"))
     for batch in sorted(rng.sample(BATCHES, rng.randint(4, 9))):
         throughput = rate * batch * rng.uniform(0.6, 1.0) ** math.log2(batch + 1)
         average = batch / throughput * 1000
-        cells = [config(str(batch)), *([config(size)] if resolution else []),
-                 plain(print_number(throughput, 2), "throughput", "items/s")]
+        cells = [
+            config(str(batch)),
+            *([config(size)] if resolution else []),
+            plain(print_number(throughput, 2), "throughput", "items/s"),
+        ]
         for spread in (1.0, 1.01, 1.02, 1.05):
             cells.append(plain(print_number(average * spread, 2), "latency", "ms"))
         builder.add_row(cells)
-    return builder.table(f"Inference performance results for {model}",
-                         RUN_NOTE.format(system=system),
-                         context=f"Inference performance: {system}",
-                         caption=f"{precision} Inference Latency")
+    return builder.table(
+        f"Inference performance results for {model}",
+        RUN_NOTE.format(system=system),
+        context=f"Inference performance: {system}",
+        caption=f"{precision} Inference Latency",
+    )
 
 
 # ---- units in the cells ---------------------------------------------------------------------
@@ -217,22 +263,31 @@ def make_units_in_cells(rng: random.Random, _fmt: str) -> Table:
     chip, precision = rng.choice(KNOWN_CHIPS), rng.choice(CHIP_PRECISIONS)
     training = rng.random() < 0.4
     speedup = rng.random() < 0.6
-    builder = TableBuilder(["Model", "Batch size", "Throughput",
-                            "Time to train" if training else "Latency",
-                            *(["Speedup"] if speedup else [])])
+    builder = TableBuilder(
+        [
+            "Model",
+            "Batch size",
+            "Throughput",
+            "Time to train" if training else "Latency",
+            *(["Speedup"] if speedup else []),
+        ]
+    )
     for model, units in rng.sample(SERVED_MODELS, rng.randint(3, 7)):
         number = draw_number(rng, 10, 40_000, rng.choice((0, 0, 1)))
-        cells = [config(model), config(str(rng.choice(BATCHES[:8]))),
-                 (f"{number} {rng.choice(units)}", Expected("throughput", scaled(number),
-                                                             "items/s"))]
+        cells = [
+            config(model),
+            config(str(rng.choice(BATCHES[:8]))),
+            (f"{number} {rng.choice(units)}", Expected("throughput", scaled(number), "items/s")),
+        ]
         cells.append(draw_duration(rng) if training else draw_latency(rng))
         if speedup:
             factor = draw_number(rng, 1.05, 4.0, 2)
             cells.append((f"{factor}x", Expected("speedup", scaled(factor), "x")))
         builder.add_row(cells)
     title = "Training results" if training else "Inference throughput and latency"
-    return builder.table(title, "Measured with the vendor's latest software release.",
-                         context=f"{chip}, {precision}")
+    return builder.table(
+        title, "Measured with the vendor's latest software release.", context=f"{chip}, {precision}"
+    )
 
 
 def draw_latency(rng: random.Random) -> tuple[str, Expected]:
@@ -277,16 +332,27 @@ def make_unknown_platforms(rng: random.Random, _fmt: str) -> Table:
         model, _units = rng.choice(SERVED_MODELS)
         throughput = draw_number(rng, 20, 90_000, rng.choice((0, 1)))
         latency = draw_number(rng, 0.3, 400.0, 2)
-        labels = ([config(name_system(rng, rng.choice(chips))), config(model),
-                   config(rng.choice(CHIP_PRECISIONS))] if in_rows
-                  else [config(model), config(str(rng.choice(BATCHES[:9])))])
-        builder.add_row([*labels, plain(throughput, "throughput", "items/s"),
-                         plain(latency, "latency", "ms")])
+        labels = (
+            [
+                config(name_system(rng, rng.choice(chips))),
+                config(model),
+                config(rng.choice(CHIP_PRECISIONS)),
+            ]
+            if in_rows
+            else [config(model), config(str(rng.choice(BATCHES[:9])))]
+        )
+        builder.add_row(
+            [*labels, plain(throughput, "throughput", "items/s"), plain(latency, "latency", "ms")]
+        )
     if in_rows:
-        return builder.table("Results on other accelerators",
-                             "Each system ran the same software stack.")
-    return builder.table("Early results", "Preliminary measurements, subject to change.",
-                         context=f"{name_system(rng, chips[0])}, {rng.choice(CHIP_PRECISIONS)}")
+        return builder.table(
+            "Results on other accelerators", "Each system ran the same software stack."
+        )
+    return builder.table(
+        "Early results",
+        "Preliminary measurements, subject to change.",
+        context=f"{name_system(rng, chips[0])}, {rng.choice(CHIP_PRECISIONS)}",
+    )
 
 
 # ---- a two-row header -----------------------------------------------------------------------
@@ -299,9 +365,13 @@ def make_two_level_header(rng: random.Random, _fmt: str) -> Table:
     with_model = rng.random() < 0.5
     tops = ("Mixed Precision", base)
     subs = ("Throughput (samples/s)", "Latency (ms)")
-    builder = TableBuilder([*(["Model"] if with_model else []), "Batch size",
-                            *(f"{top}{HEADER_LEVEL_SEPARATOR}{sub}" for top in tops
-                              for sub in subs)])
+    builder = TableBuilder(
+        [
+            *(["Model"] if with_model else []),
+            "Batch size",
+            *(f"{top}{HEADER_LEVEL_SEPARATOR}{sub}" for top in tops for sub in subs),
+        ]
+    )
     model = rng.choice(SERVED_MODELS)[0]
     rate = draw_rate(rng)
     for batch in sorted(rng.sample(BATCHES, rng.randint(4, 10)), reverse=True):
@@ -311,9 +381,12 @@ def make_two_level_header(rng: random.Random, _fmt: str) -> Table:
             cells.append(plain(print_number(throughput, 0), "throughput", "items/s"))
             cells.append(plain(print_number(batch / throughput * 1000, 3), "latency", "ms"))
         builder.add_row(cells)
-    return builder.table(f"Inference performance results for {model}",
-                         RUN_NOTE.format(system=system),
-                         context=f"Inference performance: {system}", header_levels=2)
+    return builder.table(
+        f"Inference performance results for {model}",
+        RUN_NOTE.format(system=system),
+        context=f"Inference performance: {system}",
+        header_levels=2,
+    )
 
 
 # ---- the mix --------------------------------------------------------------------------------

@@ -31,8 +31,9 @@ def render() -> str:
 
     with tempfile.TemporaryDirectory(prefix="perfledger-docs-") as scratch:
         warehouse = Path(scratch) / "no-warehouse"  # absent: the command uses an empty one
-        result = CliRunner().invoke(main, ["dictionary", "--warehouse", str(warehouse)],
-                                    env={"PERFLEDGER_WAREHOUSE": None})
+        result = CliRunner().invoke(
+            main, ["dictionary", "--warehouse", str(warehouse)], env={"PERFLEDGER_WAREHOUSE": None}
+        )
     if result.exit_code != 0:
         raise RuntimeError(f"perfledger dictionary failed ({result.exit_code}): {result.output}")
     return HEADER + result.output

@@ -128,8 +128,13 @@ class ReadDocument(NamedTuple):
 
 
 def read_archived(
-    archive_dir: Path, sha256: str, content_type: str, layout: str, check: bool = True,
-    archive_url: str | None = None, plan_for: tuple[str, LabelMappings] | None = None,
+    archive_dir: Path,
+    sha256: str,
+    content_type: str,
+    layout: str,
+    check: bool = True,
+    archive_url: str | None = None,
+    plan_for: tuple[str, LabelMappings] | None = None,
 ) -> ReadDocument:
     """The parsed document, layout name and claims of an archived document version: the
     work a budget bounds, done where the budget says (this process or the worker).
@@ -148,8 +153,9 @@ def read_archived(
     return ReadDocument(parsed, layout_name, claims, plans)
 
 
-def _planned(parsed: ParsedDocument, source_id: str, mappings: LabelMappings
-             ) -> DocumentPlans | None:
+def _planned(
+    parsed: ParsedDocument, source_id: str, mappings: LabelMappings
+) -> DocumentPlans | None:
     from perfledger.schemas.cells import surely_fits
     from perfledger.schemas.chunk_reading import plan_document
     from perfledger.schemas.reading_caches import refresh_caches
@@ -158,8 +164,14 @@ def _planned(parsed: ParsedDocument, source_id: str, mappings: LabelMappings
         return None  # cells the run's process checks, and plans if they pass
     try:
         refresh_caches()
-        return plan_document(parsed.cells, parsed.outline, parsed.metadata.title,
-                             parsed.metadata.language, source_id, mappings)
+        return plan_document(
+            parsed.cells,
+            parsed.outline,
+            parsed.metadata.title,
+            parsed.metadata.language,
+            source_id,
+            mappings,
+        )
     except Exception:  # noqa: BLE001 - the run's process plans the document, and says why
         return None
 

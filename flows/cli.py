@@ -35,15 +35,34 @@ def main() -> None:
 @click.argument("targets", nargs=-1)
 @warehouse_option
 @click.option("--trigger", default="cli", show_default=True, help="Recorded with the snapshot.")
-@click.option("--wait", "wait_s", type=float, default=0.0, show_default=True,
-              help="Seconds to wait for another ingest holding the warehouse.")
+@click.option(
+    "--wait",
+    "wait_s",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Seconds to wait for another ingest holding the warehouse.",
+)
 @click.option("--quiet", is_flag=True, help="Print only the summary.")
-@click.option("--source", "source_name", default=None,
-              help="Fetch this registered source; with files, treat them as its versions.")
-@click.option("--captured-at", "captured_at", default=None,
-              help="Capture time (ISO 8601) of the files given; default: their mtime.")
-@click.option("--round", "mlperf_round", default=None, metavar="X.Y",
-              help="MLPerf round of a results tree whose logs and folders do not name it.")
+@click.option(
+    "--source",
+    "source_name",
+    default=None,
+    help="Fetch this registered source; with files, treat them as its versions.",
+)
+@click.option(
+    "--captured-at",
+    "captured_at",
+    default=None,
+    help="Capture time (ISO 8601) of the files given; default: their mtime.",
+)
+@click.option(
+    "--round",
+    "mlperf_round",
+    default=None,
+    metavar="X.Y",
+    help="MLPerf round of a results tree whose logs and folders do not name it.",
+)
 def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at, mlperf_round):
     """Read PATH_OR_URL ... (files, folders) or, with none, the bundled demo corpus."""
     from perfledger.flows.live_progress import tracker_for
@@ -53,21 +72,32 @@ def ingest(targets, warehouse, trigger, wait_s, quiet, source_name, captured_at,
     try:
         # A flow run logs through Prefect, whose lines a live display would garble.
         with tracker_for(quiet or through_prefect()) as tracker:
-            summary = run_ingest(list(targets), warehouse, trigger=trigger, wait_s=wait_s,
-                                 progress=_progress_lines(quiet), tracker=tracker,
-                                 source_name=source_name, captured_at=captured_at,
-                                 mlperf_round=mlperf_round)
+            summary = run_ingest(
+                list(targets),
+                warehouse,
+                trigger=trigger,
+                wait_s=wait_s,
+                progress=_progress_lines(quiet),
+                tracker=tracker,
+                source_name=source_name,
+                captured_at=captured_at,
+                mlperf_round=mlperf_round,
+            )
     except KeyboardInterrupt as interruption:
         interrupted(getattr(interruption, "summary", None))
     except (lake.WarehouseError, ValueError) as error:
         fail(str(error))
     except ObjectStoreError as error:  # the raw pages could not be put on the bucket
-        fail(f"the ingest stopped: {error}. Nothing of this run was committed; run the "
-             "ingest again once the object store answers")
+        fail(
+            f"the ingest stopped: {error}. Nothing of this run was committed; run the "
+            "ingest again once the object store answers"
+        )
     except duckdb.Error as error:  # the catalog or the object store failed mid-run
-        fail(f"the ingest stopped: {database_failure(error)}. Each run is committed whole or "
-             "not at all (`perfledger snapshots` lists those that were); run the ingest again "
-             "once this is fixed")
+        fail(
+            f"the ingest stopped: {database_failure(error)}. Each run is committed whole or "
+            "not at all (`perfledger snapshots` lists those that were); run the ingest again "
+            "once this is fixed"
+        )
     click.echo(_summary_text(summary))
     if summary.failures and summary.documents_read == len(summary.failures):
         sys.exit(1)
@@ -88,7 +118,8 @@ def _summary_text(summary) -> str:
         f"values removed:      {summary.total('values_removed')}",
         f"values quarantined:  {summary.total('values_quarantined')}",
         "claims found:        {} ({} claim-like sentences set aside)".format(
-            *summary.claim_counts()),
+            *summary.claim_counts()
+        ),
         "snapshots:           "
         + (", ".join(str(run.snapshot_id) for run in summary.runs) or "none"),
         f"warehouse:           {summary.warehouse}",
@@ -106,9 +137,13 @@ def _summary_text(summary) -> str:
 @click.argument("sql_text", metavar="QUERY")
 @warehouse_option
 @format_option
-@click.option("--as-of", "as_of", default=None,
-              help="Snapshot id, or a time of ingest (ISO 8601, UTC unless it names a zone): "
-                   "answer as the warehouse stood then.")
+@click.option(
+    "--as-of",
+    "as_of",
+    default=None,
+    help="Snapshot id, or a time of ingest (ISO 8601, UTC unless it names a zone): "
+    "answer as the warehouse stood then.",
+)
 @max_width_option
 def sql(sql_text, warehouse, fmt, as_of, max_width):
     """Run one read-only SQL statement against the warehouse views (measurements, ...)."""
@@ -129,8 +164,10 @@ def _refuse_several_statements(sql_text: str) -> None:
     except duckdb.Error:
         return  # run_sql's read-only check says what cannot be parsed
     if count > 1:
-        fail(f"`perfledger sql` runs one statement, and the SQL holds {count}: run them "
-             "one at a time (or join them with UNION ALL or WITH into one)")
+        fail(
+            f"`perfledger sql` runs one statement, and the SQL holds {count}: run them "
+            "one at a time (or join them with UNION ALL or WITH into one)"
+        )
 
 
 @main.command()
@@ -165,8 +202,9 @@ def sources(fmt, warehouse):
     rows = []
     for source in registry.sources.values():
         captures = [c for c in registry.captures if c.source == source.name]
-        rows.append((source.name, source.publisher, source.kind, source.schedule, source.url,
-                     len(captures)))
+        rows.append(
+            (source.name, source.publisher, source.kind, source.schedule, source.url, len(captures))
+        )
     click.echo(render(["name", "publisher", "kind", "schedule", "url", "captures"], rows, fmt))
 
 

@@ -14,9 +14,11 @@ from perfledger.flows.output import FORMATS, MAX_WIDTH
 from perfledger.warehouse import lake
 from perfledger.warehouse.query import query_text
 
-WAREHOUSE_HELP = ("Warehouse folder, or a shared warehouse: postgres://HOST/DB?data=s3://BUCKET/PREFIX "
-                  "or a .toml file (default: $PERFLEDGER_WAREHOUSE or "
-                  "~/.local/share/perfledger/warehouse).")
+WAREHOUSE_HELP = (
+    "Warehouse folder, or a shared warehouse: postgres://HOST/DB?data=s3://BUCKET/PREFIX "
+    "or a .toml file (default: $PERFLEDGER_WAREHOUSE or "
+    "~/.local/share/perfledger/warehouse)."
+)
 
 
 def warehouse_option(function):
@@ -32,17 +34,24 @@ def warehouse_option(function):
 
 def format_option(function):
     return click.option(
-        "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="table",
+        show_default=True,
         help="Output format.",
     )(function)
 
 
 def max_width_option(function):
     return click.option(
-        "--max-width", "max_width", type=click.IntRange(min=0), default=MAX_WIDTH,
+        "--max-width",
+        "max_width",
+        type=click.IntRange(min=0),
+        default=MAX_WIDTH,
         show_default=True,
         help="Longest table cell in characters; a longer one is cut and ends in \u2026 "
-             "(0: never cut). CSV and JSON are never cut.",
+        "(0: never cut). CSV and JSON are never cut.",
     )(function)
 
 
@@ -62,7 +71,11 @@ def _print_version(context: click.Context, _option, given: bool) -> None:
 
 def version_option(function):
     return click.option(
-        "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+        "--version",
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=_print_version,
         help="Print the installed version and exit.",
     )(function)
 
@@ -83,9 +96,11 @@ def require_sources(warehouse: Path, sources) -> None:
 
     for name in sources:
         if not run_query(warehouse, "source_read", {"source": name})[1][0][0]:
-            fail(f"the warehouse at {warehouse} has read no source named '{name}'; "
-                 "`perfledger sql \"SELECT DISTINCT source_id FROM document_versions\"` "
-                 "lists those it has")
+            fail(
+                f"the warehouse at {warehouse} has read no source named '{name}'; "
+                '`perfledger sql "SELECT DISTINCT source_id FROM document_versions"` '
+                "lists those it has"
+            )
 
 
 def interrupted(summary=None) -> NoReturn:
@@ -95,15 +110,21 @@ def interrupted(summary=None) -> NoReturn:
     committed = [run.snapshot_id for run in summary.runs] if summary is not None else []
     if committed:
         snapshots = ", ".join(str(snapshot) for snapshot in committed)
-        click.echo(f"interrupted: the run in progress wrote nothing; the runs committed "
-                   f"before it stay (snapshots {snapshots})", err=True)
+        click.echo(
+            f"interrupted: the run in progress wrote nothing; the runs committed "
+            f"before it stay (snapshots {snapshots})",
+            err=True,
+        )
     elif summary is not None:
-        click.echo("interrupted: nothing was written (each run is committed whole or not "
-                   "at all)", err=True)
+        click.echo(
+            "interrupted: nothing was written (each run is committed whole or not at all)", err=True
+        )
     else:
-        click.echo("interrupted: the run in progress wrote nothing (each run is committed "
-                   "whole or not at all; `perfledger snapshots` lists those that were)",
-                   err=True)
+        click.echo(
+            "interrupted: the run in progress wrote nothing (each run is committed "
+            "whole or not at all; `perfledger snapshots` lists those that were)",
+            err=True,
+        )
     sys.exit(130)
 
 
@@ -121,8 +142,10 @@ def database_failure(error: BaseException) -> str:
     import duckdb
 
     cause, seen = error, {id(error)}
-    while isinstance(earlier := cause.__cause__ or cause.__context__, duckdb.Error) \
-            and id(earlier) not in seen:
+    while (
+        isinstance(earlier := cause.__cause__ or cause.__context__, duckdb.Error)
+        and id(earlier) not in seen
+    ):
         cause = earlier
         seen.add(id(cause))
     return lake.first_line(cause)

@@ -24,7 +24,8 @@ def build_deployments() -> list[RunnerDeployment]:
     common = {"entrypoint_type": EntrypointType.MODULE_PATH, "tags": ["perfledger"]}
     built = [
         ingest_flow.to_deployment(
-            name="daily", schedules=[Cron(DAILY_CRON, timezone=DAILY_TIMEZONE)],
+            name="daily",
+            schedules=[Cron(DAILY_CRON, timezone=DAILY_TIMEZONE)],
             parameters={"publish": True},
             description="Every registered source into the warehouse, then the BI export.",
             **common,
@@ -33,7 +34,7 @@ def build_deployments() -> list[RunnerDeployment]:
             name="one-source",
             parameters={"source": DEFAULT_SOURCE, "warehouse": None, "dry_run": False},
             description="One source (a registry name, or a file, folder or URL); "
-                        "dry_run reports what would change and writes nothing.",
+            "dry_run reports what would change and writes nothing.",
             **common,
         ),
         publish_flow.to_deployment(
@@ -51,8 +52,10 @@ def _built(
     """`to_deployment` returns a coroutine when called inside an event loop; the worker
     command builds its deployments outside one."""
     if not isinstance(deployment, RunnerDeployment):
-        raise RuntimeError("build_deployments() runs outside an event loop (in an async "
-                           "function, await each flow's ato_deployment instead)")
+        raise RuntimeError(
+            "build_deployments() runs outside an event loop (in an async "
+            "function, await each flow's ato_deployment instead)"
+        )
     return deployment
 
 

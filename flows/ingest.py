@@ -42,8 +42,9 @@ def task_runner_from_env() -> TaskRunner[PrefectFuture[Any]]:
     runners, though any runner is accepted."""
     setting = task_runner_setting()
     if setting in ("", "threads"):
-        return cast(TaskRunner[PrefectFuture[Any]],
-                    ThreadPoolTaskRunner(max_workers=os.cpu_count() or 2))
+        return cast(
+            TaskRunner[PrefectFuture[Any]], ThreadPoolTaskRunner(max_workers=os.cpu_count() or 2)
+        )
     try:
         from prefect_dask.task_runners import DaskTaskRunner
     except ImportError as error:
@@ -53,9 +54,16 @@ def task_runner_from_env() -> TaskRunner[PrefectFuture[Any]]:
         ) from error
     if setting == "dask":
         # One single-threaded process per core: parsing holds the GIL, so threads would queue.
-        return cast(TaskRunner[PrefectFuture[Any]], DaskTaskRunner(cluster_kwargs={
-            "processes": True, "threads_per_worker": 1, "dashboard_address": ":0",
-        }))
+        return cast(
+            TaskRunner[PrefectFuture[Any]],
+            DaskTaskRunner(
+                cluster_kwargs={
+                    "processes": True,
+                    "threads_per_worker": 1,
+                    "dashboard_address": ":0",
+                }
+            ),
+        )
     return cast(TaskRunner[PrefectFuture[Any]], DaskTaskRunner(address=setting))
 
 
@@ -73,14 +81,21 @@ class _NoEmptyTraceback(logging.Filter):
 logging.getLogger("prefect.task_runs").addFilter(_NoEmptyTraceback())
 
 # Reading files and fetching pages is where a retry can help; parsing the same bytes again cannot.
-collect_task = task(name="collect", retries=2, retry_delay_seconds=[1, 5],
-                    cache_policy=NO_CACHE)(pipeline.collect)
+collect_task = task(name="collect", retries=2, retry_delay_seconds=[1, 5], cache_policy=NO_CACHE)(
+    pipeline.collect
+)
 
 
-@task(name="parse-normalize-validate", cache_policy=NO_CACHE,
-      task_run_name="prepare {document.source_id}")
+@task(
+    name="parse-normalize-validate",
+    cache_policy=NO_CACHE,
+    task_run_name="prepare {document.source_id}",
+)
 def prepare_task(
-    document: CollectedDocument, known: set[str], current: dict, warehouse: Path,
+    document: CollectedDocument,
+    known: set[str],
+    current: dict,
+    warehouse: Path,
     mappings: LabelMappings | None = None,
 ) -> DocumentLoad | State:
     """pipeline.prepare for one document; a document that fails makes this task run Failed."""
@@ -88,16 +103,26 @@ def prepare_task(
     try:
         load = pipeline.prepare(document, known, current, warehouse, mappings=mappings)
     except Exception as error:  # a parser bug on one page must not cost the other sources
-        logger.exception("source %s, document %s: unexpected error", document.source_id,
-                         document.location)
+        logger.exception(
+            "source %s, document %s: unexpected error", document.source_id, document.location
+        )
         load = crashed_load(document, error)
     if load.status == "failed":
-        logger.error("source %s, document %s: failed: %s", document.source_id,
-                     document.location, load.message)
+        logger.error(
+            "source %s, document %s: failed: %s",
+            document.source_id,
+            document.location,
+            load.message,
+        )
         # The load still travels back as data: the run records the failure in the warehouse.
         return Failed(message=f"{document.source_id}: {load.message}", data=FailedDocument(load))
-    logger.info("source %s, document %s: %s%s", document.source_id, document.location,
-                load.status, f" - {load.message}" if load.message else "")
+    logger.info(
+        "source %s, document %s: %s%s",
+        document.source_id,
+        document.location,
+        load.status,
+        f" - {load.message}" if load.message else "",
+    )
     return load
 
 
@@ -149,8 +174,12 @@ class ParallelStages:
         documents = collect_task(targets, registry, warehouse, *options)
         logger = get_run_logger()
         for document in documents:
-            logger.info("source %s, document %s: %s", document.source_id, document.location,
-                        document.error or f"collected, sha256 {document.document_sha256}")
+            logger.info(
+                "source %s, document %s: %s",
+                document.source_id,
+                document.location,
+                document.error or f"collected, sha256 {document.document_sha256}",
+            )
         self.batches = pipeline.plan_runs(documents)
         return documents
 
@@ -160,11 +189,13 @@ class ParallelStages:
         future, submitted_known, submitted_current = self.pending.pop(id(document), (None,) * 3)
         # Reuse the submitted run only if the loop passes the very objects it was submitted with.
         if future is not None and submitted_known is known and submitted_current is current:
-            load = load_from(lambda: future.result(timeout=PREPARE_TIMEOUT_S,
-                                                   raise_on_failure=False), document)
+            load = load_from(
+                lambda: future.result(timeout=PREPARE_TIMEOUT_S, raise_on_failure=False), document
+            )
         else:
-            state = prepare_task(document, known, current, warehouse,
-                                 self.mappings_of(warehouse), return_state=True)
+            state = prepare_task(
+                document, known, current, warehouse, self.mappings_of(warehouse), return_state=True
+            )
             load = load_from(lambda: state.result(raise_on_failure=False), document)
         self.locations[id(load)] = document.location
         return load
@@ -173,8 +204,9 @@ class ParallelStages:
         batch = next((b for b in self.batches if any(d is document for d in b)), [document])
         for member in batch:
             if id(member) not in self.pending:
-                future = prepare_task.submit(member, known, current, warehouse,
-                                             self.mappings_of(warehouse))
+                future = prepare_task.submit(
+                    member, known, current, warehouse, self.mappings_of(warehouse)
+                )
                 self.pending[id(member)] = (future, known, current)
 
 
@@ -188,8 +220,10 @@ def load_from(result, document: CollectedDocument) -> DocumentLoad:
         return value.load
     if isinstance(value, DocumentLoad):
         return value
-    return crashed_load(document, value if isinstance(value, BaseException)
-                        else RuntimeError(f"no result: {value!r}"))
+    return crashed_load(
+        document,
+        value if isinstance(value, BaseException) else RuntimeError(f"no result: {value!r}"),
+    )
 
 
 def split_source(source: str) -> tuple[list[str], str | None]:
@@ -237,10 +271,16 @@ def ingest_flow(
         chosen += extra
         source_name = named or source_name
     stages = ParallelStages()
-    options = {"trigger": run_trigger(trigger), "wait_s": wait_s, "progress": logger.info,
-               "collect_stage": stages.collect, "prepare_stage": stages.prepare,
-               "source_name": source_name, "captured_at": captured_at,
-               "mlperf_round": mlperf_round}
+    options = {
+        "trigger": run_trigger(trigger),
+        "wait_s": wait_s,
+        "progress": logger.info,
+        "collect_stage": stages.collect,
+        "prepare_stage": stages.prepare,
+        "source_name": source_name,
+        "captured_at": captured_at,
+        "mlperf_round": mlperf_round,
+    }
     summary = ingest_into(chosen, folder, options, dry_run)
     publish_artifacts(summary, stages.locations, dry_run)
     message = summary_message(summary, dry_run)
@@ -257,8 +297,9 @@ def every_document_failed(summary: pipeline.IngestSummary) -> bool:
     return bool(summary.documents_read) and len(summary.failures) == summary.documents_read
 
 
-def ingest_into(targets: list[str], folder: Path, options: dict,
-                dry_run: bool) -> pipeline.IngestSummary:
+def ingest_into(
+    targets: list[str], folder: Path, options: dict, dry_run: bool
+) -> pipeline.IngestSummary:
     if not dry_run:
         return pipeline.ingest(targets, folder, **options)
     with tempfile.TemporaryDirectory(prefix="perfledger-dry-run-") as scratch:
@@ -279,15 +320,18 @@ def publish_after(summary: pipeline.IngestSummary, message: str) -> State:
 def summary_message(summary: pipeline.IngestSummary, dry_run: bool) -> str:
     """The flow run's final message: what was (or would be) written, and what failed."""
     snapshots = ", ".join(str(run.snapshot_id) for run in summary.runs) or "none"
-    values = (f"{summary.total('values_added')} added, {summary.total('values_changed')} "
-              f"changed, {summary.total('values_removed')} removed, "
-              f"{summary.total('values_quarantined')} quarantined")
+    values = (
+        f"{summary.total('values_added')} added, {summary.total('values_changed')} "
+        f"changed, {summary.total('values_removed')} removed, "
+        f"{summary.total('values_quarantined')} quarantined"
+    )
     if dry_run:
-        text = (f"dry run, nothing written: {summary.documents_read} documents read, "
-                f"would write {len(summary.runs)} snapshot(s) with values {values}")
+        text = (
+            f"dry run, nothing written: {summary.documents_read} documents read, "
+            f"would write {len(summary.runs)} snapshot(s) with values {values}"
+        )
     else:
-        text = (f"{summary.documents_read} documents read, snapshots {snapshots}, "
-                f"values {values}")
+        text = f"{summary.documents_read} documents read, snapshots {snapshots}, values {values}"
     failures = summary.failures
     if failures:
         names = ", ".join(sorted({d.source_id for d in failures}))
@@ -305,18 +349,20 @@ def result_rows(summary: pipeline.IngestSummary, locations: dict[int, str]) -> l
     for run in summary.all_runs:
         for document in run.documents:
             location = locations.get(id(document), "")
-            rows.append({
-                "source": document.source_id,
-                "document": document_name(location) or document.source_url,
-                "sha256": document.document_sha256[:12],
-                "status": document.status,
-                "snapshot": run.snapshot_id,
-                "values added": document.counts.values_added,
-                "values changed": document.counts.values_changed,
-                "values removed": document.counts.values_removed,
-                "values quarantined": document.counts.values_quarantined,
-                "message": document.message,
-            })
+            rows.append(
+                {
+                    "source": document.source_id,
+                    "document": document_name(location) or document.source_url,
+                    "sha256": document.document_sha256[:12],
+                    "status": document.status,
+                    "snapshot": run.snapshot_id,
+                    "values added": document.counts.values_added,
+                    "values changed": document.counts.values_changed,
+                    "values removed": document.counts.values_removed,
+                    "values quarantined": document.counts.values_quarantined,
+                    "message": document.message,
+                }
+            )
     return rows
 
 
@@ -327,8 +373,10 @@ def summary_markdown(summary: pipeline.IngestSummary, dry_run: bool) -> str:
         f"# {heading}: `{summary.warehouse}`",
         "",
         f"{snapshot_word}: "
-        + (", ".join(f"**{run.snapshot_id}** (run `{run.run_id}`)" for run in summary.runs)
-           or "none"),
+        + (
+            ", ".join(f"**{run.snapshot_id}** (run `{run.run_id}`)" for run in summary.runs)
+            or "none"
+        ),
         "",
         "| documents | new | unchanged | older than stored | failed | tables | values added "
         "| changed | removed | quarantined |",
@@ -345,17 +393,21 @@ def summary_markdown(summary: pipeline.IngestSummary, dry_run: bool) -> str:
     return "\n".join(lines)
 
 
-def publish_artifacts(summary: pipeline.IngestSummary, locations: dict[int, str],
-                      dry_run: bool) -> None:
-    results_key, summary_key = ((DRY_RUN_RESULTS_KEY, DRY_RUN_SUMMARY_KEY) if dry_run
-                                else (RESULTS_KEY, SUMMARY_KEY))
+def publish_artifacts(
+    summary: pipeline.IngestSummary, locations: dict[int, str], dry_run: bool
+) -> None:
+    results_key, summary_key = (
+        (DRY_RUN_RESULTS_KEY, DRY_RUN_SUMMARY_KEY) if dry_run else (RESULTS_KEY, SUMMARY_KEY)
+    )
     create_table_artifact(
-        table=result_rows(summary, locations), key=results_key,
+        table=result_rows(summary, locations),
+        key=results_key,
         description="Per document: status and the values it added, changed, removed or "
-                    "quarantined" + (" (dry run)" if dry_run else ""),
+        "quarantined" + (" (dry run)" if dry_run else ""),
     )
     create_markdown_artifact(
-        markdown=summary_markdown(summary, dry_run), key=summary_key,
+        markdown=summary_markdown(summary, dry_run),
+        key=summary_key,
         description="Snapshots and totals of the ingest" + (" (dry run)" if dry_run else ""),
     )
 

@@ -52,9 +52,14 @@ class LiveProgress(RunTracker):
 
         super().__init__()
         self._display = Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-            MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.fields[name]}"),
-            console=Console(stderr=True), transient=True,
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[name]}"),
+            console=Console(stderr=True),
+            transient=True,
         )
         self._task = self._display.add_task(reading, total=None, name="")
 
@@ -69,18 +74,18 @@ class LiveProgress(RunTracker):
         self._display.console.print(f"  {text}", markup=False, highlight=False)
 
     def collected(self, count: int) -> None:
-        self._display.update(self._task, description="reading documents", total=count,
-                             completed=0)
+        self._display.update(self._task, description="reading documents", total=count, completed=0)
 
     def read(self, name: str, load: DocumentLoad) -> None:
         if load.status == "failed":
             self.message(f"{name}: failed - {load.message}")
-        self._display.update(self._task, description="reading documents", advance=1,
-                             name=_shortened(name))
+        self._display.update(
+            self._task, description="reading documents", advance=1, name=_shortened(name)
+        )
 
     def writing(self) -> None:
         self._display.update(self._task, description="writing the snapshot", name="")
 
 
 def _shortened(name: str, width: int = 50) -> str:
-    return name if len(name) <= width else "\u2026" + name[-(width - 1):]
+    return name if len(name) <= width else "\u2026" + name[-(width - 1) :]

@@ -22,8 +22,10 @@ from perfledger.sources.mlperf.tree import read_results_tree
 from perfledger.warehouse import lake
 from perfledger.warehouse.load import DocumentLoad
 
-TITLES = {"training": "MLPerf Training v{} official results",
-          "inference": "MLPerf Inference v{} official results"}
+TITLES = {
+    "training": "MLPerf Training v{} official results",
+    "inference": "MLPerf Inference v{} official results",
+}
 
 
 def is_results_tree_document(document: CollectedDocument) -> bool:
@@ -40,8 +42,9 @@ def prepare_results_tree(
     size budget holds per file: a file over it is archived and reported, the rest is read."""
     max_bytes = budget.Budget.from_env().max_bytes
     sha256 = archived_sha256(document)
-    with materialized_tree(lake.archive_dir(warehouse), sha256,
-                           max_bytes, document.archive_url) as (folder, manifest, skipped):
+    with materialized_tree(
+        lake.archive_dir(warehouse), sha256, max_bytes, document.archive_url
+    ) as (folder, manifest, skipped):
         mlperf_round, kind = manifest.get("round"), manifest["kind"]
         if kind == "inference":
             results = read_inference_tree(folder, mlperf_round)
@@ -62,15 +65,21 @@ def prepare_results_tree(
     else:
         measured = measurements_from_scores(results, context)
     good, invalid = validate_measurements(measured)
-    problems = pl.concat([results.problems_frame(), _collect_problems(manifest, skipped,
-                                                                       max_bytes)])
-    problems = problems.with_columns(_without_folder("path", read_from),
-                                     _without_folder("reason", read_from))
+    problems = pl.concat(
+        [results.problems_frame(), _collect_problems(manifest, skipped, max_bytes)]
+    )
+    problems = problems.with_columns(
+        _without_folder("path", read_from), _without_folder("reason", read_from)
+    )
     problems = quarantine_frame(
-        problems, document_sha256=sha256,
-        source_id=document.source_id, stage="parse", check=pl.col("check"),
+        problems,
+        document_sha256=sha256,
+        source_id=document.source_id,
+        stage="parse",
+        check=pl.col("check"),
         reason=pl.format("{}: {}", pl.col("path"), pl.col("reason")),
-        raw_value=pl.col("raw"), line_number=pl.col("line_number"),
+        raw_value=pl.col("raw"),
+        line_number=pl.col("line_number"),
     )
     base.measurements = good
     base.quarantine = pl.concat([problems, invalid])
@@ -97,21 +106,40 @@ def _with_results_folders(folder: Path, manifest: dict) -> None:
 def _without_folder(column: str, folder: str) -> pl.Expr:
     """The unit is read from a temporary folder: a problem names its files by their paths
     in the tree, never by that folder."""
-    return (pl.col(column).str.replace_all(folder + "/", "", literal=True)
-            .str.replace_all(folder, ".", literal=True))
+    return (
+        pl.col(column)
+        .str.replace_all(folder + "/", "", literal=True)
+        .str.replace_all(folder, ".", literal=True)
+    )
 
 
 def _collect_problems(manifest: dict, skipped: dict[str, int], max_bytes: int) -> pl.DataFrame:
     """What the unit's files could not give: files over the size budget, unreadable files."""
-    problems = [Problem("over_budget", f"the file is {size:,} bytes, over the {max_bytes:,}-byte"
-                        f" budget ({budget.MAX_BYTES_ENV}); it is archived but was not read",
-                        path=relative) for relative, size in sorted(skipped.items())]
-    problems += [Problem("unreadable_file", reason, path=relative)
-                 for relative, reason in sorted(manifest["unreadable"].items())]
+    problems = [
+        Problem(
+            "over_budget",
+            f"the file is {size:,} bytes, over the {max_bytes:,}-byte"
+            f" budget ({budget.MAX_BYTES_ENV}); it is archived but was not read",
+            path=relative,
+        )
+        for relative, size in sorted(skipped.items())
+    ]
+    problems += [
+        Problem("unreadable_file", reason, path=relative)
+        for relative, reason in sorted(manifest["unreadable"].items())
+    ]
     rows = [(p.path, p.line_number, p.check, p.reason, p.raw) for p in problems]
-    return pl.DataFrame(rows, schema={"path": pl.String, "line_number": pl.Int32,
-                                      "check": pl.String, "reason": pl.String,
-                                      "raw": pl.String}, orient="row")
+    return pl.DataFrame(
+        rows,
+        schema={
+            "path": pl.String,
+            "line_number": pl.Int32,
+            "check": pl.String,
+            "reason": pl.String,
+            "raw": pl.String,
+        },
+        orient="row",
+    )
 
 
 def _scored_rows(results) -> int:
@@ -123,10 +151,14 @@ def _scored_rows(results) -> int:
 
 def _summary(results, measured: int, quarantined: int) -> str:
     if hasattr(results, "scores"):
-        return (f"{results.systems.height} systems, {results.runs.height} runs, "
-                f"{measured} official scores, {quarantined} quarantined")
-    return (f"{results.systems.height} systems, {results.results.height} results, "
-            f"{measured} official values, {quarantined} quarantined")
+        return (
+            f"{results.systems.height} systems, {results.runs.height} runs, "
+            f"{measured} official scores, {quarantined} quarantined"
+        )
+    return (
+        f"{results.systems.height} systems, {results.results.height} results, "
+        f"{measured} official values, {quarantined} quarantined"
+    )
 
 
 def _document_row(document: CollectedDocument, context: DocumentContext, scored: int) -> dict:

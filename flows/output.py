@@ -14,6 +14,8 @@ from perfledger.warehouse.query import json_ready
 FORMATS = ("table", "csv", "json")
 MAX_WIDTH = 48  # characters of a table cell; a longer one is cut and ends in ELLIPSIS
 ELLIPSIS = "\u2026"
+
+
 def _cell_text(value) -> str:
     if value is None:
         return ""
@@ -31,12 +33,15 @@ def _cut(text: str, max_width: int) -> str:
     return text[: max_width - 1] + ELLIPSIS
 
 
-def render(columns: Sequence[str], rows: Sequence[Sequence], fmt: str,
-           max_width: int = MAX_WIDTH) -> str:
+def render(
+    columns: Sequence[str], rows: Sequence[Sequence], fmt: str, max_width: int = MAX_WIDTH
+) -> str:
     if fmt == "json":
         return json.dumps(
             [{c: json_ready(v) for c, v in zip(columns, row, strict=True)} for row in rows],
-            ensure_ascii=False, indent=1, default=str,
+            ensure_ascii=False,
+            indent=1,
+            default=str,
         )
     if fmt == "csv":
         buffer = io.StringIO()
@@ -46,9 +51,7 @@ def render(columns: Sequence[str], rows: Sequence[Sequence], fmt: str,
             writer.writerow([inert(_cell_text(v)) for v in row])
         return buffer.getvalue().rstrip("\n")
     texts = [[_cut(_cell_text(v).replace("\n", " "), max_width) for v in row] for row in rows]
-    widths = [
-        max([len(str(c))] + [len(t[i]) for t in texts]) for i, c in enumerate(columns)
-    ]
+    widths = [max([len(str(c))] + [len(t[i]) for t in texts]) for i, c in enumerate(columns)]
     lines = [
         "  ".join(str(c).ljust(w) for c, w in zip(columns, widths, strict=True)),
         "  ".join("-" * w for w in widths),

@@ -89,6 +89,8 @@ class RunTracker:
 
     def writing(self) -> None:
         """The documents of a run are read; its transaction is being written."""
+
+
 PREPARE_CHUNK = 64  # documents normalized and validated together by prepare_many
 
 
@@ -162,8 +164,7 @@ def _interruptible(summary: IngestSummary) -> Iterator[None]:
 
 def missing_paths(targets: list[str]) -> list[str]:
     """The targets that are neither a URL nor a file or folder of this machine."""
-    return [target for target in targets
-            if not is_url(target) and not os.path.lexists(target)]
+    return [target for target in targets if not is_url(target) and not os.path.lexists(target)]
 
 
 def collect(
@@ -181,20 +182,29 @@ def collect(
     validators = validators or {}
     if not targets and source_name is not None:
         if source_name not in registry.sources:
-            raise RegistryError(f"no source named '{source_name}' in the registry; "
-                                "see `perfledger sources` or `perfledger add-source`")
+            raise RegistryError(
+                f"no source named '{source_name}' in the registry; "
+                "see `perfledger sources` or `perfledger add-source`"
+            )
         return [fetch_source(registry.sources[source_name], store, validators)]
     if not targets:
         return collect_captures(registry, store)
     urls = [target for target in targets if is_url(target)]
     fetched = []
     for url in urls:
-        source = (registry.sources[source_name] if source_name in registry.sources
-                  else source_for_url(url, registry))
+        source = (
+            registry.sources[source_name]
+            if source_name in registry.sources
+            else source_for_url(url, registry)
+        )
         fetched.append(fetch_source(source, store, validators))
     files = collect_paths(
-        [Path(target) for target in targets if not is_url(target)], registry, store,
-        source_name=source_name, captured_at=captured_at, mlperf_round=mlperf_round,
+        [Path(target) for target in targets if not is_url(target)],
+        registry,
+        store,
+        source_name=source_name,
+        captured_at=captured_at,
+        mlperf_round=mlperf_round,
     )
     return fetched + files
 
@@ -256,9 +266,14 @@ def _quarantine_from_rejected_claims(
     if rejected.height == 0:
         return empty_quarantine()  # the usual case, without a query
     return quarantine_frame(
-        rejected, document_sha256=archived_sha256(document), source_id=document.source_id,
-        stage="claims", check=pl.col("check"), reason=pl.col("reason"),
-        raw_value=pl.col("sentence"), line_number=pl.col("line_number"),
+        rejected,
+        document_sha256=archived_sha256(document),
+        source_id=document.source_id,
+        stage="claims",
+        check=pl.col("check"),
+        reason=pl.col("reason"),
+        raw_value=pl.col("sentence"),
+        line_number=pl.col("line_number"),
     )
 
 
@@ -303,14 +318,18 @@ def prepare_many(
     large run) while this process normalizes and validates them PREPARE_CHUNK at a time,
     since each polars query and pandera check costs more in fixed overhead than one page's
     rows take."""
-    triaged = [(document, _triage(document, known, current, warehouse, force))
-               for document in documents]
+    triaged = [
+        (document, _triage(document, known, current, warehouse, force)) for document in documents
+    ]
     mappings = label_mappings(warehouse)
     # Reader processes also plan the tables of what they read (budget.read_archived), while
     # this process reads the values of the chunk before.
     plan = readers.reads_in_workers(sum(isinstance(item, _ToRead) for _, item in triaged))
-    jobs = [_read_job(item, warehouse, check=False, mappings=mappings if plan else None)
-            for _, item in triaged if isinstance(item, _ToRead)]
+    jobs = [
+        _read_job(item, warehouse, check=False, mappings=mappings if plan else None)
+        for _, item in triaged
+        if isinstance(item, _ToRead)
+    ]
     # Readers work up to a chunk ahead, so that they go on while this process normalizes.
     outcomes = readers.read_all(budget.read_archived, jobs, lookahead=PREPARE_CHUNK)
     try:
@@ -385,8 +404,9 @@ def _triage(
     base.previous_sha256 = current_sha
     if force and sha256 == current_sha:
         current_s = None
-    elif sha256 == current_sha or (sha256 in known
-                                   and not is_newer(document.captured_at, current_s)):
+    elif sha256 == current_sha or (
+        sha256 in known and not is_newer(document.captured_at, current_s)
+    ):
         base.status = "unchanged"
         base.message = "same bytes as a version already read"
         return base
@@ -403,17 +423,25 @@ def _triage(
     return _ToRead(document, base, state, current_s, force)
 
 
-def _read_job(item: _ToRead, warehouse: Path, check: bool = True,
-              mappings: LabelMappings | None = None) -> readers.ReadJob:
+def _read_job(
+    item: _ToRead, warehouse: Path, check: bool = True, mappings: LabelMappings | None = None
+) -> readers.ReadJob:
     """Parse and claims run under the document's time budget, in a worker process for a
     large document or a large run; see flows/budget.py and flows/readers.py. With the
     run's `mappings`, a worker process plans the document's tables too."""
     document = item.document
-    args = (lake.archive_dir(warehouse), archived_sha256(document), document.content_type,
-            document.layout, check, document.archive_url,
-            (document.source_id, mappings) if mappings is not None else None)
-    return readers.ReadJob(args, document.byte_size,
-                           functools.partial(_may_hold_spans, document, warehouse))
+    args = (
+        lake.archive_dir(warehouse),
+        archived_sha256(document),
+        document.content_type,
+        document.layout,
+        check,
+        document.archive_url,
+        (document.source_id, mappings) if mappings is not None else None,
+    )
+    return readers.ReadJob(
+        args, document.byte_size, functools.partial(_may_hold_spans, document, warehouse)
+    )
 
 
 def _may_hold_spans(document: CollectedDocument, warehouse: Path) -> bool:
@@ -424,19 +452,23 @@ def _may_hold_spans(document: CollectedDocument, warehouse: Path) -> bool:
     if not isolate_above < document.byte_size <= isolate_above * budget.SPAN_FREE_FACTOR:
         return True  # where it is read does not depend on the answer
     try:
-        data = remote_archive.read(lake.archive_dir(warehouse), archived_sha256(document),
-                                   document.archive_url)
+        data = remote_archive.read(
+            lake.archive_dir(warehouse), archived_sha256(document), document.archive_url
+        )
         text, _ = decode_document(data, document.content_type)
     except (OSError, UndecodableDocument):
         return True
     return may_hold_spans(text)
 
 
-def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> DocumentLoad | _Parsed:
+def _parsed_from(
+    item: _ToRead, outcome: readers.Outcome, known: set[str]
+) -> DocumentLoad | _Parsed:
     document, base = item.document, item.base
     try:
-        parsed, layout_name, claims, plans = budget.outcome_value(*outcome,
-                                                                   budget.Budget.from_env())
+        parsed, layout_name, claims, plans = budget.outcome_value(
+            *outcome, budget.Budget.from_env()
+        )
     except (ParseFailure, budget.BudgetExceeded) as error:
         return _parse_failed(document, base, error, known)
     except Exception as error:  # a parser bug on one page must not cost the run the others
@@ -452,8 +484,9 @@ def _parsed_from(item: _ToRead, outcome: readers.Outcome, known: set[str]) -> Do
         outline=parsed.outline,
         plans=plans,
     )
-    return _Parsed(document, base, parsed, context, item.state, item.current_s,
-                   item.force, layout_name, claims)
+    return _Parsed(
+        document, base, parsed, context, item.state, item.current_s, item.force, layout_name, claims
+    )
 
 
 def label_mappings(warehouse: Path) -> LabelMappings:
@@ -493,16 +526,18 @@ def _check_chunk_cells(
     return checked
 
 
-def _finish_chunk(pending: list[DocumentLoad | _Parsed], known: set[str],
-                  mappings: LabelMappings) -> Iterator[DocumentLoad]:
+def _finish_chunk(
+    pending: list[DocumentLoad | _Parsed], known: set[str], mappings: LabelMappings
+) -> Iterator[DocumentLoad]:
     """Normalize and validate the parsed documents of a chunk together, then finish each."""
     pending = _check_chunk_cells(pending, known)
     parsed = [item for item in pending if isinstance(item, _Parsed)]
     if not parsed:  # nothing to normalize: every document is finished already
         yield from (item for item in pending if isinstance(item, DocumentLoad))
         return
-    normalized = normalize_documents([(item.parsed.cells, item.context) for item in parsed],
-                                     mappings)
+    normalized = normalize_documents(
+        [(item.parsed.cells, item.context) for item in parsed], mappings
+    )
     frames = [n.measurements for n in normalized]
     try:
         chunk = pl.concat(frames)
@@ -534,8 +569,12 @@ def _finish(
     """Claims, quarantine and status of a normalized, validated document version."""
     document, base, parsed, state = read.document, read.base, read.parsed, read.state
     claims = read.claims
-    parts = [_quarantine_from_problems(parsed, document), normalized_quarantine, invalid,
-             _quarantine_from_rejected_claims(claims.rejected, document)]
+    parts = [
+        _quarantine_from_problems(parsed, document),
+        normalized_quarantine,
+        invalid,
+        _quarantine_from_rejected_claims(claims.rejected, document),
+    ]
     found = [part for part in parts if part.height]
     quarantine = pl.concat(found) if found else empty_quarantine()
     base.claims = claims.claims
@@ -544,8 +583,7 @@ def _finish(
     base.measurements = good
     base.quarantine = quarantine
     base.status = "new" if is_newer(document.captured_at, read.current_s) else "stale"
-    if (base.status == "new" and good.height == 0 and state and state.value_count
-            and not read.force):
+    if base.status == "new" and good.height == 0 and state and state.value_count and not read.force:
         # A version without a single value where the last one had many is far more often a
         # broken or error page than a real withdrawal: keep the stored values.
         base.status = "failed"
@@ -561,8 +599,11 @@ def _finish(
     base.message = (
         f"{parsed.table_count} tables, {good.height} values, "
         f"{quarantine.height - set_aside} values quarantined, {claims.claims.height} claims"
-        + (f" ({set_aside} claim-like sentence{'s' if set_aside > 1 else ''} set aside)"
-           if set_aside else "")
+        + (
+            f" ({set_aside} claim-like sentence{'s' if set_aside > 1 else ''} set aside)"
+            if set_aside
+            else ""
+        )
         if base.status == "new"
         else "older than the version already read: archived, not applied"
     )
@@ -641,8 +682,9 @@ def write_run(
             if counts is None:  # the run changed nothing, and wrote no snapshot
                 result = RunResult(run_id, None, loaded, RunCounts(), tables)
             else:
-                result = RunResult(run_id, lake.current_snapshot(connection), loaded, counts,
-                                   tables)
+                result = RunResult(
+                    run_id, lake.current_snapshot(connection), loaded, counts, tables
+                )
             if summary is not None:
                 summary.all_runs.append(result)
     return result
@@ -662,8 +704,7 @@ def _ctrl_c_after_commit() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _current_documents(connection, registry: Registry, warehouse: Path
-                       ) -> list[CollectedDocument]:
+def _current_documents(connection, registry: Registry, warehouse: Path) -> list[CollectedDocument]:
     from perfledger.warehouse.query import query_text
 
     documents = []
@@ -671,11 +712,20 @@ def _current_documents(connection, registry: Registry, warehouse: Path
     for row in connection.execute(query_text("current_documents")).fetchall():
         source_id, url, path, content_type, size, sha256, captured_at = row
         source = registry.sources.get(source_id)
-        documents.append(CollectedDocument(
-            source_id=source_id, source_url=url, location=path, captured_at=captured_at,
-            content_type=content_type or "", layout=source.layout if source else "auto",
-            document_sha256=sha256, archive_path=path, byte_size=size, archive_url=archive_url,
-        ))
+        documents.append(
+            CollectedDocument(
+                source_id=source_id,
+                source_url=url,
+                location=path,
+                captured_at=captured_at,
+                content_type=content_type or "",
+                layout=source.layout if source else "auto",
+                document_sha256=sha256,
+                archive_path=path,
+                byte_size=size,
+                archive_url=archive_url,
+            )
+        )
     return documents
 
 
@@ -707,24 +757,31 @@ def reprocess(
     shared_settings.pull(warehouse)
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
-    with _interruptible(summary), lake.writer_lock(warehouse, wait_s,
-                                                   waiting=tracker.message):
+    with _interruptible(summary), lake.writer_lock(warehouse, wait_s, waiting=tracker.message):
         connection = lake.connect(warehouse, views=False)
         try:
             documents = [
-                d for d in _current_documents(connection, registry, warehouse)
+                d
+                for d in _current_documents(connection, registry, warehouse)
                 if not source_names or d.source_id in source_names
             ]
             known = known_documents(connection)
-            current = with_value_counts(connection, current_versions(connection),
-                                        {document.source_id for document in documents})
+            current = with_value_counts(
+                connection,
+                current_versions(connection),
+                {document.source_id for document in documents},
+            )
             started = datetime.now(UTC).isoformat()
             if documents:
                 tracker.collected(len(documents))
-                prepared = _followed_by(_reported(
-                    documents, prepare_many(documents, known, current, warehouse, force=True),
-                    lambda document, load: tracker.read(document.source_id, load),
-                ), tracker.writing)
+                prepared = _followed_by(
+                    _reported(
+                        documents,
+                        prepare_many(documents, known, current, warehouse, force=True),
+                        lambda document, load: tracker.read(document.source_id, load),
+                    ),
+                    tracker.writing,
+                )
                 write_run(connection, prepared, "reprocess", started, warehouse, summary)
         finally:
             connection.close()
@@ -745,8 +802,9 @@ def _prepare_run(
     return (prepare_stage(document, known, current, warehouse) for document in batch)
 
 
-def _followed_by(items: Iterator[DocumentLoad], action: Callable[[], None]
-                 ) -> Iterator[DocumentLoad]:
+def _followed_by(
+    items: Iterator[DocumentLoad], action: Callable[[], None]
+) -> Iterator[DocumentLoad]:
     yield from items
     action()
 
@@ -797,12 +855,13 @@ def ingest(
     shared_settings.pull(warehouse)  # a shared warehouse's sources, mappings and reviews
     registry = registry_for(warehouse)
     summary = IngestSummary(warehouse=warehouse)
-    with _interruptible(summary), lake.writer_lock(warehouse, wait_s,
-                                                   waiting=tracker.message):
+    with _interruptible(summary), lake.writer_lock(warehouse, wait_s, waiting=tracker.message):
         connection, documents, first_current = _open_and_collect(
-            lambda validators: collect_stage(targets, registry, warehouse, source_name,
-                                             captured_at, validators, mlperf_round),
-            warehouse, fetching=_fetches(targets, source_name),
+            lambda validators: collect_stage(
+                targets, registry, warehouse, source_name, captured_at, validators, mlperf_round
+            ),
+            warehouse,
+            fetching=_fetches(targets, source_name),
         )
         try:
             if source_name is None:
@@ -822,36 +881,48 @@ def ingest(
                 # `known`: a run of unchanged files needs neither it nor the value counts.
                 known = known_documents(connection) if read else set()
                 current = with_value_counts(connection, current, read)
-                prepared = _followed_by(_reported(
-                    batch, _prepare_run(batch, prepare_stage, known, current, warehouse),
-                    lambda document, load: tracker.read(document.location, load),
-                ), tracker.writing)
+                prepared = _followed_by(
+                    _reported(
+                        batch,
+                        _prepare_run(batch, prepare_stage, known, current, warehouse),
+                        lambda document, load: tracker.read(document.location, load),
+                    ),
+                    tracker.writing,
+                )
                 if position == len(runs) - 1:
                     # Once the last run is read, the idle readers' memory need not wait for
                     # its commit (the largest part of a large run's peak).
                     prepared = _followed_by(prepared, budget.stop_workers)
                 write_run(connection, prepared, trigger, started, warehouse, summary)
-                _merge_when_due(connection, summary.all_runs[-1].snapshot_id, merge_every,
-                                tracker.message)
+                _merge_when_due(
+                    connection, summary.all_runs[-1].snapshot_id, merge_every, tracker.message
+                )
         finally:
             connection.close()
     return summary
 
 
-def with_legacy_ids(documents: list[CollectedDocument], legacy: dict[str, str]
-                    ) -> list[CollectedDocument]:
+def with_legacy_ids(
+    documents: list[CollectedDocument], legacy: dict[str, str]
+) -> list[CollectedDocument]:
     """Files whose source was named by an earlier version (the stem of the file's name, see
     migration 012) keep that source: found by the URL of its current version's file."""
     if not legacy:
         return documents
-    return [dataclasses.replace(document, source_id=legacy[document.source_url])
-            if document.source_url in legacy and document.source_id.startswith("file-")
-            else document for document in documents]
+    return [
+        dataclasses.replace(document, source_id=legacy[document.source_url])
+        if document.source_url in legacy and document.source_id.startswith("file-")
+        else document
+        for document in documents
+    ]
 
 
-def _mirror_archive(documents: list[CollectedDocument], warehouse: Path,
-                    current: dict[str, SourceState], progress: Progress
-                    ) -> list[CollectedDocument]:
+def _mirror_archive(
+    documents: list[CollectedDocument],
+    warehouse: Path,
+    current: dict[str, SourceState],
+    progress: Progress,
+) -> list[CollectedDocument]:
     """A shared warehouse's documents put on its bucket before any snapshot names them, and
     marked as kept there, so that every machine reads them (sources/remote_archive.py).
     Only documents that are not their source's current version can be missing there."""
@@ -860,11 +931,16 @@ def _mirror_archive(documents: list[CollectedDocument], warehouse: Path,
         return documents
     local = lake.archive_dir(warehouse)
     # A document that failed after it was archived (over a budget, say) is recorded too.
-    new = [(sha256, document) for document in documents
-           if (sha256 := document.document_sha256) is not None
-           and (document.error is None or archive.stored_path(local, sha256) is not None)
-           and (document.source_id not in current
-                or current[document.source_id].document_sha256 != sha256)]
+    new = [
+        (sha256, document)
+        for document in documents
+        if (sha256 := document.document_sha256) is not None
+        and (document.error is None or archive.stored_path(local, sha256) is not None)
+        and (
+            document.source_id not in current
+            or current[document.source_id].document_sha256 != sha256
+        )
+    ]
     sha256s = [sha256 for sha256, _ in new]
     for sha256, document in new:
         if is_results_tree_document(document):
@@ -875,8 +951,7 @@ def _mirror_archive(documents: list[CollectedDocument], warehouse: Path,
     return [dataclasses.replace(document, archive_url=url) for document in documents]
 
 
-def _merge_when_due(connection, snapshot_id: int | None, every: int,
-                    progress: Progress) -> None:
+def _merge_when_due(connection, snapshot_id: int | None, every: int, progress: Progress) -> None:
     """Merge the warehouse's small files once every `every` snapshots (see
     warehouse/compaction.py). The run is committed by then: a merge that fails leaves the
     files as they were, says why, and the next due run tries again. A run that wrote no
@@ -938,6 +1013,9 @@ def _fetches(targets: list[str], source_name: str | None) -> bool:
 
 def _sources_read(batch: list[CollectedDocument], current: dict[str, SourceState]) -> set[str]:
     """The sources of the batch whose document is not their current version."""
-    return {document.source_id for document in batch
-            if document.source_id not in current
-            or current[document.source_id].document_sha256 != document.document_sha256}
+    return {
+        document.source_id
+        for document in batch
+        if document.source_id not in current
+        or current[document.source_id].document_sha256 != document.document_sha256
+    }

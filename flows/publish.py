@@ -57,8 +57,16 @@ def publish_flow(
     destination = target or default_export_dir(folder)
     manifest = export_task(folder, destination, export_format)
     rows = sum(view["rows"] for view in manifest["views"].values())
-    logger.info("exported snapshot %s: %s views, %s rows, to %s", manifest["snapshot_id"],
-                len(manifest["views"]), rows, destination)
-    create_markdown_artifact(markdown=manifest_markdown(manifest, destination), key=SUMMARY_KEY,
-                             description="What the export wrote, and from which snapshot")
+    logger.info(
+        "exported snapshot %s: %s views, %s rows, to %s",
+        manifest["snapshot_id"],
+        len(manifest["views"]),
+        rows,
+        destination,
+    )
+    create_markdown_artifact(
+        markdown=manifest_markdown(manifest, destination),
+        key=SUMMARY_KEY,
+        description="What the export wrote, and from which snapshot",
+    )
     return manifest

@@ -54,8 +54,7 @@ def reader_count() -> int:
 def reads_in_workers(count: int, readers: int | None = None) -> bool:
     """Whether `read_all` reads `count` documents in worker processes."""
     readers = reader_count() if readers is None else readers
-    return (readers >= 2 and count >= PARALLEL_FROM
-            and not multiprocessing.current_process().daemon)
+    return readers >= 2 and count >= PARALLEL_FROM and not multiprocessing.current_process().daemon
 
 
 def read_all(
@@ -83,8 +82,12 @@ def _read_here(
 ) -> Generator[Outcome, None, None]:
     for job in jobs:
         try:
-            yield "ok", budgets.run_within_budget(function, *job.args, size=job.size,
-                                                  budget=budget, spans=job.may_span())
+            yield (
+                "ok",
+                budgets.run_within_budget(
+                    function, *job.args, size=job.size, budget=budget, spans=job.may_span()
+                ),
+            )
         except Exception as error:
             yield "error", error
 
@@ -103,8 +106,14 @@ class _Dispatcher:
     """Keeps every worker busy from a thread of its own, so workers go on reading while the
     caller works on what was read; at most `lookahead` outcomes wait for the caller."""
 
-    def __init__(self, function: Callable, jobs: Sequence[ReadJob], budget: Budget,
-                 readers: int, lookahead: int) -> None:
+    def __init__(
+        self,
+        function: Callable,
+        jobs: Sequence[ReadJob],
+        budget: Budget,
+        readers: int,
+        lookahead: int,
+    ) -> None:
         self._function = function
         self._jobs = jobs
         self._budget = budget
@@ -115,8 +124,9 @@ class _Dispatcher:
         self._failure: BaseException | None = None
         self._changed = threading.Condition()
         self._workers = budgets.shared_workers().take_many(readers)
-        self._thread = threading.Thread(target=self._dispatch, name="perfledger-readers",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._dispatch, name="perfledger-readers", daemon=True
+        )
         self._thread.start()
 
     def outcomes(self) -> Iterator[Outcome]:
@@ -161,7 +171,8 @@ class _Dispatcher:
                             self._changed.wait(_WATCH_S)
                     continue
                 ready = multiprocessing.connection.wait(
-                    [worker.connection for worker in busy], timeout=_WATCH_S)
+                    [worker.connection for worker in busy], timeout=_WATCH_S
+                )
                 for worker in list(busy):
                     outcome = self._outcome_of(worker, worker.connection in ready, busy[worker][1])
                     if outcome is None:

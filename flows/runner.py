@@ -49,22 +49,39 @@ def through_prefect() -> bool:
     return prefect_api_url() is not None or task_runner_setting() not in ("", "threads")
 
 
-def run_ingest(targets: list[str], warehouse: Path, *, trigger: str, wait_s: float,
-               progress: pipeline.Progress, source_name: str | None = None,
-               captured_at: str | None = None, mlperf_round: str | None = None,
-               tracker: pipeline.RunTracker | None = None) -> pipeline.IngestSummary:
+def run_ingest(
+    targets: list[str],
+    warehouse: Path,
+    *,
+    trigger: str,
+    wait_s: float,
+    progress: pipeline.Progress,
+    source_name: str | None = None,
+    captured_at: str | None = None,
+    mlperf_round: str | None = None,
+    tracker: pipeline.RunTracker | None = None,
+) -> pipeline.IngestSummary:
     if not through_prefect():
-        return pipeline.ingest(targets, warehouse, trigger=trigger, wait_s=wait_s,
-                               progress=progress, source_name=source_name,
-                               captured_at=captured_at, mlperf_round=mlperf_round,
-                               tracker=tracker)
+        return pipeline.ingest(
+            targets,
+            warehouse,
+            trigger=trigger,
+            wait_s=wait_s,
+            progress=progress,
+            source_name=source_name,
+            captured_at=captured_at,
+            mlperf_round=mlperf_round,
+            tracker=tracker,
+        )
     if missing := pipeline.missing_paths(targets):  # said before Prefect's seconds of start
         raise ValueError(f"no such file or folder: {', '.join(missing)}; nothing was read")
     if prefect_api_url() is None:
         # A flow run without a server starts a temporary one: tens of seconds here.
         os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
-        progress(f"{TASK_RUNNER_ENV}={task_runner_setting()}: running as a Prefect flow on "
-                 "a temporary Prefect server (no PREFECT_API_URL is set)")
+        progress(
+            f"{TASK_RUNNER_ENV}={task_runner_setting()}: running as a Prefect flow on "
+            "a temporary Prefect server (no PREFECT_API_URL is set)"
+        )
     else:
         progress(f"running as a Prefect flow through {prefect_api_url()}")
     try:
@@ -72,9 +89,16 @@ def run_ingest(targets: list[str], warehouse: Path, *, trigger: str, wait_s: flo
     except RuntimeError as error:  # prefect-dask is not installed
         raise ValueError(str(error)) from None
 
-    state = ingest_flow(targets=targets, warehouse=str(warehouse), trigger=trigger,
-                        wait_s=wait_s, source_name=source_name, captured_at=captured_at,
-                        mlperf_round=mlperf_round, return_state=True)
+    state = ingest_flow(
+        targets=targets,
+        warehouse=str(warehouse),
+        trigger=trigger,
+        wait_s=wait_s,
+        source_name=source_name,
+        captured_at=captured_at,
+        mlperf_round=mlperf_round,
+        return_state=True,
+    )
     # A run whose every document failed is a Failed state holding its summary; a run that
     # could not happen holds the error it stopped on.
     result = state.result(raise_on_failure=False)

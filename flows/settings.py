@@ -32,5 +32,10 @@ def merge_every() -> int:
     # Imported here: the reader processes import this module, and need no DuckDB.
     from perfledger.warehouse import compaction
 
-    return env_number(compaction.EVERY_ENV, compaction.DEFAULT_EVERY, int, allow_zero=True,
-                      meaning=" of snapshots (0: never)")
+    return env_number(
+        compaction.EVERY_ENV,
+        compaction.DEFAULT_EVERY,
+        int,
+        allow_zero=True,
+        meaning=" of snapshots (0: never)",
+    )

@@ -28,8 +28,13 @@ SEED_FOLDERS = (
 )
 # The first byte picks how the page was served, so each layout's sniffing is exercised too.
 CONTENT_TYPES = (
-    "", "text/plain", "text/html", "text/markdown", "application/xhtml+xml",
-    "text/html; charset=utf-16", "text/plain; charset=windows-1252",
+    "",
+    "text/plain",
+    "text/html",
+    "text/markdown",
+    "application/xhtml+xml",
+    "text/html; charset=utf-16",
+    "text/plain; charset=windows-1252",
 )
 DEFAULT_FLAGS = ("-timeout=10", "-rss_limit_mb=4096")
 INSTRUMENTED = ["sources", "schemas"]
@@ -53,8 +58,14 @@ def check_one_input(data: bytes) -> None:
     except ParseFailure:
         return
     check_cells_in_place(parsed.cells)
-    context = DocumentContext("fuzz", "https://example.invalid/", "0" * 64,
-                              parsed.metadata.title, "2024-01-01T00:00:00Z", f"{layout}/fuzz")
+    context = DocumentContext(
+        "fuzz",
+        "https://example.invalid/",
+        "0" * 64,
+        parsed.metadata.title,
+        "2024-01-01T00:00:00Z",
+        f"{layout}/fuzz",
+    )
     normalized = normalize_cells(parsed.cells, context)
     validate_measurements(normalized.measurements)
     claims = extract_claims(parsed.prose, parsed.metadata.title)
@@ -76,8 +87,10 @@ def check_cells_in_place(cells) -> None:
 
 
 def corpus_folder() -> Path:
-    folder = Path(os.environ.get("PERFLEDGER_FUZZ_CORPUS")
-                  or Path(tempfile.gettempdir()) / "perfledger-fuzz-corpus")
+    folder = Path(
+        os.environ.get("PERFLEDGER_FUZZ_CORPUS")
+        or Path(tempfile.gettempdir()) / "perfledger-fuzz-corpus"
+    )
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

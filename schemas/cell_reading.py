@@ -27,9 +27,11 @@ _TRAILING_MARKS = "*\u2020\u2021\u00a7#\u203b"  # "6,044*", "3,210\u2020", "942\
 # cell is at most MAX_CELL_CHARS long when it is stripped, so the pattern stays cheap.
 _REFERENCE_TAIL = re.compile(r"(?:\s*\[\d{1,2}\])+\s*$")
 # What a cell holds where a page publishes no value ("-", "N/A", "OOM", "/", "coming soon").
-PLACEHOLDER_WORDS = (r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
-                     r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
-                     r"|\u2717|\u2715|\u00d7")
+PLACEHOLDER_WORDS = (
+    r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
+    r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
+    r"|\u2717|\u2715|\u00d7"
+)
 _PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_WORDS})$")
 
 
@@ -40,13 +42,24 @@ def is_placeholder(text: str) -> bool:
 
 _NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity|\u221e)$")
 _APPROX = re.compile(r"^(?:~|\u2248|\u223c|approx\.?|approximately|about|circa|ca\.|c\.)\s*")
-_BOUND = re.compile(r"^(?:<=?|>=?|\u2264|\u2265|up to|at least|at most|over|under|below|"
-                    r"above|more than|less than)\s*")
+_BOUND = re.compile(
+    r"^(?:<=?|>=?|\u2264|\u2265|up to|at least|at most|over|under|below|"
+    r"above|more than|less than)\s*"
+)
 _NUMBER = re.compile(
     r"^(?P<sign>[+-]?)(?P<digits>\d[\d,.'\u00a0\u202f\u2009 ]*\d|\d|[.,]\d+)"
-    r"(?P<exponent>[eE][+-]?\d{1,3})?(?![\d])")
-_SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9,
-          "M": 1e6, "B": 1e9}
+    r"(?P<exponent>[eE][+-]?\d{1,3})?(?![\d])"
+)
+_SCALE = {
+    "k": 1e3,
+    "thousand": 1e3,
+    "million": 1e6,
+    "mn": 1e6,
+    "bn": 1e9,
+    "billion": 1e9,
+    "M": 1e6,
+    "B": 1e9,
+}
 _SCALE_WORD = re.compile(r"^\s?(k|thousand|million|mn|bn|billion|M|B)(?![A-Za-z])")
 _SPREAD = re.compile(r"^\s*(?:\u00b1|\+/-|\+-|\+ /-)\s*")
 _QUALIFIER = re.compile(r"^\s*\((?P<text>[^()]{1,40})\)\s*$")
@@ -54,11 +67,14 @@ _CLOCK = re.compile(r"^(?:(?P<h>\d{1,4}):)?(?P<m>\d{1,2}):(?P<s>\d{2}(?:\.\d+)?)
 _SPELLED = re.compile(
     r"^(?:(?P<d>\d+(?:\.\d+)?)\s*(?:d|days?)\s*)?(?:(?P<h>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*)?"
     r"(?:(?P<m>\d+(?:\.\d+)?)\s*(?:m|mins?|minutes?)\s*)?(?:(?P<s>\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)"
-    r"\s*)?$")
+    r"\s*)?$"
+)
 _SPLIT = re.compile(r"\s*[;,]\s+(?=[~\u2248<>]?\s*[+-]?\d)")
 _GROUPS = re.compile(r"^\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+$")
-_NAMED = re.compile(r"^(?P<name>[^\W\d][\w/ -]{0,14}[^\W\d]|[^\W\d])\s*[:=]?\s+"
-                    r"(?P<number>[+-]?\d\S*)$")
+_NAMED = re.compile(
+    r"^(?P<name>[^\W\d][\w/ -]{0,14}[^\W\d]|[^\W\d])\s*[:=]?\s+"
+    r"(?P<number>[+-]?\d\S*)$"
+)
 _COMPARED = re.compile(r"^(?:vs\.?|versus|compared (?:to|with)|and)\s+", re.I)
 
 
@@ -145,7 +161,7 @@ def _values_in_series(text: str, decimal: str | None) -> CellReading | None:
         return None
     values, position, longest = [], 0, 0
     for match in _SERIES.finditer(text):
-        named = _SERIES_NAME.match(text[position:match.start()])
+        named = _SERIES_NAME.match(text[position : match.start()])
         if named is None:
             return None
         name = " ".join(re.sub(r"[()]", " ", named.group("name") or "").split())
@@ -157,8 +173,12 @@ def _values_in_series(text: str, decimal: str | None) -> CellReading | None:
                 return None
             values.append(reading.values[0]._replace(qualifier=label or None))
         position = match.end()
-    if text[position:].strip(" ,;") or longest < 2 or len(values) > MAX_SERIES_VALUES \
-            or len({value.unit for value in values}) > 1:
+    if (
+        text[position:].strip(" ,;")
+        or longest < 2
+        or len(values) > MAX_SERIES_VALUES
+        or len({value.unit for value in values}) > 1
+    ):
         return None
     return CellReading(tuple(values))
 
@@ -210,9 +230,13 @@ def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
         return None
     if match.group("sign") == "-":
         number = -number
-    words = part[match.end():].split()
-    if words and words[0] not in ("x", "\u00d7") and words[0][0] in ("x", "\u00d7") \
-            and len(words[0]) > 1:
+    words = part[match.end() :].split()
+    if (
+        words
+        and words[0] not in ("x", "\u00d7")
+        and words[0][0] in ("x", "\u00d7")
+        and len(words[0]) > 1
+    ):
         words = [words[0][0], words[0][1:], *words[1:]]  # "1.16x speedup" as "x speedup"
     for end in range(len(words), 0, -1):
         unit = unit_named(" ".join(words[:end]))
@@ -239,8 +263,17 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
         return CellReading(problem="bound_value")
     duration = _duration_seconds(text.lower())
     if duration is not None:
-        return CellReading((CellValue(duration, unit_named("s"), approximate=approximate,
-                                      seconds=duration, spelled=True),))
+        return CellReading(
+            (
+                CellValue(
+                    duration,
+                    unit_named("s"),
+                    approximate=approximate,
+                    seconds=duration,
+                    spelled=True,
+                ),
+            )
+        )
     match = _NUMBER.match(text)
     if match is None:
         named = _NAMED.match(text)
@@ -255,8 +288,11 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
         if unit is None and not re.search(r"\d[.,]\d", named.group("number")):
             return CellReading(problem="unparseable_value")  # "Gaudi 2": a name, no score
         value = reading.values[0]._replace(
-            unit=unit, rest=None if unit else name, approximate=approximate,
-            seconds=value_seconds(reading.values[0].number, unit))
+            unit=unit,
+            rest=None if unit else name,
+            approximate=approximate,
+            seconds=value_seconds(reading.values[0].number, unit),
+        )
         return reading._replace(values=(value,))
     number, evidence, problem = read_number(match.group("digits"), decimal)
     if problem is not None:
@@ -266,20 +302,21 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
         number = float(f"{number!r}{match.group('exponent')}")  # "1e999" is inf, no error
     if match.group("sign") == "-":
         number = -number
-    rest = text[match.end():]
+    rest = text[match.end() :]
     scale = _SCALE_WORD.match(rest)
     if scale:
         number = decimal_product(number, _SCALE[scale.group(1)])
-        rest = rest[scale.end():]
+        rest = rest[scale.end() :]
     if not math.isfinite(number):
         return CellReading(problem="non_finite_value")
-    if abs(number) >= 10.0 ** MAX_DIGITS:  # "1,79e308": as far past any measurement
+    if abs(number) >= 10.0**MAX_DIGITS:  # "1,79e308": as far past any measurement
         return CellReading(problem="unparseable_value")
     return _with_unit_and_spread(number, rest, approximate, decimal, evidence)
 
 
-def _with_unit_and_spread(number: float, rest: str, approximate: bool, decimal: str | None,
-                          evidence: str | None) -> CellReading:
+def _with_unit_and_spread(
+    number: float, rest: str, approximate: bool, decimal: str | None, evidence: str | None
+) -> CellReading:
     """The value of a number followed by `rest`: "img/s", "± 0.11 ms", "(phase1)", "MAE"."""
     rest, spread_text = _split_spread(rest)
     rest, qualifier = _split_qualifier(rest)
@@ -293,7 +330,7 @@ def _with_unit_and_spread(number: float, rest: str, approximate: bool, decimal: 
         spread, _, problem = read_number(spread_match.group("digits"), decimal)
         if problem is not None:
             return CellReading(problem=problem)
-        spread_unit = spread_text[spread_match.end():].strip()
+        spread_unit = spread_text[spread_match.end() :].strip()
         if spread_unit and unit is None:  # "77.12 +/- 0.11 ms": the unit follows the spread
             unit_text, unit = spread_unit, unit_named(spread_unit)
     value = CellValue(
@@ -302,8 +339,11 @@ def _with_unit_and_spread(number: float, rest: str, approximate: bool, decimal: 
         rest=unit_text if unit is None and unit_text else None,
         spread=spread,
         approximate=approximate,
-        seconds=(decimal_product(number, unit.factor)
-                 if unit is not None and unit.kind == "duration" else None),
+        seconds=(
+            decimal_product(number, unit.factor)
+            if unit is not None and unit.kind == "duration"
+            else None
+        ),
         qualifier=qualifier,
     )
     return CellReading((value,), None, evidence)
@@ -335,16 +375,24 @@ def _duration_seconds(text: str) -> float | None:
     """A clock reading ("0:06:27", "03:19:59") or a duration spelled in parts ("23h 43m")."""
     clock = _CLOCK.match(text)
     if clock:
-        return float(Decimal(clock.group("h") or 0) * 3600 + Decimal(clock.group("m")) * 60
-                     + Decimal(clock.group("s")))
+        return float(
+            Decimal(clock.group("h") or 0) * 3600
+            + Decimal(clock.group("m")) * 60
+            + Decimal(clock.group("s"))
+        )
     if not re.search(r"\d\s*[a-z]+\s*\d", text):  # one number and one unit: the unit path
         return None
     spelled = _SPELLED.match(text)
     if spelled is None:
         return None
     scales = {"d": 86400, "h": 3600, "m": 60, "s": 1}
-    return float(sum(Decimal(spelled.group(name)) * scale for name, scale in scales.items()
-                     if spelled.group(name)))
+    return float(
+        sum(
+            Decimal(spelled.group(name)) * scale
+            for name, scale in scales.items()
+            if spelled.group(name)
+        )
+    )
 
 
 def decimal_product(number: float, factor: float) -> float:

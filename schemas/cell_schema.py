@@ -17,7 +17,9 @@ class CellSchema(pa.DataFrameModel):
     table_index: pl.Int32 = pa.Field(ge=0, description="0-based order of the table in the document")
     table_title: str = pa.Field(nullable=True, description="Nearest heading above the table")
     table_note: str = pa.Field(nullable=True, description="Footnote attached to the table")
-    row_number: pl.Int32 = pa.Field(ge=0, description="0 for the header row, then 1, 2, ... in order")
+    row_number: pl.Int32 = pa.Field(
+        ge=0, description="0 for the header row, then 1, 2, ... in order"
+    )
     column_index: pl.Int32 = pa.Field(ge=0, description="0-based column position")
     column_name: str = pa.Field(description="Header text of the column, as published")
     raw_value: str = pa.Field(description="The cell exactly as published")

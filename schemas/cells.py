@@ -33,8 +33,9 @@ CELL_COLUMNS: dict[str, CellColumn] = {
 }
 _DTYPES = [(name, column.dtype) for name, column in CELL_COLUMNS.items()]
 _NOT_NULL = [name for name, column in CELL_COLUMNS.items() if not column.nullable]
-_BOUNDED = [(name, column.least) for name, column in CELL_COLUMNS.items()
-            if column.least is not None]
+_BOUNDED = [
+    (name, column.least) for name, column in CELL_COLUMNS.items() if column.least is not None
+]
 
 
 def surely_fits(cells: pl.DataFrame) -> bool:
@@ -46,7 +47,7 @@ def surely_fits(cells: pl.DataFrame) -> bool:
     nulls = [pl.col(name).null_count() for name in _NOT_NULL]
     lows = [pl.col(name).min().alias(f"{name} min") for name, _ in _BOUNDED]
     found = cells.select(*nulls, *lows).row(0)
-    counts, least_values = found[: len(nulls)], found[len(nulls):]
+    counts, least_values = found[: len(nulls)], found[len(nulls) :]
     return all(count == 0 for count in counts) and all(
         least is None or least >= low
         for least, (_, low) in zip(least_values, _BOUNDED, strict=True)

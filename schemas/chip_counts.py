@@ -14,27 +14,54 @@ from dataclasses import dataclass
 
 MAX_ACCELERATORS = 10_000_000  # far above any system; a larger count is not a real one
 NUMBER_WORDS = {
-    "one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "four": 4, "quad": 4, "five": 5,
-    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
-    "thirty two": 32, "sixty four": 64,
+    "one": 1,
+    "single": 1,
+    "two": 2,
+    "dual": 2,
+    "three": 3,
+    "four": 4,
+    "quad": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "sixteen": 16,
+    "thirty two": 32,
+    "sixty four": 64,
     # Chinese card counts: 单卡 (one card), 双卡 / 两卡 (two), 四卡, 八卡
-    "单": 1, "双": 2, "两": 2, "二": 2, "四": 4, "八": 8, "十六": 16,
+    "单": 1,
+    "双": 2,
+    "两": 2,
+    "二": 2,
+    "四": 4,
+    "八": 8,
+    "十六": 16,
 }
-_LATIN_NUMBER_WORDS = sorted((word for word in NUMBER_WORDS if word.isascii()), key=len,
-                             reverse=True)
+_LATIN_NUMBER_WORDS = sorted(
+    (word for word in NUMBER_WORDS if word.isascii()), key=len, reverse=True
+)
 COUNT = r"(\d{1,7}|" + "|".join(_LATIN_NUMBER_WORDS) + ")"
 _CJK_COUNT = r"(\d{1,7}|" + "|".join(word for word in NUMBER_WORDS if not word.isascii()) + ")"
-CHIP_NOUNS = (r"gpus?|cards?|chips?|accelerators?|devices?|ipus?|tpus?|hpus?|npus?|xpus?"
-              r"|gaudis?|sockets?|processors?|cpus?|dies|packages?")
+CHIP_NOUNS = (
+    r"gpus?|cards?|chips?|accelerators?|devices?|ipus?|tpus?|hpus?|npus?|xpus?"
+    r"|gaudis?|sockets?|processors?|cpus?|dies|packages?"
+)
 _NODE_NOUNS = r"nodes?|servers?|hosts?|machines?|systems?|instances?"
-_FAMILY_NOUNS = (r"gpus|cards|chips|accelerators|devices|ipus|tpus|hpus|npus|processors"
-                 r"|systems|servers|instances|nodes|platforms|products|families|series")
+_FAMILY_NOUNS = (
+    r"gpus|cards|chips|accelerators|devices|ipus|tpus|hpus|npus|processors"
+    r"|systems|servers|instances|nodes|platforms|products|families|series"
+)
 
 # "8x", "8 ×", "2 * " (a short number: "2021 * " is a year before a Markdown bullet)
 _COUNT_BEFORE = re.compile(r"(?:" + COUNT + r" ?(?:x|×)|(?<![0-9])(\d{1,3}) ?\*) ?$")
 # A machine's chips described per node ("Intra node: 8xA100", "each node: 8x H100"): the
 # run's count is that times its nodes, which the text must state.
-_PER_NODE_BEFORE = re.compile(r"(?:intra|per|each|every) ?nodes? ?: ?(?:with )?\d{1,4} ?(?:[x×*] ?)?$")
+_PER_NODE_BEFORE = re.compile(
+    r"(?:intra|per|each|every) ?nodes? ?: ?(?:with )?\d{1,4} ?(?:[x×*] ?)?$"
+)
 _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
@@ -42,19 +69,30 @@ _BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
 _CARDS_AFTER = re.compile(r"^ ?" + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
 _CARDS_BEFORE = re.compile(_CJK_COUNT + r" ?(?:(?:张|块|片) ?卡?|卡) ?$")  # "8卡 A100", "4张V100"
 _ARTICLE_BEFORE = re.compile(r"(?:^|[^a-z0-9])(?:a|an|one|single)(?: [a-z]+)? $")
-_NOUN_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS
-                         + r")(?![a-z0-9])")
+_NOUN_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS + r")(?![a-z0-9])")
 _NODES_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS + r")(?![a-z0-9])")
-_PER_NODE_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS
-                             + r") ?(?:/ ?node|per node|each)(?![a-z0-9])")
+_PER_NODE_AFTER = re.compile(
+    r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:"
+    + CHIP_NOUNS
+    + r") ?(?:/ ?node|per node|each)(?![a-z0-9])"
+)
 _SINGULAR_NOUN_AFTER = re.compile(
-    r"^(?: \d+ ?gb?)? (?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])")
+    r"^(?: \d+ ?gb?)? (?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])"
+)
 FAMILY_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _FAMILY_NOUNS + r")(?![a-z0-9])")
 _SOCKETS_AFTER = re.compile(r"^[^()]{0,40}\(" + COUNT + r" ?(?:sockets?|s)\)")
-COUNT_ONLY = re.compile(r"(?<![a-z0-9.])" + COUNT + r" ?(?:x )?(?:" + CHIP_NOUNS
-                        + r")(?![a-z0-9])|(?<![0-9])" + _CJK_COUNT + r" ?(?:张|块|片)? ?卡(?!数)")
-_NODES = re.compile(r"(?<![a-z0-9.])" + COUNT + r"(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS
-                    + r")(?![a-z0-9])")
+COUNT_ONLY = re.compile(
+    r"(?<![a-z0-9.])"
+    + COUNT
+    + r" ?(?:x )?(?:"
+    + CHIP_NOUNS
+    + r")(?![a-z0-9])|(?<![0-9])"
+    + _CJK_COUNT
+    + r" ?(?:张|块|片)? ?卡(?!数)"
+)
+_NODES = re.compile(
+    r"(?<![a-z0-9.])" + COUNT + r"(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS + r")(?![a-z0-9])"
+)
 # Parallel degrees: "tp8", "tp 4", "tp=2", "pp2", "dp 8", "cp=4", "ep64", "fsdp 8" (sharded
 # data parallel).
 _PARALLEL = re.compile(r"(?<![a-z0-9])(tp|pp|dp|cp|ep|fsdp|hsdp) ?[=:]? ?(\d{1,5})(?![a-z0-9])")
@@ -78,7 +116,7 @@ def number(text: str) -> int | None:
 
 def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | None:
     """The count written next to a chip or system named at folded[start:end]."""
-    before, after = folded[max(0, start - 24):start], folded[end:end + 60]
+    before, after = folded[max(0, start - 24) : start], folded[end : end + 60]
     found = None
     match = _COUNT_BEFORE.search(before)
     if match:
@@ -98,13 +136,21 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
         elif start - len(match.group(1)) - 1 <= 0:  # "2 A100", "4 DGX H100"
             found = Stated(0, of_units=True), match.group(1)
     if found is None:
-        match = (_COUNT_AFTER.match(after) or _BRACKETED_AFTER.match(after)
-                 or _SOCKETS_AFTER.match(after) or _CARDS_AFTER.match(after))
+        match = (
+            _COUNT_AFTER.match(after)
+            or _BRACKETED_AFTER.match(after)
+            or _SOCKETS_AFTER.match(after)
+            or _CARDS_AFTER.match(after)
+        )
         if match:
             units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER)
             found = Stated(0, of_units=units), match.group(1)
-    if found is None and prose and _ARTICLE_BEFORE.search(before) and (
-            _SINGULAR_NOUN_AFTER.match(after)):
+    if (
+        found is None
+        and prose
+        and _ARTICLE_BEFORE.search(before)
+        and (_SINGULAR_NOUN_AFTER.match(after))
+    ):
         found = Stated(0), "1"
     if found is None:
         return None

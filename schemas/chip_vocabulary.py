@@ -86,9 +86,17 @@ def vocabulary() -> _Vocabulary:
     rules, sources = [], []
     for row in read_vocab("chips.csv").iter_rows(named=True):
         source = expanded(row["pattern"])
-        rules.append(ChipRule(source, row["vendor"], row["accelerator"], row["system"],
-                              row["count"], row.get("kind") or "accelerator",
-                              row.get("requires")))
+        rules.append(
+            ChipRule(
+                source,
+                row["vendor"],
+                row["accelerator"],
+                row["system"],
+                row["count"],
+                row.get("kind") or "accelerator",
+                row.get("requires"),
+            )
+        )
         sources.append(source)
     by_key: dict[str, list[int]] = {}
     everywhere = []
@@ -102,9 +110,13 @@ def vocabulary() -> _Vocabulary:
     for indexes in by_key.values():
         indexes.extend(everywhere)
         indexes.sort()
-    return _Vocabulary(tuple(rules), tuple(sources),
-                       {key: tuple(indexes) for key, indexes in by_key.items()},
-                       tuple(everywhere), _candidates(set(by_key), bool(everywhere)))
+    return _Vocabulary(
+        tuple(rules),
+        tuple(sources),
+        {key: tuple(indexes) for key, indexes in by_key.items()},
+        tuple(everywhere),
+        _candidates(set(by_key), bool(everywhere)),
+    )
 
 
 def _candidates(keys: set[str], anywhere: bool) -> re.Pattern[str]:
@@ -116,7 +128,8 @@ def _candidates(keys: set[str], anywhere: bool) -> re.Pattern[str]:
         seconds.setdefault(key[0], set()).add(key[1])
     branches = "|".join(
         re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
-        for first, rest in sorted(seconds.items()))
+        for first, rest in sorted(seconds.items())
+    )
     return re.compile(rf"(?<![a-z0-9])(?=(?:{branches}))")
 
 
@@ -124,7 +137,7 @@ def match_at(folded: str, position: int) -> tuple[int, re.Match[str]] | None:
     """(rule index, match) of the first rule, in file order, matching at `position` as a
     whole word (a plural "s" allowed), or None."""
     vocab = vocabulary()
-    indexes = vocab.by_key.get(folded[position:position + _KEY], vocab.everywhere)
+    indexes = vocab.by_key.get(folded[position : position + _KEY], vocab.everywhere)
     if not indexes:
         return None
     match = _combined(indexes).match(folded, position)
@@ -146,7 +159,7 @@ def requirement_met(rule: ChipRule, folded: str, start: int, end: int) -> bool:
     has one within the window around it."""
     if rule.requires is None:
         return True
-    window = folded[max(0, start - _REQUIRES_WINDOW):end + _REQUIRES_WINDOW]
+    window = folded[max(0, start - _REQUIRES_WINDOW) : end + _REQUIRES_WINDOW]
     return rule.requires.search(window) is not None
 
 

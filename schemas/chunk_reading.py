@@ -56,13 +56,18 @@ _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 _NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
 _NUMBER_END = r"(?:$|[^\d.,])"
-_POINT_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,\d{3})+\.\d+"
-               r"|(?:0|\d{4,})\.\d+|\d{1,3}\.(?:\d{1,2}|\d{4,}))" + _NUMBER_END)
-_COMMA_ONLY = (r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
-               r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END)
+_POINT_ONLY = (
+    r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,\d{3})+\.\d+"
+    r"|(?:0|\d{4,})\.\d+|\d{1,3}\.(?:\d{1,2}|\d{4,}))" + _NUMBER_END
+)
+_COMMA_ONLY = (
+    r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
+    r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END
+)
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
 # The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
 _ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
+
 
 @dataclass
 class ChunkReading:
@@ -115,12 +120,14 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     """The values and problems of the tables of `documents` ((cells, DocumentContext) pairs);
     every row says which document it came from by its position. A document whose context
     carries its plans (`plan_document`, made where it was read) is not planned again."""
-    present = [(index, cells) for index, (cells, _context) in enumerate(documents)
-               if cells.height]
+    present = [(index, cells) for index, (cells, _context) in enumerate(documents) if cells.height]
     if not present:
         return ChunkReading(None, [])
-    planned = {index: context.plans for index, (_cells, context) in enumerate(documents)
-               if getattr(context, "plans", None) is not None}
+    planned = {
+        index: context.plans
+        for index, (_cells, context) in enumerate(documents)
+        if getattr(context, "plans", None) is not None
+    }
     cells = _oriented(_prepared(present), mappings, planned)
     plans, subjects = _plans(cells, documents, mappings, planned)
     if not plans:
@@ -131,31 +138,47 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     return _values(cells, result_columns, rows, _with_precision_column(plans), mappings)
 
 
-def plan_document(cells: pl.DataFrame, outline: pl.DataFrame | None, title: str | None,
-                  language: str | None, source_id: str | None,
-                  mappings: LabelMappings) -> DocumentPlans:
+def plan_document(
+    cells: pl.DataFrame,
+    outline: pl.DataFrame | None,
+    title: str | None,
+    language: str | None,
+    source_id: str | None,
+    mappings: LabelMappings,
+) -> DocumentPlans:
     """The plans `read_chunk` would make for one document's tables, made where the document
     is read: a reader process plans its pages while the chunk's process reads the values of
     the pages read before, rather than planning every table of a chunk itself."""
     if cells.height == 0:
         return DocumentPlans((), {}, {})
     prepared = _oriented(_prepared([(0, cells)]), mappings, {})
-    turned = prepared.filter(pl.col("_corner")).get_column("table_index").to_list() \
-        if "_corner" in prepared.columns else []
-    plans, subjects = _plans(prepared, [(cells, _Page(outline, title, language, source_id))],
-                             mappings, {})
-    return DocumentPlans(tuple(turned), {table: plan for (_d, table), plan in plans.items()},
-                         {table: subject for (_d, table), subject in subjects.items()})
+    turned = (
+        prepared.filter(pl.col("_corner")).get_column("table_index").to_list()
+        if "_corner" in prepared.columns
+        else []
+    )
+    plans, subjects = _plans(
+        prepared, [(cells, _Page(outline, title, language, source_id))], mappings, {}
+    )
+    return DocumentPlans(
+        tuple(turned),
+        {table: plan for (_d, table), plan in plans.items()},
+        {table: subject for (_d, table), subject in subjects.items()},
+    )
 
 
 def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
     """The cells of the documents present, with their document's index and their shape."""
     raw = pl.col("raw_value")
-    return pl.concat([frame for _index, frame in present], rechunk=True).with_columns(
-        _document_indexes(present),
-        _blank=raw.str.contains(_BLANK),
-        _numeric=raw.str.contains(_NUMERIC_START),
-    ).with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
+    return (
+        pl.concat([frame for _index, frame in present], rechunk=True)
+        .with_columns(
+            _document_indexes(present),
+            _blank=raw.str.contains(_BLANK),
+            _numeric=raw.str.contains(_NUMERIC_START),
+        )
+        .with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
+    )
 
 
 def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
@@ -168,28 +191,42 @@ def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
 # ---- which way round, and what each column is -------------------------------------------------
 
 
-def _oriented(cells: pl.DataFrame, mappings: LabelMappings,
-              planned: dict[int, DocumentPlans]) -> pl.DataFrame:
+def _oriented(
+    cells: pl.DataFrame, mappings: LabelMappings, planned: dict[int, DocumentPlans]
+) -> pl.DataFrame:
     """`cells` with `vrow` and `vcol`: the row and column each cell stands in once every
     table whose metrics stand in its first column is turned around (for a document
     `planned`, the tables its plans say)."""
-    turned = [(document, table) for document, plans in planned.items()
-              for table in plans.turned]
+    turned = [(document, table) for document, plans in planned.items() for table in plans.turned]
     unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
-    headers = unplanned.filter(pl.col("row_number") == 0).group_by(
-        _TABLE, maintain_order=True).agg(pl.col("raw_value").sort_by("column_index"))
+    headers = (
+        unplanned.filter(pl.col("row_number") == 0)
+        .group_by(_TABLE, maintain_order=True)
+        .agg(pl.col("raw_value").sort_by("column_index"))
+    )
     # Only a table whose header names no metric may be turned: its first column is read.
-    candidates = [(document, table) for document, table, header in headers.iter_rows()
-                  if not _header_names_results(header, mappings)]
+    candidates = [
+        (document, table)
+        for document, table, header in headers.iter_rows()
+        if not _header_names_results(header, mappings)
+    ]
     if candidates:
-        keys = pl.DataFrame(candidates, schema={"document": pl.Int32, "table_index": pl.Int32},
-                            orient="row")
+        keys = pl.DataFrame(
+            candidates, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
+        )
         body = cells.join(keys, on=_TABLE, how="semi").filter(pl.col("row_number") > 0)
-        firsts = body.filter(pl.col("column_index") == 0).group_by(_TABLE).agg(
-            pl.col("raw_value").sort_by("row_number").alias("first"))
-        numeric_rows = body.filter(pl.col("column_index") > 0).group_by(
-            [*_TABLE, "row_number"]).agg(pl.col("_numeric").any()).group_by(_TABLE).agg(
-            pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
+        firsts = (
+            body.filter(pl.col("column_index") == 0)
+            .group_by(_TABLE)
+            .agg(pl.col("raw_value").sort_by("row_number").alias("first"))
+        )
+        numeric_rows = (
+            body.filter(pl.col("column_index") > 0)
+            .group_by([*_TABLE, "row_number"])
+            .agg(pl.col("_numeric").any())
+            .group_by(_TABLE)
+            .agg(pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
+        )
         found = headers.join(firsts, on=_TABLE).join(numeric_rows, on=_TABLE)
         for document, table, header, first, numeric, row_numbers in found.iter_rows():
             if len(first) != len(row_numbers):
@@ -198,8 +235,9 @@ def _oriented(cells: pl.DataFrame, mappings: LabelMappings,
                 turned.append((document, table))
     if not turned:
         return cells.with_columns(vrow=pl.col("row_number"), vcol=pl.col("column_index"))
-    turned_frame = pl.DataFrame(turned, schema={"document": pl.Int32, "table_index": pl.Int32},
-                                orient="row").with_columns(_turned=pl.lit(True))
+    turned_frame = pl.DataFrame(
+        turned, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
+    ).with_columns(_turned=pl.lit(True))
     cells = cells.join(turned_frame, on=_TABLE, how="left", maintain_order="left")
     is_turned = pl.col("_turned").fill_null(False)
     return cells.with_columns(
@@ -214,9 +252,9 @@ def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
     return any(names_base_metric(header_reading(text, mappings)) for text in header[1:])
 
 
-def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings,
-           planned: dict[int, DocumentPlans]
-           ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
+def _plans(
+    cells: pl.DataFrame, documents: list, mappings: LabelMappings, planned: dict[int, DocumentPlans]
+) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     """The plan of each table holding a result column, and what the table is about where
     its rows and columns do not say (schemas/table_subject.py), in the documents' order;
     a document `planned` gives its own."""
@@ -228,12 +266,15 @@ def _plans(cells: pl.DataFrame, documents: list, mappings: LabelMappings,
         return plans, subjects
     made, made_subjects = _planned(planned)
     order = sorted({*plans, *made})  # documents in order, then their tables
-    return ({key: plans[key] if key in plans else made[key] for key in order},
-            {key: subjects[key] if key in subjects else made_subjects[key] for key in order})
+    return (
+        {key: plans[key] if key in plans else made[key] for key in order},
+        {key: subjects[key] if key in subjects else made_subjects[key] for key in order},
+    )
 
 
-def _planned(planned: dict[int, DocumentPlans]
-             ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
+def _planned(
+    planned: dict[int, DocumentPlans],
+) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     plans, subjects = {}, {}
     for document in sorted(planned):
         for table, plan in planned[document].plans.items():
@@ -242,8 +283,9 @@ def _planned(planned: dict[int, DocumentPlans]
     return plans, subjects
 
 
-def _plans_of(cells: pl.DataFrame, documents: list, mappings: LabelMappings
-              ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
+def _plans_of(
+    cells: pl.DataFrame, documents: list, mappings: LabelMappings
+) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     shapes = _shapes(cells)
     by_document: dict[int, list[TableShape]] = {}
     marks: dict[int, list[int]] = {}
@@ -253,15 +295,18 @@ def _plans_of(cells: pl.DataFrame, documents: list, mappings: LabelMappings
         counted[0] += sum(stats.point for stats in shape.stats)
         counted[1] += sum(stats.comma for stats in shape.stats)
     # Only a table two columns wide may list settings: most chunks hold none.
-    setups = _setup_tables(cells, mappings) if any(
-        len(shape.headers) <= 2 for shape in shapes) else {}
+    setups = (
+        _setup_tables(cells, mappings) if any(len(shape.headers) <= 2 for shape in shapes) else {}
+    )
     plans, subjects = {}, {}
     for document, found in by_document.items():
         _cells, context = documents[document]
-        contexts = table_contexts(context.outline, context.document_title,
-                                  {shape.table_index: shape.title for shape in found},
-                                  {table: rows for (at, table), rows in setups.items()
-                                   if at == document})
+        contexts = table_contexts(
+            context.outline,
+            context.document_title,
+            {shape.table_index: shape.title for shape in found},
+            {table: rows for (at, table), rows in setups.items() if at == document},
+        )
         paragraphs = paragraphs_of(context.outline, _LANGUAGE_PARAGRAPHS)
         point, comma = marks.get(document, (0, 0))
         decimal = page_mark(point, comma, _language(context, mappings), paragraphs)
@@ -273,8 +318,8 @@ def _plans_of(cells: pl.DataFrame, documents: list, mappings: LabelMappings
             if plan is not None:
                 plans[(document, shape.table_index)] = plan
                 subjects[(document, shape.table_index)] = table_subject(
-                    table_context, shape.headers, context.source_id,
-                    shape.table_index, mappings)
+                    table_context, shape.headers, context.source_id, shape.table_index, mappings
+                )
     return plans, subjects
 
 
@@ -283,35 +328,49 @@ _SETUP_SHARE = 0.6  # of a setup table's names that must name settings or labels
 _RESULT_KINDS = ("metric", "statistic", "result")
 
 
-def _setup_tables(cells: pl.DataFrame, mappings: LabelMappings
-                  ) -> dict[tuple[int, int], tuple[str, ...]]:
+def _setup_tables(
+    cells: pl.DataFrame, mappings: LabelMappings
+) -> dict[tuple[int, int], tuple[str, ...]]:
     """The rows ("Instance: inf2.48xlarge (12 Inferentia2 devices)") of each table of two
     columns that lists a run's settings by name ("Parameter | Value": Model, Instance, Batch
     size, Sequence length...): such a table states the setup of the tables near it, as an
     environment list does, and holds no result of its own."""
-    narrow = cells.group_by(_TABLE).agg(pl.col("vcol").max().alias("_last"),
-                                         pl.col("vrow").max().alias("_rows")).filter(
-        (pl.col("_last") == 1) & (pl.col("_rows") >= 2)).select(_TABLE)
+    narrow = (
+        cells.group_by(_TABLE)
+        .agg(pl.col("vcol").max().alias("_last"), pl.col("vrow").max().alias("_rows"))
+        .filter((pl.col("_last") == 1) & (pl.col("_rows") >= 2))
+        .select(_TABLE)
+    )
     if narrow.height == 0:
         return {}
-    rows = cells.join(narrow, on=_TABLE, how="semi").sort([*_TABLE, "vrow", "vcol"]).group_by(
-        [*_TABLE, "vrow"], maintain_order=True).agg(pl.col("raw_value")).group_by(
-        _TABLE, maintain_order=True).agg(pl.col("raw_value").sort_by("vrow").alias("_rows"))
+    rows = (
+        cells.join(narrow, on=_TABLE, how="semi")
+        .sort([*_TABLE, "vrow", "vcol"])
+        .group_by([*_TABLE, "vrow"], maintain_order=True)
+        .agg(pl.col("raw_value"))
+        .group_by(_TABLE, maintain_order=True)
+        .agg(pl.col("raw_value").sort_by("vrow").alias("_rows"))
+    )
     found = {}
     for document, table, table_rows in rows.iter_rows():
         if any(len(row) != 2 for row in table_rows):
             continue
         (name_header, value_header), *body = table_rows
-        named, valued = header_reading(name_header, mappings), header_reading(value_header,
-                                                                               mappings)
-        if named.kind in _RESULT_KINDS or (valued.kind in _RESULT_KINDS
-                                           and valued.role != "eval_metric"):
+        named, valued = (
+            header_reading(name_header, mappings),
+            header_reading(value_header, mappings),
+        )
+        if named.kind in _RESULT_KINDS or (
+            valued.kind in _RESULT_KINDS and valued.role != "eval_metric"
+        ):
             continue  # "Model | Throughput", "Throughput | 1234": results
         names = [clean_text(name) for name, _value in body]
         if _names_settings(names, mappings):
             found[(document, table)] = tuple(
-                f"{clean_text(name)}: {clean_text(value)}" for name, value in body
-                if clean_text(name) and clean_text(value))
+                f"{clean_text(name)}: {clean_text(value)}"
+                for name, value in body
+                if clean_text(name) and clean_text(value)
+            )
     return found
 
 
@@ -332,17 +391,30 @@ def _language(context, mappings: LabelMappings) -> str | None:
 
 
 def _shapes(cells: pl.DataFrame) -> list[TableShape]:
-    headers = cells.filter(pl.col("vrow") == 0).group_by(_TABLE, maintain_order=True).agg(
-        pl.when(pl.col("_corner") if "_corner" in cells.columns else pl.lit(False))
-        .then(pl.lit("")).otherwise(pl.col("raw_value")).sort_by("vcol").alias("headers"),
-        pl.col("vcol").sort().alias("vcols"),
-        pl.col("table_title").first().alias("title"),
-        pl.col("table_note").first().alias("note"),
+    headers = (
+        cells.filter(pl.col("vrow") == 0)
+        .group_by(_TABLE, maintain_order=True)
+        .agg(
+            pl.when(pl.col("_corner") if "_corner" in cells.columns else pl.lit(False))
+            .then(pl.lit(""))
+            .otherwise(pl.col("raw_value"))
+            .sort_by("vcol")
+            .alias("headers"),
+            pl.col("vcol").sort().alias("vcols"),
+            pl.col("table_title").first().alias("title"),
+            pl.col("table_note").first().alias("note"),
+        )
     )
     body = cells.filter(pl.col("vrow") > 0)
-    texts = body.filter(pl.col("_filled") & ~pl.col("_numeric")
-                        & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
-                        ).get_column("raw_value").unique()
+    texts = (
+        body.filter(
+            pl.col("_filled")
+            & ~pl.col("_numeric")
+            & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
+        )
+        .get_column("raw_value")
+        .unique()
+    )
     units = [text for text in texts.to_list() if unit_named(text) is not None]
     # Only a cell that starts as a number may show a decimal mark.
     numeric = pl.col("_numeric")
@@ -353,23 +425,33 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
         (numeric & pl.col("raw_value").str.contains(_POINT_ONLY)).sum().alias("point"),
         (numeric & pl.col("raw_value").str.contains(_COMMA_ONLY)).sum().alias("comma"),
     )
-    by_column = {(d, t, c): ColumnStats(f, n, u, p, m)
-                 for d, t, c, f, n, u, p, m in stats.iter_rows()}
+    by_column = {
+        (d, t, c): ColumnStats(f, n, u, p, m) for d, t, c, f, n, u, p, m in stats.iter_rows()
+    }
     shapes = []
     for document, table, header, vcols, title, note in headers.iter_rows():
-        shapes.append(TableShape(
-            document, table, title, note, tuple(header),
-            tuple(by_column.get((document, table, column), ColumnStats()) for column in vcols),
-        ))
+        shapes.append(
+            TableShape(
+                document,
+                table,
+                title,
+                note,
+                tuple(header),
+                tuple(by_column.get((document, table, column), ColumnStats()) for column in vcols),
+            )
+        )
     return shapes
 
 
 # ---- the columns' plans as frames -------------------------------------------------------------
 
 
-def _column_frames(plans: dict[tuple[int, int], TablePlan],
-                   subjects: dict[tuple[int, int], TableSubject], readings: _Readings,
-                   mappings: LabelMappings) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _column_frames(
+    plans: dict[tuple[int, int], TablePlan],
+    subjects: dict[tuple[int, int], TableSubject],
+    readings: _Readings,
+    mappings: LabelMappings,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(label columns with the id of their reading, result columns with their plan)."""
     labels, results = [], []
     for (document, table), plan in plans.items():
@@ -377,34 +459,58 @@ def _column_frames(plans: dict[tuple[int, int], TablePlan],
             if column.role in ("label", "config", "reference"):
                 labels.append((document, table, column.column, readings.id_of(column.reading)))
             elif column.role == "result":
-                results.append(result_record(document, table, column, plan,
-                                             subjects.get((document, table), NOTHING),
-                                             mappings))
-    label_frame = pl.DataFrame(labels, schema={"document": pl.Int32, "table_index": pl.Int32,
-                                               "vcol": pl.Int32, "reading_id": pl.Int32},
-                               orient="row")
+                results.append(
+                    result_record(
+                        document,
+                        table,
+                        column,
+                        plan,
+                        subjects.get((document, table), NOTHING),
+                        mappings,
+                    )
+                )
+    label_frame = pl.DataFrame(
+        labels,
+        schema={
+            "document": pl.Int32,
+            "table_index": pl.Int32,
+            "vcol": pl.Int32,
+            "reading_id": pl.Int32,
+        },
+        orient="row",
+    )
     return label_frame, pl.DataFrame(results, schema=RESULT_COLUMN_SCHEMA, orient="row")
 
 
 # ---- rows -------------------------------------------------------------------------------------
 
 
-def _rows(cells: pl.DataFrame, label_columns: pl.DataFrame,
-          plans: dict[tuple[int, int], TablePlan], readings: _Readings,
-          mappings: LabelMappings) -> pl.DataFrame:
+def _rows(
+    cells: pl.DataFrame,
+    label_columns: pl.DataFrame,
+    plans: dict[tuple[int, int], TablePlan],
+    readings: _Readings,
+    mappings: LabelMappings,
+) -> pl.DataFrame:
     """What each row's label cells, its section row and its table's footnote say of it."""
-    label_cells = cells.filter(pl.col("vrow") > 0).join(label_columns, on=_COLUMN, how="inner",
-                                                        maintain_order="left")
-    pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index(
-        "said", offset=0)
+    label_cells = cells.filter(pl.col("vrow") > 0).join(
+        label_columns, on=_COLUMN, how="inner", maintain_order="left"
+    )
+    pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index("said", offset=0)
     said = pl.DataFrame(
-        [contribution(readings.readings[reading_id], raw, mappings)
-         for _index, reading_id, raw in pairs.iter_rows()],
-        schema=CONTRIBUTION_SCHEMA, orient="row")
+        [
+            contribution(readings.readings[reading_id], raw, mappings)
+            for _index, reading_id, raw in pairs.iter_rows()
+        ],
+        schema=CONTRIBUTION_SCHEMA,
+        orient="row",
+    )
     # In column order: a row takes a label from the first of its cells that states it.
-    in_order = label_cells.select(*_ROW, "vcol", "reading_id", "raw_value").sort(
-        [*_ROW, "vcol"]).join(pairs, on=["reading_id", "raw_value"], how="left",
-                              maintain_order="left")
+    in_order = (
+        label_cells.select(*_ROW, "vcol", "reading_id", "raw_value")
+        .sort([*_ROW, "vcol"])
+        .join(pairs, on=["reading_id", "raw_value"], how="left", maintain_order="left")
+    )
     rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
     return with_context_labels(rows, plans)
@@ -413,21 +519,36 @@ def _rows(cells: pl.DataFrame, label_columns: pl.DataFrame,
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
     """What the section row each row stands under says of it (the HTML layout gives a row
     under a full-width label the title "<heading> — <label>"), per row that has one."""
-    titles = cells.filter(pl.col("vrow") > 0).group_by(_ROW).agg(
-        pl.col("table_title").first().alias("_row_title"))
-    headings = cells.filter(pl.col("vrow") == 0).group_by(_TABLE).agg(
-        pl.col("table_title").first().alias("_heading"))
+    titles = (
+        cells.filter(pl.col("vrow") > 0)
+        .group_by(_ROW)
+        .agg(pl.col("table_title").first().alias("_row_title"))
+    )
+    headings = (
+        cells.filter(pl.col("vrow") == 0)
+        .group_by(_TABLE)
+        .agg(pl.col("table_title").first().alias("_heading"))
+    )
     title, heading = pl.col("_row_title"), pl.col("_heading")
     prefix = heading + SECTION_SEPARATOR
-    section = pl.when(heading.is_not_null() & title.str.starts_with(prefix)).then(
-        title.str.slice(prefix.str.len_chars())).otherwise(title)
-    found = titles.join(headings, on=_TABLE, how="left").filter(
-        title.is_not_null() & title.ne_missing(heading)).select(*_ROW, section.alias("_section"))
+    section = (
+        pl.when(heading.is_not_null() & title.str.starts_with(prefix))
+        .then(title.str.slice(prefix.str.len_chars()))
+        .otherwise(title)
+    )
+    found = (
+        titles.join(headings, on=_TABLE, how="left")
+        .filter(title.is_not_null() & title.ne_missing(heading))
+        .select(*_ROW, section.alias("_section"))
+    )
     if found.height == 0:
         return None
     distinct = found.get_column("_section").unique().to_list()
-    said = pl.DataFrame([(text, *section_labels(text)) for text in distinct],
-                        schema={"_section": pl.String, **SECTION_SCHEMA}, orient="row")
+    said = pl.DataFrame(
+        [(text, *section_labels(text)) for text in distinct],
+        schema={"_section": pl.String, **SECTION_SCHEMA},
+        orient="row",
+    )
     return found.join(said, on="_section", how="left").drop("_section")
 
 
@@ -437,17 +558,28 @@ def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
 def _with_precision_column(plans: dict[tuple[int, int], TablePlan]) -> pl.DataFrame:
     """The tables with a column of precisions: only in them can a row's precision have
     shifted into a result column."""
-    found = [(document, table) for (document, table), plan in plans.items()
-             if any(column.role == "label" and column.reading.role == "precision"
-                    for column in plan.columns)]
-    return pl.DataFrame(found, schema={"document": pl.Int32, "table_index": pl.Int32},
-                        orient="row").with_columns(_precision_column=pl.lit(True))
+    found = [
+        (document, table)
+        for (document, table), plan in plans.items()
+        if any(
+            column.role == "label" and column.reading.role == "precision" for column in plan.columns
+        )
+    ]
+    return pl.DataFrame(
+        found, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
+    ).with_columns(_precision_column=pl.lit(True))
 
 
-def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFrame,
-            precision_tables: pl.DataFrame, mappings: LabelMappings) -> ChunkReading:
+def _values(
+    cells: pl.DataFrame,
+    result_columns: pl.DataFrame,
+    rows: pl.DataFrame,
+    precision_tables: pl.DataFrame,
+    mappings: LabelMappings,
+) -> ChunkReading:
     results = cells.filter((pl.col("vrow") > 0) & ~pl.col("_blank")).join(
-        result_columns, on=_COLUMN, how="inner")
+        result_columns, on=_COLUMN, how="inner"
+    )
     if results.height == 0:
         return ChunkReading(None, [])
     results = results.join(rows, on=_ROW, how="left")
@@ -455,8 +587,9 @@ def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFram
     if found is not None:
         results = results.join(found, on=_ROW, how="left")
     else:
-        results = results.with_columns(pl.lit(None, dtype=dtype).alias(name)
-                                       for name, dtype in SECTION_SCHEMA.items())
+        results = results.with_columns(
+            pl.lit(None, dtype=dtype).alias(name) for name, dtype in SECTION_SCHEMA.items()
+        )
     results = with_row_metrics(with_annotations(cells, results, mappings), mappings)
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.
@@ -465,22 +598,30 @@ def _values(cells: pl.DataFrame, result_columns: pl.DataFrame, rows: pl.DataFram
     # In a table without a column of precisions, "8.32" is a value like its neighbours
     # ("8.33" GB): nothing could have shifted.
     results = results.join(precision_tables, on=_TABLE, how="left", maintain_order="left")
-    looks_shifted = pl.col("metric").ne_missing("eval_metric") & shifted_precision() \
-        & pl.all_horizontal(pl.col(name).is_null() for name in _ROW_PRECISIONS) \
+    looks_shifted = (
+        pl.col("metric").ne_missing("eval_metric")
+        & shifted_precision()
+        & pl.all_horizontal(pl.col(name).is_null() for name in _ROW_PRECISIONS)
         & pl.col("_precision_column").fill_null(False)
+    )
     shifted = results.filter(looks_shifted & pl.col("metric").is_not_null()).drop(
-        "_precision_column")
+        "_precision_column"
+    )
     results = results.filter(~(looks_shifted & pl.col("metric").is_not_null())).drop(
-        "_precision_column")
+        "_precision_column"
+    )
     values = read_values(results, mappings)
     unknown = values.filter(pl.col("metric").is_null()).unique(
-        ["document", "table_index", "row_number", "column_index"], keep="first",
-        maintain_order=True)
+        ["document", "table_index", "row_number", "column_index"], keep="first", maintain_order=True
+    )
     values = values.filter(pl.col("metric").is_not_null())
     failed = values.filter(pl.col("problem").is_not_null())
-    problems = (_problems(cells, unknown.filter(pl.col("_filled")), "unknown_metric")
-                + _problems(cells, shifted, "shifted_cells") + _problems(cells, failed, None)
-                + _problems(cells, _second_figures(values, mappings), "second_value_not_read"))
+    problems = (
+        _problems(cells, unknown.filter(pl.col("_filled")), "unknown_metric")
+        + _problems(cells, shifted, "shifted_cells")
+        + _problems(cells, failed, None)
+        + _problems(cells, _second_figures(values, mappings), "second_value_not_read")
+    )
     return ChunkReading(values.filter(pl.col("problem").is_null()), problems)
 
 
@@ -495,37 +636,51 @@ def _second_figures(values: pl.DataFrame, mappings: LabelMappings) -> pl.DataFra
     distinct = read.get_column("qualifier").unique().to_list()
     figures = [text for text in distinct if header_reading(text, mappings).kind == "metric"]
     return read.filter(pl.col("qualifier").is_in(figures)).with_columns(
-        pl.col("qualifier").alias("rest"))
+        pl.col("qualifier").alias("rest")
+    )
 
 
 # ---- what did not read --------------------------------------------------------------------------
 
 
-def _problems(cells: pl.DataFrame, failed: pl.DataFrame, check: str | None
-              ) -> list[tuple[int, dict]]:
+def _problems(
+    cells: pl.DataFrame, failed: pl.DataFrame, check: str | None
+) -> list[tuple[int, dict]]:
     """A quarantine entry per value that did not read, with its whole published row."""
     if failed.height == 0:
         return []
     keys = failed.select("document", "table_index", "row_number").unique()
-    published = cells.join(keys, on=["document", "table_index", "row_number"], how="semi") \
-        .sort("column_index").group_by(["document", "table_index", "row_number"]).agg(
-        pl.col("column_name"), pl.col("raw_value"))
-    raw_rows = {(d, t, r): json.dumps(dict(zip(names, values, strict=True)), ensure_ascii=False)
-                for d, t, r, names, values in published.iter_rows()}
+    published = (
+        cells.join(keys, on=["document", "table_index", "row_number"], how="semi")
+        .sort("column_index")
+        .group_by(["document", "table_index", "row_number"])
+        .agg(pl.col("column_name"), pl.col("raw_value"))
+    )
+    raw_rows = {
+        (d, t, r): json.dumps(dict(zip(names, values, strict=True)), ensure_ascii=False)
+        for d, t, r, names, values in published.iter_rows()
+    }
     found = []
     for row in failed.iter_rows(named=True):
         name = check or row["problem"]
-        found.append((row["document"], {
-            "check": name,
-            "reason": _reason(name, row),
-            "table_index": row["table_index"],
-            "table_title": row["table_title"],
-            "row_number": row["row_number"],
-            "column_name": row["column_name"],
-            "raw_value": row["raw_value"],
-            "raw_row": raw_rows.get((row["document"], row["table_index"], row["row_number"])),
-            "line_number": row["line_number"],
-        }))
+        found.append(
+            (
+                row["document"],
+                {
+                    "check": name,
+                    "reason": _reason(name, row),
+                    "table_index": row["table_index"],
+                    "table_title": row["table_title"],
+                    "row_number": row["row_number"],
+                    "column_name": row["column_name"],
+                    "raw_value": row["raw_value"],
+                    "raw_row": raw_rows.get(
+                        (row["document"], row["table_index"], row["row_number"])
+                    ),
+                    "line_number": row["line_number"],
+                },
+            )
+        )
     return found
 
 
@@ -533,30 +688,42 @@ def _reason(check: str, row: dict) -> str:
     metric, text = row.get("metric"), row["raw_value"]
     rest = row.get("rest")
     if check == "unknown_metric":
-        return (f"column '{row['column_name']}' names no metric and neither does its table; "
-                f"teach it with `perfledger map-label column \"{row['column_name']}\" --set "
-                "role=<metric>`")
+        return (
+            f"column '{row['column_name']}' names no metric and neither does its table; "
+            f'teach it with `perfledger map-label column "{row["column_name"]}" --set '
+            "role=<metric>`"
+        )
     if check == "second_value_not_read":
-        return (f"'{text}' holds a second figure, '{rest}', beside its {metric} value; the "
-                f"{metric} value loaded, the second figure was not read as a value of its own")
+        return (
+            f"'{text}' holds a second figure, '{rest}', beside its {metric} value; the "
+            f"{metric} value loaded, the second figure was not read as a value of its own"
+        )
     if check == "shifted_cells":
         return f"{metric} '{text}' reads like a precision label: the row's cells look shifted"
     if check == "unknown_unit":
-        return (f"unit '{rest}' of '{text}' is not in schemas/vocab/units.csv; teach it with "
-                f"`perfledger map-label unit \"{rest}\" --set kind=...`")
+        return (
+            f"unit '{rest}' of '{text}' is not in schemas/vocab/units.csv; teach it with "
+            f'`perfledger map-label unit "{rest}" --set kind=...`'
+        )
     if check == "unit_not_stated":
-        return (f"{metric} '{text}' has no unit in its cell, its column, its row or above its "
-                "table; it was not read rather than guessed")
+        return (
+            f"{metric} '{text}' has no unit in its cell, its column, its row or above its "
+            "table; it was not read rather than guessed"
+        )
     if check == "unit_metric_mismatch":
-        return (f"unit '{row.get('u_alias')}' is a {row.get('u_kind')}, which {metric} is not "
-                "measured in")
+        return (
+            f"unit '{row.get('u_alias')}' is a {row.get('u_kind')}, which {metric} is not "
+            "measured in"
+        )
     return {
         "placeholder_value": f"no value published for {metric}: '{text}'",
-        "ambiguous_number": (f"'{text}' reads two ways (a thousands separator or a decimal "
-                             "mark) and neither its column, its page nor the page's language "
-                             "says which; it was not read. Where the page's language is known, "
-                             "record it with `perfledger map-label source SOURCE_ID --set "
-                             "language=en` and run `perfledger reprocess`"),
+        "ambiguous_number": (
+            f"'{text}' reads two ways (a thousands separator or a decimal "
+            "mark) and neither its column, its page nor the page's language "
+            "says which; it was not read. Where the page's language is known, "
+            "record it with `perfledger map-label source SOURCE_ID --set "
+            "language=en` and run `perfledger reprocess`"
+        ),
         "bound_value": f"'{text}' is a bound, not a value of {metric}",
         "non_finite_value": f"{metric} '{text}' is not a finite number",
         "non_positive_value": f"{metric} must be positive, got '{text}'",

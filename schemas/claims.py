@@ -50,8 +50,9 @@ def load_claim_vocab() -> MappingProxyType:
 
 def known_metrics() -> list[str]:
     """The metrics a claim row may carry (one that `reports` another never does)."""
-    return sorted(name for name, entry in load_claim_vocab()["metrics"].items()
-                  if "reports" not in entry)
+    return sorted(
+        name for name, entry in load_claim_vocab()["metrics"].items() if "reports" not in entry
+    )
 
 
 def known_systems() -> list[str]:
@@ -105,11 +106,24 @@ REJECTED_COLUMNS: ColumnTypes = {
 # The columns ClaimSchema lets hold nulls (RejectedClaimSchema lets none), stated without
 # pandera so the quick rules need none; tests/schemas/test_plain_statements.py holds them
 # equal to the models.
-NULLABLE_CLAIM_COLUMNS = frozenset({
-    "subject", "subject_text", "baseline", "baseline_text", "baseline_kind", "baseline_count",
-    "model", "task", "ratio", "ratio_text", "ratio_kind", "qualifier", "conditions",
-    "unresolved",
-})
+NULLABLE_CLAIM_COLUMNS = frozenset(
+    {
+        "subject",
+        "subject_text",
+        "baseline",
+        "baseline_text",
+        "baseline_kind",
+        "baseline_count",
+        "model",
+        "task",
+        "ratio",
+        "ratio_text",
+        "ratio_kind",
+        "qualifier",
+        "conditions",
+        "unresolved",
+    }
+)
 NULLABLE_REJECTED_COLUMNS: frozenset[str] = frozenset()
 
 
@@ -143,10 +157,9 @@ def direction_agrees_with_ratio() -> pl.Expr:
 
 def baseline_kind_matches_baseline() -> pl.Expr:
     kind = pl.col("baseline_kind")
-    return (pl.col("baseline").is_not_null()
-            == kind.is_in(NAMED_BASELINE_KINDS).fill_null(False)) & (
-        pl.col("baseline_count").is_null() | pl.col("baseline").is_not_null()
-    )
+    return (
+        pl.col("baseline").is_not_null() == kind.is_in(NAMED_BASELINE_KINDS).fill_null(False)
+    ) & (pl.col("baseline_count").is_null() | pl.col("baseline").is_not_null())
 
 
 def subject_differs_from_baseline() -> pl.Expr:
@@ -214,8 +227,11 @@ def claim_rules() -> tuple[pl.Expr, ...]:
 def rejected_rules() -> tuple[pl.Expr, ...]:
     col = pl.col
     return (
-        *(col(name).is_not_null() for name in REJECTED_COLUMNS
-          if name not in NULLABLE_REJECTED_COLUMNS),
+        *(
+            col(name).is_not_null()
+            for name in REJECTED_COLUMNS
+            if name not in NULLABLE_REJECTED_COLUMNS
+        ),
         col("line_number") >= 0,
         col("reason").str.len_chars() >= 1,
     )
@@ -236,9 +252,7 @@ def every_row_holds(rules: tuple[pl.Expr, ...]) -> tuple[pl.Expr, ...]:
     return tuple(rule.fill_null(False).all().alias(f"rule_{i}") for i, rule in enumerate(rules))
 
 
-def passes(
-    frame: pl.DataFrame, columns: ColumnTypes, checks: tuple[pl.Expr, ...]
-) -> bool:
+def passes(frame: pl.DataFrame, columns: ColumnTypes, checks: tuple[pl.Expr, ...]) -> bool:
     """True only if the frame has exactly these columns, in order, and every check holds."""
     if list(frame.schema.items()) != list(columns.items()):
         return False
@@ -265,5 +279,4 @@ def validate_rejected(frame: pl.DataFrame) -> pl.DataFrame:
     return RejectedClaimSchema.validate(frame)
 
 
-__getattr__ = models_on_demand(__name__, ".claim_schema",
-                               ["ClaimSchema", "RejectedClaimSchema"])
+__getattr__ = models_on_demand(__name__, ".claim_schema", ["ClaimSchema", "RejectedClaimSchema"])

@@ -24,8 +24,17 @@ from perfledger.schemas.unknown_chips import read_hardware
 
 _PERCENTILES = ("p50", "p90", "p95", "p99", "p99.9")
 # Metrics a heading, caption or paragraph may give the numbers of a table under it.
-_CONTEXT_METRICS = ("throughput", "latency", "time_to_train", "time_to_result", "accuracy",
-                    "loss", "speedup", "scaling_efficiency", "other")
+_CONTEXT_METRICS = (
+    "throughput",
+    "latency",
+    "time_to_train",
+    "time_to_result",
+    "accuracy",
+    "loss",
+    "speedup",
+    "scaling_efficiency",
+    "other",
+)
 
 
 @dataclass(frozen=True)
@@ -39,8 +48,9 @@ class Found:
     source: str
 
 
-def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
-                   ) -> dict[str, Found]:
+def context_labels(
+    context: TableContext, mappings: LabelMappings = NO_MAPPINGS
+) -> dict[str, Found]:
     """The first platform, count, precision, metric, unit, percentile and workload the
     table's context states, each with where it came from. Hardware no vocabulary knows
     takes the user's mapping of it (`perfledger map-label platform`), if any."""
@@ -52,7 +62,9 @@ def context_labels(context: TableContext, mappings: LabelMappings = NO_MAPPINGS
             if name == "count":
                 platform = found.get("platform")
                 if platform is not None and value.accelerator not in (
-                        None, platform.value.accelerator):
+                    None,
+                    platform.value.accelerator,
+                ):
                     # a count stated for another chip; the text may state one for this chip
                     # too ("2 * A10, 20G / 2 * A800, 80G")
                     value = _count_for(text.text, text.source, platform.value.accelerator)
@@ -116,8 +128,10 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 # A file name, a path, a link or an identifier written in prose ("train_llama3_8b_h100_fp8.sh",
 # "configs/h100/llama.yaml"): what it holds names a file, not the setup of a result.
-_NAMES = re.compile(r"\S*[A-Za-z0-9]_[A-Za-z0-9]\S*|(?:https?://|www\.)\S+"
-                    r"|\S+\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b")
+_NAMES = re.compile(
+    r"\S*[A-Za-z0-9]_[A-Za-z0-9]\S*|(?:https?://|www\.)\S+"
+    r"|\S+\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
+)
 
 
 @lru_cache(maxsize=65_536)
@@ -130,8 +144,13 @@ def without_names(text: str) -> str:
 DEVICE_CLASSES = {"cpu": (0,), "accelerator": (2,)}
 _DEVICE_CLASS_WORDS = (
     ("cpu", re.compile(r"(?<![a-z0-9])(?:cpus?|processors?|处理器)(?![a-z0-9])")),
-    ("accelerator", re.compile(r"(?<![a-z0-9])(?:gpus?|npus?|tpus?|xpus?|hpus?|ipus?"
-                               r"|accelerators?|显卡|加速卡)(?![a-z0-9])")),
+    (
+        "accelerator",
+        re.compile(
+            r"(?<![a-z0-9])(?:gpus?|npus?|tpus?|xpus?|hpus?|ipus?"
+            r"|accelerators?|显卡|加速卡)(?![a-z0-9])"
+        ),
+    ),
 )
 
 
@@ -180,8 +199,11 @@ def _parts_in(text: str) -> dict[str, Precision]:
     parts: dict[str, Precision] = {}
     for word, after in zip(words, words[1:], strict=False):
         precision = read_precision_label(word) if any(c.isdigit() for c in word) else None
-        if precision is not None and precision.activation is not None \
-                and _PART_WORD.fullmatch(after.lower()):
+        if (
+            precision is not None
+            and precision.activation is not None
+            and _PART_WORD.fullmatch(after.lower())
+        ):
             parts.setdefault(after.lower(), precision)
     return parts if len(parts) > 1 else {}
 
@@ -205,8 +227,7 @@ def precision_of_part(parts: dict[str, Precision], group: str | None) -> Precisi
     if not group:
         return None
     stem = group[:-1] if group.endswith("e") and len(group) > 4 else group
-    return next((precision for word, precision in parts.items() if word.startswith(stem)),
-                None)
+    return next((precision for word, precision in parts.items() if word.startswith(stem)), None)
 
 
 _SENTENCE_WORDS = 8  # a caption of this many words is a sentence ("Table 6. ... on a single GPU")
@@ -215,14 +236,19 @@ _SENTENCE_WORDS = 8  # a caption of this many words is a sentence ("Table 6. ...
 def _reads_as_prose(text: str, source: str) -> bool:
     """A paragraph, or a caption written as a sentence, reads as prose: "a single A6000 GPU"
     is one, "NVIDIA GPUs" a product line."""
-    return source == "paragraph" or (source == "caption"
-                                     and len(text.split()) >= _SENTENCE_WORDS)
+    return source == "paragraph" or (source == "caption" and len(text.split()) >= _SENTENCE_WORDS)
 
 
 def _count_for(text: str, source: str, accelerator: str | None) -> PlatformMention | None:
     """The count a context text states for `accelerator`, among the chips it names."""
-    return next((mention for mention in find_mentions(text, prose=_reads_as_prose(text, source))
-                 if mention.accelerator == accelerator and mention.count_stated), None)
+    return next(
+        (
+            mention
+            for mention in find_mentions(text, prose=_reads_as_prose(text, source))
+            if mention.accelerator == accelerator and mention.count_stated
+        ),
+        None,
+    )
 
 
 @lru_cache(maxsize=16_384)

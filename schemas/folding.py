@@ -12,8 +12,10 @@ from functools import lru_cache
 
 # Zero-width characters, soft hyphen, bidi controls and other format characters; C0/C1
 # controls other than the whitespace ones, which become spaces.
-_INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
-                        r"\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]")
+_INVISIBLE = re.compile(
+    r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
+    r"\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]"
+)
 # Superscript digits are footnote marks ("6,044¹"); NFKC would make them digits of the number.
 _SUPERSCRIPTS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u207f\u2080-\u208e]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
@@ -86,8 +88,11 @@ def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
     lowered = _lower_in_place(cleaned)
     lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
     lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
-    glued = ({match.end() for match in _GLUED_COUNT.finditer(lowered)}
-             if "x" in lowered or "\u00d7" in lowered else ())
+    glued = (
+        {match.end() for match in _GLUED_COUNT.finditer(lowered)}
+        if "x" in lowered or "\u00d7" in lowered
+        else ()
+    )
     characters: list[str] = []
     positions: list[int] = []
     for position, character in enumerate(lowered):
@@ -118,7 +123,7 @@ def published_span(cleaned: str, positions: tuple[int, ...], start: int, end: in
     """The text of `cleaned` behind folded[start:end] (see `folded_with_positions`)."""
     if start >= end or end > len(positions):
         return ""
-    return cleaned[positions[start]:positions[end - 1] + 1]
+    return cleaned[positions[start] : positions[end - 1] + 1]
 
 
 def word_pattern(alternatives: str) -> re.Pattern[str]:

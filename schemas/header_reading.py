@@ -23,8 +23,11 @@ from perfledger.schemas.vocabulary import read_vocab
 # Parts of a header that qualify its head noun rather than name it.
 _QUALIFIERS = re.compile(r"\s[-\u2013\u2014]\s.*$|:\s.*$|\s(?:w/|with|for|at|on)\s.*$", re.I)
 _BRACKETS = re.compile(r"[(\[][^()\[\]]{0,80}[)\]]")
-_PER_DEVICE = re.compile(r"\s/\s?(?:gpu|chip|card|device|accelerator|node)s?\s*$"
-                         r"|\bper[ -](?:gpu|chip|card|device|accelerator|node)\b", re.I)
+_PER_DEVICE = re.compile(
+    r"\s/\s?(?:gpu|chip|card|device|accelerator|node)s?\s*$"
+    r"|\bper[ -](?:gpu|chip|card|device|accelerator|node)\b",
+    re.I,
+)
 _NUMBER = re.compile(r"^[~<>]?\s*\d[\d,.\s]*[kmb]?$", re.I)
 MAX_HEADER_CHARS = 300  # a header is read from this many characters of it; real ones are shorter
 _COUNT_BEFORE = re.compile(r"\d ?(?:x ?)?$")
@@ -72,8 +75,10 @@ class _RoleRule:
 
 @cache
 def _role_rules() -> tuple[_RoleRule, ...]:
-    return tuple(_RoleRule(row["kind"], row["role"], word_pattern(row["pattern"]))
-                 for row in read_vocab("headers.csv").iter_rows(named=True))
+    return tuple(
+        _RoleRule(row["kind"], row["role"], word_pattern(row["pattern"]))
+        for row in read_vocab("headers.csv").iter_rows(named=True)
+    )
 
 
 @cache
@@ -84,16 +89,18 @@ def _any_role() -> re.Pattern[str]:
 
 @cache
 def _statistic_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((name, re.compile(rf"(?<![a-z0-9.])(?:{pattern})(?![a-z0-9])"))
-                 for name, pattern in _STATISTICS)
+    return tuple(
+        (name, re.compile(rf"(?<![a-z0-9.])(?:{pattern})(?![a-z0-9])"))
+        for name, pattern in _STATISTICS
+    )
 
 
 @cache
-def _first_role_patterns(kind: str, roles: tuple[str, ...]) -> tuple[re.Pattern[str],
-                                                                       tuple[_RoleRule, ...]]:
+def _first_role_patterns(
+    kind: str, roles: tuple[str, ...]
+) -> tuple[re.Pattern[str], tuple[_RoleRule, ...]]:
     rules = tuple(rule for rule in _role_rules() if rule.kind == kind and rule.role in roles)
-    combined = "|".join(f"(?P<r{index}>{rule.pattern.pattern})"
-                        for index, rule in enumerate(rules))
+    combined = "|".join(f"(?P<r{index}>{rule.pattern.pattern})" for index, rule in enumerate(rules))
     return re.compile(combined), rules
 
 
@@ -116,7 +123,7 @@ def role_matches(folded: str) -> list[tuple[int, int, _RoleRule]]:
     found = []
     for rule in _role_rules():
         for match in rule.pattern.finditer(folded):
-            before = folded[max(0, match.start() - _LOOK_BEHIND):match.start()]
+            before = folded[max(0, match.start() - _LOOK_BEHIND) : match.start()]
             if rule.role == "accelerator_count" and _COUNT_BEFORE.search(before):
                 continue
             if rule.role == "precision" and _PRECISION_WORD_BEFORE.search(before):
@@ -131,9 +138,17 @@ def _head_rule(matches: list[tuple[int, int, _RoleRule]]) -> _RoleRule | None:
     ("Throughput - speedup"), unless a longer role word holds it ("power efficiency")."""
     if not matches:
         return None
-    derived = [found for found in matches if found[2].role in _DERIVED_METRICS
-               and not any(other[0] <= found[0] and found[1] <= other[1]
-                           and other[1] - other[0] > found[1] - found[0] for other in matches)]
+    derived = [
+        found
+        for found in matches
+        if found[2].role in _DERIVED_METRICS
+        and not any(
+            other[0] <= found[0]
+            and found[1] <= other[1]
+            and other[1] - other[0] > found[1] - found[0]
+            for other in matches
+        )
+    ]
     if derived:
         return derived[-1][2]
     return max(matches, key=lambda found: (found[1], found[1] - found[0]))[2]
@@ -187,8 +202,7 @@ def read_header(text: str) -> HeaderReading:
         worded = _PER_DEVICE.sub(" ", worded).strip()
     all_matches = role_matches(fold_words(worded))
     reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
-    rule = reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(
-        all_matches)
+    rule = reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(all_matches)
     platform = read_hardware(cleaned, "label")
     statistic = statistic_of(_without(cleaned, platform))
     kind, role = (rule.kind, rule.role) if rule else (None, None)
@@ -198,14 +212,14 @@ def read_header(text: str) -> HeaderReading:
     # does one whose levels are a metric's unit over a part or setting of the run
     # ("Jetson AGX Orin (ms) / Full Pipeline").
     named_by_unit = metric_of_unit(unit)
-    if named_by_unit is not None and (kind in (None, "statistic") or (
-            kind in ("label", "config") and " / " in cleaned)):
+    if named_by_unit is not None and (
+        kind in (None, "statistic") or (kind in ("label", "config") and " / " in cleaned)
+    ):
         kind, role = "metric", named_by_unit
     elif unit is not None and _measured_by_unit(kind, role, unit):
         # "Throughput iterations/s", "Images/sec at batch 32", "Time per 100 iterations
         # (s)": a rate or a time is measured, whatever setting it names.
-        kind, role = "metric", named_by_unit or (
-            "throughput" if unit.kind == "rate" else "latency")
+        kind, role = "metric", named_by_unit or ("throughput" if unit.kind == "rate" else "latency")
     comparison = role in ("speedup", "scaling_efficiency")
     if comparison and unit is not None and unit.kind not in ("ratio", "percent"):
         unit = None  # "T/S Ratio to Eager": the rate compared, not the unit of the ratio
@@ -226,14 +240,17 @@ def _measured_by_unit(kind: str | None, role: str | None, unit: Unit) -> bool:
         return kind in (None, "statistic", "config", "text")
     if unit.kind == "duration":
         return kind in (None, "statistic", "text") or (
-            kind == "config" and role not in ("accelerator_count", "batch_size", "nodes"))
+            kind == "config" and role not in ("accelerator_count", "batch_size", "nodes")
+        )
     return False
 
 
 @cache
 def _implied_units() -> tuple[tuple[re.Pattern[str], str, str | None], ...]:
-    return tuple((word_pattern(row["pattern"]), row["unit"], row["when"])
-                 for row in read_vocab("metric_units.csv").iter_rows(named=True))
+    return tuple(
+        (word_pattern(row["pattern"]), row["unit"], row["when"])
+        for row in read_vocab("metric_units.csv").iter_rows(named=True)
+    )
 
 
 def _implied_unit(folded: str) -> Unit | None:
@@ -254,17 +271,19 @@ def _names_a_share(folded: str) -> bool:
     not another score ("Accuracy (mAP)")."""
     shares = [pattern for pattern, _unit, when in _implied_units() if when == "above 1"]
     words = [match.group(0) for match in _accuracy_words().finditer(folded)]
-    return bool(words) and all(any(pattern.fullmatch(word) for pattern in shares)
-                               for word in words)
+    return bool(words) and all(any(pattern.fullmatch(word) for pattern in shares) for word in words)
 
 
-_DEVICE_WORD = re.compile(r"(?<![a-z0-9])(gpu|chip|card|device|accelerator|tpu|npu|xpu|hpu)s?"
-                          r"(?![a-z0-9])")
+_DEVICE_WORD = re.compile(
+    r"(?<![a-z0-9])(gpu|chip|card|device|accelerator|tpu|npu|xpu|hpu)s?"
+    r"(?![a-z0-9])"
+)
 
 
 _SETTING_BRACKET = re.compile(r"[(\[][^()\[\]]{0,80}=[^()\[\]]{0,80}[)\]]")
-_PER_DEVICE_WORD = re.compile(r"(?:\s/\s?|\bper[ -])(gpu|chip|card|device|accelerator|node)s?\b",
-                              re.I)
+_PER_DEVICE_WORD = re.compile(
+    r"(?:\s/\s?|\bper[ -])(gpu|chip|card|device|accelerator|node)s?\b", re.I
+)
 
 
 def _per_device_figure(unit: Unit | None, worded: str) -> Unit | None:

@@ -36,12 +36,25 @@ from perfledger.schemas.vocabulary import read_vocab
 
 _MLPERF_TARGET = re.compile(r"[-_ ]99(?:\.9)?$")
 _NOTE = re.compile(r"\s*[(\[].*?[)\]]")
-_IDENTITY_INPUTS = ("model", "model_canonical", "variant", "_family", "_context_model",
-                    "_mlperf", "workload")
+_IDENTITY_INPUTS = (
+    "model",
+    "model_canonical",
+    "variant",
+    "_family",
+    "_context_model",
+    "_mlperf",
+    "workload",
+)
 IDENTITY_OUTPUTS: ColumnTypes = {
-    "model_base": pl.String, "model_variant": pl.String, "_canonical": pl.String,
-    "_target": pl.String, "_framework": pl.String, "_act": pl.String, "_wt": pl.String,
-    "_dataset": pl.String, "_unresolved_model": pl.String,
+    "model_base": pl.String,
+    "model_variant": pl.String,
+    "_canonical": pl.String,
+    "_target": pl.String,
+    "_framework": pl.String,
+    "_act": pl.String,
+    "_wt": pl.String,
+    "_dataset": pl.String,
+    "_unresolved_model": pl.String,
 }
 
 
@@ -51,30 +64,38 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
     vendor, and what model names state filled in."""
     frame = frame.drop("model_base", "model_variant", "dataset_canonical", strict=False)
     if frame.height == 0:
-        return frame.with_columns(model_base=pl.lit(None, dtype=pl.String),
-                                  model_variant=pl.lit(None, dtype=pl.String),
-                                  dataset_canonical=pl.lit(None, dtype=pl.String))
+        return frame.with_columns(
+            model_base=pl.lit(None, dtype=pl.String),
+            model_variant=pl.lit(None, dtype=pl.String),
+            dataset_canonical=pl.lit(None, dtype=pl.String),
+        )
     if "k_model" in frame.columns:  # a page's values: models named nearer than the context
         frame = _variants_of_context_model(_named_nearer(frame))
     if "_row_variant" not in frame.columns:
         frame = frame.with_columns(_row_variant=pl.lit(None, dtype=pl.String))
-    title = pl.concat_str([pl.col("table_title").fill_null(""),
-                           pl.col("document_title").fill_null("")], separator=" ")
+    title = pl.concat_str(
+        [pl.col("table_title").fill_null(""), pl.col("document_title").fill_null("")], separator=" "
+    )
     inputs = frame.select(
-        pl.col("model"), pl.col("model_canonical"), pl.col("variant"),
+        pl.col("model"),
+        pl.col("model_canonical"),
+        pl.col("variant"),
         _optional(frame, "k_family").alias("_family"),
         _optional(frame, "k_model").alias("_context_model"),
-        (pl.col("mlperf_id").is_not_null() | title.str.to_lowercase().str.contains("mlperf"))
-        .alias("_mlperf"),
+        (pl.col("mlperf_id").is_not_null() | title.str.to_lowercase().str.contains("mlperf")).alias(
+            "_mlperf"
+        ),
         pl.col("workload"),
     )
     distinct = inputs.unique(maintain_order=True)
-    said = pl.DataFrame([_identity(*row) for row in distinct.iter_rows()],
-                        schema=IDENTITY_OUTPUTS, orient="row")
+    said = pl.DataFrame(
+        [_identity(*row) for row in distinct.iter_rows()], schema=IDENTITY_OUTPUTS, orient="row"
+    )
     found = pl.concat([distinct, said], how="horizontal")
     helpers = inputs.select("_family", "_context_model", "_mlperf")
     joined = pl.concat([frame, helpers], how="horizontal").join(
-        found, on=list(_IDENTITY_INPUTS), how="left", nulls_equal=True, maintain_order="left")
+        found, on=list(_IDENTITY_INPUTS), how="left", nulls_equal=True, maintain_order="left"
+    )
     return joined.with_columns(
         pl.coalesce("_row_variant", "model_variant").alias("model_variant"),
         pl.coalesce("_canonical", "model_canonical").alias("model_canonical"),
@@ -85,8 +106,11 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
         _dataset(frame).alias("dataset_canonical"),
         _maker(frame).alias("vendor"),
         _unresolved().alias("unresolved"),
-    ).drop(*(IDENTITY_OUTPUTS.keys() - {"model_base", "model_variant"}), *helpers.columns,
-           "_row_variant")
+    ).drop(
+        *(IDENTITY_OUTPUTS.keys() - {"model_base", "model_variant"}),
+        *helpers.columns,
+        "_row_variant",
+    )
 
 
 # ---- models a row or a column names, nearer than the table's context -------------------------
@@ -106,35 +130,49 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     columns = _lookup(frame.filter(open_rows), "column_name", _column_model)
     if rows is None and columns is None:
         return frame
-    row_model = (pl.col("row_label").replace_strict(*rows, default=None, return_dtype=pl.String)
-                 if rows else pl.lit(None, dtype=pl.String))
-    column_model = (pl.col("column_name").replace_strict(*columns, default=None,
-                                                         return_dtype=pl.String)
-                    if columns else pl.lit(None, dtype=pl.String))
+    row_model = (
+        pl.col("row_label").replace_strict(*rows, default=None, return_dtype=pl.String)
+        if rows
+        else pl.lit(None, dtype=pl.String)
+    )
+    column_model = (
+        pl.col("column_name").replace_strict(*columns, default=None, return_dtype=pl.String)
+        if columns
+        else pl.lit(None, dtype=pl.String)
+    )
     nearer = pl.when(open_rows).then(pl.coalesce(row_model, column_model))
     where = pl.when(row_model.is_not_null()).then(pl.lit("row")).otherwise(pl.lit("column"))
     named = frame.with_columns(_nearer=nearer, _where=where)
     texts = named.get_column("_nearer").drop_nulls().unique().to_list()
     canonical = pl.col("_nearer").replace_strict(
-        texts, [read_model(text).canonical for text in texts], default=None,
-        return_dtype=pl.String)
+        texts, [read_model(text).canonical for text in texts], default=None, return_dtype=pl.String
+    )
     changed = pl.col("_nearer").is_not_null()
     return named.with_columns(
         pl.when(changed).then(pl.col("_nearer")).otherwise(pl.col("model")).alias("model"),
-        pl.when(changed).then(canonical).otherwise(pl.col("model_canonical"))
+        pl.when(changed)
+        .then(canonical)
+        .otherwise(pl.col("model_canonical"))
         .alias("model_canonical"),
-        pl.when(changed).then(_model_source(pl.col("_where"))).otherwise(
-            pl.col("label_sources")).alias("label_sources"),
+        pl.when(changed)
+        .then(_model_source(pl.col("_where")))
+        .otherwise(pl.col("label_sources"))
+        .alias("label_sources"),
     ).drop("_nearer", "_where")
 
 
 def _model_source(source: pl.Expr) -> pl.Expr:
     """label_sources saying the model came from `source` instead."""
     sources = pl.col("label_sources").fill_null("")
-    return (pl.when(sources.str.contains(_MODEL_SOURCE))
-            .then(sources.str.replace(_MODEL_SOURCE, pl.format("model={}", source)))
-            .otherwise(pl.concat_str([sources, pl.format("model={}", source)], separator="; ")
-                       .str.strip_chars("; ")))
+    return (
+        pl.when(sources.str.contains(_MODEL_SOURCE))
+        .then(sources.str.replace(_MODEL_SOURCE, pl.format("model={}", source)))
+        .otherwise(
+            pl.concat_str([sources, pl.format("model={}", source)], separator="; ").str.strip_chars(
+                "; "
+            )
+        )
+    )
 
 
 def _lookup(frame: pl.DataFrame, column: str, reader) -> tuple[list, list] | None:
@@ -168,19 +206,27 @@ def _variants_of_context_model(frame: pl.DataFrame) -> pl.DataFrame:
     context = pl.col("k_model")
     table = ["document", "table_index"]
     unknown_column = ~(from_rows & pl.col("model").is_in(known)).any().over(table)
-    context_known = context.is_in([model for model in frame.get_column("k_model")
-                                   .drop_nulls().unique().to_list()
-                                   if read_model(model).known])
+    context_known = context.is_in(
+        [
+            model
+            for model in frame.get_column("k_model").drop_nulls().unique().to_list()
+            if read_model(model).known
+        ]
+    )
     taken = from_rows & pl.col("model").is_not_null() & unknown_column & context_known
     if not frame.select(taken.any()).item():
         return frame
     return frame.with_columns(
         pl.when(taken).then(pl.col("model")).alias("_row_variant"),
         pl.when(taken).then(context).otherwise(pl.col("model")).alias("model"),
-        pl.when(taken).then(pl.col("k_model_canonical")).otherwise(pl.col("model_canonical"))
+        pl.when(taken)
+        .then(pl.col("k_model_canonical"))
+        .otherwise(pl.col("model_canonical"))
         .alias("model_canonical"),
-        pl.when(taken).then(_model_source(pl.col("k_model_source")))
-        .otherwise(pl.col("label_sources")).alias("label_sources"),
+        pl.when(taken)
+        .then(_model_source(pl.col("k_model_source")))
+        .otherwise(pl.col("label_sources"))
+        .alias("label_sources"),
     )
 
 
@@ -190,22 +236,35 @@ def _optional(frame: pl.DataFrame, name: str) -> pl.Expr:
 
 def _precision_filled() -> list[pl.Expr]:
     unstated = pl.col("activation_dtype").is_null() & pl.col("weight_dtype").is_null()
-    return [pl.when(unstated).then(pl.col("_act")).otherwise(pl.col("activation_dtype"))
-            .alias("activation_dtype"),
-            pl.when(unstated).then(pl.col("_wt")).otherwise(pl.col("weight_dtype"))
-            .alias("weight_dtype")]
+    return [
+        pl.when(unstated)
+        .then(pl.col("_act"))
+        .otherwise(pl.col("activation_dtype"))
+        .alias("activation_dtype"),
+        pl.when(unstated)
+        .then(pl.col("_wt"))
+        .otherwise(pl.col("weight_dtype"))
+        .alias("weight_dtype"),
+    ]
 
 
 def _unresolved() -> pl.Expr:
-    joined = pl.concat_str([pl.col("unresolved"), pl.col("_unresolved_model")], separator="; ",
-                           ignore_nulls=True)
+    joined = pl.concat_str(
+        [pl.col("unresolved"), pl.col("_unresolved_model")], separator="; ", ignore_nulls=True
+    )
     return pl.when(joined != "").then(joined)
 
 
 @lru_cache(maxsize=65_536)
-def _identity(model: str | None, canonical: str | None, variant: str | None,
-              family: str | None, context_model: str | None, mlperf: bool,
-              workload: str | None) -> tuple:
+def _identity(
+    model: str | None,
+    canonical: str | None,
+    variant: str | None,
+    family: str | None,
+    context_model: str | None,
+    mlperf: bool,
+    workload: str | None,
+) -> tuple:
     """(model_base, model_variant, canonical, target, framework, act, wt, dataset,
     unresolved) of one combination of labels."""
     if model is None and canonical is None:
@@ -226,16 +285,26 @@ def _identity(model: str | None, canonical: str | None, variant: str | None,
         base = benchmark[0]
     if base is not None and variant:
         named = read_model(variant)  # "GPT2" with the variant "GPT2-Medium (SL1024)"
-        if named.known and named.base is not None and named.base != base \
-                and named.base.startswith(base):
+        if (
+            named.known
+            and named.base is not None
+            and named.base != base
+            and named.base.startswith(base)
+        ):
             base = named.base
     precision = read_precision_label(published.precision) if published.precision else None
     unresolved = f"model={model}" if model and base is None else None
-    return (base, published.variant if published.known else None, new_canonical,
-            published.quality_target, published.framework,
-            precision.activation if precision else None,
-            precision.weight if precision else None,
-            benchmark[1] if benchmark else None, unresolved)
+    return (
+        base,
+        published.variant if published.known else None,
+        new_canonical,
+        published.quality_target,
+        published.framework,
+        precision.activation if precision else None,
+        precision.weight if precision else None,
+        benchmark[1] if benchmark else None,
+        unresolved,
+    )
 
 
 def _begins_with(model: str, *names: str) -> bool:
@@ -245,8 +314,10 @@ def _begins_with(model: str, *names: str) -> bool:
 
 @cache
 def _mlperf_models() -> dict[tuple[str, str], tuple[str | None, str | None]]:
-    return {(row["benchmark"], row["workload"] or ""): (row["model"], row["dataset"])
-            for row in read_vocab("mlperf_models.csv").iter_rows(named=True)}
+    return {
+        (row["benchmark"], row["workload"] or ""): (row["model"], row["dataset"])
+        for row in read_vocab("mlperf_models.csv").iter_rows(named=True)
+    }
 
 
 def _mlperf_model(name: str | None, workload: str | None) -> tuple[str | None, str | None] | None:
@@ -263,7 +334,9 @@ def _mlperf_model(name: str | None, workload: str | None) -> tuple[str | None, s
 
 @cache
 def _datasets() -> dict[str, str]:
-    return {row["alias"]: row["dataset"] for row in read_vocab("datasets.csv").iter_rows(named=True)}
+    return {
+        row["alias"]: row["dataset"] for row in read_vocab("datasets.csv").iter_rows(named=True)
+    }
 
 
 @lru_cache(maxsize=16_384)
@@ -288,9 +361,13 @@ def _dataset(frame: pl.DataFrame) -> pl.Expr:
     """The published dataset's canonical name, else (none published) the benchmark's."""
     names = frame.get_column("dataset").drop_nulls().unique().to_list()
     known = {name: found for name in names if (found := canonical_dataset(name))}
-    published = (pl.col("dataset").replace_strict(list(known), list(known.values()),
-                                                  default=None, return_dtype=pl.String)
-                 if known else pl.lit(None, dtype=pl.String))
+    published = (
+        pl.col("dataset").replace_strict(
+            list(known), list(known.values()), default=None, return_dtype=pl.String
+        )
+        if known
+        else pl.lit(None, dtype=pl.String)
+    )
     return pl.when(pl.col("dataset").is_null()).then(pl.col("_dataset")).otherwise(published)
 
 
@@ -325,8 +402,7 @@ def chip_maker(accelerator: str | None) -> str | None:
     """The vendor chips.csv gives the chip, None for a chip it does not name."""
     if not accelerator:
         return None
-    return next((vendor for pattern, vendor in _makers() if pattern.fullmatch(accelerator)),
-                None)
+    return next((vendor for pattern, vendor in _makers() if pattern.fullmatch(accelerator)), None)
 
 
 def _maker(frame: pl.DataFrame) -> pl.Expr:
@@ -335,6 +411,8 @@ def _maker(frame: pl.DataFrame) -> pl.Expr:
     known = {chip: maker for chip, maker in makers.items() if maker}
     if not known:
         return pl.col("vendor")
-    return pl.col("accelerator").replace_strict(
-        list(known), list(known.values()), default=None, return_dtype=pl.String
-    ).fill_null(pl.col("vendor"))
+    return (
+        pl.col("accelerator")
+        .replace_strict(list(known), list(known.values()), default=None, return_dtype=pl.String)
+        .fill_null(pl.col("vendor"))
+    )

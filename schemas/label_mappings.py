@@ -46,8 +46,7 @@ FIELDS: dict[str, dict[str, type]] = {
     "table": {"model": str},
 }
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}")
-COLUMN_KINDS = ("metric", "result", "config", "label", "text", "reference", "unit",
-                "metric_name")
+COLUMN_KINDS = ("metric", "result", "config", "label", "text", "reference", "unit", "metric_name")
 UNIT_KINDS = ("rate", "duration", "ratio", "percent", "other")
 
 
@@ -87,8 +86,9 @@ def read_mappings(path: Path) -> LabelMappings:
     by_kind: dict[str, dict[str, dict]] = {kind: {} for kind in FIELDS}
     for number, entry in enumerate(entries, start=1):
         kind, text = entry.get("kind"), entry.get("text")
-        fields = {name: value for name, value in entry.items() if name not in ("kind", "text",
-                                                                              "note")}
+        fields = {
+            name: value for name, value in entry.items() if name not in ("kind", "text", "note")
+        }
         problem = mapping_problem(kind, text, fields)
         if problem:
             raise MappingFileError(f"{path}: label entry {number}: {problem}")
@@ -117,8 +117,11 @@ def mapping_problem(kind: object, text: object, fields: dict[str, object]) -> st
         return f"a column's kind must be one of {', '.join(COLUMN_KINDS)}"
     if kind == "unit" and fields.get("kind", "other") not in UNIT_KINDS:
         return f"a unit's kind must be one of {', '.join(UNIT_KINDS)}"
-    if kind == "source" and "language" in fields and not _LANGUAGE_TAG.fullmatch(
-            str(fields["language"])):
+    if (
+        kind == "source"
+        and "language" in fields
+        and not _LANGUAGE_TAG.fullmatch(str(fields["language"]))
+    ):
         return "a source's language must be a language tag such as en or de-DE"
     count = fields.get("accelerator_count", 1)
     if isinstance(count, int) and count <= 0:  # an int: checked against FIELDS above
@@ -126,8 +129,9 @@ def mapping_problem(kind: object, text: object, fields: dict[str, object]) -> st
     return None
 
 
-def append_mapping(path: Path, kind: str, text: str, fields: dict[str, object],
-                   note: str | None = None) -> None:
+def append_mapping(
+    path: Path, kind: str, text: str, fields: dict[str, object], note: str | None = None
+) -> None:
     problem = mapping_problem(kind, text, fields)
     if problem:
         raise MappingFileError(problem)

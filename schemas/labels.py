@@ -202,8 +202,10 @@ def sdk_parts(label: str) -> tuple[str | None, bool | None]:
 
 @cache
 def _workload_rules() -> tuple[tuple[re.Pattern[str], str, str | None], ...]:
-    return tuple((re.compile(row["pattern"]), row["workload"], row["phase"])
-                 for row in read_vocab("workloads.csv").iter_rows(named=True))
+    return tuple(
+        (re.compile(row["pattern"]), row["workload"], row["phase"])
+        for row in read_vocab("workloads.csv").iter_rows(named=True)
+    )
 
 
 @lru_cache(maxsize=16_384)

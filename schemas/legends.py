@@ -20,7 +20,8 @@ from perfledger.schemas.unknown_chips import read_hardware
 _DEFINITION = re.compile(
     r"^\s*(?:[*\u2022-]\s+)?\(?(?P<key>[A-Za-z0-9][\w.+/#-]{0,15}(?: [\w.+/#-]{1,15})?"
     r"|[\w.-]{0,40}/[\w.+/-]{1,40}\.\w{1,5})\)?"
-    r"\s*(?::|\s[-\u2013\u2014=]|(?<=\)))\s+(?P<text>\S.{2,120})$")
+    r"\s*(?::|\s[-\u2013\u2014=]|(?<=\)))\s+(?P<text>\S.{2,120})$"
+)
 _HARDWARE_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]{0,2}|[0-9]{1,2})$")  # "A", "B1", "3"
 _LEAD = re.compile(r"[^,(;]{2,60}")  # "Intel Core i9-9000K" of "Intel Core i9-9000K (AVX2), INT8"
 _TOKEN = re.compile(r"[A-Za-z0-9]+")

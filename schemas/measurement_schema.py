@@ -43,12 +43,16 @@ class MeasurementSchema(pa.DataFrameModel):
     variant: str = pa.Field(nullable=True, description="Variant or configuration, as published")
     platform: str = pa.Field(nullable=True, description="Platform, as published")
     vendor: str = pa.Field(nullable=True, description="Vendor of the accelerator")
-    system: str = pa.Field(nullable=True,
-                           description="Platform, canonical: a named system or '<count>x <chip>'")
-    accelerator: str = pa.Field(nullable=True, description=(
-        "Accelerator chip, canonical; as published where no vocabulary knows it"))
-    accelerator_count: int = pa.Field(nullable=True, gt=0,
-                                      description="Accelerators that produced the value")
+    system: str = pa.Field(
+        nullable=True, description="Platform, canonical: a named system or '<count>x <chip>'"
+    )
+    accelerator: str = pa.Field(
+        nullable=True,
+        description=("Accelerator chip, canonical; as published where no vocabulary knows it"),
+    )
+    accelerator_count: int = pa.Field(
+        nullable=True, gt=0, description="Accelerators that produced the value"
+    )
     sdk_version: str = pa.Field(nullable=True, description="SDK version, as published")
     sdk: str = pa.Field(nullable=True, description="SDK version number, canonical")
     sdk_prerelease: bool = pa.Field(nullable=True, description="True for a pre-release SDK")
@@ -58,8 +62,9 @@ class MeasurementSchema(pa.DataFrameModel):
     batch_size: str = pa.Field(nullable=True, description="Batch size, as published")
     batch_size_number: float = pa.Field(nullable=True, gt=0, description="Batch size as a number")
     precision: str = pa.Field(nullable=True, description="Precision label, as published")
-    activation_dtype: str = pa.Field(nullable=True, isin=DTYPES,
-                                     description="Precision of activations and gradients")
+    activation_dtype: str = pa.Field(
+        nullable=True, isin=DTYPES, description="Precision of activations and gradients"
+    )
     weight_dtype: str = pa.Field(nullable=True, isin=DTYPES, description="Precision of weights")
     division: str = pa.Field(nullable=True, description="MLPerf division")
     quality_target: str = pa.Field(nullable=True, description="MLPerf quality target")
@@ -70,41 +75,60 @@ class MeasurementSchema(pa.DataFrameModel):
     value: float = pa.Field(description="The value in the metric's canonical unit")
     unit: str = pa.Field(nullable=True, description="Canonical unit: items/s, ms, s, place, ...")
     item_kind: str = pa.Field(nullable=True, description="What a throughput counts")
-    value_per_accelerator: float = pa.Field(nullable=True, gt=0,
-                                            description="Throughput per accelerator: a "
-                                            "per-device rate as published, else the "
-                                            "throughput divided by the accelerators")
-    rate_per: str = pa.Field(nullable=True, isin=RATE_SCOPES,
-                             description="What a rate is counted per as published: "
-                                         "accelerator (TPS/GPU, tokens/s/chip), node or "
-                                         "user (tok/s/user); NULL for the whole system's")
+    value_per_accelerator: float = pa.Field(
+        nullable=True,
+        gt=0,
+        description="Throughput per accelerator: a "
+        "per-device rate as published, else the "
+        "throughput divided by the accelerators",
+    )
+    rate_per: str = pa.Field(
+        nullable=True,
+        isin=RATE_SCOPES,
+        description="What a rate is counted per as published: "
+        "accelerator (TPS/GPU, tokens/s/chip), node or "
+        "user (tok/s/user); NULL for the whole system's",
+    )
     published_number: float = pa.Field(nullable=True, description="The number as printed")
     unit_published: str = pa.Field(nullable=True, description="Unit as the page states it")
     approximate: bool = pa.Field(nullable=True, description="True when printed as approximate")
     raw_value: str = pa.Field(description="The cell exactly as published")
     row_label: str = pa.Field(nullable=True, description="The row's label cells, joined by ' / '")
-    statistic: str = pa.Field(nullable=True, isin=STATISTICS,
-                              description="Which statistic of the runs: mean, p90, p99, std...")
+    statistic: str = pa.Field(
+        nullable=True,
+        isin=STATISTICS,
+        description="Which statistic of the runs: mean, p90, p99, std...",
+    )
     spread: float = pa.Field(nullable=True, description="The +/- spread, in the value's unit")
-    qualifier: str = pa.Field(nullable=True,
-                              description="Remark on one of a cell's values ('phase1')")
-    settings: str = pa.Field(nullable=True,
-                             description="Other settings of the row: 'Sequence Length=128/128'")
-    label_sources: str = pa.Field(nullable=True,
-                                  description="Where each label came from: 'accelerator=heading; ...'")
-    unresolved: str = pa.Field(nullable=True,
-                               description="Labels kept as published but not resolved")
+    qualifier: str = pa.Field(
+        nullable=True, description="Remark on one of a cell's values ('phase1')"
+    )
+    settings: str = pa.Field(
+        nullable=True, description="Other settings of the row: 'Sequence Length=128/128'"
+    )
+    label_sources: str = pa.Field(
+        nullable=True, description="Where each label came from: 'accelerator=heading; ...'"
+    )
+    unresolved: str = pa.Field(
+        nullable=True, description="Labels kept as published but not resolved"
+    )
     model_base: str = pa.Field(
-        nullable=True, description="The model's identity across pages and official results: "
+        nullable=True,
+        description="The model's identity across pages and official results: "
         "family and size, without version, fine-tune, precision or framework ('ResNet-50' "
         "for 'ResNet-50 v1.5' and 'resnet50-torch-fp32', 'Llama 2 70B' for "
-        "'llama2-70b-99'); NULL when no catalogue knows the model")
+        "'llama2-70b-99'); NULL when no catalogue knows the model",
+    )
     model_variant: str = pa.Field(
-        nullable=True, description="What the model's name adds to its identity: version, "
-        "fine-tune, optimizer ('v1.5', 'Instruct', 'LARS')")
+        nullable=True,
+        description="What the model's name adds to its identity: version, "
+        "fine-tune, optimizer ('v1.5', 'Instruct', 'LARS')",
+    )
     dataset_canonical: str = pa.Field(
-        nullable=True, description="The dataset, canonical ('ImageNet' for 'Imagenet' and "
-        "'ImageNet2012'); an MLPerf result's is its benchmark's")
+        nullable=True,
+        description="The dataset, canonical ('ImageNet' for 'Imagenet' and "
+        "'ImageNet2012'); an MLPerf result's is its benchmark's",
+    )
 
     class Config(BaseConfig):
         strict = True
@@ -116,4 +140,3 @@ class MeasurementSchema(pa.DataFrameModel):
     @pa.dataframe_check
     def rates_and_durations_are_positive(cls, data) -> pl.LazyFrame:
         return data.lazyframe.select(RATES_AND_DURATIONS_ARE_POSITIVE)
-

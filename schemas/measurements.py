@@ -16,11 +16,34 @@ import polars as pl
 from perfledger.schemas.column_types import ColumnTypes, cast_columns
 from perfledger.schemas.on_demand import models_on_demand
 
-METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "accuracy", "loss",
-           "speedup", "scaling_efficiency", "other", "eval_metric", "ranking"]
+METRICS = [
+    "throughput",
+    "latency",
+    "time_to_train",
+    "time_to_result",
+    "accuracy",
+    "loss",
+    "speedup",
+    "scaling_efficiency",
+    "other",
+    "eval_metric",
+    "ranking",
+]
 WORKLOADS = ["training", "inference"]
-DTYPES = ["fp4", "fp6", "fp8", "fp16", "bf16", "tf32", "fp32", "fp64", "int4", "int8", "nf4",
-          "mixed"]
+DTYPES = [
+    "fp4",
+    "fp6",
+    "fp8",
+    "fp16",
+    "bf16",
+    "tf32",
+    "fp32",
+    "fp64",
+    "int4",
+    "int8",
+    "nf4",
+    "mixed",
+]
 STATISTICS = ["mean", "p50", "p90", "p95", "p99", "p99.9", "std", "min", "max"]
 RATE_SCOPES = ["accelerator", "node", "user"]  # as schemas/units.py names them
 
@@ -32,8 +55,9 @@ class MeasurementColumn(NamedTuple):
     checks: tuple[tuple[str, object], ...] = ()
 
 
-def _column(dtype: type[pl.DataType], *, nullable: bool = False,
-            **checks: object) -> MeasurementColumn:
+def _column(
+    dtype: type[pl.DataType], *, nullable: bool = False, **checks: object
+) -> MeasurementColumn:
     return MeasurementColumn(dtype, nullable, tuple(checks.items()))
 
 
@@ -103,7 +127,8 @@ MEASUREMENT_COLUMNS: dict[str, MeasurementColumn] = {
 VALUE_IS_FINITE = pl.col("value").is_finite()
 # Scores (accuracy, loss, eval_metric), ratios and other figures may be zero or negative.
 RATES_AND_DURATIONS_ARE_POSITIVE = ~pl.col("metric").is_in(
-    ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]) | (pl.col("value") > 0)
+    ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]
+) | (pl.col("value") > 0)
 FRAME_CHECKS: dict[str, pl.Expr] = {
     "value_is_finite": VALUE_IS_FINITE,
     "rates_and_durations_are_positive": RATES_AND_DURATIONS_ARE_POSITIVE,
@@ -114,13 +139,16 @@ MEASUREMENT_DTYPES: ColumnTypes = {
 }
 
 
-
 def with_measurement_columns(frame: pl.DataFrame) -> pl.DataFrame:
     """`frame` with every measurement column, in order: those it lacks are null."""
-    missing = [pl.lit(None, dtype=dtype).alias(name) for name, dtype in MEASUREMENT_DTYPES.items()
-               if name not in frame.columns]
-    return cast_columns(frame.with_columns(missing).select(list(MEASUREMENT_DTYPES)),
-                        MEASUREMENT_DTYPES)
+    missing = [
+        pl.lit(None, dtype=dtype).alias(name)
+        for name, dtype in MEASUREMENT_DTYPES.items()
+        if name not in frame.columns
+    ]
+    return cast_columns(
+        frame.with_columns(missing).select(list(MEASUREMENT_DTYPES)), MEASUREMENT_DTYPES
+    )
 
 
 __getattr__ = models_on_demand(__name__, ".measurement_schema", ["MeasurementSchema"])

@@ -14,8 +14,12 @@ from perfledger.schemas.on_demand import models_on_demand
 DIVISIONS = ["closed", "open"]
 AVAILABILITIES = ["available", "preview", "rdi"]
 # mlcommons/logging result_summarizer/config.yaml `availability` (the values it maps to).
-AVAILABILITY_CATEGORIES = ["Available on-premise", "Available cloud",
-                           "Research, Development, or Internal (RDI)", "Preview"]
+AVAILABILITY_CATEGORIES = [
+    "Available on-premise",
+    "Available cloud",
+    "Research, Development, or Internal (RDI)",
+    "Preview",
+]
 SCORE_ROLES = ["used", "fastest", "slowest", "not_converged"]
 
 # Column order and dtypes; sources/mlperf/tree.py builds exactly these frames.
@@ -102,7 +106,6 @@ SCORE_DTYPES: ColumnTypes = {
 }
 
 
-
 __getattr__ = models_on_demand(
-    __name__, ".mlperf_schema",
-    ["MlperfSystemSchema", "MlperfRunSchema", "MlperfScoreSchema"])
+    __name__, ".mlperf_schema", ["MlperfSystemSchema", "MlperfRunSchema", "MlperfScoreSchema"]
+)

@@ -24,20 +24,27 @@ class MlperfSystemSchema(pa.DataFrameModel):
     submitter_name: str = pa.Field(nullable=True, description="Submitter as the JSON states")
     division: str = pa.Field(nullable=True, isin=DIVISIONS, description="closed or open")
     status: str = pa.Field(nullable=True, description="Availability as the JSON states it")
-    availability: str = pa.Field(nullable=True, isin=AVAILABILITIES,
-                                 description="MLCommons category: available, preview, rdi")
+    availability: str = pa.Field(
+        nullable=True,
+        isin=AVAILABILITIES,
+        description="MLCommons category: available, preview, rdi",
+    )
     availability_category: str = pa.Field(
-        nullable=True, isin=AVAILABILITY_CATEGORIES,
+        nullable=True,
+        isin=AVAILABILITY_CATEGORIES,
         description="The status as the MLCommons summarizer maps it (config.yaml), e.g. "
-                    "'Available on-premise'")
+        "'Available on-premise'",
+    )
     system_name: str = pa.Field(nullable=True, description="System name as the JSON states")
     number_of_nodes: int = pa.Field(nullable=True, ge=0, description="Nodes in the system")
     accelerators_per_node: int = pa.Field(nullable=True, ge=0, description="Per node")
-    accelerator_count: int = pa.Field(nullable=True, ge=0,
-                                      description="accelerators_per_node x number_of_nodes")
+    accelerator_count: int = pa.Field(
+        nullable=True, ge=0, description="accelerators_per_node x number_of_nodes"
+    )
     accelerator_model_name: str = pa.Field(nullable=True, description="As the JSON states")
-    accelerator_memory_gb: float = pa.Field(nullable=True, gt=0,
-                                            description="Memory of one accelerator, GB")
+    accelerator_memory_gb: float = pa.Field(
+        nullable=True, gt=0, description="Memory of one accelerator, GB"
+    )
     host_processor_model_name: str = pa.Field(nullable=True, description="Host CPU")
     framework: str = pa.Field(nullable=True, description="Framework as the JSON states it")
     framework_canonical: str = pa.Field(nullable=True, description="Framework, canonical")
@@ -65,9 +72,11 @@ class MlperfRunSchema(pa.DataFrameModel):
     benchmark: str = pa.Field(description="Benchmark folder, as the logs name it ('resnet')")
     run_name: str = pa.Field(description="File stem, e.g. 'result_0'")
     run_index: pl.Int32 = pa.Field(
-        nullable=True, ge=0,
+        nullable=True,
+        ge=0,
         description="Position of the run in its folder, ordered by the numbers in its name, "
-                    "then the name (0 for result_0 of result_0..result_4)")
+        "then the name (0 for result_0 of result_0..result_4)",
+    )
     path: str = pa.Field(description="The result file, relative to the tree read")
     sha256: str = pa.Field(str_length=64, description="sha256 of the bytes read")
     bytes_read: int = pa.Field(ge=0, description="Bytes read (bounded)")
@@ -76,16 +85,19 @@ class MlperfRunSchema(pa.DataFrameModel):
     minutes: float = pa.Field(nullable=True, ge=0, description="run_stop - run_start, minutes")
     status: str = pa.Field(nullable=True, description="run_stop status: success, aborted, ...")
     converged: bool = pa.Field(description="Timed run stopped in success")
-    score_role: str = pa.Field(nullable=True, isin=SCORE_ROLES,
-                               description="How the score used the run")
+    score_role: str = pa.Field(
+        nullable=True, isin=SCORE_ROLES, description="How the score used the run"
+    )
     eval_count: pl.Int32 = pa.Field(ge=0, description="eval_accuracy events")
     last_eval_accuracy: float = pa.Field(
         nullable=True,
-        description="Last eval_accuracy value; for a dict value (Mask R-CNN) its BBOX")
+        description="Last eval_accuracy value; for a dict value (Mask R-CNN) its BBOX",
+    )
     last_eval_components: str = pa.Field(
         nullable=True,
         description="Last eval_accuracy when it logs several values, as a JSON object "
-                    "(Mask R-CNN: BBOX and SEGM)")
+        "(Mask R-CNN: BBOX and SEGM)",
+    )
     global_batch_size: int = pa.Field(nullable=True, gt=0, description="global_batch_size")
     submission_benchmark: str = pa.Field(nullable=True, description="submission_benchmark")
     submission_division: str = pa.Field(nullable=True, description="submission_division")
@@ -95,20 +107,26 @@ class MlperfRunSchema(pa.DataFrameModel):
     hyperparameters: str = pa.Field(description="Other logged settings, JSON object")
     problem_count: pl.Int32 = pa.Field(ge=0, description="Problems found in the file")
     duration_ms: float = pa.Field(
-        nullable=True, ge=0,
-        description="run_stop - run_start in ms as logged, a fraction of a millisecond kept")
+        nullable=True,
+        ge=0,
+        description="run_stop - run_start in ms as logged, a fraction of a millisecond kept",
+    )
     quality_target: str = pa.Field(
         nullable=True,
         description="The range an eval_accuracy must reach for the run to count, from the "
-                    "round's compliance rules (sources/mlperf/rules/training_targets.csv)")
+        "round's compliance rules (sources/mlperf/rules/training_targets.csv)",
+    )
     reached_target: bool = pa.Field(
         nullable=True,
         description="Whether some evaluation reached the quality target; a run that did not "
-                    "counts as not converged. NULL where the rules hold no target")
+        "counts as not converged. NULL where the rules hold no target",
+    )
     energy_joules: float = pa.Field(
-        nullable=True, ge=0,
+        nullable=True,
+        ge=0,
         description="Energy of a run measured for power (its power/ logs), joules, as the "
-                    "MLCommons result summarizer computes it")
+        "MLCommons result summarizer computes it",
+    )
 
     class Config(BaseConfig):
         strict = True
@@ -123,13 +141,16 @@ class MlperfScoreSchema(pa.DataFrameModel):
     system_id: str = pa.Field(description="System folder under results/")
     benchmark: str = pa.Field(description="Benchmark as the logs name it")
     division: str = pa.Field(nullable=True, isin=DIVISIONS, description="closed or open")
-    model_canonical: str = pa.Field(nullable=True,
-                                    description="Model via schemas/vocab/mlperf_benchmarks.csv")
+    model_canonical: str = pa.Field(
+        nullable=True, description="Model via schemas/vocab/mlperf_benchmarks.csv"
+    )
     score_minutes: float = pa.Field(nullable=True, gt=0, description="Official time to train")
     scaling_factor: float = pa.Field(
-        nullable=True, gt=0,
+        nullable=True,
+        gt=0,
         description="Factor multiplied into score_minutes: the folder's scaling.json, 1.0 if "
-                    "none (null when there is no score)")
+        "none (null when there is no score)",
+    )
     valid: bool = pa.Field(description="True when the runs meet the rule")
     reason: str = pa.Field(nullable=True, description="Why the score is missing or invalid")
     rule_id: str = pa.Field(nullable=True, description="Rule applied")
@@ -141,12 +162,15 @@ class MlperfScoreSchema(pa.DataFrameModel):
     runs_used: str = pa.Field(description="Runs averaged, comma-separated")
     runs_dropped: str = pa.Field(description="Runs dropped with why, comma-separated")
     energy_joules: float = pa.Field(
-        nullable=True, ge=0,
+        nullable=True,
+        ge=0,
         description="Official energy to train, joules, where the runs were measured for "
-                    "power: the mean energy of the runs the score uses, times the scaling "
-                    "factor (the result summarizer's)")
+        "power: the mean energy of the runs the score uses, times the scaling "
+        "factor (the result summarizer's)",
+    )
     energy_reason: str = pa.Field(
-        nullable=True, description="Why a folder measured for power has no energy score")
+        nullable=True, description="Why a folder measured for power has no energy score"
+    )
 
     class Config(BaseConfig):
         strict = True

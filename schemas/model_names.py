@@ -35,12 +35,17 @@ _ACTIVE = re.compile(r"a\d+(?:\.\d+)?b|\d+e")  # active parameters, experts: a22
 _TARGET = re.compile(r"99(?:\.9)?")  # MLPerf accuracy targets: 99% or 99.9% of the reference
 _REVISION = re.compile(r"v\d+(?:\.\d+)*[a-z]?|\d+\.\d+(?:\.\d+)?|(?:19|20)?\d{2}(?:0[1-9]|1[0-2])")
 _RESOLUTION = re.compile(r"\d{3,4}(?:x\d{3,4})?(?:px)?|x\d+(?:\.\d+)?")
-_MARKER = re.compile(r"(?:bs|batch)\d+|\d+b|seq\d+|\d+k|ctx\d+|\d+(?:dev|core|cores|chip|c|n)"
-                     r"|n\d+|\d+(?:gpu|gpus|card|cards)")
+_MARKER = re.compile(
+    r"(?:bs|batch)\d+|\d+b|seq\d+|\d+k|ctx\d+|\d+(?:dev|core|cores|chip|c|n)"
+    r"|n\d+|\d+(?:gpu|gpus|card|cards)"
+)
 _SPLIT = re.compile(r"[\s_\-:,/]+")
 _PARENTHESES = re.compile(r"\s*[(\[]([^()\[\]]{0,60})[)\]]")
-_FILE = re.compile(r"\.(?:bmodel|onnx|engine|plan|pt|pth|pb|tflite|rknn|hef|gguf|safetensors|xml"
-                   r"|mlmodel|mlpackage|trt|om|nb|mnn|param|bin|h5|ckpt)$", re.I)
+_FILE = re.compile(
+    r"\.(?:bmodel|onnx|engine|plan|pt|pth|pb|tflite|rknn|hef|gguf|safetensors|xml"
+    r"|mlmodel|mlpackage|trt|om|nb|mnn|param|bin|h5|ckpt)$",
+    re.I,
+)
 _ORG = re.compile(r"^[A-Za-z][\w.-]{1,40}/(?=\S)")
 # reStructuredText substitutions a cell keeps for an icon ("resnet_v1_50 |rocket| |star|").
 _SUBSTITUTION = re.compile(r"\s*\|[\w-]{1,20}\|")
@@ -88,9 +93,12 @@ class _Family:
 
 @cache
 def _catalogue() -> dict[str, _Entry]:
-    return {row["alias"]: _Entry(row["model"], row["item_kind"], row["base"] or row["model"],
-                                 row["prose"] != "no")
-            for row in read_vocab("models.csv").iter_rows(named=True)}
+    return {
+        row["alias"]: _Entry(
+            row["model"], row["item_kind"], row["base"] or row["model"], row["prose"] != "no"
+        )
+        for row in read_vocab("models.csv").iter_rows(named=True)
+    }
 
 
 @cache
@@ -103,10 +111,17 @@ def _families() -> tuple[_Family, ...]:
         leading = re.match(r"[a-z]*", row["pattern"])
         assert leading is not None  # "[a-z]*" matches at the start of any text
         head = leading.group(0)
-        families.append(_Family(
-            head, row["pattern"], row["family"],
-            _size_pattern(sizes.replace("PARAMS", _PARAMS)) if sizes else None,
-            optional, row["joiner"] if row["joiner"] is not None else "", row["item_kind"]))
+        families.append(
+            _Family(
+                head,
+                row["pattern"],
+                row["family"],
+                _size_pattern(sizes.replace("PARAMS", _PARAMS)) if sizes else None,
+                optional,
+                row["joiner"] if row["joiner"] is not None else "",
+                row["item_kind"],
+            )
+        )
     return tuple(families)
 
 
@@ -117,8 +132,10 @@ def _size_pattern(sizes: str) -> re.Pattern[str]:
 
 @cache
 def _words() -> dict[str, tuple[str, str | None]]:
-    return {row["word"]: (row["kind"], row["value"])
-            for row in read_vocab("model_words.csv").iter_rows(named=True)}
+    return {
+        row["word"]: (row["kind"], row["value"])
+        for row in read_vocab("model_words.csv").iter_rows(named=True)
+    }
 
 
 def read_model(text: str | None) -> ModelReading:
@@ -151,8 +168,9 @@ def _read(text: str) -> ModelReading:
 
 
 def _known(entry: _Entry) -> ModelReading:
-    variant = entry.model[len(entry.base):].strip(" ()") if entry.model.startswith(
-        entry.base) else None
+    variant = (
+        entry.model[len(entry.base) :].strip(" ()") if entry.model.startswith(entry.base) else None
+    )
     return ModelReading(entry.model, entry.base, variant or None, entry.item_kind, known=True)
 
 
@@ -174,17 +192,25 @@ def _structural(body: str, notes: list[str]) -> ModelReading | None:
     # versions and image sizes stay with the model ("resnet 101", "inception v4").
     # The first word is the model's; a word after it is a batch marker ("1b") only after
     # another decoration ("resnet50_fp32_1b"), never after the model's name ("opt 13b").
-    core_end = next((index for index, token in enumerate(tokens)
-                     if index and _decoration(token, tokens[index - 1] if index > 1 else "",
-                                              weak=False)),
-                    len(tokens))
+    core_end = next(
+        (
+            index
+            for index, token in enumerate(tokens)
+            if index and _decoration(token, tokens[index - 1] if index > 1 else "", weak=False)
+        ),
+        len(tokens),
+    )
     core, rest = tokens[:core_end], tokens[core_end:]
     named = _catalogued(core) or _sized_family(core)
     if named is None:
         return None
     reading, revisions = named
-    said: dict[str, list[str]] = {"revision": list(revisions), "finetune": [], "task": [],
-                                  "other": []}
+    said: dict[str, list[str]] = {
+        "revision": list(revisions),
+        "finetune": [],
+        "task": [],
+        "other": [],
+    }
     for index, token in enumerate(rest):
         # Once a word has decorated the name, the words after it are its settings, read
         # where a vocabulary knows them ("qwen1.5-1.8b_int4_seq512_bm1688_1dev").
@@ -195,8 +221,7 @@ def _structural(body: str, notes: list[str]) -> ModelReading | None:
         if _unit_like(note):
             continue  # "(t/s)", "(sen/s)": the unit of the row's numbers
         words = [(_decoration(token, "", weak=True), token) for token in _tokens(note)]
-        decorations = [(decoration, token) for decoration, token in words
-                       if decoration is not None]
+        decorations = [(decoration, token) for decoration, token in words if decoration is not None]
         if not words or len(decorations) != len(words):
             said["other"].append(note.strip())
             continue
@@ -206,12 +231,16 @@ def _structural(body: str, notes: list[str]) -> ModelReading | None:
 
 
 def _unit_like(note: str) -> bool:
-    return bool(re.fullmatch(r"[a-z]+(?:/[a-z]+)+|(?:img|images|tokens|samples)/s(?:ec)?|fps",
-                             note.strip().lower()))
+    return bool(
+        re.fullmatch(
+            r"[a-z]+(?:/[a-z]+)+|(?:img|images|tokens|samples)/s(?:ec)?|fps", note.strip().lower()
+        )
+    )
 
 
-def _said(reading: ModelReading, said: dict[str, list[str]], kind: str, value: str | None,
-          token: str) -> ModelReading:
+def _said(
+    reading: ModelReading, said: dict[str, list[str]], kind: str, value: str | None, token: str
+) -> ModelReading:
     """`reading` with what one decorating word says; versions, fine-tunes and the like are
     noted in `said`."""
     if kind in ("finetune", "revision", "task"):
@@ -238,8 +267,10 @@ def _decoration(token: str, before: str, weak: bool) -> tuple[str, str | None] |
         return ("precision", token.upper())
     if _TARGET.fullmatch(token):
         return ("target", f"{token}%")
-    if _MARKER.fullmatch(token) and (not _PARAMS_RE.fullmatch(token) or (
-            before and _decoration(before, "", weak=False) is not None)):
+    if _MARKER.fullmatch(token) and (
+        not _PARAMS_RE.fullmatch(token)
+        or (before and _decoration(before, "", weak=False) is not None)
+    ):
         return ("marker", None)  # "resnet50_fp32_1b": a batch of 1, not a size
     if not weak:
         return None
@@ -260,8 +291,12 @@ def _catalogued(core: list[str]) -> tuple[ModelReading, list[str]] | None:
             continue
         extra = core[end:]
         # an ONNX model zoo's opset after a version ("resnet50-v2-7", "mobilenetv2-12")
-        if (len(extra) >= 2 and extra[-2].startswith("v") and _REVISION.fullmatch(extra[-2])
-                and re.fullmatch(r"\d{1,2}", extra[-1])):
+        if (
+            len(extra) >= 2
+            and extra[-2].startswith("v")
+            and _REVISION.fullmatch(extra[-2])
+            and re.fullmatch(r"\d{1,2}", extra[-1])
+        ):
             extra = extra[:-1]
         if all(_REVISION.fullmatch(token) or _RESOLUTION.fullmatch(token) for token in extra):
             return _known(entry), [token for token in extra if _REVISION.fullmatch(token)]
@@ -278,7 +313,7 @@ def _sized_family(core: list[str]) -> tuple[ModelReading, list[str]] | None:
         if match is None:
             continue
         name = " ".join(_filled(family.template, match).split())
-        rest = text[match.end():].strip()
+        rest = text[match.end() :].strip()
         if not rest:
             if family.size_optional:
                 return ModelReading("", name, None, family.item_kind, known=True), []
@@ -286,8 +321,9 @@ def _sized_family(core: list[str]) -> tuple[ModelReading, list[str]] | None:
         size, revisions = _size(rest, family)
         if size is None:
             return None
-        return ModelReading("", f"{name}{family.joiner}{size}", None, family.item_kind,
-                            known=True), revisions
+        return ModelReading(
+            "", f"{name}{family.joiner}{size}", None, family.item_kind, known=True
+        ), revisions
     return None
 
 
@@ -304,8 +340,10 @@ def _size(rest: str, family: _Family) -> tuple[str | None, list[str]]:
     while extra and _ACTIVE.fullmatch(extra[0]):
         size += "-" + extra.pop(0).upper()
     # "Llama 4 Scout 17B 16E": a named size's parameters say nothing more.
-    if not all(_REVISION.fullmatch(token) or _PARAMS_RE.fullmatch(token)
-               or _ACTIVE.fullmatch(token) for token in extra):
+    if not all(
+        _REVISION.fullmatch(token) or _PARAMS_RE.fullmatch(token) or _ACTIVE.fullmatch(token)
+        for token in extra
+    ):
         return None, []
     return size, [token for token in extra if _REVISION.fullmatch(token)]
 
@@ -336,11 +374,19 @@ def _finished(reading: ModelReading, said: dict[str, list[str]]) -> ModelReading
     finetune = " ".join(dict.fromkeys(said["finetune"]))
     if finetune:
         canonical = f"{canonical} {finetune}"
-    variant_parts = [part for part in (reading.variant, finetune,
-                                       revision if revision not in canonical else "",
-                                       *said["other"]) if part]
-    return replace(reading, canonical=canonical,
-                   variant=", ".join(dict.fromkeys(variant_parts)) or None)
+    variant_parts = [
+        part
+        for part in (
+            reading.variant,
+            finetune,
+            revision if revision not in canonical else "",
+            *said["other"],
+        )
+        if part
+    ]
+    return replace(
+        reading, canonical=canonical, variant=", ".join(dict.fromkeys(variant_parts)) or None
+    )
 
 
 def _partial(body: str) -> ModelReading | None:
@@ -372,9 +418,14 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
             if _names_model_whole(phrase, reading):
                 # The fewest words that say as much ("Llama 3.1 405B model" is "Llama 3.1
                 # 405B"): words a name ignores are not part of it.
-                phrase = next(shorter for shorter in (
-                    " ".join(words[start:stop]).strip(".-") for stop in range(start + 1, end + 1))
-                    if read_model(shorter) == reading)
+                phrase = next(
+                    shorter
+                    for shorter in (
+                        " ".join(words[start:stop]).strip(".-")
+                        for stop in range(start + 1, end + 1)
+                    )
+                    if read_model(shorter) == reading
+                )
                 found.append((phrase, reading))
                 start = end
                 break
@@ -386,16 +437,23 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
 @lru_cache(maxsize=_MEMO)
 def size_in_text(text: str) -> str | None:
     """The one model size a heading names apart from any family ("A10 13b, fp16")."""
-    sizes = {_size_text(word.lower(), " ") for word in _WORD.findall(clean_text(text)[:500])
-             if _PARAMS_RE.fullmatch(word.lower().strip(".-"))}
+    sizes = {
+        _size_text(word.lower(), " ")
+        for word in _WORD.findall(clean_text(text)[:500])
+        if _PARAMS_RE.fullmatch(word.lower().strip(".-"))
+    }
     return sizes.pop() if len(sizes) == 1 else None
 
 
 @lru_cache(maxsize=_MEMO)
 def family_in_text(text: str) -> str | None:
     """A model family the text names without a size ("MPT Training Benchmarks")."""
-    families = {reading.family for word in _WORD.findall(clean_text(text)[:2000])
-                for reading in (read_model(word.strip(".-")),) if reading.family}
+    families = {
+        reading.family
+        for word in _WORD.findall(clean_text(text)[:2000])
+        for reading in (read_model(word.strip(".-")),)
+        if reading.family
+    }
     return families.pop() if len(families) == 1 else None
 
 

@@ -20,8 +20,14 @@ from perfledger.schemas.measurements import MEASUREMENT_DTYPES
 from perfledger.schemas.reading_caches import refresh_caches
 from perfledger.schemas.value_assembly import IDENTITY_PARTS, PAGE_ORDER, assemble, identity_parts
 
-_CONTEXT_COLUMNS = ("source_id", "source_url", "document_sha256", "document_title",
-                    "captured_at", "parser_version")
+_CONTEXT_COLUMNS = (
+    "source_id",
+    "source_url",
+    "document_sha256",
+    "document_title",
+    "captured_at",
+    "parser_version",
+)
 __all__ = ["IDENTITY_PARTS", "identity_parts", "normalize_cells", "normalize_documents"]
 
 
@@ -81,19 +87,22 @@ def quarantine_frame(
 ) -> pl.DataFrame:
     """Rows set aside outside a table (claims, whole files): the table columns stay null."""
     # Built column by column: a query holding a literal per column costs more than the rows.
-    picked = frame.select(check=check, reason=reason, raw_value=raw_value,
-                          line_number=line_number)
+    picked = frame.select(check=check, reason=reason, raw_value=raw_value, line_number=line_number)
     given = {"document_sha256": document_sha256, "source_id": source_id, "stage": stage}
     rows = picked.height
-    return pl.DataFrame([
-        picked.get_column(name).cast(dtype) if name in picked.columns
-        else pl.Series(name, [given.get(name)] * rows, dtype=dtype)
-        for name, dtype in QUARANTINE_SCHEMA.items()
-    ])
+    return pl.DataFrame(
+        [
+            picked.get_column(name).cast(dtype)
+            if name in picked.columns
+            else pl.Series(name, [given.get(name)] * rows, dtype=dtype)
+            for name, dtype in QUARANTINE_SCHEMA.items()
+        ]
+    )
 
 
-def normalize_cells(cells: pl.DataFrame, context: DocumentContext,
-                    mappings: LabelMappings = NO_MAPPINGS) -> NormalizedDocument:
+def normalize_cells(
+    cells: pl.DataFrame, context: DocumentContext, mappings: LabelMappings = NO_MAPPINGS
+) -> NormalizedDocument:
     """Turn one document's parsed cells into canonical measurements and quarantined values."""
     return normalize_documents([(cells, context)], mappings)[0]
 
@@ -117,9 +126,10 @@ def normalize_documents(
     problems: list[list[dict]] = [[] for _ in documents]
     for index, problem in reading.problems:
         problems[index].append(problem)
-    return [NormalizedDocument(frame, _quarantine(found, context))
-            for frame, found, (_cells, context) in zip(measurements, problems, documents,
-                                                       strict=True)]
+    return [
+        NormalizedDocument(frame, _quarantine(found, context))
+        for frame, found, (_cells, context) in zip(measurements, problems, documents, strict=True)
+    ]
 
 
 def _split(frame: pl.DataFrame, documents: list) -> list[pl.DataFrame]:
@@ -127,13 +137,26 @@ def _split(frame: pl.DataFrame, documents: list) -> list[pl.DataFrame]:
     added, in the documents' order; the columns are MEASUREMENT_DTYPES', as
     schemas.measurements states them."""
     lineage = pl.DataFrame(
-        [(context.source_id, context.source_url, context.document_sha256,
-          context.document_title, context.captured_at, context.parser_version)
-         for _cells, context in documents],
-        schema=dict.fromkeys(_CONTEXT_COLUMNS, pl.String), orient="row")
-    frame = with_identities(frame.hstack(lineage[frame["document"]].get_columns())).select(
-        "document", *MEASUREMENT_DTYPES).cast({"document": pl.Int32, **MEASUREMENT_DTYPES}).sort(
-        "document", *PAGE_ORDER, maintain_order=True)
+        [
+            (
+                context.source_id,
+                context.source_url,
+                context.document_sha256,
+                context.document_title,
+                context.captured_at,
+                context.parser_version,
+            )
+            for _cells, context in documents
+        ],
+        schema=dict.fromkeys(_CONTEXT_COLUMNS, pl.String),
+        orient="row",
+    )
+    frame = (
+        with_identities(frame.hstack(lineage[frame["document"]].get_columns()))
+        .select("document", *MEASUREMENT_DTYPES)
+        .cast({"document": pl.Int32, **MEASUREMENT_DTYPES})
+        .sort("document", *PAGE_ORDER, maintain_order=True)
+    )
     parts = frame.partition_by("document", as_dict=True, include_key=False)
     return [parts.get((index,), _EMPTY_MEASUREMENTS) for index in range(len(documents))]
 
@@ -141,8 +164,14 @@ def _split(frame: pl.DataFrame, documents: list) -> list[pl.DataFrame]:
 def _quarantine(problems: list[dict], context: DocumentContext) -> pl.DataFrame:
     if not problems:
         return empty_quarantine()
-    rows = [{"document_sha256": context.document_sha256, "source_id": context.source_id,
-             "stage": "normalize", **problem,
-             "reason": problem["reason"].replace("SOURCE_ID", context.source_id)}
-            for problem in problems]
+    rows = [
+        {
+            "document_sha256": context.document_sha256,
+            "source_id": context.source_id,
+            "stage": "normalize",
+            **problem,
+            "reason": problem["reason"].replace("SOURCE_ID", context.source_id),
+        }
+        for problem in problems
+    ]
     return pl.DataFrame(rows, schema=QUARANTINE_SCHEMA)

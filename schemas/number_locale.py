@@ -15,8 +15,51 @@ from perfledger.schemas.cell_reading import COMMA, POINT
 
 # Languages whose writers put a comma before the decimals (ISO 639-1).
 _COMMA_LANGUAGES = frozenset(
-    ["de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "da", "fi", "nb", "nn", "no", "cs", "sk", "sl", "hr", "sr", "bg", "ro", "hu", "tr", "el", "uk", "be", "lt", "lv", "et", "id", "vi", "ca", "eu", "gl", "is", "az", "kk", "uz", "mn"])
-_POINT_LANGUAGES = frozenset(["en", "ja", "zh", "ko", "he", "th", "hi", "ms", "tl", "ga", "cy", "mt"])
+    [
+        "de",
+        "fr",
+        "es",
+        "it",
+        "pt",
+        "nl",
+        "ru",
+        "pl",
+        "sv",
+        "da",
+        "fi",
+        "nb",
+        "nn",
+        "no",
+        "cs",
+        "sk",
+        "sl",
+        "hr",
+        "sr",
+        "bg",
+        "ro",
+        "hu",
+        "tr",
+        "el",
+        "uk",
+        "be",
+        "lt",
+        "lv",
+        "et",
+        "id",
+        "vi",
+        "ca",
+        "eu",
+        "gl",
+        "is",
+        "az",
+        "kk",
+        "uz",
+        "mn",
+    ]
+)
+_POINT_LANGUAGES = frozenset(
+    ["en", "ja", "zh", "ko", "he", "th", "hi", "ms", "tl", "ga", "cy", "mt"]
+)
 # Short words frequent in running text of one language and rare in the others'.
 _FUNCTION_WORDS = {
     "en": "the and of to in is for with on that are this from by be as",

@@ -97,16 +97,19 @@ def number_from_plain(text: pl.Expr) -> pl.Expr:
             fraction=field("frac").fill_null(""),
         )
         .struct.with_fields(
-            magnitude=pl.when((integer == "") & (fraction == "")).then(None).otherwise(
-                pl.when(integer == "").then(pl.lit("0")).otherwise(integer) + fraction
-            ).cast(pl.Float64, strict=False),
+            magnitude=pl.when((integer == "") & (fraction == ""))
+            .then(None)
+            .otherwise(pl.when(integer == "").then(pl.lit("0")).otherwise(integer) + fraction)
+            .cast(pl.Float64, strict=False),
             factor=field("suffix").replace_strict(
                 _SUFFIX_FACTOR, default=1.0, return_dtype=pl.Float64
             ),
         )
         .struct.with_fields(
-            value=pl.when(field("sign") == "-").then(-field("magnitude"))
-            .otherwise(field("magnitude")) * field("factor")
+            value=pl.when(field("sign") == "-")
+            .then(-field("magnitude"))
+            .otherwise(field("magnitude"))
+            * field("factor")
         )
         .struct.field("value")
     )
@@ -150,17 +153,23 @@ def duration_from_plain(text: pl.Expr, bare_seconds: pl.Expr) -> pl.Expr:
         return pl.field(name).cast(pl.Float64, strict=False)
 
     spelled_parts = [part(name) for name in ("d", "h", "m", "s")]
-    spelled_seconds = text.str.extract_groups(_DURATION).struct.with_fields(
-        seconds=pl.when(pl.any_horizontal(p.is_not_null() for p in spelled_parts)).then(
-            spelled_parts[0].fill_null(0) * 86400
-            + spelled_parts[1].fill_null(0) * 3600
-            + spelled_parts[2].fill_null(0) * 60
-            + spelled_parts[3].fill_null(0)
+    spelled_seconds = (
+        text.str.extract_groups(_DURATION)
+        .struct.with_fields(
+            seconds=pl.when(pl.any_horizontal(p.is_not_null() for p in spelled_parts)).then(
+                spelled_parts[0].fill_null(0) * 86400
+                + spelled_parts[1].fill_null(0) * 3600
+                + spelled_parts[2].fill_null(0) * 60
+                + spelled_parts[3].fill_null(0)
+            )
         )
-    ).struct.field("seconds")
-    clock_seconds = text.str.extract_groups(_CLOCK).struct.with_fields(
-        seconds=part("h").fill_null(0) * 3600 + part("m") * 60 + part("s")
-    ).struct.field("seconds")
+        .struct.field("seconds")
+    )
+    clock_seconds = (
+        text.str.extract_groups(_CLOCK)
+        .struct.with_fields(seconds=part("h").fill_null(0) * 3600 + part("m") * 60 + part("s"))
+        .struct.field("seconds")
+    )
     # Spelled units first, then a clock reading, then the bare number; the spelled total is
     # never null once any unit matched, so coalescing keeps that order of precedence.
     return pl.coalesce(spelled_seconds, clock_seconds, bare_seconds)

@@ -18,7 +18,7 @@ def models_on_demand(owner: str, module: str, names: Iterable[str]) -> Callable[
 
     def __getattr__(name: str) -> object:
         if name in wanted:
-            return getattr(importlib.import_module(module, owner.rpartition('.')[0]), name)
+            return getattr(importlib.import_module(module, owner.rpartition(".")[0]), name)
         raise AttributeError(f"module {owner!r} has no attribute {name!r}")
 
     return __getattr__

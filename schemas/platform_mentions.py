@@ -41,8 +41,14 @@ from perfledger.schemas.folding import (
     published_span,
 )
 
-__all__ = ["MAX_ACCELERATORS", "PlatformMention", "find_mentions", "names_device",
-           "read_platform", "system_name"]
+__all__ = [
+    "MAX_ACCELERATORS",
+    "PlatformMention",
+    "find_mentions",
+    "names_device",
+    "read_platform",
+    "system_name",
+]
 
 _OPEN_PAREN = re.compile(r"^ ?\(")
 _ALTERNATIVE = re.compile(r" ?(?:/|,|or|and|vs\.?|versus) ?")
@@ -70,6 +76,7 @@ class PlatformMention:
 
 def _expand(template: str, match: re.Match[str]) -> str:
     """A template's `$1` is the group upper-cased ("6271c": "6271C"), `$t1` title-cased."""
+
     def group(reference: re.Match[str]) -> str:
         text = match.group(int(reference.group(2))) or ""
         return text.title() if reference.group(1) else text.upper()
@@ -88,8 +95,9 @@ def _implied_count(rule: ChipRule, match: re.Match[str]) -> int | None:
     return product if 0 < product <= MAX_ACCELERATORS else None
 
 
-def _chip_mentions(folded: str, cleaned: str, positions: tuple[int, ...],
-                   prose: bool) -> list[PlatformMention]:
+def _chip_mentions(
+    folded: str, cleaned: str, positions: tuple[int, ...], prose: bool
+) -> list[PlatformMention]:
     vocab = vocabulary()
     mentions = []
     end = 0
@@ -117,9 +125,12 @@ def _chip_mentions(folded: str, cleaned: str, positions: tuple[int, ...],
     return _merged(mentions, folded, cleaned, positions)
 
 
-_FILE_NAME = re.compile(r"\.(?:sh|bash|py|ipynb|ya?ml|json|toml|cfg|conf|ini|csv|tsv|txt|md|rst|"
-                        r"log|sql|onnx|pt|pth|bin|ckpt|safetensors|engine|plan|trt|tflite|"
-                        r"rknn|hef|bmodel|om|mlmodel|mlpackage|tar|gz|zip)$", re.I)
+_FILE_NAME = re.compile(
+    r"\.(?:sh|bash|py|ipynb|ya?ml|json|toml|cfg|conf|ini|csv|tsv|txt|md|rst|"
+    r"log|sql|onnx|pt|pth|bin|ckpt|safetensors|engine|plan|trt|tflite|"
+    r"rknn|hef|bmodel|om|mlmodel|mlpackage|tar|gz|zip)$",
+    re.I,
+)
 _RUN_PUNCTUATION = "`'\"()[]<>,;:!?"
 
 
@@ -127,12 +138,18 @@ def _in_file_name(cleaned: str, start: int, end: int) -> bool:
     """Whether cleaned[start:end] sits inside a file name ("train_llama3_8b_h100_fp8.sh")."""
     left = cleaned.rfind(" ", 0, start) + 1
     right = cleaned.find(" ", end)
-    run = cleaned[left:right if right >= 0 else len(cleaned)].strip(_RUN_PUNCTUATION)
+    run = cleaned[left : right if right >= 0 else len(cleaned)].strip(_RUN_PUNCTUATION)
     return bool(_FILE_NAME.search(run))
 
 
-def _mention(rule: ChipRule, match: re.Match[str], folded: str, cleaned: str,
-             positions: tuple[int, ...], prose: bool) -> PlatformMention | None:
+def _mention(
+    rule: ChipRule,
+    match: re.Match[str],
+    folded: str,
+    cleaned: str,
+    positions: tuple[int, ...],
+    prose: bool,
+) -> PlatformMention | None:
     start, end = match.start(), match.end()
     own = rule.pattern.fullmatch(match.group(0))
     implied = _implied_count(rule, own) if own else None
@@ -140,7 +157,7 @@ def _mention(rule: ChipRule, match: re.Match[str], folded: str, cleaned: str,
     if prose and stated is None:
         assert match.lastgroup is not None  # the rule's own group (chip_vocabulary.match_at)
         plural = len(match.group(0)) > len(match.group(match.lastgroup))
-        if plural or FAMILY_AFTER.match(folded[end:end + 60]):
+        if plural or FAMILY_AFTER.match(folded[end : end + 60]):
             return None  # "runs on NVIDIA GPUs", "Intel Gaudi AI accelerators": a family
     count = None
     if stated is not None:
@@ -175,25 +192,37 @@ def _without_alternatives(mentions: list[PlatformMention], folded: str) -> list[
     paired = set()
     for index, (first, second) in enumerate(zip(mentions, mentions[1:], strict=False)):
         if first.accelerator != second.accelerator and _ALTERNATIVE.fullmatch(
-                folded[first.end:second.start]):
+            folded[first.end : second.start]
+        ):
             paired.update((index, index + 1))
     return [mention for index, mention in enumerate(mentions) if index not in paired]
 
 
-def _merged(mentions: list[PlatformMention], folded: str, cleaned: str,
-            positions: tuple[int, ...]) -> list[PlatformMention]:
+def _merged(
+    mentions: list[PlatformMention], folded: str, cleaned: str, positions: tuple[int, ...]
+) -> list[PlatformMention]:
     """A system followed by its chips in brackets ("DGX A100 (8x A100 80GB)") is one mention,
     with the bracket's count."""
     merged: list[PlatformMention] = []
     for mention in mentions:
         previous = merged[-1] if merged else None
-        if (previous is not None and previous.system and not previous.count_stated
-                and mention.accelerator == previous.accelerator and mention.count_stated
-                and _OPEN_PAREN.match(folded[previous.end:mention.start])):
+        if (
+            previous is not None
+            and previous.system
+            and not previous.count_stated
+            and mention.accelerator == previous.accelerator
+            and mention.count_stated
+            and _OPEN_PAREN.match(folded[previous.end : mention.start])
+        ):
             closing = folded.find(")", mention.end)
             end = closing + 1 if 0 <= closing - mention.end <= 40 else mention.end
-            merged[-1] = replace(previous, count=mention.count, count_stated=True, end=end,
-                                 text=published_span(cleaned, positions, previous.start, end))
+            merged[-1] = replace(
+                previous,
+                count=mention.count,
+                count_stated=True,
+                end=end,
+                text=published_span(cleaned, positions, previous.start, end),
+            )
             continue
         merged.append(mention)
     return merged
@@ -214,18 +243,26 @@ def find_mentions(text: str, prose: bool = False) -> tuple[PlatformMention, ...]
     counts = []
     for match in COUNT_ONLY.finditer(folded):
         count = number(match.group(1) or match.group(2))
-        if count is not None and not _joined_to_word(cleaned, positions[match.start()]) and (
-                not any(chip.start - 12 <= match.start() < chip.end + 8 for chip in chips)):
-            counts.append(PlatformMention(
-                text=published_span(cleaned, positions, match.start(), match.end()),
-                count=count, count_stated=True, start=match.start(), end=match.end()))
+        if (
+            count is not None
+            and not _joined_to_word(cleaned, positions[match.start()])
+            and (not any(chip.start - 12 <= match.start() < chip.end + 8 for chip in chips))
+        ):
+            counts.append(
+                PlatformMention(
+                    text=published_span(cleaned, positions, match.start(), match.end()),
+                    count=count,
+                    count_stated=True,
+                    start=match.start(),
+                    end=match.end(),
+                )
+            )
     return tuple(chips) + tuple(counts)
 
 
 def _joined_to_word(cleaned: str, position: int) -> bool:
     """Whether the number at `position` ends a name joined by a hyphen ("Zeta-9 chips")."""
-    return (position >= 2 and cleaned[position - 1] in "-_"
-            and cleaned[position - 2].isalpha())
+    return position >= 2 and cleaned[position - 1] in "-_" and cleaned[position - 2].isalpha()
 
 
 @lru_cache(maxsize=65_536)
@@ -241,13 +278,22 @@ def read_platform(text: str, prose: bool = False) -> PlatformMention | None:
         if mentions:
             return mentions[0]
         parallel = parallel_count(fold_words(text[:MAX_READ_CHARS]), whole=False)
-        return None if parallel is None else PlatformMention(
-            text=clean_text(text), count=parallel, count_stated=True)
+        return (
+            None
+            if parallel is None
+            else PlatformMention(text=clean_text(text), count=parallel, count_stated=True)
+        )
     first = min(chips, key=lambda chip: (chip.depth, -chip.rank))
     if first.count_stated:
         return first
-    again = next((m for m in chips if m is not first and m.accelerator == first.accelerator
-                  and m.count_stated), None)  # "NVIDIA A100 (1x A100 80GB)"
+    again = next(
+        (
+            m
+            for m in chips
+            if m is not first and m.accelerator == first.accelerator and m.count_stated
+        ),
+        None,
+    )  # "NVIDIA A100 (1x A100 80GB)"
     if again is not None:
         return replace(first, count=again.count, count_stated=True)
     bare = next((m for m in mentions if m.accelerator is None), None)
@@ -269,10 +315,35 @@ def system_name(mention: PlatformMention, count: int | None) -> str | None:
     return f"{count}x {mention.accelerator}" if count else mention.accelerator
 
 
-_GENERIC_WORDS = frozenset([
-    "gpu", "gpus", "card", "cards", "chip", "chips", "accelerator", "accelerators", "device",
-    "devices", "node", "nodes", "x", "gb", "tb", "system", "systems", "server", "servers",
-    "socket", "sockets", "core", "cores", "instance", "instances"])
+_GENERIC_WORDS = frozenset(
+    [
+        "gpu",
+        "gpus",
+        "card",
+        "cards",
+        "chip",
+        "chips",
+        "accelerator",
+        "accelerators",
+        "device",
+        "devices",
+        "node",
+        "nodes",
+        "x",
+        "gb",
+        "tb",
+        "system",
+        "systems",
+        "server",
+        "servers",
+        "socket",
+        "sockets",
+        "core",
+        "cores",
+        "instance",
+        "instances",
+    ]
+)
 
 
 def names_device(text: str) -> bool:
@@ -281,8 +352,7 @@ def names_device(text: str) -> bool:
     if is_placeholder(text[:MAX_READ_CHARS]):
         return False  # "N/A", "-": nothing published
     words = re.findall(r"[a-z]+", fold_words(text[:MAX_READ_CHARS]))
-    return any(word not in _GENERIC_WORDS and word not in _NUMBER_WORDS_LATIN
-               for word in words)
+    return any(word not in _GENERIC_WORDS and word not in _NUMBER_WORDS_LATIN for word in words)
 
 
 _NUMBER_WORDS_LATIN = frozenset(word for word in NUMBER_WORDS if word.isascii())

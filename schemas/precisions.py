@@ -27,13 +27,17 @@ class Precision:
 
 @cache
 def _words() -> dict[str, tuple[str, str]]:
-    return {row["word"]: (row["activation_dtype"], row["weight_dtype"])
-            for row in read_vocab("precisions.csv").iter_rows(named=True)}
+    return {
+        row["word"]: (row["activation_dtype"], row["weight_dtype"])
+        for row in read_vocab("precisions.csv").iter_rows(named=True)
+    }
 
 
 @cache
 def _bits() -> dict[str, str]:
-    return {row["bits"]: row["dtype"] for row in read_vocab("precision_bits.csv").iter_rows(named=True)}
+    return {
+        row["bits"]: row["dtype"] for row in read_vocab("precision_bits.csv").iter_rows(named=True)
+    }
 
 
 @cache
@@ -49,8 +53,10 @@ def _searchable() -> tuple[re.Pattern[str], dict[str, str]]:
             spelled = re.sub(r"(?<=[a-z])precision$", " ?precision", spelled)
             spellings[spelled] = word
     ordered = sorted(spellings, key=len, reverse=True)
-    return (re.compile(r"(?<![a-z0-9])(" + "|".join(f"(?:{s})" for s in ordered)
-                       + r")(?![a-z0-9])"), spellings)
+    return (
+        re.compile(r"(?<![a-z0-9])(" + "|".join(f"(?:{s})" for s in ordered) + r")(?![a-z0-9])"),
+        spellings,
+    )
 
 
 def _key(text: str) -> str:
@@ -70,16 +76,30 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     for match in pattern.finditer(folded):
         activation, weight = _words()[_key(match.group(1))]
         spans.append((match.start(), match.end(), activation, weight))
-    spans = _joined(spans, folded, [_gap(cleaned, positions, first[1], second[0])
-                                    for first, second in zip(spans, spans[1:], strict=False)])
-    return tuple(Precision(published_span(cleaned, positions, start, _closed(folded, start, end)),
-                           activation, weight)
-                 for start, end, activation, weight in spans)
+    spans = _joined(
+        spans,
+        folded,
+        [
+            _gap(cleaned, positions, first[1], second[0])
+            for first, second in zip(spans, spans[1:], strict=False)
+        ],
+    )
+    return tuple(
+        Precision(
+            published_span(cleaned, positions, start, _closed(folded, start, end)),
+            activation,
+            weight,
+        )
+        for start, end, activation, weight in spans
+    )
 
 
 def _closed(folded: str, start: int, end: int) -> int:
     """The end of a span, past the bracket it opened ("Mixed precision (BF16)")."""
-    if folded.count("(", start, end) > folded.count(")", start, end) and folded[end:end + 1] == ")":
+    if (
+        folded.count("(", start, end) > folded.count(")", start, end)
+        and folded[end : end + 1] == ")"
+    ):
         return end + 1
     return end
 
@@ -87,17 +107,20 @@ def _closed(folded: str, start: int, end: int) -> int:
 # What may stand between words of one precision ("amp_bf16", "GPTQ-Int4", "FP16 (AMP)");
 # " - ", " / " and "to" stand between two precisions compared.
 _TOGETHER = re.compile(r"^(?:[_+-]|\s?\(|\s)?$")
-_WEIGHT_ONLY = re.compile(r"^[\s_-]{0,2}(?:weight[\s_-]?only|wo(?![a-z0-9]))|"
-                          r"(?:weight[\s_-]?only)[\s_-]{0,2}$")
+_WEIGHT_ONLY = re.compile(
+    r"^[\s_-]{0,2}(?:weight[\s_-]?only|wo(?![a-z0-9]))|"
+    r"(?:weight[\s_-]?only)[\s_-]{0,2}$"
+)
 
 
 def _gap(cleaned: str, positions: tuple[int, ...], end: int, start: int) -> str:
     """The published text between two words found at folded[..end] and folded[start..]."""
-    return cleaned[positions[end - 1] + 1:positions[start]] if start < len(positions) else ""
+    return cleaned[positions[end - 1] + 1 : positions[start]] if start < len(positions) else ""
 
 
-def _joined(spans: list[tuple[int, int, str | None, str | None]], folded: str, gaps: list[str]
-            ) -> list[tuple[int, int, str | None, str | None]]:
+def _joined(
+    spans: list[tuple[int, int, str | None, str | None]], folded: str, gaps: list[str]
+) -> list[tuple[int, int, str | None, str | None]]:
     """Adjacent words of one precision made one (`gaps`: the text between each two)."""
     joined: list[tuple[int, int, str | None, str | None]] = []
     for index, span in enumerate(spans):
@@ -109,9 +132,14 @@ def _joined(spans: list[tuple[int, int, str | None, str | None]], folded: str, g
         joined.append(span)
     result = []
     for start, end, activation, weight in joined:
-        if activation is not None and weight is not None and (
-                _WEIGHT_ONLY.match(folded[end:end + 14])
-                or _WEIGHT_ONLY.search(folded[max(0, start - 14):start])):
+        if (
+            activation is not None
+            and weight is not None
+            and (
+                _WEIGHT_ONLY.match(folded[end : end + 14])
+                or _WEIGHT_ONLY.search(folded[max(0, start - 14) : start])
+            )
+        ):
             activation = None  # "int8 weight-only", "weight-only int4": weights alone
         result.append((start, end, activation, weight))
     return result
@@ -123,8 +151,12 @@ def _one_precision(first: tuple, second: tuple) -> tuple | None:
     for generic, specific in ((first, second), (second, first)):
         if generic[2] == "mixed" and specific[2] not in (None, "mixed"):
             return (start, end, specific[2], generic[3])  # "amp_bf16": bf16 with fp32 weights
-        if generic[2] is None and generic[3] is not None and specific[2] is not None \
-                and specific[2] == specific[3]:
+        if (
+            generic[2] is None
+            and generic[3] is not None
+            and specific[2] is not None
+            and specific[2] == specific[3]
+        ):
             return (start, end, None, specific[3])  # "GPTQ-Int8": int8 weights
     return None
 

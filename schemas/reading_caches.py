@@ -45,8 +45,28 @@ def _clearers() -> list:
         vocabulary,
     )
 
-    modules = (cell_reading, chip_vocabulary, context_labels, folding, header_reading,
-               identities, labels, model_names, platform_mentions, precisions, row_labels,
-               table_notes, table_subject, unknown_chips, units, value_reading, vocabulary)
-    return [value.cache_clear for module in modules for value in vars(module).values()
-            if isinstance(value, _lru_cache_wrapper)]
+    modules = (
+        cell_reading,
+        chip_vocabulary,
+        context_labels,
+        folding,
+        header_reading,
+        identities,
+        labels,
+        model_names,
+        platform_mentions,
+        precisions,
+        row_labels,
+        table_notes,
+        table_subject,
+        unknown_chips,
+        units,
+        value_reading,
+        vocabulary,
+    )
+    return [
+        value.cache_clear
+        for module in modules
+        for value in vars(module).values()
+        if isinstance(value, _lru_cache_wrapper)
+    ]

@@ -21,33 +21,70 @@ from perfledger.schemas.table_plans import ColumnPlan, TablePlan
 from perfledger.schemas.table_subject import TableSubject
 
 # The fields of a result column's plan, as a frame.
-_PLATFORM = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
-             "implied": pl.Int64, "platform_text": pl.String, "unknown_chip": pl.Boolean}
+_PLATFORM = {
+    "chip": pl.String,
+    "vendor": pl.String,
+    "system_named": pl.String,
+    "implied": pl.Int64,
+    "platform_text": pl.String,
+    "unknown_chip": pl.Boolean,
+}
 RESULT_COLUMN_SCHEMA: ColumnTypes = {
-    "document": pl.Int32, "table_index": pl.Int32, "vcol": pl.Int32,
-    "metric": pl.String, "metric_source": pl.String, "x_metric": pl.String,
-    "x_metric_source": pl.String, "decimal": pl.String, "annotation": pl.Int32,
-    "annotation_role": pl.String, "statistic": pl.String,
+    "document": pl.Int32,
+    "table_index": pl.Int32,
+    "vcol": pl.Int32,
+    "metric": pl.String,
+    "metric_source": pl.String,
+    "x_metric": pl.String,
+    "x_metric_source": pl.String,
+    "decimal": pl.String,
+    "annotation": pl.Int32,
+    "annotation_role": pl.String,
+    "statistic": pl.String,
     **{f"h_{name}": dtype for name, dtype in _PLATFORM.items()},
-    "h_count": pl.Int64, "h_count_chip": pl.String, "h_precision": pl.String,
-    "h_act": pl.String, "h_wt": pl.String,
+    "h_count": pl.Int64,
+    "h_count_chip": pl.String,
+    "h_precision": pl.String,
+    "h_act": pl.String,
+    "h_wt": pl.String,
     **{f"h_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
-    "k_model": pl.String, "k_model_canonical": pl.String, "k_model_item": pl.String,
-    **{f"x_{name}": dtype for name, dtype in _PLATFORM.items()}, "x_platform_source": pl.String,
-    "x_count": pl.Int64, "x_count_chip": pl.String, "x_count_source": pl.String,
-    "x_precision": pl.String, "x_act": pl.String, "x_wt": pl.String,
-    "x_precision_source": pl.String, "x_workload": pl.String, "x_workload_source": pl.String,
-    **{f"x_{name}": dtype for name, dtype in UNIT_FIELDS.items()}, "x_unit_source": pl.String,
-    "header_states_chip": pl.Boolean, "header_states_count": pl.Boolean,
-    "header_states_precision": pl.Boolean, "table_workload": pl.String, "h_share": pl.Boolean,
+    "k_model": pl.String,
+    "k_model_canonical": pl.String,
+    "k_model_item": pl.String,
+    **{f"x_{name}": dtype for name, dtype in _PLATFORM.items()},
+    "x_platform_source": pl.String,
+    "x_count": pl.Int64,
+    "x_count_chip": pl.String,
+    "x_count_source": pl.String,
+    "x_precision": pl.String,
+    "x_act": pl.String,
+    "x_wt": pl.String,
+    "x_precision_source": pl.String,
+    "x_workload": pl.String,
+    "x_workload_source": pl.String,
+    **{f"x_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
+    "x_unit_source": pl.String,
+    "header_states_chip": pl.Boolean,
+    "header_states_count": pl.Boolean,
+    "header_states_precision": pl.Boolean,
+    "table_workload": pl.String,
+    "h_share": pl.Boolean,
     "h_results": pl.Boolean,
-    "k_model_source": pl.String, "k_family": pl.String, "k_workload": pl.String,
+    "k_model_source": pl.String,
+    "k_family": pl.String,
+    "k_workload": pl.String,
     "k_workload_source": pl.String,
 }
 
 
-def result_record(document: int, table: int, column: ColumnPlan, plan: TablePlan,
-                  subject: TableSubject, mappings: LabelMappings) -> tuple:
+def result_record(
+    document: int,
+    table: int,
+    column: ColumnPlan,
+    plan: TablePlan,
+    subject: TableSubject,
+    mappings: LabelMappings,
+) -> tuple:
     """The fields of RESULT_COLUMN_SCHEMA, in order, of one result column of a table."""
     reading = column.reading
     header = reading.platform
@@ -63,8 +100,9 @@ def result_record(document: int, table: int, column: ColumnPlan, plan: TablePlan
     of_class = context.get(f"platform:{named_class}") if named_class else None
     if of_class is not None:  # "GPU 耗时(ms)": the context's GPU, not its CPU
         x_platform, platform_source = of_class.value, of_class.source
-        x_count, count_source = (of_class.value, of_class.source) if \
-            of_class.value.count_stated else (None, None)
+        x_count, count_source = (
+            (of_class.value, of_class.source) if of_class.value.count_stated else (None, None)
+        )
     elif named_class is None and _classes_named(plan):
         # Where some columns name the device class they ran on, a column naming none (an
         # accuracy beside "GPU 耗时" and "CPU 耗时") is tied to no device of the context.
@@ -77,31 +115,60 @@ def result_record(document: int, table: int, column: ColumnPlan, plan: TablePlan
         if of_part is not None:  # "FP8 dispatching and BF16 combining": the part's precision
             x_precision, precision_source = of_part, parts.source
     return (
-        document, table, column.column,
+        document,
+        table,
+        column.column,
         column.metric.value if column.metric else None,
         column.metric.source if column.metric else None,
         context_metric.value if context_metric else None,
         context_metric.source if context_metric else None,
-        column.decimal, column.annotation, column.annotation_role,
+        column.decimal,
+        column.annotation,
+        column.annotation_role,
         reading.statistic or _found(context, "statistic"),
-        *platform_fields(header), *_count(header), *precision_fields(reading.precision),
+        *platform_fields(header),
+        *_count(header),
+        *precision_fields(reading.precision),
         *unit_fields(reading.unit),
-        table_model, model_canonical, model_item,
-        *platform_fields(x_platform), platform_source,
-        *_count(x_count), count_source,
-        *precision_fields(x_precision), precision_source,
-        _found(context, "workload"), _source(context, "workload"),
-        *unit_fields(x_unit), _source(context, "unit"),
-        plan.header_states_chip, plan.header_states_count, plan.header_states_precision,
-        plan.table_workload, reading.share, reading.kind == "result",
-        model_source, subject.family, subject.workload, subject.workload_source,
+        table_model,
+        model_canonical,
+        model_item,
+        *platform_fields(x_platform),
+        platform_source,
+        *_count(x_count),
+        count_source,
+        *precision_fields(x_precision),
+        precision_source,
+        _found(context, "workload"),
+        _source(context, "workload"),
+        *unit_fields(x_unit),
+        _source(context, "unit"),
+        plan.header_states_chip,
+        plan.header_states_count,
+        plan.header_states_precision,
+        plan.table_workload,
+        reading.share,
+        reading.kind == "result",
+        model_source,
+        subject.family,
+        subject.workload,
+        subject.workload_source,
     )
 
 
 def _classes_named(plan: TablePlan) -> bool:
     """Whether the table's columns name two classes of device ("GPU 耗时", "CPU 耗时")."""
-    return len({device_class(column.reading.text) for column in plan.results
-                if column.reading.platform is None} - {None}) > 1
+    return (
+        len(
+            {
+                device_class(column.reading.text)
+                for column in plan.results
+                if column.reading.platform is None
+            }
+            - {None}
+        )
+        > 1
+    )
 
 
 def _found(context: dict, name: str):

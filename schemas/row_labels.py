@@ -38,38 +38,76 @@ from perfledger.schemas.units import UNIT_FIELDS, Unit, unit_fields, unit_named
 from perfledger.schemas.unknown_chips import read_hardware, unknown_chip
 
 # Label roles a row's cells give, each filling the measurement column of its name.
-DIMENSION_ROLES = ("model", "variant", "platform", "sdk_version", "framework", "dataset",
-                   "batch_size", "division", "quality_target", "mlperf_id")
+DIMENSION_ROLES = (
+    "model",
+    "variant",
+    "platform",
+    "sdk_version",
+    "framework",
+    "dataset",
+    "batch_size",
+    "division",
+    "quality_target",
+    "mlperf_id",
+)
 _UNIT_LABEL_ROLES = ("variant", "dataset", "model")  # a rate unit under these is the row's unit
-_SETTING_PREFIX = re.compile(r"^(?:bs|batch(?: size)?|precision|dtype|e|epochs?|mode)\s*[=:]\s*",
-                             re.I)
-_FLAG = re.compile(r"(?i)^(?:yes|no|y|n|true|false|on|off|\u2713|\u2714|\u2717|\u2718|\u2705|\u274c)$")
+_SETTING_PREFIX = re.compile(
+    r"^(?:bs|batch(?: size)?|precision|dtype|e|epochs?|mode)\s*[=:]\s*", re.I
+)
+_FLAG = re.compile(
+    r"(?i)^(?:yes|no|y|n|true|false|on|off|\u2713|\u2714|\u2717|\u2718|\u2705|\u274c)$"
+)
 _MEMO_CELLS = 200_000  # distinct cells remembered; hostile pages must not grow it forever
 
-PLATFORM_FIELDS = {"chip": pl.String, "vendor": pl.String, "system_named": pl.String,
-                   "implied": pl.Int64, "platform_text": pl.String, "unknown_chip": pl.Boolean}
+PLATFORM_FIELDS = {
+    "chip": pl.String,
+    "vendor": pl.String,
+    "system_named": pl.String,
+    "implied": pl.Int64,
+    "platform_text": pl.String,
+    "unknown_chip": pl.Boolean,
+}
 # What one label cell says, as the columns of a frame: the labels its role gives (r), those
 # its words give in passing (f), and its settings, unresolved labels and unit.
 CONTRIBUTION_SCHEMA: ColumnTypes = {
     "text": pl.String,
     **dict.fromkeys(DIMENSION_ROLES, pl.String),
-    "model_canonical": pl.String, "model_item": pl.String, "variant_workload": pl.String,
-    "phase": pl.String, "framework_canonical": pl.String, "sdk": pl.String,
-    "sdk_prerelease": pl.Boolean, "batch_size_number": pl.Float64,
-    **{f"rp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()}, "rp_source": pl.String,
+    "model_canonical": pl.String,
+    "model_item": pl.String,
+    "variant_workload": pl.String,
+    "phase": pl.String,
+    "framework_canonical": pl.String,
+    "sdk": pl.String,
+    "sdk_prerelease": pl.Boolean,
+    "batch_size_number": pl.Float64,
+    **{f"rp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
+    "rp_source": pl.String,
     "rp_unknown": pl.Boolean,
-    "rc_n": pl.Int64, "rc_chip": pl.String, "rc_source": pl.String, "rn_n": pl.Int64,
-    "rq_text": pl.String, "rq_act": pl.String, "rq_wt": pl.String,
+    "rc_n": pl.Int64,
+    "rc_chip": pl.String,
+    "rc_source": pl.String,
+    "rn_n": pl.Int64,
+    "rq_text": pl.String,
+    "rq_act": pl.String,
+    "rq_wt": pl.String,
     **{f"fp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
-    "fc_n": pl.Int64, "fc_chip": pl.String,
-    "fq_text": pl.String, "fq_act": pl.String, "fq_wt": pl.String,
+    "fc_n": pl.Int64,
+    "fc_chip": pl.String,
+    "fq_text": pl.String,
+    "fq_act": pl.String,
+    "fq_wt": pl.String,
     **{f"u_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
-    "settings": pl.String, "unresolved": pl.String,
+    "settings": pl.String,
+    "unresolved": pl.String,
 }
 SECTION_SCHEMA: ColumnTypes = {
     **{f"sp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
-    "sc_n": pl.Int64, "sc_chip": pl.String, "sq_text": pl.String, "sq_act": pl.String,
-    "sq_wt": pl.String, "sp_unknown": pl.Boolean,
+    "sc_n": pl.Int64,
+    "sc_chip": pl.String,
+    "sq_text": pl.String,
+    "sq_act": pl.String,
+    "sq_wt": pl.String,
+    "sp_unknown": pl.Boolean,
 }
 
 
@@ -123,16 +161,25 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
     framework = dims.get("framework")
     precision = cell.precision
     return (
-        text or None, *(dims.get(role) for role in DIMENSION_ROLES),
-        canonical, item, variant_workload, phase,
-        framework_name(framework) if framework else None, sdk, prerelease,
+        text or None,
+        *(dims.get(role) for role in DIMENSION_ROLES),
+        canonical,
+        item,
+        variant_workload,
+        phase,
+        framework_name(framework) if framework else None,
+        sdk,
+        prerelease,
         _batch_number(dims.get("batch_size")),
         *platform_fields(cell.platform[0] if cell.platform else None),
-        cell.platform[1] if cell.platform else None, cell.unknown_device or None,
+        cell.platform[1] if cell.platform else None,
+        cell.unknown_device or None,
         *_count_fields(cell.count[0] if cell.count else None),
-        cell.count[1] if cell.count else None, cell.nodes,
+        cell.count[1] if cell.count else None,
+        cell.nodes,
         *precision_fields(precision),
-        *platform_fields(free_platform), *_count_fields(free_count),
+        *platform_fields(free_platform),
+        *_count_fields(free_count),
         *precision_fields(free_precision),
         *unit_fields(cell.unit),
         "; ".join(f"{name}={value}" for name, value in cell.settings) or None,
@@ -140,8 +187,9 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
     )
 
 
-def _composite(text: str, parts: tuple[HeaderReading, ...], cell: _Cell,
-               mappings: LabelMappings) -> None:
+def _composite(
+    text: str, parts: tuple[HeaderReading, ...], cell: _Cell, mappings: LabelMappings
+) -> None:
     """'1-card, BS=256, bf16' under '# Gaudi cards, Batch Size, Precision'."""
     values = [piece.strip() for piece in text.split(",")]
     if len(values) != len(parts):
@@ -151,8 +199,7 @@ def _composite(text: str, parts: tuple[HeaderReading, ...], cell: _Cell,
         _label_cell(_SETTING_PREFIX.sub("", value), reading, cell, mappings)
 
 
-def _label_cell(text: str, reading: HeaderReading, cell: _Cell,
-                mappings: LabelMappings) -> None:
+def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelMappings) -> None:
     role = reading.role
     if role in _UNIT_LABEL_ROLES:
         unit = unit_named(text)
@@ -203,15 +250,21 @@ def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings) -> None:
             cell.count = (mention, "row")
 
 
-def _count_cell(text: str, reading: HeaderReading, cell: _Cell,
-                mappings: LabelMappings) -> None:
+def _count_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelMappings) -> None:
     """A GPU-count cell: "8", or a platform written out ("1x Max 1550 w/ 1-Stack")."""
     chip = reading.platform if reading.platform and reading.platform.accelerator else None
     count = count_cell(text)
     if count is not None or text.isdigit():
         if count is not None:
-            cell.count = (PlatformMention(text, count=count, count_stated=True,
-                                          accelerator=chip.accelerator if chip else None), "row")
+            cell.count = (
+                PlatformMention(
+                    text,
+                    count=count,
+                    count_stated=True,
+                    accelerator=chip.accelerator if chip else None,
+                ),
+                "row",
+            )
             if chip is not None:  # "Number of GAUDIs": the header names the chip
                 cell.platform = (replace(chip, count=count, count_stated=True), "column")
         return
@@ -228,8 +281,9 @@ def _count_cell(text: str, reading: HeaderReading, cell: _Cell,
 
 
 @lru_cache(maxsize=_MEMO_CELLS)
-def _free_labels(texts: tuple[str, ...]) -> tuple[PlatformMention | None,
-                                                  PlatformMention | None, Precision | None]:
+def _free_labels(
+    texts: tuple[str, ...],
+) -> tuple[PlatformMention | None, PlatformMention | None, Precision | None]:
     """The platform, chip count and precision texts state in passing, the first of each;
     hardware no vocabulary knows counts when its name is written as one ("8x Zeta-9",
     "Ingenic T40XP", "Zeta-9 GPU")."""
@@ -253,8 +307,12 @@ def section_labels(text: str | None) -> tuple:
     unknown = unknown_chip(text, "label") if text and platform is None else None
     if unknown is not None:
         platform, count = unknown, count or unknown
-    return (*platform_fields(platform), *_count_fields(count), *precision_fields(precision),
-            unknown is not None or None)
+    return (
+        *platform_fields(platform),
+        *_count_fields(count),
+        *precision_fields(precision),
+        unknown is not None or None,
+    )
 
 
 def _precision_label(text: str, mappings: LabelMappings) -> Precision | None:
@@ -271,8 +329,15 @@ def platform_label(text: str, mappings: LabelMappings) -> PlatformMention | None
     mapped = mappings.get("platform", text)
     if mapped:
         count = mapped.get("accelerator_count")
-        return PlatformMention(text, mapped.get("vendor"), mapped.get("accelerator"),
-                               mapped.get("system"), count, count is not None, count)
+        return PlatformMention(
+            text,
+            mapped.get("vendor"),
+            mapped.get("accelerator"),
+            mapped.get("system"),
+            count,
+            count is not None,
+            count,
+        )
     return _platform_label(text)
 
 
@@ -318,8 +383,14 @@ def platform_fields(mention: PlatformMention | None) -> tuple:
     chip, flagged unknown."""
     if mention is None or (mention.accelerator is None and not mention.names_device):
         return (None, None, None, None, None, None)
-    return (mention.accelerator, mention.vendor, mention.system, mention.implied_count,
-            mention.text, mention.names_device or None)
+    return (
+        mention.accelerator,
+        mention.vendor,
+        mention.system,
+        mention.implied_count,
+        mention.text,
+        mention.names_device or None,
+    )
 
 
 def _count_fields(mention: PlatformMention | None) -> tuple:
@@ -373,25 +444,42 @@ def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
     joined = {"settings": "; ", "unresolved": "; ", "text": " / "}
     lists = [name for name in joined if said.get_column(name).null_count() < said.height]
     index = label_cells.get_column("said")
-    flags = said.select(pl.col(flag).is_not_null().alias(f"_has{bit}")
-                        for bit, flag in enumerate(_FIRST_OF))
+    flags = said.select(
+        pl.col(flag).is_not_null().alias(f"_has{bit}") for bit, flag in enumerate(_FIRST_OF)
+    )
     parts = [label_cells.select(*_ROW_KEY), flags[index]]
     if lists:
         parts.append(said.select(lists)[index])
     cells = pl.concat(parts, how="horizontal").with_row_index("_position")
     rows = cells.group_by(_ROW_KEY, maintain_order=True).agg(
-        *(pl.when(pl.col(f"_has{bit}")).then(pl.col("_position")).min().alias(f"_pick{bit}")
-          for bit in range(len(_FIRST_OF))),
+        *(
+            pl.when(pl.col(f"_has{bit}")).then(pl.col("_position")).min().alias(f"_pick{bit}")
+            for bit in range(len(_FIRST_OF))
+        ),
         *lists,
     )
-    picked = [said.select(fields)[index.gather(rows.get_column(f"_pick{bit}"))]
-              for bit, fields in enumerate(_FIRST_OF.values())]
-    return pl.concat([rows.select(
-        *_ROW_KEY,
-        *(_joined(pl.col(name).list.join(joined[name], ignore_nulls=True)).alias(name)
-          for name in lists),
-        *(pl.lit(None, dtype=pl.String).alias(name) for name in joined if name not in lists),
-    ), *picked], how="horizontal").rename({"text": "row_label"})
+    picked = [
+        said.select(fields)[index.gather(rows.get_column(f"_pick{bit}"))]
+        for bit, fields in enumerate(_FIRST_OF.values())
+    ]
+    return pl.concat(
+        [
+            rows.select(
+                *_ROW_KEY,
+                *(
+                    _joined(pl.col(name).list.join(joined[name], ignore_nulls=True)).alias(name)
+                    for name in lists
+                ),
+                *(
+                    pl.lit(None, dtype=pl.String).alias(name)
+                    for name in joined
+                    if name not in lists
+                ),
+            ),
+            *picked,
+        ],
+        how="horizontal",
+    ).rename({"text": "row_label"})
 
 
 def _joined(text: pl.Expr) -> pl.Expr:

@@ -16,46 +16,70 @@ _TABLE = ["document", "table_index"]
 _ROW = [*_TABLE, "vrow"]
 
 
-def with_annotations(cells: pl.DataFrame, results: pl.DataFrame,
-                      mappings: LabelMappings) -> pl.DataFrame:
+def with_annotations(
+    cells: pl.DataFrame, results: pl.DataFrame, mappings: LabelMappings
+) -> pl.DataFrame:
     """Each value's metric and row unit where a unit or metric-name column beside it says
     them per row ("Tokens/s", "F1 Score"); a metric still unknown is the context's."""
     annotated = results.filter(pl.col("annotation").is_not_null())
     if annotated.height:
-        texts = cells.select(*_TABLE, "vrow", pl.col("vcol").alias("annotation"),
-                             pl.col("raw_value").alias("_annotation_text"))
-        results = results.join(texts, on=[*_ROW, "annotation"], how="left",
-                               maintain_order="left")
+        texts = cells.select(
+            *_TABLE,
+            "vrow",
+            pl.col("vcol").alias("annotation"),
+            pl.col("raw_value").alias("_annotation_text"),
+        )
+        results = results.join(texts, on=[*_ROW, "annotation"], how="left", maintain_order="left")
         distinct = results.get_column("_annotation_text").drop_nulls().unique().to_list()
-        said = pl.DataFrame([(text, *_annotation(text, mappings)) for text in distinct],
-                            schema={"_annotation_text": pl.String, "_named_metric": pl.String,
-                                    **{f"a_{name}": dtype for name, dtype
-                                       in UNIT_FIELDS.items()}}, orient="row")
+        said = pl.DataFrame(
+            [(text, *_annotation(text, mappings)) for text in distinct],
+            schema={
+                "_annotation_text": pl.String,
+                "_named_metric": pl.String,
+                **{f"a_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
+            },
+            orient="row",
+        )
         results = results.join(said, on="_annotation_text", how="left", maintain_order="left")
         unit_column = pl.col("annotation_role") == "unit"
         has_unit = unit_column & pl.col("a_alias").is_not_null()
         names_metric = (pl.col("annotation_role") == "metric_name") & pl.col(
-            "_named_metric").is_not_null()
+            "_named_metric"
+        ).is_not_null()
         # A metric name no vocabulary knows ("spearman@cosine", "Mean Diff") is a quality
         # score of the family the table's context names ("Model Accuracy"), else another
         # figure.
-        unknown_name = (pl.col("annotation_role") == "metric_name") & pl.col(
-            "_named_metric").is_null() & pl.col("_annotation_text").is_not_null() & (
-            pl.col("metric").is_null() | (pl.col("metric") == "eval_metric"))
+        unknown_name = (
+            (pl.col("annotation_role") == "metric_name")
+            & pl.col("_named_metric").is_null()
+            & pl.col("_annotation_text").is_not_null()
+            & (pl.col("metric").is_null() | (pl.col("metric") == "eval_metric"))
+        )
         quality_context = pl.col("x_metric").is_in(["accuracy", "loss"])
         results = results.with_columns(
-            *(pl.when(has_unit).then(pl.col(f"a_{name}")).otherwise(pl.col(f"r_{name}"))
-              .alias(f"r_{name}") for name in UNIT_FIELDS),
-            pl.when(names_metric).then(pl.col("_named_metric"))
-            .when(pl.col("metric").is_null() & has_unit).then(_metric_of_unit_kind("a_kind"))
-            .when(unknown_name).then(
-                pl.when(quality_context).then(pl.col("x_metric")).otherwise(pl.lit("other")))
-            .otherwise(pl.col("metric")).alias("metric"),
-            pl.when(names_metric).then(pl.lit("row"))
-            .when(pl.col("metric").is_null() & has_unit).then(pl.lit("column"))
-            .when(unknown_name).then(
-                pl.when(quality_context).then(pl.col("x_metric_source")).otherwise(pl.lit("row")))
-            .otherwise(pl.col("metric_source")).alias("metric_source"),
+            *(
+                pl.when(has_unit)
+                .then(pl.col(f"a_{name}"))
+                .otherwise(pl.col(f"r_{name}"))
+                .alias(f"r_{name}")
+                for name in UNIT_FIELDS
+            ),
+            pl.when(names_metric)
+            .then(pl.col("_named_metric"))
+            .when(pl.col("metric").is_null() & has_unit)
+            .then(_metric_of_unit_kind("a_kind"))
+            .when(unknown_name)
+            .then(pl.when(quality_context).then(pl.col("x_metric")).otherwise(pl.lit("other")))
+            .otherwise(pl.col("metric"))
+            .alias("metric"),
+            pl.when(names_metric)
+            .then(pl.lit("row"))
+            .when(pl.col("metric").is_null() & has_unit)
+            .then(pl.lit("column"))
+            .when(unknown_name)
+            .then(pl.when(quality_context).then(pl.col("x_metric_source")).otherwise(pl.lit("row")))
+            .otherwise(pl.col("metric_source"))
+            .alias("metric_source"),
         ).drop("_annotation_text", "_named_metric", *(f"a_{name}" for name in UNIT_FIELDS))
     return results.with_columns(
         pl.coalesce("metric", "x_metric").alias("metric"),
@@ -75,26 +99,41 @@ def with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataF
     # read once.
     labels = results.get_column("row_label").drop_nulls().unique()
     parts = labels.str.split(" / ").explode().unique().to_list()
-    derived_parts = {part: metric for part in parts
-                     for metric in [_derived_metric(part, mappings)] if metric is not None}
+    derived_parts = {
+        part: metric
+        for part in parts
+        for metric in [_derived_metric(part, mappings)]
+        if metric is not None
+    }
     if not derived_parts:
         return results
-    derived = [(label, metric) for label in labels.to_list()
-               for metric in [_first_derived(label, derived_parts)] if metric is not None]
+    derived = [
+        (label, metric)
+        for label in labels.to_list()
+        for metric in [_first_derived(label, derived_parts)]
+        if metric is not None
+    ]
     if not derived:
         return results
-    said = pl.DataFrame(derived, schema={"row_label": pl.String, "_row_metric": pl.String},
-                        orient="row")
+    said = pl.DataFrame(
+        derived, schema={"row_label": pl.String, "_row_metric": pl.String}, orient="row"
+    )
     results = results.join(said, on="row_label", how="left", maintain_order="left")
     named = pl.col("_row_metric").is_not_null()
     column_unit_fits = pl.col("h_kind").is_in(["ratio", "percent"]).fill_null(True)
     return results.with_columns(
         pl.when(named).then(pl.col("_row_metric")).otherwise(pl.col("metric")).alias("metric"),
-        pl.when(named).then(pl.lit("row")).otherwise(pl.col("metric_source"))
+        pl.when(named)
+        .then(pl.lit("row"))
+        .otherwise(pl.col("metric_source"))
         .alias("metric_source"),
-        *(pl.when(named & ~column_unit_fits).then(pl.lit(None, dtype=dtype))
-          .otherwise(pl.col(f"h_{name}")).alias(f"h_{name}")
-          for name, dtype in UNIT_FIELDS.items()),
+        *(
+            pl.when(named & ~column_unit_fits)
+            .then(pl.lit(None, dtype=dtype))
+            .otherwise(pl.col(f"h_{name}"))
+            .alias(f"h_{name}")
+            for name, dtype in UNIT_FIELDS.items()
+        ),
     ).drop("_row_metric")
 
 
@@ -107,8 +146,7 @@ def _derived_metric(part: str, mappings: LabelMappings) -> str | None:
 
 
 def _first_derived(label: str, derived_parts: dict[str, str]) -> str | None:
-    return next((derived_parts[part] for part in label.split(" / ") if part in derived_parts),
-                None)
+    return next((derived_parts[part] for part in label.split(" / ") if part in derived_parts), None)
 
 
 def _annotation(text: str, mappings: LabelMappings) -> tuple:
@@ -124,7 +162,12 @@ def _annotation(text: str, mappings: LabelMappings) -> tuple:
 
 def _metric_of_unit_kind(column: str) -> pl.Expr:
     kind = pl.col(column)
-    return (pl.when(kind == "rate").then(pl.lit("throughput"))
-            .when(kind == "duration").then(pl.lit("latency"))
-            .when(kind == "ratio").then(pl.lit("speedup"))
-            .otherwise(pl.lit("other")))
+    return (
+        pl.when(kind == "rate")
+        .then(pl.lit("throughput"))
+        .when(kind == "duration")
+        .then(pl.lit("latency"))
+        .when(kind == "ratio")
+        .then(pl.lit("speedup"))
+        .otherwise(pl.lit("other"))
+    )

@@ -50,9 +50,12 @@ def _clipped(text: str) -> str:
     return clean_text(text[:MAX_CONTEXT_CHARS])
 
 
-def table_contexts(outline: pl.DataFrame | None, title: str | None,
-                   titles: dict[int, str | None],
-                   setups: dict[int, tuple[str, ...]] | None = None) -> dict[int, TableContext]:
+def table_contexts(
+    outline: pl.DataFrame | None,
+    title: str | None,
+    titles: dict[int, str | None],
+    setups: dict[int, tuple[str, ...]] | None = None,
+) -> dict[int, TableContext]:
     """The context of each table of a document, by table index.
 
     `titles` gives each table's heading as its cells carry it: a table the outline does not
@@ -66,8 +69,10 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
     sections: list[tuple[int, str | None, list[str]]] = [(0, None, [])]
     earlier: list[str] = []
     captions: dict[int, str] = {}
-    blocks = [(kind, level, _clipped(text) if text else text, table)
-              for kind, level, text, table in _blocks(outline)]
+    blocks = [
+        (kind, level, _clipped(text) if text else text, table)
+        for kind, level, text, table in _blocks(outline)
+    ]
     numbered = _numbered_captions(blocks)
     below: dict[int, str] = {}
     for position, table in numbered.items():
@@ -80,8 +85,9 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
     after = _paragraphs_after(blocks)
     # A configuration the page defines by its file ("configs/v100_x8.py : Full precision GPU
     # training") names its rows wherever on the page the definition stands.
-    named_rows = named_rows_of(definitions(
-        text for kind, _level, text, _table in blocks if kind == "paragraph" and text))
+    named_rows = named_rows_of(
+        definitions(text for kind, _level, text, _table in blocks if kind == "paragraph" and text)
+    )
     for position, (kind, level, text, table) in enumerate(blocks):
         if kind == "heading" and text:
             level = level or 6
@@ -97,14 +103,21 @@ def table_contexts(outline: pl.DataFrame | None, title: str | None,
         elif kind == "table" and setups is not None and table in setups:
             sections[-1][2].extend(_clipped(row) for row in setups[table])
         elif kind == "table" and table is not None and table not in contexts:
-            contexts[table] = _context(captions.get(table), below.get(table), sections,
-                                       tuple(earlier[-PROSE_PARAGRAPHS:]), page_title,
-                                       after.get(table, ()), named_rows)
+            contexts[table] = _context(
+                captions.get(table),
+                below.get(table),
+                sections,
+                tuple(earlier[-PROSE_PARAGRAPHS:]),
+                page_title,
+                after.get(table, ()),
+                named_rows,
+            )
     for table, heading in titles.items():
         if table not in contexts:
             fallback = [ContextText("heading", _clipped(heading))] if heading else []
             contexts[table] = TableContext(
-                tuple(fallback + ([page_title] if page_title else [])), (), heading)
+                tuple(fallback + ([page_title] if page_title else [])), (), heading
+            )
     return contexts
 
 
@@ -129,6 +142,7 @@ def _numbered_captions(blocks: list[tuple]) -> dict[int, int]:
     under a table and not right above another is that table's; one right above a table and
     not right under another, the next table's; one between two tables follows what the
     page's other numbered captions do (above, when none tells)."""
+
     def table_at(position: int) -> int | None:
         if 0 <= position < len(blocks) and blocks[position][0] == "table":
             return blocks[position][3]
@@ -154,8 +168,10 @@ def _numbered_captions(blocks: list[tuple]) -> dict[int, int]:
 def _blocks(outline: pl.DataFrame | None):
     if outline is None or outline.height == 0:
         return ()
-    return zip(*(outline.get_column(name).to_list()
-                 for name in ("kind", "level", "text", "table_index")), strict=True)
+    return zip(
+        *(outline.get_column(name).to_list() for name in ("kind", "level", "text", "table_index")),
+        strict=True,
+    )
 
 
 def paragraphs_of(outline: pl.DataFrame | None, limit: int) -> list[str]:
@@ -163,35 +179,48 @@ def paragraphs_of(outline: pl.DataFrame | None, limit: int) -> list[str]:
     if outline is None or outline.height == 0:
         return []
     kinds, texts = outline.get_column("kind").to_list(), outline.get_column("text").to_list()
-    return [text for kind, text in zip(kinds, texts, strict=True)
-            if kind == "paragraph" and text][:limit]
+    return [text for kind, text in zip(kinds, texts, strict=True) if kind == "paragraph" and text][
+        :limit
+    ]
 
 
-def _context(caption: str | None, caption_below: str | None,
-             sections: list[tuple[int, str | None, list[str]]], earlier: tuple[str, ...],
-             page_title: ContextText | None, after: tuple[str, ...] = (),
-             named_rows: dict[str, str] | None = None) -> TableContext:
+def _context(
+    caption: str | None,
+    caption_below: str | None,
+    sections: list[tuple[int, str | None, list[str]]],
+    earlier: tuple[str, ...],
+    page_title: ContextText | None,
+    after: tuple[str, ...] = (),
+    named_rows: dict[str, str] | None = None,
+) -> TableContext:
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
     with (a "Performance" section's "The test environment is 2 * A10" speaks of every table
     of its subsections), then the notes written under it ("1. 时间单位均为毫秒(ms)"), then
     the page title."""
     texts = [ContextText("caption", text) for text in (caption, caption_below) if text]
-    texts += [ContextText("heading", heading) for _level, heading, _ in reversed(sections)
-              if heading]
+    texts += [
+        ContextText("heading", heading) for _level, heading, _ in reversed(sections) if heading
+    ]
     own = sections[-1][2]
     # The text before the page's first heading (level 0) is often its navigation: it is
     # earlier prose, not the opening of a section that holds the table.
-    enclosing = [text for level, _heading, paragraphs in reversed(sections[:-1]) if level
-                 for text in reversed(paragraphs[-SECTION_PARAGRAPHS:])]
+    enclosing = [
+        text
+        for level, _heading, paragraphs in reversed(sections[:-1])
+        if level
+        for text in reversed(paragraphs[-SECTION_PARAGRAPHS:])
+    ]
     if len(sections) > 1:
         earlier = (*sections[0][2][-PROSE_PARAGRAPHS:], *earlier)
-    texts += [ContextText("paragraph", text)
-              for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing,
-                           *after[:SECTION_PARAGRAPHS]]]
+    texts += [
+        ContextText("paragraph", text)
+        for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing, *after[:SECTION_PARAGRAPHS]]
+    ]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
     defined = definitions([*after, *reversed(own), *enclosing, *reversed(earlier)])
     nearest = next((heading for _level, heading, _ in reversed(sections) if heading), None)
-    return TableContext(tuple(texts), earlier, nearest, legend_of(defined), glossary_of(defined),
-                        named_rows or {})
+    return TableContext(
+        tuple(texts), earlier, nearest, legend_of(defined), glossary_of(defined), named_rows or {}
+    )

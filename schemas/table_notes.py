@@ -26,10 +26,22 @@ def note_units(note: str, rows: list[tuple]) -> list[tuple[int, Unit]]:
         if unit is None:
             continue
         scores = sorted(
-            ((max((difflib.SequenceMatcher(None, subject, label_key(label)).ratio()
-                   for label in labels if label), default=0.0), row)
-             for row, *labels in rows),
-            reverse=True)
+            (
+                (
+                    max(
+                        (
+                            difflib.SequenceMatcher(None, subject, label_key(label)).ratio()
+                            for label in labels
+                            if label
+                        ),
+                        default=0.0,
+                    ),
+                    row,
+                )
+                for row, *labels in rows
+            ),
+            reverse=True,
+        )
         if not scores or scores[0][0] < NOTE_MATCH_RATIO:
             continue
         if len(scores) > 1 and scores[1][0] == scores[0][0]:
@@ -47,6 +59,7 @@ def _note_mentions(note: str) -> tuple[tuple[str, str], ...]:
         # Single spaces: runs of blanks made this search cubic and could leave a blank subject.
         match = _NOTE_UNIT.search(" ".join(segment.split()))
         if match is not None:
-            mentions.append((label_key(match.group("subject").split()[-1]),
-                             match.group("unit").lower()))
+            mentions.append(
+                (label_key(match.group("subject").split()[-1]), match.group("unit").lower())
+            )
     return tuple(mentions)

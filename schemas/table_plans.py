@@ -98,8 +98,9 @@ def header_reading(text: str, mappings: LabelMappings) -> HeaderReading:
     )
 
 
-def transposed(headers: list[str], first_cells: list[str], numeric_rows: list[bool],
-               mappings: LabelMappings) -> bool:
+def transposed(
+    headers: list[str], first_cells: list[str], numeric_rows: list[bool], mappings: LabelMappings
+) -> bool:
     """Metrics in the first column's cells and none in the header: its rows are columns.
     A header naming only a figure derived from the others ("Improvement", "delta") leaves
     the metrics to the first column ("Mean TTFT (ms) | 131.78 | 88.94 | -32.5%").
@@ -108,27 +109,39 @@ def transposed(headers: list[str], first_cells: list[str], numeric_rows: list[bo
     number."""
     if any(names_base_metric(header_reading(text, mappings)) for text in headers[1:]):
         return False
-    metric_rows = sum(1 for text, numeric in zip(first_cells, numeric_rows, strict=True)
-                      if numeric and header_reading(text, mappings).kind == "metric")
+    metric_rows = sum(
+        1
+        for text, numeric in zip(first_cells, numeric_rows, strict=True)
+        if numeric and header_reading(text, mappings).kind == "metric"
+    )
     return metric_rows >= 1 and metric_rows * 3 >= len(first_cells)
 
 
 def names_base_metric(reading: HeaderReading) -> bool:
     """A header naming a measured metric, not only a comparison of the others."""
     return reading.kind in ("metric", "statistic", "result") and not (
-        reading.kind == "metric" and reading.role in COMPARISONS and reading.unit is None)
+        reading.kind == "metric" and reading.role in COMPARISONS and reading.unit is None
+    )
 
 
-def plan_table(shape: TableShape, context: TableContext, page_decimal: str | None,
-               mappings: LabelMappings) -> TablePlan | None:
+def plan_table(
+    shape: TableShape, context: TableContext, page_decimal: str | None, mappings: LabelMappings
+) -> TablePlan | None:
     """The plan of a table, or None when it holds no result column."""
-    readings = [_with_legend(header_reading(text, mappings), context, mappings)
-                for text in shape.headers]
-    numbers = [reading.kind in ("metric", "statistic", "result") and stats.numeric > 0
-               for reading, stats in zip(readings, shape.stats, strict=True)]
+    readings = [
+        _with_legend(header_reading(text, mappings), context, mappings) for text in shape.headers
+    ]
+    numbers = [
+        reading.kind in ("metric", "statistic", "result") and stats.numeric > 0
+        for reading, stats in zip(readings, shape.stats, strict=True)
+    ]
     columns = [
-        ColumnPlan(index, _role(index, reading, stats, any(numbers[:index])), reading,
-                   decimal=_decimal(stats, page_decimal))
+        ColumnPlan(
+            index,
+            _role(index, reading, stats, any(numbers[:index])),
+            reading,
+            decimal=_decimal(stats, page_decimal),
+        )
         for index, (reading, stats) in enumerate(zip(readings, shape.stats, strict=True))
     ]
     columns = _with_stub(columns, shape.stats)
@@ -145,19 +158,27 @@ def plan_table(shape: TableShape, context: TableContext, page_decimal: str | Non
         columns=tuple(columns),
         context=found,
         corner_model=_corner_model(readings),
-        header_states_chip=any(c.reading.platform is not None and c.reading.platform.accelerator
-                               for c in results),
-        header_states_count=any(c.reading.platform is not None
-                                and c.reading.platform.count is not None for c in results),
+        header_states_chip=any(
+            c.reading.platform is not None and c.reading.platform.accelerator for c in results
+        ),
+        header_states_count=any(
+            c.reading.platform is not None and c.reading.platform.count is not None for c in results
+        ),
         header_states_precision=any(c.reading.precision is not None for c in results),
-        table_workload=("training" if "time_to_train" in metrics
-                        else "inference" if "latency" in metrics else None),
+        table_workload=(
+            "training"
+            if "time_to_train" in metrics
+            else "inference"
+            if "latency" in metrics
+            else None
+        ),
         named_rows=context.named_rows,
     )
 
 
-def _with_legend(reading: HeaderReading, context: TableContext,
-                 mappings: LabelMappings) -> HeaderReading:
+def _with_legend(
+    reading: HeaderReading, context: TableContext, mappings: LabelMappings
+) -> HeaderReading:
     """A header naming no hardware but a key the page defines ("A, INT8" under "A - Intel
     Core i9-9000K") names the key's hardware; a header of no known role that is a word the
     page defines ("TP" under "TP: Tensor Parallel size") reads as its definition."""
@@ -168,8 +189,9 @@ def _with_legend(reading: HeaderReading, context: TableContext,
         definition = header_reading(defined, mappings) if defined is not None else None
         if definition is not None and (reading.kind is None or definition.kind is not None):
             return replace(definition, text=reading.text)
-    if not context.legend or (reading.platform is not None
-                              and reading.platform.accelerator is not None):
+    if not context.legend or (
+        reading.platform is not None and reading.platform.accelerator is not None
+    ):
         return reading
     platform = legend_platform(reading.text, context.legend)
     return reading if platform is None else replace(reading, platform=platform)
@@ -194,9 +216,16 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         # A header read as a setting or a label that also states what its numbers measure
         # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"): its numbers are results, read with the
         # table's metric or quarantined, never taken for GPU counts nor dropped.
-        if index > 0 and stats.numeric and stats.numeric * 2 >= stats.filled and (
-                _states_a_measurement(reading) or _per_device_figure(reading)
-                or _states_a_setting_value(reading)):
+        if (
+            index > 0
+            and stats.numeric
+            and stats.numeric * 2 >= stats.filled
+            and (
+                _states_a_measurement(reading)
+                or _per_device_figure(reading)
+                or _states_a_setting_value(reading)
+            )
+        ):
             return "result"
         return kind
     if kind in ("unit", "metric_name"):
@@ -209,9 +238,12 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         # Latency (ms)" beside a column of sequence lengths); one whose header names no
         # particular metric ("Values", "Performance") describes; else its words are values
         # that do not read, and are set apart.
-        if index == 0 or (stats.numeric == 0 and stats.filled > 1 and not results_before) \
-                or kind == "result" \
-                or reading.role == "eval_metric":
+        if (
+            index == 0
+            or (stats.numeric == 0 and stats.filled > 1 and not results_before)
+            or kind == "result"
+            or reading.role == "eval_metric"
+        ):
             return "label"
         return "result"
     # No role: a column of numbers is a result whose metric the table states elsewhere; the
@@ -236,8 +268,11 @@ def _states_a_measurement(reading: HeaderReading) -> bool:
 def _measured_metric(reading: HeaderReading) -> str | None:
     """The metric a header that reads as a setting names beside it ("Latency(ms) bs=1" is a
     latency at batch size 1), else the one its unit's dimension names (a rate: throughput)."""
-    found = [rule.role for _start, _end, rule in role_matches(fold_words(reading.text))
-             if rule.kind == "metric"]
+    found = [
+        rule.role
+        for _start, _end, rule in role_matches(fold_words(reading.text))
+        if rule.kind == "metric"
+    ]
     if found:
         return found[-1]
     unit = reading.unit
@@ -253,13 +288,18 @@ def _states_a_setting_value(reading: HeaderReading) -> bool:
     """A header that gives a setting a value ("Batch 1", "BS=8", "Seq Len 2048") heads the
     results measured with that setting, not a column of the setting's values."""
     folded = fold_words(reading.text)
-    return any(rule.kind == "config" and _SETTING_VALUE.match(folded, end)
-               for _start, end, rule in role_matches(folded))
+    return any(
+        rule.kind == "config" and _SETTING_VALUE.match(folded, end)
+        for _start, end, rule in role_matches(folded)
+    )
 
 
 # A per-device part ending a header: "/GPU", "/chip", "per card".
-_PER_DEVICE = re.compile(r"(?:/\s?|\bper\s+)(?:gpus?|chips?|cards?|devices?|accelerators?"
-                         r"|tpus?|npus?|hpus?|ipus?|xpus?)\s*$", re.I)
+_PER_DEVICE = re.compile(
+    r"(?:/\s?|\bper\s+)(?:gpus?|chips?|cards?|devices?|accelerators?"
+    r"|tpus?|npus?|hpus?|ipus?|xpus?)\s*$",
+    re.I,
+)
 
 
 def _per_device_figure(reading: HeaderReading) -> bool:
@@ -271,7 +311,7 @@ def _per_device_figure(reading: HeaderReading) -> bool:
     found = _PER_DEVICE.search(reading.text)
     if found is None:
         return False
-    figure = reading.text[:found.start()].strip(" /")
+    figure = reading.text[: found.start()].strip(" /")
     return bool(figure) and read_header(figure).role != reading.role
 
 
@@ -281,8 +321,10 @@ def _property_table(columns: list[ColumnPlan]) -> bool:
     context names no metric either, describes a system; its numbers are no results."""
     return len(columns) == 2 and not any(
         column.reading.kind in ("metric", "statistic", "result")
-        or _states_a_measurement(column.reading) or _states_a_setting_value(column.reading)
-        for column in columns)
+        or _states_a_measurement(column.reading)
+        or _states_a_setting_value(column.reading)
+        for column in columns
+    )
 
 
 def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> list[ColumnPlan]:
@@ -296,13 +338,18 @@ def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> lis
         if column.role == "result" and column_stats.numeric:
             break
         stub.append(column)
-    rest = columns[len(stub):]
-    if not any(column.role == "result" and column.reading.kind not in ("metric", "statistic")
-               for column in rest):
+    rest = columns[len(stub) :]
+    if not any(
+        column.role == "result" and column.reading.kind not in ("metric", "statistic")
+        for column in rest
+    ):
         return columns
-    return [replace(column, role="label") if column.role == "result"
-            and column_stats.filled and column.reading.kind == "metric" else column
-            for column, column_stats in zip(stub, stats, strict=False)] + rest
+    return [
+        replace(column, role="label")
+        if column.role == "result" and column_stats.filled and column.reading.kind == "metric"
+        else column
+        for column, column_stats in zip(stub, stats, strict=False)
+    ] + rest
 
 
 def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:
@@ -318,8 +365,9 @@ def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:
     return found
 
 
-def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
-                  context_metric: Found | None) -> list[ColumnPlan]:
+def _with_metrics(
+    columns: list[ColumnPlan], readings: list[HeaderReading], context_metric: Found | None
+) -> list[ColumnPlan]:
     """Each result column's metric: its header's; for a statistic ("Standard deviation") the
     metric of the result column to its left; for a column a unit or metric-name column
     qualifies, the one that column names per row; else the metric the header over the row
@@ -358,9 +406,14 @@ def _with_metrics(columns: list[ColumnPlan], readings: list[HeaderReading],
             metric = None  # a header of unknown words: its numbers are quarantined, not guessed
         if metric is not None:
             last_metric = metric
-        planned.append(replace(column, metric=metric,
-                               annotation=annotation.column if annotation else None,
-                               annotation_role=annotation.role if annotation else None))
+        planned.append(
+            replace(
+                column,
+                metric=metric,
+                annotation=annotation.column if annotation else None,
+                annotation_role=annotation.role if annotation else None,
+            )
+        )
         if annotation is not None and annotation.role == "unit":
             annotation = None  # a unit column qualifies the value beside it; a metric name
             #                    ("Metric Name | A, INT8 | B, INT8") every value after it
@@ -390,8 +443,13 @@ def _states_a_setup(reading: HeaderReading) -> bool:
     """A header that names no metric but a result's setup ("B200 TP1 (FP4)", "fp8 w/ fp8
     KVCache", an epoch "250", "Performance"): its numbers are of the metric the table names
     elsewhere."""
-    return (reading.kind == "result" or reading.platform is not None
-            or reading.precision is not None or reading.is_number or not reading.text)
+    return (
+        reading.kind == "result"
+        or reading.platform is not None
+        or reading.precision is not None
+        or reading.is_number
+        or not reading.text
+    )
 
 
 def _corner_model(readings: list[HeaderReading]) -> str | None:

@@ -46,8 +46,13 @@ def table_key(source_id: str, table_index: int) -> str:
     return f"{source_id}#{table_index}"
 
 
-def table_subject(context: TableContext, headers: tuple[str, ...], source_id: str | None,
-                  table_index: int, mappings: LabelMappings) -> TableSubject:
+def table_subject(
+    context: TableContext,
+    headers: tuple[str, ...],
+    source_id: str | None,
+    table_index: int,
+    mappings: LabelMappings,
+) -> TableSubject:
     model, model_source = _mapped_model(source_id, table_index, mappings)
     if model is None:
         model, model_source = _context_model(context)
@@ -55,12 +60,18 @@ def table_subject(context: TableContext, headers: tuple[str, ...], source_id: st
     if workload is None:
         title = next((text.text for text in context.texts if text.source == "title"), None)
         workload, workload_source = (_text_workload(title), "title") if title else (None, None)
-    return TableSubject(model, model_source, _context_family(context), workload,
-                        workload_source if workload else None)
+    return TableSubject(
+        model,
+        model_source,
+        _context_family(context),
+        workload,
+        workload_source if workload else None,
+    )
 
 
-def _mapped_model(source_id: str | None, table_index: int,
-                  mappings: LabelMappings) -> tuple[str | None, str | None]:
+def _mapped_model(
+    source_id: str | None, table_index: int, mappings: LabelMappings
+) -> tuple[str | None, str | None]:
     if not mappings or source_id is None:
         return None, None
     for kind, text in (("table", table_key(source_id, table_index)), ("source", source_id)):
@@ -82,8 +93,9 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
         size = size_in_text(text.text)
         if size is None:
             continue
-        family = next((found for farther in texts[position:]
-                       if (found := family_in_text(farther.text))), None)
+        family = next(
+            (found for farther in texts[position:] if (found := family_in_text(farther.text))), None
+        )
         return (sized(family, size), text.source) if family else (None, None)
     return None, None
 
@@ -99,8 +111,10 @@ def _context_family(context: TableContext) -> str | None:
 
 @cache
 def _cues() -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple((re.compile(row["pattern"]), row["workload"])
-                 for row in read_vocab("workload_cues.csv").iter_rows(named=True))
+    return tuple(
+        (re.compile(row["pattern"]), row["workload"])
+        for row in read_vocab("workload_cues.csv").iter_rows(named=True)
+    )
 
 
 @lru_cache(maxsize=16_384)
@@ -112,6 +126,11 @@ def _text_workload(text: str) -> str | None:
 
 
 def _headers_workload(headers: tuple[str, ...]) -> str | None:
-    found = {workload for header in headers if header
-             for workload in (_text_workload(header),) if workload}
+    found = {
+        workload
+        for header in headers
+        if header
+        for workload in (_text_workload(header),)
+        if workload
+    }
     return found.pop() if len(found) == 1 else None

@@ -42,52 +42,79 @@ _ROW = ["document", "table_index", "row_number"]
 def with_units_from_row_throughput(frame: pl.DataFrame) -> pl.DataFrame:
     """`frame` (values with their chosen unit, u_*) with the latencies of a column that
     states no unit given the one their rows' throughputs show."""
-    open_latency = (pl.col("metric") == "latency") & pl.col("u_kind").is_null() \
+    open_latency = (
+        (pl.col("metric") == "latency")
+        & pl.col("u_kind").is_null()
         & pl.col("number").is_not_null()
+    )
     if not frame.select(open_latency.any()).item():
         return frame
     # Filtered lazily, so that only the columns selected are copied out of the wide frame.
-    rates = frame.lazy().filter(
-        (pl.col("metric") == "throughput") & pl.col("number").is_not_null()
-        & pl.col("u_kind").is_in(["rate"]).fill_null(True) & pl.col("u_per").is_null()
-    ).select(*_ROW, (pl.col("number") * pl.col("u_factor").fill_null(1.0)).alias("_rate")
-             ).collect(engine="in-memory")
+    rates = (
+        frame.lazy()
+        .filter(
+            (pl.col("metric") == "throughput")
+            & pl.col("number").is_not_null()
+            & pl.col("u_kind").is_in(["rate"]).fill_null(True)
+            & pl.col("u_per").is_null()
+        )
+        .select(*_ROW, (pl.col("number") * pl.col("u_factor").fill_null(1.0)).alias("_rate"))
+        .collect(engine="in-memory")
+    )
     if rates.height == 0:
         return frame
-    latencies = frame.lazy().filter(open_latency).select(
-        *_COLUMN, "row_number", "number",
-        pl.col("batch_size_number").fill_null(1.0).alias("_batch")
-        if "batch_size_number" in frame.columns else pl.lit(1.0).alias("_batch")
-    ).collect(engine="in-memory")
+    latencies = (
+        frame.lazy()
+        .filter(open_latency)
+        .select(
+            *_COLUMN,
+            "row_number",
+            "number",
+            pl.col("batch_size_number").fill_null(1.0).alias("_batch")
+            if "batch_size_number" in frame.columns
+            else pl.lit(1.0).alias("_batch"),
+        )
+        .collect(engine="in-memory")
+    )
     pairs = latencies.join(rates, on=_ROW, how="inner")
     if pairs.height == 0:
         return frame
     products = pl.col("_rate") * pl.col("number") / pl.col("_batch")
     fits = [
-        (products * _factor(name)).is_between(_LOW, _HIGH).any().alias(name)
-        for name in _CANDIDATES
+        (products * _factor(name)).is_between(_LOW, _HIGH).any().alias(name) for name in _CANDIDATES
     ]
     per_row = pairs.group_by([*_COLUMN, "row_number"]).agg(fits)
     per_column = per_row.group_by(_COLUMN).agg(
-        pl.len().alias("_rows"), *(pl.col(name).all() for name in _CANDIDATES))
+        pl.len().alias("_rows"), *(pl.col(name).all() for name in _CANDIDATES)
+    )
     shown = per_column.filter(
         (pl.col("_rows") >= MIN_ROWS)
-        & (pl.sum_horizontal(pl.col(name).cast(pl.Int8) for name in _CANDIDATES) == 1))
+        & (pl.sum_horizontal(pl.col(name).cast(pl.Int8) for name in _CANDIDATES) == 1)
+    )
     if shown.height == 0:
         return frame
     unit = pl.coalesce(*(pl.when(pl.col(name)).then(pl.lit(name)) for name in _CANDIDATES))
     shown = shown.select(*_COLUMN, unit.alias("_shown"))
     names = shown.get_column("_shown").unique().to_list()
-    fields = pl.DataFrame([(name, *unit_fields(unit_named(name))) for name in names],
-                          schema={"_shown": pl.String, **{f"_s_{field}": dtype for field, dtype
-                                                          in UNIT_FIELDS.items()}},
-                          orient="row")
+    fields = pl.DataFrame(
+        [(name, *unit_fields(unit_named(name))) for name in names],
+        schema={
+            "_shown": pl.String,
+            **{f"_s_{field}": dtype for field, dtype in UNIT_FIELDS.items()},
+        },
+        orient="row",
+    )
     shown = shown.join(fields, on="_shown")
     frame = frame.join(shown, on=_COLUMN, how="left", maintain_order="left")
     take = open_latency & pl.col("_shown").is_not_null()
     return frame.with_columns(
-        *(pl.when(take).then(pl.col(f"_s_{field}")).otherwise(pl.col(f"u_{field}"))
-          .alias(f"u_{field}") for field in UNIT_FIELDS),
+        *(
+            pl.when(take)
+            .then(pl.col(f"_s_{field}"))
+            .otherwise(pl.col(f"u_{field}"))
+            .alias(f"u_{field}")
+            for field in UNIT_FIELDS
+        ),
         pl.when(take).then(pl.lit(SOURCE)).otherwise(pl.col("unit_source")).alias("unit_source"),
     ).drop("_shown", *(f"_s_{field}" for field in UNIT_FIELDS))
 
@@ -97,17 +124,26 @@ def with_percent_shares(frame: pl.DataFrame) -> pl.DataFrame:
     one of the column's numbers is above 1 and none above 100."""
     if "h_share" not in frame.columns:
         return frame
-    open_share = (pl.col("metric") == "accuracy") & pl.col("u_kind").is_null() \
+    open_share = (
+        (pl.col("metric") == "accuracy")
+        & pl.col("u_kind").is_null()
         & pl.col("h_share").fill_null(False)
+    )
     if not frame.select(open_share.any()).item():
         return frame
     largest = pl.col("number").filter(open_share).max().over(_COLUMN)
     take = open_share & (largest > 1.0) & (largest <= _PERCENT_AT_MOST)
     percent = unit_fields(unit_named("%"))
     return frame.with_columns(
-        *(pl.when(take).then(pl.lit(value, dtype=dtype)).otherwise(pl.col(f"u_{field}"))
-          .alias(f"u_{field}")
-          for (field, dtype), value in zip(UNIT_FIELDS.items(), percent, strict=True)),
-        pl.when(take).then(pl.lit(SHARE_SOURCE)).otherwise(pl.col("unit_source"))
+        *(
+            pl.when(take)
+            .then(pl.lit(value, dtype=dtype))
+            .otherwise(pl.col(f"u_{field}"))
+            .alias(f"u_{field}")
+            for (field, dtype), value in zip(UNIT_FIELDS.items(), percent, strict=True)
+        ),
+        pl.when(take)
+        .then(pl.lit(SHARE_SOURCE))
+        .otherwise(pl.col("unit_source"))
         .alias("unit_source"),
     )

@@ -28,8 +28,10 @@ _SHORT = 3
 _UNIT_AFTER_COMMA_CHARS = 16
 _STATED_ALONE = ("duration", "rate")  # "x" or "%" after a comma is too often a setting's
 _BRACKETED = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
-_IN_UNIT = re.compile(r"(?:(?:^|\s)in\s+|单位\s*[:为是]?\s*)"
-                      r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})")
+_IN_UNIT = re.compile(
+    r"(?:(?:^|\s)in\s+|单位\s*[:为是]?\s*)"
+    r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})"
+)
 _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
 _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
@@ -51,8 +53,14 @@ class Unit:
 
 
 # The columns a unit is carried in through the frames, in `unit_fields` order.
-UNIT_FIELDS = {"alias": pl.String, "kind": pl.String, "factor": pl.Float64, "item": pl.String,
-               "canonical": pl.String, "per": pl.String}
+UNIT_FIELDS = {
+    "alias": pl.String,
+    "kind": pl.String,
+    "factor": pl.Float64,
+    "item": pl.String,
+    "canonical": pl.String,
+    "per": pl.String,
+}
 
 
 def unit_fields(unit: Unit | None) -> tuple:
@@ -75,7 +83,8 @@ def _words() -> dict[str, dict[str, _Word]]:
     words: dict[str, dict[str, _Word]] = {}
     for row in read_vocab("units.csv").iter_rows(named=True):
         words.setdefault(row["kind"], {})[row["alias"].lower()] = _Word(
-            row["kind"], float(row["factor"]), row["item_kind"] or None, row["canonical"] or "")
+            row["kind"], float(row["factor"]), row["item_kind"] or None, row["canonical"] or ""
+        )
     return words
 
 
@@ -157,8 +166,9 @@ def _rate(key: str, parts: list[str]) -> Unit | None:
     """A quantity over a time, in any order with a scope: "tokens/s/gpu", "tflop/chip/s"."""
     if len(parts) < 2:
         return None
-    durations = {index: word for index, part in enumerate(parts[1:], 1)
-                 if (word := _word("duration", part))}
+    durations = {
+        index: word for index, part in enumerate(parts[1:], 1) if (word := _word("duration", part))
+    }
     times = list(durations)
     first = parts[0]
     rate = _word("rate", first)
@@ -176,8 +186,9 @@ def _rate(key: str, parts: list[str]) -> Unit | None:
         scope, shown, _watt = scopes
         if other is not None:
             canonical = other.canonical + (f"/{shown}" if shown else "")
-            return Unit(key, "other", other.factor, None, canonical,
-                        scope if scope in RATE_SCOPES else None)
+            return Unit(
+                key, "other", other.factor, None, canonical, scope if scope in RATE_SCOPES else None
+            )
         assert rate is not None  # the first word is a rate or another word: not another
         if scope == "watt":
             return Unit(key, "other", rate.factor, rate.item, f"{rate.item or 'items'}/s/W")
@@ -310,8 +321,10 @@ def _written_out(key: str) -> Unit | None:
             if tokens[start] == "/":
                 continue
             window = tokens[start:end]
-            text = "".join(token if token == "/" or index == 0 or window[index - 1] == "/"
-                           else " " + token for index, token in enumerate(window))
+            text = "".join(
+                token if token == "/" or index == 0 or window[index - 1] == "/" else " " + token
+                for index, token in enumerate(window)
+            )
             unit = _parse(text)
             if unit is None or (len(window) == 1 and not _counts_alone(text, unit)):
                 continue

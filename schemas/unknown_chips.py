@@ -60,21 +60,42 @@ def _words() -> _Words:
     not_name = "|".join(f"(?:{row['pattern']})" for row in rows if row["kind"] == "not_name")
     maker_alternatives = "|".join(f"(?:{pattern})" for pattern, _ in makers)
     return _Words(
-        makers=re.compile(rf"(?<![\w-])(?P<maker>{maker_alternatives})[ ,]+(?P<name>{_NAME})"
-                          rf"(?![\w+-])", re.I),
-        maker_names=tuple((re.compile(rf"(?:{pattern})", re.I), canonical)
-                          for pattern, canonical in makers),
-        maker_starts=frozenset(_first_word(alternative)
-                               for pattern, _ in makers for alternative in pattern.split("|")),
+        makers=re.compile(
+            rf"(?<![\w-])(?P<maker>{maker_alternatives})[ ,]+(?P<name>{_NAME})"
+            rf"(?![\w+-])",
+            re.I,
+        ),
+        maker_names=tuple(
+            (re.compile(rf"(?:{pattern})", re.I), canonical) for pattern, canonical in makers
+        ),
+        maker_starts=frozenset(
+            _first_word(alternative) for pattern, _ in makers for alternative in pattern.split("|")
+        ),
         before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
         counted=(
-            (re.compile(rf"(?<![\w.])(?P<count>\d{{1,7}}) ?[x\u00d7*] ?(?P<name>{_NAME})"
-                        rf"(?![\w.+-])"), re.compile(r"\d ?[x\u00d7*]")),
-            (re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}) ?\((?P<count>\d{{1,7}}) ?(?:x )?"
-                        rf"(?:{CHIP_NOUNS})\)", re.I), re.compile(r"\(\d")),
-            (re.compile(rf"(?<![\w.])(?P<count>(?i:{_NUMBER_WORDS})) (?P<name>{_NAME})"
-                        rf"{_MEMORY} (?i:{CHIP_NOUNS})(?!\w)"), None),
+            (
+                re.compile(
+                    rf"(?<![\w.])(?P<count>\d{{1,7}}) ?[x\u00d7*] ?(?P<name>{_NAME})"
+                    rf"(?![\w.+-])"
+                ),
+                re.compile(r"\d ?[x\u00d7*]"),
+            ),
+            (
+                re.compile(
+                    rf"(?<![\w.+-])(?P<name>{_NAME}) ?\((?P<count>\d{{1,7}}) ?(?:x )?"
+                    rf"(?:{CHIP_NOUNS})\)",
+                    re.I,
+                ),
+                re.compile(r"\(\d"),
+            ),
+            (
+                re.compile(
+                    rf"(?<![\w.])(?P<count>(?i:{_NUMBER_WORDS})) (?P<name>{_NAME})"
+                    rf"{_MEMORY} (?i:{CHIP_NOUNS})(?!\w)"
+                ),
+                None,
+            ),
         ),
         not_name=re.compile(rf"(?:{not_name})", re.I),
         leading=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME})(?![\w+-])"),
@@ -96,8 +117,10 @@ def is_chip_name(name: str) -> bool:
     if not any(re.search(r"[a-z]", token) and re.search(r"\d", token) for token in tokens):
         return False
     not_name = _words().not_name
-    return not any(not_name.fullmatch(word) or not_name.fullmatch(word.rstrip("+."))
-                   for word in fold_words(name).split())
+    return not any(
+        not_name.fullmatch(word) or not_name.fullmatch(word.rstrip("+."))
+        for word in fold_words(name).split()
+    )
 
 
 @lru_cache(maxsize=16_384)
@@ -129,13 +152,13 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
             return _unknown(match.group(0), name, maker=_maker(match.group("maker")))
     for noun in words.nouns.finditer(plain):
         # The name stands just before the noun: only that stretch of a long text is read.
-        window = plain[max(0, noun.start() - _NAME_WINDOW):noun.end()]
+        window = plain[max(0, noun.start() - _NAME_WINDOW) : noun.end()]
         match = words.before_noun.search(window)
         if match is None:
             continue
         name = _trimmed(match.group("name"))
         if name and not (where == "prose" and _plural_noun(plain, noun.end())):
-            return _unknown(match.group(0)[match.group(0).index(name):], name)
+            return _unknown(match.group(0)[match.group(0).index(name) :], name)
     if where == "platform":
         start = _LEADING_PART.match(plain)
         assert start is not None  # "^[^...]*" matches at the start of any text
@@ -157,8 +180,10 @@ def _after_makers(plain: str):
     words = _words()
     for word in _WORDS.finditer(plain):
         text = word.group(0).lower()
-        if text in words.maker_starts or (not text.isascii() and any(
-                start in text for start in words.maker_starts if not start.isascii())):
+        if text in words.maker_starts or (
+            not text.isascii()
+            and any(start in text for start in words.maker_starts if not start.isascii())
+        ):
             start = word.start() if text.isascii() else _cjk_start(plain, word, words)
             match = words.makers.match(plain, start)
             if match is not None:
@@ -167,8 +192,9 @@ def _after_makers(plain: str):
 
 def _cjk_start(plain: str, word: re.Match[str], words: _Words) -> int:
     text = word.group(0)
-    found = [text.find(start) for start in words.maker_starts if not start.isascii()
-             and start in text]
+    found = [
+        text.find(start) for start in words.maker_starts if not start.isascii() and start in text
+    ]
     return word.start() + min(found)
 
 
@@ -176,19 +202,57 @@ def _trimmed(name: str) -> str | None:
     """The name without words before its model token that are not part of it ("The
     NeoChip X2"), or None when it cannot name hardware."""
     words = name.rstrip(".").split(" ")
-    while len(words) > 1 and (fold_words(words[0]) in _LEADING_WORDS
-                              or _words().not_name.fullmatch(fold_words(words[0]))):
+    while len(words) > 1 and (
+        fold_words(words[0]) in _LEADING_WORDS or _words().not_name.fullmatch(fold_words(words[0]))
+    ):
         words = words[1:]
     name = " ".join(words)
     return name if is_chip_name(name) else None
 
 
 # Capitalised words that start a sentence or a title, not a chip's name.
-_LEADING_WORDS = frozenset([
-    "the", "a", "an", "on", "our", "with", "using", "for", "and", "of", "in", "by", "from",
-    "to", "at", "via", "new", "this", "these", "each", "per", "all", "both", "results",
-    "performance", "benchmark", "benchmarks", "throughput", "latency", "inference",
-    "training", "system", "platform", "hardware", "device", "board", "target", "test"])
+_LEADING_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "on",
+        "our",
+        "with",
+        "using",
+        "for",
+        "and",
+        "of",
+        "in",
+        "by",
+        "from",
+        "to",
+        "at",
+        "via",
+        "new",
+        "this",
+        "these",
+        "each",
+        "per",
+        "all",
+        "both",
+        "results",
+        "performance",
+        "benchmark",
+        "benchmarks",
+        "throughput",
+        "latency",
+        "inference",
+        "training",
+        "system",
+        "platform",
+        "hardware",
+        "device",
+        "board",
+        "target",
+        "test",
+    ]
+)
 
 
 def _maker(word: str) -> str | None:
@@ -200,17 +264,24 @@ def _maker(word: str) -> str | None:
 
 def _family(plain: str, end: int) -> bool:
     """'Zeta Labs Z9 chips': a product line, in prose, when nothing counts it."""
-    return bool(FAMILY_AFTER.match(" " + fold_words(plain[end:end + 60])))
+    return bool(FAMILY_AFTER.match(" " + fold_words(plain[end : end + 60])))
 
 
 def _plural_noun(plain: str, end: int) -> bool:
     return plain[:end].endswith("s") and not plain[:end].endswith("ss")
 
 
-def _unknown(text: str, name: str, count: int | None = None,
-             maker: str | None = None) -> PlatformMention:
-    return PlatformMention(text.strip(), vendor=maker, accelerator=name, count=count,
-                           count_stated=count is not None, names_device=True)
+def _unknown(
+    text: str, name: str, count: int | None = None, maker: str | None = None
+) -> PlatformMention:
+    return PlatformMention(
+        text.strip(),
+        vendor=maker,
+        accelerator=name,
+        count=count,
+        count_stated=count is not None,
+        names_device=True,
+    )
 
 
 @lru_cache(maxsize=65_536)

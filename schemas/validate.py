@@ -79,12 +79,14 @@ def _verdict() -> pl.Expr:
         pl.all_horizontal(
             pl.col(name).is_not_null()
             & (pl.col(name).is_not_nan() if column.dtype.is_float() else True)
-            for name, column in MEASUREMENT_COLUMNS.items() if not column.nullable
+            for name, column in MEASUREMENT_COLUMNS.items()
+            if not column.nullable
         )
     ]
     outcomes = [
         _BUILTIN_CHECKS[check](pl.col(name), argument)
-        for name, column in MEASUREMENT_COLUMNS.items() for check, argument in column.checks
+        for name, column in MEASUREMENT_COLUMNS.items()
+        for check, argument in column.checks
     ]
     outcomes += FRAME_CHECKS.values()
     verdicts += [outcome | outcome.is_null() for outcome in outcomes]
@@ -122,8 +124,14 @@ def _split(frame: pl.DataFrame, failures: pl.DataFrame) -> tuple[pl.DataFrame, p
         .group_by("index", maintain_order=True)
         .agg(
             pl.col("check").first(),
-            pl.format("{} failed on column {} with {}", pl.col("check"), pl.col("column"),
-                      pl.col("failure_case")).str.join("; ").alias("reason"),
+            pl.format(
+                "{} failed on column {} with {}",
+                pl.col("check"),
+                pl.col("column"),
+                pl.col("failure_case"),
+            )
+            .str.join("; ")
+            .alias("reason"),
         )
         .rename({"index": "_row"})
         .with_columns(pl.col("_row").cast(pl.UInt32))

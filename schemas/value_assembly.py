@@ -34,23 +34,34 @@ _PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text", "unkn
 def assemble(values: pl.DataFrame) -> pl.DataFrame:
     """`values` (as schemas.chunk_reading gives them) with every measurement column."""
     return _with_identities(
-        values.lazy().with_columns(_table_states()).with_columns(_platform_choice())
-        .with_columns(_platform()).with_columns(_count()).with_columns(_labels())
-        .with_columns(_derived()).collect(engine="in-memory"))
+        values.lazy()
+        .with_columns(_table_states())
+        .with_columns(_platform_choice())
+        .with_columns(_platform())
+        .with_columns(_count())
+        .with_columns(_labels())
+        .with_columns(_derived())
+        .collect(engine="in-memory")
+    )
 
 
 def _table_states() -> list[pl.Expr]:
     """Whether the table states a chip, a count, a precision for some row or column."""
+
     def stated(*columns: str) -> pl.Expr:
-        return pl.any_horizontal(pl.col(column).is_not_null() for column in columns).any().over(
-            _TABLE)
+        return (
+            pl.any_horizontal(pl.col(column).is_not_null() for column in columns).any().over(_TABLE)
+        )
 
     return [
-        (stated("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown")
-         | pl.col("header_states_chip")).alias("_states_chip"),
+        (
+            stated("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown")
+            | pl.col("header_states_chip")
+        ).alias("_states_chip"),
         (stated("rc_n", "fc_n", "sc_n") | pl.col("header_states_count")).alias("_states_count"),
         (stated("rq_text", "fq_text", "sq_text") | pl.col("header_states_precision")).alias(
-            "_states_precision"),
+            "_states_precision"
+        ),
     ]
 
 
@@ -58,13 +69,17 @@ def _platform_choice() -> pl.Expr:
     """Which platform a value takes: its row's role cells' (rp), their words' (fp), its
     section's (sp), its column header's (h), else its table context's (x)."""
     return (
-        pl.when(pl.col("rp_chip").is_not_null()).then(pl.lit("rp"))
-        .when(pl.col("fp_chip").is_not_null()).then(pl.lit("fp"))
+        pl.when(pl.col("rp_chip").is_not_null())
+        .then(pl.lit("rp"))
+        .when(pl.col("fp_chip").is_not_null())
+        .then(pl.lit("fp"))
         .when(pl.col("sp_chip").is_not_null() | pl.col("sp_unknown").fill_null(False))
         .then(pl.lit("sp"))
-        .when(pl.col("h_chip").is_not_null()).then(pl.lit("h"))
+        .when(pl.col("h_chip").is_not_null())
+        .then(pl.lit("h"))
         # The context's platform, a known chip or hardware of its own ("NeoChip X2 (16 chips)").
-        .when(~pl.col("_states_chip") & pl.col("x_platform_text").is_not_null()).then(pl.lit("x"))
+        .when(~pl.col("_states_chip") & pl.col("x_platform_text").is_not_null())
+        .then(pl.lit("x"))
         .alias("_from")
     )
 
@@ -76,17 +91,25 @@ def _platform() -> list[pl.Expr]:
         picked = None
         for prefix in ("rp", "fp", "sp", "h", "x"):
             branch = pl.col(f"{prefix}_{field}")
-            picked = (pl.when(choice == prefix).then(branch) if picked is None
-                      else picked.when(choice == prefix).then(branch))
+            picked = (
+                pl.when(choice == prefix).then(branch)
+                if picked is None
+                else picked.when(choice == prefix).then(branch)
+            )
         return picked.alias(f"_{field}")
 
     return [
         *(chosen(field) for field in _PLATFORM),
-        pl.when(choice == "rp").then(pl.col("rp_source"))
-        .when(choice == "fp").then(pl.lit("row"))
-        .when(choice == "sp").then(pl.lit("section"))
-        .when(choice == "h").then(pl.lit("column"))
-        .when(choice == "x").then(pl.col("x_platform_source"))
+        pl.when(choice == "rp")
+        .then(pl.col("rp_source"))
+        .when(choice == "fp")
+        .then(pl.lit("row"))
+        .when(choice == "sp")
+        .then(pl.lit("section"))
+        .when(choice == "h")
+        .then(pl.lit("column"))
+        .when(choice == "x")
+        .then(pl.col("x_platform_source"))
         .alias("_accelerator_source"),
     ]
 
@@ -98,7 +121,8 @@ def _count() -> list[pl.Expr]:
     the value's is none."""
     chip = pl.col("_chip")
     context_fits = ~pl.col("_states_count") & (
-        chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
+        chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip)
+    )
     candidates = (
         ("rc_n", "rc_chip", pl.col("rc_source").replace("parallel", "row")),
         ("fc_n", "fc_chip", pl.lit("row")),
@@ -107,10 +131,13 @@ def _count() -> list[pl.Expr]:
     )
     # Parallel degrees in a row ("FSDP 4, CP 2") may leave out the degrees the table's
     # context fixes ("... + TP + PP ... 512 GPUs"): a count the context states outright wins.
-    context_count = pl.struct(n=pl.col("x_count"), chip=pl.col("x_count_chip"),
-                              source=pl.col("x_count_source"))
-    count = pl.when((pl.col("rc_source") == "parallel") & pl.col("x_count").is_not_null() & (
-        chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
+    context_count = pl.struct(
+        n=pl.col("x_count"), chip=pl.col("x_count_chip"), source=pl.col("x_count_source")
+    )
+    count = pl.when(
+        (pl.col("rc_source") == "parallel")
+        & pl.col("x_count").is_not_null()
+        & (chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
     ).then(context_count)
     for number, count_chip, source in candidates:
         struct = pl.struct(n=pl.col(number), chip=pl.col(count_chip), source=source)
@@ -118,29 +145,45 @@ def _count() -> list[pl.Expr]:
     # "4" under "Nodes" of a DGX H100: the nodes times the chips the named system holds.
     nodes = pl.col("rn_n") * pl.col("_implied")
     count = count.when(nodes.is_not_null()).then(
-        pl.struct(n=nodes, chip=chip, source=pl.lit("row")))
+        pl.struct(n=nodes, chip=chip, source=pl.lit("row"))
+    )
     count = count.when(context_fits & pl.col("x_count").is_not_null()).then(context_count)
     return [count.alias("_count")]
 
 
 def _labels() -> list[pl.Expr]:
     count = pl.col("_count").struct
-    fits = count.field("chip").is_null() | pl.col("_chip").is_null() | (
-        count.field("chip") == pl.col("_chip"))
+    fits = (
+        count.field("chip").is_null()
+        | pl.col("_chip").is_null()
+        | (count.field("chip") == pl.col("_chip"))
+    )
     precision_from = (
-        pl.when(pl.col("rq_text").is_not_null()).then(pl.lit("rq"))
-        .when(pl.col("fq_text").is_not_null()).then(pl.lit("fq"))
-        .when(pl.col("sq_text").is_not_null()).then(pl.lit("sq"))
-        .when(pl.col("h_precision").is_not_null()).then(pl.lit("h"))
-        .when(~pl.col("_states_precision") & pl.col("x_precision").is_not_null()).then(pl.lit("x"))
+        pl.when(pl.col("rq_text").is_not_null())
+        .then(pl.lit("rq"))
+        .when(pl.col("fq_text").is_not_null())
+        .then(pl.lit("fq"))
+        .when(pl.col("sq_text").is_not_null())
+        .then(pl.lit("sq"))
+        .when(pl.col("h_precision").is_not_null())
+        .then(pl.lit("h"))
+        .when(~pl.col("_states_precision") & pl.col("x_precision").is_not_null())
+        .then(pl.lit("x"))
     )
 
     def precision(row_field: str, header_field: str, context_field: str) -> pl.Expr:
-        return (pl.when(precision_from == "rq").then(pl.col(f"rq_{row_field}"))
-                .when(precision_from == "fq").then(pl.col(f"fq_{row_field}"))
-                .when(precision_from == "sq").then(pl.col(f"sq_{row_field}"))
-                .when(precision_from == "h").then(pl.col(header_field))
-                .when(precision_from == "x").then(pl.col(context_field)))
+        return (
+            pl.when(precision_from == "rq")
+            .then(pl.col(f"rq_{row_field}"))
+            .when(precision_from == "fq")
+            .then(pl.col(f"fq_{row_field}"))
+            .when(precision_from == "sq")
+            .then(pl.col(f"sq_{row_field}"))
+            .when(precision_from == "h")
+            .then(pl.col(header_field))
+            .when(precision_from == "x")
+            .then(pl.col(context_field))
+        )
 
     metric = pl.col("metric")
     return [
@@ -152,20 +195,29 @@ def _labels() -> list[pl.Expr]:
         precision("text", "h_precision", "x_precision").alias("precision"),
         precision("act", "h_act", "x_act").alias("activation_dtype"),
         precision("wt", "h_wt", "x_wt").alias("weight_dtype"),
-        pl.when(precision_from.is_in(["rq", "fq"])).then(pl.lit("row"))
-        .when(precision_from == "sq").then(pl.lit("section"))
-        .when(precision_from == "h").then(pl.lit("column"))
-        .when(precision_from == "x").then(pl.col("x_precision_source")).alias("_precision_source"),
-        pl.when(pl.col("model").is_not_null()).then(pl.lit("row"))
-        .when(pl.col("k_model").is_not_null()).then(pl.col("k_model_source"))
+        pl.when(precision_from.is_in(["rq", "fq"]))
+        .then(pl.lit("row"))
+        .when(precision_from == "sq")
+        .then(pl.lit("section"))
+        .when(precision_from == "h")
+        .then(pl.lit("column"))
+        .when(precision_from == "x")
+        .then(pl.col("x_precision_source"))
+        .alias("_precision_source"),
+        pl.when(pl.col("model").is_not_null())
+        .then(pl.lit("row"))
+        .when(pl.col("k_model").is_not_null())
+        .then(pl.col("k_model_source"))
         .alias("_model_source"),
         pl.coalesce("model", "k_model").alias("model"),
         pl.coalesce("model_canonical", "k_model_canonical").alias("model_canonical"),
         pl.coalesce("model_item", "k_model_item").alias("_model_item"),
         pl.coalesce(
             "x_workload",
-            pl.when(metric == "latency").then(pl.lit("inference"))
-            .when(metric == "time_to_train").then(pl.lit("training"))
+            pl.when(metric == "latency")
+            .then(pl.lit("inference"))
+            .when(metric == "time_to_train")
+            .then(pl.lit("training"))
             .otherwise(pl.col("table_workload")),
             "variant_workload",
             "k_workload",  # what the table's columns or the page title imply
@@ -180,7 +232,8 @@ def _derived() -> list[pl.Expr]:
     throughput = pl.col("metric") == "throughput"
     sources = [
         pl.when(chip.is_not_null()).then(
-            pl.format("accelerator={}", pl.col("_accelerator_source"))),
+            pl.format("accelerator={}", pl.col("_accelerator_source"))
+        ),
         pl.format("accelerator_count={}", pl.col("_count_source")),
         pl.format("metric={}", pl.col("metric_source")),
         pl.format("model={}", pl.col("_model_source")),
@@ -188,25 +241,35 @@ def _derived() -> list[pl.Expr]:
         pl.format("unit={}", pl.col("unit_source")),
         pl.when(pl.col("workload").is_not_null() & (pl.col("workload") == pl.col("x_workload")))
         .then(pl.format("workload={}", pl.col("x_workload_source")))
-        .when(pl.col("workload").is_not_null() & pl.col("x_workload").is_null()
-              & pl.col("table_workload").is_null() & pl.col("variant_workload").is_null()
-              & ~pl.col("metric").is_in(["latency", "time_to_train"])
-              & (pl.col("workload") == pl.col("k_workload")))
+        .when(
+            pl.col("workload").is_not_null()
+            & pl.col("x_workload").is_null()
+            & pl.col("table_workload").is_null()
+            & pl.col("variant_workload").is_null()
+            & ~pl.col("metric").is_in(["latency", "time_to_train"])
+            & (pl.col("workload") == pl.col("k_workload"))
+        )
         .then(pl.format("workload={}", pl.col("k_workload_source"))),
     ]
     return [
         pl.when(named.is_not_null() & (count.is_null() | (count == pl.col("_implied"))))
         .then(named)
-        .when(chip.is_null()).then(pl.lit(None, dtype=pl.String))
-        .when(count.is_not_null()).then(pl.format("{}x {}", count, chip))
-        .otherwise(chip).alias("system"),
-        pl.when(throughput).then(pl.coalesce("unit_item_kind", "_model_item", pl.lit("items")))
+        .when(chip.is_null())
+        .then(pl.lit(None, dtype=pl.String))
+        .when(count.is_not_null())
+        .then(pl.format("{}x {}", count, chip))
+        .otherwise(chip)
+        .alias("system"),
+        pl.when(throughput)
+        .then(pl.coalesce("unit_item_kind", "_model_item", pl.lit("items")))
         .alias("item_kind"),
         # A rate published per device ("TPS/GPU") is already one; one per node or per user
         # says nothing of a device's.
-        pl.when(throughput & (pl.col("rate_per") == "accelerator")).then(pl.col("value"))
+        pl.when(throughput & (pl.col("rate_per") == "accelerator"))
+        .then(pl.col("value"))
         .when(throughput & pl.col("rate_per").is_null() & (count > 0))
-        .then(pl.col("value") / count).alias("value_per_accelerator"),
+        .then(pl.col("value") / count)
+        .alias("value_per_accelerator"),
         pl.concat_str(sources, separator="; ", ignore_nulls=True).alias("label_sources"),
         _unresolved(),
     ]
@@ -216,9 +279,11 @@ def _unresolved() -> pl.Expr:
     """The row's unresolved labels, and the hardware no vocabulary knows that its section,
     its column header or its table's context names ("NeoChip X2 (16 chips)")."""
     unknown = pl.col("_chip").is_null() | pl.col("_unknown_chip").fill_null(False)
-    around = pl.when(pl.col("_from").is_in(["fp", "sp", "h", "x"]) & unknown
-                     & pl.col("_platform_text").is_not_null()).then(
-        pl.format("platform={}", pl.col("_platform_text")))
+    around = pl.when(
+        pl.col("_from").is_in(["fp", "sp", "h", "x"])
+        & unknown
+        & pl.col("_platform_text").is_not_null()
+    ).then(pl.format("platform={}", pl.col("_platform_text")))
     joined = pl.concat_str([pl.col("unresolved"), around], separator="; ", ignore_nulls=True)
     return pl.when(joined != "").then(joined).alias("unresolved")
 
@@ -238,21 +303,29 @@ def _identity(frame: pl.DataFrame) -> pl.Expr:
     """A value's natural key: its identifying labels (a platform not resolved to a system as
     published), its metric, and what else tells it apart on its page (statistic, remark,
     settings). Labels repeat: each distinct one is folded once."""
+
     def folded(column: pl.Expr, name: str) -> pl.Expr:
         distinct = frame.select(column.alias(name).unique().drop_nulls()).to_series()
         keys = [label_key(text) for text in distinct.to_list()]
         return column.replace_strict(distinct, keys, default=None, return_dtype=pl.String)
 
     parts = [
-        pl.format("{}={}", pl.lit(role), folded(
-            pl.coalesce("system", "platform") if column == "system" else pl.col(column), role
-        ).fill_null(""))
+        pl.format(
+            "{}={}",
+            pl.lit(role),
+            folded(
+                pl.coalesce("system", "platform") if column == "system" else pl.col(column), role
+            ).fill_null(""),
+        )
         for role, column in IDENTITY_PARTS
     ]
     parts.append(pl.format("metric={}", pl.col("metric")))
-    parts += [pl.when(pl.col(name).is_not_null()).then(
-        pl.format("{}={}", pl.lit(name), folded(pl.col(name), name)))
-        for name in ("statistic", "qualifier", "settings")]
+    parts += [
+        pl.when(pl.col(name).is_not_null()).then(
+            pl.format("{}={}", pl.lit(name), folded(pl.col(name), name))
+        )
+        for name in ("statistic", "qualifier", "settings")
+    ]
     return pl.concat_str(parts, separator="|", ignore_nulls=True)
 
 
@@ -266,20 +339,30 @@ def _with_identities(frame: pl.DataFrame) -> pl.DataFrame:
         return frame
     # A told-apart key gains a part no first key has, so only the sharing rows need work,
     # and only the columns that tell them apart.
-    together = frame.select("document", *PAGE_ORDER, "column_name", "row_label",
-                            "row_identity").with_row_index("_row").filter(shared).sort(
-        "document", *PAGE_ORDER, maintain_order=True)
-    for extra in (pl.format("column={}", fold_key(pl.col("column_name"))),
-                  pl.format("row={}", fold_key(pl.col("row_label").fill_null(""))),
-                  pl.format("occurrence={}", _ordinal())):
+    together = (
+        frame.select("document", *PAGE_ORDER, "column_name", "row_label", "row_identity")
+        .with_row_index("_row")
+        .filter(shared)
+        .sort("document", *PAGE_ORDER, maintain_order=True)
+    )
+    for extra in (
+        pl.format("column={}", fold_key(pl.col("column_name"))),
+        pl.format("row={}", fold_key(pl.col("row_label").fill_null(""))),
+        pl.format("occurrence={}", _ordinal()),
+    ):
         later = _ordinal() > 1
         if not together.select(later.any()).item():
             break
-        together = together.with_columns(row_identity=pl.when(later).then(
-            pl.concat_str([pl.col("row_identity"), extra], separator="|"))
-            .otherwise(pl.col("row_identity")))
-    return frame.with_columns(frame.get_column("row_identity").scatter(
-        together.get_column("_row"), together.get_column("row_identity")))
+        together = together.with_columns(
+            row_identity=pl.when(later)
+            .then(pl.concat_str([pl.col("row_identity"), extra], separator="|"))
+            .otherwise(pl.col("row_identity"))
+        )
+    return frame.with_columns(
+        frame.get_column("row_identity").scatter(
+            together.get_column("_row"), together.get_column("row_identity")
+        )
+    )
 
 
 def _ordinal() -> pl.Expr:

@@ -49,11 +49,18 @@ _KINDS_FROM_AROUND = {
     "other": ["other", "percent", "rate"],
 }
 READING_SCHEMA: ColumnTypes = {
-    "raw_value": pl.String, "decimal": pl.String, "number": pl.Float64,
+    "raw_value": pl.String,
+    "decimal": pl.String,
+    "number": pl.Float64,
     **{f"c_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
-    "rest": pl.String, "spread": pl.Float64, "approximate": pl.Boolean,
-    "seconds": pl.Float64, "qualifier": pl.String, "spelled": pl.Boolean,
-    "secondary": pl.Boolean, "problem": pl.String,
+    "rest": pl.String,
+    "spread": pl.Float64,
+    "approximate": pl.Boolean,
+    "seconds": pl.Float64,
+    "qualifier": pl.String,
+    "spelled": pl.Boolean,
+    "secondary": pl.Boolean,
+    "problem": pl.String,
 }
 
 
@@ -74,11 +81,17 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         steps = steps.with_columns(_ranking())
     if frame.get_column("rest").is_not_null().any():
         steps = steps.with_columns(_minutes_letter())
-    chosen = steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(
-        engine="in-memory")
+    chosen = (
+        steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(engine="in-memory")
+    )
     proven = with_percent_shares(with_units_from_row_throughput(chosen))
-    return proven.lazy().with_columns(_converted()).with_columns(_checked()).drop(
-        "_from").collect(engine="in-memory")
+    return (
+        proven.lazy()
+        .with_columns(_converted())
+        .with_columns(_checked())
+        .drop("_from")
+        .collect(engine="in-memory")
+    )
 
 
 def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
@@ -87,16 +100,21 @@ def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     giving two rows. Read on these two columns alone, which the wide frame of labels
     beside them would only slow down."""
     texts = texts.with_row_index("_cell").with_columns(
-        _plain=pl.col("raw_value").str.contains(_PLAIN))
+        _plain=pl.col("raw_value").str.contains(_PLAIN)
+    )
     read_plainly = texts.filter(pl.col("_plain")).with_columns(_plain_readings())
     others = texts.filter(~pl.col("_plain"))
     if others.height == 0:
         return read_plainly.drop("raw_value", "decimal", "_plain")
     readings = _readings_of(others.select("raw_value", "decimal").unique(), mappings)
-    others = others.join(readings, on=["raw_value", "decimal"], how="left", nulls_equal=True,
-                         maintain_order="left")
-    return pl.concat([read_plainly, others], how="diagonal_relaxed").sort(
-        "_cell", maintain_order=True).drop("raw_value", "decimal", "_plain")
+    others = others.join(
+        readings, on=["raw_value", "decimal"], how="left", nulls_equal=True, maintain_order="left"
+    )
+    return (
+        pl.concat([read_plainly, others], how="diagonal_relaxed")
+        .sort("_cell", maintain_order=True)
+        .drop("raw_value", "decimal", "_plain")
+    )
 
 
 # ---- reading the number --------------------------------------------------------------------
@@ -105,15 +123,20 @@ def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
 def _plain_readings() -> list[pl.Expr]:
     """The reading of a plain number ("6,044", "12.5", "1,234,567"), as read_cell gives it."""
     text = pl.col("raw_value")
-    separator = pl.when(text.str.contains(",", literal=True)).then(pl.lit(",")).otherwise(
-        pl.lit("."))
+    separator = (
+        pl.when(text.str.contains(",", literal=True)).then(pl.lit(",")).otherwise(pl.lit("."))
+    )
     as_decimals = text.str.replace(",", ".", literal=True).cast(pl.Float64, strict=False)
     as_thousands = text.str.replace_all(r"[.,]", "").cast(pl.Float64, strict=False)
     two_readings = text.str.contains(_TWO_READINGS)
     number = (
-        pl.when(two_readings).then(
-            pl.when(pl.col("decimal") == separator).then(as_decimals)
-            .when(pl.col("decimal").is_not_null()).then(as_thousands))
+        pl.when(two_readings)
+        .then(
+            pl.when(pl.col("decimal") == separator)
+            .then(as_decimals)
+            .when(pl.col("decimal").is_not_null())
+            .then(as_thousands)
+        )
         .when(text.str.contains(_COMMA_GROUPS))
         .then(text.str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False))
         .otherwise(as_decimals)
@@ -129,8 +152,10 @@ def _plain_readings() -> list[pl.Expr]:
         pl.lit(None, dtype=pl.String).alias("qualifier"),
         pl.lit(False).alias("spelled"),
         pl.lit(False).alias("secondary"),
-        pl.when(too_long).then(pl.lit("unparseable_value"))
-        .when(two_readings & pl.col("decimal").is_null()).then(pl.lit("ambiguous_number"))
+        pl.when(too_long)
+        .then(pl.lit("unparseable_value"))
+        .when(two_readings & pl.col("decimal").is_null())
+        .then(pl.lit("ambiguous_number"))
         .alias("problem"),
     ]
 
@@ -141,19 +166,44 @@ def _readings_of(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     for raw, decimal in texts.iter_rows():
         reading = read_cell(raw, decimal)
         if reading.problem is not None or not reading.values:
-            rows.append((raw, decimal, None, *unit_fields(None), None, None, False, None,
-                         None, False, False, reading.problem or "unparseable_value"))
+            rows.append(
+                (
+                    raw,
+                    decimal,
+                    None,
+                    *unit_fields(None),
+                    None,
+                    None,
+                    False,
+                    None,
+                    None,
+                    False,
+                    False,
+                    reading.problem or "unparseable_value",
+                )
+            )
             continue
         several = len(reading.values) > 1
         for value in reading.values:
             unit = value.unit
             if unit is None and value.rest is not None:
                 unit = _mapped_unit(value.rest, mappings)
-            rows.append((raw, decimal, value.number, *unit_fields(unit),
-                         None if unit is not None else value.rest, value.spread,
-                         value.approximate, value.seconds,
-                         value.qualifier if several or value.qualifier else None,
-                         value.spelled, value.secondary, None))
+            rows.append(
+                (
+                    raw,
+                    decimal,
+                    value.number,
+                    *unit_fields(unit),
+                    None if unit is not None else value.rest,
+                    value.spread,
+                    value.approximate,
+                    value.seconds,
+                    value.qualifier if several or value.qualifier else None,
+                    value.spelled,
+                    value.secondary,
+                    None,
+                )
+            )
     return pl.DataFrame(rows, schema=READING_SCHEMA, orient="row")
 
 
@@ -163,8 +213,13 @@ def _mapped_unit(text: str, mappings: LabelMappings):
         return None
     from perfledger.schemas.units import Unit
 
-    return Unit(text.lower(), mapped.get("kind", "other"), float(mapped.get("factor", 1.0)),
-                mapped.get("item_kind"), mapped.get("canonical", text))
+    return Unit(
+        text.lower(),
+        mapped.get("kind", "other"),
+        float(mapped.get("factor", 1.0)),
+        mapped.get("item_kind"),
+        mapped.get("canonical", text),
+    )
 
 
 @cache
@@ -176,12 +231,18 @@ def _ordinals() -> tuple[list[str], list[float]]:
 def _ranking() -> list[pl.Expr]:
     """A place written as a word ("First") is a ranking's value, with no number printed."""
     words, places = _ordinals()
-    place = pl.col("raw_value").str.strip_chars().str.to_lowercase().replace_strict(
-        words, places, default=None, return_dtype=pl.Float64)
+    place = (
+        pl.col("raw_value")
+        .str.strip_chars()
+        .str.to_lowercase()
+        .replace_strict(words, places, default=None, return_dtype=pl.Float64)
+    )
     ranked_word = (pl.col("metric") == "ranking") & place.is_not_null()
     return [
         pl.when(ranked_word).then(place).otherwise(pl.col("number")).alias("number"),
-        pl.when(ranked_word).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("problem"))
+        pl.when(ranked_word)
+        .then(pl.lit(None, dtype=pl.String))
+        .otherwise(pl.col("problem"))
         .alias("problem"),
         (pl.col("spelled") | ranked_word).alias("spelled"),
     ]
@@ -200,43 +261,65 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
     latency; under another ("Duration") it stays unknown."""
     kind, per, factor = pl.col("c_kind"), pl.col("c_per"), pl.col("c_factor")
     workload = pl.coalesce("x_workload", "table_workload")
-    results_column = pl.col("h_results").fill_null(False) if "h_results" in columns \
-        else pl.lit(False)
+    results_column = (
+        pl.col("h_results").fill_null(False) if "h_results" in columns else pl.lit(False)
+    )
     named = (
-        pl.when(kind == "rate").then(pl.lit("throughput"))
-        .when(kind == "ratio").then(pl.lit("speedup"))
-        .when(kind == "other").then(pl.lit("other"))
+        pl.when(kind == "rate")
+        .then(pl.lit("throughput"))
+        .when(kind == "ratio")
+        .then(pl.lit("speedup"))
+        .when(kind == "other")
+        .then(pl.lit("other"))
         # "9426 (+61.2%)": a change beside the value, another figure.
-        .when((kind == "percent") & pl.col("secondary")).then(pl.lit("other"))
-        .when(kind != "duration").then(pl.lit(None, dtype=pl.String))
-        .when(per == "item").then(pl.lit("latency"))
-        .when(per == "work").then(pl.lit("time_to_train"))
-        .when(factor < LATENCY_BELOW_SECONDS).then(pl.lit("latency"))
-        .when(factor >= TRAINING_FROM_SECONDS).then(pl.lit("time_to_train"))
-        .when(~results_column).then(pl.lit(None, dtype=pl.String))
-        .when(workload == "training").then(pl.lit("time_to_train"))
-        .when(workload == "inference").then(pl.lit("latency"))
+        .when((kind == "percent") & pl.col("secondary"))
+        .then(pl.lit("other"))
+        .when(kind != "duration")
+        .then(pl.lit(None, dtype=pl.String))
+        .when(per == "item")
+        .then(pl.lit("latency"))
+        .when(per == "work")
+        .then(pl.lit("time_to_train"))
+        .when(factor < LATENCY_BELOW_SECONDS)
+        .then(pl.lit("latency"))
+        .when(factor >= TRAINING_FROM_SECONDS)
+        .then(pl.lit("time_to_train"))
+        .when(~results_column)
+        .then(pl.lit(None, dtype=pl.String))
+        .when(workload == "training")
+        .then(pl.lit("time_to_train"))
+        .when(workload == "inference")
+        .then(pl.lit("latency"))
     )
     metric = pl.col("metric")
     fits = (
-        pl.when(metric == "throughput").then(kind == "rate")
-        .when(metric.is_in(DURATION_METRICS)).then(kind == "duration")
-        .when(metric.is_in(["speedup", "scaling_efficiency"])).then(kind.is_in(["ratio", "percent"]))
-        .when(metric == "accuracy").then(kind == "percent")
+        pl.when(metric == "throughput")
+        .then(kind == "rate")
+        .when(metric.is_in(DURATION_METRICS))
+        .then(kind == "duration")
+        .when(metric.is_in(["speedup", "scaling_efficiency"]))
+        .then(kind.is_in(["ratio", "percent"]))
+        .when(metric == "accuracy")
+        .then(kind == "percent")
         .otherwise(pl.lit(True))
     )
     stated_here = pl.col("metric_source").is_in(["column", "row"]) & ~pl.col("secondary")
     # "+13.3%", "-32.5%" beside or under values: a signed percentage is a relative change
     # (another figure), whatever the column measures.
-    change = (kind == "percent") & pl.col("raw_value").str.contains(_SIGNED) \
+    change = (
+        (kind == "percent")
+        & pl.col("raw_value").str.contains(_SIGNED)
         & ~metric.is_in(["accuracy", "other", "scaling_efficiency"]).fill_null(False)
+    )
     named = pl.when(change).then(pl.lit("other")).otherwise(named)
     # "2.62x" under "Throughput": how many times the throughput, a speedup of it.
     gain = (kind == "ratio") & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)
     take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits) | change | gain)
     return [
         pl.when(take).then(named).otherwise(metric).alias("metric"),
-        pl.when(take).then(pl.lit("cell")).otherwise(pl.col("metric_source"))
+        pl.when(take)
+        .then(pl.lit("cell"))
+        .otherwise(pl.col("metric_source"))
         .alias("metric_source"),
     ]
 
@@ -248,21 +331,30 @@ _MINUTES_LETTER = "m"
 
 
 def _minutes_letter() -> list[pl.Expr]:
-    """"18m" in a column of times is 18 minutes: the letter a duration in parts writes its
+    """ "18m" in a column of times is 18 minutes: the letter a duration in parts writes its
     minutes with ("1h 18m"). Alone it is no unit of the vocabulary, which also knows it as a
     million; only a value whose metric is a time reads it so."""
     minutes = unit_named("min")
     assert minutes is not None  # units.csv names minutes "min"
     minute = unit_fields(replace(minutes, alias=_MINUTES_LETTER))
     is_minutes = pl.col("metric").is_in(DURATION_METRICS) & (
-        pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER)
+        pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER
+    )
     return [
-        *(pl.when(is_minutes).then(pl.lit(value, dtype=UNIT_FIELDS[name]))
-          .otherwise(pl.col(f"c_{name}")).alias(f"c_{name}")
-          for name, value in zip(UNIT_FIELDS, minute, strict=True)),
-        pl.when(is_minutes).then(pl.col("number") * minute[2]).otherwise(pl.col("seconds"))
+        *(
+            pl.when(is_minutes)
+            .then(pl.lit(value, dtype=UNIT_FIELDS[name]))
+            .otherwise(pl.col(f"c_{name}"))
+            .alias(f"c_{name}")
+            for name, value in zip(UNIT_FIELDS, minute, strict=True)
+        ),
+        pl.when(is_minutes)
+        .then(pl.col("number") * minute[2])
+        .otherwise(pl.col("seconds"))
         .alias("seconds"),
-        pl.when(is_minutes).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("rest"))
+        pl.when(is_minutes)
+        .then(pl.lit(None, dtype=pl.String))
+        .otherwise(pl.col("rest"))
         .alias("rest"),
     ]
 
@@ -279,11 +371,16 @@ def _unit_choice() -> pl.Expr:
     """Where a value's unit comes from: c(ell), rest (a word after the number no unit of the
     vocabulary), r(ow), h(eader) or x (the table's context)."""
     return (
-        pl.when(pl.col("c_alias").is_not_null()).then(pl.lit("c"))
-        .when(pl.col("rest").is_not_null()).then(pl.lit("rest"))
-        .when(pl.col("r_alias").is_not_null() & _allowed(pl.col("r_kind"))).then(pl.lit("r"))
-        .when(pl.col("h_alias").is_not_null()).then(pl.lit("h"))
-        .when(pl.col("x_alias").is_not_null() & _allowed(pl.col("x_kind"))).then(pl.lit("x"))
+        pl.when(pl.col("c_alias").is_not_null())
+        .then(pl.lit("c"))
+        .when(pl.col("rest").is_not_null())
+        .then(pl.lit("rest"))
+        .when(pl.col("r_alias").is_not_null() & _allowed(pl.col("r_kind")))
+        .then(pl.lit("r"))
+        .when(pl.col("h_alias").is_not_null())
+        .then(pl.lit("h"))
+        .when(pl.col("x_alias").is_not_null() & _allowed(pl.col("x_kind")))
+        .then(pl.lit("x"))
         .alias("_from")
     )
 
@@ -298,19 +395,29 @@ def _chosen_unit() -> list[pl.Expr]:
         return picked.alias(f"u_{name}")
 
     published = (
-        pl.when(choice == "c").then(pl.when(~pl.col("spelled")).then(pl.col("c_alias")))
-        .when(choice == "rest").then(pl.col("rest").str.to_lowercase())
-        .when(choice == "r").then(pl.col("r_alias"))
-        .when(choice == "h").then(pl.col("h_alias"))
-        .when(choice == "x").then(pl.col("x_alias"))
+        pl.when(choice == "c")
+        .then(pl.when(~pl.col("spelled")).then(pl.col("c_alias")))
+        .when(choice == "rest")
+        .then(pl.col("rest").str.to_lowercase())
+        .when(choice == "r")
+        .then(pl.col("r_alias"))
+        .when(choice == "h")
+        .then(pl.col("h_alias"))
+        .when(choice == "x")
+        .then(pl.col("x_alias"))
     )
     return [
         *(chosen(name) for name in UNIT_FIELDS),
         pl.when(pl.col("metric") != "eval_metric").then(published).alias("unit_published"),
-        pl.when(choice.is_in(["c", "rest"])).then(pl.lit("cell"))
-        .when(choice == "r").then(pl.lit("row"))
-        .when(choice == "h").then(pl.lit("column"))
-        .when(choice == "x").then(pl.col("x_unit_source")).alias("unit_source"),
+        pl.when(choice.is_in(["c", "rest"]))
+        .then(pl.lit("cell"))
+        .when(choice == "r")
+        .then(pl.lit("row"))
+        .when(choice == "h")
+        .then(pl.lit("column"))
+        .when(choice == "x")
+        .then(pl.col("x_unit_source"))
+        .alias("unit_source"),
     ]
 
 
@@ -328,59 +435,84 @@ def _converted() -> list[pl.Expr]:
     # latency is.
     other_time = (metric == "other") & (kind == "duration")
     value = (
-        pl.when(metric == "throughput").then(number * factor.fill_null(1.0))
-        .when(metric.is_in(DURATION_METRICS)).then(seconds * to_canonical)
-        .when((metric == "speedup") & percent).then(number / 100.0)
-        .when(other_time).then(seconds * 1000.0)
-        .when((metric == "other") & kind.is_not_null()).then(number * factor)
+        pl.when(metric == "throughput")
+        .then(number * factor.fill_null(1.0))
+        .when(metric.is_in(DURATION_METRICS))
+        .then(seconds * to_canonical)
+        .when((metric == "speedup") & percent)
+        .then(number / 100.0)
+        .when(other_time)
+        .then(seconds * 1000.0)
+        .when((metric == "other") & kind.is_not_null())
+        .then(number * factor)
         .otherwise(number)
     )
     spread_value = (
-        pl.when(metric == "throughput").then(spread * factor.fill_null(1.0))
-        .when(metric.is_in(DURATION_METRICS)).then(
-            pl.when(~pl.col("spelled")).then(spread * factor * to_canonical))
-        .when((metric == "speedup") & percent).then(spread / 100.0)
-        .when(other_time).then(spread * factor * 1000.0)
-        .when((metric == "other") & kind.is_not_null()).then(spread * factor)
+        pl.when(metric == "throughput")
+        .then(spread * factor.fill_null(1.0))
+        .when(metric.is_in(DURATION_METRICS))
+        .then(pl.when(~pl.col("spelled")).then(spread * factor * to_canonical))
+        .when((metric == "speedup") & percent)
+        .then(spread / 100.0)
+        .when(other_time)
+        .then(spread * factor * 1000.0)
+        .when((metric == "other") & kind.is_not_null())
+        .then(spread * factor)
         .otherwise(spread)
     )
     # The factors' digits: those of the unit's factor (0.001, 60, 86400) and of the metric's
     # canonical scale (1000 for ms); a clock reading's seconds are the number converted.
-    factor_digits = (significant_digits(factor.fill_null(1.0))
-                     + significant_digits(to_canonical))
+    factor_digits = significant_digits(factor.fill_null(1.0)) + significant_digits(to_canonical)
     scaled = pl.coalesce(pl.col("seconds"), number)
     value = as_published(value, significant_digits(scaled) + factor_digits)
     spread_value = as_published(spread_value, significant_digits(spread) + factor_digits)
     unit = (
-        pl.when(metric == "throughput").then(pl.lit("items/s"))
-        .when(metric == "latency").then(pl.lit("ms"))
-        .when(metric.is_in(["time_to_train", "time_to_result"])).then(pl.lit("s"))
-        .when(metric == "speedup").then(pl.lit("x"))
-        .when(metric == "scaling_efficiency").then(
-            pl.when(percent).then(pl.lit("%")).otherwise(pl.lit("x")))
-        .when(metric == "accuracy").then(
-            pl.when(percent).then(pl.lit("%")).otherwise(pl.lit("score")))
-        .when(metric == "loss").then(pl.lit("score"))
-        .when(metric == "eval_metric").then(pl.coalesce("rest", "u_alias"))
-        .when(metric == "ranking").then(pl.lit("place"))
-        .when(other_time).then(pl.lit("ms"))
-        .when(kind.is_not_null()).then(pl.col("u_canonical"))
+        pl.when(metric == "throughput")
+        .then(pl.lit("items/s"))
+        .when(metric == "latency")
+        .then(pl.lit("ms"))
+        .when(metric.is_in(["time_to_train", "time_to_result"]))
+        .then(pl.lit("s"))
+        .when(metric == "speedup")
+        .then(pl.lit("x"))
+        .when(metric == "scaling_efficiency")
+        .then(pl.when(percent).then(pl.lit("%")).otherwise(pl.lit("x")))
+        .when(metric == "accuracy")
+        .then(pl.when(percent).then(pl.lit("%")).otherwise(pl.lit("score")))
+        .when(metric == "loss")
+        .then(pl.lit("score"))
+        .when(metric == "eval_metric")
+        .then(pl.coalesce("rest", "u_alias"))
+        .when(metric == "ranking")
+        .then(pl.lit("place"))
+        .when(other_time)
+        .then(pl.lit("ms"))
+        .when(kind.is_not_null())
+        .then(pl.col("u_canonical"))
         .otherwise(pl.coalesce("rest", pl.lit("score")))
     )
     # A score written with its name ("0.0719 MAE") has no published number, as every earlier
     # version stored it (the stored content hashes depend on it); nor has a clock reading.
     printed = ~pl.col("spelled") & ~((metric == "eval_metric") & pl.col("rest").is_not_null())
-    return [value.alias("value"), spread_value.alias("spread"), unit.alias("unit"),
-            pl.when(printed).then(number).alias("published_number"),
-            pl.col("u_item").alias("unit_item_kind"),
-            pl.when(pl.col("u_per").is_in(RATE_SCOPES)).then(pl.col("u_per")).alias("rate_per")]
+    return [
+        value.alias("value"),
+        spread_value.alias("spread"),
+        unit.alias("unit"),
+        pl.when(printed).then(number).alias("published_number"),
+        pl.col("u_item").alias("unit_item_kind"),
+        pl.when(pl.col("u_per").is_in(RATE_SCOPES)).then(pl.col("u_per")).alias("rate_per"),
+    ]
 
 
 def significant_digits(number: pl.Expr) -> pl.Expr:
     """The fewest significant digits that give the number back (0.39: 2, 86400: 3, 1e-06:
     1); null beyond MAX_EXACT_DIGITS."""
-    return pl.coalesce([pl.when(number.round_sig_figs(digits) == number).then(pl.lit(digits))
-                        for digits in range(1, MAX_EXACT_DIGITS + 1)])
+    return pl.coalesce(
+        [
+            pl.when(number.round_sig_figs(digits) == number).then(pl.lit(digits))
+            for digits in range(1, MAX_EXACT_DIGITS + 1)
+        ]
+    )
 
 
 def as_published(value: pl.Expr, digits: pl.Expr) -> pl.Expr:
@@ -400,25 +532,36 @@ def _checked() -> pl.Expr:
     metric = pl.col("metric")
     kind = pl.col("u_kind")
     wrong_kind = (
-        pl.when(metric == "throughput").then(kind.is_not_null() & (kind != "rate"))
-        .when(metric.is_in(DURATION_METRICS)).then(kind.is_not_null() & (kind != "duration"))
-        .when(metric == "speedup").then(kind.is_not_null() & ~kind.is_in(["ratio", "percent"]))
-        .when(metric == "scaling_efficiency").then(
-            kind.is_not_null() & ~kind.is_in(["ratio", "percent"]))
-        .when(metric == "accuracy").then(kind.is_not_null() & (kind != "percent"))
+        pl.when(metric == "throughput")
+        .then(kind.is_not_null() & (kind != "rate"))
+        .when(metric.is_in(DURATION_METRICS))
+        .then(kind.is_not_null() & (kind != "duration"))
+        .when(metric == "speedup")
+        .then(kind.is_not_null() & ~kind.is_in(["ratio", "percent"]))
+        .when(metric == "scaling_efficiency")
+        .then(kind.is_not_null() & ~kind.is_in(["ratio", "percent"]))
+        .when(metric == "accuracy")
+        .then(kind.is_not_null() & (kind != "percent"))
         .otherwise(pl.lit(False))
     )
     unknown_unit = (pl.col("_from") == "rest") & ~metric.is_in(
-        ["accuracy", "loss", "other", "eval_metric", "ranking"])
+        ["accuracy", "loss", "other", "eval_metric", "ranking"]
+    )
     return (
-        pl.when(pl.col("problem").is_not_null()).then(pl.col("problem"))
-        .when(unknown_unit).then(pl.lit("unknown_unit"))
-        .when(wrong_kind).then(pl.lit("unit_metric_mismatch"))
-        .when(metric.is_in(DURATION_METRICS) & kind.is_null()).then(pl.lit("unit_not_stated"))
-        .when(~pl.col("value").is_finite()).then(pl.lit("non_finite_value"))
+        pl.when(pl.col("problem").is_not_null())
+        .then(pl.col("problem"))
+        .when(unknown_unit)
+        .then(pl.lit("unknown_unit"))
+        .when(wrong_kind)
+        .then(pl.lit("unit_metric_mismatch"))
+        .when(metric.is_in(DURATION_METRICS) & kind.is_null())
+        .then(pl.lit("unit_not_stated"))
+        .when(~pl.col("value").is_finite())
+        .then(pl.lit("non_finite_value"))
         .when(metric.is_in(POSITIVE_METRICS) & (pl.col("value") <= 0))
         .then(pl.lit("non_positive_value"))
-        .when(pl.col("value").is_null()).then(pl.lit("unparseable_value"))
+        .when(pl.col("value").is_null())
+        .then(pl.lit("unparseable_value"))
         .alias("problem")
     )
 

@@ -149,8 +149,9 @@ class Batch:
         try:
             with _reading(source) as reading, temporary.open("wb") as writing:
                 chunk = _read_chunk(reading)
-                compressing = (_compressor().compressobj()
-                               if _compressed_or_none(chunk) is not None else None)
+                compressing = (
+                    _compressor().compressobj() if _compressed_or_none(chunk) is not None else None
+                )
                 while chunk:
                     digest.update(chunk)
                     writing.write(compressing.compress(chunk) if compressing else chunk)
@@ -241,7 +242,8 @@ def _compressor() -> zstandard.ZstdCompressor:
     compressor = getattr(_per_thread, "compressor", None)
     if compressor is None:
         compressor = _per_thread.compressor = zstandard.ZstdCompressor(
-            level=COMPRESSION_LEVEL, write_checksum=True)
+            level=COMPRESSION_LEVEL, write_checksum=True
+        )
     return compressor
 
 
@@ -300,8 +302,11 @@ def sightings(archive: Path, sha256: str) -> list[dict]:
     beside = archive_path(archive, sha256).with_name(f"{sha256}{SIGHTINGS_SUFFIX}")
     # Every line beside the document is about it, whatever its own fields say (a fetch's
     # record was logged there before its sha256 was filled in).
-    found = ([json.loads(line) for line in beside.read_text(encoding="utf-8").splitlines()]
-             if beside.is_file() else [])
+    found = (
+        [json.loads(line) for line in beside.read_text(encoding="utf-8").splitlines()]
+        if beside.is_file()
+        else []
+    )
     for log in sorted((archive / SIGHTINGS_FOLDER).glob(f"*{SIGHTINGS_SUFFIX}")):
         for line in log.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
@@ -388,15 +393,17 @@ def keep_stored(archive: Path, name: str, stored: bytes) -> Path:
 def _decompressed(stored: bytes, sha256: str) -> bytes:
     """A compressed file's original bytes, checked against the size its trailer records (and
     the frame's checksum) before the caller checks their sha256."""
-    size = _parsed_trailer(stored[-_TRAILER.size:])
+    size = _parsed_trailer(stored[-_TRAILER.size :])
     if size is None:
         raise OSError(f"archived document {sha256} is corrupt: its compressed file is cut short")
-    frame = memoryview(stored)[:-_TRAILER.size]
+    frame = memoryview(stored)[: -_TRAILER.size]
     try:
         recorded = zstandard.frame_content_size(frame)  # -1: a frame written as it streamed
         if recorded not in (-1, size):
-            raise OSError(f"archived document {sha256} is corrupt: its frame holds {recorded} "
-                          f"bytes, its trailer says {size}")
+            raise OSError(
+                f"archived document {sha256} is corrupt: its frame holds {recorded} "
+                f"bytes, its trailer says {size}"
+            )
         if recorded == size:
             data = _decompressor().decompress(frame)
         else:  # grown as it decodes, rather than sized by a number read from the file

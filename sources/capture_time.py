@@ -41,8 +41,7 @@ def checked(text: str, what: str = "the capture time") -> str:
             f"{what} {text!r} is not an ISO 8601 date or time "
             "(e.g. 2023-07-04, 2023-07-04T12:00:00Z or 2023-07-04T14:00:00+02:00)"
         ) from None
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ" if moment.microsecond else
-                           "%Y-%m-%dT%H:%M:%SZ")
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ" if moment.microsecond else "%Y-%m-%dT%H:%M:%SZ")
 
 
 def is_newer(captured_at: str, than_s: float | None) -> bool:

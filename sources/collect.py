@@ -90,15 +90,25 @@ def _escaped(character: str) -> str:
 
 
 def _sighting(document: CollectedDocument) -> dict:
-    return {"source_id": document.source_id, "location": document.location,
-            "captured_at": document.captured_at, "content_type": document.content_type,
-            "archived_at": _now()}
+    return {
+        "source_id": document.source_id,
+        "location": document.location,
+        "captured_at": document.captured_at,
+        "content_type": document.content_type,
+        "archived_at": _now(),
+    }
 
 
-def _archived(document: CollectedDocument, sha256: str, path: Path | str, size: int) -> CollectedDocument:
+def _archived(
+    document: CollectedDocument, sha256: str, path: Path | str, size: int
+) -> CollectedDocument:
     return CollectedDocument(
-        **{**document.__dict__, "document_sha256": sha256, "archive_path": str(path),
-           "byte_size": size}
+        **{
+            **document.__dict__,
+            "document_sha256": sha256,
+            "archive_path": str(path),
+            "byte_size": size,
+        }
     )
 
 
@@ -109,8 +119,11 @@ def collect_captures(registry: Registry, store: Path) -> list[CollectedDocument]
         for capture in sorted(registry.captures, key=lambda c: c.captured_at):
             source = registry.sources[capture.source]
             described = CollectedDocument(
-                source_id=source.name, source_url=source.url, location=str(capture.path),
-                captured_at=capture.captured_at, content_type=capture.content_type,
+                source_id=source.name,
+                source_url=source.url,
+                location=str(capture.path),
+                captured_at=capture.captured_at,
+                content_type=capture.content_type,
                 layout=source.layout,
             )
             reader.read(capture.path, described)
@@ -149,20 +162,26 @@ class _FileReader:
     def add(self, document: CollectedDocument) -> None:
         self._entries.append(document)
 
-    def read(self, path: Path, described: CollectedDocument,
-             stat: os.stat_result | None = None) -> None:
+    def read(
+        self, path: Path, described: CollectedDocument, stat: os.stat_result | None = None
+    ) -> None:
         """Archive the file's bytes, or only sight them when its stat signature says they are
         archived already. `stat` is the file's, when the caller has it from listing it."""
         try:
             stat = stat or path.stat()
             if not S_ISREG(stat.st_mode):
                 # A pipe would block the run forever and a device may never end (/dev/zero).
-                self.add(_failed(described, f"{path} is not a regular file "
-                                            "(a pipe, socket or device): not read"))
+                self.add(
+                    _failed(
+                        described,
+                        f"{path} is not a regular file (a pipe, socket or device): not read",
+                    )
+                )
                 return
             known = self._index.sha256_of(path, stat)
-            archived = (self._batch.sight(known, stat.st_size, _sighting(described))
-                        if known else None)
+            archived = (
+                self._batch.sight(known, stat.st_size, _sighting(described)) if known else None
+            )
         except OSError as error:
             self.add(_unreadable(described, path, error))
             return
@@ -170,22 +189,34 @@ class _FileReader:
             self.add(_archived(described, known, archived, stat.st_size))
             return
         if self._threads is None:
-            self._threads = ThreadPoolExecutor(ARCHIVING_THREADS,
-                                               thread_name_prefix="perfledger-archive")
-        self._entries.append(_Archiving(self._threads.submit(self._archive, path, stat.st_size),
-                                        path, stat, described))
+            self._threads = ThreadPoolExecutor(
+                ARCHIVING_THREADS, thread_name_prefix="perfledger-archive"
+            )
+        self._entries.append(
+            _Archiving(
+                self._threads.submit(self._archive, path, stat.st_size), path, stat, described
+            )
+        )
 
-    def read_unit(self, unit: TreeUnit, found_round: tuple[str | None, str | None],
-                  source_name: str | None, captured_at: str | None) -> None:
+    def read_unit(
+        self,
+        unit: TreeUnit,
+        found_round: tuple[str | None, str | None],
+        source_name: str | None,
+        captured_at: str | None,
+    ) -> None:
         """Archive each file of a results-tree unit as `read` archives a file; the unit's
         document, its manifest, is written once they all are. `found_round`: (round, where
         it was read), as mlperf.collect.unit_round gives it."""
         mlperf_round, round_from = found_round
         source_id = mlperf_collect.unit_source_id(unit, mlperf_round, source_name)
         described = CollectedDocument(
-            source_id=source_id, source_url=mlperf_collect.unit_source_url(unit, mlperf_round),
-            location=str(unit.folder), captured_at=captured_at or _read_time(),
-            content_type=mlperf_collect.CONTENT_TYPE, layout=mlperf_collect.LAYOUT,
+            source_id=source_id,
+            source_url=mlperf_collect.unit_source_url(unit, mlperf_round),
+            location=str(unit.folder),
+            captured_at=captured_at or _read_time(),
+            content_type=mlperf_collect.CONTENT_TYPE,
+            layout=mlperf_collect.LAYOUT,
         )
         parts: list[tuple[str, Path, _Archiving | tuple[str, int] | OSError]] = []
         for file in unit.files:
@@ -193,7 +224,7 @@ class _FileReader:
             try:
                 stat = file.stat()
                 known = self._index.sha256_of(file, stat)
-                archived = (self._batch.sight(known, stat.st_size, record) if known else None)
+                archived = self._batch.sight(known, stat.st_size, record) if known else None
             except OSError as error:
                 parts.append((unit.relative(file), file, error))
                 continue
@@ -201,8 +232,9 @@ class _FileReader:
                 parts.append((unit.relative(file), file, (known, stat.st_size)))
                 continue
             if self._threads is None:
-                self._threads = ThreadPoolExecutor(ARCHIVING_THREADS,
-                                                   thread_name_prefix="perfledger-archive")
+                self._threads = ThreadPoolExecutor(
+                    ARCHIVING_THREADS, thread_name_prefix="perfledger-archive"
+                )
             future = self._threads.submit(self._archive, file, stat.st_size)
             parts.append((unit.relative(file), file, _Archiving(future, file, stat, described)))
         self._entries.append(_ArchivingUnit(unit, mlperf_round, round_from, described, parts))
@@ -223,8 +255,9 @@ class _FileReader:
             return error
         return self._batch.write(data), len(data)
 
-    def _finished(self, entry: CollectedDocument | _Archiving | _ArchivingUnit
-                  ) -> CollectedDocument:
+    def _finished(
+        self, entry: CollectedDocument | _Archiving | _ArchivingUnit
+    ) -> CollectedDocument:
         if isinstance(entry, CollectedDocument):
             return entry
         if isinstance(entry, _ArchivingUnit):
@@ -237,7 +270,6 @@ class _FileReader:
         if size == entry.stat.st_size:
             self._index.remember(entry.path, entry.stat, sha256)
         return _archived(entry.described, sha256, stored, size)
-
 
     def _finished_unit(self, entry: _ArchivingUnit) -> CollectedDocument:
         archived: dict[str, tuple[str, int]] = {}
@@ -258,11 +290,13 @@ class _FileReader:
                 unreadable[relative] = f"cannot read {file}: {part.strerror or part}"
             else:
                 archived[relative] = part
-        body = mlperf_collect.manifest_bytes(entry.unit, entry.mlperf_round, entry.round_from,
-                                             archived, unreadable)
+        body = mlperf_collect.manifest_bytes(
+            entry.unit, entry.mlperf_round, entry.round_from, archived, unreadable
+        )
         sha256, stored = self._batch.store(body, _sighting(entry.described))
-        return _archived(entry.described, sha256, stored,
-                         sum(size for _, size in archived.values()))
+        return _archived(
+            entry.described, sha256, stored, sum(size for _, size in archived.values())
+        )
 
 
 @dataclass(frozen=True)
@@ -337,8 +371,13 @@ def collect_paths(
                 if file.linked:
                     # A link may point anywhere (`ln -s /etc/shadow d/s.txt`): what a folder
                     # holds is read, not what its links point at. A file named itself is read.
-                    reader.add(_failed(described, f"{file.path} is a symbolic link: links "
-                                                  "inside a folder are not followed"))
+                    reader.add(
+                        _failed(
+                            described,
+                            f"{file.path} is a symbolic link: links "
+                            "inside a folder are not followed",
+                        )
+                    )
                     continue
                 reader.read(file.path, described, file.stat)
     return sorted(reader.documents, key=lambda d: d.captured_at)
@@ -348,8 +387,9 @@ class UnknownRound(ValueError):
     """Units of a results tree whose round nothing names: no score can be computed."""
 
 
-def _unit_rounds(path: Path, units: list[TreeUnit], given: str | None
-                 ) -> list[tuple[str | None, str | None]]:
+def _unit_rounds(
+    path: Path, units: list[TreeUnit], given: str | None
+) -> list[tuple[str | None, str | None]]:
     """Each unit's round and where it was read, before any is archived; UnknownRound, one
     message for the whole tree, when one has none."""
     rounds = [mlperf_collect.unit_round(unit, given) for unit in units]
@@ -360,7 +400,8 @@ def _unit_rounds(path: Path, units: list[TreeUnit], given: str | None
             f"{unknown} of the {len(units)} units of the MLPerf {kind} results tree at {path} "
             "name no round: their logs do not state it and no folder of the path is named "
             f"after one ({kind}_results_v4.0); give it with `perfledger ingest {path} "
-            "--round X.Y`; nothing was ingested")
+            "--round X.Y`; nothing was ingested"
+        )
     return rounds
 
 
@@ -432,36 +473,55 @@ def _listed_files(folder: Path) -> list[_ListedFile | CollectedDocument]:
                 stat = entry.stat(follow_symlinks=False)
             except OSError:  # gone or broken since listed: Path.is_file() said False too
                 continue
-            found.append((entry_parts, _ListedFile(folder / os.path.join(*entry_parts),
-                                                   os.path.join(real_folder, *entry_parts),
-                                                   stat, linked, "/".join(entry_parts))))
+            found.append(
+                (
+                    entry_parts,
+                    _ListedFile(
+                        folder / os.path.join(*entry_parts),
+                        os.path.join(real_folder, *entry_parts),
+                        stat,
+                        linked,
+                        "/".join(entry_parts),
+                    ),
+                )
+            )
     found.sort(key=lambda item: item[0])
     return [listed for _, listed in found]
 
 
 def _unlistable(folder: Path, error: OSError, relative: str) -> CollectedDocument:
     return CollectedDocument(
-        source_id=file_source_id(relative or folder.name), source_url=folder.resolve().as_uri(),
-        location=str(folder), captured_at=_now(), content_type="",
+        source_id=file_source_id(relative or folder.name),
+        source_url=folder.resolve().as_uri(),
+        location=str(folder),
+        captured_at=_now(),
+        content_type="",
         error=f"cannot list the folder {folder}: {error.strerror or error}",
     )
 
 
 def _missing(path: Path) -> CollectedDocument:
     return CollectedDocument(
-        source_id=file_source_id(path.name), source_url=path.resolve().as_uri(),
-        location=str(path), captured_at=_now(), content_type="",
+        source_id=file_source_id(path.name),
+        source_url=path.resolve().as_uri(),
+        location=str(path),
+        captured_at=_now(),
+        content_type="",
         error=f"no such file or folder: {path}",
     )
 
 
-def _describe_file(file: _ListedFile, captures: dict[str, tuple[Capture, Source]],
-                   overrides: dict) -> CollectedDocument:
+def _describe_file(
+    file: _ListedFile, captures: dict[str, tuple[Capture, Source]], overrides: dict
+) -> CollectedDocument:
     if file.resolved in captures:
         capture, source = captures[file.resolved]
         described = CollectedDocument(
-            source_id=source.name, source_url=source.url, location=str(file.path),
-            captured_at=capture.captured_at, content_type=capture.content_type,
+            source_id=source.name,
+            source_url=source.url,
+            location=str(file.path),
+            captured_at=capture.captured_at,
+            content_type=capture.content_type,
             layout=source.layout,
         )
     else:
@@ -470,12 +530,18 @@ def _describe_file(file: _ListedFile, captures: dict[str, tuple[Capture, Source]
             mtime = (file.stat or path.stat()).st_mtime
         except OSError as error:
             return CollectedDocument(
-                source_id=file.source_id, source_url=_file_uri(file.resolved),
-                location=str(path), captured_at=_now(), content_type="",
-                error=f"cannot read {path}: {error.strerror or error}")
+                source_id=file.source_id,
+                source_url=_file_uri(file.resolved),
+                location=str(path),
+                captured_at=_now(),
+                content_type="",
+                error=f"cannot read {path}: {error.strerror or error}",
+            )
         described = CollectedDocument(
-            source_id=file.source_id, source_url=_file_uri(file.resolved),
-            location=str(path), captured_at=utc_text(mtime),
+            source_id=file.source_id,
+            source_url=_file_uri(file.resolved),
+            location=str(path),
+            captured_at=utc_text(mtime),
             # The media type a layout declares for the suffix (sources/layouts/__init__.py).
             content_type=file_media_types().get(path.suffix.lower(), ""),
         )
@@ -528,24 +594,35 @@ def fetch_source(
 ) -> CollectedDocument:
     """Fetch one source's URL; the body is archived before anything reads it, whatever the outcome."""
     host = url_host(source.url)
-    policy = FetchPolicy(allowed_hosts=frozenset(source.allowed_hosts or (host,)),
-                         allow_local=source.local)
+    policy = FetchPolicy(
+        allowed_hosts=frozenset(source.allowed_hosts or (host,)), allow_local=source.local
+    )
     etag, last_modified = validators.get(source.url, (None, None))
     result = fetch(source.url, policy, etag=etag, last_modified=last_modified)
     record = _fetch_record(result)
     described = CollectedDocument(
-        source_id=source.name, source_url=source.url, location=source.url,
-        captured_at=result.fetched_at, content_type=result.headers.get("content-type", ""),
-        layout=source.layout, fetch=record,
+        source_id=source.name,
+        source_url=source.url,
+        location=source.url,
+        captured_at=result.fetched_at,
+        content_type=result.headers.get("content-type", ""),
+        layout=source.layout,
+        fetch=record,
     )
     if result.body:
-        sha256, path = archive.store(store, result.body, {**record, "source_id": source.name,
-                                                          "archived_at": _now()})
+        sha256, path = archive.store(
+            store, result.body, {**record, "source_id": source.name, "archived_at": _now()}
+        )
         record["document_sha256"] = sha256
         if result.outcome == "ok":
-            return CollectedDocument(**{**described.__dict__, "document_sha256": sha256,
-                                        "archive_path": str(path),
-                                        "byte_size": len(result.body)})
+            return CollectedDocument(
+                **{
+                    **described.__dict__,
+                    "document_sha256": sha256,
+                    "archive_path": str(path),
+                    "byte_size": len(result.body),
+                }
+            )
     if result.outcome == "not_modified":
         return CollectedDocument(**{**described.__dict__, "not_modified": True})
     reason = result.reason or result.outcome

@@ -39,7 +39,7 @@ def decode_document(data: bytes, content_type: str | None = None) -> tuple[str, 
     bytes themselves are only read: the archive keeps them exactly as fetched."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(encoding, errors="replace"), encoding
+            return data[len(bom) :].decode(encoding, errors="replace"), encoding
     if b"\x00" in data[:4096] and not _looks_like_utf16(data):
         raise UndecodableDocument("the document holds NUL bytes: it is binary, not text")
     if _looks_like_utf16(data):

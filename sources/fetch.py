@@ -357,9 +357,11 @@ def embedded_ipv4(ip: IPAddress) -> ipaddress.IPv4Address | None:
     return None
 
 
-LOCAL_HINT = ("to read a server on this machine or network, register its URL with "
-              "`perfledger add-source URL --local` and ingest it with "
-              "`perfledger ingest --source NAME`")
+LOCAL_HINT = (
+    "to read a server on this machine or network, register its URL with "
+    "`perfledger add-source URL --local` and ingest it with "
+    "`perfledger ingest --source NAME`"
+)
 
 
 def address_refusal(ip: IPAddress, allow_local: bool) -> str | None:
@@ -685,8 +687,9 @@ def accept_header() -> str:
     # Imported here: the layouts' registry is only needed once a request is sent.
     from perfledger.sources.layouts import accepted_media_types
 
-    asked = [name if weight == 1 else f"{name};q={weight:g}"
-             for name, weight in accepted_media_types()]
+    asked = [
+        name if weight == 1 else f"{name};q={weight:g}" for name, weight in accepted_media_types()
+    ]
     return ",".join([*asked, ANY_OTHER_TYPE])
 
 

@@ -94,35 +94,43 @@ class ObjectStore:
     def delete(self, relatives: list[str]) -> None:
         """Remove these objects (S3 takes up to 1,000 names a request)."""
         for start in range(0, len(relatives), 1000):
-            batch = [{"Key": self.key(name)} for name in relatives[start:start + 1000]]
+            batch = [{"Key": self.key(name)} for name in relatives[start : start + 1000]]
             try:
-                answer = self.client.delete_objects(Bucket=self.bucket,
-                                                    Delete={"Objects": batch, "Quiet": True})
+                answer = self.client.delete_objects(
+                    Bucket=self.bucket, Delete={"Objects": batch, "Quiet": True}
+                )
             except Exception as error:
                 raise self._failed("cannot delete under", "", error) from None
             if answer.get("Errors"):
                 first = answer["Errors"][0]
-                raise ObjectStoreError(f"cannot delete s3://{self.bucket}/{first['Key']}: "
-                                       f"{first.get('Message', first.get('Code'))}")
+                raise ObjectStoreError(
+                    f"cannot delete s3://{self.bucket}/{first['Key']}: "
+                    f"{first.get('Message', first.get('Code'))}"
+                )
 
     def names(self, relative_prefix: str = "") -> Iterator[str]:
         """The objects' names below `relative_prefix`, relative to this store's prefix."""
         pages = self.client.get_paginator("list_objects_v2").paginate(
-            Bucket=self.bucket, Prefix=self.key(relative_prefix))
+            Bucket=self.bucket, Prefix=self.key(relative_prefix)
+        )
         try:
             for page in pages:
                 for item in page.get("Contents", []):
-                    yield item["Key"][len(self.prefix):]
+                    yield item["Key"][len(self.prefix) :]
         except Exception as error:
             raise self._failed("cannot list", relative_prefix, error) from None
 
     def sizes(self, relative_prefix: str = "") -> dict[str, int]:
         """Every object's size below `relative_prefix`, by its name (one request a 1,000)."""
         pages = self.client.get_paginator("list_objects_v2").paginate(
-            Bucket=self.bucket, Prefix=self.key(relative_prefix))
+            Bucket=self.bucket, Prefix=self.key(relative_prefix)
+        )
         try:
-            return {item["Key"][len(self.prefix):]: int(item["Size"])
-                    for page in pages for item in page.get("Contents", [])}
+            return {
+                item["Key"][len(self.prefix) :]: int(item["Size"])
+                for page in pages
+                for item in page.get("Contents", [])
+            }
         except Exception as error:
             raise self._failed("cannot list", relative_prefix, error) from None
 
@@ -186,11 +194,13 @@ def _client():
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
     config = Config(
         retries={"mode": "standard", "total_max_attempts": MAX_ATTEMPTS},
-        connect_timeout=CONNECT_TIMEOUT_S, read_timeout=READ_TIMEOUT_S,
+        connect_timeout=CONNECT_TIMEOUT_S,
+        read_timeout=READ_TIMEOUT_S,
         s3={"addressing_style": style if endpoint else "auto"},
     )
-    return boto3.session.Session().client("s3", endpoint_url=endpoint, region_name=region,
-                                          config=config)
+    return boto3.session.Session().client(
+        "s3", endpoint_url=endpoint, region_name=region, config=config
+    )
 
 
 def _is_missing(error: Exception) -> bool:

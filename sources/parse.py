@@ -42,7 +42,9 @@ def check_cells(parsed: ParsedDocument, layout_name: str) -> None:
         return  # pandera, which words the failures, is only needed when there is one
     failures = schema_failures(parsed.cells)
     if failures is not None:
-        raise ParseFailure(f"layout {layout_name} produced malformed cells: {failures}") from failures
+        raise ParseFailure(
+            f"layout {layout_name} produced malformed cells: {failures}"
+        ) from failures
 
 
 def cells_pass(frames: list[pl.DataFrame]) -> bool:

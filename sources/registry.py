@@ -45,8 +45,17 @@ class Registry:
 
 
 USER_REGISTRY = "registry.toml"  # beside the warehouse's catalog: sources a user added
-_SOURCE_FIELDS = {"url", "publisher", "title", "kind", "layout", "schedule", "allowed_hosts",
-                  "description", "local"}
+_SOURCE_FIELDS = {
+    "url",
+    "publisher",
+    "title",
+    "kind",
+    "layout",
+    "schedule",
+    "allowed_hosts",
+    "description",
+    "local",
+}
 
 
 class RegistryError(ValueError):
@@ -99,8 +108,9 @@ def load_registry(path: Path = REGISTRY_PATH, user_path: Path | None = None) -> 
 
 def _capture_time(entry: dict, path: Path) -> str:
     try:
-        return checked(str(entry.get("captured_at", "")),
-                       f"{path}: capture {entry['file']}: captured_at")
+        return checked(
+            str(entry.get("captured_at", "")), f"{path}: capture {entry['file']}: captured_at"
+        )
     except ValueError as error:
         raise RegistryError(str(error)) from None
 
@@ -119,8 +129,17 @@ def add_source(user_path: Path, source: Source) -> None:
     if source.name in existing or source.name in load_registry().sources:
         raise RegistryError(f"a source named '{source.name}' exists already")
     lines = ["", f"[sources.{json.dumps(source.name)}]"]
-    for name in ("url", "publisher", "title", "kind", "layout", "schedule", "allowed_hosts",
-                 "description", "local"):
+    for name in (
+        "url",
+        "publisher",
+        "title",
+        "kind",
+        "layout",
+        "schedule",
+        "allowed_hosts",
+        "description",
+        "local",
+    ):
         value = getattr(source, name)
         if value not in ("", (), None) and not (name == "local" and value is False):
             lines.append(f"{name} = {_toml_value(value)}")

@@ -76,14 +76,17 @@ def read(local: Path, sha256: str, url: str | None) -> bytes:
         with contextlib.suppress(OSError):  # a worker that cannot write there reads anew
             archive.keep_stored(local, name, stored)
         return data
-    raise FileNotFoundError(f"archived document {sha256} is neither in {local} nor on "
-                            f"{store.url}")
+    raise FileNotFoundError(f"archived document {sha256} is neither in {local} nor on {store.url}")
 
 
 def manifest_members(local: Path, sha256: str, url: str | None) -> list[str]:
     """The sha256 of every file an archived MLPerf unit's manifest names (see
     sources/mlperf/collect.py); the manifest is itself an archived document."""
     files = json.loads(read(local, sha256, url)).get("files", {})
-    return [value for value in files.values()
-            if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value)
-            and archive.stored_path(local, value) is not None]
+    return [
+        value
+        for value in files.values()
+        if isinstance(value, str)
+        and re.fullmatch(r"[0-9a-f]{64}", value)
+        and archive.stored_path(local, value) is not None
+    ]

@@ -22,8 +22,18 @@ UPSTREAM_TIMEOUT_S = 30.0
 IDLE_CLIENT_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 # Headers of one hop only (RFC 9110 7.6.1): the proxy speaks for itself on each side.
-HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "te", "trailer",
-                        "transfer-encoding", "upgrade", "expect"})
+HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "expect",
+    }
+)
 INTERNAL_ERROR = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InternalError</Code>'
     "<Message>We encountered an internal error. Please try again.</Message>"
@@ -64,9 +74,12 @@ class FaultyProxy:
         self._stopping = threading.Event()
         self._started = time.monotonic()
         self._server = _Server(("127.0.0.1", 0), _handler_for(self))
-        self._thread = threading.Thread(target=self._server.serve_forever,
-                                        kwargs={"poll_interval": 0.1},
-                                        name="faulty-proxy", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.1},
+            name="faulty-proxy",
+            daemon=True,
+        )
 
     @property
     def endpoint(self) -> str:
@@ -135,7 +148,8 @@ class FaultyProxy:
                 action = "forward"
                 self.seen.forwarded += 1
             self.seen.requests.append(
-                (round(time.monotonic() - self._started, 3), method, path, action))
+                (round(time.monotonic() - self._started, 3), method, path, action)
+            )
             return action, 0.0 if action == "drop" else faults.delay_s
 
     def _wait(self, seconds: float) -> None:
@@ -197,10 +211,10 @@ class _ProxyHandler(BaseHTTPRequestHandler):
             if name.lower() not in HOP_BY_HOP and name.lower() != "content-length":
                 self.send_header(name, value)
         # A HEAD answer carries the length of what a GET would, with no body.
-        length = next((value for name, value in headers if name.lower() == "content-length"),
-                      None)
-        self.send_header("Content-Length", length if self.command == "HEAD" and length
-                         else str(len(answer)))
+        length = next((value for name, value in headers if name.lower() == "content-length"), None)
+        self.send_header(
+            "Content-Length", length if self.command == "HEAD" and length else str(len(answer))
+        )
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(answer)
@@ -228,8 +242,7 @@ class _ProxyHandler(BaseHTTPRequestHandler):
         upstream = http.client.HTTPConnection(*self.proxy.upstream, timeout=UPSTREAM_TIMEOUT_S)
         try:
             # skip_host: the Host header goes as the client sent it, signed for the proxy.
-            upstream.putrequest(self.command, self.path, skip_host=True,
-                                skip_accept_encoding=True)
+            upstream.putrequest(self.command, self.path, skip_host=True, skip_accept_encoding=True)
             for name, value in self.headers.items():
                 if name.lower() not in HOP_BY_HOP:
                     upstream.putheader(name, value)

@@ -32,8 +32,11 @@ def postgres_bin() -> Path | None:
     candidates = [os.environ.get("PERFLEDGER_PG_BIN", "")]
     if shutil.which("pg_config"):
         with contextlib.suppress(subprocess.SubprocessError, OSError):
-            candidates.append(subprocess.run(["pg_config", "--bindir"], capture_output=True,
-                                             text=True, check=True).stdout.strip())
+            candidates.append(
+                subprocess.run(
+                    ["pg_config", "--bindir"], capture_output=True, text=True, check=True
+                ).stdout.strip()
+            )
     candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
     if shutil.which("initdb"):
         candidates.append(str(Path(shutil.which("initdb")).parent))
@@ -66,32 +69,67 @@ class Postgres:
             try:
                 shutil.chown(self.root, "postgres")
             except (LookupError, PermissionError):
-                pytest.skip("running as root and there is no `postgres` user to run the "
-                            "server as (apt-get install postgresql creates it)")
+                pytest.skip(
+                    "running as root and there is no `postgres` user to run the "
+                    "server as (apt-get install postgresql creates it)"
+                )
             self.as_server_user = ["runuser", "-u", "postgres", "--"]
 
     def run(self, tool: str, *args: str) -> None:
-        done = subprocess.run([*self.as_server_user, str(self.bindir / tool), *args],
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [*self.as_server_user, str(self.bindir / tool), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if done.returncode:
             raise RuntimeError(f"{tool} failed: {done.stdout}{done.stderr}")
 
     def start(self) -> None:
         data = self.root / "data"
-        self.run("initdb", "-D", str(data), "-U", "postgres", "--auth-local=trust",
-                 "--auth-host=scram-sha-256", "--no-sync")
-        self.run("pg_ctl", "-D", str(data), "-l", str(self.root / "server.log"), "-w",
-                 "-t", "60", "-o",
-                 f"-p {self.port} -h 127.0.0.1 -k {self.root} -c fsync=off "
-                 "-c full_page_writes=off -c synchronous_commit=off", "start")
+        self.run(
+            "initdb",
+            "-D",
+            str(data),
+            "-U",
+            "postgres",
+            "--auth-local=trust",
+            "--auth-host=scram-sha-256",
+            "--no-sync",
+        )
+        self.run(
+            "pg_ctl",
+            "-D",
+            str(data),
+            "-l",
+            str(self.root / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-p {self.port} -h 127.0.0.1 -k {self.root} -c fsync=off "
+            "-c full_page_writes=off -c synchronous_commit=off",
+            "start",
+        )
         self.admin(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{self.password}'")
 
     def restart(self) -> None:
         """Stop the server as an operator would (fast: every session ended, transactions
         rolled back) and start it again on the same port and data; returns once it answers.
         The log file is named again so that the server's output never holds pg_ctl's pipe."""
-        self.run("pg_ctl", "-D", str(self.root / "data"), "-l", str(self.root / "server.log"),
-                 "-m", "fast", "-w", "-t", "60", "restart")
+        self.run(
+            "pg_ctl",
+            "-D",
+            str(self.root / "data"),
+            "-l",
+            str(self.root / "server.log"),
+            "-m",
+            "fast",
+            "-w",
+            "-t",
+            "60",
+            "restart",
+        )
 
     def stop(self) -> None:
         with contextlib.suppress(RuntimeError, subprocess.SubprocessError):
@@ -101,8 +139,9 @@ class Postgres:
     def admin(self, statement: str) -> None:
         import psycopg
 
-        with psycopg.connect(host=str(self.root), port=self.port, user="postgres",
-                             dbname="postgres", autocommit=True) as session:
+        with psycopg.connect(
+            host=str(self.root), port=self.port, user="postgres", dbname="postgres", autocommit=True
+        ) as session:
             session.execute(statement)
 
     def new_database(self) -> str:
@@ -113,9 +152,21 @@ class Postgres:
     def dump(self, database: str) -> str:
         """The whole catalog database as SQL text (pg_dump runs as any user)."""
         return subprocess.run(
-            [str(self.bindir / "pg_dump"), "-h", str(self.root), "-p", str(self.port),
-             "-U", "postgres", database], capture_output=True, text=True, check=True,
-            timeout=120).stdout
+            [
+                str(self.bindir / "pg_dump"),
+                "-h",
+                str(self.root),
+                "-p",
+                str(self.port),
+                "-U",
+                "postgres",
+                database,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        ).stdout
 
 
 class Team:
@@ -126,23 +177,35 @@ class Team:
         self.outputs: list[str] = []  # everything the CLI printed, for the leak check
 
     def location(self, database: str, prefix: str) -> str:
-        return (f"postgres://127.0.0.1:{self.postgres.port}/{database}"
-                f"?data=s3://{BUCKET}/{prefix}")
+        return f"postgres://127.0.0.1:{self.postgres.port}/{database}?data=s3://{BUCKET}/{prefix}"
 
     def machine_env(self, machine: str, **extra: str) -> dict[str, str]:
         """The environment of one machine: its own data folder (for this machine's side of
         a shared warehouse), no Prefect API (the CLI then runs in-process)."""
         home = self.machines / machine
-        env = {key: value for key, value in os.environ.items()
-               if not key.startswith(("PREFECT_", "PERFLEDGER_", "AWS_", "PG"))}
-        return {**env, **self.env, "XDG_DATA_HOME": str(home / "data"),
-                "PREFECT_HOME": str(home / "prefect"), **extra}
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("PREFECT_", "PERFLEDGER_", "AWS_", "PG"))
+        }
+        return {
+            **env,
+            **self.env,
+            "XDG_DATA_HOME": str(home / "data"),
+            "PREFECT_HOME": str(home / "prefect"),
+            **extra,
+        }
 
     def start(self, machine: str, *args: str, **extra: str) -> subprocess.Popen:
         return subprocess.Popen(
-            [sys.executable, "-m", "perfledger", *args], cwd=PROJECT_ROOT,
-            env=self.machine_env(machine, **extra), stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, start_new_session=True)
+            [sys.executable, "-m", "perfledger", *args],
+            cwd=PROJECT_ROOT,
+            env=self.machine_env(machine, **extra),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
 
     def finish(self, process: subprocess.Popen, timeout_s: float = 240) -> tuple[int, str, str]:
         try:

@@ -44,9 +44,12 @@ def s3():
         "AWS_ENDPOINT_URL": f"http://{host}:{port}",
     }
     client = boto3.client(
-        "s3", endpoint_url=env["AWS_ENDPOINT_URL"], region_name="us-east-1",
+        "s3",
+        endpoint_url=env["AWS_ENDPOINT_URL"],
+        region_name="us-east-1",
         aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"])
+        aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"],
+    )
     client.create_bucket(Bucket=BUCKET)
     try:
         yield env, client

@@ -21,15 +21,21 @@ CHECKS = {
     "basedpyright": ["basedpyright"],
 }
 BIN = Path(sys.executable).parent
-STAGE_FOLDERS = sorted(path.name for path in (PROJECT_ROOT / "src" / "perfledger").iterdir()
-                       if path.is_symlink())
+STAGE_FOLDERS = sorted(
+    path.name for path in (PROJECT_ROOT / "src" / "perfledger").iterdir() if path.is_symlink()
+)
 
 
 def run_check(command: list[str], *args: str) -> subprocess.CompletedProcess[str]:
     tool = BIN / command[0]
     assert tool.is_file(), f"{tool} is missing: install the test extra (requirements-test.lock)"
-    return subprocess.run([str(tool), *command[1:], *args], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [str(tool), *command[1:], *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.parametrize("name", sorted(CHECKS))
@@ -50,7 +56,7 @@ def test_the_type_checker_reads_every_stage_folder():
     assert checker["typeCheckingMode"] == "standard"
 
 
-BROKEN = '''
+BROKEN = """
 from perfledger.warehouse.lake import current_snapshot
 
 
@@ -59,7 +65,7 @@ def snapshot_name(connection) -> str:
 
 
 snapshot_name(None).removeprefix(1)
-'''
+"""
 
 
 def test_the_type_checker_fails_on_a_type_error(tmp_path):

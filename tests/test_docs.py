@@ -70,8 +70,10 @@ def code_texts(markdown: str) -> list[str]:
     blocks = CODE_BLOCK.findall(markdown)
     prose = CODE_BLOCK.sub("", markdown)
     # A span may run over a line break, which reads as a space.
-    spans = [re.sub(r"\s*\n\s*", " ", match.group(2)).replace("\\|", "|")
-             for match in CODE_SPAN.finditer(prose)]
+    spans = [
+        re.sub(r"\s*\n\s*", " ", match.group(2)).replace("\\|", "|")
+        for match in CODE_SPAN.finditer(prose)
+    ]
     joined_blocks = [re.sub(r"\\\n", " ", block) for block in blocks]  # line continuations
     return joined_blocks + spans
 
@@ -88,8 +90,9 @@ def invocations(code: str) -> list[tuple[str, list[str]]]:
             continue
         name = tokens[0].strip("[]`.,:;()")
         rest = " ".join(tokens[1:])
-        found.append((name, OPTION.findall(rest) if not name.startswith("-") else
-                      OPTION.findall(words)))
+        found.append(
+            (name, OPTION.findall(rest) if not name.startswith("-") else OPTION.findall(words))
+        )
     return found
 
 
@@ -134,8 +137,9 @@ def command_problems(name: str, markdown: str) -> list[str]:
             problems.append(f"{name}: `perfledger {command_name}` is no command")
             continue
         known = options_of(command)
-        problems += [f"{name}: `{label}` has no option {option}"
-                     for option in options if option not in known]
+        problems += [
+            f"{name}: `{label}` has no option {option}" for option in options if option not in known
+        ]
     return sorted(set(problems))
 
 
@@ -144,8 +148,9 @@ def documented_commands(markdown: str) -> set[str]:
 
 
 def test_every_documented_command_and_option_exists():
-    problems = [problem for path in doc_files()
-                for problem in command_problems(path.name, read(path))]
+    problems = [
+        problem for path in doc_files() for problem in command_problems(path.name, read(path))
+    ]
     assert problems == []
 
 
@@ -153,18 +158,27 @@ def test_the_readme_shows_every_command():
     assert set(main.commands) - documented_commands(read(README)) == set()
 
 
-@pytest.mark.parametrize("original, broken, expected", [
-    # a command renamed in the commands table
-    ("`perfledger diff [FROM] [TO]`", "`perfledger diffs [FROM] [TO]`",
-     "`perfledger diffs` is no command"),
-    # an option in the table row of its command
-    ("`--round X.Y`", "`--rounds X.Y`", "`perfledger ingest` has no option --rounds"),
-    # an option in a code block, after the command
-    ("perfledger claims --check\n", "perfledger claims --checks\n",
-     "`perfledger claims` has no option --checks"),
-    # an option of another command
-    ("`--print-setup`", "`--print-setup`, `--all`", "`perfledger shell` has no option --all"),
-])
+@pytest.mark.parametrize(
+    "original, broken, expected",
+    [
+        # a command renamed in the commands table
+        (
+            "`perfledger diff [FROM] [TO]`",
+            "`perfledger diffs [FROM] [TO]`",
+            "`perfledger diffs` is no command",
+        ),
+        # an option in the table row of its command
+        ("`--round X.Y`", "`--rounds X.Y`", "`perfledger ingest` has no option --rounds"),
+        # an option in a code block, after the command
+        (
+            "perfledger claims --check\n",
+            "perfledger claims --checks\n",
+            "`perfledger claims` has no option --checks",
+        ),
+        # an option of another command
+        ("`--print-setup`", "`--print-setup`, `--all`", "`perfledger shell` has no option --all"),
+    ],
+)
 def test_the_command_check_fails_on_a_broken_readme(original, broken, expected):
     text = read(README)
     assert original in text
@@ -174,14 +188,15 @@ def test_the_command_check_fails_on_a_broken_readme(original, broken, expected):
 
 
 def test_the_command_check_reads_options_after_a_command_in_prose_code():
-    text = "Run `perfledger sql --as-off 3 \"SELECT 1\"`, then `perfledger --verbose`."
+    text = 'Run `perfledger sql --as-off 3 "SELECT 1"`, then `perfledger --verbose`.'
     assert command_problems("x.md", text) == [
         "x.md: `perfledger sql` has no option --as-off",
         "x.md: `perfledger` has no option --verbose",
     ]
     assert command_problems("x.md", "`perfledger sql --as-of 3 \"SELECT '--no-such'\"`") == []
     assert command_problems("x.md", "a span over a line break: `perfledger\nreconcile --al`") == [
-        "x.md: `perfledger reconcile` has no option --al"]
+        "x.md: `perfledger reconcile` has no option --al"
+    ]
 
 
 # --- the SQL reference ---------------------------------------------------------------------
@@ -197,7 +212,8 @@ def generator():
 
 def test_the_sql_reference_is_what_perfledger_dictionary_prints():
     assert read(SQL_REFERENCE) == generator().render(), (
-        f"docs/sql.md is stale: regenerate it with `{generator().COMMAND}`")
+        f"docs/sql.md is stale: regenerate it with `{generator().COMMAND}`"
+    )
 
 
 def test_the_sql_reference_follows_the_code(monkeypatch):
@@ -241,8 +257,11 @@ def link_problems(path: Path, markdown: str) -> list[str]:
         linked = (path.parent / file_part).resolve() if file_part else path
         if not linked.exists():
             problems.append(f"{path.name}: {target} does not exist")
-        elif anchor and linked.suffix == ".md" and anchor not in anchors(read_or(linked, path,
-                                                                                  markdown)):
+        elif (
+            anchor
+            and linked.suffix == ".md"
+            and anchor not in anchors(read_or(linked, path, markdown))
+        ):
             problems.append(f"{path.name}: {target} names no heading of {linked.name}")
     return problems
 
@@ -258,15 +277,21 @@ def test_every_relative_link_resolves():
 
 
 def test_the_readme_links_into_docs():
-    linked = {(README.parent / target.partition("#")[0]).resolve()
-              for target in LINK.findall(read(README)) if target.startswith("docs/")}
+    linked = {
+        (README.parent / target.partition("#")[0]).resolve()
+        for target in LINK.findall(read(README))
+        if target.startswith("docs/")
+    }
     assert {path.resolve() for path in DOCS.glob("*.md")} <= linked
 
 
-@pytest.mark.parametrize("original, broken", [
-    ("(docs/mlperf.md)", "(docs/mlperf-results.md)"),
-    ("(CHANGELOG.md#measured-history)", "(CHANGELOG.md#measured-histories)"),
-])
+@pytest.mark.parametrize(
+    "original, broken",
+    [
+        ("(docs/mlperf.md)", "(docs/mlperf-results.md)"),
+        ("(CHANGELOG.md#measured-history)", "(CHANGELOG.md#measured-histories)"),
+    ],
+)
 def test_the_link_check_fails_on_a_broken_link(original, broken):
     text = read(README)
     assert original in text

@@ -96,8 +96,9 @@ def test_a_new_layout_module_is_all_fetch_and_collect_need(tmp_path, monkeypatch
 
 
 def _python_modules() -> list:
-    return sorted(path for folder in ("sources", "schemas")
-                  for path in (PROJECT_ROOT / folder).rglob("*.py"))
+    return sorted(
+        path for folder in ("sources", "schemas") for path in (PROJECT_ROOT / folder).rglob("*.py")
+    )
 
 
 def test_no_module_of_sources_or_schemas_exceeds_the_size_limit():
@@ -134,19 +135,33 @@ def test_layouts_share_code_through_their_own_modules_never_one_another():
 
 
 def test_the_console_script_ingests_and_queries(tmp_path):
-    env = {"PERFLEDGER_WAREHOUSE": str(tmp_path / "wh"), "PATH": "/usr/bin:/bin",
-           "HOME": str(tmp_path)}
+    env = {
+        "PERFLEDGER_WAREHOUSE": str(tmp_path / "wh"),
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+    }
     script = [sys.executable, "-m", "perfledger"]
-    ingest = subprocess.run([*script, "ingest"], capture_output=True, text=True, env=env,
-                            cwd=PROJECT_ROOT, timeout=120)
+    ingest = subprocess.run(
+        [*script, "ingest"], capture_output=True, text=True, env=env, cwd=PROJECT_ROOT, timeout=120
+    )
     assert ingest.returncode == 0, ingest.stderr
     assert "values added:        358" in ingest.stdout
     assert "tables found:        7" in ingest.stdout
     assert f"warehouse:           {tmp_path / 'wh'}" in ingest.stdout
     csv = subprocess.run(
-        [*script, "sql", "SELECT raw_value, value FROM measurements WHERE metric = "
-         "'time_to_train' AND model_canonical = 'GPS++'", "--format", "csv"],
-        capture_output=True, text=True, env=env, cwd=PROJECT_ROOT, timeout=120,
+        [
+            *script,
+            "sql",
+            "SELECT raw_value, value FROM measurements WHERE metric = "
+            "'time_to_train' AND model_canonical = 'GPS++'",
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=PROJECT_ROOT,
+        timeout=120,
     )
     assert csv.stdout.splitlines() == ["raw_value,value", "23h 43m,85380"]
 
@@ -158,11 +173,18 @@ def test_the_stages_below_the_flows_never_import_them():
     for folder in ("sources", "schemas", "warehouse"):
         for path in sorted((PROJECT_ROOT / folder).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
-                         else [alias.name for alias in node.names]
-                         if isinstance(node, ast.Import) else [])
-                upward += [f"{path.relative_to(PROJECT_ROOT)}: {name}" for name in names
-                           if name == "perfledger.flows" or name.startswith("perfledger.flows.")]
+                names = (
+                    [node.module or ""]
+                    if isinstance(node, ast.ImportFrom)
+                    else [alias.name for alias in node.names]
+                    if isinstance(node, ast.Import)
+                    else []
+                )
+                upward += [
+                    f"{path.relative_to(PROJECT_ROOT)}: {name}"
+                    for name in names
+                    if name == "perfledger.flows" or name.startswith("perfledger.flows.")
+                ]
     assert upward == []
 
 
@@ -181,11 +203,18 @@ def test_the_stages_install_under_the_perfledger_name_only():
     for folder in (*STAGE_FOLDERS, "src", "tests", "bench", "fuzz", "docs"):
         for path in sorted((PROJECT_ROOT / folder).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                names = ([node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
-                         else [alias.name for alias in node.names]
-                         if isinstance(node, ast.Import) else [])
-                bare += [f"{path.relative_to(PROJECT_ROOT)}: {name}" for name in names
-                         if name.partition(".")[0] in STAGE_FOLDERS]
+                names = (
+                    [node.module or ""]
+                    if isinstance(node, ast.ImportFrom) and not node.level
+                    else [alias.name for alias in node.names]
+                    if isinstance(node, ast.Import)
+                    else []
+                )
+                bare += [
+                    f"{path.relative_to(PROJECT_ROOT)}: {name}"
+                    for name in names
+                    if name.partition(".")[0] in STAGE_FOLDERS
+                ]
     assert bare == []
 
 
@@ -194,12 +223,18 @@ def test_the_editable_install_is_a_path_entry_holding_perfledger_alone():
     entries but cannot run an import hook: the editable install puts src/ on the path, where
     `perfledger` is the only thing to import, never the repository's root."""
     site_packages = Path(sysconfig.get_paths()["purelib"])
-    entries = [line.strip() for pth in sorted(site_packages.glob("*.pth"))
-               for line in pth.read_text(encoding="utf-8").splitlines()
-               if "perfledger" in line or str(PROJECT_ROOT) in line]
+    entries = [
+        line.strip()
+        for pth in sorted(site_packages.glob("*.pth"))
+        for line in pth.read_text(encoding="utf-8").splitlines()
+        if "perfledger" in line or str(PROJECT_ROOT) in line
+    ]
     assert entries == [str(PROJECT_ROOT / "src")]
-    importable = {path.name for path in (PROJECT_ROOT / "src").iterdir()
-                  if (path / "__init__.py").is_file() or path.suffix == ".py"}
+    importable = {
+        path.name
+        for path in (PROJECT_ROOT / "src").iterdir()
+        if (path / "__init__.py").is_file() or path.suffix == ".py"
+    }
     assert importable == {"perfledger"}
 
 
@@ -212,7 +247,8 @@ def test_the_installed_distribution_holds_one_top_level_package():
 
 SQL_STATEMENT = re.compile(
     r"^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|ALTER|ATTACH|DETACH|COPY|DROP|PRAGMA|LOAD|"
-    r"INSTALL|SET|USE|CALL|CHECKPOINT)\s")
+    r"INSTALL|SET|USE|CALL|CHECKPOINT)\s"
+)
 
 
 def test_the_flows_hold_no_sql():
@@ -222,8 +258,7 @@ def test_the_flows_hold_no_sql():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.JoinedStr):
-                text = "".join(part.value for part in node.values
-                               if isinstance(part, ast.Constant))
+                text = "".join(part.value for part in node.values if isinstance(part, ast.Constant))
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                 text = node.value
             else:
@@ -247,38 +282,86 @@ def test_the_wheel_holds_every_module_and_data_file_under_perfledger(tmp_path):
     for folder in STAGE_FOLDERS:
         shutil.copytree(PROJECT_ROOT / folder, tree / folder, ignore=caches)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q"]
-    built = subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w",
-                            str(tmp_path / "dist"), str(tree)],
-                           capture_output=True, text=True, timeout=300)
+    built = subprocess.run(
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path / "dist"),
+            str(tree),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert built.returncode == 0, built.stderr
     (wheel,) = (tmp_path / "dist").glob("perfledger-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = {name for name in archive.namelist() if ".dist-info/" not in name}
-        entry_points = archive.read(next(name for name in archive.namelist()
-                                         if name.endswith(".dist-info/entry_points.txt")))
+        entry_points = archive.read(
+            next(
+                name for name in archive.namelist() if name.endswith(".dist-info/entry_points.txt")
+            )
+        )
     expected = {"perfledger/__init__.py", "perfledger/__main__.py"} | {
         f"perfledger/{path.relative_to(tree).as_posix()}"
-        for folder in STAGE_FOLDERS for path in (tree / folder).rglob("*") if path.is_file()}
+        for folder in STAGE_FOLDERS
+        for path in (tree / folder).rglob("*")
+        if path.is_file()
+    }
     assert names == expected
     assert b"perfledger = perfledger.flows.cli:main" in entry_points
 
     target = tmp_path / "installed"
-    installed = subprocess.run([*pip, "install", "--no-deps", "--target", str(target),
-                                str(wheel)], capture_output=True, text=True, timeout=300)
+    installed = subprocess.run(
+        [*pip, "install", "--no-deps", "--target", str(target), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert installed.returncode == 0, installed.stderr
     # The installed wheel comes before the editable install's path entry on sys.path.
     env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    located = subprocess.run([sys.executable, "-c", "import perfledger.warehouse.lake as lake; "
-                              "print(lake.MIGRATIONS_DIR)"],
-                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    located = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import perfledger.warehouse.lake as lake; print(lake.MIGRATIONS_DIR)",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
     assert located.stdout.strip() == str(target / "perfledger" / "warehouse" / "migrations")
     warehouse = str(tmp_path / "wh")
-    ingest = subprocess.run([sys.executable, "-m", "perfledger", "ingest", "--warehouse",
-                             warehouse], capture_output=True, text=True, env=env, cwd=tmp_path,
-                            timeout=300)
+    ingest = subprocess.run(
+        [sys.executable, "-m", "perfledger", "ingest", "--warehouse", warehouse],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert ingest.returncode == 0, ingest.stderr
     assert "values added:        358" in ingest.stdout
-    count = subprocess.run([str(target / "bin" / "perfledger"), "sql", "--warehouse", warehouse,
-                            "SELECT count(*) AS n FROM measurements", "--format", "csv"],
-                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    count = subprocess.run(
+        [
+            str(target / "bin" / "perfledger"),
+            "sql",
+            "--warehouse",
+            warehouse,
+            "SELECT count(*) AS n FROM measurements",
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert count.stdout.splitlines() == ["n", "358"], count.stderr

@@ -42,16 +42,16 @@ def due(snapshot_id: int, every: int) -> bool:
     return every > 0 and snapshot_id % every == 0
 
 
-def compact(connection, reason: str = "compaction",
-            before_commit: Callable[[], None] = lambda: None) -> Compaction:
+def compact(
+    connection, reason: str = "compaction", before_commit: Callable[[], None] = lambda: None
+) -> Compaction:
     """Merge the small files of every table in one snapshot of its own, then delete what
     is more than a day old among the files earlier merges replaced and the orphaned files
     (written by a run or merge that never committed: a crash, a kill)."""
     connection.execute("BEGIN")
     try:
         merged = connection.execute(f"CALL ducklake_merge_adjacent_files('{LAKE}')").fetchall()
-        connection.execute(
-            f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(reason)}')")
+        connection.execute(f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(reason)}')")
         before_commit()
         lake.confirm_writer_lock()
         connection.execute("COMMIT")
@@ -60,9 +60,11 @@ def compact(connection, reason: str = "compaction",
             connection.execute("ROLLBACK")
         raise
     removed = sum(
-        single_value(connection.execute(
-            f"SELECT count(*) FROM {function}('{LAKE}', older_than => now() - {KEEP_OLD})"
-        ))
+        single_value(
+            connection.execute(
+                f"SELECT count(*) FROM {function}('{LAKE}', older_than => now() - {KEEP_OLD})"
+            )
+        )
         for function in ("ducklake_cleanup_old_files", "ducklake_delete_orphaned_files")
     )
     # (schema, table, files processed, files created) per merged table

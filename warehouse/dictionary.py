@@ -80,8 +80,12 @@ def schema_models() -> list[type[pa.DataFrameModel]]:
     for module_info in sorted(pkgutil.iter_modules(schemas.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{schemas.__name__}.{module_info.name}")
         for value in vars(module).values():
-            if (isinstance(value, type) and issubclass(value, pa.DataFrameModel)
-                    and value is not pa.DataFrameModel and value not in models):
+            if (
+                isinstance(value, type)
+                and issubclass(value, pa.DataFrameModel)
+                and value is not pa.DataFrameModel
+                and value not in models
+            ):
                 models.append(value)
     return models
 

@@ -12,8 +12,13 @@ from perfledger.warehouse import lake, location
 from perfledger.warehouse.query import query_text
 
 # Files of the warehouse folder that belong to the catalog or to the writer, never copied.
-CATALOG_FILES = {"catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm",
-                 "catalog.sqlite-journal", ".writer.lock"}
+CATALOG_FILES = {
+    "catalog.sqlite",
+    "catalog.sqlite-wal",
+    "catalog.sqlite-shm",
+    "catalog.sqlite-journal",
+    ".writer.lock",
+}
 
 
 def copy_for_dry_run(warehouse: Path, scratch: Path) -> Path:
@@ -28,14 +33,17 @@ def copy_for_dry_run(warehouse: Path, scratch: Path) -> Path:
         # would name the real catalog and write to it.
         raise lake.WarehouseError(
             f"a dry run reads a copy of a warehouse folder's catalog; {shared.display()} is a "
-            "shared warehouse, whose catalog cannot be copied: run without dry_run")
+            "shared warehouse, whose catalog cannot be copied: run without dry_run"
+        )
     copy = scratch / "warehouse"
     copy.mkdir(parents=True)
     if not lake.catalog_path(warehouse).exists():
         return copy
     read_only = f"file:{lake.catalog_path(warehouse)}?mode=ro"
-    with contextlib.closing(sqlite3.connect(read_only, uri=True)) as original, \
-            contextlib.closing(sqlite3.connect(lake.catalog_path(copy))) as catalog:
+    with (
+        contextlib.closing(sqlite3.connect(read_only, uri=True)) as original,
+        contextlib.closing(sqlite3.connect(lake.catalog_path(copy))) as catalog,
+    ):
         original.backup(catalog)  # a consistent copy even while an ingest writes
         with catalog:
             catalog.execute(query_text("catalog_data_path"), [f"{lake.data_path(copy)}/"])

@@ -120,15 +120,19 @@ def prepare_session(connection: duckdb.DuckDBPyConnection) -> None:
 
 def snapshot_info(connection: duckdb.DuckDBPyConnection) -> tuple[int, datetime]:
     """Id and commit time of the snapshot the connection reads."""
-    snapshot_id, snapshot_time = single_row(connection.execute(
-        "SELECT snapshot_id, snapshot_time FROM lake.snapshots() "
-        "WHERE snapshot_id = (SELECT id FROM lake.current_snapshot())"
-    ))
+    snapshot_id, snapshot_time = single_row(
+        connection.execute(
+            "SELECT snapshot_id, snapshot_time FROM lake.snapshots() "
+            "WHERE snapshot_id = (SELECT id FROM lake.current_snapshot())"
+        )
+    )
     return snapshot_id, snapshot_time
 
 
 def write_views(
-    connection: duckdb.DuckDBPyConnection, staging: Path, fmt: str,
+    connection: duckdb.DuckDBPyConnection,
+    staging: Path,
+    fmt: str,
     progress: Callable[[str], None],
 ) -> list[ViewExport]:
     writer = {"parquet": write_parquet, "csv": write_csv, "duckdb": write_duckdb_table}[fmt]
@@ -184,9 +188,7 @@ def write_parquet(connection: duckdb.DuckDBPyConnection, export: ViewExport, sta
         folder.mkdir()
         options = "FORMAT parquet"
         destination = folder / "data_0.parquet"
-    connection.execute(
-        f"COPY ({select_sql(export)}) TO '{sql.text(str(destination))}' ({options})"
-    )
+    connection.execute(f"COPY ({select_sql(export)}) TO '{sql.text(str(destination))}' ({options})")
     export.files = sorted(path for path in folder.rglob("*") if path.is_file())
 
 
@@ -210,8 +212,13 @@ def write_duckdb_table(
 
 
 def build_manifest(
-    staging: Path, exports: list[ViewExport], fmt: str, warehouse: Path, as_of: str | None,
-    snapshot_id: int, snapshot_time: datetime,
+    staging: Path,
+    exports: list[ViewExport],
+    fmt: str,
+    warehouse: Path,
+    as_of: str | None,
+    snapshot_id: int,
+    snapshot_time: datetime,
 ) -> dict:
     single_file = [staging / DUCKDB_FILE] if fmt == "duckdb" else []
     return {
@@ -296,5 +303,3 @@ def swap_into_place(staging: Path, target: Path) -> None:
 
 def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
-

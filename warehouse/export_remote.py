@@ -55,8 +55,9 @@ def export_to_object_store(
     with tempfile.TemporaryDirectory(prefix="perfledger-export-") as scratch:
         local = Path(scratch) / "export"
         manifest = export_warehouse(warehouse, local, fmt, as_of, progress)
-        files = sorted(path.relative_to(local).as_posix()
-                       for path in local.rglob("*") if path.is_file())
+        files = sorted(
+            path.relative_to(local).as_posix() for path in local.rglob("*") if path.is_file()
+        )
         written = [name for name in files if name != MANIFEST]
         for name in written:
             store.put_file(name, local / name)
@@ -71,5 +72,6 @@ def _check_replaceable(store: ObjectStore, existing: set[str]) -> None:
     if not existing:
         return
     if not is_export_manifest(store.get(MANIFEST)):
-        raise ExportError(f"{store.url} holds objects and no perfledger export; choose a new "
-                          "or empty prefix")
+        raise ExportError(
+            f"{store.url} holds objects and no perfledger export; choose a new or empty prefix"
+        )

@@ -90,8 +90,11 @@ def _creating(warehouse: Path) -> Iterator[None]:
         reason = error.strerror or str(error)
         raise WarehouseError(
             f"cannot write a warehouse at {warehouse}: {reason}"
-            + (f" ({error.filename})" if error.filename and str(error.filename) != str(warehouse)
-               else "")
+            + (
+                f" ({error.filename})"
+                if error.filename and str(error.filename) != str(warehouse)
+                else ""
+            )
             + "; pass --warehouse with a folder you can write to"
         ) from None
 
@@ -165,13 +168,16 @@ def _installed_extension(wheel_name: str) -> Path:
             "installed; install the project's locked requirements"
         )
     return (
-        Path(spec.origin).parent / "extensions" / f"v{duckdb.__version__}"
+        Path(spec.origin).parent
+        / "extensions"
+        / f"v{duckdb.__version__}"
         / f"{wheel_name}.duckdb_extension"
     )
 
 
-def _load_installed(connection: duckdb.DuckDBPyConnection, wheel_name: str,
-                    extension_name: str) -> None:
+def _load_installed(
+    connection: duckdb.DuckDBPyConnection, wheel_name: str, extension_name: str
+) -> None:
     """LOAD the binary of the installed package itself, never a copy others could write to.
 
     DuckDB finds an extension's entry point by its file name, so a binary whose package
@@ -189,8 +195,13 @@ def _load_installed(connection: duckdb.DuckDBPyConnection, wheel_name: str,
         connection.execute(f"LOAD '{sql.text(str(target))}'")
 
 
-def _load(connection: duckdb.DuckDBPyConnection, warehouse: Path, read_only: bool,
-          wheel_name: str, extension_name: str) -> None:
+def _load(
+    connection: duckdb.DuckDBPyConnection,
+    warehouse: Path,
+    read_only: bool,
+    wheel_name: str,
+    extension_name: str,
+) -> None:
     """LOAD one extension: a reader the warehouse's checked copy, a writer the installed one.
     A copy that no longer loads (cut short, or from another DuckDB build) is named, with the
     fix: the copies are made again from the installed packages when missing."""
@@ -200,14 +211,21 @@ def _load(connection: duckdb.DuckDBPyConnection, warehouse: Path, read_only: boo
         else:
             _load_installed(connection, wheel_name, extension_name)
     except duckdb.Error as error:
-        where = (f"the copy in {extensions_root()}" if read_only
-                 else f"the installed package duckdb-extension-{wheel_name}")
-        fix = (f"delete the folder {extensions_root()}: the next perfledger command "
-               "copies the extensions again from the installed packages" if read_only
-               else "reinstall the project's locked requirements")
+        where = (
+            f"the copy in {extensions_root()}"
+            if read_only
+            else f"the installed package duckdb-extension-{wheel_name}"
+        )
+        fix = (
+            f"delete the folder {extensions_root()}: the next perfledger command "
+            "copies the extensions again from the installed packages"
+            if read_only
+            else "reinstall the project's locked requirements"
+        )
         raise ExtensionError(
             f"the DuckDB extension {extension_name} does not load from {where} "
-            f"({first_line(error)}); {fix}") from None
+            f"({first_line(error)}); {fix}"
+        ) from None
 
 
 @functools.cache
@@ -237,9 +255,15 @@ def connect(
     from perfledger.warehouse import location  # a PostgreSQL catalog with data on object storage
 
     if (shared := location.shared(warehouse)) is not None:
-        return location.connect(warehouse, shared, read_only=read_only, views=views,
-                                snapshot_version=snapshot_version, snapshot_time=snapshot_time,
-                                require_migrated=require_migrated)
+        return location.connect(
+            warehouse,
+            shared,
+            read_only=read_only,
+            views=views,
+            snapshot_version=snapshot_version,
+            snapshot_time=snapshot_time,
+            require_migrated=require_migrated,
+        )
     if read_only:
         require_warehouse(warehouse)
     with _creating(warehouse):
@@ -313,8 +337,9 @@ def _migration_files() -> list[Path]:
 def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
     """Apply the numbered .sql files not applied yet, each recorded, in one transaction each."""
     try:
-        applied = {row[0] for row in connection.execute(
-            "SELECT name FROM schema_migrations").fetchall()}
+        applied = {
+            row[0] for row in connection.execute("SELECT name FROM schema_migrations").fetchall()
+        }
     except duckdb.CatalogException:  # a new warehouse (asking first spares every run a DDL)
         connection.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR, applied_at TIMESTAMPTZ)"
@@ -327,8 +352,7 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
         connection.execute("BEGIN")
         connection.execute(path.read_text(encoding="utf-8"))
         # Literals, not query parameters: binding one makes duckdb import pandas and numpy.
-        connection.execute(
-            f"INSERT INTO schema_migrations VALUES ('{sql.text(path.name)}', now())")
+        connection.execute(f"INSERT INTO schema_migrations VALUES ('{sql.text(path.name)}', now())")
         connection.execute(
             f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(f'migration {path.name}')}')"
         )
@@ -341,8 +365,12 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
 def applied_migrations(connection: duckdb.DuckDBPyConnection) -> set[str]:
     """The names of the migrations the attached warehouse records as applied."""
     try:
-        return {row[0] for row in connection.execute(
-            f"SELECT name FROM {LAKE}.main.schema_migrations").fetchall()}
+        return {
+            row[0]
+            for row in connection.execute(
+                f"SELECT name FROM {LAKE}.main.schema_migrations"
+            ).fetchall()
+        }
     except duckdb.CatalogException:  # a new warehouse: no table yet
         return set()
 
@@ -371,8 +399,11 @@ def current_snapshot(connection: duckdb.DuckDBPyConnection) -> int:
 
 def table_count(connection: duckdb.DuckDBPyConnection) -> int:
     """The warehouse's tables, as the catalog lists them."""
-    return single_value(connection.execute("SELECT count(*) FROM information_schema.tables "
-                                            f"WHERE table_catalog = '{LAKE}'"))
+    return single_value(
+        connection.execute(
+            f"SELECT count(*) FROM information_schema.tables WHERE table_catalog = '{LAKE}'"
+        )
+    )
 
 
 def create_views(
@@ -392,8 +423,9 @@ def create_views(
 
 
 @contextlib.contextmanager
-def writer_lock(warehouse: Path, wait_s: float = 0.0,
-                waiting: Callable[[str], None] = lambda message: None) -> Iterator[None]:
+def writer_lock(
+    warehouse: Path, wait_s: float = 0.0, waiting: Callable[[str], None] = lambda message: None
+) -> Iterator[None]:
     """One writer at a time: a second ingest waits up to `wait_s` (saying so once to
     `waiting`), then stops with a message."""
     from perfledger.warehouse import location
@@ -423,8 +455,10 @@ def writer_lock(warehouse: Path, wait_s: float = 0.0,
                 handle.seek(0)
                 holder = handle.read().strip() or "another process"
                 if not told and wait_s > 0:
-                    waiting(f"another ingest is writing to {warehouse} ({holder}): waiting "
-                            f"up to {wait_s:g} s for it to finish")
+                    waiting(
+                        f"another ingest is writing to {warehouse} ({holder}): waiting "
+                        f"up to {wait_s:g} s for it to finish"
+                    )
                     told = True
                 if time.monotonic() >= deadline:
                     raise WarehouseError(
@@ -445,7 +479,8 @@ def writer_lock(warehouse: Path, wait_s: float = 0.0,
 
 
 _LOCK_CHECK: contextvars.ContextVar[Callable[[], None]] = contextvars.ContextVar(
-    "perfledger_writer_lock_check", default=lambda: None)
+    "perfledger_writer_lock_check", default=lambda: None
+)
 
 
 def confirm_writer_lock() -> None:
@@ -506,16 +541,20 @@ ORDER BY f.end_snapshot IS NOT NULL, t.table_name, f.kind, f.begin_snapshot, 3
 
 def data_files(connection: duckdb.DuckDBPyConnection, warehouse: Path) -> list[DataFile]:
     """Every file the attached warehouse's catalog refers to, current ones first."""
-    return [DataFile(table, kind, Path(path), size, first, last)
-            for table, kind, path, size, first, last
-            in catalog_file_rows(connection, str(data_path(Path(warehouse))) + "/")]
+    return [
+        DataFile(table, kind, Path(path), size, first, last)
+        for table, kind, path, size, first, last in catalog_file_rows(
+            connection, str(data_path(Path(warehouse))) + "/"
+        )
+    ]
 
 
 def catalog_file_rows(connection: duckdb.DuckDBPyConnection, data: str) -> list[tuple]:
     """(table, kind, path, bytes, first snapshot, last snapshot) of every file the catalog
     refers to, a relative path read against the data path `data`."""
-    return connection.execute(_CATALOG_FILES.format(
-        meta=f"__ducklake_metadata_{LAKE}", data=sql.literal(data))).fetchall()
+    return connection.execute(
+        _CATALOG_FILES.format(meta=f"__ducklake_metadata_{LAKE}", data=sql.literal(data))
+    ).fetchall()
 
 
 def data_file_problem(file: DataFile) -> str | None:

@@ -34,12 +34,40 @@ COMMIT_GROUP_ROWS = 200_000
 # value's key, a spread is part of its raw text, and the others say where its labels came
 # from; hashing them would make every value of every existing warehouse look changed.
 CONTENT_COLUMNS = (
-    "row_identity", "model", "model_canonical", "variant", "platform", "vendor", "system",
-    "accelerator", "accelerator_count", "sdk_version", "sdk", "sdk_prerelease", "framework",
-    "framework_canonical", "dataset", "batch_size", "batch_size_number", "precision",
-    "activation_dtype", "weight_dtype", "division", "quality_target", "mlperf_id", "workload",
-    "phase", "metric", "value", "unit", "item_kind", "value_per_accelerator",
-    "published_number", "unit_published", "approximate", "raw_value",
+    "row_identity",
+    "model",
+    "model_canonical",
+    "variant",
+    "platform",
+    "vendor",
+    "system",
+    "accelerator",
+    "accelerator_count",
+    "sdk_version",
+    "sdk",
+    "sdk_prerelease",
+    "framework",
+    "framework_canonical",
+    "dataset",
+    "batch_size",
+    "batch_size_number",
+    "precision",
+    "activation_dtype",
+    "weight_dtype",
+    "division",
+    "quality_target",
+    "mlperf_id",
+    "workload",
+    "phase",
+    "metric",
+    "value",
+    "unit",
+    "item_kind",
+    "value_per_accelerator",
+    "published_number",
+    "unit_published",
+    "approximate",
+    "raw_value",
 )
 
 
@@ -81,8 +109,9 @@ def legacy_file_ids(connection: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """The ids of sources read before a file's id was its path (migration 012), by the URL
     of the file each one's current version came from: `file:///.../b/index.html` ->
     `file-index`."""
-    return dict(connection.execute(
-        "SELECT source_url, source_id FROM legacy_file_sources").fetchall())
+    return dict(
+        connection.execute("SELECT source_url, source_id FROM legacy_file_sources").fetchall()
+    )
 
 
 def known_documents(connection: duckdb.DuckDBPyConnection) -> set[str]:
@@ -126,11 +155,15 @@ def with_value_counts(
     if not wanted:
         return current
     with sql.text_in(connection, "source_id", wanted, "_counted_sources") as counted:
-        counts = dict(connection.execute(
-            f"SELECT source_id, count(*) FROM measurement_values WHERE {counted} GROUP BY 1"
-        ).fetchall())
-    return current | {source_id: replace(current[source_id], value_count=counts.get(source_id, 0))
-                      for source_id in wanted}
+        counts = dict(
+            connection.execute(
+                f"SELECT source_id, count(*) FROM measurement_values WHERE {counted} GROUP BY 1"
+            ).fetchall()
+        )
+    return current | {
+        source_id: replace(current[source_id], value_count=counts.get(source_id, 0))
+        for source_id in wanted
+    }
 
 
 def load_run(
@@ -192,18 +225,23 @@ class RunStage:
             if document.quarantine is not None:
                 # A comparison of one column, not a filter of the frame: a tenth of the cost.
                 document.counts.values_quarantined += int(
-                    (document.quarantine.get_column("stage") != "claims").sum())
+                    (document.quarantine.get_column("stage") != "claims").sum()
+                )
             if document.claims is not None and document.claims.height:
-                self._append("claims", document.claims.select(
-                    pl.lit(document.source_id).alias("source_id"),
-                    pl.lit(document.source_url).alias("source_url"),
-                    pl.lit(document.document_sha256).alias("document_sha256"),
-                    pl.all(),
-                ))
+                self._append(
+                    "claims",
+                    document.claims.select(
+                        pl.lit(document.source_id).alias("source_id"),
+                        pl.lit(document.source_url).alias("source_url"),
+                        pl.lit(document.document_sha256).alias("document_sha256"),
+                        pl.all(),
+                    ),
+                )
         document.claims_found = document.claims.height if document.claims is not None else 0
         if document.quarantine is not None and document.quarantine.height:
             document.claims_rejected = int(
-                (document.quarantine.get_column("stage") == "claims").sum())
+                (document.quarantine.get_column("stage") == "claims").sum()
+            )
         # Only the small parts stay: even an empty frame holds some kilobytes of its own, and
         # a run keeps every document until it commits.
         document.cells = None
@@ -254,8 +292,9 @@ class RunStage:
 
     def _parts_relation(self, name: StagedFrame, first: int, last: int) -> str:
         # A list, not a pattern: each reading of the parts sees them in one order.
-        return _files_relation([self._part_path(name, part) for part in range(first, last)],
-                               union_by_name=True)
+        return _files_relation(
+            [self._part_path(name, part) for part in range(first, last)], union_by_name=True
+        )
 
     def spill_measurements(self) -> None:
         """Spill the last measurements of a run whose others are on disk, so that their keys
@@ -284,14 +323,21 @@ class RunStage:
         while first < len(self._part_value_sources):
             last, rows = first, 0
             while last < len(self._part_value_sources) and (
-                    last == first or rows + self._part_value_sources[last][1] <= COMMIT_GROUP_ROWS):
+                last == first or rows + self._part_value_sources[last][1] <= COMMIT_GROUP_ROWS
+            ):
                 rows += self._part_value_sources[last][1]
                 last += 1
-            sources = [source for part in self._part_value_sources[first:last]
-                       for source in part[0]]
+            sources = [
+                source for part in self._part_value_sources[first:last] for source in part[0]
+            ]
             grouped.update(sources)
-            groups.append(ValueGroup(sources, self._parts_relation("measurements", first, last),
-                                     _files_relation(keys[first:last])))
+            groups.append(
+                ValueGroup(
+                    sources,
+                    self._parts_relation("measurements", first, last),
+                    _files_relation(keys[first:last]),
+                )
+            )
             first = last
         rest = [source for source in applied_sources if source not in grouped]
         if rest:
@@ -352,8 +398,9 @@ class _StagedValueKeys:
         if not self._same_schema:
             return
         if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1,
-                                              thread_name_prefix="perfledger-value-keys")
+            self._worker = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="perfledger-value-keys"
+            )
         self._pending.append(self._worker.submit(_write_value_keys, part))
 
     def finished(self) -> list[Path]:
@@ -375,10 +422,17 @@ def _write_value_keys(part: Path) -> Path:
     # the run's readers have the cores); small row groups for the same reason. No extension
     # is needed to read Parquet and hash; none may be fetched.
     rows = f"read_parquet('{sql.text(str(part))}')"
-    with duckdb.connect(config={"threads": 1, "autoinstall_known_extensions": False,
-                                "autoload_known_extensions": False}) as connection:
-        connection.execute(f"COPY ({_keys_query(rows)}) TO '{sql.text(str(target))}' "
-                           "(FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 8192)")
+    with duckdb.connect(
+        config={
+            "threads": 1,
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+        }
+    ) as connection:
+        connection.execute(
+            f"COPY ({_keys_query(rows)}) TO '{sql.text(str(target))}' "
+            "(FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 8192)"
+        )
     return target
 
 
@@ -404,8 +458,12 @@ def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
 
 def _repeated(name: str, runs: list[tuple[str, int]]) -> pl.Series:
     """A text column holding each value of `runs` for its number of rows."""
-    return pl.concat([pl.Series(name, [value], dtype=pl.String).new_from_index(0, count)
-                      for value, count in runs])
+    return pl.concat(
+        [
+            pl.Series(name, [value], dtype=pl.String).new_from_index(0, count)
+            for value, count in runs
+        ]
+    )
 
 
 def commit_run(
@@ -442,9 +500,15 @@ def commit_run(
         if applied:
             _apply_values(connection, run["run_id"], applied, stage, groups, marked)
             _replace_claims(connection, run["run_id"], applied, stage)
-        load_official(connection, run["run_id"], [
-            (document.source_id, document.mlperf) for document in applied
-            if document.mlperf is not None])
+        load_official(
+            connection,
+            run["run_id"],
+            [
+                (document.source_id, document.mlperf)
+                for document in applied
+                if document.mlperf is not None
+            ],
+        )
         for document in applied:
             for name, value in document.counts.__dict__.items():
                 setattr(counts, name, getattr(counts, name) + value)
@@ -459,7 +523,8 @@ def commit_run(
         message = sql.literal(f"ingest run {run['run_id']}")
         info = sql.literal(json.dumps(_commit_info(run, documents)))
         connection.execute(
-            f"CALL {LAKE}.set_commit_message('perfledger', {message}, extra_info => {info})")
+            f"CALL {LAKE}.set_commit_message('perfledger', {message}, extra_info => {info})"
+        )
         lake.confirm_writer_lock()
         connection.execute("COMMIT")
     except BaseException:
@@ -472,8 +537,12 @@ def commit_run(
 
 
 def _needs_recording(document: DocumentLoad) -> bool:
-    return (document.status != "unchanged" or document.document_row is not None
-            or bool(document.errors) or document.fetch_record is not None)
+    return (
+        document.status != "unchanged"
+        or document.document_row is not None
+        or bool(document.errors)
+        or document.fetch_record is not None
+    )
 
 
 def _commit_info(run: dict, documents: list[DocumentLoad]) -> dict:
@@ -487,31 +556,51 @@ def _commit_info(run: dict, documents: list[DocumentLoad]) -> dict:
     }
 
 
-def _record_documents(connection, run_id: str, documents: list[DocumentLoad],
-                      stage: RunStage) -> None:
+def _record_documents(
+    connection, run_id: str, documents: list[DocumentLoad], stage: RunStage
+) -> None:
     """Every document read, new or not: its run row, first sighting, cells, fetch, errors."""
     run_rows = [(run_id, d.source_id, d.document_sha256, d.status, d.message) for d in documents]
-    _insert_rows(connection, "run_documents", pl.DataFrame(
-        run_rows, schema=["run_id", "source_id", "document_sha256", "status", "message"],
-        orient="row"))
+    _insert_rows(
+        connection,
+        "run_documents",
+        pl.DataFrame(
+            run_rows,
+            schema=["run_id", "source_id", "document_sha256", "status", "message"],
+            orient="row",
+        ),
+    )
     first_sightings = [d.document_row for d in documents if d.document_row is not None]
     if first_sightings:
-        _insert_rows(connection, "documents",
-                     pl.DataFrame(first_sightings, infer_schema_length=None))
+        _insert_rows(
+            connection, "documents", pl.DataFrame(first_sightings, infer_schema_length=None)
+        )
     with stage.relation(connection, "cells") as cells:
         if cells is not None:
             with _one_writer_thread(connection):
                 _insert_relation(connection, "cells", cells)
-    fetches = [{"run_id": run_id, "source_id": d.source_id, **d.fetch_record}
-               for d in documents if d.fetch_record is not None]
+    fetches = [
+        {"run_id": run_id, "source_id": d.source_id, **d.fetch_record}
+        for d in documents
+        if d.fetch_record is not None
+    ]
     if fetches:
         _insert_rows(connection, "fetches", pl.DataFrame(fetches, infer_schema_length=None))
-    errors = [(run_id, d.source_id, location, d.document_sha256, stage_name, reason)
-              for d in documents for location, stage_name, reason in d.errors]
+    errors = [
+        (run_id, d.source_id, location, d.document_sha256, stage_name, reason)
+        for d in documents
+        for location, stage_name, reason in d.errors
+    ]
     if errors:
-        _insert_rows(connection, "document_errors", pl.DataFrame(
-            errors, schema=["run_id", "source_id", "location", "document_sha256", "stage",
-                            "reason"], orient="row"))
+        _insert_rows(
+            connection,
+            "document_errors",
+            pl.DataFrame(
+                errors,
+                schema=["run_id", "source_id", "location", "document_sha256", "stage", "reason"],
+                orient="row",
+            ),
+        )
 
 
 def _insert_rows(connection, table: str, frame: pl.DataFrame) -> None:
@@ -520,8 +609,9 @@ def _insert_rows(connection, table: str, frame: pl.DataFrame) -> None:
         _insert_relation(connection, table, rows, frame.columns)
 
 
-def _insert_relation(connection, table: str, relation: str,
-                     columns: list[str] | None = None) -> None:
+def _insert_relation(
+    connection, table: str, relation: str, columns: list[str] | None = None
+) -> None:
     columns = columns or _relation_columns(connection, relation)
     names = ", ".join(f'"{name}"' for name in columns)
     connection.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {relation}")
@@ -542,12 +632,19 @@ def _one_writer_thread(connection) -> Iterator[None]:
 def _relation_columns(connection, relation: str) -> list[str]:
     """The relation's columns in order, from a query's description (information_schema
     costs four times as much on a DuckLake table)."""
-    return [column[0] for column in
-            connection.execute(f"SELECT * FROM {relation} LIMIT 0").description]
+    return [
+        column[0] for column in connection.execute(f"SELECT * FROM {relation} LIMIT 0").description
+    ]
 
 
-def _apply_values(connection, run_id: str, applied: list[DocumentLoad], stage: RunStage,
-                  groups: list[ValueGroup], marked: list[MarkedGroup]) -> None:
+def _apply_values(
+    connection,
+    run_id: str,
+    applied: list[DocumentLoad],
+    stage: RunStage,
+    groups: list[ValueGroup],
+    marked: list[MarkedGroup],
+) -> None:
     """Bring each applied source's current values to its new version: update, insert and
     delete by key, a group of sources at a time. The groups of a large run were marked
     before the transaction (`mark_groups`); a run of one group is marked here."""
@@ -588,8 +685,9 @@ def _write_group(connection, run_id: str, group: MarkedGroup) -> None:
 
 
 # The staged rows of a group without any: the columns of a stored value, none of its own.
-_NO_ROWS = ("(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values "
-            "LIMIT 0)")
+_NO_ROWS = (
+    "(SELECT * EXCLUDE (measurement_key, content_hash, run_id) FROM measurement_values LIMIT 0)"
+)
 
 
 @dataclass(frozen=True)
@@ -608,8 +706,9 @@ def _group_documents(group: ValueGroup, applied: list[DocumentLoad]) -> list[Doc
 
 
 @contextlib.contextmanager
-def _marked_here(connection, group: ValueGroup,
-                 applied: list[DocumentLoad]) -> Iterator[MarkedGroup]:
+def _marked_here(
+    connection, group: ValueGroup, applied: list[DocumentLoad]
+) -> Iterator[MarkedGroup]:
     """The group marked into the temporary table `_keys`, dropped once written."""
     documents = _group_documents(group, applied)
     with sql.frame_view(connection, "_applied", _sources_frame(documents)):
@@ -623,8 +722,9 @@ def _marked_here(connection, group: ValueGroup,
             connection.execute("DROP TABLE IF EXISTS _stored")
 
 
-def mark_groups(connection, groups: list[ValueGroup], applied: list[DocumentLoad],
-                folder: Path) -> list[MarkedGroup]:
+def mark_groups(
+    connection, groups: list[ValueGroup], applied: list[DocumentLoad], folder: Path
+) -> list[MarkedGroup]:
     """The groups of a run of several, each compared with the stored values into a file of
     marks; [] for a run of one group, which the transaction marks itself.
 
@@ -641,15 +741,20 @@ def mark_groups(connection, groups: list[ValueGroup], applied: list[DocumentLoad
         with _marked_here(connection, group, applied) as here:
             connection.execute(
                 "COPY (SELECT measurement_key, content_hash, added, changed FROM _keys) "
-                f"TO '{sql.text(str(marks))}' (FORMAT parquet, COMPRESSION uncompressed)")
-        marked.append(MarkedGroup(here.documents, group.rows,
-                                  f"read_parquet('{sql.text(str(marks))}')", here.totals))
+                f"TO '{sql.text(str(marks))}' (FORMAT parquet, COMPRESSION uncompressed)"
+            )
+        marked.append(
+            MarkedGroup(
+                here.documents, group.rows, f"read_parquet('{sql.text(str(marks))}')", here.totals
+            )
+        )
     return marked
 
 
 def _sources_frame(documents: list[DocumentLoad]) -> pl.DataFrame:
-    return pl.DataFrame({"source_id": [d.source_id for d in documents]},
-                        schema={"source_id": pl.String})
+    return pl.DataFrame(
+        {"source_id": [d.source_id for d in documents]}, schema={"source_id": pl.String}
+    )
 
 
 def _define_keys(connection, rows: str, keys: str | None = None) -> None:
@@ -661,8 +766,11 @@ def _define_keys(connection, rows: str, keys: str | None = None) -> None:
 
     The content hash is computed once: `_keys` reads it from `keys` when the stage computed
     it during the run (see `_StagedValueKeys`), else computes it with every thread."""
-    source = f"SELECT measurement_key, content_hash, source_id FROM {keys}" if keys else (
-        _keys_query(rows))
+    source = (
+        f"SELECT measurement_key, content_hash, source_id FROM {keys}"
+        if keys
+        else (_keys_query(rows))
+    )
     connection.execute(
         f"CREATE OR REPLACE TEMP TABLE _keys AS SELECT *, true AS added, false AS changed "
         f"FROM ({source})"
@@ -759,8 +867,7 @@ def _write_values(connection, totals: RunCounts, marks: str) -> None:
         )
 
 
-def _replace_claims(connection, run_id: str, applied: list[DocumentLoad],
-                    stage: RunStage) -> None:
+def _replace_claims(connection, run_id: str, applied: list[DocumentLoad], stage: RunStage) -> None:
     sources = [d.source_id for d in applied]
     with sql.text_in(connection, "source_id", sources, "_replaced_sources") as replaced:
         connection.execute(f"DELETE FROM claim_rows WHERE {replaced}")
@@ -794,16 +901,30 @@ def _record_revisions(connection, run_id: str, applied: list[DocumentLoad]) -> N
         return
     rows = pl.DataFrame(
         [
-            (run_id, d.source_id, d.document_sha256, d.previous_sha256, d.counts.values_added,
-             d.counts.values_changed, d.counts.values_removed,
-             d.counts.values_added + d.counts.values_changed + d.counts.values_removed > 0,
-             position)
+            (
+                run_id,
+                d.source_id,
+                d.document_sha256,
+                d.previous_sha256,
+                d.counts.values_added,
+                d.counts.values_changed,
+                d.counts.values_removed,
+                d.counts.values_added + d.counts.values_changed + d.counts.values_removed > 0,
+                position,
+            )
             for position, d in enumerate(applied)
         ],
-        schema={"run_id": pl.String, "source_id": pl.String, "document_sha256": pl.String,
-                "previous_sha256": pl.String, "values_added": pl.Int32,
-                "values_changed": pl.Int32, "values_removed": pl.Int32,
-                "changed": pl.Boolean, "position": pl.Int32},
+        schema={
+            "run_id": pl.String,
+            "source_id": pl.String,
+            "document_sha256": pl.String,
+            "previous_sha256": pl.String,
+            "values_added": pl.Int32,
+            "values_changed": pl.Int32,
+            "values_removed": pl.Int32,
+            "changed": pl.Boolean,
+            "position": pl.Int32,
+        },
         orient="row",
     )
     with sql.frame_view(connection, "_incoming_revisions", rows) as incoming:
@@ -811,9 +932,14 @@ def _record_revisions(connection, run_id: str, applied: list[DocumentLoad]) -> N
 
 
 def _write_revisions(connection) -> None:
-    shas = [sha for row in connection.execute(
-        "SELECT document_sha256, previous_sha256 FROM temp.main._revision_rows").fetchall()
-        for sha in row if sha]
+    shas = [
+        sha
+        for row in connection.execute(
+            "SELECT document_sha256, previous_sha256 FROM temp.main._revision_rows"
+        ).fetchall()
+        for sha in row
+        if sha
+    ]
     if not shas:
         return
     # A list of values, not a join, lets DuckLake skip every data file whose sha256 range

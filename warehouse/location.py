@@ -68,11 +68,26 @@ _URL_SCHEMES = ("postgres://", "postgresql://")
 _DATA_SCHEMES = ("s3://",)
 # libpq connection keywords a URL may carry besides host, port, user and dbname; the
 # password is never one of them.
-_LIBPQ_OPTIONS = frozenset({
-    "sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl", "passfile", "connect_timeout",
-    "application_name", "target_session_attrs", "options", "service", "gssencmode",
-    "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
-})
+_LIBPQ_OPTIONS = frozenset(
+    {
+        "sslmode",
+        "sslrootcert",
+        "sslcert",
+        "sslkey",
+        "sslcrl",
+        "passfile",
+        "connect_timeout",
+        "application_name",
+        "target_session_attrs",
+        "options",
+        "service",
+        "gssencmode",
+        "keepalives",
+        "keepalives_idle",
+        "keepalives_interval",
+        "keepalives_count",
+    }
+)
 _SECRET_KEYWORDS = frozenset({"password", "sslpassword"})
 _KEYWORD = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']*)")
 # The lock is per catalog database (PostgreSQL's advisory locks are), named by the schema
@@ -80,9 +95,11 @@ _KEYWORD = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']*)")
 _LOCK_NAMESPACE = b"perfledger writer\0"
 # Whether this session holds an advisory lock on a bigint key, by the key's high and low
 # halves (pg_locks lists such a lock as classid, objid and objsubid 1).
-_LOCK_HELD: LiteralString = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
-              "AND pid = pg_backend_pid() AND objsubid = 1 AND classid = %s::bigint::oid "
-              "AND objid = %s::bigint::oid)")
+_LOCK_HELD: LiteralString = (
+    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
+    "AND pid = pg_backend_pid() AND objsubid = 1 AND classid = %s::bigint::oid "
+    "AND objid = %s::bigint::oid)"
+)
 _LOCK_SESSION_SETTINGS: tuple[LiteralString, ...] = (
     "SET idle_session_timeout = 0",
     "SET tcp_keepalives_idle = 30",
@@ -138,10 +155,16 @@ class SharedLocation:
 
     def default_local_dir(self) -> Path:
         data_home = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
-        name = "-".join(part for part in (
-            self.catalog.get("host") or self.catalog.get("service") or "local",
-            self.catalog.get("port", ""), self.catalog.get("dbname", ""), self.schema or "",
-        ) if part)
+        name = "-".join(
+            part
+            for part in (
+                self.catalog.get("host") or self.catalog.get("service") or "local",
+                self.catalog.get("port", ""),
+                self.catalog.get("dbname", ""),
+                self.schema or "",
+            )
+            if part
+        )
         digest = hashlib.sha256(self.identity().encode()).hexdigest()[:10]
         return data_home / "perfledger" / "shared" / f"{_safe(name)}-{digest}"
 
@@ -152,8 +175,7 @@ class SharedLocation:
 
     def lock_key(self, purpose: bytes = b"") -> int:
         """The advisory lock of the warehouse's writer; `purpose` names another lock of it."""
-        digest = hashlib.sha256(_LOCK_NAMESPACE + purpose
-                                + (self.schema or "").encode()).digest()
+        digest = hashlib.sha256(_LOCK_NAMESPACE + purpose + (self.schema or "").encode()).digest()
         return int.from_bytes(digest[:8], "big", signed=True)
 
     def file_text(self) -> str:
@@ -218,17 +240,21 @@ def parse_url(url: str) -> SharedLocation:
         port = parts.port
         query = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
     except ValueError as error:
-        raise LocationError(f"cannot read the warehouse location ({error}): write it as "
-                            f"{example}") from None
+        raise LocationError(
+            f"cannot read the warehouse location ({error}): write it as {example}"
+        ) from None
     if parts.password is not None:
         raise LocationError(
             "the warehouse location holds a password: remove it and set PGPASSWORD (or use "
-            "~/.pgpass) instead, so that it is never written down or shown")
+            "~/.pgpass) instead, so that it is never written down or shown"
+        )
     catalog: dict[str, str] = {}
     dbname = unquote(parts.path.lstrip("/"))
     if not dbname or "/" in dbname:
-        raise LocationError(f"the warehouse location {_without_secrets(url)} names no "
-                            f"database: write it as {example}")
+        raise LocationError(
+            f"the warehouse location {_without_secrets(url)} names no "
+            f"database: write it as {example}"
+        )
     catalog["dbname"] = dbname
     if parts.hostname:
         catalog["host"] = unquote(parts.hostname)
@@ -238,22 +264,22 @@ def parse_url(url: str) -> SharedLocation:
         catalog["user"] = unquote(parts.username)
     options = dict(query)
     if len(options) != len(query):
-        raise LocationError(f"the warehouse location {_without_secrets(url)} repeats a "
-                            "parameter")
+        raise LocationError(f"the warehouse location {_without_secrets(url)} repeats a parameter")
     data = options.pop("data", None)
     schema = options.pop("schema", None) or None
     for key, value in options.items():
         if key in _SECRET_KEYWORDS:
             raise LocationError(
                 f"the warehouse location holds a {key}: remove it and set it in the "
-                "environment (PGPASSWORD, ~/.pgpass) instead")
+                "environment (PGPASSWORD, ~/.pgpass) instead"
+            )
         if key not in _LIBPQ_OPTIONS:
             raise LocationError(
                 f"the warehouse location has an unknown parameter {key!r}: it takes data=, "
-                f"schema= and the libpq options {', '.join(sorted(_LIBPQ_OPTIONS))}")
+                f"schema= and the libpq options {', '.join(sorted(_LIBPQ_OPTIONS))}"
+            )
         catalog[key] = value
-    return SharedLocation(catalog, _data_path(data, _without_secrets(url)),
-                          _schema(schema))
+    return SharedLocation(catalog, _data_path(data, _without_secrets(url)), _schema(schema))
 
 
 def parse_file(path: Path) -> tuple[SharedLocation, Path | None]:
@@ -270,24 +296,34 @@ def _from_table(table: dict, path: Path) -> tuple[SharedLocation, Path | None]:
     catalog = table.get("catalog")
     if not isinstance(catalog, str) or not catalog.strip():
         raise LocationError(
-            f"{path} names no catalog: write catalog = \"postgres:dbname=DB host=HOST\" and "
-            "data = \"s3://BUCKET/PREFIX/\"")
+            f'{path} names no catalog: write catalog = "postgres:dbname=DB host=HOST" and '
+            'data = "s3://BUCKET/PREFIX/"'
+        )
     local = table.get("local")
     local_dir = Path(local).expanduser() if isinstance(local, str) and local else None
     if catalog.startswith(_URL_SCHEMES):
         url = parse_url(catalog)
         data = table.get("data") or url.data
-        return (SharedLocation(url.catalog, _data_path(data, str(path)),
-                               _schema(table.get("schema") or url.schema)), local_dir)
+        return (
+            SharedLocation(
+                url.catalog, _data_path(data, str(path)), _schema(table.get("schema") or url.schema)
+            ),
+            local_dir,
+        )
     if catalog.startswith("ducklake:"):
         catalog = catalog.removeprefix("ducklake:")
     if not catalog.startswith("postgres:"):
         raise LocationError(
             f"{path}: the catalog {catalog.split(':')[0]!r} is not supported; a shared "
-            "warehouse's catalog is PostgreSQL: catalog = \"postgres:dbname=DB host=HOST\"")
+            'warehouse\'s catalog is PostgreSQL: catalog = "postgres:dbname=DB host=HOST"'
+        )
     keywords = parse_conninfo(catalog.removeprefix("postgres:"), str(path))
-    return (SharedLocation(keywords, _data_path(table.get("data"), str(path)),
-                           _schema(table.get("schema"))), local_dir)
+    return (
+        SharedLocation(
+            keywords, _data_path(table.get("data"), str(path)), _schema(table.get("schema"))
+        ),
+        local_dir,
+    )
 
 
 def parse_conninfo(text: str, where: str) -> dict[str, str]:
@@ -298,15 +334,18 @@ def parse_conninfo(text: str, where: str) -> dict[str, str]:
     while position < len(text):
         match = _KEYWORD.match(text, position)
         if match is None:
-            raise LocationError(f"{where}: cannot read the catalog's connection string near "
-                                f"{text[position:position + 20]!r}")
+            raise LocationError(
+                f"{where}: cannot read the catalog's connection string near "
+                f"{text[position : position + 20]!r}"
+            )
         key, value = match.group(1).lower(), match.group(2)
         if value.startswith("'"):
             value = re.sub(r"\\(.)", r"\1", value[1:-1])
         if key in _SECRET_KEYWORDS:
             raise LocationError(
                 f"{where}: the catalog's connection string holds a {key}: remove it and set "
-                "PGPASSWORD (or use ~/.pgpass) instead, so that it is never written down")
+                "PGPASSWORD (or use ~/.pgpass) instead, so that it is never written down"
+            )
         keywords[key] = value
         position = match.end()
         while position < len(text) and text[position].isspace():
@@ -334,22 +373,26 @@ def connect(
     with lake._creating(warehouse):
         warehouse.mkdir(parents=True, exist_ok=True)
         # As for a folder: a reader loads the checked copies, a writer the installed binaries.
-        extension_dir = (_extension_dir(warehouse, extensions) if read_only
-                         else lake.extensions_root())
-    connection = duckdb.connect(config={
-        "autoinstall_known_extensions": False,
-        "autoload_known_extensions": False,
-        "extension_directory": str(extension_dir),
-        "allow_unsigned_extensions": not read_only,
-        "preserve_insertion_order": True,
-    })
+        extension_dir = (
+            _extension_dir(warehouse, extensions) if read_only else lake.extensions_root()
+        )
+    connection = duckdb.connect(
+        config={
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+            "extension_directory": str(extension_dir),
+            "allow_unsigned_extensions": not read_only,
+            "preserve_insertion_order": True,
+        }
+    )
     try:
         for wheel_name, extension_name in extensions.items():
             lake._load(connection, warehouse, read_only, wheel_name, extension_name)
         if not read_only:
             with lake._creating(warehouse):
-                _extension_dir(warehouse, extensions,
-                               single_value(connection.execute("PRAGMA platform")))
+                _extension_dir(
+                    warehouse, extensions, single_value(connection.execute("PRAGMA platform"))
+                )
         _create_secrets(connection, location)
         if "httpfs" in extensions.values():
             _ride_out_object_store_faults(connection)
@@ -357,7 +400,8 @@ def connect(
             _end_writer_with_its_catalog_sessions(connection)
         connection.execute(
             f"ATTACH '{sql.text(attach_target(location, read_only))}' AS {lake.LAKE} "
-            f"({', '.join(attach_options(location, read_only, snapshot_version, snapshot_time))})")
+            f"({', '.join(attach_options(location, read_only, snapshot_version, snapshot_time))})"
+        )
         connection.execute(f"USE {lake.LAKE}")
         # In the try: a new warehouse's migrations are its first writes to the object store,
         # and a store that fails them is named as a catalog that fails the attach is.
@@ -366,9 +410,10 @@ def connect(
         elif snapshot_version is None and snapshot_time is None and require_migrated:
             lake._require_migrated(connection, location.display())
         if views:
-            lake.create_views(connection,
-                              skip_missing_tables=snapshot_version is not None
-                              or snapshot_time is not None)
+            lake.create_views(
+                connection,
+                skip_missing_tables=snapshot_version is not None or snapshot_time is not None,
+            )
     except duckdb.Error as error:
         connection.close()
         raise _open_error(location, read_only, error) from None
@@ -388,9 +433,12 @@ def attach_target(location: SharedLocation, read_only: bool = False) -> str:
     return "ducklake:postgres:" + SharedLocation(keywords, location.data).conninfo
 
 
-def attach_options(location: SharedLocation, read_only: bool,
-                   snapshot_version: int | None = None,
-                   snapshot_time: str | None = None) -> list[str]:
+def attach_options(
+    location: SharedLocation,
+    read_only: bool,
+    snapshot_version: int | None = None,
+    snapshot_time: str | None = None,
+) -> list[str]:
     options = [f"DATA_PATH '{sql.text(location.lake_data)}'"]
     if location.schema:
         options.append(f"METADATA_SCHEMA '{sql.text(location.schema)}'")
@@ -405,8 +453,9 @@ def attach_options(location: SharedLocation, read_only: bool,
     return options
 
 
-def s3_secret_options(location: SharedLocation,
-                      environ: dict[str, str] | None = None) -> dict[str, str] | None:
+def s3_secret_options(
+    location: SharedLocation, environ: dict[str, str] | None = None
+) -> dict[str, str] | None:
     """The options of the DuckDB S3 secret made from the AWS_* variables, or None where they
     hold no key (DuckDB's own secrets then apply). Values for the statement only: never
     logged."""
@@ -439,35 +488,44 @@ def _create_secrets(connection: duckdb.DuckDBPyConnection, location: SharedLocat
         return
     listed = ", ".join(
         f"{key} {value}" if key in ("TYPE", "USE_SSL") else f"{key} '{sql.text(value)}'"
-        for key, value in options.items())
+        for key, value in options.items()
+    )
     try:
         connection.execute(f"CREATE OR REPLACE TEMPORARY SECRET perfledger_s3 ({listed})")
     except duckdb.Error as error:
         # The statement holds the keys: only DuckDB's first line, which names none, is shown.
         raise lake.WarehouseError(
-            "cannot make a DuckDB S3 secret from the AWS_* variables: "
-            f"{lake.first_line(error)}") from None
+            f"cannot make a DuckDB S3 secret from the AWS_* variables: {lake.first_line(error)}"
+        ) from None
 
 
-def _open_error(location: SharedLocation, read_only: bool,
-                error: duckdb.Error) -> lake.WarehouseError:
+def _open_error(
+    location: SharedLocation, read_only: bool, error: duckdb.Error
+) -> lake.WarehouseError:
     reason = lake.first_line(error)
-    if read_only and ("read-only" in reason.lower() or "read only" in reason.lower()
-                      or "does not exist" in reason.lower()):
+    if read_only and (
+        "read-only" in reason.lower()
+        or "read only" in reason.lower()
+        or "does not exist" in reason.lower()
+    ):
         return lake.WarehouseError(
             f"no warehouse at {location.display()} ({reason}): run `perfledger ingest "
-            "--warehouse ...` first")
+            "--warehouse ...` first"
+        )
     return lake.WarehouseError(
         f"cannot open the warehouse at {location.display()}: {reason}. Check that PostgreSQL "
         "answers there and its credentials are in the environment (PGUSER, PGPASSWORD or "
         "~/.pgpass), and the object store's in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and "
-        "AWS_ENDPOINT_URL")
+        "AWS_ENDPOINT_URL"
+    )
 
 
 @contextlib.contextmanager
-def writer_lock(location: SharedLocation, wait_s: float = 0.0,
-                waiting: Callable[[str], None] = lambda message: None
-                ) -> Iterator[Callable[[], None]]:
+def writer_lock(
+    location: SharedLocation,
+    wait_s: float = 0.0,
+    waiting: Callable[[str], None] = lambda message: None,
+) -> Iterator[Callable[[], None]]:
     """One writer at a time across machines: a PostgreSQL session-level advisory lock on the
     catalog database, held on a connection of its own for the whole run; a second ingest
     waits up to `wait_s`, then stops naming the holder. The lock goes with its session, so a
@@ -476,44 +534,58 @@ def writer_lock(location: SharedLocation, wait_s: float = 0.0,
     key = location.lock_key()
 
     def busy(session: psycopg.Connection) -> str:
-        return (f"another ingest is writing to {location.display()} "
-                f"({_lock_holder(session, key)}); wait for it to finish or pass --wait SECONDS")
+        return (
+            f"another ingest is writing to {location.display()} "
+            f"({_lock_holder(session, key)}); wait for it to finish or pass --wait SECONDS"
+        )
 
     holder_name = f"perfledger writer on {socket.gethostname()} pid {os.getpid()}"[:63]
+
     # The session sits idle for the whole run: never ended for that, and ended within about a
     # minute of its machine vanishing (the server's keepalives), so that a writer whose
     # machine died holds the lock no longer than that.
     def waits(session: psycopg.Connection) -> None:
-        waiting(f"another ingest is writing to {location.display()} "
-                f"({_lock_holder(session, key)}): waiting up to {wait_s:g} s for it to finish")
+        waiting(
+            f"another ingest is writing to {location.display()} "
+            f"({_lock_holder(session, key)}): waiting up to {wait_s:g} s for it to finish"
+        )
 
-    with _advisory_lock(location, key, holder_name, wait_s, "the writer lock", busy,
-                        _LOCK_SESSION_SETTINGS, waits) as session:
+    with _advisory_lock(
+        location, key, holder_name, wait_s, "the writer lock", busy, _LOCK_SESSION_SETTINGS, waits
+    ) as session:
         import psycopg
 
         def still_held() -> None:
             try:
-                held = single_value(session.execute(_LOCK_HELD, [(key >> 32) & 0xFFFFFFFF,
-                                                                 key & 0xFFFFFFFF]))
+                held = single_value(
+                    session.execute(_LOCK_HELD, [(key >> 32) & 0xFFFFFFFF, key & 0xFFFFFFFF])
+                )
             except psycopg.Error as error:
                 raise lake.WarehouseError(
                     f"this run lost the writer lock of {location.display()} (its session "
                     f"ended: {lake.first_line(error)}); nothing of it was committed: run it "
-                    "again") from None
+                    "again"
+                ) from None
             if not held:
                 raise lake.WarehouseError(
                     f"this run no longer holds the writer lock of {location.display()}; "
-                    "nothing of it was committed: run it again")
+                    "nothing of it was committed: run it again"
+                )
 
         yield still_held
 
 
 @contextlib.contextmanager
-def _advisory_lock(location: SharedLocation, key: int, session_name: str, wait_s: float,
-                   what: str, busy: Callable[[psycopg.Connection], str],
-                   settings: tuple[LiteralString, ...] = (),
-                   waits: Callable[[psycopg.Connection], None] = lambda session: None
-                   ) -> Iterator[psycopg.Connection]:
+def _advisory_lock(
+    location: SharedLocation,
+    key: int,
+    session_name: str,
+    wait_s: float,
+    what: str,
+    busy: Callable[[psycopg.Connection], str],
+    settings: tuple[LiteralString, ...] = (),
+    waits: Callable[[psycopg.Connection], None] = lambda session: None,
+) -> Iterator[psycopg.Connection]:
     """A session-level advisory lock `key` on the catalog database, on a psycopg session of
     its own named `session_name`, tried until `wait_s` runs out (then WarehouseError with
     `busy(session)`); yields the session, and frees the lock when done. The lock goes with
@@ -523,14 +595,15 @@ def _advisory_lock(location: SharedLocation, key: int, session_name: str, wait_s
     except ImportError:
         raise lake.WarehouseError(
             f"a shared warehouse's {what.removeprefix('the ')} needs the package psycopg: "
-            "install the project's locked requirements") from None
+            "install the project's locked requirements"
+        ) from None
     try:
-        session = psycopg.connect(location.conninfo, autocommit=True,
-                                  application_name=session_name)
+        session = psycopg.connect(location.conninfo, autocommit=True, application_name=session_name)
     except psycopg.Error as error:
         raise lake.WarehouseError(
             f"cannot reach the catalog of {location.display()} to take {what}: "
-            f"{lake.first_line(error)}") from None
+            f"{lake.first_line(error)}"
+        ) from None
     with session:
         for setting in settings:
             with contextlib.suppress(psycopg.Error):
@@ -561,7 +634,8 @@ def _lock_holder(session: psycopg.Connection, key: int) -> str:
                WHERE l.locktype = 'advisory' AND l.granted AND l.database = (
                    SELECT oid FROM pg_database WHERE datname = current_database())
                  AND l.classid::bigint = %s AND l.objid::bigint = %s AND l.objsubid = 1""",
-            [high, low]).fetchone()
+            [high, low],
+        ).fetchone()
     except Exception:  # a role that may not read pg_stat_activity: say less
         row = None
     if not row:
@@ -571,8 +645,9 @@ def _lock_holder(session: psycopg.Connection, key: int) -> str:
     return f"{name or 'a session'}{where}, connected since {started:%Y-%m-%d %H:%M:%S %Z}"
 
 
-def _extension_dir(warehouse: Path, extensions: dict[str, str],
-                   platform: str | None = None) -> Path:
+def _extension_dir(
+    warehouse: Path, extensions: dict[str, str], platform: str | None = None
+) -> Path:
     """As lake._extension_dir, for the shared warehouse's extensions."""
     root = lake.extensions_root()
     target = root / f"v{duckdb.__version__}" / (platform or lake._platform())
@@ -601,7 +676,8 @@ def _write_location(folder: Path, location: SharedLocation) -> None:
         if existing is not None and existing.identity() != location.identity():
             raise LocationError(
                 f"{folder} already belongs to the shared warehouse {existing.display()}; "
-                f"name another folder for {location.display()} (local = ... in a .toml file)")
+                f"name another folder for {location.display()} (local = ... in a .toml file)"
+            )
         temporary = path.with_suffix(f".tmp{os.getpid()}")
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
@@ -611,12 +687,14 @@ def _data_path(data, where: str) -> str:
     if not isinstance(data, str) or not data.strip():
         raise LocationError(
             f"{where} names no data path: add data=s3://BUCKET/PREFIX (the Parquet files of "
-            "a shared warehouse live on object storage)")
+            "a shared warehouse live on object storage)"
+        )
     data = data.strip()
     if not data.startswith(_DATA_SCHEMES) and not data.startswith("/"):
         raise LocationError(
             f"{where}: the data path {data!r} is neither s3://BUCKET/PREFIX nor an absolute "
-            "folder every machine mounts")
+            "folder every machine mounts"
+        )
     if data.startswith("s3://") and not data.removeprefix("s3://").split("/")[0]:
         raise LocationError(f"{where}: the data path {data!r} names no bucket")
     return data.rstrip("/") + "/"
@@ -677,14 +755,16 @@ def _end_writer_with_its_catalog_sessions(connection: duckdb.DuckDBPyConnection)
     connection.execute("SET pg_pool_health_check_query = ''")
 
 
-def data_file_problems(connection: duckdb.DuckDBPyConnection, location: SharedLocation
-                       ) -> tuple[list[lake.DataFile], list[tuple[lake.DataFile, str]]]:
+def data_file_problems(
+    connection: duckdb.DuckDBPyConnection, location: SharedLocation
+) -> tuple[list[lake.DataFile], list[tuple[lake.DataFile, str]]]:
     """Every file the catalog refers to (its path relative to the data path), and those the
     object store lacks or holds at another size than the catalog records."""
     stored = store_at(location.lake_data).sizes()
     files, broken = [], []
-    for table, kind, path, size, first, last in lake.catalog_file_rows(connection,
-                                                                        location.lake_data):
+    for table, kind, path, size, first, last in lake.catalog_file_rows(
+        connection, location.lake_data
+    ):
         relative = path.removeprefix(location.lake_data)
         file = lake.DataFile(table, kind, Path(relative), size, first, last)
         files.append(file)
@@ -700,10 +780,19 @@ def data_file_problems(connection: duckdb.DuckDBPyConnection, location: SharedLo
 def settings_lock(location: SharedLocation, wait_s: float = 60.0) -> Iterator[None]:
     """One machine at a time edits the settings of a shared warehouse (a PostgreSQL
     advisory lock of its own, so that an edit never waits for a long ingest)."""
-    def busy(_session: psycopg.Connection) -> str:
-        return (f"another machine has been editing the settings of {location.display()} "
-                f"for {wait_s:.0f} s; try again")
 
-    with _advisory_lock(location, location.lock_key(b"settings\0"), "perfledger settings",
-                        wait_s, "the settings lock", busy):
+    def busy(_session: psycopg.Connection) -> str:
+        return (
+            f"another machine has been editing the settings of {location.display()} "
+            f"for {wait_s:.0f} s; try again"
+        )
+
+    with _advisory_lock(
+        location,
+        location.lock_key(b"settings\0"),
+        "perfledger settings",
+        wait_s,
+        "the settings lock",
+        busy,
+    ):
         yield

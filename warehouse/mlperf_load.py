@@ -9,8 +9,7 @@ from perfledger.warehouse import sql
 
 # Each table and the attribute of a reader's results that fills it.
 TRAINING_TABLES = {"mlperf_systems": "systems", "mlperf_runs": "runs", "mlperf_scores": "scores"}
-INFERENCE_TABLES = {"mlperf_inference_systems": "systems",
-                    "mlperf_inference_results": "results"}
+INFERENCE_TABLES = {"mlperf_inference_systems": "systems", "mlperf_inference_results": "results"}
 TABLES = TRAINING_TABLES  # the training tables, by the name callers used before inference
 
 
@@ -41,14 +40,16 @@ def load_official(
     with sql.frame_view(connection, "_mlperf_sources", sources) as replaced:
         for table in [*TRAINING_TABLES, *INFERENCE_TABLES]:
             connection.execute(
-                f"DELETE FROM {table} WHERE source_id IN (SELECT source_id FROM {replaced})")
+                f"DELETE FROM {table} WHERE source_id IN (SELECT source_id FROM {replaced})"
+            )
     frames: dict[str, list[pl.DataFrame]] = {}
     for source_id, results in loaded:
         for table, attribute in tables_of(results).items():
             frame = getattr(results, attribute)
             if frame.height:
                 frames.setdefault(table, []).append(
-                    frame.with_columns(source_id=pl.lit(source_id), run_id=pl.lit(run_id)))
+                    frame.with_columns(source_id=pl.lit(source_id), run_id=pl.lit(run_id))
+                )
     written = {}
     for table, parts in frames.items():
         rows = pl.concat(parts, how="diagonal_relaxed")

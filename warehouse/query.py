@@ -27,11 +27,19 @@ READ_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 # sight; DuckLake's maintenance functions rewrite or delete the warehouse's files.
 _REFUSED_PREFIXES = ("sqlite_", "postgres_")  # postgres_: a shared warehouse's catalog
 _REFUSED_FUNCTIONS = frozenset({"query", "query_table", "json_execute_serialized_sql"})
-_DUCKLAKE_MAINTENANCE = frozenset({
-    "add_data_files", "cleanup_old_files", "delete_orphaned_files", "expire_snapshots",
-    "flush_inlined_data", "merge_adjacent_files", "rewrite_data_files", "set_commit_message",
-    "set_option",
-})
+_DUCKLAKE_MAINTENANCE = frozenset(
+    {
+        "add_data_files",
+        "cleanup_old_files",
+        "delete_orphaned_files",
+        "expire_snapshots",
+        "flush_inlined_data",
+        "merge_adjacent_files",
+        "rewrite_data_files",
+        "set_commit_message",
+        "set_option",
+    }
+)
 _EXPLAIN_PREFIX = re.compile(r"^\s*EXPLAIN\s+(?:ANALY[SZ]E\s+)?(?:\([^)]*\)\s*)?", re.I)
 
 
@@ -52,8 +60,9 @@ def query_text(name: str) -> str:
     return (QUERIES_DIR / f"{name}.sql").read_text(encoding="utf-8")
 
 
-def run_query(warehouse: Path, name: str, parameters: dict | None = None,
-              as_of: str | None = None) -> tuple[list[str], list[tuple]]:
+def run_query(
+    warehouse: Path, name: str, parameters: dict | None = None, as_of: str | None = None
+) -> tuple[list[str], list[tuple]]:
     """One of the fixed queries in warehouse/queries/, its values bound as parameters."""
     connection = open_read_only(warehouse, as_of)
     try:
@@ -70,14 +79,17 @@ def resolve_as_of(warehouse: Path, as_of: str | None) -> dict:
         return {}
     if re.fullmatch(r"\d+", as_of.strip()):
         if int(as_of) >= 2**63:  # DuckLake's snapshot ids are BIGINT
-            raise lake.WarehouseError(f"--as-of {as_of.strip()}: the warehouse at {warehouse} "
-                                      "has no snapshot then (`perfledger snapshots` lists them)")
+            raise lake.WarehouseError(
+                f"--as-of {as_of.strip()}: the warehouse at {warehouse} "
+                "has no snapshot then (`perfledger snapshots` lists them)"
+            )
         return {"snapshot_version": int(as_of)}
     try:
         return {"snapshot_time": checked(as_of, "--as-of")}
     except ValueError as error:
-        raise ValueError(f"{error}, nor a snapshot id (`perfledger snapshots` lists them)"
-                         ) from None
+        raise ValueError(
+            f"{error}, nor a snapshot id (`perfledger snapshots` lists them)"
+        ) from None
 
 
 def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
@@ -99,20 +111,24 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
         if "snapshot_time" not in past:
             raise lake.WarehouseError(
                 f"--as-of {as_of}: the warehouse at {warehouse} has no snapshot then "
-                "(`perfledger snapshots` lists them)") from None
+                "(`perfledger snapshots` lists them)"
+            ) from None
         # A time before the warehouse existed: say which time --as-of means, when the first
         # ingest wrote its snapshot, and where the time a page was captured is kept.
         with lake.connect(warehouse, read_only=True, views=False) as connection:
             first = (ingest_snapshot_ids(connection) or [0])[0]
-            written = single_value(connection.execute(
-                "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [first]
-            ))
+            written = single_value(
+                connection.execute(
+                    "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [first]
+                )
+            )
         raise lake.WarehouseError(
             f"--as-of {as_of}: the warehouse at {warehouse} has no snapshot then. --as-of is "
             "a time of ingest (when `perfledger ingest` wrote a snapshot), and the first "
             f"snapshot ({first}) was written at {written.astimezone(UTC).isoformat()}; the "
             "time a page was captured is the column captured_at, e.g. "
-            f"WHERE captured_at <= '{past['snapshot_time']}'") from None
+            f"WHERE captured_at <= '{past['snapshot_time']}'"
+        ) from None
     if as_of is not None and not _has_view(connection, "measurements"):
         # A snapshot whose tables lack columns later migrations added leaves the views over
         # them out (lake.create_views): before the first ingest, that is every view.
@@ -125,8 +141,11 @@ def open_read_only(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPy
 
 
 def _has_view(connection: duckdb.DuckDBPyConnection, name: str) -> bool:
-    return bool(single_value(connection.execute(
-        "SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name])))
+    return bool(
+        single_value(
+            connection.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name])
+        )
+    )
 
 
 def _before_first_ingest(warehouse: Path, as_of: str, past: dict) -> lake.WarehouseError | None:
@@ -135,10 +154,13 @@ def _before_first_ingest(warehouse: Path, as_of: str, past: dict) -> lake.Wareho
         runs = ingest_snapshot_ids(connection)
         if not runs:
             return lake.WarehouseError(
-                f"--as-of {as_of}: no ingest has written a snapshot in {warehouse} yet")
-        written = single_value(connection.execute(
-            "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [runs[0]]
-        ))
+                f"--as-of {as_of}: no ingest has written a snapshot in {warehouse} yet"
+            )
+        written = single_value(
+            connection.execute(
+                "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [runs[0]]
+            )
+        )
     version, moment = past.get("snapshot_version"), past.get("snapshot_time")
     if version is not None and version >= runs[0]:
         return None
@@ -148,7 +170,8 @@ def _before_first_ingest(warehouse: Path, as_of: str, past: dict) -> lake.Wareho
         f"--as-of {as_of}: that is before the first ingest, when the warehouse was being "
         "created or its schema migrated (`perfledger snapshots --all` lists those snapshots) "
         f"and held no data; the first ingest snapshot is {runs[0]}, written at "
-        f"{written.astimezone(UTC).isoformat()}")
+        f"{written.astimezone(UTC).isoformat()}"
+    )
 
 
 def open_for_queries(warehouse: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
@@ -265,8 +288,9 @@ def snapshots(warehouse: Path, everything: bool = False) -> tuple[list[str], lis
     return columns, rows
 
 
-def snapshot_listing(warehouse: Path, everything: bool = False
-                     ) -> tuple[list[str], list[tuple], int]:
+def snapshot_listing(
+    warehouse: Path, everything: bool = False
+) -> tuple[list[str], list[tuple], int]:
     """`snapshots`, and how many snapshots it left out."""
     connection = open_read_only(warehouse)
     try:
@@ -278,15 +302,18 @@ def snapshot_listing(warehouse: Path, everything: bool = False
         connection.close()
 
 
-def _require_snapshots(connection: duckdb.DuckDBPyConnection, warehouse: Path,
-                       *versions: int) -> None:
-    existing = {row[0] for row in connection.execute(
-        "SELECT snapshot_id FROM lake.snapshots()").fetchall()}
+def _require_snapshots(
+    connection: duckdb.DuckDBPyConnection, warehouse: Path, *versions: int
+) -> None:
+    existing = {
+        row[0] for row in connection.execute("SELECT snapshot_id FROM lake.snapshots()").fetchall()
+    }
     missing = [str(version) for version in versions if version not in existing]
     if missing:
         raise ValueError(
             f"no snapshot {', '.join(missing)} in the warehouse at {warehouse}: it has "
-            f"snapshots {min(existing)} to {max(existing)} (`perfledger snapshots` lists them)")
+            f"snapshots {min(existing)} to {max(existing)} (`perfledger snapshots` lists them)"
+        )
 
 
 def ingest_snapshot_ids(

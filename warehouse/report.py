@@ -54,15 +54,29 @@ OPEN_TABLE_ROWS = 12  # a longer table is folded (<details>) so the page stays s
 # As sdk_progression's `improved`: more is better for throughput, less for every other
 # metric (latency, times, ranking place); an evaluation metric has no direction.
 HIGHER_IS_BETTER = frozenset({"throughput"})
-CATEGORY_COLOURS = ("#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b",
-                    "#b279a2", "#ff9da6", "#9d755d")
+CATEGORY_COLOURS = (
+    "#4c78a8",
+    "#f58518",
+    "#e45756",
+    "#72b7b2",
+    "#54a24b",
+    "#eeca3b",
+    "#b279a2",
+    "#ff9da6",
+    "#9d755d",
+)
 OTHER_COLOUR = "#b8b8b8"
 CHART_CONFIG = {
     "font": CHART_FONT,
     "padding": 8,
     "axis": {"labelFontSize": 11, "titleFontSize": 11, "labelLimit": LABEL_LIMIT},
-    "legend": {"labelFontSize": 11, "titleFontSize": 11, "labelLimit": LEGEND_LABEL_LIMIT,
-               "orient": "right", "columns": 1},
+    "legend": {
+        "labelFontSize": 11,
+        "titleFontSize": 11,
+        "labelLimit": LEGEND_LABEL_LIMIT,
+        "orient": "right",
+        "columns": 1,
+    },
     "header": {"labelFontSize": 12, "labelLimit": 240},
     "view": {"stroke": "#ddd"},
 }
@@ -95,7 +109,9 @@ class Report:
 
 
 def write_report(
-    warehouse: Path, out: Path, as_of: str | None = None,
+    warehouse: Path,
+    out: Path,
+    as_of: str | None = None,
     progress: Callable[[str], None] = lambda message: None,
     models: Sequence[str] = (),
 ) -> Report:
@@ -109,7 +125,8 @@ def write_report(
 
 
 def build_report(
-    warehouse: Path, as_of: str | None = None,
+    warehouse: Path,
+    as_of: str | None = None,
     progress: Callable[[str], None] = lambda message: None,
     models: Sequence[str] = (),
 ) -> Report:
@@ -123,8 +140,14 @@ def build_report(
         # Built on this module's helpers, the sections across vendors import it.
         from perfledger.warehouse.report_models import mlperf_inference_section, models_section
 
-        for build in (models_section, throughput_section, sdk_section, mlperf_section,
-                      mlperf_inference_section, claims_section):
+        for build in (
+            models_section,
+            throughput_section,
+            sdk_section,
+            mlperf_section,
+            mlperf_inference_section,
+            claims_section,
+        ):
             section = build(connection, render_svg, keep)
             progress(f"{section.title}: {'chart' if section.chart_svg else 'no chart'}")
             sections.append(section)
@@ -160,16 +183,18 @@ def svg_renderer() -> Callable[[dict], str]:
     return render
 
 
-def fetch(connection: duckdb.DuckDBPyConnection, sql: str,
-          parameters: dict | None = None) -> list[dict]:
+def fetch(
+    connection: duckdb.DuckDBPyConnection, sql: str, parameters: dict | None = None
+) -> list[dict]:
     result = connection.execute(sql, parameters)
     columns = [d[0] for d in result.description]
-    return [{c: json_ready(v) for c, v in zip(columns, row, strict=True)} for row in result.fetchall()]
+    return [
+        {c: json_ready(v) for c, v in zip(columns, row, strict=True)} for row in result.fetchall()
+    ]
 
 
 def chart_spec(values: list[dict], **spec) -> dict:
-    return {"$schema": VEGA_LITE_SCHEMA, "config": CHART_CONFIG, "data": {"values": values},
-            **spec}
+    return {"$schema": VEGA_LITE_SCHEMA, "config": CHART_CONFIG, "data": {"values": values}, **spec}
 
 
 def ranked(counts: dict[str, int]) -> list[str]:
@@ -184,16 +209,29 @@ def positive(value) -> bool:
 
 # ---- throughput -----------------------------------------------------------------------------
 
-COMPARISON_KEY = ("model_canonical", "variant", "workload", "phase", "dataset", "item_kind",
-                  "activation_dtype", "weight_dtype")
+COMPARISON_KEY = (
+    "model_canonical",
+    "variant",
+    "workload",
+    "phase",
+    "dataset",
+    "item_kind",
+    "activation_dtype",
+    "weight_dtype",
+)
 
 
 def throughput_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Section:
-    rows = with_system(row for row in fetch(connection, "SELECT * FROM comparable_throughput "
-                                                        "WHERE systems_compared > 1")
-                       if keep(row["model_canonical"]))
+    rows = with_system(
+        row
+        for row in fetch(
+            connection, "SELECT * FROM comparable_throughput WHERE systems_compared > 1"
+        )
+        if keep(row["model_canonical"])
+    )
     section = Section(
-        "throughput", "Throughput per accelerator by model and platform",
+        "throughput",
+        "Throughput per accelerator by model and platform",
         "Which system gives the most throughput per accelerator on each model? A row is one "
         "comparison: a model with the same variant, workload, dataset and precision measured "
         "on more than one system (view comparable_throughput); each dot is one system's best "
@@ -212,18 +250,30 @@ def throughput_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> 
         section.intro += (
             f" Drawn: the {len(charted)} of {len(comparisons)} comparisons with the most "
             f"systems, and in each its {TOP_SYSTEMS} fastest systems; the table lists every "
-            "comparison with all its systems.")
+            "comparison with all its systems."
+        )
     else:
         section.intro += " Every comparison and system is drawn; the table lists them too."
-    section.chart_svg = render_svg(throughput_spec(points, [label for label, _ in charted],
-                                                   colours))
+    section.chart_svg = render_svg(
+        throughput_spec(points, [label for label, _ in charted], colours)
+    )
     drawn = {label for label, _ in charted}
     section.table = rows_table(
-        [comparison_summary(label, systems, label in drawn)
-         for label, systems in sorted(comparisons, key=by_label)],
-        ["comparison", "drawn", "systems", "fastest system", "per accelerator", "unit",
-         "other systems (ratio to the fastest)"],
-        view="comparable_throughput", what="comparisons",
+        [
+            comparison_summary(label, systems, label in drawn)
+            for label, systems in sorted(comparisons, key=by_label)
+        ],
+        [
+            "comparison",
+            "drawn",
+            "systems",
+            "fastest system",
+            "per accelerator",
+            "unit",
+            "other systems (ratio to the fastest)",
+        ],
+        view="comparable_throughput",
+        what="comparisons",
     )
     return section
 
@@ -252,8 +302,9 @@ def group_comparisons(rows: list[dict]) -> list[tuple[str, list[dict]]]:
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault(tuple(row[column] for column in COMPARISON_KEY), []).append(row)
-    ordered = sorted(groups.values(), key=lambda systems: (-len(systems),
-                                                           comparison_label(systems[0])))
+    ordered = sorted(
+        groups.values(), key=lambda systems: (-len(systems), comparison_label(systems[0]))
+    )
     labelled, seen = [], {}
     for systems in ordered:
         label = comparison_label(systems[0])
@@ -271,18 +322,29 @@ def comparison_label(row: dict) -> str:
     precision = f"{row['activation_dtype']}/{row['weight_dtype']}"
     # The phase only where no variant names it ("Ph1 Pre-Training" is pre-training phase 1).
     phase = None if row["variant"] else row["phase"]
-    parts = [row["model_canonical"], row["variant"], phase, row["workload"], precision,
-             row["dataset"]]
+    parts = [
+        row["model_canonical"],
+        row["variant"],
+        phase,
+        row["workload"],
+        precision,
+        row["dataset"],
+    ]
     return " · ".join(str(p) for p in parts if p)
 
 
 def comparison_summary(label: str, systems: list[dict], drawn: bool) -> dict:
     best = systems[0]
     others = ", ".join(f"{row['system']} {row['ratio_to_best']:.2f}" for row in systems[1:])
-    return {"comparison": label, "drawn": "yes" if drawn else "",
-            "systems": len(systems), "fastest system": best["system"],
-            "per accelerator": best["value_per_accelerator"], "unit": best["unit"],
-            "other systems (ratio to the fastest)": others}
+    return {
+        "comparison": label,
+        "drawn": "yes" if drawn else "",
+        "systems": len(systems),
+        "fastest system": best["system"],
+        "per accelerator": best["value_per_accelerator"],
+        "unit": best["unit"],
+        "other systems (ratio to the fastest)": others,
+    }
 
 
 def throughput_spec(points: list[dict], comparisons: list[str], colours: list[str]) -> dict:
@@ -293,29 +355,54 @@ def throughput_spec(points: list[dict], comparisons: list[str], colours: list[st
         height=max(len(comparisons), 1) * ROW_HEIGHT,
         mark={"type": "point", "filled": True, "size": 70, "opacity": 0.9, "aria": False},
         encoding={
-            "y": {"field": "comparison", "type": "nominal", "sort": comparisons,
-                  "title": None},
-            "x": {"field": "value_per_accelerator", "type": "quantitative",
-                  "scale": {"type": "log"}, "title": "throughput per accelerator (items/s)"},
-            "color": {"field": "colour", "type": "nominal", "title": "system",
-                      "scale": {"domain": domain,
-                                "range": [*CATEGORY_COLOURS[:len(colours)], OTHER_COLOUR]}},
+            "y": {"field": "comparison", "type": "nominal", "sort": comparisons, "title": None},
+            "x": {
+                "field": "value_per_accelerator",
+                "type": "quantitative",
+                "scale": {"type": "log"},
+                "title": "throughput per accelerator (items/s)",
+            },
+            "color": {
+                "field": "colour",
+                "type": "nominal",
+                "title": "system",
+                "scale": {
+                    "domain": domain,
+                    "range": [*CATEGORY_COLOURS[: len(colours)], OTHER_COLOUR],
+                },
+            },
         },
     )
 
 
 # ---- SDK progression ------------------------------------------------------------------------
 
-CONFIGURATION_KEY = ("model_canonical", "variant", "workload", "phase", "dataset",
-                     "batch_size_number", "activation_dtype", "weight_dtype", "vendor", "system",
-                     "framework_canonical", "metric", "unit")
+CONFIGURATION_KEY = (
+    "model_canonical",
+    "variant",
+    "workload",
+    "phase",
+    "dataset",
+    "batch_size_number",
+    "activation_dtype",
+    "weight_dtype",
+    "vendor",
+    "system",
+    "framework_canonical",
+    "metric",
+    "unit",
+)
 
 
 def sdk_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Section:
-    rows = with_system(row for row in fetch(connection, "SELECT * FROM sdk_progression")
-                       if keep(row["model_canonical"]))
+    rows = with_system(
+        row
+        for row in fetch(connection, "SELECT * FROM sdk_progression")
+        if keep(row["model_canonical"])
+    )
     section = Section(
-        "sdk", "SDK progression",
+        "sdk",
+        "SDK progression",
         "Did newer SDKs make the same configuration faster? A configuration is a model, "
         "variant, system, framework, dataset, batch size, precision and metric published with "
         "more than one SDK version (view sdk_progression, built from every snapshot's values). "
@@ -330,36 +417,57 @@ def sdk_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Section
         )
         return section
     configurations = group_configurations(rows)
-    drawable = [steps for steps in configurations
-                if steps[0]["metric"] != "eval_metric" and all(positive(row["value"])
-                                                               for row in steps)]
+    drawable = [
+        steps
+        for steps in configurations
+        if steps[0]["metric"] != "eval_metric" and all(positive(row["value"]) for row in steps)
+    ]
     platforms = ranked(count_by([steps[0] for steps in drawable], "system"))
     charted = platforms[:TOP_PLATFORMS]
     if charted:
-        points = [{"system": row["system"], "line": row["line"],
-                   "metric": row["metric"], "sdk": row["sdk"], "better": row["better"]}
-                  for steps in drawable if steps[0]["system"] in charted for row in steps]
+        points = [
+            {
+                "system": row["system"],
+                "line": row["line"],
+                "metric": row["metric"],
+                "sdk": row["sdk"],
+                "better": row["better"],
+            }
+            for steps in drawable
+            if steps[0]["system"] in charted
+            for row in steps
+        ]
         sdk_order = sorted({row["sdk"] for row in points}, key=sdk_sort_key)
         section.chart_svg = render_svg(sdk_spec(points, charted, sdk_order))
         section.intro += (
             f" Drawn: the {len(charted)} of {len(platforms)} platforms with the most "
             "configurations; the table lists every configuration."
-            if len(platforms) > len(charted) else
-            " The table lists every configuration."
+            if len(platforms) > len(charted)
+            else " The table lists every configuration."
         )
     else:
         section.empty_message = (
             "No SDK progression can be drawn: every configuration's metric is an evaluation "
             "metric, with no better direction, or a value is not above zero. The table lists "
-            "them.")
+            "them."
+        )
     order = {platform: index for index, platform in enumerate(platforms)}
-    configurations.sort(key=lambda steps: (order.get(steps[0]["system"], len(order)),
-                                           steps[0]["configuration"]))
+    configurations.sort(
+        key=lambda steps: (order.get(steps[0]["system"], len(order)), steps[0]["configuration"])
+    )
     section.table = rows_table(
         [configuration_summary(steps) for steps in configurations],
-        ["configuration", "metric", "unit", "SDKs", "oldest SDK's value", "newest SDK's value",
-         "newest against oldest (above 1: better)"],
-        view="sdk_progression", what="configurations",
+        [
+            "configuration",
+            "metric",
+            "unit",
+            "SDKs",
+            "oldest SDK's value",
+            "newest SDK's value",
+            "newest against oldest (above 1: better)",
+        ],
+        view="sdk_progression",
+        what="configurations",
     )
     return section
 
@@ -387,20 +495,36 @@ def improvement(metric: str, first, value) -> float | None:
 
 
 def configuration_label(row: dict) -> str:
-    precision = (f"{row['activation_dtype']}/{row['weight_dtype']}"
-                 if row["activation_dtype"] or row["weight_dtype"] else None)
-    parts = [row["system"], row["model_canonical"], row["variant"], row["workload"],
-             row["phase"], row["framework_canonical"], row["dataset"], precision]
+    precision = (
+        f"{row['activation_dtype']}/{row['weight_dtype']}"
+        if row["activation_dtype"] or row["weight_dtype"]
+        else None
+    )
+    parts = [
+        row["system"],
+        row["model_canonical"],
+        row["variant"],
+        row["workload"],
+        row["phase"],
+        row["framework_canonical"],
+        row["dataset"],
+        precision,
+    ]
     batch = f"batch {row['batch_size_number']:g}" if row["batch_size_number"] else None
     return " · ".join(str(p) for p in [*parts, batch] if p)
 
 
 def configuration_summary(steps: list[dict]) -> dict:
     first, last = steps[0], steps[-1]
-    return {"configuration": first["configuration"], "metric": first["metric"],
-            "unit": first["unit"], "SDKs": " → ".join(str(row["sdk"]) for row in steps),
-            "oldest SDK's value": first["value"], "newest SDK's value": last["value"],
-            "newest against oldest (above 1: better)": significant(last["better"])}
+    return {
+        "configuration": first["configuration"],
+        "metric": first["metric"],
+        "unit": first["unit"],
+        "SDKs": " → ".join(str(row["sdk"]) for row in steps),
+        "oldest SDK's value": first["value"],
+        "newest SDK's value": last["value"],
+        "newest against oldest (above 1: better)": significant(last["better"]),
+    }
 
 
 def significant(value: float | None, digits: int = 3) -> float | None:
@@ -423,13 +547,25 @@ def sdk_spec(points: list[dict], platforms: list[str], sdk_order: list[str]) -> 
             "height": 150,
             "mark": {"type": "line", "strokeWidth": 1.2, "opacity": 0.7, "aria": False},
             "encoding": {
-                "x": {"field": "sdk", "type": "ordinal", "sort": sdk_order, "title": "SDK",
-                      "axis": {"labelAngle": -45}},
-                "y": {"field": "better", "type": "quantitative", "scale": {"type": "log"},
-                      "title": "× oldest SDK (above 1: better)"},
-                "color": {"field": "metric", "type": "nominal", "title": "metric",
-                          "scale": {"domain": metrics,
-                                    "range": list(CATEGORY_COLOURS[:len(metrics)])}},
+                "x": {
+                    "field": "sdk",
+                    "type": "ordinal",
+                    "sort": sdk_order,
+                    "title": "SDK",
+                    "axis": {"labelAngle": -45},
+                },
+                "y": {
+                    "field": "better",
+                    "type": "quantitative",
+                    "scale": {"type": "log"},
+                    "title": "× oldest SDK (above 1: better)",
+                },
+                "color": {
+                    "field": "metric",
+                    "type": "nominal",
+                    "title": "metric",
+                    "scale": {"domain": metrics, "range": list(CATEGORY_COLOURS[: len(metrics)])},
+                },
                 "detail": {"field": "line", "type": "nominal"},
             },
         },
@@ -441,10 +577,14 @@ def sdk_spec(points: list[dict], platforms: list[str], sdk_order: list[str]) -> 
 
 
 def mlperf_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Section:
-    rows = [row for row in fetch(connection, "SELECT * FROM mlperf_results")
-            if keep(row["model_canonical"])]
+    rows = [
+        row
+        for row in fetch(connection, "SELECT * FROM mlperf_results")
+        if keep(row["model_canonical"])
+    ]
     section = Section(
-        "mlperf", "MLPerf time to train",
+        "mlperf",
+        "MLPerf time to train",
         "How does time to train fall as accelerators are added? One line per division, model "
         "and framework through its best time at each accelerator count, a dot per result "
         "(view mlperf_results). Both axes are logarithmic.",
@@ -455,49 +595,98 @@ def mlperf_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Sect
     for row in rows:
         labels = (row["division"], row["model_canonical"], row["framework_canonical"])
         row["series"] = " · ".join(str(label) for label in labels if label)
-    drawable = [row for row in rows
-                if positive(row["accelerator_count"]) and positive(row["time_to_train_minutes"])]
-    counts = {series: len({row["accelerator_count"] for row in drawable
-                           if row["series"] == series})
-              for series in {row["series"] for row in drawable}}
+    drawable = [
+        row
+        for row in rows
+        if positive(row["accelerator_count"]) and positive(row["time_to_train_minutes"])
+    ]
+    counts = {
+        series: len({row["accelerator_count"] for row in drawable if row["series"] == series})
+        for series in {row["series"] for row in drawable}
+    }
     series = ranked(counts)
     charted = series[:TOP_SERIES]
     if charted:
-        points = [{"series": row["series"], "accelerator_count": row["accelerator_count"],
-                   "time_to_train_minutes": row["time_to_train_minutes"]}
-                  for row in drawable if row["series"] in charted]
+        points = [
+            {
+                "series": row["series"],
+                "accelerator_count": row["accelerator_count"],
+                "time_to_train_minutes": row["time_to_train_minutes"],
+            }
+            for row in drawable
+            if row["series"] in charted
+        ]
         section.chart_svg = render_svg(mlperf_spec(points, charted))
         if len(series) > len(charted):
-            section.intro += (f" Drawn: the {len(charted)} of {len(series)} series measured "
-                              "at the most accelerator counts; the table lists every result.")
+            section.intro += (
+                f" Drawn: the {len(charted)} of {len(series)} series measured "
+                "at the most accelerator counts; the table lists every result."
+            )
     rank = {name: index for index, name in enumerate(series)}
-    rows.sort(key=lambda row: (rank.get(row["series"], len(rank)),
-                               row["accelerator_count"] or 0, row["system"] or ""))
-    section.table = rows_table(rows, [
-        "mlperf_id", "division", "model_canonical", "system", "accelerator_count",
-        "framework_canonical", "time_to_train_minutes",
-    ], view="mlperf_results", what="results")
+    rows.sort(
+        key=lambda row: (
+            rank.get(row["series"], len(rank)),
+            row["accelerator_count"] or 0,
+            row["system"] or "",
+        )
+    )
+    section.table = rows_table(
+        rows,
+        [
+            "mlperf_id",
+            "division",
+            "model_canonical",
+            "system",
+            "accelerator_count",
+            "framework_canonical",
+            "time_to_train_minutes",
+        ],
+        view="mlperf_results",
+        what="results",
+    )
     return section
 
 
 def mlperf_spec(points: list[dict], series: list[str]) -> dict:
-    colour = {"field": "series", "type": "nominal", "title": None,
-              "scale": {"domain": series, "range": list(CATEGORY_COLOURS[:len(series)])}}
-    x = {"field": "accelerator_count", "type": "quantitative",
-         "scale": {"type": "log", "base": 2}, "title": "accelerators"}
+    colour = {
+        "field": "series",
+        "type": "nominal",
+        "title": None,
+        "scale": {"domain": series, "range": list(CATEGORY_COLOURS[: len(series)])},
+    }
+    x = {
+        "field": "accelerator_count",
+        "type": "quantitative",
+        "scale": {"type": "log", "base": 2},
+        "title": "accelerators",
+    }
     return chart_spec(
         points,
         width=PLOT_WIDTH,
         height=300,
         layer=[
-            {"mark": {"type": "line", "aria": False},
-             "encoding": {"x": x, "color": colour,
-                          "y": {"field": "time_to_train_minutes", "aggregate": "min",
-                                "type": "quantitative", "scale": {"type": "log"},
-                                "title": "time to train (minutes)"}}},
-            {"mark": {"type": "point", "filled": True, "size": 40, "aria": False},
-             "encoding": {"x": x, "color": colour,
-                          "y": {"field": "time_to_train_minutes", "type": "quantitative"}}},
+            {
+                "mark": {"type": "line", "aria": False},
+                "encoding": {
+                    "x": x,
+                    "color": colour,
+                    "y": {
+                        "field": "time_to_train_minutes",
+                        "aggregate": "min",
+                        "type": "quantitative",
+                        "scale": {"type": "log"},
+                        "title": "time to train (minutes)",
+                    },
+                },
+            },
+            {
+                "mark": {"type": "point", "filled": True, "size": 40, "aria": False},
+                "encoding": {
+                    "x": x,
+                    "color": colour,
+                    "y": {"field": "time_to_train_minutes", "type": "quantitative"},
+                },
+            },
         ],
     )
 
@@ -510,7 +699,8 @@ CLAIM_POINTS = ("claimed", "measured: supported", "measured: contradicted")
 
 def claims_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Section:
     section = Section(
-        "claims", "Claims against measured ratios",
+        "claims",
+        "Claims against measured ratios",
         "Do the vendors' comparative claims hold against the warehouse's own measurements? "
         "Each claim has the verdict of perfledger claims --check: supported when the ratio "
         "of both systems' best measured values on the claim's model and metric is at most "
@@ -527,28 +717,48 @@ def claims_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Sect
     counts = count_by(rows, "verdict")
     named = [verdict for verdict in VERDICTS if verdict in counts]
     named += sorted(set(counts) - set(VERDICTS))
-    section.intro += (f" {len(rows)} claim(s): "
-                      + ", ".join(f"{counts[verdict]} {verdict}" for verdict in named) + ".")
-    checked = [row for row in rows
-               if positive(row["measured_ratio"]) and positive(row["claimed_ratio"])]
+    section.intro += (
+        f" {len(rows)} claim(s): "
+        + ", ".join(f"{counts[verdict]} {verdict}" for verdict in named)
+        + "."
+    )
+    checked = [
+        row for row in rows if positive(row["measured_ratio"]) and positive(row["claimed_ratio"])
+    ]
     for number, row in enumerate(checked, start=1):
         row["chart"] = f"#{number}" if number <= TOP_CLAIMS else ""
     if checked:
         charted = checked[:TOP_CLAIMS]
         section.chart_svg = render_svg(claims_spec(claim_points(charted), len(charted)))
-        section.intro += (" The chart sets each checked claim's ratio beside the measured "
-                          "one; the axis is logarithmic.")
+        section.intro += (
+            " The chart sets each checked claim's ratio beside the measured "
+            "one; the axis is logarithmic."
+        )
         if len(checked) > len(charted):
             section.intro += f" Drawn: the first {len(charted)} of {len(checked)} checked claims."
     else:
         section.empty_message = (
             "No claim can be checked: none states a ratio between two systems the warehouse "
-            "has measured on the claim's model and metric. The table says why for each.")
+            "has measured on the claim's model and metric. The table says why for each."
+        )
     section.table = rows_table(
-        rows, ["chart", "verdict", "subject", "baseline", "model", "metric", "claimed_ratio",
-               "measured_ratio", "explanation", "sentence", "source_id"],
-        view="claims", what="claims",
-        everything='perfledger claims --check',
+        rows,
+        [
+            "chart",
+            "verdict",
+            "subject",
+            "baseline",
+            "model",
+            "metric",
+            "claimed_ratio",
+            "measured_ratio",
+            "explanation",
+            "sentence",
+            "source_id",
+        ],
+        view="claims",
+        what="claims",
+        everything="perfledger claims --check",
     )
     return section
 
@@ -559,8 +769,10 @@ def claim_verdicts(connection: duckdb.DuckDBPyConnection) -> list[dict]:
 
 
 def claim_label(row: dict) -> str:
-    return (f"{row['chart']} {row['subject']} vs {row['baseline']} · "
-            f"{row['model'] or 'any model'} · {row['metric']}")
+    return (
+        f"{row['chart']} {row['subject']} vs {row['baseline']} · "
+        f"{row['model'] or 'any model'} · {row['metric']}"
+    )
 
 
 def claim_points(rows: list[dict]) -> list[dict]:
@@ -569,8 +781,9 @@ def claim_points(rows: list[dict]) -> list[dict]:
     for row in rows:
         label = claim_label(row)
         points.append({"claim": label, "ratio": row["claimed_ratio"], "kind": "claimed"})
-        points.append({"claim": label, "ratio": row["measured_ratio"],
-                       "kind": f"measured: {row['verdict']}"})
+        points.append(
+            {"claim": label, "ratio": row["measured_ratio"], "kind": f"measured: {row['verdict']}"}
+        )
     return points
 
 
@@ -583,16 +796,30 @@ def claims_spec(points: list[dict], claims: int) -> dict:
         mark={"type": "point", "filled": True, "size": 70, "aria": False},
         encoding={
             "y": {"field": "claim", "type": "nominal", "sort": None, "title": None},
-            "x": {"field": "ratio", "type": "quantitative", "scale": {"type": "log"},
-                  "title": "ratio (subject over baseline)"},
-            "color": {"field": "kind", "type": "nominal", "title": None,
-                      "scale": {"domain": kinds,
-                                "range": ["#555555", "#54a24b", "#e45756", "#b279a2"][
-                                    :len(kinds)]}},
-            "shape": {"field": "kind", "type": "nominal", "title": None,
-                      "scale": {"domain": kinds,
-                                "range": ["diamond", "circle", "circle", "square"][
-                                    :len(kinds)]}},
+            "x": {
+                "field": "ratio",
+                "type": "quantitative",
+                "scale": {"type": "log"},
+                "title": "ratio (subject over baseline)",
+            },
+            "color": {
+                "field": "kind",
+                "type": "nominal",
+                "title": None,
+                "scale": {
+                    "domain": kinds,
+                    "range": ["#555555", "#54a24b", "#e45756", "#b279a2"][: len(kinds)],
+                },
+            },
+            "shape": {
+                "field": "kind",
+                "type": "nominal",
+                "title": None,
+                "scale": {
+                    "domain": kinds,
+                    "range": ["diamond", "circle", "circle", "square"][: len(kinds)],
+                },
+            },
         },
     )
 
@@ -633,8 +860,13 @@ def section_html(section: Section) -> str:
     return "\n".join(part for part in parts if part)
 
 
-def rows_table(rows: list[dict], columns: list[str], view: str | None = None,
-               what: str = "rows", everything: str | None = None) -> str:
+def rows_table(
+    rows: list[dict],
+    columns: list[str],
+    view: str | None = None,
+    what: str = "rows",
+    everything: str | None = None,
+) -> str:
     """The first TABLE_ROWS rows, with the command that lists all when there are more; folded
     into a <details> when longer than OPEN_TABLE_ROWS, so the page stays short."""
     shown = rows[:TABLE_ROWS]
@@ -642,17 +874,23 @@ def rows_table(rows: list[dict], columns: list[str], view: str | None = None,
     body = "".join(
         "<tr>" + "".join(table_cell(row.get(c)) for c in columns) + "</tr>" for row in shown
     )
-    table = (f'<div class="table"><table><thead><tr>{head}</tr></thead>'
-             f"<tbody>{body}</tbody></table></div>")
+    table = (
+        f'<div class="table"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
     command = everything or (f'perfledger sql "SELECT * FROM {view}"' if view else None)
     if len(rows) > len(shown):
         more = f"The first {len(shown)} of {len(rows)} {what}"
-        table += (f'<p class="more">{_text(more)}; <code>{_text(command)}</code> lists all.</p>'
-                  if command else f'<p class="more">{_text(more)}.</p>')
+        table += (
+            f'<p class="more">{_text(more)}; <code>{_text(command)}</code> lists all.</p>'
+            if command
+            else f'<p class="more">{_text(more)}.</p>'
+        )
     if len(rows) <= OPEN_TABLE_ROWS:
         return table
     summary = f"Table: {len(rows)} {what}" + (
-        f" (the first {len(shown)} shown)" if len(rows) > len(shown) else "")
+        f" (the first {len(shown)} shown)" if len(rows) > len(shown) else ""
+    )
     return f"<details><summary>{_text(summary)}</summary>{table}</details>"
 
 

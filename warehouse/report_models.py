@@ -40,11 +40,19 @@ QUALIFY row_number() OVER (
 
 
 def models_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Section:
-    rows = [row for row in fetch(connection, BEST_PER_CHIP.format(
-        where="metric IN ('throughput', 'time_to_train') AND chips_compared > 1"))
-        if keep(row["model"])]
+    rows = [
+        row
+        for row in fetch(
+            connection,
+            BEST_PER_CHIP.format(
+                where="metric IN ('throughput', 'time_to_train') AND chips_compared > 1"
+            ),
+        )
+        if keep(row["model"])
+    ]
     section = Section(
-        "models", "Models across vendors and chips",
+        "models",
+        "Models across vendors and chips",
         "How do the vendors compare on each model, per chip? A panel is one comparison: a "
         "model with the same workload, metric, MLPerf scenario and precision class, measured "
         "on more than one chip (view model_comparison, `perfledger compare MODEL`); a dot is "
@@ -52,22 +60,40 @@ def models_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Sect
         "an official MLPerf result, a circle for a vendor's page. Axes are logarithmic; each panel "
         "has its own.",
     )
-    return _panels(section, rows, render_svg, view="model_comparison",
-                   empty="No model is measured on two chips yet.")
+    return _panels(
+        section,
+        rows,
+        render_svg,
+        view="model_comparison",
+        empty="No model is measured on two chips yet.",
+    )
 
 
 def mlperf_inference_section(connection, render_svg, keep: ModelFilter = KEEP_ALL) -> Section:
-    rows = [row for row in fetch(connection, BEST_PER_CHIP.format(
-        where="official AND workload = 'inference' AND metric = 'throughput'"))
-        if keep(row["model"])]
+    rows = [
+        row
+        for row in fetch(
+            connection,
+            BEST_PER_CHIP.format(
+                where="official AND workload = 'inference' AND metric = 'throughput'"
+            ),
+        )
+        if keep(row["model"])
+    ]
     section = Section(
-        "mlperf-inference", "MLPerf Inference per accelerator",
+        "mlperf-inference",
+        "MLPerf Inference per accelerator",
         "The official MLPerf Inference results, per accelerator: a panel per benchmark model, "
         "scenario and accuracy target, a dot per chip (its best system's throughput divided "
         "by its accelerators; a CPU-only system's by its sockets). Axes are logarithmic.",
     )
-    return _panels(section, rows, render_svg, view="model_comparison WHERE official",
-                   empty="No official MLPerf Inference results in this warehouse.")
+    return _panels(
+        section,
+        rows,
+        render_svg,
+        view="model_comparison WHERE official",
+        empty="No official MLPerf Inference results in this warehouse.",
+    )
 
 
 def _panels(section: Section, rows: list[dict], render_svg, view: str, empty: str) -> Section:
@@ -80,8 +106,10 @@ def _panels(section: Section, rows: list[dict], render_svg, view: str, empty: st
     groups: dict[str, list[dict]] = {}
     for row in rows:
         groups.setdefault(row["comparison"], []).append(row)
-    ordered = sorted(groups, key=lambda name: (-len({r["vendor"] for r in groups[name]}),
-                                               -len(groups[name]), name))
+    ordered = sorted(
+        groups,
+        key=lambda name: (-len({r["vendor"] for r in groups[name]}), -len(groups[name]), name),
+    )
     charted = ordered[:TOP_MODEL_COMPARISONS]
     points = []
     for name in charted:
@@ -94,15 +122,33 @@ def _panels(section: Section, rows: list[dict], render_svg, view: str, empty: st
     if drawable:
         section.chart_svg = render_svg(panels_spec(drawable, charted, vendors))
     if len(ordered) > len(charted) or any(len(groups[name]) > TOP_CHIPS for name in charted):
-        section.intro += (f" Drawn: the {len(charted)} of {len(ordered)} comparisons spanning "
-                          f"the most vendors and chips, and in each its {TOP_CHIPS} best chips; "
-                          "the table lists every chip of every comparison.")
-    table = sorted(rows, key=lambda row: (ordered.index(row["comparison"]),
-                                          row["ranking"] or 0, row["chip"]))
-    section.table = rows_table(table, [
-        "comparison", "ranking", "vendor", "accelerator", "accelerator_count",
-        "compared_value", "unit", "batch_size_number", "framework_canonical", "origin",
-        "audited", "source_id"], view=view, what="chips")
+        section.intro += (
+            f" Drawn: the {len(charted)} of {len(ordered)} comparisons spanning "
+            f"the most vendors and chips, and in each its {TOP_CHIPS} best chips; "
+            "the table lists every chip of every comparison."
+        )
+    table = sorted(
+        rows, key=lambda row: (ordered.index(row["comparison"]), row["ranking"] or 0, row["chip"])
+    )
+    section.table = rows_table(
+        table,
+        [
+            "comparison",
+            "ranking",
+            "vendor",
+            "accelerator",
+            "accelerator_count",
+            "compared_value",
+            "unit",
+            "batch_size_number",
+            "framework_canonical",
+            "origin",
+            "audited",
+            "source_id",
+        ],
+        view=view,
+        what="chips",
+    )
     return section
 
 
@@ -115,9 +161,14 @@ def chip_label(row: dict) -> str:
 
 
 def _point(row: dict) -> dict:
-    return {"comparison": row["comparison"], "chip": row["chip"], "vendor": row["vendor"]
-            or "(no vendor)", "value": row["compared_value"], "origin": row["origin"],
-            "axis": axis_title(row)}
+    return {
+        "comparison": row["comparison"],
+        "chip": row["chip"],
+        "vendor": row["vendor"] or "(no vendor)",
+        "value": row["compared_value"],
+        "origin": row["origin"],
+        "axis": axis_title(row),
+    }
 
 
 def axis_title(row: dict) -> str:
@@ -131,28 +182,52 @@ def panels_spec(points: list[dict], comparisons: list[str], vendors: list[str]) 
     domain = [*vendors, "other vendors"]
     return chart_spec(
         points,
-        facet={"field": "comparison", "type": "nominal", "sort": comparisons, "title": None,
-               "header": {"labelLimit": PANEL_LABEL_LIMIT, "labelAnchor": "start",
-                          "labelAlign": "left"}},
+        facet={
+            "field": "comparison",
+            "type": "nominal",
+            "sort": comparisons,
+            "title": None,
+            "header": {
+                "labelLimit": PANEL_LABEL_LIMIT,
+                "labelAnchor": "start",
+                "labelAlign": "left",
+            },
+        },
         columns=PANEL_COLUMNS,
         spec={
             "width": PANEL_WIDTH,
             "height": {"step": ROW_HEIGHT},
-            "mark": {"type": "point", "filled": True, "size": 70, "opacity": 0.9,
-                     "aria": False},
+            "mark": {"type": "point", "filled": True, "size": 70, "opacity": 0.9, "aria": False},
             "encoding": {
-                "y": {"field": "chip", "type": "nominal", "title": None,
-                      "sort": {"field": "value", "op": "max", "order": "descending"},
-                      "axis": {"labelLimit": CHIP_LABEL_LIMIT}},
-                "x": {"field": "value", "type": "quantitative", "scale": {"type": "log"},
-                      "title": None, "axis": {"format": "~s", "labelOverlap": "greedy",
-                                                  "labelSeparation": 6}},
-                "color": {"field": "colour", "type": "nominal", "title": "vendor",
-                          "scale": {"domain": domain,
-                                    "range": [*CATEGORY_COLOURS[:len(vendors)],
-                                              OTHER_COLOUR]}},
-                "shape": {"field": "origin", "type": "nominal", "title": None,
-                          "scale": {"domain": list(ORIGINS), "range": ["diamond", "circle"]}},
+                "y": {
+                    "field": "chip",
+                    "type": "nominal",
+                    "title": None,
+                    "sort": {"field": "value", "op": "max", "order": "descending"},
+                    "axis": {"labelLimit": CHIP_LABEL_LIMIT},
+                },
+                "x": {
+                    "field": "value",
+                    "type": "quantitative",
+                    "scale": {"type": "log"},
+                    "title": None,
+                    "axis": {"format": "~s", "labelOverlap": "greedy", "labelSeparation": 6},
+                },
+                "color": {
+                    "field": "colour",
+                    "type": "nominal",
+                    "title": "vendor",
+                    "scale": {
+                        "domain": domain,
+                        "range": [*CATEGORY_COLOURS[: len(vendors)], OTHER_COLOUR],
+                    },
+                },
+                "shape": {
+                    "field": "origin",
+                    "type": "nominal",
+                    "title": None,
+                    "scale": {"domain": list(ORIGINS), "range": ["diamond", "circle"]},
+                },
             },
         },
         resolve={"scale": {"x": "independent", "y": "independent"}},

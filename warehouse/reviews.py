@@ -28,8 +28,12 @@ def review_path(warehouse: Path) -> Path:
 
 def read_reviews(path: Path) -> pl.DataFrame:
     """claim_id, review_status, review_note, corrections (JSON) for each decision in the file."""
-    schema = {"claim_id": pl.String, "review_status": pl.String, "review_note": pl.String,
-              "corrections": pl.String}
+    schema = {
+        "claim_id": pl.String,
+        "review_status": pl.String,
+        "review_note": pl.String,
+        "corrections": pl.String,
+    }
     if not path.exists():
         return pl.DataFrame(schema=schema)
     try:
@@ -48,22 +52,29 @@ def read_reviews(path: Path) -> pl.DataFrame:
         unknown = sorted(set(corrections) - set(CORRECTABLE))
         if unknown:
             raise ReviewFileError(f"{path}: review entry {number} cannot set {unknown}")
-        rows.append({
-            "claim_id": entry["claim_id"],
-            "review_status": _STATUS[decision],
-            "review_note": entry.get("note"),
-            "corrections": json.dumps(corrections, sort_keys=True) if corrections else None,
-        })
+        rows.append(
+            {
+                "claim_id": entry["claim_id"],
+                "review_status": _STATUS[decision],
+                "review_note": entry.get("note"),
+                "corrections": json.dumps(corrections, sort_keys=True) if corrections else None,
+            }
+        )
     # The last decision on a claim wins, so a reviewer can change their mind by appending.
     return pl.DataFrame(rows, schema=schema).unique("claim_id", keep="last", maintain_order=True)
 
 
-def append_review(path: Path, claim_id: str, decision: str, note: str | None,
-                  corrections: dict[str, object]) -> None:
+def append_review(
+    path: Path, claim_id: str, decision: str, note: str | None, corrections: dict[str, object]
+) -> None:
     if decision not in DECISIONS:
         raise ReviewFileError(f"decision must be one of {', '.join(DECISIONS)}")
-    lines = ["", "[[review]]", f"claim_id = {json.dumps(claim_id)}",
-             f"decision = {json.dumps(decision)}"]
+    lines = [
+        "",
+        "[[review]]",
+        f"claim_id = {json.dumps(claim_id)}",
+        f"decision = {json.dumps(decision)}",
+    ]
     if note:
         lines.append(f"note = {json.dumps(note)}")
     if corrections:
@@ -79,12 +90,14 @@ def apply_reviews(connection: duckdb.DuckDBPyConnection, reviews: pl.DataFrame) 
     if reviews.height == 0:
         return 0
     with sql.frame_view(connection, "_reviews", reviews):
-        before = single_value(connection.execute(
-            """SELECT count(*) FROM claim_rows c JOIN _reviews r USING (claim_id)
+        before = single_value(
+            connection.execute(
+                """SELECT count(*) FROM claim_rows c JOIN _reviews r USING (claim_id)
                WHERE c.review_status IS DISTINCT FROM r.review_status
                   OR c.review_note IS DISTINCT FROM r.review_note
                   OR c.corrections IS DISTINCT FROM r.corrections"""
-        ))
+            )
+        )
         if before:
             connection.execute(
                 """UPDATE claim_rows SET review_status = r.review_status,

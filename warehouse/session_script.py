@@ -17,8 +17,10 @@ def setup_sql(connection: duckdb.DuckDBPyConnection, warehouse: Path, as_of: str
     warehouse = warehouse.absolute()
     extensions = extension_folder(connection)
     options = [f"DATA_PATH {sql.literal(str(lake.data_path(warehouse)) + '/')}", "READ_ONLY"]
-    options += [f"{key.upper()} {value if isinstance(value, int) else sql.literal(value)}"
-                for key, value in query.resolve_as_of(warehouse, as_of).items()]
+    options += [
+        f"{key.upper()} {value if isinstance(value, int) else sql.literal(value)}"
+        for key, value in query.resolve_as_of(warehouse, as_of).items()
+    ]
     lines = [
         f"-- Attach the perfledger warehouse {warehouse} read-only (DuckDB {duckdb.__version__}).",
         "-- The extensions load from this installation's copies: nothing is downloaded.",

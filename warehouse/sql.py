@@ -54,9 +54,11 @@ def frame_view(connection, name: str, frame: pl.DataFrame) -> Iterator[str]:
     try:
         # Parquet stores a column of nulls only as integers; as text it casts to any type.
         frame.with_columns(pl.col(pl.Null).cast(pl.String)).write_parquet(
-            path, compression="uncompressed", statistics=False)
-        connection.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS "
-                           f"SELECT * FROM read_parquet({literal(path)})")
+            path, compression="uncompressed", statistics=False
+        )
+        connection.execute(
+            f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM read_parquet({literal(path)})"
+        )
         try:
             yield name
         finally:

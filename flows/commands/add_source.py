@@ -23,13 +23,19 @@ def _default_name(url: str) -> str:
 @click.argument("url")
 @click.option("--name", default=None, help="Registry name (default: from the URL).")
 @click.option("--publisher", default="", help="Who publishes the page.")
-@click.option("--layout", default="auto", show_default=True,
-              help="Page layout module, or auto to sniff it.")
+@click.option(
+    "--layout", default="auto", show_default=True, help="Page layout module, or auto to sniff it."
+)
 @click.option("--schedule", default="daily", show_default=True, help="How often to read it.")
-@click.option("--allowed-host", "allowed_hosts", multiple=True,
-              help="Host redirects may lead to (default: the URL's host).")
-@click.option("--local", is_flag=True,
-              help="Allow loopback and private addresses (a server on this network).")
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Host redirects may lead to (default: the URL's host).",
+)
+@click.option(
+    "--local", is_flag=True, help="Allow loopback and private addresses (a server on this network)."
+)
 @warehouse_option
 def add_source_command(url, name, publisher, layout, schedule, allowed_hosts, local, warehouse):
     """Append a source to the registry kept beside the warehouse."""
@@ -37,8 +43,13 @@ def add_source_command(url, name, publisher, layout, schedule, allowed_hosts, lo
         fail(f"'{url}' is not an http(s) URL")
     host = url_host(url)
     source = Source(
-        name=name or _default_name(url), url=url, publisher=publisher, layout=layout,
-        schedule=schedule, allowed_hosts=tuple(allowed_hosts) or (host,), local=local,
+        name=name or _default_name(url),
+        url=url,
+        publisher=publisher,
+        layout=layout,
+        schedule=schedule,
+        allowed_hosts=tuple(allowed_hosts) or (host,),
+        local=local,
     )
     folder = resolve_warehouse(warehouse)
     path = folder / USER_REGISTRY
@@ -47,8 +58,10 @@ def add_source_command(url, name, publisher, layout, schedule, allowed_hosts, lo
             add_source(path, source)
     except (RegistryError, WarehouseError, ObjectStoreError) as error:
         fail(str(error))
-    click.echo(f"added source '{source.name}' to {path}; "
-               f"read it with: perfledger ingest --source {source.name}")
+    click.echo(
+        f"added source '{source.name}' to {path}; "
+        f"read it with: perfledger ingest --source {source.name}"
+    )
 
 
 COMMAND = add_source_command

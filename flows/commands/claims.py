@@ -19,8 +19,9 @@ from perfledger.warehouse.claim_check import checked_claims, listed_claims
 @click.command()
 @warehouse_option
 @format_option
-@click.option("--check", is_flag=True,
-              help="Set each claim beside the measurements of both systems.")
+@click.option(
+    "--check", is_flag=True, help="Set each claim beside the measurements of both systems."
+)
 @click.option("--source", default=None, help="Only claims from this source.")
 def claims(warehouse, fmt, check, source):
     """List comparative claims found in page prose."""

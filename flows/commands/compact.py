@@ -10,8 +10,14 @@ from perfledger.warehouse import compaction, lake
 
 @click.command()
 @warehouse_option
-@click.option("--wait", "wait_s", type=float, default=0.0, show_default=True,
-              help="Seconds to wait for another run holding the warehouse.")
+@click.option(
+    "--wait",
+    "wait_s",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Seconds to wait for another run holding the warehouse.",
+)
 def compact(warehouse, wait_s):
     """Merge the warehouse's small data files now; every snapshot answers as before.
 
@@ -23,8 +29,9 @@ def compact(warehouse, wait_s):
     except lake.WarehouseError as error:
         fail(str(error))
     try:
-        with lake.writer_lock(warehouse, wait_s,
-                              waiting=lambda message: click.echo(f"  {message}", err=True)):
+        with lake.writer_lock(
+            warehouse, wait_s, waiting=lambda message: click.echo(f"  {message}", err=True)
+        ):
             connection = lake.connect(warehouse, views=False)
             try:
                 merged = compaction.compact(connection, "compaction (perfledger compact)")
@@ -32,9 +39,12 @@ def compact(warehouse, wait_s):
                 connection.close()
     except lake.WarehouseError as error:
         fail(str(error))
-    removed = (f"; deleted {merged.files_removed} data files no snapshot needs (replaced "
-               "by an earlier merge, or left by a run that never committed)"
-               if merged.files_removed else "")
+    removed = (
+        f"; deleted {merged.files_removed} data files no snapshot needs (replaced "
+        "by an earlier merge, or left by a run that never committed)"
+        if merged.files_removed
+        else ""
+    )
     click.echo(f"merged {merged.files_merged} data files into {merged.files_written}{removed}")
 
 

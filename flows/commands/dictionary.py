@@ -16,8 +16,14 @@ from perfledger.warehouse.dictionary import describe_views, render_json, render_
 
 @click.command("dictionary")
 @warehouse_option
-@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+    help="Output format.",
+)
 def dictionary(warehouse, fmt):
     """Describe every public view and each of its columns, with types."""
     warehouse = resolve_warehouse(warehouse)

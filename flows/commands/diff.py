@@ -30,8 +30,9 @@ def diff(from_version, to_version, warehouse, fmt):
     row per value with its model, platform, metric, configuration, and old and new value
     with its unit; --format csv or json gives every column of every row."""
     try:
-        columns, rows, start, end = query.diff(resolve_warehouse(warehouse), from_version,
-                                               to_version)
+        columns, rows, start, end = query.diff(
+            resolve_warehouse(warehouse), from_version, to_version
+        )
     except (lake.WarehouseError, ValueError) as error:
         fail(str(error))
     if fmt != "table":
@@ -41,24 +42,28 @@ def diff(from_version, to_version, warehouse, fmt):
     click.echo("\n".join(summary_lines(records, start, end)))
     if records:
         click.echo("")
-        click.echo(render(TABLE_COLUMNS, [table_row(record) for record in records], fmt,
-                          max_width=0))
+        click.echo(
+            render(TABLE_COLUMNS, [table_row(record) for record in records], fmt, max_width=0)
+        )
 
 
 def summary_lines(records: list[dict], start: int, end: int) -> list[str]:
     """The totals from snapshot `start` to `end`, then a line per source and metric."""
     if not records:
         return [f"no value changed from snapshot {start} to {end}"]
-    lines = [f"changes from snapshot {start} to {end}: "
-             + _counts_text(Counter(record["change"] for record in records))]
+    lines = [
+        f"changes from snapshot {start} to {end}: "
+        + _counts_text(Counter(record["change"] for record in records))
+    ]
     groups: dict[tuple[str, str], Counter] = {}
     for record in records:
         groups.setdefault((record["source_id"], record["metric"]), Counter())[record["change"]] += 1
     source_width = max(len(source) for source, _ in groups)
     metric_width = max(len(metric or "") for _, metric in groups)
     for (source, metric), counts in groups.items():
-        lines.append(f"  {source:<{source_width}}  {metric or '':<{metric_width}}  "
-                     + _counts_text(counts))
+        lines.append(
+            f"  {source:<{source_width}}  {metric or '':<{metric_width}}  " + _counts_text(counts)
+        )
     return lines
 
 
@@ -73,8 +78,16 @@ def table_row(record: dict) -> tuple:
         # The same number published otherwise ("44,059" for "44059"): show what was printed.
         old += f" (published {record['old_raw_value']!r})"
         new += f" (published {record['new_raw_value']!r})"
-    return (record["change"], record["source_id"], record["model"], record["platform"],
-            record["metric"], configuration(record), old, new)
+    return (
+        record["change"],
+        record["source_id"],
+        record["model"],
+        record["platform"],
+        record["metric"],
+        configuration(record),
+        old,
+        new,
+    )
 
 
 def quantity(value, unit: str | None, raw: str | None) -> str:

@@ -37,8 +37,10 @@ def doctor(warehouse):
     if _extensions_installed(report):
         _check_warehouse(warehouse, schedule, report)
     if problems:
-        click.echo(f"{len(problems)} problem{'s' if len(problems) > 1 else ''} found "
-                   f"({', '.join(problems)}): see PROBLEM above")
+        click.echo(
+            f"{len(problems)} problem{'s' if len(problems) > 1 else ''} found "
+            f"({', '.join(problems)}): see PROBLEM above"
+        )
         sys.exit(1)
     click.echo("no problem found")
 
@@ -67,9 +69,13 @@ def _check_warehouse(warehouse: Path, schedule: str | None, report) -> None:
     try:
         lake.require_warehouse(warehouse)
     except lake.WarehouseError:
-        report("warehouse", f"no warehouse at {warehouse} (no {lake.catalog_path(warehouse).name} "
-               "there): check the path, --warehouse and $PERFLEDGER_WAREHOUSE; "
-               "`perfledger ingest` creates a warehouse", problem=True)
+        report(
+            "warehouse",
+            f"no warehouse at {warehouse} (no {lake.catalog_path(warehouse).name} "
+            "there): check the path, --warehouse and $PERFLEDGER_WAREHOUSE; "
+            "`perfledger ingest` creates a warehouse",
+            problem=True,
+        )
         return
     try:
         connection = lake.connect(warehouse, read_only=True, views=False, require_migrated=False)
@@ -77,9 +83,12 @@ def _check_warehouse(warehouse: Path, schedule: str | None, report) -> None:
         report("extensions", str(error), problem=True)
         return
     except lake.WarehouseError as error:
-        restore = ("" if location.shared(warehouse) is not None else
-                   f"; if the file is damaged, restore {lake.catalog_path(warehouse)} from a "
-                   "backup of the warehouse")
+        restore = (
+            ""
+            if location.shared(warehouse) is not None
+            else f"; if the file is damaged, restore {lake.catalog_path(warehouse)} from a "
+            "backup of the warehouse"
+        )
         report("catalog", f"{error}{restore}", problem=True)
         return
     try:
@@ -97,36 +106,50 @@ def _check_catalog(connection: duckdb.DuckDBPyConnection, report) -> None:
     shipped = {path.name for path in lake.MIGRATIONS_DIR.glob("*.sql")}
     unknown = sorted(applied - shipped)
     if pending:
-        report("catalog", f"{len(pending)} migration(s) of this perfledger not applied "
-               f"({', '.join(pending)}): `perfledger compact` applies them (as does any "
-               "`perfledger ingest`), then every command reads the warehouse", problem=True)
+        report(
+            "catalog",
+            f"{len(pending)} migration(s) of this perfledger not applied "
+            f"({', '.join(pending)}): `perfledger compact` applies them (as does any "
+            "`perfledger ingest`), then every command reads the warehouse",
+            problem=True,
+        )
     elif unknown:
-        report("catalog", f"applied migrations this perfledger does not know "
-               f"({', '.join(unknown)}): a newer perfledger wrote this warehouse; upgrade "
-               "perfledger before using it", problem=True)
+        report(
+            "catalog",
+            f"applied migrations this perfledger does not know "
+            f"({', '.join(unknown)}): a newer perfledger wrote this warehouse; upgrade "
+            "perfledger before using it",
+            problem=True,
+        )
     else:
         report("catalog", f"ok ({tables} tables, {len(applied)} migrations applied)")
 
 
-def _check_data_files(connection: duckdb.DuckDBPyConnection, warehouse: Path,
-                      schedule: str | None, report) -> None:
+def _check_data_files(
+    connection: duckdb.DuckDBPyConnection, warehouse: Path, schedule: str | None, report
+) -> None:
     if (shared := location.shared(warehouse)) is not None:
         files, broken = location.data_file_problems(connection, shared)
         where = shared.lake_data
     else:
         files = lake.data_files(connection, warehouse)
-        broken = [(file, problem) for file in files
-                  if (problem := lake.data_file_problem(file)) is not None]
+        broken = [
+            (file, problem)
+            for file in files
+            if (problem := lake.data_file_problem(file)) is not None
+        ]
         where = None
     current = sum(file.current for file in files)
     kept = f", {len(files) - current} kept for time travel" if len(files) > current else ""
     if not broken:
         merging = f"; {schedule}" if schedule else ""
-        report("data files", f"{current} live{kept}, all present and readable{merging}; "
-               "`perfledger compact` merges them now")
+        report(
+            "data files",
+            f"{current} live{kept}, all present and readable{merging}; "
+            "`perfledger compact` merges them now",
+        )
         return
-    report("data files", f"{current} live{kept}: {len(broken)} missing or unreadable",
-           problem=True)
+    report("data files", f"{current} live{kept}: {len(broken)} missing or unreadable", problem=True)
     for file, problem in broken:
         shown = f"{where}{file.path}" if where else _shown(file.path, warehouse)
         click.echo(f"  {shown}: {problem} ({_role(file)})")
@@ -144,8 +167,10 @@ def _role(file: lake.DataFile) -> str:
     kind = "" if file.kind == "data" else "deleted rows of "
     if file.current:
         return f"{kind}table {file.table}, current data"
-    return (f"{kind}table {file.table}, read only as of snapshots {file.first_snapshot} "
-            f"to {file.last_snapshot}")
+    return (
+        f"{kind}table {file.table}, read only as of snapshots {file.first_snapshot} "
+        f"to {file.last_snapshot}"
+    )
 
 
 def _remedy(files: list[lake.DataFile], warehouse: Path | str) -> str:
@@ -153,14 +178,21 @@ def _remedy(files: list[lake.DataFile], warehouse: Path | str) -> str:
     if any(file.current for file in files):
         effect = f"every query reading {tables} fails until then"
     else:
-        effect = ("only time travel to those snapshots fails (--as-of, diff, the history "
-                  "views); the current data is whole")
-    pages = (f"{lake.archive_dir(warehouse)} keeps a copy of every page read"
-             if isinstance(warehouse, Path) else "the bucket's archive/ keeps every page read")
-    return (f"copy the files back from a backup of the warehouse, to the same paths under "
-            f"{warehouse}; {effect}. No perfledger command re-creates a lost data file "
-            "(`perfledger reprocess` reads the stored values first); without a backup, "
-            f"ingest the pages again into a new warehouse (--warehouse NEW); {pages}.")
+        effect = (
+            "only time travel to those snapshots fails (--as-of, diff, the history "
+            "views); the current data is whole"
+        )
+    pages = (
+        f"{lake.archive_dir(warehouse)} keeps a copy of every page read"
+        if isinstance(warehouse, Path)
+        else "the bucket's archive/ keeps every page read"
+    )
+    return (
+        f"copy the files back from a backup of the warehouse, to the same paths under "
+        f"{warehouse}; {effect}. No perfledger command re-creates a lost data file "
+        "(`perfledger reprocess` reads the stored values first); without a backup, "
+        f"ingest the pages again into a new warehouse (--warehouse NEW); {pages}."
+    )
 
 
 COMMAND = doctor

@@ -19,15 +19,30 @@ PRINTED = ("table", "json")
 @click.command("export")
 @click.argument("target")
 @warehouse_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True,
-              help="Format of the files written: parquet (hive-partitioned by vendor and "
-                   "metric), csv, or one duckdb file.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="parquet",
+    show_default=True,
+    help="Format of the files written: parquet (hive-partitioned by vendor and "
+    "metric), csv, or one duckdb file.",
+)
 @click.option("--as-of", "as_of", default=None, help="Snapshot id or timestamp to export.")
-@click.option("--print", "printed", type=click.Choice(PRINTED), default="table",
-              show_default=True,
-              help="What is printed once written: a summary line (table) or the manifest (json).")
-@click.option("--json", "as_json", is_flag=True,
-              help="Deprecated: the same as --print json, which replaces it.")
+@click.option(
+    "--print",
+    "printed",
+    type=click.Choice(PRINTED),
+    default="table",
+    show_default=True,
+    help="What is printed once written: a summary line (table) or the manifest (json).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Deprecated: the same as --print json, which replaces it.",
+)
 def export(target, warehouse, fmt, as_of, printed, as_json):
     """Write every public view to folder TARGET (or s3://BUCKET/PREFIX), with manifest.json;
     replaces an older export.

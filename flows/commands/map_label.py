@@ -17,7 +17,8 @@ def _assignment(kind: str, text: str) -> tuple[str, object]:
     name, separator, value = text.partition("=")
     if not separator or name not in FIELDS[kind]:
         raise click.BadParameter(
-            f"use FIELD=VALUE with FIELD among {', '.join(FIELDS[kind])} for a {kind} label")
+            f"use FIELD=VALUE with FIELD among {', '.join(FIELDS[kind])} for a {kind} label"
+        )
     expected = FIELDS[kind][name]
     try:
         return name, expected(value) if expected is not str else value
@@ -28,8 +29,14 @@ def _assignment(kind: str, text: str) -> tuple[str, object]:
 @click.command("map-label")
 @click.argument("kind", type=click.Choice(sorted(FIELDS)))
 @click.argument("text")
-@click.option("--set", "assignments", multiple=True, required=True, metavar="FIELD=VALUE",
-              help="What the label means, e.g. accelerator=CS-2 accelerator_count=16.")
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    required=True,
+    metavar="FIELD=VALUE",
+    help="What the label means, e.g. accelerator=CS-2 accelerator_count=16.",
+)
 @click.option("--note", default=None, help="Why; kept with the mapping.")
 @warehouse_option
 def map_label(kind, text, assignments, note, warehouse):
@@ -43,8 +50,10 @@ def map_label(kind, text, assignments, note, warehouse):
             append_mapping(path, kind, text, fields, note)
     except (MappingFileError, WarehouseError, ObjectStoreError) as error:
         fail(str(error))
-    click.echo(f"recorded {kind} {json.dumps(text)} in {path}; run `perfledger reprocess` to "
-               "apply it to the stored pages")
+    click.echo(
+        f"recorded {kind} {json.dumps(text)} in {path}; run `perfledger reprocess` to "
+        "apply it to the stored pages"
+    )
 
 
 COMMAND = map_label

@@ -26,8 +26,13 @@ def _parse_assignment(text: str) -> tuple[str, object]:
 @click.command("review-claim")
 @click.argument("claim_id")
 @click.argument("decision", type=click.Choice(["accept", "reject", "correct"]))
-@click.option("--set", "assignments", multiple=True, metavar="FIELD=VALUE",
-              help="A corrected field, e.g. ratio=1.31 or baseline='DGX A100' (with correct).")
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="FIELD=VALUE",
+    help="A corrected field, e.g. ratio=1.31 or baseline='DGX A100' (with correct).",
+)
 @click.option("--note", default=None, help="Why; kept with the claim.")
 @warehouse_option
 def review_claim(claim_id, decision, assignments, note, warehouse):

@@ -28,8 +28,11 @@ HELP = """Statements end with `;` and may span lines; only reading statements ru
 @warehouse_option
 @format_option
 @click.option("--as-of", "as_of", default=None, help="Snapshot id or timestamp to read as of.")
-@click.option("--print-setup", is_flag=True,
-              help="Print the SQL that attaches the warehouse in a plain DuckDB session, and exit.")
+@click.option(
+    "--print-setup",
+    is_flag=True,
+    help="Print the SQL that attaches the warehouse in a plain DuckDB session, and exit.",
+)
 def shell(warehouse, fmt, as_of, print_setup):
     """Interactive read-only SQL over the warehouse views; reads statements from stdin too."""
     warehouse = resolve_warehouse(warehouse)

@@ -12,8 +12,12 @@ from perfledger.warehouse import lake, query
 @click.command()
 @warehouse_option
 @format_option
-@click.option("--all", "everything", is_flag=True,
-              help="Also the snapshots of the warehouse's creation and schema migrations.")
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Also the snapshots of the warehouse's creation and schema migrations.",
+)
 def snapshots(warehouse, fmt, everything):
     """List the snapshots of ingest runs and merges: run, trigger, documents, value counts.
 
@@ -26,8 +30,11 @@ def snapshots(warehouse, fmt, everything):
         fail(str(error))
     click.echo(render(columns, rows, fmt))
     if hidden and fmt == "table":
-        click.echo(f"({hidden} snapshot{'s' if hidden > 1 else ''} of the warehouse's creation "
-                   "and schema migrations not shown: --all lists them)", err=True)
+        click.echo(
+            f"({hidden} snapshot{'s' if hidden > 1 else ''} of the warehouse's creation "
+            "and schema migrations not shown: --all lists them)",
+            err=True,
+        )
 
 
 COMMAND = snapshots

@@ -19,8 +19,11 @@ RANGE_LOW = re.compile(
 
 def find_anchors(text: str, lex: Lexicon) -> list[Anchor]:
     anchors = []
-    for pattern, unit in ((lex.multiplier_re, "multiplier"), (lex.percent_re, "percent"),
-                          (lex.prefix_multiplier_re, "multiplier")):
+    for pattern, unit in (
+        (lex.multiplier_re, "multiplier"),
+        (lex.percent_re, "percent"),
+        (lex.prefix_multiplier_re, "multiplier"),
+    ):
         for match in pattern.finditer(text):
             value = float(match.group(1).replace(",", ""))
             anchors.append(with_range(text, Anchor(match.start(), match.end(), value, unit)))
@@ -59,8 +62,11 @@ def is_count(text: str, anchor: Anchor, lex: Lexicon) -> bool:
 
 def read_anchor(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
     """Find the direction words that turn a number into a comparison, after it or before it."""
-    return (read_after(sentence, anchor, lex) or read_before(sentence, anchor, lex)
-            or read_change_in_brackets(sentence, anchor, lex))
+    return (
+        read_after(sentence, anchor, lex)
+        or read_before(sentence, anchor, lex)
+        or read_change_in_brackets(sentence, anchor, lex)
+    )
 
 
 def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
@@ -93,16 +99,19 @@ def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | No
             return reading(match.end(), sense, "noun", metric=metric_mention(match, lex))
         if match := lex.noun_at.match(text, end, limit):
             metric = metric_mention(match, lex, 2) if match.group(2) else None
-            return reading(match.end(), lex.noun_sense.get(fold(match.group(1))), "noun",
-                           metric=metric)
-        if anchor.unit == "multiplier" and (match := lex.metric_marker_at.match(text, end,
-                                                                                 limit)):
+            return reading(
+                match.end(), lex.noun_sense.get(fold(match.group(1))), "noun", metric=metric
+            )
+        if anchor.unit == "multiplier" and (match := lex.metric_marker_at.match(text, end, limit)):
             return reading(match.end(), "quantity", "the", metric=metric_mention(match, lex))
     match = lex.quantity_at.match(text, end, limit)
     # "80% of the performance" compares with a whole; "33% of the total execution time" is
     # a share of one run, and a bare "31% the ..." is neither
-    if match and (anchor.unit != "percent" or fold(match.group(0)).startswith("of ")) \
-            and not lex.share_words.intersection(fold(match.group(0)).split()):
+    if (
+        match
+        and (anchor.unit != "percent" or fold(match.group(0)).startswith("of "))
+        and not lex.share_words.intersection(fold(match.group(0)).split())
+    ):
         return reading(match.end(), "quantity", "the", metric=metric_mention(match, lex))
     if match := lex.of_what_at.match(text, end, limit):
         metric = metric_before(sentence, anchor.start)
@@ -126,8 +135,9 @@ def read_before(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | N
     if anchor.unit == "fraction":
         return None
     window_start = max(0, start - 40)
-    if match := lex.noun_of_tail.search(text, window_start, start) or \
-            lex.noun_range_tail.search(text, window_start, start):
+    if match := lex.noun_of_tail.search(text, window_start, start) or lex.noun_range_tail.search(
+        text, window_start, start
+    ):
         sense = lex.noun_sense.get(fold(match.group(1)))
         if sense is None:
             return None
@@ -165,14 +175,16 @@ def read_before(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | N
 
 # "reduce iteration-time from 13 sec to 9.5 sec on 512 GPUs (37%)": the bracketed number
 # states the change the clause before it describes
-FROM_TO = re.compile(r"(?<!\w)from\s{1,3}~?[0-9][^()]{0,40}?\s(?:to|->|→)\s{1,3}~?[0-9][^()]{0,60}$",
-                     re.IGNORECASE)
+FROM_TO = re.compile(
+    r"(?<!\w)from\s{1,3}~?[0-9][^()]{0,40}?\s(?:to|->|→)\s{1,3}~?[0-9][^()]{0,60}$", re.IGNORECASE
+)
 
 
 def read_change_in_brackets(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
     text, start = sentence.text, anchor.start
-    if not text[max(0, start - 2):start].rstrip().endswith("(") or \
-            not text[anchor.end:anchor.end + 2].lstrip().startswith(")"):
+    if not text[max(0, start - 2) : start].rstrip().endswith("(") or not text[
+        anchor.end : anchor.end + 2
+    ].lstrip().startswith(")"):
         return None
     bracket = text.rfind("(", 0, start)
     change = FROM_TO.search(text, max(0, bracket - 120), bracket)
@@ -183,8 +195,16 @@ def read_change_in_brackets(sentence: Sentence, anchor: Anchor, lex: Lexicon) ->
         return None
     verb = verbs[-1]
     metrics = mentions_between(sentence.metrics, verb.end(), change.start())
-    return Reading(anchor, anchor.start, anchor.end, anchor.start, anchor.end, "better",
-                   "change", metrics[0] if metrics else None)
+    return Reading(
+        anchor,
+        anchor.start,
+        anchor.end,
+        anchor.start,
+        anchor.end,
+        "better",
+        "change",
+        metrics[0] if metrics else None,
+    )
 
 
 def metric_mention(match: re.Match[str] | None, lex: Lexicon, group: int = 1) -> Mention | None:

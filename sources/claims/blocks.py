@@ -105,9 +105,17 @@ def assemble_blocks(prose: list[tuple[int, str]], outline: pl.DataFrame | None =
 def outline_blocks(prose: list[tuple[int, str]], outline: pl.DataFrame) -> list[Block]:
     """The outline's headings, paragraphs and captions, each with the prose lines it joins
     (a paragraph of a Markdown page is its wrapped lines joined by a space)."""
-    rows = [row for row in zip(*(outline.get_column(name).to_list() for name in
-                                 ("line_number", "kind", "level", "text")), strict=True)
-            if row[1] in ("heading", "paragraph", "caption") and row[3]]
+    rows = [
+        row
+        for row in zip(
+            *(
+                outline.get_column(name).to_list()
+                for name in ("line_number", "kind", "level", "text")
+            ),
+            strict=True,
+        )
+        if row[1] in ("heading", "paragraph", "caption") and row[3]
+    ]
     lines = [line for line, _ in prose]
     blocks = []
     for index, (line, kind, level, text) in enumerate(rows):
@@ -168,7 +176,7 @@ class _Reader:
         """Fenced code and raw HTML text (scripts, styles) are no prose."""
         bare = QUOTE.sub("", line)
         if self.fence is not None:
-            if bare.startswith(self.fence) and not bare[len(self.fence):].strip():
+            if bare.startswith(self.fence) and not bare[len(self.fence) :].strip():
                 self.fence = None
             return True
         if self.raw_end is not None:
@@ -192,7 +200,7 @@ class _Reader:
     def read_shape(self, line_number: int, line: str, adjacent: bool) -> None:
         quoted = QUOTE.match(line)
         if quoted:
-            line = ADMONITION.sub("", line[quoted.end():])
+            line = ADMONITION.sub("", line[quoted.end() :])
             if not line:
                 self.close()
                 return
@@ -204,7 +212,12 @@ class _Reader:
             self.close()
             return
         if RULE.match(line):
-            if self.kind == "paragraph" and adjacent and len(self.parts) == 1 and "=" not in line[:1]:
+            if (
+                self.kind == "paragraph"
+                and adjacent
+                and len(self.parts) == 1
+                and "=" not in line[:1]
+            ):
                 self.kind, self.level = "heading", 2  # a setext underline
             elif self.kind == "paragraph" and adjacent and len(self.parts) == 1:
                 self.kind, self.level = "heading", 1
@@ -217,7 +230,7 @@ class _Reader:
         if item:
             self.close()
             self.open("item", None)
-            self.add(line_number, line[item.end():])
+            self.add(line_number, line[item.end() :])
             return
         if not (adjacent and self.parts and self.continues(line)):
             self.close()
@@ -267,8 +280,11 @@ class _Reader:
         if not match:
             return
         key, value = match.group(1).strip().lower(), match.group(2).strip()
-        value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" \
+        value = (
+            value[1:-1]
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
             else value
+        )
         if not value:
             return
         if key in FRONT_TITLE_KEYS and self.page.title is None:
@@ -297,8 +313,11 @@ def written_in_markdown(prose: list[tuple[int, str]]) -> bool:
 
 def unbalanced(text: str) -> bool:
     """An open bracket or emphasis the line does not close: the line was wrapped inside it."""
-    return (text.count("(") > text.count(")") or text.count("[") > text.count("]")
-            or text.count("**") % 2 == 1)
+    return (
+        text.count("(") > text.count(")")
+        or text.count("[") > text.count("]")
+        or text.count("**") % 2 == 1
+    )
 
 
 HEADING_END = re.compile(r"[.!?,;:”\"]\s*$")
@@ -307,5 +326,8 @@ HEADING_END = re.compile(r"[.!?,;:”\"]\s*$")
 def reads_as_heading(text: str) -> bool:
     """A short line without closing punctuation reads as a heading (text captures)."""
     words = text.split()
-    return (0 < len(words) <= HEADING_MAX_WORDS and len(text) <= HEADING_MAX_CHARS
-            and not HEADING_END.search(text))
+    return (
+        0 < len(words) <= HEADING_MAX_WORDS
+        and len(text) <= HEADING_MAX_CHARS
+        and not HEADING_END.search(text)
+    )

@@ -57,8 +57,9 @@ def build_cues(
     comparatives+than)."""
     # Each alternative is bounded in length, so the union stays linear in the text.
     anchors = re.compile("|".join(f"(?:{p.pattern})" for p in singles), re.IGNORECASE)
-    groups = [substring_keys(vocab[name]) for name in ("single", "nouns", "markers",
-                                                        "comparatives")]
+    groups = [
+        substring_keys(vocab[name]) for name in ("single", "nouns", "markers", "comparatives")
+    ]
     plain = all(key.isascii() for group in groups for key in group)
     words, nouns, markers, comparatives = groups
     word_pairs = ((nouns, markers), (comparatives, ("than",)))
@@ -70,8 +71,10 @@ def build_cues(
         comparatives=comparatives,
         long_text=long_text,
         single_keys=re.compile(f"{LOOSE_RATIO.pattern}|{literal_union(words)}"),
-        pair_keys=tuple((re.compile(literal_union(first)), re.compile(literal_union(second)))
-                        for first, second in word_pairs),
+        pair_keys=tuple(
+            (re.compile(literal_union(first)), re.compile(literal_union(second)))
+            for first, second in word_pairs
+        ),
         comparative_keys=re.compile(literal_union(comparatives)),
     )
 
@@ -81,8 +84,28 @@ def literal_union(keys: Iterable[str]) -> str:
 
 
 # Words too common to tell anything: a phrase's key is its longest other word.
-FUNCTION_WORDS = frozenset({"with", "than", "that", "this", "from", "to", "the", "as", "of",
-                            "on", "at", "and", "or", "an", "a", "by", "in", "for"})
+FUNCTION_WORDS = frozenset(
+    {
+        "with",
+        "than",
+        "that",
+        "this",
+        "from",
+        "to",
+        "the",
+        "as",
+        "of",
+        "on",
+        "at",
+        "and",
+        "or",
+        "an",
+        "a",
+        "by",
+        "in",
+        "for",
+    }
+)
 
 
 def substring_keys(phrases: Iterable[str]) -> tuple[str, ...]:

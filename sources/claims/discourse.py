@@ -33,8 +33,9 @@ from perfledger.sources.claims.short_names import ShortNames
 SECTION_REACH = 6  # blocks of the section read back for a party, nearest first
 RECENT_BLOCKS = 8  # blocks before a claim whose stated comparisons it may take
 LEAD_IN = re.compile(r":[\"'”’)*_]*$")
-LEAD_MARKERS = frozenset({"compared to", "compared with", "relative to", "versus the",
-                          "over the", "than the"})
+LEAD_MARKERS = frozenset(
+    {"compared to", "compared with", "relative to", "versus the", "over the", "than the"}
+)
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,12 @@ class Discourse:
             self.headings = [h for h in self.headings if (h.level or 7) < level] + [block]
             self.section, self.lead = [], None
             self.last_subject = self.last_baseline = None
-        elif previous is not None and previous.kind != "heading" \
-                and LEAD_IN.search(previous.text) and gap(previous, block) <= 2:
+        elif (
+            previous is not None
+            and previous.kind != "heading"
+            and LEAD_IN.search(previous.text)
+            and gap(previous, block) <= 2
+        ):
             self.lead = previous  # the first item of the list it leads in
         elif self.lead is not None and previous is not None and continues_list(previous, block):
             pass
@@ -103,17 +108,28 @@ class Discourse:
             return Party(topic.text, topic.source, True) if topic else None
         if kind in ("pronoun", "generic"):
             demonstrative = phrase is not None and low_first(phrase.text) in (
-                "this", "these", "that", "those", "such")
-            party = (self.earlier_clause(sentence, start)
-                     or (self.action() if demonstrative else None)
-                     or self.previous_subject())
+                "this",
+                "these",
+                "that",
+                "those",
+                "such",
+            )
+            party = (
+                self.earlier_clause(sentence, start)
+                or (self.action() if demonstrative else None)
+                or self.previous_subject()
+            )
             if party is not None:
                 # "This improved ...": what "this" stands for is a change
                 return Party(party.text, party.source, demonstrative)
             return self.from_lead_in() or self.from_heading() or self.topic_party()
         if kind == "none":
-            return (self.earlier_clause(sentence, start) or self.from_lead_in()
-                    or self.from_heading() or self.topic_party())
+            return (
+                self.earlier_clause(sentence, start)
+                or self.from_lead_in()
+                or self.from_heading()
+                or self.topic_party()
+            )
         return None
 
     def earlier_clause(self, sentence: str, start: int) -> Party | None:
@@ -133,13 +149,13 @@ class Discourse:
     def full_name(self, short: str) -> str | None:
         """The full name the page gave a short one: the long form of an abbreviation it
         defined, or the configuration a precision named alone stands for."""
-        self.short_names.add((block.text for block in self.read[self.named:]), self.lex)
+        self.short_names.add((block.text for block in self.read[self.named :]), self.lex)
         self.named = len(self.read)
         return self.short_names.expand(short)
 
     def page_models(self) -> PageModels:
         """The models the page named before the current block, counted on demand."""
-        self.models.add((block.text for block in self.read[self.counted:]), self.lex)
+        self.models.add((block.text for block in self.read[self.counted :]), self.lex)
         self.counted = len(self.read)
         return self.models
 
@@ -232,8 +248,9 @@ def continues_list(previous: Block, block: Block) -> bool:
     return previous.kind != "item" and block.kind == "paragraph" and gap(previous, block) == 1
 
 
-PAIR_MARKER = re.compile(r"(?<!\w)(?:vs\.?|versus|than|compared\s(?:to|with)|relative\sto)(?!\w)",
-                         re.IGNORECASE)
+PAIR_MARKER = re.compile(
+    r"(?<!\w)(?:vs\.?|versus|than|compared\s(?:to|with)|relative\sto)(?!\w)", re.IGNORECASE
+)
 
 
 def stated_pairs(text: str, lex: Lexicon) -> list[tuple[str, str]]:
@@ -246,7 +263,7 @@ def stated_pairs(text: str, lex: Lexicon) -> list[tuple[str, str]]:
         found = tokens(bare, 0, match.start())
         left = phrase_ending(bare, found, 0, len(found), lex) if found else None
         if left is not None and left.kind == "name" and lex.comparative_re.search(left.text):
-            left = main_subject(bare[:match.start()], lex)  # "Level 2 is Still Faster Than"
+            left = main_subject(bare[: match.start()], lex)  # "Level 2 is Still Faster Than"
         if left is not None and right is not None and left.kind == right.kind == "name":
             pairs.append((left.text, right.text))
     return pairs
@@ -322,8 +339,9 @@ TITLE_OPENER = re.compile(
     r"inside|behind)\s+",
     re.IGNORECASE,
 )
-TITLE_OF = re.compile(r"(?<!\w)(?:study|analysis|evaluation|review|tour|look)\s+of\s+",
-                      re.IGNORECASE)
+TITLE_OF = re.compile(
+    r"(?<!\w)(?:study|analysis|evaluation|review|tour|look)\s+of\s+", re.IGNORECASE
+)
 
 
 def title_topic(title: str, lex: Lexicon) -> str | None:
@@ -338,14 +356,20 @@ def read_title(title: str, lex: Lexicon) -> tuple[str | None, bool]:
     parts = TITLE_SEPARATOR.split(title.strip(), maxsplit=1)
     head = parts[0]
     if opener := TITLE_OPENER.match(head):
-        head = head[opener.end():]
+        head = head[opener.end() :]
         parts[0] = head
     # a short head names the system ("DeepSpeed Chat: ..."), as does any head whose subtitle
     # says what it does ("Shared Memory IPC Caching: Accelerating Data Transfer ...")
     opens_adverbial = fold(head.split()[0]) in phrase_words().openers if head.split() else True
-    if len(parts) == 2 and not TITLE_VERB.match(head) and (
-            len(head.split()) <= 3 or not opens_adverbial and (
-                TITLE_VERB.match(parts[1]) or TITLE_OPENER.match(parts[1]))):
+    if (
+        len(parts) == 2
+        and not TITLE_VERB.match(head)
+        and (
+            len(head.split()) <= 3
+            or not opens_adverbial
+            and (TITLE_VERB.match(parts[1]) or TITLE_OPENER.match(parts[1]))
+        )
+    ):
         phrase = classify(head, tokens(head), lex)
         if phrase is not None and phrase.kind == "name":
             return phrase.text, False

@@ -81,8 +81,14 @@ from perfledger.sources.claims.sentences import index_sentence, split_sentences,
 from perfledger.sources.layouts.base import ParsedDocument
 
 # Imported from here by the pipeline, the reader processes and the tests.
-__all__ = ["ClaimResult", "compute_ratio", "extract_claims", "load_cues", "load_lexicon",
-           "split_sentences"]
+__all__ = [
+    "ClaimResult",
+    "compute_ratio",
+    "extract_claims",
+    "load_cues",
+    "load_lexicon",
+    "split_sentences",
+]
 
 
 def draft_row(sentence: Sentence, draft: Draft) -> dict:
@@ -118,11 +124,11 @@ def draft_row(sentence: Sentence, draft: Draft) -> dict:
     }
 
 
-def unresolved_labels(subject: Mention | None, baseline: Mention | None,
-                      res: Resolution) -> str | None:
+def unresolved_labels(
+    subject: Mention | None, baseline: Mention | None, res: Resolution
+) -> str | None:
     """The parties a claim keeps as published, for `perfledger labels`."""
-    labels = [f"system={m.canonical}" for m in (subject, baseline)
-              if m is not None and not m.known]
+    labels = [f"system={m.canonical}" for m in (subject, baseline) if m is not None and not m.known]
     if res.model is not None and not res.model_known:
         labels.append(f"model={res.model}")
     return "; ".join(dict.fromkeys(labels)) or None
@@ -138,8 +144,12 @@ def extract_sentence(
         drafts, problems = qualitative, problems + more
     # A heading or caption naming hardware ("Training performance: NVIDIA DGX A100 (8x A100
     # 80GB)") states a setup; only a sentence's "8x" could be taken for a ratio.
-    if (not drafts and not problems and _SENTENCE_END.search(sentence.text)
-            and (counts := find_counts(sentence, lex))):
+    if (
+        not drafts
+        and not problems
+        and _SENTENCE_END.search(sentence.text)
+        and (counts := find_counts(sentence, lex))
+    ):
         words = ", ".join(f"'{c}'" for c in counts)
         problems.append(
             Problem("system_count", f"{words} counts hardware; it is not a ratio between systems")
@@ -153,12 +163,19 @@ MAX_SENTENCE_CHARS = 2_000  # far longer than any sentence a person writes
 
 def too_long(text: str, lex: Lexicon) -> list[Problem]:
     """A claim-like "sentence" too long to read is set aside with a reason, never dropped."""
-    if not (lex.multiplier_re.search(text) or lex.percent_re.search(text)
-            or lex.comparative_re.search(text)):
+    if not (
+        lex.multiplier_re.search(text)
+        or lex.percent_re.search(text)
+        or lex.comparative_re.search(text)
+    ):
         return []
-    return [Problem("sentence_too_long",
-                    f"a sentence of {len(text):,} characters is longer than the "
-                    f"{MAX_SENTENCE_CHARS:,} the extractor reads; claims in it were not read")]
+    return [
+        Problem(
+            "sentence_too_long",
+            f"a sentence of {len(text):,} characters is longer than the "
+            f"{MAX_SENTENCE_CHARS:,} the extractor reads; claims in it were not read",
+        )
+    ]
 
 
 @cache
@@ -168,12 +185,22 @@ def load_cues() -> Cues:
     vocab = lex.vocab
     qualitative = vocab["qualitative"]
     return build_cues(
-        singles=(lex.multiplier_re, lex.percent_re, lex.word_number_re, lex.qual_verb_re,
-                 lex.qual_ahead_re, lex.prefix_multiplier_re, lex.parity_re),
+        singles=(
+            lex.multiplier_re,
+            lex.percent_re,
+            lex.word_number_re,
+            lex.qual_verb_re,
+            lex.qual_ahead_re,
+            lex.prefix_multiplier_re,
+            lex.parity_re,
+        ),
         pairs=((lex.qual_noun_re, lex.qual_marker_re), (lex.comparative_re, lex.than_re)),
         vocab={
-            "single": flatten(vocab["number_words"]) + qualitative["verbs"]
-            + qualitative["ahead"] + vocab["parity"]["verbs"] + vocab["parity"]["phrases"],
+            "single": flatten(vocab["number_words"])
+            + qualitative["verbs"]
+            + qualitative["ahead"]
+            + vocab["parity"]["verbs"]
+            + vocab["parity"]["phrases"],
             "nouns": qualitative["advantage_nouns"],
             "markers": qualitative["advantage_markers"],
             "comparatives": flatten(vocab["directions"]["comparative"]),
@@ -207,8 +234,11 @@ def extract_claims(
         return ClaimResult(build_claims_frame([]), build_rejected_frame([]))
     lex = load_lexicon()
     page = assemble_blocks(prose, outline)
-    title = title or page.title or next(
-        (b.text for b in page.blocks if b.kind == "heading" and b.level == 1), None)
+    title = (
+        title
+        or page.title
+        or next((b.text for b in page.blocks if b.kind == "heading" and b.level == 1), None)
+    )
     discourse = Discourse(lex, title)
     context = read_heading(title, lex) if title else Context()
     rows: list[dict] = []
@@ -216,8 +246,7 @@ def extract_claims(
     for block in page.blocks:
         discourse.enter(block)
         if _block_may_hold_claim(block.text):
-            found, problems = read_block(block, replace(context, discourse=discourse), lex,
-                                         cues)
+            found, problems = read_block(block, replace(context, discourse=discourse), lex, cues)
             rows += found
             rejected += problems
         # every block, claim or not, may be the heading that names the next claims' model
@@ -312,9 +341,19 @@ def _screened_once(text: str) -> tuple[tuple[int, str, bool], ...]:
 
 def _screened(text: str, cues: Cues) -> tuple[tuple[int, str, bool], ...]:
     sentences = split_sentences_at(text)
-    return tuple((offset, sentence, len(sentence) > MAX_SENTENCE_CHARS or not (
-        len(sentences) > 1 and not may_hold_claim_loosely(sentence, cues)
-        or not may_hold_claim(sentence, cues))) for offset, sentence in sentences)
+    return tuple(
+        (
+            offset,
+            sentence,
+            len(sentence) > MAX_SENTENCE_CHARS
+            or not (
+                len(sentences) > 1
+                and not may_hold_claim_loosely(sentence, cues)
+                or not may_hold_claim(sentence, cues)
+            ),
+        )
+        for offset, sentence in sentences
+    )
 
 
 def build_claims_frame(rows: list[dict]) -> pl.DataFrame:

@@ -23,11 +23,10 @@ def build_alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", SPACE) for w in ordered)
 
 
-def compile_words(
-    words: Iterable[str], suffix: str = "", prefix: str = ""
-) -> re.Pattern[str]:
-    return re.compile(rf"{prefix}(?<!\w)(?:{build_alternation(words)}){suffix}(?!\w)",
-                      re.IGNORECASE)
+def compile_words(words: Iterable[str], suffix: str = "", prefix: str = "") -> re.Pattern[str]:
+    return re.compile(
+        rf"{prefix}(?<!\w)(?:{build_alternation(words)}){suffix}(?!\w)", re.IGNORECASE
+    )
 
 
 # "per-GPU throughput", "tokens per chip": a system named after "per" is a unit of measure,
@@ -258,10 +257,12 @@ def load_lexicon() -> Lexicon:
         task_at=compile_at(rf"[\s-]{{1,3}}({task_alt})(?!\w)"),
         task_re=compile_words(flatten(vocab["tasks"])),
         task_of=invert(vocab["tasks"]),
-        metric_reports={name: entry["reports"] for name, entry in vocab["metrics"].items()
-                        if "reports" in entry},
-        not_performance=frozenset(name for name, entry in vocab["metrics"].items()
-                                  if entry.get("performance") is False),
+        metric_reports={
+            name: entry["reports"] for name, entry in vocab["metrics"].items() if "reports" in entry
+        },
+        not_performance=frozenset(
+            name for name, entry in vocab["metrics"].items() if entry.get("performance") is False
+        ),
         speed_metrics=frozenset(vocab["direction_speed"]["metrics"]),
         # "x1.35 speedup": the multiplier written before its number
         model_shape_re=model_shapes(vocab["model_shapes"]),
@@ -275,10 +276,14 @@ def load_lexicon() -> Lexicon:
         passive_re=re.compile(
             rf"(?<!\w)(?:{build_alternation(vocab['passive']['auxiliaries'])})"
             rf"(?:{SPACE}\w+ly)?{SPACE}(?:{build_alternation(vocab['passive']['verbs'])})"
-            rf"{SPACE}by(?!\w)", re.IGNORECASE),
+            rf"{SPACE}by(?!\w)",
+            re.IGNORECASE,
+        ),
         share_words=frozenset(fold(word) for word in vocab["look_alikes"]["share_words"]),
         parity_re=compile_words(vocab["parity"]["verbs"] + vocab["parity"]["phrases"]),
-        prefix_multiplier_re=compile_at(r"(?<![\w.])[x×]\s?([0-9]{1,4}(?:\.[0-9]{1,3})?)(?![\w.%])"),
+        prefix_multiplier_re=compile_at(
+            r"(?<![\w.])[x×]\s?([0-9]{1,4}(?:\.[0-9]{1,3})?)(?![\w.%])"
+        ),
     )
 
 
@@ -292,8 +297,10 @@ def model_shapes(table: Mapping) -> re.Pattern[str]:
     size = r"[0-9]{1,4}(?:\.[0-9]{1,2})?[BMKTbmkt]|[0-9]{1,2}x[0-9]{1,3}[Bb]|[AaEe][0-9]{1,3}(?:\.[0-9])?[Bb]"
     part = rf"(?:{size}|{number}|(?:{variant})(?![\w])|[0-9]{{4}})"
     named = rf"(?:(?:{size})[ -])?(?:{family})(?:[-_ .]?{part})?(?:[-_ ]{part}){{0,5}}"
-    sized = (r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:(?:[- ]param(?:eter)?s?)?[ -]model"
-             r"|(?:[- ]base)?[ -](?:dense|MoE)(?:[ -](?:model|architecture))?)")
+    sized = (
+        r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:(?:[- ]param(?:eter)?s?)?[ -]model"
+        r"|(?:[- ]base)?[ -](?:dense|MoE)(?:[ -](?:model|architecture))?)"
+    )
     return re.compile(rf"(?<![\w.])(?:{named}|{sized})(?![\w])", re.IGNORECASE)
 
 

@@ -22,8 +22,12 @@ DOMINANT_FACTOR = 2  # ... and this many times as often as all others together
 
 
 def shaped_model(
-    text: str, position: int, lex: Lexicon, previous: Sequence[str] = (),
-    section: Sequence[str] = (), page: Callable[[], PageModels] | None = None,
+    text: str,
+    position: int,
+    lex: Lexicon,
+    previous: Sequence[str] = (),
+    section: Sequence[str] = (),
+    page: Callable[[], PageModels] | None = None,
 ) -> tuple[str | None, bool, str]:
     """(model, whether a vocabulary knows it, method tag) for a claim at `position`."""
     found, tag = nearest(text, position, lex), ""
@@ -41,14 +45,19 @@ def shaped_model(
     return name, False, tag
 
 
-def context_model(text: str, position: int, lex: Lexicon,
-                  context) -> tuple[str | None, bool, str]:
+def context_model(text: str, position: int, lex: Lexicon, context) -> tuple[str | None, bool, str]:
     """`shaped_model` with the paragraph, section and page `context.discourse` has read."""
     discourse = context.discourse
     if discourse is None:
         return shaped_model(text, position, lex)
-    return shaped_model(text, position, lex, discourse.current_before(),
-                        discourse.previous_sentences(), discourse.page_models)
+    return shaped_model(
+        text,
+        position,
+        lex,
+        discourse.current_before(),
+        discourse.previous_sentences(),
+        discourse.page_models,
+    )
 
 
 def nearest(text: str, position: int, lex: Lexicon) -> str | None:

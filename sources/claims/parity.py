@@ -23,8 +23,9 @@ from perfledger.sources.claims.records import Context, Draft, Resolution, Senten
 from perfledger.sources.claims.resolution import resolve_model, score
 
 METRIC_REACH = 40  # characters after the baseline where its metric may stand
-PASSIVE = re.compile(r"(?<!\w)(?:is|are|was|were|be|been|being|get|gets|got)\s{1,3}$",
-                     re.IGNORECASE)
+PASSIVE = re.compile(
+    r"(?<!\w)(?:is|are|was|were|be|been|being|get|gets|got)\s{1,3}$", re.IGNORECASE
+)
 
 
 @cache
@@ -54,14 +55,18 @@ def extract_parity(sentence: Sentence, context: Context, lex: Lexicon) -> list[D
     return drafts
 
 
-def read_parity(sentence: Sentence, match: re.Match[str], by_verb: bool, context: Context,
-                lex: Lexicon) -> Draft | None:
+def read_parity(
+    sentence: Sentence, match: re.Match[str], by_verb: bool, context: Context, lex: Lexicon
+) -> Draft | None:
     text = sentence.text
     if find_negation(sentence, match.start(), lex) or PASSIVE.search(text, 0, match.start()):
         return None
     baseline = phrase_after(text, match.end(), lex)
-    if baseline is None or baseline.kind != "name" or not any(
-            name_like(word) for word in baseline.text.split()):
+    if (
+        baseline is None
+        or baseline.kind != "name"
+        or not any(name_like(word) for word in baseline.text.split())
+    ):
         return None
     metric = None
     if by_verb:
@@ -80,8 +85,9 @@ def read_parity(sentence: Sentence, match: re.Match[str], by_verb: bool, context
         return None
     subject, subject_tag, phrase = own_subject(sentence, match.start(), lex)
     if subject is None:
-        subject, subject_tag = context_subject(phrase, sentence, match.start(), lex,
-                                               context.discourse)
+        subject, subject_tag = context_subject(
+            phrase, sentence, match.start(), lex, context.discourse
+        )
     if subject is None:
         return None
     base = with_full_name(resolve_phrase(text, baseline, lex), context, lex)
@@ -92,9 +98,15 @@ def read_parity(sentence: Sentence, match: re.Match[str], by_verb: bool, context
     known = True
     if model is None:
         model, known, model_tag = context_model(text, match.start(), lex, context)
-    resolution = Resolution(subject=subject, baseline=base, baseline_kind="system",
-                            metric=reported_metric(metric_name, lex), model=model,
-                            model_known=known, task=task)
+    resolution = Resolution(
+        subject=subject,
+        baseline=base,
+        baseline_kind="system",
+        metric=reported_metric(metric_name, lex),
+        model=model,
+        model_known=known,
+        task=task,
+    )
     tags = [subject_tag, tag, model_tag]
     return Draft(
         start=match.start(),
@@ -103,7 +115,7 @@ def read_parity(sentence: Sentence, match: re.Match[str], by_verb: bool, context
         form="parity" + "".join(t for t in tags if t),
         qualifier=find_qualifiers(sentence, None, lex, []),
         ratio=1.0,
-        ratio_text=text[match.start():match.end()],
+        ratio_text=text[match.start() : match.end()],
         kind="parity",
         direction="better",
         confidence=score(0.8, 0.1 if tag else 0.0),
@@ -111,8 +123,7 @@ def read_parity(sentence: Sentence, match: re.Match[str], by_verb: bool, context
 
 
 def metric_at(text: str, start: int, end: int, lex: Lexicon):
-    found = [m for m in find_mentions(lex.metric_re, lex.metric_of, text[:end])
-             if m.start >= start]
+    found = [m for m in find_mentions(lex.metric_re, lex.metric_of, text[:end]) if m.start >= start]
     return found[0] if found else None
 
 
@@ -122,8 +133,11 @@ def context_metric(context: Context, lex: Lexicon) -> tuple[str | None, str]:
     if discourse is None:
         return None, ""
     for text in discourse.current_before() + discourse.previous_sentences():
-        found = [m for m in find_mentions(lex.metric_re, lex.metric_of, text)
-                 if m.canonical in lex.speed_metrics or m.canonical in lex.not_performance]
+        found = [
+            m
+            for m in find_mentions(lex.metric_re, lex.metric_of, text)
+            if m.canonical in lex.speed_metrics or m.canonical in lex.not_performance
+        ]
         if found:
             return found[0].canonical, "+metric-previous"
     return None, ""

@@ -60,16 +60,20 @@ def without_action(text: str, phrase: Phrase) -> Phrase | None:
     for index, token in enumerate(found[:-1]):
         word = fold(token.group(0))
         if word in words.instrument_verbs:
-            rest = found[index + 1:]
-            return Phrase(rest[0].start(), rest[-1].end(), text[rest[0].start():rest[-1].end()],
-                          "name")
+            rest = found[index + 1 :]
+            return Phrase(
+                rest[0].start(), rest[-1].end(), text[rest[0].start() : rest[-1].end()], "name"
+            )
         if word not in words.adverbs:
             return None
     return None
 
 
 def context_subject(
-    phrase: Phrase | None, sentence: Sentence, start: int, lex: Lexicon,
+    phrase: Phrase | None,
+    sentence: Sentence,
+    start: int,
+    lex: Lexicon,
     discourse: Discourse | None,
 ) -> tuple[Mention | None, str]:
     """The party a pronoun, "we" or a missing subject stands for, from the page around."""
@@ -120,14 +124,19 @@ def names_more(found: Mention, vague: Mention) -> bool:
     """Whether a phrase names more than the vendor or kind of chip a vocabulary found in it
     ("previous-generation Hopper GPUs" names Hopper; "the latest GPU" names a GPU)."""
     words = phrase_words()
-    rest = [word for word in found.text.split()
-            if fold(word) != fold(vague.text) and fold(word) not in GENERIC_TAIL
-            and fold(word).rstrip("’s'") not in VENDOR_WORDS]
+    rest = [
+        word
+        for word in found.text.split()
+        if fold(word) != fold(vague.text)
+        and fold(word) not in GENERIC_TAIL
+        and fold(word).rstrip("’s'") not in VENDOR_WORDS
+    ]
     return any(name_like(word) and fold(word) not in words.determiners for word in rest)
 
 
-VENDOR_WORDS = frozenset({"nvidia", "amd", "intel", "google", "aws", "graphcore", "habana",
-                          "nvidia’s", "nvidia's"})
+VENDOR_WORDS = frozenset(
+    {"nvidia", "amd", "intel", "google", "aws", "graphcore", "habana", "nvidia’s", "nvidia's"}
+)
 
 
 def refers_back(phrase: Phrase) -> bool:
@@ -152,15 +161,27 @@ def resolve_text(text: str, lex: Lexicon) -> Mention:
                 return Mention(-1, -1, canonical, text, True)
     platforms = [p for p in find_platforms(bare, prose=True) if p.accelerator]
     if len(platforms) == 1 and names_only(bare, platforms[0].text):
-        name = system_name(platforms[0], platforms[0].count if platforms[0].count_stated
-                           else None)
+        name = system_name(platforms[0], platforms[0].count if platforms[0].count_stated else None)
         if name:
             return Mention(-1, -1, name, text, True)
     return Mention(-1, -1, bare, text, False)
 
 
-GENERIC_TAIL = frozenset({"gpu", "gpus", "system", "systems", "platform", "instance",
-                          "instances", "accelerator", "accelerators", "chip", "chips"})
+GENERIC_TAIL = frozenset(
+    {
+        "gpu",
+        "gpus",
+        "system",
+        "systems",
+        "platform",
+        "instance",
+        "instances",
+        "accelerator",
+        "accelerators",
+        "chip",
+        "chips",
+    }
+)
 
 
 def strip_generic(text: str) -> str:
@@ -175,13 +196,17 @@ def names_only(text: str, named: str) -> bool:
     """Whether a phrase is the platform name and nothing more that names something."""
     rest = fold(text).replace(fold(named), " ")
     words = phrase_words()
-    return all(word in words.determiners or word in GENERIC_TAIL or word in ("nvidia", "amd",
-               "intel", "google", "aws", "on", "an", "a")
-               for word in rest.split())
+    return all(
+        word in words.determiners
+        or word in GENERIC_TAIL
+        or word in ("nvidia", "amd", "intel", "google", "aws", "on", "an", "a")
+        for word in rest.split()
+    )
 
 
-def distinguish(sentence: Sentence, subject: Mention, baseline: Mention) -> tuple[Mention,
-                                                                                  Mention] | None:
+def distinguish(
+    sentence: Sentence, subject: Mention, baseline: Mention
+) -> tuple[Mention, Mention] | None:
     """Two mentions of one system told apart by the versions written after them ("vLLM
     0.15.0 vs vLLM 0.11.1rc3"): each kept as written, with its version."""
     if subject.start < 0 or baseline.start < 0:
@@ -191,8 +216,10 @@ def distinguish(sentence: Sentence, subject: Mention, baseline: Mention) -> tupl
     baseline_end, baseline_text = with_version(text, baseline.start, baseline.end)
     if fold(subject_text) == fold(baseline_text):
         return None
-    return (Mention(subject.start, subject_end, subject_text, subject_text, False),
-            Mention(baseline.start, baseline_end, baseline_text, baseline_text, False))
+    return (
+        Mention(subject.start, subject_end, subject_text, subject_text, False),
+        Mention(baseline.start, baseline_end, baseline_text, baseline_text, False),
+    )
 
 
 def first_token(text: str) -> str:

@@ -67,15 +67,47 @@ class Words:
 def phrase_words() -> Words:
     vocab = load_claim_vocab()
     table = vocab["phrases"]
-    qualifier_words = {word for phrase in vocab["qualifiers"]["prefix"] for word in
-                       fold(phrase).split()}
+    qualifier_words = {
+        word for phrase in vocab["qualifiers"]["prefix"] for word in fold(phrase).split()
+    }
     return Words(
-        **{name: frozenset(fold(word) for word in table[name]) for name in (
-            "predicates", "adverbs", "openers", "participles", "cuts", "pronouns",
-            "first_person", "persons", "generic_heads", "instrument_openers",
-            "instrument_verbs", "action_verbs")},
-        determiners=frozenset({"the", "a", "an", "our", "their", "its", "his", "her", "your",
-                               "my", "all", "each", "every", "any", "some", "same"}),
+        **{
+            name: frozenset(fold(word) for word in table[name])
+            for name in (
+                "predicates",
+                "adverbs",
+                "openers",
+                "participles",
+                "cuts",
+                "pronouns",
+                "first_person",
+                "persons",
+                "generic_heads",
+                "instrument_openers",
+                "instrument_verbs",
+                "action_verbs",
+            )
+        },
+        determiners=frozenset(
+            {
+                "the",
+                "a",
+                "an",
+                "our",
+                "their",
+                "its",
+                "his",
+                "her",
+                "your",
+                "my",
+                "all",
+                "each",
+                "every",
+                "any",
+                "some",
+                "same",
+            }
+        ),
         qualifiers=frozenset(qualifier_words | {"a", "an", "the", "of", "by", "to"}),
     )
 
@@ -92,9 +124,18 @@ def name_like(word: str) -> bool:
 def common_words() -> frozenset[str]:
     words = phrase_words()
     return frozenset().union(
-        words.predicates, words.adverbs, words.openers, words.participles, words.cuts,
-        words.pronouns, words.first_person, words.persons, words.generic_heads,
-        words.determiners, {"and", "or", "but", "so", "not", "no", "result", "note", "see"})
+        words.predicates,
+        words.adverbs,
+        words.openers,
+        words.participles,
+        words.cuts,
+        words.pronouns,
+        words.first_person,
+        words.persons,
+        words.generic_heads,
+        words.determiners,
+        {"and", "or", "but", "so", "not", "no", "result", "note", "see"},
+    )
 
 
 def tokens(text: str, start: int = 0, end: int | None = None) -> list[re.Match[str]]:
@@ -138,8 +179,9 @@ def clause_subject(text: str, end: int, lex: Lexicon) -> Phrase | None:
         return clause_subject(text, found[index - 1].start(), lex)
     if is_predicate(found, index, claim_next=True):
         last = index
-        while last > begin and (is_predicate(found, last - 1)
-                                or low(found[last - 1]) in words.adverbs):
+        while last > begin and (
+            is_predicate(found, last - 1) or low(found[last - 1]) in words.adverbs
+        ):
             last -= 1
         return phrase_ending(text, found, begin, before_infinitive(found, begin, last), lex)
     if word == "with":  # "... vLLM performance on Blackwell with up to 4x higher throughput"
@@ -152,10 +194,13 @@ def clause_subject(text: str, end: int, lex: Lexicon) -> Phrase | None:
             return phrase
     made = causative(found, begin, index + 1)
     if made is not None:  # "These changes made paged attention up to 4x faster"
-        phrase = classify(text, found[made:index + 1], lex)
-        causer = classify(text, found[begin:made - 1], lex)
-        if phrase is not None and causer is not None and causer.kind in ("pronoun", "generic",
-                                                                          "first_person"):
+        phrase = classify(text, found[made : index + 1], lex)
+        causer = classify(text, found[begin : made - 1], lex)
+        if (
+            phrase is not None
+            and causer is not None
+            and causer.kind in ("pronoun", "generic", "first_person")
+        ):
             phrase = replace(phrase, change=True)
         return phrase
     for position in range(begin, stop):
@@ -179,8 +224,9 @@ def before_infinitive(found: list[re.Match[str]], begin: int, last: int) -> int:
         return last
     for index in range(last - 2, max(begin, last - 5) - 1, -1):
         if is_predicate(found, index):
-            while index > begin and (is_predicate(found, index - 1)
-                                     or low(found[index - 1]) in phrase_words().adverbs):
+            while index > begin and (
+                is_predicate(found, index - 1) or low(found[index - 1]) in phrase_words().adverbs
+            ):
                 index -= 1
             return index
         if not found[index].group(0).isalpha() or not found[index].group(0).islower():
@@ -189,10 +235,34 @@ def before_infinitive(found: list[re.Match[str]], begin: int, last: int) -> int:
 
 
 # "adding the support for X", "the use of X": what was added is X
-SUPPORT_WORDS = frozenset({"support", "use", "usage", "addition", "integration", "adoption",
-                           "implementation", "introduction"})
-CLAUSE_WORDS = frozenset({"that", "which", "who", "while", "whereas", "but", "although",
-                          "though", "because", "since", "so", "whilst"})
+SUPPORT_WORDS = frozenset(
+    {
+        "support",
+        "use",
+        "usage",
+        "addition",
+        "integration",
+        "adoption",
+        "implementation",
+        "introduction",
+    }
+)
+CLAUSE_WORDS = frozenset(
+    {
+        "that",
+        "which",
+        "who",
+        "while",
+        "whereas",
+        "but",
+        "although",
+        "though",
+        "because",
+        "since",
+        "so",
+        "whilst",
+    }
+)
 
 
 def matching_open(found: list[re.Match[str]], closing: int, begin: int) -> int | None:
@@ -220,8 +290,12 @@ def starts_with_verb(text: str, position: int) -> bool:
 @cache
 def verb_words() -> frozenset[str]:
     vocab = load_claim_vocab()
-    return frozenset(fold(word) for words in vocab["directions"]["verb"].values()
-                     for word in words if " " not in word)
+    return frozenset(
+        fold(word)
+        for words in vocab["directions"]["verb"].values()
+        for word in words
+        if " " not in word
+    )
 
 
 CAUSATIVES = frozenset({"made", "makes", "make", "making", "render", "renders", "rendered"})
@@ -244,24 +318,51 @@ def is_predicate(found: list[re.Match[str]], index: int, claim_next: bool = Fals
     if word in words.predicates:
         return True
     raw = found[index].group(0)
-    if not (raw.islower() and raw.isalpha() and len(raw) > 4 and (
-            raw.endswith("s") and not raw.endswith(("ss", "us", "is", "ous", "ics"))
-            or raw.endswith("ed") and not raw.endswith("eed"))):
+    if not (
+        raw.islower()
+        and raw.isalpha()
+        and len(raw) > 4
+        and (
+            raw.endswith("s")
+            and not raw.endswith(("ss", "us", "is", "ous", "ics"))
+            or raw.endswith("ed")
+            and not raw.endswith("eed")
+        )
+    ):
         return False
     if word in common_words():
         return False
     before = found[index - 1].group(0) if index else ""
     after = low(found[index + 1]) if index + 1 < len(found) else ""
     # the claim's own number follows the last word before it
-    following = found[index + 1].group(0) if index + 1 < len(found) else (
-        "0" if claim_next else "")
+    following = found[index + 1].group(0) if index + 1 < len(found) else ("0" if claim_next else "")
     return name_like(before) and (
-        after in words.determiners or after in MORPH_NEXT or name_like(following)
-        or following[:1].isdigit())
+        after in words.determiners
+        or after in MORPH_NEXT
+        or name_like(following)
+        or following[:1].isdigit()
+    )
 
 
-MORPH_NEXT = frozenset({"that", "this", "these", "those", "with", "up", "to", "from", "in", "at", "on", "by", "over",
-                        "across", "for"})
+MORPH_NEXT = frozenset(
+    {
+        "that",
+        "this",
+        "these",
+        "those",
+        "with",
+        "up",
+        "to",
+        "from",
+        "in",
+        "at",
+        "on",
+        "by",
+        "over",
+        "across",
+        "for",
+    }
+)
 
 
 def phrase_ending(
@@ -283,9 +384,16 @@ def phrase_ending(
                 start = opening
                 continue
         gerund = word in words.participles and start - 1 <= begin + 1
-        if raw in SOFT_BOUNDARY or raw in HARD_BOUNDARY or raw in OPENING or raw in CLOSING \
-                or not_phrase(token) or is_predicate(found, start - 1) \
-                or (word in words.participles and not gerund) or word in CLAUSE_WORDS:
+        if (
+            raw in SOFT_BOUNDARY
+            or raw in HARD_BOUNDARY
+            or raw in OPENING
+            or raw in CLOSING
+            or not_phrase(token)
+            or is_predicate(found, start - 1)
+            or (word in words.participles and not gerund)
+            or word in CLAUSE_WORDS
+        ):
             break
         start -= 1
     run = [t for t in found[start:last]]
@@ -298,12 +406,47 @@ def phrase_ending(
 
 # Words that qualify a metric without naming a party ("the total time taken", "first
 # inference", "P99 TTFT").
-METRIC_MODIFIERS = frozenset({
-    "first", "total", "overall", "average", "avg", "mean", "median", "p50", "p90", "p95", "p99",
-    "end-to-end", "e2e", "per-token", "initial", "final", "effective", "measured", "taken",
-    "observed", "burst", "offline", "online", "serving", "peak", "raw", "absolute", "relative",
-    "inference", "training", "generation", "decode", "prefill", "time", "times", "speed", "tail",
-})
+METRIC_MODIFIERS = frozenset(
+    {
+        "first",
+        "total",
+        "overall",
+        "average",
+        "avg",
+        "mean",
+        "median",
+        "p50",
+        "p90",
+        "p95",
+        "p99",
+        "end-to-end",
+        "e2e",
+        "per-token",
+        "initial",
+        "final",
+        "effective",
+        "measured",
+        "taken",
+        "observed",
+        "burst",
+        "offline",
+        "online",
+        "serving",
+        "peak",
+        "raw",
+        "absolute",
+        "relative",
+        "inference",
+        "training",
+        "generation",
+        "decode",
+        "prefill",
+        "time",
+        "times",
+        "speed",
+        "tail",
+    }
+)
 QUESTION_WORDS = frozenset({"what", "how", "why", "where", "whether", "who", "whom", "when"})
 
 
@@ -331,8 +474,10 @@ def segment_start(found: list[re.Match[str]], stop: int) -> int:
     colon or dash, or a word that opens a clause of its own (", while TQ variants are")."""
     for index in range(stop - 1, -1, -1):
         if found[index].group(0) in HARD_BOUNDARY or (
-                low(found[index]) in CLAUSE_WORDS - {"that", "which", "who", "so"}
-                and index and found[index - 1].group(0) == ","):
+            low(found[index]) in CLAUSE_WORDS - {"that", "which", "who", "so"}
+            and index
+            and found[index - 1].group(0) == ","
+        ):
             return index + 1
     return 0
 
@@ -343,32 +488,39 @@ def skip_openers(found: list[re.Match[str]], begin: int, stop: int) -> int:
     while begin < stop:
         first = low(found[begin])
         two = f"{first} {low(found[begin + 1])}" if begin + 1 < stop else first
-        if first not in words.openers and two not in words.openers \
-                and first not in ("and", "but", "so", "then", "yet"):
+        if (
+            first not in words.openers
+            and two not in words.openers
+            and first not in ("and", "but", "so", "then", "yet")
+        ):
             return begin
         if first in ("and", "but", "so", "then", "yet"):
             begin += 1
             continue
-        comma = next((i for i in range(begin + 1, min(stop, begin + 16))
-                      if found[i].group(0) == ","), None)
+        comma = next(
+            (i for i in range(begin + 1, min(stop, begin + 16)) if found[i].group(0) == ","), None
+        )
         if comma is None:
             return begin
         begin = comma + 1
     return begin
 
 
-def phrase_before(
-    text: str, found: list[re.Match[str]], index: int, lex: Lexicon
-) -> Phrase | None:
+def phrase_before(text: str, found: list[re.Match[str]], index: int, lex: Lexicon) -> Phrase | None:
     """The noun phrase right before token `index`, back to a boundary or a verb."""
     words = phrase_words()
     begin = index
     while begin > 0:
         token = found[begin - 1]
         word = low(token)
-        if token.group(0) in HARD_BOUNDARY or token.group(0) in SOFT_BOUNDARY \
-                or word in words.predicates or word in words.participles \
-                or token.group(0) in OPENING or token.group(0) in CLOSING:
+        if (
+            token.group(0) in HARD_BOUNDARY
+            or token.group(0) in SOFT_BOUNDARY
+            or word in words.predicates
+            or word in words.participles
+            or token.group(0) in OPENING
+            or token.group(0) in CLOSING
+        ):
             break
         begin -= 1
     return classify(text, found[begin:index], lex)
@@ -386,17 +538,22 @@ def phrase_after(text: str, start: int, lex: Lexicon, limit: int | None = None) 
     for index, token in enumerate(found):
         word = low(token)
         raw = token.group(0)
-        if raw in HARD_BOUNDARY or raw in SOFT_BOUNDARY or raw in OPENING or raw in CLOSING \
-                or raw == ".":
+        if (
+            raw in HARD_BOUNDARY
+            or raw in SOFT_BOUNDARY
+            or raw in OPENING
+            or raw in CLOSING
+            or raw == "."
+        ):
             break
         if word in ("and", "or") and kept:
-            ahead = found[index + 1:index + 4]
+            ahead = found[index + 1 : index + 4]
             if any(t.group(0)[:1].isdigit() or low(t) in words.qualifiers for t in ahead):
                 break
             if kept and not any(name_like(t.group(0)) for t in ahead):
                 break
         elif word == "on" and kept:
-            following = found[index + 1:index + 3]
+            following = found[index + 1 : index + 3]
             named = [t for t in following if low(t) not in words.determiners]
             if not named or not name_like(named[0].group(0)):
                 break
@@ -421,11 +578,15 @@ def instrument(text: str, end: int, lex: Lexicon, trailing: bool = True) -> Phra
     first = low(found[0])
     if first in words.instrument_openers:
         begin = 1
-        if begin + 1 < len(found) and low(found[begin]) in words.instrument_verbs \
-                and found[begin + 1].group(0) != ",":
+        if (
+            begin + 1 < len(found)
+            and low(found[begin]) in words.instrument_verbs
+            and found[begin + 1].group(0) != ","
+        ):
             begin += 1  # "By adding X," names X; "With tuning," names tuning
-        comma = next((i for i in range(begin, min(len(found), begin + 14))
-                      if found[i].group(0) == ","), None)
+        comma = next(
+            (i for i in range(begin, min(len(found), begin + 14)) if found[i].group(0) == ","), None
+        )
         if comma is not None and found[comma].start() < end:
             phrase = classify(text, found[begin:comma], lex)
             if phrase is not None and phrase.kind in ("name", "pronoun", "generic"):
@@ -449,9 +610,12 @@ def action_object(text: str, lex: Lexicon) -> Phrase | None:
             continue
         before = low(found[index - 1]) if index else ""
         two_before = low(found[index - 2]) if index > 1 else ""
-        acted = before in words.first_person or before == "by" or (
-            before in words.adverbs and two_before in words.first_person) or (
-            before == "to" and any(low(t) in words.first_person for t in found[:index]))
+        acted = (
+            before in words.first_person
+            or before == "by"
+            or (before in words.adverbs and two_before in words.first_person)
+            or (before == "to" and any(low(t) in words.first_person for t in found[:index]))
+        )
         if not acted:
             continue
         phrase = phrase_after(text, token.end(), lex)
@@ -479,19 +643,30 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
     head = low(found[0])
     if head in ("there", "here") or HARDWARE_COUNT.match(head):
         return None  # "4xH100", "2 GPUs instead of 1": how many chips ran, not a party
-    if head in words.first_person and (len(found) == 1 or not any(
-            name_like(t.group(0)) for t in found[1:])) and not (
-            head in ("our", "ours") and len(found) > 1 and not all(
-                is_metric(t, lex) or low(t) in words.generic_heads
-                or low(t) in METRIC_MODIFIERS for t in found[1:])):
+    if (
+        head in words.first_person
+        and (len(found) == 1 or not any(name_like(t.group(0)) for t in found[1:]))
+        and not (
+            head in ("our", "ours")
+            and len(found) > 1
+            and not all(
+                is_metric(t, lex) or low(t) in words.generic_heads or low(t) in METRIC_MODIFIERS
+                for t in found[1:]
+            )
+        )
+    ):
         return Phrase(found[0].start(), found[-1].end(), found[0].group(0), "first_person")
     if head in ("our", "ours", "their", "your") and len(found) > 1:
         found = found[1:]  # "our optimized BF16 baseline": a determiner
     if head in words.persons:
         return Phrase(found[0].start(), found[-1].end(), found[0].group(0), "person")
-    if head in words.pronouns and (len(found) == 1 or all(
-            low(t) in words.generic_heads or low(t) in words.adverbs
-            or not name_like(t.group(0)) for t in found[1:])):
+    if head in words.pronouns and (
+        len(found) == 1
+        or all(
+            low(t) in words.generic_heads or low(t) in words.adverbs or not name_like(t.group(0))
+            for t in found[1:]
+        )
+    ):
         return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "pronoun")
     while found and (low(found[0]) in words.determiners or low(found[0]) in words.pronouns):
         found = found[1:]
@@ -500,7 +675,7 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
     whole = text_of(text, found)
     metric = lex.metric_re.search(whole)
     if metric is not None and metric.end() == len(whole):
-        rest = fold(whole[:metric.start()] + " " + whole[metric.end():]).split()
+        rest = fold(whole[: metric.start()] + " " + whole[metric.end() :]).split()
         if all(word in METRIC_MODIFIERS or word in words.generic_heads for word in rest):
             # "First inference", "the total time taken": a metric, not a party
             return Phrase(found[0].start(), found[-1].end(), whole, "metric")
@@ -516,11 +691,18 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
             return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "metric")
     # Leading lower-case adjectives before a name ("outstanding vLLM") describe it; a word
     # that names something itself ("torch.compile on AMD GPUs") is the phrase's head.
-    first_name = next(i for i, t in enumerate(found) if name_like(t.group(0))) \
-        if any(name_like(t.group(0)) for t in found) else 0
-    if first_name and all(t.group(0).isalpha() and t.group(0).islower()
-                          and low(t) not in words.cuts and low(t) != "on"
-                          for t in found[:first_name]):
+    first_name = (
+        next(i for i, t in enumerate(found) if name_like(t.group(0)))
+        if any(name_like(t.group(0)) for t in found)
+        else 0
+    )
+    if first_name and all(
+        t.group(0).isalpha()
+        and t.group(0).islower()
+        and low(t) not in words.cuts
+        and low(t) != "on"
+        for t in found[:first_name]
+    ):
         found = found[first_name:]
         if HARDWARE_COUNT.match(low(found[0])):
             return None  # "the linear 2x we would expect": a number, not a party
@@ -537,8 +719,11 @@ POSSESSIVE_END = re.compile(r"(?<=\w)['’]s?$")
 def trim_metrics(text: str, found: list[re.Match[str]], lex: Lexicon) -> list[re.Match[str]]:
     """Drop metric words at the phrase's ends ("the multi-LoRA TTFT" names "multi-LoRA")."""
     while found and (is_metric(found[-1], lex) or per_unit(found)):
-        found = found[:-2] if low(found[-1]) != "per" and len(found) > 1 \
-            and low(found[-2]) == "per" else found[:-1]
+        found = (
+            found[:-2]
+            if low(found[-1]) != "per" and len(found) > 1 and low(found[-2]) == "per"
+            else found[:-1]
+        )
     kept = [t for t in found if not (is_metric(t, lex) and t is not found[0])]
     return kept if kept else found
 
@@ -553,7 +738,7 @@ def is_metric(token: re.Match[str], lex: Lexicon) -> bool:
 
 
 def text_of(text: str, found: list[re.Match[str]]) -> str:
-    return " ".join(text[found[0].start():found[-1].end()].split())
+    return " ".join(text[found[0].start() : found[-1].end()].split())
 
 
 def with_version(text: str, start: int, end: int) -> tuple[int, str]:
@@ -561,4 +746,4 @@ def with_version(text: str, start: int, end: int) -> tuple[int, str]:
     match = re.compile(r"[ \t]{1,2}(" + VERSION.pattern + r")(?![\w.])").match(text, end)
     if match is None:
         return end, text[start:end]
-    return match.end(), text[start:match.end()]
+    return match.end(), text[start : match.end()]

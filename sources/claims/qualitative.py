@@ -181,9 +181,13 @@ def resolve_qualitative_metric(
 ) -> tuple[str, str]:
     if trigger.metric is not None and trigger.metric.canonical != FROM_CONTEXT:
         return trigger.metric.canonical, ""
-    after = [m for m in mentions_between(sentence.metrics, baseline.end,
-                                         clause_end(sentence, baseline.end))
-             if m.canonical != FROM_CONTEXT]
+    after = [
+        m
+        for m in mentions_between(
+            sentence.metrics, baseline.end, clause_end(sentence, baseline.end)
+        )
+        if m.canonical != FROM_CONTEXT
+    ]
     if after:
         return after[0].canonical, "+metric-context"
     return "performance", "+metric-default"

@@ -84,8 +84,16 @@ def extract_quantitative(
             # "speedups of 3.5x, 2.3x, and 2.6x", "9x ... over HF and 15x over Colossal-AI":
             # a number listed with a claim's says what that claim says
             last = readings[-1]
-            reading = Reading(anchor, anchor.start, anchor.end, anchor.start, anchor.end,
-                              last.sense, last.grammar, last.metric)
+            reading = Reading(
+                anchor,
+                anchor.start,
+                anchor.end,
+                anchor.start,
+                anchor.end,
+                last.sense,
+                last.grammar,
+                last.metric,
+            )
         if reading is None:
             continue
         numeric = True
@@ -109,14 +117,12 @@ def coordinated(text: str, last: Reading, anchor: Anchor, lex: Lexicon) -> bool:
         return False
     if LISTED.fullmatch(text, last.anchor.end, anchor.start):
         return True
-    before = text[max(last.span_end, anchor.start - 8):anchor.start]
+    before = text[max(last.span_end, anchor.start - 8) : anchor.start]
     space = SPACES.match(text, anchor.end)
-    return bool(JOINED.search(before)) and bool(
-        space and lex.marker_re.match(text, space.end()))
+    return bool(JOINED.search(before)) and bool(space and lex.marker_re.match(text, space.end()))
 
 
-def respectively(sentence: Sentence, drafts: list[Draft], context: Context,
-                 lex: Lexicon) -> None:
+def respectively(sentence: Sentence, drafts: list[Draft], context: Context, lex: Lexicon) -> None:
     """ "speedups of 3.5x, 2.3x, and 2.6x respectively": the claims take, in order, the models
     the sentence before listed ("the ResNet, ViT, and Llama 2 models")."""
     if len(drafts) < 2 or not RESPECTIVELY.match(sentence.text, drafts[-1].end):
@@ -131,7 +137,6 @@ def respectively(sentence: Sentence, drafts: list[Draft], context: Context,
                 if known_model(name):
                     draft.resolution.model = model_name(name)[0]
                 draft.form += "+model-respectively"
-
 
 
 def find_counts(sentence: Sentence, lex: Lexicon) -> list[str]:
@@ -177,7 +182,8 @@ def resolve_readings(
         taken = {m for m in (previous_baseline, base.baseline) if m is not None}
         previous_baseline = base.baseline or previous_baseline
         if previous_subject is not None and NEW_CLAUSE.search(
-                text, readings[index - 1].span_end, reading.span_start):
+            text, readings[index - 1].span_end, reading.span_start
+        ):
             previous_subject = None  # ", while TQ variants are 2.5x slower" has its own
         draft, problem = build_draft(
             sentence,
@@ -205,8 +211,7 @@ def resolve_readings(
 
 
 FAR_SUBJECT = frozenset({"+subject-sentence", "+subject-later"})
-NEW_CLAUSE = re.compile(r"[;:]|,\s{1,3}(?:while|whereas|but|although|though)(?!\w)",
-                        re.IGNORECASE)
+NEW_CLAUSE = re.compile(r"[;:]|,\s{1,3}(?:while|whereas|but|although|though)(?!\w)", re.IGNORECASE)
 
 
 def resolve_baseline(
@@ -226,17 +231,26 @@ def resolve_baseline(
         if resolution.baseline is not None and counted(sentence, resolution.baseline):
             # "more than the linear 2x we would expect from using 2 GPUs": chips counted
             resolution = Resolution(tags=["+baseline-unknown"], penalty=0.15)
-        vague = resolution.baseline is not None and resolution.baseline_kind == "system" and (
-            "+baseline-vendor" in resolution.tags or is_generic(resolution.baseline.canonical)
-            or named_before(sentence, marker_end, resolution.baseline, lex))
+        vague = (
+            resolution.baseline is not None
+            and resolution.baseline_kind == "system"
+            and (
+                "+baseline-vendor" in resolution.tags
+                or is_generic(resolution.baseline.canonical)
+                or named_before(sentence, marker_end, resolution.baseline, lex)
+            )
+        )
         if resolution.baseline is None and resolution.baseline_kind is None or vague:
             # no vocabulary names what follows the marker, or only its vendor or its kind of
             # chip does ("than NVIDIA's B300", "previous-generation Hopper GPUs")
             found, tag = phrase_baseline(sentence, marker_end, lex, discourse)
-            if found is not None and (not vague or (resolution.baseline is not None
-                                                    and names_more(found, resolution.baseline))):
-                resolution = Resolution(baseline=found, baseline_kind="system", tags=[tag],
-                                        penalty=0.1)
+            if found is not None and (
+                not vague
+                or (resolution.baseline is not None and names_more(found, resolution.baseline))
+            ):
+                resolution = Resolution(
+                    baseline=found, baseline_kind="system", tags=[tag], penalty=0.1
+                )
         marker_start = marker_end - len(marker_text)
         return resolution, marker_text, marker_start
     if index + 1 < len(readings) and (following := done[index + 1]) is not None:
@@ -259,8 +273,12 @@ def named_before(sentence: Sentence, marker_end: int, found: Mention, lex: Lexic
     """Whether a name stands between a marker and the vocabulary's system after it ("over
     HuggingFace and 15x over Colossal-AI": the first baseline is HuggingFace)."""
     phrase = phrase_after(sentence.text, marker_end, lex)
-    return (phrase is not None and phrase.kind == "name" and phrase.end <= found.start
-            and any(name_like(word) for word in phrase.text.split()))
+    return (
+        phrase is not None
+        and phrase.kind == "name"
+        and phrase.end <= found.start
+        and any(name_like(word) for word in phrase.text.split())
+    )
 
 
 def build_draft(
@@ -326,8 +344,11 @@ def build_draft(
         # claim's own clause gives its subject
         start = read_prefix(text, reading.span_start, lex)[0]
         own, own_tag, _ = own_subject(sentence, start, lex)
-        if own is not None and own not in excluded and (
-                subject_tag in FAR_SUBJECT or names_more(own, subject)):
+        if (
+            own is not None
+            and own not in excluded
+            and (subject_tag in FAR_SUBJECT or names_more(own, subject))
+        ):
             subject, subject_tag, subject_penalty = own, own_tag, 0.1
     if subject is not None and (partner := find_coordinated(sentence, subject)):
         return None, Problem(
@@ -337,7 +358,13 @@ def build_draft(
     resolution.subject = subject
     if resolution.baseline is None and resolution.baseline_kind is None:
         resolution = find_unmarked_baseline(
-            sentence, reading, subject, resolution, lex, context, earlier_baseline,
+            sentence,
+            reading,
+            subject,
+            resolution,
+            lex,
+            context,
+            earlier_baseline,
             "+subject-change" in subject_tag or "+subject-instrument" in subject_tag,
         )
     if reading.grammar == "by-passive":
@@ -347,8 +374,11 @@ def build_draft(
             resolution.subject, resolution.baseline = agent, subject
             resolution.baseline_kind = "system"
             subject = agent
-    if subject is not None and resolution.baseline is not None \
-            and subject.canonical == resolution.baseline.canonical:
+    if (
+        subject is not None
+        and resolution.baseline is not None
+        and subject.canonical == resolution.baseline.canonical
+    ):
         told_apart = distinguish(sentence, subject, resolution.baseline)
         if told_apart is not None:
             resolution.subject, resolution.baseline = told_apart
@@ -475,16 +505,18 @@ def find_unmarked_baseline(
             return resolution
     own = vendor_of(subject.canonical) if subject else None
     nearby = mentions_between(sentence.systems, window_start, reading.span_end + WINDOW * 2)
-    others = {m.canonical: m for m in nearby
-              if vendor_of(m.canonical) != own and not a_setting(sentence, m)}
+    others = {
+        m.canonical: m
+        for m in nearby
+        if vendor_of(m.canonical) != own and not a_setting(sentence, m)
+    }
     if len(others) == 1:
         resolution.baseline = next(iter(others.values()))
         resolution.baseline_kind = "system"
         resolution.tags.append("+baseline-implicit")
         resolution.penalty += 0.15
         return resolution
-    found, kind, tag = unnamed_baseline(sentence, reading, subject, lex, context, earlier,
-                                        change)
+    found, kind, tag = unnamed_baseline(sentence, reading, subject, lex, context, earlier, change)
     if found is not None:
         resolution.baseline, resolution.baseline_kind = found, kind
         resolution.tags.append(tag)
@@ -505,14 +537,15 @@ INDEFINITE = re.compile(
 def a_setting(sentence: Sentence, mention: Mention) -> bool:
     """ "on a single GPU": a kind of chip named with an indefinite article is where a result
     ran, not a system it is compared with."""
-    before = sentence.text[max(0, mention.start - 40):mention.start]
+    before = sentence.text[max(0, mention.start - 40) : mention.start]
     return is_generic(mention.canonical) and bool(
-        INDEFINITE.search(before[-14:]) or SETTING.search(before))
+        INDEFINITE.search(before[-14:]) or SETTING.search(before)
+    )
 
 
 def counted(sentence: Sentence, mention: Mention) -> bool:
     """ "2 GPUs", "a single GPU": a kind of chip counted is a setting, no baseline."""
-    before = sentence.text[max(0, mention.start - 14):mention.start]
+    before = sentence.text[max(0, mention.start - 14) : mention.start]
     return is_generic(mention.canonical) and bool(INDEFINITE.search(before))
 
 
@@ -546,7 +579,7 @@ def unnamed_baseline(
         phrase = phrase_after(text, match.end(), lex, reading.span_start)
         if usable(phrase, subject) and not quantifies(text, match.end(), lex):
             return resolve_phrase(text, phrase, lex), "system", "+baseline-before"
-    words = fold(text[reading.span_start:reading.span_end])
+    words = fold(text[reading.span_start : reading.span_end])
     if discourse is not None and discourse.last_baseline and THE_BASELINE.search(words):
         return resolve_text(discourse.last_baseline, lex), "system", "+baseline-previous"
     if discourse is not None and (told := told_before(discourse, subject, lex)) is not None:
@@ -559,22 +592,30 @@ def unnamed_baseline(
                 return resolve_text(other, lex), "system", "+baseline-stated"
             if shares_name(subject.text, other) and not shares_name(subject.text, one):
                 return resolve_text(one, lex), "system", "+baseline-stated"
-    condition = WITHOUT.search(text, max(0, reading.span_start - CONDITION_REACH),
-                               reading.span_end + CONDITION_REACH)
+    condition = WITHOUT.search(
+        text, max(0, reading.span_start - CONDITION_REACH), reading.span_end + CONDITION_REACH
+    )
     if condition is not None:
         # "5-7x slowdown without warm-up": the same system with it
         phrase = phrase_after(text, condition.end(), lex)
         reach = CLAUSE_END.search(text, phrase.end) if phrase is not None else None
-        if phrase is not None and phrase.kind == "name" and not lex.metric_re.search(
-                text, condition.end(), min(phrase.end + 30, reach.start() if reach else
-                                            len(text))):
+        if (
+            phrase is not None
+            and phrase.kind == "name"
+            and not lex.metric_re.search(
+                text, condition.end(), min(phrase.end + 30, reach.start() if reach else len(text))
+            )
+        ):
             name = f"with {phrase.text}"
             return Mention(-1, -1, name, name, False), "counterpart", "+baseline-condition"
     if discourse is not None and (told := told_in_section(discourse, subject, lex)):
         return resolve_text(told, lex), "system", "+baseline-section"
     topic = discourse.topic if discourse is not None else None
-    if change and subject is not None and not (
-            subject.known and topic and fold(subject.canonical) in fold(topic)):
+    if (
+        change
+        and subject is not None
+        and not (subject.known and topic and fold(subject.canonical) in fold(topic))
+    ):
         # a change to the page's own system has the system without it as baseline; the
         # system itself ("we ... with vLLM" on a page about vLLM) is no change to anything
         name = f"without {subject.canonical}"
@@ -591,9 +632,12 @@ def rest_of_topic(topic: str, change: str) -> str | None:
     at = fold(topic).find(fold(change))
     if at < 0 or fold(topic) == fold(change):
         return None
-    rest = " ".join((topic[:at] + " " + topic[at + len(change):]).split())
-    named = [word for word in rest.split() if name_like(word)
-             and fold(word) not in GENERIC_TAIL and fold(word) not in VENDOR_WORDS]
+    rest = " ".join((topic[:at] + " " + topic[at + len(change) :]).split())
+    named = [
+        word
+        for word in rest.split()
+        if name_like(word) and fold(word) not in GENERIC_TAIL and fold(word) not in VENDOR_WORDS
+    ]
     return rest if named and rest.split()[-1] not in ("on", "of", "with", "for") else None
 
 
@@ -609,13 +653,39 @@ def shares_name(one: str, other: str) -> bool:
 def name_words(text: str) -> set[str]:
     """The words of a party's name that tell it apart (no articles or generic nouns)."""
     words = phrase_words()
-    return {word for word in re.findall(r"[a-z0-9][a-z0-9.+-]*", fold(text))
-            if word not in words.generic_heads and word not in words.determiners
-            and word not in STOP_WORDS}
+    return {
+        word
+        for word in re.findall(r"[a-z0-9][a-z0-9.+-]*", fold(text))
+        if word not in words.generic_heads
+        and word not in words.determiners
+        and word not in STOP_WORDS
+    }
 
 
-STOP_WORDS = frozenset({"with", "without", "from", "on", "of", "the", "and", "or", "in", "for",
-                        "no", "to", "a", "an", "is", "are", "still", "vs", "than", "new"})
+STOP_WORDS = frozenset(
+    {
+        "with",
+        "without",
+        "from",
+        "on",
+        "of",
+        "the",
+        "and",
+        "or",
+        "in",
+        "for",
+        "no",
+        "to",
+        "a",
+        "an",
+        "is",
+        "are",
+        "still",
+        "vs",
+        "than",
+        "new",
+    }
+)
 
 
 def told_in_section(discourse: Discourse, subject: Mention | None, lex: Lexicon) -> str | None:
@@ -625,8 +695,11 @@ def told_in_section(discourse: Discourse, subject: Mention | None, lex: Lexicon)
         for pattern in (lex.leading_re,):  # "relative to BF16", not "more than AlltoAll"
             for match in pattern.finditer(sentence):
                 phrase = phrase_after(sentence, match.end(), lex)
-                if usable(phrase, subject) and not quantifies(sentence, match.end(), lex) \
-                        and any(name_like(word) for word in phrase.text.split()):
+                if (
+                    usable(phrase, subject)
+                    and not quantifies(sentence, match.end(), lex)
+                    and any(name_like(word) for word in phrase.text.split())
+                ):
                     return phrase.text
     return None
 
@@ -635,15 +708,19 @@ def told_before(discourse: Discourse, subject: Mention | None, lex: Lexicon) -> 
     """The baseline the paragraph gave before: its last claim's, or one a sentence of it
     states ("Figure 7: Latency overhead relative to BF16 for ... . TQ adds up to 60%
     slowdown")."""
-    if discourse.block_baseline and (subject is None
-                                     or fold(discourse.block_baseline) != fold(subject.text)):
+    if discourse.block_baseline and (
+        subject is None or fold(discourse.block_baseline) != fold(subject.text)
+    ):
         return discourse.block_baseline
     for sentence in discourse.current_before():
         for pattern in (lex.leading_re, lex.marker_re):
             for match in pattern.finditer(sentence):
                 phrase = phrase_after(sentence, match.end(), lex)
-                if usable(phrase, subject) and not quantifies(sentence, match.end(), lex) \
-                        and any(name_like(word) for word in phrase.text.split()):
+                if (
+                    usable(phrase, subject)
+                    and not quantifies(sentence, match.end(), lex)
+                    and any(name_like(word) for word in phrase.text.split())
+                ):
                     return phrase.text
     return None
 
@@ -652,8 +729,11 @@ THE_BASELINE = re.compile(r"(?<!\w)the baseline(?!\w)")
 
 
 def usable(phrase: Phrase | None, subject: Mention | None) -> TypeGuard[Phrase]:
-    return (phrase is not None and phrase.kind == "name"
-            and (subject is None or fold(phrase.text) != fold(subject.text)))
+    return (
+        phrase is not None
+        and phrase.kind == "name"
+        and (subject is None or fold(phrase.text) != fold(subject.text))
+    )
 
 
 COORDINATION = re.compile(r"\s{0,3}(?:,|&|and|or|,\s{0,3}and)\s{1,3}$", re.IGNORECASE)

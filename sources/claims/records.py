@@ -96,8 +96,10 @@ class Sentence:
 
     @cached_property
     def priors(self) -> Mentions:
-        return Mentions(Mention(m.start(), m.end(), "prior_result", m.group(0))
-                        for m in self.lex.prior_re.finditer(self.text))
+        return Mentions(
+            Mention(m.start(), m.end(), "prior_result", m.group(0))
+            for m in self.lex.prior_re.finditer(self.text)
+        )
 
     @cached_property
     def breaks(self) -> list[int]:  # clause boundaries (ends of breaker words / punctuation)

@@ -28,7 +28,10 @@ from perfledger.sources.claims.records import (
 
 
 def resolve_metric(
-    sentence: Sentence, reading: Reading, limit: int, lex: Lexicon,
+    sentence: Sentence,
+    reading: Reading,
+    limit: int,
+    lex: Lexicon,
     previous: Sequence[str] = (),
 ) -> tuple[str | None, str]:
     """Pick the claim's metric: its own words, then its clause, then the sentence before it,
@@ -41,30 +44,42 @@ def resolve_metric(
 
     def fits(mention: Mention) -> bool:
         # a metric taken from around the claim is one a performance claim can be about
-        return (mention.canonical != FROM_CONTEXT
-                and mention.canonical not in lex.not_performance
-                and (not speed or mention.canonical in lex.speed_metrics))
+        return (
+            mention.canonical != FROM_CONTEXT
+            and mention.canonical not in lex.not_performance
+            and (not speed or mention.canonical in lex.speed_metrics)
+        )
 
     own = reading.metric
-    if own is not None and own.canonical != FROM_CONTEXT and (
-            not speed or own.canonical in lex.speed_metrics):
+    if (
+        own is not None
+        and own.canonical != FROM_CONTEXT
+        and (not speed or own.canonical in lex.speed_metrics)
+    ):
         return own.canonical, ""
     implied = lex.vocab["direction_metric"].get(word)
     if implied:
         return implied, ""
-    before = [m for m in mentions_between(
-        sentence.metrics, clause_start(sentence, reading.span_start), reading.span_start
-    ) if fits(m)]
+    before = [
+        m
+        for m in mentions_between(
+            sentence.metrics, clause_start(sentence, reading.span_start), reading.span_start
+        )
+        if fits(m)
+    ]
     if before:
         return before[-1].canonical, "+metric-context"
     after_end = min(limit, clause_end(sentence, reading.span_end))
-    after = [m for m in mentions_between(sentence.metrics, reading.span_end, after_end)
-             if fits(m)]
+    after = [m for m in mentions_between(sentence.metrics, reading.span_end, after_end) if fits(m)]
     if after:
         return after[0].canonical, "+metric-context"
-    earlier = [m for m in mentions_between(
-        sentence.metrics, max(0, reading.span_start - WINDOW), reading.span_start
-    ) if fits(m)]
+    earlier = [
+        m
+        for m in mentions_between(
+            sentence.metrics, max(0, reading.span_start - WINDOW), reading.span_start
+        )
+        if fits(m)
+    ]
     if earlier:
         return earlier[-1].canonical, "+metric-context"
     if own is not None and own.canonical == FROM_CONTEXT:
@@ -115,8 +130,11 @@ def read_baseline_slot(sentence: Sentence, slot_start: int, lex: Lexicon) -> Res
     priors = mentions_between(sentence.priors, slot_start, end)
     first_system = systems[0] if systems else None
     first_prior = priors[0] if priors else None
-    if first_prior and first_system is not None and NAME_GAP.match(
-            sentence.text, first_prior.end, first_system.start):
+    if (
+        first_prior
+        and first_system is not None
+        and NAME_GAP.match(sentence.text, first_prior.end, first_system.start)
+    ):
         first_prior = None  # "the previous generation ND A100 v4": the system it names
     if first_prior and (first_system is None or first_prior.start < first_system.start):
         return Resolution(
@@ -181,8 +199,13 @@ def resolve_subject(
     def free(start: int, end: int, named: bool = False) -> list[Mention]:
         found = mentions_between(sentence.systems, start, end)
         # away from the claim's own clause, a kind of chip ("on a single GPU") is a setting
-        return [m for m in found if m not in taken and not follows_marker(sentence, m, lex)
-                and not (named and is_generic(m.canonical))]
+        return [
+            m
+            for m in found
+            if m not in taken
+            and not follows_marker(sentence, m, lex)
+            and not (named and is_generic(m.canonical))
+        ]
 
     before = free(clause_start(sentence, start), start)
     if before:

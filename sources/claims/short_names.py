@@ -22,8 +22,9 @@ def configuration_after() -> re.Pattern[str]:
     vocab = load_claim_vocab()
     precisions = build_alternation(vocab["conditions"]["precision"])
     heads = build_alternation(vocab["short_names"]["configurations"])
-    return re.compile(rf"(?<![\w-])({precisions})\s((?:[\w-]+\s)?(?:{heads}))(?![\w-])",
-                      re.IGNORECASE)
+    return re.compile(
+        rf"(?<![\w-])({precisions})\s((?:[\w-]+\s)?(?:{heads}))(?![\w-])", re.IGNORECASE
+    )
 
 
 class ShortNames:

@@ -43,8 +43,12 @@ def fetched_media_types() -> frozenset[str]:
 def accepted_media_types() -> list[tuple[str, float]]:
     """(media type, weight) of the types fetch asks for by name, the most wanted first; among
     equal weights, in the layouts' order."""
-    asked = [(name, weight) for layout in all_layouts().values()
-             for name, weight in layout.media_types.items() if weight is not None]
+    asked = [
+        (name, weight)
+        for layout in all_layouts().values()
+        for name, weight in layout.media_types.items()
+        if weight is not None
+    ]
     return sorted(asked, key=lambda pair: -pair[1])
 
 
@@ -56,7 +60,9 @@ def file_media_types() -> dict[str, str]:
         for suffix, media_type in layout.suffixes.items():
             suffix = suffix.lower()
             if found.setdefault(suffix, media_type) != media_type:
-                raise ValueError(f"the layouts {owners[suffix]} and {layout.name} both read "
-                                 f"'{suffix}' files, as {found[suffix]} and {media_type}")
+                raise ValueError(
+                    f"the layouts {owners[suffix]} and {layout.name} both read "
+                    f"'{suffix}' files, as {found[suffix]} and {media_type}"
+                )
             owners.setdefault(suffix, layout.name)
     return found

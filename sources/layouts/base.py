@@ -31,8 +31,7 @@ def cells_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
     """Build a cell frame from tuples ordered as CELL_SCHEMA's columns."""
     # Transposed to columns first: polars builds a frame from columns about twice as fast.
     columns = zip(*rows, strict=True) if rows else [[] for _ in CELL_SCHEMA]
-    return pl.DataFrame(dict(zip(CELL_SCHEMA, map(list, columns), strict=True)),
-                        schema=CELL_SCHEMA)
+    return pl.DataFrame(dict(zip(CELL_SCHEMA, map(list, columns), strict=True)), schema=CELL_SCHEMA)
 
 
 class CellColumns:
@@ -68,7 +67,10 @@ class CellColumns:
 
     def frame(self) -> pl.DataFrame:
         return pl.DataFrame(
-            [pl.Series(name, self.columns[name], dtype=dtype) for name, dtype in CELL_SCHEMA.items()]
+            [
+                pl.Series(name, self.columns[name], dtype=dtype)
+                for name, dtype in CELL_SCHEMA.items()
+            ]
         )
 
 
@@ -92,8 +94,9 @@ OUTLINE_KINDS = ("heading", "paragraph", "caption", "table")
 def outline_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
     """Build an outline frame from tuples ordered as OUTLINE_SCHEMA's columns."""
     columns = zip(*rows, strict=True) if rows else [[] for _ in OUTLINE_SCHEMA]
-    return pl.DataFrame(dict(zip(OUTLINE_SCHEMA, map(list, columns), strict=True)),
-                        schema=OUTLINE_SCHEMA)
+    return pl.DataFrame(
+        dict(zip(OUTLINE_SCHEMA, map(list, columns), strict=True)), schema=OUTLINE_SCHEMA
+    )
 
 
 def outline_of(rows: list[tuple]) -> pl.DataFrame:

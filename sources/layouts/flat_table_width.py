@@ -42,7 +42,8 @@ _NUMBER_STARTS = frozenset("~<>±+-$.,")
 # A number, then at most a unit without digits; no ordinal ('1st'). The possessive run
 # keeps the match linear on a cell of digits and spaces.
 _NUMBER_CELL = re.compile(
-    rf"[~<>±+-]?\s?\$?[.,]?\d[\d.,\s]*+(?!(?i:st|nd|rd|th)\b)[^\d]{{0,{MAX_UNIT_CHARS}}}")
+    rf"[~<>±+-]?\s?\$?[.,]?\d[\d.,\s]*+(?!(?i:st|nd|rd|th)\b)[^\d]{{0,{MAX_UNIT_CHARS}}}"
+)
 _SENTENCE_END = (".", "!", "?")
 MIN_SENTENCE_WORDS = 4
 
@@ -123,11 +124,15 @@ def choose_width(cells: Sequence[str], header: HeaderWords) -> Reading | Unclear
     incomplete last row in consistent columns; else the one reading of a single whole row.
     Anything else is unclear."""
     shapes = list(map(cell_shape, cells))
-    readings = [reading for width in range(MIN_COLUMNS, header.longest + 1)
-                if (reading := _read(cells, shapes, width, header.width)) is not None]
+    readings = [
+        reading
+        for width in range(MIN_COLUMNS, header.longest + 1)
+        if (reading := _read(cells, shapes, width, header.width)) is not None
+    ]
     by_header = next(reading for reading in readings if reading.width == header.width)
-    fitting = [reading for reading in readings
-               if reading.tested and reading.consistency >= CONSISTENT]
+    fitting = [
+        reading for reading in readings if reading.tested and reading.consistency >= CONSISTENT
+    ]
     if by_header.exact and by_header.consistency >= CONSISTENT:
         wider = [reading for reading in fitting if reading.width > header.width]
         return _best([by_header, *wider])
@@ -147,13 +152,13 @@ def choose_width(cells: Sequence[str], header: HeaderWords) -> Reading | Unclear
 def _best(fitting: list[Reading]) -> Reading | Unclear:
     """The reading that fits clearly best, or Unclear when others fit about as well."""
     ranked = sorted(fitting, key=lambda reading: -reading.consistency)
-    close = [reading for reading in ranked
-             if reading.consistency >= ranked[0].consistency - SAME_FIT]
+    close = [
+        reading for reading in ranked if reading.consistency >= ranked[0].consistency - SAME_FIT
+    ]
     return close[0] if len(close) == 1 else Unclear(tuple(close), fitting=True)
 
 
-def _read(cells: Sequence[str], shapes: list[int], width: int,
-          header_width: int) -> Reading | None:
+def _read(cells: Sequence[str], shapes: list[int], width: int, header_width: int) -> Reading | None:
     """The block read `width` cells wide, or None when that reading could not be chosen: no
     whole row; lines left over (but in the header words' own reading); or, narrower than
     the header words, header words put among values they are unlike."""
@@ -163,7 +168,7 @@ def _read(cells: Sequence[str], shapes: list[int], width: int,
     if not by_header and (rows == 0 or (leftover and not clean_cut)):
         return None
     partial = 0 if clean_cut else leftover
-    body = shapes[width:width * (rows + 1) + partial]
+    body = shapes[width : width * (rows + 1) + partial]
     columns = [body[column::width] for column in range(width)]  # sliced in C: linear
     if width < header_width and not _fit_their_columns(header_width - width, columns, width):
         return None
@@ -202,16 +207,20 @@ def _shifted(body: list[int], width: int, leftover: int) -> bool:
     if len(body) < width:
         return False  # no whole row: nothing would load
     profile = [_majority(body[column::width]) for column in range(width)]
-    if all(a is None or b is None or a == b
-           for a, b in zip(profile, profile[-leftover:] + profile[:-leftover], strict=True)):
+    if all(
+        a is None or b is None or a == b
+        for a, b in zip(profile, profile[-leftover:] + profile[:-leftover], strict=True)
+    ):
         return True  # rows read off by `leftover` columns would look the same: unverifiable
     return _fewest_mixed_after_a_loss(body, width, leftover) < _mixed_count(body, width)
 
 
 def _mixed_count(cells: list[int], width: int) -> int:
     """Cells shaped unlike most of their column."""
-    return sum(min(column.count(NUMBER), column.count(TEXT))
-               for column in (cells[index::width] for index in range(width)))
+    return sum(
+        min(column.count(NUMBER), column.count(TEXT))
+        for column in (cells[index::width] for index in range(width))
+    )
 
 
 def _fewest_mixed_after_a_loss(cells: list[int], width: int, moved: int) -> int:

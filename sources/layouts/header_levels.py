@@ -31,7 +31,8 @@ MAX_ROLE_CHARS = 120  # a longer cell is no header cell
 _PLACEHOLDER = re.compile(
     r"(?i)[\s\u00a0]*(?:[-\u2013\u2014/?x\u2717\u2715\u00d7]+|n/?a|<n/?a>|\(n/?a\)|tbd|tba"
     r"|none|null|pending|coming soon|oom|not (?:available|supported|measured|run|tested)"
-    r"|unsupported)[\s\u00a0]*")
+    r"|unsupported)[\s\u00a0]*"
+)
 
 
 def header_levels_below(rows: Sequence[Sequence[str]]) -> int:
@@ -44,7 +45,7 @@ def header_levels_below(rows: Sequence[Sequence[str]]) -> int:
         leading += 1
     if leading == 0:
         return 0  # most tables: their first body row holds a number
-    numeric = _numeric_columns(rows[leading:leading + SAMPLED_ROWS])
+    numeric = _numeric_columns(rows[leading : leading + SAMPLED_ROWS])
     if not numeric:
         return 0  # a table of words: nothing tells its header from its rows
     levels = 0
@@ -82,13 +83,20 @@ def _numeric_columns(rows: Sequence[Sequence[str]]) -> frozenset[int]:
             if shape != BLANK:
                 filled[column] += 1
                 numbers[column] += shape == NUMBER
-    return frozenset(column for column in range(width)
-                     if numbers[column] and numbers[column] * 2 >= filled[column])
+    return frozenset(
+        column
+        for column in range(width)
+        if numbers[column] and numbers[column] * 2 >= filled[column]
+    )
 
 
 def _names_numeric_columns(row: Sequence[str], numeric: frozenset[int]) -> bool:
-    return any(column < len(row) and cell_shape(row[column]) != BLANK
-               and not _PLACEHOLDER.fullmatch(row[column]) for column in numeric)
+    return any(
+        column < len(row)
+        and cell_shape(row[column]) != BLANK
+        and not _PLACEHOLDER.fullmatch(row[column])
+        for column in numeric
+    )
 
 
 def _reads_as_header(row: Sequence[str], numeric: frozenset[int]) -> bool:

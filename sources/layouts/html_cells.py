@@ -107,7 +107,12 @@ def table_cells(
     # raw value keeps the text as published.
     columns = [name.strip() for name, _ in names]
     out.add_rows(
-        table_index, note, columns, [heading], [0], [name for name, _ in names],
+        table_index,
+        note,
+        columns,
+        [heading],
+        [0],
+        [name for name, _ in names],
         [line for _, line in names],
     )
     entries = _published_rows(grid, width, header_texts, heading)
@@ -120,15 +125,22 @@ def table_cells(
     else:
         placed, row_titles, row_numbers = _place_rows(entries, width, grid, table_index, problems)
     out.add_rows(
-        table_index, note, columns, row_titles, row_numbers,
-        _values_of(texts, placed), _values_of(cells.lines, placed),
+        table_index,
+        note,
+        columns,
+        row_titles,
+        row_numbers,
+        _values_of(texts, placed),
+        _values_of(cells.lines, placed),
     )
     label = heading or f"#{table_index}"
     problems += [
         ParseProblem(
             check="table_too_wide",
-            reason=(f"a row of table '{label}' has {count} cells past column {MAX_COLUMNS}, "
-                    "the most this parser places; those cells were not read"),
+            reason=(
+                f"a row of table '{label}' has {count} cells past column {MAX_COLUMNS}, "
+                "the most this parser places; those cells were not read"
+            ),
             line_number=line,
             table_index=table_index,
             raw=raw,

@@ -156,7 +156,9 @@ def _any_span(cells: list[etree._Element]) -> bool:
     return any(map(_COLSPAN_OF, cells)) or any(map(_ROWSPAN_OF, cells))
 
 
-def expand_rows(rows: Sequence[etree._Element], cells: GridCells, spans: bool = True) -> list[GridRow]:
+def expand_rows(
+    rows: Sequence[etree._Element], cells: GridCells, spans: bool = True
+) -> list[GridRow]:
     """The row group as a grid of the ids of its cells, added to `cells`, with colspan and
     rowspan expanded; None is a hole no cell fills. `spans=False` says that no cell has a
     colspan or rowspan attribute."""
@@ -299,8 +301,7 @@ def _take_sections(
     return labels
 
 
-def _take_title_row(body: list[tuple[etree._Element, GridRow, int]],
-                    cells: GridCells) -> list[str]:
+def _take_title_row(body: list[tuple[etree._Element, GridRow, int]], cells: GridCells) -> list[str]:
     """Remove and return the text of a first row that holds text in its first cell alone,
     over a row of <th> cells: the table's title, written in a row of its own (a full-width
     cell is taken by `_take_sections`)."""
@@ -401,17 +402,22 @@ def _take_levels_below(header: list, body: list, cells: GridCells, width: int) -
     header_levels finds."""
     if not body or publishes_a_number(_texts_of(body[0][1], cells, width)):
         return  # most tables: no row to gather
-    while (body and len(header) < MAX_HEADER_ROWS and _all_header_cells(body[0][1], cells)
-           and not publishes_a_number(_texts_of(body[0][1], cells, width))):
+    while (
+        body
+        and len(header) < MAX_HEADER_ROWS
+        and _all_header_cells(body[0][1], cells)
+        and not publishes_a_number(_texts_of(body[0][1], cells, width))
+    ):
         header.append(body.pop(0))
-    sample = body[:MAX_EXTRA_LEVELS + SAMPLED_ROWS]
+    sample = body[: MAX_EXTRA_LEVELS + SAMPLED_ROWS]
     levels = header_levels_below([_texts_of(ids, cells, width) for _row, ids, _index in sample])
     header += body[:levels]
     del body[:levels]
 
 
-def _take_titles(header: list[tuple[etree._Element, GridRow, int]], width: int,
-                 cells: GridCells) -> list[str]:
+def _take_titles(
+    header: list[tuple[etree._Element, GridRow, int]], width: int, cells: GridCells
+) -> list[str]:
     """The texts of the title cells of a header of several rows, which leave the columns'
     names: their places in the header become holes."""
     if len(header) < 2:
@@ -427,8 +433,11 @@ def _take_titles(header: list[tuple[etree._Element, GridRow, int]], width: int,
 
 def _all_blank(rows: list[tuple[etree._Element, GridRow, int]], cells: GridCells) -> bool:
     texts = cells.texts
-    return all(cell is None or not texts[cell].strip(" \u00a0")
-               for _row, ids, _index in rows for cell in ids)
+    return all(
+        cell is None or not texts[cell].strip(" \u00a0")
+        for _row, ids, _index in rows
+        for cell in ids
+    )
 
 
 def _drop_sheet_grid(header: list, body: list, cells: GridCells) -> None:
@@ -437,8 +446,11 @@ def _drop_sheet_grid(header: list, body: list, cells: GridCells) -> None:
     letters = header or body
     if not letters or not is_column_letters(letters[0][1], cells):
         return
-    below = [ids for _row, ids, _index in header[1:] + body] if header else [
-        ids for _row, ids, _index in body[1:]]
+    below = (
+        [ids for _row, ids, _index in header[1:] + body]
+        if header
+        else [ids for _row, ids, _index in body[1:]]
+    )
     if not leads_with_row_numbers(below, cells):
         return  # letters over a table of its own ("| A | B |" configurations) are its names
     del letters[0]
@@ -511,8 +523,7 @@ def reads_as_data(table: etree._Element) -> bool:
     rows = list(own_rows(table))
     if len(rows) < 2 or max(len(_cells_of(row)) for row in rows) < MIN_DATA_COLUMNS:
         return False
-    return any(_NUMBER_LIKE.fullmatch(text_of(cell))
-               for row in rows[1:] for cell in _cells_of(row))
+    return any(_NUMBER_LIKE.fullmatch(text_of(cell)) for row in rows[1:] for cell in _cells_of(row))
 
 
 def data_tables(tables: list[etree._Element]) -> list[etree._Element]:

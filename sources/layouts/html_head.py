@@ -69,14 +69,19 @@ def read_head_with_soup(markup: str) -> HeadFacts:
             return HeadFacts()  # no head a parser reads ('0<![0'): the page states none
     meta: dict[str, str] = {}
     for tag in soup.find_all("meta"):
-        _add_meta(meta, tag.get("property") or tag.get("name") or tag.get("itemprop"),
-                  tag.get("content"))
+        _add_meta(
+            meta, tag.get("property") or tag.get("name") or tag.get("itemprop"), tag.get("content")
+        )
     title_tag = soup.find("title")
     title = " ".join(title_tag.get_text().split()) if title_tag else None
     author = next(
-        (" ".join(link_title.split()) for link in soup.find_all("link")
-         if "author" in [rel.lower() for rel in (link.get("rel") or [])]
-         and isinstance(link_title := link.get("title"), str) and link_title),
+        (
+            " ".join(link_title.split())
+            for link in soup.find_all("link")
+            if "author" in [rel.lower() for rel in (link.get("rel") or [])]
+            and isinstance(link_title := link.get("title"), str)
+            and link_title
+        ),
         None,
     )
     return HeadFacts(meta=meta, title=title or None, author_link=author or None)
@@ -142,8 +147,11 @@ class _HeadReader:
             self.title_seen = True
             self.title_depth = len(self.stack)
         elif name == "meta":
-            _add_meta(self.meta, attrs.get("property") or attrs.get("name")
-                      or attrs.get("itemprop"), attrs.get("content"))
+            _add_meta(
+                self.meta,
+                attrs.get("property") or attrs.get("name") or attrs.get("itemprop"),
+                attrs.get("content"),
+            )
         elif name == "link" and not self.author_seen:
             self._read_author_link(attrs)
         return _VOID if name in _VOID_TAGS else _NOT_VOID

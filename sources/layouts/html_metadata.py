@@ -193,8 +193,9 @@ def page_metadata(
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 
-def _declared_language(root: etree._Element, found: _PageElements,
-                       values: dict[str, str]) -> str | None:
+def _declared_language(
+    root: etree._Element, found: _PageElements, values: dict[str, str]
+) -> str | None:
     """The language the page declares: <html lang>, else <meta http-equiv=content-language>,
     else its Open Graph locale."""
     html = root if tag_name(root) == "html" else next(root.iter("html"), None)

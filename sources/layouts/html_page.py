@@ -172,8 +172,13 @@ def read_html_fragment(
     try:
         root = parse_tree(prepare_markup(text), stopped, first_line)
     except (ValueError, etree.LxmlError) as error:
-        return None, [ParseProblem("unparseable_html", f"the HTML parser refused a block: {error}",
-                                   line_number=first_line)]
+        return None, [
+            ParseProblem(
+                "unparseable_html",
+                f"the HTML parser refused a block: {error}",
+                line_number=first_line,
+            )
+        ]
     if root is None:
         return None, stopped
     page = read_tables_and_text(root, list(root.iter("table")))

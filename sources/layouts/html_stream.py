@@ -129,8 +129,14 @@ class Stream:
             text = clean_heading(text)
         if text:
             self.items.append(
-                Block(block.line or self.last_line, text, block.tag, block.heading,
-                       block.serial, block.cell)
+                Block(
+                    block.line or self.last_line,
+                    text,
+                    block.tag,
+                    block.heading,
+                    block.serial,
+                    block.cell,
+                )
             )
         block.parts.clear()
         block.line = None
@@ -177,8 +183,9 @@ class Stream:
             self.flush()
             self.items.append(TableMark(node, self.open[-1].cell))
             return None
-        if tag in NOT_PROSE or (node.get("hidden") not in (None, "until-found")
-                                and not self._holds_data_table(node)):
+        if tag in NOT_PROSE or (
+            node.get("hidden") not in (None, "until-found") and not self._holds_data_table(node)
+        ):
             # An element the page hides (an off-canvas menu, a template) shows no text; a
             # data table inside one (a tab not open) is still read. "until-found" content is
             # shown when searched for.

@@ -42,8 +42,15 @@ from perfledger.sources.layouts.html_text import collapse_space
 from perfledger.sources.layouts.html_tree import parse_tree, prepare_markup
 
 # collapse_space and may_hold_spans are imported from here by callers outside the layouts.
-__all__ = ["LAYOUT", "MEDIA_TYPES", "SUFFIXES", "collapse_space", "may_hold_spans", "parse_html",
-           "sniff_html"]
+__all__ = [
+    "LAYOUT",
+    "MEDIA_TYPES",
+    "SUFFIXES",
+    "collapse_space",
+    "may_hold_spans",
+    "parse_html",
+    "sniff_html",
+]
 
 # The media types fetch asks for and keeps for this layout, with their weight in its Accept
 # header, and the file suffixes collect reads as this layout's pages.
@@ -92,5 +99,10 @@ def sniff_html(data: bytes, content_type: str | None) -> float:
     return 0.0
 
 
-LAYOUT = Layout(name="html_table", sniff=sniff_html, parse=parse_html, media_types=MEDIA_TYPES,
-                suffixes=SUFFIXES)
+LAYOUT = Layout(
+    name="html_table",
+    sniff=sniff_html,
+    parse=parse_html,
+    media_types=MEDIA_TYPES,
+    suffixes=SUFFIXES,
+)

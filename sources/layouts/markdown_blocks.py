@@ -53,8 +53,9 @@ def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
     return {}, 0  # never closed: not front matter
 
 
-def hidden_lines(lines: list[str], start: int,
-                  directives: list[DirectiveTable] | None = None) -> set[int]:
+def hidden_lines(
+    lines: list[str], start: int, directives: list[DirectiveTable] | None = None
+) -> set[int]:
     """Lines inside fenced code or a multi-line HTML comment. A fence opening a MyST table
     directive (see myst_tables) is no code: it joins `directives`, its lines hidden from the
     pipe tables' reader but for a `{table}`'s, which hold a pipe table."""
@@ -93,8 +94,12 @@ def hidden_lines(lines: list[str], start: int,
     return hidden
 
 
-def _close_directive(directive: tuple[int, str, str] | None, end: int,
-                     directives: list[DirectiveTable] | None, closed: bool = True) -> None:
+def _close_directive(
+    directive: tuple[int, str, str] | None,
+    end: int,
+    directives: list[DirectiveTable] | None,
+    closed: bool = True,
+) -> None:
     if directive is not None and directives is not None:
         start, name, argument = directive
         directives.append(DirectiveTable(start, end, name, argument, closed))
@@ -121,8 +126,9 @@ def find_tables(lines: list[str], hidden: set[int]) -> list[PipeTable]:
     return tables
 
 
-def starts_table(lines: list[str], index: int, hidden: set[int],
-                  listed: set[int] | frozenset[int] = frozenset()) -> bool:
+def starts_table(
+    lines: list[str], index: int, hidden: set[int], listed: set[int] | frozenset[int] = frozenset()
+) -> bool:
     """Whether a table's header row starts at `index`: a pipe row over a delimiter row as
     wide, indented less than code, or to the content of the list item it stands in
     (`listed`, see `list_item_lines`)."""
@@ -183,10 +189,15 @@ def find_html_tables(lines: list[str], hidden: set[int]) -> list[HtmlBlock]:
     """The HTML blocks that hold a table: from a line starting with a tag that opens a <table>
     to the line that closes it, the tables inside it counted. A table never closed ends at
     the first blank line, where Markdown ends an HTML block."""
-    depth = list(accumulate(
-        (0 if index in hidden else _table_tag_balance(line) for index, line in enumerate(lines)),
-        initial=0,
-    ))
+    depth = list(
+        accumulate(
+            (
+                0 if index in hidden else _table_tag_balance(line)
+                for index, line in enumerate(lines)
+            ),
+            initial=0,
+        )
+    )
     closing = _next_not_deeper(depth)
     listed = list_item_lines(lines, hidden)
     blocks = []

@@ -18,7 +18,8 @@ from perfledger.sources.layouts.rst_assembly import read_rst
 
 _DIRECTIVE_FENCE = re.compile(
     r" {0,3}(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>list-table|csv-table|table)\}"
-    r"(?:[ \t]+(?P<argument>.*?))?[ \t]*")
+    r"(?:[ \t]+(?P<argument>.*?))?[ \t]*"
+)
 _OPTION = re.compile(r"[ \t]*:[\w-]+:")
 _YAML_OPTION = re.compile(r"[ \t]*(?P<name>[\w-]+)[ \t]*:[ \t]*(?P<value>.*)")
 RST_INDENT = "   "
@@ -48,7 +49,7 @@ def rst_of(lines: list[str], block: DirectiveTable) -> str:
     `block.start + i`. Its options (`:header-rows: 1` lines, or a YAML block between `---`
     lines) first, then its body, indented under the directive."""
     out = [f".. {block.name}:: {block.argument}".rstrip()]
-    inner = lines[block.start + 1:block.end - 1 if block.closed else block.end]
+    inner = lines[block.start + 1 : block.end - 1 if block.closed else block.end]
     position = 0
     if inner and inner[0].strip() == "---":
         # The options move up a line, onto the opening '---': the directive's options must
@@ -80,8 +81,9 @@ class DirectiveReading:
     tables: int  # how many table numbers it takes
 
 
-def read_directive(lines: list[str], block: DirectiveTable, first_index: int,
-                   title: str | None) -> DirectiveReading:
+def read_directive(
+    lines: list[str], block: DirectiveTable, first_index: int, title: str | None
+) -> DirectiveReading:
     """The cells, problems and outline rows of a list-table or csv-table directive, numbered
     from table `first_index`, its lines the page's, titled `title` (the heading above)."""
     parsed = read_rst(rst_of(lines, block))
@@ -91,16 +93,21 @@ def read_directive(lines: list[str], block: DirectiveTable, first_index: int,
         pl.col("table_title").fill_null(title) if title else pl.col("table_title"),
         pl.col("line_number") + offset,
     )
-    used = [*parsed.cells["table_index"].to_list(),
-            *(problem.table_index for problem in parsed.problems
-              if problem.table_index is not None)]
-    problems = [replace(problem,
-                        table_index=None if problem.table_index is None
-                        else problem.table_index + first_index,
-                        line_number=None if problem.line_number is None
-                        else problem.line_number + offset)
-                for problem in parsed.problems]
-    outline = [(line + offset, kind, level, text, index + first_index)
-               for line, kind, level, text, index in parsed.outline.rows()
-               if kind in ("caption", "table")]
+    used = [
+        *parsed.cells["table_index"].to_list(),
+        *(problem.table_index for problem in parsed.problems if problem.table_index is not None),
+    ]
+    problems = [
+        replace(
+            problem,
+            table_index=None if problem.table_index is None else problem.table_index + first_index,
+            line_number=None if problem.line_number is None else problem.line_number + offset,
+        )
+        for problem in parsed.problems
+    ]
+    outline = [
+        (line + offset, kind, level, text, index + first_index)
+        for line, kind, level, text, index in parsed.outline.rows()
+        if kind in ("caption", "table")
+    ]
     return DirectiveReading(cells.rows(), problems, outline, max(used, default=-1) + 1)

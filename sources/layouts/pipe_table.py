@@ -156,11 +156,16 @@ def table_cells(
             continue
         body.append((index, [render_inline(cell) for cell in split_row(lines[index])]))
     # Rows under the |---| row that are more levels of the header (a GPU per column).
-    levels = [header, *(cells[:width] for _, cells in body[:header_levels_below(
-        [cells for _, cells in body])])]
-    body = body[len(levels) - 1:]
-    names = [joined_levels([level[column] if column < len(level) else "" for level in levels])
-             or header[column] for column in range(width)]
+    levels = [
+        header,
+        *(cells[:width] for _, cells in body[: header_levels_below([cells for _, cells in body])]),
+    ]
+    body = body[len(levels) - 1 :]
+    names = [
+        joined_levels([level[column] if column < len(level) else "" for level in levels])
+        or header[column]
+        for column in range(width)
+    ]
     columns = [name.strip() for name in names]  # the header text stripped, as text captures do
     rows = [
         (table_index, title, note, 0, column, columns[column], name, table.header + 1)
@@ -169,8 +174,11 @@ def table_cells(
     # The header repeated inside the body, any of its levels, is no data row.
     repeated = [[fold_header_text(cell) for cell in level] for level in levels]
     repeated.append([fold_header_text(name) for name in names])
-    body = [(index, cells) for index, cells in body
-            if [fold_header_text(cell) for cell in cells] not in repeated]
+    body = [
+        (index, cells)
+        for index, cells in body
+        if [fold_header_text(cell) for cell in cells] not in repeated
+    ]
     complete = [cells for _, cells in body if len(cells) == width]
     # Only a row that does not fit needs the columns' type pattern.
     profile = profile_columns(complete, width) if len(complete) < len(body) else None
@@ -239,8 +247,7 @@ def _metadata(
         author=author.strip("[]'\" ") if author else find_author(prose),
         published_date=published or dates["published_date"],
         last_updated_date=updated or dates["last_updated_date"],
-        language=language_tag(front.get("language") or front.get("lang")
-                              or front.get("locale")),
+        language=language_tag(front.get("language") or front.get("lang") or front.get("locale")),
     )
 
 
@@ -327,8 +334,7 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
         metadata=_metadata(front, page.headings, [text for _, text in prose]),
         prose=prose,
         problems=page.problems,
-        outline=outline_of(_summary_rows(lines[:start], front)
-                           + _outline(page, underlines, texts)),
+        outline=outline_of(_summary_rows(lines[:start], front) + _outline(page, underlines, texts)),
     )
 
 
@@ -340,8 +346,14 @@ def _summary_rows(front_lines: list[str], front: dict[str, str]) -> list[tuple]:
     """The front matter's summary as the page's first paragraph, at its line."""
     for key in _SUMMARY_KEYS:
         if front.get(key):
-            line = next((index + 1 for index, text in enumerate(front_lines)
-                         if text.lstrip().lower().startswith(f"{key}:")), 1)
+            line = next(
+                (
+                    index + 1
+                    for index, text in enumerate(front_lines)
+                    if text.lstrip().lower().startswith(f"{key}:")
+                ),
+                1,
+            )
             return [(line, "paragraph", None, front[key], None)]
     return []
 
@@ -368,15 +380,17 @@ def _first_line(piece: PipeTable | HtmlBlock | DirectiveTable) -> int:
     return piece.header if isinstance(piece, PipeTable) else piece.start
 
 
-def _directive_captions(directives: list[DirectiveTable], tables: list[PipeTable]
-                        ) -> dict[int, tuple[int, str]]:
+def _directive_captions(
+    directives: list[DirectiveTable], tables: list[PipeTable]
+) -> dict[int, tuple[int, str]]:
     """By its header line, the title (line, text) of each pipe table a `{table}` fence
     holds."""
     captions = {}
     for block in directives:
         if block.name == "table" and block.argument:
-            inside = next((table for table in tables
-                           if block.start < table.header < block.end), None)
+            inside = next(
+                (table for table in tables if block.start < table.header < block.end), None
+            )
             if inside is not None:
                 captions[inside.header] = (block.start + 1, render_inline(block.argument))
     return captions
@@ -409,7 +423,7 @@ def _read_pipe_table(page: _Page, table: PipeTable, table_index: int) -> None:
 def _read_html_block(page: _Page, block: HtmlBlock, first_index: int) -> int:
     """Read the tables of an HTML block with the HTML layout's reader, numbered from
     `first_index`; returns how many <table> elements it holds, layout ones included."""
-    markup = "\n".join(page.lines[block.start:block.end])
+    markup = "\n".join(page.lines[block.start : block.end])
     fragment, trouble = read_html_fragment(markup, first_line=block.start + 1)
     page.problems += trouble
     if fragment is None:
@@ -529,9 +543,11 @@ def _stray_rows(lines: list[str], hidden: set[int], taken: set[int]) -> list[Par
     return [
         ParseProblem(
             check="pipe_row_outside_table",
-            reason=(f"line {index + 1} is written as a table row of {len(split_row(line))} "
-                    "cells but belongs to no table (no header and |---| row right above it); "
-                    "it was read as text"),
+            reason=(
+                f"line {index + 1} is written as a table row of {len(split_row(line))} "
+                "cells but belongs to no table (no header and |---| row right above it); "
+                "it was read as text"
+            ),
             line_number=index + 1,
             raw=line.strip(" \t"),
         )
@@ -542,9 +558,15 @@ def _stray_rows(lines: list[str], hidden: set[int], taken: set[int]) -> list[Par
 
 def _looks_like_row(line: str) -> bool:
     body = line.strip(" \t")
-    return (indent_of(line) < 4 and len(body) > 2 and body.startswith("|") and body.endswith("|")
-            and not body.endswith("\\|") and len(split_row(line)) >= 2
-            and not is_delimiter_row(line))
+    return (
+        indent_of(line) < 4
+        and len(body) > 2
+        and body.startswith("|")
+        and body.endswith("|")
+        and not body.endswith("\\|")
+        and len(split_row(line)) >= 2
+        and not is_delimiter_row(line)
+    )
 
 
 def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:
@@ -595,10 +617,10 @@ def _table_past(data: bytes, start: int) -> bool:
         if count >= MAX_LATE_CANDIDATES:
             return False
         above_end = found.start() - 1
-        if above_end < 0 or data[above_end:above_end + 1] != b"\n":
+        if above_end < 0 or data[above_end : above_end + 1] != b"\n":
             continue
         above_start = data.rfind(b"\n", 0, above_end) + 1
-        pair = data[above_start:found.end()].replace(b"\x00", b"")
+        pair = data[above_start : found.end()].replace(b"\x00", b"")
         lines = split_lines(pair.decode("utf-8", errors="replace"))
         if len(lines) >= 2 and starts_table(lines[-2:], 0, set()):
             return True
@@ -628,5 +650,10 @@ def _mostly_pipes(lines: list[str], table: PipeTable) -> bool:
 # reads as this layout's pages.
 MEDIA_TYPES = {"text/markdown": 0.9, "text/x-markdown": None}
 SUFFIXES = {".md": "text/markdown"}
-LAYOUT = Layout(name="pipe_table", sniff=sniff_pipe_tables, parse=parse_pipe_tables,
-                media_types=MEDIA_TYPES, suffixes=SUFFIXES)
+LAYOUT = Layout(
+    name="pipe_table",
+    sniff=sniff_pipe_tables,
+    parse=parse_pipe_tables,
+    media_types=MEDIA_TYPES,
+    suffixes=SUFFIXES,
+)

@@ -124,8 +124,10 @@ def reads_as_drawn(cells: Sequence[str], profile: ColumnProfile) -> bool:
     if profile.rows < MIN_PROFILE_ROWS or not width / 2 < len(cells) < width:
         return False
     # An empty cell places no value: only the others need a column that shows their shape.
-    return all(kind == "blank" or kind in profile.kinds[column]
-               for column, kind in enumerate(map(cell_kind, cells)))
+    return all(
+        kind == "blank" or kind in profile.kinds[column]
+        for column, kind in enumerate(map(cell_kind, cells))
+    )
 
 
 def width_problem(

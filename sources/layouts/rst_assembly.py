@@ -47,8 +47,12 @@ def _column_names(header: list[list[Cell]], width: int) -> list[Cell]:
                 texts.append(cell[0])
                 line = cell[1] if line is None else line
             previous = cell
-        names.append((HEADER_LEVEL_SEPARATOR.join(texts),
-                      line if line is not None else (stack[0][1] if stack else fallback)))
+        names.append(
+            (
+                HEADER_LEVEL_SEPARATOR.join(texts),
+                line if line is not None else (stack[0][1] if stack else fallback),
+            )
+        )
     return names
 
 
@@ -79,29 +83,45 @@ class _Assembly:
         self.outline.append((table.line + 1, "table", None, None, index))
         self._table_cells(table, index, title, note)
 
-    def _table_cells(self, table: Table, index: int, title: str | None,
-                     note: str | None) -> None:
+    def _table_cells(self, table: Table, index: int, title: str | None, note: str | None) -> None:
         width = max(len(row) for row in table.header)
         if width > MAX_COLUMNS:
-            self._cut_problem(index, title, 0, table.header[0][MAX_COLUMNS:], MAX_COLUMNS,
-                              "table_too_wide")
+            self._cut_problem(
+                index, title, 0, table.header[0][MAX_COLUMNS:], MAX_COLUMNS, "table_too_wide"
+            )
             width = MAX_COLUMNS
         names = _column_names(table.header, width)
         # The data rows the page still has room for, after this table's header.
         room = max((MAX_PAGE_CELLS - self.cell_count) // width - 1, 0)
         if len(table.body) > room:
             self._too_many_cells(index, title, room + 1, len(table.body))
-        body = [self._fitted(row, width, index, title, number, table.line)
-                for number, row in enumerate(table.body[:room], start=1)]
+        body = [
+            self._fitted(row, width, index, title, number, table.line)
+            for number, row in enumerate(table.body[:room], start=1)
+        ]
         column_names = [name for name, _ in names]
         values = column_names + [text for row in body for text, _ in row]
         lines = [line + 1 for _, line in names] + [line + 1 for row in body for _, line in row]
         self.cell_count += len(values)
-        self.cells.add_rows(index, note, column_names, [title] * (len(body) + 1),
-                            list(range(len(body) + 1)), values, lines)
+        self.cells.add_rows(
+            index,
+            note,
+            column_names,
+            [title] * (len(body) + 1),
+            list(range(len(body) + 1)),
+            values,
+            lines,
+        )
 
-    def _fitted(self, row: list[Cell], width: int, index: int, title: str | None,
-                number: int, table_line: int) -> list[Cell]:
+    def _fitted(
+        self,
+        row: list[Cell],
+        width: int,
+        index: int,
+        title: str | None,
+        number: int,
+        table_line: int,
+    ) -> list[Cell]:
         """The row as wide as the header: a short one padded with empty cells, a long one
         cut to it and its cut cells reported."""
         if len(row) == width:
@@ -112,23 +132,35 @@ class _Assembly:
         filler = ("", row[-1][1] if row else table_line)
         return row + [filler] * (width - len(row))
 
-    def _cut_problem(self, index: int, title: str | None, number: int, cut: list[Cell],
-                     width: int, check: str) -> None:
+    def _cut_problem(
+        self, index: int, title: str | None, number: int, cut: list[Cell], width: int, check: str
+    ) -> None:
         label = title or f"#{index}"
         where = "the header row" if number == 0 else f"data row {number}"
-        self.problems.append(ParseProblem(
-            check=check,
-            reason=(f"{where} of table '{label}' has {len(cut)} cell(s) past its {width} "
-                    f"columns; the first {width} cells were placed, these were not"),
-            line_number=cut[0][1] + 1, table_index=index,
-            raw=" | ".join(text for text, _ in cut)[:PROBLEM_RAW_CHARS]))
+        self.problems.append(
+            ParseProblem(
+                check=check,
+                reason=(
+                    f"{where} of table '{label}' has {len(cut)} cell(s) past its {width} "
+                    f"columns; the first {width} cells were placed, these were not"
+                ),
+                line_number=cut[0][1] + 1,
+                table_index=index,
+                raw=" | ".join(text for text, _ in cut)[:PROBLEM_RAW_CHARS],
+            )
+        )
 
     def _too_many_cells(self, index: int, title: str | None, number: int, rows: int) -> None:
-        self.problems.append(ParseProblem(
-            check="table_too_large",
-            reason=(f"table '{title or index}' would take the page past {MAX_PAGE_CELLS} cells; "
-                    f"its data rows {number} to {rows} were not placed"),
-            table_index=index))
+        self.problems.append(
+            ParseProblem(
+                check="table_too_large",
+                reason=(
+                    f"table '{title or index}' would take the page past {MAX_PAGE_CELLS} cells; "
+                    f"its data rows {number} to {rows} were not placed"
+                ),
+                table_index=index,
+            )
+        )
 
     def add_heading(self, heading: Heading) -> None:
         self.headings.append(heading)
@@ -148,8 +180,11 @@ def _notes_after(blocks: list, position: int) -> list[int]:
     """Positions of the footnote paragraphs right after the table at `position`."""
     found = []
     after = position + 1
-    while (after < len(blocks) and isinstance(blocks[after], Paragraph)
-           and looks_like_note(blocks[after].text)):
+    while (
+        after < len(blocks)
+        and isinstance(blocks[after], Paragraph)
+        and looks_like_note(blocks[after].text)
+    ):
         found.append(after)
         after += 1
     return found
@@ -187,5 +222,3 @@ def read_rst(text: str) -> ParsedDocument:
     reader = PageReader(page_lines(text))
     reader.read()
     return _assemble(reader.blocks, reader.problems)
-
-

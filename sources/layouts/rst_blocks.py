@@ -35,17 +35,58 @@ MAX_HEADING_LEVEL = 6
 MIN_TRANSITION_CHARS = 4  # as docutils: a shorter line of punctuation is text
 PROBLEM_RAW_CHARS = 2000  # of a table's text kept in its problem
 
-_TRANSPARENT_DIRECTIVES = frozenset({
-    "note", "warning", "tip", "important", "hint", "attention", "caution", "danger", "error",
-    "seealso", "admonition", "figure", "container", "topic", "sidebar", "rst-class", "class",
-    "only", "compound", "epigraph", "highlights", "pull-quote", "tab", "tabs", "group-tab",
-    "tab-set", "tab-item", "dropdown", "card", "grid", "grid-item", "grid-item-card",
-})
+_TRANSPARENT_DIRECTIVES = frozenset(
+    {
+        "note",
+        "warning",
+        "tip",
+        "important",
+        "hint",
+        "attention",
+        "caution",
+        "danger",
+        "error",
+        "seealso",
+        "admonition",
+        "figure",
+        "container",
+        "topic",
+        "sidebar",
+        "rst-class",
+        "class",
+        "only",
+        "compound",
+        "epigraph",
+        "highlights",
+        "pull-quote",
+        "tab",
+        "tabs",
+        "group-tab",
+        "tab-set",
+        "tab-item",
+        "dropdown",
+        "card",
+        "grid",
+        "grid-item",
+        "grid-item-card",
+    }
+)
 # Directives whose argument is text a reader sees, not a path or an expression.
-_ARGUMENT_IS_PROSE = frozenset({
-    "note", "warning", "tip", "important", "hint", "attention", "caution", "danger", "error",
-    "seealso", "rubric",
-})
+_ARGUMENT_IS_PROSE = frozenset(
+    {
+        "note",
+        "warning",
+        "tip",
+        "important",
+        "hint",
+        "attention",
+        "caution",
+        "danger",
+        "error",
+        "seealso",
+        "rubric",
+    }
+)
 
 _DIRECTIVE = re.compile(r"\.\.[ \t]+(?P<name>[A-Za-z0-9][\w:.+-]*?)::(?=[ \t]|$)")
 _FOOTNOTE = re.compile(r"\.\.[ \t]+\[(?P<label>[^\]\s]+)\](?:[ \t]+|$)")
@@ -141,14 +182,25 @@ class PageReader:
             return 0  # the usual paragraph's first line: neither an overline nor underlined
         if line[0] in ADORNMENT_CHARS and is_adornment(line):
             under = texts[index + 2] if index + 2 < len(texts) else ""
-            if (below and not is_adornment(below) and under == line
-                    and len(below) <= len(line) and self.indents[index + 2] == 0):
+            if (
+                below
+                and not is_adornment(below)
+                and under == line
+                and len(below) <= len(line)
+                and self.indents[index + 2] == 0
+            ):
                 self._add_heading(index + 1, below, (line[0], True))
                 return index + 3
             return 0
-        if (below and below[0] in ADORNMENT_CHARS and self.indents[index + 1] == 0
-                and len(below) >= len(line) and is_adornment(below)
-                and not _is_explicit_markup(line) and line[0] not in "+|"):
+        if (
+            below
+            and below[0] in ADORNMENT_CHARS
+            and self.indents[index + 1] == 0
+            and len(below) >= len(line)
+            and is_adornment(below)
+            and not _is_explicit_markup(line)
+            and line[0] not in "+|"
+        ):
             self._add_heading(index, line, (below[0], False))
             return index + 2
         return 0
@@ -165,13 +217,13 @@ class PageReader:
     def _read_explicit(self, index: int, indent: int, text: str) -> int:
         directive = _DIRECTIVE.match(text)
         if directive:
-            argument = text[directive.end():].strip(" \t")
+            argument = text[directive.end() :].strip(" \t")
             return self._read_directive(index, indent, directive.group("name").lower(), argument)
         footnote = _FOOTNOTE.match(text)
         if footnote:
             label = footnote.group("label")
             marker = superscript(label) if label.isdigit() else f"[{label}]"
-            return self._read_paragraph(index, indent, f"{marker} {text[footnote.end():]}")
+            return self._read_paragraph(index, indent, f"{marker} {text[footnote.end() :]}")
         if text == ".." and (index + 1 >= len(self.texts) or not self.texts[index + 1]):
             return index + 1  # an empty comment ends a construct and holds nothing
         return self._skip_indented(index + 1, indent)  # a comment, target or substitution
@@ -190,8 +242,9 @@ class PageReader:
             return self._directive_options(index, indent)[2]
         return self._skip_indented(index + 1, indent)
 
-    def _directive_options(self, index: int, indent: int
-                           ) -> tuple[dict[str, str], dict[str, int], int]:
+    def _directive_options(
+        self, index: int, indent: int
+    ) -> tuple[dict[str, str], dict[str, int], int]:
         """(option name -> value, option name -> line, first line after the options) of the
         directive at `index`; a value may go on over more indented lines."""
         values: dict[str, str] = {}
@@ -230,8 +283,9 @@ class PageReader:
         options, _where, start = self._directive_options(index, indent)
         end = self._skip_indented(start, indent)
         rows = self._list_table_rows(start, end)
-        self._add_table(index, rows, self._header_rows_option(options, index),
-                        _caption(index, argument), since)
+        self._add_table(
+            index, rows, self._header_rows_option(options, index), _caption(index, argument), since
+        )
         return end
 
     def _list_table_rows(self, start: int, end: int) -> list[list[Cell]]:
@@ -240,10 +294,17 @@ class PageReader:
         hundreds of thousands of rows."""
         texts, indents = self.texts, self.indents
         # The outer list is the first bullet's; any text before it is reported.
-        first = next((i for i in range(start, end) if texts[i][:1] in BULLET_CHARS
-                      and _opens_bullet(texts[i], texts[i][0])), None)
+        first = next(
+            (
+                i
+                for i in range(start, end)
+                if texts[i][:1] in BULLET_CHARS and _opens_bullet(texts[i], texts[i][0])
+            ),
+            None,
+        )
         outer_depth, outer_marker = (
-            (indents[first], texts[first][0]) if first is not None else (-1, ""))
+            (indents[first], texts[first][0]) if first is not None else (-1, "")
+        )
         rows: list[list[Cell]] = []
         row_line: int | None = None  # the first line of the row being read
         last_line = start  # its last line holding text
@@ -273,22 +334,35 @@ class PageReader:
                     continue
                 inner = (depth, text[0])
             if depth == inner[0] and _opens_bullet(text, inner[1]):
-                cells.append([(index, text[_after_bullet(text):])])
+                cells.append([(index, text[_after_bullet(text) :])])
             elif cells:
                 cells[-1].append((index, text))
         if row_line is not None:
             self._close_list_row(row_line, last_line, cells, broken, rows)
         return rows
 
-    def _close_list_row(self, line: int, last_line: int, cells: list[list[tuple[int, str]]],
-                        broken: bool, rows: list[list[Cell]]) -> None:
+    def _close_list_row(
+        self,
+        line: int,
+        last_line: int,
+        cells: list[list[tuple[int, str]]],
+        broken: bool,
+        rows: list[list[Cell]],
+    ) -> None:
         if broken or not cells:
-            self.problems.append(ParseProblem(
-                check="list_table_row_not_a_list",
-                reason=(f"lines {line + 1}-{last_line + 1} of a list-table are not a list of "
-                        "cells under a list item; they were not placed"),
-                line_number=line + 1,
-                raw="\n".join(self.texts[line:min(last_line + 1, line + 50)])[:PROBLEM_RAW_CHARS]))
+            self.problems.append(
+                ParseProblem(
+                    check="list_table_row_not_a_list",
+                    reason=(
+                        f"lines {line + 1}-{last_line + 1} of a list-table are not a list of "
+                        "cells under a list item; they were not placed"
+                    ),
+                    line_number=line + 1,
+                    raw="\n".join(self.texts[line : min(last_line + 1, line + 50)])[
+                        :PROBLEM_RAW_CHARS
+                    ],
+                )
+            )
             return
         rows.append([cell_of(parts) for parts in cells])
 
@@ -300,12 +374,18 @@ class PageReader:
         end = self._skip_indented(start, indent)
         external = next((name for name in ("file", "url") if name in options), None)
         if external is not None:
-            self.problems.append(ParseProblem(
-                check="external_table_content",
-                reason=(f"the csv-table at line {index + 1} takes its content from its "
+            self.problems.append(
+                ParseProblem(
+                    check="external_table_content",
+                    reason=(
+                        f"the csv-table at line {index + 1} takes its content from its "
                         f":{external}: option ({options[external]}); external content is not "
-                        "fetched or read, so none of its cells were placed"),
-                line_number=index + 1, raw=options[external][:PROBLEM_RAW_CHARS]))
+                        "fetched or read, so none of its cells were placed"
+                    ),
+                    line_number=index + 1,
+                    raw=options[external][:PROBLEM_RAW_CHARS],
+                )
+            )
             self._add_table(index, [], 0, _caption(index, argument), since)
             return end
         dialect = self._csv_dialect(options, index)
@@ -325,15 +405,20 @@ class PageReader:
         if len(delimiter) != 1 or len(quote) != 1 or delimiter == quote:
             self._option_problem(index, "delim", f"{delimiter!r} / quote {quote!r}")
             delimiter, quote = ",", '"'
-        dialect = {"delimiter": delimiter, "quotechar": quote,
-                   "skipinitialspace": "keepspace" not in options, "strict": False}
+        dialect = {
+            "delimiter": delimiter,
+            "quotechar": quote,
+            "skipinitialspace": "keepspace" not in options,
+            "strict": False,
+        }
         escape = options.get("escape")
         if escape is not None and len(escape) == 1 and escape not in (delimiter, quote):
             dialect["escapechar"] = escape
         return dialect
 
-    def _csv_rows(self, numbered: list[tuple[int, str]], dialect: dict,
-                  index: int) -> list[list[Cell]]:
+    def _csv_rows(
+        self, numbered: list[tuple[int, str]], dialect: dict, index: int
+    ) -> list[list[Cell]]:
         """The rows of CSV text given as (line, text) pairs; a quoted field may hold lines."""
         depths = [indent_of(text) for _, text in numbered if not is_blank(text)]
         if not depths:
@@ -350,12 +435,17 @@ class PageReader:
                 if fields:
                     rows.append(_csv_cells(fields, numbered[min(start, len(numbered) - 1)][0]))
         except csv.Error as error:  # a field past csv's size limit, a NUL byte...
-            self.problems.append(ParseProblem(
-                check="malformed_table",
-                reason=(f"the csv-table at line {index + 1} cannot be read past its row "
-                        f"{len(rows)} ({error}); the rows after it were not placed"),
-                line_number=index + 1,
-                raw="\n".join(text for _, text in numbered)[:PROBLEM_RAW_CHARS]))
+            self.problems.append(
+                ParseProblem(
+                    check="malformed_table",
+                    reason=(
+                        f"the csv-table at line {index + 1} cannot be read past its row "
+                        f"{len(rows)} ({error}); the rows after it were not placed"
+                    ),
+                    line_number=index + 1,
+                    raw="\n".join(text for _, text in numbered)[:PROBLEM_RAW_CHARS],
+                )
+            )
         return rows
 
     def _header_rows_option(self, options: dict, index: int) -> int:
@@ -366,11 +456,17 @@ class PageReader:
         return 0
 
     def _option_problem(self, index: int, name: str, value: str) -> None:
-        self.problems.append(ParseProblem(
-            check="bad_table_option",
-            reason=(f"the table at line {index + 1} has an unreadable :{name}: option; "
-                    "its default was used instead"),
-            line_number=index + 1, raw=value[:PROBLEM_RAW_CHARS]))
+        self.problems.append(
+            ParseProblem(
+                check="bad_table_option",
+                reason=(
+                    f"the table at line {index + 1} has an unreadable :{name}: option; "
+                    "its default was used instead"
+                ),
+                line_number=index + 1,
+                raw=value[:PROBLEM_RAW_CHARS],
+            )
+        )
 
     # -- grid and simple tables -------------------------------------------------------------
 
@@ -399,11 +495,13 @@ class PageReader:
         since = len(self.problems)
         indent = self.indents[index]
         end = index
-        while (end < len(self.texts) and self.indents[end] == indent
-               and self.texts[end][:1] in ("+", "|")):
+        while (
+            end < len(self.texts)
+            and self.indents[end] == indent
+            and self.texts[end][:1] in ("+", "|")
+        ):
             end += 1
-        block = [in_display_columns(self.lines[i][indent:].rstrip(" "))
-                 for i in range(index, end)]
+        block = [in_display_columns(self.lines[i][indent:].rstrip(" ")) for i in range(index, end)]
         closed = max(i for i, line in enumerate(block) if line.startswith("+"))
         if closed == 0:
             self._table_problem(index, end, "no border below its first row")
@@ -459,8 +557,11 @@ class PageReader:
                     if len(text) != len(top):
                         return borders, line_index + 1, "a border not as wide as its top border"
                     borders.append(line_index)
-                    if (len(borders) == 3 or line_index + 1 == len(texts)
-                            or not texts[line_index + 1]):
+                    if (
+                        len(borders) == 3
+                        or line_index + 1 == len(texts)
+                        or not texts[line_index + 1]
+                    ):
                         return borders, line_index + 1, None
             line_index += 1
         if len(borders) > 1:
@@ -471,15 +572,26 @@ class PageReader:
         return borders, stop, "no bottom border"
 
     def _table_problem(self, start: int, stop: int, trouble: str) -> None:
-        self.problems.append(ParseProblem(
-            check="malformed_table",
-            reason=(f"the table at line {start + 1} cannot be read ({trouble}); "
-                    f"lines {start + 1}-{stop} were not placed"),
-            line_number=start + 1,
-            raw="\n".join(self.lines[start:min(stop, start + 50)])[:PROBLEM_RAW_CHARS]))
+        self.problems.append(
+            ParseProblem(
+                check="malformed_table",
+                reason=(
+                    f"the table at line {start + 1} cannot be read ({trouble}); "
+                    f"lines {start + 1}-{stop} were not placed"
+                ),
+                line_number=start + 1,
+                raw="\n".join(self.lines[start : min(stop, start + 50)])[:PROBLEM_RAW_CHARS],
+            )
+        )
 
-    def _add_table(self, index: int, rows: list[list[Cell]], header_count: int,
-                   caption: tuple[int, str] | None, since: int) -> None:
+    def _add_table(
+        self,
+        index: int,
+        rows: list[list[Cell]],
+        header_count: int,
+        caption: tuple[int, str] | None,
+        since: int,
+    ) -> None:
         """A table block of `rows`; the problems found since `since` are its own. A table
         none of whose rows could be read keeps its place among the page's tables, so that
         the tables after it keep their numbers, and its problems name it."""
@@ -496,18 +608,20 @@ class PageReader:
             width = max(map(len, rows))
             rows = [[("", rows[0][0][1] if rows[0] else index)] * width, *rows]
         count = min(max(header_count, 1), len(rows))
-        below = rows[count:count + 1]
+        below = rows[count : count + 1]
         if below and not publishes_a_number([text for text, _line in below[0]]):
-            sample = rows[count:count + MAX_EXTRA_LEVELS + SAMPLED_ROWS]
+            sample = rows[count : count + MAX_EXTRA_LEVELS + SAMPLED_ROWS]
             count += header_levels_below([[text for text, _line in row] for row in sample])
         header = rows[:count]
         # The header repeated inside the body, any of its levels, is no data row.
         # The cheap test first: most rows differ from every level in their first cell.
         repeated = [folded for folded in map(_folded, header) if any(folded)]
         firsts = {level[0] for level in repeated if level}
-        body = [row for row in rows[count:]
-                if not (row and fold_header_text(row[0][0]) in firsts
-                        and _folded(row) in repeated)]
+        body = [
+            row
+            for row in rows[count:]
+            if not (row and fold_header_text(row[0][0]) in firsts and _folded(row) in repeated)
+        ]
         self.blocks.append(Table(index, header, body, caption, problems))
 
     # -- paragraphs and literal blocks ------------------------------------------------------
@@ -517,7 +631,7 @@ class PageReader:
         if first is None and _starts_item(texts[index]):
             return self._read_list(index)
         end = self._paragraph_end(index, in_list=False)
-        pieces = [first if first is not None else texts[index], *texts[index + 1:end]]
+        pieces = [first if first is not None else texts[index], *texts[index + 1 : end]]
         written = self._add_paragraph(index, pieces, in_list=False)
         if written.endswith("::"):
             return self._skip_literal(end, indent)
@@ -553,7 +667,8 @@ class PageReader:
         if first == ".":
             return _is_explicit_markup(text)
         if (first == "+" and _GRID_TOP.fullmatch(text)) or (
-                first == "=" and _SIMPLE_BORDER.fullmatch(text)):
+            first == "=" and _SIMPLE_BORDER.fullmatch(text)
+        ):
             return True
         return in_list and _ITEM.match(text) is not None
 
@@ -612,9 +727,9 @@ def _without_item_marker(text: str) -> str:
     """A list item's or field's text: its markers dropped, a field's name kept as 'Name:'."""
     field_found = _FIELD.match(text) if text[:1] == ":" else None
     if field_found:
-        return f"{field_found.group('name')}: {text[field_found.end():]}".rstrip(" \t")
+        return f"{field_found.group('name')}: {text[field_found.end() :]}".rstrip(" \t")
     found = _MARKERS.match(text)
-    return text[found.end():] if found else text
+    return text[found.end() :] if found else text
 
 
 def _folded(row: list[Cell]) -> list[str]:

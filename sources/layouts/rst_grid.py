@@ -83,12 +83,15 @@ def _grid_owners(block: list[str], rules: list[int], corners: list[int]) -> list
             segment = rule[corners[column] + 1 : corners[column + 1]]
             if segment.strip("-") and segment.strip("="):
                 join((band - 1) * columns + column, band * columns + column)
-    return [[divmod(root(band * columns + column), columns) for column in range(columns)]
-            for band in range(bands)]
+    return [
+        [divmod(root(band * columns + column), columns) for column in range(columns)]
+        for band in range(bands)
+    ]
 
 
-def _grid_cell_texts(block: list[str], rules: list[int], corners: list[int],
-                     owner: list[list], first: int) -> dict | str:
+def _grid_cell_texts(
+    block: list[str], rules: list[int], corners: list[int], owner: list[list], first: int
+) -> dict | str:
     """The (text, line) of each cell, keyed by its top-left atomic cell."""
     extent: dict[tuple[int, int], list[int]] = {}  # root -> [last band, last column, size]
     for band, row in enumerate(owner):
@@ -101,15 +104,17 @@ def _grid_cell_texts(block: list[str], rules: list[int], corners: list[int],
         if (bottom - top + 1) * (right - left + 1) != size:
             return "a cell that is not a rectangle"
         start, stop = rules[top] + 1, rules[bottom + 1]
-        parts = [(first + r,
-                  block[r][corners[left] + 1 : corners[right + 1]].replace(WIDE_PAD, ""))
-                 for r in range(start, stop)]
+        parts = [
+            (first + r, block[r][corners[left] + 1 : corners[right + 1]].replace(WIDE_PAD, ""))
+            for r in range(start, stop)
+        ]
         cells[(top, left)] = cell_of(parts) if parts else ("", first + rules[top])
     return cells
 
 
-def simple_row_lines(lines: list[str], start: int, stop: int,
-                      columns: list[tuple[int, int]]) -> list[tuple[list[int], list]]:
+def simple_row_lines(
+    lines: list[str], start: int, stop: int, columns: list[tuple[int, int]]
+) -> list[tuple[list[int], list]]:
     """(line indexes, column spans) of each row of a simple table between two borders. A
     line whose first column is blank goes on the row above; a line of dashes under a row
     joins the columns it spans."""
@@ -135,22 +140,29 @@ def _span_groups(line: str, columns: list[tuple[int, int]]) -> list[tuple[int, i
         return None
     groups = []
     for run in _RUN_OF_DASHES.finditer(line):
-        covered = [k for k, (begin, end) in enumerate(columns)
-                   if begin >= run.start() and end <= run.end()]
+        covered = [
+            k for k, (begin, end) in enumerate(columns) if begin >= run.start() and end <= run.end()
+        ]
         if not covered:
             return None  # a row of '-' cells, not a span rule
         groups.append((covered[0], covered[-1]))
     return groups
 
 
-def simple_row(lines: list[str], indexes: list[int], spans: list[tuple[int, int]],
-                columns: list[tuple[int, int]], as_header: bool) -> list[Cell]:
+def simple_row(
+    lines: list[str],
+    indexes: list[int],
+    spans: list[tuple[int, int]],
+    columns: list[tuple[int, int]],
+    as_header: bool,
+) -> list[Cell]:
     row: list[Cell] = []
     for first, last in spans:
         begin = columns[first][0]
         end = columns[last + 1][0] if last + 1 < len(columns) else None
-        cell = cell_of([(index, lines[index][begin:end].replace(WIDE_PAD, ""))
-                        for index in indexes])
+        cell = cell_of(
+            [(index, lines[index][begin:end].replace(WIDE_PAD, "")) for index in indexes]
+        )
         row.append(cell)
         filler = cell if as_header else ("", indexes[0])
         row.extend([filler] * (last - first))

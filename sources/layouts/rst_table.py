@@ -27,9 +27,7 @@ from perfledger.sources.layouts.rst_text import is_adornment
 SNIFF_BYTES = 65_536
 
 _HTML_MARKS = (b"<html", b"<!doctype", b"<table", b"<body", b"<div", b"<td", b"<tr")
-_SNIFF_DIRECTIVE = re.compile(
-    rb"^[ \t]*\.\.[ \t]+(?:[A-Za-z][\w:.+-]*::|_[^:\n]+:)", re.MULTILINE
-)
+_SNIFF_DIRECTIVE = re.compile(rb"^[ \t]*\.\.[ \t]+(?:[A-Za-z][\w:.+-]*::|_[^:\n]+:)", re.MULTILINE)
 # Markdown's own marks at a line's start: an ATX heading or a code fence. Unindented only: an
 # RST code block holds '   # comment' lines, and '~~~' underlines RST titles.
 _SNIFF_MARKDOWN = re.compile(rb"^(?:#{1,6}[ \t]+\S|```)", re.MULTILINE)
@@ -77,11 +75,16 @@ def _looks_like_markdown(head: bytes) -> bool:
 def _underlined_titles(head: bytes) -> int:
     lines = [line.rstrip() for line in head.decode("utf-8", errors="replace").splitlines()]
     return sum(
-        1 for above, below in zip(lines, lines[1:], strict=False)
-        if above and not above[0].isspace() and not is_adornment(above)
-        and is_adornment(below) and len(below) >= len(above)
+        1
+        for above, below in zip(lines, lines[1:], strict=False)
+        if above
+        and not above[0].isspace()
+        and not is_adornment(above)
+        and is_adornment(below)
+        and len(below) >= len(above)
     )
 
 
-LAYOUT = Layout(name="rst_table", sniff=sniff_rst, parse=parse_rst, media_types=MEDIA_TYPES,
-                suffixes=SUFFIXES)
+LAYOUT = Layout(
+    name="rst_table", sniff=sniff_rst, parse=parse_rst, media_types=MEDIA_TYPES, suffixes=SUFFIXES
+)

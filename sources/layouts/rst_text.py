@@ -49,8 +49,10 @@ def in_display_columns(line: str) -> str:
     them ('| ✅ Supported |' is as wide as '+---------------+'), as docutils reads them."""
     if line.isascii():
         return line
-    return "".join(character + WIDE_PAD if east_asian_width(character) in "WF" else character
-                   for character in line)
+    return "".join(
+        character + WIDE_PAD if east_asian_width(character) in "WF" else character
+        for character in line
+    )
 
 
 def page_lines(text: str) -> list[str]:
@@ -101,8 +103,12 @@ def _reference_text(content: str) -> str:
 def is_adornment(text: str) -> bool:
     """A line's text (stripped) that is one punctuation character repeated: a title's
     underline or overline, or a transition."""
-    return (bool(text) and text[0] in ADORNMENT_CHARS and text[-1] == text[0]
-            and text.count(text[0]) == len(text))
+    return (
+        bool(text)
+        and text[0] in ADORNMENT_CHARS
+        and text[-1] == text[0]
+        and text.count(text[0]) == len(text)
+    )
 
 
 def cell_of(parts: list[tuple[int, str]]) -> Cell:
@@ -113,8 +119,7 @@ def cell_of(parts: list[tuple[int, str]]) -> Cell:
             return text.strip(" \t"), line
         return render_inline(_without_cell_bullet(text.strip(" \t"))).strip(" \t"), line
     texts = [_without_cell_bullet(piece.strip(" \t")) for _, piece in parts]
-    line = next((index for (index, _), text in zip(parts, texts, strict=True) if text),
-                parts[0][0])
+    line = next((index for (index, _), text in zip(parts, texts, strict=True) if text), parts[0][0])
     return render_inline(" ".join(text for text in texts if text)).strip(" \t"), line
 
 

@@ -56,8 +56,9 @@ MIN_UNREAD_LINES = 4
 MIN_UNREAD_NUMBERS = 2
 MAX_UNREAD_LINE_CHARS = 120
 # What the header reader says of a header naming a role; "text" (Notes, Source) names none.
-HEADER_KINDS = frozenset({"metric", "statistic", "result", "config", "label", "reference",
-                          "unit", "metric_name"})
+HEADER_KINDS = frozenset(
+    {"metric", "statistic", "result", "config", "label", "reference", "unit", "metric_name"}
+)
 
 KNOWN, UNKNOWN, NOT_HEADER, ASK = "known", "unknown", "not a header", "ask the header reader"
 
@@ -126,7 +127,8 @@ class _HeaderCells:
         """The header starting at `start`, or None when no table header starts there."""
         stop = min(len(lines), start + MAX_HEADER_COLUMNS)
         if stop - start < MIN_HEADER_COLUMNS or any(
-                is_blank(line) for line in lines[start:start + MIN_HEADER_COLUMNS]):
+            is_blank(line) for line in lines[start : start + MIN_HEADER_COLUMNS]
+        ):
             return None  # too short a block for a header: no vocabulary is consulted
         if self.kind(lines[start]) != KNOWN:
             return None
@@ -250,8 +252,9 @@ def _surroundings(lines: list[str], tables: list[_Table]) -> list[_Surroundings]
         caption = _caption_line(lines, table, floor)
         heading = _heading_above(lines, table.header_start if caption is None else caption, floor)
         note = _table_note(lines, table)
-        found.append(_Surroundings(None if heading is None else lines[heading].strip(),
-                                   caption, note))
+        found.append(
+            _Surroundings(None if heading is None else lines[heading].strip(), caption, note)
+        )
         floor = note[0] + 1 if note is not None else table.end
     return found
 
@@ -259,19 +262,28 @@ def _surroundings(lines: list[str], tables: list[_Table]) -> list[_Surroundings]
 # ---- cells and problems --------------------------------------------------------------------
 
 
-def _add_cells(cells: CellColumns, lines: list[str], table_index: int, table: _Table,
-               around: _Surroundings) -> None:
+def _add_cells(
+    cells: CellColumns, lines: list[str], table_index: int, table: _Table, around: _Surroundings
+) -> None:
     note_text = around.note[1] if around.note else None
     start, width, rows = table.header_start, table.width, table.row_count
-    headers = [line.strip() for line in lines[start:start + width]]
+    headers = [line.strip() for line in lines[start : start + width]]
     end = start + width * (rows + 1)
     # The header row (row 0, its cells as published), then the body's rows, in line order.
-    cells.add_rows(table_index, note_text, headers, [around.title] * (rows + 1),
-                   list(range(rows + 1)), lines[start:end], list(range(start + 1, end + 1)))
+    cells.add_rows(
+        table_index,
+        note_text,
+        headers,
+        [around.title] * (rows + 1),
+        list(range(rows + 1)),
+        lines[start:end],
+        list(range(start + 1, end + 1)),
+    )
 
 
-def _incomplete_row(lines: list[str], table_index: int, table: _Table,
-                    title: str | None) -> ParseProblem | None:
+def _incomplete_row(
+    lines: list[str], table_index: int, table: _Table, title: str | None
+) -> ParseProblem | None:
     leftover_start = table.header_start + table.width * (table.row_count + 1)
     if leftover_start >= table.end:
         return None
@@ -288,8 +300,9 @@ def _incomplete_row(lines: list[str], table_index: int, table: _Table,
     )
 
 
-def _unclear_width(lines: list[str], table_index: int, table: _Table, unclear: Unclear,
-                   title: str | None) -> ParseProblem:
+def _unclear_width(
+    lines: list[str], table_index: int, table: _Table, unclear: Unclear, title: str | None
+) -> ParseProblem:
     first, last = table.header_start + 1, table.end
     tried = "; ".join(_describe(reading) for reading in unclear.readings)
     verdict = "reads as well under several widths" if unclear.fitting else "fits no width"
@@ -313,8 +326,10 @@ def _describe(reading: Reading) -> str:
         over = f", {reading.leftover} line(s) over"
     if reading.shifted:
         over += ", shaped as if a cell were lost on the way"
-    return (f"{reading.width} columns ({reading.rows} row(s){over}, {reading.consistency:.0%} "
-            "of cells shaped as their column)")
+    return (
+        f"{reading.width} columns ({reading.rows} row(s){over}, {reading.consistency:.0%} "
+        "of cells shaped as their column)"
+    )
 
 
 def _unread_blocks(prose: list[tuple[int, str]], lines: list[str]) -> list[ParseProblem]:
@@ -328,8 +343,7 @@ def _unread_blocks(prose: list[tuple[int, str]], lines: list[str]) -> list[Parse
         if previous is not None and line == previous + 1:
             previous = line
             continue
-        if start is not None and previous is not None \
-                and previous - start + 1 >= MIN_UNREAD_LINES:
+        if start is not None and previous is not None and previous - start + 1 >= MIN_UNREAD_LINES:
             problems.append(_unread_block(lines, start - 1, previous))
         start = previous = line
     if start is not None and previous is not None and previous - start + 1 >= MIN_UNREAD_LINES:
@@ -346,9 +360,11 @@ def _unread_block(lines: list[str], start: int, end: int) -> ParseProblem | None
         return None
     return ParseProblem(
         check="table_not_read",
-        reason=(f"lines {start + 1}-{end} read as a flattened table ({len(block)} short lines, "
-                f"{numbers} of them numbers), but no header the column vocabularies know "
-                "starts them; their numbers were not read"),
+        reason=(
+            f"lines {start + 1}-{end} read as a flattened table ({len(block)} short lines, "
+            f"{numbers} of them numbers), but no header the column vocabularies know "
+            "starts them; their numbers were not read"
+        ),
         line_number=start + 1,
         raw="\n".join(block)[:RAW_MAX_CHARS],
     )
@@ -385,14 +401,23 @@ def parse_text_capture(text: str) -> ParsedDocument:
         author=find_author(lines),
         **find_dates(lines),
     )
-    captions = {around.caption + 1: table_index for table_index, around in enumerate(surroundings)
-                if around.caption is not None}
-    return ParsedDocument(cells=cells.frame(), metadata=metadata, prose=prose, problems=problems,
-                          outline=_outline(prose, tables, captions, metadata.title))
+    captions = {
+        around.caption + 1: table_index
+        for table_index, around in enumerate(surroundings)
+        if around.caption is not None
+    }
+    return ParsedDocument(
+        cells=cells.frame(),
+        metadata=metadata,
+        prose=prose,
+        problems=problems,
+        outline=_outline(prose, tables, captions, metadata.title),
+    )
 
 
-def _outline(prose: list[tuple[int, str]], tables: list[_Table], captions: dict[int, int],
-             title: str | None):
+def _outline(
+    prose: list[tuple[int, str]], tables: list[_Table], captions: dict[int, int], title: str | None
+):
     """The page's outline: each prose line a heading (the page's title at level 1), a table's
     caption (`captions`: line number to table) or a paragraph, and each table at its
     header's first line."""
@@ -431,5 +456,10 @@ def sniff_text_capture(data: bytes, content_type: str | None) -> float:
 # header, and the file suffixes collect reads as this layout's pages.
 MEDIA_TYPES = {"text/plain": 0.8}
 SUFFIXES = {".txt": "text/plain"}
-LAYOUT = Layout(name="text_capture", sniff=sniff_text_capture, parse=parse_text_capture,
-                media_types=MEDIA_TYPES, suffixes=SUFFIXES)
+LAYOUT = Layout(
+    name="text_capture",
+    sniff=sniff_text_capture,
+    parse=parse_text_capture,
+    media_types=MEDIA_TYPES,
+    suffixes=SUFFIXES,
+)

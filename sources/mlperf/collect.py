@@ -47,8 +47,10 @@ def _round_from_logs(unit: TreeUnit) -> str | None:
     seeds (each round fixes its own)."""
     if unit.kind == INFERENCE:
         # The performance run's summary: an accuracy run's may not show the seeds.
-        summaries = sorted((f for f in unit.files if f.name == "mlperf_log_summary.txt"),
-                           key=lambda f: f.parent.parent.name != "performance")
+        summaries = sorted(
+            (f for f in unit.files if f.name == "mlperf_log_summary.txt"),
+            key=lambda f: f.parent.parent.name != "performance",
+        )
         for summary in summaries:
             found = round_from_summary(summary)
             if found:
@@ -67,8 +69,9 @@ def _round_from_logs(unit: TreeUnit) -> str | None:
 
 def unit_source_id(unit: TreeUnit, mlperf_round: str | None, prefix: str | None) -> str:
     """`mlperf-training-v2.0/Graphcore/bow_pod16/resnet`: the unit's folders, as submitted."""
-    head = prefix or f"mlperf-{unit.kind}-" + (f"v{mlperf_round}" if mlperf_round
-                                                else "unknown-round")
+    head = prefix or f"mlperf-{unit.kind}-" + (
+        f"v{mlperf_round}" if mlperf_round else "unknown-round"
+    )
     return "/".join([head, *(_plain(part) for part in unit.name_parts())])
 
 
@@ -87,8 +90,13 @@ def unit_source_url(unit: TreeUnit, mlperf_round: str | None) -> str:
     return f"https://github.com/mlcommons/{repository}/tree/main/" + "/".join(inside)
 
 
-def manifest_bytes(unit: TreeUnit, mlperf_round: str | None, round_from: str | None,
-                   parts: dict[str, tuple[str, int]], unreadable: dict[str, str]) -> bytes:
+def manifest_bytes(
+    unit: TreeUnit,
+    mlperf_round: str | None,
+    round_from: str | None,
+    parts: dict[str, tuple[str, int]],
+    unreadable: dict[str, str],
+) -> bytes:
     """The unit's document: every file's sha256 and size, by the path that keeps its folders."""
     manifest = {
         "manifest": MANIFEST_VERSION,
@@ -124,8 +132,12 @@ def read_manifest(store: Path, manifest_sha256: str, archive_url: str | None = N
 
 
 @contextmanager
-def materialized_tree(store: Path, manifest_sha256: str, max_file_bytes: int | None = None,
-                      archive_url: str | None = None):
+def materialized_tree(
+    store: Path,
+    manifest_sha256: str,
+    max_file_bytes: int | None = None,
+    archive_url: str | None = None,
+):
     """Yield (folder, manifest, skipped): the archived files laid out again under a temporary
     folder (read from `archive_url` where `store` lacks them); `skipped` maps each file over
     `max_file_bytes` (archived, not laid out) to its size."""

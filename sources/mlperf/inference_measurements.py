@@ -30,8 +30,9 @@ UNIT_MEASURES = {
 LATENCY_STATISTICS = {"latency_p90": "p90", "latency_p99": "p99"}
 
 
-def measurements_from_inference(results: InferenceResults,
-                                context: DocumentContext) -> pl.DataFrame:
+def measurements_from_inference(
+    results: InferenceResults, context: DocumentContext
+) -> pl.DataFrame:
     """One measurement per valid official result, in MeasurementSchema's shape.
 
     The value is the official result in the canonical unit (items/s, or ms for latencies);
@@ -43,9 +44,19 @@ def measurements_from_inference(results: InferenceResults,
     """
     valid = results.results.filter(pl.col("valid") & pl.col("value").is_not_null())
     systems = _compute_units(results.systems).select(
-        "mlperf_round", "division", "submitter", "system_id", "system_name", "vendor",
-        "system", "accelerator", "accelerator_count", "framework", "framework_canonical",
-        "sdk_version")
+        "mlperf_round",
+        "division",
+        "submitter",
+        "system_id",
+        "system_name",
+        "vendor",
+        "system",
+        "accelerator",
+        "accelerator_count",
+        "framework",
+        "framework_canonical",
+        "sdk_version",
+    )
     frame = valid.join(systems, on=SYSTEM_KEY, how="inner", nulls_equal=True)
     if frame.height == 0:
         return pl.DataFrame(schema=MEASUREMENT_DTYPES)
@@ -63,9 +74,11 @@ def measurements_from_inference(results: InferenceResults,
         document_title=pl.lit(context.document_title, dtype=pl.String),
         captured_at=pl.lit(context.captured_at),
         parser_version=pl.lit(context.parser_version),
-        table_title=pl.format("MLPerf Inference v{} official results, {} division",
-                              pl.col("mlperf_round").fill_null("?"),
-                              pl.col("division").fill_null("unknown")),
+        table_title=pl.format(
+            "MLPerf Inference v{} official results, {} division",
+            pl.col("mlperf_round").fill_null("?"),
+            pl.col("division").fill_null("unknown"),
+        ),
         column_index=pl.lit(0, dtype=pl.Int32),
         column_name=pl.format("{} ({})", pl.col("scenario"), pl.col("unit")),
         # A result has no source line; its row stands in, as the schema needs a position.
@@ -81,16 +94,19 @@ def measurements_from_inference(results: InferenceResults,
         precision=pl.lit(None, dtype=pl.String),
         sdk_prerelease=pl.when(sdk.is_not_null()).then(prerelease),
         quality_target=pl.when(pl.col("accuracy_target").is_not_null()).then(
-            pl.format("{}%", pl.col("accuracy_target"))),
+            pl.format("{}%", pl.col("accuracy_target"))
+        ),
         mlperf_id=pl.lit(None, dtype=pl.String),
         workload=pl.lit("inference"),
         phase=pl.lit(None, dtype=pl.String),
         metric=pl.when(latency).then(pl.lit("latency")).otherwise(pl.lit("throughput")),
         unit=pl.when(latency).then(pl.lit("ms")).otherwise(pl.lit("items/s")),
         item_kind=pl.col("unit").replace_strict(
-            {unit: kind for unit, (_, _, kind, _) in UNIT_MEASURES.items()}, default=None),
+            {unit: kind for unit, (_, _, kind, _) in UNIT_MEASURES.items()}, default=None
+        ),
         value_per_accelerator=pl.when(throughput & has_accelerator).then(
-            pl.col("value") / pl.col("accelerator_count")),
+            pl.col("value") / pl.col("accelerator_count")
+        ),
         published_number=published,
         unit_published=pl.when(latency).then(pl.lit("ns")).otherwise(pl.col("unit")),
         approximate=pl.lit(False),
@@ -111,17 +127,24 @@ def _compute_units(systems: pl.DataFrame) -> pl.DataFrame:
     cpu_only = systems.filter(~(pl.col("accelerator_count") > 0))
     if cpu_only.height == 0:
         return systems
-    chips = {name: read_platform(name) for name in
-             cpu_only.get_column("host_processor_model_name").drop_nulls().unique().to_list()}
-    named = {name: (mention.accelerator, mention.vendor) for name, mention in chips.items()
-             if mention is not None and mention.accelerator is not None}
+    chips = {
+        name: read_platform(name)
+        for name in cpu_only.get_column("host_processor_model_name").drop_nulls().unique().to_list()
+    }
+    named = {
+        name: (mention.accelerator, mention.vendor)
+        for name, mention in chips.items()
+        if mention is not None and mention.accelerator is not None
+    }
     if not named:
         return systems
     processor = pl.col("host_processor_model_name")
-    chip = processor.replace_strict(list(named), [chip for chip, _ in named.values()],
-                                    default=None, return_dtype=pl.String)
-    maker = processor.replace_strict(list(named), [vendor for _, vendor in named.values()],
-                                     default=None, return_dtype=pl.String)
+    chip = processor.replace_strict(
+        list(named), [chip for chip, _ in named.values()], default=None, return_dtype=pl.String
+    )
+    maker = processor.replace_strict(
+        list(named), [vendor for _, vendor in named.values()], default=None, return_dtype=pl.String
+    )
     sockets = pl.col("host_processors_per_node") * pl.col("number_of_nodes").fill_null(1)
     is_cpu = ~(pl.col("accelerator_count") > 0) & chip.is_not_null()
     return systems.with_columns(
@@ -134,22 +157,34 @@ def _compute_units(systems: pl.DataFrame) -> pl.DataFrame:
 def _canonical_models(frame: pl.DataFrame) -> pl.Series:
     """The model's canonical name as models.csv gives it for vendor pages ("resnet50" ->
     ResNet-50); a model it does not know keeps the results' name ("llama2-70b")."""
-    names = {label: model_name(label)[0]
-             for label in frame["model"].unique().drop_nulls().to_list()}
+    names = {
+        label: model_name(label)[0] for label in frame["model"].unique().drop_nulls().to_list()
+    }
     return frame["model"].replace_strict(names, default=None, return_dtype=pl.String)
 
 
 def _add_positions(frame: pl.DataFrame) -> pl.DataFrame:
     """One table per round and division, rows ordered like the MLCommons results table."""
-    frame = frame.sort("mlperf_round", "division", "model_canonical", "benchmark", "scenario",
-                       "accelerator_count", "system_name", "submitter", "system_id",
-                       nulls_last=True)
+    frame = frame.sort(
+        "mlperf_round",
+        "division",
+        "model_canonical",
+        "benchmark",
+        "scenario",
+        "accelerator_count",
+        "system_name",
+        "submitter",
+        "system_id",
+        nulls_last=True,
+    )
     tables = frame.select("mlperf_round", "division").unique(maintain_order=True)
     tables = tables.with_row_index("table_index").with_columns(pl.col("table_index").cast(pl.Int32))
-    frame = frame.join(tables, on=["mlperf_round", "division"], how="left", nulls_equal=True,
-                       maintain_order="left")
+    frame = frame.join(
+        tables, on=["mlperf_round", "division"], how="left", nulls_equal=True, maintain_order="left"
+    )
     return frame.with_columns(
-        row_number=(pl.int_range(pl.len()).over("table_index") + 1).cast(pl.Int32))
+        row_number=(pl.int_range(pl.len()).over("table_index") + 1).cast(pl.Int32)
+    )
 
 
 def _build_identity() -> pl.Expr:
@@ -157,13 +192,22 @@ def _build_identity() -> pl.Expr:
     never collide, neither with one another (a benchmark's 99 and 99.9 variants, its
     scenarios) nor with a vendor page's."""
     submission = pl.format(
-        "submission=inference/{}/{}/{}/{}/{}", pl.col("mlperf_round").fill_null(""),
-        fold_key(pl.col("submitter")), fold_key(pl.col("system_id")),
-        pl.col("benchmark"), pl.col("scenario").fill_null(""))
+        "submission=inference/{}/{}/{}/{}/{}",
+        pl.col("mlperf_round").fill_null(""),
+        fold_key(pl.col("submitter")),
+        fold_key(pl.col("system_id")),
+        pl.col("benchmark"),
+        pl.col("scenario").fill_null(""),
+    )
     return pl.concat_str(
-        [*identity_parts(), pl.format("metric={}", pl.col("metric")),
-         pl.format("statistic={}", pl.col("statistic").fill_null("")), submission],
-        separator="|")
+        [
+            *identity_parts(),
+            pl.format("metric={}", pl.col("metric")),
+            pl.format("statistic={}", pl.col("statistic").fill_null("")),
+            submission,
+        ],
+        separator="|",
+    )
 
 
 def _format_number(number: float) -> str:

@@ -44,9 +44,11 @@ def measurements_from_scores(results: MlperfResults, context: DocumentContext) -
         document_title=pl.lit(context.document_title, dtype=pl.String),
         captured_at=pl.lit(context.captured_at),
         parser_version=pl.lit(context.parser_version),
-        table_title=pl.format("MLPerf Training v{} official results, {} division",
-                              pl.col("mlperf_round").fill_null("?"),
-                              pl.col("division").fill_null("unknown")),
+        table_title=pl.format(
+            "MLPerf Training v{} official results, {} division",
+            pl.col("mlperf_round").fill_null("?"),
+            pl.col("division").fill_null("unknown"),
+        ),
         column_index=pl.lit(0, dtype=pl.Int32),
         column_name=pl.lit(COLUMN_NAME),
         # A score has no source line; its row stands in, as the schema needs a position.
@@ -69,8 +71,9 @@ def measurements_from_scores(results: MlperfResults, context: DocumentContext) -
         metric=pl.lit("time_to_train"),
         # The seconds from the runs' milliseconds in one division: minutes x 60 would add
         # binary noise (160.32500000000002 for 160.325 s).
-        value=pl.coalesce(pl.col("_seconds") * pl.col("scaling_factor").fill_null(1.0),
-                          minutes * 60.0),
+        value=pl.coalesce(
+            pl.col("_seconds") * pl.col("scaling_factor").fill_null(1.0), minutes * 60.0
+        ),
         unit=pl.lit("s"),
         item_kind=pl.lit(None, dtype=pl.String),
         value_per_accelerator=pl.lit(None, dtype=pl.Float64),
@@ -95,19 +98,31 @@ def _agreed_batch_sizes(runs: pl.DataFrame) -> pl.DataFrame:
 def _seconds_of_used_runs(runs: pl.DataFrame) -> pl.DataFrame:
     """The mean time of the runs a score uses, in seconds: their milliseconds summed and
     divided once (score_minutes is the summarizer's, ms / 60 / 1000 per run)."""
-    return runs.filter(pl.col("score_role") == "used").group_by(SCORE_KEY).agg(
-        _seconds=pl.col("duration_ms").sum() / (pl.len() * 1000.0))
+    return (
+        runs.filter(pl.col("score_role") == "used")
+        .group_by(SCORE_KEY)
+        .agg(_seconds=pl.col("duration_ms").sum() / (pl.len() * 1000.0))
+    )
 
 
 def _add_positions(frame: pl.DataFrame) -> pl.DataFrame:
     """One table per round and division, rows ordered like the MLCommons results table."""
-    frame = frame.sort("mlperf_round", "division", "model_canonical", "accelerator_count",
-                       "system", "framework_canonical", "submitter", "system_id",
-                       nulls_last=True)
+    frame = frame.sort(
+        "mlperf_round",
+        "division",
+        "model_canonical",
+        "accelerator_count",
+        "system",
+        "framework_canonical",
+        "submitter",
+        "system_id",
+        nulls_last=True,
+    )
     tables = frame.select("mlperf_round", "division").unique(maintain_order=True)
     tables = tables.with_row_index("table_index").with_columns(pl.col("table_index").cast(pl.Int32))
-    frame = frame.join(tables, on=["mlperf_round", "division"], how="left", nulls_equal=True,
-                       maintain_order="left")
+    frame = frame.join(
+        tables, on=["mlperf_round", "division"], how="left", nulls_equal=True, maintain_order="left"
+    )
     return frame.with_columns(
         row_number=(pl.int_range(pl.len()).over("table_index") + 1).cast(pl.Int32)
     )
@@ -115,8 +130,12 @@ def _add_positions(frame: pl.DataFrame) -> pl.DataFrame:
 
 def _build_identity() -> pl.Expr:
     """The vendor pages' identity parts, plus the submission: official rows never collide."""
-    submission = pl.format("submission={}/{}/{}", pl.col("mlperf_round").fill_null(""),
-                           fold_key(pl.col("submitter")), fold_key(pl.col("system_id")))
+    submission = pl.format(
+        "submission={}/{}/{}",
+        pl.col("mlperf_round").fill_null(""),
+        fold_key(pl.col("submitter")),
+        fold_key(pl.col("system_id")),
+    )
     return pl.concat_str(
         [*identity_parts(), pl.lit("metric=time_to_train"), submission], separator="|"
     )

@@ -32,11 +32,25 @@ MAX_INT = 2**63  # a number beyond it is no count, time or accuracy the frames c
 MAX_TIME_MS = 2**53  # beyond it a time has no exact whole milliseconds
 
 # Keys that describe the run's timeline rather than its configuration.
-TIMELINE_KEYS = frozenset({
-    "run_start", "run_stop", "init_start", "init_stop", "epoch_start", "epoch_stop",
-    "block_start", "block_stop", "eval_start", "eval_stop", "eval_accuracy",
-    "weights_initialization", "cache_clear", "tracked_stats", "throughput",
-})
+TIMELINE_KEYS = frozenset(
+    {
+        "run_start",
+        "run_stop",
+        "init_start",
+        "init_stop",
+        "epoch_start",
+        "epoch_stop",
+        "block_start",
+        "block_stop",
+        "eval_start",
+        "eval_stop",
+        "eval_accuracy",
+        "weights_initialization",
+        "cache_clear",
+        "tracked_stats",
+        "throughput",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -110,8 +124,12 @@ class RunLog:
         """True when the run counts: timed from its only run_start to its only run_stop, and
         stopped in success. A second run_start or run_stop fails the compliance checker's
         EXACTLY_ONE, so the summarizer drops such a run."""
-        return (self.duration_ms is not None and self.status == SUCCESS
-                and self.run_starts <= 1 and self.run_stops <= 1)
+        return (
+            self.duration_ms is not None
+            and self.status == SUCCESS
+            and self.run_starts <= 1
+            and self.run_stops <= 1
+        )
 
     @property
     def logged_round(self) -> str | None:
@@ -132,10 +150,12 @@ def read_result_file(path: Path, max_bytes: int = MAX_RESULT_BYTES) -> RunLog:
     cut = len(data) > max_bytes
     run = parse_result_bytes(data[:max_bytes])
     if cut:
-        run.problems.append(Problem(
-            "file_too_large",
-            f"only the first {max_bytes} bytes were read; the run is judged on those",
-        ))
+        run.problems.append(
+            Problem(
+                "file_too_large",
+                f"only the first {max_bytes} bytes were read; the run is judged on those",
+            )
+        )
     return run
 
 
@@ -156,31 +176,43 @@ def parse_result_bytes(data: bytes) -> RunLog:
 
 def _read_line(run: RunLog, number: int, line: bytes, unterminated: bool) -> None:
     if len(line) > MAX_LINE_BYTES:
-        run.problems.append(Problem(
-            "line_too_long", f"line of {len(line)} bytes exceeds {MAX_LINE_BYTES}; skipped",
-            number, _cut_excerpt(line),
-        ))
+        run.problems.append(
+            Problem(
+                "line_too_long",
+                f"line of {len(line)} bytes exceeds {MAX_LINE_BYTES}; skipped",
+                number,
+                _cut_excerpt(line),
+            )
+        )
         return
     text = line.decode("utf-8", errors="replace")
     # Multi-process launchers prefix lines ("[1,0]<stdout>:"), so the marker may not lead.
     position = text.find(MLLOG_MARKER)
     if position < 0:
         return
-    payload = text[position + len(MLLOG_MARKER):].strip()
+    payload = text[position + len(MLLOG_MARKER) :].strip()
     try:
         event = json.loads(payload)
     except ValueError as error:
         check = "truncated_line" if unterminated else "malformed_line"
-        run.problems.append(Problem(
-            check, f"MLLOG line is not valid JSON ({json_error(error)})", number,
-            _cut_excerpt(line),
-        ))
+        run.problems.append(
+            Problem(
+                check,
+                f"MLLOG line is not valid JSON ({json_error(error)})",
+                number,
+                _cut_excerpt(line),
+            )
+        )
         return
     if not isinstance(event, dict) or not isinstance(event.get("key"), str):
-        run.problems.append(Problem(
-            "malformed_event", "MLLOG event is not an object with a 'key'", number,
-            _cut_excerpt(line),
-        ))
+        run.problems.append(
+            Problem(
+                "malformed_event",
+                "MLLOG event is not an object with a 'key'",
+                number,
+                _cut_excerpt(line),
+            )
+        )
         return
     _apply_event(run, event, number, line)
 
@@ -206,29 +238,41 @@ def _apply_boundary(
     run: RunLog, key: str, time_ms: float | None, value, metadata: dict, number: int, line: bytes
 ) -> None:
     if time_ms is None:
-        run.problems.append(Problem(
-            "missing_time", f"{key} has no numeric time_ms", number, _cut_excerpt(line),
-        ))
+        run.problems.append(
+            Problem(
+                "missing_time",
+                f"{key} has no numeric time_ms",
+                number,
+                _cut_excerpt(line),
+            )
+        )
         return
     # The compliance checker allows one run_start and one run_stop; a run with more fails it
     # and the summarizer drops it. The first of each is kept to show the run's times.
     if key == "run_start":
         run.run_starts += 1
         if run.run_start_ms is not None:
-            run.problems.append(Problem(
-                "repeated_run_start", "a second run_start: the compliance checker requires "
-                "exactly one, so the run is dropped as not converged; the first is shown",
-                number,
-            ))
+            run.problems.append(
+                Problem(
+                    "repeated_run_start",
+                    "a second run_start: the compliance checker requires "
+                    "exactly one, so the run is dropped as not converged; the first is shown",
+                    number,
+                )
+            )
             return
         run.run_start_ms = time_ms
         return
     run.run_stops += 1
     if run.run_stop_ms is not None:
-        run.problems.append(Problem(
-            "repeated_run_stop", "a second run_stop: the compliance checker requires exactly "
-            "one, so the run is dropped as not converged; the first is shown", number,
-        ))
+        run.problems.append(
+            Problem(
+                "repeated_run_stop",
+                "a second run_stop: the compliance checker requires exactly "
+                "one, so the run is dropped as not converged; the first is shown",
+                number,
+            )
+        )
         return
     run.run_stop_ms = time_ms
     run.status = _read_stop_status(value, metadata)
@@ -246,36 +290,54 @@ def _apply_eval(run: RunLog, event: dict, value, metadata: dict, number: int, li
     components = None
     if isinstance(value, dict):
         components = {str(name): float(part) for name, part in value.items() if _is_number(part)}
-        primary = next((name for name in PRIMARY_COMPONENTS if name in components),
-                       next(iter(components), None))
+        primary = next(
+            (name for name in PRIMARY_COMPONENTS if name in components),
+            next(iter(components), None),
+        )
         value = components[primary] if primary is not None else None
     if not _is_number(value) or time_ms is None:
-        run.problems.append(Problem(
-            "malformed_eval", "eval_accuracy without a numeric value (or a dict of numeric "
-            "components) and a time", number, _cut_excerpt(line),
-        ))
+        run.problems.append(
+            Problem(
+                "malformed_eval",
+                "eval_accuracy without a numeric value (or a dict of numeric "
+                "components) and a time",
+                number,
+                _cut_excerpt(line),
+            )
+        )
         return
     epoch = metadata.get("epoch_num")
     metric = metadata.get("metric")
-    run.evals.append(EvalPoint(time_ms, float(value),
-                               float(epoch) if _is_number(epoch) else None, number, components,
-                               str(metric) if isinstance(metric, str) else None,
-                               metadata.get("samples_count")
-                               if _is_scalar(metadata.get("samples_count")) else None))
+    run.evals.append(
+        EvalPoint(
+            time_ms,
+            float(value),
+            float(epoch) if _is_number(epoch) else None,
+            number,
+            components,
+            str(metric) if isinstance(metric, str) else None,
+            metadata.get("samples_count") if _is_scalar(metadata.get("samples_count")) else None,
+        )
+    )
 
 
 def _check_timeline(run: RunLog) -> None:
     if run.run_start_ms is None:
         run.problems.append(Problem("missing_run_start", "no run_start event: the run is untimed"))
     if run.run_stop_ms is None:
-        run.problems.append(Problem(
-            "missing_run_stop", "no run_stop event: the run did not finish or the log is cut",
-        ))
+        run.problems.append(
+            Problem(
+                "missing_run_stop",
+                "no run_stop event: the run did not finish or the log is cut",
+            )
+        )
     elif run.run_start_ms is not None and run.run_stop_ms < run.run_start_ms:
-        run.problems.append(Problem(
-            "stop_before_start",
-            f"run_stop ({run.run_stop_ms}) is earlier than run_start ({run.run_start_ms})",
-        ))
+        run.problems.append(
+            Problem(
+                "stop_before_start",
+                f"run_stop ({run.run_stop_ms}) is earlier than run_start ({run.run_start_ms})",
+            )
+        )
 
 
 def _read_time_ms(event: dict) -> float | None:
@@ -307,7 +369,7 @@ def _is_scalar(value) -> bool:
 
 
 def _cut_excerpt(line: bytes) -> str:
-    return line[:RAW_EXCERPT_CHARS * 4].decode("utf-8", errors="replace")[:RAW_EXCERPT_CHARS]
+    return line[: RAW_EXCERPT_CHARS * 4].decode("utf-8", errors="replace")[:RAW_EXCERPT_CHARS]
 
 
 # No MLLOG key of the official logging package names the round: mlperf_logging/mllog/
@@ -338,12 +400,12 @@ def round_from_log_text(text: str) -> str | None:
     for match in _ROUND_KEY_TEXT.finditer(text):
         start = text.rfind("\n", 0, match.start()) + 1
         end = text.find("\n", match.end())
-        line = text[start:end if end >= 0 else len(text)]
+        line = text[start : end if end >= 0 else len(text)]
         position = line.find(MLLOG_MARKER)
         if position < 0:
             continue
         try:
-            event = json.loads(line[position + len(MLLOG_MARKER):].strip())
+            event = json.loads(line[position + len(MLLOG_MARKER) :].strip())
         except ValueError:
             continue
         found = normalize_round(event.get("value")) if isinstance(event, dict) else None

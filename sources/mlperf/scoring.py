@@ -87,14 +87,21 @@ class BenchmarkRule:
 
     @property
     def text(self) -> str:
-        drop = "the fastest and the slowest run" if self.max_dropped == 1 else (
-            f"the {self.max_dropped} fastest and the {self.max_dropped} slowest runs"
+        drop = (
+            "the fastest and the slowest run"
+            if self.max_dropped == 1
+            else (f"the {self.max_dropped} fastest and the {self.max_dropped} slowest runs")
         )
-        limit = "one non-converged run" if self.max_dropped == 1 else (
-            f"up to {self.max_dropped} non-converged runs"
+        limit = (
+            "one non-converged run"
+            if self.max_dropped == 1
+            else (f"up to {self.max_dropped} non-converged runs")
         )
-        scaling = ("scaling.json's scaling_factor multiplies the score"
-                   if self.round_rule.applies_scaling else "no scaling.json is applied")
+        scaling = (
+            "scaling.json's scaling_factor multiplies the score"
+            if self.round_rule.applies_scaling
+            else "no scaling.json is applied"
+        )
         return (
             f"MLPerf Training v{self.mlperf_round}: exactly {self.required_runs} runs; drop "
             f"{drop}, mean of the rest in minutes; {limit} may count as the slowest and be "
@@ -115,10 +122,13 @@ def load_rules() -> Rules:
     rounds: dict[str, RoundRule] = {}
     for row in _read_csv(TRAINING_ROUNDS, ["round", "ruleset", "scaling_json", "source"]):
         if row["scaling_json"] not in (SCALING_APPLIED, SCALING_IGNORED):
-            raise ValueError(f"{TRAINING_ROUNDS.name}: scaling_json of round {row['round']} "
-                             f"is '{row['scaling_json']}', not applied/ignored")
-        rounds[row["round"]] = RoundRule(row["round"], row["ruleset"], row["scaling_json"],
-                                         row["source"])
+            raise ValueError(
+                f"{TRAINING_ROUNDS.name}: scaling_json of round {row['round']} "
+                f"is '{row['scaling_json']}', not applied/ignored"
+            )
+        rounds[row["round"]] = RoundRule(
+            row["round"], row["ruleset"], row["scaling_json"], row["source"]
+        )
     benchmarks: dict[tuple[str, str], BenchmarkRule] = {}
     columns = ["round", "benchmark", "required_runs", "max_dropped", "source"]
     for row in _read_csv(TRAINING_RULES, columns):
@@ -126,8 +136,9 @@ def load_rules() -> Rules:
         required, dropped = int(row["required_runs"]), int(row["max_dropped"])
         if key in benchmarks or row["round"] not in rounds or not 0 < dropped < required:
             raise ValueError(f"{TRAINING_RULES.name}: bad or repeated rule {row}")
-        benchmarks[key] = BenchmarkRule(row["round"], row["benchmark"], required, dropped,
-                                        row["source"], rounds[row["round"]])
+        benchmarks[key] = BenchmarkRule(
+            row["round"], row["benchmark"], required, dropped, row["source"], rounds[row["round"]]
+        )
     return Rules(benchmarks, rounds)
 
 
@@ -158,16 +169,22 @@ def missing_rule_reason(benchmark: str, mlperf_round: str | None) -> str:
     """Why a benchmark has no rule: the round is unknown, not in the rules, or lacks it."""
     rules = load_rules()
     if mlperf_round is None:
-        return (f"no scoring rule for benchmark '{benchmark}': the round is unknown; name it "
-                "with `perfledger ingest --round 2.0` (read_results_tree(path, "
-                "mlperf_round='2.0')) or read the tree from a folder named training_results_v2.0")
+        return (
+            f"no scoring rule for benchmark '{benchmark}': the round is unknown; name it "
+            "with `perfledger ingest --round 2.0` (read_results_tree(path, "
+            "mlperf_round='2.0')) or read the tree from a folder named training_results_v2.0"
+        )
     rounds = sorted(rules.rounds, key=round_key)
     if mlperf_round not in rules.rounds:
-        return (f"no scoring rule for benchmark '{benchmark}' in round v{mlperf_round}: "
-                f"{RULES_PATH_SHOWN} has rounds " + ", ".join(f"v{r}" for r in rounds))
+        return (
+            f"no scoring rule for benchmark '{benchmark}' in round v{mlperf_round}: "
+            f"{RULES_PATH_SHOWN} has rounds " + ", ".join(f"v{r}" for r in rounds)
+        )
     names = sorted(name for (r, name) in rules.benchmarks if r == mlperf_round)
-    return (f"no scoring rule for benchmark '{benchmark}' in round v{mlperf_round}: "
-            f"{RULES_PATH_SHOWN} has for v{mlperf_round} " + ", ".join(names))
+    return (
+        f"no scoring rule for benchmark '{benchmark}' in round v{mlperf_round}: "
+        f"{RULES_PATH_SHOWN} has for v{mlperf_round} " + ", ".join(names)
+    )
 
 
 def round_key(mlperf_round: str) -> tuple[int, ...]:
@@ -202,7 +219,9 @@ class BenchmarkScore:
 
 
 def score_benchmark(
-    runs: list[RunTime], benchmark: str, mlperf_round: str | None,
+    runs: list[RunTime],
+    benchmark: str,
+    mlperf_round: str | None,
     scaling_factor: float | None = None,
 ) -> BenchmarkScore:
     """The olympic mean of a benchmark's runs, with the runs used and dropped and why.
@@ -229,20 +248,23 @@ def score_benchmark(
         score.reason = f"{len(failed)} runs did not converge; the rule allows {keep}"
         return score
     slow_cut = keep - len(failed)  # non-converged runs already fill the slow end
-    counted = converged[keep:len(converged) - slow_cut]
+    counted = converged[keep : len(converged) - slow_cut]
     score.dropped |= {run.name: "fastest" for run in converged[:keep]}
-    score.dropped |= {run.name: "slowest" for run in converged[len(converged) - slow_cut:]}
+    score.dropped |= {run.name: "slowest" for run in converged[len(converged) - slow_cut :]}
     if not counted:
-        score.reason = (f"no run left after dropping the {keep} fastest and slowest: "
-                        f"{len(runs)} runs found, the rule requires {rule.required_runs}")
+        score.reason = (
+            f"no run left after dropping the {keep} fastest and slowest: "
+            f"{len(runs)} runs found, the rule requires {rule.required_runs}"
+        )
         return score
     factor = 1.0
     if scaling_factor is not None and rule.round_rule.applies_scaling:
         factor = scaling_factor
     score.used = [run.name for run in counted]
     # The summarizer's arithmetic, in its order: sum of the sorted times, / count, * factor.
-    score.score_minutes = sum(run.minutes for run in counted if run.minutes is not None) \
-        * 1.0 / len(counted) * factor  # every converged run has its minutes
+    score.score_minutes = (
+        sum(run.minutes for run in counted if run.minutes is not None) * 1.0 / len(counted) * factor
+    )  # every converged run has its minutes
     score.scaling_factor = factor
     score.valid = len(runs) == rule.required_runs
     if not score.valid:

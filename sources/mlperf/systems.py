@@ -72,15 +72,24 @@ def read_system_file(path: Path) -> tuple[SystemDescription | None, list[Problem
     with Path(path).open("rb") as handle:
         data = handle.read(MAX_SYSTEM_BYTES + 1)
     if len(data) > MAX_SYSTEM_BYTES:
-        return None, [Problem("file_too_large",
-                              f"system description larger than {MAX_SYSTEM_BYTES} bytes")]
+        return None, [
+            Problem("file_too_large", f"system description larger than {MAX_SYSTEM_BYTES} bytes")
+        ]
     problems: list[Problem] = []
     try:
-        fields = json.loads(data.decode("utf-8", errors="replace"),
-                            object_pairs_hook=lambda pairs: _keep_first(pairs, problems))
+        fields = json.loads(
+            data.decode("utf-8", errors="replace"),
+            object_pairs_hook=lambda pairs: _keep_first(pairs, problems),
+        )
     except ValueError as error:
-        return None, [Problem("malformed_json", f"not valid JSON: {error}", None,
-                              data[:200].decode("utf-8", errors="replace"))]
+        return None, [
+            Problem(
+                "malformed_json",
+                f"not valid JSON: {error}",
+                None,
+                data[:200].decode("utf-8", errors="replace"),
+            )
+        ]
     if not isinstance(fields, dict):
         return None, [Problem("malformed_json", "the system description is not a JSON object")]
     description, more = describe_system(Path(path).stem, fields)
@@ -92,9 +101,14 @@ def _keep_first(pairs: list[tuple[str, object]], problems: list[Problem]) -> dic
     for key, value in pairs:
         # Submitters repeat keys; only a repeat with another value is worth reporting.
         if key in fields and fields[key] != value:
-            problems.append(Problem("conflicting_key",
-                                    f"'{key}' is given twice with different values; "
-                                    "the first is used", None, str(value)[:200]))
+            problems.append(
+                Problem(
+                    "conflicting_key",
+                    f"'{key}' is given twice with different values; the first is used",
+                    None,
+                    str(value)[:200],
+                )
+            )
         fields.setdefault(key, value)
     return fields
 
@@ -116,9 +130,13 @@ def describe_system(system_id: str, fields: dict) -> tuple[SystemDescription, li
     status = _read_text(fields.get("status"))
     category = map_availability(status)
     if category is None:
-        problems.append(Problem(
-            "unknown_status", f"status '{status}' is not an availability the MLCommons "
-            "summarizer maps (sources/mlperf/rules/availability.csv)"))
+        problems.append(
+            Problem(
+                "unknown_status",
+                f"status '{status}' is not an availability the MLCommons "
+                "summarizer maps (sources/mlperf/rules/availability.csv)",
+            )
+        )
     framework = _read_text(fields.get("framework"))
     accelerator_model = _read_text(fields.get("accelerator_model_name"))
     system_name = _read_text(fields.get("system_name"))
@@ -143,7 +161,9 @@ def describe_system(system_id: str, fields: dict) -> tuple[SystemDescription, li
         accelerators_per_node=per_node,
         accelerator_count=count,
         accelerator_model_name=accelerator_model,
-        accelerator_memory_gb=parse_memory_gb(_read_text(fields.get("accelerator_memory_capacity"))),
+        accelerator_memory_gb=parse_memory_gb(
+            _read_text(fields.get("accelerator_memory_capacity"))
+        ),
         host_processor_model_name=host,
         host_processors_per_node=_optional_count(fields, "host_processors_per_node"),
         framework=framework,

@@ -24,8 +24,7 @@ from pathlib import Path
 from perfledger.sources.mlperf.mllog import EvalPoint
 
 TARGETS = Path(__file__).resolve().parent / "rules" / "training_targets.csv"
-COLUMNS = ["round", "benchmark", "division", "component", "interval", "global_batch_size",
-           "source"]
+COLUMNS = ["round", "benchmark", "division", "component", "interval", "global_batch_size", "source"]
 _INTERVAL = re.compile(r"^([\[(])\s*(-inf|[0-9.]+)\s*,\s*(inf|[0-9.]+)\s*([\])])$")
 _BATCH = re.compile(r"^(<|>=)(\d+)$")
 
@@ -55,14 +54,17 @@ class QualityTarget:
 
     @property
     def text(self) -> str:
-        return " and ".join(f"eval_accuracy{'[' + name + ']' if name else ''} in {interval.text}"
-                            for name, interval in self.ranges)
+        return " and ".join(
+            f"eval_accuracy{'[' + name + ']' if name else ''} in {interval.text}"
+            for name, interval in self.ranges
+        )
 
     def reached(self, evals: list[EvalPoint]) -> bool:
         """Whether some evaluation has every component in its range."""
-        return any(all(interval.contains(evaluation.get(name))
-                       for name, interval in self.ranges)
-                   for evaluation in evaluations(evals))
+        return any(
+            all(interval.contains(evaluation.get(name)) for name, interval in self.ranges)
+            for evaluation in evaluations(evals)
+        )
 
 
 def evaluations(evals: list[EvalPoint]) -> list[dict[str, float]]:
@@ -80,18 +82,23 @@ def evaluations(evals: list[EvalPoint]) -> list[dict[str, float]]:
     return found + list(joined.values())
 
 
-def quality_target(mlperf_round: str | None, benchmark: str, division: str | None,
-                   global_batch_size: int | None) -> QualityTarget | None:
+def quality_target(
+    mlperf_round: str | None, benchmark: str, division: str | None, global_batch_size: int | None
+) -> QualityTarget | None:
     """The target of a run, or None where the rules hold none (a round or benchmark not in
     them, a division without a configuration)."""
     if mlperf_round is None or division is None:
         return None
-    rows = [row for row in _rows().get((mlperf_round, benchmark, division.lower()), [])
-            if _batch_applies(row["global_batch_size"], global_batch_size)]
+    rows = [
+        row
+        for row in _rows().get((mlperf_round, benchmark, division.lower()), [])
+        if _batch_applies(row["global_batch_size"], global_batch_size)
+    ]
     if not rows:
         return None
-    return QualityTarget(tuple((row["component"], _interval(row["interval"])) for row in rows),
-                         rows[0]["source"])
+    return QualityTarget(
+        tuple((row["component"], _interval(row["interval"])) for row in rows), rows[0]["source"]
+    )
 
 
 def _batch_applies(condition: str, global_batch_size: int | None) -> bool:
@@ -122,8 +129,11 @@ def _rows() -> dict[tuple[str, str, str], list[dict[str, str]]]:
             raise ValueError(f"{TARGETS.name}: columns {reader.fieldnames}, expected {COLUMNS}")
         rows: dict[tuple[str, str, str], list[dict[str, str]]] = {}
         for row in reader:
-            if (not _INTERVAL.match(row["interval"])
-                    or row["global_batch_size"] and not _BATCH.match(row["global_batch_size"])):
+            if (
+                not _INTERVAL.match(row["interval"])
+                or row["global_batch_size"]
+                and not _BATCH.match(row["global_batch_size"])
+            ):
                 raise ValueError(f"{TARGETS.name}: malformed row {row}")
             rows.setdefault((row["round"], row["benchmark"], row["division"]), []).append(row)
     return rows

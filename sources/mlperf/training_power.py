@@ -113,11 +113,15 @@ def _events(path: Path) -> list[_Event]:
         if position < 0:
             continue
         try:
-            event = json.loads(line[position + len(MLLOG_MARKER):])
+            event = json.loads(line[position + len(MLLOG_MARKER) :])
         except ValueError:
             continue
         time_ms = event.get("time_ms") if isinstance(event, dict) else None
-        if (isinstance(event, dict) and isinstance(event.get("key"), str)
-                and isinstance(time_ms, int | float) and not isinstance(time_ms, bool)):
+        if (
+            isinstance(event, dict)
+            and isinstance(event.get("key"), str)
+            and isinstance(time_ms, int | float)
+            and not isinstance(time_ms, bool)
+        ):
             events.append(_Event(event["key"], event.get("value"), float(time_ms)))
     return events

@@ -69,8 +69,13 @@ _ROUND = re.compile(r"^training(?:_results)?_v(\d+\.\d+)(?:\.\d+)?$", re.I)
 # The summarizer's and the package checker's glob, `result_*.txt`, as a name pattern.
 _RESULT_FILE = re.compile(r"^result_.*\.txt\Z", re.S)
 _NUMBERS = re.compile(r"\d+")
-PROBLEM_COLUMNS = {"path": pl.String, "line_number": pl.Int32, "check": pl.String,
-                   "reason": pl.String, "raw": pl.String}
+PROBLEM_COLUMNS = {
+    "path": pl.String,
+    "line_number": pl.Int32,
+    "check": pl.String,
+    "reason": pl.String,
+    "raw": pl.String,
+}
 
 
 @dataclass
@@ -156,8 +161,9 @@ def _child_folders(folder: Path) -> list[Path]:
     # scandir's entries know their type: no stat per file of a folder of pages.
     try:
         with os.scandir(folder) as entries:
-            return sorted(Path(entry.path) for entry in entries
-                          if entry.is_dir(follow_symlinks=False))
+            return sorted(
+                Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False)
+            )
     except OSError:
         return []
 
@@ -194,7 +200,8 @@ def round_of_tree(path: Path) -> str | None:
 
 def _round_from_logs(scopes: list[SubmitterScope]) -> str | None:
     files = itertools.islice(
-        (file for scope in scopes for file in _scope_result_files(scope)), ROUND_LOG_FILES)
+        (file for scope in scopes for file in _scope_result_files(scope)), ROUND_LOG_FILES
+    )
     for file in files:
         try:
             with file.open("rb") as handle:
@@ -255,11 +262,13 @@ def read_results_tree(path: Path, mlperf_round: str | None = None) -> MlperfResu
     reader = _TreeReader()
     scopes = find_submitters(path)
     if not scopes:
-        reader.problems.append(Problem(
-            "not_a_results_tree",
-            "no <submitter>/systems and <submitter>/results folders here or two levels below",
-            path=str(path),
-        ))
+        reader.problems.append(
+            Problem(
+                "not_a_results_tree",
+                "no <submitter>/systems and <submitter>/results folders here or two levels below",
+                path=str(path),
+            )
+        )
     for scope in scopes:
         found, how = scope_round(scope, mlperf_round)
         if found is None:
@@ -268,8 +277,10 @@ def read_results_tree(path: Path, mlperf_round: str | None = None) -> MlperfResu
             named = detect_round(scope.folder)
             if named and named != found:
                 reader._add_problem(
-                    "round_mismatch", f"the logs say round v{found}, the folder v{named}; the "
-                    "logs' round is used", scope.folder.name)
+                    "round_mismatch",
+                    f"the logs say round v{found}, the folder v{named}; the logs' round is used",
+                    scope.folder.name,
+                )
         reader.read_scope(scope, found)
     return reader.to_results(path)
 
@@ -293,9 +304,11 @@ class _TreeReader:
         for system_folder in self._system_folders(scope):
             system = described.get(system_folder.name)
             if system is None:
-                self._add_problem("missing_system_description",
-                                  f"no systems/{system_folder.name}.json for these results",
-                                  _relative(system_folder, base))
+                self._add_problem(
+                    "missing_system_description",
+                    f"no systems/{system_folder.name}.json for these results",
+                    _relative(system_folder, base),
+                )
             for benchmark_folder in self._benchmark_folders(scope, system_folder):
                 self._read_benchmark(benchmark_folder, base, submitter, system, mlperf_round)
 
@@ -341,25 +354,38 @@ class _TreeReader:
         mlperf_round: str | None,
     ) -> None:
         entries = _entries(folder)
-        files = sorted((entry for entry in entries if _RESULT_FILE.match(entry.name)),
-                       key=lambda entry: run_sort_key(entry.name))
+        files = sorted(
+            (entry for entry in entries if _RESULT_FILE.match(entry.name)),
+            key=lambda entry: run_sort_key(entry.name),
+        )
         self._report_misnamed(entries, base)
         room = MAX_RESULT_FILES - self.result_files
         if len(files) > room:
-            self._add_problem("too_many_files", f"stopped after {MAX_RESULT_FILES} result files",
-                              _relative(folder, base))
-            files = files[:max(room, 0)]
+            self._add_problem(
+                "too_many_files",
+                f"stopped after {MAX_RESULT_FILES} result files",
+                _relative(folder, base),
+            )
+            files = files[: max(room, 0)]
         self.result_files += len(files)
         benchmark = canonical_benchmark(folder.name)
-        key = {"mlperf_round": mlperf_round, "submitter": submitter,
-               "system_id": folder.parent.name, "benchmark": benchmark}
+        key = {
+            "mlperf_round": mlperf_round,
+            "submitter": submitter,
+            "system_id": folder.parent.name,
+            "benchmark": benchmark,
+        }
         described_division = system.division if system else None
-        rows = [self._read_run(entry, index, base, key, described_division)
-                for index, entry in enumerate(files)]
+        rows = [
+            self._read_run(entry, index, base, key, described_division)
+            for index, entry in enumerate(files)
+        ]
         factor, scaling_error = self._read_scaling(entries, base, mlperf_round)
         score = score_benchmark(
             [RunTime(row["run_name"], row["minutes"], row["converged"]) for row in rows],
-            benchmark, mlperf_round, factor,
+            benchmark,
+            mlperf_round,
+            factor,
         )
         applies_scaling = score.rule is not None and score.rule.round_rule.applies_scaling
         if scaling_error is not None and applies_scaling:
@@ -370,11 +396,13 @@ class _TreeReader:
         energy = self._read_energy(folder, base, rows, score)
         self.runs.extend(rows)
         division = described_division or _read_logged_division(rows)
-        self.scores.append({**self._build_score_row(key, division, score,
-                                                    _relative(folder, base)), **energy})
+        self.scores.append(
+            {**self._build_score_row(key, division, score, _relative(folder, base)), **energy}
+        )
 
-    def _read_energy(self, folder: Path, base: Path, rows: list[dict],
-                     score: BenchmarkScore) -> dict:
+    def _read_energy(
+        self, folder: Path, base: Path, rows: list[dict], score: BenchmarkScore
+    ) -> dict:
         """Each converged run's energy and the score's, where the folder was measured for
         power (training_power.py): the mean of the energies of the runs the score uses,
         times its scaling factor, as the summarizer's index-sorted olympic average is."""
@@ -390,15 +418,22 @@ class _TreeReader:
                 row["energy_joules"] = run_energy(folder, row["run_name"], row["duration_ms"])
             except PowerLogError as error:
                 failed.append(str(error))
-                self._add_problem("unreadable_power_log", f"{error}: the run's energy cannot "
-                                  "be computed", _relative(folder / POWER_FOLDER, base))
+                self._add_problem(
+                    "unreadable_power_log",
+                    f"{error}: the run's energy cannot be computed",
+                    _relative(folder / POWER_FOLDER, base),
+                )
         used = [row for row in rows if row["score_role"] == "used"]
         if score.score_minutes is None or not used:
             return {"energy_joules": None, "energy_reason": "no score: no energy either"}
         missing = [row["run_name"] for row in used if row["energy_joules"] is None]
         if missing:
-            return {"energy_joules": None, "energy_reason": "no energy for the used run(s) "
-                    + ", ".join(missing) + (f" ({'; '.join(failed)})" if failed else "")}
+            return {
+                "energy_joules": None,
+                "energy_reason": "no energy for the used run(s) "
+                + ", ".join(missing)
+                + (f" ({'; '.join(failed)})" if failed else ""),
+            }
         mean = sum(row["energy_joules"] for row in used) * 1.0 / len(used)
         return {"energy_joules": mean * score.scaling_factor, "energy_reason": None}
 
@@ -415,10 +450,13 @@ class _TreeReader:
                     "misnamed_result_file",
                     f"'{name}' looks like a result file but is not named result_*.txt, the name "
                     "the MLCommons summarizer and package checker read; it is not counted as a "
-                    "run", _relative(Path(entry.path), base))
+                    "run",
+                    _relative(Path(entry.path), base),
+                )
 
-    def _read_run(self, entry: os.DirEntry, index: int, base: Path, key: dict,
-                  described_division: str | None) -> dict:
+    def _read_run(
+        self, entry: os.DirEntry, index: int, base: Path, key: dict, described_division: str | None
+    ) -> dict:
         file = Path(entry.path)
         relative = _relative(file, base)
         run, unreadable = RunLog(sha256=hashlib.sha256(b"").hexdigest()), None
@@ -433,26 +471,38 @@ class _TreeReader:
                 unreadable = f"the result file cannot be read ({error.strerror or error})"
         if unreadable is not None:
             # Counted as a run that failed, as the summarizer counts a file it cannot check.
-            run.problems.append(Problem("unreadable_result", unreadable + "; it counts as a run "
-                                        "that did not converge"))
+            run.problems.append(
+                Problem(
+                    "unreadable_result", unreadable + "; it counts as a run that did not converge"
+                )
+            )
             self.file_hashes.append((relative, "unreadable"))
         else:
             self.file_hashes.append((relative, run.sha256))
             logged = run.logged_round
             if logged and key["mlperf_round"] and logged != key["mlperf_round"]:
-                run.problems.append(Problem(
-                    "round_mismatch", f"the log says round v{logged}; the tree is read as "
-                    f"v{key['mlperf_round']}"))
+                run.problems.append(
+                    Problem(
+                        "round_mismatch",
+                        f"the log says round v{logged}; the tree is read as v{key['mlperf_round']}",
+                    )
+                )
         target = quality_target(
             key["mlperf_round"],
             canonical_benchmark(run.submission.get("benchmark") or key["benchmark"]),
-            run.submission.get("division") or described_division, run.global_batch_size)
+            run.submission.get("division") or described_division,
+            run.global_batch_size,
+        )
         reached = target.reached(run.evals) if target is not None else None
         if run.converged and target is not None and reached is False:
-            run.problems.append(Problem(
-                "below_quality_target", f"no eval_accuracy reaches the quality target "
-                f"({target.text}; {target.source}): the run counts as not converged, as the "
-                "summarizer drops a run failing the compliance check"))
+            run.problems.append(
+                Problem(
+                    "below_quality_target",
+                    f"no eval_accuracy reaches the quality target "
+                    f"({target.text}; {target.source}): the run counts as not converged, as the "
+                    "summarizer drops a run failing the compliance check",
+                )
+            )
         self._add_problems(run.problems, relative)
         row = _build_run_row(run, key, file, index, relative)
         row["converged"] = run.converged and reached is not False
@@ -470,17 +520,20 @@ class _TreeReader:
         relative = _relative(Path(entry.path), base)
         factor, error = read_scaling_file(entry)
         regular = entry.is_file(follow_symlinks=False)
-        self.file_hashes.append((relative, _file_sha256(Path(entry.path)) if regular
-                                 else "unreadable"))
+        self.file_hashes.append(
+            (relative, _file_sha256(Path(entry.path)) if regular else "unreadable")
+        )
         round_rule = find_round_rule(mlperf_round)
         if error is not None:
             self._add_problem("malformed_scaling", error, relative)
             return None, f"{SCALING_FILE}: {error}; the summarizer cannot apply it, so no score"
         if round_rule is not None and not round_rule.applies_scaling:
             self._add_problem(
-                "scaling_not_applied", f"scaling_factor {factor} is not applied: the v"
+                "scaling_not_applied",
+                f"scaling_factor {factor} is not applied: the v"
                 f"{mlperf_round} summarizer reads no {SCALING_FILE} ({round_rule.source})",
-                relative)
+                relative,
+            )
         return factor, None
 
     def _build_score_row(
@@ -515,30 +568,43 @@ class _TreeReader:
         """The benchmark's model in the round (mlperf_benchmarks.csv), a problem if unknown."""
         spans = self.models.get(benchmark)
         if not spans:
-            self._add_problem("unknown_benchmark",
-                              f"benchmark '{benchmark}' is not in "
-                              "schemas/vocab/mlperf_benchmarks.csv", relative)
+            self._add_problem(
+                "unknown_benchmark",
+                f"benchmark '{benchmark}' is not in schemas/vocab/mlperf_benchmarks.csv",
+                relative,
+            )
             return None
         if mlperf_round is None:
             models = {model for model, _, _ in spans}
             if len(models) == 1:
                 return models.pop()
-            self._add_problem("unknown_model", f"benchmark '{benchmark}' names another model in "
-                              "other rounds (schemas/vocab/mlperf_benchmarks.csv) and the round "
-                              "is unknown", relative)
+            self._add_problem(
+                "unknown_model",
+                f"benchmark '{benchmark}' names another model in "
+                "other rounds (schemas/vocab/mlperf_benchmarks.csv) and the round "
+                "is unknown",
+                relative,
+            )
             return None
         at = round_key(mlperf_round)
         for model, first, last in spans:
-            if (first is None or round_key(first) <= at) and (last is None or at <= round_key(last)):
+            if (first is None or round_key(first) <= at) and (
+                last is None or at <= round_key(last)
+            ):
                 return model
-        self._add_problem("unknown_model", f"benchmark '{benchmark}' has no model for round "
-                          f"v{mlperf_round} in schemas/vocab/mlperf_benchmarks.csv", relative)
+        self._add_problem(
+            "unknown_model",
+            f"benchmark '{benchmark}' has no model for round "
+            f"v{mlperf_round} in schemas/vocab/mlperf_benchmarks.csv",
+            relative,
+        )
         return None
 
     def _add_problems(self, problems: list[Problem], relative: str) -> None:
         for problem in problems:
-            self.problems.append(Problem(problem.check, problem.reason, problem.line_number,
-                                         problem.raw, relative))
+            self.problems.append(
+                Problem(problem.check, problem.reason, problem.line_number, problem.raw, relative)
+            )
 
     def _add_problem(self, check: str, reason: str, relative: str) -> None:
         self.problems.append(Problem(check, reason, path=relative))
@@ -563,7 +629,8 @@ def read_benchmark_models() -> dict[str, list[tuple[str, str | None, str | None]
     models: dict[str, list[tuple[str, str | None, str | None]]] = {}
     for row in vocab.iter_rows(named=True):
         models.setdefault(row["benchmark"], []).append(
-            (row["model"], row["first_round"] or None, row["last_round"] or None))
+            (row["model"], row["first_round"] or None, row["last_round"] or None)
+        )
     return models
 
 
@@ -594,10 +661,10 @@ def run_sort_key(name: str) -> tuple[tuple[int, ...], str]:
     return tuple(int(number) for number in _NUMBERS.findall(name)), name
 
 
-def _build_system_row(description: SystemDescription, mlperf_round: str | None, submitter: str,
-                      relative: str) -> dict:
-    row = {name: getattr(description, name) for name in SYSTEM_DTYPES
-           if hasattr(description, name)}
+def _build_system_row(
+    description: SystemDescription, mlperf_round: str | None, submitter: str, relative: str
+) -> dict:
+    row = {name: getattr(description, name) for name in SYSTEM_DTYPES if hasattr(description, name)}
     return {**row, "mlperf_round": mlperf_round, "submitter": submitter, "path": relative}
 
 
@@ -623,8 +690,10 @@ def _build_run_row(run: RunLog, key: dict, file: Path, index: int, relative: str
         "last_eval_accuracy": last.value if last is not None else None,
         "last_eval_components": json.dumps(components) if components else None,
         "global_batch_size": run.global_batch_size,
-        **{f"submission_{name}": run.submission.get(name)
-           for name in ("benchmark", "division", "org", "platform", "status")},
+        **{
+            f"submission_{name}": run.submission.get(name)
+            for name in ("benchmark", "division", "org", "platform", "status")
+        },
         "hyperparameters": json.dumps(run.hyperparameters, sort_keys=True, default=str),
         "problem_count": len(run.problems),
     }

@@ -22,8 +22,9 @@ ROUND_FOLDER = re.compile(r"^(training|inference)(?:_results)?_v(\d+\.\d+(?:\.\d
 MAX_UNIT_FILES = 5_000  # a benchmark folder holds 5 to 40 runs; an inference scenario ~10 files
 # What an inference scenario folder holds that the official result is read from; the rest
 # (accuracy logs of GBs, compliance runs, code) is listed in the manifest, not archived.
-INFERENCE_FILES = frozenset({"mlperf_log_summary.txt", "mlperf_log_detail.txt", "accuracy.txt",
-                             "spl.txt"})
+INFERENCE_FILES = frozenset(
+    {"mlperf_log_summary.txt", "mlperf_log_detail.txt", "accuracy.txt", "spl.txt"}
+)
 DIVISIONS = frozenset({"closed", "open", "network"})
 # What the reader scores, and what it reports as a result file misnamed ("result0.txt").
 TRAINING_FILE = re.compile(r"^(result.*|.*\.(txt|log)|scaling\.json)$", re.I)
@@ -75,9 +76,11 @@ def find_units(path: Path) -> list[TreeUnit]:
         if submitter is None:
             return []
         scope = SubmitterScope(submitter)
-        return [unit for unit in _scope_units(scope, tree_kind(scope))
-                if unit.folder == path or path in unit.folder.parents
-                or unit.folder in path.parents]
+        return [
+            unit
+            for unit in _scope_units(scope, tree_kind(scope))
+            if unit.folder == path or path in unit.folder.parents or unit.folder in path.parents
+        ]
     units: list[TreeUnit] = []
     for scope in scopes:
         units += _scope_units(scope, tree_kind(scope))
@@ -111,8 +114,11 @@ def tree_kind(scope: SubmitterScope) -> str:
         for benchmark in _folders(system)[:3]:
             if any(TRAINING_RUN.match(file.name) for file in _files(benchmark)):
                 return TRAINING
-            if any((scenario / folder).is_dir() for scenario in _folders(benchmark)
-                   for folder in INFERENCE_RUN_FOLDERS):
+            if any(
+                (scenario / folder).is_dir()
+                for scenario in _folders(benchmark)
+                for folder in INFERENCE_RUN_FOLDERS
+            ):
                 return INFERENCE
     return TRAINING
 
@@ -128,8 +134,11 @@ def round_from_folders(path: Path) -> str | None:
 
 def _scope_units(scope: SubmitterScope, kind: str) -> list[TreeUnit]:
     base = scope.folder.parent.parent
-    systems = {file.stem: file for file in _files(scope.folder / "systems")
-               if file.suffix.lower() == ".json"}
+    systems = {
+        file.stem: file
+        for file in _files(scope.folder / "systems")
+        if file.suffix.lower() == ".json"
+    }
     if scope.system_id is not None:
         systems = {k: v for k, v in systems.items() if k == scope.system_id}
     units: list[TreeUnit] = []
@@ -143,33 +152,68 @@ def _scope_units(scope: SubmitterScope, kind: str) -> list[TreeUnit]:
             for benchmark in _folders(system_folder):
                 if scope.benchmark is not None and benchmark.name != scope.benchmark:
                     continue
-                units += _benchmark_units(kind, base, scope.folder.name, system_folder.name,
-                                          benchmark, description)
+                units += _benchmark_units(
+                    kind, base, scope.folder.name, system_folder.name, benchmark, description
+                )
     for system_id, description in systems.items():
         if system_id not in with_results:
-            units.append(TreeUnit(kind, base, scope.folder.name, system_id, None, None,
-                                  description.parent, (description,)))
+            units.append(
+                TreeUnit(
+                    kind,
+                    base,
+                    scope.folder.name,
+                    system_id,
+                    None,
+                    None,
+                    description.parent,
+                    (description,),
+                )
+            )
     return units
 
 
-def _benchmark_units(kind: str, base: Path, submitter: str, system_id: str, folder: Path,
-                     description: Path | None) -> list[TreeUnit]:
+def _benchmark_units(
+    kind: str, base: Path, submitter: str, system_id: str, folder: Path, description: Path | None
+) -> list[TreeUnit]:
     described = (description,) if description is not None else ()
     if kind == TRAINING:
         files = _files(folder)
         # The runs' power logs, power/<run>/node_*.txt and sw_*.txt, where it was measured.
-        kept = (tuple(f for f in files if TRAINING_FILE.match(f.name))
-                + tuple(_files_below(folder / "power", 2)))
+        kept = tuple(f for f in files if TRAINING_FILE.match(f.name)) + tuple(
+            _files_below(folder / "power", 2)
+        )
         left = tuple(f for f in files if not TRAINING_FILE.match(f.name))
-        return [TreeUnit(kind, base, submitter, system_id, folder.name, None, folder,
-                         described + kept[:MAX_UNIT_FILES], left)]
+        return [
+            TreeUnit(
+                kind,
+                base,
+                submitter,
+                system_id,
+                folder.name,
+                None,
+                folder,
+                described + kept[:MAX_UNIT_FILES],
+                left,
+            )
+        ]
     units = []
     for scenario in _folders(folder):
         files = _files_below(scenario, SEARCH_LEVELS)
         kept = tuple(f for f in files if f.name in INFERENCE_FILES)
         left = tuple(f for f in files if f.name not in INFERENCE_FILES)
-        units.append(TreeUnit(kind, base, submitter, system_id, folder.name, scenario.name,
-                              scenario, described + kept[:MAX_UNIT_FILES], left))
+        units.append(
+            TreeUnit(
+                kind,
+                base,
+                submitter,
+                system_id,
+                folder.name,
+                scenario.name,
+                scenario,
+                described + kept[:MAX_UNIT_FILES],
+                left,
+            )
+        )
     return units
 
 

@@ -8,8 +8,20 @@ from bench.vendor_layouts import LAYOUTS_OF_FORMAT
 
 
 def test_the_benchmark_runs_and_reads_every_value_exactly(tmp_path):
-    reports = run.main(["--pages", "5", "--format", "both", "--history-runs", "5",
-                        "--reruns", "1", "--work", str(tmp_path / "work")])
+    reports = run.main(
+        [
+            "--pages",
+            "5",
+            "--format",
+            "both",
+            "--history-runs",
+            "5",
+            "--reruns",
+            "1",
+            "--work",
+            str(tmp_path / "work"),
+        ]
+    )
     by_format = {report.fmt: report for report in reports}
     for fmt in ("html", "text"):
         accuracy = by_format[fmt].facts["accuracy"]
@@ -38,4 +50,5 @@ def test_the_corpus_is_the_same_for_the_same_seed(tmp_path):
     for page in (tmp_path / "a" / "pages").iterdir():
         assert page.read_bytes() == (tmp_path / "b" / "pages" / page.name).read_bytes()
     assert (tmp_path / "a" / "truth.parquet").read_bytes() == (
-        tmp_path / "b" / "truth.parquet").read_bytes()
+        tmp_path / "b" / "truth.parquet"
+    ).read_bytes()

@@ -12,8 +12,9 @@ from perfledger.sources.mlperf.mllog import parse_result_bytes, read_result_file
 from perfledger.sources.mlperf.tree import read_results_tree
 
 SOURCE = mlperf_round.SOURCE  # ../shared/mlperf/training_v2.0, real files, never copied here
-needs_shared = pytest.mark.skipif(not SOURCE.is_dir(),
-                                  reason=f"the MLPerf Training v2.0 logs are not at {SOURCE}")
+needs_shared = pytest.mark.skipif(
+    not SOURCE.is_dir(), reason=f"the MLPerf Training v2.0 logs are not at {SOURCE}"
+)
 BOW_POD16_RESNET = ("Graphcore", "ipu-pod16-TF1-closed", "resnet")
 BOW_POD16_RESNET_MINUTES = 19.635155555555553  # the real logs' olympic mean
 
@@ -23,10 +24,12 @@ def small_source(folder):
     submitter = folder / "Graphcore"
     results = submitter / "results" / "ipu-pod16-TF1-closed"
     (submitter / "systems").mkdir(parents=True)
-    shutil.copy(SOURCE / "Graphcore" / "systems" / "ipu-pod16-TF1-closed.json",
-                submitter / "systems")
-    shutil.copytree(SOURCE / "Graphcore" / "results" / "ipu-pod16-TF1-closed" / "resnet",
-                    results / "resnet")
+    shutil.copy(
+        SOURCE / "Graphcore" / "systems" / "ipu-pod16-TF1-closed.json", submitter / "systems"
+    )
+    shutil.copytree(
+        SOURCE / "Graphcore" / "results" / "ipu-pod16-TF1-closed" / "resnet", results / "resnet"
+    )
     return folder
 
 
@@ -58,10 +61,10 @@ def test_the_round_is_the_same_for_the_same_seed_and_scores_as_the_real_files(tm
     second = mlperf_round.build_round(source, tmp_path / "b", 3, 11, 250)
     assert first.result_files == 15 and first.units == 3 and first.submitters == 3
     assert first.padded_files == 15
-    files = sorted(path.relative_to(first.tree) for path in first.tree.rglob("*")
-                   if path.is_file())
-    assert files == sorted(path.relative_to(second.tree) for path in second.tree.rglob("*")
-                           if path.is_file())
+    files = sorted(path.relative_to(first.tree) for path in first.tree.rglob("*") if path.is_file())
+    assert files == sorted(
+        path.relative_to(second.tree) for path in second.tree.rglob("*") if path.is_file()
+    )
     contents = {(first.tree / name).read_bytes() for name in files}
     assert len(contents) == len(files)  # no two files alike: the archive cannot share them
     for name in files:
@@ -75,8 +78,9 @@ def test_the_round_is_the_same_for_the_same_seed_and_scores_as_the_real_files(tm
 @pytest.mark.slow
 @needs_shared
 def test_a_small_round_loads_exactly_the_plain_reads_scores(tmp_path):
-    report = mlperf_round.main(["--work", str(tmp_path / "work"), "--copies", "1",
-                                "--reruns", "1", "--no-summarizer"])
+    report = mlperf_round.main(
+        ["--work", str(tmp_path / "work"), "--copies", "1", "--reruns", "1", "--no-summarizer"]
+    )
     facts = report.facts
     loaded = {tuple(row[:3]): row[3] for row in facts["loaded"]["scores"]}
     plain = {tuple(row[:3]): row[3] for row in facts["plain"]["scores"]}

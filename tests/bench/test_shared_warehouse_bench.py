@@ -15,8 +15,11 @@ from tests.conftest import PROJECT_ROOT
 pytestmark = pytest.mark.slow
 
 BENCH_TIMEOUT_S = 300
-COMPARED = {"shared_first": "folder_first", "shared_rerun": "folder_rerun",
-            "shared_read": "folder_read"}
+COMPARED = {
+    "shared_first": "folder_first",
+    "shared_rerun": "folder_rerun",
+    "shared_read": "folder_read",
+}
 
 
 @pytest.fixture
@@ -31,9 +34,25 @@ def test_the_bench_finds_the_same_measurements_in_both_warehouses(servers_availa
     # size only.
     out = tmp_path / "figures.json"
     done = subprocess.run(
-        [sys.executable, "-m", "bench.shared_warehouse", "--pages", "5", "--repeats", "1",
-         "--skip-dask", "--work", str(tmp_path / "work"), "--out", str(out)],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=BENCH_TIMEOUT_S)
+        [
+            sys.executable,
+            "-m",
+            "bench.shared_warehouse",
+            "--pages",
+            "5",
+            "--repeats",
+            "1",
+            "--skip-dask",
+            "--work",
+            str(tmp_path / "work"),
+            "--out",
+            str(out),
+        ],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=BENCH_TIMEOUT_S,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
 
     figures = json.loads(out.read_text(encoding="utf-8"))

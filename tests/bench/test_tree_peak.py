@@ -9,12 +9,13 @@ import time
 
 from bench.measure import ProcessTree, TreePeak
 
-HOLD_100_MB = "import time; block = b'x' * (100 * 2**20); print('ready', flush=True); time.sleep(60)"
+HOLD_100_MB = (
+    "import time; block = b'x' * (100 * 2**20); print('ready', flush=True); time.sleep(60)"
+)
 
 
 def test_a_descendant_and_its_memory_are_counted():
-    child = subprocess.Popen([sys.executable, "-c", HOLD_100_MB], stdout=subprocess.PIPE,
-                             text=True)
+    child = subprocess.Popen([sys.executable, "-c", HOLD_100_MB], stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout.readline().strip() == "ready"
         assert child.pid in ProcessTree(os.getpid()).members()

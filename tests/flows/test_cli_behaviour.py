@@ -38,10 +38,15 @@ def _as_a_shell_starts_it() -> None:
 def command(*args: str, env: dict | None = None) -> subprocess.Popen:
     """`perfledger ARGS` in a session of its own, its output piped."""
     return subprocess.Popen(
-        [sys.executable, "-m", "perfledger", *args], cwd=PROJECT_ROOT,
+        [sys.executable, "-m", "perfledger", *args],
+        cwd=PROJECT_ROOT,
         env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT), **(env or {})},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=_as_a_shell_starts_it)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_as_a_shell_starts_it,
+    )
 
 
 def wait_for_line(process: subprocess.Popen, text: str, timeout_s: float = 120) -> str:
@@ -75,8 +80,9 @@ def test_ctrl_c_during_an_ingest_exits_130_saying_nothing_was_written(tmp_path):
     pages = tmp_path / "pages"
     pages.mkdir()
     (pages / "copy.txt").write_bytes(JULY_2023.read_bytes() + b"\n")
-    process = command("ingest", str(pages), "--warehouse", str(warehouse),
-                      env={budget.PAUSE_ENV: "load"})
+    process = command(
+        "ingest", str(pages), "--warehouse", str(warehouse), env={budget.PAUSE_ENV: "load"}
+    )
     wait_for_line(process, "paused at load")
     os.kill(process.pid, signal.SIGINT)  # what Ctrl-C sends to the command
     out, err = process.communicate(timeout=60)
@@ -91,16 +97,23 @@ def test_ctrl_c_after_a_run_committed_names_what_stays(tmp_path):
     """The demo corpus is two runs (two versions of one page): interrupted in the second,
     the first one's snapshot stays and is named."""
     warehouse = tmp_path / "warehouse"
-    process = command("ingest", "--warehouse", str(warehouse), "--quiet",
-                      env={budget.PAUSE_ENV: "load", budget.PAUSE_SECONDS_ENV: "5"})
+    process = command(
+        "ingest",
+        "--warehouse",
+        str(warehouse),
+        "--quiet",
+        env={budget.PAUSE_ENV: "load", budget.PAUSE_SECONDS_ENV: "5"},
+    )
     wait_for_line(process, "paused at load")
     wait_for_line(process, "paused at load")  # the second run's
     os.kill(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     (first,) = [snapshot for (snapshot,) in snapshots(warehouse)][-1:]
-    assert (f"interrupted: the run in progress wrote nothing; the runs committed before it "
-            f"stay (snapshots {first})") in err
+    assert (
+        f"interrupted: the run in progress wrote nothing; the runs committed before it "
+        f"stay (snapshots {first})"
+    ) in err
 
 
 # --- names and paths that do not exist ------------------------------------------------------
@@ -114,37 +127,52 @@ def test_ingest_of_a_missing_path_exits_2_and_creates_nothing(tmp_path):
     assert not warehouse.exists()
 
 
-@pytest.mark.parametrize("arguments", [["quarantine", "--source", "nosuch"],
-                                       ["claims", "--source", "nosuch"],
-                                       ["reprocess", "--source", "nosuch"]])
-def test_a_source_the_warehouse_never_read_is_refused_not_listed_empty(demo_warehouse,
-                                                                       arguments):
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["quarantine", "--source", "nosuch"],
+        ["claims", "--source", "nosuch"],
+        ["reprocess", "--source", "nosuch"],
+    ],
+)
+def test_a_source_the_warehouse_never_read_is_refused_not_listed_empty(demo_warehouse, arguments):
     code, output = run(*arguments, "--warehouse", str(demo_warehouse))
     assert code == 2
-    assert output.startswith(f"error: the warehouse at {demo_warehouse} has read no source "
-                             "named 'nosuch'")
+    assert output.startswith(
+        f"error: the warehouse at {demo_warehouse} has read no source named 'nosuch'"
+    )
 
 
 def test_a_known_source_without_quarantined_values_lists_an_empty_table(demo_warehouse):
-    code, output = run("quarantine", "--source", "graphcore-performance-results",
-                       "--warehouse", str(demo_warehouse))
+    code, output = run(
+        "quarantine",
+        "--source",
+        "graphcore-performance-results",
+        "--warehouse",
+        str(demo_warehouse),
+    )
     assert code == 0 and "(0 rows)" in output
 
 
 def test_an_as_of_past_any_snapshot_id_says_so(demo_warehouse):
-    code, output = run("sql", "SELECT 1", "--as-of", "99999999999999999999",
-                       "--warehouse", str(demo_warehouse))
+    code, output = run(
+        "sql", "SELECT 1", "--as-of", "99999999999999999999", "--warehouse", str(demo_warehouse)
+    )
     assert code == 2
-    assert output.startswith(f"error: --as-of 99999999999999999999: the warehouse at "
-                             f"{demo_warehouse} has no snapshot then")
+    assert output.startswith(
+        f"error: --as-of 99999999999999999999: the warehouse at "
+        f"{demo_warehouse} has no snapshot then"
+    )
     assert "INT128" not in output and "cast" not in output
 
 
 # --- URLs, settings, errors ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("url", "host"), [("http://[::1]:9/results", "::1"),
-                                           ("https://[::FFFF:127.0.0.1]/x", "::ffff:127.0.0.1")])
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [("http://[::1]:9/results", "::1"), ("https://[::FFFF:127.0.0.1]/x", "::ffff:127.0.0.1")],
+)
 def test_an_ipv6_literal_url_is_refused_for_its_address(tmp_path, url, host):
     """Before, the host was read as "[" and the URL refused as not on its own allowed list."""
     assert source_for_url(url, pipeline.registry_for(tmp_path)).allowed_hosts == (host,)
@@ -158,8 +186,10 @@ def test_a_task_runner_that_cannot_be_honoured_stops_the_ingest(tmp_path, monkey
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
     code, output = run("ingest", str(JULY_2023), "--warehouse", str(tmp_path / "warehouse"))
     assert code == 2
-    assert ("error: PERFLEDGER_TASK_RUNNER must be 'threads', 'dask' or a Dask scheduler "
-            "address such as tcp://scheduler:8786, not 'bogus'") in output
+    assert (
+        "error: PERFLEDGER_TASK_RUNNER must be 'threads', 'dask' or a Dask scheduler "
+        "address such as tcp://scheduler:8786, not 'bogus'"
+    ) in output
     assert not (tmp_path / "warehouse").exists()
 
 
@@ -169,9 +199,11 @@ def test_a_failed_catalog_statement_is_reported_by_its_cause():
     error = duckdb.IOException(
         'Failed to execute query "\nSELECT snapshot_id, schema_version\nFROM '
         '"lake"."ducklake_snapshot"\nWHERE snapshot_id = 7": server closed the connection '
-        "unexpectedly\n\tThis probably means the server terminated abnormally")
-    assert database_failure(error) == ("Failed to execute query: server closed the "
-                                       "connection unexpectedly")
+        "unexpectedly\n\tThis probably means the server terminated abnormally"
+    )
+    assert database_failure(error) == (
+        "Failed to execute query: server closed the connection unexpectedly"
+    )
 
 
 # --- waiting and progress --------------------------------------------------------------------
@@ -179,8 +211,14 @@ def test_a_failed_catalog_statement_is_reported_by_its_cause():
 
 def test_an_ingest_waiting_for_the_writer_lock_says_so(tmp_path):
     warehouse = tmp_path / "warehouse"
-    holder = command("ingest", str(JULY_2023), "--warehouse", str(warehouse), "--quiet",
-                     env={budget.PAUSE_ENV: "collected", budget.PAUSE_SECONDS_ENV: "8"})
+    holder = command(
+        "ingest",
+        str(JULY_2023),
+        "--warehouse",
+        str(warehouse),
+        "--quiet",
+        env={budget.PAUSE_ENV: "collected", budget.PAUSE_SECONDS_ENV: "8"},
+    )
     wait_for_line(holder, "paused at collected")
     waiting = command("ingest", str(JULY_2023), "--warehouse", str(warehouse), "--wait", "120")
     seen = wait_for_line(waiting, "waiting up to 120 s")
@@ -193,10 +231,19 @@ def test_an_ingest_waiting_for_the_writer_lock_says_so(tmp_path):
 def terminal_run(*args: str) -> tuple[int, str]:
     """`perfledger ARGS` with stdout and stderr on a pseudo-terminal, as a person runs it."""
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "perfledger", *args], cwd=PROJECT_ROOT,
-                               env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT),
-                                    "TERM": "xterm-256color", "COLUMNS": "120"},
-                               stdin=subprocess.DEVNULL, stdout=follower, stderr=follower)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "perfledger", *args],
+        cwd=PROJECT_ROOT,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(PROJECT_ROOT),
+            "TERM": "xterm-256color",
+            "COLUMNS": "120",
+        },
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+    )
     os.close(follower)
     output = b""
     while True:
@@ -217,8 +264,9 @@ def test_a_long_ingest_on_a_terminal_shows_a_progress_bar_and_a_pipe_gets_lines(
     pages = tmp_path / "pages"
     pages.mkdir()
     for number in range(30):
-        (pages / f"page-{number:02d}.txt").write_bytes(JULY_2023.read_bytes()
-                                                       + f"\n{number}\n".encode())
+        (pages / f"page-{number:02d}.txt").write_bytes(
+            JULY_2023.read_bytes() + f"\n{number}\n".encode()
+        )
     code, shown = terminal_run("ingest", str(pages), "--warehouse", str(tmp_path / "on-tty"))
     assert code == 0, shown
     assert "reading documents" in shown and "\x1b[" in shown  # drawn and redrawn in place
@@ -226,10 +274,22 @@ def test_a_long_ingest_on_a_terminal_shows_a_progress_bar_and_a_pipe_gets_lines(
     assert "values added:        10740" in shown
     assert "page-07.txt: new" not in shown  # no line per document on a terminal
 
-    piped = subprocess.run([sys.executable, "-m", "perfledger", "ingest", str(pages),
-                            "--warehouse", str(tmp_path / "piped")], cwd=PROJECT_ROOT,
-                           env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
-                           capture_output=True, text=True, timeout=300)
+    piped = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "perfledger",
+            "ingest",
+            str(pages),
+            "--warehouse",
+            str(tmp_path / "piped"),
+        ],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert piped.returncode == 0, piped.stderr
     assert "\x1b[" not in piped.stderr + piped.stdout and "reading documents" not in piped.stderr
     assert f"  {pages / 'page-07.txt'}: new - 7 tables, 358 values" in piped.stderr

@@ -40,21 +40,24 @@ def sql(warehouse: Path, text: str, *options: str, expect: int = 0) -> str:
 # --- numbers -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("value", "text"), [
-    (3521863.0, "3521863"),
-    (93083.8125, "93083.8125"),
-    (0.1, "0.1"),
-    (-2.5, "-2.5"),
-    (0.0, "0"),
-    (0.00001, "0.00001"),
-    (123456789012345.67, "123456789012345.67"),
-    (9999999999999998.0, "9999999999999998"),
-    (1e16, "1e+16"),
-    (1.5e-7, "1.5e-07"),
-    (float("inf"), "inf"),
-    (float("nan"), "nan"),
-    (12345678, "12345678"),
-])
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (3521863.0, "3521863"),
+        (93083.8125, "93083.8125"),
+        (0.1, "0.1"),
+        (-2.5, "-2.5"),
+        (0.0, "0"),
+        (0.00001, "0.00001"),
+        (123456789012345.67, "123456789012345.67"),
+        (9999999999999998.0, "9999999999999998"),
+        (1e16, "1e+16"),
+        (1.5e-7, "1.5e-07"),
+        (float("inf"), "inf"),
+        (float("nan"), "nan"),
+        (12345678, "12345678"),
+    ],
+)
 def test_a_number_prints_with_every_digit_and_no_exponent_a_person_must_decode(value, text):
     assert number_text(value) == text
 
@@ -68,8 +71,10 @@ def test_every_float_prints_as_text_that_reads_back_as_the_same_float(value):
 
 
 def test_sql_prints_the_stored_digits_in_table_and_csv(demo_warehouse):
-    question = ("SELECT 3521863.0::DOUBLE AS big, 93083.8125::DOUBLE AS fine, "
-                "123456789012345.678::DECIMAL(18,3) AS exact")
+    question = (
+        "SELECT 3521863.0::DOUBLE AS big, 93083.8125::DOUBLE AS fine, "
+        "123456789012345.678::DECIMAL(18,3) AS exact"
+    )
     table = sql(demo_warehouse, question).splitlines()
     assert table[2].split() == ["3521863", "93083.8125", "123456789012345.678"]
     csv = sql(demo_warehouse, question, "--format", "csv").splitlines()
@@ -94,10 +99,13 @@ def test_a_cut_cell_ends_in_an_ellipsis_and_keeps_the_width():
 def test_sql_max_width_sets_the_cut_and_zero_never_cuts(demo_warehouse):
     question = "SELECT repeat('x', 60) AS text"
     assert sql(demo_warehouse, question, "--max-width", "10").splitlines()[2] == (
-        "x" * 9 + ELLIPSIS)
+        "x" * 9 + ELLIPSIS
+    )
     assert sql(demo_warehouse, question, "--max-width", "0").splitlines()[2] == "x" * 60
-    assert sql(demo_warehouse, question, "--max-width", "5", "--format", "csv"
-               ).splitlines()[1] == "x" * 60
+    assert (
+        sql(demo_warehouse, question, "--max-width", "5", "--format", "csv").splitlines()[1]
+        == "x" * 60
+    )
 
 
 # --- one statement -------------------------------------------------------------------------
@@ -134,8 +142,7 @@ def test_the_installed_command_prints_its_version():
 # --- export and report options -------------------------------------------------------------
 
 
-def test_export_prints_its_manifest_with_print_json_and_still_with_json(demo_warehouse,
-                                                                       tmp_path):
+def test_export_prints_its_manifest_with_print_json_and_still_with_json(demo_warehouse, tmp_path):
     target = str(tmp_path / "out")
     common = [target, "--format", "csv", "--warehouse", str(demo_warehouse)]
     result = CliRunner().invoke(main, ["export", *common, "--print", "json"])
@@ -158,24 +165,30 @@ def test_report_format_says_it_formats_the_printed_line_not_the_page():
 
 
 def _summary(*statuses: str) -> IngestSummary:
-    documents = [SimpleNamespace(status=status, claims_found=0, claims_rejected=0,
-                                 message=f"{status} document") for status in statuses]
-    counts = SimpleNamespace(values_added=1, values_changed=0, values_removed=0,
-                             values_quarantined=0)
-    run_result = SimpleNamespace(documents=documents, counts=counts, tables_found=1,
-                                 snapshot_id=11)
+    documents = [
+        SimpleNamespace(
+            status=status, claims_found=0, claims_rejected=0, message=f"{status} document"
+        )
+        for status in statuses
+    ]
+    counts = SimpleNamespace(
+        values_added=1, values_changed=0, values_removed=0, values_quarantined=0
+    )
+    run_result = SimpleNamespace(documents=documents, counts=counts, tables_found=1, snapshot_id=11)
     return IngestSummary(Path("wh"), [run_result])
 
 
-@pytest.mark.parametrize(("statuses", "hinted"), [
-    (("new",), True),
-    (("new", "unchanged"), True),
-    (("unchanged",), False),  # loaded nothing
-    (("new", "failed"), False),  # a document failed entirely
-    (("failed",), False),
-])
-def test_the_sql_hint_follows_only_a_run_that_loaded_something_and_lost_nothing(statuses,
-                                                                               hinted):
+@pytest.mark.parametrize(
+    ("statuses", "hinted"),
+    [
+        (("new",), True),
+        (("new", "unchanged"), True),
+        (("unchanged",), False),  # loaded nothing
+        (("new", "failed"), False),  # a document failed entirely
+        (("failed",), False),
+    ],
+)
+def test_the_sql_hint_follows_only_a_run_that_loaded_something_and_lost_nothing(statuses, hinted):
     assert ("perfledger sql" in _summary_text(_summary(*statuses))) is hinted
 
 
@@ -203,8 +216,9 @@ def test_a_refused_loopback_or_private_address_names_add_source_local():
 
 
 def test_a_failed_ingest_of_a_loopback_url_says_what_to_do_and_offers_no_query(tmp_path):
-    output = run("ingest", "http://127.0.0.1:9/results", "--warehouse", str(tmp_path / "wh"),
-                 expect=1)
+    output = run(
+        "ingest", "http://127.0.0.1:9/results", "--warehouse", str(tmp_path / "wh"), expect=1
+    )
     assert "blocked_address" in output
     assert "perfledger add-source URL --local" in output
     assert "perfledger sql" not in output
@@ -216,9 +230,14 @@ def test_a_failed_ingest_of_a_loopback_url_says_what_to_do_and_offers_no_query(t
 def test_as_of_before_the_first_snapshot_says_it_means_ingest_time(demo_warehouse):
     with lake.connect(demo_warehouse, read_only=True, views=False) as connection:
         first = query.ingest_snapshot_ids(connection)[0]
-        written = connection.execute(
-            "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [first]
-        ).fetchone()[0].astimezone(UTC).isoformat()
+        written = (
+            connection.execute(
+                "SELECT snapshot_time FROM lake.snapshots() WHERE snapshot_id = ?", [first]
+            )
+            .fetchone()[0]
+            .astimezone(UTC)
+            .isoformat()
+        )
     output = " ".join(sql(demo_warehouse, "SELECT 1", "--as-of", "2001-01-01", expect=2).split())
     assert "--as-of is a time of ingest" in output
     assert f"the first snapshot ({first}) was written at {written}" in output

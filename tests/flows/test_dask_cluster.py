@@ -73,26 +73,38 @@ class Cluster:
 def process_env(home: Path, extra: dict | None = None) -> dict:
     """This machine's environment without a developer's Prefect, Dask or perfledger settings:
     a worker learns the Prefect API from the task it runs. `extra`: a team's credentials."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PREFECT_", "PERFLEDGER_", "DASK_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PREFECT_", "PERFLEDGER_", "DASK_"))
+    }
     env.update(extra or {})
-    env.update({
-        "PREFECT_HOME": str(home),
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT),
-                                                    os.environ.get("PYTHONPATH")])),
-    })
+    env.update(
+        {
+            "PREFECT_HOME": str(home),
+            "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])
+            ),
+        }
+    )
     return env
 
 
-def start_in(processes: Processes, folder: Path, command: list[str], log: Path,
-             extra_env: dict | None = None) -> subprocess.Popen:
+def start_in(
+    processes: Processes, folder: Path, command: list[str], log: Path, extra_env: dict | None = None
+) -> subprocess.Popen:
     """A process in its own session (so its children die with it), working in `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as handle:
-        process = subprocess.Popen(command, env=process_env(folder / "prefect-home", extra_env),
-                                   cwd=folder, stdout=handle, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            command,
+            env=process_env(folder / "prefect-home", extra_env),
+            cwd=folder,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     processes.started.append(process)
     return process
 
@@ -105,8 +117,10 @@ def wait_until(check, budget_s: float, what: str, logs: list[Path], poll_s: floa
         if value:
             return value
         time.sleep(poll_s)
-    pytest.fail(f"{what}: not within {budget_s} s\n"
-                + "\n".join(f"--- {log}\n{log_tail(log)}" for log in logs))
+    pytest.fail(
+        f"{what}: not within {budget_s} s\n"
+        + "\n".join(f"--- {log}\n{log_tail(log)}" for log in logs)
+    )
 
 
 def start_cluster(root: Path, worker_env: dict | None = None) -> Cluster:
@@ -116,30 +130,67 @@ def start_cluster(root: Path, worker_env: dict | None = None) -> Cluster:
     processes = Processes()
     scheduler_file = root / "scheduler.json"
     scheduler_log = root / "scheduler.log"
-    scheduler = start_in(processes, root / "scheduler", [
-        sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-        "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file),
-    ], scheduler_log)
+    scheduler = start_in(
+        processes,
+        root / "scheduler",
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(scheduler_file),
+        ],
+        scheduler_log,
+    )
     cluster = Cluster("", scheduler_file, processes)
     try:
-        wait_until(lambda: scheduler_file.exists() or scheduler.poll() is not None,
-                   CLUSTER_BUDGET_S, "dask scheduler start", [scheduler_log])
+        wait_until(
+            lambda: scheduler_file.exists() or scheduler.poll() is not None,
+            CLUSTER_BUDGET_S,
+            "dask scheduler start",
+            [scheduler_log],
+        )
         assert scheduler.poll() is None, log_tail(scheduler_log)
         for name in ("worker-a", "worker-b"):
             folder = root / name  # each worker's own folder: a machine of its own
             cluster.logs[name] = root / f"{name}.log"
-            cluster.workers[name] = start_in(processes, folder, [
-                sys.executable, "-m", "distributed.cli.dask_worker",
-                "--scheduler-file", str(scheduler_file), "--name", name,
-                "--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1",
-                "--no-dashboard", "--local-directory", str(folder / "dask"),
-            ], cluster.logs[name], worker_env)
+            cluster.workers[name] = start_in(
+                processes,
+                folder,
+                [
+                    sys.executable,
+                    "-m",
+                    "distributed.cli.dask_worker",
+                    "--scheduler-file",
+                    str(scheduler_file),
+                    "--name",
+                    name,
+                    "--nthreads",
+                    "1",
+                    "--nworkers",
+                    "1",
+                    "--host",
+                    "127.0.0.1",
+                    "--no-dashboard",
+                    "--local-directory",
+                    str(folder / "dask"),
+                ],
+                cluster.logs[name],
+                worker_env,
+            )
         with Client(scheduler_file=str(scheduler_file), timeout=CLUSTER_BUDGET_S) as client:
             try:
                 client.wait_for_workers(2, timeout=CLUSTER_BUDGET_S)
             except TimeoutError:
-                pytest.fail("two dask workers did not connect\n" + "\n".join(
-                    log_tail(log) for log in [scheduler_log, *cluster.logs.values()]))
+                pytest.fail(
+                    "two dask workers did not connect\n"
+                    + "\n".join(log_tail(log) for log in [scheduler_log, *cluster.logs.values()])
+                )
             cluster.address = client.scheduler.address
     except BaseException:
         processes.stop_all()
@@ -211,40 +262,50 @@ def prepare_task_states(flow_run_id) -> list[str]:
     """The final state of each prepare task run of the flow run, as the Prefect API has it."""
     with get_client(sync_client=True) as client:
         runs = client.read_task_runs(
-            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
+        )
     return sorted(run.state.type.value for run in runs if run.name.startswith("prepare"))
 
 
 def worker_pids(cluster: Cluster) -> dict[str, int]:
     """The pid of each Dask worker process (the child of its nanny), by worker name."""
     with Client(scheduler_file=str(cluster.scheduler_file), timeout=30) as client:
-        names = {address: info["name"]
-                 for address, info in client.scheduler_info()["workers"].items()}
+        names = {
+            address: info["name"] for address, info in client.scheduler_info()["workers"].items()
+        }
         return {names[address]: pid for address, pid in client.run(os.getpid).items()}
 
 
-def ingest_on_cluster(cluster: Cluster, targets: list[str], warehouse: Path, monkeypatch,
-                      during=None):
+def ingest_on_cluster(
+    cluster: Cluster, targets: list[str], warehouse: Path, monkeypatch, during=None
+):
     """The ingest flow, as test_ingest_flow.py runs it, with PERFLEDGER_TASK_RUNNER naming
     the cluster's scheduler; `during(client)` runs in a thread meanwhile. Returns the final
     state and (key, worker name) of each prepare task the scheduler saw finish."""
     monkeypatch.setattr(ingest, "PREPARE_TIMEOUT_S", PREPARE_TIMEOUT_S)
     monkeypatch.setenv(TASK_RUNNER_ENV, cluster.address)
     runner = task_runner_from_env()
-    with Client(scheduler_file=str(cluster.scheduler_file), timeout=30) as client, \
-            get_task_stream(client) as stream:
+    with (
+        Client(scheduler_file=str(cluster.scheduler_file), timeout=30) as client,
+        get_task_stream(client) as stream,
+    ):
         watcher = threading.Thread(target=during, args=(client,), daemon=True) if during else None
         if watcher:
             watcher.start()
         state = ingest_flow.with_options(task_runner=runner)(
-            targets=targets, warehouse=str(warehouse), return_state=True)
+            targets=targets, warehouse=str(warehouse), return_state=True
+        )
         if watcher:
             watcher.join(timeout=30)
-        names = {address: info["name"]
-                 for address, info in client.scheduler_info()["workers"].items()}
+        names = {
+            address: info["name"] for address, info in client.scheduler_info()["workers"].items()
+        }
     # A killed worker's address is no longer known: name it by its absence.
-    prepared = [(record["key"], names.get(record["worker"], record["worker"]))
-                for record in stream.data if "prepare" in str(record["key"])]
+    prepared = [
+        (record["key"], names.get(record["worker"], record["worker"]))
+        for record in stream.data
+        if "prepare" in str(record["key"])
+    ]
     return state, prepared
 
 
@@ -255,16 +316,20 @@ def logged_documents(log: Path, since: int) -> set[str]:
     with log.open("rb") as handle:
         handle.seek(since)
         lines = handle.read().decode(errors="replace").splitlines()
-    return {Path(line.split(", document ", 1)[1].split(": ", 1)[0]).name
-            for line in lines if "Task run 'prepare " in line and ", document " in line}
+    return {
+        Path(line.split(", document ", 1)[1].split(": ", 1)[0]).name
+        for line in lines
+        if "Task run 'prepare " in line and ", document " in line
+    }
 
 
 def log_sizes(cluster: Cluster) -> dict[str, int]:
     return {name: log.stat().st_size for name, log in cluster.logs.items()}
 
 
-def assert_ran_on_the_workers(cluster: Cluster, prepared: list, documents: set[str],
-                              since: dict[str, int]) -> None:
+def assert_ran_on_the_workers(
+    cluster: Cluster, prepared: list, documents: set[str], since: dict[str, int]
+) -> None:
     """Every prepare task ran on one of the two workers, each worker ran some, and each
     document's outcome was logged by the worker process that parsed it."""
     pids = worker_pids(cluster)
@@ -292,15 +357,17 @@ def test_demo_corpus_on_a_dask_cluster_gives_the_in_process_values(
     assert state.is_completed(), state.message
     assert "5 documents read" in state.message and "358 added" in state.message, state.message
     assert "failed" not in state.message
-    bow_pod16, count, triggers = read(warehouse, BOW_POD16_RESNET,
-                                      "SELECT count(*) FROM measurements",
-                                      "SELECT DISTINCT trigger FROM runs")
+    bow_pod16, count, triggers = read(
+        warehouse,
+        BOW_POD16_RESNET,
+        "SELECT count(*) FROM measurements",
+        "SELECT DISTINCT trigger FROM runs",
+    )
     assert bow_pod16 == [(44059.0, "3.0", "TensorFlow1")]
     assert count == [(358,)] and triggers == [("prefect",)]
     assert contents(warehouse) == demo_contents
     assert prepare_task_states(state.state_details.flow_run_id) == ["COMPLETED"] * 5
-    assert_ran_on_the_workers(dask_cluster, prepared, {p.name for p in CORPUS.glob("*.txt")},
-                              since)
+    assert_ran_on_the_workers(dask_cluster, prepared, {p.name for p in CORPUS.glob("*.txt")}, since)
 
 
 def test_real_pages_on_a_dask_cluster_give_the_in_process_values(
@@ -332,8 +399,11 @@ def test_a_worker_killed_mid_task_costs_only_time(
 
     def executing_prepare_tasks(dask_worker) -> list[str]:
         """Run on a worker (Client.run): the prepare tasks it is executing right now."""
-        return [str(key) for key, task in dask_worker.state.tasks.items()
-                if task.state == "executing" and "prepare" in str(key)]
+        return [
+            str(key)
+            for key, task in dask_worker.state.tasks.items()
+            if task.state == "executing" and "prepare" in str(key)
+        ]
 
     def kill_the_first_busy_worker(client: Client) -> None:
         """SIGKILL the first worker seen executing a prepare task, asking the worker itself."""
@@ -353,11 +423,14 @@ def test_a_worker_killed_mid_task_costs_only_time(
     warehouse = tmp_path / "warehouse"
     try:
         started = time.monotonic()
-        state, prepared = ingest_on_cluster(cluster, [str(real_pages)], warehouse,
-                                            monkeypatch, during=kill_the_first_busy_worker)
-        print(f"killed {killed.get('name')} executing {killed.get('keys')} "
-              f"{killed.get('at', started) - started:.1f} s into the run; "
-              f"run {time.monotonic() - started:.1f} s")
+        state, prepared = ingest_on_cluster(
+            cluster, [str(real_pages)], warehouse, monkeypatch, during=kill_the_first_busy_worker
+        )
+        print(
+            f"killed {killed.get('name')} executing {killed.get('keys')} "
+            f"{killed.get('at', started) - started:.1f} s into the run; "
+            f"run {time.monotonic() - started:.1f} s"
+        )
         assert killed, "no prepare task was seen on a worker to kill"
         assert cluster.workers[killed["name"]].poll() is not None  # it is gone
         survivor = ({"worker-a", "worker-b"} - {killed["name"]}).pop()
@@ -372,10 +445,12 @@ def test_a_worker_killed_mid_task_costs_only_time(
     # had finished whose results died with it); every document was parsed to the end on one
     # worker or the other, and Prefect records each prepare task run as completed.
     assert killed["keys"] and {key for key, worker in prepared if worker == survivor} >= set(
-        killed["keys"]), (killed, prepared)
+        killed["keys"]
+    ), (killed, prepared)
     assert logged["worker-a"] | logged["worker-b"] == set(REAL_PAGE_NAMES), logged
     assert prepare_task_states(state.state_details.flow_run_id) == (
-        ["COMPLETED"] * len(REAL_PAGE_NAMES))
+        ["COMPLETED"] * len(REAL_PAGE_NAMES)
+    )
     # The values of the in-process run, in one snapshot whose files are all there.
     assert contents(warehouse) == real_pages_contents
     connection = lake.connect(warehouse, read_only=True)
@@ -417,8 +492,9 @@ def test_workers_read_a_shared_warehouse_s_archive_from_its_bucket(
             lost.append(path)
 
     try:
-        state, prepared = ingest_on_cluster(cluster, [], where, monkeypatch,
-                                            during=lose_this_machine_s_copies)
+        state, prepared = ingest_on_cluster(
+            cluster, [], where, monkeypatch, during=lose_this_machine_s_copies
+        )
         pids = worker_pids(cluster)
     finally:
         cluster.processes.stop_all()
@@ -441,10 +517,16 @@ def test_perfledger_ingest_without_a_prefect_api_sends_its_work_to_the_cluster(
     env = {**process_env(tmp_path / "prefect-home"), TASK_RUNNER_ENV: dask_cluster.address}
     done = subprocess.run(
         [sys.executable, "-m", "perfledger", "ingest", "--warehouse", str(warehouse)],
-        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=300)
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{TASK_RUNNER_ENV}={dask_cluster.address}: running as a Prefect flow" in done.stderr
     assert "values added:        358" in done.stdout
-    logged = set().union(*(logged_documents(log, since[name])
-                           for name, log in dask_cluster.logs.items()))
+    logged = set().union(
+        *(logged_documents(log, since[name]) for name, log in dask_cluster.logs.items())
+    )
     assert logged == {path.name for path in CORPUS.iterdir() if path.suffix == ".txt"}, logged

@@ -46,8 +46,14 @@ class Processes:
 
     def start(self, command: list[str], env: dict, log: Path) -> subprocess.Popen:
         handle = log.open("wb")
-        process = subprocess.Popen(command, env=env, cwd=PROJECT_ROOT, stdout=handle,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            command,
+            env=env,
+            cwd=PROJECT_ROOT,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         handle.close()
         self.started.append(process)
         return process
@@ -93,9 +99,12 @@ BUSY_RETRIES = 10  # a server whose SQLite database is busy answers 503: ask aga
 def call_api(api_url: str, path: str, body: dict | None = None):
     data = json.dumps(body).encode() if body is not None else None
     for attempt in range(BUSY_RETRIES + 1):
-        request = urllib.request.Request(f"{api_url}{path}", data=data,
-                                         headers={"Content-Type": "application/json"},
-                                         method="POST" if body is not None else "GET")
+        request = urllib.request.Request(
+            f"{api_url}{path}",
+            data=data,
+            headers={"Content-Type": "application/json"},
+            method="POST" if body is not None else "GET",
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return json.loads(response.read() or b"null")
@@ -134,14 +143,17 @@ def wait_for(check, budget_s: float, what: str, log: Path, process=None):
 def clean_environment(home: Path, api_url: str) -> dict:
     """This machine's environment without a developer's own Prefect settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "PERFLEDGER_"))}
-    env.update({
-        "PREFECT_HOME": str(home),
-        "PREFECT_API_URL": api_url,
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "PREFECT_UI_ENABLED": "false",
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT),
-                                                    os.environ.get("PYTHONPATH")])),
-    })
+    env.update(
+        {
+            "PREFECT_HOME": str(home),
+            "PREFECT_API_URL": api_url,
+            "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+            "PREFECT_UI_ENABLED": "false",
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])
+            ),
+        }
+    )
     return env
 
 
@@ -155,10 +167,28 @@ def running_prefect_server(home: Path) -> Iterator[Server]:
     processes = Processes()
     log = home / "server.log"
     try:
-        process = processes.start([sys.executable, "-m", "prefect", "server", "start",
-                                   "--host", "127.0.0.1", "--port", str(port)], env, log)
-        wait_for(lambda: try_api(api_url, "/health") is True, SERVER_BUDGET_S,
-                 "prefect server start", log, process)
+        process = processes.start(
+            [
+                sys.executable,
+                "-m",
+                "prefect",
+                "server",
+                "start",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            env,
+            log,
+        )
+        wait_for(
+            lambda: try_api(api_url, "/health") is True,
+            SERVER_BUDGET_S,
+            "prefect server start",
+            log,
+            process,
+        )
         yield Server(api_url, env, home, processes)
     finally:
         processes.stop_all()
@@ -174,9 +204,14 @@ def run_deployment(server: Server, name: str, env: dict, **parameters: str) -> s
     """`prefect deployment run NAME [--param KEY=VALUE ...]`, as a person would type it;
     returns the flow run id."""
     params = [f"--param={key}={value}" for key, value in parameters.items()]
-    result = subprocess.run([sys.executable, "-m", "prefect", "deployment", "run", name,
-                             *params], env=env, cwd=PROJECT_ROOT, capture_output=True,
-                            text=True, timeout=90)
+    result = subprocess.run(
+        [sys.executable, "-m", "prefect", "deployment", "run", name, *params],
+        env=env,
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     match = re.search(r"UUID: ([0-9a-f-]{36})", result.stdout)
     assert match, result.stdout
@@ -198,14 +233,23 @@ def artifacts(server: Server, **conditions) -> list[dict]:
 
 def test_daily_deployment_runs_from_the_prefect_cli(prefect_server: Server, tmp_path: Path):
     warehouse = tmp_path / "warehouse"
-    env = {**prefect_server.env, "PERFLEDGER_WAREHOUSE": str(warehouse),
-           "PREFECT_RUNNER_POLL_FREQUENCY": "2"}
+    env = {
+        **prefect_server.env,
+        "PERFLEDGER_WAREHOUSE": str(warehouse),
+        "PREFECT_RUNNER_POLL_FREQUENCY": "2",
+    }
     log = tmp_path / "worker.log"
     worker = prefect_server.processes.start(
-        [sys.executable, "-m", "perfledger", "worker"], env, log)
+        [sys.executable, "-m", "perfledger", "worker"], env, log
+    )
     try:
-        wait_for(lambda: try_api(prefect_server.api_url, "/deployments/name/ingest/daily"),
-                 WORKER_BUDGET_S, "perfledger worker registering ingest/daily", log, worker)
+        wait_for(
+            lambda: try_api(prefect_server.api_url, "/deployments/name/ingest/daily"),
+            WORKER_BUDGET_S,
+            "perfledger worker registering ingest/daily",
+            log,
+            worker,
+        )
         flow_run_id = run_deployment(prefect_server, "ingest/daily", env)
         state = finished_state(prefect_server, flow_run_id, log)
     finally:
@@ -222,8 +266,9 @@ def test_daily_deployment_runs_from_the_prefect_cli(prefect_server: Server, tmp_
         connection.close()
     assert trigger == [("prefect:ingest/daily",)]
 
-    run_artifacts = {a["key"]: a for a in artifacts(
-        prefect_server, flow_run_id={"any_": [flow_run_id]})}
+    run_artifacts = {
+        a["key"]: a for a in artifacts(prefect_server, flow_run_id={"any_": [flow_run_id]})
+    }
     assert set(run_artifacts) == {"ingest-results", "ingest-summary"}
     rows = run_artifacts["ingest-results"]["data"]
     rows = json.loads(rows) if isinstance(rows, str) else rows
@@ -237,26 +282,34 @@ def test_daily_deployment_runs_from_the_prefect_cli(prefect_server: Server, tmp_
     assert manifest["views"]["measurements"]["rows"] == 358
 
 
-def test_one_source_and_on_demand_deployments_run_from_the_prefect_cli(prefect_server: Server,
-                                                                      tmp_path: Path):
+def test_one_source_and_on_demand_deployments_run_from_the_prefect_cli(
+    prefect_server: Server, tmp_path: Path
+):
     """ingest/one-source with a file for its `source`, then publish/on-demand of what it
     loaded into a folder given as `target`: one worker serves both."""
     warehouse = tmp_path / "warehouse"
     export = tmp_path / "bi"
-    env = {**prefect_server.env, "PERFLEDGER_WAREHOUSE": str(warehouse),
-           "PREFECT_RUNNER_POLL_FREQUENCY": "2"}
+    env = {
+        **prefect_server.env,
+        "PERFLEDGER_WAREHOUSE": str(warehouse),
+        "PREFECT_RUNNER_POLL_FREQUENCY": "2",
+    }
     log = tmp_path / "worker.log"
     worker = prefect_server.processes.start(
-        [sys.executable, "-m", "perfledger", "worker"], env, log)
+        [sys.executable, "-m", "perfledger", "worker"], env, log
+    )
     try:
         for name in ("ingest/one-source", "publish/on-demand"):
-            wait_for(lambda name=name: try_api(prefect_server.api_url, f"/deployments/name/{name}"),
-                     WORKER_BUDGET_S, f"perfledger worker registering {name}", log, worker)
-        ingest_run = run_deployment(prefect_server, "ingest/one-source", env,
-                                    source=str(JULY_2023))
+            wait_for(
+                lambda name=name: try_api(prefect_server.api_url, f"/deployments/name/{name}"),
+                WORKER_BUDGET_S,
+                f"perfledger worker registering {name}",
+                log,
+                worker,
+            )
+        ingest_run = run_deployment(prefect_server, "ingest/one-source", env, source=str(JULY_2023))
         ingested = finished_state(prefect_server, ingest_run, log)
-        publish_run = run_deployment(prefect_server, "publish/on-demand", env,
-                                     target=str(export))
+        publish_run = run_deployment(prefect_server, "publish/on-demand", env, target=str(export))
         published = finished_state(prefect_server, publish_run, log)
     finally:
         prefect_server.processes.stop(worker)
@@ -272,18 +325,21 @@ def test_one_source_and_on_demand_deployments_run_from_the_prefect_cli(prefect_s
     finally:
         connection.close()
     assert trigger == [("prefect:ingest/one-source",)]
-    rows = {a["key"]: a for a in artifacts(
-        prefect_server, flow_run_id={"any_": [ingest_run]})}["ingest-results"]["data"]
+    rows = {a["key"]: a for a in artifacts(prefect_server, flow_run_id={"any_": [ingest_run]})}[
+        "ingest-results"
+    ]["data"]
     rows = json.loads(rows) if isinstance(rows, str) else rows
     assert [(row["document"], row["status"], row["values added"]) for row in rows] == [
-        (JULY_2023.name, "new", 358)]
+        (JULY_2023.name, "new", 358)
+    ]
 
     assert published["type"] == "COMPLETED", f"{published}\n{log_tail(log)}"
     manifest = json.loads((export / "manifest.json").read_text())
     assert manifest["views"]["measurements"]["rows"] == 358
     assert not (warehouse.parent / "export").exists()  # the target given, not the default
-    assert [a["key"] for a in artifacts(prefect_server, flow_run_id={"any_": [publish_run]})
-            ] == ["publish-summary"]
+    assert [a["key"] for a in artifacts(prefect_server, flow_run_id={"any_": [publish_run]})] == [
+        "publish-summary"
+    ]
 
 
 def test_the_daily_schedule_runs_without_a_manual_trigger(tmp_path: Path):
@@ -294,23 +350,43 @@ def test_the_daily_schedule_runs_without_a_manual_trigger(tmp_path: Path):
     warehouse = tmp_path / "warehouse"
     (tmp_path / "prefect-home").mkdir()
     with running_prefect_server(tmp_path / "prefect-home") as server:
-        env = {**server.env, "PERFLEDGER_WAREHOUSE": str(warehouse),
-               "PERFLEDGER_DAILY_CRON": "* * * * *", "PREFECT_RUNNER_POLL_FREQUENCY": "2"}
+        env = {
+            **server.env,
+            "PERFLEDGER_WAREHOUSE": str(warehouse),
+            "PERFLEDGER_DAILY_CRON": "* * * * *",
+            "PREFECT_RUNNER_POLL_FREQUENCY": "2",
+        }
         log = tmp_path / "worker.log"
         worker = server.processes.start([sys.executable, "-m", "perfledger", "worker"], env, log)
         deployment = wait_for(
             lambda: try_api(server.api_url, "/deployments/name/ingest/daily"),
-            WORKER_BUDGET_S, "perfledger worker registering ingest/daily", log, worker)
+            WORKER_BUDGET_S,
+            "perfledger worker registering ingest/daily",
+            log,
+            worker,
+        )
 
         def scheduled_run_finished():
-            runs = try_api(server.api_url, "/flow_runs/filter", {
-                "flow_runs": {"deployment_id": {"any_": [deployment["id"]]}}}) or []
-            return next((run for run in runs
-                         if (run.get("state") or {}).get("type") in TERMINAL), None)
+            runs = (
+                try_api(
+                    server.api_url,
+                    "/flow_runs/filter",
+                    {"flow_runs": {"deployment_id": {"any_": [deployment["id"]]}}},
+                )
+                or []
+            )
+            return next(
+                (run for run in runs if (run.get("state") or {}).get("type") in TERMINAL), None
+            )
 
         # The next minute's run, then its run of about 15 s.
-        run = wait_for(scheduled_run_finished, 60 + RUN_BUDGET_S,
-                       "a scheduled run of ingest/daily", log, worker)
+        run = wait_for(
+            scheduled_run_finished,
+            60 + RUN_BUDGET_S,
+            "a scheduled run of ingest/daily",
+            log,
+            worker,
+        )
         server_log = log_tail(server.home / "server.log", 200_000)
 
     assert run["auto_scheduled"] is True, run
@@ -321,6 +397,7 @@ def test_the_daily_schedule_runs_without_a_manual_trigger(tmp_path: Path):
     try:
         assert connection.execute("SELECT count(*) FROM measurements").fetchone()[0] == 358
         assert connection.execute("SELECT DISTINCT trigger FROM runs").fetchall() == [
-            ("prefect:ingest/daily",)]
+            ("prefect:ingest/daily",)
+        ]
     finally:
         connection.close()

@@ -52,8 +52,9 @@ def stored_values(warehouse: Path) -> set[tuple]:
 
 def run_artifacts(flow_run_id) -> dict[str, object]:
     with get_client(sync_client=True) as client:
-        found = client.read_artifacts(artifact_filter=ArtifactFilter(
-            flow_run_id=ArtifactFilterFlowRunId(any_=[flow_run_id])))
+        found = client.read_artifacts(
+            artifact_filter=ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[flow_run_id]))
+        )
     return {artifact.key: artifact for artifact in found}
 
 
@@ -64,13 +65,17 @@ def table_rows(artifact) -> list[dict]:
 def task_states(flow_run_id) -> dict[str, str]:
     with get_client(sync_client=True) as client:
         runs = client.read_task_runs(
-            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
+        )
     return {run.name: run.state.type.value for run in runs if run.name.startswith("prepare")}
 
 
 def folder_listing(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_demo_corpus_through_the_flow_matches_the_plain_stages(
@@ -118,11 +123,15 @@ def test_a_failing_document_fails_its_task_and_the_rest_still_loads(prefect_api,
     assert state.is_completed()
     assert "1 of 2 documents failed (file-garbage.bin)" in state.message
     flow_run_id = state.state_details.flow_run_id
-    assert task_states(flow_run_id) == {"prepare file-garbage.bin": "FAILED",
-                                        "prepare file-good.txt": "COMPLETED"}
+    assert task_states(flow_run_id) == {
+        "prepare file-garbage.bin": "FAILED",
+        "prepare file-good.txt": "COMPLETED",
+    }
     assert query(warehouse, "SELECT count(*) FROM measurements") == [(358,)]
     assert query(warehouse, "SELECT source_id, status FROM run_documents ORDER BY 1") == [
-        ("file-garbage.bin", "failed"), ("file-good.txt", "new")]
+        ("file-garbage.bin", "failed"),
+        ("file-good.txt", "new"),
+    ]
     rows = {r["source"]: r for r in table_rows(run_artifacts(flow_run_id)["ingest-results"])}
     assert rows["file-garbage.bin"]["status"] == "failed"
     assert "binary" in rows["file-garbage.bin"]["message"]
@@ -163,20 +172,27 @@ def test_a_run_whose_every_document_failed_ends_failed(prefect_api, tmp_path, ta
     assert "loopback" in summary.failures[0].message
     rows = table_rows(run_artifacts(state.state_details.flow_run_id)["ingest-results"])
     assert [(row["source"], row["status"]) for row in rows] == [
-        ("url-127-0-0-1-9-results", "failed")]
+        ("url-127-0-0-1-9-results", "failed")
+    ]
     log = "\n".join(task_run_log)
     assert "loopback" in log and "NoneType: None" not in log
 
 
-def test_the_cli_through_prefect_gets_the_summary_of_a_failed_run(prefect_api, tmp_path,
-                                                                 monkeypatch):
+def test_the_cli_through_prefect_gets_the_summary_of_a_failed_run(
+    prefect_api, tmp_path, monkeypatch
+):
     from prefect.settings import PREFECT_API_URL
 
     from perfledger.flows.runner import run_ingest
 
     monkeypatch.setenv("PREFECT_API_URL", PREFECT_API_URL.value())
-    summary = run_ingest(["https://127.0.0.1:9/results"], tmp_path / "warehouse",
-                         trigger="cli", wait_s=0, progress=lambda message: None)
+    summary = run_ingest(
+        ["https://127.0.0.1:9/results"],
+        tmp_path / "warehouse",
+        trigger="cli",
+        wait_s=0,
+        progress=lambda message: None,
+    )
     assert (summary.documents_read, len(summary.failures)) == (1, 1)
 
 
@@ -187,8 +203,9 @@ def test_dry_run_reports_what_would_change_and_writes_nothing(prefect_api, tmp_p
     before = folder_listing(warehouse)
 
     # The one-source deployment's parameters: a path here, as the tests never reach the network.
-    state = ingest_flow(source=str(CORPUS), warehouse=str(warehouse), dry_run=True,
-                        return_state=True)
+    state = ingest_flow(
+        source=str(CORPUS), warehouse=str(warehouse), dry_run=True, return_state=True
+    )
 
     assert state.is_completed()
     assert state.message.startswith("dry run, nothing written")
@@ -205,8 +222,9 @@ def test_dry_run_reports_what_would_change_and_writes_nothing(prefect_api, tmp_p
 
 def test_dry_run_on_a_missing_warehouse_creates_nothing(prefect_api, tmp_path):
     warehouse = tmp_path / "nothing-here"
-    state = ingest_flow(targets=[str(JULY_2023)], warehouse=str(warehouse), dry_run=True,
-                        return_state=True)
+    state = ingest_flow(
+        targets=[str(JULY_2023)], warehouse=str(warehouse), dry_run=True, return_state=True
+    )
     assert state.is_completed() and "358 added" in state.message
     assert not warehouse.exists()
 
@@ -220,15 +238,23 @@ def test_dask_task_runner_parses_in_worker_processes_with_the_same_results(
     # A result lost with its worker fails the test in minutes instead of hanging the session.
     monkeypatch.setattr(ingest, "PREPARE_TIMEOUT_S", 180)
     warehouse = tmp_path / "warehouse"
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                      local_directory=str(tmp_path / "dask")) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            local_directory=str(tmp_path / "dask"),
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         client.wait_for_workers(2, timeout=120)
         monkeypatch.setenv(TASK_RUNNER_ENV, cluster.scheduler_address)
         runner = task_runner_from_env()
         with get_task_stream(client) as stream:
             state = ingest_flow.with_options(task_runner=runner)(
-                warehouse=str(warehouse), return_state=True)
+                warehouse=str(warehouse), return_state=True
+            )
         worker_pids = set(client.run(os.getpid).values())
 
     assert state.is_completed(), state.message
@@ -247,11 +273,12 @@ def test_task_runner_setting(monkeypatch):
 
 
 def test_one_source_is_a_registered_name_or_a_path_or_url():
-    assert split_source("graphcore-performance-results") == (
-        [], "graphcore-performance-results")
+    assert split_source("graphcore-performance-results") == ([], "graphcore-performance-results")
     assert split_source(str(JULY_2023)) == ([str(JULY_2023)], None)
     assert split_source("https://www.graphcore.ai/performance-results") == (
-        ["https://www.graphcore.ai/performance-results"], None)
+        ["https://www.graphcore.ai/performance-results"],
+        None,
+    )
 
 
 def test_a_prepare_task_elsewhere_applies_the_mappings_the_run_hands_it(tmp_path):
@@ -260,15 +287,17 @@ def test_a_prepare_task_elsewhere_applies_the_mappings_the_run_hands_it(tmp_path
     from perfledger.schemas.label_mappings import append_mapping, mapping_path, read_mappings
 
     taught = tmp_path / "taught"
-    append_mapping(mapping_path(taught), "model", "ResNet-50 v1.5",
-                   {"model": "ResNet-50 (mapped)"})
+    append_mapping(mapping_path(taught), "model", "ResNet-50 v1.5", {"model": "ResNet-50 (mapped)"})
     elsewhere = tmp_path / "elsewhere"
     [document] = pipeline.collect([str(JULY_2023)], pipeline.registry_for(elsewhere), elsewhere)
-    handed = pipeline.prepare(document, set(), {}, elsewhere,
-                              mappings=read_mappings(mapping_path(taught)))
+    handed = pipeline.prepare(
+        document, set(), {}, elsewhere, mappings=read_mappings(mapping_path(taught))
+    )
     unmapped = pipeline.prepare(document, set(), {}, elsewhere)
-    resnet = (pl.col("model") == "ResNet-50 v1.5")
+    resnet = pl.col("model") == "ResNet-50 v1.5"
     assert handed.measurements.filter(resnet)["model_canonical"].unique().to_list() == [
-        "ResNet-50 (mapped)"]
+        "ResNet-50 (mapped)"
+    ]
     assert unmapped.measurements.filter(resnet)["model_canonical"].unique().to_list() == [
-        "ResNet-50 v1.5"]
+        "ResNet-50 v1.5"
+    ]

@@ -27,9 +27,18 @@ print(json.dumps({
 def test_an_ingest_loads_no_pandera_pandas_numpy_or_pyarrow(tmp_path):
     """The seed page passes validation: pandera is for a frame that fails it."""
     finished = subprocess.run(
-        [sys.executable, "-c", INGEST_AND_LIST, str(JULY_2023), str(tmp_path / "warehouse"),
-         ",".join(HEAVY)],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            INGEST_AND_LIST,
+            str(JULY_2023),
+            str(tmp_path / "warehouse"),
+            ",".join(HEAVY),
+        ],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
         env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
     )
     found = json.loads(finished.stdout.strip().splitlines()[-1])

@@ -26,15 +26,26 @@ def installed_command() -> Path:
         found = shutil.which("perfledger", path=folder)
         if found:
             return Path(found)
-    pytest.fail(f"no `perfledger` command beside {sys.executable}: install the project "
-                "first (pip install --no-deps -e .), as the README says")
+    pytest.fail(
+        f"no `perfledger` command beside {sys.executable}: install the project "
+        "first (pip install --no-deps -e .), as the README says"
+    )
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {name: value for name, value in os.environ.items()
-           if not name.startswith("PERFLEDGER_") and name != "PYTHONPATH"}
-    return subprocess.run([str(installed_command()), *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("PERFLEDGER_") and name != "PYTHONPATH"
+    }
+    return subprocess.run(
+        [str(installed_command()), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_installed_command_ingests_the_demo_and_answers_a_query(tmp_path):
@@ -46,12 +57,19 @@ def test_the_installed_command_ingests_the_demo_and_answers_a_query(tmp_path):
     assert "documents read:      5 (5 new" in ingested.stdout, ingested.stdout
     assert "values added:        358" in ingested.stdout
 
-    answered = run("sql", EXAMPLE_QUERY, "--warehouse", str(warehouse), "--format", "json",
-                   cwd=elsewhere)
+    answered = run(
+        "sql", EXAMPLE_QUERY, "--warehouse", str(warehouse), "--format", "json", cwd=elsewhere
+    )
     assert answered.returncode == 0, answered.stdout + answered.stderr
     rows = json.loads(answered.stdout)
-    assert {"model": "ResNet-50 v1.5", "platform": "Bow Pod16", "sdk_version": "SDK 3.0",
-            "framework": "TensorFlow1", "value": 44059.0, "unit": "items/s"} in rows
+    assert {
+        "model": "ResNet-50 v1.5",
+        "platform": "Bow Pod16",
+        "sdk_version": "SDK 3.0",
+        "framework": "TensorFlow1",
+        "value": 44059.0,
+        "unit": "items/s",
+    } in rows
     assert list(elsewhere.iterdir()) == []
 
 

@@ -24,17 +24,24 @@ def job(*args) -> readers.ReadJob:
 
 
 def test_outcomes_come_back_in_order_from_several_processes(parallel_from_two):
-    outcomes = list(readers.read_all(jobs.process_id, [job() for _ in range(12)],
-                                     budget=TIGHT, readers=2))
+    outcomes = list(
+        readers.read_all(jobs.process_id, [job() for _ in range(12)], budget=TIGHT, readers=2)
+    )
     assert [kind for kind, _ in outcomes] == ["ok"] * 12
     assert len({pid for _, pid in outcomes}) == 2
 
 
 def test_one_document_over_budget_fails_alone(parallel_from_two):
-    work = [(jobs.process_id,), (jobs.backtrack, 40_000), (jobs.process_id,),
-            (jobs.fail, "a parser bug"), (jobs.process_id,)]
-    outcomes = list(readers.read_all(jobs.call, [job(*args) for args in work],
-                                     budget=TIGHT, readers=2))
+    work = [
+        (jobs.process_id,),
+        (jobs.backtrack, 40_000),
+        (jobs.process_id,),
+        (jobs.fail, "a parser bug"),
+        (jobs.process_id,),
+    ]
+    outcomes = list(
+        readers.read_all(jobs.call, [job(*args) for args in work], budget=TIGHT, readers=2)
+    )
     assert [kind for kind, _ in outcomes] == ["ok", "error", "ok", "error", "ok"]
     assert isinstance(outcomes[1][1], BudgetExceeded)
     assert "longer than its 2 s budget" in str(outcomes[1][1])
@@ -58,7 +65,8 @@ def test_a_run_read_by_workers_loads_the_values_a_run_read_here_loads(
         with lake.connect(warehouse, read_only=True) as connection:
             loaded[count] = connection.execute(
                 "SELECT source_id, table_index, row_number, metric, value, raw_value "
-                "FROM measurements ORDER BY ALL").fetchall()
+                "FROM measurements ORDER BY ALL"
+            ).fetchall()
         assert summary.total("values_added") == len(loaded[count])
     assert loaded[1] == loaded[2]
 

@@ -103,10 +103,14 @@ def machine_environment(server: Server, credentials: dict, folder: Path) -> dict
     and data folder (its side of the shared warehouse: extension copies, archive copies).
     Nothing of this machine's own Prefect, perfledger, AWS or PostgreSQL settings, and not
     the repository on PYTHONPATH: a worker runs the installed package."""
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("PREFECT_", "PERFLEDGER_", "AWS_", "PG", "PYTHONPATH"))}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PREFECT_", "PERFLEDGER_", "AWS_", "PG", "PYTHONPATH"))
+    }
     return {
-        **env, **credentials,
+        **env,
+        **credentials,
         "PREFECT_API_URL": server.api_url,
         "PREFECT_HOME": str(folder / "prefect-home"),
         "TMPDIR": str(folder / "tmp"),
@@ -126,10 +130,27 @@ def start_machine(server: Server, credentials: dict, folder: Path, name: str) ->
     log = folder / "worker.log"
     with log.open("wb") as handle:
         process = subprocess.Popen(
-            [sys.executable, "-m", "prefect", "worker", "start", "--pool", POOL,
-             "--type", "process", "--name", name, "--limit", "1"],
-            env=machine_environment(server, credentials, folder), cwd=folder / "cwd",
-            stdout=handle, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "prefect",
+                "worker",
+                "start",
+                "--pool",
+                POOL,
+                "--type",
+                "process",
+                "--name",
+                name,
+                "--limit",
+                "1",
+            ],
+            env=machine_environment(server, credentials, folder),
+            cwd=folder / "cwd",
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     server.processes.started.append(process)
     return Machine(name, folder, process, log)
 
@@ -142,11 +163,17 @@ def create_pool(server: Server) -> None:
     from prefect.settings import PREFECT_API_URL, temporary_settings
     from prefect.workers.process import ProcessWorker
 
-    with temporary_settings(updates={PREFECT_API_URL: server.api_url}), \
-            get_client(sync_client=True) as client:
-        client.create_work_pool(WorkPoolCreate(
-            name=POOL, type="process",
-            base_job_template=ProcessWorker.get_default_base_job_template()))
+    with (
+        temporary_settings(updates={PREFECT_API_URL: server.api_url}),
+        get_client(sync_client=True) as client,
+    ):
+        client.create_work_pool(
+            WorkPoolCreate(
+                name=POOL,
+                type="process",
+                base_job_template=ProcessWorker.get_default_base_job_template(),
+            )
+        )
 
 
 def register_one_source(server: Server) -> str:
@@ -200,7 +227,9 @@ def writer_sessions(catalog, key: int) -> dict[str, bool]:
                 AND l.classid::bigint = %s AND l.objid::bigint = %s AND l.objsubid = 1
            WHERE a.datname = current_database()
              AND a.application_name LIKE 'perfledger writer on %%'
-           GROUP BY a.pid, a.application_name""", [high, low]).fetchall()
+           GROUP BY a.pid, a.application_name""",
+        [high, low],
+    ).fetchall()
     return dict(rows)
 
 
@@ -230,14 +259,16 @@ def when(text: str) -> datetime:
 
 
 def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
-        prefect_api, team_env, tmp_path):
+    prefect_api, team_env, tmp_path
+):
     server = prefect_api
     where = team_env.location(team_env.postgres.new_database(), "two-workers")
     shared = location.parse_url(where)
     started = time.monotonic()
     create_pool(server)
-    machines = [start_machine(server, team_env.env, tmp_path / name, name)
-                for name in MACHINE_NAMES]
+    machines = [
+        start_machine(server, team_env.env, tmp_path / name, name) for name in MACHINE_NAMES
+    ]
     logs = [machine.log for machine in machines]
     runs: list[str] = []
     try:
@@ -245,21 +276,30 @@ def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
         # Done here, while the workers start, to spend their start-up time.
         expected = reference_measurements(tmp_path / "reference")
         for machine in machines:
-            wait_for(lambda machine=machine: machine.name in pool_workers(server),
-                     WORKER_BUDGET_S, f"worker {machine.name} polling {POOL}", machine.log,
-                     machine.process)
+            wait_for(
+                lambda machine=machine: machine.name in pool_workers(server),
+                WORKER_BUDGET_S,
+                f"worker {machine.name} polling {POOL}",
+                machine.log,
+                machine.process,
+            )
         workers_up = time.monotonic()
 
-        with psycopg.connect(shared.conninfo, autocommit=True,
-                             application_name=TEST_SESSION) as catalog:
+        with psycopg.connect(
+            shared.conninfo, autocommit=True, application_name=TEST_SESSION
+        ) as catalog:
             # The test holds the writer lock until both runs wait for it, so that both reach
             # it while it is held, however long either machine takes to start its run: the
             # one that gets it next writes, and the other must wait for that one's commit.
             catalog.execute("SELECT pg_advisory_lock(%s)", [shared.lock_key()])
-            runs = [call_api(server.api_url, f"/deployments/{deployment_id}/create_flow_run",
-                             {"parameters": {"source": str(page), "warehouse": where,
-                                             "wait_s": WAIT_S}})["id"]
-                    for page in PAGES]
+            runs = [
+                call_api(
+                    server.api_url,
+                    f"/deployments/{deployment_id}/create_flow_run",
+                    {"parameters": {"source": str(page), "warehouse": where, "wait_s": WAIT_S}},
+                )["id"]
+                for page in PAGES
+            ]
 
             def both_at_the_lock() -> list[int] | None:
                 pids = [infrastructure_pid(flow_run(server, run)) for run in runs]
@@ -269,8 +309,12 @@ def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
                 waiting = all(names.get(writer_session_name(pid)) is False for pid in pids)
                 return pids if waiting and len(names) == 2 else None
 
-            run_pids = wait_until(both_at_the_lock, AT_LOCK_BUDGET_S,
-                                  "both flow runs waiting for the writer lock", logs)
+            run_pids = wait_until(
+                both_at_the_lock,
+                AT_LOCK_BUDGET_S,
+                "both flow runs waiting for the writer lock",
+                logs,
+            )
             seen = [process_seen(pid) for pid in run_pids]
             both_waiting = time.monotonic()
             catalog.execute("SELECT pg_advisory_unlock(%s)", [shared.lock_key()])
@@ -284,9 +328,12 @@ def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
                     return run_pids[1], run_pids[0]
                 return None
 
-            holder_pid, waiter_pid = wait_until(one_writes_while_the_other_waits,
-                                                RUN_BUDGET_S,
-                                                "one run holding the lock, one waiting", logs)
+            holder_pid, waiter_pid = wait_until(
+                one_writes_while_the_other_waits,
+                RUN_BUDGET_S,
+                "one run holding the lock, one waiting",
+                logs,
+            )
 
         def finished() -> list[dict] | None:
             found = [flow_run(server, run) for run in runs]
@@ -299,9 +346,11 @@ def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
         for machine in machines:
             server.processes.stop(machine.process)
     finished_at = time.monotonic()
-    print(f"workers up {workers_up - started:.1f} s; both runs at the lock "
-          f"{both_waiting - workers_up:.1f} s later; both runs done "
-          f"{finished_at - both_waiting:.1f} s after that; {finished_at - started:.1f} s in all")
+    print(
+        f"workers up {workers_up - started:.1f} s; both runs at the lock "
+        f"{both_waiting - workers_up:.1f} s later; both runs done "
+        f"{finished_at - both_waiting:.1f} s after that; {finished_at - started:.1f} s in all"
+    )
 
     worker_logs = "\n".join(f"--- {log}\n{log_tail(log)}" for log in logs)
     for run in flow_runs:
@@ -327,21 +376,26 @@ def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
 
     # The snapshots are in the order the writers held the lock, and the second writer began
     # only once the first had committed: it waited while the first held the lock.
-    snapshot_of = {pid: int(run["state"]["message"].split("snapshots ")[1].split(",")[0])
-                   for pid, run in zip(run_pids, flow_runs, strict=True)}
+    snapshot_of = {
+        pid: int(run["state"]["message"].split("snapshots ")[1].split(",")[0])
+        for pid, run in zip(run_pids, flow_runs, strict=True)
+    }
     assert snapshot_of[holder_pid] < snapshot_of[waiter_pid], snapshot_of
-    page_of = {pid: Path(run["parameters"]["source"])
-               for pid, run in zip(run_pids, flow_runs, strict=True)}
+    page_of = {
+        pid: Path(run["parameters"]["source"]) for pid, run in zip(run_pids, flow_runs, strict=True)
+    }
 
     folder = location.resolve(where)
     with lake.connect(folder, read_only=True) as connection:
         writes = connection.execute(
             "SELECT d.document_sha256, r.started_at, r.finished_at, r.trigger "
-            "FROM runs r JOIN run_documents d USING (run_id) ORDER BY r.started_at").fetchall()
+            "FROM runs r JOIN run_documents d USING (run_id) ORDER BY r.started_at"
+        ).fetchall()
         found = connection.execute(MEASUREMENTS).fetchall()
         bow_pod16 = connection.execute(BOW_POD16_RESNET_BY_SOURCE).fetchall()
         sources = connection.execute(
-            "SELECT source_id, count(*) FROM measurements GROUP BY ALL ORDER BY ALL").fetchall()
+            "SELECT source_id, count(*) FROM measurements GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
 
     sha256_of = {pid: archive.sha256_of(page.read_bytes()) for pid, page in page_of.items()}
     assert [row[0] for row in writes] == [sha256_of[holder_pid], sha256_of[waiter_pid]], writes
@@ -349,20 +403,25 @@ def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
     assert second_began > first_done, writes
     # Both flow runs had started before the first write began: they overlapped.
     assert all(when(run["start_time"]) < writes[0][1] for run in flow_runs), (
-        [run["start_time"] for run in flow_runs], writes[0][1])
+        [run["start_time"] for run in flow_runs],
+        writes[0][1],
+    )
     assert {row[3] for row in writes} == {"prefect:ingest/one-source"}
 
     # Both sources' values, exactly those of the in-process ingest of the same pages.
     assert found == expected
-    assert sources == [("file-graphcore_performance_results_2023_07.html", GOOD_VALUES),
-                       ("graphcore-performance-results", GOOD_VALUES)]
-    assert bow_pod16 == [("file-graphcore_performance_results_2023_07.html", 44059.0, "items/s"),
-                         ("graphcore-performance-results", 44059.0, "items/s")]
+    assert sources == [
+        ("file-graphcore_performance_results_2023_07.html", GOOD_VALUES),
+        ("graphcore-performance-results", GOOD_VALUES),
+    ]
+    assert bow_pod16 == [
+        ("file-graphcore_performance_results_2023_07.html", 44059.0, "items/s"),
+        ("graphcore-performance-results", 44059.0, "items/s"),
+    ]
 
     # Each machine kept a copy of the page it read, and only that one, in its own folder.
     for process, machine in zip(seen, ran_on, strict=True):
-        kept = {path.name.removesuffix(".zst")
-                for path in machine.data_home.rglob("archive/??/*")}
+        kept = {path.name.removesuffix(".zst") for path in machine.data_home.rglob("archive/??/*")}
         assert kept == {sha256_of[process.pid]}, (machine.name, kept)
 
     # The lock was released: a writer takes it at once.

@@ -17,12 +17,25 @@ from perfledger.schemas.normalize import DocumentContext, normalize_cells
 from perfledger.sources.parse import parse_document
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
-CONTENT_TYPES = {".md": "text/markdown", ".html": "text/html", ".rst": "text/x-rst",
-                 ".txt": "text/plain"}
+CONTENT_TYPES = {
+    ".md": "text/markdown",
+    ".html": "text/html",
+    ".rst": "text/x-rst",
+    ".txt": "text/plain",
+}
 # The columns expected.csv states of each value, and the key a value is found by.
 KEY = ("table_index", "row_number", "column_name", "qualifier")
-STATED = ("raw_value", "metric", "value", "unit", "accelerator", "accelerator_count",
-          "activation_dtype", "statistic", "spread")
+STATED = (
+    "raw_value",
+    "metric",
+    "value",
+    "unit",
+    "accelerator",
+    "accelerator_count",
+    "activation_dtype",
+    "statistic",
+    "spread",
+)
 
 
 def cases() -> list[Path]:
@@ -32,9 +45,16 @@ def cases() -> list[Path]:
 def read_page(case: Path):
     page = next(case.glob("page.*"))
     parsed, layout = parse_document(page.read_bytes(), CONTENT_TYPES[page.suffix])
-    context = DocumentContext(case.name, f"file://{page}", "0" * 64, parsed.metadata.title,
-                              "2024-01-01T00:00:00Z", layout, parsed.metadata.language,
-                              parsed.outline)
+    context = DocumentContext(
+        case.name,
+        f"file://{page}",
+        "0" * 64,
+        parsed.metadata.title,
+        "2024-01-01T00:00:00Z",
+        layout,
+        parsed.metadata.language,
+        parsed.outline,
+    )
     return normalize_cells(parsed.cells, context)
 
 
@@ -77,12 +97,15 @@ def test_a_golden_page_gives_exactly_its_expected_values(case):
         assert not wrong, f"{case.name} {key}: {wrong} where {row}"
     quarantined = sorted(
         (str(q["table_index"]), str(q["row_number"]), q["column_name"], q["raw_value"], q["check"])
-        for q in normalized.quarantine.iter_rows(named=True))
+        for q in normalized.quarantine.iter_rows(named=True)
+    )
     quarantine_file = case / "quarantine.csv"
     if quarantine_file.exists():
         with quarantine_file.open(encoding="utf-8", newline="") as handle:
-            listed = sorted((r["table_index"], r["row_number"], r["column_name"], r["raw_value"],
-                             r["check"]) for r in csv.DictReader(handle))
+            listed = sorted(
+                (r["table_index"], r["row_number"], r["column_name"], r["raw_value"], r["check"])
+                for r in csv.DictReader(handle)
+            )
     else:
         listed = []
     assert quarantined == listed

@@ -57,14 +57,14 @@ def test_a_document_over_the_size_budget_is_archived_unread(tmp_path, monkeypatc
     summary = pipeline.ingest([str(folder)], tmp_path / "warehouse")
     assert summary.total("values_added") == GOOD_VALUES
     assert f"over the 100,000-byte budget ({budget.MAX_BYTES_ENV})" in failure_of(summary)
-    stored = archive.read(lake.archive_dir(tmp_path / "warehouse"),
-                          archive.sha256_of(big.encode()))
+    stored = archive.read(lake.archive_dir(tmp_path / "warehouse"), archive.sha256_of(big.encode()))
     assert stored == big.encode()
 
 
 @pytest.mark.parametrize("isolate_above", ["1_000_000", "1"], ids=["in-process", "worker"])
-def test_a_document_out_of_time_is_stopped_and_the_run_goes_on(tmp_path, monkeypatch,
-                                                               isolate_above):
+def test_a_document_out_of_time_is_stopped_and_the_run_goes_on(
+    tmp_path, monkeypatch, isolate_above
+):
     monkeypatch.setenv(budget.TIMEOUT_ENV, "0.5")
     monkeypatch.setenv(budget.ISOLATE_ENV, isolate_above)
     slow = slow_markdown(4_000)  # about 5 s of work
@@ -100,13 +100,15 @@ def test_budgets_hold_for_documents_read_on_a_task_thread(tmp_path, monkeypatch)
     monkeypatch.setenv(budget.ISOLATE_ENV, "1_000_000")
     monkeypatch.setenv(budget.MAX_BYTES_ENV, "1_000_000")
     big = html_page(html_table([("ResNet-50 v1.5", "Bow Pod16", "1,000")]) + "<p>x</p>" * 150_000)
-    folder = write_documents(tmp_path / "documents", {"slow.md": slow_markdown(4_000),
-                                                      "big.html": big.encode()})
+    folder = write_documents(
+        tmp_path / "documents", {"slow.md": slow_markdown(4_000), "big.html": big.encode()}
+    )
     os.utime(folder / "good-page.txt", (time.time() + 60,) * 2)  # read after the others
     threads: set[str] = set()
     started = time.monotonic()
-    summary = pipeline.ingest([str(folder)], tmp_path / "warehouse",
-                              prepare_stage=on_a_task_thread(threads))
+    summary = pipeline.ingest(
+        [str(folder)], tmp_path / "warehouse", prepare_stage=on_a_task_thread(threads)
+    )
     assert time.monotonic() - started < 30
     assert threads and all(name.startswith("task-runner") for name in threads), threads
     failures = {Path(f.message.split(": ", 1)[0]).name: f.message for f in summary.failures}
@@ -129,8 +131,11 @@ def test_the_time_budget_holds_on_a_task_thread_of_a_daemonic_process(tmp_path, 
     folder = write_documents(tmp_path / "documents", {"slow.md": slow_markdown(2_000)})
     context = multiprocessing.get_context("spawn")
     answers = context.Queue()
-    process = context.Process(target=ingest_on_a_task_thread, daemon=True,
-                              args=(str(folder), str(tmp_path / "warehouse"), answers))
+    process = context.Process(
+        target=ingest_on_a_task_thread,
+        daemon=True,
+        args=(str(folder), str(tmp_path / "warehouse"), answers),
+    )
     process.start()
     try:
         seconds, failures = answers.get(timeout=300)
@@ -164,24 +169,29 @@ def test_a_document_over_the_memory_budget_fails_alone(tmp_path, monkeypatch, pa
         monkeypatch.setattr(readers, "PARALLEL_FROM", 2)
     paths: list[str] = []
     monkeypatch.setattr(readers, "_read_here", recorded(readers._read_here, paths, "worker"))
-    monkeypatch.setattr(readers, "_read_in_workers",
-                        recorded(readers._read_in_workers, paths, "readers"))
-    folder = write_documents(tmp_path / "documents",
-                             {"table.html": big_page(0, table_rows=300_000)})
+    monkeypatch.setattr(
+        readers, "_read_in_workers", recorded(readers._read_in_workers, paths, "readers")
+    )
+    folder = write_documents(
+        tmp_path / "documents", {"table.html": big_page(0, table_rows=300_000)}
+    )
     shutil.copy(HTML_PAGE, folder / "results.html")
     summary = pipeline.ingest([str(folder)], tmp_path / "warehouse")
     budget.stop_workers()
     assert [failure.message for failure in summary.failures] == [
         f"{folder / 'table.html'}: reading the document needed more than its 450 MB memory "
-        f"budget ({budget.MEMORY_ENV}) and was stopped; it is archived but was not parsed"]
+        f"budget ({budget.MEMORY_ENV}) and was stopped; it is archived but was not parsed"
+    ]
     assert summary.total("values_added") == 2 * GOOD_VALUES
     assert paths == [path]
 
 
 def test_a_budget_set_wrong_stops_the_run_with_a_clear_message(tmp_path):
-    result = CliRunner().invoke(main, ["ingest", str(GOOD_PAGE), "--warehouse",
-                                       str(tmp_path / "warehouse")],
-                                env={budget.TIMEOUT_ENV: "a minute"})
+    result = CliRunner().invoke(
+        main,
+        ["ingest", str(GOOD_PAGE), "--warehouse", str(tmp_path / "warehouse")],
+        env={budget.TIMEOUT_ENV: "a minute"},
+    )
     assert result.exit_code == 2
     assert "PERFLEDGER_DOCUMENT_TIMEOUT_S must be a number, not 'a minute'" in result.output
 
@@ -226,21 +236,32 @@ def test_a_script_without_a_main_guard_runs_once(tmp_path):
         "print(run_within_budget(jobs.process_id, size=1, budget=Budget(isolate_above_bytes=0)))\n",
         encoding="utf-8",
     )
-    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                            timeout=120, cwd=tmp_path)
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("script body") == 1
 
 
-def measure(tmp_path: Path, page: bytes, env: dict | None = None,
-            others: tuple[Path, ...] = ()) -> dict:
+def measure(
+    tmp_path: Path, page: bytes, env: dict | None = None, others: tuple[Path, ...] = ()
+) -> dict:
     """Ingest `page` (and `others`, read after it) in a process of its own: the outcome and
     the peak memory of the run and of its document worker."""
     (tmp_path / "page.html").write_bytes(page)
     result = subprocess.run(
-        [sys.executable, "-m", "tests.reliability.measure", str(tmp_path / "warehouse"),
-         str(tmp_path / "page.html"), *map(str, others)],
-        capture_output=True, text=True, timeout=600, cwd=PROJECT_ROOT,
+        [
+            sys.executable,
+            "-m",
+            "tests.reliability.measure",
+            str(tmp_path / "warehouse"),
+            str(tmp_path / "page.html"),
+            *map(str, others),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=PROJECT_ROOT,
         env={**os.environ, **(env or {})},
     )
     assert result.returncode == 0, result.stderr
@@ -282,14 +303,17 @@ def test_a_46_mb_table_over_its_time_budget_fails_alone(tmp_path):
     outcome is that its worker is stopped at the deadline and it fails with the time reason,
     while the page read with it loads. (It loading instead would mean the deadline did not
     hold.) Its memory stays within the budget's while it is read."""
-    outcome = measure(tmp_path, big_page(0, table_rows=700_000), {budget.TIMEOUT_ENV: "2"},
-                      others=(GOOD_PAGE,))
+    outcome = measure(
+        tmp_path, big_page(0, table_rows=700_000), {budget.TIMEOUT_ENV: "2"}, others=(GOOD_PAGE,)
+    )
     assert outcome["statuses"] == ["failed", "new"]
     assert outcome["values_added"] == GOOD_VALUES
     (failure,) = outcome["failures"]
-    assert failure.endswith("page.html: reading the document took longer than its 2 s budget "
-                            f"({budget.TIMEOUT_ENV}) and was stopped; it is archived but was "
-                            "not parsed"), failure
+    assert failure.endswith(
+        "page.html: reading the document took longer than its 2 s budget "
+        f"({budget.TIMEOUT_ENV}) and was stopped; it is archived but was "
+        "not parsed"
+    ), failure
     assert outcome["worker_peak_mb"] > 0  # it was read in a worker, which was stopped
     assert outcome["worker_peak_mb"] <= Budget().memory_mb + 512  # read every 0.1 s
     assert outcome["peak_mb"] < 4_000

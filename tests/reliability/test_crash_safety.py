@@ -48,14 +48,28 @@ def new_pages(tmp_path) -> Path:
     return folder
 
 
-def start_ingest(warehouse: Path, *targets: str, env: dict | None = None,
-                 options: tuple[str, ...] = ()) -> subprocess.Popen:
+def start_ingest(
+    warehouse: Path, *targets: str, env: dict | None = None, options: tuple[str, ...] = ()
+) -> subprocess.Popen:
     """`perfledger ingest` in a process group of its own, so a kill reaches all of it."""
     return subprocess.Popen(
-        [sys.executable, "-m", "perfledger", "ingest", *targets, "--warehouse", str(warehouse),
-         "--quiet", *options],
-        cwd=PROJECT_ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "perfledger",
+            "ingest",
+            *targets,
+            "--warehouse",
+            str(warehouse),
+            "--quiet",
+            *options,
+        ],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
 
 
@@ -79,8 +93,10 @@ def kill(process: subprocess.Popen) -> None:
 
 
 def values(warehouse: Path) -> list[tuple]:
-    return query.run_sql(warehouse, "SELECT source_id, measurement_key, value, raw_value "
-                                    "FROM measurements ORDER BY ALL")[1]
+    return query.run_sql(
+        warehouse,
+        "SELECT source_id, measurement_key, value, raw_value FROM measurements ORDER BY ALL",
+    )[1]
 
 
 def last_snapshot(warehouse: Path) -> int:
@@ -150,9 +166,13 @@ def _orphaned_files(warehouse: Path) -> list[str]:
     """Data files on disk that no snapshot refers to, whatever their age."""
     connection = lake.connect(warehouse, views=False)
     try:
-        return [row[0] for row in connection.execute(
-            "SELECT * FROM ducklake_delete_orphaned_files('lake', dry_run => true, "
-            "older_than => now() + INTERVAL 1 DAY)").fetchall()]
+        return [
+            row[0]
+            for row in connection.execute(
+                "SELECT * FROM ducklake_delete_orphaned_files('lake', dry_run => true, "
+                "older_than => now() + INTERVAL 1 DAY)"
+            ).fetchall()
+        ]
     finally:
         connection.close()
 
@@ -160,8 +180,9 @@ def _orphaned_files(warehouse: Path) -> list[str]:
 def test_a_run_killed_while_it_merges_keeps_its_commit_and_every_snapshot(warehouse, new_pages):
     before, snapshot = values(warehouse), last_snapshot(warehouse)
     assert _orphaned_files(warehouse) == []
-    process = start_ingest(warehouse, str(new_pages),
-                           env={budget.PAUSE_ENV: "merge", compaction.EVERY_ENV: "1"})
+    process = start_ingest(
+        warehouse, str(new_pages), env={budget.PAUSE_ENV: "merge", compaction.EVERY_ENV: "1"}
+    )
     wait_for_line(process, "paused at merge")
     kill(process)
 
@@ -171,8 +192,14 @@ def test_a_run_killed_while_it_merges_keeps_its_commit_and_every_snapshot(wareho
     now = values(warehouse)
     assert len(now) == GOOD_VALUES + NEW_VALUES
     assert [row for row in now if row[0] == before[0][0]] == before
-    assert query.run_sql(warehouse, "SELECT source_id, measurement_key, value, raw_value "
-                                    "FROM measurements ORDER BY ALL", str(snapshot))[1] == before
+    assert (
+        query.run_sql(
+            warehouse,
+            "SELECT source_id, measurement_key, value, raw_value FROM measurements ORDER BY ALL",
+            str(snapshot),
+        )[1]
+        == before
+    )
     # The merge's files were written, never committed: the next merge leaves them a day,
     # then deletes them.
     orphans = _orphaned_files(warehouse)
@@ -193,13 +220,22 @@ def test_a_run_killed_while_it_merges_keeps_its_commit_and_every_snapshot(wareho
         connection.close()
     assert not any(Path(name).exists() for name in orphans)
     assert values(warehouse) == now
-    assert query.run_sql(warehouse, "SELECT source_id, measurement_key, value, raw_value "
-                                    "FROM measurements ORDER BY ALL", str(snapshot))[1] == before
+    assert (
+        query.run_sql(
+            warehouse,
+            "SELECT source_id, measurement_key, value, raw_value FROM measurements ORDER BY ALL",
+            str(snapshot),
+        )[1]
+        == before
+    )
 
 
 def test_two_ingests_at_once_one_writes_and_the_other_waits_or_stops(warehouse, new_pages):
-    first = start_ingest(warehouse, str(new_pages),
-                         env={budget.PAUSE_ENV: "collected", budget.PAUSE_SECONDS_ENV: "6"})
+    first = start_ingest(
+        warehouse,
+        str(new_pages),
+        env={budget.PAUSE_ENV: "collected", budget.PAUSE_SECONDS_ENV: "6"},
+    )
     wait_for_line(first, "paused at collected")
     refused = start_ingest(warehouse, str(GOOD_PAGE))
     waiting = start_ingest(warehouse, str(GOOD_PAGE), options=("--wait", "120"))
@@ -235,11 +271,19 @@ def test_a_reader_during_a_write_sees_one_snapshot_whole(warehouse, new_pages):
     transaction, so that readers are sure to read then."""
     before = reading(warehouse)
     last, snapshots, values_before, sources, runs, documents = before
-    after = (last + 1, snapshots + 1, values_before + NEW_VALUES, sources + 2, runs + 1,
-             documents + 2)
-    writer = start_ingest(warehouse, str(new_pages),
-                          env={budget.PAUSE_ENV: "load", budget.PAUSE_SECONDS_ENV: "3",
-                               compaction.EVERY_ENV: "0"})
+    after = (
+        last + 1,
+        snapshots + 1,
+        values_before + NEW_VALUES,
+        sources + 2,
+        runs + 1,
+        documents + 2,
+    )
+    writer = start_ingest(
+        warehouse,
+        str(new_pages),
+        env={budget.PAUSE_ENV: "load", budget.PAUSE_SECONDS_ENV: "3", compaction.EVERY_ENV: "0"},
+    )
     seen: list[list[tuple]] = [[], []]
     errors: list[str] = []
 
@@ -253,8 +297,7 @@ def test_a_reader_during_a_write_sees_one_snapshot_whole(warehouse, new_pages):
             if not running:  # this reading began once the writer had exited
                 return
 
-    readers = [threading.Thread(target=read_while_writing, args=(readings,))
-               for readings in seen]
+    readers = [threading.Thread(target=read_while_writing, args=(readings,)) for readings in seen]
     for reader in readers:
         reader.start()
     try:
@@ -271,6 +314,7 @@ def test_a_reader_during_a_write_sees_one_snapshot_whole(warehouse, new_pages):
         assert readings[0] == before and readings[-1] == after, readings
         assert readings == sorted(readings), readings  # never back to the older snapshot
     for snapshot, _, count, *_ in {*seen[0], *seen[1]}:
-        assert query.run_sql(warehouse, "SELECT count(*) FROM measurements",
-                             str(snapshot))[1] == [(count,)]
+        assert query.run_sql(warehouse, "SELECT count(*) FROM measurements", str(snapshot))[1] == [
+            (count,)
+        ]
     assert catalog_is_sound(warehouse)

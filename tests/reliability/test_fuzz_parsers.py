@@ -30,25 +30,53 @@ from tests.reliability.hostile import all_hostile
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-HEADERS = ("Model", "Platform", "Precision", "Throughput (items/sec)", "Batch Size",
-           "Latency (ms)", "SDK Version", "Framework", "Time to Train (mins)", "Dataset")
+HEADERS = (
+    "Model",
+    "Platform",
+    "Precision",
+    "Throughput (items/sec)",
+    "Batch Size",
+    "Latency (ms)",
+    "SDK Version",
+    "Framework",
+    "Time to Train (mins)",
+    "Dataset",
+)
 LINE_BREAKS = ("\n", "\r\n", "\r", "\u2028", "\x0c")
-CONTEXT = DocumentContext("fuzz", "https://example.invalid/", "0" * 64, None,
-                          "2024-01-01T00:00:00Z", "fuzz/1")
+CONTEXT = DocumentContext(
+    "fuzz", "https://example.invalid/", "0" * 64, None, "2024-01-01T00:00:00Z", "fuzz/1"
+)
 
 # Cell text: digits, separators and words that look like values, plus the Unicode a page
 # may hold (no-break and thin spaces, zero-width and bidi marks, full-width digits).
-cell_alphabet = st.sampled_from(list("0123456789,.  %xkms-~aAbBzZ") + [
-    "\u00a0", "\u2009", "\u200b", "\u202e", "\uff11", "\u00b9", "*", "Bow Pod16 ", "ResNet-50 ",
-    "A100", "16.16", "N/A", "\u2013",
-])
+cell_alphabet = st.sampled_from(
+    list("0123456789,.  %xkms-~aAbBzZ")
+    + [
+        "\u00a0",
+        "\u2009",
+        "\u200b",
+        "\u202e",
+        "\uff11",
+        "\u00b9",
+        "*",
+        "Bow Pod16 ",
+        "ResNet-50 ",
+        "A100",
+        "16.16",
+        "N/A",
+        "\u2013",
+    ]
+)
 cell_texts = st.lists(cell_alphabet, max_size=12).map("".join)
 plain_floats = st.floats(min_value=0, max_value=1e12, allow_nan=False, allow_infinity=False)
 
 
 def evaluate(expression: pl.Expr, texts: list[str | None]) -> list:
-    return pl.DataFrame({"text": texts}, schema={"text": pl.String}).select(
-        expression.alias("out"))["out"].to_list()
+    return (
+        pl.DataFrame({"text": texts}, schema={"text": pl.String})
+        .select(expression.alias("out"))["out"]
+        .to_list()
+    )
 
 
 def column(expression_of) -> pl.Expr:
@@ -61,8 +89,11 @@ def column(expression_of) -> pl.Expr:
 @st.composite
 def text_captures(draw) -> str:
     header = draw(st.lists(st.sampled_from(HEADERS), min_size=3, max_size=6, unique=True))
-    rows = draw(st.lists(st.lists(cell_texts, min_size=len(header) - 1, max_size=len(header) + 1),
-                         max_size=6))
+    rows = draw(
+        st.lists(
+            st.lists(cell_texts, min_size=len(header) - 1, max_size=len(header) + 1), max_size=6
+        )
+    )
     lines = [draw(cell_texts), "", *header] + [cell for row in rows for cell in row]
     lines += draw(st.lists(st.one_of(cell_texts, st.just("")), max_size=4))
     cut = draw(st.integers(min_value=0, max_value=len(lines)))
@@ -83,8 +114,11 @@ def test_text_capture_cells_are_lines_of_the_input(text):
 
 # ---- HTML tables ------------------------------------------------------------------------
 
-span_values = st.one_of(st.none(), st.integers(min_value=-3, max_value=3000).map(str),
-                        st.sampled_from(["", "x", " 2 ", "1e9", "9" * 5000, "0", "-1"]))
+span_values = st.one_of(
+    st.none(),
+    st.integers(min_value=-3, max_value=3000).map(str),
+    st.sampled_from(["", "x", " 2 ", "1e9", "9" * 5000, "0", "-1"]),
+)
 
 
 @st.composite
@@ -94,18 +128,35 @@ def html_tables(draw) -> tuple[str, set[str], bool]:
     def cell(tag: str) -> str:
         text = draw(cell_texts)
         texts.add(collapse_space(text))
-        spans = "".join(f' {name}="{html.escape(value)}"'
-                        for name in ("colspan", "rowspan")
-                        if (value := draw(span_values)) is not None)
+        spans = "".join(
+            f' {name}="{html.escape(value)}"'
+            for name in ("colspan", "rowspan")
+            if (value := draw(span_values)) is not None
+        )
         return f"<{tag}{spans}>{html.escape(text)}</{tag}>"
 
     header = "<tr>" + "".join(cell("th") for _ in range(draw(st.integers(2, 5)))) + "</tr>"
-    rows = ["<tr>" + "".join(cell(draw(st.sampled_from(["td", "td", "th"])))
-                             for _ in range(draw(st.integers(0, 6)))) + "</tr>"
-            for _ in range(draw(st.integers(0, 6)))]
+    rows = [
+        "<tr>"
+        + "".join(
+            cell(draw(st.sampled_from(["td", "td", "th"]))) for _ in range(draw(st.integers(0, 6)))
+        )
+        + "</tr>"
+        for _ in range(draw(st.integers(0, 6)))
+    ]
     table = "<table>" + header + "".join(rows) + "</table>"
-    wrapper = draw(st.sampled_from(["{}", "<div>{}</div>", "<!-- {} -->{}", "<script>{}</script>{}",
-                                    "<table><tr><td>{}</td></tr></table>", "{}<p>after"]))
+    wrapper = draw(
+        st.sampled_from(
+            [
+                "{}",
+                "<div>{}</div>",
+                "<!-- {} -->{}",
+                "<script>{}</script>{}",
+                "<table><tr><td>{}</td></tr></table>",
+                "{}<p>after",
+            ]
+        )
+    )
     page = wrapper.replace("{}", table)
     cut = draw(st.integers(min_value=len(page) // 2, max_value=len(page)))
     truncated = cut < len(page) and draw(st.booleans())
@@ -140,8 +191,11 @@ pipe_cell_texts = cell_texts.map(lambda text: text.replace("*", "").strip(" \t")
 def pipe_tables(draw) -> tuple[str, set[str]]:
     width = draw(st.integers(1, 5))
     header = draw(st.lists(st.sampled_from(HEADERS), min_size=width, max_size=width))
-    rows = draw(st.lists(st.lists(pipe_cell_texts, min_size=max(1, width - 1),
-                                  max_size=width + 1), max_size=6))
+    rows = draw(
+        st.lists(
+            st.lists(pipe_cell_texts, min_size=max(1, width - 1), max_size=width + 1), max_size=6
+        )
+    )
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n", {cell for row in rows for cell in row}
@@ -168,8 +222,13 @@ def test_pipe_table_parser_takes_any_markdown(text):
 
 
 @FAST
-@given(plain_floats, st.integers(0, 4), st.sampled_from([",", " ", "'", "\u00a0", "\u2009"]),
-       st.sampled_from(["", "-", "~", "\u2248 "]), st.sampled_from(["", "\u00b9", "*", "\u2020"]))
+@given(
+    plain_floats,
+    st.integers(0, 4),
+    st.sampled_from([",", " ", "'", "\u00a0", "\u2009"]),
+    st.sampled_from(["", "-", "~", "\u2248 "]),
+    st.sampled_from(["", "\u00b9", "*", "\u2020"]),
+)
 def test_a_formatted_number_reads_back(value, decimals, separator, prefix, footnote):
     printed = f"{value:,.{decimals}f}"
     expected = float(printed.replace(",", ""))
@@ -193,12 +252,17 @@ def test_a_written_duration_reads_back(days, hours, minutes, seconds):
     clock = f"{hours}:{minutes:02d}:{seconds:02d}"
     durations = column(lambda text: parse_duration_seconds(text, pl.lit(None, pl.Float64)))
     assert evaluate(durations, [spelled, clock]) == [
-        days * 86400 + hours * 3600 + minutes * 60 + seconds, hours * 3600 + minutes * 60 + seconds]
+        days * 86400 + hours * 3600 + minutes * 60 + seconds,
+        hours * 3600 + minutes * 60 + seconds,
+    ]
 
 
 @FAST
-@given(st.sampled_from(["8", "16", "32"]), st.sampled_from(["8", "16", "32"]),
-       st.sampled_from([".", "/", " . "]))
+@given(
+    st.sampled_from(["8", "16", "32"]),
+    st.sampled_from(["8", "16", "32"]),
+    st.sampled_from([".", "/", " . "]),
+)
 def test_a_precision_pair_splits_into_its_two_types(activation, weight, separator):
     activations, weights = split_precision(pl.col("text"))
     assert evaluate(activations, [activation + separator + weight]) == [f"fp{activation}"]
@@ -211,7 +275,12 @@ def test_no_text_makes_a_number_parser_raise(texts):
     activations, weights = split_precision(pl.col("text"))
     score, rest = leading_number_and_rest(pl.col("text"))
     expressions = [
-        column(parse_number), column(is_empty_cell), activations, weights, score, rest,
+        column(parse_number),
+        column(is_empty_cell),
+        activations,
+        weights,
+        score,
+        rest,
         column(lambda text: parse_duration_seconds(text, pl.lit(60.0))),
     ]
     for expression in expressions:
@@ -225,8 +294,10 @@ def test_no_text_makes_a_number_parser_raise(texts):
 
 
 @FAST
-@given(st.binary(max_size=400), st.sampled_from([None, "text/html; charset=utf-16",
-                                                 "text/plain; charset=shift_jis", "x"]))
+@given(
+    st.binary(max_size=400),
+    st.sampled_from([None, "text/html; charset=utf-16", "text/plain; charset=shift_jis", "x"]),
+)
 def test_any_bytes_decode_or_are_refused(data, content_type):
     try:
         text, encoding = decode_document(data, content_type)

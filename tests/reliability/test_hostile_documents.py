@@ -48,11 +48,11 @@ OUTCOME_QUERIES = {
     "counts": "SELECT source_id, model, accelerator_count FROM measurements ORDER BY ALL",
     "raw_cells": "SELECT DISTINCT raw_value FROM lake.main.cells",
     "checks": "SELECT source_id, stage || ':' || \"check\", count(*), bool_and(reason <> '') "
-              "FROM quarantine GROUP BY ALL",
+    "FROM quarantine GROUP BY ALL",
     "status": "SELECT source_id, status FROM lake.main.run_documents",
     "errors": "SELECT source_id, stage, reason FROM lake.main.document_errors",
     "tables": "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'lake' "
-              "AND table_schema = 'main' AND table_type = 'BASE TABLE'",
+    "AND table_schema = 'main' AND table_type = 'BASE TABLE'",
 }
 
 
@@ -124,12 +124,14 @@ def test_the_run_summary_counts_each_outcome(hostile_run):
     summary = hostile_run.summary
     quarantined = Counter()
     for case in CASES:
-        quarantined.update({check: n for check, n in case.checks.items()
-                            if not check.startswith("claims:")})
+        quarantined.update(
+            {check: n for check, n in case.checks.items() if not check.startswith("claims:")}
+        )
     assert len(summary.runs) == 1 and summary.runs[0].snapshot_id is not None
     assert summary.documents_read == len(CASES) + 1
     assert sorted(failure.source_id for failure in summary.failures) == sorted(
-        source_of(case) for case in CASES if case.error)
+        source_of(case) for case in CASES if case.error
+    )
     assert summary.count_status("new") == len(CASES) + 1 - len(summary.failures)
     assert summary.total("values_added") == GOOD_VALUES + sum(len(c.values) for c in CASES)
     assert summary.total("values_quarantined") == sum(quarantined.values())
@@ -151,8 +153,11 @@ def test_a_truncated_page_loads_its_complete_rows_only(hostile_run):
 def test_external_entities_are_never_resolved(hostile_run):
     secret = PASSWD.read_text(encoding="utf-8").splitlines()[0]
     parsed, _layout = parse_document(entity_expansion().data, "application/xhtml+xml")
-    texts = [*parsed.cells["raw_value"].to_list(), *(text for _, text in parsed.prose),
-             parsed.metadata.title or ""]
+    texts = [
+        *parsed.cells["raw_value"].to_list(),
+        *(text for _, text in parsed.prose),
+        parsed.metadata.title or "",
+    ]
     assert not any(secret in text for text in texts)
     assert all(len(text) < 1_000 for text in texts)  # "&lol9;" stayed six characters
     tables = [name for (name,) in hostile_run.rows["tables"]]
@@ -164,16 +169,26 @@ def test_external_entities_are_never_resolved(hostile_run):
 def test_formula_and_sql_text_is_stored_verbatim_and_stays_inert(hostile_run, tmp_path):
     warehouse = hostile_run.warehouse
     assert len(hostile_run.rows["measurement_values"]) > GOOD_VALUES  # the table still exists
-    raw = query.run_sql(warehouse, "SELECT raw_value FROM quarantine "
-                                   "WHERE source_id = 'file-formulas.html' ORDER BY raw_value")[1]
+    raw = query.run_sql(
+        warehouse,
+        "SELECT raw_value FROM quarantine "
+        "WHERE source_id = 'file-formulas.html' ORDER BY raw_value",
+    )[1]
     assert raw == sorted([(FORMULA,), (SQL_TEXT,)])
     models = {model for model, _, _ in rows_of(hostile_run, "values", "file-formulas.html")}
     assert models == {FORMULA, "@SUM(1+1)", SQL_TEXT}
 
-    output = run_cli("sql", "SELECT model FROM measurements WHERE source_id = 'file-formulas.html' "
-                            "ORDER BY model", "--format", "csv", "--warehouse", str(warehouse))
+    output = run_cli(
+        "sql",
+        "SELECT model FROM measurements WHERE source_id = 'file-formulas.html' ORDER BY model",
+        "--format",
+        "csv",
+        "--warehouse",
+        str(warehouse),
+    )
     assert sorted(row[0] for row in csv.reader(io.StringIO(output))) == sorted(
-        ["model", "'" + FORMULA, "'@SUM(1+1)", SQL_TEXT])
+        ["model", "'" + FORMULA, "'@SUM(1+1)", SQL_TEXT]
+    )
 
     run_cli("export", str(tmp_path / "export"), "--format", "csv", "--warehouse", str(warehouse))
     with (tmp_path / "export" / "measurements.csv").open(encoding="utf-8", newline="") as handle:

@@ -51,20 +51,26 @@ def secret_csv(tmp_path_factory) -> Path:
 
 def statement_refused(kind: str) -> str:
     """The statement check's refusal (warehouse/query.py, check_read_only)."""
-    return (f"`perfledger sql` only reads, but the SQL holds a {kind} statement; the "
-            "warehouse is changed only by `perfledger ingest`")
+    return (
+        f"`perfledger sql` only reads, but the SQL holds a {kind} statement; the "
+        "warehouse is changed only by `perfledger ingest`"
+    )
 
 
 def function_refused(name: str) -> str:
     """The function check's refusal (warehouse/query.py, check_functions)."""
-    return (f"`perfledger sql` does not run {name}: ad-hoc SQL reads the warehouse's views "
-            "and tables, never other files, and never changes them")
+    return (
+        f"`perfledger sql` does not run {name}: ad-hoc SQL reads the warehouse's views "
+        "and tables, never other files, and never changes them"
+    )
 
 
 def file_refused(path: object) -> str:
     """DuckDB's refusal once the session is locked down (warehouse/query.py, lock_down)."""
-    return (f'Permission Error: Cannot access file "{path}" - file system operations are '
-            "disabled by configuration")
+    return (
+        f'Permission Error: Cannot access file "{path}" - file system operations are '
+        "disabled by configuration"
+    )
 
 
 def warehouse_state(warehouse: Path) -> tuple:
@@ -73,13 +79,18 @@ def warehouse_state(warehouse: Path) -> tuple:
     catalog = lake.catalog_path(warehouse)
     with contextlib.closing(sqlite3.connect(f"file:{catalog}?mode=ro", uri=True)) as database:
         snapshots = database.execute(
-            "SELECT count(*), max(snapshot_id) FROM ducklake_snapshot").fetchall()
+            "SELECT count(*), max(snapshot_id) FROM ducklake_snapshot"
+        ).fetchall()
         rows = database.execute(
             "SELECT t.table_name, s.record_count FROM ducklake_table_stats s "
             "JOIN ducklake_table t USING (table_id) WHERE t.end_snapshot IS NULL "
-            "ORDER BY 1").fetchall()
-    files = sorted((path.relative_to(warehouse).as_posix(), path.stat().st_size)
-                   for path in warehouse.rglob("*") if path.is_file())
+            "ORDER BY 1"
+        ).fetchall()
+    files = sorted(
+        (path.relative_to(warehouse).as_posix(), path.stat().st_size)
+        for path in warehouse.rglob("*")
+        if path.is_file()
+    )
     return snapshots, rows, archive.sha256_of(catalog.read_bytes()), files
 
 
@@ -89,22 +100,32 @@ AD_HOC_SQL = [
     (f"SELECT * FROM read_csv('{PASSWD}')", file_refused(PASSWD)),
     (f"SELECT * FROM read_text('{PASSWD}')", file_refused(PASSWD)),
     (f"SELECT * FROM read_blob('{PASSWD}')", file_refused(PASSWD)),
-    (f"SELECT content FROM read_text('{PASSWD}') UNION ALL SELECT model FROM measurements",
-     file_refused(PASSWD)),
+    (
+        f"SELECT content FROM read_text('{PASSWD}') UNION ALL SELECT model FROM measurements",
+        file_refused(PASSWD),
+    ),
     ("SELECT * FROM glob('/etc/*')", file_refused("/etc/*")),
     # Locked down, DuckDB no longer reads a quoted path as a file: it is a table name.
     (f"SELECT * FROM '{PASSWD}'", f"Catalog Error: Table with name {PASSWD} does not exist!"),
     ("SELECT * FROM '{csv}'", file_refused("{csv}")),
     ("SELECT * FROM sqlite_scan('{secret}', 'visits')", function_refused("sqlite_scan")),
     ("SELECT * FROM sqlite_attach('{secret}')", function_refused("sqlite_attach")),
-    ("SELECT * FROM query('SELECT * FROM sqlite_scan(''{secret}'', ''visits'')')",
-     function_refused("query")),
-    ("SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))",
-     function_refused("json_execute_serialized_sql")),
-    ("EXPLAIN ANALYZE SELECT * FROM sqlite_scan('{secret}', 'visits')",
-     function_refused("sqlite_scan")),
-    ("SELECT * FROM ducklake_cleanup_old_files('lake', cleanup_all => true)",
-     function_refused("ducklake_cleanup_old_files")),
+    (
+        "SELECT * FROM query('SELECT * FROM sqlite_scan(''{secret}'', ''visits'')')",
+        function_refused("query"),
+    ),
+    (
+        "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))",
+        function_refused("json_execute_serialized_sql"),
+    ),
+    (
+        "EXPLAIN ANALYZE SELECT * FROM sqlite_scan('{secret}', 'visits')",
+        function_refused("sqlite_scan"),
+    ),
+    (
+        "SELECT * FROM ducklake_cleanup_old_files('lake', cleanup_all => true)",
+        function_refused("ducklake_cleanup_old_files"),
+    ),
     ("COPY (SELECT * FROM measurements) TO '{outside}'", statement_refused("COPY")),
     ("ATTACH '{outside}' AS other", statement_refused("ATTACH")),
     ("INSTALL httpfs", statement_refused("LOAD")),  # DuckDB's type for INSTALL too
@@ -115,8 +136,9 @@ AD_HOC_SQL = [
 
 
 @pytest.mark.parametrize(("sql", "refusal"), AD_HOC_SQL)
-def test_ad_hoc_sql_cannot_reach_past_the_warehouse(demo_warehouse, secret_database, secret_csv,
-                                                    tmp_path, sql, refusal):
+def test_ad_hoc_sql_cannot_reach_past_the_warehouse(
+    demo_warehouse, secret_database, secret_csv, tmp_path, sql, refusal
+):
     outside = tmp_path / "copied.csv"
     names = {"secret": secret_database, "outside": outside, "csv": secret_csv}
     sql, refusal = sql.format(**names), refusal.format(**names)
@@ -139,20 +161,29 @@ LOCKED_SESSION = [
     ("SELECT * FROM '{csv}'", file_refused("{csv}")),
     ("COPY (SELECT * FROM measurements) TO '{outside}'", file_refused("{outside}")),
     ("ATTACH '{outside}' AS other", file_refused("{outside}")),
-    ("LOAD httpfs", "Permission Error: Loading external extensions is disabled through "
-                    "configuration"),
-    ("SET enable_external_access = true", 'Cannot change configuration option '
-                                          '"enable_external_access" - the configuration has '
-                                          'been locked'),
-    ("CREATE TABLE lake.main.x AS SELECT 1", 'Cannot execute statement of type "CREATE" on '
-                                             'database "lake" which is attached in read-only '
-                                             'mode!'),
+    (
+        "LOAD httpfs",
+        "Permission Error: Loading external extensions is disabled through configuration",
+    ),
+    (
+        "SET enable_external_access = true",
+        "Cannot change configuration option "
+        '"enable_external_access" - the configuration has '
+        "been locked",
+    ),
+    (
+        "CREATE TABLE lake.main.x AS SELECT 1",
+        'Cannot execute statement of type "CREATE" on '
+        'database "lake" which is attached in read-only '
+        "mode!",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("sql", "refusal"), LOCKED_SESSION)
-def test_the_ad_hoc_session_is_locked_behind_the_checks(demo_warehouse, secret_csv, tmp_path,
-                                                       sql, refusal):
+def test_the_ad_hoc_session_is_locked_behind_the_checks(
+    demo_warehouse, secret_csv, tmp_path, sql, refusal
+):
     outside = tmp_path / "copied.csv"
     names = {"outside": outside, "csv": secret_csv}
     sql, refusal = sql.format(**names), refusal.format(**names)
@@ -169,8 +200,10 @@ def test_the_ad_hoc_session_is_locked_behind_the_checks(demo_warehouse, secret_c
 
 
 def test_the_shell_is_locked_down_as_well(demo_warehouse, secret_database):
-    script = (f"SELECT * FROM read_text('{PASSWD}');\n"
-              f"SELECT * FROM sqlite_scan('{secret_database}', 'visits');\n")
+    script = (
+        f"SELECT * FROM read_text('{PASSWD}');\n"
+        f"SELECT * FROM sqlite_scan('{secret_database}', 'visits');\n"
+    )
     result = run_cli("shell", "--warehouse", str(demo_warehouse), stdin=script)
     assert result.exit_code == 1
     assert "root:" not in result.output and SECRET not in result.output
@@ -241,40 +274,81 @@ def test_a_crafted_results_tree_manifest_writes_nothing_outside(tmp_path, monkey
         "Graphcore/../../climbed.sh": sha256,  # out through a folder of its own
         "Graphcore/systems/x.json": "../../../../etc/passwd",  # no sha256: out of the archive
     }
-    manifest = {"manifest": 2, "kind": "training", "round": "4.0", "files": files,
-                "sizes": {name: 22 for name in files}, "unreadable": {}, "left_out": []}
+    manifest = {
+        "manifest": 2,
+        "kind": "training",
+        "round": "4.0",
+        "files": files,
+        "sizes": {name: 22 for name in files},
+        "unreadable": {},
+        "left_out": [],
+    }
     (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    added = run_cli("add-source", "https://example.invalid/results", "--name", "results-tree",
-                    "--layout", "mlperf_tree", "--warehouse", str(warehouse))
+    added = run_cli(
+        "add-source",
+        "https://example.invalid/results",
+        "--name",
+        "results-tree",
+        "--layout",
+        "mlperf_tree",
+        "--warehouse",
+        str(warehouse),
+    )
     assert added.exit_code == 0, added.output
     laid_out: list[tuple[Path, set[str]]] = []
 
     def spy(folder: Path, *args):
-        laid_out.append((folder, {path.relative_to(folder).as_posix()
-                                  for path in folder.rglob("*") if path.is_file()}))
+        laid_out.append(
+            (
+                folder,
+                {
+                    path.relative_to(folder).as_posix()
+                    for path in folder.rglob("*")
+                    if path.is_file()
+                },
+            )
+        )
         return read_results_tree(folder, *args)
 
     monkeypatch.setattr(mlperf_stage, "read_results_tree", spy)
     before = files_outside(tmp_path, warehouse)
-    result = run_cli("ingest", str(tmp_path / "manifest.json"), "--source", "results-tree",
-                     "--warehouse", str(warehouse))
+    result = run_cli(
+        "ingest",
+        str(tmp_path / "manifest.json"),
+        "--source",
+        "results-tree",
+        "--warehouse",
+        str(warehouse),
+    )
     assert "documents read:      1 (1 new" in result.output, result.output
     # The unit was laid out where the test looks, with the one file it may name, and only it.
     ((folder, names),) = laid_out
     assert folder.parent == temporary
     assert names == {kept}
     assert not target.exists()
-    for climbed in (temporary / "beside.sh", temporary / "climbed.sh",
-                    tmp_path / "scratch" / "escape.sh", tmp_path / "escape.sh"):
+    for climbed in (
+        temporary / "beside.sh",
+        temporary / "climbed.sh",
+        tmp_path / "scratch" / "escape.sh",
+        tmp_path / "escape.sh",
+    ):
         assert not climbed.exists(), climbed
     assert files_outside(tmp_path, warehouse) == before
     assert list(temporary.iterdir()) == []  # and the temporary folder is gone
 
 
-WAREHOUSE_LAYOUT = ("archive/", "data/", "extensions/", "catalog.sqlite", ".writer.lock",
-                    ".file-index.json")
-ARCHIVE_NAME = re.compile(r"archive/([0-9a-f]{2}/[0-9a-f]{64}(\.zst)?|sightings/[0-9]{8}T[0-9]{6}"
-                          r"\.[0-9]{6}Z-[0-9]+-[0-9a-f]{8}\.sightings\.jsonl)")
+WAREHOUSE_LAYOUT = (
+    "archive/",
+    "data/",
+    "extensions/",
+    "catalog.sqlite",
+    ".writer.lock",
+    ".file-index.json",
+)
+ARCHIVE_NAME = re.compile(
+    r"archive/([0-9a-f]{2}/[0-9a-f]{64}(\.zst)?|sightings/[0-9]{8}T[0-9]{6}"
+    r"\.[0-9]{6}Z-[0-9]+-[0-9a-f]{8}\.sightings\.jsonl)"
+)
 
 
 def test_page_names_and_text_stay_text(tmp_path):
@@ -282,15 +356,31 @@ def test_page_names_and_text_stay_text(tmp_path):
     the warehouse's own files: archive entries named by sha256, data files, the catalog."""
     documents = tmp_path / "documents"
     documents.mkdir()
-    names = ["$(touch ran).html", "`touch ran2`.html", "a'; DROP TABLE documents; --.html",
-             "line\nbreak.html", "x..%2f..%2fescape.html"]
+    names = [
+        "$(touch ran).html",
+        "`touch ran2`.html",
+        "a'; DROP TABLE documents; --.html",
+        "line\nbreak.html",
+        "x..%2f..%2fescape.html",
+    ]
     for name in names:
         (documents / name).write_text(
-            html_page("<p>$(touch ran) `touch ran`</p>" + html_table(ROWS)), encoding="utf-8")
+            html_page("<p>$(touch ran) `touch ran`</p>" + html_table(ROWS)), encoding="utf-8"
+        )
     result = subprocess.run(
-        [sys.executable, "-m", "perfledger", "ingest", str(documents), "--warehouse",
-         str(tmp_path / "warehouse")],
-        cwd=documents, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "perfledger",
+            "ingest",
+            str(documents),
+            "--warehouse",
+            str(tmp_path / "warehouse"),
+        ],
+        cwd=documents,
+        capture_output=True,
+        text=True,
+        timeout=300,
         env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
     )
     assert result.returncode == 0, result.stderr
@@ -305,8 +395,9 @@ def test_page_names_and_text_stay_text(tmp_path):
             assert ARCHIVE_NAME.fullmatch(relative), relative
 
 
-def test_ad_hoc_sql_reads_nothing_in_duckdbs_temporary_folder(demo_warehouse, tmp_path,
-                                                             monkeypatch):
+def test_ad_hoc_sql_reads_nothing_in_duckdbs_temporary_folder(
+    demo_warehouse, tmp_path, monkeypatch
+):
     """DuckDB lets a locked session open files in its temporary folder, `.tmp` in the
     current folder by default: there, anything may lie. The session spills to a private
     folder of its own instead, and `.tmp` is as closed as any other folder."""
@@ -314,14 +405,18 @@ def test_ad_hoc_sql_reads_nothing_in_duckdbs_temporary_folder(demo_warehouse, tm
     (tmp_path / ".tmp").mkdir()
     planted = tmp_path / ".tmp" / "x.csv"
     planted.write_text(f"secret\n{SECRET}\n", encoding="utf-8")
-    for sql in (f"SELECT * FROM read_csv('{planted}')", f"SELECT * FROM glob('{tmp_path}/.tmp/*')",
-                "SELECT * FROM glob('.tmp/*')"):
+    for sql in (
+        f"SELECT * FROM read_csv('{planted}')",
+        f"SELECT * FROM glob('{tmp_path}/.tmp/*')",
+        "SELECT * FROM glob('.tmp/*')",
+    ):
         result = run_cli("sql", sql, "--warehouse", str(demo_warehouse), "--format", "csv")
         assert result.exit_code == 2, result.output
         assert "Permission Error" in result.output
         assert SECRET not in result.output and "x.csv" not in result.output.split("\n", 1)[1]
-    result = run_cli("shell", "--warehouse", str(demo_warehouse),
-                     stdin=f"SELECT * FROM read_csv('{planted}');\n")
+    result = run_cli(
+        "shell", "--warehouse", str(demo_warehouse), stdin=f"SELECT * FROM read_csv('{planted}');\n"
+    )
     assert SECRET not in result.output
 
 
@@ -341,10 +436,10 @@ def test_a_symbolic_link_inside_an_ingested_folder_is_not_followed(tmp_path):
     warehouse = tmp_path / "warehouse"
     summary = pipeline.ingest([str(folder)], warehouse)
     failed = sorted(document.message for document in summary.failures)
-    assert failed == [f"{folder / 's.txt'} is a symbolic link: links inside a folder are not "
-                      "followed",
-                      f"{folder / 'up'} is a symbolic link: links inside a folder are not "
-                      "followed"]
+    assert failed == [
+        f"{folder / 's.txt'} is a symbolic link: links inside a folder are not followed",
+        f"{folder / 'up'} is a symbolic link: links inside a folder are not followed",
+    ]
     assert summary.count_status("new") == 1
     store = lake.archive_dir(warehouse)
     assert archive.stored_path(store, archive.sha256_of(secret.read_bytes())) is None
@@ -381,19 +476,20 @@ def test_links_in_an_mlperf_results_tree_are_not_followed(tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
     secret = outside / "result.txt"
-    secret.write_text(f":::MLLOG {{\"key\": \"submission_org\", \"value\": \"{SECRET}\"}}\n",
-                      encoding="utf-8")
+    secret.write_text(
+        f':::MLLOG {{"key": "submission_org", "value": "{SECRET}"}}\n', encoding="utf-8"
+    )
     (outside / "scaling.json").write_text('{"scaling_factor": 0.5}', encoding="utf-8")
     tree = tmp_path / "training_results_v2.0"
-    shutil.copytree(PROJECT_ROOT / "tests" / "fixtures" / "mlperf" / "training_results_v2.0",
-                    tree)
+    shutil.copytree(PROJECT_ROOT / "tests" / "fixtures" / "mlperf" / "training_results_v2.0", tree)
     resnet = tree / "Acme" / "results" / "pod16-tf-closed" / "resnet"
     (resnet / "result_5.txt").symlink_to(secret)
     (resnet / "scaling.json").symlink_to(outside / "scaling.json")
     in_place = read_results_tree(tree)
     reasons = {p.path.rsplit("/", 1)[-1]: p.reason for p in in_place.problems}
     assert reasons["result_5.txt"].startswith(
-        "the result file is a symbolic link; links are not followed")
+        "the result file is a symbolic link; links are not followed"
+    )
     assert reasons["scaling.json"].startswith("not a regular file (links are not followed)")
 
     warehouse = tmp_path / "warehouse"
@@ -401,5 +497,6 @@ def test_links_in_an_mlperf_results_tree_are_not_followed(tmp_path):
     store = lake.archive_dir(warehouse)
     for linked in (secret, outside / "scaling.json"):
         assert archive.stored_path(store, archive.sha256_of(linked.read_bytes())) is None
-    assert query.run_sql(warehouse, "SELECT count(*) FROM lake.main.mlperf_runs "
-                                    "WHERE run_name = 'result_5'")[1] == [(0,)]
+    assert query.run_sql(
+        warehouse, "SELECT count(*) FROM lake.main.mlperf_runs WHERE run_name = 'result_5'"
+    )[1] == [(0,)]

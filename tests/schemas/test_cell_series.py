@@ -20,10 +20,18 @@ def test_top1_and_top5_in_one_cell_are_two_values():
 
 def test_named_series_give_each_value_its_name():
     assert values("Day: 76.2/83.6/90.0, Night: 58.2/68.4/80.6") == [
-        (76.2, "Day 1/3"), (83.6, "Day 2/3"), (90.0, "Day 3/3"),
-        (58.2, "Night 1/3"), (68.4, "Night 2/3"), (80.6, "Night 3/3")]
+        (76.2, "Day 1/3"),
+        (83.6, "Day 2/3"),
+        (90.0, "Day 3/3"),
+        (58.2, "Night 1/3"),
+        (68.4, "Night 2/3"),
+        (80.6, "Night 3/3"),
+    ]
     assert values("(Set5) PSNR/SSIM= 37.654/0.959 (Set14) PSNR/SSIM= 33.169/ 0.914")[:3] == [
-        (37.654, "Set5 PSNR"), (0.959, "Set5 SSIM"), (33.169, "Set14 PSNR")]
+        (37.654, "Set5 PSNR"),
+        (0.959, "Set5 SSIM"),
+        (33.169, "Set14 PSNR"),
+    ]
 
 
 @pytest.mark.parametrize("text", ["1/2", "12/24", "3.5/4.0 ms"])
@@ -35,4 +43,6 @@ def test_a_series_of_values_with_one_unit_keeps_it_for_each():
     # vLLM's Sleep Mode post: "Wake Time (A/B) | 0.26s / 0.82s"
     reading = read_cell("0.26s / 0.82s")
     assert [(value.number, value.unit.alias, value.qualifier) for value in reading.values] == [
-        (0.26, "s", "1/2"), (0.82, "s", "2/2")]
+        (0.26, "s", "1/2"),
+        (0.82, "s", "2/2"),
+    ]

@@ -17,8 +17,13 @@ from perfledger.sources.parse import parse_document
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CORPORA = ("real-pages", "real-pages-2")
-MEDIA_TYPES = {".html": "text/html", ".htm": "text/html", ".md": "text/markdown",
-               ".rst": "text/x-rst", ".txt": "text/plain"}
+MEDIA_TYPES = {
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".md": "text/markdown",
+    ".rst": "text/x-rst",
+    ".txt": "text/plain",
+}
 
 
 def documents_of(corpus: str) -> list:
@@ -27,12 +32,19 @@ def documents_of(corpus: str) -> list:
         pytest.skip(f"../shared/{corpus} is not here")
     documents = []
     for path in sorted(pages.iterdir()):
-        parsed, layout = parse_document(path.read_bytes(), MEDIA_TYPES.get(path.suffix),
-                                        "auto", check=False)
+        parsed, layout = parse_document(
+            path.read_bytes(), MEDIA_TYPES.get(path.suffix), "auto", check=False
+        )
         context = DocumentContext(
-            source_id=path.stem, source_url=path.as_uri(), document_sha256=path.stem,
-            document_title=parsed.metadata.title, captured_at="2026-01-01T00:00:00+00:00",
-            parser_version=layout, language=parsed.metadata.language, outline=parsed.outline)
+            source_id=path.stem,
+            source_url=path.as_uri(),
+            document_sha256=path.stem,
+            document_title=parsed.metadata.title,
+            captured_at="2026-01-01T00:00:00+00:00",
+            parser_version=layout,
+            language=parsed.metadata.language,
+            outline=parsed.outline,
+        )
         documents.append((parsed.cells, context))
     return documents
 
@@ -42,12 +54,28 @@ def test_tables_planned_where_read_give_what_the_chunk_gives(corpus):
     documents = documents_of(corpus)
     # Planned by each document's reader and sent over (pickled), all of them; then one of
     # two, as a chunk may mix documents read in a reader process and in this one.
-    planned = [(cells, dataclasses.replace(context, plans=pickle.loads(pickle.dumps(
-        plan_document(cells, context.outline, context.document_title, context.language,
-                      context.source_id, NO_MAPPINGS)))))
-               for cells, context in documents]
-    mixed = [planned[index] if index % 2 else documents[index]
-             for index in range(len(documents))]
+    planned = [
+        (
+            cells,
+            dataclasses.replace(
+                context,
+                plans=pickle.loads(
+                    pickle.dumps(
+                        plan_document(
+                            cells,
+                            context.outline,
+                            context.document_title,
+                            context.language,
+                            context.source_id,
+                            NO_MAPPINGS,
+                        )
+                    )
+                ),
+            ),
+        )
+        for cells, context in documents
+    ]
+    mixed = [planned[index] if index % 2 else documents[index] for index in range(len(documents))]
     expected = normalize_documents(documents)
     assert sum(found.measurements.height for found in expected) > 1000
     for chunk in (planned, mixed):

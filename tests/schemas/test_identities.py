@@ -7,15 +7,22 @@ import pytest
 from perfledger.schemas.identities import canonical_dataset, chip_maker
 
 
-@pytest.mark.parametrize(("published", "dataset"), [
-    ("ImageNet2012", "ImageNet"), ("Imagenet", "ImageNet"), ("ImageNet1k", "ImageNet"),
-    ("Open Imagenet", "ImageNet"),  # ByteMLPerf
-    ("COCO2017_detection_80cl_bkgr", "COCO"), ("COCO 2017", "COCO"),  # TensorRT, Habana
-    ("SQUAD_v1_1_bert_msl384_mql64_ds128_lowercase", "SQuAD v1.1"), ("Open Squad 1.1",
-                                                                     "SQuAD v1.1"),
-    ("SST-2_bert_cased_padded", "GLUE SST-2"), ("LJ Speech", "LJSpeech"),
-    ("Synthetic (host-generated)", "synthetic data"),
-])
+@pytest.mark.parametrize(
+    ("published", "dataset"),
+    [
+        ("ImageNet2012", "ImageNet"),
+        ("Imagenet", "ImageNet"),
+        ("ImageNet1k", "ImageNet"),
+        ("Open Imagenet", "ImageNet"),  # ByteMLPerf
+        ("COCO2017_detection_80cl_bkgr", "COCO"),
+        ("COCO 2017", "COCO"),  # TensorRT, Habana
+        ("SQUAD_v1_1_bert_msl384_mql64_ds128_lowercase", "SQuAD v1.1"),
+        ("Open Squad 1.1", "SQuAD v1.1"),
+        ("SST-2_bert_cased_padded", "GLUE SST-2"),
+        ("LJ Speech", "LJSpeech"),
+        ("Synthetic (host-generated)", "synthetic data"),
+    ],
+)
 def test_a_dataset_reads_as_its_canonical_name(published, dataset):
     assert canonical_dataset(published) == dataset
 
@@ -24,10 +31,17 @@ def test_a_dataset_no_vocabulary_knows_has_no_canonical_name():
     assert canonical_dataset("Wikiset") is None and canonical_dataset(None) is None
 
 
-@pytest.mark.parametrize(("chip", "maker"), [
-    ("Gaudi", "Intel"), ("Gaudi2", "Intel"), ("MI300X", "AMD"), ("H100", "NVIDIA"),
-    ("Xeon 6980P", "Intel"), ("TPU v5e", "Google"),
-])
+@pytest.mark.parametrize(
+    ("chip", "maker"),
+    [
+        ("Gaudi", "Intel"),
+        ("Gaudi2", "Intel"),
+        ("MI300X", "AMD"),
+        ("H100", "NVIDIA"),
+        ("Xeon 6980P", "Intel"),
+        ("TPU v5e", "Google"),
+    ],
+)
 def test_a_chip_is_its_makers(chip, maker):
     assert chip_maker(chip) == maker
 

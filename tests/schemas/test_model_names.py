@@ -15,63 +15,94 @@ from perfledger.schemas.model_names import (
 )
 
 
-@pytest.mark.parametrize(("name", "canonical", "base", "said"), [
-    # ByteMLPerf's model names: model, framework, precision
-    ("resnet50-torch-fp32", "ResNet-50", "ResNet-50", {"framework": "PyTorch",
-                                                        "precision": "FP32"}),
-    ("conformer-encoder-onnx-fp32", "Conformer", "Conformer", {"framework": "ONNX",
-                                                               "variant": "encoder"}),
-    ("widedeep-tf-fp32", "Wide & Deep", "Wide & Deep", {"framework": "TensorFlow"}),
-    # MLPerf Inference benchmarks: the accuracy target is no part of the model
-    ("llama2-70b-99", "Llama 2 70B", "Llama 2 70B", {"quality_target": "99%"}),
-    ("dlrm-v2-99.9", "DLRM DCNv2", "DLRM DCNv2", {"quality_target": "99.9%"}),
-    ("3d-unet-99", "3D U-Net", "3D U-Net", {"quality_target": "99%"}),
-    ("stable-diffusion-xl", "Stable Diffusion XL", "Stable Diffusion XL", {}),
-    # MLPerf Training benchmark folders
-    ("resnet", "ResNet-50 v1.5", "ResNet-50", {"variant": "v1.5"}),
-    ("llama2_70b_lora", "Llama 2 70B LoRA", "Llama 2 70B LoRA", {}),
-    # a version is no part of the identity; an optimizer is a variant
-    ("ResNet-50 v1.5", "ResNet-50 v1.5", "ResNet-50", {"variant": "v1.5"}),
-    ("ResNet50 v1.5 MLPerf", "ResNet-50 v1.5", "ResNet-50", {"variant": "v1.5"}),
-    ("ResNet50 (LARS)", "ResNet-50", "ResNet-50", {"variant": "LARS"}),
-    ("FastPitch 1.1", "FastPitch", "FastPitch", {"variant": "1.1"}),
-    # LLM families, sizes and fine-tunes
-    ("Llama-3.1-405B-Instruct-FP8", "Llama 3.1 405B Instruct", "Llama 3.1 405B",
-     {"variant": "Instruct", "precision": "FP8"}),
-    ("LLAMA3-70B", "Llama 3 70B", "Llama 3 70B", {}),
-    ("Mixtral-8x7B-Instruct-v0.1", "Mixtral 8x7B Instruct", "Mixtral 8x7B",
-     {"variant": "Instruct, v0.1"}),
-    ("Phi-3-mini-4k-instruct", "Phi-3 Mini Instruct", "Phi-3 Mini", {}),
-    ("Qwen3-235B-A22B", "Qwen3 235B-A22B", "Qwen3 235B-A22B", {}),
-    ("Llama 4 Scout", "Llama 4 Scout", "Llama 4 Scout", {}),
-    ("GPT3-1.3B", "GPT-3 1.3B", "GPT-3 1.3B", {}),
-    ("OPT-13B", "OPT 13B", "OPT 13B", {}),
-    ("bigscience/bloom-7b1", "BLOOM 7.1B", "BLOOM 7.1B", {}),
-    ("EleutherAI/gpt-j-6b", "GPT-J 6B", "GPT-J 6B", {}),
-    ("Falcon7B-decode (t/s)", "Falcon 7B", "Falcon 7B", {"variant": "decode"}),
-    ("llama3.1-70b", "Llama 3.1 70B", "Llama 3.1 70B", {}),
-    # model files of edge model zoos: a batch of 1 ("1b") is no size
-    ("resnet50_fp32_1b_2core.bmodel", "ResNet-50", "ResNet-50", {"precision": "FP32"}),
-    ("qwen1.5-1.8b_int4_seq512_bm1688_1dev_2core.bmodel", "Qwen1.5 1.8B", "Qwen1.5 1.8B",
-     {"precision": "INT4"}),
-    ("yolov8s_opt_int8_4b.bmodel", "YOLOv8s", "YOLOv8s", {"precision": "INT8"}),
-    # model zoos' names: TF-slim depths, ONNX opsets, a segmentation head is a model of its own
-    ("resnet_v1_50 |rocket| |star|", "ResNet-50", "ResNet-50", {}),
-    ("resnet50-v2-7", "ResNet-50 v2", "ResNet-50", {}),
-    ("yolov8n-seg", "YOLOv8n-seg", "YOLOv8n-seg", {}),
-    ("yolov5s_relu", "YOLOv5s", "YOLOv5s", {"variant": "ReLU"}),
-    # Python paths, image sizes, sizes of detectors
-    ("torchvision.models.resnet.resnet18", "ResNet-18", "ResNet-18", {}),
-    # torchvision's widths and batch-norm variants (torch2trt's Jetson benchmark pages)
-    ("torchvision.models.vgg.vgg11_bn", "VGG-11", "VGG-11", {"variant": "batch norm"}),
-    ("torch2trt.tests.torchvision.classification.shufflenet_v2_x0_5", "ShuffleNet v2 x0.5",
-     "ShuffleNet v2", {"variant": "x0.5"}),
-    ("torch2trt.tests.torchvision.classification.mnasnet0_75", "MnasNet 0.75", "MnasNet",
-     {"variant": "0.75"}),
-    ("ResNet50_224x224", "ResNet-50", "ResNet-50", {}),
-    ("PicoDet-S", "PicoDet-S", "PicoDet-S", {}),
-    ("RT-DETR-R18", "RT-DETR-R18", "RT-DETR-R18", {}),
-])
+@pytest.mark.parametrize(
+    ("name", "canonical", "base", "said"),
+    [
+        # ByteMLPerf's model names: model, framework, precision
+        (
+            "resnet50-torch-fp32",
+            "ResNet-50",
+            "ResNet-50",
+            {"framework": "PyTorch", "precision": "FP32"},
+        ),
+        (
+            "conformer-encoder-onnx-fp32",
+            "Conformer",
+            "Conformer",
+            {"framework": "ONNX", "variant": "encoder"},
+        ),
+        ("widedeep-tf-fp32", "Wide & Deep", "Wide & Deep", {"framework": "TensorFlow"}),
+        # MLPerf Inference benchmarks: the accuracy target is no part of the model
+        ("llama2-70b-99", "Llama 2 70B", "Llama 2 70B", {"quality_target": "99%"}),
+        ("dlrm-v2-99.9", "DLRM DCNv2", "DLRM DCNv2", {"quality_target": "99.9%"}),
+        ("3d-unet-99", "3D U-Net", "3D U-Net", {"quality_target": "99%"}),
+        ("stable-diffusion-xl", "Stable Diffusion XL", "Stable Diffusion XL", {}),
+        # MLPerf Training benchmark folders
+        ("resnet", "ResNet-50 v1.5", "ResNet-50", {"variant": "v1.5"}),
+        ("llama2_70b_lora", "Llama 2 70B LoRA", "Llama 2 70B LoRA", {}),
+        # a version is no part of the identity; an optimizer is a variant
+        ("ResNet-50 v1.5", "ResNet-50 v1.5", "ResNet-50", {"variant": "v1.5"}),
+        ("ResNet50 v1.5 MLPerf", "ResNet-50 v1.5", "ResNet-50", {"variant": "v1.5"}),
+        ("ResNet50 (LARS)", "ResNet-50", "ResNet-50", {"variant": "LARS"}),
+        ("FastPitch 1.1", "FastPitch", "FastPitch", {"variant": "1.1"}),
+        # LLM families, sizes and fine-tunes
+        (
+            "Llama-3.1-405B-Instruct-FP8",
+            "Llama 3.1 405B Instruct",
+            "Llama 3.1 405B",
+            {"variant": "Instruct", "precision": "FP8"},
+        ),
+        ("LLAMA3-70B", "Llama 3 70B", "Llama 3 70B", {}),
+        (
+            "Mixtral-8x7B-Instruct-v0.1",
+            "Mixtral 8x7B Instruct",
+            "Mixtral 8x7B",
+            {"variant": "Instruct, v0.1"},
+        ),
+        ("Phi-3-mini-4k-instruct", "Phi-3 Mini Instruct", "Phi-3 Mini", {}),
+        ("Qwen3-235B-A22B", "Qwen3 235B-A22B", "Qwen3 235B-A22B", {}),
+        ("Llama 4 Scout", "Llama 4 Scout", "Llama 4 Scout", {}),
+        ("GPT3-1.3B", "GPT-3 1.3B", "GPT-3 1.3B", {}),
+        ("OPT-13B", "OPT 13B", "OPT 13B", {}),
+        ("bigscience/bloom-7b1", "BLOOM 7.1B", "BLOOM 7.1B", {}),
+        ("EleutherAI/gpt-j-6b", "GPT-J 6B", "GPT-J 6B", {}),
+        ("Falcon7B-decode (t/s)", "Falcon 7B", "Falcon 7B", {"variant": "decode"}),
+        ("llama3.1-70b", "Llama 3.1 70B", "Llama 3.1 70B", {}),
+        # model files of edge model zoos: a batch of 1 ("1b") is no size
+        ("resnet50_fp32_1b_2core.bmodel", "ResNet-50", "ResNet-50", {"precision": "FP32"}),
+        (
+            "qwen1.5-1.8b_int4_seq512_bm1688_1dev_2core.bmodel",
+            "Qwen1.5 1.8B",
+            "Qwen1.5 1.8B",
+            {"precision": "INT4"},
+        ),
+        ("yolov8s_opt_int8_4b.bmodel", "YOLOv8s", "YOLOv8s", {"precision": "INT8"}),
+        # model zoos' names: TF-slim depths, ONNX opsets, a segmentation head is a model of its own
+        ("resnet_v1_50 |rocket| |star|", "ResNet-50", "ResNet-50", {}),
+        ("resnet50-v2-7", "ResNet-50 v2", "ResNet-50", {}),
+        ("yolov8n-seg", "YOLOv8n-seg", "YOLOv8n-seg", {}),
+        ("yolov5s_relu", "YOLOv5s", "YOLOv5s", {"variant": "ReLU"}),
+        # Python paths, image sizes, sizes of detectors
+        ("torchvision.models.resnet.resnet18", "ResNet-18", "ResNet-18", {}),
+        # torchvision's widths and batch-norm variants (torch2trt's Jetson benchmark pages)
+        ("torchvision.models.vgg.vgg11_bn", "VGG-11", "VGG-11", {"variant": "batch norm"}),
+        (
+            "torch2trt.tests.torchvision.classification.shufflenet_v2_x0_5",
+            "ShuffleNet v2 x0.5",
+            "ShuffleNet v2",
+            {"variant": "x0.5"},
+        ),
+        (
+            "torch2trt.tests.torchvision.classification.mnasnet0_75",
+            "MnasNet 0.75",
+            "MnasNet",
+            {"variant": "0.75"},
+        ),
+        ("ResNet50_224x224", "ResNet-50", "ResNet-50", {}),
+        ("PicoDet-S", "PicoDet-S", "PicoDet-S", {}),
+        ("RT-DETR-R18", "RT-DETR-R18", "RT-DETR-R18", {}),
+    ],
+)
 def test_a_name_reads_as_its_model_and_what_it_adds(name, canonical, base, said):
     reading = read_model(name)
     assert (reading.canonical, reading.base, reading.known) == (canonical, base, True)
@@ -79,12 +110,18 @@ def test_a_name_reads_as_its_model_and_what_it_adds(name, canonical, base, said)
         assert getattr(reading, field) == value, field
 
 
-@pytest.mark.parametrize("name", [
-    "RetinaFace_resnet50_320",  # a model built on ResNet-50 is not ResNet-50
-    "bert4torch_output_fp32_1b.bmodel",
-    "Actor: OPT-13B, Reward: OPT-350M",  # two models
-    "QAT (TensorRT)", "Type", "Iteration", "IPU GIN model",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "RetinaFace_resnet50_320",  # a model built on ResNet-50 is not ResNet-50
+        "bert4torch_output_fp32_1b.bmodel",
+        "Actor: OPT-13B, Reward: OPT-350M",  # two models
+        "QAT (TensorRT)",
+        "Type",
+        "Iteration",
+        "IPU GIN model",
+    ],
+)
 def test_a_name_the_catalogue_cannot_read_whole_stays_as_published(name):
     reading = read_model(name)
     assert (reading.canonical, reading.base, reading.known) == (name, None, False)
@@ -99,18 +136,27 @@ def test_a_size_alone_or_a_family_alone_is_no_model():
     assert size_in_text("TPU v5e") is None
 
 
-@pytest.mark.parametrize(("text", "named"), [
-    ("ResNet-50 v1.5 for MXNet", [("ResNet-50 v1.5", "ResNet-50")]),  # a page title
-    ("Training accuracy results for EfficientNet v1-B4", [("EfficientNet v1-B4",
-                                                          "EfficientNet-B4")]),
-    ("Llama 3.3 70B", [("Llama 3.3 70B", "Llama 3.3 70B")]),  # a TensorRT-LLM heading
-    ("LLAMA3-8B (FP8) - B200", [("LLAMA3-8B FP8", "Llama 3 8B")]),
-    ("Llama 3.1 405B model", [("Llama 3.1 405B", "Llama 3.1 405B")]),
-    ("Deep Learning Recommendation Model for Personalization", [
-        ("Deep Learning Recommendation Model", "DLRM")]),
-    ("Comparing Llama 2 70B and GPT-J", [("Llama 2 70B", "Llama 2 70B"),
-                                         ("GPT-J", "GPT-J 6B")]),
-    ("NVMe SSD storage and a CLIP of the run", []),  # words that name models only as labels
-])
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("ResNet-50 v1.5 for MXNet", [("ResNet-50 v1.5", "ResNet-50")]),  # a page title
+        (
+            "Training accuracy results for EfficientNet v1-B4",
+            [("EfficientNet v1-B4", "EfficientNet-B4")],
+        ),
+        ("Llama 3.3 70B", [("Llama 3.3 70B", "Llama 3.3 70B")]),  # a TensorRT-LLM heading
+        ("LLAMA3-8B (FP8) - B200", [("LLAMA3-8B FP8", "Llama 3 8B")]),
+        ("Llama 3.1 405B model", [("Llama 3.1 405B", "Llama 3.1 405B")]),
+        (
+            "Deep Learning Recommendation Model for Personalization",
+            [("Deep Learning Recommendation Model", "DLRM")],
+        ),
+        (
+            "Comparing Llama 2 70B and GPT-J",
+            [("Llama 2 70B", "Llama 2 70B"), ("GPT-J", "GPT-J 6B")],
+        ),
+        ("NVMe SSD storage and a CLIP of the run", []),  # words that name models only as labels
+    ],
+)
 def test_models_named_in_running_text(text, named):
     assert [(phrase, reading.base) for phrase, reading in models_in_text(text)] == named

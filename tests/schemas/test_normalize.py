@@ -46,8 +46,13 @@ def test_mlperf_time_to_train_in_minutes_becomes_seconds(july):
 
 def test_per_accelerator_throughput_of_a_bow_pod64_row(july):
     good, _ = july
-    row = one(good, metric="throughput", system="Bow Pod64", model_canonical="ResNet-50 v1.5",
-              framework="TensorFlow1")
+    row = one(
+        good,
+        metric="throughput",
+        system="Bow Pod64",
+        model_canonical="ResNet-50 v1.5",
+        framework="TensorFlow1",
+    )
     assert row["value"] == 153205.0
     assert row["accelerator"] == "Bow IPU"
     assert row["accelerator_count"] == 64
@@ -57,8 +62,13 @@ def test_per_accelerator_throughput_of_a_bow_pod64_row(july):
 
 def test_precision_16_32_is_fp16_activations_and_fp32_weights(july):
     good, _ = july
-    row = one(good, metric="throughput", system="Bow Pod16", model_canonical="EfficientNet-B4",
-              framework="PyTorch")
+    row = one(
+        good,
+        metric="throughput",
+        system="Bow Pod16",
+        model_canonical="EfficientNet-B4",
+        framework="PyTorch",
+    )
     assert row["precision"] == "16.32"
     assert (row["activation_dtype"], row["weight_dtype"]) == ("fp16", "fp32")
     assert row["value"] == 8223.0
@@ -67,7 +77,11 @@ def test_precision_16_32_is_fp16_activations_and_fp32_weights(july):
 def test_ogb_units_come_from_the_footnote_and_durations_from_the_cell(july):
     good, _ = july
     gps = one(good, metric="throughput", model_canonical="GPS++")
-    assert (gps["value"], gps["item_kind"], gps["unit_published"]) == (17800.0, "graphs", "graphs/s")
+    assert (gps["value"], gps["item_kind"], gps["unit_published"]) == (
+        17800.0,
+        "graphs",
+        "graphs/s",
+    )
     transe = one(good, metric="throughput", model_canonical="TransE (256)")
     assert (transe["value"], transe["item_kind"]) == (1260000.0, "triples")
     assert one(good, metric="time_to_train", model_canonical="GPS++")["value"] == 85380.0
@@ -80,7 +94,11 @@ def test_a_unit_in_the_variant_column_is_a_unit_not_a_variant(july):
     good, _ = july
     row = one(good, metric="throughput", model_canonical="FastPitch")
     assert row["variant"] is None
-    assert (row["value"], row["item_kind"], row["unit_published"]) == (1489341.0, "frames", "frames/s")
+    assert (row["value"], row["item_kind"], row["unit_published"]) == (
+        1489341.0,
+        "frames",
+        "frames/s",
+    )
 
 
 def test_single_accelerator_platform_and_empty_cells(july):
@@ -94,8 +112,9 @@ def test_single_accelerator_platform_and_empty_cells(july):
 
 def test_latency_in_milliseconds_and_inference_workload(july):
     good, _ = july
-    row = one(good, metric="latency", model_canonical="BERT-Base", system="Bow-2000",
-              batch_size="4")
+    row = one(
+        good, metric="latency", model_canonical="BERT-Base", system="Bow-2000", batch_size="4"
+    )
     assert row["value"] == pytest.approx(0.6)
     assert row["unit"] == "ms"
     assert row["workload"] == "inference"
@@ -107,8 +126,9 @@ def test_canonical_labels(july):
     keras = good.filter(pl.col("framework") == "TF2 w/Keras")
     assert keras.height == 10
     assert keras["framework_canonical"].unique().to_list() == ["TensorFlow 2 + Keras"]
-    models = good.filter(pl.col("model").is_in(["ResNet50 v1.5", "ResNet-50v1.5",
-                                                  "ResNet-50 v1.5"]))
+    models = good.filter(
+        pl.col("model").is_in(["ResNet50 v1.5", "ResNet-50v1.5", "ResNet-50 v1.5"])
+    )
     assert models["model_canonical"].unique().to_list() == ["ResNet-50 v1.5"]
     assert good.filter(pl.col("sdk_version") == "SDK 3.3")["sdk"].unique().to_list() == ["3.3"]
     ttr = one(good, metric="time_to_result")
@@ -117,8 +137,14 @@ def test_canonical_labels(july):
 
 def test_phases_come_from_the_variant(july):
     good, _ = july
-    row = one(good, metric="throughput", model_canonical="BERT-Large", system="Bow Pod16",
-              framework="PopART", variant="Ph2 Pre-Training (SL512) - Packed")
+    row = one(
+        good,
+        metric="throughput",
+        model_canonical="BERT-Large",
+        system="Bow Pod16",
+        framework="PopART",
+        variant="Ph2 Pre-Training (SL512) - Packed",
+    )
     assert row["phase"] == "pre-training phase 2"
     assert row["value"] == 2126.0
 
@@ -190,23 +216,26 @@ def test_result_cells_with_marks_and_parts_read_their_value(column, cell, metric
 def test_a_value_shaped_like_a_precision_is_a_value_where_no_column_holds_precisions():
     """torchao's optimizer table: "8.32" GB beside "8.33" GB, and no precision column whose
     label could have shifted into it."""
-    page = ("AdamW impl      | Peak memory allocated (GB) | imgs/s | accuracy\n"
-            "----------------|----------------------------|--------|----------\n"
-            "PyTorch (fused) | 12.23                      | 41.9   | 94.52\n"
-            "bnb 8-bit       |  8.32                      | 43.6   | 94.54\n"
-            "ao 8-bit        |  8.33                      | 42.5   | 94.30\n")
+    page = (
+        "AdamW impl      | Peak memory allocated (GB) | imgs/s | accuracy\n"
+        "----------------|----------------------------|--------|----------\n"
+        "PyTorch (fused) | 12.23                      | 41.9   | 94.52\n"
+        "bnb 8-bit       |  8.32                      | 43.6   | 94.54\n"
+        "ao 8-bit        |  8.33                      | 42.5   | 94.30\n"
+    )
     normalized = normalize_cells(parse_pipe_tables(page).cells, CONTEXT)
     assert normalized.quarantine.height == 0
-    memory = normalized.measurements.filter(
-        pl.col("column_name") == "Peak memory allocated (GB)")
+    memory = normalized.measurements.filter(pl.col("column_name") == "Peak memory allocated (GB)")
     assert sorted(memory["value"].to_list()) == [8.32, 8.33, 12.23]
 
 
 def test_the_minutes_letter_is_no_unit_of_a_throughput():
-    normalized = normalize_cells(_table(HEADER, ["BERT", "Bow-2000", "16.16", "18m", "1.2"]),
-                                 CONTEXT)
+    normalized = normalize_cells(
+        _table(HEADER, ["BERT", "Bow-2000", "16.16", "18m", "1.2"]), CONTEXT
+    )
     assert normalized.quarantine.filter(pl.col("column_name") == "Throughput (items/sec)")[
-        "check"].to_list() == ["unknown_unit"]
+        "check"
+    ].to_list() == ["unknown_unit"]
 
 
 @pytest.mark.parametrize(
@@ -219,86 +248,119 @@ def test_the_minutes_letter_is_no_unit_of_a_throughput():
         ("\u00a0", "16.16", None, None, None, "fp16"),
     ],
 )
-def test_a_label_not_known_never_costs_the_value(platform, precision, unresolved, accelerator,
-                                                 count, activation):
-    normalized = normalize_cells(_table(HEADER, ["BERT", platform, precision, "100", "1.2"]),
-                                 CONTEXT)
+def test_a_label_not_known_never_costs_the_value(
+    platform, precision, unresolved, accelerator, count, activation
+):
+    normalized = normalize_cells(
+        _table(HEADER, ["BERT", platform, precision, "100", "1.2"]), CONTEXT
+    )
     assert normalized.quarantine.height == 0
     value = one(normalized.measurements, metric="throughput")
-    assert (value["value"], value["unresolved"], value["accelerator"],
-            value["accelerator_count"], value["activation_dtype"]) == (
-        100.0, unresolved, accelerator, count, activation)
+    assert (
+        value["value"],
+        value["unresolved"],
+        value["accelerator"],
+        value["accelerator_count"],
+        value["activation_dtype"],
+    ) == (100.0, unresolved, accelerator, count, activation)
 
 
 def test_a_column_of_numbers_naming_no_metric_sets_each_number_apart():
     normalized = normalize_cells(
-        _table(["Model", "Platform", "Widgets", "Throughput (items/sec)"],
-               ["BERT", "Bow Pod16", "900", "5600"]),
+        _table(
+            ["Model", "Platform", "Widgets", "Throughput (items/sec)"],
+            ["BERT", "Bow Pod16", "900", "5600"],
+        ),
         CONTEXT,
     )
     assert normalized.measurements["value"].to_list() == [5600.0]
-    assert normalized.quarantine.select("check", "raw_value").rows() == [
-        ("unknown_metric", "900")]
-    assert "map-label column \"Widgets\"" in normalized.quarantine["reason"].item()
+    assert normalized.quarantine.select("check", "raw_value").rows() == [("unknown_metric", "900")]
+    assert 'map-label column "Widgets"' in normalized.quarantine["reason"].item()
 
 
 def test_a_header_naming_a_setting_but_stating_a_measured_unit_never_gives_counts():
     # "GPU" names a GPU count, "(ms)" and "(TFLOPS/s)" what the numbers measure: the
     # numbers are results, not counts.
     normalized = normalize_cells(
-        cells_of([["Model", "GPU 耗时(ms)", "GPU util. (TFLOPS/s)", "Latency(ms) bs=1"],
-                  ["BERT", "2.4", "519", "1.74"]]),
+        cells_of(
+            [
+                ["Model", "GPU 耗时(ms)", "GPU util. (TFLOPS/s)", "Latency(ms) bs=1"],
+                ["BERT", "2.4", "519", "1.74"],
+            ]
+        ),
         CONTEXT,
     )
     assert normalized.measurements.select(
-        "column_name", "metric", "value", "unit", "accelerator_count").rows() == [
+        "column_name", "metric", "value", "unit", "accelerator_count"
+    ).rows() == [
         ("GPU 耗时(ms)", "latency", 2.4, "ms", None),
         ("GPU util. (TFLOPS/s)", "other", 519.0, "TFLOP/s/GPU", None),
-        ("Latency(ms) bs=1", "latency", 1.74, "ms", None)]
+        ("Latency(ms) bs=1", "latency", 1.74, "ms", None),
+    ]
     assert normalized.quarantine.height == 0
 
 
 def test_a_figure_per_device_is_no_device_count_and_a_count_per_node_is_one():
     normalized = normalize_cells(
-        cells_of([["Model", "GPUs per node", "Tokens/sec/chip", "TPS/GPU",
-                   "Throughput (items/sec)"],
-                  ["Llama 3 8B", "8", "2,425.75", "5,762", "5600"]]),
+        cells_of(
+            [
+                ["Model", "GPUs per node", "Tokens/sec/chip", "TPS/GPU", "Throughput (items/sec)"],
+                ["Llama 3 8B", "8", "2,425.75", "5,762", "5600"],
+            ]
+        ),
         CONTEXT,
     )
-    measured = normalized.measurements.select("column_name", "value", "accelerator_count",
-                                              "rate_per")
-    assert measured.rows() == [("Tokens/sec/chip", 2425.75, 8, "accelerator"),
-                               ("TPS/GPU", 5762.0, 8, "accelerator"),
-                               ("Throughput (items/sec)", 5600.0, 8, None)]
+    measured = normalized.measurements.select(
+        "column_name", "value", "accelerator_count", "rate_per"
+    )
+    assert measured.rows() == [
+        ("Tokens/sec/chip", 2425.75, 8, "accelerator"),
+        ("TPS/GPU", 5762.0, 8, "accelerator"),
+        ("Throughput (items/sec)", 5600.0, 8, None),
+    ]
     assert normalized.quarantine.height == 0
 
 
 def test_a_header_giving_a_setting_a_value_heads_results_not_settings():
     normalized = normalize_cells(
-        cells_of([["Model", "Batch size", "BS=1", "BS=8", "Throughput (items/sec)"],
-                  ["ResNet-50", "256", "1,200", "5,400", "5600"]]),
+        cells_of(
+            [
+                ["Model", "Batch size", "BS=1", "BS=8", "Throughput (items/sec)"],
+                ["ResNet-50", "256", "1,200", "5,400", "5600"],
+            ]
+        ),
         CONTEXT,
     )
     assert normalized.measurements.select("column_name", "batch_size").rows() == [
-        ("Throughput (items/sec)", "256")]
+        ("Throughput (items/sec)", "256")
+    ]
     # The table names no metric for them: set apart, neither batch sizes nor dropped.
     assert normalized.quarantine.select("check", "column_name").rows() == [
-        ("unknown_metric", "BS=1"), ("unknown_metric", "BS=8")]
+        ("unknown_metric", "BS=1"),
+        ("unknown_metric", "BS=8"),
+    ]
 
 
 def test_a_second_figure_of_another_metric_in_a_cell_is_a_value_of_its_own():
     normalized = normalize_cells(
-        cells_of([["Model", "Platform", "Latency"],
-                  ["Phi-4-mini-float8dq", "H100", "1.41s (1.16x speedup)"]]),
+        cells_of(
+            [
+                ["Model", "Platform", "Latency"],
+                ["Phi-4-mini-float8dq", "H100", "1.41s (1.16x speedup)"],
+            ]
+        ),
         CONTEXT,
     )
     assert normalized.measurements.select("metric", "value", "unit").rows() == [
-        ("latency", 1410.0, "ms"), ("speedup", 1.16, "x")]
+        ("latency", 1410.0, "ms"),
+        ("speedup", 1.16, "x"),
+    ]
     assert normalized.quarantine.height == 0
     # A note holding a number that names no metric (a cost) is the value's qualifier only.
     cost = normalize_cells(
-        cells_of([["Model", "Platform", "Time to train"],
-                  ["OPT-13B", "8x A100", "4 hours ($1024)"]]),
+        cells_of(
+            [["Model", "Platform", "Time to train"], ["OPT-13B", "8x A100", "4 hours ($1024)"]]
+        ),
         CONTEXT,
     )
     assert cost.measurements["value"].to_list() == [14400.0]
@@ -308,15 +370,21 @@ def test_a_second_figure_of_another_metric_in_a_cell_is_a_value_of_its_own():
 def test_a_metric_named_over_the_row_labels_columns_is_the_tables_with_its_unit():
     # The row labels take two columns; the second's header names the metric and its unit.
     normalized = normalize_cells(
-        cells_of([["Sequence Length", "Model Latency (ms)", "A100-80GB", "T4"],
-                  ["512", "PyTorch (FP16)", "21.5", "22.7"],
-                  ["", "TensorRT (FP16)", "1.6", "6.2"]]),
+        cells_of(
+            [
+                ["Sequence Length", "Model Latency (ms)", "A100-80GB", "T4"],
+                ["512", "PyTorch (FP16)", "21.5", "22.7"],
+                ["", "TensorRT (FP16)", "1.6", "6.2"],
+            ]
+        ),
         CONTEXT,
     )
     assert normalized.quarantine.height == 0
     measured = normalized.measurements
-    assert measured.select("metric", "unit", "accelerator").rows() == [
-        ("latency", "ms", "A100"), ("latency", "ms", "T4")] * 2
+    assert (
+        measured.select("metric", "unit", "accelerator").rows()
+        == [("latency", "ms", "A100"), ("latency", "ms", "T4")] * 2
+    )
     assert measured["value"].to_list() == pytest.approx([21.5, 22.7, 1.6, 6.2])
 
 
@@ -338,8 +406,10 @@ def test_converted_values_read_as_the_published_number(july):
     0.39 ms stays 0.39 (not 0.39000000000000007), 4.19 min is 251.4 s (not
     251.40000000000003), 19.64 min is 1178.4 s."""
     good, _ = july
-    cell = {(row["table_index"], row["row_number"], row["column_index"]): row
-            for row in good.iter_rows(named=True)}
+    cell = {
+        (row["table_index"], row["row_number"], row["column_index"]): row
+        for row in good.iter_rows(named=True)
+    }
     assert (cell[(2, 13, 9)]["raw_value"], cell[(2, 13, 9)]["value"]) == ("0.39", 0.39)
     assert (cell[(3, 3, 9)]["raw_value"], cell[(3, 3, 9)]["value"]) == ("4.19", 251.4)
     ttt = one(good, metric="time_to_train", system="Bow Pod16", model_canonical="ResNet-50 v1.5")
@@ -349,15 +419,19 @@ def test_converted_values_read_as_the_published_number(july):
     converted = good.filter(pl.col("value") != pl.col("published_number"))
     assert converted.height == 11
     for row in converted.iter_rows(named=True):
-        assert (significant_digits(row["value"])
-                <= significant_digits(row["published_number"]) + 2), row
+        assert (
+            significant_digits(row["value"]) <= significant_digits(row["published_number"]) + 2
+        ), row
 
 
-@pytest.mark.parametrize(("text", "seconds"), [
-    ("114 us", 0.000114),  # deepseek-ai/DeepEP README: 114 us, not 0.00011399999999999999
-    ("2.2hr", 7920.0),  # microsoft/DeepSpeed chat blog: 2.2 hours, not 7920.000000000001
-    ("1:02:03.3", 3723.3),
-])
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("114 us", 0.000114),  # deepseek-ai/DeepEP README: 114 us, not 0.00011399999999999999
+        ("2.2hr", 7920.0),  # microsoft/DeepSpeed chat blog: 2.2 hours, not 7920.000000000001
+        ("1:02:03.3", 3723.3),
+    ],
+)
 def test_durations_convert_to_the_seconds_they_print(text, seconds):
     from perfledger.schemas.cell_reading import read_cell
 

@@ -24,8 +24,17 @@ def pages() -> list[pl.DataFrame]:
 
 
 def contexts(count: int) -> list[DocumentContext]:
-    return [DocumentContext(f"source-{n}", f"https://example.com/{n}", f"{n:064d}", None,
-                            "2024-01-01T00:00:00Z", "test/1") for n in range(count)]
+    return [
+        DocumentContext(
+            f"source-{n}",
+            f"https://example.com/{n}",
+            f"{n:064d}",
+            None,
+            "2024-01-01T00:00:00Z",
+            "test/1",
+        )
+        for n in range(count)
+    ]
 
 
 def assert_same(first: list[NormalizedDocument], second: list[NormalizedDocument]) -> None:
@@ -40,10 +49,30 @@ def assert_same(first: list[NormalizedDocument], second: list[NormalizedDocument
 def spoiled(cells: pl.DataFrame, seed: int) -> pl.DataFrame:
     """Cells with odd values here and there, so that quarantine and units are exercised."""
     rng = random.Random(seed)
-    odd = ["N/A", "16.32", "~1,200", "1.2k", "12¹", "23h 43m", "", "\u00a0", "frames/s",
-           "Quantum Pod9", "fp13", "-5", "2nd", "0.5 MAE", "１２", "1,2345", "12 ms", "1\u200b361"]
-    values = [rng.choice(odd) if row and rng.random() < 0.2 else value
-              for row, value in zip(cells["row_number"], cells["raw_value"], strict=True)]
+    odd = [
+        "N/A",
+        "16.32",
+        "~1,200",
+        "1.2k",
+        "12¹",
+        "23h 43m",
+        "",
+        "\u00a0",
+        "frames/s",
+        "Quantum Pod9",
+        "fp13",
+        "-5",
+        "2nd",
+        "0.5 MAE",
+        "１２",
+        "1,2345",
+        "12 ms",
+        "1\u200b361",
+    ]
+    values = [
+        rng.choice(odd) if row and rng.random() < 0.2 else value
+        for row, value in zip(cells["row_number"], cells["raw_value"], strict=True)
+    ]
     return cells.with_columns(raw_value=pl.Series(values, dtype=pl.String))
 
 
@@ -68,13 +97,30 @@ def test_the_order_of_the_documents_changes_nothing_of_each(documents):
 def cells_of(rows: list[list[str]]) -> pl.DataFrame:
     """One table: the first row is the header."""
     return pl.DataFrame(
-        [{"table_index": 0, "table_title": "Results", "table_note": None, "row_number": row,
-          "column_index": column, "column_name": rows[0][column], "raw_value": value,
-          "line_number": 1 + row * len(rows[0]) + column}
-         for row, values in enumerate(rows) for column, value in enumerate(values)],
-        schema={"table_index": pl.Int32, "table_title": pl.String, "table_note": pl.String,
-                "row_number": pl.Int32, "column_index": pl.Int32, "column_name": pl.String,
-                "raw_value": pl.String, "line_number": pl.Int32},
+        [
+            {
+                "table_index": 0,
+                "table_title": "Results",
+                "table_note": None,
+                "row_number": row,
+                "column_index": column,
+                "column_name": rows[0][column],
+                "raw_value": value,
+                "line_number": 1 + row * len(rows[0]) + column,
+            }
+            for row, values in enumerate(rows)
+            for column, value in enumerate(values)
+        ],
+        schema={
+            "table_index": pl.Int32,
+            "table_title": pl.String,
+            "table_note": pl.String,
+            "row_number": pl.Int32,
+            "column_index": pl.Int32,
+            "column_name": pl.String,
+            "raw_value": pl.String,
+            "line_number": pl.Int32,
+        },
     )
 
 

@@ -45,8 +45,9 @@ def test_vendor_spellings_of_numbers(text, expected):
     assert number(text) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("text", ["1,2", "N/A", "TBD", "", "\u00a0", "inf", "nan", "12abc",
-                                  "1,23,456", "16.16.16"])
+@pytest.mark.parametrize(
+    "text", ["1,2", "N/A", "TBD", "", "\u00a0", "inf", "nan", "12abc", "1,23,456", "16.16.16"]
+)
 def test_text_that_is_not_a_plain_number_is_null(text):
     assert number(text) is None
 
@@ -99,10 +100,14 @@ def test_a_number_formatted_as_vendors_do_parses_back(value, fraction, style):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 99), st.integers(0, 59), st.integers(0, 59))
 def test_a_spelled_duration_parses_back(hours, minutes, secs):
-    text = " ".join(
-        part for part, amount in ((f"{hours}h", hours), (f"{minutes}m", minutes),
-                                  (f"{secs}s", secs)) if amount
-    ) or "0s"
+    text = (
+        " ".join(
+            part
+            for part, amount in ((f"{hours}h", hours), (f"{minutes}m", minutes), (f"{secs}s", secs))
+            if amount
+        )
+        or "0s"
+    )
     assert seconds(text) == hours * 3600 + minutes * 60 + secs
 
 

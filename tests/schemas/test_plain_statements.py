@@ -55,21 +55,32 @@ def test_nullable_claim_columns_state_the_claim_schemas():
 
 
 # The one argument of each built-in check, as pandera records it.
-_CHECK_ARGUMENTS = {"greater_than": "min_value", "greater_than_or_equal_to": "min_value",
-                    "isin": "allowed_values", "str_length": "exact_value"}
+_CHECK_ARGUMENTS = {
+    "greater_than": "min_value",
+    "greater_than_or_equal_to": "min_value",
+    "isin": "allowed_values",
+    "str_length": "exact_value",
+}
 
 
 def plain_measurement_columns() -> dict[str, MeasurementColumn]:
     """MEASUREMENT_COLUMNS as read off MeasurementSchema; fails on anything the screen of
     schemas/validate.py cannot state."""
     schema = MeasurementSchema.to_schema()
-    assert not (schema.unique or schema.ordered or schema.coerce or schema.drop_invalid_rows
-                or schema.add_missing_columns)
+    assert not (
+        schema.unique
+        or schema.ordered
+        or schema.coerce
+        or schema.drop_invalid_rows
+        or schema.add_missing_columns
+    )
     assert schema.strict is True
     found = {}
     for name, column in schema.columns.items():
-        assert not (column.unique or column.coerce or column.regex
-                    or column.drop_invalid_rows) and column.required, name
+        assert (
+            not (column.unique or column.coerce or column.regex or column.drop_invalid_rows)
+            and column.required
+        ), name
         checks = []
         for check in column.checks:
             assert check.ignore_na and not check.element_wise and check.groupby is None, name
@@ -89,8 +100,10 @@ def test_measurement_columns_state_the_measurement_schema():
     for name, column in MEASUREMENT_COLUMNS.items():
         assert column.dtype == stated[name].dtype, name
         assert column.nullable == stated[name].nullable, name
-        assert [(check, list(argument) if isinstance(argument, list) else argument)
-                for check, argument in column.checks] == list(stated[name].checks), name
+        assert [
+            (check, list(argument) if isinstance(argument, list) else argument)
+            for check, argument in column.checks
+        ] == list(stated[name].checks), name
         assert all(check in _BUILTIN_CHECKS for check, _ in column.checks), name
 
 

@@ -110,13 +110,23 @@ def test_a_setting_the_page_defines_as_a_device_count_is_the_values_count():
         "| model | batch | tp | RPS | throughput(out tok/s) |\n"
         "| --- | --- | --- | --- | --- |\n"
         "| llama2-7b | 256 | 1 | 14.556 | 3387.419 |\n"
-        "| llama2-70b | 256 | 4 | 7.231 | 1682.738 |\n")
+        "| llama2-70b | 256 | 4 | 7.231 | 1682.738 |\n"
+    )
     parsed, layout = parse_document(page.encode(), "text/markdown")
     context = DocumentContext(
-        source_id="turbomind", source_url="file:///turbomind.md", document_sha256="0",
-        document_title=parsed.metadata.title, captured_at="2026-01-01T00:00:00+00:00",
-        parser_version=layout, language=parsed.metadata.language, outline=parsed.outline)
+        source_id="turbomind",
+        source_url="file:///turbomind.md",
+        document_sha256="0",
+        document_title=parsed.metadata.title,
+        captured_at="2026-01-01T00:00:00+00:00",
+        parser_version=layout,
+        language=parsed.metadata.language,
+        outline=parsed.outline,
+    )
     values = normalize_documents([(parsed.cells, context)])[0].measurements
-    counts = dict(values.filter(pl.col("column_name") == "RPS").select(
-        "model", "accelerator_count").iter_rows())
+    counts = dict(
+        values.filter(pl.col("column_name") == "RPS")
+        .select("model", "accelerator_count")
+        .iter_rows()
+    )
     assert counts == {"llama2-7b": 1, "llama2-70b": 4}

@@ -86,14 +86,26 @@ def test_precision_said_in_chinese_is_no_accuracy():
     # 精度 is accuracy and numeric precision both: "运行时精度为 fp32" (Paddle-Lite) says the
     # precision a run used, not that its numbers are accuracies
     assert read_header("运行时精度为 fp32 的性能数据如下：").role is None
-    assert (read_header("Top-1 精度").kind, read_header("Top-1 精度").role) == ("metric",
-                                                                              "accuracy")
+    assert (read_header("Top-1 精度").kind, read_header("Top-1 精度").role) == (
+        "metric",
+        "accuracy",
+    )
 
 
-@pytest.mark.parametrize("header", ["SeqLen (T)", "Batch size / GPU", "Number of GPUs per node",
-                                    "Output token throughput", "Time (s",
-                                    "s", "m",  # YOLO's sizes n, s, m, l, x as column headers
-                                    "Batch, 8", "Speedup, x"])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "SeqLen (T)",
+        "Batch size / GPU",
+        "Number of GPUs per node",
+        "Output token throughput",
+        "Time (s",
+        "s",
+        "m",  # YOLO's sizes n, s, m, l, x as column headers
+        "Batch, 8",
+        "Speedup, x",
+    ],
+)
 def test_a_header_without_a_unit_states_none(header):
     assert unit_in_header(header) is None
 
@@ -127,8 +139,9 @@ def test_a_header_without_a_unit_states_none(header):
         ("Pixel 2, ms", "latency", "s", None),  # XNNPACK: a phone and the unit after a comma
     ],
 )
-def test_a_header_names_its_metric_by_its_words_or_its_units_dimension(header, metric,
-                                                                      canonical, per):
+def test_a_header_names_its_metric_by_its_words_or_its_units_dimension(
+    header, metric, canonical, per
+):
     reading = read_header(header)
     assert (reading.kind, reading.role) == ("metric", metric)
     assert (reading.unit.canonical if reading.unit else None) == canonical
@@ -148,8 +161,15 @@ def test_an_accuracy_naming_a_share_is_read_for_percent_and_another_score_is_not
 
 @pytest.mark.parametrize(
     ("cell", "seconds"),
-    [("1h05m", 3900.0), ("2m 5s", 125.0), ("1:05:30", 3930.0), ("2.1h", 7560.0),  # Alpa
-     ("1.85 days", 159840.0), ("82 mins", 4920.0), ("2900 secs", 2900.0)],  # DeepSpeed-Chat
+    [
+        ("1h05m", 3900.0),
+        ("2m 5s", 125.0),
+        ("1:05:30", 3930.0),
+        ("2.1h", 7560.0),  # Alpa
+        ("1.85 days", 159840.0),
+        ("82 mins", 4920.0),
+        ("2900 secs", 2900.0),
+    ],  # DeepSpeed-Chat
 )
 def test_durations_in_cells_read_to_seconds(cell, seconds):
     (value,) = read_cell(cell).values
@@ -180,23 +200,29 @@ def test_values_in_brackets_with_their_own_units_are_values_too():
 
 def test_a_throughput_in_k_items_per_second_is_read_in_thousands():
     """Issue 30, defect 5: 1.361 under `Throughput (k items/sec)` is 1,361 items/s."""
-    text = "\n".join(["", "Model", "Platform", "Throughput (k items/sec)",
-                      "BERT", "Bow-2000", "1.361", ""])
+    text = "\n".join(
+        ["", "Model", "Platform", "Throughput (k items/sec)", "BERT", "Bow-2000", "1.361", ""]
+    )
     normalized = normalize_cells(parse_text_capture(text).cells, CONTEXT)
     row = normalized.measurements.filter(pl.col("metric") == "throughput").row(0, named=True)
-    assert (row["value"], row["unit"], row["unit_published"]) == (1361.0, "items/s",
-                                                                  "k items/sec")
+    assert (row["value"], row["unit"], row["unit_published"]) == (1361.0, "items/s", "k items/sec")
 
 
 @pytest.mark.parametrize(
     ("cell", "number", "unit", "rest"),
-    [("RTF  0.817", 0.817, "rtf", None),  # rknn_model_zoo: the unit before the number
-     ("Dice 0.8735", 0.8735, None, "Dice"), ("EPE: 0.878", 0.878, None, "EPE")],  # Vitis AI
+    [
+        ("RTF  0.817", 0.817, "rtf", None),  # rknn_model_zoo: the unit before the number
+        ("Dice 0.8735", 0.8735, None, "Dice"),
+        ("EPE: 0.878", 0.878, None, "EPE"),
+    ],  # Vitis AI
 )
 def test_a_unit_or_score_named_before_the_number(cell, number, unit, rest):
     (value,) = read_cell(cell).values
     assert (value.number, value.unit.alias if value.unit else None, value.rest) == (
-        number, unit, rest)
+        number,
+        unit,
+        rest,
+    )
 
 
 @pytest.mark.parametrize("cell", ["Gaudi 2", "MI250 2.5"])
@@ -219,8 +245,9 @@ def test_a_slash_alone_is_no_value_published():
         ("Benchmark duration (s)", None, None, "s"),
     ],
 )
-def test_serving_benchmark_rows_name_their_metric_statistic_and_unit(header, metric, statistic,
-                                                                    canonical):
+def test_serving_benchmark_rows_name_their_metric_statistic_and_unit(
+    header, metric, statistic, canonical
+):
     reading = read_header(header)
     assert (reading.role if reading.kind == "metric" else None) == metric
     assert (reading.statistic, reading.unit.canonical) == (statistic, canonical)
@@ -236,8 +263,7 @@ def test_a_table_of_metrics_by_row_is_read_turned_around_beside_a_comparison_col
     assert not names_base_metric(read_header("delta"))
     assert names_base_metric(read_header("Throughput"))
     first = ["Request throughput (req/s)", "Mean TTFT (ms)", "P99 ITL (ms)"]
-    assert transposed(["Metrics", "Before", "After", "Improvement"], first, [True] * 3,
-                      NO_MAPPINGS)
+    assert transposed(["Metrics", "Before", "After", "Improvement"], first, [True] * 3, NO_MAPPINGS)
 
 
 def test_a_signed_percentage_beside_a_value_is_a_change_of_its_own():
@@ -253,11 +279,14 @@ def test_a_setting_in_brackets_gives_the_header_no_role():
     assert read_header("Num prompts").kind == "config"
 
 
-@pytest.mark.parametrize(("header", "alias"), [
-    ("Total tokens per sec", "tokens/sec"),  # Intel's IPEX performance page
-    ("Tokens per second", "tokens/second"),
-    ("tokens per sec per GPU", "tokens/sec/gpu"),
-])
+@pytest.mark.parametrize(
+    ("header", "alias"),
+    [
+        ("Total tokens per sec", "tokens/sec"),  # Intel's IPEX performance page
+        ("Tokens per second", "tokens/second"),
+        ("tokens per sec per GPU", "tokens/sec/gpu"),
+    ],
+)
 def test_a_rate_written_with_per_is_a_rate_not_its_time(header, alias):
     unit = unit_in_header(header)
     assert (unit.alias, unit.kind) == (alias, "rate")

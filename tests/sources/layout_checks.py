@@ -27,5 +27,7 @@ def measurements(cells: pl.DataFrame) -> pl.DataFrame:
 
 def rows_of(cells: pl.DataFrame, table: int = 0) -> list[list[str]]:
     picked = cells.filter(pl.col("table_index") == table).sort("row_number", "column_index")
-    return [group["raw_value"].to_list()
-            for _, group in picked.group_by("row_number", maintain_order=True)]
+    return [
+        group["raw_value"].to_list()
+        for _, group in picked.group_by("row_number", maintain_order=True)
+    ]

@@ -40,10 +40,14 @@ def settled_copy(folder, source=JULY_2023):
 
 def bow_pod16_resnet_values(warehouse) -> list[float]:
     with lake.connect(warehouse, read_only=True) as connection:
-        return [row[0] for row in connection.execute(
-            "SELECT value FROM measurements WHERE model_canonical = 'ResNet-50 v1.5' "
-            "AND system = 'Bow Pod16' AND metric = 'throughput' AND workload = 'training' "
-            "AND framework = 'TensorFlow1' ORDER BY value").fetchall()]
+        return [
+            row[0]
+            for row in connection.execute(
+                "SELECT value FROM measurements WHERE model_canonical = 'ResNet-50 v1.5' "
+                "AND system = 'Bow Pod16' AND metric = 'throughput' AND workload = 'training' "
+                "AND framework = 'TensorFlow1' ORDER BY value"
+            ).fetchall()
+        ]
 
 
 def test_an_unchanged_file_is_sighted_again_without_being_read(tmp_path):
@@ -101,7 +105,9 @@ def test_a_short_file_left_by_a_crash_is_written_again(tmp_path):
     with archive.Batch(tmp_path) as batch:
         assert batch.sight(sha256, len(data), {"location": "x"}) is None
         assert batch.store(data, {"location": "x"}) == (
-            sha256, archive.compressed_path(tmp_path, sha256))
+            sha256,
+            archive.compressed_path(tmp_path, sha256),
+        )
     assert archive.read(tmp_path, sha256) == data
     assert archive.stored_path(tmp_path, sha256) == archive.compressed_path(tmp_path, sha256)
 
@@ -154,8 +160,13 @@ def test_a_compressed_file_cut_short_is_found_and_written_again(tmp_path, cut):
     with archive.Batch(tmp_path) as batch:
         sha256, stored = batch.store(data, {"location": "x"})
     whole = stored.read_bytes()
-    kept = {"empty": 0, "header only": 100, "half": len(whole) // 2,
-            "no trailer": len(whole) - 16, "one byte short": len(whole) - 1}[cut]
+    kept = {
+        "empty": 0,
+        "header only": 100,
+        "half": len(whole) // 2,
+        "no trailer": len(whole) - 16,
+        "one byte short": len(whole) - 1,
+    }[cut]
     stored.write_bytes(whole[:kept])  # a crash before the batch's sync: the tail never landed
 
     assert archive.stored_path(tmp_path, sha256) == stored
@@ -195,8 +206,10 @@ def test_bytes_compression_would_not_shrink_are_stored_plain(tmp_path):
     source.write_bytes(packed)
     with archive.Batch(tmp_path / "streamed") as batch:
         written, size = batch.write_file(source)
-    assert (written.path, size) == (archive.archive_path(tmp_path / "streamed", packed_sha256),
-                                    len(packed))
+    assert (written.path, size) == (
+        archive.archive_path(tmp_path / "streamed", packed_sha256),
+        len(packed),
+    )
     assert written.path.read_bytes() == packed
 
 
@@ -266,11 +279,15 @@ def test_sightings_read_the_batch_logs_and_the_older_log_beside_a_document(tmp_p
     # An archive written before the batch logs kept a log beside the document, and a
     # fetch's line there named no sha256.
     stored.with_name(f"{sha256}.sightings.jsonl").write_text(
-        json.dumps({"location": "older", "document_sha256": None}) + "\n", encoding="utf-8")
+        json.dumps({"location": "older", "document_sha256": None}) + "\n", encoding="utf-8"
+    )
     with archive.Batch(tmp_path) as batch:
         assert batch.sight(sha256, len(data), {"location": "second"}) == str(stored)
     assert [s["location"] for s in archive.sightings(tmp_path, sha256)] == [
-        "older", "first", "second"]
+        "older",
+        "first",
+        "second",
+    ]
 
 
 def test_threads_compress_side_by_side(tmp_path):

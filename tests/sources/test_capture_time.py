@@ -20,20 +20,26 @@ def test_a_fetch_a_quarter_second_after_a_file_version_is_newer():
     assert is_newer(FILE_FORM, None)
 
 
-@pytest.mark.parametrize(("given", "stored"), [
-    ("2023-07-04", "2023-07-04T00:00:00Z"),
-    ("2023-07-04T14:00:00+02:00", "2023-07-04T12:00:00Z"),
-    ("2023-07-04 12:00:00", "2023-07-04T12:00:00Z"),
-    (" 2023-07-04T12:00:00.5Z ", "2023-07-04T12:00:00.500000Z"),
-])
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("2023-07-04", "2023-07-04T00:00:00Z"),
+        ("2023-07-04T14:00:00+02:00", "2023-07-04T12:00:00Z"),
+        ("2023-07-04 12:00:00", "2023-07-04T12:00:00Z"),
+        (" 2023-07-04T12:00:00.5Z ", "2023-07-04T12:00:00.500000Z"),
+    ],
+)
 def test_a_users_capture_time_is_kept_in_utc(given, stored):
     assert checked(given) == stored
 
 
 @pytest.mark.parametrize("given", ["July 4 2023", "", "2023-13-01", "yesterday"])
 def test_a_capture_time_that_is_not_iso_8601_is_refused_with_an_example(given):
-    with pytest.raises(ValueError, match=r"--captured-at .* is not an ISO 8601 date or time "
-                                         r"\(e\.g\. 2023-07-04"):
+    with pytest.raises(
+        ValueError,
+        match=r"--captured-at .* is not an ISO 8601 date or time "
+        r"\(e\.g\. 2023-07-04",
+    ):
         checked(given, "--captured-at")
 
 
@@ -44,9 +50,13 @@ def test_a_registry_capture_with_a_time_that_is_not_iso_8601_is_refused(tmp_path
     registry.write_text(
         '[sources.results]\nurl = "https://example.com/results"\n\n'
         '[[captures]]\nfile = "page.txt"\nsource = "results"\ncaptured_at = "last July"\n',
-        encoding="utf-8")
-    with pytest.raises(RegistryError, match=r"capture page\.txt: captured_at 'last July' is "
-                                            r"not an ISO 8601 date or time"):
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        RegistryError,
+        match=r"capture page\.txt: captured_at 'last July' is "
+        r"not an ISO 8601 date or time",
+    ):
         load_registry(registry)
     registry.write_text(registry.read_text().replace("last July", "2023-07-31"))
     (capture,) = load_registry(registry).captures

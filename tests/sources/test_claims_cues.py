@@ -13,15 +13,82 @@ import perfledger.sources.claims.extract as extract
 from perfledger.sources.claims.cues import UNFOLDED, may_hold_claim, may_hold_claim_loosely
 
 CUE_FRAGMENTS = [
-    "IPU-M2000", "A100", "DGX A100", "Bow Pod16", "ResNet-50", "BERT-Large", "Graphcore",
-    "NVIDIA", "8x", "2X", "1.5×", "31%", "12 percent", "7 per cent", "3-fold", "4  times",
-    "2-3x", "twice", "TWICE", "half", "a third", "two-thirds", "an order of magnitude",
-    "faster", "Slower", "higher", "lower", "less", "more", "throughput", "latency", "cost",
-    "than", "THAN", "vs", "vs.", "versus", "over", "against", "compared to", "not", "no",
-    "up to", "by", "reduced", "of", "the", "of what", "outperforms", "beats", "ahead of",
-    "lead over", "edge", "advantage", "gains", "improvement", "v1.1", "2021", ",", ".", ";",
-    "-", "(", ")", "\u00a0", "’s", "ſ", "İ", "ı", "K", "twİce", "faſter", "outperformıng",
-    "mlperf-improvement", "Training", "Results",
+    "IPU-M2000",
+    "A100",
+    "DGX A100",
+    "Bow Pod16",
+    "ResNet-50",
+    "BERT-Large",
+    "Graphcore",
+    "NVIDIA",
+    "8x",
+    "2X",
+    "1.5×",
+    "31%",
+    "12 percent",
+    "7 per cent",
+    "3-fold",
+    "4  times",
+    "2-3x",
+    "twice",
+    "TWICE",
+    "half",
+    "a third",
+    "two-thirds",
+    "an order of magnitude",
+    "faster",
+    "Slower",
+    "higher",
+    "lower",
+    "less",
+    "more",
+    "throughput",
+    "latency",
+    "cost",
+    "than",
+    "THAN",
+    "vs",
+    "vs.",
+    "versus",
+    "over",
+    "against",
+    "compared to",
+    "not",
+    "no",
+    "up to",
+    "by",
+    "reduced",
+    "of",
+    "the",
+    "of what",
+    "outperforms",
+    "beats",
+    "ahead of",
+    "lead over",
+    "edge",
+    "advantage",
+    "gains",
+    "improvement",
+    "v1.1",
+    "2021",
+    ",",
+    ".",
+    ";",
+    "-",
+    "(",
+    ")",
+    "\u00a0",
+    "’s",
+    "ſ",
+    "İ",
+    "ı",
+    "K",
+    "twİce",
+    "faſter",
+    "outperformıng",
+    "mlperf-improvement",
+    "Training",
+    "Results",
 ]
 claim_like = st.lists(st.sampled_from(CUE_FRAGMENTS), max_size=30)
 glue = st.sampled_from([" ", "", "  ", ". ", "\n"])
@@ -85,13 +152,17 @@ def read_everything(monkeypatch: pytest.MonkeyPatch, prose: list[tuple[int, str]
         patched.setattr(extract, "may_hold_claim_loosely", lambda *_: True)
         # the screening of each distinct text is memoized: read every block afresh
         patched.setattr(extract, "_block_may_hold_claim", lambda *_: True)
-        patched.setattr(extract, "_screened_once",
-                        lambda text: extract._screened(text, extract.load_cues()))
+        patched.setattr(
+            extract, "_screened_once", lambda text: extract._screened(text, extract.load_cues())
+        )
         return extract.extract_claims(prose, "ResNet-50 training")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[
-    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.lists(st.tuples(claim_like, glue), max_size=6))
 def test_skipping_cueless_text_changes_nothing(
     monkeypatch: pytest.MonkeyPatch, paragraphs: list[tuple[list[str], str]]

@@ -15,17 +15,64 @@ from perfledger.sources.parse import parse_document
 
 CLAIMS_PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "claims-pages"
 
-pytestmark = pytest.mark.skipif(not CLAIMS_PAGES.is_dir(),
-                                reason="the shared claims-pages corpus is not present")
+pytestmark = pytest.mark.skipif(
+    not CLAIMS_PAGES.is_dir(), reason="the shared claims-pages corpus is not present"
+)
 
 # Words no platform or model is told apart by (those of shared/tools/score_claims.py).
-GENERIC = frozenset({
-    "the", "a", "an", "of", "on", "in", "and", "or", "for", "with", "by", "to", "from", "via",
-    "nvidia", "amd", "intel", "google", "aws", "amazon", "ec2", "gpu", "gpus", "system",
-    "systems", "instance", "instances", "chip", "solution", "solutions", "cloud", "clouds",
-    "implied", "previous", "first", "generation", "gen", "based", "comparable", "inference",
-    "tensorrt", "llm", "fp8", "fp16", "16", "bit", "floating", "point", "tpu",
-})
+GENERIC = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "of",
+        "on",
+        "in",
+        "and",
+        "or",
+        "for",
+        "with",
+        "by",
+        "to",
+        "from",
+        "via",
+        "nvidia",
+        "amd",
+        "intel",
+        "google",
+        "aws",
+        "amazon",
+        "ec2",
+        "gpu",
+        "gpus",
+        "system",
+        "systems",
+        "instance",
+        "instances",
+        "chip",
+        "solution",
+        "solutions",
+        "cloud",
+        "clouds",
+        "implied",
+        "previous",
+        "first",
+        "generation",
+        "gen",
+        "based",
+        "comparable",
+        "inference",
+        "tensorrt",
+        "llm",
+        "fp8",
+        "fp16",
+        "16",
+        "bit",
+        "floating",
+        "point",
+        "tpu",
+    }
+)
 FIELDS = ("subject", "baseline", "model", "metric")
 
 
@@ -56,8 +103,13 @@ def field_right(field: str, gold: dict, found: dict) -> bool:
         return gold["metric"] == found["metric"]
     if field == "model" and not gold["model"]:
         return not words(found["model"]) - GENERIC
-    gold_value = gold["subject_platform" if field == "subject" else
-                      "baseline_platform" if field == "baseline" else "model"]
+    gold_value = gold[
+        "subject_platform"
+        if field == "subject"
+        else "baseline_platform"
+        if field == "baseline"
+        else "model"
+    ]
     return same_party(gold_value, found[field])
 
 
@@ -73,8 +125,11 @@ def found_claims() -> list[dict]:
     for path in sorted((CLAIMS_PAGES / "pages").iterdir()):
         parsed, layout = parse_document(path.read_bytes(), None, check=False)
         claims = extract_page_claims(parsed, layout).claims
-        rows += [dict(row, doc=path.name) for row in claims.iter_rows(named=True)
-                 if row["ratio"] is not None]
+        rows += [
+            dict(row, doc=path.name)
+            for row in claims.iter_rows(named=True)
+            if row["ratio"] is not None
+        ]
     return rows
 
 
@@ -85,17 +140,19 @@ def matched(found_claims) -> tuple[list[tuple[dict, dict]], set[int]]:
     pairs = []
     for gold in read_csv("claims.csv"):
         for index, found in enumerate(found_claims):
-            if index not in used and found["doc"] == gold["doc"] \
-                    and holds(found["sentence"], gold["sentence"]) \
-                    and near(found["ratio"], float(gold["ratio"])):
+            if (
+                index not in used
+                and found["doc"] == gold["doc"]
+                and holds(found["sentence"], gold["sentence"])
+                and near(found["ratio"], float(gold["ratio"]))
+            ):
                 used.add(index)
                 pairs.append((gold, found))
                 break
     return pairs, used
 
 
-def test_the_claims_of_every_publisher_are_found_with_an_f1_of_at_least_0_9(found_claims,
-                                                                             matched):
+def test_the_claims_of_every_publisher_are_found_with_an_f1_of_at_least_0_9(found_claims, matched):
     pairs, _ = matched
     gold = read_csv("claims.csv")
     recall, precision = len(pairs) / len(gold), len(pairs) / len(found_claims)
@@ -106,12 +163,22 @@ def test_the_claims_of_every_publisher_are_found_with_an_f1_of_at_least_0_9(foun
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_found_claims_name_their_subject_baseline_model_and_metric_nine_times_in_ten(matched,
-                                                                                     field):
+def test_found_claims_name_their_subject_baseline_model_and_metric_nine_times_in_ten(
+    matched, field
+):
     pairs, _ = matched
-    wrong = [(gold["doc"], gold["line"], gold[{"subject": "subject_platform",
-                                              "baseline": "baseline_platform"}.get(field, field)],
-              found[field]) for gold, found in pairs if not field_right(field, gold, found)]
+    wrong = [
+        (
+            gold["doc"],
+            gold["line"],
+            gold[
+                {"subject": "subject_platform", "baseline": "baseline_platform"}.get(field, field)
+            ],
+            found[field],
+        )
+        for gold, found in pairs
+        if not field_right(field, gold, found)
+    ]
     assert 1 - len(wrong) / len(pairs) >= 0.9, wrong
 
 
@@ -121,10 +188,13 @@ def test_look_alikes_of_claims_are_not_claims(found_claims, matched):
     _, used = matched
     look_alikes = read_csv("non_claims.csv")
     assert len(look_alikes) == 40
-    taken = [(found["doc"], found["line_number"], found["ratio_text"])
-             for index, found in enumerate(found_claims) if index not in used
-             for look in look_alikes
-             if found["doc"] == look["doc"] and holds(found["sentence"], look["sentence"])]
+    taken = [
+        (found["doc"], found["line_number"], found["ratio_text"])
+        for index, found in enumerate(found_claims)
+        if index not in used
+        for look in look_alikes
+        if found["doc"] == look["doc"] and holds(found["sentence"], look["sentence"])
+    ]
     assert taken == []
 
 
@@ -134,10 +204,12 @@ def test_a_page_of_look_alikes_only_holds_no_claim(found_claims):
 
 
 def claim(found_claims: list[dict], doc: str, line: int, ratio: float) -> dict:
-    hits = [f for f in found_claims
-            if f["doc"] == doc and f["line_number"] == line and abs(f["ratio"] - ratio) < 1e-3]
-    assert len(hits) == 1, [(f["line_number"], f["ratio"]) for f in found_claims
-                            if f["doc"] == doc]
+    hits = [
+        f
+        for f in found_claims
+        if f["doc"] == doc and f["line_number"] == line and abs(f["ratio"] - ratio) < 1e-3
+    ]
+    assert len(hits) == 1, [(f["line_number"], f["ratio"]) for f in found_claims if f["doc"] == doc]
     return hits[0]
 
 
@@ -145,7 +217,11 @@ def test_a_range_states_its_upper_bound_and_its_range(found_claims):
     # vllm_pagedattention_launch.md:33 "vLLM achieves 14x - 24x higher throughput than HF"
     row = claim(found_claims, "vllm_pagedattention_launch.md", 33, 24.0)
     assert (row["subject"], row["baseline"], row["model"], row["metric"]) == (
-        "vLLM", "Hugging Face Transformers", "LLaMA 7B", "throughput")
+        "vLLM",
+        "Hugging Face Transformers",
+        "LLaMA 7B",
+        "throughput",
+    )
     assert "range 14-24x" in row["qualifier"]
 
 
@@ -154,7 +230,11 @@ def test_parity_words_are_a_claim_of_ratio_one(found_claims):
     # named FP8 as "FP8 KV-cache quantization", and the model is the one its figure names
     row = claim(found_claims, "redhat_vllm_turboquant.md", 28, 1.0)
     assert (row["subject"], row["baseline"], row["metric"], row["ratio_kind"]) == (
-        "FP8 KV-cache quantization", "BF16", "throughput", "parity")
+        "FP8 KV-cache quantization",
+        "BF16",
+        "throughput",
+        "parity",
+    )
     assert row["model"] == "Qwen3 30B-A3B Instruct"
 
 
@@ -163,7 +243,11 @@ def test_a_worse_subject_stated_in_a_list_item_under_a_heading(found_claims):
     # Compilation Cost: The 5-7x slowdown happens on the first inference ..."
     row = claim(found_claims, "embeddedllm_vllm_sleep_mode.md", 380, 1 / 7)
     assert (row["subject"], row["baseline"], row["metric"], row["direction"]) == (
-        "vLLM Sleep Mode", "with Warm-Up", "latency", "worse")
+        "vLLM Sleep Mode",
+        "with Warm-Up",
+        "latency",
+        "worse",
+    )
     assert row["baseline_kind"] == "counterpart"
 
 

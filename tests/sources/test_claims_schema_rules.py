@@ -22,9 +22,24 @@ from perfledger.sources.claims.extract import extract_claims
 
 CORPUS = Path(__file__).resolve().parents[2] / "sources" / "corpus"
 STRINGS = [
-    "", "x", "rule:", "rule:x", "A100", "IPU-M2000", "system", "prior_result", "better",
-    "worse", "throughput", "latency", "training", "multiplier", "fraction", "ResNet-50",
-    "IPU-M2000 is 3x faster than A100", "3x faster",
+    "",
+    "x",
+    "rule:",
+    "rule:x",
+    "A100",
+    "IPU-M2000",
+    "system",
+    "prior_result",
+    "better",
+    "worse",
+    "throughput",
+    "latency",
+    "training",
+    "multiplier",
+    "fraction",
+    "ResNet-50",
+    "IPU-M2000 is 3x faster than A100",
+    "3x faster",
 ]
 INTEGERS = [-1, 0, 1, 2, 10**6]
 FLOATS = [-1.0, 0.0, 0.3, 0.5, 1.0, 1.5, math.nan, math.inf, MAX_RATIO, MAX_RATIO * 2]
@@ -61,16 +76,22 @@ def variants(frame: pl.DataFrame, columns: dict) -> list[pl.DataFrame]:
         out += [
             frame.with_columns(col(changed).alias(name))
             for name, changed in [
-                ("subject", "baseline"), ("baseline", "subject"), ("char_end", "char_start"),
-                ("char_start", "char_end"), ("claim_text", "sentence"),
-                ("ratio_text", "claim_text"), ("baseline_text", "subject_text"),
+                ("subject", "baseline"),
+                ("baseline", "subject"),
+                ("char_end", "char_start"),
+                ("char_start", "char_end"),
+                ("claim_text", "sentence"),
+                ("ratio_text", "claim_text"),
+                ("baseline_text", "subject_text"),
             ]
         ]
         out += [
             frame.with_columns(~col("is_qualitative")),
             frame.with_columns(
-                pl.when(col("direction") == "better").then(pl.lit("worse"))
-                .otherwise(pl.lit("better")).alias("direction")
+                pl.when(col("direction") == "better")
+                .then(pl.lit("worse"))
+                .otherwise(pl.lit("better"))
+                .alias("direction")
             ),
             frame.with_columns(pl.lit(None, pl.String).alias("baseline_kind")),
             frame.with_columns(pl.lit(None, pl.String).alias("baseline")),
@@ -111,6 +132,7 @@ def assert_schema_passes_all(schema, base: pl.DataFrame, frames: list[pl.DataFra
     """Every frame passes the schema. Its checks read rows one by one, but for claim_index's
     uniqueness, so frames that keep the base's claim indexes are checked stacked (indexes
     renumbered); the others, or all of them if the stack fails, one by one."""
+
     def keeps_index(frame: pl.DataFrame) -> bool:
         return "claim_index" not in frame.columns or frame["claim_index"].equals(
             base["claim_index"]

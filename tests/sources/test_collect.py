@@ -41,8 +41,13 @@ def tree_with_links(root: Path) -> Path:
 
 def listed_as_before(folder: Path) -> list[Path]:
     """What collecting a folder has always meant: sorted(rglob), files only, not hidden."""
-    return [path for path in sorted(folder.rglob("*")) if path.is_file()
-            and not path.name.startswith(".") and not path.name.endswith(".sightings.jsonl")]
+    return [
+        path
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+        and not path.name.startswith(".")
+        and not path.name.endswith(".sightings.jsonl")
+    ]
 
 
 def test_a_folder_lists_the_files_rglob_lists_in_the_same_order(tmp_path):
@@ -51,12 +56,19 @@ def test_a_folder_lists_the_files_rglob_lists_in_the_same_order(tmp_path):
     pages = tree_with_links(tmp_path)
     documents = collect_paths([pages], Registry(), tmp_path / "archive")
     assert [Path(d.location).relative_to(pages).as_posix() for d in documents] == [
-        "a/z.txt", "a-b/y.txt", "top.html", "link-to-file.txt", "link-to-folder"]
+        "a/z.txt",
+        "a-b/y.txt",
+        "top.html",
+        "link-to-file.txt",
+        "link-to-folder",
+    ]
     assert [Path(d.location) for d in documents if not d.error] == [
-        path for path in listed_as_before(pages) if not path.is_symlink()]
+        path for path in listed_as_before(pages) if not path.is_symlink()
+    ]
     assert [d.error for d in documents if d.error] == [
         f"{pages / name} is a symbolic link: links inside a folder are not followed"
-        for name in ("link-to-file.txt", "link-to-folder")]
+        for name in ("link-to-file.txt", "link-to-folder")
+    ]
     page = next(d for d in documents if d.location.endswith("top.html"))
     assert (page.source_id, page.content_type) == ("file-top.html", "text/html")
     assert page.captured_at == "2023-11-14T22:13:20Z"
@@ -67,12 +79,21 @@ def test_a_linked_file_of_a_registered_capture_is_not_followed_either(tmp_path):
     pages.mkdir()
     (pages / "results.txt").symlink_to(JULY_2023)
     source = Source(name="vendor-results", url="https://example.com/results", layout="auto")
-    registry = Registry(sources={source.name: source}, captures=(
-        Capture(path=JULY_2023.resolve(), source=source.name,
-                captured_at="2023-07-31T00:00:00Z", content_type="text/plain"),))
+    registry = Registry(
+        sources={source.name: source},
+        captures=(
+            Capture(
+                path=JULY_2023.resolve(),
+                source=source.name,
+                captured_at="2023-07-31T00:00:00Z",
+                content_type="text/plain",
+            ),
+        ),
+    )
     (document,) = collect_paths([pages], registry, tmp_path / "archive")
-    assert document.error == (f"{pages / 'results.txt'} is a symbolic link: links inside a "
-                              "folder are not followed")
+    assert document.error == (
+        f"{pages / 'results.txt'} is a symbolic link: links inside a folder are not followed"
+    )
     assert document.document_sha256 is None
 
 
@@ -91,9 +112,9 @@ def test_a_folder_that_cannot_be_listed_is_a_failed_document(tmp_path, monkeypat
     documents = collect_paths([pages], Registry(), tmp_path / "archive")
     failed = [d for d in documents if d.error]
     assert [d.error for d in failed] == [
-        f"cannot list the folder {pages / 'locked'}: Permission denied"]
+        f"cannot list the folder {pages / 'locked'}: Permission denied"
+    ]
     assert [d.location for d in documents if not d.error] == [str(pages / "page.txt")]
-
 
 
 def test_files_archived_side_by_side_come_out_in_listing_order(tmp_path, monkeypatch):
@@ -104,7 +125,8 @@ def test_files_archived_side_by_side_come_out_in_listing_order(tmp_path, monkeyp
     pages.mkdir()
     for number in range(40):
         (pages / f"page-{number:02d}.txt").write_bytes(
-            (JULY_2023 if number % 2 else JANUARY_2022).read_bytes())
+            (JULY_2023 if number % 2 else JANUARY_2022).read_bytes()
+        )
     unreadable = pages / "page-17.txt"
     read_bytes = Path.read_bytes
 
@@ -121,8 +143,7 @@ def test_files_archived_side_by_side_come_out_in_listing_order(tmp_path, monkeyp
     assert [d.location for d in documents if d.error] == [str(unreadable)]
     assert documents[17].error == f"cannot read {unreadable}: Permission denied"
     for document in (d for d in documents if not d.error):
-        assert (archive.read(store, document.document_sha256)
-                == read_bytes(Path(document.location)))
+        assert archive.read(store, document.document_sha256) == read_bytes(Path(document.location))
         assert Path(document.archive_path) == archive.stored_path(store, document.document_sha256)
     (log,) = (store / archive.SIGHTINGS_FOLDER).iterdir()
     sighted = [json.loads(line)["location"] for line in log.read_text().splitlines()]
@@ -154,13 +175,20 @@ def test_a_large_file_is_archived_a_chunk_at_a_time_with_the_same_outcome(tmp_pa
     monkeypatch.setattr(Path, "open", failing_open)
     streamed = []
     write_file = archive.Batch.write_file
-    monkeypatch.setattr(archive.Batch, "write_file",
-                        lambda batch, path: streamed.append(path.name) or write_file(batch, path))
+    monkeypatch.setattr(
+        archive.Batch,
+        "write_file",
+        lambda batch, path: streamed.append(path.name) or write_file(batch, path),
+    )
     store = tmp_path / "archive"
     documents = collect_paths([pages], Registry(), store)
 
-    assert sorted(streamed) == ["b-large.txt", "c-same-bytes.txt", "d-other.txt",
-                                "e-unreadable.txt"]
+    assert sorted(streamed) == [
+        "b-large.txt",
+        "c-same-bytes.txt",
+        "d-other.txt",
+        "e-unreadable.txt",
+    ]
     assert [d.location for d in documents] == [str(path) for path in sorted(pages.iterdir())]
     assert documents[-1].error == f"cannot read {unreadable}: Permission denied"
     for document in documents[:-1]:
@@ -187,8 +215,12 @@ def test_a_pipe_or_device_named_as_a_file_is_a_failed_document_not_a_hang(tmp_pa
     page = pages / "page.txt"
     page.write_bytes(JULY_2023.read_bytes())
     collected = []
-    worker = threading.Thread(target=lambda: collected.extend(
-        collect_paths([pipe, device, page], Registry(), tmp_path / "archive")), daemon=True)
+    worker = threading.Thread(
+        target=lambda: collected.extend(
+            collect_paths([pipe, device, page], Registry(), tmp_path / "archive")
+        ),
+        daemon=True,
+    )
     worker.start()
     worker.join(timeout=30)
     if worker.is_alive():  # a writer's end of file lets the reader go before the test fails
@@ -197,7 +229,8 @@ def test_a_pipe_or_device_named_as_a_file_is_a_failed_document_not_a_hang(tmp_pa
     by_location = {d.location: d for d in collected}
     for path in (pipe, device):
         assert by_location[str(path)].error == (
-            f"{path} is not a regular file (a pipe, socket or device): not read")
+            f"{path} is not a regular file (a pipe, socket or device): not read"
+        )
     assert by_location[str(page)].error is None
     assert by_location[str(page)].document_sha256 == archive.sha256_of(JULY_2023.read_bytes())
     in_folder = collect_paths([pages], Registry(), tmp_path / "archive-2")

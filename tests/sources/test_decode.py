@@ -44,8 +44,10 @@ def test_a_latin1_meta_charset_reads_as_windows_1252_as_browsers_do():
 
 
 def test_a_meta_http_equiv_content_type_charset_is_read():
-    data = (b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'
-            b"<p>\xcf\xf0\xe8\xe2\xe5\xf2</p>")
+    data = (
+        b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'
+        b"<p>\xcf\xf0\xe8\xe2\xe5\xf2</p>"
+    )
     text, encoding = decode_document(data)
     assert "\u041f\u0440\u0438\u0432\u0435\u0442" in text
     assert encoding == "cp1251"

@@ -48,9 +48,7 @@ def test_the_committed_html_fixture_is_what_the_generator_renders(capture):
     )
 
 
-def test_the_same_page_as_html_and_as_a_text_capture_yields_the_same_measurements(
-    capture, page
-):
+def test_the_same_page_as_html_and_as_a_text_capture_yields_the_same_measurements(capture, page):
     expected = measurements(capture.cells)
     assert expected.height == 358
     assert_frame_equal(measurements(page.cells), expected)
@@ -258,7 +256,8 @@ def test_a_layout_table_around_a_data_table_is_prose_and_the_inner_table_is_data
     assert parsed.table_count == 1
     # Tables are numbered by their opening tags, the layout table first: the data table is #1.
     assert rows_of(parsed.cells, 1) == [
-        ["Model", "Platform", "Throughput (items/sec)"], ["BERT", "Bow Pod16", "6,044"]
+        ["Model", "Platform", "Throughput (items/sec)"],
+        ["BERT", "Bow Pod16", "6,044"],
     ]
     assert parsed.cells["table_title"][0] == "Training"
     assert [text for _, text in parsed.prose] == ["Sidebar text", "Training"]
@@ -284,7 +283,9 @@ def test_a_results_table_with_a_table_in_a_cell_keeps_its_values_and_the_inner_t
     assert rows_of(parsed.cells, 1) == [["Run", "Seconds"], ["first", "12"]]
     measured = measurements(outer)
     assert sorted(zip(measured["raw_value"], measured["value"], strict=True)) == [
-        ("25,135", 25135.0), ("44,059", 44059.0)]
+        ("25,135", 25135.0),
+        ("44,059", 44059.0),
+    ]
 
 
 def test_a_layout_table_of_several_rows_without_a_number_stays_layout():
@@ -296,7 +297,8 @@ def test_a_layout_table_of_several_rows_without_a_number_stays_layout():
     parsed = parse_html(html)
     assert parsed.table_count == 1
     assert rows_of(parsed.cells, 1) == [
-        ["Model", "Platform", "Throughput (items/sec)"], ["BERT", "Bow Pod16", "6,044"]
+        ["Model", "Platform", "Throughput (items/sec)"],
+        ["BERT", "Bow Pod16", "6,044"],
     ]
     assert [text for _, text in parsed.prose] == ["Graphcore", "Sidebar text", "About", "Contact"]
 
@@ -318,9 +320,7 @@ def test_a_table_without_th_uses_its_first_row_as_header():
     html = """<table><tr><td><strong>Model</strong></td><td>Platform</td></tr>
     <tr><td>BERT</td><td>Bow Pod16</td></tr></table>"""
     cells = parse_html(html).cells
-    assert cells.filter(pl.col("row_number") == 0)["column_name"].to_list() == [
-        "Model", "Platform"
-    ]
+    assert cells.filter(pl.col("row_number") == 0)["column_name"].to_list() == ["Model", "Platform"]
 
 
 def test_a_full_width_label_above_the_header_names_the_whole_table():
@@ -329,9 +329,7 @@ def test_a_full_width_label_above_the_header_names_the_whole_table():
     <tbody><tr><td>BERT</td><td>Bow Pod16</td></tr></tbody></table>"""
     cells = parse_html(html).cells
     assert cells["table_title"].unique().to_list() == ["Bow Pod \u2014 Training"]
-    assert cells.filter(pl.col("row_number") == 0)["column_name"].to_list() == [
-        "Model", "Platform"
-    ]
+    assert cells.filter(pl.col("row_number") == 0)["column_name"].to_list() == ["Model", "Platform"]
 
 
 def test_empty_cells_keep_their_exact_text_and_whitespace_collapses():
@@ -390,7 +388,8 @@ def test_a_row_missing_its_last_cells_reads_as_a_browser_draws_it():
     ]
     # "16.16" is no batch size and 512 no precision: not as drawn, and no gap settles it.
     assert [(p.check, p.raw) for p in parsed.problems] == [
-        ("row_width_mismatch", "DINO | 16.16 | 512")]
+        ("row_width_mismatch", "DINO | 16.16 | 512")
+    ]
 
 
 def test_text_the_page_hides_is_no_prose_but_a_table_in_a_hidden_tab_is_read():
@@ -403,8 +402,12 @@ def test_text_the_page_hides_is_no_prose_but_a_table_in_a_hidden_tab_is_read():
     <details><summary>More</summary><div hidden="until-found">Shown when searched.</div></details>"""
     parsed = parse_html(html)
     assert [text for _line, text in parsed.prose] == [
-        "Results", "Measured on 8 A100 GPUs.", "Inference on one H100.", "More",
-        "Shown when searched."]
+        "Results",
+        "Measured on 8 A100 GPUs.",
+        "Inference on one H100.",
+        "More",
+        "Shown when searched.",
+    ]
     assert rows_of(parsed.cells) == [["Model", "Throughput"], ["BERT", "1,200"], ["GPT-2", "900"]]
 
 
@@ -445,7 +448,8 @@ def test_cells_past_the_thousandth_column_are_a_problem_per_row_not_a_silent_cut
     ]
     assert parsed.problems[0].reason == (
         "a row of table 'Wide results' has 2 cells past column 1000, the most this parser "
-        "places; those cells were not read")
+        "places; those cells were not read"
+    )
 
 
 # ---- page text, entities, encodings --------------------------------------------------------
@@ -466,9 +470,11 @@ def test_entities_a_document_declares_are_never_expanded_nor_fetched():
 
 
 def test_an_xml_declaration_and_cr_line_breaks_keep_line_numbers():
-    html = ('<?xml version="1.0" encoding="utf-8"?>\r<html><body>\r\n<table>\r'
-            "<tr><th>Model</th><th>Platform</th></tr>\r<tr><td>BERT</td><td>Bow Pod16</td></tr>"
-            "</table></body></html>")
+    html = (
+        '<?xml version="1.0" encoding="utf-8"?>\r<html><body>\r\n<table>\r'
+        "<tr><th>Model</th><th>Platform</th></tr>\r<tr><td>BERT</td><td>Bow Pod16</td></tr>"
+        "</table></body></html>"
+    )
     cells = parse_html(html).cells
     assert cells["line_number"].to_list() == [4, 4, 5, 5]
 
@@ -482,8 +488,10 @@ def test_a_meta_charset_in_decoded_text_does_not_change_the_characters():
 
 
 def test_cp1252_bytes_labelled_utf8_decode_before_parsing():
-    data = (b"<html><body><table><tr><th>Model</th><th>Batch Size</th></tr>"
-            b"<tr><td>\x93BERT\x94</td><td>54\xa0784</td></tr></table></body></html>")
+    data = (
+        b"<html><body><table><tr><th>Model</th><th>Batch Size</th></tr>"
+        b"<tr><td>\x93BERT\x94</td><td>54\xa0784</td></tr></table></body></html>"
+    )
     parsed, _ = parse_document(data, "text/html; charset=utf-8")
     assert rows_of(parsed.cells)[1] == ["\u201cBERT\u201d", "54\u00a0784"]
 
@@ -512,21 +520,53 @@ def test_sniff_prefers_html_for_html_and_leaves_text_captures_alone():
 
 # ---- robustness and speed ------------------------------------------------------------------
 
-_SOUP_PARTS = st.sampled_from([
-    "<table>", "</table>", "<tr>", "</tr>", "<td>", "</td>", "<th>", "</th>", "<thead>",
-    "</thead>", "<tbody>", "</tbody>", "<tfoot>", "<caption>", '<td colspan="3">',
-    '<td rowspan="0">', '<th colspan="2">', '<td rowspan="2" colspan="2">', "<script>",
-    "</script>", "<!--", "-->", "<template>", "</template>", "<sup>", "</sup>", "<br>", "<p>",
-    "<h2>", "</h2>", "&nbsp;", "\n", "\r", "Model", "Platform", "1,234", "<?xml ?>",
-])
+_SOUP_PARTS = st.sampled_from(
+    [
+        "<table>",
+        "</table>",
+        "<tr>",
+        "</tr>",
+        "<td>",
+        "</td>",
+        "<th>",
+        "</th>",
+        "<thead>",
+        "</thead>",
+        "<tbody>",
+        "</tbody>",
+        "<tfoot>",
+        "<caption>",
+        '<td colspan="3">',
+        '<td rowspan="0">',
+        '<th colspan="2">',
+        '<td rowspan="2" colspan="2">',
+        "<script>",
+        "</script>",
+        "<!--",
+        "-->",
+        "<template>",
+        "</template>",
+        "<sup>",
+        "</sup>",
+        "<br>",
+        "<p>",
+        "<h2>",
+        "</h2>",
+        "&nbsp;",
+        "\n",
+        "\r",
+        "Model",
+        "Platform",
+        "1,234",
+        "<?xml ?>",
+    ]
+)
 TAG_SOUP = st.lists(st.one_of(_SOUP_PARTS, st.text(max_size=4)), max_size=60).map("".join)
 
 
 def assert_well_formed(cells: pl.DataFrame) -> None:
     CellSchema.validate(cells)
-    widths = dict(
-        cells.filter(pl.col("row_number") == 0).group_by("table_index").len().iter_rows()
-    )
+    widths = dict(cells.filter(pl.col("row_number") == 0).group_by("table_index").len().iter_rows())
     for row in cells.iter_rows(named=True):
         assert row["row_number"] >= 0
         assert row["table_index"] in widths
@@ -542,18 +582,39 @@ def test_the_html_parser_never_raises_and_cells_stay_inside_their_table(text):
 
 
 def five_tables_page(rows: int = 200) -> str:
-    header = ["Model", "Variant", "Platform", "SDK Version", "Framework", "Dataset",
-              "Batch Size", "Precision", "Throughput (items/sec)"]
+    header = [
+        "Model",
+        "Variant",
+        "Platform",
+        "SDK Version",
+        "Framework",
+        "Dataset",
+        "Batch Size",
+        "Precision",
+        "Throughput (items/sec)",
+    ]
     parts = ["<!DOCTYPE html><html><head><title>Results</title></head><body>"]
     for table in range(5):
         parts.append(f"<h2>Results {table}</h2>\n<p>Measured on Bow Pod systems.</p>\n<table>")
         parts.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in header) + "</tr></thead>")
         parts.append("<tbody>")
         for row in range(rows):
-            cells = ["BERT Large", "Ph1 Pre-Training (SL128) - Packed", "Bow Pod16", "SDK 3.1",
-                     "PopART", "Wikipedia", f"{row * 16:,}", "16.16", f"{6000 + row:,}<sup>1</sup>"]
-            parts.append("<tr>\n" + "\n".join(f'<td class="c{i}">{c}</td>'
-                                              for i, c in enumerate(cells)) + "\n</tr>")
+            cells = [
+                "BERT Large",
+                "Ph1 Pre-Training (SL128) - Packed",
+                "Bow Pod16",
+                "SDK 3.1",
+                "PopART",
+                "Wikipedia",
+                f"{row * 16:,}",
+                "16.16",
+                f"{6000 + row:,}<sup>1</sup>",
+            ]
+            parts.append(
+                "<tr>\n"
+                + "\n".join(f'<td class="c{i}">{c}</td>' for i, c in enumerate(cells))
+                + "\n</tr>"
+            )
         parts.append("</tbody>\n</table>\n<p>* measured in items/s</p>")
     parts.append("</body></html>")
     return "\n".join(parts)

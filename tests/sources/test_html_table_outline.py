@@ -46,7 +46,8 @@ def test_tables_are_numbered_by_their_opening_tags_layout_tables_included():
     assert rows_of(parsed.cells, 2) == [["Model", "Throughput"], ["BERT", "6,044"]]
     assert rows_of(parsed.cells, 3) == [["Model", "Latency"], ["GPT", "1.5"]]
     assert [row for row in parsed.outline.rows() if row[1] == "table"] == [
-        (3, "table", None, None, 2), (5, "table", None, None, 3)
+        (3, "table", None, None, 2),
+        (5, "table", None, None, 3),
     ]
     assert [text for _, text in parsed.prose] == ["Title bar", "Sidebar"]
 
@@ -68,8 +69,14 @@ ROWSPAN_HEADER = """<h3>Results Table</h3>
 
 def test_a_header_cells_rowspan_brings_the_row_it_covers_into_the_header():
     cells = parse_html(ROWSPAN_HEADER).cells
-    names = ["Model", "Accuracy Target", "Server / Metric", "Server / Performance",
-             "Offline / Metric", "Offline / Performance"]
+    names = [
+        "Model",
+        "Accuracy Target",
+        "Server / Metric",
+        "Server / Performance",
+        "Offline / Metric",
+        "Offline / Performance",
+    ]
     assert header_of(cells) == names
     assert rows_of(cells) == [
         names,  # the header cells' raw values are the joined texts too
@@ -85,7 +92,9 @@ def test_a_first_row_taken_as_header_keeps_the_rows_its_rowspan_reaches_as_data(
     html = """<table><tr><td rowspan="2">Model</td><td>Batch</td><td>Throughput</td></tr>
     <tr><td>8</td><td>800</td></tr><tr><td>BERT</td><td>1</td><td>50</td></tr></table>"""
     assert rows_of(parse_html(html).cells) == [
-        ["Model", "Batch", "Throughput"], ["Model", "8", "800"], ["BERT", "1", "50"]
+        ["Model", "Batch", "Throughput"],
+        ["Model", "8", "800"],
+        ["BERT", "1", "50"],
     ]
 
 
@@ -93,7 +102,10 @@ def test_a_first_row_of_data_with_a_rowspan_stays_data_under_unnamed_columns():
     html = """<table><tr><td rowspan="2">ResNet</td><td>1</td><td>100</td></tr>
     <tr><td>8</td><td>800</td></tr><tr><td>BERT</td><td>1</td><td>50</td></tr></table>"""
     assert rows_of(parse_html(html).cells) == [
-        ["", "", ""], ["ResNet", "1", "100"], ["ResNet", "8", "800"], ["BERT", "1", "50"]
+        ["", "", ""],
+        ["ResNet", "1", "100"],
+        ["ResNet", "8", "800"],
+        ["BERT", "1", "50"],
     ]
 
 
@@ -125,14 +137,20 @@ def test_leading_bold_rows_of_a_table_without_th_are_its_header_levels():
 
 
 def test_bold_rows_are_no_header_when_nothing_follows_them_or_the_table_has_th():
-    all_bold = "<table><tr><td><b>Model</b></td><td><b>Platform</b></td></tr>" \
-               "<tr><td><b>BERT</b></td><td><b>Bow Pod16</b></td></tr></table>"
+    all_bold = (
+        "<table><tr><td><b>Model</b></td><td><b>Platform</b></td></tr>"
+        "<tr><td><b>BERT</b></td><td><b>Bow Pod16</b></td></tr></table>"
+    )
     assert rows_of(parse_html(all_bold).cells) == [["Model", "Platform"], ["BERT", "Bow Pod16"]]
-    with_th = "<table><tr><td><b>Model</b></td><td><b>Platform</b></td></tr>" \
-              "<tr><td><b>Variant</b></td><td><b>Pod</b></td></tr>" \
-              "<tr><th>BERT</th><td>Bow Pod16</td></tr></table>"
+    with_th = (
+        "<table><tr><td><b>Model</b></td><td><b>Platform</b></td></tr>"
+        "<tr><td><b>Variant</b></td><td><b>Pod</b></td></tr>"
+        "<tr><th>BERT</th><td>Bow Pod16</td></tr></table>"
+    )
     assert rows_of(parse_html(with_th).cells) == [
-        ["Model", "Platform"], ["Variant", "Pod"], ["BERT", "Bow Pod16"]
+        ["Model", "Platform"],
+        ["Variant", "Pod"],
+        ["BERT", "Bow Pod16"],
     ]
 
 
@@ -208,8 +226,14 @@ def test_the_outline_holds_headings_paragraphs_captions_and_tables_in_reading_or
         (5, "caption", None, "FP16 Inference Latency", 0),  # short, no period, right above
         (6, "table", None, None, 0),
         # The footnote is the table's note, not a block; a long sentence is no caption.
-        (8, "paragraph", None, "Results were obtained with the default configuration and no "
-                               "tuning applied to the model.", None),
+        (
+            8,
+            "paragraph",
+            None,
+            "Results were obtained with the default configuration and no "
+            "tuning applied to the model.",
+            None,
+        ),
         (9, "table", None, None, 1),
         # A <caption> names its table; the short line above it stays a paragraph.
         (10, "paragraph", None, "Throughput results", None),
@@ -222,7 +246,8 @@ def test_the_outline_holds_headings_paragraphs_captions_and_tables_in_reading_or
     # The prose is what it was: the caption line is prose, the footnote is not.
     assert "FP16 Inference Latency" in [text for _, text in parsed.prose]
     assert parsed.cells.filter(pl.col("table_index") == 0)["table_note"][0] == (
-        "* measured in ms at the 99th percentile")
+        "* measured in ms at the 99th percentile"
+    )
 
 
 def test_the_text_of_a_layout_table_above_a_table_stays_a_paragraph():
@@ -263,11 +288,35 @@ def test_a_page_without_blocks_has_an_empty_outline_of_the_schema():
         assert outline.schema == OUTLINE_SCHEMA
 
 
-_OUTLINE_PARTS = st.sampled_from([
-    "<h2>", "</h2>", "<h6>", "<p>", "</p>", "<p><b>", "</b></p>", "<caption>", "</caption>",
-    "<table>", "</table>", "<tr>", "<td>", "<th>", '<th rowspan="2">', "<b>", "</b>",
-    "\uf0c1", "\u00b6", " ", "Results", "1.5", "* measured in ms", ".", "\n",
-])
+_OUTLINE_PARTS = st.sampled_from(
+    [
+        "<h2>",
+        "</h2>",
+        "<h6>",
+        "<p>",
+        "</p>",
+        "<p><b>",
+        "</b></p>",
+        "<caption>",
+        "</caption>",
+        "<table>",
+        "</table>",
+        "<tr>",
+        "<td>",
+        "<th>",
+        '<th rowspan="2">',
+        "<b>",
+        "</b>",
+        "\uf0c1",
+        "\u00b6",
+        " ",
+        "Results",
+        "1.5",
+        "* measured in ms",
+        ".",
+        "\n",
+    ]
+)
 OUTLINE_SOUP = st.lists(st.one_of(_OUTLINE_PARTS, TAG_SOUP), max_size=40).map("".join)
 
 

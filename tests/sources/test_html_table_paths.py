@@ -81,9 +81,13 @@ def _resolved(grid: html_grid.Grid) -> list:
 
     def resolve(ids):
         return [
-            None if cell is None
-            else (grid.cells.texts[cell], grid.cells.lines[cell],
-                  first_seen.setdefault(cell, len(first_seen)))
+            None
+            if cell is None
+            else (
+                grid.cells.texts[cell],
+                grid.cells.lines[cell],
+                first_seen.setdefault(cell, len(first_seen)),
+            )
             for cell in ids
         ]
 
@@ -115,13 +119,26 @@ def test_plain_groups_read_at_once_give_the_cells_read_row_by_row(monkeypatch):
     row_by_row = parse_html(MIXED_PAGE)
     assert_frame_equal(at_once.cells, row_by_row.cells)
     assert (at_once.metadata, at_once.prose, at_once.problems) == (
-        row_by_row.metadata, row_by_row.prose, row_by_row.problems)
+        row_by_row.metadata,
+        row_by_row.prose,
+        row_by_row.problems,
+    )
     assert grids_at_once == _grids(MIXED_PAGE)
 
     values = dict(zip(at_once.cells["raw_value"], at_once.cells["column_name"], strict=False))
     assert values["6,044¹"] == "Throughput (items/sec)"
-    assert {"BERT Large", "Bow\u00a0Pod64", "\u00a0", "GPT 2", "IPU-POD 256", "1st",
-            "tab here", "F f", "1.2¹", "3.4 (p99)"} <= set(values)
+    assert {
+        "BERT Large",
+        "Bow\u00a0Pod64",
+        "\u00a0",
+        "GPT 2",
+        "IPU-POD 256",
+        "1st",
+        "tab here",
+        "F f",
+        "1.2¹",
+        "3.4 (p99)",
+    } <= set(values)
     # The short row ("BERT | Bow Pod16") reads as a browser draws it: no score published.
     assert at_once.problems == []
     assert ["BERT", "Bow Pod16", ""] in rows_of(at_once.cells, table=1)
@@ -133,7 +150,8 @@ def test_a_table_without_spans_is_read_at_once_whatever_its_cells_hold(monkeypat
     one_by_one = []
     original = html_grid._expand_rows_one_by_one
     monkeypatch.setattr(
-        html_grid, "_expand_rows_one_by_one",
+        html_grid,
+        "_expand_rows_one_by_one",
         lambda rows, cells, spans: one_by_one.append(rows) or original(rows, cells, spans),
     )
     at_once = parse_html(page)
@@ -148,16 +166,35 @@ def test_str_split_whitespace_is_html_whitespace_or_the_characters_set_apart():
     html_space = set(" \t\n\r\f")
     split_space = {chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()}
     set_apart = {
-        chr(code) for code in range(sys.maxunicode + 1)
+        chr(code)
+        for code in range(sys.maxunicode + 1)
         if html_text._NOT_HTML_SPACE.fullmatch(chr(code))
     }
     assert set_apart == split_space - html_space
 
 
-_TEXT_PARTS = st.sampled_from([
-    " ", "  ", "\t", "\n", "\r", "\f", "\x0b", "\u00a0", "\u2028", "\u3000", "\x85", "a", "b",
-    "6,044", "\u00b9", "", " \n ", "\x1c",
-])
+_TEXT_PARTS = st.sampled_from(
+    [
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r",
+        "\f",
+        "\x0b",
+        "\u00a0",
+        "\u2028",
+        "\u3000",
+        "\x85",
+        "a",
+        "b",
+        "6,044",
+        "\u00b9",
+        "",
+        " \n ",
+        "\x1c",
+    ]
+)
 _TEXTS = st.lists(_TEXT_PARTS, max_size=8).map("".join)
 
 
@@ -184,10 +221,28 @@ def _markup_as_published(text: str) -> bytes:
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from([
-    "\r", "\n", "\r\n", "\r\r\n", "a", "é", "—", "\ud800", "\ufeff", " ", "<p>",
-    "<?xml version='1.0' encoding='utf-8'?>", "\u2028",
-]), max_size=10).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "\r",
+                "\n",
+                "\r\n",
+                "\r\r\n",
+                "a",
+                "é",
+                "—",
+                "\ud800",
+                "\ufeff",
+                " ",
+                "<p>",
+                "<?xml version='1.0' encoding='utf-8'?>",
+                "\u2028",
+            ]
+        ),
+        max_size=10,
+    ).map("".join)
+)
 def test_line_breaks_are_normalized_in_the_bytes_as_in_the_text(text):
     assert prepare_markup(text) == _markup_as_published(text)
 
@@ -206,8 +261,15 @@ def _text_as_first_written(element, line_break: str = " ") -> str:
                 parts.append(node.tail or "")
             continue
         tag = child.tag.lower() if isinstance(child.tag, str) else None
-        if tag is None or tag in ("script", "style", "template", "noscript", "textarea",
-                                  "xmp", "table"):
+        if tag is None or tag in (
+            "script",
+            "style",
+            "template",
+            "noscript",
+            "textarea",
+            "xmp",
+            "table",
+        ):
             parts.append(child.tail or "")
         elif tag == "br":
             parts.append(line_break)

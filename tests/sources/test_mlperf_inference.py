@@ -30,14 +30,17 @@ from perfledger.warehouse import lake, sql
 from tests.conftest import PROJECT_ROOT
 
 TREE = PROJECT_ROOT.parent / "shared" / "mlperf" / "inference_v4.1"
-pytestmark = pytest.mark.skipif(not (TREE / "closed").is_dir(),
-                                reason=f"the MLPerf Inference v4.1 files are not at {TREE}")
+pytestmark = pytest.mark.skipif(
+    not (TREE / "closed").is_dir(), reason=f"the MLPerf Inference v4.1 files are not at {TREE}"
+)
 AMD = "8xMI300X_2xEPYC-9374F"
 CONTEXT = DocumentContext(
     source_id="mlperf-inference-v4.1",
     source_url="https://github.com/mlcommons/inference_results_v4.1",
-    document_sha256="b" * 64, document_title="MLPerf Inference v4.1 results",
-    captured_at="2024-08-28T00:00:00Z", parser_version=PARSER_VERSION,
+    document_sha256="b" * 64,
+    document_title="MLPerf Inference v4.1 results",
+    captured_at="2024-08-28T00:00:00Z",
+    parser_version=PARSER_VERSION,
 )
 
 
@@ -47,9 +50,11 @@ def tree():
 
 
 def _result(results, system_id: str, benchmark: str, scenario: str) -> dict:
-    rows = results.results.filter((pl.col("system_id") == system_id)
-                                  & (pl.col("benchmark") == benchmark)
-                                  & (pl.col("scenario") == scenario))
+    rows = results.results.filter(
+        (pl.col("system_id") == system_id)
+        & (pl.col("benchmark") == benchmark)
+        & (pl.col("scenario") == scenario)
+    )
     assert rows.height == 1, rows
     return rows.row(0, named=True)
 
@@ -82,36 +87,50 @@ def test_llm_results_are_the_official_token_rates(tree):
     offline = _result(tree, AMD, "llama2-70b-99", "Offline")
     assert offline["value"] == 23514.8
     assert (offline["metric"], offline["unit"], offline["result_field"]) == (
-        "tokens_per_second", "tokens/s", "result_tokens_per_second")
-    assert offline["source_file"] == (f"closed/AMD/results/{AMD}/llama2-70b-99/Offline/"
-                                      "performance/run_1/mlperf_log_detail.txt")
+        "tokens_per_second",
+        "tokens/s",
+        "result_tokens_per_second",
+    )
+    assert offline["source_file"] == (
+        f"closed/AMD/results/{AMD}/llama2-70b-99/Offline/performance/run_1/mlperf_log_detail.txt"
+    )
     assert (offline["model"], offline["accuracy_target"], offline["division"]) == (
-        "llama2-70b", "99", "closed")
+        "llama2-70b",
+        "99",
+        "closed",
+    )
     server = _result(tree, AMD, "llama2-70b-99", "Server")
     # The detail log's 21028.2, which the checker reads (the summary prints 21028.23).
     assert server["value"] == 21028.2
     assert (server["metric"], server["result_field"]) == (
-        "completed_tokens_per_second", "result_completed_tokens_per_second")
-    assert json.loads(server["accuracy"]) == {"ROUGE1": 44.5522, "ROUGE2": 22.1184,
-                                              "ROUGEL": 28.7592, "TOKENS_PER_SAMPLE": 293.5}
+        "completed_tokens_per_second",
+        "result_completed_tokens_per_second",
+    )
+    assert json.loads(server["accuracy"]) == {
+        "ROUGE1": 44.5522,
+        "ROUGE2": 22.1184,
+        "ROUGEL": 28.7592,
+        "TOKENS_PER_SAMPLE": 293.5,
+    }
     assert server["accuracy_ok"] and server["result_validity"] == "VALID"
     # The 99.9 benchmark carries the same performance numbers, as a separate result.
     assert _result(tree, AMD, "llama2-70b-99.9", "Server")["accuracy_target"] == "99.9"
     gptj = _result(tree, "HPE_Cray_XD670_H100_SXM_80GBx8_TRT", "gptj-99", "Offline")
-    assert (gptj["value"], gptj["result_field"]) == (19751.9,
-                                                     "result_inferred_tokens_per_second")
+    assert (gptj["value"], gptj["result_field"]) == (19751.9, "result_inferred_tokens_per_second")
 
 
 def test_stream_scenarios_are_early_stopping_latencies_in_ms(tree):
     single = _result(tree, "h13_u3_slim", "resnet50", "SingleStream")
     assert single["value"] == pytest.approx(0.120438, abs=1e-12)  # 120438 ns
     assert (single["metric"], single["unit"], single["result_field"]) == (
-        "latency_p90", "ms", "early_stopping_latency_ss")
+        "latency_p90",
+        "ms",
+        "early_stopping_latency_ss",
+    )
     assert single["path"].endswith("/resnet50/singlestream")  # folder case as submitted
     multi = _result(tree, "h13_u3_slim", "resnet50", "MultiStream")
     assert multi["value"] == pytest.approx(0.212477, abs=1e-12)
-    assert (multi["metric"], multi["result_field"]) == ("latency_p99",
-                                                        "early_stopping_latency_ms")
+    assert (multi["metric"], multi["result_field"]) == ("latency_p99", "early_stopping_latency_ms")
     server = _result(tree, "r760_u6_slim", "resnet50", "Server")
     assert (server["value"], server["unit"]) == (309752.0, "queries/s")
 
@@ -125,9 +144,11 @@ def test_power_comes_from_the_analyzer_samples_inside_the_power_window(tree):
     assert single["power_watts"] is None
     assert single["energy_mj_per_query"] == pytest.approx(29.239, abs=0.001)
     assert _result(tree, "r760_u6_slim", "resnet50", "Server")["power_watts"] == (
-        pytest.approx(985.519, abs=0.001))
-    powered = tree.results.filter(pl.col("power_watts").is_not_null()
-                                  | pl.col("energy_mj_per_query").is_not_null())
+        pytest.approx(985.519, abs=0.001)
+    )
+    powered = tree.results.filter(
+        pl.col("power_watts").is_not_null() | pl.col("energy_mj_per_query").is_not_null()
+    )
     assert powered.height == 5
 
 
@@ -135,8 +156,9 @@ def test_a_run_without_detail_log_is_read_from_its_summary(tree):
     dlrm = _result(tree, "1-node-2S-EMR-PyTorch", "dlrm-v2-99", "Server")
     assert dlrm["submitter"] == "Intel"
     assert dlrm["value"] == 9731.54 and dlrm["unit"] == "queries/s"
-    assert dlrm["source_file"].endswith("dlrm-v2-99/Server/performance/run_1/"
-                                        "mlperf_log_summary.txt")
+    assert dlrm["source_file"].endswith(
+        "dlrm-v2-99/Server/performance/run_1/mlperf_log_summary.txt"
+    )
     assert dlrm["valid"] and dlrm["accuracy_ok"]
     assert json.loads(dlrm["accuracy"]) == {"AUC": 80.24119408703937}
     untether = _result(tree, "h13_u1_preview_dc", "resnet50", "Server")
@@ -146,14 +168,20 @@ def test_a_run_without_detail_log_is_read_from_its_summary(tree):
 def test_systems_keep_the_checkers_availability_and_the_folders_division(tree):
     amd = tree.systems.filter(pl.col("system_id") == AMD).row(0, named=True)
     assert (amd["division"], amd["availability"], amd["system_type"]) == (
-        "closed", "available", "datacenter")
+        "closed",
+        "available",
+        "datacenter",
+    )
     assert (amd["accelerator_count"], amd["accelerator_model_name"]) == (
-        8, "AMD Instinct MI300X-NPS1-SPX-192GB-750W")
+        8,
+        "AMD Instinct MI300X-NPS1-SPX-192GB-750W",
+    )
     assert amd["path"] == f"closed/AMD/systems/{AMD}.json"
     turin = tree.systems.filter(pl.col("system_id") == "8xMI300X_2xEPYC-TURIN")
     assert turin["availability"].to_list() == ["preview"]
-    cpu = tree.systems.filter((pl.col("submitter") == "Intel")
-                              & (pl.col("system_id") == "1-node-2S-EMR-PyTorch"))
+    cpu = tree.systems.filter(
+        (pl.col("submitter") == "Intel") & (pl.col("system_id") == "1-node-2S-EMR-PyTorch")
+    )
     assert cpu["accelerator_count"].to_list() == [0]
 
 
@@ -161,8 +189,9 @@ def test_the_round_comes_from_the_folder_and_a_part_of_the_tree_reads_alone():
     assert round_of_inference_tree(TREE) == "4.1"
     assert round_of_inference_tree(TREE / "closed" / "UntetherAI") == "4.1"
     assert is_inference_tree(TREE) and is_inference_tree(TREE.parent)
-    one = read_inference_tree(TREE / "closed" / "AMD" / "results" / AMD / "llama2-70b-99"
-                              / "Offline")
+    one = read_inference_tree(
+        TREE / "closed" / "AMD" / "results" / AMD / "llama2-70b-99" / "Offline"
+    )
     assert one.results.height == 1 and one.systems["system_id"].to_list() == [AMD]
     assert one.results["value"].to_list() == [23514.8]
 
@@ -171,36 +200,55 @@ def test_measurements_are_one_per_valid_result_and_never_collide(tree):
     frame = measurements_from_inference(tree, CONTEXT)
     MeasurementSchema.validate(frame)
     assert frame.height == 145 and frame["row_identity"].n_unique() == 145
-    offline = frame.filter(pl.col("row_label") == "llama2-70b-99") .filter(
-        pl.col("settings") == "Scenario=Offline").filter(pl.col("platform").str.contains(
-            "Supermicro") & (pl.col("accelerator_count") == 8) & (pl.col("value") == 23514.8))
+    offline = (
+        frame.filter(pl.col("row_label") == "llama2-70b-99")
+        .filter(pl.col("settings") == "Scenario=Offline")
+        .filter(
+            pl.col("platform").str.contains("Supermicro")
+            & (pl.col("accelerator_count") == 8)
+            & (pl.col("value") == 23514.8)
+        )
+    )
     row = offline.row(0, named=True)
     assert (row["metric"], row["unit"], row["item_kind"], row["unit_published"]) == (
-        "throughput", "items/s", "tokens", "tokens/s")
+        "throughput",
+        "items/s",
+        "tokens",
+        "tokens/s",
+    )
     assert row["value_per_accelerator"] == pytest.approx(23514.8 / 8)
     assert (row["workload"], row["quality_target"], row["division"]) == (
-        "inference", "99%", "closed")
+        "inference",
+        "99%",
+        "closed",
+    )
     latency = frame.filter(pl.col("statistic") == "p90").row(0, named=True)
     assert (latency["metric"], latency["unit"], latency["unit_published"]) == (
-        "latency", "ms", "ns")
+        "latency",
+        "ms",
+        "ns",
+    )
     assert float(latency["raw_value"]) / 1e6 == pytest.approx(latency["value"])
     assert "submission=inference/4.1/" in row["row_identity"]
 
 
 def test_an_invalid_result_is_no_measurement(tree):
     broken = tree.results.with_columns(
-        valid=pl.when(pl.col("benchmark") == "llama2-70b-99").then(False)
-        .otherwise(pl.col("valid")))
+        valid=pl.when(pl.col("benchmark") == "llama2-70b-99").then(False).otherwise(pl.col("valid"))
+    )
     frame = measurements_from_inference(
-        type(tree)(tree.root, tree.systems, broken, tree.problems), CONTEXT)
+        type(tree)(tree.root, tree.systems, broken, tree.problems), CONTEXT
+    )
     assert frame.height == 145 - 14
 
 
 def test_the_warehouse_migration_creates_both_tables(tree, tmp_path):
     connection = lake.connect(tmp_path / "wh", views=False)  # migrations only
     try:
-        for table, frame in (("mlperf_inference_systems", tree.systems),
-                             ("mlperf_inference_results", tree.results)):
+        for table, frame in (
+            ("mlperf_inference_systems", tree.systems),
+            ("mlperf_inference_results", tree.results),
+        ):
             columns = [row[0] for row in connection.execute(f"DESCRIBE {table}").fetchall()]
             assert columns == ["source_id", "run_id", *frame.columns]
             rows = frame.with_columns(source_id=pl.lit("s"), run_id=pl.lit("r"))
@@ -208,7 +256,8 @@ def test_the_warehouse_migration_creates_both_tables(tree, tmp_path):
             with sql.frame_view(connection, "_rows", rows) as view:
                 connection.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {view}")
         count = connection.execute(
-            "SELECT count(*) FROM mlperf_inference_results WHERE valid").fetchone()
+            "SELECT count(*) FROM mlperf_inference_results WHERE valid"
+        ).fetchone()
     finally:
         connection.close()
     assert count == (145,)
@@ -233,8 +282,14 @@ def test_rounds_differ_where_the_checker_says_they_do():
 # --- hostile copies ----------------------------------------------------------------------
 
 
-def _copy(tmp_path: Path, root_name: str, system: str, benchmark: str, scenario: str,
-          submitter: str = "AMD") -> tuple[Path, Path]:
+def _copy(
+    tmp_path: Path,
+    root_name: str,
+    system: str,
+    benchmark: str,
+    scenario: str,
+    submitter: str = "AMD",
+) -> tuple[Path, Path]:
     """A copy of one real result (and its system) under tmp_path/<root_name>."""
     root = tmp_path / root_name
     source = TREE / "closed" / submitter
@@ -266,15 +321,19 @@ def test_a_truncated_detail_log_gives_a_located_problem_and_no_valid_result(tmp_
     problem = results.problems.filter(pl.col("check") == "malformed_line").row(0, named=True)
     assert problem["line_number"] == data[:cut].count(b"\n") + 1
     assert "result_validity" in problem["reason"] and problem["path"].endswith(
-        "mlperf_log_detail.txt")
+        "mlperf_log_detail.txt"
+    )
 
 
 def test_a_word_where_a_number_belongs_is_a_bad_number(tmp_path):
     root, folder = _copy(tmp_path, "inference_results_v4.1", AMD, "llama2-70b-99", "Offline")
     detail = folder / "performance" / "run_1" / "mlperf_log_detail.txt"
-    detail.write_bytes(detail.read_bytes().replace(
-        b'"key": "result_tokens_per_second", "value": 23514.8',
-        b'"key": "result_tokens_per_second", "value": "fast"'))
+    detail.write_bytes(
+        detail.read_bytes().replace(
+            b'"key": "result_tokens_per_second", "value": 23514.8',
+            b'"key": "result_tokens_per_second", "value": "fast"',
+        )
+    )
     results = read_inference_tree(root)
     row = results.results.row(0, named=True)
     assert row["value"] is None and not row["valid"]
@@ -285,8 +344,14 @@ def test_a_word_where_a_number_belongs_is_a_bad_number(tmp_path):
 
 
 def test_a_bad_summary_number_is_a_problem_too(tmp_path):
-    root, folder = _copy(tmp_path, "inference_results_v4.1", "1-node-2S-EMR-PyTorch",
-                         "dlrm-v2-99", "Server", submitter="Intel")
+    root, folder = _copy(
+        tmp_path,
+        "inference_results_v4.1",
+        "1-node-2S-EMR-PyTorch",
+        "dlrm-v2-99",
+        "Server",
+        submitter="Intel",
+    )
     summary = folder / "performance" / "run_1" / "mlperf_log_summary.txt"
     summary.write_text(summary.read_text().replace("9731.54", "n/a", 1))
     results = read_inference_tree(root)
@@ -303,7 +368,10 @@ def test_a_missing_accuracy_file_fails_the_result(tmp_path):
     row = results.results.row(0, named=True)
     assert row["value"] == 21028.2  # still read, but not official
     assert (row["valid"], row["accuracy_ok"], row["reason"]) == (
-        False, False, "no accuracy/accuracy.txt")
+        False,
+        False,
+        "no accuracy/accuracy.txt",
+    )
     assert "missing_accuracy" in _checks(results)
 
 
@@ -322,8 +390,14 @@ def test_accuracy_below_the_target_and_broken_system_json_are_reasons(tmp_path):
 
 def test_the_round_falls_back_to_the_folder_then_the_argument(tmp_path):
     # Without the seeds the logs do not say the round.
-    root, folder = _copy(tmp_path, "inference_results_v4.1", "1-node-2S-EMR-PyTorch",
-                         "dlrm-v2-99", "Server", submitter="Intel")
+    root, folder = _copy(
+        tmp_path,
+        "inference_results_v4.1",
+        "1-node-2S-EMR-PyTorch",
+        "dlrm-v2-99",
+        "Server",
+        submitter="Intel",
+    )
     _without_seeds(folder / "performance" / "run_1" / "mlperf_log_summary.txt")
     from_folder = read_inference_tree(root).results.row(0, named=True)
     assert (from_folder["mlperf_round"], from_folder["round_source"]) == ("4.1", "folder")
@@ -353,11 +427,18 @@ def test_the_logs_round_wins_over_a_folder_that_disagrees(tmp_path):
 
 
 def test_power_without_samples_in_the_window_is_not_a_result(tmp_path):
-    root, folder = _copy(tmp_path, "inference_results_v4.1", "h13_u3_slim", "resnet50",
-                         "offline", submitter="UntetherAI")
+    root, folder = _copy(
+        tmp_path,
+        "inference_results_v4.1",
+        "h13_u3_slim",
+        "resnet50",
+        "offline",
+        submitter="UntetherAI",
+    )
     spl = folder / "performance" / "run_1" / "spl.txt"
-    spl.write_text("Time,01-01-2020 00:00:00.000,Watts,500.0,Volts,118\n"
-                   "Time,yesterday,Watts,lots\n")
+    spl.write_text(
+        "Time,01-01-2020 00:00:00.000,Watts,500.0,Volts,118\nTime,yesterday,Watts,lots\n"
+    )
     results = read_inference_tree(root)
     row = results.results.row(0, named=True)
     assert row["power_watts"] is None and not row["valid"]
@@ -366,8 +447,15 @@ def test_power_without_samples_in_the_window_is_not_a_result(tmp_path):
     assert bad["line_number"] == 2
 
 
-@pytest.mark.parametrize("content", [b"", b"\x00\xff" * 5000, b":::MLLOG {\n" * 100,
-                                     b':::MLLOG {"key": "result_validity", "value": 7}\n'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\x00\xff" * 5000,
+        b":::MLLOG {\n" * 100,
+        b':::MLLOG {"key": "result_validity", "value": 7}\n',
+    ],
+)
 def test_garbage_logs_never_raise(tmp_path, content):
     root, folder = _copy(tmp_path, "inference_results_v4.1", AMD, "llama2-70b-99", "Offline")
     (folder / "performance" / "run_1" / "mlperf_log_detail.txt").write_bytes(content)
@@ -414,10 +502,12 @@ def test_an_llm_server_run_without_detail_log_is_judged_on_its_summary(tmp_path)
     assert row["source_file"].endswith("/Server/performance/run_1/mlperf_log_summary.txt")
     assert _checks(results) == ["detail_log_missing"]
     summary = folder / "performance" / "run_1" / "mlperf_log_summary.txt"
-    summary.write_text(summary.read_text().replace(
-        "99.00 percentile first token latency (ns)   : 1604171041",
-        "99.00 percentile first token latency (ns)   : 2604171041"))
+    summary.write_text(
+        summary.read_text().replace(
+            "99.00 percentile first token latency (ns)   : 1604171041",
+            "99.00 percentile first token latency (ns)   : 2604171041",
+        )
+    )
     slow = read_inference_tree(root).results.row(0, named=True)
     assert not slow["valid"]
-    assert slow["reason"] == ("99th percentile time to first token 2604.17 ms is not under "
-                              "2000 ms")
+    assert slow["reason"] == ("99th percentile time to first token 2604.17 ms is not under 2000 ms")

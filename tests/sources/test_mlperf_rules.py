@@ -40,29 +40,86 @@ def test_every_round_the_official_sources_list_has_its_rules():
     rules = load_rules()
     assert sorted(rules.rounds, key=lambda r: tuple(map(int, r.split(".")))) == ROUNDS
     by_round = {r: sorted(b for (rr, b) in rules.benchmarks if rr == r) for r in ROUNDS}
-    assert by_round["0.7"] == ["bert", "dlrm", "gnmt", "maskrcnn", "minigo", "resnet", "ssd",
-                               "transformer"]
-    assert by_round["2.0"] == ["bert", "dlrm", "maskrcnn", "minigo", "resnet", "rnnt", "ssd",
-                               "unet3d"]
-    assert by_round["3.0"] == ["bert", "dlrm_dcnv2", "gpt3", "maskrcnn", "resnet", "rnnt", "ssd",
-                               "unet3d"]
+    assert by_round["0.7"] == [
+        "bert",
+        "dlrm",
+        "gnmt",
+        "maskrcnn",
+        "minigo",
+        "resnet",
+        "ssd",
+        "transformer",
+    ]
+    assert by_round["2.0"] == [
+        "bert",
+        "dlrm",
+        "maskrcnn",
+        "minigo",
+        "resnet",
+        "rnnt",
+        "ssd",
+        "unet3d",
+    ]
+    assert by_round["3.0"] == [
+        "bert",
+        "dlrm_dcnv2",
+        "gpt3",
+        "maskrcnn",
+        "resnet",
+        "rnnt",
+        "ssd",
+        "unet3d",
+    ]
     assert "stable_diffusion" in by_round["3.1"] and "stable_diffusion" not in by_round["3.0"]
-    assert by_round["4.0"] == ["bert", "dlrm_dcnv2", "gnn", "gpt3", "llama2_70b_lora", "resnet",
-                               "ssd", "stable_diffusion", "unet3d"]
-    assert by_round["4.1"] == ["bert", "dlrm_dcnv2", "gnn", "gpt3", "llama2_70b_lora", "ssd",
-                               "stable_diffusion"]
-    assert by_round["5.0"] == ["bert", "dlrm_dcnv2", "llama2_70b_lora", "retinanet", "rgat",
-                               "stable_diffusion"]
+    assert by_round["4.0"] == [
+        "bert",
+        "dlrm_dcnv2",
+        "gnn",
+        "gpt3",
+        "llama2_70b_lora",
+        "resnet",
+        "ssd",
+        "stable_diffusion",
+        "unet3d",
+    ]
+    assert by_round["4.1"] == [
+        "bert",
+        "dlrm_dcnv2",
+        "gnn",
+        "gpt3",
+        "llama2_70b_lora",
+        "ssd",
+        "stable_diffusion",
+    ]
+    assert by_round["5.0"] == [
+        "bert",
+        "dlrm_dcnv2",
+        "llama2_70b_lora",
+        "retinanet",
+        "rgat",
+        "stable_diffusion",
+    ]
 
 
-@pytest.mark.parametrize(("mlperf_round", "benchmark", "required", "dropped"), [
-    ("0.7", "transformer", 10, 1), ("1.0", "unet3d", 40, 4), ("2.0", "resnet", 5, 1),
-    ("2.1", "minigo", 10, 1), ("3.0", "gpt3", 3, 1), ("3.1", "stable_diffusion", 10, 1),
-    ("4.0", "llama2_70b_lora", 10, 1), ("4.1", "gnn", 10, 1), ("5.0", "rgat", 10, 1),
-    ("5.0", "retinanet", 5, 1), ("5.0", "dlrm_dcnv2", 10, 1),
-])
+@pytest.mark.parametrize(
+    ("mlperf_round", "benchmark", "required", "dropped"),
+    [
+        ("0.7", "transformer", 10, 1),
+        ("1.0", "unet3d", 40, 4),
+        ("2.0", "resnet", 5, 1),
+        ("2.1", "minigo", 10, 1),
+        ("3.0", "gpt3", 3, 1),
+        ("3.1", "stable_diffusion", 10, 1),
+        ("4.0", "llama2_70b_lora", 10, 1),
+        ("4.1", "gnn", 10, 1),
+        ("5.0", "rgat", 10, 1),
+        ("5.0", "retinanet", 5, 1),
+        ("5.0", "dlrm_dcnv2", 10, 1),
+    ],
+)
 def test_run_counts_and_drops_are_those_of_benchmark_meta_and_the_summarizer(
-        mlperf_round, benchmark, required, dropped):
+    mlperf_round, benchmark, required, dropped
+):
     rule = find_rule(benchmark, mlperf_round)
     assert (rule.required_runs, rule.max_dropped) == (required, dropped)
     assert "benchmark_meta.py" in rule.source and "benchmark_meta.py" in rule.text
@@ -80,13 +137,15 @@ def test_every_rule_row_cites_its_source_and_every_benchmark_has_a_model():
 def test_no_rule_is_a_reason_that_names_the_rules_never_a_guess():
     assert score_benchmark(_runs(FIVE), "resnet", "9.9").reason == (
         "no scoring rule for benchmark 'resnet' in round v9.9: sources/mlperf/rules/training.csv"
-        " has rounds v0.7, v1.0, v1.1, v2.0, v2.1, v3.0, v3.1, v4.0, v4.1, v5.0")
+        " has rounds v0.7, v1.0, v1.1, v2.0, v2.1, v3.0, v3.1, v4.0, v4.1, v5.0"
+    )
     missing = score_benchmark(_runs(FIVE), "llama31_405b", "5.0")
     assert missing.score_minutes is None and not missing.valid
     assert missing.reason == (
         "no scoring rule for benchmark 'llama31_405b' in round v5.0: sources/mlperf/rules/"
         "training.csv has for v5.0 bert, dlrm_dcnv2, llama2_70b_lora, retinanet, rgat, "
-        "stable_diffusion")
+        "stable_diffusion"
+    )
     assert "--round" in score_benchmark(_runs(FIVE), "resnet", None).reason
 
 
@@ -108,8 +167,11 @@ def test_round_0_7_scores_like_its_own_summarizer():
 
 
 def _five(tmp_path, round_folder="training_results_v2.0", scaling=None):
-    folder = write_tree(tmp_path, runs={f"result_{i}.txt": result_log(m)
-                                        for i, m in enumerate(FIVE)}, round_folder=round_folder)
+    folder = write_tree(
+        tmp_path,
+        runs={f"result_{i}.txt": result_log(m) for i, m in enumerate(FIVE)},
+        round_folder=round_folder,
+    )
     if scaling is not None:
         (folder / "scaling.json").write_text(scaling)
     return read_results_tree(tmp_path)
@@ -131,21 +193,35 @@ def test_no_scaling_json_is_a_factor_of_one(tmp_path):
 
 
 def test_round_0_7_applies_no_scaling_json_and_says_so(tmp_path):
-    folder = write_tree(tmp_path, "ssd", {f"result_{i}.txt": result_log(m, "ssd")
-                                          for i, m in enumerate(FIVE)},
-                        round_folder="training_results_v0.7")
+    folder = write_tree(
+        tmp_path,
+        "ssd",
+        {f"result_{i}.txt": result_log(m, "ssd") for i, m in enumerate(FIVE)},
+        round_folder="training_results_v0.7",
+    )
     (folder / "scaling.json").write_text('{"scaling_factor": 2.0}')
     results = read_results_tree(tmp_path)
     score = results.scores.row(0, named=True)
     assert (score["score_minutes"], score["scaling_factor"], score["mlperf_round"]) == (
-        10.5, 1.0, "0.7")
+        10.5,
+        1.0,
+        "0.7",
+    )
     assert score["model_canonical"] == "SSD-ResNet-34"  # RetinaNet only from v2.0
     assert [p.check for p in results.problems] == ["scaling_not_applied"]
 
 
-@pytest.mark.parametrize("text", ['{"scaling_factor": "fast"}', '{"factor": 1.1}', "[1.1",
-                                  '{"scaling_factor": -1}', '{"scaling_factor": 1' + "0" * 400
-                                  + "}", '{"scaling_factor": NaN}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"scaling_factor": "fast"}',
+        '{"factor": 1.1}',
+        "[1.1",
+        '{"scaling_factor": -1}',
+        '{"scaling_factor": 1' + "0" * 400 + "}",
+        '{"scaling_factor": NaN}',
+    ],
+)
 def test_an_unreadable_scaling_json_gives_no_score_and_a_reason(tmp_path, text):
     results = _five(tmp_path, scaling=text)
     score = results.scores.row(0, named=True)
@@ -158,15 +234,17 @@ def test_an_unreadable_scaling_json_gives_no_score_and_a_reason(tmp_path, text):
 
 
 def test_a_round_is_read_from_a_log_that_states_it():
-    text = "\n".join([mllog("submission_benchmark", "resnet"),
-                      mllog("submission_ruleset", "4.1.0"), "noise"])
+    text = "\n".join(
+        [mllog("submission_benchmark", "resnet"), mllog("submission_ruleset", "4.1.0"), "noise"]
+    )
     assert round_from_log_text(text) == "4.1"
     assert round_from_log_text(mllog("ruleset", "v3.0")) == "3.0"
     assert round_from_log_text(mllog("ruleset", "latest")) is None
     assert round_from_log_text(result_log(10.0)) is None
     assert round_from_log_text('"key": "ruleset" but no MLLOG line') is None
-    run = parse_result_bytes(result_log(10.0, extra=(mllog("submission_ruleset", "2.1.0"),))
-                             .encode())
+    run = parse_result_bytes(
+        result_log(10.0, extra=(mllog("submission_ruleset", "2.1.0"),)).encode()
+    )
     assert run.logged_round == "2.1"
 
 
@@ -174,16 +252,25 @@ def test_a_round_is_read_from_a_log_that_states_it():
 def test_official_logs_do_not_state_the_round_their_folder_does():
     assert round_of_tree(SHARED) == "2.0"
     assert round_of_tree(SHARED / "training_v2.0" / "NVIDIA" / "results") == "2.0"
-    head = (SHARED / "training_v2.0/NVIDIA/results/dgxa100_ngc22.04_mxnet/resnet/result_0.txt"
-            ).read_bytes()[:16384].decode("utf-8", "replace")
+    head = (
+        (SHARED / "training_v2.0/NVIDIA/results/dgxa100_ngc22.04_mxnet/resnet/result_0.txt")
+        .read_bytes()[:16384]
+        .decode("utf-8", "replace")
+    )
     assert round_from_log_text(head) is None
 
 
 def test_the_logs_round_is_used_when_no_folder_names_one(tmp_path):
     logged = (mllog("submission_ruleset", "3.1.0"),)
-    write_tree(tmp_path, "stable_diffusion", {
-        f"result_{i}.txt": result_log(m, "stable_diffusion", extra=logged)
-        for i, m in enumerate(FIVE * 2)}, round_folder="")
+    write_tree(
+        tmp_path,
+        "stable_diffusion",
+        {
+            f"result_{i}.txt": result_log(m, "stable_diffusion", extra=logged)
+            for i, m in enumerate(FIVE * 2)
+        },
+        round_folder="",
+    )
     assert round_of_tree(tmp_path) == "3.1"
     results = read_results_tree(tmp_path)
     score = results.scores.row(0, named=True)
@@ -193,16 +280,24 @@ def test_the_logs_round_is_used_when_no_folder_names_one(tmp_path):
 
 
 def test_a_log_that_contradicts_the_folder_is_reported(tmp_path):
-    write_tree(tmp_path, runs={f"result_{i}.txt": result_log(
-        m, extra=(mllog("submission_ruleset", "1.1.0"),)) for i, m in enumerate(FIVE)})
+    write_tree(
+        tmp_path,
+        runs={
+            f"result_{i}.txt": result_log(m, extra=(mllog("submission_ruleset", "1.1.0"),))
+            for i, m in enumerate(FIVE)
+        },
+    )
     results = read_results_tree(tmp_path)
     assert results.scores["mlperf_round"].to_list() == ["1.1"]
     assert [p.check for p in results.problems] == ["round_mismatch"]
 
 
 def test_no_round_anywhere_is_an_unknown_round_problem_that_says_how_to_give_it(tmp_path):
-    write_tree(tmp_path, runs={f"result_{i}.txt": result_log(m) for i, m in enumerate(FIVE)},
-               round_folder="checkout")
+    write_tree(
+        tmp_path,
+        runs={f"result_{i}.txt": result_log(m) for i, m in enumerate(FIVE)},
+        round_folder="checkout",
+    )
     assert round_of_tree(tmp_path) is None
     results = read_results_tree(tmp_path)
     (unknown,) = [p for p in results.problems if p.check == "unknown_round"]
@@ -216,8 +311,11 @@ def test_no_round_anywhere_is_an_unknown_round_problem_that_says_how_to_give_it(
 
 def test_round_of_tree_reads_at_most_a_few_log_heads(tmp_path, monkeypatch):
     for system in range(5):
-        write_tree(tmp_path / f"s{system}", runs={f"result_{i}.txt": result_log(10.0)
-                                                   for i in range(5)}, round_folder="")
+        write_tree(
+            tmp_path / f"s{system}",
+            runs={f"result_{i}.txt": result_log(10.0) for i in range(5)},
+            round_folder="",
+        )
     opened = []
     real_open = type(tmp_path).open
 
@@ -236,4 +334,6 @@ def test_the_rules_files_are_plain_csv():
             rows = list(csv.reader(handle))
         assert len({len(row) for row in rows}) == 1, name
     assert [rule.scaling_json for _, rule in sorted(load_rules().rounds.items())] == [
-        "ignored", *["applied"] * 9]
+        "ignored",
+        *["applied"] * 9,
+    ]

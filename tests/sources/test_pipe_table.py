@@ -91,15 +91,17 @@ def test_layouts_are_chosen_by_sniffing():
 
 
 def test_escaped_pipes_alignment_colons_and_optional_outer_pipes():
-    text = "\n".join([
-        "## Bow-2000 inference",
-        "",
-        "Model | Platform | Latency (ms)",
-        ":--- | :---: | ---:",
-        r"BERT \| Large | Bow-2000 | 1.36",
-        "| GPT-2 | Bow-2000 | 2.10 |",
-        "ViT|Bow-2000|0.80|",
-    ])
+    text = "\n".join(
+        [
+            "## Bow-2000 inference",
+            "",
+            "Model | Platform | Latency (ms)",
+            ":--- | :---: | ---:",
+            r"BERT \| Large | Bow-2000 | 1.36",
+            "| GPT-2 | Bow-2000 | 2.10 |",
+            "ViT|Bow-2000|0.80|",
+        ]
+    )
     parsed = parse_pipe_tables(text)
     assert parsed.cells.rows() == [
         (0, "Bow-2000 inference", None, 0, 0, "Model", "Model", 3),
@@ -119,13 +121,15 @@ def test_escaped_pipes_alignment_colons_and_optional_outer_pipes():
 
 
 def test_inline_markup_entities_and_sup_footnotes_read_as_shown():
-    text = "\n".join([
-        "| **Model** | Platform | Throughput (items/sec) |",
-        "|---|---|---|",
-        "| [BERT Large](https://example.com/bert) | `Bow Pod16` | 6,044<sup>1</sup> |",
-        "| GPT&#8209;2 | &nbsp; | 1,234\\* |",
-        "|  | Bow Pod64 | 2,000<br> |",
-    ])
+    text = "\n".join(
+        [
+            "| **Model** | Platform | Throughput (items/sec) |",
+            "|---|---|---|",
+            "| [BERT Large](https://example.com/bert) | `Bow Pod16` | 6,044<sup>1</sup> |",
+            "| GPT&#8209;2 | &nbsp; | 1,234\\* |",
+            "|  | Bow Pod64 | 2,000<br> |",
+        ]
+    )
     assert rows_of(parse_pipe_tables(text).cells) == [
         ["Model", "Platform", "Throughput (items/sec)"],
         ["BERT Large", "Bow Pod16", "6,044\u00b9"],
@@ -136,31 +140,45 @@ def test_inline_markup_entities_and_sup_footnotes_read_as_shown():
 
 def test_titles_come_from_the_nearest_heading_bold_line_or_setext_heading():
     table = "| Model | Platform |\n|---|---|\n| BERT | Bow Pod16 |"
-    text = "\n\n".join([
-        "# Page", table, "**Bow Platform - Inference**", table, "Classic results\n---------------",
-        "Some text.", table,
-    ])
+    text = "\n\n".join(
+        [
+            "# Page",
+            table,
+            "**Bow Platform - Inference**",
+            table,
+            "Classic results\n---------------",
+            "Some text.",
+            table,
+        ]
+    )
     parsed = parse_pipe_tables(text)
-    titles = parsed.cells.group_by("table_index", maintain_order=True).agg(
-        pl.col("table_title").first()
-    )["table_title"].to_list()
+    titles = (
+        parsed.cells.group_by("table_index", maintain_order=True)
+        .agg(pl.col("table_title").first())["table_title"]
+        .to_list()
+    )
     assert titles == ["Page", "Bow Platform - Inference", "Classic results"]
     assert [t for _, t in parsed.prose] == [
-        "Page", "Bow Platform - Inference", "Classic results", "Some text."
+        "Page",
+        "Bow Platform - Inference",
+        "Classic results",
+        "Some text.",
     ]
 
 
 def test_a_footnote_after_the_table_is_its_note_line_by_line():
-    text = "\n".join([
-        "| Model | Dataset | Throughput (items/sec) |",
-        "|---|---|---|",
-        "| GPS++ | PCQM4Mv2 | 17,800 |",
-        "",
-        "* PCQM4Mv2 throughput measured in graphs/s",
-        "\u2020 Ensembled results",
-        "",
-        "A closing paragraph.",
-    ])
+    text = "\n".join(
+        [
+            "| Model | Dataset | Throughput (items/sec) |",
+            "|---|---|---|",
+            "| GPS++ | PCQM4Mv2 | 17,800 |",
+            "",
+            "* PCQM4Mv2 throughput measured in graphs/s",
+            "\u2020 Ensembled results",
+            "",
+            "A closing paragraph.",
+        ]
+    )
     parsed = parse_pipe_tables(text)
     assert parsed.cells["table_note"].unique().to_list() == [
         "* PCQM4Mv2 throughput measured in graphs/s | \u2020 Ensembled results"
@@ -169,12 +187,27 @@ def test_a_footnote_after_the_table_is_its_note_line_by_line():
 
 
 def test_tables_in_code_fences_and_comments_are_not_read():
-    text = "\n".join([
-        "```markdown", "| Model | Platform |", "|---|---|", "| Fenced | Bow Pod16 |", "```",
-        "<!--", "| Model | Platform |", "|---|---|", "| Hidden | Bow Pod16 |", "-->",
-        "~~~", "| a | b |", "|---|---|", "~~~",
-        "| Model | Platform |", "|---|---|", "| Shown | Bow Pod16 |",
-    ])
+    text = "\n".join(
+        [
+            "```markdown",
+            "| Model | Platform |",
+            "|---|---|",
+            "| Fenced | Bow Pod16 |",
+            "```",
+            "<!--",
+            "| Model | Platform |",
+            "|---|---|",
+            "| Hidden | Bow Pod16 |",
+            "-->",
+            "~~~",
+            "| a | b |",
+            "|---|---|",
+            "~~~",
+            "| Model | Platform |",
+            "|---|---|",
+            "| Shown | Bow Pod16 |",
+        ]
+    )
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells) == [["Model", "Platform"], ["Shown", "Bow Pod16"]]
     assert parsed.cells["line_number"].to_list() == [15, 15, 17, 17]
@@ -182,11 +215,21 @@ def test_tables_in_code_fences_and_comments_are_not_read():
 
 
 def test_front_matter_gives_the_page_metadata():
-    text = "\n".join([
-        "---", 'title: "Bow Pod results"', "author: Matt Fyles", "date: 2022-06-29",
-        "lastmod: 2023-07-04T10:00:00Z", "---", "# Another heading", "",
-        "| Model | Platform |", "|---|---|", "| BERT | Bow Pod16 |",
-    ])
+    text = "\n".join(
+        [
+            "---",
+            'title: "Bow Pod results"',
+            "author: Matt Fyles",
+            "date: 2022-06-29",
+            "lastmod: 2023-07-04T10:00:00Z",
+            "---",
+            "# Another heading",
+            "",
+            "| Model | Platform |",
+            "|---|---|",
+            "| BERT | Bow Pod16 |",
+        ]
+    )
     parsed = parse_pipe_tables(text)
     assert parsed.metadata.title == "Bow Pod results"
     assert parsed.metadata.author == "Matt Fyles"
@@ -196,10 +239,16 @@ def test_front_matter_gives_the_page_metadata():
 
 
 def test_a_repeated_header_and_a_repeated_delimiter_inside_the_body_are_skipped():
-    text = "\n".join([
-        "| Model | Platform |", "|---|---|", "| BERT | Bow Pod16 |", "| Model | Platform |",
-        "|---|---|", "| GPT | Bow Pod64 |",
-    ])
+    text = "\n".join(
+        [
+            "| Model | Platform |",
+            "|---|---|",
+            "| BERT | Bow Pod16 |",
+            "| Model | Platform |",
+            "|---|---|",
+            "| GPT | Bow Pod64 |",
+        ]
+    )
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells)[1:] == [["BERT", "Bow Pod16"], ["GPT", "Bow Pod64"]]
     assert parsed.cells["row_number"].max() == 2
@@ -207,17 +256,19 @@ def test_a_repeated_header_and_a_repeated_delimiter_inside_the_body_are_skipped(
 
 # ---- rows that lost a cell -----------------------------------------------------------------
 
-MIRROR = "\n".join([
-    "## Bow Platform - Training",
-    "",
-    "| Model | Platform | Dataset | Batch Size | Precision | Throughput (items/sec) |",
-    "|---|---|---|---|---|---|",
-    "| BERT Large | Bow Pod16 | Wikipedia | 54,784 | 16.16 | 6,044 |",
-    "| TGN | 1x Bow IPU | | 200 | 16.16 | 31,617 |",
-    "| ResNet-50 | Bow Pod16 | ImageNet | 1,920 | 16.16 | 38,036 |",
-    "| TGN | 1x Bow IPU | 200 | 16.16 | 30,000 |",
-    "| GPT-2 | Bow Pod16 | 16.16 | 1,000 |",
-])
+MIRROR = "\n".join(
+    [
+        "## Bow Platform - Training",
+        "",
+        "| Model | Platform | Dataset | Batch Size | Precision | Throughput (items/sec) |",
+        "|---|---|---|---|---|---|",
+        "| BERT Large | Bow Pod16 | Wikipedia | 54,784 | 16.16 | 6,044 |",
+        "| TGN | 1x Bow IPU | | 200 | 16.16 | 31,617 |",
+        "| ResNet-50 | Bow Pod16 | ImageNet | 1,920 | 16.16 | 38,036 |",
+        "| TGN | 1x Bow IPU | 200 | 16.16 | 30,000 |",
+        "| GPT-2 | Bow Pod16 | 16.16 | 1,000 |",
+    ]
+)
 
 
 def test_a_translated_mirror_row_that_lost_its_empty_cell_is_realigned():
@@ -235,13 +286,15 @@ def test_a_translated_mirror_row_that_lost_its_empty_cell_is_realigned():
 
 
 def test_a_short_row_is_a_problem_when_two_columns_could_have_lost_the_cell():
-    text = "\n".join([
-        "| Model | Platform | Framework | Throughput (items/sec) |",
-        "|---|---|---|---|",
-        "| BERT | | PopART | 100 |",
-        "| GPT | Bow Pod16 | | 200 |",
-        "| ViT | PyTorch | 300 |",
-    ])
+    text = "\n".join(
+        [
+            "| Model | Platform | Framework | Throughput (items/sec) |",
+            "|---|---|---|---|",
+            "| BERT | | PopART | 100 |",
+            "| GPT | Bow Pod16 | | 200 |",
+            "| ViT | PyTorch | 300 |",
+        ]
+    )
     parsed = parse_pipe_tables(text)
     assert len(rows_of(parsed.cells)) == 3
     assert [p.raw for p in parsed.problems] == ["ViT | PyTorch | 300"]
@@ -256,10 +309,14 @@ def test_a_short_row_is_a_problem_without_enough_complete_rows_to_learn_from():
 def test_trailing_empty_cells_past_the_header_are_dropped_and_real_extras_are_reported():
     # A row longer than the header used to be refused whole; it is now cut to the header's
     # width, as GitHub shows it, and only the cells cut are reported.
-    text = "\n".join([
-        "| Model | Platform |", "|---|---|", "| BERT | Bow Pod16 | | |",
-        "| GPT | Bow Pod64 | 12 |",
-    ])
+    text = "\n".join(
+        [
+            "| Model | Platform |",
+            "|---|---|",
+            "| BERT | Bow Pod16 | | |",
+            "| GPT | Bow Pod64 | 12 |",
+        ]
+    )
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells)[1:] == [["BERT", "Bow Pod16"], ["GPT", "Bow Pod64"]]
     assert [(p.check, p.raw, p.line_number) for p in parsed.problems] == [
@@ -282,7 +339,8 @@ def test_a_row_cut_off_from_its_table_is_reported_and_code_and_prose_pipes_are_n
     )
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells) == [
-        ["Model", "Platform", "Throughput (items/sec)"], ["ResNet-50 v1.5", "Bow Pod16", "44,059"]
+        ["Model", "Platform", "Throughput (items/sec)"],
+        ["ResNet-50 v1.5", "Bow Pod16", "44,059"],
     ]
     assert [(p.check, p.line_number, p.raw) for p in parsed.problems] == [
         ("pipe_row_outside_table", 5, "| BERT Large | Bow Pod64 | 25,135 |")
@@ -315,12 +373,44 @@ def test_a_table_past_the_sniffed_head_still_makes_the_page_markdown():
     assert time.perf_counter() - started < 0.5
 
 
-_PIPE_PARTS = st.sampled_from([
-    "|", "| ", " |", "---", "|---|", ":--", "--:", "\\|", "\n", "\r\n", " ", "# ", "## ", "**",
-    "```", "~~~", "<!--", "-->", "---\n", "a", "1,234", "&nbsp;", "<sup>1</sup>", "<br>",
-    "\u00a0", "*", "title: x\n", "```{list-table}", ":::{csv-table} T", "```{table}", ":header-rows: 1",
-    "* - ", "  - ", "---\nheader-rows: 2\n---\n",
-])
+_PIPE_PARTS = st.sampled_from(
+    [
+        "|",
+        "| ",
+        " |",
+        "---",
+        "|---|",
+        ":--",
+        "--:",
+        "\\|",
+        "\n",
+        "\r\n",
+        " ",
+        "# ",
+        "## ",
+        "**",
+        "```",
+        "~~~",
+        "<!--",
+        "-->",
+        "---\n",
+        "a",
+        "1,234",
+        "&nbsp;",
+        "<sup>1</sup>",
+        "<br>",
+        "\u00a0",
+        "*",
+        "title: x\n",
+        "```{list-table}",
+        ":::{csv-table} T",
+        "```{table}",
+        ":header-rows: 1",
+        "* - ",
+        "  - ",
+        "---\nheader-rows: 2\n---\n",
+    ]
+)
 PIPE_SOUP = st.lists(st.one_of(_PIPE_PARTS, st.text(max_size=4)), max_size=80).map("".join)
 
 
@@ -335,15 +425,17 @@ def test_the_pipe_parser_never_raises_and_cells_stay_inside_their_table(text):
 
 
 def test_a_row_longer_than_the_header_is_cut_to_it_and_the_cut_cells_are_reported():
-    text = "\n".join([
-        "FP16 Inference Latency",
-        "",
-        "| Batch size | Resolution | Throughput Avg |",
-        "|------------|------------|----------------|",
-        "|      1      |    224x224       | 110.97 |  #| 95.71  | 10.45  |",
-        "|      8      |    224x224       | 874.91 |",
-        "|      32     |    224x224       | 2188.84 | # |  |",
-    ])
+    text = "\n".join(
+        [
+            "FP16 Inference Latency",
+            "",
+            "| Batch size | Resolution | Throughput Avg |",
+            "|------------|------------|----------------|",
+            "|      1      |    224x224       | 110.97 |  #| 95.71  | 10.45  |",
+            "|      8      |    224x224       | 874.91 |",
+            "|      32     |    224x224       | 2188.84 | # |  |",
+        ]
+    )
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells) == [
         ["Batch size", "Resolution", "Throughput Avg"],
@@ -356,7 +448,8 @@ def test_a_row_longer_than_the_header_is_cut_to_it_and_the_cut_cells_are_reporte
         ("cells_beyond_header", 7, 0, "#"),
     ]
     assert parsed.problems[0].reason.startswith(
-        "data row 1 of table '#0' has 3 cells past the header's 3;")
+        "data row 1 of table '#0' has 3 cells past the header's 3;"
+    )
 
 
 # ---- HTML tables written in Markdown -------------------------------------------------------
@@ -440,8 +533,10 @@ def test_the_outline_of_a_markdown_page_with_html_tables():
 
 
 def test_a_table_never_closed_ends_at_the_first_blank_line():
-    text = "<table><tr><td>Model</td><td>BERT</td></tr>\n<tr><td>x</td><td>1</td></tr>\n\n" \
-           "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    text = (
+        "<table><tr><td>Model</td><td>BERT</td></tr>\n<tr><td>x</td><td>1</td></tr>\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    )
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells, 0) == [["Model", "BERT"], ["x", "1"]]
     assert rows_of(parsed.cells, 1) == [["a", "b"], ["1", "2"]]
@@ -472,8 +567,10 @@ def test_markdown_that_holds_html_tables_is_read_as_markdown_and_html_pages_as_h
     assert choose_layout(headings_only, None).name == "pipe_table"
     fragment = b"<p>x</p>\n<table><tr><td>a</td><td>1</td></tr></table>\n"
     assert choose_layout(fragment, None).name == "html_table"
-    page = b"<!DOCTYPE html><html><body>\n# not a heading\n| a | b |\n|---|---|\n" \
-           b"<table><tr><td>a</td><td>1</td></tr></table></body></html>"
+    page = (
+        b"<!DOCTYPE html><html><body>\n# not a heading\n| a | b |\n|---|---|\n"
+        b"<table><tr><td>a</td><td>1</td></tr></table></body></html>"
+    )
     assert choose_layout(page, "text/markdown").name == "html_table"
 
 
@@ -539,12 +636,36 @@ def test_the_outline_of_a_markdown_page():
     ]
 
 
-_HTML_IN_MARKDOWN_PARTS = st.sampled_from([
-    "<table>", "</table>", "<tr>", "</tr>", "<td>", "</td>", "<th>", '<th rowspan="2">',
-    '<td colspan="2">', "<b>", "</b>", "<caption>", "\n", "\n\n", "| a | b |\n|---|---|\n",
-    "| 1 | 2 | 3 |\n", "# Title\n", "Caption line\n", "```\n", "<!--", "-->", "1,234", "   ",
-    "* note\n", "<div>", "    <table>",
-])
+_HTML_IN_MARKDOWN_PARTS = st.sampled_from(
+    [
+        "<table>",
+        "</table>",
+        "<tr>",
+        "</tr>",
+        "<td>",
+        "</td>",
+        "<th>",
+        '<th rowspan="2">',
+        '<td colspan="2">',
+        "<b>",
+        "</b>",
+        "<caption>",
+        "\n",
+        "\n\n",
+        "| a | b |\n|---|---|\n",
+        "| 1 | 2 | 3 |\n",
+        "# Title\n",
+        "Caption line\n",
+        "```\n",
+        "<!--",
+        "-->",
+        "1,234",
+        "   ",
+        "* note\n",
+        "<div>",
+        "    <table>",
+    ]
+)
 HTML_IN_MARKDOWN = st.lists(
     st.one_of(_HTML_IN_MARKDOWN_PARTS, st.text(max_size=3)), max_size=60
 ).map("".join)
@@ -582,7 +703,7 @@ def test_a_table_in_a_list_item_is_read_and_an_indented_code_block_is_not():
 def test_a_table_in_an_admonition_or_a_content_tab_is_read():
     # Ultralytics' model pages (MkDocs): results tables in tabs inside an admonition
     text = (
-        "## Performance Metrics\n\n!!! performance\n\n    === \"Detection (COCO)\"\n\n"
+        '## Performance Metrics\n\n!!! performance\n\n    === "Detection (COCO)"\n\n'
         "        | Model | mAP<sup>val<br>50-95 | Speed<br><sup>A100 TensorRT<br>(ms) |\n"
         "        | --- | --- | --- |\n"
         "        | [YOLOv8n](https://example.com/yolov8n.pt) | 37.3 | 0.99 |\n\n"
@@ -590,7 +711,9 @@ def test_a_table_in_an_admonition_or_a_content_tab_is_read():
     )
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells) == [
-        ["Model", "mAP val 50-95", "Speed A100 TensorRT (ms)"], ["YOLOv8n", "37.3", "0.99"]]
+        ["Model", "mAP val 50-95", "Speed A100 TensorRT (ms)"],
+        ["YOLOv8n", "37.3", "0.99"],
+    ]
     assert set(parsed.cells["table_index"]) == {0}
 
 
@@ -612,7 +735,7 @@ def test_myst_table_directives_are_read_as_tables_and_other_fences_stay_code():
         "```{list-table} Throughput by GPU\n:header-rows: 1\n\n"
         "* - Model\n  - A100 (img/s)\n* - ResNet-50\n  - 2,800\n```\n\n"
         "```{table} Latency on H100\n| Model | Latency (ms) |\n|---|---|\n| BERT | 5.1 |\n```\n\n"
-        ":::{csv-table} Tokens\n:header-rows: 1\n\nModel, Tokens/s\nLlama 3 8B, \"1,024\"\n:::\n\n"
+        ':::{csv-table} Tokens\n:header-rows: 1\n\nModel, Tokens/s\nLlama 3 8B, "1,024"\n:::\n\n'
         "```python\n| code | 1 |\n|---|---|\n```\n"
     )
     parsed = parse_pipe_tables(text)
@@ -624,11 +747,16 @@ def test_myst_table_directives_are_read_as_tables_and_other_fences_stay_code():
     assert parsed.cells.filter(pl.col("raw_value") == "2,800")["line_number"].to_list() == [11]
     captions = parsed.outline.filter(pl.col("kind") == "caption")
     assert captions.select("text", "table_index").rows() == [
-        ("Throughput by GPU", 0), ("Latency on H100", 1), ("Tokens", 2)]
+        ("Throughput by GPU", 0),
+        ("Latency on H100", 1),
+        ("Tokens", 2),
+    ]
     assert not parsed.problems
     # Options as a YAML block, the body indented.
-    yaml = parse_pipe_tables("```{list-table}\n---\nheader-rows: 1\nalign: center\n---\n\n"
-                             "  * - Model\n    - Mean\n  * - llama-3-8b\n    - 41.250\n```\n")
+    yaml = parse_pipe_tables(
+        "```{list-table}\n---\nheader-rows: 1\nalign: center\n---\n\n"
+        "  * - Model\n    - Mean\n  * - llama-3-8b\n    - 41.250\n```\n"
+    )
     assert rows_of(yaml.cells) == [["Model", "Mean"], ["llama-3-8b", "41.250"]]
     assert not yaml.problems
     # Served as plain text, a page of MyST tables is still Markdown.

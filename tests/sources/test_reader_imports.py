@@ -23,9 +23,14 @@ def modules_after_reading(html: str) -> tuple[dict, set[str]]:
         print(json.dumps({"cells": parsed.cells.height, "claims": claims.claims.height,
                           "modules": sorted({name.split(".")[0] for name in sys.modules})}))
     """)
-    done = subprocess.run([sys.executable, "-c", script], input=html.encode(),
-                          capture_output=True, cwd=PROJECT_ROOT, check=True,
-                          env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=html.encode(),
+        capture_output=True,
+        cwd=PROJECT_ROOT,
+        check=True,
+        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+    )
     found = json.loads(done.stdout)
     return found, set(found.pop("modules"))
 
@@ -52,7 +57,8 @@ def test_a_reader_process_reads_a_sound_page_without_pandera(tmp_path):
     worker = Worker()
     try:
         kind, (parsed, _layout, claims, _plans) = worker.exchange(
-            read_archived, (tmp_path, sha256, "text/html", "auto", False), Budget())
+            read_archived, (tmp_path, sha256, "text/html", "auto", False), Budget()
+        )
         assert kind == "ok" and parsed.cells.height > 0 and claims.claims.height > 0
         kind, modules = worker.exchange(eval, ("sorted(__import__('sys').modules)",), Budget())
     finally:

@@ -110,8 +110,12 @@ ITEX = "intel_itex_v2.15.0.1_gpu_performance.html"
 def test_the_mlperf_results_table_is_table_8_with_its_two_header_rows_joined():
     results = table(MLPERF_NVIDIA, 8)
     assert results.filter(pl.col("row_number") == 0)["column_name"].to_list() == [
-        "Model", "Accuracy Target", "Server / Metric", "Server / Performance",
-        "Offline / Metric", "Offline / Performance",
+        "Model",
+        "Accuracy Target",
+        "Server / Metric",
+        "Server / Performance",
+        "Offline / Metric",
+        "Offline / Performance",
     ]
     assert value(MLPERF_NVIDIA, 8, "llama2-70b-99", "Server / Performance") == ["21605.8"]
     assert value(MLPERF_NVIDIA, 8, "dlrm-v2-99.9", "Offline / Metric") == ["Samples/s"]
@@ -127,7 +131,12 @@ def test_the_mlperf_title_bar_stays_paragraphs_of_the_outline():
     bar = outline.filter(pl.col("text") == "NVIDIA DGX H100 (8x H100-SXM-80GB, TensorRT)")
     assert bar.rows() == [(81, "paragraph", None, bar["text"][0], None)]
     assert outline.filter(pl.col("kind") == "heading").rows()[-1] == (
-        108, "heading", 3, "Results Table", None)
+        108,
+        "heading",
+        3,
+        "Results Table",
+        None,
+    )
 
 
 def test_no_heading_or_title_of_the_sphinx_page_holds_a_permalink_mark():
@@ -167,21 +176,30 @@ def test_efficientnet_rows_longer_than_the_header_are_placed_and_their_excess_re
     assert value(EFFICIENTNET, 9, "1", "Latency 99% (ms)") == ["9.09"]
     cut = [p for p in page(EFFICIENTNET).problems if p.check == "cells_beyond_header"]
     assert [(p.table_index, p.line_number) for p in cut] == [
-        (9, 476), (9, 477), (10, 485), (10, 486), (13, 519), (15, 539)
+        (9, 476),
+        (9, 477),
+        (10, 485),
+        (10, 486),
+        (13, 519),
+        (15, 539),
     ]
     assert cut[0].raw == "# | 95.71 | 10.45 | 10.34 | 10.38 | 10.42"
     assert all(p.raw.startswith("#") for p in cut)
     assert not [p for p in page(EFFICIENTNET).problems if p.check != "cells_beyond_header"]
     captions = page(EFFICIENTNET).outline.filter(pl.col("kind") == "caption")
     assert captions.filter(pl.col("table_index") == 9)["text"].to_list() == [
-        "FP16 Inference Latency"]
+        "FP16 Inference Latency"
+    ]
 
 
 def test_the_maxtext_comment_cell_past_the_header_is_reported_not_placed():
     assert value(MAXTEXT_V4, 1, "2x v4-384", "MFU") == ["58.9%"]
     (problem,) = page(MAXTEXT_V4).problems
     assert (problem.check, problem.table_index, problem.line_number) == (
-        "cells_beyond_header", 1, 33)
+        "cells_beyond_header",
+        1,
+        33,
+    )
     assert problem.raw.startswith("# this is quirkily higher than single slice")
 
 
@@ -191,11 +209,12 @@ def test_the_trt_llm_outline_gives_headings_and_captions_of_its_tables():
     first_table = rows.index((63, "table", None, None, 0))
     headings = [row for row in rows[:first_table] if row[1] == "heading"]
     assert headings[-1] == (61, "heading", 4, "Llama 4 Scout", None)
-    assert rows[first_table + 1:first_table + 3] == [
+    assert rows[first_table + 1 : first_table + 3] == [
         (76, "caption", None, "RTX 6000 Pro Blackwell Server Edition", 1),
         (77, "table", None, None, 1),
     ]
     captions = outline.filter(pl.col("kind") == "caption")
     assert captions["table_index"].to_list() == [1, 3, 5, 7, 9, 11]
     assert table(TRT_LLM, 0).filter(pl.col("row_number") == 0)["column_name"][1] == (
-        "B200 TP1 (FP4)")
+        "B200 TP1 (FP4)"
+    )

@@ -38,16 +38,21 @@ def table(name: str, index: int) -> pl.DataFrame:
 
 
 def header(name: str, index: int) -> list[str]:
-    return table(name, index).filter(pl.col("row_number") == 0).sort("column_index")[
-        "column_name"].to_list()
+    return (
+        table(name, index)
+        .filter(pl.col("row_number") == 0)
+        .sort("column_index")["column_name"]
+        .to_list()
+    )
 
 
 def value(name: str, index: int, row_cell: str, column: str) -> list[str]:
     """The raw values under `column` in the rows of table `index` holding a cell `row_cell`."""
     cells = table(name, index).filter(pl.col("row_number") > 0)
     rows = cells.filter(pl.col("raw_value") == row_cell)["row_number"].unique()
-    return cells.filter(pl.col("row_number").is_in(rows.implode())
-                        & (pl.col("column_name") == column))["raw_value"].to_list()
+    return cells.filter(
+        pl.col("row_number").is_in(rows.implode()) & (pl.col("column_name") == column)
+    )["raw_value"].to_list()
 
 
 def test_the_sheet_published_as_html_has_its_three_header_rows_joined():
@@ -60,8 +65,7 @@ def test_the_sheet_published_as_html_has_its_three_header_rows_joined():
         "V70 / 4PE DPUCVDX8H @350MHz Gen4x8 / E2E throughput (fps) Multi Thread",
     ]
     # The title cell over sixteen columns names the table, not the columns under it.
-    assert table(VITIS, 0)["table_title"][0].startswith(
-        "Vitis AI Model Zoo Details & Performance")
+    assert table(VITIS, 0)["table_title"][0].startswith("Vitis AI Model Zoo Details & Performance")
     assert value(VITIS, 0, "pt_face-mask-detection_3.5", names[17]) == ["512.65"]
     assert value(VITIS, 0, "pt_face-mask-detection_3.5", names[19]) == ["2173.85"]
     assert value(VITIS, 0, "pt_resnet50_3.5", "FP32 Floating-Point Accuracy") == ["0.761/0.929"]
@@ -71,9 +75,14 @@ def test_the_sheet_published_as_html_has_its_three_header_rows_joined():
 def test_the_gpu_row_under_the_markdown_header_joins_the_header():
     names = header(DEBERTA, 0)
     assert names == [
-        "Sequence Length", "Model Latency (ms)", "A100-80GB",
-        "TensorRT 8.4 GA Update 2 (8.4.3), CUDA 11.6 / T4", "V100-16GB", "A100-80GB",
-        "TensorRT 8.2 GA Update 3 (8.2.4), CUDA 11.4 / T4", "V100-16GB",
+        "Sequence Length",
+        "Model Latency (ms)",
+        "A100-80GB",
+        "TensorRT 8.4 GA Update 2 (8.4.3), CUDA 11.6 / T4",
+        "V100-16GB",
+        "A100-80GB",
+        "TensorRT 8.2 GA Update 3 (8.2.4), CUDA 11.4 / T4",
+        "V100-16GB",
     ]
     assert header(DEBERTA, 1)[0] == "Variant"
     first = table(DEBERTA, 0).filter(pl.col("row_number") == 1).sort("column_index")

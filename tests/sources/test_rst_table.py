@@ -29,7 +29,7 @@ SPECULATIVE = "aws_neuron_nxdi_speculative_decoding_tutorial.rst"
 needs_real_pages = pytest.mark.skipif(
     not (REAL_PAGES / "pages").is_dir(),
     reason=f"the real vendor pages are not here ({REAL_PAGES}); they are test data kept "
-           "outside the repository",
+    "outside the repository",
 )
 
 
@@ -47,8 +47,11 @@ def row_where(cells: pl.DataFrame, column: str, value: str, table: int = 0) -> d
 
 
 def header(cells: pl.DataFrame, table: int = 0) -> list[str]:
-    return cells.filter((pl.col("table_index") == table) & (pl.col("row_number") == 0)).sort(
-        "column_index")["raw_value"].to_list()
+    return (
+        cells.filter((pl.col("table_index") == table) & (pl.col("row_number") == 0))
+        .sort("column_index")["raw_value"]
+        .to_list()
+    )
 
 
 # ---- the real pages ------------------------------------------------------------------------
@@ -70,8 +73,11 @@ def test_the_mamba_list_table_is_read_cell_by_cell(mamba):
     assert cells["table_index"].unique().to_list() == [0]
     assert cells["row_number"].max() == 9
     assert header(cells) == [
-        "seq_len", "Perfect Latency (ms)", "mamba_v2 Measured Latency (ms)",
-        "mamba_v2 Scaling Efficiency", "mamba_v3 Measured Latency (ms)",
+        "seq_len",
+        "Perfect Latency (ms)",
+        "mamba_v2 Measured Latency (ms)",
+        "mamba_v2 Scaling Efficiency",
+        "mamba_v3 Measured Latency (ms)",
         "mamba_v3 Scaling Efficiency",
     ]
     row = row_where(cells, "seq_len", "1024")
@@ -87,8 +93,9 @@ def test_the_mamba_list_table_is_read_cell_by_cell(mamba):
 @needs_real_pages
 def test_each_cell_knows_the_line_its_text_starts_on(mamba):
     lines = real_page(MAMBA).split("\n")
-    cell = mamba.cells.filter(pl.col("raw_value") == "72.73%").sort("line_number").row(
-        0, named=True)
+    cell = (
+        mamba.cells.filter(pl.col("raw_value") == "72.73%").sort("line_number").row(0, named=True)
+    )
     assert lines[cell["line_number"] - 1] == "     - 72.73%"
     first = mamba.cells.filter(pl.col("row_number") == 0).row(0, named=True)
     assert lines[first["line_number"] - 1] == "   * - seq_len"
@@ -99,10 +106,14 @@ def test_the_transposed_speculative_decoding_table_keeps_its_metrics_as_rows(spe
     cells = speculative.cells
     assert header(cells) == ["Metric", "Without SD", "With SD"]
     assert row_where(cells, "Metric", "End-to-End Latency") == {
-        "Metric": "End-to-End Latency", "Without SD": "6.04 s", "With SD": "5.64 s"}
+        "Metric": "End-to-End Latency",
+        "Without SD": "6.04 s",
+        "With SD": "5.64 s",
+    }
     assert row_where(cells, "Metric", "Time to First Token (TTFT)")["With SD"] == "47.4 ms"
     assert row_where(cells, "Metric", "Request Output Throughput")["Without SD"] == (
-        "102.3 tokens/s")
+        "102.3 tokens/s"
+    )
     assert cells["row_number"].max() == 5
     assert cells["table_title"].unique().to_list() == ["Performance Comparison"]
 
@@ -110,10 +121,15 @@ def test_the_transposed_speculative_decoding_table_keeps_its_metrics_as_rows(spe
 @needs_real_pages
 def test_the_table_counts_are_those_counted_by_hand(mamba, speculative):
     with (REAL_PAGES / "expected_tables.csv").open(encoding="utf-8") as handle:
-        expected = {(row["doc"], int(row["table_index"])): int(row["rows"])
-                    for row in csv.DictReader(handle) if row["doc"].endswith(".rst")}
-    found = {(MAMBA, 0): mamba.cells["row_number"].max(),
-             (SPECULATIVE, 0): speculative.cells["row_number"].max()}
+        expected = {
+            (row["doc"], int(row["table_index"])): int(row["rows"])
+            for row in csv.DictReader(handle)
+            if row["doc"].endswith(".rst")
+        }
+    found = {
+        (MAMBA, 0): mamba.cells["row_number"].max(),
+        (SPECULATIVE, 0): speculative.cells["row_number"].max(),
+    }
     assert found == expected
 
 
@@ -126,9 +142,13 @@ def test_the_outline_puts_the_heading_and_the_paragraph_before_the_table(specula
     assert rows[table - 1]["kind"] == "paragraph"
     assert rows[table - 1]["text"] == (
         "The table below summarizes the key performance metrics (p99 values) from both "
-        "configurations:")
+        "configurations:"
+    )
     assert (rows[table - 2]["kind"], rows[table - 2]["text"], rows[table - 2]["level"]) == (
-        "heading", "Performance Comparison", 2)
+        "heading",
+        "Performance Comparison",
+        2,
+    )
     assert set(speculative.outline["kind"].unique().to_list()) <= set(OUTLINE_KINDS)
 
 
@@ -140,25 +160,32 @@ def test_heading_levels_follow_the_order_of_the_adornment_styles(speculative, ma
     assert levels["Step 2: Start the vLLM server"] == 3  # '~' underline, third
     assert headings.filter(pl.col("level") == 1)["text"].to_list() == [
         "Tutorial: Using Speculative Decoding (SD) to improve inference performance on Trn2 "
-        "instances"]
+        "instances"
+    ]
     step = mamba.outline.filter(pl.col("text").str.starts_with("Step 1: Element-wise"))
     assert step.select("kind", "level", "text").row(0) == (
-        "heading", 3, "Step 1: Element-wise multiplication of delta_i and A_i")
+        "heading",
+        3,
+        "Step 1: Element-wise multiplication of delta_i and A_i",
+    )
 
 
 @needs_real_pages
 def test_the_page_title_is_the_first_level_one_heading(speculative, mamba):
     assert speculative.metadata.title == (
         "Tutorial: Using Speculative Decoding (SD) to improve inference performance on Trn2 "
-        "instances")
+        "instances"
+    )
     assert mamba.metadata.title == "Fused Mamba"
 
 
 @needs_real_pages
 def test_the_prose_holds_the_claim_and_no_literal_block(speculative):
     prose = dict(speculative.prose)
-    assert prose[237] == ("Throughput improvement: Speculative decoding achieves 35% higher "
-                          "throughput (137.8 vs 102.3 tokens/s)")
+    assert prose[237] == (
+        "Throughput improvement: Speculative decoding achieves 35% higher "
+        "throughput (137.8 vs 102.3 tokens/s)"
+    )
     texts = " ".join(prose.values())
     assert "docker run" not in texts and "ttft_s 0.048" not in texts  # literal blocks
     assert "Table of contents" not in texts  # a directive's argument
@@ -290,15 +317,22 @@ def test_a_csv_table_takes_its_header_option_and_quoted_fields():
     bert = parsed.cells.filter(pl.col("raw_value") == "BERT Large")["line_number"][0]
     assert lines[bert - 1].strip().startswith("BERT Large")
     assert parsed.cells["table_title"].unique().to_list() == ["Results"]
-    assert parsed.outline.rows()[1:] == [(4, "caption", None, "Training throughput", 0),
-                                         (4, "table", None, None, 0)]
+    assert parsed.outline.rows()[1:] == [
+        (4, "caption", None, "Training throughput", 0),
+        (4, "table", None, None, 0),
+    ]
 
 
 def test_a_csv_table_with_a_delimiter_and_header_rows():
-    text = (".. csv-table::\n   :delim: ;\n   :header-rows: 1\n\n"
-            "   Model; Throughput\n   BERT; 1,000\n   GPT-2; 2,000\n")
+    text = (
+        ".. csv-table::\n   :delim: ;\n   :header-rows: 1\n\n"
+        "   Model; Throughput\n   BERT; 1,000\n   GPT-2; 2,000\n"
+    )
     assert rows_of(parse_rst(text).cells) == [
-        ["Model", "Throughput"], ["BERT", "1,000"], ["GPT-2", "2,000"]]
+        ["Model", "Throughput"],
+        ["BERT", "1,000"],
+        ["GPT-2", "2,000"],
+    ]
 
 
 def test_a_grid_table_reads_its_header_separator_and_spanning_cells():
@@ -360,13 +394,15 @@ def test_a_list_table_with_two_header_rows_joins_their_levels():
     gpt = parsed.cells.filter(pl.col("raw_value") == "GPT-2 with a long name")["line_number"][0]
     assert gpt == 15
     assert parsed.outline.filter(pl.col("kind") == "caption")["text"].to_list() == [
-        "Latency by percentile"]
+        "Latency by percentile"
+    ]
 
 
 def test_cells_beyond_the_header_are_reported_and_the_rest_placed():
     problems = parse_rst(TWO_HEADER_ROWS).problems
     assert [(p.check, p.raw, p.line_number, p.table_index) for p in problems] == [
-        ("cells_beyond_header", "9.9 | extra", 19, 0)]
+        ("cells_beyond_header", "9.9 | extra", 19, 0)
+    ]
     assert "data row 2" in problems[0].reason
 
 
@@ -384,12 +420,16 @@ def test_a_list_table_cell_holding_a_nested_list_reads_as_its_text():
        * `SDK 2.5 <https://example.com/sdk>`_
 """
     assert rows_of(parse_rst(text).cells) == [
-        ["Model", "Notes"], ["bert-large", "Measured with: FP16 SDK 2.5"]]
+        ["Model", "Notes"],
+        ["bert-large", "Measured with: FP16 SDK 2.5"],
+    ]
 
 
 def test_list_table_content_that_is_no_list_of_cells_is_reported_not_dropped():
-    text = (".. list-table::\n\n   Some text\n   over two lines\n\n   * - a\n     - b\n"
-            "   * just text\n   * - c\n     - d\n")
+    text = (
+        ".. list-table::\n\n   Some text\n   over two lines\n\n   * - a\n     - b\n"
+        "   * just text\n   * - c\n     - d\n"
+    )
     parsed = parse_rst(text)
     assert rows_of(parsed.cells) == [["a", "b"], ["c", "d"]]
     assert [(p.check, p.line_number, p.raw) for p in parsed.problems] == [
@@ -400,12 +440,15 @@ def test_list_table_content_that_is_no_list_of_cells_is_reported_not_dropped():
 
 def test_a_csv_table_from_a_file_is_reported_and_nothing_is_read(tmp_path):
     (tmp_path / "throughput.csv").write_text("Model,Throughput\nBERT,1000\n")
-    text = (f"Results\n=======\n\n.. csv-table:: External\n   :file: {tmp_path}/throughput.csv\n"
-            "   :header-rows: 1\n\nAfter the table.\n")
+    text = (
+        f"Results\n=======\n\n.. csv-table:: External\n   :file: {tmp_path}/throughput.csv\n"
+        "   :header-rows: 1\n\nAfter the table.\n"
+    )
     parsed = parse_rst(text)
     assert parsed.cells.height == 0
     assert [(p.check, p.line_number, p.raw) for p in parsed.problems] == [
-        ("external_table_content", 4, f"{tmp_path}/throughput.csv")]
+        ("external_table_content", 4, f"{tmp_path}/throughput.csv")
+    ]
     assert parsed.prose == [(8, "After the table.")]
 
 
@@ -435,18 +478,24 @@ After the code.
 def test_a_short_paragraph_before_a_table_is_its_caption():
     text = "Intro.\n\nTable 1: throughput\n\n" + GRID_TABLE.split("\n\n", 1)[1]
     outline = parse_rst(text).outline
-    assert outline.rows()[:3] == [(1, "paragraph", None, "Intro.", None),
-                                  (3, "caption", None, "Table 1: throughput", 0),
-                                  (5, "table", None, None, 0)]
+    assert outline.rows()[:3] == [
+        (1, "paragraph", None, "Intro.", None),
+        (3, "caption", None, "Table 1: throughput", 0),
+        (5, "table", None, None, 0),
+    ]
 
 
 def test_a_table_directive_s_title_is_its_caption():
-    text = ".. table:: Inference latency\n\n   =====  =====\n   Model  ms\n   =====  =====\n" \
-           "   BERT   1.2\n   =====  =====\n"
+    text = (
+        ".. table:: Inference latency\n\n   =====  =====\n   Model  ms\n   =====  =====\n"
+        "   BERT   1.2\n   =====  =====\n"
+    )
     parsed = parse_rst(text)
     assert rows_of(parsed.cells) == [["Model", "ms"], ["BERT", "1.2"]]
-    assert parsed.outline.rows() == [(1, "caption", None, "Inference latency", 0),
-                                     (3, "table", None, None, 0)]
+    assert parsed.outline.rows() == [
+        (1, "caption", None, "Inference latency", 0),
+        (3, "table", None, None, 0),
+    ]
 
 
 def test_admonitions_are_prose_and_directives_comments_and_targets_are_not():
@@ -475,11 +524,15 @@ Overline title
 ##############
 """
     parsed = parse_rst(text)
-    assert parsed.prose == [(7, "Results were measured on one NeuronCore."),
-                            (9, "Numbers may change.")]
+    assert parsed.prose == [
+        (7, "Results were measured on one NeuronCore."),
+        (9, "Numbers may change."),
+    ]
     headings = parsed.outline.filter(pl.col("kind") == "heading").rows()
-    assert headings == [(3, "heading", 1, "Title", None),
-                        (21, "heading", 2, "Overline title", None)]
+    assert headings == [
+        (3, "heading", 1, "Title", None),
+        (21, "heading", 2, "Overline title", None),
+    ]
 
 
 def test_inline_markup_is_rendered():
@@ -532,8 +585,14 @@ def seconds_to_parse(pages: list[str], folder: Path) -> list[float]:
     for number, text in enumerate(pages):
         paths.append(folder / f"page-{number}.rst")
         paths[-1].write_text(text, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", TIMER, *map(str, paths)], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", TIMER, *map(str, paths)],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return [float(line) for line in done.stdout.split()]
 
 
@@ -551,7 +610,7 @@ def test_200000_bullet_lines_parse_in_well_under_a_second(tmp_path):
 def test_unterminated_directives_and_tables_parse_in_well_under_a_second(tmp_path):
     pages = [
         ".. code-block:: python\n\n" + "   * - x = 1\n" * 200_000,  # never dedented
-        ".. csv-table::\n   :header: a, b\n\n   \"" + "x, y\n   " * 100_000,  # open quote
+        '.. csv-table::\n   :header: a, b\n\n   "' + "x, y\n   " * 100_000,  # open quote
         "=====  =====\n" + "a      b\n" * 100_000,  # a simple table with no bottom border
         "+---+---+\n" + "| a | b |\n" * 100_000,  # a grid table never closed
         ".. list-table::\n   :header-rows: 1\n\n" + "   * - a\n       * - b\n" * 50_000,
@@ -566,9 +625,19 @@ def test_unterminated_directives_and_tables_parse_in_well_under_a_second(tmp_pat
 
 
 def test_lines_that_would_make_a_backtracking_pattern_hang_are_read_quickly():
-    lines = [":a" * 100_000, "``" * 100_000 + "x", "*a " * 50_000, "**a " * 50_000,
-             "`a " * 50_000, "`" + " " * 100_000 + "<", " " * 200_000 + "deep",
-             "\t" * 50_000 + "x", "\\" * 100_000, ".. " + "a:" * 50_000, "   in the comment"]
+    lines = [
+        ":a" * 100_000,
+        "``" * 100_000 + "x",
+        "*a " * 50_000,
+        "**a " * 50_000,
+        "`a " * 50_000,
+        "`" + " " * 100_000 + "<",
+        " " * 200_000 + "deep",
+        "\t" * 50_000 + "x",
+        "\\" * 100_000,
+        ".. " + "a:" * 50_000,
+        "   in the comment",
+    ]
     text = "\n\n".join(lines) + "\n"
     started = time.perf_counter()
     parsed = parse_rst(text)
@@ -579,14 +648,52 @@ def test_lines_that_would_make_a_backtracking_pattern_hang_are_read_quickly():
     assert dict(parsed.prose)[15] == "x"
 
 
-RST_PIECES = st.sampled_from([
-    "Title", "=====", "-----", "", "   ", ".. list-table::", ".. csv-table::", "   :header-rows: 1",
-    "   :header-rows: x", "   :file: a.csv", "   :header: a, \"b", "   * - a", "     - 1",
-    "   * -", "     -", "* - x", "  - y", "+---+---+", "| a | b |", "+===+===+", "|   +---+",
-    "=====  =====", "a      b", "-----  -----", ".. table:: T", ".. note::", "   text",
-    "Text::", "    literal", ".. _t:", "..", "``x``", "**b", "`t <u>`_", "1,2,\"3", "\t\tx",
-    ".. [1] note", "#. item", ":field: value", "+---+", "   ", "| c |",
-])
+RST_PIECES = st.sampled_from(
+    [
+        "Title",
+        "=====",
+        "-----",
+        "",
+        "   ",
+        ".. list-table::",
+        ".. csv-table::",
+        "   :header-rows: 1",
+        "   :header-rows: x",
+        "   :file: a.csv",
+        '   :header: a, "b',
+        "   * - a",
+        "     - 1",
+        "   * -",
+        "     -",
+        "* - x",
+        "  - y",
+        "+---+---+",
+        "| a | b |",
+        "+===+===+",
+        "|   +---+",
+        "=====  =====",
+        "a      b",
+        "-----  -----",
+        ".. table:: T",
+        ".. note::",
+        "   text",
+        "Text::",
+        "    literal",
+        ".. _t:",
+        "..",
+        "``x``",
+        "**b",
+        "`t <u>`_",
+        '1,2,"3',
+        "\t\tx",
+        ".. [1] note",
+        "#. item",
+        ":field: value",
+        "+---+",
+        "   ",
+        "| c |",
+    ]
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

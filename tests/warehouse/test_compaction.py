@@ -25,7 +25,8 @@ def _live_files(warehouse, table: str) -> int:
     connection = lake.connect(warehouse, read_only=True, views=False)
     try:
         return connection.execute(
-            f"SELECT count(*) FROM ducklake_list_files('lake', '{table}')").fetchone()[0]
+            f"SELECT count(*) FROM ducklake_list_files('lake', '{table}')"
+        ).fetchone()[0]
     finally:
         connection.close()
 
@@ -44,26 +45,41 @@ def _versions(warehouse, tmp_path, count: int, monkeypatch, every: int) -> list[
     snapshots = []
     for index in range(count):
         page = tmp_path / f"v{index}.txt"
-        page.write_text(original.replace("ImageNet2012\n3,520\n16.16\n44,059\n",
-                                         f"ImageNet2012\n3,520\n16.16\n44,{59 + index:03d}\n"),
-                        encoding="utf-8")
-        summary = pipeline.ingest([str(page)], warehouse, source_name=SOURCE,
-                                  captured_at=f"2023-08-{index + 1:02d}T00:00:00Z")
+        page.write_text(
+            original.replace(
+                "ImageNet2012\n3,520\n16.16\n44,059\n",
+                f"ImageNet2012\n3,520\n16.16\n44,{59 + index:03d}\n",
+            ),
+            encoding="utf-8",
+        )
+        summary = pipeline.ingest(
+            [str(page)],
+            warehouse,
+            source_name=SOURCE,
+            captured_at=f"2023-08-{index + 1:02d}T00:00:00Z",
+        )
         snapshots.append(summary.runs[0].snapshot_id)
     return snapshots
 
 
-def test_compact_merges_files_and_every_snapshot_answers_as_before(warehouse, tmp_path,
-                                                                   monkeypatch):
+def test_compact_merges_files_and_every_snapshot_answers_as_before(
+    warehouse, tmp_path, monkeypatch
+):
     snapshots = _versions(warehouse, tmp_path, 4, monkeypatch, every=0)
     assert _compaction_snapshots(warehouse) == []
     before = {s: query.run_sql(warehouse, RESNET_POD16_TF1, str(s))[1] for s in snapshots}
-    assert before == {snapshots[0]: [(44059.0,)], snapshots[1]: [(44060.0,)],
-                      snapshots[2]: [(44061.0,)], snapshots[3]: [(44062.0,)]}
+    assert before == {
+        snapshots[0]: [(44059.0,)],
+        snapshots[1]: [(44060.0,)],
+        snapshots[2]: [(44061.0,)],
+        snapshots[3]: [(44062.0,)],
+    }
     diff_before = query.diff(warehouse, snapshots[0], snapshots[3])[1]
-    history = ("SELECT version, change, valid_from_snapshot, valid_to_snapshot, ended_by, value "
-               "FROM measurement_history WHERE model_canonical = 'ResNet-50 v1.5' "
-               "AND system = 'Bow Pod16' AND framework = 'TensorFlow1' ORDER BY version")
+    history = (
+        "SELECT version, change, valid_from_snapshot, valid_to_snapshot, ended_by, value "
+        "FROM measurement_history WHERE model_canonical = 'ResNet-50 v1.5' "
+        "AND system = 'Bow Pod16' AND framework = 'TensorFlow1' ORDER BY version"
+    )
     history_before = query.run_sql(warehouse, history)[1]
     assert [row[-1] for row in history_before] == [44059.0, 44060.0, 44061.0, 44062.0]
     runs_files = _live_files(warehouse, "run_documents")
@@ -92,11 +108,11 @@ def test_ingest_merges_once_every_n_snapshots(warehouse, tmp_path, monkeypatch):
     assert query.run_sql(warehouse, RESNET_POD16_TF1)[1] == [(44062.0,)]
 
 
-def test_a_merge_every_value_that_is_not_a_whole_number_stops_the_ingest(warehouse,
-                                                                          monkeypatch):
+def test_a_merge_every_value_that_is_not_a_whole_number_stops_the_ingest(warehouse, monkeypatch):
     monkeypatch.setenv(compaction.EVERY_ENV, "weekly")
-    with pytest.raises(ValueError,
-                       match="PERFLEDGER_COMPACT_EVERY must be a whole number of snapshots"):
+    with pytest.raises(
+        ValueError, match="PERFLEDGER_COMPACT_EVERY must be a whole number of snapshots"
+    ):
         pipeline.ingest([str(JULY_2023)], warehouse)
     assert not lake.catalog_path(warehouse).exists()
 
@@ -108,8 +124,7 @@ def test_compact_without_a_warehouse_says_so(tmp_path):
     assert not (tmp_path / "none").exists()
 
 
-def test_compact_deletes_files_no_commit_refers_to_once_a_day_old(warehouse, tmp_path,
-                                                                  monkeypatch):
+def test_compact_deletes_files_no_commit_refers_to_once_a_day_old(warehouse, tmp_path, monkeypatch):
     _versions(warehouse, tmp_path, 1, monkeypatch, every=0)
     cells = lake.data_path(warehouse) / "main" / "cells"
     (stored,) = cells.glob("*.parquet")
@@ -129,11 +144,19 @@ def test_compact_deletes_files_no_commit_refers_to_once_a_day_old(warehouse, tmp
     assert query.run_sql(warehouse, RESNET_POD16_TF1)[1] == [(44059.0,)]
 
 
-def test_doctor_counts_the_live_data_files_and_names_a_bad_merge_setting(warehouse, tmp_path,
-                                                                        monkeypatch):
+def test_doctor_counts_the_live_data_files_and_names_a_bad_merge_setting(
+    warehouse, tmp_path, monkeypatch
+):
     _versions(warehouse, tmp_path, 2, monkeypatch, every=0)
-    tables = ("cells", "documents", "document_revisions", "measurement_values", "runs",
-              "run_documents", "schema_migrations")
+    tables = (
+        "cells",
+        "documents",
+        "document_revisions",
+        "measurement_values",
+        "runs",
+        "run_documents",
+        "schema_migrations",
+    )
     at_least = sum(_live_files(warehouse, table) for table in tables)
 
     result = CliRunner().invoke(main, ["doctor", "--warehouse", str(warehouse)])
@@ -145,5 +168,7 @@ def test_doctor_counts_the_live_data_files_and_names_a_bad_merge_setting(warehou
     monkeypatch.setenv(compaction.EVERY_ENV, "-3")
     result = CliRunner().invoke(main, ["doctor", "--warehouse", str(warehouse)])
     assert result.exit_code == 1
-    assert ("PROBLEM: PERFLEDGER_COMPACT_EVERY must be 0 or more: a whole number of snapshots"
-            in result.output)
+    assert (
+        "PROBLEM: PERFLEDGER_COMPACT_EVERY must be 0 or more: a whole number of snapshots"
+        in result.output
+    )

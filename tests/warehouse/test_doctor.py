@@ -21,8 +21,9 @@ SOURCE = "graphcore-performance-results"
 def built(tmp_path_factory) -> Path:
     """A warehouse holding one page; each test works on a copy of it."""
     warehouse = tmp_path_factory.mktemp("doctor") / "warehouse"
-    pipeline.ingest([str(JULY_2023)], warehouse, source_name=SOURCE,
-                    captured_at="2023-07-31T00:00:00Z")
+    pipeline.ingest(
+        [str(JULY_2023)], warehouse, source_name=SOURCE, captured_at="2023-07-31T00:00:00Z"
+    )
     return warehouse
 
 
@@ -57,10 +58,19 @@ def test_a_whole_warehouse_is_ok(copy):
 def test_the_catalog_files_are_the_ones_ducklake_reads(copy):
     connection = lake.connect(copy, read_only=True, views=False)
     try:
-        tables = [row[0] for row in connection.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake'").fetchall()]
-        listed = {Path(row[0]) for table in tables for row in connection.execute(
-            f"SELECT data_file FROM ducklake_list_files('lake', '{table}')").fetchall()}
+        tables = [
+            row[0]
+            for row in connection.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake'"
+            ).fetchall()
+        ]
+        listed = {
+            Path(row[0])
+            for table in tables
+            for row in connection.execute(
+                f"SELECT data_file FROM ducklake_list_files('lake', '{table}')"
+            ).fetchall()
+        }
         files = lake.data_files(connection, copy)
     finally:
         connection.close()
@@ -84,8 +94,9 @@ def test_a_deleted_data_file_is_named_with_its_table_and_the_way_out(copy):
 
 
 def test_a_file_cut_short_or_overwritten_is_unreadable(copy):
-    cells, documents = (next(f for f in _files(copy) if f.table == name)
-                        for name in ("cells", "documents"))
+    cells, documents = (
+        next(f for f in _files(copy) if f.table == name) for name in ("cells", "documents")
+    )
     cells.path.write_bytes(cells.path.read_bytes()[:100])
     data = bytearray(documents.path.read_bytes())
     data[-4:] = b"XXXX"
@@ -94,8 +105,10 @@ def test_a_file_cut_short_or_overwritten_is_unreadable(copy):
     result = doctor(copy)
 
     assert result.exit_code == 1, result.output
-    assert f"{cells.path.relative_to(copy)}: 100 bytes where the catalog records " \
-           f"{cells.size:,} (table cells, current data)" in result.output
+    assert (
+        f"{cells.path.relative_to(copy)}: 100 bytes where the catalog records "
+        f"{cells.size:,} (table cells, current data)" in result.output
+    )
     assert f"{documents.path.relative_to(copy)}: not a whole Parquet file" in result.output
 
 
@@ -112,8 +125,9 @@ def test_a_lost_file_that_only_past_snapshots_read_is_told_apart(copy):
     result = doctor(copy)
 
     assert result.exit_code == 1, result.output
-    assert (f"(table cells, read only as of snapshots {past.first_snapshot} to "
-            f"{past.last_snapshot})") in result.output
+    assert (
+        f"(table cells, read only as of snapshots {past.first_snapshot} to {past.last_snapshot})"
+    ) in result.output
     assert "the current data is whole" in result.output
 
 
@@ -127,14 +141,15 @@ def test_pending_migrations_are_reported_and_not_applied(copy):
     result = doctor(copy)
 
     assert result.exit_code == 1, result.output
-    assert ("catalog:     PROBLEM: 1 migration(s) of this perfledger not applied "
-            "(011_mlperf_inference.sql): `perfledger compact` applies them") in result.output
+    assert (
+        "catalog:     PROBLEM: 1 migration(s) of this perfledger not applied "
+        "(011_mlperf_inference.sql): `perfledger compact` applies them"
+    ) in result.output
     assert "data files:  " in result.output  # the files are checked all the same
     assert doctor(copy).exit_code == 1  # doctor itself migrated nothing
 
 
-def test_an_extension_copy_that_does_not_load_is_named_with_the_fix(copy, tmp_path,
-                                                                     monkeypatch):
+def test_an_extension_copy_that_does_not_load_is_named_with_the_fix(copy, tmp_path, monkeypatch):
     # The copies are the installation's, shared by its warehouses: this test breaks its own.
     # (Copied, never loaded here: cutting a file this process has mapped would crash it.)
     monkeypatch.setenv(lake.EXTENSIONS_ENV, str(tmp_path / "installation-extensions"))
@@ -167,8 +182,18 @@ def test_doctor_on_a_mistyped_path_creates_nothing(tmp_path):
     assert list(empty.iterdir()) == []
 
 
-READERS = [["sql", "SELECT 1"], ["snapshots"], ["diff"], ["quarantine"], ["labels"],
-           ["claims"], ["reconcile"], ["shell", "--print-setup"], ["compact"], ["reprocess"]]
+READERS = [
+    ["sql", "SELECT 1"],
+    ["snapshots"],
+    ["diff"],
+    ["quarantine"],
+    ["labels"],
+    ["claims"],
+    ["reconcile"],
+    ["shell", "--print-setup"],
+    ["compact"],
+    ["reprocess"],
+]
 
 
 @pytest.mark.parametrize("command", READERS, ids=lambda command: command[0])
@@ -181,19 +206,29 @@ def test_commands_on_a_missing_warehouse_say_so_and_create_nothing(command, tmp_
     assert not missing.exists()
 
 
-@pytest.mark.parametrize("place", ["/proc/perfledger-x", "/sys/perfledger-x",
-                                   "/dev/null/perfledger-x"])
-@pytest.mark.parametrize("command", [["ingest"], ["doctor"], ["reprocess"], ["sql", "SELECT 1"],
-                                     ["snapshots"], ["diff"], ["quarantine"]],
-                         ids=lambda command: command[0])
+@pytest.mark.parametrize(
+    "place", ["/proc/perfledger-x", "/sys/perfledger-x", "/dev/null/perfledger-x"]
+)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["ingest"],
+        ["doctor"],
+        ["reprocess"],
+        ["sql", "SELECT 1"],
+        ["snapshots"],
+        ["diff"],
+        ["quarantine"],
+    ],
+    ids=lambda command: command[0],
+)
 def test_a_path_no_warehouse_can_be_made_in_ends_in_one_line(command, place):
     if not Path(place).parent.exists():
         pytest.skip(f"{Path(place).parent} does not exist here")
     result = CliRunner().invoke(main, [*command, "--warehouse", place])
     assert isinstance(result.exception, SystemExit), result.exception  # not a traceback
     assert result.exit_code == (1 if command == ["doctor"] else 2), result.output
-    errors = [line for line in result.output.splitlines()
-              if "error:" in line or "PROBLEM:" in line]
+    errors = [line for line in result.output.splitlines() if "error:" in line or "PROBLEM:" in line]
     assert len(errors) == 1, result.output
     if command == ["ingest"]:
         assert f"cannot write a warehouse at {place}: " in errors[0]

@@ -24,8 +24,10 @@ def demo_views(demo_warehouse) -> dict[str, pl.DataFrame]:
     """Every public view of the demo warehouse as a frame, read straight from the views."""
     connection = query.open_read_only(demo_warehouse)
     try:
-        return {view: connection.execute(f'SELECT * FROM "{view}"').pl()
-                for view in public_views(connection)}
+        return {
+            view: connection.execute(f'SELECT * FROM "{view}"').pl()
+            for view in public_views(connection)
+        }
     finally:
         connection.close()
 
@@ -45,9 +47,7 @@ def manifest_of(folder: Path) -> dict:
 
 def in_utc(frame: pl.DataFrame) -> pl.DataFrame:
     """Same instants, one zone name: the session's local zone does not matter."""
-    return frame.with_columns(
-        pl.col(pl.Datetime(time_zone="*")).dt.convert_time_zone("UTC")
-    )
+    return frame.with_columns(pl.col(pl.Datetime(time_zone="*")).dt.convert_time_zone("UTC"))
 
 
 def sorted_frame(frame: pl.DataFrame) -> pl.DataFrame:
@@ -91,8 +91,10 @@ def test_manifest_names_snapshot_types_and_checksums(parquet_exports, demo_wareh
     assert manifest["snapshot_id"] == snapshot[0]
     assert manifest["snapshot_time"] and manifest["warehouse"] == str(demo_warehouse)
     columns = manifest["views"]["mlperf_results"]["columns"]
-    assert columns[:2] == [{"name": "mlperf_id", "type": "VARCHAR"},
-                           {"name": "division", "type": "VARCHAR"}]
+    assert columns[:2] == [
+        {"name": "mlperf_id", "type": "VARCHAR"},
+        {"name": "division", "type": "VARCHAR"},
+    ]
     listed = {f["path"]: f for view in manifest["views"].values() for f in view["files"]}
     assert set(listed) == set(data_files(folder))
     for path, described in listed.items():
@@ -102,8 +104,10 @@ def test_manifest_names_snapshot_types_and_checksums(parquet_exports, demo_wareh
 def test_exporting_twice_writes_identical_data_files(parquet_exports):
     first, second = parquet_exports
     assert data_files(first) == data_files(second)
-    without_time = [{k: v for k, v in manifest_of(f).items() if k not in ("exported_at",)}
-                    for f in (first, second)]
+    without_time = [
+        {k: v for k, v in manifest_of(f).items() if k not in ("exported_at",)}
+        for f in (first, second)
+    ]
     assert without_time[0]["views"] == without_time[1]["views"]
 
 
@@ -130,8 +134,12 @@ def test_duckdb_export_opens_without_any_extension(demo_warehouse, demo_views, t
     assert [f["path"] for f in manifest["files"]] == ["perfledger.duckdb"]
     connection = duckdb.connect(str(folder / "perfledger.duckdb"), read_only=True)
     try:
-        loaded = {row[0] for row in connection.execute(
-            "SELECT extension_name FROM duckdb_extensions() WHERE loaded").fetchall()}
+        loaded = {
+            row[0]
+            for row in connection.execute(
+                "SELECT extension_name FROM duckdb_extensions() WHERE loaded"
+            ).fetchall()
+        }
         assert not {"ducklake", "sqlite_scanner"} & loaded
         tables = {row[0] for row in connection.execute("SHOW TABLES").fetchall()}
         assert tables == set(demo_views)
@@ -144,9 +152,11 @@ def test_duckdb_export_opens_without_any_extension(demo_warehouse, demo_views, t
 
 def test_export_as_of_an_earlier_snapshot(demo_warehouse, tmp_path):
     (before_values,) = query.run_sql(
-        demo_warehouse, "SELECT min(valid_from_snapshot) - 1 FROM measurement_history")[1]
-    manifest = export_warehouse(demo_warehouse, tmp_path / "old", "csv",
-                                as_of=str(before_values[0]))
+        demo_warehouse, "SELECT min(valid_from_snapshot) - 1 FROM measurement_history"
+    )[1]
+    manifest = export_warehouse(
+        demo_warehouse, tmp_path / "old", "csv", as_of=str(before_values[0])
+    )
     assert manifest["snapshot_id"] == before_values[0]
     assert manifest["views"]["measurements"]["rows"] == 0
 
@@ -196,9 +206,23 @@ def _failing_after(views: int):
 @pytest.mark.slow
 def test_export_command_shows_progress_per_view(demo_warehouse, demo_views, tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "perfledger", "export", str(tmp_path / "out"), "--format", "csv",
-         "--warehouse", str(demo_warehouse), "--print", "json"],
-        capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "perfledger",
+            "export",
+            str(tmp_path / "out"),
+            "--format",
+            "csv",
+            "--warehouse",
+            str(demo_warehouse),
+            "--print",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT_ROOT,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     progress = [line.strip() for line in done.stderr.splitlines() if line.strip()]

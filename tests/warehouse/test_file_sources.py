@@ -44,19 +44,21 @@ def docs(tmp_path) -> Path:
 
 def values_by_file(warehouse: Path, docs: Path) -> dict[str, int]:
     prefix = docs.resolve().as_uri() + "/"
-    return {url.removeprefix(prefix).replace("%20", " "): count
-            for url, count in query.run_sql(warehouse, VALUES)[1]}
+    return {
+        url.removeprefix(prefix).replace("%20", " "): count
+        for url, count in query.run_sql(warehouse, VALUES)[1]
+    }
 
 
 def test_files_whose_names_collide_are_sources_of_their_own(docs, tmp_path):
     warehouse = tmp_path / "warehouse"
     summary = pipeline.ingest([str(docs)], warehouse)
     assert (summary.count_status("new"), summary.total("values_removed")) == (6, 0)
-    sources = query.run_sql(warehouse, "SELECT source_id, count(*) FROM measurements "
-                                       "GROUP BY 1 ORDER BY 1")[1]
+    sources = query.run_sql(
+        warehouse, "SELECT source_id, count(*) FROM measurements GROUP BY 1 ORDER BY 1"
+    )[1]
     assert sources == sorted((f"file-{place}", count) for place, (_, count) in PLACED.items())
-    assert values_by_file(warehouse, docs) == {place: count
-                                               for place, (_, count) in PLACED.items()}
+    assert values_by_file(warehouse, docs) == {place: count for place, (_, count) in PLACED.items()}
     again = pipeline.ingest([str(docs)], warehouse)
     assert again.count_status("unchanged") == 6 and not again.runs
 
@@ -77,43 +79,57 @@ def as_made_before_path_ids(warehouse: Path) -> None:
     connection = lake.connect(warehouse, views=False)
     try:
         connection.execute("DROP TABLE legacy_file_sources")
-        connection.execute(
-            "DELETE FROM schema_migrations WHERE name = '015_file_source_ids.sql'")
+        connection.execute("DELETE FROM schema_migrations WHERE name = '015_file_source_ids.sql'")
     finally:
         connection.close()
 
 
-def test_a_warehouse_of_stem_named_sources_is_migrated_losing_and_doubling_nothing(docs,
-                                                                                 tmp_path):
+def test_a_warehouse_of_stem_named_sources_is_migrated_losing_and_doubling_nothing(docs, tmp_path):
     """The warehouse as the earlier ids left it: a/index.html and b/index.html both source
     `file-index` (b, newer, current: a's values removed), and so `file-results-2023` and
     `file-x`. Migrated, the current files keep their sources; the others come back as
     sources of their own with their values; no value is held twice."""
     warehouse = tmp_path / "warehouse"
-    for legacy, places in {"file-index": ["a/index.html", "b/index.html"],
-                           "file-results-2023": ["Results 2023.html", "results_2023.html"],
-                           "file-x": ["x.html", "x.md"]}.items():
-        pipeline.ingest([str(docs / place) for place in places], warehouse,
-                        source_name=legacy)
-    assert values_by_file(warehouse, docs) == {"b/index.html": 14, "results_2023.html": 14,
-                                               "x.md": 471}
+    for legacy, places in {
+        "file-index": ["a/index.html", "b/index.html"],
+        "file-results-2023": ["Results 2023.html", "results_2023.html"],
+        "file-x": ["x.html", "x.md"],
+    }.items():
+        pipeline.ingest([str(docs / place) for place in places], warehouse, source_name=legacy)
+    assert values_by_file(warehouse, docs) == {
+        "b/index.html": 14,
+        "results_2023.html": 14,
+        "x.md": 471,
+    }
     as_made_before_path_ids(warehouse)
 
     migrated = pipeline.ingest([str(docs)], warehouse)  # the connection applies 012 again
 
-    statuses = sorted((d.source_id, d.status) for run in migrated.all_runs
-                      for d in run.documents)
-    assert statuses == [("file-Results 2023.html", "new"), ("file-a/index.html", "new"),
-                        ("file-index", "unchanged"), ("file-results-2023", "unchanged"),
-                        ("file-x", "unchanged"), ("file-x.html", "new")]
-    assert (migrated.total("values_added"), migrated.total("values_removed"),
-            migrated.total("values_changed")) == (55 + 4 + 2, 0, 0)
-    assert values_by_file(warehouse, docs) == {place: count
-                                               for place, (_, count) in PLACED.items()}
-    sources = dict(query.run_sql(warehouse, "SELECT source_id, count(*) FROM measurements "
-                                            "GROUP BY 1")[1])
-    assert sources == {"file-index": 14, "file-results-2023": 14, "file-x": 471,
-                       "file-a/index.html": 55, "file-Results 2023.html": 4,
-                       "file-x.html": 2}
+    statuses = sorted((d.source_id, d.status) for run in migrated.all_runs for d in run.documents)
+    assert statuses == [
+        ("file-Results 2023.html", "new"),
+        ("file-a/index.html", "new"),
+        ("file-index", "unchanged"),
+        ("file-results-2023", "unchanged"),
+        ("file-x", "unchanged"),
+        ("file-x.html", "new"),
+    ]
+    assert (
+        migrated.total("values_added"),
+        migrated.total("values_removed"),
+        migrated.total("values_changed"),
+    ) == (55 + 4 + 2, 0, 0)
+    assert values_by_file(warehouse, docs) == {place: count for place, (_, count) in PLACED.items()}
+    sources = dict(
+        query.run_sql(warehouse, "SELECT source_id, count(*) FROM measurements GROUP BY 1")[1]
+    )
+    assert sources == {
+        "file-index": 14,
+        "file-results-2023": 14,
+        "file-x": 471,
+        "file-a/index.html": 55,
+        "file-Results 2023.html": 4,
+        "file-x.html": 2,
+    }
     again = pipeline.ingest([str(docs)], warehouse)
     assert again.count_status("unchanged") == 6 and not again.runs

@@ -44,7 +44,11 @@ def test_demo_ingest_keeps_lineage_for_every_value(demo_warehouse):
     assert url == "https://www.graphcore.ai/performance-results"
     assert sha256 == archive.sha256_of(JULY_2023.read_bytes())
     assert (title, row_number, column, raw) == (
-        "MLPerf v2.0 Training Performance", 1, "Time to Train (mins)", "19.64")
+        "MLPerf v2.0 Training Performance",
+        1,
+        "Time to Train (mins)",
+        "19.64",
+    )
     assert parser == "text_capture/1"
     assert str(captured) == "2023-07-31"
     assert Path(path) == archive.stored_path(lake.archive_dir(demo_warehouse), sha256)
@@ -73,9 +77,13 @@ def test_ingesting_twice_changes_nothing(warehouse):
     assert first.total("values_added") == 358
     assert second.count_status("unchanged") == 5
     assert [second.total(n) for n in ("values_added", "values_changed", "values_removed")] == [
-        0, 0, 0]
+        0,
+        0,
+        0,
+    ]
     assert sql(warehouse, "SELECT count(*), count(DISTINCT measurement_key) FROM measurements") == [
-        (358, 358)]
+        (358, 358)
+    ]
     assert sql(warehouse, "SELECT count(*) FROM document_versions") == [(5,)]
     # header and data cells of the seven tables: 9x3 + 9x65 + 10x38 + 10x12 + 9x63 + 9x2 + 10x72
     assert sql(warehouse, "SELECT count(*) FROM lake.main.cells") == [(2417,)]
@@ -95,7 +103,9 @@ def test_an_unreadable_file_is_named_and_the_others_still_load(warehouse, tmp_pa
     assert summary.total("values_added") == 358
     errors = sql(warehouse, "SELECT location, stage FROM lake.main.document_errors ORDER BY 1")
     assert [(os.path.basename(loc), stage) for loc, stage in errors] == [
-        ("broken.html", "parse"), ("empty.txt", "parse")]
+        ("broken.html", "parse"),
+        ("empty.txt", "parse"),
+    ]
 
 
 def test_a_missing_path_is_refused_before_anything_is_read_or_created(warehouse, tmp_path):
@@ -114,8 +124,10 @@ def test_sql_only_reads(demo_warehouse):
 
 
 def test_a_second_writer_stops_with_a_clear_message(warehouse):
-    with lake.writer_lock(warehouse), pytest.raises(lake.WarehouseError,
-                                                    match="another ingest is writing"):
+    with (
+        lake.writer_lock(warehouse),
+        pytest.raises(lake.WarehouseError, match="another ingest is writing"),
+    ):
         pipeline.ingest([], warehouse)
 
 
@@ -123,8 +135,9 @@ def test_a_run_that_fails_part_way_leaves_no_partial_snapshot(warehouse, monkeyp
     pipeline.ingest([str(JULY_2023)], warehouse, source_name="results")
     before = query.snapshots(warehouse)[1]
     edited = warehouse.parent / "edited.txt"
-    edited.write_text(JULY_2023.read_text(encoding="utf-8").replace("44,059", "45,100"),
-                      encoding="utf-8")
+    edited.write_text(
+        JULY_2023.read_text(encoding="utf-8").replace("44,059", "45,100"), encoding="utf-8"
+    )
     from perfledger.warehouse import load
 
     def explode(connection, run_id, applied):
@@ -132,34 +145,44 @@ def test_a_run_that_fails_part_way_leaves_no_partial_snapshot(warehouse, monkeyp
 
     monkeypatch.setattr(load, "_record_revisions", explode)
     with pytest.raises(RuntimeError, match="disk full"):
-        pipeline.ingest([str(edited)], warehouse, source_name="results",
-                        captured_at="2099-01-01T00:00:00Z")
+        pipeline.ingest(
+            [str(edited)], warehouse, source_name="results", captured_at="2099-01-01T00:00:00Z"
+        )
     assert query.snapshots(warehouse)[1] == before
     assert sql(warehouse, "SELECT count(*) FROM measurements WHERE raw_value = '45,100'") == [(0,)]
     monkeypatch.undo()
-    summary = pipeline.ingest([str(edited)], warehouse, source_name="results",
-                              captured_at="2099-01-01T00:00:00Z")
+    summary = pipeline.ingest(
+        [str(edited)], warehouse, source_name="results", captured_at="2099-01-01T00:00:00Z"
+    )
     assert summary.total("values_changed") == 1
     assert sql(warehouse, "SELECT count(*) FROM measurements WHERE raw_value = '45,100'") == [(1,)]
 
 
 def test_a_new_version_without_values_keeps_the_stored_ones(warehouse):
     """An error page published in place of a results page: nothing is withdrawn."""
-    first = pipeline.ingest([str(JULY_2023)], warehouse, source_name="results",
-                            captured_at="2023-07-31T00:00:00Z")
+    first = pipeline.ingest(
+        [str(JULY_2023)], warehouse, source_name="results", captured_at="2023-07-31T00:00:00Z"
+    )
     assert first.total("values_added") == 358
     error_page = warehouse.parent / "unavailable.html"
-    error_page.write_text("<html><body><h1>Service unavailable</h1>"
-                          "<p>Please try again later.</p></body></html>", encoding="utf-8")
-    second = pipeline.ingest([str(error_page)], warehouse, source_name="results",
-                             captured_at="2023-08-31T00:00:00Z")
+    error_page.write_text(
+        "<html><body><h1>Service unavailable</h1><p>Please try again later.</p></body></html>",
+        encoding="utf-8",
+    )
+    second = pipeline.ingest(
+        [str(error_page)], warehouse, source_name="results", captured_at="2023-08-31T00:00:00Z"
+    )
     (document,) = second.runs[0].documents
     assert document.status == "failed"
-    assert document.message == (f"{error_page}: no value found where the stored version has "
-                                "358; stored values kept")
+    assert document.message == (
+        f"{error_page}: no value found where the stored version has 358; stored values kept"
+    )
     assert sql(warehouse, "SELECT count(*) FROM measurements WHERE source_id = 'results'") == [
-        (358,)]
-    assert sql(warehouse, "SELECT raw_value, value FROM measurements WHERE source_id = 'results' "
-                          "AND table_title = 'MLPerf v2.0 Training Performance' "
-                          "AND row_number = 1 AND column_name = 'Time to Train (mins)'") == [
-        ("19.64", 1178.4)]
+        (358,)
+    ]
+    assert sql(
+        warehouse,
+        "SELECT raw_value, value FROM measurements WHERE source_id = 'results' "
+        "AND table_title = 'MLPerf v2.0 Training Performance' "
+        "AND row_number = 1 AND column_name = 'Time to Train (mins)'",
+    ) == [("19.64", 1178.4)]

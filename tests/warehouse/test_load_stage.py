@@ -25,15 +25,23 @@ def sql(warehouse, text):
 
 
 def hashes_digest(warehouse):
-    return sql(warehouse, "SELECT md5(string_agg(content_hash, ',' ORDER BY measurement_key)) "
-                          "FROM lake.main.measurement_values")[0][0]
+    return sql(
+        warehouse,
+        "SELECT md5(string_agg(content_hash, ',' ORDER BY measurement_key)) "
+        "FROM lake.main.measurement_values",
+    )[0][0]
 
 
 def stored_rows(warehouse, table):
-    columns = [row[0] for row in sql(
-        warehouse, "SELECT column_name FROM information_schema.columns "
-                   f"WHERE table_catalog = 'lake' AND table_name = '{table}' "
-                   "AND column_name NOT IN ('run_id', 'captured_at')")]
+    columns = [
+        row[0]
+        for row in sql(
+            warehouse,
+            "SELECT column_name FROM information_schema.columns "
+            f"WHERE table_catalog = 'lake' AND table_name = '{table}' "
+            "AND column_name NOT IN ('run_id', 'captured_at')",
+        )
+    ]
     names = ", ".join(f'"{name}"' for name in columns)
     return sql(warehouse, f"SELECT {names} FROM lake.main.{table} ORDER BY ALL")
 
@@ -42,10 +50,12 @@ def ingest_edited(warehouse):
     """The July 2023 page, then an edit of it: a changed value, through an update."""
     pipeline.ingest([str(JULY_2023)], warehouse, source_name="results")
     edited = warehouse.parent / "edited.txt"  # one path for every warehouse: it is stored
-    edited.write_text(JULY_2023.read_text(encoding="utf-8").replace("44,059", "45,100"),
-                      encoding="utf-8")
-    return pipeline.ingest([str(edited)], warehouse, source_name="results",
-                           captured_at="2099-01-01T00:00:00Z")
+    edited.write_text(
+        JULY_2023.read_text(encoding="utf-8").replace("44,059", "45,100"), encoding="utf-8"
+    )
+    return pipeline.ingest(
+        [str(edited)], warehouse, source_name="results", captured_at="2099-01-01T00:00:00Z"
+    )
 
 
 @pytest.mark.parametrize("batch_rows", [load.STAGE_BATCH_ROWS, 40])
@@ -73,16 +83,22 @@ def test_each_stored_hash_is_that_of_its_own_row(tmp_path, monkeypatch):
     monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 40)
     warehouse = tmp_path / "warehouse"
     ingest_edited(warehouse)
-    assert sql(warehouse, f"""
+    assert sql(
+        warehouse,
+        f"""
         SELECT count(*) FILTER (WHERE content_hash <> md5(CAST(ROW({CONTENT}) AS VARCHAR))),
                count(*) FILTER (WHERE measurement_key <> md5(source_id || chr(31) || row_identity))
-        FROM lake.main.measurement_values""") == [(0, 0)]
+        FROM lake.main.measurement_values""",
+    ) == [(0, 0)]
 
 
 def staged_document(sha256: str, cells: int, quarantine_stages: list[str | None]):
     return load.DocumentLoad(
-        source_id=f"source-{sha256}", source_url="file:///page", document_sha256=sha256,
-        status="new", cells=pl.DataFrame({"row_number": list(range(cells))}),
+        source_id=f"source-{sha256}",
+        source_url="file:///page",
+        document_sha256=sha256,
+        status="new",
+        cells=pl.DataFrame({"row_number": list(range(cells))}),
         quarantine=pl.DataFrame({"stage": quarantine_stages}, schema={"stage": pl.String}),
     )
 
@@ -96,7 +112,8 @@ def test_staged_cells_carry_their_own_documents_sha256(monkeypatch, batch_rows):
             stage.add(staged_document(sha256, cells, []))
         with stage.relation(connection, "cells") as cells:
             rows = connection.execute(
-                f"SELECT document_sha256, count(*) FROM {cells} GROUP BY 1 ORDER BY 1").fetchall()
+                f"SELECT document_sha256, count(*) FROM {cells} GROUP BY 1 ORDER BY 1"
+            ).fetchall()
     assert rows == [("a", 3), ("b", 1), ("c", 5), ("d", 2)]
 
 
@@ -108,12 +125,17 @@ def test_quarantined_values_are_counted_without_the_claims_stage():
 
 
 def measurements(source: str, rows: int, value_type: type[pl.DataType]) -> pl.DataFrame:
-    frame = pl.DataFrame({"source_id": [source] * rows,
-                          "row_identity": [f"row-{n}" for n in range(rows)]})
+    frame = pl.DataFrame(
+        {"source_id": [source] * rows, "row_identity": [f"row-{n}" for n in range(rows)]}
+    )
     return frame.with_columns(
-        *(pl.lit(f"{name}-{source}").alias(name) for name in load.CONTENT_COLUMNS
-          if name not in ("row_identity", "value")),
-        value=pl.Series([n / 3 for n in range(rows)]).cast(value_type))
+        *(
+            pl.lit(f"{name}-{source}").alias(name)
+            for name in load.CONTENT_COLUMNS
+            if name not in ("row_identity", "value")
+        ),
+        value=pl.Series([n / 3 for n in range(rows)]).cast(value_type),
+    )
 
 
 def staged_keys(value_types) -> tuple[str | None, list, list]:
@@ -121,16 +143,26 @@ def staged_keys(value_types) -> tuple[str | None, list, list]:
     connection = duckdb.connect()
     with load.RunStage() as stage:
         for n, value_type in enumerate(value_types):
-            stage.add(load.DocumentLoad(
-                source_id=f"s{n}", source_url="file:///page", document_sha256=f"d{n}",
-                status="new", measurements=measurements(f"s{n}", 3, value_type)))
+            stage.add(
+                load.DocumentLoad(
+                    source_id=f"s{n}",
+                    source_url="file:///page",
+                    document_sha256=f"d{n}",
+                    status="new",
+                    measurements=measurements(f"s{n}", 3, value_type),
+                )
+            )
         stage.spill_measurements()
         with stage.relation(connection, "measurements") as rows:
             whole = connection.execute(load._keys_query(rows)).fetchall()
         groups = stage.value_groups([f"s{n}" for n in range(len(value_types))])
         keys = [group.keys for group in groups]
-        by_part = [row for group in groups if group.keys
-                   for row in connection.execute(f"SELECT * FROM {group.keys}").fetchall()]
+        by_part = [
+            row
+            for group in groups
+            if group.keys
+            for row in connection.execute(f"SELECT * FROM {group.keys}").fetchall()
+        ]
     return keys, by_part, whole
 
 
@@ -159,13 +191,27 @@ def test_a_large_run_is_applied_in_groups_of_whole_parts(monkeypatch):
     sizes = {"s0": 2, "s1": 2, "s2": 5, "s3": 1, "s4": 1, "s5": 0, "s6": 2}
     with load.RunStage() as stage:
         for source, rows in sizes.items():
-            stage.add(load.DocumentLoad(
-                source_id=source, source_url="file:///page", document_sha256=f"d-{source}",
-                status="new", measurements=measurements(source, rows, pl.Float64)))
+            stage.add(
+                load.DocumentLoad(
+                    source_id=source,
+                    source_url="file:///page",
+                    document_sha256=f"d-{source}",
+                    status="new",
+                    measurements=measurements(source, rows, pl.Float64),
+                )
+            )
         stage.spill_measurements()
-        found = [(group.sources, connection.execute(
-            f"SELECT source_id, count(*) FROM {group.rows} GROUP BY 1 ORDER BY 1").fetchall()
-            if group.rows else None) for group in stage.value_groups(list(sizes))]
+        found = [
+            (
+                group.sources,
+                connection.execute(
+                    f"SELECT source_id, count(*) FROM {group.rows} GROUP BY 1 ORDER BY 1"
+                ).fetchall()
+                if group.rows
+                else None,
+            )
+            for group in stage.value_groups(list(sizes))
+        ]
     # Parts: [s0], [s1], [s2], [s3, s4], [s6] (a part is spilled at 2 rows or more).
     assert found == [
         (["s0", "s1"], [("s0", 2), ("s1", 2)]),
@@ -178,17 +224,23 @@ def test_a_large_run_is_applied_in_groups_of_whole_parts(monkeypatch):
 def test_a_run_committed_in_groups_stores_what_one_group_stores(tmp_path, monkeypatch):
     """The demo corpus and then an edit of one page, committed with many small groups: the
     same values, hashes and counts of changes as with one."""
+
     def ingest_twice(warehouse):
         first = pipeline.ingest([], warehouse)
         edited = tmp_path / "edited.txt"
         page = JULY_2023.read_text(encoding="utf-8").replace("44,059", "45,100")
         page = page.replace("Mini DALL-E\n\u00a0\nBow Pod64", "Mini DALL-E\n\u00a0\nBow Pod128")
         edited.write_text(page, encoding="utf-8")
-        second = pipeline.ingest([str(edited)], warehouse,
-                                 source_name="graphcore-performance-results",
-                                 captured_at="2099-01-01T00:00:00Z")
-        return [(run.total(name) for name in ("values_added", "values_changed", "values_removed"))
-                for run in (first, second)]
+        second = pipeline.ingest(
+            [str(edited)],
+            warehouse,
+            source_name="graphcore-performance-results",
+            captured_at="2099-01-01T00:00:00Z",
+        )
+        return [
+            (run.total(name) for name in ("values_added", "values_changed", "values_removed"))
+            for run in (first, second)
+        ]
 
     one = tmp_path / "one-group"
     counts_one = [tuple(c) for c in ingest_twice(one)]

@@ -23,7 +23,8 @@ def _as_made_before_revisions(warehouse) -> None:
     try:
         connection.execute("DELETE FROM document_revisions")
         connection.execute(
-            "DELETE FROM schema_migrations WHERE name = '007_revisions_backfill.sql'")
+            "DELETE FROM schema_migrations WHERE name = '007_revisions_backfill.sql'"
+        )
     finally:
         connection.close()
 
@@ -36,7 +37,8 @@ def test_versions_applied_before_revisions_existed_get_their_revision_rows(wareh
     try:
         rows = connection.execute(
             "SELECT document_sha256, previous_sha256, values_added, data_changed "
-            "FROM document_revisions WHERE source_id = ? ORDER BY captured_at", [SOURCE]
+            "FROM document_revisions WHERE source_id = ? ORDER BY captured_at",
+            [SOURCE],
         ).fetchall()
         current = current_versions(connection)
     finally:
@@ -57,9 +59,12 @@ def test_a_backfilled_warehouse_reads_nothing_again(warehouse):
     again = pipeline.ingest([], warehouse)
 
     statuses = {(d.source_id, d.status) for run in again.all_runs for d in run.documents}
-    assert statuses == {(SOURCE, "unchanged"), ("graphcore-blog-mk2-benchmarks", "unchanged"),
-                        ("graphcore-blog-mlperf-v2", "unchanged"),
-                        ("press-graphcore-mlperf-v1", "unchanged")}
+    assert statuses == {
+        (SOURCE, "unchanged"),
+        ("graphcore-blog-mk2-benchmarks", "unchanged"),
+        ("graphcore-blog-mlperf-v2", "unchanged"),
+        ("press-graphcore-mlperf-v1", "unchanged"),
+    }
     assert again.total("values_added") == 0
     assert again.runs == []  # runs that changed nothing write no snapshot
 
@@ -70,7 +75,8 @@ def test_revisions_written_since_are_not_written_twice(warehouse):
     try:
         before = connection.execute("SELECT count(*) FROM document_revisions").fetchone()[0]
         connection.execute(
-            "DELETE FROM schema_migrations WHERE name = '007_revisions_backfill.sql'")
+            "DELETE FROM schema_migrations WHERE name = '007_revisions_backfill.sql'"
+        )
     finally:
         connection.close()
 

@@ -41,10 +41,17 @@ def corpus(request, tmp_path_factory) -> tuple[Path, list[dict]]:
         pytest.skip(f"{folder} holds no pages/ folder; these tests read the real pages there")
     warehouse = str(tmp_path_factory.mktemp(request.param) / "warehouse")
     run("ingest", str(folder / "pages"), "--warehouse", warehouse, "--quiet")
-    measurements = json.loads(run(
-        "sql", "SELECT source_url, table_index, metric, value, accelerator, accelerator_count, "
-        "activation_dtype, precision FROM measurements", "--format", "json",
-        "--warehouse", warehouse))
+    measurements = json.loads(
+        run(
+            "sql",
+            "SELECT source_url, table_index, metric, value, accelerator, accelerator_count, "
+            "activation_dtype, precision FROM measurements",
+            "--format",
+            "json",
+            "--warehouse",
+            warehouse,
+        )
+    )
     return folder, measurements
 
 
@@ -66,8 +73,10 @@ def agrees(label: dict, found: dict) -> bool:
         return False
     if label["accelerator"] and squashed(found["accelerator"]) != squashed(label["accelerator"]):
         return False
-    if label["accelerator_count"] and str(found["accelerator_count"] or "") != label[
-            "accelerator_count"]:
+    if (
+        label["accelerator_count"]
+        and str(found["accelerator_count"] or "") != label["accelerator_count"]
+    ):
         return False
     if label["precision"]:
         ours = (found["activation_dtype"] or found["precision"] or "").lower()
@@ -80,23 +89,26 @@ def test_labeled_cells_come_out_right(corpus):
     folder, measurements = corpus
     by_table: dict[tuple, list[dict]] = {}
     for found in measurements:
-        by_table.setdefault((document(found["source_url"]), found["table_index"]),
-                            []).append(found)
+        by_table.setdefault((document(found["source_url"]), found["table_index"]), []).append(found)
     labels = read_csv(folder, "labels.csv")
     wrong = []
     for label in labels:
         value = float(label["value"])
-        candidates = [found for found in by_table.get((label["doc"], int(label["table_index"])),
-                                                      [])
-                      if math.isclose(found["value"], value, rel_tol=VALUE_TOLERANCE,
-                                      abs_tol=1e-9)]
+        candidates = [
+            found
+            for found in by_table.get((label["doc"], int(label["table_index"])), [])
+            if math.isclose(found["value"], value, rel_tol=VALUE_TOLERANCE, abs_tol=1e-9)
+        ]
         if not any(agrees(label, found) for found in candidates):
-            wrong.append(f"{label['doc']}#{label['table_index']} [{label['row_label']}] "
-                         f"[{label['column_header']}] {label['raw_cell']!r}: "
-                         f"{'loaded as ' + str(candidates[:1]) if candidates else 'not loaded'}")
+            wrong.append(
+                f"{label['doc']}#{label['table_index']} [{label['row_label']}] "
+                f"[{label['column_header']}] {label['raw_cell']!r}: "
+                f"{'loaded as ' + str(candidates[:1]) if candidates else 'not loaded'}"
+            )
     right = len(labels) - len(wrong)
-    assert right >= LABELED_RIGHT * len(labels), (
-        f"{right} of {len(labels)} right:\n" + "\n".join(wrong))
+    assert right >= LABELED_RIGHT * len(labels), f"{right} of {len(labels)} right:\n" + "\n".join(
+        wrong
+    )
 
 
 def test_result_cells_load_as_measurements(corpus):
@@ -107,8 +119,10 @@ def test_result_cells_load_as_measurements(corpus):
         loaded[key] = loaded.get(key, 0) + 1
     expected = read_csv(folder, "expected_tables.csv")
     total = sum(int(table["result_cells"]) for table in expected)
-    found = sum(min(loaded.get((table["doc"], int(table["table_index"])), 0),
-                    int(table["result_cells"])) for table in expected)
+    found = sum(
+        min(loaded.get((table["doc"], int(table["table_index"])), 0), int(table["result_cells"]))
+        for table in expected
+    )
     assert found >= RESULT_CELLS_LOADED * total, f"{found} of {total} result cells loaded"
 
 
@@ -117,22 +131,36 @@ def test_named_values_of_publishers_first_read_here():
     folder = SHARED / "real-pages-2" / "pages"
     if not folder.is_dir():
         pytest.skip(f"{folder} is not here")
-    pages = ("intel_openvino_docs_model_accuracy_int8_fp32.rst",
-             "paddleclas_deploy_slim_act_README.md", "deepseek_deepep_README.md",
-             "microsoft_deepspeed_chat_blog_README.md")
+    pages = (
+        "intel_openvino_docs_model_accuracy_int8_fp32.rst",
+        "paddleclas_deploy_slim_act_README.md",
+        "deepseek_deepep_README.md",
+        "microsoft_deepspeed_chat_blog_README.md",
+    )
     with tempfile.TemporaryDirectory() as scratch:
         warehouse = str(Path(scratch) / "warehouse")
-        run("ingest", *(str(folder / page) for page in pages), "--warehouse", warehouse,
-            "--quiet")
-        rows = json.loads(run(
-            "sql", "SELECT source_url, table_index, column_name, raw_value, value, accelerator, "
-            "accelerator_count, activation_dtype, label_sources FROM measurements",
-            "--format", "json", "--warehouse", warehouse))
+        run("ingest", *(str(folder / page) for page in pages), "--warehouse", warehouse, "--quiet")
+        rows = json.loads(
+            run(
+                "sql",
+                "SELECT source_url, table_index, column_name, raw_value, value, accelerator, "
+                "accelerator_count, activation_dtype, label_sources FROM measurements",
+                "--format",
+                "json",
+                "--warehouse",
+                warehouse,
+            )
+        )
 
     def one(page: str, table: int, column: str, raw: str) -> dict:
-        found = [row for row in rows if document(row["source_url"]) == page
-                 and row["table_index"] == table and row["column_name"] == column
-                 and row["raw_value"] == raw]
+        found = [
+            row
+            for row in rows
+            if document(row["source_url"]) == page
+            and row["table_index"] == table
+            and row["column_name"] == column
+            and row["raw_value"] == raw
+        ]
         assert len(found) == 1, found
         return found[0]
 
@@ -145,10 +173,18 @@ def test_named_values_of_publishers_first_read_here():
     cpu = one(pages[1], 0, "CPU 耗时(ms)", "27.2")
     assert cpu["accelerator"] == "Xeon 6271C"
     # DeepEP: "FP8 dispatching and BF16 combining"; the count from the "#EP" column.
-    combine = [row for row in rows if document(row["source_url"]) == pages[2]
-               and row["table_index"] == 1 and row["raw_value"] == "114 us"][0]
+    combine = [
+        row
+        for row in rows
+        if document(row["source_url"]) == pages[2]
+        and row["table_index"] == 1
+        and row["raw_value"] == "114 us"
+    ][0]
     assert (combine["value"], combine["activation_dtype"], combine["accelerator_count"]) == (
-        0.114, "bf16", 8)
+        0.114,
+        "bf16",
+        8,
+    )
     # DeepSpeed: the caption under table 6 ("on a single commodity NVIDIA A6000 GPU").
     a6000 = one(pages[3], 5, "Step 1", "2900 secs")
     assert (a6000["accelerator"], a6000["accelerator_count"]) == ("A6000", 1)

@@ -14,9 +14,14 @@ from click.testing import CliRunner
 from perfledger.flows.cli import main
 
 PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "real-pages-2" / "pages"
-NAMED = ("deepseek_deepep_README.md", "tencent_ncnn_benchmark_rankcards_README.md",
-         "google_tpu_recipes_ironwood_training_README.md", "nvidia_nemo_diffusion_readme.rst",
-         "nvidia_jetson_benchmarks_README.md", "microsoft_deepspeed_chat_blog_README.md")
+NAMED = (
+    "deepseek_deepep_README.md",
+    "tencent_ncnn_benchmark_rankcards_README.md",
+    "google_tpu_recipes_ironwood_training_README.md",
+    "nvidia_nemo_diffusion_readme.rst",
+    "nvidia_jetson_benchmarks_README.md",
+    "microsoft_deepspeed_chat_blog_README.md",
+)
 
 
 def run(*args: str) -> str:
@@ -38,8 +43,10 @@ def cells(warehouse: str, page: str, **where: str) -> list[tuple]:
     """(accelerator, accelerator_count, vendor) of the values of `page` whose columns are as
     given (raw_value, column_name, table_index...)."""
     conditions = " AND ".join(f"{name} = '{value}'" for name, value in where.items())
-    query = ("SELECT accelerator, accelerator_count, vendor FROM measurements "
-             f"WHERE source_url LIKE '%{page}' AND {conditions} ORDER BY row_number")
+    query = (
+        "SELECT accelerator, accelerator_count, vendor FROM measurements "
+        f"WHERE source_url LIKE '%{page}' AND {conditions} ORDER BY row_number"
+    )
     rows = json.loads(run("sql", query, "--format", "json", "--warehouse", warehouse))
     return [(row["accelerator"], row["accelerator_count"], row["vendor"]) for row in rows]
 
@@ -62,10 +69,15 @@ def test_ncnn_boards_name_their_chip_known_or_not(warehouse):
     assert cells(warehouse, page, raw_value="165") == [("T40XP", None, "Ingenic")]
     # ... and a cloud instance type names no chip.
     assert cells(warehouse, page, raw_value="0.418") == [(None, None, None)]
-    listed = {row["label"] for row in json.loads(
-        run("labels", "--format", "json", "--warehouse", warehouse)) if row["kind"] == "platform"}
-    assert {"Ingenic T40XP Xburst2 Core X2 1.4Ghz (without MSA)",
-            "AWS c5.4xlarge Instance"} <= listed
+    listed = {
+        row["label"]
+        for row in json.loads(run("labels", "--format", "json", "--warehouse", warehouse))
+        if row["kind"] == "platform"
+    }
+    assert {
+        "Ingenic T40XP Xburst2 Core X2 1.4Ghz (without MSA)",
+        "AWS c5.4xlarge Instance",
+    } <= listed
     assert not any("Dimensity" in label for label in listed)
 
 

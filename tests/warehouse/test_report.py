@@ -37,11 +37,20 @@ from tests.warehouse.test_views import history_warehouse  # noqa: F401  (shared 
 MLPERF_TREE = PROJECT_ROOT / "tests" / "fixtures" / "mlperf" / "training_results_v2.0"
 INSTALL_CHROMIUM = (
     "Chromium renders the report in these tests; install Debian's package with "
-    "`apt-get install chromium` (.ci/run does so before the test suite)")
+    "`apt-get install chromium` (.ci/run does so before the test suite)"
+)
 BROWSER_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--enable-logging=stderr",
+    "--v=0",
 ]
 WINDOW = (1280, 900)  # a laptop's browser window, in CSS pixels
 
@@ -78,10 +87,12 @@ def claims_warehouse(tmp_path_factory) -> Path:
     overstated = root / "overstated-blog.txt"
     text = BLOG_MLPERF_V2.read_text(encoding="utf-8")
     assert "turned in a 31% faster time-to-train" in text
-    overstated.write_text(text.replace("turned in a 31% faster", "turned in a 2.5x faster"),
-                          encoding="utf-8")
-    pipeline.ingest([str(JULY_2023), str(BLOG_MLPERF_V2), str(overstated), str(MLPERF_TREE)],
-                    root / "warehouse")
+    overstated.write_text(
+        text.replace("turned in a 31% faster", "turned in a 2.5x faster"), encoding="utf-8"
+    )
+    pipeline.ingest(
+        [str(JULY_2023), str(BLOG_MLPERF_V2), str(overstated), str(MLPERF_TREE)], root / "warehouse"
+    )
     return root / "warehouse"
 
 
@@ -109,7 +120,8 @@ def expected_charts(warehouse: Path) -> int:
 def claim_check(warehouse: Path, checked_only: bool = False) -> list[dict]:
     """What `perfledger claims --check` prints, as JSON rows."""
     result = CliRunner().invoke(
-        main, ["claims", "--check", "--format", "json", "--warehouse", str(warehouse)])
+        main, ["claims", "--check", "--format", "json", "--warehouse", str(warehouse)]
+    )
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     return [row for row in rows if row["measured_ratio"] is not None] if checked_only else rows
@@ -192,17 +204,16 @@ def verdict_counts(rows: list[dict]) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("which", ["demo", "claims"])
-def test_the_report_gives_the_verdicts_of_claims_check(which, demo_warehouse, request,
-                                                       tmp_path):
-    warehouse = demo_warehouse if which == "demo" else request.getfixturevalue(
-        "claims_warehouse")
+def test_the_report_gives_the_verdicts_of_claims_check(which, demo_warehouse, request, tmp_path):
+    warehouse = demo_warehouse if which == "demo" else request.getfixturevalue("claims_warehouse")
     expected = claim_check(warehouse)
     page = write_report(warehouse, tmp_path / "report.html").html
     claims = section_of(page, "claims")
     shown = table_rows(claims)
     key = ("verdict", "subject", "baseline", "model", "metric")
     assert sorted(tuple(row[k] for k in key) for row in shown) == sorted(
-        tuple(row[k] or "" for k in key) for row in expected)
+        tuple(row[k] or "" for k in key) for row in expected
+    )
     counts = verdict_counts(expected)
     assert f"{len(expected)} claim(s): " in claims
     for verdict, number in counts.items():
@@ -222,8 +233,7 @@ def test_a_model_filter_keeps_only_those_models(demo_warehouse, demo_report):
     throughput = next(section for section in report.sections if section.anchor == "throughput")
     labels = [row["comparison"] for row in table_rows(throughput.table)]
     assert labels and all("bert" in label.lower() for label in labels)
-    whole = next(section for section in demo_report[1].sections
-                 if section.anchor == "throughput")
+    whole = next(section for section in demo_report[1].sections if section.anchor == "throughput")
     assert len(table_rows(whole.table)) > len(labels)
     assert "models whose name contains “bert”" in report.html
 
@@ -298,12 +308,20 @@ LAYOUT_SCRIPT = """
 """
 
 
-def browser(chromium: Path, profile: Path, *args: str,
-            window: tuple[int, int] = WINDOW) -> subprocess.CompletedProcess:
+def browser(
+    chromium: Path, profile: Path, *args: str, window: tuple[int, int] = WINDOW
+) -> subprocess.CompletedProcess:
     done = subprocess.run(
-        [str(chromium), *BROWSER_FLAGS, f"--user-data-dir={profile}",
-         f"--window-size={window[0]},{window[1]}", *args],
-        capture_output=True, text=True, timeout=120,
+        [
+            str(chromium),
+            *BROWSER_FLAGS,
+            f"--user-data-dir={profile}",
+            f"--window-size={window[0]},{window[1]}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done
@@ -316,8 +334,11 @@ def measure_in_browser(chromium: Path, page: Path, work: Path) -> tuple[dict, st
     assert text.count("default-src 'none';") == 1 and "</body>" in text
     measured = work / "measured.html"
     measured.write_text(
-        text.replace("default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';")
-        .replace("</body>", f"<script>{LAYOUT_SCRIPT}</script>\n</body>"), encoding="utf-8")
+        text.replace(
+            "default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';"
+        ).replace("</body>", f"<script>{LAYOUT_SCRIPT}</script>\n</body>"),
+        encoding="utf-8",
+    )
     done = browser(chromium, work / "profile", "--dump-dom", measured.as_uri())
     console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
     found = re.search(r'<pre id="layout">(.*?)</pre>', done.stdout, re.S)
@@ -335,7 +356,8 @@ def large_report(large_warehouse, tmp_path_factory):
 def rendered(request, chromium, tmp_path_factory):
     """(report file, Report, layout, DOM) for the demo and for 300 generated pages."""
     out, report = request.getfixturevalue(
-        "demo_report" if request.param == "demo" else "large_report")
+        "demo_report" if request.param == "demo" else "large_report"
+    )
     layout, dom, console = measure_in_browser(chromium, out, tmp_path_factory.mktemp("render"))
     assert console == []
     return out, report, layout, dom
@@ -374,16 +396,25 @@ def test_a_screenshot_shows_every_chart_painted(rendered, chromium, tmp_path):
     out, _, layout, _ = rendered
     height = layout["page"]["height"]
     shot = tmp_path / "page.png"
-    browser(chromium, tmp_path / "profile", "--force-device-scale-factor=0.5",
-            f"--screenshot={shot}", out.as_uri(), window=(WINDOW[0], height))
+    browser(
+        chromium,
+        tmp_path / "profile",
+        "--force-device-scale-factor=0.5",
+        f"--screenshot={shot}",
+        out.as_uri(),
+        window=(WINDOW[0], height),
+    )
     width, rows, step, pixels = read_png(shot)
     assert width == WINDOW[0] // 2 and abs(rows - height / 2) <= 1
     for chart in layout["charts"]:
         left, top = int(chart["left"] / 2), int(chart["top"] / 2)
         right, bottom = left + int(chart["width"] / 2), top + int(chart["height"] / 2)
         ink = sum(
-            1 for y in range(top, bottom) for x in range(left, right)
-            if min(pixels[(y * width + x) * step:(y * width + x) * step + 3]) < 160)
+            1
+            for y in range(top, bottom)
+            for x in range(left, right)
+            if min(pixels[(y * width + x) * step : (y * width + x) * step + 3]) < 160
+        )
         assert ink > 0.01 * (right - left) * (bottom - top), chart["id"]
 
 
@@ -394,8 +425,8 @@ def read_png(path: Path) -> tuple[int, int, int, bytes]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     position, compressed, header = 8, [], ()
     while position < len(data):
-        length, kind = struct.unpack(">I4s", data[position:position + 8])
-        body = data[position + 8:position + 8 + length]
+        length, kind = struct.unpack(">I4s", data[position : position + 8])
+        body = data[position + 8 : position + 8 + length]
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
         elif kind == b"IDAT":
@@ -409,7 +440,7 @@ def read_png(path: Path) -> tuple[int, int, int, bytes]:
     pixels, previous = bytearray(), bytearray(stride)
     for y in range(height):
         start = y * (stride + 1) + 1
-        kind, line = raw[start - 1], bytearray(raw[start:start + stride])
+        kind, line = raw[start - 1], bytearray(raw[start : start + stride])
         if kind == 2:
             line = bytearray((a + b) & 255 for a, b in zip(line, previous, strict=True))
         elif kind:
@@ -422,8 +453,11 @@ def read_png(path: Path) -> tuple[int, int, int, bytes]:
                 else:  # Paeth
                     up, corner = previous[x], previous[x - step] if x >= step else 0
                     guess = left + up - corner
-                    nearest = min((abs(guess - left), 0, left), (abs(guess - up), 1, up),
-                                  (abs(guess - corner), 2, corner))[2]
+                    nearest = min(
+                        (abs(guess - left), 0, left),
+                        (abs(guess - up), 1, up),
+                        (abs(guess - corner), 2, corner),
+                    )[2]
                     line[x] = (line[x] + nearest) & 255
         pixels += line
         previous = line
@@ -435,26 +469,36 @@ def distinct(warehouse: Path, sql: str) -> int:
 
 
 @pytest.mark.slow
-def test_at_300_pages_each_chart_keeps_its_cap_and_the_tables_the_rest(large_report,
-                                                                       large_warehouse):
+def test_at_300_pages_each_chart_keeps_its_cap_and_the_tables_the_rest(
+    large_report, large_warehouse
+):
     out, report = large_report
     page = out.read_text(encoding="utf-8")
     sections = {section.anchor: section for section in report.sections}
-    comparisons = distinct(large_warehouse, """
+    comparisons = distinct(
+        large_warehouse,
+        """
         SELECT count(DISTINCT (model_canonical, variant, workload, phase, dataset, item_kind,
                                activation_dtype, weight_dtype))
-        FROM comparable_throughput WHERE systems_compared > 1""")
+        FROM comparable_throughput WHERE systems_compared > 1""",
+    )
     assert comparisons > TOP_COMPARISONS
     throughput = section_of(page, "throughput")
     assert f"the {TOP_COMPARISONS} of {comparisons} comparisons" in throughput
     assert f"Table: {comparisons} comparisons (the first " in throughput
     assert sections["throughput"].chart_svg.count('role-legend-symbol"') <= SYSTEM_COLOURS + 1
-    most_measured = [row[0] for row in query.run_sql(large_warehouse, f"""
+    most_measured = [
+        row[0]
+        for row in query.run_sql(
+            large_warehouse,
+            f"""
         SELECT system FROM sdk_progression WHERE metric <> 'eval_metric' GROUP BY system
         ORDER BY count(DISTINCT (model_canonical, variant, workload, phase, dataset,
                                  batch_size_number, activation_dtype, weight_dtype, vendor,
                                  framework_canonical, metric, unit)) DESC, system
-        LIMIT {TOP_PLATFORMS}""")[1]]
+        LIMIT {TOP_PLATFORMS}""",
+        )[1]
+    ]
     panels = re.findall(r"aria-label=\"Title text '([^']*)'", sections["sdk"].chart_svg)
     assert panels == most_measured  # a panel for each of the most measured platforms
     assert f"the {TOP_PLATFORMS} of " in sections["sdk"].intro
@@ -462,7 +506,7 @@ def test_at_300_pages_each_chart_keeps_its_cap_and_the_tables_the_rest(large_rep
     assert mlperf.count('role-legend-symbol"') == TOP_SERIES
     assert f"the {TOP_SERIES} of " in sections["mlperf"].intro
     for anchor in ("throughput", "sdk", "mlperf"):  # long tables are folded and capped, and
-        section = section_of(page, anchor)          # say how to list every row
+        section = section_of(page, anchor)  # say how to list every row
         assert "<details><summary>Table: " in section
         assert f"The first {TABLE_ROWS} of " in section and "perfledger sql" in section
         assert len(table_rows(section)) == TABLE_ROWS
@@ -472,9 +516,21 @@ def test_at_300_pages_each_chart_keeps_its_cap_and_the_tables_the_rest(large_rep
 def test_report_command_prints_json(demo_warehouse, tmp_path):
     out = tmp_path / "r.html"
     done = subprocess.run(
-        [sys.executable, "-m", "perfledger", "report", str(out), "--warehouse",
-         str(demo_warehouse), "--format", "json"],
-        capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "perfledger",
+            "report",
+            str(out),
+            "--warehouse",
+            str(demo_warehouse),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT_ROOT,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)[0]["charts"] == expected_charts(demo_warehouse)

@@ -50,11 +50,18 @@ def read_csv(corpus: str, name: str) -> list[dict]:
 def warehouse(tmp_path_factory) -> str:
     missing = [name for name in CORPORA if not (SHARED / name / "pages").is_dir()]
     if missing:
-        pytest.skip(f"../shared/{missing[0]} is not here ({SHARED / missing[0]} holds no "
-                    "pages/ folder); these tests read the real pages from there")
+        pytest.skip(
+            f"../shared/{missing[0]} is not here ({SHARED / missing[0]} holds no "
+            "pages/ folder); these tests read the real pages from there"
+        )
     folder = str(tmp_path_factory.mktemp("accounting") / "warehouse")
-    run("ingest", *(str(SHARED / name / "pages") for name in CORPORA), "--warehouse", folder,
-        "--quiet")
+    run(
+        "ingest",
+        *(str(SHARED / name / "pages") for name in CORPORA),
+        "--warehouse",
+        folder,
+        "--quiet",
+    )
     return folder
 
 
@@ -64,8 +71,11 @@ def query(warehouse: str, sql: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def expected() -> list[dict]:
-    return [{**row, "corpus": corpus} for corpus in CORPORA
-            for row in read_csv(corpus, "expected_tables.csv")]
+    return [
+        {**row, "corpus": corpus}
+        for corpus in CORPORA
+        for row in read_csv(corpus, "expected_tables.csv")
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +87,11 @@ def loaded(warehouse) -> Counter:
 @pytest.fixture(scope="module")
 def held_back(warehouse) -> Counter:
     """Per table, the numbers its quarantine rows hold back, each with its reason."""
-    rows = query(warehouse, "SELECT source_url, table_index, raw_value, reason FROM quarantine "
-                            "WHERE table_index IS NOT NULL")
+    rows = query(
+        warehouse,
+        "SELECT source_url, table_index, raw_value, reason FROM quarantine "
+        "WHERE table_index IS NOT NULL",
+    )
     found: Counter = Counter()
     for row in rows:
         assert row["reason"], row  # a quarantine row always says why
@@ -95,9 +108,11 @@ def test_every_result_number_is_a_measurement_or_a_quarantine_row(expected, load
         key = (table["doc"], int(table["table_index"]))
         cells = int(table["result_cells"])
         if loaded[key] + held_back[key] < cells:
-            lost.append(f"{table['corpus']}/{key[0]} table {key[1]}: {cells} result cells, "
-                        f"{loaded[key]} loaded, {held_back[key]} held back in quarantine, "
-                        f"{cells - loaded[key] - held_back[key]} lost without a trace")
+            lost.append(
+                f"{table['corpus']}/{key[0]} table {key[1]}: {cells} result cells, "
+                f"{loaded[key]} loaded, {held_back[key]} held back in quarantine, "
+                f"{cells - loaded[key] - held_back[key]} lost without a trace"
+            )
     assert not lost, "\n".join(lost)
 
 
@@ -109,9 +124,12 @@ def test_every_labeled_cell_is_a_measurement_or_a_quarantine_row(warehouse):
     """Cell by cell, on the cells labels.csv names: a column of results read as settings
     (counts, names) loses its numbers without a trace, which a table's count alone may not
     show when other numbers of the table are set apart."""
-    rows = query(warehouse, "SELECT source_url, table_index, column_name, raw_value "
-                            "FROM measurements UNION ALL SELECT source_url, table_index, "
-                            "column_name, raw_value FROM quarantine WHERE table_index IS NOT NULL")
+    rows = query(
+        warehouse,
+        "SELECT source_url, table_index, column_name, raw_value "
+        "FROM measurements UNION ALL SELECT source_url, table_index, "
+        "column_name, raw_value FROM quarantine WHERE table_index IS NOT NULL",
+    )
     accounted: dict[tuple, set[str]] = {}
     for row in rows:
         key = (document(row["source_url"]), row["table_index"], folded(row["raw_value"]))
@@ -120,20 +138,26 @@ def test_every_labeled_cell_is_a_measurement_or_a_quarantine_row(warehouse):
     for corpus in CORPORA:
         for label in read_csv(corpus, "labels.csv"):
             columns = accounted.get(
-                (label["doc"], int(label["table_index"]), folded(label["raw_cell"])), set())
+                (label["doc"], int(label["table_index"]), folded(label["raw_cell"])), set()
+            )
             # labels.csv joins header levels with ' / ' as the layouts do; the last level
             # alone names the column where a page's upper levels are read otherwise.
             header = label["column_header"]
             if not columns & {folded(header), folded(header.split(" / ")[-1])}:
-                lost.append(f"{corpus}/{label['doc']} table {label['table_index']} "
-                            f"[{label['row_label']}] [{header}] {label['raw_cell']!r}")
+                lost.append(
+                    f"{corpus}/{label['doc']} table {label['table_index']} "
+                    f"[{label['row_label']}] [{header}] {label['raw_cell']!r}"
+                )
     assert not lost, f"{len(lost)} labeled cells lost without a trace:\n" + "\n".join(lost)
 
 
 def test_every_table_of_every_page_is_found_under_its_own_index(warehouse, expected):
-    rows = query(warehouse, "SELECT DISTINCT d.source_url, c.table_index "
-                            "FROM lake.main.cells AS c JOIN lake.main.documents AS d "
-                            "USING (document_sha256)")
+    rows = query(
+        warehouse,
+        "SELECT DISTINCT d.source_url, c.table_index "
+        "FROM lake.main.cells AS c JOIN lake.main.documents AS d "
+        "USING (document_sha256)",
+    )
     found: dict[str, set[int]] = {}
     for row in rows:
         found.setdefault(document(row["source_url"]), set()).add(row["table_index"])
@@ -145,22 +169,44 @@ def test_every_table_of_every_page_is_found_under_its_own_index(warehouse, expec
         data = {int(table["table_index"]) for table in listed if table["kind"] != "layout"}
         got = found.get(name, set())
         if not data <= got <= every:
-            wrong.append(f"{name}: tables {sorted(got)} found, {sorted(data)} expected "
-                         f"(of {len(every)} tables)")
+            wrong.append(
+                f"{name}: tables {sorted(got)} found, {sorted(data)} expected "
+                f"(of {len(every)} tables)"
+            )
     assert not wrong, "\n".join(wrong)
 
 
 def test_tables_whose_header_is_taller_than_its_markup_load_their_values(warehouse):
-    rows = query(warehouse, "SELECT source_url, table_index, column_name, raw_value, metric, "
-                            "value, unit FROM measurements WHERE source_url LIKE '%vitis_ai%' "
-                            "OR source_url LIKE '%tensorrt_demo_deberta%'")
-    found = {(document(row["source_url"]), row["table_index"], row["column_name"],
-              row["raw_value"]): (row["metric"], row["value"], row["unit"]) for row in rows}
+    rows = query(
+        warehouse,
+        "SELECT source_url, table_index, column_name, raw_value, metric, "
+        "value, unit FROM measurements WHERE source_url LIKE '%vitis_ai%' "
+        "OR source_url LIKE '%tensorrt_demo_deberta%'",
+    )
+    found = {
+        (document(row["source_url"]), row["table_index"], row["column_name"], row["raw_value"]): (
+            row["metric"],
+            row["value"],
+            row["unit"],
+        )
+        for row in rows
+    }
     # Board, board setting and column name in three rows of plain cells of a sheet
-    assert found[("amd_xilinx_vitis_ai_3.5_model_zoo_github.htm", 0,
-                  "V70 / 4PE DPUCVDX8H @350MHz Gen4x8 / E2E throughput (fps) Multi Thread",
-                  "2173.85")] == ("throughput", 2173.85, "items/s")
+    assert found[
+        (
+            "amd_xilinx_vitis_ai_3.5_model_zoo_github.htm",
+            0,
+            "V70 / 4PE DPUCVDX8H @350MHz Gen4x8 / E2E throughput (fps) Multi Thread",
+            "2173.85",
+        )
+    ] == ("throughput", 2173.85, "items/s")
     # the GPU in the row under a Markdown header, the metric and unit over the row labels
-    metric, value, unit = found[("nvidia_tensorrt_demo_deberta_README.md", 0,
-                                 "TensorRT 8.4 GA Update 2 (8.4.3), CUDA 11.6 / T4", "6.2")]
+    metric, value, unit = found[
+        (
+            "nvidia_tensorrt_demo_deberta_README.md",
+            0,
+            "TensorRT 8.4 GA Update 2 (8.4.3), CUDA 11.6 / T4",
+            "6.2",
+        )
+    ]
     assert (metric, unit) == ("latency", "ms") and value == pytest.approx(6.2)

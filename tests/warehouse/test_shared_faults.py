@@ -67,10 +67,19 @@ def new_warehouse(team, prefix: str) -> str:
     return team.location(team.postgres.new_database(), prefix)
 
 
-def start_ingest(team, proxy: FaultyProxy, where: str, *targets: str,
-                 **env: str) -> subprocess.Popen:
-    return team.start(WRITER, "ingest", *targets, "--warehouse", where, "--quiet",
-                      AWS_ENDPOINT_URL=proxy.endpoint, **env)
+def start_ingest(
+    team, proxy: FaultyProxy, where: str, *targets: str, **env: str
+) -> subprocess.Popen:
+    return team.start(
+        WRITER,
+        "ingest",
+        *targets,
+        "--warehouse",
+        where,
+        "--quiet",
+        AWS_ENDPOINT_URL=proxy.endpoint,
+        **env,
+    )
 
 
 def with_july_2023(team, prefix: str) -> tuple[str, Stored]:
@@ -82,27 +91,37 @@ def with_july_2023(team, prefix: str) -> tuple[str, Stored]:
 
 def paused_at_load(team, proxy: FaultyProxy, where: str, pause_s: str) -> subprocess.Popen:
     """An ingest of the demo corpus, once it pauses inside its lock right before committing."""
-    ingest = start_ingest(team, proxy, where, PERFLEDGER_TEST_PAUSE_AT="load",
-                          PERFLEDGER_TEST_PAUSE_S=pause_s)
+    ingest = start_ingest(
+        team, proxy, where, PERFLEDGER_TEST_PAUSE_AT="load", PERFLEDGER_TEST_PAUSE_S=pause_s
+    )
     wait_for_pause(ingest, "load")
     return ingest
 
 
 def error_lines(stderr: str) -> list[str]:
     """What the ingest said on stderr, less the test-only pause notices."""
-    return [line for line in stderr.splitlines()
-            if line.strip() and not line.startswith("perfledger: paused at")]
+    return [
+        line
+        for line in stderr.splitlines()
+        if line.strip() and not line.startswith("perfledger: paused at")
+    ]
 
 
 def advisory_locks(postgres, database: str) -> int:
     """Advisory locks held on the catalog database: the writer lock is the only one."""
     import psycopg
 
-    with psycopg.connect(host=str(postgres.root), port=postgres.port, user="postgres",
-                         dbname=database, autocommit=True) as session:
+    with psycopg.connect(
+        host=str(postgres.root),
+        port=postgres.port,
+        user="postgres",
+        dbname=database,
+        autocommit=True,
+    ) as session:
         return session.execute(
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = "
-            "(SELECT oid FROM pg_database WHERE datname = current_database())").fetchone()[0]
+            "(SELECT oid FROM pg_database WHERE datname = current_database())"
+        ).fetchone()[0]
 
 
 def database_of(where: str) -> str:
@@ -119,35 +138,55 @@ def test_the_proxy_passes_signed_requests_through_and_injects_its_faults(s3, pro
     from moto import settings
 
     env, _client = s3
-    iam = boto3.client("iam", endpoint_url=env["AWS_ENDPOINT_URL"], region_name="us-east-1",
-                       aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
-                       aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"])
+    iam = boto3.client(
+        "iam",
+        endpoint_url=env["AWS_ENDPOINT_URL"],
+        region_name="us-east-1",
+        aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"],
+    )
     user = f"proxy-check-{time.monotonic_ns()}"
     iam.create_user(UserName=user)
-    iam.put_user_policy(UserName=user, PolicyName="everything", PolicyDocument=(
-        '{"Version": "2012-10-17", "Statement": '
-        '[{"Effect": "Allow", "Action": "*", "Resource": "*"}]}'))
+    iam.put_user_policy(
+        UserName=user,
+        PolicyName="everything",
+        PolicyDocument=(
+            '{"Version": "2012-10-17", "Statement": '
+            '[{"Effect": "Allow", "Action": "*", "Resource": "*"}]}'
+        ),
+    )
     key = iam.create_access_key(UserName=user)["AccessKey"]
     monkeypatch.setattr(settings, "INITIAL_NO_AUTH_ACTION_COUNT", 0)  # moto checks from now
 
     def client(secret: str):
         return boto3.client(
-            "s3", endpoint_url=proxy.endpoint, region_name="us-east-1",
-            aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=secret,
-            config=botocore.config.Config(retries={"total_max_attempts": 1}))
+            "s3",
+            endpoint_url=proxy.endpoint,
+            region_name="us-east-1",
+            aws_access_key_id=key["AccessKeyId"],
+            aws_secret_access_key=secret,
+            config=botocore.config.Config(retries={"total_max_attempts": 1}),
+        )
 
     signed, body = client(key["SecretAccessKey"]), bytes(range(256)) * 64
     signed.put_object(Bucket=BUCKET, Key="proxy-check/whole", Body=body)
-    assert signed.head_object(Bucket=BUCKET, Key="proxy-check/whole")["ContentLength"] == \
-        len(body)
-    assert signed.get_object(Bucket=BUCKET, Key="proxy-check/whole",
-                             Range="bytes=256-511")["Body"].read() == body[256:512]
+    assert signed.head_object(Bucket=BUCKET, Key="proxy-check/whole")["ContentLength"] == len(body)
+    assert (
+        signed.get_object(Bucket=BUCKET, Key="proxy-check/whole", Range="bytes=256-511")[
+            "Body"
+        ].read()
+        == body[256:512]
+    )
     upload = signed.create_multipart_upload(Bucket=BUCKET, Key="proxy-check/parts")
-    part = signed.upload_part(Bucket=BUCKET, Key="proxy-check/parts", PartNumber=1,
-                              UploadId=upload["UploadId"], Body=body)
+    part = signed.upload_part(
+        Bucket=BUCKET, Key="proxy-check/parts", PartNumber=1, UploadId=upload["UploadId"], Body=body
+    )
     signed.complete_multipart_upload(
-        Bucket=BUCKET, Key="proxy-check/parts", UploadId=upload["UploadId"],
-        MultipartUpload={"Parts": [{"ETag": part["ETag"], "PartNumber": 1}]})
+        Bucket=BUCKET,
+        Key="proxy-check/parts",
+        UploadId=upload["UploadId"],
+        MultipartUpload={"Parts": [{"ETag": part["ETag"], "PartNumber": 1}]},
+    )
     assert signed.get_object(Bucket=BUCKET, Key="proxy-check/parts")["Body"].read() == body
     with pytest.raises(botocore.exceptions.ClientError, match="SignatureDoesNotMatch"):
         client("not-the-secret").get_object(Bucket=BUCKET, Key="proxy-check/whole")
@@ -155,8 +194,12 @@ def test_the_proxy_passes_signed_requests_through_and_injects_its_faults(s3, pro
     # moto's own address as its Host (sent there directly) is refused, as every request
     # would be if the proxy rewrote the header.
     elsewhere = client(key["SecretAccessKey"])
-    elsewhere.meta.events.register("before-send", lambda request, **_: setattr(
-        request, "url", request.url.replace(proxy.endpoint, env["AWS_ENDPOINT_URL"])))
+    elsewhere.meta.events.register(
+        "before-send",
+        lambda request, **_: setattr(
+            request, "url", request.url.replace(proxy.endpoint, env["AWS_ENDPOINT_URL"])
+        ),
+    )
     with pytest.raises(botocore.exceptions.ClientError, match="SignatureDoesNotMatch"):
         elsewhere.get_object(Bucket=BUCKET, Key="proxy-check/whole")
 
@@ -185,7 +228,8 @@ def test_the_proxy_passes_signed_requests_through_and_injects_its_faults(s3, pro
 
 @pytest.mark.slow
 def test_an_object_store_answering_500s_for_a_while_costs_retries_not_the_run(
-        team, team_env, shared_demo, proxy):
+    team, team_env, shared_demo, proxy
+):
     where = new_warehouse(team, "answering-500s")
     started = time.monotonic()
     ingest = paused_at_load(team, proxy, where, "0.5")
@@ -194,15 +238,18 @@ def test_an_object_store_answering_500s_for_a_while_costs_retries_not_the_run(
     assert code == 0, err
     failed = [request for request in proxy.seen.requests if request[3] == "fail"]
     assert len(failed) == FAILED_REQUESTS
-    assert any(method == "PUT" and path.endswith(".parquet")
-               for _at, method, path, _action in failed), failed
+    assert any(
+        method == "PUT" and path.endswith(".parquet") for _at, method, path, _action in failed
+    ), failed
     assert "5 new" in out
     faulted, clean = stored(where), stored(shared_demo)
     assert faulted.resnet == clean.resnet == [RESNET_THROUGHPUT]
     assert faulted.count == clean.count == GOOD_VALUES
     assert faulted.measurements == clean.measurements
-    print(f"500s for the first {FAILED_REQUESTS} requests of a commit: "
-          f"{time.monotonic() - started:.1f} s")
+    print(
+        f"500s for the first {FAILED_REQUESTS} requests of a commit: "
+        f"{time.monotonic() - started:.1f} s"
+    )
 
 
 @pytest.mark.slow
@@ -215,13 +262,16 @@ def test_a_slow_object_store_costs_time_not_the_run(team, team_env, proxy):
     assert proxy.seen.forwarded >= 15 and proxy.seen.failed == proxy.seen.dropped == 0
     faulted = stored(where)
     assert faulted.resnet == [RESNET_THROUGHPUT] and faulted.count == GOOD_VALUES
-    print(f"every answer 0.1 s late, {proxy.seen.forwarded} requests: "
-          f"{time.monotonic() - started:.1f} s")
+    print(
+        f"every answer 0.1 s late, {proxy.seen.forwarded} requests: "
+        f"{time.monotonic() - started:.1f} s"
+    )
 
 
 @pytest.mark.slow
 def test_an_object_store_down_for_the_whole_commit_fails_the_run_and_changes_nothing(
-        team, team_env, proxy):
+    team, team_env, proxy
+):
     """The ingest pauses inside its lock before committing, and the store goes down then: the
     run's first Parquet write fails after its retries, and the catalog is never touched."""
     where, before = with_july_2023(team, "down")
@@ -243,7 +293,7 @@ def test_an_object_store_down_for_the_whole_commit_fails_the_run_and_changes_not
     assert code == 0, err
     assert "3 new" in out
     after = stored(where)
-    assert after.snapshots[:len(before.snapshots)] == before.snapshots
+    assert after.snapshots[: len(before.snapshots)] == before.snapshots
     assert len(after.snapshots) > len(before.snapshots)
     assert after.count == GOOD_VALUES and after.resnet == [RESNET_THROUGHPUT]
     print(f"object store down: the run failed after {failed_after:.1f} s")
@@ -251,7 +301,8 @@ def test_an_object_store_down_for_the_whole_commit_fails_the_run_and_changes_not
 
 @pytest.mark.slow
 def test_postgresql_restarted_while_a_writer_holds_the_lock_fails_that_run_alone(
-        team, team_env, proxy):
+    team, team_env, proxy
+):
     """The ingest pauses inside its lock before committing while PostgreSQL restarts: the
     restart ends the lock's session with every other, so the run must not go on to commit
     through new catalog sessions as if it still held the lock."""
@@ -264,8 +315,7 @@ def test_postgresql_restarted_while_a_writer_holds_the_lock_fails_that_run_alone
     assert code == 2, out + err
     assert "Traceback" not in err
     [message] = error_lines(err)
-    assert message.startswith("error: the ingest stopped: ") and "connection" in message, \
-        message
+    assert message.startswith("error: the ingest stopped: ") and "connection" in message, message
     assert stored(where) == before
     assert advisory_locks(team.postgres, database_of(where)) == 0
 
@@ -282,12 +332,18 @@ def terminate_writer_lock_sessions(postgres, database: str) -> int:
     """End the writer lock's own session (named by location.writer_lock), and no other."""
     import psycopg
 
-    with psycopg.connect(host=str(postgres.root), port=postgres.port, user="postgres",
-                         dbname=database, autocommit=True) as session:
+    with psycopg.connect(
+        host=str(postgres.root),
+        port=postgres.port,
+        user="postgres",
+        dbname=database,
+        autocommit=True,
+    ) as session:
         return session.execute(
             "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
             "WHERE datname = %s AND application_name LIKE 'perfledger writer on %%'",
-            [database]).fetchone()[0]
+            [database],
+        ).fetchone()[0]
 
 
 @pytest.mark.slow
@@ -302,8 +358,9 @@ def test_a_run_whose_lock_session_ended_commits_nothing(team, team_env, proxy):
     assert code == 2, out + err
     assert "Traceback" not in err
     [message] = error_lines(err)
-    assert "this run lost the writer lock of" in message and "nothing of it was committed" \
-        in message, message
+    assert (
+        "this run lost the writer lock of" in message and "nothing of it was committed" in message
+    ), message
     assert stored(where) == before
     code, out, err = team.finish(start_ingest(team, proxy, where))  # the lock is free
     assert code == 0, err
@@ -313,7 +370,8 @@ def test_a_run_whose_lock_session_ended_commits_nothing(team, team_env, proxy):
 
 @pytest.mark.slow
 def test_an_object_store_down_while_the_pages_are_archived_fails_the_run_plainly(
-        team, team_env, proxy):
+    team, team_env, proxy
+):
     """The raw pages go up before anything is written to the catalog: a store that is down
     then fails the run with a one-line message naming the object, and nothing changes."""
     where, before = with_july_2023(team, "archive-down")
@@ -325,6 +383,7 @@ def test_an_object_store_down_while_the_pages_are_archived_fails_the_run_plainly
     assert code == 2, out + err
     assert "Traceback" not in err
     [message] = error_lines(err)
-    assert message.startswith("error: ") and f"s3://{BUCKET}/archive-down/archive/" in message, \
+    assert message.startswith("error: ") and f"s3://{BUCKET}/archive-down/archive/" in message, (
         message
+    )
     assert stored(where) == before

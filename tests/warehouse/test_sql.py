@@ -31,6 +31,9 @@ def test_a_long_list_of_texts_is_read_from_a_view_with_the_same_answer(monkeypat
     with sql.text_in(connection, "x", ["a", "c", "it's"], "_wanted") as condition:
         assert ("_wanted" in condition) == (limit == 2)
         assert connection.execute(f"SELECT x FROM t WHERE {condition} ORDER BY x").fetchall() == [
-            ("a",), ("c",)]
-    assert connection.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = '_wanted'"
-                              ).fetchone() == (0,)
+            ("a",),
+            ("c",),
+        ]
+    assert connection.execute(
+        "SELECT count(*) FROM duckdb_views() WHERE view_name = '_wanted'"
+    ).fetchone() == (0,)

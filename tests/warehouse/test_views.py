@@ -21,8 +21,13 @@ from perfledger.warehouse.dictionary import (
 )
 from tests.conftest import JULY_2023, PROJECT_ROOT
 
-CURATED = ["latest_measurements", "measurement_history", "comparable_throughput",
-           "sdk_progression", "mlperf_results"]
+CURATED = [
+    "latest_measurements",
+    "measurement_history",
+    "comparable_throughput",
+    "sdk_progression",
+    "mlperf_results",
+]
 BLANK = "\u00a0"  # how the captured page writes an empty cell
 BOW_POD16_TF1 = "Bow Pod16\nSDK 3.0\nTensorFlow1\nImageNet2012\n3,520\n16.16\n44,059\n"
 BOW_POD16_PYTORCH = "Bow Pod16\nSDK 3.3\nPyTorch\nImageNet2012\n16,384\n16.16\n38,036\n"
@@ -60,11 +65,15 @@ def edited_versions(page: str) -> list[str]:
     differs only by its SDK (3.2), and corrects Bow Pod64 PyTorch without an SDK change;
     the third empties the Bow Pod16 PyTorch cell, so that value is removed.
     """
-    second = edit_page(page, BOW_POD16_TF1, (
-        "Bow Pod16\nSDK 3.1\nTensorFlow1\nImageNet2012\n3,520\n16.16\n46,120\n"
-        f"ResNet-50 v1.5\n{BLANK}\nBow Pod16\nSDK 3.2\nTensorFlow1\nImageNet2012\n3,520\n16.16\n"
-        "47,000\n"
-    ))
+    second = edit_page(
+        page,
+        BOW_POD16_TF1,
+        (
+            "Bow Pod16\nSDK 3.1\nTensorFlow1\nImageNet2012\n3,520\n16.16\n46,120\n"
+            f"ResNet-50 v1.5\n{BLANK}\nBow Pod16\nSDK 3.2\nTensorFlow1\nImageNet2012\n3,520\n16.16\n"
+            "47,000\n"
+        ),
+    )
     second = edit_page(second, BOW_POD64_PYTORCH, BOW_POD64_PYTORCH.replace("109,232", "110,000"))
     third = edit_page(second, BOW_POD16_PYTORCH, BOW_POD16_PYTORCH.replace("38,036", BLANK))
     return [page, second, third]
@@ -88,8 +97,10 @@ def history_warehouse(tmp_path_factory) -> tuple[Path, list[int]]:
 
 
 def test_curated_views_are_public(demo_warehouse):
-    views = {row[0] for row in rows(demo_warehouse,
-                                    "SELECT view_name FROM duckdb_views() WHERE temporary")}
+    views = {
+        row[0]
+        for row in rows(demo_warehouse, "SELECT view_name FROM duckdb_views() WHERE temporary")
+    }
     assert set(CURATED) | {"measurements", "quarantine", "document_versions"} <= views
 
 
@@ -101,13 +112,16 @@ def test_latest_measurements_are_the_measurements(demo_warehouse):
 
 
 def test_comparable_throughput_ranks_resnet50_training(demo_warehouse):
-    ranked = rows(demo_warehouse, """
+    ranked = rows(
+        demo_warehouse,
+        """
         SELECT system, rank, value_per_accelerator, throughput, framework_canonical,
                systems_compared, rows_for_system
         FROM comparable_throughput
         WHERE model_canonical = 'ResNet-50 v1.5' AND workload = 'training'
           AND activation_dtype = 'fp16' AND weight_dtype = 'fp16'
-        ORDER BY rank""")
+        ORDER BY rank""",
+    )
     # Each system's best row; Bow Pod16, Bow Pod64, IPU-M2000 and IPU-POD16 also list PyTorch.
     assert ranked == [
         ("Bow Pod16", 1, 44_059 / 16, 44_059.0, "TensorFlow 1", 7, 2),
@@ -122,39 +136,62 @@ def test_comparable_throughput_ranks_resnet50_training(demo_warehouse):
 
 
 def test_comparable_throughput_has_one_row_per_system_and_group(demo_warehouse):
-    duplicates = rows(demo_warehouse, """
+    duplicates = rows(
+        demo_warehouse,
+        """
         SELECT count(*) FROM (
             SELECT 1 FROM comparable_throughput
             GROUP BY model_canonical, variant, workload, phase, dataset, item_kind,
                      activation_dtype, weight_dtype, vendor, system
-            HAVING count(*) > 1)""")
-    best = rows(demo_warehouse, """
+            HAVING count(*) > 1)""",
+    )
+    best = rows(
+        demo_warehouse,
+        """
         SELECT count(*) FROM comparable_throughput
-        WHERE rank = 1 AND ratio_to_best <> 1 OR rank > systems_compared""")
+        WHERE rank = 1 AND ratio_to_best <> 1 OR rank > systems_compared""",
+    )
     assert duplicates == [(0,)]
     assert best == [(0,)]
 
 
 def test_mlperf_results_lists_time_to_train(demo_warehouse):
-    results = rows(demo_warehouse, """
+    results = rows(
+        demo_warehouse,
+        """
         SELECT division, model_canonical, system, accelerator_count, framework_canonical,
                time_to_train_minutes, time_to_train_seconds, mlperf_id
-        FROM mlperf_results ORDER BY mlperf_id""")
+        FROM mlperf_results ORDER BY mlperf_id""",
+    )
     assert len(results) == 11
-    assert ("Closed", "ResNet-50 v1.5", "Bow Pod16", 16, "TensorFlow", 19.64, 1178.4,
-            "2.0-2047") in results
+    assert (
+        "Closed",
+        "ResNet-50 v1.5",
+        "Bow Pod16",
+        16,
+        "TensorFlow",
+        19.64,
+        1178.4,
+        "2.0-2047",
+    ) in results
     assert ("Open", "RNN-T", "Bow Pod64", 64, "PopART", 109.36, 6561.6, "2.0-2125") in results
     assert {row[0] for row in results} == {"Closed", "Open"}
     assert all(row[7] for row in results)
 
 
 def test_measurement_history_of_the_demo_is_one_version_each(demo_warehouse):
-    (last_values_snapshot,) = rows(demo_warehouse, """
-        SELECT max(valid_from_snapshot) FROM measurement_history""")[0]
-    summary = rows(demo_warehouse, """
+    (last_values_snapshot,) = rows(
+        demo_warehouse,
+        """
+        SELECT max(valid_from_snapshot) FROM measurement_history""",
+    )[0]
+    summary = rows(
+        demo_warehouse,
+        """
         SELECT version, change, valid_to_snapshot, ended_by, is_current, count(*),
                count(DISTINCT measurement_key), min(valid_from_snapshot)
-        FROM measurement_history GROUP BY ALL""")
+        FROM measurement_history GROUP BY ALL""",
+    )
     assert summary == [(1, "added", None, None, True, 358, 358, last_values_snapshot)]
 
 
@@ -165,13 +202,16 @@ def test_sdk_progression_of_the_demo_is_empty(demo_warehouse):
 
 def test_measurement_history_follows_a_value_across_versions(history_warehouse):
     warehouse, (first, second, third) = history_warehouse
-    history = rows(warehouse, """
+    history = rows(
+        warehouse,
+        """
         SELECT framework_canonical, sdk, value, version, change, valid_from_snapshot,
                valid_to_snapshot, ended_by, is_current
         FROM measurement_history
         WHERE system = 'Bow Pod16' AND model_canonical = 'ResNet-50 v1.5'
           AND workload = 'training' AND metric = 'throughput'
-        ORDER BY framework_canonical, sdk""")
+        ORDER BY framework_canonical, sdk""",
+    )
     assert history == [
         ("PyTorch", "3.3", 38036.0, 1, "added", first, third, "removed", False),
         ("TensorFlow 1", "3.0", 44059.0, 1, "added", first, second, "changed", False),
@@ -182,36 +222,69 @@ def test_measurement_history_follows_a_value_across_versions(history_warehouse):
 
 def test_measurement_history_times_follow_the_snapshots(history_warehouse):
     warehouse, (first, second, _) = history_warehouse
-    mismatched = rows(warehouse, """
+    mismatched = rows(
+        warehouse,
+        """
         SELECT count(*) FROM measurement_history h
         JOIN lake.snapshots() s ON s.snapshot_id = h.valid_from_snapshot
-        WHERE s.snapshot_time <> h.valid_from_time""")
-    ended = rows(warehouse, """
+        WHERE s.snapshot_time <> h.valid_from_time""",
+    )
+    ended = rows(
+        warehouse,
+        """
         SELECT count(*) FROM measurement_history
-        WHERE valid_to_snapshot IS NOT NULL AND valid_to_time IS NULL""")
+        WHERE valid_to_snapshot IS NOT NULL AND valid_to_time IS NULL""",
+    )
     assert mismatched == [(0,)] and ended == [(0,)]
 
 
 def test_measurement_history_as_of_an_earlier_snapshot(history_warehouse):
     warehouse, (first, _, _) = history_warehouse
-    summary = rows(warehouse, """
+    summary = rows(
+        warehouse,
+        """
         SELECT count(*), count(valid_to_snapshot), max(valid_from_snapshot), bool_and(is_current)
-        FROM measurement_history""", as_of=str(first))
+        FROM measurement_history""",
+        as_of=str(first),
+    )
     assert summary == [(358, 0, first, True)]
 
 
 def test_sdk_progression_across_snapshots_and_rows(history_warehouse):
     warehouse, (first, second, _) = history_warehouse
-    progression = rows(warehouse, """
+    progression = rows(
+        warehouse,
+        """
         SELECT system, framework_canonical, sdk_step, sdk, value, previous_sdk,
                round(pct_change, 6), improved, sdks_compared, valid_from_snapshot
-        FROM sdk_progression ORDER BY system, sdk_step""")
+        FROM sdk_progression ORDER BY system, sdk_step""",
+    )
     assert progression == [
         ("Bow Pod16", "TensorFlow 1", 1, "3.0", 44059.0, None, None, None, 3, first),
-        ("Bow Pod16", "TensorFlow 1", 2, "3.1", 46120.0, "3.0",
-         round(100 * (46120 - 44059) / 44059, 6), True, 3, second),
-        ("Bow Pod16", "TensorFlow 1", 3, "3.2", 47000.0, "3.1",
-         round(100 * (47000 - 46120) / 46120, 6), True, 3, second),
+        (
+            "Bow Pod16",
+            "TensorFlow 1",
+            2,
+            "3.1",
+            46120.0,
+            "3.0",
+            round(100 * (46120 - 44059) / 44059, 6),
+            True,
+            3,
+            second,
+        ),
+        (
+            "Bow Pod16",
+            "TensorFlow 1",
+            3,
+            "3.2",
+            47000.0,
+            "3.1",
+            round(100 * (47000 - 46120) / 46120, 6),
+            True,
+            3,
+            second,
+        ),
     ]
 
 
@@ -246,21 +319,30 @@ def test_view_files_lead_with_a_comment():
     files = view_files()
     for view in CURATED:
         assert view_comment(files[view].read_text(encoding="utf-8")), view
-    assert "claims" not in {path.stem.split("_", 1)[1] for path in files.values()
-                            if path.name.startswith("1")}
+    assert "claims" not in {
+        path.stem.split("_", 1)[1] for path in files.values() if path.name.startswith("1")
+    }
 
 
 def run_cli(*arguments: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "perfledger", *arguments], input=stdin, capture_output=True,
-        text=True, cwd=PROJECT_ROOT, timeout=120,
+        [sys.executable, "-m", "perfledger", *arguments],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=PROJECT_ROOT,
+        timeout=120,
     )
 
 
 @pytest.mark.slow
 def test_shell_reads_statements_from_stdin(demo_warehouse):
-    done = run_cli("shell", "--warehouse", str(demo_warehouse),
-                   stdin="SELECT count(*)\n  FROM measurements;\n.tables\n.quit\nSELECT 1;\n")
+    done = run_cli(
+        "shell",
+        "--warehouse",
+        str(demo_warehouse),
+        stdin="SELECT count(*)\n  FROM measurements;\n.tables\n.quit\nSELECT 1;\n",
+    )
     assert done.returncode == 0, done.stderr
     assert "358" in done.stdout.split()
     assert "comparable_throughput" in done.stdout.split()
@@ -268,8 +350,14 @@ def test_shell_reads_statements_from_stdin(demo_warehouse):
 
 @pytest.mark.slow
 def test_shell_refuses_writes_and_reports_failure(demo_warehouse):
-    done = run_cli("shell", "--warehouse", str(demo_warehouse), "--format", "json",
-                   stdin="DELETE FROM measurements;\nSELECT count(*) AS n FROM measurements")
+    done = run_cli(
+        "shell",
+        "--warehouse",
+        str(demo_warehouse),
+        "--format",
+        "json",
+        stdin="DELETE FROM measurements;\nSELECT count(*) AS n FROM measurements",
+    )
     assert done.returncode == 1
     assert "DELETE" in done.stderr
     assert '"n": 358' in done.stdout

@@ -13,5 +13,10 @@ from perfledger.sources.mlperf.inference.tree import (
     round_of_inference_tree,
 )
 
-__all__ = ["InferenceResults", "find_submitters", "is_inference_tree", "read_inference_tree",
-           "round_of_inference_tree"]
+__all__ = [
+    "InferenceResults",
+    "find_submitters",
+    "is_inference_tree",
+    "read_inference_tree",
+    "round_of_inference_tree",
+]

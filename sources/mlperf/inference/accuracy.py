@@ -30,16 +30,21 @@ class AccuracyReading:
         return json.dumps(self.values, sort_keys=True) if self.values else None
 
 
-def read_accuracy(path: Path, relative: str, rules: RoundRules | None,
-                  model: str | None) -> AccuracyReading:
+def read_accuracy(
+    path: Path, relative: str, rules: RoundRules | None, model: str | None
+) -> AccuracyReading:
     """The accuracy numbers in `path` and whether they reach the round's targets for `model`."""
     reading = AccuracyReading()
     if not path.is_file():
         reading.ok = False
         reading.reasons.append("no accuracy/accuracy.txt")
-        reading.problems.append(Problem("missing_accuracy",
-                                        "no accuracy.txt: the result cannot be checked for "
-                                        "accuracy", path=relative))
+        reading.problems.append(
+            Problem(
+                "missing_accuracy",
+                "no accuracy.txt: the result cannot be checked for accuracy",
+                path=relative,
+            )
+        )
         return reading
     try:
         with path.open("rb") as handle:
@@ -47,12 +52,18 @@ def read_accuracy(path: Path, relative: str, rules: RoundRules | None,
     except OSError as error:
         reading.ok = False
         reading.reasons.append("accuracy.txt cannot be read")
-        reading.problems.append(Problem("unreadable_file", f"cannot be read: {error.strerror}",
-                                        path=relative))
+        reading.problems.append(
+            Problem("unreadable_file", f"cannot be read: {error.strerror}", path=relative)
+        )
         return reading
     if len(data) > MAX_ACCURACY_BYTES:
-        reading.problems.append(Problem("file_too_large", f"larger than {MAX_ACCURACY_BYTES} "
-                                        "bytes; only the start is read", path=relative))
+        reading.problems.append(
+            Problem(
+                "file_too_large",
+                f"larger than {MAX_ACCURACY_BYTES} bytes; only the start is read",
+                path=relative,
+            )
+        )
     lines = data[:MAX_ACCURACY_BYTES].decode("utf-8", errors="replace").splitlines()
     targets = rules.accuracy_target.get(model, ()) if rules and model else ()
     limits = rules.accuracy_upper_limit.get(model, ()) if rules and model else ()
@@ -74,9 +85,15 @@ def read_accuracy(path: Path, relative: str, rules: RoundRules | None,
             try:
                 found.setdefault(name, []).append((float(match.group(1)), number))
             except ValueError:
-                reading.problems.append(Problem(
-                    "bad_number", f"{name} is not a number: {match.group(1)!r}", number,
-                    line[:200], relative))
+                reading.problems.append(
+                    Problem(
+                        "bad_number",
+                        f"{name} is not a number: {match.group(1)!r}",
+                        number,
+                        line[:200],
+                        relative,
+                    )
+                )
     reading.values = {name: hits[-1][0] for name, hits in sorted(found.items())}
     if not targets:
         return reading

@@ -44,8 +44,9 @@ def official_value(log: LoadgenLog, field: str | None) -> float | None:
     return value / MS_TO_NS if RESULT_FIELDS.get(field, ("", "", False))[2] else value
 
 
-def performance_reasons(log: LoadgenLog, rules: RoundRules, model: str, scenario: str,
-                        division: str | None) -> list[str]:
+def performance_reasons(
+    log: LoadgenLog, rules: RoundRules, model: str, scenario: str, division: str | None
+) -> list[str]:
     """Why the run breaks the round's performance rules; empty when it keeps them all."""
     reasons: list[str] = []
     where = (log.source_file or "the log").rsplit("/", 1)[-1]
@@ -60,12 +61,16 @@ def performance_reasons(log: LoadgenLog, rules: RoundRules, model: str, scenario
     if validity is None:
         reasons.append(f"no result_validity in {where}: the run may be cut short")
     elif validity != "VALID":
-        failed = [name for key, name in (("result_min_duration_met", "min duration"),
-                                         ("result_min_queries_met", "min queries"),
-                                         ("result_perf_constraints_met",
-                                          "performance constraints"),
-                                         ("early_stopping_met", "early stopping"))
-                  if log.flag(key) is False]
+        failed = [
+            name
+            for key, name in (
+                ("result_min_duration_met", "min duration"),
+                ("result_min_queries_met", "min queries"),
+                ("result_perf_constraints_met", "performance constraints"),
+                ("early_stopping_met", "early stopping"),
+            )
+            if log.flag(key) is False
+        ]
         detail = f" ({', '.join(failed)} not met)" if failed else ""
         reasons.append(f"LoadGen result is {validity}{detail}")
     if log.errors:
@@ -101,12 +106,21 @@ def _check_seeds(log: LoadgenLog, reasons: list[str], rules: RoundRules, where: 
         if found is None:
             reasons.append(f"no {key} in {where}")
         elif found != expected:
-            reasons.append(f"{key.removeprefix('effective_')} {found} is not the "
-                           f"v{rules.mlperf_round} seed {expected}")
+            reasons.append(
+                f"{key.removeprefix('effective_')} {found} is not the "
+                f"v{rules.mlperf_round} seed {expected}"
+            )
 
 
-def _check_early_stopping(log: LoadgenLog, need, reasons: list[str], rules: RoundRules,
-                          model: str, scenario: str, where: str) -> None:
+def _check_early_stopping(
+    log: LoadgenLog,
+    need,
+    reasons: list[str],
+    rules: RoundRules,
+    model: str,
+    scenario: str,
+    where: str,
+) -> None:
     met = log.flag("early_stopping_met")
     if met is None:
         reasons.append(f"no early_stopping_met in {where}")
@@ -118,12 +132,14 @@ def _check_early_stopping(log: LoadgenLog, need, reasons: list[str], rules: Roun
     if bound and not (tokens and "effective_target_latency_ns" not in log.values):
         target = need("effective_target_latency_ns")
         if target is not None and target > bound:
-            reasons.append(f"target latency {target / MS_TO_NS:g} ms is over the "
-                           f"{bound / MS_TO_NS:g} ms bound")
+            reasons.append(
+                f"target latency {target / MS_TO_NS:g} ms is over the {bound / MS_TO_NS:g} ms bound"
+            )
 
 
-def _check_offline(need, reasons: list[str], rules: RoundRules, model: str,
-                   division: str | None) -> None:
+def _check_offline(
+    need, reasons: list[str], rules: RoundRules, model: str, division: str | None
+) -> None:
     equal_issue = model in rules.equal_issue_models and division in ("closed", "network")
     minimum = rules.min_queries.get(model, {}).get("Offline")
     if not equal_issue and minimum:
@@ -138,24 +154,30 @@ def _check_offline(need, reasons: list[str], rules: RoundRules, model: str,
             reasons.append(f"Offline samples per query {per_query:g} is under {least}")
 
 
-def _check_llm(log: LoadgenLog, need, reasons: list[str], rules: RoundRules, model: str,
-               scenario: str) -> None:
+def _check_llm(
+    log: LoadgenLog, need, reasons: list[str], rules: RoundRules, model: str, scenario: str
+) -> None:
     if log.flag("requested_use_token_latencies") is not True:
         reasons.append("token latencies were not requested (use_token_latencies)")
         return
     limit = rules.llm_latency_limits[model].get(scenario)
     if scenario == "Offline" or limit is None:
         return
-    for key, bound, name in ((TTFT_P99, limit.ttft_ns, "time to first token"),
-                             (TPOT_P99, limit.tpot_ns, "time per output token")):
+    for key, bound, name in (
+        (TTFT_P99, limit.ttft_ns, "time to first token"),
+        (TPOT_P99, limit.tpot_ns, "time per output token"),
+    ):
         value = need(key)
         if value is not None and not value < bound:
-            reasons.append(f"99th percentile {name} {value / MS_TO_NS:g} ms is not under "
-                           f"{bound / MS_TO_NS:g} ms")
+            reasons.append(
+                f"99th percentile {name} {value / MS_TO_NS:g} ms is not under "
+                f"{bound / MS_TO_NS:g} ms"
+            )
 
 
-def _check_equal_issue(log: LoadgenLog, reasons: list[str], rules: RoundRules, model: str,
-                       division: str | None) -> None:
+def _check_equal_issue(
+    log: LoadgenLog, reasons: list[str], rules: RoundRules, model: str, division: str | None
+) -> None:
     if model not in rules.equal_issue_models or division not in ("closed", "network"):
         return
     if log.flag("effective_sample_concatenate_permutation") is False:

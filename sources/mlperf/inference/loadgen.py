@@ -26,20 +26,45 @@ MAX_LOG_BYTES = 64 * 1024 * 1024  # the checker refuses files over 50 MB
 MAX_SUMMARY_BYTES = 1024 * 1024
 RAW_CHARS = 200
 
-SEED_KEYS = ("effective_qsl_rng_seed", "effective_sample_index_rng_seed",
-             "effective_schedule_rng_seed")
+SEED_KEYS = (
+    "effective_qsl_rng_seed",
+    "effective_sample_index_rng_seed",
+    "effective_schedule_rng_seed",
+)
 TTFT_P99 = "result_first_token_99.00_percentile_latency_ns"
 TPOT_P99 = "result_time_per_output_token_99.00_percentile_ns"
 LATENCY_P99 = "result_99.00_percentile_latency_ns"
-FLAG_KEYS = ("result_min_duration_met", "result_min_queries_met", "result_perf_constraints_met",
-             "early_stopping_met", "requested_use_token_latencies",
-             "effective_sample_concatenate_permutation")
-TEXT_KEYS = ("result_validity", "effective_scenario", "loadgen_version", "power_begin",
-             "power_end", "effective_test_mode", "early_stopping_result", "sut_name")
-NUMBER_KEYS = (*RESULT_FIELDS, *SEED_KEYS, "effective_performance_sample_count",
-               "effective_target_latency_ns", "effective_min_query_count",
-               "effective_samples_per_query", "effective_min_duration_ms", "result_query_count",
-               TTFT_P99, TPOT_P99, LATENCY_P99)
+FLAG_KEYS = (
+    "result_min_duration_met",
+    "result_min_queries_met",
+    "result_perf_constraints_met",
+    "early_stopping_met",
+    "requested_use_token_latencies",
+    "effective_sample_concatenate_permutation",
+)
+TEXT_KEYS = (
+    "result_validity",
+    "effective_scenario",
+    "loadgen_version",
+    "power_begin",
+    "power_end",
+    "effective_test_mode",
+    "early_stopping_result",
+    "sut_name",
+)
+NUMBER_KEYS = (
+    *RESULT_FIELDS,
+    *SEED_KEYS,
+    "effective_performance_sample_count",
+    "effective_target_latency_ns",
+    "effective_min_query_count",
+    "effective_samples_per_query",
+    "effective_min_duration_ms",
+    "result_query_count",
+    TTFT_P99,
+    TPOT_P99,
+    LATENCY_P99,
+)
 NEEDED_KEYS = (*NUMBER_KEYS, *FLAG_KEYS, *TEXT_KEYS)
 
 # Summary line name (as printed, lower case) -> detail key; per scenario where it differs.
@@ -78,16 +103,20 @@ SUMMARY_KEYS: dict[str, str] = {
 # In a SingleStream summary the 99th percentile estimate is printed too, but only in
 # MultiStream is it the result; there the percentile lines are per query (another key).
 SUMMARY_KEYS_BY_SCENARIO: dict[str, dict[str, str | None]] = {
-    "MultiStream": {"early stopping 99th percentile estimate": "early_stopping_latency_ms",
-                    "90.00 percentile latency (ns)": None,
-                    "99.00 percentile latency (ns)": None},
+    "MultiStream": {
+        "early stopping 99th percentile estimate": "early_stopping_latency_ms",
+        "90.00 percentile latency (ns)": None,
+        "99.00 percentile latency (ns)": None,
+    },
 }
 _SUMMARY_LINE = re.compile(r"^\s*(?:\*\s*)?([^:]+?)\s*:\s*(.*?)\s*$")
 _SUMMARY_ERRORS = re.compile(r"^\s*(?:(\d+)\s+ERRORS?|No errors)\s+encountered", re.I)
 _DETAIL_LINE = re.compile(
     rb'^:::MLLOG\s*(\{\s*"key"\s*:\s*"('
     + b"|".join(re.escape(key.encode()) for key in NEEDED_KEYS)
-    + rb')".*?)\r?$', re.M)
+    + rb')".*?)\r?$',
+    re.M,
+)
 _ERROR_EVENT = re.compile(rb'"is_error"\s*:\s*true')
 
 
@@ -123,9 +152,13 @@ def read_run_logs(folder: Path, relative: str) -> LoadgenLog:
     if summary.is_file():
         return read_summary_log(summary, f"{relative}/{SUMMARY_LOG}")
     log = LoadgenLog()
-    log.problems.append(Problem("missing_performance_log",
-                                f"neither {DETAIL_LOG} nor {SUMMARY_LOG} is in {relative}",
-                                path=relative))
+    log.problems.append(
+        Problem(
+            "missing_performance_log",
+            f"neither {DETAIL_LOG} nor {SUMMARY_LOG} is in {relative}",
+            path=relative,
+        )
+    )
     return log
 
 
@@ -144,19 +177,24 @@ def read_detail_log(path: Path, relative: str, max_bytes: int = MAX_LOG_BYTES) -
         try:
             event = json.loads(match.group(1))
         except ValueError as error:
-            log.problems.append(Problem(
-                "malformed_line", f"the '{key}' event is not valid JSON ({json_error(error)}); "
-                "the log may be cut short", line_number, _excerpt(match.group(0)), relative))
+            log.problems.append(
+                Problem(
+                    "malformed_line",
+                    f"the '{key}' event is not valid JSON ({json_error(error)}); "
+                    "the log may be cut short",
+                    line_number,
+                    _excerpt(match.group(0)),
+                    relative,
+                )
+            )
             continue
         value = event.get("value") if isinstance(event, dict) else None
         _store(log, key, value, line_number, _excerpt(match.group(0)), relative)
-    log.errors = [_excerpt(_line_at(data, hit.start()))
-                  for hit in _ERROR_EVENT.finditer(data)]
+    log.errors = [_excerpt(_line_at(data, hit.start())) for hit in _ERROR_EVENT.finditer(data)]
     return log
 
 
-def read_summary_log(path: Path, relative: str,
-                     max_bytes: int = MAX_SUMMARY_BYTES) -> LoadgenLog:
+def read_summary_log(path: Path, relative: str, max_bytes: int = MAX_SUMMARY_BYTES) -> LoadgenLog:
     log = LoadgenLog(source_file=relative)
     data = _read_bytes(path, max_bytes, log, relative)
     if data is None:
@@ -177,24 +215,39 @@ def read_summary_log(path: Path, relative: str,
         key = names.get(name)
         if key is None or key in log.values:
             continue
-        _store(log, key, _summary_value(key, text), number, line[:RAW_CHARS], relative,
-               written=text)
+        _store(
+            log, key, _summary_value(key, text), number, line[:RAW_CHARS], relative, written=text
+        )
     if "requested_server_ttft_latency" in log.values:
         log.values.setdefault("requested_use_token_latencies", True)
     return log
 
 
-def _store(log: LoadgenLog, key: str, value, line_number: int, raw: str, relative: str,
-           written: str | None = None) -> None:
+def _store(
+    log: LoadgenLog,
+    key: str,
+    value,
+    line_number: int,
+    raw: str,
+    relative: str,
+    written: str | None = None,
+) -> None:
     shown = written if written is not None else json.dumps(value)[:RAW_CHARS]
     if key in NUMBER_KEYS and not _is_number(value):
-        log.problems.append(Problem(
-            "bad_number", f"'{key}' is not a number: {shown!r}", line_number, raw, relative))
+        log.problems.append(
+            Problem("bad_number", f"'{key}' is not a number: {shown!r}", line_number, raw, relative)
+        )
         return
     if key in FLAG_KEYS and not isinstance(value, bool):
-        log.problems.append(Problem(
-            "bad_flag", f"'{key}' is not true/false (Yes/No): {shown!r}", line_number, raw,
-            relative))
+        log.problems.append(
+            Problem(
+                "bad_flag",
+                f"'{key}' is not true/false (Yes/No): {shown!r}",
+                line_number,
+                raw,
+                relative,
+            )
+        )
         return
     if key in TEXT_KEYS and not isinstance(value, str):
         value = None if value is None else str(value)
@@ -226,13 +279,18 @@ def _read_bytes(path: Path, max_bytes: int, log: LoadgenLog, relative: str) -> b
         with path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
     except OSError as error:
-        log.problems.append(Problem("unreadable_file", f"cannot be read: {error.strerror}",
-                                    path=relative))
+        log.problems.append(
+            Problem("unreadable_file", f"cannot be read: {error.strerror}", path=relative)
+        )
         return None
     if len(data) > max_bytes:
-        log.problems.append(Problem("file_too_large",
-                                    f"larger than {max_bytes} bytes; only the start is read",
-                                    path=relative))
+        log.problems.append(
+            Problem(
+                "file_too_large",
+                f"larger than {max_bytes} bytes; only the start is read",
+                path=relative,
+            )
+        )
         data = data[:max_bytes]
     return data
 
@@ -240,11 +298,11 @@ def _read_bytes(path: Path, max_bytes: int, log: LoadgenLog, relative: str) -> b
 def _line_at(data: bytes, position: int) -> bytes:
     start = data.rfind(b"\n", 0, position) + 1
     end = data.find(b"\n", position)
-    return data[start:end if end >= 0 else len(data)]
+    return data[start : end if end >= 0 else len(data)]
 
 
 def _excerpt(line: bytes) -> str:
-    return line[:RAW_CHARS * 4].decode("utf-8", errors="replace")[:RAW_CHARS]
+    return line[: RAW_CHARS * 4].decode("utf-8", errors="replace")[:RAW_CHARS]
 
 
 def _is_number(value) -> TypeGuard[int | float]:

@@ -35,8 +35,7 @@ class PowerReading:
 
 def read_power(path: Path, relative: str, log: LoadgenLog, scenario: str | None) -> PowerReading:
     reading = PowerReading()
-    begin, end = (_window_time(log, key, reading, relative) for key in ("power_begin",
-                                                                         "power_end"))
+    begin, end = (_window_time(log, key, reading, relative) for key in ("power_begin", "power_end"))
     if begin is None or end is None:
         return reading
     try:
@@ -44,8 +43,9 @@ def read_power(path: Path, relative: str, log: LoadgenLog, scenario: str | None)
             data = handle.read(MAX_SPL_BYTES + 1)[:MAX_SPL_BYTES]
     except OSError as error:
         reading.reasons.append("spl.txt cannot be read")
-        reading.problems.append(Problem("unreadable_file", f"cannot be read: {error.strerror}",
-                                        path=relative))
+        reading.problems.append(
+            Problem("unreadable_file", f"cannot be read: {error.strerror}", path=relative)
+        )
         return reading
     watts: list[float] = []
     for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
@@ -56,9 +56,15 @@ def read_power(path: Path, relative: str, log: LoadgenLog, scenario: str | None)
             stamp = parse_time(parts[1])
             value = float(parts[3])
         except (IndexError, ValueError):
-            reading.problems.append(Problem("bad_power_sample",
-                                            "not 'Time,<m-d-Y H:M:S.f>,Watts,<number>,...'",
-                                            number, line[:200], relative))
+            reading.problems.append(
+                Problem(
+                    "bad_power_sample",
+                    "not 'Time,<m-d-Y H:M:S.f>,Watts,<number>,...'",
+                    number,
+                    line[:200],
+                    relative,
+                )
+            )
             continue
         if begin < stamp < end and value > 0:
             watts.append(value)
@@ -67,9 +73,11 @@ def read_power(path: Path, relative: str, log: LoadgenLog, scenario: str | None)
     reading.samples = len(watts)
     if not watts:
         reading.reasons.append("spl.txt has no power sample between power_begin and power_end")
-        reading.problems.append(Problem("no_power_samples",
-                                        f"no sample above 0 W between {begin} and {end}",
-                                        path=relative))
+        reading.problems.append(
+            Problem(
+                "no_power_samples", f"no sample above 0 W between {begin} and {end}", path=relative
+            )
+        )
         return reading
     average = sum(watts) / len(watts)
     if scenario in ("Offline", "Server"):
@@ -81,31 +89,46 @@ def read_power(path: Path, relative: str, log: LoadgenLog, scenario: str | None)
         return reading
     # A MultiStream result whose run was a SingleStream one (its effective_scenario) counts
     # a query as the 8 samples a MultiStream query holds, as the checker does.
-    per_query = (MULTISTREAM_SAMPLES if scenario == "MultiStream"
-                 and (log.text("effective_scenario") or "").lower() == "singlestream" else 1)
-    reading.energy_mj_per_query = (average * (end - begin).total_seconds() * per_query * 1000
-                                   / queries)
+    per_query = (
+        MULTISTREAM_SAMPLES
+        if scenario == "MultiStream"
+        and (log.text("effective_scenario") or "").lower() == "singlestream"
+        else 1
+    )
+    reading.energy_mj_per_query = (
+        average * (end - begin).total_seconds() * per_query * 1000 / queries
+    )
     return reading
 
 
-def _window_time(log: LoadgenLog, key: str, reading: PowerReading,
-                 relative: str) -> datetime.datetime | None:
+def _window_time(
+    log: LoadgenLog, key: str, reading: PowerReading, relative: str
+) -> datetime.datetime | None:
     text = log.text(key)
     if text is None:
         where = log.source_file or "the run's logs"
-        reading.reasons.append(f"no {key} in {where.rsplit('/', 1)[-1]}: the power window is "
-                               "unknown")
-        reading.problems.append(Problem("missing_power_window",
-                                        f"spl.txt is here but {where} has no {key}",
-                                        path=relative))
+        reading.reasons.append(
+            f"no {key} in {where.rsplit('/', 1)[-1]}: the power window is unknown"
+        )
+        reading.problems.append(
+            Problem(
+                "missing_power_window", f"spl.txt is here but {where} has no {key}", path=relative
+            )
+        )
         return None
     try:
         return parse_time(text)
     except ValueError:
         reading.reasons.append(f"{key} is not a time")
-        reading.problems.append(Problem("bad_time", f"{key} is not m-d-Y H:M:S.f",
-                                        log.line_numbers.get(key), text[:200],
-                                        log.source_file or relative))
+        reading.problems.append(
+            Problem(
+                "bad_time",
+                f"{key} is not m-d-Y H:M:S.f",
+                log.line_numbers.get(key),
+                text[:200],
+                log.source_file or relative,
+            )
+        )
         return None
 
 
@@ -115,5 +138,12 @@ def parse_time(text: str) -> datetime.datetime:
     if match is None:
         raise ValueError(f"not {TIME_FORMAT}: {text!r}")
     month, day, year, hour, minute, second, fraction = match.groups()
-    return datetime.datetime(int(year), int(month), int(day), int(hour), int(minute),
-                             int(second), int(fraction.ljust(6, "0")))
+    return datetime.datetime(
+        int(year),
+        int(month),
+        int(day),
+        int(hour),
+        int(minute),
+        int(second),
+        int(fraction.ljust(6, "0")),
+    )

@@ -134,13 +134,15 @@ def find_submitters(path: Path) -> list[SubmitterScope]:
 
 
 def _is_submitter_folder(path: Path) -> bool:
-    return (path.parent.name.lower() in VALID_DIVISIONS
-            and any((path / part).is_dir() for part in SUBMITTER_PARTS))
+    return path.parent.name.lower() in VALID_DIVISIONS and any(
+        (path / part).is_dir() for part in SUBMITTER_PARTS
+    )
 
 
 def _submitters_of(division: Path) -> list[SubmitterScope]:
-    return [SubmitterScope(child) for child in _child_folders(division)
-            if _is_submitter_folder(child)]
+    return [
+        SubmitterScope(child) for child in _child_folders(division) if _is_submitter_folder(child)
+    ]
 
 
 def _scope_inside(path: Path) -> SubmitterScope | None:
@@ -160,8 +162,9 @@ def _child_folders(folder: Path) -> list[Path]:
     # Symbolic links are not followed: a tree must not lead the reader out of itself.
     try:
         with os.scandir(folder) as entries:
-            return sorted(Path(entry.path) for entry in entries
-                          if entry.is_dir(follow_symlinks=False))
+            return sorted(
+                Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False)
+            )
     except OSError:
         return []
 
@@ -196,8 +199,9 @@ def round_of_inference_tree(path: Path) -> str | None:
 def round_from_summary(summary: Path) -> str | None:
     """The round whose seeds a run summary (`mlperf_log_summary.txt`) shows, reading a few KB."""
     log = read_summary_log(summary, summary.name, max_bytes=ROUND_PROBE_BYTES)
-    return round_of_seeds({key.removeprefix("effective_"): log.values.get(key)
-                           for key in SEED_KEYS})
+    return round_of_seeds(
+        {key.removeprefix("effective_"): log.values.get(key) for key in SEED_KEYS}
+    )
 
 
 def _first_summary(scope: SubmitterScope) -> Path | None:
@@ -220,10 +224,13 @@ def read_inference_tree(path: Path, mlperf_round: str | None = None) -> Inferenc
     reader = _TreeReader(normalize_round(mlperf_round))
     scopes = find_submitters(path)
     if not scopes:
-        reader.problems.append(Problem(
-            "not_an_inference_tree",
-            "no <division>/<submitter>/systems or results folders here, inside or below",
-            path=str(path)))
+        reader.problems.append(
+            Problem(
+                "not_an_inference_tree",
+                "no <division>/<submitter>/systems or results folders here, inside or below",
+                path=str(path),
+            )
+        )
     for scope in scopes:
         reader.read_scope(scope)
     return reader.to_results(path)
@@ -253,15 +260,16 @@ class _TreeReader:
             for system_folder in self._folders(scope.folder / "results", scope.parts[:1]):
                 system = described.get(system_folder.name)
                 if system is None:
-                    self._problem("missing_system_description",
-                                  f"no systems/{system_folder.name}.json for these results",
-                                  self._relative(scope, system_folder))
+                    self._problem(
+                        "missing_system_description",
+                        f"no systems/{system_folder.name}.json for these results",
+                        self._relative(scope, system_folder),
+                    )
                 self._read_system_results(scope, system_folder, system, folder_round)
         rows = self.results[start:]
         self._report_rounds(scope, rows, folder_round)
         logged = Counter(row["mlperf_round"] for row in rows if row["mlperf_round"])
-        scope_round = (logged.most_common(1)[0][0] if logged
-                       else folder_round or self.argument_round)
+        scope_round = logged.most_common(1)[0][0] if logged else folder_round or self.argument_round
         for system in described.values():
             if system.row:
                 system.row["mlperf_round"] = scope_round
@@ -290,36 +298,37 @@ class _TreeReader:
             described[file.stem] = self._system_row(scope, description, file, relative)
         return described
 
-    def _system_row(self, scope: SubmitterScope, description, file: Path,
-                    relative: str) -> _System:
+    def _system_row(self, scope: SubmitterScope, description, file: Path, relative: str) -> _System:
         status = description.status
         availability = status.lower() if status else None
-        system = _System({
-            "mlperf_round": None,
-            "division": scope.division,
-            "submitter": scope.folder.name,
-            "system_id": description.system_id,
-            "submitter_name": description.submitter_name,
-            "system_name": description.system_name,
-            "system_type": _json_text(file, "system_type"),
-            "status": status,
-            "availability": availability if availability in VALID_AVAILABILITIES else None,
-            "number_of_nodes": description.number_of_nodes,
-            "accelerators_per_node": description.accelerators_per_node,
-            "accelerator_count": description.accelerator_count,
-            "accelerator_model_name": description.accelerator_model_name,
-            "accelerator_memory_gb": description.accelerator_memory_gb,
-            "host_processor_model_name": description.host_processor_model_name,
-            "framework": description.framework,
-            "framework_canonical": description.framework_canonical,
-            "sdk_version": description.sdk_version,
-            "vendor": description.vendor,
-            "system": description.system,
-            "accelerator": description.accelerator,
-            "platform_resolution": description.platform_resolution,
-            "path": relative,
-            "host_processors_per_node": description.host_processors_per_node,
-        })
+        system = _System(
+            {
+                "mlperf_round": None,
+                "division": scope.division,
+                "submitter": scope.folder.name,
+                "system_id": description.system_id,
+                "submitter_name": description.submitter_name,
+                "system_name": description.system_name,
+                "system_type": _json_text(file, "system_type"),
+                "status": status,
+                "availability": availability if availability in VALID_AVAILABILITIES else None,
+                "number_of_nodes": description.number_of_nodes,
+                "accelerators_per_node": description.accelerators_per_node,
+                "accelerator_count": description.accelerator_count,
+                "accelerator_model_name": description.accelerator_model_name,
+                "accelerator_memory_gb": description.accelerator_memory_gb,
+                "host_processor_model_name": description.host_processor_model_name,
+                "framework": description.framework,
+                "framework_canonical": description.framework_canonical,
+                "sdk_version": description.sdk_version,
+                "vendor": description.vendor,
+                "system": description.system,
+                "accelerator": description.accelerator,
+                "platform_resolution": description.platform_resolution,
+                "path": relative,
+                "host_processors_per_node": description.host_processors_per_node,
+            }
+        )
         system_type = system.row["system_type"]
         if system_type not in SYSTEM_TYPES:
             reason = f"system type {system_type!r} is not datacenter, edge or both"
@@ -335,22 +344,30 @@ class _TreeReader:
             system.reasons.append(reason)
             self._problem("submitter_mismatch", reason, relative)
         if description.division and description.division != scope.division.lower():
-            reason = (f"the system says division {description.division!r}, its folder "
-                      f"{scope.division!r}")
+            reason = (
+                f"the system says division {description.division!r}, its folder {scope.division!r}"
+            )
             system.reasons.append(reason)
             self._problem("division_mismatch", reason, relative)
         return system
 
-    def _read_system_results(self, scope: SubmitterScope, system_folder: Path,
-                             system: _System | None, folder_round: str | None) -> None:
+    def _read_system_results(
+        self,
+        scope: SubmitterScope,
+        system_folder: Path,
+        system: _System | None,
+        folder_round: str | None,
+    ) -> None:
         for benchmark_folder in self._folders(system_folder, scope.parts[1:2]):
             for scenario_folder in self._folders(benchmark_folder, scope.parts[2:3]):
                 if len(self.results) >= MAX_RESULTS:
-                    self._problem("too_many_results", f"stopped after {MAX_RESULTS} results",
-                                  self._relative(scope, scenario_folder))
+                    self._problem(
+                        "too_many_results",
+                        f"stopped after {MAX_RESULTS} results",
+                        self._relative(scope, scenario_folder),
+                    )
                     return
-                self.results.append(self._read_result(scope, scenario_folder, system,
-                                                      folder_round))
+                self.results.append(self._read_result(scope, scenario_folder, system, folder_round))
 
     def _folders(self, folder: Path, wanted: tuple[str, ...]) -> list[Path]:
         folders = _child_folders(folder)
@@ -358,49 +375,68 @@ class _TreeReader:
 
     # -- one result -----------------------------------------------------------------------
 
-    def _read_result(self, scope: SubmitterScope, folder: Path, system: _System | None,
-                     folder_round: str | None) -> dict:
+    def _read_result(
+        self, scope: SubmitterScope, folder: Path, system: _System | None, folder_round: str | None
+    ) -> dict:
         relative = self._relative(scope, folder)
         benchmark = folder.parent.name
         run = folder.joinpath(*RUN_FOLDER)
         log = read_run_logs(run, f"{relative}/{'/'.join(RUN_FOLDER)}")
         self.problems.extend(log.problems)
         if log.source_file and not log.from_detail:
-            self._problem("detail_log_missing",
-                          f"no {DETAIL_LOG}: values read from {SUMMARY_LOG}; LoadGen errors "
-                          "are taken from its error line and equal-issue mode is unchecked",
-                          f"{relative}/{'/'.join(RUN_FOLDER)}")
+            self._problem(
+                "detail_log_missing",
+                f"no {DETAIL_LOG}: values read from {SUMMARY_LOG}; LoadGen errors "
+                "are taken from its error line and equal-issue mode is unchecked",
+                f"{relative}/{'/'.join(RUN_FOLDER)}",
+            )
         self._hash_logs(run, relative)
         mlperf_round, round_source = self._round(log, folder_round)
         rules = ROUNDS.get(mlperf_round) if mlperf_round else None
         scenario = SCENARIO_BY_FOLDER.get(folder.name.lower())
         model, target = _split_benchmark(benchmark)
         checker_model = rules.checker_model(benchmark) if rules else None
-        field = rules.official_field(checker_model, scenario) if (
-            rules and checker_model and scenario) else None
-        metric, unit, _ = RESULT_FIELDS.get(field, (None, None, False)) if field is not None \
+        field = (
+            rules.official_field(checker_model, scenario)
+            if (rules and checker_model and scenario)
+            else None
+        )
+        metric, unit, _ = (
+            RESULT_FIELDS.get(field, (None, None, False))
+            if field is not None
             else (None, None, False)
-        reasons = list(system.reasons) if system else [
-            f"no systems/{folder.parent.parent.name}.json describes the system"]
-        reasons += self._scope_reasons(mlperf_round, rules, benchmark, checker_model,
-                                       folder.name, scenario, system, log)
+        )
+        reasons = (
+            list(system.reasons)
+            if system
+            else [f"no systems/{folder.parent.parent.name}.json describes the system"]
+        )
+        reasons += self._scope_reasons(
+            mlperf_round, rules, benchmark, checker_model, folder.name, scenario, system, log
+        )
         if field is None and rules and checker_model and scenario:
             reasons.append(f"v{mlperf_round} has no official result for {scenario}")
         value = official_value(log, field)
         if field and value is None and log.source_file:
             reasons.append(f"no usable {field} in {log.source_file.rsplit('/', 1)[-1]}")
         if rules and checker_model and scenario and log.source_file:
-            reasons += performance_reasons(log, rules, checker_model, scenario,
-                                           scope.division.lower())
-        accuracy = read_accuracy(folder / "accuracy" / ACCURACY_FILE,
-                                 f"{relative}/accuracy/{ACCURACY_FILE}", rules, checker_model)
+            reasons += performance_reasons(
+                log, rules, checker_model, scenario, scope.division.lower()
+            )
+        accuracy = read_accuracy(
+            folder / "accuracy" / ACCURACY_FILE,
+            f"{relative}/accuracy/{ACCURACY_FILE}",
+            rules,
+            checker_model,
+        )
         self.problems.extend(accuracy.problems)
         self._hash(folder / "accuracy" / ACCURACY_FILE, f"{relative}/accuracy/{ACCURACY_FILE}")
         reasons += accuracy.reasons
         power_watts = energy = None
         if (run / SPL_FILE).is_file():
-            power = read_power(run / SPL_FILE, f"{relative}/{'/'.join(RUN_FOLDER)}/{SPL_FILE}",
-                               log, scenario)
+            power = read_power(
+                run / SPL_FILE, f"{relative}/{'/'.join(RUN_FOLDER)}/{SPL_FILE}", log, scenario
+            )
             self.problems.extend(power.problems)
             reasons += power.reasons
             power_watts, energy = power.watts, power.energy_mj_per_query
@@ -421,8 +457,8 @@ class _TreeReader:
             "source_file": log.source_file,
             "result_validity": log.text("result_validity"),
             "valid": not reasons and value is not None,
-            "reason": "; ".join(dict.fromkeys(reasons)) or (
-                None if value is not None else "no official value"),
+            "reason": "; ".join(dict.fromkeys(reasons))
+            or (None if value is not None else "no official value"),
             "accuracy": accuracy.text,
             "accuracy_ok": accuracy.ok,
             "power_watts": power_watts,
@@ -430,16 +466,25 @@ class _TreeReader:
             "path": relative,
         }
 
-    def _scope_reasons(self, mlperf_round: str | None, rules: RoundRules | None,
-                       benchmark: str, checker_model: str | None, scenario_folder: str,
-                       scenario: str | None, system: _System | None,
-                       log: LoadgenLog) -> list[str]:
+    def _scope_reasons(
+        self,
+        mlperf_round: str | None,
+        rules: RoundRules | None,
+        benchmark: str,
+        checker_model: str | None,
+        scenario_folder: str,
+        scenario: str | None,
+        system: _System | None,
+        log: LoadgenLog,
+    ) -> list[str]:
         reasons: list[str] = []
         if mlperf_round is None:
             reasons.append("the round is unknown: pass --round")
         elif rules is None:
-            reasons.append(f"no rules for round v{mlperf_round} (known: "
-                           f"{', '.join('v' + name for name in ROUNDS)})")
+            reasons.append(
+                f"no rules for round v{mlperf_round} (known: "
+                f"{', '.join('v' + name for name in ROUNDS)})"
+            )
         elif checker_model is None:
             reasons.append(f"benchmark {benchmark!r} is not a v{mlperf_round} model")
         if scenario is None:
@@ -448,15 +493,21 @@ class _TreeReader:
             system_type = system.row["system_type"]
             allowed = rules.allowed_scenarios(system_type, checker_model)
             if allowed is None:
-                reasons.append(f"{checker_model} is not a v{rules.mlperf_round} benchmark of "
-                               f"{system_type} systems")
+                reasons.append(
+                    f"{checker_model} is not a v{rules.mlperf_round} benchmark of "
+                    f"{system_type} systems"
+                )
             elif scenario not in allowed:
-                reasons.append(f"{scenario} is not a v{rules.mlperf_round} scenario of "
-                               f"{checker_model} for {system_type} systems")
+                reasons.append(
+                    f"{scenario} is not a v{rules.mlperf_round} scenario of "
+                    f"{checker_model} for {system_type} systems"
+                )
         logged = log.text("effective_scenario")
         if scenario and logged and logged != scenario:
-            reasons.append(f"the log's scenario is {logged}, the folder's {scenario} "
-                           "(results inferred from another scenario are not read)")
+            reasons.append(
+                f"the log's scenario is {logged}, the folder's {scenario} "
+                "(results inferred from another scenario are not read)"
+            )
         mode = log.text("effective_test_mode")
         if mode and mode != "PerformanceOnly":
             reasons.append(f"the performance run's mode is {mode}")
@@ -475,23 +526,30 @@ class _TreeReader:
             return self.argument_round, "argument"
         return None, None
 
-    def _report_rounds(self, scope: SubmitterScope, rows: list[dict],
-                       folder_round: str | None) -> None:
+    def _report_rounds(
+        self, scope: SubmitterScope, rows: list[dict], folder_round: str | None
+    ) -> None:
         where = self._relative(scope, scope.folder)
         unknown = [row for row in rows if row["mlperf_round"] is None]
         if unknown:
-            self._problem("unknown_round",
-                          f"{len(unknown)} result(s) have no round: their seeds match no "
-                          "known round and no folder is named inference_results_vX.Y; "
-                          "pass --round", where)
+            self._problem(
+                "unknown_round",
+                f"{len(unknown)} result(s) have no round: their seeds match no "
+                "known round and no folder is named inference_results_vX.Y; "
+                "pass --round",
+                where,
+            )
         claimed = folder_round or self.argument_round
         logged = Counter(row["mlperf_round"] for row in rows if row["round_source"] == "log")
         for found, count in sorted(logged.items()):
             if claimed and found != claimed:
                 source = "folder" if folder_round else "--round"
-                self._problem("round_conflict",
-                              f"{count} result(s) ran with the seeds of v{found}, the {source} "
-                              f"says v{claimed}; the logs' round is used", where)
+                self._problem(
+                    "round_conflict",
+                    f"{count} result(s) ran with the seeds of v{found}, the {source} "
+                    f"says v{claimed}; the logs' round is used",
+                    where,
+                )
 
     # -- bookkeeping ----------------------------------------------------------------------
 
@@ -538,7 +596,7 @@ def _located(problem: Problem, relative: str) -> Problem:
 def _json_text(file: Path, key: str) -> str | None:
     """One text field of a system JSON that describe_system does not keep, in lower case."""
     try:
-        fields = json.loads(file.read_bytes()[:1024 * 1024].decode("utf-8", errors="replace"))
+        fields = json.loads(file.read_bytes()[: 1024 * 1024].decode("utf-8", errors="replace"))
     except (OSError, ValueError):
         return None
     value = fields.get(key) if isinstance(fields, dict) else None
