@@ -110,7 +110,10 @@ def _reads_as_header(row: Sequence[str], numeric: frozenset[int]) -> bool:
     if any(map(_names_role, over)):
         return True
     # Chips or precisions over most of the columns of numbers ("T4 | T4 | Jetson TX2", "fp32 |
-    # fp16 | int8"): they group the columns, as a header does; a property row names one value.
+    # fp16 | int8") under a corner naming the row labels' role ("model"): they group the
+    # columns, as a header does. A row led by a name ("ResNet-50 | Bow Pod16") is data.
+    if not _names_role(row[0]):
+        return False
     named = [text for text in over if cell_shape(text) != BLANK]
     return len(named) >= 2 and sum(map(_names_column_group, named)) * 2 > len(named)
 

@@ -55,8 +55,14 @@ def test_rows_of_chips_or_precisions_over_the_columns_of_numbers_are_levels():
         ["ResNeXt", "224x224", "4.31", "1.42", "1.37", "37.45", "133.44", "-"],
     ]
     assert header_levels_below(rows) == 2
-    # a property row naming one chip is data
+    # a property row naming one chip is data, and so is a row led by a model's name
     assert header_levels_below([["GPU", "A100"], ["Throughput", "1,200"]]) == 0
+    assert (
+        header_levels_below(
+            [["ResNet-50", "Bow Pod16", "Bow Pod16"], ["BERT", "Bow Pod64", "25,135"]]
+        )
+        == 0
+    )
 
 
 def test_rows_of_data_are_never_levels():
