@@ -54,6 +54,7 @@ import polars as pl
 
 from perfledger.schemas.claims import (
     CLAIM_COLUMNS,
+    MAX_PARTY_CHARS,
     REJECTED_COLUMNS,
     validate_claims,
     validate_rejected,
@@ -282,6 +283,7 @@ def read_block(
         else:
             sentence = index_sentence(sentence_text, block.line_at(offset), lex)
             found, problems = extract_sentence(sentence, context, lex)
+            found, problems = _parties_that_fit(found, problems)
         discourse.sentences_so_far.append(sentence_text)
         for row in found:
             discourse.last_subject = row["subject_text"] or discourse.last_subject
@@ -354,6 +356,32 @@ def _screened(text: str, cues: Cues) -> tuple[tuple[int, str, bool], ...]:
         )
         for offset, sentence in sentences
     )
+
+
+def _parties_that_fit(rows: list[dict], problems: list) -> tuple[list[dict], list]:
+    """The claims whose subject and baseline are names, not runs of words glued together
+    past any name's length ("IPU-M2000IPU-M2000..."), which are set apart with a reason."""
+    fitting = []
+    for row in rows:
+        long = next(
+            (
+                name
+                for name in ("subject", "baseline")
+                if row[name] is not None and len(row[name]) > MAX_PARTY_CHARS
+            ),
+            None,
+        )
+        if long is None:
+            fitting.append(row)
+        else:
+            problems = [
+                *problems,
+                Problem(
+                    "party_too_long",
+                    f"the {long} read is {len(row[long])} characters long: no system's name",
+                ),
+            ]
+    return fitting, problems
 
 
 def build_claims_frame(rows: list[dict]) -> pl.DataFrame:

@@ -714,3 +714,11 @@ def test_never_raises_on_arbitrary_text(prose: list[tuple[int, str]]) -> None:
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=40), st.sampled_from([" ", "", "  "]))
 def test_never_raises_on_claim_like_text(words: list[str], glue: str) -> None:
     assert_rows_hold([(1, glue.join(words)), (2, " ".join(reversed(words)))])
+
+
+def test_a_subject_of_words_glued_past_any_name_s_length_is_set_apart():
+    # found by the property test above: fragments glued without spaces read as one "system"
+    words = ["IPU-M2000"] * 9 + ["improvement", "8x", "ResNet-50", "faster"]
+    result = extract_claims([(1, "".join(words)), (2, " ".join(reversed(words)))])
+    assert result.claims.height == 0
+    assert result.rejected["check"].to_list() == ["party_too_long"]
