@@ -11,6 +11,7 @@ from perfledger.schemas.context_labels import device_class, precision_of_part
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.platform_mentions import PlatformMention
 from perfledger.schemas.row_labels import (
+    PLATFORM_FIELDS,
     UNIT_FIELDS,
     model_of,
     platform_fields,
@@ -21,14 +22,6 @@ from perfledger.schemas.table_plans import ColumnPlan, TablePlan
 from perfledger.schemas.table_subject import TableSubject
 
 # The fields of a result column's plan, as a frame.
-_PLATFORM = {
-    "chip": pl.String,
-    "vendor": pl.String,
-    "system_named": pl.String,
-    "implied": pl.Int64,
-    "platform_text": pl.String,
-    "unknown_chip": pl.Boolean,
-}
 RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "document": pl.Int32,
     "table_index": pl.Int32,
@@ -41,7 +34,7 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "annotation": pl.Int32,
     "annotation_role": pl.String,
     "statistic": pl.String,
-    **{f"h_{name}": dtype for name, dtype in _PLATFORM.items()},
+    **{f"h_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "h_count": pl.Int64,
     "h_count_chip": pl.String,
     "h_precision": pl.String,
@@ -51,7 +44,7 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "k_model": pl.String,
     "k_model_canonical": pl.String,
     "k_model_item": pl.String,
-    **{f"x_{name}": dtype for name, dtype in _PLATFORM.items()},
+    **{f"x_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "x_platform_source": pl.String,
     "x_count": pl.Int64,
     "x_count_chip": pl.String,
