@@ -86,13 +86,14 @@ def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
     """`fold_words` of text already cleaned, with the place in `cleaned` of each of its
     characters, so that a match in the folded text can be quoted as published."""
     lowered = _lower_in_place(cleaned)
-    lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
-    lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
+    # found before the substitutions below, as `_fold_cleaned` finds them: same positions
     glued = (
         {match.end() for match in _GLUED_COUNT.finditer(lowered)}
         if "x" in lowered or "\u00d7" in lowered
         else ()
     )
+    lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
+    lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
     characters: list[str] = []
     positions: list[int] = []
     for position, character in enumerate(lowered):
