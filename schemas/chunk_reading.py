@@ -25,7 +25,9 @@ from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_recor
 from perfledger.schemas.row_context import with_context_labels
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
+    ROW_KEY,
     SECTION_SCHEMA,
+    TABLE_KEY,
     UNIT_FIELDS,
     contribution,
     rows_frame,
@@ -49,9 +51,9 @@ from perfledger.schemas.value_reading import read_values, shifted_precision
 SECTION_SEPARATOR = " \u2014 "  # how the HTML layout joins a table's heading and a section row
 NOTE_MATCH_RATIO = 0.8  # how alike a footnote's subject and a row's label must be
 _LANGUAGE_PARAGRAPHS = 200  # of a page's prose read to tell its language
-_TABLE = ["document", "table_index"]
-_ROW = [*_TABLE, "vrow"]
-_COLUMN = [*_TABLE, "vcol"]
+_TABLE = TABLE_KEY
+_ROW = ROW_KEY
+_COLUMN = [*TABLE_KEY, "vcol"]
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 _NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"

@@ -9,10 +9,8 @@ import re
 import polars as pl
 
 from perfledger.schemas.precisions import find_precisions
-from perfledger.schemas.row_labels import UNIT_FIELDS, precision_fields, unit_fields
+from perfledger.schemas.row_labels import ROW_KEY, UNIT_FIELDS, precision_fields, unit_fields
 from perfledger.schemas.table_plans import TablePlan
-
-_ROW = ["document", "table_index", "vrow"]
 
 
 def with_context_labels(
@@ -99,7 +97,7 @@ def _with_row_precisions(rows: pl.DataFrame, found: list[tuple]) -> pl.DataFrame
         },
         orient="row",
     )
-    rows = rows.join(defined, on=_ROW, how="left", maintain_order="left")
+    rows = rows.join(defined, on=ROW_KEY, how="left", maintain_order="left")
     open_row = pl.col("rq_text").is_null() & pl.col("fq_text").is_null()
     return rows.with_columns(
         pl.when(open_row)
@@ -139,7 +137,7 @@ def _with_note_units(rows: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
         },
         orient="row",
     )
-    rows = rows.join(notes, on=_ROW, how="left")
+    rows = rows.join(notes, on=ROW_KEY, how="left")
     has_label_unit = pl.col("r_alias").is_not_null()
     return rows.with_columns(
         pl.when(has_label_unit)

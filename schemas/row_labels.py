@@ -408,7 +408,8 @@ def precision_fields(precision: Precision | None) -> tuple:
 # ---- rows -------------------------------------------------------------------------------------
 
 
-_ROW_KEY = ["document", "table_index", "vrow"]
+TABLE_KEY = ["document", "table_index"]
+ROW_KEY = [*TABLE_KEY, "vrow"]
 # The labels a row takes from its first cell that states them, each group by the column
 # that says whether a cell states it.
 _FIRST_OF = {
@@ -447,11 +448,11 @@ def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
     flags = said.select(
         pl.col(flag).is_not_null().alias(f"_has{bit}") for bit, flag in enumerate(_FIRST_OF)
     )
-    parts = [label_cells.select(*_ROW_KEY), flags[index]]
+    parts = [label_cells.select(*ROW_KEY), flags[index]]
     if lists:
         parts.append(said.select(lists)[index])
     cells = pl.concat(parts, how="horizontal").with_row_index("_position")
-    rows = cells.group_by(_ROW_KEY, maintain_order=True).agg(
+    rows = cells.group_by(ROW_KEY, maintain_order=True).agg(
         *(
             pl.when(pl.col(f"_has{bit}")).then(pl.col("_position")).min().alias(f"_pick{bit}")
             for bit in range(len(_FIRST_OF))
@@ -465,7 +466,7 @@ def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(
         [
             rows.select(
-                *_ROW_KEY,
+                *ROW_KEY,
                 *(
                     _joined(pl.col(name).list.join(joined[name], ignore_nulls=True)).alias(name)
                     for name in lists

@@ -8,12 +8,9 @@ import polars as pl
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.label_mappings import LabelMappings
-from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
+from perfledger.schemas.row_labels import ROW_KEY, TABLE_KEY, UNIT_FIELDS, unit_fields
 from perfledger.schemas.table_plans import header_reading
 from perfledger.schemas.units import unit_named
-
-_TABLE = ["document", "table_index"]
-_ROW = [*_TABLE, "vrow"]
 
 
 def with_annotations(
@@ -24,12 +21,14 @@ def with_annotations(
     annotated = results.filter(pl.col("annotation").is_not_null())
     if annotated.height:
         texts = cells.select(
-            *_TABLE,
+            *TABLE_KEY,
             "vrow",
             pl.col("vcol").alias("annotation"),
             pl.col("raw_value").alias("_annotation_text"),
         )
-        results = results.join(texts, on=[*_ROW, "annotation"], how="left", maintain_order="left")
+        results = results.join(
+            texts, on=[*ROW_KEY, "annotation"], how="left", maintain_order="left"
+        )
         distinct = results.get_column("_annotation_text").drop_nulls().unique().to_list()
         said = pl.DataFrame(
             [(text, *_annotation(text, mappings)) for text in distinct],

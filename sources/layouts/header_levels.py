@@ -118,8 +118,8 @@ def _reads_as_header(row: Sequence[str], numeric: frozenset[int]) -> bool:
     return len(named) >= 2 and sum(map(_names_column_group, named)) * 2 > len(named)
 
 
-@lru_cache(maxsize=4096)
 def _names_column_group(text: str) -> bool:
+    # no memo of its own: both readers keep one, emptied when a vocabulary changes
     if len(text) > MAX_ROLE_CHARS:
         return False
     precision = read_precision_label(text)
