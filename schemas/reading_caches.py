@@ -7,6 +7,7 @@ reprocess` in the same process, as the tests do) must not be answered from the o
 from __future__ import annotations
 
 from functools import _lru_cache_wrapper
+from importlib import import_module
 
 from perfledger.schemas.vocabulary import vocabulary_signature
 
@@ -24,46 +25,30 @@ def refresh_caches() -> None:
     _seen[:] = [signature]
 
 
-def _clearers() -> list:
-    from perfledger.schemas import (
-        cell_reading,
-        chip_vocabulary,
-        context_labels,
-        folding,
-        header_reading,
-        identities,
-        labels,
-        model_names,
-        platform_mentions,
-        precisions,
-        row_labels,
-        table_notes,
-        table_subject,
-        units,
-        unknown_chips,
-        value_reading,
-        vocabulary,
-    )
+# The modules whose readers keep a memo of what they read (lru_cache or cache).
+_MEMO_MODULES = (
+    "cell_reading",
+    "chip_vocabulary",
+    "context_labels",
+    "folding",
+    "header_reading",
+    "identities",
+    "labels",
+    "model_names",
+    "platform_mentions",
+    "precisions",
+    "row_labels",
+    "table_notes",
+    "table_subject",
+    "units",
+    "unknown_chips",
+    "value_reading",
+    "vocabulary",
+)
 
-    modules = (
-        cell_reading,
-        chip_vocabulary,
-        context_labels,
-        folding,
-        header_reading,
-        identities,
-        labels,
-        model_names,
-        platform_mentions,
-        precisions,
-        row_labels,
-        table_notes,
-        table_subject,
-        unknown_chips,
-        units,
-        value_reading,
-        vocabulary,
-    )
+
+def _clearers() -> list:
+    modules = [import_module(f"perfledger.schemas.{name}") for name in _MEMO_MODULES]
     return [
         value.cache_clear
         for module in modules
