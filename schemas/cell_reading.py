@@ -95,7 +95,8 @@ class CellValue(NamedTuple):
 class CellReading(NamedTuple):
     values: tuple[CellValue, ...] = ()
     problem: str | None = None  # why nothing was read: placeholder_value, ambiguous_number,
-    #                             bound_value, non_finite_value, unparseable_value
+    #                             bound_value, range_value, non_finite_value,
+    #                             unparseable_value
     decimal_evidence: str | None = None  # POINT or COMMA when a number shows which it uses
 
 
@@ -318,8 +319,13 @@ def _with_unit_and_spread(
     number: float, rest: str, approximate: bool, decimal: str | None, evidence: str | None
 ) -> CellReading:
     """The value of a number followed by `rest`: "img/s", "± 0.11 ms", "(phase1)", "MAE"."""
+    if _RANGE_END.match(rest):
+        return CellReading(problem="range_value")
     rest, spread_text = _split_spread(rest)
     rest, qualifier = _split_qualifier(rest)
+    capacity = _OUT_OF.match(rest)
+    if capacity is not None:  # "76/80" GiB used of 80: the total is the value's remark
+        rest, qualifier = capacity.group("unit") or "", f"of {capacity.group('total')}"
     unit_text = rest.strip()
     unit = unit_named(unit_text) if unit_text else None
     spread = None
@@ -347,6 +353,12 @@ def _with_unit_and_spread(
         qualifier=qualifier,
     )
     return CellReading((value,), None, evidence)
+
+
+# A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".
+_RANGE_END = re.compile(r"^\s*%?\s*(?:[-\u2013\u2014~:]|to)\s*\d")
+# A number followed by the whole it is part of: "76/80", "5.8/40.0 GiB", "3 / 5".
+_OUT_OF = re.compile(r"^\s*/\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<unit>[^\d\s/].*)?$")
 
 
 def _split_spread(rest: str) -> tuple[str, str | None]:

@@ -66,7 +66,14 @@ _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
 _BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
-_CARDS_AFTER = re.compile(r"^ ?" + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
+# "A100 8卡", "A100单机8卡" (one machine, 8 cards), "H100二机16卡" (two machines, 16 cards in
+# all): the cards counted are the run's, whatever machines hold them.
+_MACHINES = (
+    r"(?:(?:\d{1,5}|"
+    + "|".join(w for w in NUMBER_WORDS if not w.isascii())
+    + r") ?(?:台|个)? ?(?:机|节点) ?)?"
+)
+_CARDS_AFTER = re.compile(r"^ ?" + _MACHINES + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
 _CARDS_BEFORE = re.compile(_CJK_COUNT + r" ?(?:(?:张|块|片) ?卡?|卡) ?$")  # "8卡 A100", "4张V100"
 _ARTICLE_BEFORE = re.compile(r"(?:^|[^a-z0-9])(?:a|an|one|single)(?: [a-z]+)? $")
 _NOUN_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS + r")(?![a-z0-9])")

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import polars as pl
 
 from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS
+from perfledger.schemas.definition_tables import defined_headers
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
@@ -300,6 +301,16 @@ def _plans_of(
     setups = (
         _setup_tables(cells, mappings) if any(len(shape.headers) <= 2 for shape in shapes) else {}
     )
+    defined = defined_headers(
+        cells,
+        {
+            (shape.document, shape.table_index): tuple(
+                text for text in shape.headers if header_reading(text, mappings).kind is None
+            )
+            for shape in shapes
+        },
+        lambda text: header_reading(text, mappings).kind in _RESULT_KINDS,
+    )
     plans, subjects = {}, {}
     for document, found in by_document.items():
         _cells, context = documents[document]
@@ -308,6 +319,7 @@ def _plans_of(
             context.document_title,
             {shape.table_index: shape.title for shape in found},
             {table: rows for (at, table), rows in setups.items() if at == document},
+            defined.get(document),
         )
         paragraphs = paragraphs_of(context.outline, _LANGUAGE_PARAGRAPHS)
         point, comma = marks.get(document, (0, 0))
@@ -727,6 +739,7 @@ def _reason(check: str, row: dict) -> str:
             "language=en` and run `perfledger reprocess`"
         ),
         "bound_value": f"'{text}' is a bound, not a value of {metric}",
+        "range_value": f"'{text}' is a range, not one value of {metric}",
         "non_finite_value": f"{metric} '{text}' is not a finite number",
         "non_positive_value": f"{metric} must be positive, got '{text}'",
     }.get(check, f"cannot read '{text}' as a {metric} value")

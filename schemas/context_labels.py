@@ -140,8 +140,10 @@ def without_names(text: str) -> str:
 
 
 # Device classes a column header may name without naming a chip ("GPU 耗时(ms)", "CPU
-# latency"), each with the ranks of the chips of that class (schemas/chip_vocabulary.py).
-DEVICE_CLASSES = {"cpu": (0,), "accelerator": (2,)}
+# latency"), each with the ranks of the chips of that class (schemas/chip_vocabulary.py),
+# the one preferred first: a phone's "CPU time" ran on its SoC's cores ("Kirin 980,
+# Mali-G76") where no CPU of its own is named.
+DEVICE_CLASSES = {"cpu": (0, 1), "accelerator": (2,)}
 _DEVICE_CLASS_WORDS = (
     ("cpu", re.compile(r"(?<![a-z0-9])(?:cpus?|processors?|处理器)(?![a-z0-9])")),
     (
@@ -173,9 +175,13 @@ def _platform_of_class(context: TableContext, device_class: str) -> Found | None
     ranks = DEVICE_CLASSES[device_class]
     for text in context.texts:
         prose = _reads_as_prose(text.text, text.source)
-        for mention in find_mentions(without_names(text.text), prose):
-            if mention.accelerator is not None and mention.rank in ranks:
-                return Found(mention, text.source)
+        of_class = [
+            mention
+            for mention in find_mentions(without_names(text.text), prose)
+            if mention.accelerator is not None and mention.rank in ranks
+        ]
+        if of_class:
+            return Found(min(of_class, key=lambda m: ranks.index(m.rank)), text.source)
     return None
 
 

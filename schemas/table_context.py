@@ -55,13 +55,15 @@ def table_contexts(
     title: str | None,
     titles: dict[int, str | None],
     setups: dict[int, tuple[str, ...]] | None = None,
+    defined: dict[str, str] | None = None,
 ) -> dict[int, TableContext]:
     """The context of each table of a document, by table index.
 
     `titles` gives each table's heading as its cells carry it: a table the outline does not
     place (a layout without one) gets that heading and the page title. `setups` gives the
     rows of tables that list a run's settings ("Instance: inf2.48xlarge"): they read as the
-    paragraphs of their section."""
+    paragraphs of their section. `defined` gives the header words the page's tables define
+    (schemas/definition_tables.py): a glossary of every table's."""
     page_title = ContextText("title", _clipped(title)) if title else None
     contexts: dict[int, TableContext] = {}
     # The open sections, outermost first: (level, heading, the paragraphs written under the
@@ -111,6 +113,7 @@ def table_contexts(
                 page_title,
                 after.get(table, ()),
                 named_rows,
+                defined,
             )
     for table, heading in titles.items():
         if table not in contexts:
@@ -192,6 +195,7 @@ def _context(
     page_title: ContextText | None,
     after: tuple[str, ...] = (),
     named_rows: dict[str, str] | None = None,
+    defined: dict[str, str] | None = None,
 ) -> TableContext:
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
@@ -219,8 +223,13 @@ def _context(
     ]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
-    defined = definitions([*after, *reversed(own), *enclosing, *reversed(earlier)])
+    written = definitions([*after, *reversed(own), *enclosing, *reversed(earlier)])
     nearest = next((heading for _level, heading, _ in reversed(sections) if heading), None)
     return TableContext(
-        tuple(texts), earlier, nearest, legend_of(defined), glossary_of(defined), named_rows or {}
+        tuple(texts),
+        earlier,
+        nearest,
+        legend_of(written),
+        {**(defined or {}), **glossary_of(written)},  # what prose near the table says first
+        named_rows or {},
     )

@@ -83,6 +83,7 @@ _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*+:?[ \t]*$")
 _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?")
+_BULLET = re.compile(r"^[ \t]*[-+*][ \t]+")
 _LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
 _PUBLISHED_KEYS = ("date", "published", "pubdate", "publishdate", "published_date", "created")
@@ -111,9 +112,17 @@ def _heading_text(lines: list[str], index: int, hidden: set[int]) -> str | None:
     return None
 
 
+def _holds_pipe_tables(lines: list[str], hidden: set[int], block: HtmlBlock) -> bool:
+    inside = lines[block.start : block.end]
+    shifted = {index - block.start for index in hidden if block.start <= index < block.end}
+    return bool(find_tables(inside, shifted))
+
+
 def _note_lines(lines: list[str], table: PipeTable, hidden: set[int]) -> list[int]:
     """The footnote lines right after a table (one blank line allowed between), same rule as
-    text captures; each footnote line is one segment of the note."""
+    text captures; each footnote line is one segment of the note. A list item's bullet is no
+    footnote mark: "* huawei P30 Pro (Kirin 980)" is the prose naming the next table's
+    device, "* Measured in ms" a note by its words."""
     index = table.end
     if index < len(lines) and is_blank(lines[index]):
         index += 1
@@ -124,7 +133,7 @@ def _note_lines(lines: list[str], table: PipeTable, hidden: set[int]) -> list[in
         and not is_blank(lines[index])
         and not _ATX.match(lines[index])
         and not starts_table(lines, index, hidden)
-        and looks_like_note(render_inline(lines[index]))
+        and looks_like_note(render_inline(_BULLET.sub("", lines[index], count=1)))
     ):
         found.append(index)
         index += 1
@@ -304,6 +313,9 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     directives: list[DirectiveTable] = []
     hidden = hidden_lines(lines, start, directives)
     blocks = find_html_tables(lines, hidden) if _HTML_TABLE_OPEN.search(text) else []
+    # A layout table whose cells hold pipe tables ("<table><tr><td>" then a Markdown table in
+    # each cell, to show two side by side): the pipe tables are the page's tables.
+    blocks = [block for block in blocks if not _holds_pipe_tables(lines, hidden, block)]
     in_blocks = {index for block in blocks for index in range(block.start, block.end)}
     tables = find_tables(lines, hidden | in_blocks if in_blocks else hidden)
     taken = in_blocks | {index for table in tables for index in range(table.header, table.end)}

@@ -12,6 +12,9 @@ NOTE_LINE_SEPARATOR = " | "  # how text captures join a multi-line footnote
 SECTION_SEPARATOR = " \u2014 "
 CAPTION_MAX_CHARS = 80  # a line right above a table that names it is short
 
+# A full stop, question or exclamation mark with text after it: two sentences are prose
+# ("精度对齐需...小于2%。NVloss曲线请联系..."), not a table's name.
+_SENTENCE_BREAK = re.compile(r"[\u3002\uff01\uff1f](?=\s*\S)|(?<=[a-z]{3})[.!?]\s+(?=[A-Z][a-z])")
 _RAISED_WORD = re.compile(r"^[(\[]?[^\W\d_]{2,}")
 _ORDINAL_ENDINGS = {"st", "nd", "rd", "th", "er", "e", "re", "ème"}
 _SUPERSCRIPTABLE = re.compile(r"[0-9+\-=()]+")
@@ -57,4 +60,8 @@ def reads_as_caption(text: str) -> bool:
     """Whether the block right above a table names it: short, and not a sentence ended with a
     period ('FP16 Inference Latency', 'RTX 6000 Pro Blackwell Server Edition')."""
     text = text.strip()
-    return 0 < len(text) <= CAPTION_MAX_CHARS and not text.endswith(".")
+    return (
+        0 < len(text) <= CAPTION_MAX_CHARS
+        and not text.endswith(".")
+        and not _SENTENCE_BREAK.search(text)
+    )

@@ -1,0 +1,140 @@
+"""Structures of Markdown benchmark pages, each quoted from a public page: a device named by
+the list item above each table, a table of definitions for another table's headers, tables
+set side by side in the cells of a layout table, ranges and parts of a whole in cells."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.normalize import DocumentContext, NormalizedDocument, normalize_documents
+from perfledger.sources.parse import parse_document
+
+
+def normalized(page: str) -> NormalizedDocument:
+    parsed, layout = parse_document(page.encode(), "text/markdown")
+    context = DocumentContext(
+        source_id="page",
+        source_url="file:///page.md",
+        document_sha256="0",
+        document_title=parsed.metadata.title,
+        captured_at="2026-01-01T00:00:00+00:00",
+        parser_version=layout,
+        language=parsed.metadata.language,
+        outline=parsed.outline,
+    )
+    return normalize_documents([(parsed.cells, context)])[0]
+
+
+# Tencent TNN's doc/benchmark_data.md: each phone is a list item above its table.
+TNN = """# v0.3 benchmark
+
+* huawei P30 Pro(Kirin 980, Mali-G76 MP10)
+
+| benchmark model | cpu time(thread 1,fp16, ms) | gpu time(ms) |
+|-----------------|-----------------------------|--------------|
+| DenseNet 121    | 65.70                       | 45.83        |
+| Inception v3    | 130.98                      | 67.36        |
+
+* xiaomi 6(Snapdragon 835, Adreno 540)
+
+| benchmark model | cpu time(thread 1,fp16, ms) | gpu time(ms) |
+|-----------------|-----------------------------|--------------|
+| DenseNet 121    | 349.65                      | 86.81        |
+| Inception v3    | 924.54                      | 77.01        |
+"""
+
+
+def test_a_list_item_above_a_table_names_its_device_and_is_no_footnote_of_the_table_before():
+    values = normalized(TNN).measurements
+    found = {
+        (row["raw_value"]): (row["metric"], row["accelerator"])
+        for row in values.iter_rows(named=True)
+    }
+    # "gpu time(ms)" is a latency, not a count of GPUs; it ran on the phone's GPU
+    assert found["45.83"] == ("latency", "Mali-G76")
+    assert found["86.81"] == ("latency", "Adreno 540")
+    # "cpu time" ran on the SoC's cores where no CPU of its own is named
+    assert found["65.70"] == ("latency", "Kirin 980")
+    assert found["349.65"] == ("latency", "Snapdragon 835")
+    assert normalized(TNN).quarantine.height == 0
+
+
+# FlagPerf's training/nvidia/resnet50-pytorch/README.md (in Chinese): a table of the
+# metrics' names and the abbreviations the results table is headed with.
+FLAGPERF = """### 运行情况
+
+* 通用指标
+
+| 指标名称       | 指标值                  | 特殊说明                                    |
+| -------------- | ----------------------- | ------------------------------------------- |
+| 任务类别       | 图像分类                |                                             |
+| 模型           | resnet50                |                                             |
+| 总吞吐量       | p_whole,见“性能指标”    | 实际训练图片数除以总时间(performance_whole) |
+| 训练吞吐量     | p_train,见“性能指标”    | 不包含每个epoch末尾的评估部分耗时           |
+| **计算吞吐量** | **p_core,见“性能指标”** | 不包含数据IO部分的耗时(p3>p2>p1)            |
+| 硬件存储使用   | mem,见“性能指标”        | 通常称为“显存”,单位为GiB                    |
+
+* 性能指标
+
+| 配置                | precision | fix_hp        | p_whole | p_train | p_core | mem       |
+| ------------------- | --------- | ------------- | ------- | ------- | ------ | --------- |
+| A100单机8卡（1x8）  | fp32      | /             | 4475    | 4586    | 4659   | 5.8/40.0  |
+| A100单机8卡（1x8）  | amp       | bs=512,lr=0.2 | 7544    | 7901    | 9567   | 28.6/40.0 |
+"""
+
+
+def test_a_table_of_definitions_names_the_metrics_of_another_table_s_abbreviations():
+    values = normalized(FLAGPERF).measurements
+    read = dict(
+        values.filter(pl.col("row_number") == 1)
+        .select("column_name", "metric")
+        .iter_rows()
+    )
+    assert read["p_whole"] == read["p_train"] == read["p_core"] == "throughput"
+    p_core = values.filter((pl.col("column_name") == "p_core") & (pl.col("row_number") == 1))
+    assert p_core.select("value", "accelerator", "accelerator_count").row(0) == (4659.0, "A100", 8)
+
+
+# OpenCV Zoo's models/object_detection_nanodet/README.md: two tables side by side, each a
+# Markdown table inside a cell of an HTML layout table.
+NANODET = """## Model metrics:
+
+<table>
+<tr><th>Average Precision </th><th>Average Recall</th></tr>
+<tr><td>
+
+|  area  |  IoU  |  Average Precision(AP)  |
+|:-------|:------|:------------------------|
+|  all  |  0.50:0.95  |  0.304  |
+|  all  |  0.50  |  0.459  |
+
+ </td><td>
+
+  area  |  IoU  |  Average Recall  |
+|:-------|:------|:----------------|
+|  all  |  0.50:0.95  |  0.278  |
+|  small  |  0.50:0.95  |  0.198  |
+</td></tr> </table>
+"""
+
+
+def test_pipe_tables_in_the_cells_of_a_layout_table_are_tables_of_their_own():
+    values = normalized(NANODET).measurements
+    by_column = {
+        column: sorted(found)
+        for column, found in values.group_by("column_name")
+        .agg(pl.col("value"))
+        .iter_rows()
+    }
+    assert by_column["Average Precision(AP)"] == [0.304, 0.459]
+    assert by_column["Average Recall"] == [0.198, 0.278]
+
+
+def test_a_range_is_no_value_and_a_part_of_a_whole_keeps_the_whole_as_its_remark():
+    assert read_cell("0.50:0.95").problem == "range_value"
+    assert read_cell("25.4%-50.6%").problem == "range_value"
+    assert read_cell("198\u2013202 GiB").problem == "range_value"
+    used = read_cell("76/80").values[0]
+    assert (used.number, used.unit, used.qualifier) == (76.0, None, "of 80")
+    assert read_cell("1:30").values[0].seconds == 90.0  # a clock reading is no range
