@@ -87,9 +87,7 @@ FLAGPERF = """### 运行情况
 def test_a_table_of_definitions_names_the_metrics_of_another_table_s_abbreviations():
     values = normalized(FLAGPERF).measurements
     read = dict(
-        values.filter(pl.col("row_number") == 1)
-        .select("column_name", "metric")
-        .iter_rows()
+        values.filter(pl.col("row_number") == 1).select("column_name", "metric").iter_rows()
     )
     assert read["p_whole"] == read["p_train"] == read["p_core"] == "throughput"
     p_core = values.filter((pl.col("column_name") == "p_core") & (pl.col("row_number") == 1))
@@ -123,9 +121,7 @@ def test_pipe_tables_in_the_cells_of_a_layout_table_are_tables_of_their_own():
     values = normalized(NANODET).measurements
     by_column = {
         column: sorted(found)
-        for column, found in values.group_by("column_name")
-        .agg(pl.col("value"))
-        .iter_rows()
+        for column, found in values.group_by("column_name").agg(pl.col("value")).iter_rows()
     }
     assert by_column["Average Precision(AP)"] == [0.304, 0.459]
     assert by_column["Average Recall"] == [0.198, 0.278]
