@@ -596,7 +596,14 @@ def _values(
     )
     if results.height == 0:
         return ChunkReading(None, [])
-    results = results.join(rows, on=_ROW, how="left")
+    results = results.join(rows, on=_ROW, how="left").with_columns(
+        # a setting's value heading the column ("8" under "Batch size") where the row states none
+        pl.coalesce("batch_size", "hs_batch").alias("batch_size"),
+        pl.coalesce("batch_size_number", "hs_batch_number").alias("batch_size_number"),
+        pl.concat_str("settings", "hs_settings", separator="; ", ignore_nulls=True)
+        .replace("", None)
+        .alias("settings"),
+    )
     found = sections(cells)
     if found is not None:
         results = results.join(found, on=_ROW, how="left")

@@ -11,8 +11,10 @@ from perfledger.schemas.context_labels import device_class, precision_of_part
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.platform_mentions import PlatformMention
 from perfledger.schemas.row_labels import (
+    CONTRIBUTION_SCHEMA,
     PLATFORM_FIELDS,
     UNIT_FIELDS,
+    contribution,
     model_of,
     platform_fields,
     precision_fields,
@@ -67,6 +69,9 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "k_family": pl.String,
     "k_workload": pl.String,
     "k_workload_source": pl.String,
+    "hs_batch": pl.String,
+    "hs_batch_number": pl.Float64,
+    "hs_settings": pl.String,
 }
 
 
@@ -146,6 +151,24 @@ def result_record(
         subject.family,
         subject.workload,
         subject.workload_source,
+        *_header_setting(column, plan, mappings),
+    )
+
+
+_SAID = {name: index for index, name in enumerate(CONTRIBUTION_SCHEMA)}
+
+
+def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings) -> tuple:
+    """(batch size, its number, settings) a column headed by a value of the table's corner
+    setting states ("8" under "Batch size"), read as a row's cell of that setting would be."""
+    corner = plan.corner_setting
+    if corner is None or not column.reading.is_number:
+        return (None, None, None)
+    said = contribution(corner, column.reading.text, mappings)
+    return (
+        said[_SAID["batch_size"]],
+        said[_SAID["batch_size_number"]],
+        said[_SAID["settings"]],
     )
 
 

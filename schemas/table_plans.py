@@ -20,7 +20,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.table_context import TableContext
-from perfledger.schemas.units import unit_named
+from perfledger.schemas.units import metric_of_unit, unit_named
 
 # Metrics that compare the other columns' values rather than measure ("Improvement", "delta").
 COMPARISONS = ("speedup", "scaling_efficiency", "other")
@@ -70,6 +70,9 @@ class TablePlan:
     header_states_precision: bool
     table_workload: str | None  # what the table's metrics imply: training or inference
     named_rows: dict[str, str] = field(default_factory=dict)  # row names the page defines
+    # The setting the top-left header names when the result columns are headed by its
+    # values ("Batch size | 1 | 8 | 32"): each column's number is that setting's value.
+    corner_setting: HeaderReading | None = None
 
     @property
     def note(self) -> str | None:
@@ -109,10 +112,14 @@ def transposed(
     number."""
     if any(names_base_metric(header_reading(text, mappings)) for text in headers[1:]):
         return False
+    # A row of a figure derived from the others ("Speedup" under "FP16" and "TinyChat")
+    # compares the rows above it: it makes no column of metrics.
     metric_rows = sum(
         1
         for text, numeric in zip(first_cells, numeric_rows, strict=True)
-        if numeric and header_reading(text, mappings).kind == "metric"
+        if numeric
+        and header_reading(text, mappings).kind == "metric"
+        and names_base_metric(header_reading(text, mappings))
     )
     return metric_rows >= 1 and metric_rows * 3 >= len(first_cells)
 
@@ -145,10 +152,15 @@ def plan_table(
         for index, (reading, stats) in enumerate(zip(readings, shape.stats, strict=True))
     ]
     columns = _with_stub(columns, shape.stats)
+    corner_setting = _corner_setting(columns)
+    if corner_setting is not None:  # its cells label the rows: "TensorRT" is no batch size
+        columns[0] = replace(
+            columns[0], role="label", reading=HeaderReading(corner_setting.text, "label", None)
+        )
     found = context_labels(context, mappings)
     if _property_table(columns) and "metric" not in found:
         return None
-    columns = _with_groups(_with_metrics(columns, readings, found.get("metric")))
+    columns = _with_groups(_with_metrics(columns, readings, _context_metric(found)))
     results = [column for column in columns if column.role == "result"]
     if not results:
         return None
@@ -173,7 +185,29 @@ def plan_table(
             else None
         ),
         named_rows=context.named_rows,
+        corner_setting=corner_setting,
     )
+
+
+def _context_metric(found: dict[str, Found]) -> Found | None:
+    """The metric the table's context names, else the one the unit it states measures
+    ("ResNet-50 on A100 (images/s)": a throughput)."""
+    metric = found.get("metric")
+    unit = found.get("unit")
+    if metric is not None or unit is None:
+        return metric
+    named = metric_of_unit(unit.value)
+    return Found(named, unit.source) if named is not None else None
+
+
+def _corner_setting(columns: list[ColumnPlan]) -> HeaderReading | None:
+    """The top-left header's setting when most result columns are headed by a number: the
+    header row then lists that setting's values ("Seq Len | 256 | 512 | 1024")."""
+    if not columns or columns[0].role != "config" or columns[0].reading.role is None:
+        return None
+    results = [column for column in columns[1:] if column.role == "result"]
+    numbered = sum(1 for column in results if column.reading.is_number)
+    return columns[0].reading if results and numbered * 2 > len(results) else None
 
 
 def _with_legend(

@@ -29,7 +29,7 @@ _UNIT_AFTER_COMMA_CHARS = 16
 _STATED_ALONE = ("duration", "rate")  # "x" or "%" after a comma is too often a setting's
 _BRACKETED = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
 _IN_UNIT = re.compile(
-    r"(?:(?:^|\s)in\s+|单位\s*[:为是]?\s*)"
+    r"(?:(?:^|\s)in\s+|(?:^|[\s(\[])(?i:units?)\s*[:=]\s*|单位\s*[:为是]?\s*)"
     r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})"
 )
 _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
@@ -297,7 +297,7 @@ def _bracketed_unit(inside: str) -> Unit | None:
     if unit is not None:
         return unit
     for part in re.split(r"[,;]", inside):
-        part = re.sub(r"^\s*(?:in|per)\s+", "", part.strip(), flags=re.I)
+        part = re.sub(r"^\s*(?:in\s+|per\s+|units?\s*[:=]\s*)", "", part.strip(), flags=re.I)
         if part and not _SETTING.match(part):
             unit = unit_named(part)
             if unit is not None:

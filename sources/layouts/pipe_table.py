@@ -83,6 +83,9 @@ _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*+:?[ \t]*$")
 _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?")
+# A line ending with a colon introduces what follows ("TTFT of Llama-3-8B (Unit: ms):"): it
+# is the next table's caption, no footnote of the table above.
+_INTRODUCES = re.compile(r"[:\uff1a]\s*$")
 _BULLET = re.compile(r"^[ \t]*[-+*][ \t]+")
 _LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
@@ -134,6 +137,7 @@ def _note_lines(lines: list[str], table: PipeTable, hidden: set[int]) -> list[in
         and not _ATX.match(lines[index])
         and not starts_table(lines, index, hidden)
         and looks_like_note(render_inline(_BULLET.sub("", lines[index], count=1)))
+        and not _INTRODUCES.search(lines[index])
     ):
         found.append(index)
         index += 1

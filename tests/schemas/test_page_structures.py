@@ -134,3 +134,53 @@ def test_a_range_is_no_value_and_a_part_of_a_whole_keeps_the_whole_as_its_remark
     used = read_cell("76/80").values[0]
     assert (used.number, used.unit, used.qualifier) == (76.0, None, "of 80")
     assert read_cell("1:30").values[0].seconds == 90.0  # a clock reading is no range
+
+
+# MIT HAN Lab's TinyChat README (llm-awq): values of a setting head the columns, the row of
+# a derived figure compares the rows above it, and the caption states the unit.
+TINYCHAT = """#### RTX 4090 Results
+
+Time-To-First-Token (TTFT) of Llama-3-8B (Unit: Seconds):
+
+| Seq Len     | 256	    | 512     | 1024	|
+| ----------- |:-------:|:-------:|:-------:|
+| FP16        | 0.031   | 0.055   | 0.109   |
+| TinyChat    | 0.021   | 0.033   | 0.064   |
+| Speedup     | 1.52x   | 1.68x   | 1.69x   |
+
+Time-To-First-Token (TTFT) of Llama-3-8B (Unit: ms):
+
+| History length            | 16    | 32    |
+|---------------------------|:-----:|:-----:|
+| FP16                      | 21.49 | 21.38 |
+| Speedup                   | 1.54x | 1.54x |
+"""
+
+
+def test_numbers_heading_the_columns_are_values_of_the_corner_s_setting():
+    values = normalized(TINYCHAT).measurements.filter(pl.col("table_index") == 0)
+    found = {
+        (row["row_label"], row["column_name"]): (row["metric"], row["value"], row["settings"])
+        for row in values.iter_rows(named=True)
+    }
+    assert found[("FP16", "256")] == ("latency", 31.0, "Seq Len=256")  # 0.031 s
+    assert found[("TinyChat", "1024")] == ("latency", 64.0, "Seq Len=1024")
+    assert found[("Speedup", "512")] == ("speedup", 1.68, "Seq Len=512")
+    batch = normalized(
+        "## ResNet-50 on A100 (images/s)\n\n| Batch size | 1 | 8 |\n|---|---|---|\n"
+        "| TensorRT | 500 | 2000 |\n"
+    ).measurements
+    assert dict(batch.select("column_name", "batch_size_number").iter_rows()) == {
+        "1": 1.0,
+        "8": 8.0,
+    }
+
+
+def test_a_unit_stated_as_unit_colon_in_a_caption_is_the_table_s_unit():
+    document = normalized(TINYCHAT)
+    history = document.measurements.filter(pl.col("table_index") == 1)
+    assert history.filter(pl.col("metric") == "latency").get_column("value").to_list() == [
+        21.49,
+        21.38,
+    ]
+    assert document.quarantine.height == 0
