@@ -262,6 +262,9 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     text = _APPROX.sub("", text)
     if _BOUND.match(text.lower()) and _NUMBER.match(_BOUND.sub("", text.lower())):
         return CellReading(problem="bound_value")
+    times_first = _TIMES_FIRST.match(text)
+    if times_first is not None:  # "x3.04", "×1.8": a multiple written sign first
+        text = f"{times_first.group(1)}x"
     duration = _duration_seconds(text.lower())
     if duration is not None:
         return CellReading(
@@ -355,6 +358,8 @@ def _with_unit_and_spread(
     return CellReading((value,), None, evidence)
 
 
+# "x86", "x64" name instruction sets, not multiples
+_TIMES_FIRST = re.compile(r"^\s*[xX\u00d7]\s?(?!(?:86|64)\s*$)(\d+(?:[.,]\d+)?)\s*$")
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".
 _RANGE_END = re.compile(r"^\s*%?\s*(?:[-\u2013\u2014~:]|to)\s*\d")
 # A number followed by the whole it is part of: "76/80", "5.8/40.0 GiB", "3 / 5".

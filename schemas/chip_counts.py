@@ -55,8 +55,12 @@ _FAMILY_NOUNS = (
     r"|systems|servers|instances|nodes|platforms|products|families|series"
 )
 
-# "8x", "8 ×", "2 * " (a short number: "2021 * " is a year before a Markdown bullet)
-_COUNT_BEFORE = re.compile(r"(?:" + COUNT + r" ?(?:x|×)|(?<![0-9])(\d{1,3}) ?\*) ?$")
+# "8x", "8 ×", "8x80GB " (a count and each chip's memory), "2 * " (a short number: "2021 * "
+# is a year before a Markdown bullet)
+_MEMORY = r"(?: ?\d{1,4} ?gb?)"
+_COUNT_BEFORE = re.compile(
+    r"(?:(?<![x×\d])" + COUNT + r" ?(?:x|×)" + _MEMORY + r"?|(?<![0-9])(\d{1,3}) ?\*) ?$"
+)
 # A machine's chips described per node ("Intra node: 8xA100", "each node: 8x H100"): the
 # run's count is that times its nodes, which the text must state.
 _PER_NODE_BEFORE = re.compile(
@@ -91,7 +95,9 @@ _SOCKETS_AFTER = re.compile(r"^[^()]{0,40}\(" + COUNT + r" ?(?:sockets?|s)\)")
 COUNT_ONLY = re.compile(
     r"(?<![a-z0-9.])"
     + COUNT
-    + r" ?(?:x )?(?:"
+    + r" ?(?:x"
+    + _MEMORY
+    + r"? )?(?:"
     + CHIP_NOUNS
     + r")(?![a-z0-9])|(?<![0-9])"
     + _CJK_COUNT

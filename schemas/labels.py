@@ -236,3 +236,18 @@ def platform_rule(label: str) -> tuple[str, str, str, int] | None:
             continue
         return (values["vendor"], _expand(values["system"], match), values["accelerator"], count)
     return None
+
+
+# A batch size stated beside other labels: "Gaudi2 (BS=32)", "A100, batch=64", "RN50 BS256".
+_STATED_BATCH = re.compile(
+    r"(?<![a-z0-9])(?:bs|batch(?:[ _-]?size)?|micro[ _-]?batch(?:[ _-]?size)?)"
+    r"(?: ?[=:] ?| ?(?=\d))(\d{1,6}(?:/\d{1,6})*)(?![\d.])"
+)
+
+
+def stated_batch(text: str | None) -> str | None:
+    """The batch size a label states among other words, as written ("32", "4/8"), or None."""
+    if not text or not ("bs" in text.lower() or "batch" in text.lower()):
+        return None
+    match = _STATED_BATCH.search(text.lower())
+    return match.group(1) if match else None

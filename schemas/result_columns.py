@@ -9,11 +9,13 @@ import polars as pl
 from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.context_labels import device_class, precision_of_part
 from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.labels import stated_batch
 from perfledger.schemas.platform_mentions import PlatformMention
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
     PLATFORM_FIELDS,
     UNIT_FIELDS,
+    batch_number,
     contribution,
     model_of,
     platform_fields,
@@ -160,10 +162,12 @@ _SAID = {name: index for index, name in enumerate(CONTRIBUTION_SCHEMA)}
 
 def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings) -> tuple:
     """(batch size, its number, settings) a column headed by a value of the table's corner
-    setting states ("8" under "Batch size"), read as a row's cell of that setting would be."""
+    setting states ("8" under "Batch size"), read as a row's cell of that setting would be;
+    else the batch size its header states among other words ("Gaudi2 (BS=32)")."""
     corner = plan.corner_setting
     if corner is None or not column.reading.is_number:
-        return (None, None, None)
+        batch = stated_batch(column.reading.text)  # "Gaudi2 (BS=32)"
+        return (batch, batch_number(batch), None) if batch is not None else (None, None, None)
     said = contribution(corner, column.reading.text, mappings)
     return (
         said[_SAID["batch_size"]],

@@ -27,6 +27,7 @@ from perfledger.schemas.labels import (
     model_name,
     platform_rule,
     sdk_parts,
+    stated_batch,
     workload_phase,
 )
 from perfledger.schemas.platform_mentions import (
@@ -154,6 +155,10 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
             _label_cell(text, reading, cell, mappings)
     free_platform, free_count, free_precision = _free_labels(tuple(cell.free))
     dims = cell.dims
+    if not dims.get("batch_size") and reading.role != "batch_size":
+        batch = stated_batch(text)  # "A100 (BS=32)": the row's batch size among its labels
+        if batch is not None:
+            dims = {**dims, "batch_size": batch}
     model = dims.get("model")
     canonical, item = _model(model, mappings)
     variant_workload, phase = workload_phase(dims.get("variant"))
@@ -170,7 +175,7 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
         framework_name(framework) if framework else None,
         sdk,
         prerelease,
-        _batch_number(dims.get("batch_size")),
+        batch_number(dims.get("batch_size")),
         *platform_fields(cell.platform[0] if cell.platform else None),
         cell.platform[1] if cell.platform else None,
         cell.unknown_device or None,
@@ -365,7 +370,7 @@ def model_of(model: str | None, mappings: LabelMappings) -> tuple[str | None, st
     return _model(model, mappings)
 
 
-def _batch_number(batch: str | None) -> float | None:
+def batch_number(batch: str | None) -> float | None:
     if not batch:
         return None
     reading = read_cell(batch)

@@ -157,6 +157,8 @@ def plan_table(
         columns[0] = replace(
             columns[0], role="label", reading=HeaderReading(corner_setting.text, "label", None)
         )
+    if not any(column.role == "result" for column in columns):
+        return None  # what its context says would label nothing
     found = context_labels(context, mappings)
     if _property_table(columns) and "metric" not in found:
         return None
@@ -191,13 +193,19 @@ def plan_table(
 
 def _context_metric(found: dict[str, Found]) -> Found | None:
     """The metric the table's context names, else the one the unit it states measures
-    ("ResNet-50 on A100 (images/s)": a throughput)."""
+    ("ResNet-50 on A100 (images/s)": a throughput); a throughput stated in a unit of time
+    is the time each item takes."""
     metric = found.get("metric")
     unit = found.get("unit")
-    if metric is not None or unit is None:
+    if unit is None:
         return metric
     named = metric_of_unit(unit.value)
-    return Found(named, unit.source) if named is not None else None
+    if metric is None:
+        return Found(named, unit.source) if named is not None else None
+    if metric.value == "throughput" and named == "latency" and unit.source == metric.source:
+        # "the throughput in msecs": a time per token or per image, whatever it is called
+        return Found(named, metric.source)
+    return metric
 
 
 def _corner_setting(columns: list[ColumnPlan]) -> HeaderReading | None:
@@ -283,6 +291,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     # No role: a column of numbers is a result whose metric the table states elsewhere; the
     # first column, or a column of words, labels the rows.
     if index > 0 and stats.filled and stats.numeric * 2 >= stats.filled:
+        return "result"
+    if index > 0 and reading.is_number and not stats.filled:
+        # A column headed by a value of the table's axis ("512" batch) holding only "oom"
+        # or nothing: no value was published there, which its cells say, not its rows' names.
         return "result"
     return "label"
 

@@ -33,6 +33,7 @@ _IN_UNIT = re.compile(
     r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})"
 )
 _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
+_ROUND_AMOUNT = re.compile(r"^10*$")  # 1, 10, 100, 1000: the amounts units are written per
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
 _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
 _MAX_WINDOW = 7  # tokens of a unit written out in a header: "k tokens / s / GPU" is five
@@ -134,6 +135,8 @@ def _amount(part: str) -> tuple[float, _Word] | None:
             scale_word = _word("scale", number.group("scale")) if number.group("scale") else None
             if number.group("scale") and scale_word is None:
                 return None
+            if not _ROUND_AMOUNT.match(number.group("amount")):
+                return None  # "1835.8 samples/s" is a figure, "1B tokens" a unit's amount
             amount = float(number.group("amount")) * (scale_word.factor if scale_word else 1.0)
             word = _word("quantity", rest)
             return (amount, word) if word is not None and amount > 0 else None

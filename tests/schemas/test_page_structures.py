@@ -184,3 +184,51 @@ def test_a_unit_stated_as_unit_colon_in_a_caption_is_the_table_s_unit():
         21.38,
     ]
     assert document.quarantine.height == 0
+
+
+# Hugging Face's blog, "Faster Training and Inference: Habana Gaudi2 vs Nvidia A100 80GB":
+# systems as columns with their batch sizes, speedups written sign first.
+GAUDI2 = """### Pre-Training BERT
+
+|   | First-gen Gaudi (BS=32) | Gaudi2 (BS=32) | Gaudi2 (BS=64) | A100 (BS=32) |
+|:-:|:-----------------------:|:--------------:|:--------------:|:-------:|
+| Throughput (samples/s) | 520.2 | 1580.2 | 1835.8 | 981.6 |
+| Speedup | x1.0 | x3.04 | x3.53 | x1.89 |
+"""
+
+
+def test_a_batch_size_in_a_system_s_header_and_a_speedup_written_sign_first():
+    values = normalized(GAUDI2).measurements
+    found = {
+        (row["column_name"], row["metric"]): (row["value"], row["accelerator"], row["batch_size"])
+        for row in values.iter_rows(named=True)
+    }
+    assert found[("Gaudi2 (BS=64)", "throughput")] == (1835.8, "Gaudi2", "64")
+    assert found[("A100 (BS=32)", "speedup")] == (1.89, "A100", "32")
+    assert read_cell("x86").problem == "unparseable_value"  # an instruction set, no multiple
+
+
+# Hugging Face's blog, "Incredibly Fast BLOOM Inference with DeepSpeed and Accelerate".
+BLOOM = """## Benchmarks
+
+Here is the throughput in msecs on 8x80GB GPUs:
+
+| project      \\ bs |      1 |     8 |   512  |
+| :---------------- | :----- | :---- | :--- |
+| accelerate   bf16 | 230.38 | 31.78 |      |
+| ds-inference int8 |  89.09 | 11.44 | oom  |
+"""
+
+
+def test_a_throughput_in_milliseconds_is_a_time_per_item_on_a_count_with_its_memory():
+    document = normalized(BLOOM)
+    found = {
+        (row["row_label"], row["column_name"]): row
+        for row in document.measurements.iter_rows(named=True)
+    }
+    first = found[("accelerate bf16", "1")]
+    assert (first["metric"], first["value"], first["unit"]) == ("latency", 230.38, "ms")
+    assert (first["accelerator_count"], first["batch_size"]) == (8, "1")
+    # "oom" under "512" is no label of its row: a value not published
+    assert found[("ds-inference int8", "8")]["row_label"] == "ds-inference int8"
+    assert document.quarantine.get_column("check").to_list() == ["placeholder_value"]
