@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import HeaderReading, read_header, role_matches
 from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.table_context import TableContext
@@ -120,8 +122,27 @@ def transposed(
         if numeric
         and header_reading(text, mappings).kind == "metric"
         and names_base_metric(header_reading(text, mappings))
+        and not names_model_configuration(header_reading(text, mappings))
     )
     return metric_rows >= 1 and metric_rows * 3 >= len(first_cells)
+
+
+_JOINERS = re.compile(r"[\s\-\u2013\u2014:,/()]+")
+
+
+@lru_cache(maxsize=16_384)
+def names_model_configuration(reading: HeaderReading) -> bool:
+    """A model's name and a bare metric word ("Llama2 7B - latency", "Llama2 7B throughput"):
+    the name of a configuration the model was deployed in, when the page uses it so."""
+    if reading.kind != "metric" or reading.unit is not None or reading.statistic is not None:
+        return False
+    folded = fold_words(reading.text)
+    rest = folded
+    for start, end, rule in sorted(role_matches(folded), key=lambda found: -found[0]):
+        if rule.kind == "metric":
+            rest = rest[:start] + " " + rest[end:]
+    rest = _JOINERS.sub(" ", rest).strip()
+    return bool(rest) and rest != folded.strip() and known_model(rest)
 
 
 def names_base_metric(reading: HeaderReading) -> bool:
@@ -421,6 +442,7 @@ def _with_metrics(
     context's."""
     corner = _corner(columns)
     corner_metric = Found(corner.role, "column") if corner is not None else None
+    configured = _configuration_columns(columns) if context_metric is not None else set()
     planned: list[ColumnPlan] = []
     annotation: ColumnPlan | None = None
     last_metric: Found | None = None
@@ -433,7 +455,9 @@ def _with_metrics(
             planned.append(column)
             continue
         reading = column.reading
-        if reading.kind == "metric":
+        if column.column in configured:
+            metric = context_metric  # "Llama2 7B throughput" under "Encoding time": a name
+        elif reading.kind == "metric":
             metric = Found(reading.role, "column")
         elif reading.kind == "statistic" and last_metric is not None:
             metric = last_metric
@@ -467,6 +491,21 @@ def _with_metrics(
 
 
 _GROUP_WORD = re.compile(r"^[A-Za-z]{4,}(?=\s)")
+
+
+def _configuration_columns(columns: list[ColumnPlan]) -> set[int]:
+    """The result columns headed by a model's name and a bare metric word, where those words
+    differ from column to column ("Llama2 7B latency | Llama2 7B throughput | Llama2 13B
+    latency"): names of the model's configurations, whose values are of the metric the
+    table's caption or heading names."""
+    named = [
+        column
+        for column in columns
+        if column.role == "result" and names_model_configuration(column.reading)
+    ]
+    if len({column.reading.role for column in named}) < 2:
+        return set()
+    return {column.column for column in named}
 
 
 def _with_groups(columns: list[ColumnPlan]) -> list[ColumnPlan]:

@@ -232,3 +232,44 @@ def test_a_throughput_in_milliseconds_is_a_time_per_item_on_a_count_with_its_mem
     # "oom" under "512" is no label of its row: a value not published
     assert found[("ds-inference int8", "8")]["row_label"] == "ds-inference int8"
     assert document.quarantine.get_column("check").to_list() == ["placeholder_value"]
+
+
+# Hugging Face's blog, "Make your llama generation time fly with AWS Inferentia2": the
+# columns are configurations named after a model and the metric they favour; the heading
+# names what every column measures.
+INFERENTIA = """## Benchmarks
+
+| Model type              | num cores | batch_size | Hugging Face Hub model                 |
+|-------------------------|-----------|------------|----------------------------------------|
+| Llama2 7B - latency     | 24        | 1          |dacorvo/Llama-2-7b-hf-neuron-latency    |
+| Llama2 7B - throughput  | 24        | 4          |dacorvo/Llama-2-7b-hf-neuron-throughput |
+
+### Encoding time
+
+The encoding time is the time in seconds required to process the input tokens and generate the first output token,
+
+It is a very important metric, as it corresponds to the latency directly perceived by the user when streaming generated tokens.
+
+|   input tokens  |   Llama2 7B latency  |   Llama2 7B throughput  |
+|-----------------|----------------------|-------------------------|
+|   256           |   0,5                |   0,9                   |
+
+### Throughput
+
+|   new tokens  |   Llama2 7B latency  |   Llama2 7B throughput  |
+|---------------|----------------------|-------------------------|
+|   256         |   227                |   750                   |
+"""
+
+
+def test_columns_named_after_a_model_s_configurations_measure_what_the_heading_names():
+    document = normalized(INFERENTIA)
+    found = {
+        (row["table_index"], row["column_name"]): (row["metric"], row["value"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert found[(1, "Llama2 7B throughput")] == ("latency", 900.0)  # 0,9 s
+    assert found[(2, "Llama2 7B latency")] == ("throughput", 227.0)
+    # the table of configurations holds settings, no results
+    assert not any(table == 0 for table, _column in found)
+    assert document.quarantine.height == 0
