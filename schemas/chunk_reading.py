@@ -68,6 +68,7 @@ _COMMA_ONLY = (
     r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END
 )
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
+_GROUPED_BLANKS = 1 / 3  # of a label column's cells left blank under the rows of a group
 # The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
 _ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
 
@@ -507,8 +508,10 @@ def _rows(
     mappings: LabelMappings,
 ) -> pl.DataFrame:
     """What each row's label cells, its section row and its table's footnote say of it."""
-    label_cells = cells.filter(pl.col("vrow") > 0).join(
-        label_columns, on=_COLUMN, how="inner", maintain_order="left"
+    label_cells = _continued(
+        cells.filter(pl.col("vrow") > 0).join(
+            label_columns, on=_COLUMN, how="inner", maintain_order="left"
+        )
     )
     pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index("said", offset=0)
     said = pl.DataFrame(
@@ -528,6 +531,27 @@ def _rows(
     rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
     return with_context_labels(rows, plans)
+
+
+def _continued(label_cells: pl.DataFrame) -> pl.DataFrame:
+    """Label cells where a row's leading label cells are blank taken from the row above: a
+    Markdown table, which cannot span rows, leaves "Llama 3.1 70B | FP8 | 8" unwritten under
+    the row that states them, for the rows of the same group. Only the blank cells before
+    the row's first written label are the group's: a blank cell after it is blank; and only
+    in a column that leaves many rows blank so (a sheet's column left blank here and there
+    has cells not given, not a group's)."""
+    if not label_cells.get_column("_blank").any():
+        return label_cells
+    ordered = label_cells.sort([*_TABLE, "vrow", "vcol"], maintain_order=True)
+    leading = (pl.col("_blank").cast(pl.Int8).cum_min().over([*_TABLE, "vrow"]) == 1) & (
+        pl.col("_blank").mean().over([*_TABLE, "vcol"]) >= _GROUPED_BLANKS
+    )
+    above = (
+        pl.when(~pl.col("_blank")).then(pl.col("raw_value")).forward_fill().over([*_TABLE, "vcol"])
+    )
+    return ordered.with_columns(
+        raw_value=pl.when(leading & above.is_not_null()).then(above).otherwise(pl.col("raw_value"))
+    )
 
 
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:

@@ -273,3 +273,33 @@ def test_columns_named_after_a_model_s_configurations_measure_what_the_heading_n
     # the table of configurations holds settings, no results
     assert not any(table == 0 for table, _column in found)
     assert document.quarantine.height == 0
+
+
+# AMD's ROCm vLLM benchmark page (docs/dev-docker/README.md of ROCm/vllm): a Markdown table
+# cannot span rows, so the rows of one model leave its name, precision and TP size blank.
+ROCM = """### Throughput Measurements
+
+| Model | Precision | TP Size | Input | Output | Num Prompts | Max Num Seqs | Throughput (tokens/s) |
+|-------|-----------|---------|-------|--------|-------------|--------------|-----------------------|
+| Llama 3.1 70B (amd/Llama-3.1-70B-Instruct-FP8-KV) | FP8 | 8 | 128 | 2048 | 3200 | 3200 | 13383.3  |
+|       |           |         | 128   | 4096   | 1500        | 1500         | 11203.6               |
+| Llama 3.1 405B (amd/Llama-3.1-405B-Instruct-FP8-KV) | FP8 | 8 | 128 | 2048 | 1500 | 1500 | 3867.7 |
+|       |           |         | 2048  | 2048   | 500         | 500          | 2174.1                |
+
+*TP stands for Tensor Parallelism.*
+
+Supermicro AS-8125GS-TNMR2 with 2x AMD EPYC 9554 Processors, 2.25 TiB RAM, 8x AMD Instinct MI300X (192GiB, 750W) GPUs, Ubuntu 22.04, and amdgpu driver 6.8.5
+"""
+
+
+def test_rows_that_leave_their_group_s_labels_blank_take_them_from_the_row_above():
+    document = normalized(ROCM)
+    found = {
+        row["value"]: (row["model_canonical"], row["precision"], row["accelerator_count"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert found[11203.6] == ("Llama 3.1 70B", "FP8", 8)  # "8x AMD Instinct MI300X"
+    assert found[2174.1] == ("Llama 3.1 405B", "FP8", 8)
+    # "Input", "Output" and "Max Num Seqs" are settings of the run, not throughputs
+    assert sorted(found) == [2174.1, 3867.7, 11203.6, 13383.3]
+    assert document.quarantine.height == 0
