@@ -68,7 +68,6 @@ _COMMA_ONLY = (
     r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END
 )
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
-_GROUPED_BLANKS = 1 / 3  # of a label column's cells left blank under the rows of a group
 # The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
 _ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
 
@@ -536,21 +535,27 @@ def _rows(
 def _continued(label_cells: pl.DataFrame) -> pl.DataFrame:
     """Label cells where a row's leading label cells are blank taken from the row above: a
     Markdown table, which cannot span rows, leaves "Llama 3.1 70B | FP8 | 8" unwritten under
-    the row that states them, for the rows of the same group. Only the blank cells before
-    the row's first written label are the group's: a blank cell after it is blank; and only
-    in a column that leaves many rows blank so (a sheet's column left blank here and there
-    has cells not given, not a group's)."""
+    the row that states them, for the rows of the same group. A row continues a group when
+    its first label cell is blank and that column writes no label twice (a column that
+    repeats "Object Detection" on row after row means a blank cell as blank); then each of
+    its blank cells before its first written label is the group's, and a blank cell after it
+    is blank. Not in a table read turned around, whose first column was its header."""
     if not label_cells.get_column("_blank").any():
         return label_cells
     ordered = label_cells.sort([*_TABLE, "vrow", "vcol"], maintain_order=True)
-    leading = (pl.col("_blank").cast(pl.Int8).cum_min().over([*_TABLE, "vrow"]) == 1) & (
-        pl.col("_blank").mean().over([*_TABLE, "vcol"]) >= _GROUPED_BLANKS
-    )
-    above = (
-        pl.when(~pl.col("_blank")).then(pl.col("raw_value")).forward_fill().over([*_TABLE, "vcol"])
-    )
+    blank = pl.col("_blank")
+    key = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
+    written = pl.col("raw_value").filter(key & ~blank)
+    groups = (written.n_unique() == written.len()).over(_TABLE) & (
+        pl.col("row_number") == pl.col("vrow")
+    ).all().over(_TABLE)
+    leading = blank.cast(pl.Int8).cum_min().over([*_TABLE, "vrow"]) == 1
+    continues = (key & blank).any().over([*_TABLE, "vrow"])
+    above = pl.when(~blank).then(pl.col("raw_value")).forward_fill().over([*_TABLE, "vcol"])
+    taken = groups & continues & leading & above.is_not_null()
     return ordered.with_columns(
-        raw_value=pl.when(leading & above.is_not_null()).then(above).otherwise(pl.col("raw_value"))
+        raw_value=pl.when(taken).then(above).otherwise(pl.col("raw_value")),
+        _blank=pl.when(taken).then(pl.lit(False)).otherwise(blank),
     )
 
 

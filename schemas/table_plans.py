@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.folding import fold_words
@@ -80,7 +80,7 @@ class TablePlan:
     def note(self) -> str | None:
         return self.shape.note
 
-    @property
+    @cached_property
     def results(self) -> list[ColumnPlan]:
         return [column for column in self.columns if column.role == "result"]
 
