@@ -184,3 +184,53 @@ def test_a_unit_stated_as_unit_colon_in_a_caption_is_the_table_s_unit():
         21.38,
     ]
     assert document.quarantine.height == 0
+
+
+# AXERA-TECH's ax-samples benchmark/Benchmark_AX650N.md: the condition of each run after "@".
+AXERA = """# Benchmark(AX650N)
+
+| Models         | Input Size | Inference Time(ms)@1 Core | FPS@1 Core | Inference Time(ms)@3 Cores | FPS@3 Cores | CMM(MB)@1 Core | CMM(MB)@3 Cores |
+| -------------- | ---------- | ------------------------- | ---------- | -------------------------- | ----------- | -------------- | --------------- |
+| Inceptionv1    | 224        | 1.166                     | 857.63     | 0.495                      | 2020.20     | -              | -               |
+| YOLOv8n        | 640        | 5.126                     | 195.08     | 1.861                      | 537.35      | 6.32           | 3.52            |
+"""  # noqa: E501
+
+
+def test_what_follows_an_at_sign_is_the_run_s_condition_not_the_column_s_role():
+    values = normalized(AXERA).measurements
+    found = {
+        (row["row_label"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in values.iter_rows(named=True)
+    }
+    # "Cores" after "@" is no setting column: its numbers were folded into the row labels
+    assert found[("Inceptionv1 / 224", "FPS@3 Cores")] == ("throughput", 2020.2, "items/s")
+    assert found[("YOLOv8n / 640", "CMM(MB)@3 Cores")] == ("other", 3.52, "MB")
+    assert found[("YOLOv8n / 640", "FPS@1 Core")] == ("throughput", 195.08, "items/s")
+    assert values.height == 10  # and the two "-" set apart as placeholders
+    assert normalized(AXERA).quarantine.get_column("check").to_list() == ["placeholder_value"] * 2
+
+
+# OpenNMT's CTranslate2 README: memory columns beside the throughput.
+CTRANSLATE2 = """#### GPU
+
+| | Tokens per second | Max. GPU memory | Max. CPU memory | BLEU |
+| --- | --- | --- | --- | --- |
+| **OpenNMT-py WMT14 model** | | | | |
+| FasterTransformer 5.3 | 6979.0 | 2402MB | 1131MB | 26.77 |
+| - float16 | 8592.5 | 1360MB | 1135MB | 26.80 |
+
+Executed with CUDA 11 on a [*g5.xlarge*](https://aws.amazon.com/ec2/instance-types/g5/) Amazon EC2 instance equipped with a NVIDIA A10G GPU (driver version: 510.47.03).
+"""  # noqa: E501
+
+
+def test_a_maximum_of_memory_is_a_figure_of_its_own_not_a_gpu_count():
+    document = normalized(CTRANSLATE2)
+    found = {
+        (row["row_label"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    # "GPU" in "Max. GPU memory" read as a column of GPU counts: 2402MB was a row label
+    assert found[("FasterTransformer 5.3", "Max. GPU memory")] == ("other", 2402.0, "MB")
+    assert found[("- float16", "Max. CPU memory")] == ("other", 1135.0, "MB")
+    assert found[("- float16", "Tokens per second")] == ("throughput", 8592.5, "items/s")
+    assert document.quarantine.height == 0
