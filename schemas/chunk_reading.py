@@ -507,8 +507,11 @@ def _rows(
     mappings: LabelMappings,
 ) -> pl.DataFrame:
     """What each row's label cells, its section row and its table's footnote say of it."""
-    label_cells = cells.filter(pl.col("vrow") > 0).join(
-        label_columns, on=_COLUMN, how="inner", maintain_order="left"
+    label_cells = _with_labels_above(
+        cells.filter(pl.col("vrow") > 0).join(
+            label_columns, on=_COLUMN, how="inner", maintain_order="left"
+        ),
+        plans,
     )
     pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index("said", offset=0)
     said = pl.DataFrame(
@@ -528,6 +531,47 @@ def _rows(
     rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
     return with_context_labels(rows, plans)
+
+
+def _with_labels_above(
+    label_cells: pl.DataFrame, plans: dict[tuple[int, int], TablePlan]
+) -> pl.DataFrame:
+    """A blank cell of the first column, where that column labels the rows and writes no
+    label twice, repeats the label above it: Markdown has no rowspan, so pages leave a
+    model's cell empty on its other rows ("| Llama3.1-8B | 1 | 173.80 |" then "| | 8 | 803.11
+    |"). A column that writes a label again on each of its rows ("Object Detection") means
+    a blank cell as blank. Not in a table read turned around, whose first column was its
+    header."""
+    tables = [
+        key for key, plan in plans.items() if plan.columns and plan.columns[0].role == "label"
+    ]
+    if not tables:
+        return label_cells
+    keys = pl.DataFrame(
+        tables, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
+    ).with_columns(_stub=pl.lit(True))
+    first = (
+        (pl.col("vcol") == 0)
+        & (pl.col("row_number") == pl.col("vrow"))
+        & pl.col("_stub").fill_null(False)
+    )
+    written = pl.col("raw_value").filter(first & ~pl.col("_blank"))
+    first = first & (written.n_unique() == written.len()).over(_TABLE)
+    above = (
+        pl.when(first & ~pl.col("_blank"))
+        .then(pl.col("raw_value"))
+        .forward_fill()
+        .over([*_TABLE, "vcol"], order_by="vrow")
+    )
+    taken = first & pl.col("_blank") & above.is_not_null()
+    return (
+        label_cells.join(keys, on=_TABLE, how="left", maintain_order="left")
+        .with_columns(
+            pl.when(taken).then(above).otherwise(pl.col("raw_value")).alias("raw_value"),
+            pl.when(taken).then(pl.lit(False)).otherwise(pl.col("_blank")).alias("_blank"),
+        )
+        .drop("_stub")
+    )
 
 
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:

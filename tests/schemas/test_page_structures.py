@@ -234,3 +234,37 @@ def test_a_maximum_of_memory_is_a_figure_of_its_own_not_a_gpu_count():
     assert found[("- float16", "Max. CPU memory")] == ("other", 1135.0, "MB")
     assert found[("- float16", "Tokens per second")] == ("throughput", 8592.5, "items/s")
     assert document.quarantine.height == 0
+
+
+# NVIDIA TensorRT Model Optimizer's examples/benchmark.md: Markdown has no rowspan, so the
+# model's cell is left empty on its other rows.
+MODELOPT = """| Model | Batch Size | Tokens/sec |
+|:------------:|:----------:|:----------------------:|
+| Llama3.1-8B | 1 | 173.80 |
+| | 8 | 803.11 |
+| Llama3.1-70B | 1 | 45.81 |
+| | 8 | 182.61 |
+"""
+
+# AMD Xilinx's Vitis AI model zoo (an HTML export): each row writes its domain again, so an
+# empty cell in that column is empty.
+WRITTEN_AGAIN = """| Domain | Model | Latency (ms) |
+|---|---|---|
+| Object Detection | SSD MobileNetV2 | 3.75 |
+| Object Detection | YOLOv3 | 10.2 |
+| | SuperPoint | 52.4 |
+"""
+
+
+def test_an_empty_first_cell_repeats_the_label_above_where_the_column_writes_none_twice():
+    found = {
+        row["raw_value"]: (row["model"], row["batch_size"], row["row_label"])
+        for row in normalized(MODELOPT).measurements.iter_rows(named=True)
+    }
+    assert found["803.11"] == ("Llama3.1-8B", "8", "Llama3.1-8B / 8")
+    assert found["182.61"] == ("Llama3.1-70B", "8", "Llama3.1-70B / 8")
+    labels = {
+        row["raw_value"]: row["row_label"]
+        for row in normalized(WRITTEN_AGAIN).measurements.iter_rows(named=True)
+    }
+    assert labels["52.4"] == "SuperPoint"
