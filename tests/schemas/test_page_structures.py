@@ -268,3 +268,32 @@ def test_an_empty_first_cell_repeats_the_label_above_where_the_column_writes_non
         for row in normalized(WRITTEN_AGAIN).measurements.iter_rows(named=True)
     }
     assert labels["52.4"] == "SuperPoint"
+
+
+# turboderp's exllamav2 README: a quantization setting beside the model columns.
+EXLLAMAV2 = """| Model      | Mode         | Size  | grpsz | act | 3090Ti  | 4090        |
+|------------|--------------|-------|-------|-----|---------|-------------|
+| Llama      | GPTQ         | 7B    | 128   | no  | 181 t/s | **205** t/s |
+| OpenLlama  | GPTQ         | 3B    | 128   | yes | 259 t/s | **296** t/s |
+"""
+
+
+def test_a_plural_model_header_holds_models_and_a_group_size_is_a_setting():
+    # a model no catalogue knows loads as published under "Models" (before: no model)
+    axera = """| Models         | Input Size | Inference Time(ms)@3.2T | FPS@3.2T |
+| -------------- | ---------- | ----------------------- | -------- |
+| SqueezeNetv11  | 227        | 0.824                   | 1213.59  |
+| Deit_t         | 224        | 3.350                   | 298.51   |
+"""  # AXERA's Benchmark_AX630C.md
+    models = {
+        row["raw_value"]: row["model"]
+        for row in normalized(axera).measurements.iter_rows(named=True)
+    }
+    assert models["1213.59"] == "SqueezeNetv11"
+    assert models["3.350"] == "Deit_t"
+    document = normalized(EXLLAMAV2)
+    assert document.quarantine.height == 0  # "128" under "grpsz" was an unknown metric
+    settings = {
+        row["raw_value"]: row["settings"] for row in document.measurements.iter_rows(named=True)
+    }
+    assert "grpsz=128" in settings["259 t/s"]
