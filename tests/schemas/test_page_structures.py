@@ -297,3 +297,44 @@ def test_a_plural_model_header_holds_models_and_a_group_size_is_a_setting():
         row["raw_value"]: row["settings"] for row in document.measurements.iter_rows(named=True)
     }
     assert "grpsz=128" in settings["259 t/s"]
+
+
+# ARM's ML-zoo models/object_detection/ssd_mobilenet_v1/tflite_uint8/README.md: a table of
+# the network's facts (a hash, a size, links) beside its accuracy.
+ARM_ZOO = """## Network Information
+| Network Information |  Value         |
+|---------------------|------------------|
+|  Framework          | TensorFlow Lite |
+|  SHA-1 Hash         | 1f9c945db9e32c33e5b91539f756a8fbef636405 |
+|  Size (Bytes)       | 6898880 |
+|  Provenance         | http://download.tensorflow.org/models/object_detection/ssd_mobilenet_v1_quantized_300x300_coco14_sync_2018_07_18.tar.gz |
+|  Paper              | https://arxiv.org/abs/1512.02325 |
+
+## Accuracy
+Dataset: Coco Validation 2017
+
+| Metric | Value |
+|--------|-------|
+| mAP | 0.180 |
+"""  # noqa: E501
+
+# kvcache-ai's ktransformers kt-kernel/README.md: a reference of command-line options.
+KT_OPTIONS = """### KT-Kernel Parameters
+
+| Parameter | Description | Example Value |
+|-----------|-------------|---------------|
+| `--kt-weight-path` | Path to quantized CPU weights | `/path/to/cpu-weights` |
+| `--kt-cpuinfer` | Number of CPU inference threads | `64` (adjust based on CPU cores) |
+| `--kt-threadpool-count` | Number of thread pools | `2` (typically 1-4) |
+"""
+
+
+def test_facts_about_a_network_and_examples_of_options_are_no_results():
+    document = normalized(ARM_ZOO)
+    # the hash was the value 1 in the unit "f9c945db...", the size a score
+    assert document.measurements.select("raw_value", "metric").rows() == [("0.180", "accuracy")]
+    assert document.quarantine.height == 0
+    options = normalized(KT_OPTIONS)
+    assert options.measurements.height == 0 and options.quarantine.height == 0
+    assert read_cell("3e8a9f1").problem == "unparseable_value"  # a commit, not 3e8
+    assert read_cell("1e5").values[0].number == 100_000.0
