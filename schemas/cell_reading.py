@@ -76,6 +76,9 @@ _NAMED = re.compile(
     r"(?P<number>[+-]?\d\S*)$"
 )
 _COMPARED = re.compile(r"^(?:vs\.?|versus|compared (?:to|with)|and)\s+", re.I)
+# A hash or commit id ("1f9c945db9e3...", "3e8a9f1"): hexadecimal digits holding a letter other
+# than "e" (which "1e5" holds as an exponent). Its leading digits are no number.
+_HEX_ID = re.compile(r"^(?=[0-9a-f]*[a-df])(?=[0-9a-f]*\d)[0-9a-f]{7,}$", re.I)
 
 
 class CellValue(NamedTuple):
@@ -258,6 +261,8 @@ def _evidence_of(readings: list[CellReading]) -> str | None:
 
 
 def _read_one(text: str, decimal: str | None) -> CellReading:
+    if _HEX_ID.match(text):
+        return CellReading(problem="unparseable_value")
     approximate = bool(_APPROX.match(text))
     text = _APPROX.sub("", text)
     if _BOUND.match(text.lower()) and _NUMBER.match(_BOUND.sub("", text.lower())):

@@ -196,7 +196,9 @@ def read_header(text: str) -> HeaderReading:
     unit = unit_in_header(cleaned) or _implied_unit(fold_words(cleaned))
     # "TPS/GPU", "Tokens/sec/chip": the device of a per-device unit is no role of the column.
     # "serving (num_prompts=1)": a setting in brackets is the run's, not the column's role.
-    worded = _SETTING_BRACKET.sub(" ", _without_unit(cleaned, unit)).strip()
+    # "FPS@3 Cores", "Inference Time(ms)@3.2T": what follows "@" is the run's condition.
+    worded = _SETTING_BRACKET.sub(" ", _without_unit(cleaned, unit))
+    worded = _RUN_CONDITION.sub(" ", worded).strip() or worded.strip()
     unit = _per_device_figure(unit, worded)
     if unit is not None:  # "Per-GPU TFLOP/s": the device is the unit's, not a role
         worded = _PER_DEVICE.sub(" ", worded).strip()
@@ -281,6 +283,9 @@ _DEVICE_WORD = re.compile(
 
 
 _SETTING_BRACKET = re.compile(r"[(\[][^()\[\]]{0,80}=[^()\[\]]{0,80}[)\]]")
+# A condition after "@" that holds words ("@3 Cores", "@1.2GHz"); "mAP@0.5" and "pass@1" are
+# a metric's own name.
+_RUN_CONDITION = re.compile(r"\s?@\s?\d[^@]*[a-z][^@]*$", re.I)
 _PER_DEVICE_WORD = re.compile(
     r"(?:\s/\s?|\bper[ -])(gpu|chip|card|device|accelerator|node)s?\b", re.I
 )

@@ -275,6 +275,8 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         return "config"
     if kind == "reference":
         return "reference" if stats.numeric else "label"
+    if kind == "text":  # "Description", "Example Value", "Notes": about the row, never a value
+        return "label"
     if kind in ("config", "label"):
         # A header read as a setting or a label that also states what its numbers measure
         # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"): its numbers are results, read with the

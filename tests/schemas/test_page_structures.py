@@ -303,3 +303,157 @@ def test_rows_that_leave_their_group_s_labels_blank_take_them_from_the_row_above
     # "Input", "Output" and "Max Num Seqs" are settings of the run, not throughputs
     assert sorted(found) == [2174.1, 3867.7, 11203.6, 13383.3]
     assert document.quarantine.height == 0
+
+
+# AXERA-TECH's ax-samples benchmark/Benchmark_AX650N.md: the condition of each run after "@".
+AXERA = """# Benchmark(AX650N)
+
+| Models         | Input Size | Inference Time(ms)@1 Core | FPS@1 Core | Inference Time(ms)@3 Cores | FPS@3 Cores | CMM(MB)@1 Core | CMM(MB)@3 Cores |
+| -------------- | ---------- | ------------------------- | ---------- | -------------------------- | ----------- | -------------- | --------------- |
+| Inceptionv1    | 224        | 1.166                     | 857.63     | 0.495                      | 2020.20     | -              | -               |
+| YOLOv8n        | 640        | 5.126                     | 195.08     | 1.861                      | 537.35      | 6.32           | 3.52            |
+"""  # noqa: E501
+
+
+def test_what_follows_an_at_sign_is_the_run_s_condition_not_the_column_s_role():
+    values = normalized(AXERA).measurements
+    found = {
+        (row["row_label"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in values.iter_rows(named=True)
+    }
+    # "Cores" after "@" is no setting column: its numbers were folded into the row labels
+    assert found[("Inceptionv1 / 224", "FPS@3 Cores")] == ("throughput", 2020.2, "items/s")
+    assert found[("YOLOv8n / 640", "CMM(MB)@3 Cores")] == ("other", 3.52, "MB")
+    assert found[("YOLOv8n / 640", "FPS@1 Core")] == ("throughput", 195.08, "items/s")
+    assert values.height == 10  # and the two "-" set apart as placeholders
+    assert normalized(AXERA).quarantine.get_column("check").to_list() == ["placeholder_value"] * 2
+
+
+# OpenNMT's CTranslate2 README: memory columns beside the throughput.
+CTRANSLATE2 = """#### GPU
+
+| | Tokens per second | Max. GPU memory | Max. CPU memory | BLEU |
+| --- | --- | --- | --- | --- |
+| **OpenNMT-py WMT14 model** | | | | |
+| FasterTransformer 5.3 | 6979.0 | 2402MB | 1131MB | 26.77 |
+| - float16 | 8592.5 | 1360MB | 1135MB | 26.80 |
+
+Executed with CUDA 11 on a [*g5.xlarge*](https://aws.amazon.com/ec2/instance-types/g5/) Amazon EC2 instance equipped with a NVIDIA A10G GPU (driver version: 510.47.03).
+"""  # noqa: E501
+
+
+def test_a_maximum_of_memory_is_a_figure_of_its_own_not_a_gpu_count():
+    document = normalized(CTRANSLATE2)
+    found = {
+        (row["row_label"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    # "GPU" in "Max. GPU memory" read as a column of GPU counts: 2402MB was a row label
+    assert found[("FasterTransformer 5.3", "Max. GPU memory")] == ("other", 2402.0, "MB")
+    assert found[("- float16", "Max. CPU memory")] == ("other", 1135.0, "MB")
+    assert found[("- float16", "Tokens per second")] == ("throughput", 8592.5, "items/s")
+    assert document.quarantine.height == 0
+
+
+# NVIDIA TensorRT Model Optimizer's examples/benchmark.md: Markdown has no rowspan, so the
+# model's cell is left empty on its other rows.
+MODELOPT = """| Model | Batch Size | Tokens/sec |
+|:------------:|:----------:|:----------------------:|
+| Llama3.1-8B | 1 | 173.80 |
+| | 8 | 803.11 |
+| Llama3.1-70B | 1 | 45.81 |
+| | 8 | 182.61 |
+"""
+
+# AMD Xilinx's Vitis AI model zoo (an HTML export): each row writes its domain again, so an
+# empty cell in that column is empty.
+WRITTEN_AGAIN = """| Domain | Model | Latency (ms) |
+|---|---|---|
+| Object Detection | SSD MobileNetV2 | 3.75 |
+| Object Detection | YOLOv3 | 10.2 |
+| | SuperPoint | 52.4 |
+"""
+
+
+def test_an_empty_first_cell_repeats_the_label_above_where_the_column_writes_none_twice():
+    found = {
+        row["raw_value"]: (row["model"], row["batch_size"], row["row_label"])
+        for row in normalized(MODELOPT).measurements.iter_rows(named=True)
+    }
+    assert found["803.11"] == ("Llama3.1-8B", "8", "Llama3.1-8B / 8")
+    assert found["182.61"] == ("Llama3.1-70B", "8", "Llama3.1-70B / 8")
+    labels = {
+        row["raw_value"]: row["row_label"]
+        for row in normalized(WRITTEN_AGAIN).measurements.iter_rows(named=True)
+    }
+    assert labels["52.4"] == "SuperPoint"
+
+
+# turboderp's exllamav2 README: a quantization setting beside the model columns.
+EXLLAMAV2 = """| Model      | Mode         | Size  | grpsz | act | 3090Ti  | 4090        |
+|------------|--------------|-------|-------|-----|---------|-------------|
+| Llama      | GPTQ         | 7B    | 128   | no  | 181 t/s | **205** t/s |
+| OpenLlama  | GPTQ         | 3B    | 128   | yes | 259 t/s | **296** t/s |
+"""
+
+
+def test_a_plural_model_header_holds_models_and_a_group_size_is_a_setting():
+    # a model no catalogue knows loads as published under "Models" (before: no model)
+    axera = """| Models         | Input Size | Inference Time(ms)@3.2T | FPS@3.2T |
+| -------------- | ---------- | ----------------------- | -------- |
+| SqueezeNetv11  | 227        | 0.824                   | 1213.59  |
+| Deit_t         | 224        | 3.350                   | 298.51   |
+"""  # AXERA's Benchmark_AX630C.md
+    models = {
+        row["raw_value"]: row["model"]
+        for row in normalized(axera).measurements.iter_rows(named=True)
+    }
+    assert models["1213.59"] == "SqueezeNetv11"
+    assert models["3.350"] == "Deit_t"
+    document = normalized(EXLLAMAV2)
+    assert document.quarantine.height == 0  # "128" under "grpsz" was an unknown metric
+    settings = {
+        row["raw_value"]: row["settings"] for row in document.measurements.iter_rows(named=True)
+    }
+    assert "grpsz=128" in settings["259 t/s"]
+
+
+# ARM's ML-zoo models/object_detection/ssd_mobilenet_v1/tflite_uint8/README.md: a table of
+# the network's facts (a hash, a size, links) beside its accuracy.
+ARM_ZOO = """## Network Information
+| Network Information |  Value         |
+|---------------------|------------------|
+|  Framework          | TensorFlow Lite |
+|  SHA-1 Hash         | 1f9c945db9e32c33e5b91539f756a8fbef636405 |
+|  Size (Bytes)       | 6898880 |
+|  Provenance         | http://download.tensorflow.org/models/object_detection/ssd_mobilenet_v1_quantized_300x300_coco14_sync_2018_07_18.tar.gz |
+|  Paper              | https://arxiv.org/abs/1512.02325 |
+
+## Accuracy
+Dataset: Coco Validation 2017
+
+| Metric | Value |
+|--------|-------|
+| mAP | 0.180 |
+"""  # noqa: E501
+
+# kvcache-ai's ktransformers kt-kernel/README.md: a reference of command-line options.
+KT_OPTIONS = """### KT-Kernel Parameters
+
+| Parameter | Description | Example Value |
+|-----------|-------------|---------------|
+| `--kt-weight-path` | Path to quantized CPU weights | `/path/to/cpu-weights` |
+| `--kt-cpuinfer` | Number of CPU inference threads | `64` (adjust based on CPU cores) |
+| `--kt-threadpool-count` | Number of thread pools | `2` (typically 1-4) |
+"""
+
+
+def test_facts_about_a_network_and_examples_of_options_are_no_results():
+    document = normalized(ARM_ZOO)
+    # the hash was the value 1 in the unit "f9c945db...", the size a score
+    assert document.measurements.select("raw_value", "metric").rows() == [("0.180", "accuracy")]
+    assert document.quarantine.height == 0
+    options = normalized(KT_OPTIONS)
+    assert options.measurements.height == 0 and options.quarantine.height == 0
+    assert read_cell("3e8a9f1").problem == "unparseable_value"  # a commit, not 3e8
+    assert read_cell("1e5").values[0].number == 100_000.0
