@@ -443,7 +443,7 @@ def resolve_by_phrase(
     if found is not None:
         return found, tag, 0.1
     if phrase is None or phrase.kind not in ("pronoun", "first_person", "generic"):
-        vendor, tag, penalty = vendor_subject(sentence, reading, taken)
+        vendor, tag, penalty = vendor_subject(sentence, reading, taken, lex)
         if vendor is not None:
             return vendor, tag, penalty
     found, tag = context_subject(phrase, sentence, start, lex, discourse)

@@ -722,3 +722,18 @@ def test_a_subject_of_words_glued_past_any_name_s_length_is_set_apart():
     result = extract_claims([(1, "".join(words)), (2, " ".join(reversed(words)))])
     assert result.claims.height == 0
     assert result.rejected["check"].to_list() == ["party_too_long"]
+
+
+def test_a_claim_s_subject_is_the_system_that_showcases_it_not_a_baseline_s_vendor() -> None:
+    # Hugging Face's blog, "Faster Training and Inference: Habana Gaudi2 vs Nvidia A100 80GB"
+    sentence = (
+        "Gaudi2 showcases latencies that are x3.65 faster than first-gen Gaudi (4.34s versus "
+        "1.19s) and x2.21 faster than Nvidia A100 (2.63s versus 1.19s)."
+    )
+    claims = extract_claims([(1, sentence)]).claims
+    found = {
+        row["claim_text"]: (row["subject"], row["baseline"], row["ratio"])
+        for row in claims.iter_rows(named=True)
+    }
+    assert found["x3.65 faster"] == ("Gaudi2", "first-gen Gaudi", 3.65)
+    assert found["x2.21 faster"] == ("Gaudi2", "A100", 2.21)
