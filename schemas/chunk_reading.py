@@ -542,7 +542,19 @@ def _continued(label_cells: pl.DataFrame) -> pl.DataFrame:
     is blank. Not in a table read turned around, whose first column was its header."""
     if not label_cells.get_column("_blank").any():
         return label_cells
-    ordered = label_cells.sort([*_TABLE, "vrow", "vcol"], maintain_order=True)
+    firsts = label_cells.group_by(_TABLE).agg(pl.col("vcol").min().alias("_key"))
+    grouped = (
+        label_cells.join(firsts, on=_TABLE)
+        .filter(pl.col("_blank") & (pl.col("vcol") == pl.col("_key")))
+        .select(_TABLE)
+        .unique()
+    )
+    if grouped.height == 0:  # no row of any table leaves its first label blank
+        return label_cells
+    others = label_cells.join(grouped, on=_TABLE, how="anti")
+    ordered = label_cells.join(grouped, on=_TABLE, how="semi").sort(
+        [*_TABLE, "vrow", "vcol"], maintain_order=True
+    )
     blank = pl.col("_blank")
     key = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
     written = pl.col("raw_value").filter(key & ~blank)
@@ -553,10 +565,11 @@ def _continued(label_cells: pl.DataFrame) -> pl.DataFrame:
     continues = (key & blank).any().over([*_TABLE, "vrow"])
     above = pl.when(~blank).then(pl.col("raw_value")).forward_fill().over([*_TABLE, "vcol"])
     taken = groups & continues & leading & above.is_not_null()
-    return ordered.with_columns(
+    continued = ordered.with_columns(
         raw_value=pl.when(taken).then(above).otherwise(pl.col("raw_value")),
         _blank=pl.when(taken).then(pl.lit(False)).otherwise(blank),
     )
+    return pl.concat([others, continued]) if others.height else continued
 
 
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
