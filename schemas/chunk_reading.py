@@ -24,6 +24,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.number_locale import page_mark
 from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_record
 from perfledger.schemas.row_context import with_context_labels
+from perfledger.schemas.row_groups import continued_groups
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
     ROW_KEY,
@@ -507,7 +508,7 @@ def _rows(
     mappings: LabelMappings,
 ) -> pl.DataFrame:
     """What each row's label cells, its section row and its table's footnote say of it."""
-    label_cells = _continued(
+    label_cells = continued_groups(
         cells.filter(pl.col("vrow") > 0).join(
             label_columns, on=_COLUMN, how="inner", maintain_order="left"
         )
@@ -530,46 +531,6 @@ def _rows(
     rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
     return with_context_labels(rows, plans)
-
-
-def _continued(label_cells: pl.DataFrame) -> pl.DataFrame:
-    """Label cells where a row's leading label cells are blank taken from the row above: a
-    Markdown table, which cannot span rows, leaves "Llama 3.1 70B | FP8 | 8" unwritten under
-    the row that states them, for the rows of the same group. A row continues a group when
-    its first label cell is blank and that column writes no label twice (a column that
-    repeats "Object Detection" on row after row means a blank cell as blank); then each of
-    its blank cells before its first written label is the group's, and a blank cell after it
-    is blank. Not in a table read turned around, whose first column was its header."""
-    if not label_cells.get_column("_blank").any():
-        return label_cells
-    firsts = label_cells.group_by(_TABLE).agg(pl.col("vcol").min().alias("_key"))
-    grouped = (
-        label_cells.join(firsts, on=_TABLE)
-        .filter(pl.col("_blank") & (pl.col("vcol") == pl.col("_key")))
-        .select(_TABLE)
-        .unique()
-    )
-    if grouped.height == 0:  # no row of any table leaves its first label blank
-        return label_cells
-    others = label_cells.join(grouped, on=_TABLE, how="anti")
-    ordered = label_cells.join(grouped, on=_TABLE, how="semi").sort(
-        [*_TABLE, "vrow", "vcol"], maintain_order=True
-    )
-    blank = pl.col("_blank")
-    key = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
-    written = pl.col("raw_value").filter(key & ~blank)
-    groups = (written.n_unique() == written.len()).over(_TABLE) & (
-        pl.col("row_number") == pl.col("vrow")
-    ).all().over(_TABLE)
-    leading = blank.cast(pl.Int8).cum_min().over([*_TABLE, "vrow"]) == 1
-    continues = (key & blank).any().over([*_TABLE, "vrow"])
-    above = pl.when(~blank).then(pl.col("raw_value")).forward_fill().over([*_TABLE, "vcol"])
-    taken = groups & continues & leading & above.is_not_null()
-    continued = ordered.with_columns(
-        raw_value=pl.when(taken).then(above).otherwise(pl.col("raw_value")),
-        _blank=pl.when(taken).then(pl.lit(False)).otherwise(blank),
-    )
-    return pl.concat([others, continued]) if others.height else continued
 
 
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:

@@ -1,0 +1,51 @@
+"""Rows of a group whose labels a table writes once: a Markdown table cannot span rows, so
+its rows under "Llama 3.1 70B | FP8 | 8" leave those cells blank (schemas/chunk_reading.py
+reads the label cells this gives back)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from perfledger.schemas.row_labels import TABLE_KEY
+
+_TABLE = TABLE_KEY
+
+
+def continued_groups(label_cells: pl.DataFrame) -> pl.DataFrame:
+    """Label cells where a row's leading label cells are blank taken from the row above: a
+    Markdown table, which cannot span rows, leaves "Llama 3.1 70B | FP8 | 8" unwritten under
+    the row that states them, for the rows of the same group. A row continues a group when
+    its first label cell is blank and that column writes no label twice (a column that
+    repeats "Object Detection" on row after row means a blank cell as blank); then each of
+    its blank cells before its first written label is the group's, and a blank cell after it
+    is blank. Not in a table read turned around, whose first column was its header."""
+    if not label_cells.get_column("_blank").any():
+        return label_cells
+    firsts = label_cells.group_by(_TABLE).agg(pl.col("vcol").min().alias("_key"))
+    grouped = (
+        label_cells.join(firsts, on=_TABLE)
+        .filter(pl.col("_blank") & (pl.col("vcol") == pl.col("_key")))
+        .select(_TABLE)
+        .unique()
+    )
+    if grouped.height == 0:  # no row of any table leaves its first label blank
+        return label_cells
+    others = label_cells.join(grouped, on=_TABLE, how="anti")
+    ordered = label_cells.join(grouped, on=_TABLE, how="semi").sort(
+        [*_TABLE, "vrow", "vcol"], maintain_order=True
+    )
+    blank = pl.col("_blank")
+    key = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
+    written = pl.col("raw_value").filter(key & ~blank)
+    groups = (written.n_unique() == written.len()).over(_TABLE) & (
+        pl.col("row_number") == pl.col("vrow")
+    ).all().over(_TABLE)
+    leading = blank.cast(pl.Int8).cum_min().over([*_TABLE, "vrow"]) == 1
+    continues = (key & blank).any().over([*_TABLE, "vrow"])
+    above = pl.when(~blank).then(pl.col("raw_value")).forward_fill().over([*_TABLE, "vcol"])
+    taken = groups & continues & leading & above.is_not_null()
+    continued = ordered.with_columns(
+        raw_value=pl.when(taken).then(above).otherwise(pl.col("raw_value")),
+        _blank=pl.when(taken).then(pl.lit(False)).otherwise(blank),
+    )
+    return pl.concat([others, continued]) if others.height else continued
