@@ -39,6 +39,7 @@ _MEMO_MODULES = (
     "precisions",
     "row_labels",
     "table_notes",
+    "table_plans",
     "table_subject",
     "units",
     "unknown_chips",
