@@ -34,6 +34,7 @@ _MEMO_MODULES = (
     "header_reading",
     "identities",
     "labels",
+    "legends",
     "model_names",
     "platform_mentions",
     "precisions",
