@@ -457,3 +457,40 @@ def test_facts_about_a_network_and_examples_of_options_are_no_results():
     assert options.measurements.height == 0 and options.quarantine.height == 0
     assert read_cell("3e8a9f1").problem == "unparseable_value"  # a commit, not 3e8
     assert read_cell("1e5").values[0].number == 100_000.0
+
+
+def test_a_degradation_is_a_figure_of_its_own_and_names_no_hardware():
+    # Hailo Model Zoo's public models (RST list-table): "float | Hardware Degradation | FPS"
+    page = """ImageNet
+^^^^^^^^
+
+.. list-table::
+   :header-rows: 1
+
+   * - Network Name
+     - float
+     - Hardware Degradation
+     - FPS (Batch Size=1)
+   * - cas_vit_m
+     - 81.2
+     - 0.3
+     - 47
+"""
+    parsed, layout = parse_document(page.encode(), "text/x-rst")
+    context = DocumentContext(
+        "hailo",
+        "file:///hailo.rst",
+        "0",
+        None,
+        "2026-01-01T00:00:00+00:00",
+        layout,
+        outline=parsed.outline,
+    )
+    document = normalize_documents([(parsed.cells, context)])[0]
+    found = {row["column_name"]: row for row in document.measurements.iter_rows(named=True)}
+    assert (found["Hardware Degradation"]["metric"], found["Hardware Degradation"]["value"]) == (
+        "other",
+        0.3,
+    )
+    fps = found["FPS (Batch Size=1)"]
+    assert (fps["value"], fps["batch_size"], fps["platform"]) == (47.0, "1", None)
