@@ -405,11 +405,12 @@ def _language(context, mappings: LabelMappings) -> str | None:
 
 
 def _shapes(cells: pl.DataFrame) -> list[TableShape]:
+    corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
     headers = (
         cells.filter(pl.col("vrow") == 0)
         .group_by(_TABLE, maintain_order=True)
         .agg(
-            pl.when(pl.col("_corner") if "_corner" in cells.columns else pl.lit(False))
+            pl.when(corner)
             .then(pl.lit(""))
             .otherwise(pl.col("raw_value"))
             .sort_by("vcol")
@@ -417,6 +418,7 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
             pl.col("vcol").sort().alias("vcols"),
             pl.col("table_title").first().alias("title"),
             pl.col("table_note").first().alias("note"),
+            corner.any().alias("turned"),
         )
     )
     body = cells.filter(pl.col("vrow") > 0)
@@ -443,7 +445,7 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
         (d, t, c): ColumnStats(f, n, u, p, m) for d, t, c, f, n, u, p, m in stats.iter_rows()
     }
     shapes = []
-    for document, table, header, vcols, title, note in headers.iter_rows():
+    for document, table, header, vcols, title, note, turned in headers.iter_rows():
         shapes.append(
             TableShape(
                 document,
@@ -452,6 +454,7 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
                 note,
                 tuple(header),
                 tuple(by_column.get((document, table, column), ColumnStats()) for column in vcols),
+                bool(turned),
             )
         )
     return shapes
@@ -632,6 +635,10 @@ def _values(
         pl.concat_str("settings", "hs_settings", separator="; ", ignore_nulls=True)
         .replace("", None)
         .alias("settings"),
+        # what a turned table's metric row says besides its metric ("Prefill token/s")
+        pl.concat_str("variant", "h_variant", separator=" / ", ignore_nulls=True)
+        .replace("", None)
+        .alias("variant"),
     )
     found = sections(cells)
     if found is not None:
