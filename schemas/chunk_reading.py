@@ -55,6 +55,7 @@ _LANGUAGE_PARAGRAPHS = 200  # of a page's prose read to tell its language
 _TABLE = TABLE_KEY
 _ROW = ROW_KEY
 _COLUMN = [*TABLE_KEY, "vcol"]
+_PUBLISHED_ROW = [*TABLE_KEY, "row_number"]  # a row as published, whichever way it is read
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 _NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
@@ -563,15 +564,16 @@ def _continued(label_cells: pl.DataFrame) -> pl.DataFrame:
 
 
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
-    """What the section row each row stands under says of it (the HTML layout gives a row
-    under a full-width label the title "<heading> — <label>"), per row that has one."""
+    """What the section row each row stands under says of it (the layouts give a row under
+    a full-width label or a bold group row the title "<heading> — <label>"), per published
+    row that has one: in a table read turned around, the section of a metric's row."""
     titles = (
-        cells.filter(pl.col("vrow") > 0)
-        .group_by(_ROW)
+        cells.filter(pl.col("row_number") > 0)
+        .group_by(_PUBLISHED_ROW)
         .agg(pl.col("table_title").first().alias("_row_title"))
     )
     headings = (
-        cells.filter(pl.col("vrow") == 0)
+        cells.filter(pl.col("row_number") == 0)
         .group_by(_TABLE)
         .agg(pl.col("table_title").first().alias("_heading"))
     )
@@ -585,7 +587,7 @@ def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
     found = (
         titles.join(headings, on=_TABLE, how="left")
         .filter(title.is_not_null() & title.ne_missing(heading))
-        .select(*_ROW, section.alias("_section"))
+        .select(*_PUBLISHED_ROW, section.alias("_section"))
     )
     if found.height == 0:
         return None
@@ -642,11 +644,18 @@ def _values(
     )
     found = sections(cells)
     if found is not None:
-        results = results.join(found, on=_ROW, how="left")
+        results = results.join(found, on=_PUBLISHED_ROW, how="left")
     else:
         results = results.with_columns(
             pl.lit(None, dtype=dtype).alias(name) for name, dtype in SECTION_SCHEMA.items()
         )
+    # A section row's variant ("6 experts V0.2.0") goes before what the row says of its own.
+    results = results.with_columns(
+        pl.concat_str("s_variant", "variant", separator=" / ", ignore_nulls=True)
+        .replace("", None)
+        .alias("variant"),
+        pl.coalesce("dataset", "s_dataset").alias("dataset"),
+    )
     results = with_row_metrics(with_annotations(cells, results, mappings), mappings)
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.

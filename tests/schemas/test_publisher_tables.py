@@ -31,3 +31,52 @@ def test_a_turned_table_s_metric_rows_keep_what_they_say_besides_the_metric():
     assert found["4.51"] == ("throughput", "Decode", "llama.cpp (8 experts)")
     # the two throughputs of one system no longer share their labels
     assert values.get_column("row_identity").n_unique() == values.height
+
+
+# CTranslate2's README.md: bold rows group the runs by the model translated.
+CT2 = """#### CPU
+
+| | Tokens per second | Max. memory | BLEU |
+| --- | --- | --- | --- |
+| **OpenNMT-tf WMT14 model** | | | |
+| OpenNMT-tf 2.31.0 (with TensorFlow 2.11.0) | 209.2 | 2653MB | 26.93 |
+| **OpenNMT-py WMT14 model** | | | |
+| OpenNMT-py 3.0.4 (with PyTorch 1.13.1) | 275.8 | 2012MB | 26.77 |
+| **OPUS-MT model** | | | |
+| Marian 1.11.0 | 344.5 | 7605MB | 27.93 |
+"""
+
+# ktransformers' DeepseekR1_V3_tutorial.md: bold rows group a turned table's metric rows
+# by the version and number of experts run.
+KTRANS_V021 = """### V0.2.1
+
+| Prompt length  | 1K     | 2K     |
+| -------------- | ------ | ------ |
+| **6 experts V0.2.0** |  |  |
+| Prefill token/s      | 105 | 102 |
+| decode token/s       | 15.4 | 14.2 |
+| **6 experts V0.2.1** |  |  |
+| Prefill token/s      | 111 | 112.5 |
+| decode token/s       | 15.9 | 15.4 |
+"""
+
+
+def test_a_bold_group_row_names_the_model_of_the_rows_under_it():
+    values = normalized(CT2).measurements
+    found = {
+        row["raw_value"]: (row["model"], row["table_title"]) for row in values.iter_rows(named=True)
+    }
+    assert found["209.2"] == ("OpenNMT-tf WMT14", "CPU \u2014 OpenNMT-tf WMT14 model")
+    assert found["275.8"] == ("OpenNMT-py WMT14", "CPU \u2014 OpenNMT-py WMT14 model")
+    assert found["344.5"][0] == "OPUS-MT"
+    # the group rows are no rows of values
+    assert values.get_column("row_number").max() == 3
+
+
+def test_a_bold_group_row_of_a_turned_table_is_the_variant_of_its_metric_rows():
+    values = normalized(KTRANS_V021).measurements
+    found = {row["raw_value"]: row["variant"] for row in values.iter_rows(named=True)}
+    assert found["105"] == "6 experts V0.2.0 / Prefill"
+    assert found["14.2"] == "6 experts V0.2.0 / decode"
+    assert found["112.5"] == "6 experts V0.2.1 / Prefill"
+    assert found["15.9"] == "6 experts V0.2.1 / decode"
