@@ -5,6 +5,7 @@ in pairs, and a model named in a list of the run's settings."""
 
 from __future__ import annotations
 
+from perfledger.schemas.precisions import read_precision_label
 from tests.schemas.test_page_structures import normalized
 
 # ktransformers' doc/en/DeepseekR1_V3_tutorial.md: the metrics stand in the first column,
@@ -80,3 +81,36 @@ def test_a_bold_group_row_of_a_turned_table_is_the_variant_of_its_metric_rows():
     assert found["14.2"] == "6 experts V0.2.0 / decode"
     assert found["112.5"] == "6 experts V0.2.1 / Prefill"
     assert found["15.9"] == "6 experts V0.2.1 / decode"
+
+
+# CTranslate2's README.md, GPU table: "int8 + float16" is its int8_float16 compute type.
+CT2_GPU = """#### GPU
+
+| | Tokens per second | Max. GPU memory | Max. CPU memory | BLEU |
+| --- | --- | --- | --- | --- |
+| CTranslate2 3.6.0 | 6634.7 | 1261MB | 953MB | 26.77 |
+| - int8 | 8567.2 | 1005MB | 807MB | 26.85 |
+| - float16 | 10990.7 | 941MB | 807MB | 26.77 |
+| - int8 + float16 | 8725.4 | 813MB | 800MB | 26.83 |
+
+#### CPU
+
+| | Tokens per second | Max. memory | BLEU |
+| --- | --- | --- | --- |
+| Marian 1.11.0 | 344.5 | 7605MB | 27.93 |
+| - int16 | 330.2 | 5901MB | 27.65 |
+"""
+
+
+def test_precisions_written_in_pairs_give_weights_and_activations_and_int16_is_one():
+    values = normalized(CT2_GPU).measurements
+    found = {
+        row["raw_value"]: (row["activation_dtype"], row["weight_dtype"])
+        for row in values.iter_rows(named=True)
+    }
+    assert found["8567.2"] == ("int8", "int8")
+    assert found["8725.4"] == ("fp16", "int8")
+    assert found["330.2"] == ("int16", "int16")
+    # TensorRT Model Optimizer's Windows benchmark heads its columns so
+    precision = read_precision_label("INT4 Weight, FP16 Activation")
+    assert (precision.activation, precision.weight) == ("fp16", "int4")
