@@ -56,6 +56,7 @@ _LANGUAGE_PARAGRAPHS = 200  # of a page's prose read to tell its language
 _TABLE = TABLE_KEY
 _ROW = ROW_KEY
 _COLUMN = [*TABLE_KEY, "vcol"]
+_PUBLISHED_ROW = [*TABLE_KEY, "row_number"]  # a row as published, whichever way it is read
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 _NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
@@ -406,11 +407,12 @@ def _language(context, mappings: LabelMappings) -> str | None:
 
 
 def _shapes(cells: pl.DataFrame) -> list[TableShape]:
+    corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
     headers = (
         cells.filter(pl.col("vrow") == 0)
         .group_by(_TABLE, maintain_order=True)
         .agg(
-            pl.when(pl.col("_corner") if "_corner" in cells.columns else pl.lit(False))
+            pl.when(corner)
             .then(pl.lit(""))
             .otherwise(pl.col("raw_value"))
             .sort_by("vcol")
@@ -418,6 +420,7 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
             pl.col("vcol").sort().alias("vcols"),
             pl.col("table_title").first().alias("title"),
             pl.col("table_note").first().alias("note"),
+            corner.any().alias("turned"),
         )
     )
     body = cells.filter(pl.col("vrow") > 0)
@@ -444,7 +447,7 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
         (d, t, c): ColumnStats(f, n, u, p, m) for d, t, c, f, n, u, p, m in stats.iter_rows()
     }
     shapes = []
-    for document, table, header, vcols, title, note in headers.iter_rows():
+    for document, table, header, vcols, title, note, turned in headers.iter_rows():
         shapes.append(
             TableShape(
                 document,
@@ -453,6 +456,7 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
                 note,
                 tuple(header),
                 tuple(by_column.get((document, table, column), ColumnStats()) for column in vcols),
+                bool(turned),
             )
         )
     return shapes
@@ -534,15 +538,16 @@ def _rows(
 
 
 def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
-    """What the section row each row stands under says of it (the HTML layout gives a row
-    under a full-width label the title "<heading> — <label>"), per row that has one."""
+    """What the section row each row stands under says of it (the layouts give a row under
+    a full-width label or a bold group row the title "<heading> — <label>"), per published
+    row that has one: in a table read turned around, the section of a metric's row."""
     titles = (
-        cells.filter(pl.col("vrow") > 0)
-        .group_by(_ROW)
+        cells.filter(pl.col("row_number") > 0)
+        .group_by(_PUBLISHED_ROW)
         .agg(pl.col("table_title").first().alias("_row_title"))
     )
     headings = (
-        cells.filter(pl.col("vrow") == 0)
+        cells.filter(pl.col("row_number") == 0)
         .group_by(_TABLE)
         .agg(pl.col("table_title").first().alias("_heading"))
     )
@@ -556,7 +561,7 @@ def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
     found = (
         titles.join(headings, on=_TABLE, how="left")
         .filter(title.is_not_null() & title.ne_missing(heading))
-        .select(*_ROW, section.alias("_section"))
+        .select(*_PUBLISHED_ROW, section.alias("_section"))
     )
     if found.height == 0:
         return None
@@ -606,14 +611,25 @@ def _values(
         pl.concat_str("settings", "hs_settings", separator="; ", ignore_nulls=True)
         .replace("", None)
         .alias("settings"),
+        # what a turned table's metric row says besides its metric ("Prefill token/s")
+        pl.concat_str("variant", "h_variant", separator=" / ", ignore_nulls=True)
+        .replace("", None)
+        .alias("variant"),
     )
     found = sections(cells)
     if found is not None:
-        results = results.join(found, on=_ROW, how="left")
+        results = results.join(found, on=_PUBLISHED_ROW, how="left")
     else:
         results = results.with_columns(
             pl.lit(None, dtype=dtype).alias(name) for name, dtype in SECTION_SCHEMA.items()
         )
+    # A section row's variant ("6 experts V0.2.0") goes before what the row says of its own.
+    results = results.with_columns(
+        pl.concat_str("s_variant", "variant", separator=" / ", ignore_nulls=True)
+        .replace("", None)
+        .alias("variant"),
+        pl.coalesce("dataset", "s_dataset").alias("dataset"),
+    )
     results = with_row_metrics(with_annotations(cells, results, mappings), mappings)
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.

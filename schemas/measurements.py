@@ -41,6 +41,7 @@ DTYPES = [
     "fp64",
     "int4",
     "int8",
+    "int16",
     "nf4",
     "mixed",
 ]

@@ -124,12 +124,19 @@ def _joined(
     """Adjacent words of one precision made one (`gaps`: the text between each two)."""
     joined: list[tuple[int, int, str | None, str | None]] = []
     for index, span in enumerate(spans):
-        if joined and _TOGETHER.match(gaps[index - 1]):
-            merged = _one_precision(joined[-1], span)
+        gap = gaps[index - 1] if index else ""
+        if joined and gap.strip() == "+":
+            merged = _quantized_pair(joined[-1], span, gap)
+            if merged is not None:
+                joined[-1] = merged
+                continue
+        if joined and _TOGETHER.match(gap):
+            merged = _one_precision(joined[-1], span) or _quantized_pair(joined[-1], span, gap)
             if merged is not None:
                 joined[-1] = merged
                 continue
         joined.append(span)
+    joined = _parts_named(joined, folded)
     result = []
     for start, end, activation, weight in joined:
         if (
@@ -143,6 +150,37 @@ def _joined(
             activation = None  # "int8 weight-only", "weight-only int4": weights alone
         result.append((start, end, activation, weight))
     return result
+
+
+_INTEGER = re.compile(r"u?int\d+$")
+_PART_AFTER = re.compile(r"^[\s_-]{0,2}(weight|activation)s?(?![a-z0-9])")
+
+
+def _quantized_pair(first: tuple, second: tuple, gap: str) -> tuple | None:
+    """An integer dtype joined to a float one ("int8 + float16", "int8_float16"): weights
+    stored as the integer, computed in the float (CTranslate2's compute types)."""
+    if gap.strip() not in ("+", "_") or first[2] != first[3] or second[2] != second[3]:
+        return None
+    integers = [bool(span[2] and _INTEGER.match(span[2])) for span in (first, second)]
+    if integers[0] == integers[1] or None in (first[2], second[2]):
+        return None
+    stored, computed = (first, second) if integers[0] else (second, first)
+    return (first[0], second[1], computed[2], stored[3])
+
+
+def _parts_named(spans: list[tuple], folded: str) -> list[tuple]:
+    """Two precisions each named for its part ("INT4 Weight, FP16 Activation"): one
+    precision, its weights the one and its activations the other."""
+    if len(spans) != 2:
+        return spans
+    parts = [_PART_AFTER.match(folded[span[1] : span[1] + 16]) for span in spans]
+    if parts[0] is None or parts[1] is None:
+        return spans
+    named = {match.group(1): span for match, span in zip(parts, spans, strict=True)}
+    if len(named) != 2:
+        return spans
+    weight, activation = named["weight"], named["activation"]
+    return [(spans[0][0], spans[1][1], activation[2], weight[3])]
 
 
 def _one_precision(first: tuple, second: tuple) -> tuple | None:

@@ -8,6 +8,7 @@ import polars as pl
 
 from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.context_labels import device_class, precision_of_part
+from perfledger.schemas.header_remainder import header_remainder
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import stated_batch
 from perfledger.schemas.platform_mentions import PlatformMention
@@ -74,6 +75,7 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "hs_batch": pl.String,
     "hs_batch_number": pl.Float64,
     "hs_settings": pl.String,
+    "h_variant": pl.String,
 }
 
 
@@ -154,6 +156,9 @@ def result_record(
         subject.workload,
         subject.workload_source,
         *_header_setting(column, plan, mappings),
+        # A turned table's metric row names what it measured beside the metric ("Prefill
+        # token/s", "decode token/s"); a header keeps those words in the value's column name.
+        header_remainder(reading) if plan.shape.turned else None,
     )
 
 

@@ -21,9 +21,11 @@ from perfledger.schemas.chip_counts import count_cell, parallel_count
 from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.folding import clean_text, fold_words
 from perfledger.schemas.header_reading import HeaderReading
+from perfledger.schemas.identities import canonical_dataset
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
     framework_name,
+    known_model,
     model_name,
     platform_rule,
     sdk_parts,
@@ -109,6 +111,11 @@ SECTION_SCHEMA: ColumnTypes = {
     "sq_act": pl.String,
     "sq_wt": pl.String,
     "sp_unknown": pl.Boolean,
+    "s_model": pl.String,
+    "s_model_canonical": pl.String,
+    "s_model_item": pl.String,
+    "s_variant": pl.String,
+    "s_dataset": pl.String,
 }
 
 
@@ -307,17 +314,45 @@ def _free_labels(
 
 
 def section_labels(text: str | None) -> tuple:
-    """What a section row above a row ("8 GPUs", "FP16") says, ordered as SECTION_SCHEMA."""
+    """What a section row above a row ("8 GPUs", "FP16", "OpenNMT-py WMT14 model", "6
+    experts V0.2.0") says, ordered as SECTION_SCHEMA: a model where it names one (a known
+    model, or a name followed by the word "model"), a dataset the vocabulary knows ("GSM8K"),
+    else, where it names no hardware nor precision but a number (a version, a count of
+    experts, a size), the variant of the rows under it. A section of words alone ("Computer
+    Vision", "Speech") names a category of the rows, kept in their table title."""
     platform, count, precision = _free_labels((text,)) if text else (None, None, None)
     unknown = unknown_chip(text, "label") if text and platform is None else None
     if unknown is not None:
         platform, count = unknown, count or unknown
+    model = _section_model(text)
+    canonical, item = _model(model, NO_MAPPINGS)
+    dataset = text if model is None and canonical_dataset(text) is not None else None
+    stated = any(found is not None for found in (platform, count, precision, model, dataset))
     return (
         *platform_fields(platform),
         *_count_fields(count),
         *precision_fields(precision),
         unknown is not None or None,
+        model,
+        canonical,
+        item,
+        text if text and not stated and _DIGIT.search(text) else None,
+        dataset,
     )
+
+
+_DIGIT = re.compile(r"\d")
+_MODEL_NOUN = re.compile(r"\s+models?$", re.I)
+
+
+def _section_model(text: str | None) -> str | None:
+    """The model a section row names: "OpenNMT-py WMT14" of "OpenNMT-py WMT14 model"."""
+    if not text:
+        return None
+    named = _MODEL_NOUN.sub("", text).strip()
+    if named != text.strip() and named and read_hardware(named, "label") is None:
+        return named
+    return text if known_model(text) else None
 
 
 def _precision_label(text: str, mappings: LabelMappings) -> Precision | None:

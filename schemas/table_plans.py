@@ -47,6 +47,7 @@ class TableShape:
     note: str | None  # its footnote
     headers: tuple[str, ...]  # the header cell of each column, in the orientation read
     stats: tuple[ColumnStats, ...]
+    turned: bool = False  # read turned around: its "headers" are its first column's cells
 
 
 @dataclass(frozen=True)

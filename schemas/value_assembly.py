@@ -206,12 +206,17 @@ def _labels() -> list[pl.Expr]:
         .alias("_precision_source"),
         pl.when(pl.col("model").is_not_null())
         .then(pl.lit("row"))
+        .when(pl.col("s_model").is_not_null())
+        .then(pl.lit("section"))
         .when(pl.col("k_model").is_not_null())
         .then(pl.col("k_model_source"))
         .alias("_model_source"),
-        pl.coalesce("model", "k_model").alias("model"),
-        pl.coalesce("model_canonical", "k_model_canonical").alias("model_canonical"),
-        pl.coalesce("model_item", "k_model_item").alias("_model_item"),
+        pl.coalesce("model", "s_model", "k_model").alias("model"),
+        pl.when(pl.col("model").is_null() & pl.col("s_model").is_not_null())
+        .then(pl.col("s_model_canonical"))
+        .otherwise(pl.coalesce("model_canonical", "k_model_canonical"))
+        .alias("model_canonical"),
+        pl.coalesce("model_item", "s_model_item", "k_model_item").alias("_model_item"),
         pl.coalesce(
             "x_workload",
             pl.when(metric == "latency")

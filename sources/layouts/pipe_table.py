@@ -15,6 +15,7 @@ in markdown_blocks; here they become the page's cells, prose and outline.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -68,6 +69,7 @@ from perfledger.sources.layouts.table_text import (
     fold_header_text,
     looks_like_note,
     reads_as_caption,
+    with_section,
 )
 
 NOTE_LINE_SEPARATOR = " | "
@@ -85,6 +87,7 @@ _BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*+:?[ \t]
 _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?")
 # A line ending with a colon introduces what follows ("TTFT of Llama-3-8B (Unit: ms):"): it
 # is the next table's caption, no footnote of the table above.
+_BOLD_CELL = re.compile(r"(\*\*|__)(?P<text>[^*_\s](?:.*?[^*_\s])?)\1:?")
 _INTRODUCES = re.compile(r"[:\uff1a]\s*$")
 _BULLET = re.compile(r"^[ \t]*[-+*][ \t]+")
 _LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
@@ -164,15 +167,21 @@ def table_cells(
     header = [render_inline(cell) for cell in split_row(lines[table.header])]
     width = len(header)
     body = []
+    sections: dict[int, str] = {}  # by line, the label of each bold group row
     for index in range(table.header + 2, table.end):
         if is_delimiter_row(lines[index]):
             continue
-        body.append((index, [render_inline(cell) for cell in split_row(lines[index])]))
-    # Rows under the |---| row that are more levels of the header (a GPU per column).
-    levels = [
-        header,
-        *(cells[:width] for _, cells in body[: header_levels_below([cells for _, cells in body])]),
-    ]
+        raw = split_row(lines[index])
+        label = _section_label(raw, width)
+        if label is not None:
+            sections[index] = label
+            continue
+        body.append((index, [render_inline(cell) for cell in raw]))
+    # Rows under the |---| row that are more levels of the header (a GPU per column), above
+    # any group row.
+    first_group = min(sections, default=table.end)
+    above = [cells for index, cells in body if index < first_group]
+    levels = [header, *(cells[:width] for _, cells in body[: header_levels_below(above)])]
     body = body[len(levels) - 1 :]
     names = [
         joined_levels([level[column] if column < len(level) else "" for level in levels])
@@ -196,7 +205,14 @@ def table_cells(
     # Only a row that does not fit needs the columns' type pattern.
     profile = profile_columns(complete, width) if len(complete) < len(body) else None
     problems = []
+    heading = title
+    section_lines = sorted(sections)
     for row_number, (index, cells) in enumerate(body, start=1):
+        # A row stands under the nearest group row above it, as an HTML table's rows under
+        # a full-width label do.
+        group = bisect_left(section_lines, index)
+        if group:
+            title = with_section(heading, sections[section_lines[group - 1]])
         fitted = _fit_cells(cells, width, profile)
         if fitted is None:
             problems.append(width_problem(table_index, title, row_number, cells, width, index + 1))
@@ -209,6 +225,19 @@ def table_cells(
             for column, text in enumerate(fitted)
         )
     return rows, problems
+
+
+def _section_label(raw: list[str], width: int) -> str | None:
+    """The label of a group row: its first cell all bold and its other cells blank
+    ("| **OpenNMT-py WMT14 model** | | |"), in a table of two columns or more; the rows under
+    it are of that group."""
+    if width < 2 or len(raw) < 2 or any(cell.strip() for cell in raw[1:]):
+        return None
+    bold = _BOLD_CELL.fullmatch(raw[0].strip())
+    if bold is None:
+        return None
+    label = render_inline(bold.group("text")).strip()
+    return label or None
 
 
 def _cells_cut(cells: list[str], width: int) -> list[str]:
