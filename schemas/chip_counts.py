@@ -102,6 +102,9 @@ COUNT_ONLY = re.compile(
     + r")(?![a-z0-9])|(?<![0-9])"
     + _CJK_COUNT
     + r" ?(?:张|块|片)? ?卡(?!数)"
+    # "8p-NPU", "1p-GPU", "8P_NPU" (Ascend's model zoo: 8 processes, one per device), and
+    # "1p-竞品V" (one device of a competitor); two digits at most, "720p" is a resolution
+    + r"|(?<![a-z0-9.])(\d{1,2})p[ _](?:(?:npus?|gpus?)(?![a-z])|竞品)"
 )
 _NODES = re.compile(
     r"(?<![a-z0-9.])" + COUNT + r"(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS + r")(?![a-z0-9])"

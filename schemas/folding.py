@@ -128,5 +128,12 @@ def published_span(cleaned: str, positions: tuple[int, ...], start: int, end: in
 
 
 def word_pattern(alternatives: str) -> re.Pattern[str]:
-    """A pattern matching `alternatives` as whole words of `fold_words` text."""
-    return re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?![a-z0-9])")
+    """A pattern matching `alternatives` as whole words of `fold_words` text. Chinese and
+    Japanese are written without spaces, against Latin letters and digits too ("310P3性能",
+    "T4性能"): a match beginning or ending with such a character needs no boundary there."""
+    return re.compile(
+        rf"(?:(?<![a-z0-9])|(?={_WIDE}))(?:{alternatives})(?:(?![a-z0-9])|(?<={_WIDE}))"
+    )
+
+
+_WIDE = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]"  # kana and CJK ideographs

@@ -242,7 +242,7 @@ def find_mentions(text: str, prose: bool = False) -> tuple[PlatformMention, ...]
     chips = _chip_mentions(folded, cleaned, positions, prose)
     counts = []
     for match in COUNT_ONLY.finditer(folded):
-        count = number(match.group(1) or match.group(2))
+        count = number(next(group for group in match.groups() if group))
         if (
             count is not None
             and not _joined_to_word(cleaned, positions[match.start()])

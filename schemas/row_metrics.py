@@ -9,7 +9,7 @@ import polars as pl
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.row_labels import ROW_KEY, TABLE_KEY, UNIT_FIELDS, unit_fields
-from perfledger.schemas.table_plans import header_reading
+from perfledger.schemas.table_plans import QUALITY_METRICS, header_reading
 from perfledger.schemas.units import unit_named
 
 
@@ -80,9 +80,16 @@ def with_annotations(
             .otherwise(pl.col("metric_source"))
             .alias("metric_source"),
         ).drop("_annotation_text", "_named_metric", *(f"a_{name}" for name in UNIT_FIELDS))
+    # A column headed as holding results ("Performance", "性能") takes no accuracy nor loss
+    # from its context (schemas/table_plans.py, _speed_metric).
+    told_from_quality = pl.col("h_results").fill_null(False) & pl.col("x_metric").is_in(
+        QUALITY_METRICS
+    )
     return results.with_columns(
-        pl.coalesce("metric", "x_metric").alias("metric"),
-        pl.coalesce("metric_source", "x_metric_source").alias("metric_source"),
+        pl.coalesce("metric", pl.when(~told_from_quality).then("x_metric")).alias("metric"),
+        pl.coalesce("metric_source", pl.when(~told_from_quality).then("x_metric_source")).alias(
+            "metric_source"
+        ),
     )
 
 

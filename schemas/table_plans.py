@@ -472,7 +472,7 @@ def _with_metrics(
         elif _states_a_setup(reading) or (corner_metric is not None and reading.kind is None):
             # The row labels' header names the metric of the columns beside them, which
             # name a setup or words of no role ("TensorRT 8.4 GA Update 2, CUDA 11.6").
-            metric = corner_metric or context_metric
+            metric = corner_metric or _speed_metric(reading, context_metric)
             if corner is not None and reading.unit is None and corner.unit is not None:
                 column = replace(column, reading=replace(reading, unit=corner.unit))
         else:
@@ -525,6 +525,22 @@ def _with_groups(columns: list[ColumnPlan]) -> list[ColumnPlan]:
             column = replace(column, group=group)
         grouped.append(column)
     return grouped
+
+
+QUALITY_METRICS = ("accuracy", "loss")
+
+
+def _speed_metric(reading: HeaderReading, context_metric: Found | None) -> Found | None:
+    """The context's metric for a column, except that a column headed as holding results
+    ("Performance", "性能") is told from the model's quality: under "Performance & accuracy"
+    it is no accuracy (its cells' units may name its metric; else it is quarantined)."""
+    if (
+        reading.kind == "result"
+        and context_metric is not None
+        and context_metric.value in QUALITY_METRICS
+    ):
+        return None
+    return context_metric
 
 
 def _states_a_setup(reading: HeaderReading) -> bool:

@@ -22,6 +22,7 @@ from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
+from perfledger.schemas.table_plans import QUALITY_METRICS
 from perfledger.schemas.unit_evidence import with_percent_shares, with_units_from_row_throughput
 from perfledger.schemas.units import LATENCY_BELOW_SECONDS, TRAINING_FROM_SECONDS, unit_named
 from perfledger.schemas.vocabulary import read_vocab
@@ -264,8 +265,20 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
     results_column = (
         pl.col("h_results").fill_null(False) if "h_results" in columns else pl.lit(False)
     )
+    # A share under a column of results in a quality context ("% of BF16 Performance" beside
+    # "Strict-match Accuracy"): the quality kept, the context's metric (not a throughput of
+    # "Performance"; schemas/table_plans.py, _speed_metric).
+    quality_share = (
+        (kind == "percent")
+        & results_column
+        & pl.col("x_metric").is_in(QUALITY_METRICS).fill_null(False)
+        if "x_metric" in columns
+        else pl.lit(False)
+    )
     named = (
-        pl.when(kind == "rate")
+        pl.when(quality_share)
+        .then(pl.col("x_metric"))
+        .when(kind == "rate")
         .then(pl.lit("throughput"))
         .when(kind == "ratio")
         .then(pl.lit("speedup"))
