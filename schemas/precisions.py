@@ -174,9 +174,9 @@ def _parts_named(spans: list[tuple], folded: str) -> list[tuple]:
     if len(spans) != 2:
         return spans
     parts = [_PART_AFTER.match(folded[span[1] : span[1] + 16]) for span in spans]
-    if parts[0] is None or parts[1] is None:
-        return spans
-    named = {match.group(1): span for match, span in zip(parts, spans, strict=True)}
+    named = {
+        match.group(1): span for match, span in zip(parts, spans, strict=True) if match is not None
+    }
     if len(named) != 2:
         return spans
     weight, activation = named["weight"], named["activation"]
