@@ -1,8 +1,11 @@
 """Tables of more publishers' pages, each quoted from a public page: a group header written
-once over the columns of its group in a two-row Markdown header."""
+once over the columns of its group in a two-row Markdown header; chips named by their
+model number alone in a table whose words name their family."""
 
 from __future__ import annotations
 
+from perfledger.schemas.platform_mentions import read_platform
+from perfledger.schemas.table_chips import nearby_words
 from perfledger.sources.layouts.header_levels import filled_group_headers
 from tests.schemas.test_page_structures import normalized
 
@@ -60,3 +63,36 @@ def test_group_headers_centered_over_their_groups_fill_nothing():
         ["", "", "A100-80GB", "T4", "V100-16GB", "A100-80GB", "T4", "V100-16GB"],
     ]
     assert filled_group_headers(levels)[0] == levels[0]
+
+
+# turboderp's exllamav2 README: the GPUs head the columns by their numbers alone, under a
+# paragraph saying "speeds will vary across GPUs".
+EXLLAMAV2 = """## Performance
+
+Some quick tests to compare performance with ExLlama V1. There may be more performance optimizations in the future,
+and speeds will vary across GPUs, with slow CPUs still being a potential bottleneck:
+
+| Model      | Mode         | Size  | grpsz | act | 3090Ti  | 4090        |
+|------------|--------------|-------|-------|-----|---------|-------------|
+| Llama      | GPTQ         | 7B    | 128   | no  | 181 t/s | **205** t/s |
+| Llama2     | EXL2 3.0 bpw | 7B    | -     | -   | 217 t/s | **257** t/s |
+"""
+
+
+def test_gpus_named_by_their_numbers_in_a_table_of_gpus_are_the_chips():
+    values = normalized(EXLLAMAV2).measurements
+    found = {row["raw_value"]: row["accelerator"] for row in values.iter_rows(named=True)}
+    assert found["181 t/s"] == "RTX 3090 Ti"
+    assert found["205 t/s"] == "RTX 4090"
+    # without the words of a table of GPUs, a bare number is no chip
+    assert read_platform("4090") is None
+    assert read_platform("we ran 4090 images on the GPU") is None
+    assert read_platform("RTX 3090Ti").accelerator == "RTX 3090 Ti"
+
+
+def test_an_ascend_chip_named_by_its_model_alone_under_a_chip_header():
+    # Ascend ModelZoo-PyTorch's Wide_ResNet50_2 README: "| 芯片型号 | Batch Size | ..." over
+    # "| 310P3 | 1 | ILSVRC2012 | 748.088 |"
+    assert read_platform("310P3") is None
+    chip = read_platform("310P3", nearby=nearby_words(["芯片型号"]))
+    assert chip is not None and chip.accelerator == "Ascend 310P"
