@@ -154,11 +154,17 @@ def _combined(indexes: tuple[int, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?:{alternatives})s?(?![a-z0-9])")
 
 
-def requirement_met(rule: ChipRule, folded: str, start: int, end: int) -> bool:
+def requirement_met(rule: ChipRule, folded: str, start: int, end: int, nearby: str = "") -> bool:
     """Whether a rule asking for words near its match ("M1" only beside "Apple", "MacBook"...)
-    has one within the window around it."""
+    has one within the window around it, or in `nearby`: the words of the table the text
+    stands in (see schemas/table_chips.py). A bare number ("4090") is a chip only by a
+    table's words: in a sentence or a cell of its own it is a number."""
     if rule.requires is None:
         return True
+    if nearby and rule.requires.search(nearby) is not None:
+        return True
+    if folded[start:end].isdigit():
+        return False
     window = folded[max(0, start - _REQUIRES_WINDOW) : end + _REQUIRES_WINDOW]
     return rule.requires.search(window) is not None
 

@@ -96,7 +96,7 @@ def _implied_count(rule: ChipRule, match: re.Match[str]) -> int | None:
 
 
 def _chip_mentions(
-    folded: str, cleaned: str, positions: tuple[int, ...], prose: bool
+    folded: str, cleaned: str, positions: tuple[int, ...], prose: bool, nearby: str = ""
 ) -> list[PlatformMention]:
     vocab = vocabulary()
     mentions = []
@@ -110,7 +110,7 @@ def _chip_mentions(
             continue
         index, match = found
         rule = vocab.rules[index]
-        if not requirement_met(rule, folded, start, match.end()):
+        if not requirement_met(rule, folded, start, match.end(), nearby):
             continue
         end = match.end()
         if prose and _in_file_name(cleaned, positions[start], positions[end - 1] + 1):
@@ -229,7 +229,7 @@ def _merged(
 
 
 @lru_cache(maxsize=65_536)
-def find_mentions(text: str, prose: bool = False) -> tuple[PlatformMention, ...]:
+def find_mentions(text: str, prose: bool = False, nearby: str = "") -> tuple[PlatformMention, ...]:
     """Every chip or system `text` names, in order, then the bare counts it states ("8 GPUs").
 
     In prose, a chip named as a family ("NVIDIA GPUs", "Gaudi AI accelerators") is not a
@@ -239,7 +239,7 @@ def find_mentions(text: str, prose: bool = False) -> tuple[PlatformMention, ...]
     if not vocabulary().candidates.search(folded) and not COUNT_ONLY.search(folded):
         return ()
     folded, positions = folded_with_positions(cleaned)
-    chips = _chip_mentions(folded, cleaned, positions, prose)
+    chips = _chip_mentions(folded, cleaned, positions, prose, nearby)
     counts = []
     for match in COUNT_ONLY.finditer(folded):
         count = number(next(group for group in match.groups() if group))
@@ -266,13 +266,13 @@ def _joined_to_word(cleaned: str, position: int) -> bool:
 
 
 @lru_cache(maxsize=65_536)
-def read_platform(text: str, prose: bool = False) -> PlatformMention | None:
+def read_platform(text: str, prose: bool = False, nearby: str = "") -> PlatformMention | None:
     """The platform `text` names: the chip or system that ran the result (an accelerator
     before the SoC or host CPU named beside it, a chip before the parts its brackets list),
     with the count the text states (written next to the chip, else as "8 GPUs", else as
     parallel degrees "TP2,PP2"), else the count its system implies; a bare count when it
     names no chip."""
-    mentions = find_mentions(text, prose)
+    mentions = find_mentions(text, prose, nearby)
     chips = [mention for mention in mentions if mention.accelerator is not None]
     if not chips:
         if mentions:

@@ -196,6 +196,8 @@ def _one_precision(first: tuple, second: tuple) -> tuple | None:
             and specific[2] == specific[3]
         ):
             return (start, end, None, specific[3])  # "GPTQ-Int8": int8 weights
+        if generic[2] is None and specific[2] is not None and generic[3] == specific[3]:
+            return (start, end, specific[2], specific[3])  # "W4A8 AWQ": AWQ's int4 weights
     return None
 
 

@@ -37,6 +37,7 @@ from perfledger.schemas.platform_mentions import (
     names_device,
 )
 from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
+from perfledger.schemas.table_chips import nearby_words
 from perfledger.schemas.units import UNIT_FIELDS, Unit, unit_fields, unit_named
 from perfledger.schemas.unknown_chips import read_hardware, unknown_chip
 
@@ -219,7 +220,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
             cell.unit = unit
             return
     if role == "platform":
-        _platform_cell(text, cell, mappings)
+        _platform_cell(text, cell, mappings, nearby_words([reading.text]))
     elif role == "accelerator_count":
         _count_cell(text, reading, cell, mappings)
     elif role == "nodes" and count_cell(text) is not None:
@@ -248,9 +249,10 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         cell.free.append(text)
 
 
-def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings) -> None:
+def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings, nearby: str = "") -> None:
     cell.dims.setdefault("platform", text)
-    mention = platform_label(text, mappings)
+    # "310P3" under "芯片型号" (chip model): the header's words make a bare name certain
+    mention = platform_label(text, mappings, nearby)
     if mention is None or mention.accelerator is None or mention.names_device:
         cell.unresolved.append(f"platform={text}")
         # "8x Zeta-9": the row ran on hardware of its own, whatever the page names elsewhere.
@@ -362,7 +364,7 @@ def _precision_label(text: str, mappings: LabelMappings) -> Precision | None:
     return read_precision_label(text)
 
 
-def platform_label(text: str, mappings: LabelMappings) -> PlatformMention | None:
+def platform_label(text: str, mappings: LabelMappings, nearby: str = "") -> PlatformMention | None:
     """A platform cell: the user's mapping of it, else a system rule of
     schemas/vocab/platforms.csv naming it whole, else the chips and counts it names, else
     the hardware it names that no vocabulary knows."""
@@ -378,17 +380,17 @@ def platform_label(text: str, mappings: LabelMappings) -> PlatformMention | None
             count is not None,
             count,
         )
-    return _platform_label(text)
+    return _platform_label(text, nearby)
 
 
 @lru_cache(maxsize=4096)
-def _platform_label(text: str) -> PlatformMention | None:
+def _platform_label(text: str, nearby: str = "") -> PlatformMention | None:
     rule = platform_rule(text)
     if rule is not None:
         vendor, system, accelerator, count = rule
         return PlatformMention(clean_text(text), vendor, accelerator, system, count, False, count)
     # A cell of a platform column names hardware, known or not: "Frobnitz Pod (16x Zeta-1)"
-    return read_hardware(text, "platform")
+    return read_hardware(text, "platform", nearby)
 
 
 def _model(model: str | None, mappings: LabelMappings) -> tuple[str | None, str | None]:

@@ -21,6 +21,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.table_chips import nearby_words, with_table_chips
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_named
 
@@ -160,6 +161,9 @@ def plan_table(
     readings = [
         _with_legend(header_reading(text, mappings), context, mappings) for text in shape.headers
     ]
+    # "3090Ti | 4090" under a paragraph naming GPUs: chips by the table's words
+    nearby = nearby_words([*(text.text for text in context.texts), *shape.headers])
+    readings = with_table_chips(readings, nearby)
     numbers = [
         reading.kind in ("metric", "statistic", "result") and stats.numeric > 0
         for reading, stats in zip(readings, shape.stats, strict=True)

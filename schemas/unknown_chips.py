@@ -285,11 +285,11 @@ def _unknown(
 
 
 @lru_cache(maxsize=65_536)
-def read_hardware(text: str, where: str = "label") -> PlatformMention | None:
+def read_hardware(text: str, where: str = "label", nearby: str = "") -> PlatformMention | None:
     """The platform `text` names: a chip or system the vocabulary knows (see
     `read_platform`), else hardware named by its shape (`unknown_chip`), with the count the
     text states; a bare count ("8 GPUs") when it names no hardware."""
-    known = read_platform(text, prose=where == "prose")
+    known = read_platform(text, prose=where == "prose", nearby=nearby)
     if known is not None and known.accelerator is not None:
         return known
     unknown = unknown_chip(text, where)

@@ -145,3 +145,56 @@ def joined_levels(texts: Sequence[str]) -> str:
         if text.strip(" \t\u00a0") and (not kept or kept[-1] != text):
             kept.append(text)
     return HEADER_LEVEL_SEPARATOR.join(kept)
+
+
+def filled_group_headers(levels: Sequence[Sequence[str]]) -> list[list[str]]:
+    """The header levels with each group header reaching every column of its group.
+
+    A Markdown table cannot span a cell, so a header written once over several columns
+    ("| FP8 (TP1) | |" over "| Tokens/sec | Speedup |") leaves the cells to its right blank;
+    an HTML table's spanned cell stands in each column it covers. A blank cell of a level
+    takes the text of the nearest named cell to its left at that level when both columns are
+    named below it, every column between them is too, and the names below differ from the
+    group's others. So the group ends at a column blank at every level below it (a spacer
+    column), at a name repeated in it, at a group of the level above that ends, and never
+    starts at a header cell naming a column of its own ("| Model | | FP8 |" over
+    "| | Batch | Tokens/sec |": "Batch" is no column of "Model"). A level whose group
+    headers may be centered over their groups fills nothing: a name below a blank cell
+    left of every group header ("A100-80GB" under no header, then under each of two) says
+    the headers do not stand over their groups' first columns."""
+    filled = [list(level) for level in levels]
+    width = max(map(len, filled), default=0)
+    for level in filled:
+        level.extend([""] * (width - len(level)))
+    for depth in range(len(filled) - 1):
+        above = filled[depth - 1] if depth else None
+        head: int | None = None
+        names: set[tuple[str, ...]] = set()
+        fills: dict[int, int] = {}  # column -> the group header's column
+        ungrouped: set[tuple[str, ...]] = set()  # names below blank cells of no group
+        for column in range(width):
+            below = _below(filled, depth, column)
+            if filled[depth][column].strip(" \t\u00a0"):
+                head, names = (column, {below}) if any(below) else (None, set())
+                continue
+            if (
+                head is None
+                or not any(below)
+                or below in names
+                or (above is not None and above[column] != above[head])
+            ):
+                head = None
+                if any(below):
+                    ungrouped.add(below)
+                continue
+            fills[column] = head
+            names.add(below)
+        if any(_below(filled, depth, column) in ungrouped for column in fills):
+            continue
+        for column, group in fills.items():
+            filled[depth][column] = filled[depth][group]
+    return filled
+
+
+def _below(levels: list[list[str]], depth: int, column: int) -> tuple[str, ...]:
+    return tuple(level[column].strip(" \t\u00a0") for level in levels[depth + 1 :])

@@ -32,7 +32,11 @@ from perfledger.sources.layouts.base import (
     language_tag,
     outline_of,
 )
-from perfledger.sources.layouts.header_levels import header_levels_below, joined_levels
+from perfledger.sources.layouts.header_levels import (
+    filled_group_headers,
+    header_levels_below,
+    joined_levels,
+)
 
 # An HTML <table> block is read by the HTML layout's own readers.
 from perfledger.sources.layouts.html_outline import outline_rows
@@ -183,9 +187,10 @@ def table_cells(
     above = [cells for index, cells in body if index < first_group]
     levels = [header, *(cells[:width] for _, cells in body[: header_levels_below(above)])]
     body = body[len(levels) - 1 :]
+    # A group header written once over its columns names each of them (see header_levels).
+    stacked = filled_group_headers(levels)
     names = [
-        joined_levels([level[column] if column < len(level) else "" for level in levels])
-        or header[column]
+        joined_levels([level[column] for level in stacked]) or header[column]
         for column in range(width)
     ]
     columns = [name.strip() for name in names]  # the header text stripped, as text captures do
