@@ -58,7 +58,12 @@ _ROW = ROW_KEY
 _COLUMN = [*TABLE_KEY, "vcol"]
 _PUBLISHED_ROW = [*TABLE_KEY, "row_number"]  # a row as published, whichever way it is read
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
-_NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
+# A cell starting with a number, or with a score after its name ("top1：78.48%", "Acc@1=76.1",
+# as schemas/cell_reading.py reads them): a setting's whole number ("bs=8") is no score.
+_NUMERIC_START = (
+    r"^\s*(?:[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
+    r"|[^\W\d][\w@.\-]{0,15}(?: [^\W\d][\w@.\-]{0,15})?\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
+)
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
 _NUMBER_END = r"(?:$|[^\d.,])"
 _POINT_ONLY = (
@@ -669,8 +674,10 @@ def _second_figures(values: pl.DataFrame, mappings: LabelMappings) -> pl.DataFra
     """The values read whose cell also holds a figure of a metric of its own beside them
     ("1.41s (1.16x speedup)"): that figure is no value read, and is set apart with the cell
     rather than left unsaid. A note without a metric ("$320", "thr=3") is the value's
-    qualifier only."""
-    read = values.filter(pl.col("problem").is_null() & pl.col("qualifier").str.contains(r"\d"))
+    qualifier only, and so is a value's name ("top1", "Acc@1"), whose digits stand in a word."""
+    read = values.filter(
+        pl.col("problem").is_null() & pl.col("qualifier").str.contains(r"(?:^|[^\w@.])\d")
+    )
     if read.height == 0:
         return read
     distinct = read.get_column("qualifier").unique().to_list()

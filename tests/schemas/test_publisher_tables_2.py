@@ -1,0 +1,58 @@
+"""Tables of more publishers' pages, each quoted from a public page: cells naming each of
+their values ("top1：78.48%   top5：94.09%")."""
+
+from __future__ import annotations
+
+from perfledger.schemas.cell_reading import read_cell
+from tests.schemas.test_page_structures import normalized
+
+# Ascend ModelZoo-PyTorch's ACL_PyTorch/.../Wide_ResNet50_2 README.md: a sideways table whose
+# cells name their top-1 and top-5 accuracies.
+ASCEND_WIDE_RESNET = """# 模型推理性能&精度
+
+调用ACL接口推理计算，性能参考下列数据。
+
+精度对比：
+
+| Model     | Wide_ResNet50_2             |
+| --------- | --------------------------- |
+| 开源精度  | top1：78.48%   top5：94.09% |
+| 310P3精度 | top1：78.48%   top5：94.09% |
+"""
+
+
+def test_a_cell_naming_two_accuracies_gives_both_values_named():
+    values = normalized(ASCEND_WIDE_RESNET).measurements
+    found = sorted(
+        (row["variant"], row["qualifier"], row["value"], row["unit"], row["metric"])
+        for row in values.iter_rows(named=True)
+    )
+    assert found == [
+        ("310P3精度", "top1", 78.48, "%", "accuracy"),
+        ("310P3精度", "top5", 94.09, "%", "accuracy"),
+        ("开源精度", "top1", 78.48, "%", "accuracy"),
+        ("开源精度", "top5", 94.09, "%", "accuracy"),
+    ]
+    assert set(values.get_column("model")) == {"Wide_ResNet50_2"}
+
+
+def test_named_values_under_an_accuracy_header_read_or_are_quarantined_never_dropped():
+    page = (
+        "| Model | Accuracy |\n| --- | --- |\n"
+        "| Wide_ResNet50_2 | top1：78.48%   top5：94.09% |\n"
+        "| ResNet101 | top1：77.4% top5：n/a |\n"
+    )
+    document = normalized(page)
+    assert sorted(document.measurements.get_column("value")) == [78.48, 94.09]
+    assert document.quarantine.get_column("raw_value").to_list() == ["top1：77.4% top5：n/a"]
+
+
+def test_named_values_need_a_unit_or_decimals():
+    reading = read_cell("Acc@1=76.1, Acc@5: 92.9")
+    assert [(value.number, value.qualifier) for value in reading.values] == [
+        (76.1, "Acc@1"),
+        (92.9, "Acc@5"),
+    ]
+    # a setting's whole number is no score
+    assert read_cell("bs=8").problem == "unparseable_value"
+    assert read_cell("TP: 8").problem == "unparseable_value"
