@@ -56,3 +56,43 @@ def test_named_values_need_a_unit_or_decimals():
     # a setting's whole number is no score
     assert read_cell("bs=8").problem == "unparseable_value"
     assert read_cell("TP: 8").problem == "unparseable_value"
+
+
+# ktransformers' doc/en/DeepseekR1_V3_tutorial.md: the model is named in the list of the
+# run's setup, beside its CPU and GPU, above the section holding the table.
+KTRANS_V02_SETTINGS = """### V0.2
+
+#### Settings
+
+- Model: DeepseekV3-q4km (int4)<br>
+- CPU: cpu_model_name: Intel (R) Xeon (R) Gold 6454S, 32 cores per socket, 2 sockets, 2 numa nodes
+- GPU: 4090D 24G VRAM
+- We test after enough warm up
+
+#### Benchmark Results
+
+| Prompt<br>(500 tokens) | Dual socket Ktrans (6 experts) | llama.cpp (8 experts) |
+| ---------------------- | ------------------------------ | --------------------- |
+| Prefill token/s        | 97.32                          | 10.31                 |
+| Decode token/s         | 13.69                          | 4.51                  |
+"""
+
+
+def test_a_model_named_in_the_setup_list_labels_the_table():
+    values = normalized(KTRANS_V02_SETTINGS).measurements
+    assert set(values.get_column("model")) == {"DeepseekV3-q4km"}
+    assert all("model=paragraph" in sources for sources in values.get_column("label_sources"))
+
+
+def test_a_setup_line_naming_a_known_model_gives_it_and_a_sentence_gives_none():
+    page = """## Settings
+
+- **Model**: [Qwen3-30B-A3B](https://huggingface.co/Qwen/Qwen3-30B-A3B)
+- Model: we use the default one
+
+| Prompt | Prefill token/s |
+| --- | --- |
+| 1K | 185.96 |
+"""
+    values = normalized(page).measurements
+    assert values.get_column("model_canonical").to_list() == ["Qwen3 30B-A3B"]
