@@ -1,9 +1,11 @@
 """Tables of more publishers' pages, each quoted from a public page: cells naming each of
-their values ("top1：78.48%   top5：94.09%")."""
+their values ("top1：78.48%   top5：94.09%"), a model named in the run's setup list, and a
+device count stated beside the one system named."""
 
 from __future__ import annotations
 
 from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.platform_mentions import read_platform
 from tests.schemas.test_page_structures import normalized
 
 # Ascend ModelZoo-PyTorch's ACL_PyTorch/.../Wide_ResNet50_2 README.md: a sideways table whose
@@ -96,3 +98,35 @@ def test_a_setup_line_naming_a_known_model_gives_it_and_a_sentence_gives_none():
 """
     values = normalized(page).measurements
     assert values.get_column("model_canonical").to_list() == ["Qwen3 30B-A3B"]
+
+
+# vllm-ascend's docs/source/tutorials/suffix_speculative_decoding.md: the introduction
+# states how many of the node's eight NPUs the run used.
+ASCEND_SUFFIX = """# Suffix Speculative Decoding
+
+## **Introduction**
+
+This document provides step-by-step guidance on how to deploy and benchmark the Suffix Decoding speculative inference technology supported by `vllm-ascend` on Atlas A2 hardware. The setup utilizes a single Atlas 800T A2 node with a 4-card deployment of the Qwen3-32B model instance.
+
+## **Test Results**
+
+| Concurrency         | Avg Input | Avg Output | Requests | Base TPOT(ms) | Base Throughput(TPS) |
+| ------------------- | --------- | ---------- | -------- | ------------- | -------------------- |
+| **HumanEval**       |           |            |          |               |                      |
+| 1                   | 150       | 2700       | 100      | 55.1          | 18.1                 |
+"""
+
+
+def test_a_device_count_stated_beside_one_system_is_the_run_s_count():
+    values = normalized(ASCEND_SUFFIX).measurements
+    found = {
+        row["raw_value"]: (row["accelerator"], row["accelerator_count"])
+        for row in values.iter_rows(named=True)
+    }
+    assert found["55.1"] == ("Ascend 910B", 4)
+    assert found["18.1"] == ("Ascend 910B", 4)
+
+
+def test_a_device_count_per_node_of_several_nodes_is_no_run_count():
+    mention = read_platform("2 DGX H100 nodes, each with 8 GPUs", prose=True)
+    assert mention is not None and mention.count == 16
