@@ -36,6 +36,7 @@ from perfledger.schemas.row_labels import (
     section_labels,
 )
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
+from perfledger.schemas.scored_datasets import with_scored_metric
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
 from perfledger.schemas.table_plans import (
     ColumnStats,
@@ -635,7 +636,9 @@ def _values(
         .alias("variant"),
         pl.coalesce("dataset", "s_dataset").alias("dataset"),
     )
-    results = with_row_metrics(with_annotations(cells, results, mappings), mappings)
+    results = with_scored_metric(
+        with_row_metrics(with_annotations(cells, results, mappings), mappings)
+    )
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.
     # A result reading like a precision label ("16.32") is the row's precision shifted into

@@ -130,3 +130,47 @@ def test_a_device_count_stated_beside_one_system_is_the_run_s_count():
 def test_a_device_count_per_node_of_several_nodes_is_no_run_count():
     mention = read_platform("2 DGX H100 nodes, each with 8 GPUs", prose=True)
     assert mention is not None and mention.count == 16
+
+
+# ktransformers' doc/en/benchmark.md: accuracies grouped under a row naming the benchmark
+# ("MMLU<br>(shuffle 1k)", not bold, over blank cells); no header names the metric.
+KTRANS_ACCURACY = """## The Result Table
+Uses DeepSeek-V3 model (Some specific cases are R1)
+
+|                          |                   |            |                   |         |            |                                                        |              |
+| ------------------------ | ----------------- | ---------- | ----------------- | ------- | ---------- | ------------------------------------------------------ | ------------ |
+| DataSet                  | CPU Weight Format | CPU Kernel | GPU Weight Format | GEMM Kernel   | MLA Kernel | [Siliconflow](https://cloud.siliconflow.cn/models)<br> | Ktrans Point |
+| MMLU<br><br>(shuffle 1k) |               |    |               |    |       |                                                    |          |
+|          1                | bf16              | cpuinfer   | bf16              | torch   | torch      | 81.6                                                   | 81.9         |
+|           2               | q8_0              | cpuinfer   | bf16              | torch   | torch      | 81.6                                                   | 83.1         |
+| MMLU-pro<br>(shuffle 1k)                 |               |    |                |  |      |                                                    |          |
+| 1                 | q4km              | cpuinfer   | fp8               | fp8gemm | triton     | 57.7                                                   | 57.6         |
+| HumanEval                | tbd               | tbd        | tbd               | tbd     | tbd        | tbd                                                    | tbd          |
+"""
+
+
+def test_values_under_a_row_naming_a_scored_benchmark_are_its_accuracies():
+    document = normalized(KTRANS_ACCURACY)
+    found = {
+        (row["raw_value"], row["column_name"]): (row["metric"], row["table_title"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert found[("81.9", "Ktrans Point")] == (
+        "accuracy",
+        "The Result Table — MMLU (shuffle 1k)",
+    )
+    assert found[("57.6", "Ktrans Point")][0] == "accuracy"
+    assert set(document.measurements.get_column("dataset_canonical")) <= {"MMLU", "MMLU-Pro", None}
+    assert document.measurements.height == 6
+    # "tbd" under HumanEval: no value published for an accuracy, not an unknown metric
+    assert set(document.quarantine.get_column("check")) == {"placeholder_value"}
+
+
+def test_a_column_headed_by_a_scored_benchmark_alone_holds_its_scores():
+    page = """| Model | MMLU | Arc A770 |
+| --- | --- | --- |
+| Llama 3 8B | 66.6 | 41.2 |
+"""
+    document = normalized(page)
+    assert document.measurements.select("raw_value", "metric").rows() == [("66.6", "accuracy")]
+    assert document.quarantine.get_column("check").to_list() == ["unknown_metric"]
