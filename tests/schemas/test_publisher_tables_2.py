@@ -174,3 +174,20 @@ def test_a_column_headed_by_a_scored_benchmark_alone_holds_its_scores():
     document = normalized(page)
     assert document.measurements.select("raw_value", "metric").rows() == [("66.6", "accuracy")]
     assert document.quarantine.get_column("check").to_list() == ["unknown_metric"]
+
+
+# faster-whisper's README.md: the batch size is written in code quotes inside the row label.
+FASTER_WHISPER = """### Large-v2 model on GPU
+
+| Implementation | Precision | Beam size | Time | VRAM Usage |
+| --- | --- | --- | --- | --- |
+| faster-whisper | fp16 | 5 | 1m03s | 4525MB |
+| faster-whisper (`batch_size=8`) | fp16 | 5 | 17s | 6090MB |
+"""
+
+
+def test_a_batch_size_in_code_quotes_in_a_row_label_is_the_value_s_batch_size():
+    values = normalized(FASTER_WHISPER).measurements
+    found = {row["raw_value"]: row["batch_size"] for row in values.iter_rows(named=True)}
+    assert found["6090MB"] == "8"
+    assert found["4525MB"] is None
