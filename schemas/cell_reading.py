@@ -145,7 +145,39 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         if all(reading.values for reading in readings):
             values = tuple(value for reading in readings for value in reading.values)
             return CellReading(values, None, _evidence_of(readings))
-    return _with_bracketed_values(_read_one(cleaned, decimal), decimal)
+    reading = _with_bracketed_values(_read_one(cleaned, decimal), decimal)
+    if reading.problem == "unparseable_value" and _VALUE_NAME.search(cleaned):
+        return _named_values(cleaned, decimal) or reading
+    return reading
+
+
+# A value written after its name and a colon or an equals sign ("top1: 78.48%", "Acc@1=76.1"):
+# the name is a word, maybe with digits or a second word, never a number.
+_VALUE_NAME = re.compile(
+    r"(?:^|(?<=[\s,;]))(?P<name>[^\W\d][\w@.\-]{0,15}(?: [^\W\d][\w@.\-]{0,15})?)\s?[:=]\s*"
+    r"(?=[~+-]?\d)"
+)
+
+
+def _named_values(text: str, decimal: str | None) -> CellReading | None:
+    """The values of a cell naming each of them ("top1：78.48% top5：94.09%", "Acc@1: 76.1,
+    Acc@5: 92.9"), each with its name as its remark; None unless every part reads as one
+    value with a unit or decimals, and the cell holds nothing else."""
+    found = list(_VALUE_NAME.finditer(text))
+    if not found or found[0].start() != 0:
+        return None
+    values, evidence = [], []
+    for match, following in zip(found, [*found[1:], None], strict=True):
+        end = following.start() if following is not None else len(text)
+        part = text[match.end() : end].strip(" ,;")
+        reading = _read_one(part, decimal)
+        if len(reading.values) != 1 or reading.values[0].rest or reading.values[0].qualifier:
+            return None
+        if reading.values[0].unit is None and not re.search(r"\d[.,]\d", part):
+            return None  # "bs=8", "TP: 8": a setting's value, no score
+        values.append(reading.values[0]._replace(qualifier=match.group("name")))
+        evidence.append(reading)
+    return CellReading(tuple(values), None, _evidence_of(evidence))
 
 
 # Numbers with decimals written in a series parted by "/", each series perhaps after its

@@ -36,6 +36,7 @@ from perfledger.schemas.row_labels import (
     section_labels,
 )
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
+from perfledger.schemas.scored_datasets import with_scored_metric
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
 from perfledger.schemas.table_plans import (
     ColumnStats,
@@ -58,7 +59,12 @@ _ROW = ROW_KEY
 _COLUMN = [*TABLE_KEY, "vcol"]
 _PUBLISHED_ROW = [*TABLE_KEY, "row_number"]  # a row as published, whichever way it is read
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
-_NUMERIC_START = r"^\s*[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
+# A cell starting with a number, or with a score after its name ("top1：78.48%", "Acc@1=76.1",
+# as schemas/cell_reading.py reads them): a setting's whole number ("bs=8") is no score.
+_NUMERIC_START = (
+    r"^\s*(?:[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
+    r"|[^\W\d][\w@.\-]{0,15}(?: [^\W\d][\w@.\-]{0,15})?\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
+)
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
 _NUMBER_END = r"(?:$|[^\d.,])"
 _POINT_ONLY = (
@@ -630,7 +636,9 @@ def _values(
         .alias("variant"),
         pl.coalesce("dataset", "s_dataset").alias("dataset"),
     )
-    results = with_row_metrics(with_annotations(cells, results, mappings), mappings)
+    results = with_scored_metric(
+        with_row_metrics(with_annotations(cells, results, mappings), mappings)
+    )
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.
     # A result reading like a precision label ("16.32") is the row's precision shifted into
@@ -669,8 +677,10 @@ def _second_figures(values: pl.DataFrame, mappings: LabelMappings) -> pl.DataFra
     """The values read whose cell also holds a figure of a metric of its own beside them
     ("1.41s (1.16x speedup)"): that figure is no value read, and is set apart with the cell
     rather than left unsaid. A note without a metric ("$320", "thr=3") is the value's
-    qualifier only."""
-    read = values.filter(pl.col("problem").is_null() & pl.col("qualifier").str.contains(r"\d"))
+    qualifier only, and so is a value's name ("top1", "Acc@1"), whose digits stand in a word."""
+    read = values.filter(
+        pl.col("problem").is_null() & pl.col("qualifier").str.contains(r"(?:^|[^\w@.])\d")
+    )
     if read.height == 0:
         return read
     distinct = read.get_column("qualifier").unique().to_list()

@@ -284,7 +284,18 @@ def read_platform(text: str, prose: bool = False, nearby: str = "") -> PlatformM
             else PlatformMention(text=clean_text(text), count=parallel, count_stated=True)
         )
     first = min(chips, key=lambda chip: (chip.depth, -chip.rank))
+    bare = next((m for m in mentions if m.accelerator is None), None)
     if first.count_stated:
+        # "a single Atlas 800T A2 node with a 4-card deployment", "one DGX H100 node using 4
+        # GPUs": the devices a run used, fewer than the one system named holds.
+        if (
+            bare is not None
+            and first.count == first.implied_count
+            and bare.count is not None
+            and first.count is not None
+            and bare.count < first.count
+        ):
+            return replace(first, count=bare.count)
         return first
     again = next(
         (
@@ -296,7 +307,6 @@ def read_platform(text: str, prose: bool = False, nearby: str = "") -> PlatformM
     )  # "NVIDIA A100 (1x A100 80GB)"
     if again is not None:
         return replace(first, count=again.count, count_stated=True)
-    bare = next((m for m in mentions if m.accelerator is None), None)
     if bare is not None:
         return replace(first, count=bare.count, count_stated=True)
     parallel = parallel_count(fold_words(text[:MAX_READ_CHARS]), whole=True)

@@ -2,8 +2,8 @@
 headings above it or the page title name, and whether it measures training or inference.
 
 A model named only around the table ("ResNet50 v1.5 For PyTorch", a TensorRT-LLM table
-under "#### Llama 3.3 70B") labels the values whose row and column name none: the nearest
-text that names exactly one model wins (a heading naming two models settles nothing), and
+under "#### Llama 3.3 70B", a setup line "- Model: DeepseekV3-q4km" of its section) labels
+the values whose row and column name none: the nearest text that names exactly one model wins (a heading naming two models settles nothing), and
 the user's `perfledger map-label table` or `map-label source` mapping comes before all.
 A table's workload comes from its column headers ("ISL/OSL", "QPS", "TTFT" are inference;
 "Epochs", "MFU" training, schemas/vocab/workload_cues.csv), else from the page title.
@@ -23,7 +23,7 @@ from perfledger.schemas.model_names import (
     size_in_text,
     sized,
 )
-from perfledger.schemas.table_context import TableContext
+from perfledger.schemas.table_context import ContextText, TableContext
 from perfledger.schemas.vocabulary import read_vocab
 
 MODEL_SOURCES = ("caption", "heading", "title")  # context texts that may name the model
@@ -81,9 +81,50 @@ def _mapped_model(
     return None, None
 
 
+# A line of the run's setup naming its model ("- Model: DeepseekV3-q4km (int4)", "模型：
+# Qwen2.5-7B", a settings table's "Model | Llama 2 70B" row): the model of the tables its
+# section holds, as its "CPU:" and "GPU:" lines give their platform.
+_SETUP_MODEL = re.compile(
+    r"^\W{0,3}(?:model(?:\s+name)?|\u6a21\u578b(?:\u540d\u79f0)?)\s*[:\uff1a]\s*"
+    r"(?P<name>[^\s,;:()]{2,60}(?:\s[^\s,;:()]{1,30}){0,3}?)\s*(?:\(.*\))?\s*$",
+    re.I,
+)
+
+
+def _setup_model(text: str) -> str | None:
+    """The model a setup line names: the model it names that a catalogue knows, else a name
+    written as one word with a version or size in it ("DeepseekV3-q4km"), as written (a model
+    no catalogue knows loads as published and is listed); words ("The draft model path",
+    a parameter's description) name none."""
+    found = _SETUP_MODEL.match(text)
+    if found is None:
+        return None
+    name = found.group("name")
+    named = models_in_text(name)
+    if len({reading.base for _phrase, reading in named}) == 1:
+        return named[0][0]
+    return name if " " not in name and any(character.isdigit() for character in name) else None
+
+
 def _context_model(context: TableContext) -> tuple[str | None, str | None]:
-    texts = [text for text in context.texts if text.source in MODEL_SOURCES]
+    texts = [
+        text
+        for text in context.texts
+        if text.source in MODEL_SOURCES
+        or (text.source == "paragraph" and _SETUP_MODEL.match(text.text))
+    ]
+    # The setup listed in the page's earlier prose (a "Settings" section beside the table's
+    # own), nearest first, is nearer than the page's title, as the platform it lists is.
+    earlier = [ContextText("paragraph", text) for text in context.prose if _SETUP_MODEL.match(text)]
+    if earlier:
+        titles = [text for text in texts if text.source == "title"]
+        texts = [text for text in texts if text.source != "title"] + earlier[:1] + titles
     for text in texts:
+        if text.source == "paragraph":
+            model = _setup_model(text.text)
+            if model is not None:
+                return model, text.source
+            continue
         named = models_in_text(text.text)
         identities = {reading.base for _phrase, reading in named}
         if len(identities) == 1:

@@ -184,8 +184,11 @@ def table_cells(
     # Rows under the |---| row that are more levels of the header (a GPU per column), above
     # any group row.
     first_group = min(sections, default=table.end)
-    above = [cells for index, cells in body if index < first_group]
-    levels = [header, *(cells[:width] for _, cells in body[: header_levels_below(above)])]
+    # Only rows above any group row may be levels of the header; the rows of numbers under
+    # the groups tell which columns hold numbers.
+    above = sum(1 for index, _cells in body if index < first_group)
+    below = min(header_levels_below([cells for _, cells in body]), above)
+    levels = [header, *(cells[:width] for _, cells in body[:below])]
     body = body[len(levels) - 1 :]
     # A group header written once over its columns names each of them (see header_levels).
     stacked = filled_group_headers(levels)
@@ -234,15 +237,23 @@ def table_cells(
 
 def _section_label(raw: list[str], width: int) -> str | None:
     """The label of a group row: its first cell all bold and its other cells blank
-    ("| **OpenNMT-py WMT14 model** | | |"), in a table of two columns or more; the rows under
-    it are of that group."""
+    ("| **OpenNMT-py WMT14 model** | | |"), in a table of two columns or more, or any label
+    but a number over blanks in a table of three or more ("| MMLU (shuffle 1k) | | | |");
+    the rows under it are of that group."""
     if width < 2 or len(raw) < 2 or any(cell.strip() for cell in raw[1:]):
         return None
     bold = _BOLD_CELL.fullmatch(raw[0].strip())
     if bold is None:
-        return None
+        # Not bold, in a table of three columns or more: a label over a row of blanks
+        # ("| MMLU<br>(shuffle 1k) | | | |") heads the rows under it all the same.
+        if width < 3 or len(raw) < width or _NUMBER_CELL.match(raw[0]):
+            return None
+        return " ".join(render_inline(raw[0]).split()) or None
     label = render_inline(bold.group("text")).strip()
     return label or None
+
+
+_NUMBER_CELL = re.compile(r"^\s*[~<>]?\s*[+-]?\d")
 
 
 def _cells_cut(cells: list[str], width: int) -> list[str]:

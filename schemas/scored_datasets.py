@@ -1,0 +1,76 @@
+"""The metric of a value that nothing around it names, given by the benchmark it was scored on.
+
+A dataset that is a quality evaluation, never a workload run for speed ("MMLU", "GSM8K",
+"HumanEval": schemas/vocab/scored_datasets.csv), names what its numbers are: a value whose
+column, row and context name no metric, but whose row or section row names such a dataset,
+or whose column is headed by its name alone ("| Model | MMLU | GSM8K |"), is its score. A
+dataset also run for speed (ImageNet, ShareGPT) says nothing of the kind.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import polars as pl
+
+from perfledger.schemas.identities import canonical_dataset
+from perfledger.schemas.labels import label_key
+from perfledger.schemas.vocabulary import read_vocab
+
+
+@cache
+def _scored() -> dict[str, str]:
+    return {
+        row["dataset"]: row["metric"]
+        for row in read_vocab("scored_datasets.csv").iter_rows(named=True)
+    }
+
+
+@cache
+def _aliases() -> dict[str, str]:
+    return {
+        row["alias"]: row["dataset"] for row in read_vocab("datasets.csv").iter_rows(named=True)
+    }
+
+
+def _metric_of_dataset(text: str) -> str | None:
+    return _scored().get(canonical_dataset(text) or "")
+
+
+def _metric_of_header(text: str) -> str | None:
+    """A header naming a scored dataset and nothing else ("MMLU", "GSM8K"): "Arc A770" names a
+    chip, not the ARC benchmark."""
+    return _scored().get(_aliases().get(label_key(text), ""))
+
+
+def with_scored_metric(results: pl.DataFrame) -> pl.DataFrame:
+    """`results` with the metric of each value that has none taken from the scored dataset its
+    row or its column's header names; `metric_source` says which."""
+    unknown = pl.col("metric").is_null()
+    if not results.select(unknown.any()).item():
+        return results
+    lacking = results.filter(unknown)
+    sections = "s_dataset" in results.columns
+    named = ["dataset", "s_dataset"] if sections else ["dataset"]
+    datasets = lacking.select(pl.concat([pl.col(name) for name in named]).drop_nulls().unique())
+    datasets = datasets.to_series().to_list()
+    headers = lacking.get_column("column_name").drop_nulls().unique().to_list()
+    by_dataset = {text: _metric_of_dataset(text) for text in datasets}
+    by_header = {text: _metric_of_header(text) for text in headers}
+    # the row's dataset, else its section row's ("MMLU (shuffle 1k)" over rows "1", "2"...)
+    of_row = pl.coalesce(
+        pl.col(name).replace_strict(by_dataset, default=None, return_dtype=pl.String)
+        for name in named
+    )
+    of_column = pl.col("column_name").replace_strict(
+        by_header, default=None, return_dtype=pl.String
+    )
+    return results.with_columns(
+        pl.when(unknown).then(pl.coalesce(of_row, of_column)).otherwise("metric").alias("metric"),
+        pl.when(unknown & of_row.is_not_null())
+        .then(pl.lit("dataset"))
+        .when(unknown & of_column.is_not_null())
+        .then(pl.lit("column"))
+        .otherwise("metric_source")
+        .alias("metric_source"),
+    )
