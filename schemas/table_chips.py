@@ -51,7 +51,10 @@ def with_table_chips(readings: Sequence[HeaderReading], nearby: str) -> list[Hea
     if not nearby:
         return list(readings)
     found = [
-        None if _names_chip(reading) else _chip_near(reading.text, nearby) for reading in readings
+        None
+        if _names_chip(reading) or not _may_need_words(reading.text)
+        else _chip_near(reading.text, nearby)
+        for reading in readings
     ]
     worded = [  # chips named by more than a number, alone or with the table's words
         index
@@ -66,6 +69,22 @@ def with_table_chips(readings: Sequence[HeaderReading], nearby: str) -> list[Hea
         else:
             result.append(replace(reading, platform=mention, is_number=False))
     return result
+
+
+@cache
+def _needing_words() -> re.Pattern[str] | None:
+    """Where some rule that requires words nearby may match: only there can the table's
+    words make a chip of a header that names none alone."""
+    sources = [rule.source for rule in vocabulary().rules if rule.requires_source]
+    if not sources:
+        return None
+    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(f'(?:{s})' for s in sources)})")
+
+
+@lru_cache(maxsize=16_384)
+def _may_need_words(text: str) -> bool:
+    pattern = _needing_words()
+    return bool(text) and pattern is not None and pattern.search(fold_words(text)) is not None
 
 
 def _names_chip(reading: HeaderReading) -> bool:
