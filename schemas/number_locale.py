@@ -128,7 +128,8 @@ def _function_word_languages() -> dict[str, str]:
 def page_mark(point: int, comma: int, language: str | None, prose: Iterable[str]) -> str | None:
     """The decimal mark of a page: the one its numbers show (`point` and `comma` count the
     numbers that can only be read with a decimal point, or with a decimal comma) when they
-    agree, else its declared language's, else its prose's language's."""
+    agree, else its declared language's, else its prose's language's (also when its numbers
+    show both marks)."""
     if point and not comma:
         return POINT
     if comma and not point:
@@ -136,6 +137,6 @@ def page_mark(point: int, comma: int, language: str | None, prose: Iterable[str]
     declared = mark_of_language(language)
     if declared is not None:
         return declared
-    if point and comma:  # both marks on one page and no language to settle it: each column
-        return None
+    # Both marks on one page ("200,80" lists two sizes on an English page): the language of
+    # its prose settles it; without one, each column's own numbers do.
     return mark_of_language(guess_language(prose))

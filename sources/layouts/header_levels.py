@@ -9,6 +9,8 @@ it publishes no number, names something over a column that holds numbers below, 
 a header: its first cell is blank (the corner over the row labels), or a cell over a column
 of numbers names a role a header names ("Throughput", "Accuracy"). A row of placeholders
 ("coming soon", "N/A") under a column of numbers is data that publishes nothing, not a level.
+Percentiles written as percents ("| BS | 90% | 95% | 99% | Avg |") over columns of plain
+numbers name the columns' statistics: they are no published number.
 """
 
 from __future__ import annotations
@@ -33,14 +35,17 @@ _PLACEHOLDER = re.compile(
     r"|none|null|pending|coming soon|oom|not (?:available|supported|measured|run|tested)"
     r"|unsupported)[\s\u00a0]*"
 )
+# A percentile named as a percent ("90%", "99.9 %"): a statistic's name over a column.
+_PERCENTILE = re.compile(r"[\s\u00a0]*(?:50|75|90|95|99|99\.9+)[\s\u00a0]*%[\s\u00a0]*")
+MIN_PERCENTILES = 2  # one "90%" alone may be a value; a run of them names columns
 
 
 def header_levels_below(rows: Sequence[Sequence[str]]) -> int:
     """How many of `rows`, a table's body rows as their cells' texts in column order (a
     spanning cell's text in every column it covers), are further levels of its header."""
     leading = 0  # the rows before the first that publishes a number
-    for row in rows[:MAX_EXTRA_LEVELS]:
-        if publishes_a_number(row):
+    for at, row in enumerate(rows[:MAX_EXTRA_LEVELS]):
+        if publishes_a_number(row) and not _names_percentiles(row, rows[at + 1 : at + 2]):
             break
         leading += 1
     if leading == 0:
@@ -60,6 +65,23 @@ def publishes_a_number(row: Sequence[str]) -> bool:
     """Whether a row holds a number: the first row under most headers does, and then no row
     is a level of the header; asked first, before the rows below are gathered."""
     return NUMBER in map(cell_shape, row)
+
+
+def _names_percentiles(row: Sequence[str], below: Sequence[Sequence[str]]) -> bool:
+    """Whether the numbers of a row are percentiles named as percents ("90% | 95% | 99%"),
+    beside a word ("BS", "Avg"), over numbers that are no percents: a header's level."""
+    numbers = [column for column, text in enumerate(row) if cell_shape(text) == NUMBER]
+    if len(numbers) < MIN_PERCENTILES or len(numbers) == len(row) or not below:
+        return False
+    if not all(_PERCENTILE.fullmatch(row[column]) for column in numbers):
+        return False
+    next_row = below[0]
+    return all(
+        column < len(next_row)
+        and cell_shape(next_row[column]) == NUMBER
+        and not next_row[column].rstrip().endswith("%")
+        for column in numbers
+    )
 
 
 def is_data_row(row: Sequence[str]) -> bool:
