@@ -1,0 +1,67 @@
+"""Tables of more publishers' pages, each quoted from a public page: a percentage under a
+gain is the change over the baseline, not the ratio to it; a share under a column naming no
+comparison is no speedup; a time column keeps the metric of its cells' units when the page's
+prose names another."""
+
+from __future__ import annotations
+
+from tests.schemas.test_page_structures import normalized
+
+# vllm-ascend's Suffix Speculative Decoding tutorial: "TPOT Gain" and "TPS Gain" are how much
+# faster than the baseline (55.1 ms / 37.9 ms is 1.454 times, written "45.2%"); "Accept Rate"
+# is the share of draft tokens accepted. The prose above the table says "improvement".
+SUFFIX_DECODING = """## **Test Results**
+
+Below are the detailed test results of the six open-source datasets in this evaluation.
+Compared to the baseline, the improvement in TPOT and throughput performance at different
+concurrency levels after enabling Suffix Decoding varies across datasets.
+
+Below is the raw detailed test results:
+
+| Concurrency | Avg Input | Avg Output | Requests | Base TPOT(ms) | Base Throughput(TPS) | Suffix TPOT(ms) | Suffix Throughput(TPS) | Accept Rate | TPOT Gain | TPS Gain |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| **HumanEval** | | | | | | | | | | |
+| 1 | 150 | 2700 | 100 | 55.1 | 18.1 | 37.9 | 26.3 | 27.0% | 45.2% | 45.1% |
+"""  # noqa: E501
+
+# faster-whisper's README: "Time" names no metric; its cells are durations.
+FASTER_WHISPER = """# Faster Whisper transcription with CTranslate2
+
+This implementation is up to 4 times faster than openai/whisper for the same accuracy while
+using less memory.
+
+### Large-v2 model on GPU
+
+| Implementation | Precision | Beam size | Time | VRAM Usage |
+| --- | --- | --- | --- | --- |
+| openai/whisper | fp16 | 5 | 2m23s | 4708MB |
+| faster-whisper (`batch_size=8`) | fp16 | 5 | 17s | 6090MB |
+"""
+
+
+def _by_column(page: str) -> dict[str, tuple]:
+    values = normalized(page).measurements
+    return {
+        (row["column_name"], row["raw_value"]): (row["metric"], row["value"], row["unit"])
+        for row in values.iter_rows(named=True)
+    }
+
+
+def test_a_percentage_under_a_gain_is_the_change_never_a_ratio_below_one():
+    found = _by_column(SUFFIX_DECODING)
+    assert found[("TPOT Gain", "45.2%")] == ("other", 45.2, "%")
+    assert found[("TPS Gain", "45.1%")] == ("other", 45.1, "%")
+    assert found[("Suffix TPOT(ms)", "37.9")] == ("latency", 37.9, "ms")
+
+
+def test_a_share_under_a_column_naming_no_comparison_is_no_speedup():
+    found = _by_column(SUFFIX_DECODING)
+    assert found[("Accept Rate", "27.0%")] == ("other", 27.0, "%")
+
+
+def test_a_time_column_is_read_as_a_time_whatever_metric_the_prose_names():
+    result = normalized(FASTER_WHISPER)
+    found = _by_column(FASTER_WHISPER)
+    assert found[("Time", "2m23s")] == ("time_to_result", 143.0, "s")
+    assert found[("Time", "17s")] == ("time_to_result", 17.0, "s")
+    assert "2m23s" not in set(result.quarantine.get_column("raw_value").to_list())
