@@ -1,10 +1,11 @@
 """Tables of more publishers' pages, each quoted from a public page: a percentage under a
 gain is the change over the baseline, not the ratio to it; a share under a column naming no
 comparison is no speedup; a time column keeps the metric of its cells' units when the page's
-prose names another."""
+prose names another; a quantization in bits per weight sets the weights' precision."""
 
 from __future__ import annotations
 
+from perfledger.schemas.precisions import read_precision_label
 from tests.schemas.test_page_structures import normalized
 
 # vllm-ascend's Suffix Speculative Decoding tutorial: "TPOT Gain" and "TPS Gain" are how much
@@ -65,3 +66,29 @@ def test_a_time_column_is_read_as_a_time_whatever_metric_the_prose_names():
     assert found[("Time", "2m23s")] == ("time_to_result", 143.0, "s")
     assert found[("Time", "17s")] == ("time_to_result", 17.0, "s")
     assert "2m23s" not in set(result.quarantine.get_column("raw_value").to_list())
+
+
+# exllamav2's README: the "Mode" column states EXL2 quantizations by their bits per weight.
+EXLLAMAV2 = """## Performance
+
+| Model      | Mode         | Size  | grpsz | act | 3090Ti  | 4090        |
+|------------|--------------|-------|-------|-----|---------|-------------|
+| Llama      | GPTQ         | 7B    | 128   | no  | 181 t/s | **205** t/s |
+| Llama2     | EXL2 3.0 bpw | 7B    | -     | -   | 217 t/s | **257** t/s |
+| Llama2     | EXL2 4.0 bpw | 7B    | -     | -   | 185 t/s | **211** t/s |
+| Llama2     | EXL2 5.0 bpw | 7B    | -     | -   | 164 t/s | **179** t/s |
+"""
+
+
+def test_about_four_bits_per_weight_are_int4_weights_with_activations_unstated():
+    values = normalized(EXLLAMAV2).measurements
+    found = {
+        row["raw_value"]: (row["precision"], row["activation_dtype"], row["weight_dtype"])
+        for row in values.iter_rows(named=True)
+    }
+    assert found["185 t/s"] == ("4.0 bpw", None, "int4")
+    # 3.0 and 5.0 bits per weight are neither 4-bit nor 8-bit weights: no precision guessed
+    assert found["217 t/s"] == (None, None, None)
+    assert found["164 t/s"] == (None, None, None)
+    assert read_precision_label("4.65 bits per weight").weight == "int4"
+    assert read_precision_label("8.5 bpw").weight == "int8"
