@@ -1,10 +1,12 @@
 """Tables of more publishers' pages, each quoted from a public page: a percentage under a
 gain is the change over the baseline, not the ratio to it; a share under a column naming no
 comparison is no speedup; a time column keeps the metric of its cells' units when the page's
-prose names another; a quantization in bits per weight sets the weights' precision."""
+prose names another; a quantization in bits per weight or a GGUF type after a model's name
+sets the weights' precision."""
 
 from __future__ import annotations
 
+from perfledger.schemas.model_names import read_model
 from perfledger.schemas.precisions import read_precision_label
 from tests.schemas.test_page_structures import normalized
 
@@ -92,3 +94,34 @@ def test_about_four_bits_per_weight_are_int4_weights_with_activations_unstated()
     assert found["164 t/s"] == (None, None, None)
     assert read_precision_label("4.65 bits per weight").weight == "int4"
     assert read_precision_label("8.5 bpw").weight == "int8"
+
+
+# KTransformers' DeepSeek-R1 tutorial: "- Model: DeepseekV3-q4km (int4)<br>" above a table of
+# prefill and decode rates.
+KTRANSFORMERS = """### V0.2.1
+
+- Model: DeepseekV3-q4km (int4)<br>
+- GPU: 4090 24G VRAM
+
+#### Benchmark Results
+
+| Prompt               | hi (2)   | 1K (969)  |
+| -------------------- | -------- | --------- |
+| Output length        | 10tokens | 300tokens |
+| **6 experts V0.2.1** |          |           |
+| Prefill token/s      | 13       | 111       |
+| decode token/s       | 16.8     | 15.9      |
+"""
+
+
+def test_a_quantization_suffix_is_the_precision_the_rest_the_model():
+    assert read_model("DeepseekV3-q4km").canonical == "DeepSeek-V3"
+    assert read_model("DeepseekV3-q4km").precision == "Q4KM"
+    assert read_model("Llama-3-8B-Q4_K_M").base == "Llama 3 8B"
+    assert read_model("llama-2-7b.Q4_K_M.gguf").base == "Llama 2 7B"
+    assert read_model("qwen2.5-7b-awq").base == "Qwen2.5 7B"
+    assert read_precision_label("Q4_K_M").weight == "int4"
+    assert read_precision_label("q8_0").weight == "int8"
+    values = normalized(KTRANSFORMERS).measurements
+    row = values.filter(values["raw_value"] == "111").row(0, named=True)
+    assert (row["model_canonical"], row["weight_dtype"]) == ("DeepSeek-V3", "int4")
