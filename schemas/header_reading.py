@@ -59,6 +59,7 @@ class HeaderReading:
     platform: PlatformMention | None = None
     is_number: bool = False  # the header is a number: a value of an axis ("250" epochs)
     share: bool = False  # an accuracy that is a share: its numbers above 1 are percentages
+    change: bool = False  # a comparison named as a gain: its percentages are changes (+45%)
     parts: tuple[HeaderReading, ...] = ()  # "# Gaudi cards, Batch Size, Precision"
 
     @property
@@ -234,6 +235,7 @@ def read_header(text: str) -> HeaderReading:
         precision=precision_of_header(cleaned, comparison),
         platform=platform,
         share=role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)),
+        change=role == "speedup" and _names_a_change(fold_words(worded)),
     )
 
 
@@ -274,6 +276,13 @@ def _names_a_share(folded: str) -> bool:
     shares = [pattern for pattern, _unit, when in _implied_units() if when == "above 1"]
     words = [match.group(0) for match in _accuracy_words().finditer(folded)]
     return bool(words) and all(any(pattern.fullmatch(word) for pattern in shares) for word in words)
+
+
+def _names_a_change(folded: str) -> bool:
+    """A speedup header naming a gain ("TPS Gain", "Throughput Improvement"), whose
+    percentages are increases over the baseline, not the ratio to it."""
+    changes = [pattern for pattern, _unit, when in _implied_units() if when == "change"]
+    return any(pattern.search(folded) for pattern in changes)
 
 
 _DEVICE_WORD = re.compile(

@@ -39,6 +39,11 @@ _MARKER = re.compile(
     r"(?:bs|batch)\d+|\d+b|seq\d+|\d+k|ctx\d+|\d+(?:dev|core|cores|chip|c|n)"
     r"|n\d+|\d+(?:gpu|gpus|card|cards)"
 )
+# A GGUF quantization type written in parts ("Q4_K_M", "q8_0", "IQ4_XS"): one word, a
+# precision of schemas/vocab/precisions.csv ("q4km"), not three words of the name.
+_GGUF_TYPE = re.compile(
+    r"(?:\.|(?<![a-z0-9]))(i?q\d)((?:_(?:k|\d|xxs|xs|s|m|l|nl))+)(?![a-z0-9])", re.I
+)
 _SPLIT = re.compile(r"[\s_\-:,/]+")
 _PARENTHESES = re.compile(r"\s*[(\[]([^()\[\]]{0,60})[)\]]")
 _FILE = re.compile(
@@ -181,7 +186,10 @@ def _notes(text: str) -> tuple[str, list[str]]:
 
 
 def _tokens(text: str) -> list[str]:
-    return [token for token in _SPLIT.split(text.lower()) if token]
+    joined = _GGUF_TYPE.sub(
+        lambda match: " " + match.group(1) + match.group(2).replace("_", ""), text
+    )
+    return [token for token in _SPLIT.split(joined.lower()) if token]
 
 
 def _structural(body: str, notes: list[str]) -> ModelReading | None:

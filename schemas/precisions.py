@@ -16,6 +16,11 @@ from perfledger.schemas.folding import (
 from perfledger.schemas.vocabulary import read_vocab
 
 _PAIR = re.compile(r"^(\d{1,2})\s*[./]\s*(\d{1,2})$")
+# "4.0 bpw", "4.65 bits per weight": a quantization's average bits per weight (its scales
+# included), which sets the weights' precision and leaves the activations unstated.
+_BITS_PER_WEIGHT = re.compile(
+    r"(?<![\d.])(\d{1,2}(?:\.\d{1,3})?) ?(?:bpw|bits? per weight)(?![a-z0-9])"
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,20 @@ def _bits() -> dict[str, str]:
     return {
         row["bits"]: row["dtype"] for row in read_vocab("precision_bits.csv").iter_rows(named=True)
     }
+
+
+@cache
+def _bits_per_weight() -> tuple[tuple[float, float, str], ...]:
+    return tuple(
+        (float(row["from_bits"]), float(row["below_bits"]), row["weight_dtype"])
+        for row in read_vocab("bits_per_weight.csv").iter_rows(named=True)
+    )
+
+
+def _weights_of_bits(bits: float) -> str | None:
+    """The weights' dtype of an average of `bits` per weight; None between the classes
+    (2.5 or 5.0 bits per weight are no 4-bit nor 8-bit weights)."""
+    return next((dtype for low, high, dtype in _bits_per_weight() if low <= bits < high), None)
 
 
 @cache
@@ -76,6 +95,11 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     for match in pattern.finditer(folded):
         activation, weight = _words()[_key(match.group(1))]
         spans.append((match.start(), match.end(), activation, weight))
+    for match in _BITS_PER_WEIGHT.finditer(folded):
+        weight = _weights_of_bits(float(match.group(1)))
+        if weight is not None:
+            spans.append((match.start(), match.end(), None, weight))
+    spans.sort(key=lambda span: span[0])
     spans = _joined(
         spans,
         folded,

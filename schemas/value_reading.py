@@ -32,6 +32,7 @@ _PLAIN = r"^(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:[.,][0-9]+)?)$"
 _TWO_READINGS = r"^[1-9]\d{0,2}[.,]\d{3}$"  # "12.345": thousands or decimals
 _COMMA_GROUPS = r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
 _SIGNED = r"^[\s*_~]*[+\-\u2212]\s*\d"
+_TIME_HEADER = r"(?i)(?:^|[^a-z])time(?:[^a-z]|$)"
 _SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
 MAX_DIGITS = 30
 MAX_EXACT_DIGITS = 15  # significant digits a double always holds exactly
@@ -275,6 +276,19 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
         if "x_metric" in columns
         else pl.lit(False)
     )
+    context_metric = pl.col("metric").is_not_null() & ~pl.col("metric").is_in(
+        ["other", *DURATION_METRICS]
+    )
+    # Only under a header that says it is a time ("Time", "Total Time"): a cookie's
+    # "Duration" on a benchmark page measures nothing.
+    timed = (
+        pl.col("column_name").str.contains(_TIME_HEADER).fill_null(False)
+        if "column_name" in columns
+        else pl.lit(False)
+    )
+    context_misfit = (
+        context_metric & timed & ~pl.col("metric_source").is_in(["column", "row"]).fill_null(True)
+    )
     named = (
         pl.when(quality_share)
         .then(pl.col("x_metric"))
@@ -297,6 +311,13 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
         .then(pl.lit("latency"))
         .when(factor >= TRAINING_FROM_SECONDS)
         .then(pl.lit("time_to_train"))
+        # A time under a column naming no metric, on a page whose prose names one that no
+        # duration measures ("faster ... for the same accuracy"): the cells' own unit wins,
+        # a whole run's wall time.
+        .when(context_misfit & (workload == "training"))
+        .then(pl.lit("time_to_train"))
+        .when(context_misfit)
+        .then(pl.lit("time_to_result"))
         .when(~results_column)
         .then(pl.lit(None, dtype=pl.String))
         .when(workload == "training")
@@ -324,6 +345,16 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
         & pl.col("raw_value").str.contains(_SIGNED)
         & ~metric.is_in(["accuracy", "other", "scaling_efficiency"]).fill_null(False)
     )
+    # A percentage under a gain ("TPS Gain 45.1%") is that change too; one under a speedup
+    # the column does not name (a share, "Accept Rate 27.0%", on a page saying "speedup")
+    # is no comparison.
+    change_column = pl.col("h_change").fill_null(False) if "h_change" in columns else pl.lit(False)
+    unnamed_comparison = (
+        (kind == "percent")
+        & (metric == "speedup").fill_null(False)
+        & (change_column | ~pl.col("metric_source").is_in(["column", "row"]).fill_null(True))
+    )
+    change = change | unnamed_comparison
     named = pl.when(change).then(pl.lit("other")).otherwise(named)
     # "2.62x" under "Throughput": how many times the throughput, a speedup of it.
     gain = (kind == "ratio") & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)
