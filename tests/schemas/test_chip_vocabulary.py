@@ -186,7 +186,7 @@ def test_names_that_look_like_chips_but_are_not_name_none(text):
     [
         ("4x DGX H100", 32),  # four systems of eight
         ("2x trn1.32xlarge", 32),
-        ("4 g4dn.12xlarge nodes (16 workers)", None),  # an instance type names no chip (Ray)
+        ("4 g4dn.12xlarge nodes (16 workers)", 16),  # four instances of four T4s (Ray)
         ("8 DGX nodes with 8 NVIDIA A100-80G GPUs/node", 64),  # DeepSpeed-Chat, Table 5
         ("a single DGX node with 8 NVIDIA A100-40G GPUs", 8),  # DeepSpeed-Chat, Table 4
         ("32 H100 DGX nodes", None),  # GPUs per node not stated (NeMo)
@@ -208,7 +208,7 @@ def test_names_that_look_like_chips_but_are_not_name_none(text):
         ("Llama 3.1 70B Instruct 4 x H100 80G", 4),
         ("2xH100 SXM", 2),
         ("1\u00d7RTX4090", 1),
-        ("p4d.24xlarge", None),  # an instance size, no count
+        ("p4d.24xlarge", 8),  # the instance's eight A100s: "24x" is its size, no count
         # a node's chips: the run's count needs its nodes
         ("Intra node: 8xA100-80GBs (with mclk 1593MHz, pclk 1410MHz)", None),
         ("2 nodes, each node: 8x H100", 16),

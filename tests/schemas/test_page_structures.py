@@ -494,3 +494,20 @@ def test_a_degradation_is_a_figure_of_its_own_and_names_no_hardware():
     )
     fps = found["FPS (Batch Size=1)"]
     assert (fps["value"], fps["batch_size"], fps["platform"]) == (47.0, "1", None)
+
+
+def test_cloud_gpu_instances_name_their_gpus_and_count():
+    # Hugging Face's "Llama 2 on Amazon SageMaker a Benchmark" ("ml.g5.12xlarge"), Ray Train's
+    # benchmarks ("4 g4dn.12xlarge nodes (16 workers)")
+    from perfledger.schemas.unknown_chips import read_hardware
+
+    found = {
+        text: (mention.accelerator, mention.system, mention.count)
+        for text in ("ml.g5.12xlarge", "g5.2xlarge", "p4d.24xlarge", "4 g4dn.12xlarge nodes")
+        if (mention := read_hardware(text, "platform")) is not None
+    }
+    assert found["ml.g5.12xlarge"] == ("A10G", "g5.12xlarge", 4)
+    assert found["g5.2xlarge"] == ("A10G", "g5.2xlarge", 1)
+    assert found["p4d.24xlarge"] == ("A100", "p4d.24xlarge", 8)
+    assert found["4 g4dn.12xlarge nodes"][:2] == ("T4", "g4dn.12xlarge")
+    assert found["4 g4dn.12xlarge nodes"][2] == 16  # 4 nodes of 4 T4s
