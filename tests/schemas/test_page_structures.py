@@ -7,24 +7,7 @@ from __future__ import annotations
 import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
-from perfledger.schemas.normalize import DocumentContext, NormalizedDocument, normalize_documents
-from perfledger.sources.parse import parse_document
-
-
-def normalized(page: str) -> NormalizedDocument:
-    parsed, layout = parse_document(page.encode(), "text/markdown")
-    context = DocumentContext(
-        source_id="page",
-        source_url="file:///page.md",
-        document_sha256="0",
-        document_title=parsed.metadata.title,
-        captured_at="2026-01-01T00:00:00+00:00",
-        parser_version=layout,
-        language=parsed.metadata.language,
-        outline=parsed.outline,
-    )
-    return normalize_documents([(parsed.cells, context)])[0]
-
+from tests.schemas.page_reading import normalized
 
 # Tencent TNN's doc/benchmark_data.md: each phone is a list item above its table.
 TNN = """# v0.3 benchmark
@@ -476,17 +459,7 @@ def test_a_degradation_is_a_figure_of_its_own_and_names_no_hardware():
      - 0.3
      - 47
 """
-    parsed, layout = parse_document(page.encode(), "text/x-rst")
-    context = DocumentContext(
-        "hailo",
-        "file:///hailo.rst",
-        "0",
-        None,
-        "2026-01-01T00:00:00+00:00",
-        layout,
-        outline=parsed.outline,
-    )
-    document = normalize_documents([(parsed.cells, context)])[0]
+    document = normalized(page, "text/x-rst", "hailo")
     found = {row["column_name"]: row for row in document.measurements.iter_rows(named=True)}
     assert (found["Hardware Degradation"]["metric"], found["Hardware Degradation"]["value"]) == (
         "other",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from perfledger.schemas.platform_mentions import read_platform
 
-from .test_page_structures import normalized
+from .page_reading import normalized
 
 # Ascend/ModelZoo-PyTorch, ACL_PyTorch/built-in/cv/Wide_ResNet50_2_for_Pytorch/README.md: the
 # heading names performance and accuracy (性能&精度); the "性能" column holds throughputs whose

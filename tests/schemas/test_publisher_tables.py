@@ -6,7 +6,7 @@ in pairs, and a model named in a list of the run's settings."""
 from __future__ import annotations
 
 from perfledger.schemas.precisions import read_precision_label
-from tests.schemas.test_page_structures import normalized
+from tests.schemas.page_reading import normalized
 
 # ktransformers' doc/en/DeepseekR1_V3_tutorial.md: the metrics stand in the first column,
 # and only the words beside "token/s" tell prefill from decode.

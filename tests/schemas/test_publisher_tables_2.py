@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.platform_mentions import read_platform
-from tests.schemas.test_page_structures import normalized
+from tests.schemas.page_reading import normalized
 
 # Ascend ModelZoo-PyTorch's ACL_PyTorch/.../Wide_ResNet50_2 README.md: a sideways table whose
 # cells name their top-1 and top-5 accuracies.

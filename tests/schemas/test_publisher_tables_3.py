@@ -7,7 +7,7 @@ from __future__ import annotations
 from perfledger.schemas.platform_mentions import read_platform
 from perfledger.schemas.table_chips import nearby_words
 from perfledger.sources.layouts.header_levels import filled_group_headers
-from tests.schemas.test_page_structures import normalized
+from tests.schemas.page_reading import normalized
 
 # NVIDIA TensorRT-Model-Optimizer's docs benchmark page: each precision is written once over
 # its "Tokens/sec" and "Speedup" columns, with an empty spacer column between the groups.

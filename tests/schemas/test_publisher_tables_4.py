@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from perfledger.schemas.model_names import read_model
 from perfledger.schemas.precisions import read_precision_label
-from tests.schemas.test_page_structures import normalized
+from tests.schemas.page_reading import normalized
 
 # vllm-ascend's Suffix Speculative Decoding tutorial: "TPOT Gain" and "TPS Gain" are how much
 # faster than the baseline (55.1 ms / 37.9 ms is 1.454 times, written "45.2%"); "Accept Rate"

@@ -4,7 +4,7 @@ decimal marks, settled by the language of its prose."""
 
 from __future__ import annotations
 
-from tests.schemas.test_page_structures import normalized
+from tests.schemas.page_reading import normalized
 
 # NVIDIA DeepLearningExamples, PyTorch QuartzNet README: the precision and metric of each
 # group stand over blank cells above the `|---|` row; the batch size, the audio duration

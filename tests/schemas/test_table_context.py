@@ -11,9 +11,9 @@ import pytest
 
 from perfledger.schemas.context_labels import context_labels, device_class, precision_of_part
 from perfledger.schemas.legends import legend_platform
-from perfledger.schemas.normalize import DocumentContext, normalize_documents
 from perfledger.schemas.table_context import table_contexts
 from perfledger.sources.parse import parse_document
+from tests.schemas.page_reading import normalized
 
 PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "real-pages-2" / "pages"
 
@@ -112,18 +112,7 @@ def test_a_setting_the_page_defines_as_a_device_count_is_the_values_count():
         "| llama2-7b | 256 | 1 | 14.556 | 3387.419 |\n"
         "| llama2-70b | 256 | 4 | 7.231 | 1682.738 |\n"
     )
-    parsed, layout = parse_document(page.encode(), "text/markdown")
-    context = DocumentContext(
-        source_id="turbomind",
-        source_url="file:///turbomind.md",
-        document_sha256="0",
-        document_title=parsed.metadata.title,
-        captured_at="2026-01-01T00:00:00+00:00",
-        parser_version=layout,
-        language=parsed.metadata.language,
-        outline=parsed.outline,
-    )
-    values = normalize_documents([(parsed.cells, context)])[0].measurements
+    values = normalized(page, source_id="turbomind").measurements
     counts = dict(
         values.filter(pl.col("column_name") == "RPS")
         .select("model", "accelerator_count")
