@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import polars as pl
 
-from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS
+from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
 from perfledger.schemas.definition_tables import defined_headers
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
@@ -63,7 +63,7 @@ _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 # as schemas/cell_reading.py reads them): a setting's whole number ("bs=8") is no score.
 _NUMERIC_START = (
     r"^\s*(?:[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
-    r"|[^\W\d][\w@.\-]{0,15}(?: [^\W\d][\w@.\-]{0,15})?\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
+    rf"|{VALUE_NAME}\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
 )
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
 _NUMBER_END = r"(?:$|[^\d.,])"
@@ -614,13 +614,9 @@ def _values(
         # a setting's value heading the column ("8" under "Batch size") where the row states none
         pl.coalesce("batch_size", "hs_batch").alias("batch_size"),
         pl.coalesce("batch_size_number", "hs_batch_number").alias("batch_size_number"),
-        pl.concat_str("settings", "hs_settings", separator="; ", ignore_nulls=True)
-        .replace("", None)
-        .alias("settings"),
+        _joined("settings", "hs_settings", "; "),
         # what a turned table's metric row says besides its metric ("Prefill token/s")
-        pl.concat_str("variant", "h_variant", separator=" / ", ignore_nulls=True)
-        .replace("", None)
-        .alias("variant"),
+        _joined("variant", "h_variant", " / "),
     )
     found = sections(cells)
     if found is not None:
@@ -631,9 +627,7 @@ def _values(
         )
     # A section row's variant ("6 experts V0.2.0") goes before what the row says of its own.
     results = results.with_columns(
-        pl.concat_str("s_variant", "variant", separator=" / ", ignore_nulls=True)
-        .replace("", None)
-        .alias("variant"),
+        _joined("s_variant", "variant", " / ").alias("variant"),
         pl.coalesce("dataset", "s_dataset").alias("dataset"),
     )
     results = with_scored_metric(
@@ -671,6 +665,16 @@ def _values(
         + _problems(cells, _second_figures(values, mappings), "second_value_not_read")
     )
     return ChunkReading(values.filter(pl.col("problem").is_null()), problems)
+
+
+def _joined(first: str, second: str, separator: str) -> pl.Expr:
+    """Two label fields as one, either alone when the other is null, null when both are;
+    named as the first."""
+    return (
+        pl.concat_str(first, second, separator=separator, ignore_nulls=True)
+        .replace("", None)
+        .alias(first)
+    )
 
 
 def _second_figures(values: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:

@@ -121,12 +121,17 @@ def transposed(
     metric_rows = sum(
         1
         for text, numeric in zip(first_cells, numeric_rows, strict=True)
-        if numeric
-        and header_reading(text, mappings).kind == "metric"
-        and names_base_metric(header_reading(text, mappings))
-        and not names_model_configuration(header_reading(text, mappings))
+        if numeric and _names_metric_row(header_reading(text, mappings))
     )
     return metric_rows >= 1 and metric_rows * 3 >= len(first_cells)
+
+
+def _names_metric_row(reading: HeaderReading) -> bool:
+    return (
+        reading.kind == "metric"
+        and names_base_metric(reading)
+        and not names_model_configuration(reading)
+    )
 
 
 _JOINERS = re.compile(r"[\s\-\u2013\u2014:,/()]+")
