@@ -44,13 +44,12 @@ def surely_fits(cells: pl.DataFrame) -> bool:
     "not certain": CellSchema.validate then decides and words the failure."""
     if list(cells.schema.items()) != _DTYPES:
         return False
-    nulls = [pl.col(name).null_count() for name in _NOT_NULL]
-    lows = [pl.col(name).min().alias(f"{name} min") for name, _ in _BOUNDED]
-    found = cells.select(*nulls, *lows).row(0)
-    counts, least_values = found[: len(nulls)], found[len(nulls) :]
-    return all(count == 0 for count in counts) and all(
-        least is None or least >= low
-        for least, (_, low) in zip(least_values, _BOUNDED, strict=True)
+    # Asked of each column as a Series: a column knows its null count, and its minimum is
+    # one call into Rust, where a query costs a plan and its run (~0.3 ms for a page).
+    if any(cells.get_column(name).null_count() for name in _NOT_NULL):
+        return False
+    return all(
+        (least := cells.get_column(name).min()) is None or least >= low for name, low in _BOUNDED
     )
 
 
