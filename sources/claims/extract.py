@@ -56,6 +56,7 @@ from perfledger.schemas.claims import (
     CLAIM_COLUMNS,
     MAX_PARTY_CHARS,
     REJECTED_COLUMNS,
+    rejected_rows_hold,
     validate_claims,
     validate_rejected,
 )
@@ -398,7 +399,8 @@ def build_rejected_frame(rows: list[dict]) -> pl.DataFrame:
     if not rows:
         return empty_frame("rejected")
     unique = list({(r["line_number"], r["sentence"], r["check"]): r for r in rows}.values())
-    return validate_rejected(pl.DataFrame(unique, schema=REJECTED_COLUMNS))
+    frame = pl.DataFrame(unique, schema=REJECTED_COLUMNS)
+    return frame if rejected_rows_hold(unique) else validate_rejected(frame)
 
 
 def empty_frame(kind: str) -> pl.DataFrame:

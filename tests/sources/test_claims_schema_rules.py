@@ -17,6 +17,7 @@ from perfledger.schemas.claims import (
     claim_checks,
     passes,
     rejected_checks,
+    rejected_rows_hold,
 )
 from perfledger.sources.claims.extract import extract_claims
 
@@ -164,3 +165,14 @@ def test_quick_rejected_rules_pass_nothing_the_schema_refuses(result) -> None:
     frames = variants(result.rejected, REJECTED_COLUMNS)
     passing = quick_passes(frames, REJECTED_COLUMNS, rejected_checks())
     assert_schema_passes_all(RejectedClaimSchema, result.rejected, passing)
+
+
+def test_the_plain_rejected_rules_pass_what_the_quick_rules_pass(result) -> None:
+    frames = [
+        frame
+        for frame in variants(result.rejected, REJECTED_COLUMNS)
+        if frame.schema == result.rejected.schema
+    ]
+    verdicts = [passes(frame, REJECTED_COLUMNS, rejected_checks()) for frame in frames]
+    assert True in verdicts and False in verdicts
+    assert [rejected_rows_hold(frame.to_dicts()) for frame in frames] == verdicts
