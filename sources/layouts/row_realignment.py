@@ -75,17 +75,17 @@ class ColumnProfile:
 
 
 def profile_columns(rows: Sequence[Sequence[str]], width: int) -> ColumnProfile:
-    kinds: list[set[str]] = [set() for _ in range(width)]
-    blank = [False] * width
     complete = [row for row in rows if len(row) == width]
-    for row in complete:
-        for column, text in enumerate(row):
-            kind = cell_kind(text)
-            if kind == "blank":
-                blank[column] = True
-            else:
-                kinds[column].add(kind)
-    return ColumnProfile(tuple(frozenset(k) for k in kinds), tuple(blank), len(complete))
+    kinds: list[frozenset[str]] = []
+    blank: list[bool] = []
+    # Column by column, each distinct text once: a column's cells repeat (labels, units),
+    # and the rows are turned into columns in C.
+    for column in zip(*complete, strict=True) if complete else [()] * width:
+        found = set(map(cell_kind, set(column)))
+        blank.append("blank" in found)
+        found.discard("blank")
+        kinds.append(frozenset(found))
+    return ColumnProfile(tuple(kinds), tuple(blank), len(complete))
 
 
 def _fits(text: str, column: int, profile: ColumnProfile) -> bool:
