@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import accumulate, chain, compress, count, groupby, islice, repeat
 from operator import attrgetter, methodcaller
 from typing import TypeGuard
@@ -59,6 +61,10 @@ class GridCells:
     # Rows with cells past MAX_COLUMNS, which the grid has no place for: (line, cells cut,
     # their text, up to CUT_RAW_CHARS), each reported as a problem rather than dropped.
     cut_rows: list[tuple[int, int, str]] = field(default_factory=list)
+    # The table, while the grid is built, and the cells of it whose text `text_of` must walk
+    # (see `_cells_to_walk`), found when a cell holding markup first needs them.
+    table: etree._Element | None = None
+    walked: set[etree._Element] | None = None
 
     def add_cut(self, line: int, cut: list[etree._Element]) -> None:
         texts: list[str] = []
@@ -85,9 +91,14 @@ class GridCells:
         first = len(self.texts)
         texts = list(map(_TEXT_OF_NODE, elements))
         # A cell holding markup: its visible text (see `text_of`). Few cells do: they are
-        # picked out in C.
-        for index in compress(count(), map(len, elements)):
-            texts[index] = text_of(elements[index])
+        # picked out in C. Most hold only inline markup (<a>, <em>, <span>), whose text
+        # libxml2 gathers as `text_of` does, at less than half its cost.
+        holding = list(compress(count(), map(len, elements)))
+        if holding:
+            walked = self._cells_to_walk()
+            for index in holding:
+                element = elements[index]
+                texts[index] = text_of(element) if element in walked else _TEXT_CONTENT(element)
         if not all(texts):  # an empty cell, whose text lxml gives as None
             texts = [text or "" for text in texts]
         self.texts += collapse_many(texts)
@@ -97,6 +108,20 @@ class GridCells:
         self.lines += lines
         self.elements += elements
         return first
+
+    def _cells_to_walk(self) -> set[etree._Element]:
+        """The table's cells whose text differs from all the text inside them: those holding
+        markup `text_of` reads its own way (<br>, <sup>, scripts, a table), a comment or a
+        processing instruction. Found in one walk of the table in C, which yields only those."""
+        if self.walked is None:
+            assert self.table is not None, "set by build_grid while the grid is built"
+            self.walked = {
+                cell
+                for found in self.table.iter(*_READ_APART, etree.Comment, etree.PI)
+                if found is not self.table
+                and (cell := next(found.iterancestors("td", "th"), None)) is not None
+            }
+        return self.walked
 
     def is_header(self, cell: int) -> bool:
         return self.elements[cell].tag == "th"
@@ -113,14 +138,17 @@ def is_placed_whole(ids: GridRow, width: int) -> TypeGuard[PlacedRow]:
     return len(ids) == width and (isinstance(ids, range) or None not in ids)
 
 
+# The tags `text_of` reads otherwise than as text among text.
+_READ_APART = (*SKIPPED, "table", "br", "sup")
+# All the text inside an element, as libxml2 gathers it (comments and processing instructions
+# left out, as `text_of` leaves them).
+_TEXT_CONTENT = partial(etree.tostring, method="text", encoding=str, with_tail=False)
 # C-level getters: a list comprehension costs a Python step per cell.
 _CELL_ELEMENTS_OF = methodcaller("iterchildren", "td", "th")  # the tag filter runs in C
 _TEXT_OF_NODE = attrgetter("text")
 _TAG_OF = attrgetter("tag")
 _LINE_OF_NODE = attrgetter("sourceline")
 _PARENT_OF = methodcaller("getparent")
-_COLSPAN_OF = methodcaller("get", "colspan")
-_ROWSPAN_OF = methodcaller("get", "rowspan")
 
 
 def _span(cell: etree._Element, name: str, default: int, limit: int) -> int:
@@ -143,33 +171,38 @@ def _cells_of(row: etree._Element) -> list[etree._Element]:
     return [cell for cell in row if cell.tag in _CELL_TAGS]
 
 
-# Whether an element of a table has a span attribute, in one walk of the table in C: reading
-# the two attributes of every cell from Python costs four times as much.
-_HOLDS_SPANS = etree.XPath("boolean(descendant::*/@colspan | descendant::*/@rowspan)")
+# The span attributes inside a table, in one walk of it in C: reading the two attributes of
+# every cell from Python costs four times as much.
+_SPAN_ATTRIBUTES = etree.XPath("descendant::*/@colspan | descendant::*/@rowspan")
 _HOLDS_TABLE = etree.XPath("boolean(descendant::table)")
 # A cell that is a number as published: digits with separators, a sign, a decimal point.
 _NUMBER_LIKE = re.compile(r"[-+\u2212]?\d[\d,.\s\u00a0\u202f]*")
 
 
-def _any_span(cells: list[etree._Element]) -> bool:
-    """Whether a cell has a colspan or rowspan attribute (an empty one spans nothing)."""
-    return any(map(_COLSPAN_OF, cells)) or any(map(_ROWSPAN_OF, cells))
+def rows_with_spans(table: etree._Element) -> set[etree._Element]:
+    """The rows of the table (and of the tables inside it) with a cell that has a colspan or
+    rowspan attribute (an empty one spans nothing)."""
+    return {
+        cell.getparent()
+        for value in _SPAN_ATTRIBUTES(table)
+        if value and (cell := value.getparent()).tag in _CELL_TAGS
+    }
 
 
 def expand_rows(
-    rows: Sequence[etree._Element], cells: GridCells, spans: bool = True
+    rows: Sequence[etree._Element], cells: GridCells, span_rows: AbstractSet[etree._Element]
 ) -> list[GridRow]:
     """The row group as a grid of the ids of its cells, added to `cells`, with colspan and
-    rowspan expanded; None is a hole no cell fills. `spans=False` says that no cell has a
-    colspan or rowspan attribute."""
+    rowspan expanded; None is a hole no cell fills. `span_rows` are the rows with a cell that
+    spans (see `rows_with_spans`)."""
     counts = list(map(len, rows))
     elements = list(chain.from_iterable(map(_CELL_ELEMENTS_OF, rows)))
     if (
         len(elements) != sum(counts)  # a comment or another element among the cells
         or max(counts, default=0) > MAX_COLUMNS
-        or (spans and _any_span(elements))
+        or not span_rows.isdisjoint(rows)
     ):
-        return _expand_rows_one_by_one(rows, cells, spans)
+        return _expand_rows_one_by_one(rows, cells, span_rows)
     # The common case, every row plain: its cells in order, all the group's cells added at
     # once; each row is the range of its cells' ids.
     first = cells.add_elements(
@@ -180,7 +213,7 @@ def expand_rows(
 
 
 def _expand_rows_one_by_one(
-    rows: Sequence[etree._Element], cells: GridCells, spans: bool
+    rows: Sequence[etree._Element], cells: GridCells, span_rows: AbstractSet[etree._Element]
 ) -> list[GridRow]:
     """`expand_rows` a row at a time: a row that spans nothing and receives no span from
     above is plain, a cell per column; the cells of any other row are placed around the
@@ -189,10 +222,12 @@ def _expand_rows_one_by_one(
     placed: list[etree._Element] = []
     row_lines: list[int] = []
     first = len(cells.texts)
-    for index, row in enumerate(rows):
-        row_cells = _cells_of(row)
+    # Each row's cells listed in C: most rows of a group with spans are plain.
+    for index, (row, row_cells) in enumerate(
+        zip(rows, map(list, map(_CELL_ELEMENTS_OF, rows)), strict=True)
+    ):
         start = len(placed)
-        if not grid[index] and not (spans and _any_span(row_cells)):
+        if not grid[index] and row not in span_rows:
             placed += row_cells[:MAX_COLUMNS]
             grid[index] = range(first + start, first + len(placed))
             cut = row_cells[MAX_COLUMNS:]
@@ -469,9 +504,9 @@ def build_grid(table: etree._Element) -> Grid:
     own above a row of <th>, and a header cell that covers most of the table from its first
     column are a label for the whole table. The grid a spreadsheet draws around a sheet it
     publishes (see html_sheet) is left out first."""
-    cells = GridCells()
+    cells = GridCells(table=table)
     head, body_groups, foot = _row_groups(own_rows(table))
-    spans = _HOLDS_SPANS(table)
+    spans = rows_with_spans(table)
     header = [
         (row, ids, index)
         for index, (row, ids) in enumerate(zip(head, expand_rows(head, cells, spans), strict=True))
@@ -493,6 +528,7 @@ def build_grid(table: etree._Element) -> Grid:
     lead += _take_titles(header, widest, cells)
     label = " ".join(text for text in lead if text.strip(" \u00a0")) or None
     cells.elements.clear()
+    cells.table = cells.walked = None
     notes = [note_text(cell) for row in foot for cell in _cells_of(row)]
     return Grid(
         cells,

@@ -25,13 +25,47 @@ _NOT_HTML_SPACE = re.compile(
 _PERMALINK_MARK = re.compile("[\u00b6\ue000-\uf8ff]+")
 
 
+# The whitespace str.split() takes that HTML does not, one by one (see _NOT_HTML_SPACE).
+_NOT_HTML_SPACES = (
+    "\x0b\x1c\x1d\x1e\x1f\x85\xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+# Characters that are no whitespace and that text seldom holds, to stand in for those while
+# str.split() collapses the runs of HTML whitespace: C0 and C1 controls, one byte wide as
+# U+00A0 is, so that the text keeps its width in memory.
+_STAND_INS = "".join(map(chr, [*range(0x01, 0x09), *range(0x0E, 0x1C), *range(0x80, 0x85)]))
+_SHORT_TEXT = 64  # below this, the regex engine's substitution costs less than the stand-ins
+
+
 def collapse_space(text: str) -> str:
     """Runs of HTML whitespace become one space, as a browser shows them; U+00A0 is kept."""
     if _NOT_HTML_SPACE.search(text) is None:
         # Only HTML whitespace, whose runs str.split() finds in C: a substitution costs a
         # step of the regex engine per character.
         return " ".join(text.split())
+    if len(text) > _SHORT_TEXT:
+        collapsed = _collapse_with_stand_ins(text)
+        if collapsed is not None:
+            return collapsed
     return _SPACE_TO_COLLAPSE.sub(" ", text).strip(" ")
+
+
+def _collapse_with_stand_ins(text: str) -> str | None:
+    """`collapse_space` of a text holding whitespace that HTML does not collapse (U+00A0,
+    say), with str.split(): each such character is first replaced by a character the text
+    does not hold and that is no whitespace, then put back. None when the stand-ins run out."""
+    kept = [space for space in _NOT_HTML_SPACES if space in text]
+    free = (stand_in for stand_in in _STAND_INS if stand_in not in text)
+    pairs = list(zip(kept, free, strict=False))
+    if len(pairs) < len(kept):
+        return None
+    for space, stand_in in pairs:
+        text = text.replace(space, stand_in)
+    text = " ".join(text.split())
+    for space, stand_in in pairs:
+        text = text.replace(stand_in, space)
+    return text
 
 
 def clean_heading(text: str) -> str:
@@ -115,11 +149,9 @@ def _flat_text(element: etree._Element, line_break: str) -> str:
 _JOIN = "\x00"  # never in lxml text (libxml2 strings end at NUL); checked below all the same
 
 
-def _may_collapse(texts: list[str]) -> bool:
-    """Whether collapsing would change one of `texts`: one holds a tab, a line break or two
-    spaces in a row, or starts or ends with a space. Joined with spaces, the texts that are
-    not empty show all but the first and the last of these as two spaces in a row."""
-    joined = " ".join(filter(None, texts))
+def _may_collapse(joined: str) -> bool:
+    """Whether collapsing would change one of the texts joined in `joined` with _JOIN: one
+    holds a tab, a line break or two spaces in a row, or starts or ends with a space."""
     return (
         "  " in joined
         or "\n" in joined
@@ -128,15 +160,18 @@ def _may_collapse(texts: list[str]) -> bool:
         or "\f" in joined
         or joined.startswith(" ")
         or joined.endswith(" ")
+        or " " + _JOIN in joined
+        or _JOIN + " " in joined
     )
 
 
 def collapse_many(texts: list[str]) -> list[str]:
     """[collapse_space(text) for text in texts], in one pass: on a page of short cells a call
     per cell costs more than the substitution itself, and most pages need none."""
-    if not _may_collapse(texts):
+    joined = _JOIN.join(texts)
+    if not _may_collapse(joined):
         return texts
-    joined = collapse_space(_JOIN.join(texts))
+    joined = collapse_space(joined)
     # A run of spaces never crosses the separator, so each text keeps at most one space at
     # either end, and that is what strip(" ") would remove.
     pieces = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).split(_JOIN)

@@ -304,3 +304,33 @@ def test_the_text_of_a_cell_is_the_text_of_its_walk(markup, line_break):
     root = parse_tree(prepare_markup(f"<table><tr><td>{markup}</td></tr></table>"))
     cell = next(root.iter("td"))
     assert html_text.text_of(cell, line_break) == _text_as_first_written(cell, line_break)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_INLINE, min_size=1, max_size=5))
+def test_the_cells_of_a_table_read_at_once_give_the_text_of_each(markups):
+    row = "".join(f"<td>{markup}</td>" for markup in markups)
+    root = parse_tree(prepare_markup(f"<table><tr>{row}</tr><tr>{row}</tr></table>"))
+    cells = list(root.iter("td"))
+    grid = build_grid(next(root.iter("table")))
+    assert grid.cells.texts[: len(cells)] == [html_text.text_of(cell) for cell in cells]
+
+
+# Long texts are collapsed with stand-ins for the whitespace HTML keeps; the stand-ins
+# themselves ("\x01", "\x80") may be in the text too.
+_LONG_TEXTS = st.lists(
+    st.one_of(_TEXT_PARTS, st.sampled_from(["\x01", "\x80", "\x02\x03", "x" * 30])),
+    min_size=10,
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_LONG_TEXTS)
+def test_long_texts_collapse_as_short_ones(text):
+    assert collapse_space(text) == re.sub(r"[ \t\n\r\f]+", " ", text).strip(" ")
+
+
+def test_a_long_text_holding_every_stand_in_is_still_collapsed():
+    text = "".join(html_text._STAND_INS) + " \u00a0 \n\t x " * 20
+    assert collapse_space(text) == re.sub(r"[ \t\n\r\f]+", " ", text).strip(" ")
