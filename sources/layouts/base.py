@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 
@@ -36,10 +36,19 @@ def cells_frame(rows: list[tuple] | None = None) -> pl.DataFrame:
 
 class CellColumns:
     """A cell frame filled a row at a time but kept column by column: the values a row's
-    cells share are repeated in C, and no per-cell tuple is built only to be transposed."""
+    cells share are repeated in C, and no per-cell tuple is built only to be transposed.
+
+    A table's title, note and column names repeat in every cell: each is kept once, with a
+    code per cell, and the frame's column is gathered from the distinct texts, so that its
+    cells share one copy of the text (a page's notes, hundreds of characters repeated in
+    each of its thousands of cells, would otherwise be copied into each, and into the bytes
+    a reader process hands the run's process)."""
+
+    _CODED = ("table_title", "table_note", "column_name")
 
     def __init__(self) -> None:
         self.columns: dict[str, list] = {name: [] for name in CELL_SCHEMA}
+        self.texts: dict[str, list[str | None]] = {name: [] for name in self._CODED}
 
     def add_rows(
         self,
@@ -54,24 +63,43 @@ class CellColumns:
         """Rows of one table, each as wide as `column_names`: row i has row_titles[i] and
         row_numbers[i]; its cells are the next len(column_names) raw values and lines."""
         width = len(column_names)
-        count = len(row_numbers) * width
+        rows = len(row_numbers)
+        count = rows * width
         columns = self.columns
+        texts = self.texts
         columns["table_index"] += [table_index] * count
-        columns["table_title"] += _each_repeated(row_titles, width)
-        columns["table_note"] += [table_note] * count
+        titles = texts["table_title"]
+        columns["table_title"] += _each_repeated(range(len(titles), len(titles) + rows), width)
+        titles += row_titles
+        notes = texts["table_note"]
+        columns["table_note"] += [len(notes)] * count
+        notes.append(table_note)
         columns["row_number"] += _each_repeated(row_numbers, width)
-        columns["column_index"] += list(range(width)) * len(row_numbers)
-        columns["column_name"] += column_names * len(row_numbers)
+        columns["column_index"] += list(range(width)) * rows
+        names = texts["column_name"]
+        columns["column_name"] += list(range(len(names), len(names) + width)) * rows
+        names += column_names
         columns["raw_value"] += raw_values
         columns["line_number"] += line_numbers
 
     def frame(self) -> pl.DataFrame:
-        return pl.DataFrame(
-            [
-                pl.Series(name, self.columns[name], dtype=dtype)
-                for name, dtype in CELL_SCHEMA.items()
-            ]
-        )
+        return pl.DataFrame([self._series(name, dtype) for name, dtype in CELL_SCHEMA.items()])
+
+    def rows(self) -> Iterator[tuple]:
+        """The cells as tuples ordered as CELL_SCHEMA's columns."""
+        return zip(*map(self._values, CELL_SCHEMA), strict=True)
+
+    def _values(self, name: str) -> list:
+        if name not in self.texts:
+            return self.columns[name]
+        return list(map(self.texts[name].__getitem__, self.columns[name]))
+
+    def _series(self, name: str, dtype: type[pl.DataType]) -> pl.Series:
+        if name not in self.texts:
+            return pl.Series(name, self.columns[name], dtype=dtype)
+        codes = pl.Series(self.columns[name], dtype=pl.UInt32)
+        # Indexing by a Series of indexes gathers in one call; Series.gather runs a query.
+        return pl.Series(name, self.texts[name], dtype=dtype)[codes]
 
 
 def _each_repeated(values: list, times: int) -> Iterable:

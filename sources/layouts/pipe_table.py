@@ -497,7 +497,7 @@ def _read_html_block(page: _Page, block: HtmlBlock, first_index: int) -> int:
     indexes = fragment.table_indexes(first_index)
     cells = CellColumns()
     page.problems += add_table_cells(fragment, indexes, cells, page.title_above(block.start))
-    page.rows += zip(*cells.columns.values(), strict=True)
+    page.rows += cells.rows()
     page.placed[block.start] = (block.end, outline_rows(fragment, indexes))
     page.html_prose += prose_of(fragment)
     return len(fragment.tables)
