@@ -49,7 +49,8 @@ def surely_fits(cells: pl.DataFrame) -> bool:
     if any(cells.get_column(name).null_count() for name in _NOT_NULL):
         return False
     return all(
-        (least := cells.get_column(name).min()) is None or least >= low for name, low in _BOUNDED
+        (least := cells.get_column(name).min()) is None or (isinstance(least, int) and least >= low)
+        for name, low in _BOUNDED
     )
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from itertools import chain, repeat
 
 import polars as pl
+from polars.datatypes import DataTypeClass
 
 from perfledger.schemas.column_types import ColumnTypes
 
@@ -94,7 +95,7 @@ class CellColumns:
             return self.columns[name]
         return list(map(self.texts[name].__getitem__, self.columns[name]))
 
-    def _series(self, name: str, dtype: type[pl.DataType]) -> pl.Series:
+    def _series(self, name: str, dtype: pl.DataType | DataTypeClass) -> pl.Series:
         if name not in self.texts:
             return pl.Series(name, self.columns[name], dtype=dtype)
         codes = pl.Series(self.columns[name], dtype=pl.UInt32)
@@ -102,7 +103,7 @@ class CellColumns:
         return pl.Series(name, self.texts[name], dtype=dtype)[codes]
 
 
-def _each_repeated(values: list, times: int) -> Iterable:
+def _each_repeated(values: Iterable, times: int) -> Iterable:
     return chain.from_iterable(map(repeat, values, repeat(times)))  # no Python step per value
 
 
