@@ -1,5 +1,5 @@
-"""The parts of a sentence its readers locate: the vocabulary's mentions and the numbers
-that may carry a ratio. They live apart from sources/claims/records.py, whose sentence
+"""The parts of a sentence its readers locate: the vocabulary's mentions, the numbers that
+may carry a ratio and the words that compare without one. They live apart from sources/claims/records.py, whose sentence
 record calls those readers, so that the readers and the record name one class each."""
 
 from __future__ import annotations
@@ -27,6 +27,17 @@ class Anchor:
     unit: str  # "multiplier" | "percent" | "fraction"
     ends_range: bool = False  # the number ends a range ("2-3x"): the anchor spans it
     low: float | None = None  # the range's lower end
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """Words that compare without a number: "outperforms", "ahead of", "advantage over"."""
+
+    start: int
+    end: int
+    slot_start: int  # where the baseline is named
+    form: str
+    metric: Mention | None = None
 
 
 class Mentions(list):

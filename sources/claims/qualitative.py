@@ -3,11 +3,10 @@ than"): a direction and no ratio."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from perfledger.sources.claims.anchors import metric_mention
 from perfledger.sources.claims.lexicon import FROM_CONTEXT, Lexicon, fold
 from perfledger.sources.claims.mentions import clause_end, mentions_between, strong_end
+from perfledger.sources.claims.parts import Trigger
 from perfledger.sources.claims.qualifiers import find_negation, find_qualifiers
 from perfledger.sources.claims.records import (
     Anchor,
@@ -26,15 +25,6 @@ from perfledger.sources.claims.resolution import (
     resolve_subject,
     score,
 )
-
-
-@dataclass(frozen=True)
-class Trigger:
-    start: int
-    end: int
-    slot_start: int  # where the baseline is named
-    form: str
-    metric: Mention | None = None
 
 
 def find_triggers(sentence: Sentence, lex: Lexicon) -> list[Trigger]:
@@ -89,13 +79,24 @@ def comparative_triggers(sentence: Sentence, lex: Lexicon) -> list[Trigger]:
     return triggers
 
 
+def _triggers(sentence: Sentence, lex: Lexicon) -> list[Trigger]:
+    """`find_triggers`, found once for the words of a sentence a page repeats (they depend on
+    its words alone), and kept with their index."""
+    if lex is not sentence.lex:
+        return find_triggers(sentence, lex)
+    index = sentence.index
+    if index.triggers is None:
+        index.triggers = find_triggers(sentence, lex)
+    return index.triggers
+
+
 def extract_qualitative(
     sentence: Sentence, context: Context, lex: Lexicon
 ) -> tuple[list[Draft], list[Problem]]:
     drafts: list[Draft] = []
     problems: list[Problem] = []
     seen: set[tuple] = set()
-    for trigger in find_triggers(sentence, lex):
+    for trigger in _triggers(sentence, lex):
         draft, problem = build_qualitative(sentence, trigger, context, lex)
         if problem:
             problems.append(problem)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from perfledger.sources.claims.parts import Anchor, Mention, Mentions
+from perfledger.sources.claims.parts import Anchor, Mention, Mentions, Trigger
 
 if TYPE_CHECKING:  # the discourse module reads these records: imported for annotations only
     from perfledger.sources.claims.discourse import Discourse
@@ -68,15 +68,18 @@ class Problem:
     reason: str
 
 
-class Sentence:
-    """A sentence whose vocabulary mentions, clause breaks, numbers and conditions are each
-    located once, when first asked for: most sentences that pass the cues hold no claim, and
-    are never indexed past their numbers and trigger words."""
+class SentenceIndex:
+    """What a sentence's words alone say, each part located once, when first asked for:
+    its vocabulary mentions, clause breaks, numbers, conditions and comparison words. Most
+    sentences that pass the cues hold no claim, and are never indexed past their numbers and
+    trigger words; and a site's pages repeat their sentences, whose index is kept (see
+    `sentence_index`)."""
 
-    def __init__(self, text: str, line_number: int, lex) -> None:
+    def __init__(self, text: str, lex) -> None:
         self.text = text
-        self.line_number = line_number
         self.lex = lex
+        # The words that compare without a number, kept by qualitative.extract_qualitative.
+        self.triggers: list[Trigger] | None = None
 
     @cached_property
     def systems(self) -> Mentions:
@@ -135,6 +138,49 @@ class Sentence:
         from perfledger.sources.claims.mentions import find_mentions
 
         return find_mentions(pattern, table, self.text)
+
+
+def _read_only(name: str) -> property:
+    return property(lambda sentence: getattr(sentence.index, name))
+
+
+class Sentence:
+    """A sentence of a page, at its line: its index (see `SentenceIndex`) is its text's, shared
+    by every sentence of the same words, so its parts must be read, never changed."""
+
+    def __init__(self, text: str, line_number: int, lex) -> None:
+        self.text = text
+        self.line_number = line_number
+        self.lex = lex
+        self.index = sentence_index(text, lex)
+
+    systems = _read_only("systems")
+    vendors = _read_only("vendors")
+    models = _read_only("models")
+    metrics = _read_only("metrics")
+    priors = _read_only("priors")
+    breaks = _read_only("breaks")
+    strong_breaks = _read_only("strong_breaks")
+    anchors = _read_only("anchors")
+    anchor_ends = _read_only("anchor_ends")
+    qualifiers = _read_only("qualifiers")
+    conditions = _read_only("conditions")
+
+
+_INDEXES_KEPT = 8_192  # distinct sentences whose index is kept (a site repeats its prose)
+_INDEXES: dict[str, SentenceIndex] = {}
+
+
+def sentence_index(text: str, lex) -> SentenceIndex:
+    """The index of a sentence's words, kept for the process's lexicon."""
+    index = _INDEXES.get(text)
+    if index is not None and index.lex is lex:
+        return index
+    index = SentenceIndex(text, lex)
+    if len(_INDEXES) >= _INDEXES_KEPT:
+        _INDEXES.clear()
+    _INDEXES[text] = index
+    return index
 
 
 @dataclass(frozen=True)

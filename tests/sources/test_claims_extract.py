@@ -737,3 +737,14 @@ def test_a_claim_s_subject_is_the_system_that_showcases_it_not_a_baseline_s_vend
     }
     assert found["x3.65 faster"] == ("Gaudi2", "first-gen Gaudi", 3.65)
     assert found["x2.21 faster"] == ("Gaudi2", "A100", 2.21)
+
+
+def test_a_sentence_repeated_under_another_heading_is_read_in_its_own_context() -> None:
+    """The index of a sentence's words is shared by every page that repeats it; what the
+    page around it says (the heading's model, here) is still each page's own."""
+    sentence = "The Bow Pod16 outperforms the DGX A100 by 2.5x in throughput."
+    bert = extract_claims([(1, "BERT-Large"), (2, sentence)])
+    resnet = extract_claims([(1, "ResNet-50"), (2, sentence)])
+    assert bert.claims["model"].to_list() == ["BERT-Large"]
+    assert resnet.claims["model"].to_list() == ["ResNet-50"]
+    assert bert.claims.drop("model").equals(resnet.claims.drop("model"))
