@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from perfledger.sources.layouts.base import ParseProblem
 
@@ -33,17 +32,30 @@ _NUMBER_STARTS = frozenset("0123456789~\u2248<>+-.,")  # what a number's text st
 _MEMO_CHARS = 64  # a table's label cells repeat ("Bow Pod16"): short ones are read once
 
 
+_KINDS_KEPT = 16_384
+# The kinds of short texts read so far, looked up in C for a whole column (see
+# profile_columns); emptied when full.
+_KINDS: dict[str, str] = {}
+
+
 def cell_kind(text: str) -> str:
     """blank, integer, decimal, number or text: the coarse shape a column's cells share."""
-    return _short_cell_kind(text) if len(text) <= _MEMO_CHARS else _cell_kind(text)
-
-
-@lru_cache(maxsize=16_384)
-def _short_cell_kind(text: str) -> str:
-    return _cell_kind(text)
+    kind = _KINDS.get(text)
+    if kind is None:
+        kind = _cell_kind(text)
+        if len(text) <= _MEMO_CHARS:
+            if len(_KINDS) >= _KINDS_KEPT:
+                _KINDS.clear()
+            _KINDS[text] = kind
+    return kind
 
 
 def _cell_kind(text: str) -> str:
+    # A number as such, the usual cell, reads the same stripped of spaces and markers.
+    if _INTEGER.fullmatch(text):
+        return "integer"
+    if _DECIMAL.fullmatch(text):
+        return "decimal"
     value = text.strip(" \t\u00a0")
     if value.endswith("]"):
         value = _REFERENCE_TAIL.sub("", value)
@@ -81,7 +93,10 @@ def profile_columns(rows: Sequence[Sequence[str]], width: int) -> ColumnProfile:
     # Column by column, each distinct text once: a column's cells repeat (labels, units),
     # and the rows are turned into columns in C.
     for column in zip(*complete, strict=True) if complete else [()] * width:
-        found = set(map(cell_kind, set(column)))
+        distinct = set(column)
+        found = set(map(_KINDS.get, distinct))
+        if None in found:  # a text not read yet
+            found = set(map(cell_kind, distinct))
         blank.append("blank" in found)
         found.discard("blank")
         kinds.append(frozenset(found))
