@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from codecs import BOM_UTF8
+
 import polars as pl
 
 from perfledger.schemas.cells import surely_fits
@@ -23,14 +25,19 @@ def parse_document(
 
     `check=False` leaves the cell check to the caller (`check_cells`, `cells_pass`), which
     can then check many documents' cells at once."""
-    if not data.strip():
+    if not data or data.isspace():  # as `not data.strip()`, without a copy of the page
         raise ParseFailure("the document is empty (0 bytes of text)")
     try:
-        text, _encoding = decode_document(data, content_type)
+        text, encoding = decode_document(data, content_type)
     except UndecodableDocument as error:
         raise ParseFailure(str(error)) from error
     chosen = choose_layout(data, content_type, layout)
-    parsed = chosen.parse(text)
+    # Bytes read as UTF-8 without a BOM decoded strictly: they are the text's UTF-8, which a
+    # layout reading UTF-8 need not encode again.
+    if chosen.parse_utf8 is not None and encoding == "utf-8" and not data.startswith(BOM_UTF8):
+        parsed = chosen.parse_utf8(text, data)
+    else:
+        parsed = chosen.parse(text)
     if check:
         check_cells(parsed, chosen.name)
     return parsed, chosen.name

@@ -204,10 +204,14 @@ class Layout:
     weight in the Accept header (1.0 the most wanted; None: kept when a server sends it, never
     asked for by name); `suffixes` are the file suffixes (".md") collect reads as this
     layout's pages, each with the media type it stands for. The layouts' registry
-    (sources/layouts/__init__.py) gathers them, so a new layout declares them here only."""
+    (sources/layouts/__init__.py) gathers them, so a new layout declares them here only.
+
+    `parse_utf8`, where a layout reads the page as UTF-8 bytes, is `parse` given the text's
+    UTF-8 as well, when the page's bytes are just that: it spares encoding the text again."""
 
     name: str
     sniff: Callable[[bytes, str | None], float]
     parse: Callable[[str], ParsedDocument]
     media_types: Mapping[str, float | None] = field(default_factory=dict, compare=False)
     suffixes: Mapping[str, str] = field(default_factory=dict, compare=False)
+    parse_utf8: Callable[[str, bytes], ParsedDocument] | None = field(default=None, compare=False)

@@ -58,11 +58,12 @@ MEDIA_TYPES = {"text/html": 1.0, "application/xhtml+xml": 1.0}
 SUFFIXES = {".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml"}
 
 
-def parse_html(text: str) -> ParsedDocument:
-    """Parse an HTML page into table cells, prose paragraphs, its outline and metadata."""
+def parse_html(text: str, utf8: bytes | None = None) -> ParsedDocument:
+    """Parse an HTML page into table cells, prose paragraphs, its outline and metadata.
+    `utf8`: the text's UTF-8, when the caller has it (see `prepare_markup`)."""
     stopped: list[ParseProblem] = []
     try:
-        markup = prepare_markup(text)
+        markup = prepare_markup(text, utf8)
         root = parse_tree(markup, stopped)
     except (ValueError, etree.LxmlError) as error:
         problem = ParseProblem("unparseable_html", f"the HTML parser refused the page: {error}")
@@ -105,4 +106,5 @@ LAYOUT = Layout(
     parse=parse_html,
     media_types=MEDIA_TYPES,
     suffixes=SUFFIXES,
+    parse_utf8=parse_html,
 )

@@ -13,16 +13,21 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
 
 
-def prepare_markup(text: str) -> bytes:
+def prepare_markup(text: str, utf8: bytes | None = None) -> bytes:
     """The page as UTF-8 bytes libxml2 accepts, with the lines where they were: HTML reads CR
     and CRLF as one line break, an XML declaration naming an encoding is refused for text that
     is already decoded, and lone surrogates cannot be encoded. libxml2 reads UTF-8 without
-    converting it (lxml hands it any other str as UTF-16 or UCS-4, which it converts)."""
-    text = text.removeprefix("\ufeff")
+    converting it (lxml hands it any other str as UTF-16 or UCS-4, which it converts).
+
+    `utf8`, when given, is `text` encoded as UTF-8 (the page's own bytes, when they decoded
+    as UTF-8): used as it is rather than encoding the text again."""
+    if text.startswith("\ufeff"):
+        text, utf8 = text[1:], None
     if _XML_DECLARATION.match(text):  # which CRs do not change
         text = _CARRIAGE_RETURN.sub("\n", text)
         text = _XML_DECLARATION.sub(lambda m: m.group(1) + "\n" * m.group(0).count("\n"), text)
-    markup = _utf8(text)
+        utf8 = None  # the text changed
+    markup = _utf8(text) if utf8 is None else utf8
     # CR and LF are the bytes 0x0D and 0x0A in UTF-8 and in no other character: looking for
     # them in the bytes costs far less than in a str of wide characters.
     if b"\r" in markup:

@@ -245,6 +245,8 @@ def _markup_as_published(text: str) -> bytes:
 )
 def test_line_breaks_are_normalized_in_the_bytes_as_in_the_text(text):
     assert prepare_markup(text) == _markup_as_published(text)
+    if "\ud800" not in text:  # the page's own UTF-8 bytes, when given, give the same markup
+        assert prepare_markup(text, text.encode("utf-8")) == _markup_as_published(text)
 
 
 def _text_as_first_written(element, line_break: str = " ") -> str:
