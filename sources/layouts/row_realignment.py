@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from perfledger.sources.layouts.base import ParseProblem
 
@@ -94,9 +95,8 @@ def profile_columns(rows: Sequence[Sequence[str]], width: int) -> ColumnProfile:
     # and the rows are turned into columns in C.
     for column in zip(*complete, strict=True) if complete else [()] * width:
         distinct = set(column)
-        found = set(map(_KINDS.get, distinct))
-        if None in found:  # a text not read yet
-            found = set(map(cell_kind, distinct))
+        known = set(map(_KINDS.get, distinct))
+        found = set(map(cell_kind, distinct)) if None in known else cast("set[str]", known)
         blank.append("blank" in found)
         found.discard("blank")
         kinds.append(frozenset(found))
