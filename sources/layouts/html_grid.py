@@ -493,7 +493,7 @@ def _drop_sheet_grid(header: list, body: list, cells: GridCells) -> None:
         rows[:] = [(row, without_first_column(ids), index) for row, ids, index in rows]
 
 
-def build_grid(table: etree._Element) -> Grid:
+def build_grid(table: etree._Element, holds_tables: bool | None = None) -> Grid:
     """Header rows, body rows and footer rows of a data table, spans expanded; the rows of
     a table nested in one of its cells are that table's, not its own.
 
@@ -503,9 +503,10 @@ def build_grid(table: etree._Element) -> Grid:
     (see header_levels). Full-width single cells above the header, a title in a row of its
     own above a row of <th>, and a header cell that covers most of the table from its first
     column are a label for the whole table. The grid a spreadsheet draws around a sheet it
-    publishes (see html_sheet) is left out first."""
+    publishes (see html_sheet) is left out first. `holds_tables`: whether a table stands
+    inside this one, when the caller knows (see `sort_tables`)."""
     cells = GridCells(table=table)
-    head, body_groups, foot = _row_groups(own_rows(table))
+    head, body_groups, foot = _row_groups(own_rows(table, holds_tables))
     spans = rows_with_spans(table)
     header = [
         (row, ids, index)
@@ -545,9 +546,12 @@ def first_row_line(grid: Grid) -> int:
     return min((lines[cell] for cell in grid.header_rows[0] if cell is not None), default=1)
 
 
-def own_rows(table: etree._Element) -> Iterable[etree._Element]:
-    """The table's rows, without those of the tables nested in its cells."""
-    if not _HOLDS_TABLE(table):  # the usual table: every row inside is its own (C walks)
+def own_rows(table: etree._Element, holds_tables: bool | None = None) -> Iterable[etree._Element]:
+    """The table's rows, without those of the tables nested in its cells. `holds_tables`:
+    whether a table stands inside this one, when the caller knows."""
+    if holds_tables is None:
+        holds_tables = _HOLDS_TABLE(table)
+    if not holds_tables:  # the usual table: every row inside is its own (C walks)
         return table.iter("tr")
     return [row for row in table.iter("tr") if next(row.iterancestors("table")) is table]
 
@@ -556,7 +560,7 @@ def reads_as_data(table: etree._Element) -> bool:
     """Whether a table that holds tables is a results table with a table in some cell rather
     than a table laying out the page: two rows of its own or more, one with two cells or
     more, and a cell of its own (nested tables left out) that reads as a number."""
-    rows = list(own_rows(table))
+    rows = list(own_rows(table, holds_tables=True))
     if len(rows) < 2 or max(len(_cells_of(row)) for row in rows) < MIN_DATA_COLUMNS:
         return False
     return any(_NUMBER_LIKE.fullmatch(text_of(cell)) for row in rows[1:] for cell in _cells_of(row))
@@ -566,6 +570,13 @@ def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
     """The page's tables (all of them, in document order) that may hold data: not marked as
     presentation, not inside a script, template or the like, and holding no table unless it
     `reads_as_data` (a table holding tables usually lays out the page)."""
+    return sort_tables(tables)[0]
+
+
+def sort_tables(
+    tables: list[etree._Element],
+) -> tuple[list[etree._Element], set[etree._Element]]:
+    """(`data_tables`, the tables among `tables` that hold a table)."""
     holders: set[etree._Element] = set()
     hidden: set[etree._Element] = set()
     for table in tables:
@@ -576,10 +587,11 @@ def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
                 holders.add(ancestor)
             if tag_name(ancestor) in SKIPPED:
                 hidden.add(table)
-    return [
+    data = [
         table
         for table in tables
         if (table.get("role") or "").lower() not in ("presentation", "none")
         and (table not in holders or reads_as_data(table))
         and table not in hidden
     ]
+    return data, holders

@@ -15,8 +15,8 @@ from perfledger.sources.layouts.html_grid import (
     MIN_DATA_COLUMNS,
     Grid,
     build_grid,
-    data_tables,
     line_of,
+    sort_tables,
 )
 from perfledger.sources.layouts.html_stream import Block, Stream, TableMark
 from perfledger.sources.layouts.html_text import clean_heading, text_of
@@ -103,7 +103,8 @@ class TablesAndText:
 
 def read_tables_and_text(root: etree._Element, tables: list[etree._Element]) -> TablesAndText:
     """Read the tree under `root`, whose <table> elements are `tables` in document order."""
-    grids = {table: build_grid(table) for table in data_tables(tables)}
+    data, holders = sort_tables(tables)
+    grids = {table: build_grid(table, table in holders) for table in data}
     # A table too narrow for results is page layout: its text is prose like any other.
     grids = {table: grid for table, grid in grids.items() if grid.width >= MIN_DATA_COLUMNS}
     stream = Stream(set(grids))
