@@ -212,6 +212,19 @@ def load_cues() -> Cues:
 
 
 def read_heading(paragraph: str, lex: Lexicon) -> Context:
+    # A site's pages repeat their headings: each distinct one is read once (the Context is
+    # frozen, and shared).
+    if lex is load_lexicon() and len(paragraph) <= MEMO_MAX_CHARS:
+        return _read_heading_once(paragraph)
+    return _read_heading(paragraph, lex)
+
+
+@lru_cache(maxsize=16_384)
+def _read_heading_once(paragraph: str) -> Context:
+    return _read_heading(paragraph, load_lexicon())
+
+
+def _read_heading(paragraph: str, lex: Lexicon) -> Context:
     models = find_mentions(lex.model_re, lex.model_of, paragraph)
     if not models:
         return Context()
