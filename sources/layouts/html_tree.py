@@ -49,8 +49,13 @@ def parse_tree(
     all. Where libxml2 gave up part way (elements nested deeper than 256, say), a problem
     naming the line joins `stopped`."""
     # The plain etree parser: lxml.html's element classes cost a Python call per element.
+    # No table of the elements' ids is kept: nothing looks an element up by its id.
     parser = etree.HTMLParser(
-        no_network=True, remove_pis=True, default_doctype=False, encoding="utf-8"
+        no_network=True,
+        remove_pis=True,
+        default_doctype=False,
+        encoding="utf-8",
+        collect_ids=False,
     )
     try:
         root = etree.fromstring(markup, parser)
