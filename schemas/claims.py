@@ -280,6 +280,96 @@ def rejected_rows_hold(rows: list[dict]) -> bool:
 _INT32_MAX = 2**31 - 1
 
 
+def claim_rows_hold(rows: list[dict]) -> bool:
+    """`claim_rules`, stated in Python for the rows a claims frame is built from: a page
+    makes a claim or a few, and the query costs more than checking them (~1 ms a page).
+    True only where the rules hold; the frame of rows that fail is validated as any other."""
+    indexes = [row["claim_index"] for row in rows]
+    if len(set(indexes)) != len(indexes):
+        return False
+    tasks, metrics = _claim_words()
+    return all(_claim_row_holds(row, tasks, metrics) for row in rows)
+
+
+@cache
+def _claim_words() -> tuple[frozenset[str], frozenset[str]]:
+    return frozenset(known_tasks()), frozenset(known_metrics())
+
+
+def _is_int32(value: object, least: int) -> bool:
+    return type(value) is int and least <= value <= _INT32_MAX
+
+
+def _is_number(value: object) -> bool:
+    return type(value) is float or type(value) is int
+
+
+def _is_text(value: object) -> bool:
+    return type(value) is str
+
+
+def _optional_text(value: object) -> bool:
+    return value is None or type(value) is str
+
+
+def _is_party(value: object) -> bool:
+    return value is None or (type(value) is str and 1 <= len(value) <= MAX_PARTY_CHARS)
+
+
+_OPTIONAL_TEXTS = ("subject_text", "baseline_text", "ratio_text", "qualifier", "conditions")
+
+
+def _claim_row_holds(row: dict, tasks: frozenset[str], metrics: frozenset[str]) -> bool:
+    sentence, claim_text = row["sentence"], row["claim_text"]
+    start, end = row["char_start"], row["char_end"]
+    ratio, kind, count = row["ratio"], row["baseline_kind"], row["baseline_count"]
+    baseline, direction = row["baseline"], row["direction"]
+    confidence, unresolved = row["confidence"], row["unresolved"]
+    return (
+        _is_int32(row["claim_index"], 0)
+        and _is_int32(row["line_number"], 0)
+        and _is_int32(start, 0)
+        and _is_int32(end, 1)
+        and _is_text(sentence)
+        and len(sentence) >= 1
+        and _is_text(claim_text)
+        and len(claim_text) >= 1
+        and all(_optional_text(row[name]) for name in _OPTIONAL_TEXTS)
+        and _is_party(row["subject"])
+        and _is_party(baseline)
+        and _is_party(row["model"])
+        and (kind is None or (_is_text(kind) and kind in BASELINE_KINDS))
+        and (count is None or _is_int32(count, 1))
+        and (row["task"] is None or (_is_text(row["task"]) and row["task"] in tasks))
+        and _is_text(row["metric"])
+        and row["metric"] in metrics
+        and _is_text(direction)
+        and direction in DIRECTIONS
+        and (ratio is None or (_is_number(ratio) and 0.0 < ratio <= MAX_RATIO))
+        and (
+            row["ratio_kind"] is None
+            or (_is_text(row["ratio_kind"]) and row["ratio_kind"] in RATIO_KINDS)
+        )
+        and _is_number(confidence)
+        and 0.0 <= confidence <= 1.0
+        and _is_text(row["method"])
+        and row["method"].startswith("rule:")
+        and (unresolved is None or (_is_text(unresolved) and len(unresolved) >= 1))
+        and type(row["is_qualitative"]) is bool
+        # the row rules: claim_text_is_the_span, qualitative_iff_no_ratio,
+        # direction_agrees_with_ratio, baseline_kind_matches_baseline,
+        # subject_differs_from_baseline
+        and start < end <= len(sentence)
+        and sentence[start:end] == claim_text
+        and row["is_qualitative"] == (ratio is None)
+        and (ratio is None) == (row["ratio_kind"] is None) == (row["ratio_text"] is None)
+        and (ratio is None or (ratio >= 1.0) == (direction == "better"))
+        and (baseline is not None) == (kind in NAMED_BASELINE_KINDS)
+        and (count is None or baseline is not None)
+        and (row["subject"] is None or baseline is None or row["subject"] != baseline)
+    )
+
+
 def validate_claims(frame: pl.DataFrame) -> pl.DataFrame:
     """ClaimSchema.validate at the cost of one query when the frame is sound."""
     if passes(frame, CLAIM_COLUMNS, claim_checks()):

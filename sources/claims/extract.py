@@ -56,6 +56,7 @@ from perfledger.schemas.claims import (
     CLAIM_COLUMNS,
     MAX_PARTY_CHARS,
     REJECTED_COLUMNS,
+    claim_rows_hold,
     rejected_rows_hold,
     validate_claims,
     validate_rejected,
@@ -405,7 +406,8 @@ def build_claims_frame(rows: list[dict]) -> pl.DataFrame:
         return empty_frame("claims")
     for index, row in enumerate(rows):
         row["claim_index"] = index
-    return validate_claims(pl.DataFrame(rows, schema=CLAIM_COLUMNS))
+    frame = pl.DataFrame(rows, schema=CLAIM_COLUMNS)
+    return frame if claim_rows_hold(rows) else validate_claims(frame)
 
 
 def build_rejected_frame(rows: list[dict]) -> pl.DataFrame:

@@ -15,6 +15,7 @@ from perfledger.schemas.claims import (
     ClaimSchema,
     RejectedClaimSchema,
     claim_checks,
+    claim_rows_hold,
     passes,
     rejected_checks,
     rejected_rows_hold,
@@ -176,3 +177,14 @@ def test_the_plain_rejected_rules_pass_what_the_quick_rules_pass(result) -> None
     verdicts = [passes(frame, REJECTED_COLUMNS, rejected_checks()) for frame in frames]
     assert True in verdicts and False in verdicts
     assert [rejected_rows_hold(frame.to_dicts()) for frame in frames] == verdicts
+
+
+def test_the_plain_claim_rules_pass_what_the_quick_rules_pass(result) -> None:
+    frames = [
+        frame
+        for frame in variants(result.claims, CLAIM_COLUMNS)
+        if frame.schema == result.claims.schema
+    ]
+    verdicts = [passes(frame, CLAIM_COLUMNS, claim_checks()) for frame in frames]
+    assert True in verdicts and False in verdicts
+    assert [claim_rows_hold(frame.to_dicts()) for frame in frames] == verdicts
