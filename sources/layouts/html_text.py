@@ -4,6 +4,7 @@ nested tables left out, footnote digits as superscripts, headings without permal
 from __future__ import annotations
 
 import re
+from operator import methodcaller
 
 import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
@@ -146,6 +147,7 @@ def _flat_text(element: etree._Element, line_break: str) -> str:
     return "".join(parts)
 
 
+_STRIP_HTML_SPACE = methodcaller("strip", " \t\n\r\f")
 _JOIN = "\x00"  # never in lxml text (libxml2 strings end at NUL); checked below all the same
 
 
@@ -171,6 +173,11 @@ def collapse_many(texts: list[str]) -> list[str]:
     joined = _JOIN.join(texts)
     if not _may_collapse(joined):
         return texts
+    # Most cells are a value set between line breaks and indentation ("\n    6,044\n  "):
+    # stripped of HTML whitespace at both ends, they hold no run left to collapse.
+    stripped = list(map(_STRIP_HTML_SPACE, texts))
+    if not _may_collapse(_JOIN.join(stripped)):
+        return stripped
     joined = collapse_space(joined)
     # A run of spaces never crosses the separator, so each text keeps at most one space at
     # either end, and that is what strip(" ") would remove.
