@@ -89,9 +89,10 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     proven = with_percent_shares(with_units_from_row_throughput(chosen))
     return (
         proven.lazy()
+        .with_columns(_unrounded())
         .with_columns(_converted())
         .with_columns(_checked())
-        .drop("_from")
+        .drop("_from", *_UNROUNDED)
         .collect(engine="in-memory")
     )
 
@@ -468,7 +469,13 @@ def _chosen_unit() -> list[pl.Expr]:
 # ---- the canonical value --------------------------------------------------------------------
 
 
-def _converted() -> list[pl.Expr]:
+# The value and spread as computed, and the significant digits each is rounded to: columns of
+# their own, since `as_published` reads them once per count of digits, and an expression
+# written out that many times is evaluated that many times.
+_UNROUNDED = ("_value", "_spread", "_value_digits", "_spread_digits")
+
+
+def _unrounded() -> list[pl.Expr]:
     metric = pl.col("metric")
     number, spread = pl.col("number"), pl.col("spread")
     kind, factor = pl.col("u_kind"), pl.col("u_factor")
@@ -508,8 +515,22 @@ def _converted() -> list[pl.Expr]:
     # canonical scale (1000 for ms); a clock reading's seconds are the number converted.
     factor_digits = significant_digits(factor.fill_null(1.0)) + significant_digits(to_canonical)
     scaled = pl.coalesce(pl.col("seconds"), number)
-    value = as_published(value, significant_digits(scaled) + factor_digits)
-    spread_value = as_published(spread_value, significant_digits(spread) + factor_digits)
+    return [
+        value.alias("_value"),
+        spread_value.alias("_spread"),
+        (significant_digits(scaled) + factor_digits).alias("_value_digits"),
+        (significant_digits(spread) + factor_digits).alias("_spread_digits"),
+    ]
+
+
+def _converted() -> list[pl.Expr]:
+    metric = pl.col("metric")
+    number = pl.col("number")
+    kind = pl.col("u_kind")
+    percent = kind == "percent"
+    other_time = (metric == "other") & (kind == "duration")
+    value = as_published(pl.col("_value"), pl.col("_value_digits"))
+    spread_value = as_published(pl.col("_spread"), pl.col("_spread_digits"))
     unit = (
         pl.when(metric == "throughput")
         .then(pl.lit("items/s"))
