@@ -87,10 +87,11 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(engine="in-memory")
     )
     proven = with_percent_shares(with_units_from_row_throughput(chosen))
+    spreads = proven.get_column("spread").is_not_null().any()
     return (
         proven.lazy()
-        .with_columns(_unrounded())
-        .with_columns(_converted())
+        .with_columns(_unrounded(_factor_digits(proven.get_column("u_factor")), spreads=spreads))
+        .with_columns(_converted(spreads=spreads))
         .with_columns(_checked())
         .drop("_from", *_UNROUNDED)
         .collect(engine="in-memory")
@@ -472,10 +473,24 @@ def _chosen_unit() -> list[pl.Expr]:
 # The value and spread as computed, and the significant digits each is rounded to: columns of
 # their own, since `as_published` reads them once per count of digits, and an expression
 # written out that many times is evaluated that many times.
-_UNROUNDED = ("_value", "_spread", "_value_digits", "_spread_digits")
+_UNROUNDED = ("_value", "_value_digits", "_spread", "_spread_digits")
 
 
-def _unrounded() -> list[pl.Expr]:
+def _factor_digits(factors: pl.Series) -> pl.Expr:
+    """The significant digits of each value's unit factor, worked out once per factor: a
+    chunk's values have a handful of factors between them."""
+    distinct = factors.fill_null(1.0).unique()
+    digits = pl.DataFrame({"factor": distinct}).select(significant_digits(pl.col("factor")))
+    return (
+        pl.col("u_factor")
+        .fill_null(1.0)
+        .replace_strict(distinct, digits.to_series(), return_dtype=digits.dtypes[0])
+    )
+
+
+def _unrounded(factor_digits: pl.Expr, *, spreads: bool) -> list[pl.Expr]:
+    """`factor_digits`: those of each value's unit factor (see _factor_digits); `spreads`:
+    whether any value has a spread ("77.12 +/- 0.11"), else none is worked out."""
     metric = pl.col("metric")
     number, spread = pl.col("number"), pl.col("spread")
     kind, factor = pl.col("u_kind"), pl.col("u_factor")
@@ -512,18 +527,27 @@ def _unrounded() -> list[pl.Expr]:
         .otherwise(spread)
     )
     # The factors' digits: those of the unit's factor (0.001, 60, 86400) and of the metric's
-    # canonical scale (1000 for ms); a clock reading's seconds are the number converted.
-    factor_digits = significant_digits(factor.fill_null(1.0)) + significant_digits(to_canonical)
+    # canonical scale (1 or 1000: one digit); a clock reading's seconds are the number
+    # converted.
+    factor_digits = factor_digits + 1
     scaled = pl.coalesce(pl.col("seconds"), number)
     return [
         value.alias("_value"),
-        spread_value.alias("_spread"),
         (significant_digits(scaled) + factor_digits).alias("_value_digits"),
-        (significant_digits(spread) + factor_digits).alias("_spread_digits"),
+        *(
+            [
+                spread_value.alias("_spread"),
+                (significant_digits(spread) + factor_digits).alias("_spread_digits"),
+            ]
+            if spreads
+            else [pl.lit(None, dtype=pl.Float64).alias(name) for name in _UNROUNDED[2:]]
+        ),
     ]
 
 
-def _converted() -> list[pl.Expr]:
+def _converted(*, spreads: bool) -> list[pl.Expr]:
+    """The value and its spread in the canonical unit, rounded as published (without
+    `spreads`, the spreads, all null, are left as they are), and the unit's fields."""
     metric = pl.col("metric")
     number = pl.col("number")
     kind = pl.col("u_kind")
@@ -561,7 +585,7 @@ def _converted() -> list[pl.Expr]:
     printed = ~pl.col("spelled") & ~((metric == "eval_metric") & pl.col("rest").is_not_null())
     return [
         value.alias("value"),
-        spread_value.alias("spread"),
+        *([spread_value.alias("spread")] if spreads else []),
         unit.alias("unit"),
         pl.when(printed).then(number).alias("published_number"),
         pl.col("u_item").alias("unit_item_kind"),
