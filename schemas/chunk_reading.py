@@ -22,7 +22,7 @@ from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.number_locale import page_mark
-from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_record
+from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
 from perfledger.schemas.row_context import with_context_labels
 from perfledger.schemas.row_groups import continued_groups
 from perfledger.schemas.row_labels import (
@@ -483,17 +483,9 @@ def _column_frames(
         for column in plan.columns:
             if column.role in ("label", "config", "reference"):
                 labels.append((document, table, column.column, readings.id_of(column.reading)))
-            elif column.role == "result":
-                results.append(
-                    result_record(
-                        document,
-                        table,
-                        column,
-                        plan,
-                        subjects.get((document, table), NOTHING),
-                        mappings,
-                    )
-                )
+        results += result_records(
+            document, table, plan, subjects.get((document, table), NOTHING), mappings
+        )
     label_frame = pl.DataFrame(
         labels,
         schema={
