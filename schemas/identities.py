@@ -125,9 +125,17 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     marks as the model's: "llama3.1-70b", "torchvision.models.resnet.resnet18"), else the
     model its column header names ("Phi-4 mini-instruct")."""
     source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
-    open_rows = pl.col("model").is_null() | source.is_in(list(_CONTEXT_SOURCES))
-    rows = _lookup(frame.filter(open_rows), "row_label", _row_model)
-    columns = _lookup(frame.filter(open_rows), "column_name", _column_model)
+    # The two columns looked up, of the open rows only: filtering the whole frame would
+    # copy every column of it.
+    opened = frame.select(
+        open_rows=pl.col("model").is_null() | source.is_in(list(_CONTEXT_SOURCES)),
+        row_label=pl.col("row_label"),
+        column_name=pl.col("column_name"),
+    )
+    open_rows = opened.get_column("open_rows")
+    looked_up = opened.filter(open_rows)
+    rows = _lookup(looked_up, "row_label", _row_model)
+    columns = _lookup(looked_up, "column_name", _column_model)
     if rows is None and columns is None:
         return frame
     row_model = (
@@ -140,7 +148,7 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
         if columns
         else pl.lit(None, dtype=pl.String)
     )
-    nearer = pl.when(open_rows).then(pl.coalesce(row_model, column_model))
+    nearer = pl.when(pl.lit(open_rows)).then(pl.coalesce(row_model, column_model))
     where = pl.when(row_model.is_not_null()).then(pl.lit("row")).otherwise(pl.lit("column"))
     named = frame.with_columns(_nearer=nearer, _where=where)
     texts = named.get_column("_nearer").drop_nulls().unique().to_list()
