@@ -39,8 +39,10 @@ def assemble(values: pl.DataFrame) -> pl.DataFrame:
         .with_columns(_platform_choice())
         .with_columns(_platform())
         .with_columns(_count())
+        .with_columns(_precision_from())
         .with_columns(_labels())
         .with_columns(_derived())
+        .drop("_precision_from")
         .collect(engine="in-memory")
     )
 
@@ -163,14 +165,11 @@ def _count() -> list[pl.Expr]:
     return [count.alias("_count")]
 
 
-def _labels() -> list[pl.Expr]:
-    count = pl.col("_count").struct
-    fits = (
-        count.field("chip").is_null()
-        | pl.col("_chip").is_null()
-        | (count.field("chip") == pl.col("_chip"))
-    )
-    precision_from = (
+def _precision_from() -> pl.Expr:
+    """Where a value's precision comes from: its row's role cells (rq), their words (fq),
+    its section (sq), its column header (h), else its table's context (x). A column of its
+    own, which every precision field reads."""
+    return (
         pl.when(pl.col("rq_text").is_not_null())
         .then(pl.lit("rq"))
         .when(pl.col("fq_text").is_not_null())
@@ -181,7 +180,18 @@ def _labels() -> list[pl.Expr]:
         .then(pl.lit("h"))
         .when(~pl.col("_states_precision") & pl.col("x_precision").is_not_null())
         .then(pl.lit("x"))
+        .alias("_precision_from")
     )
+
+
+def _labels() -> list[pl.Expr]:
+    count = pl.col("_count").struct
+    fits = (
+        count.field("chip").is_null()
+        | pl.col("_chip").is_null()
+        | (count.field("chip") == pl.col("_chip"))
+    )
+    precision_from = pl.col("_precision_from")
 
     def precision(row_field: str, header_field: str, context_field: str) -> pl.Expr:
         return (

@@ -78,11 +78,15 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
-    steps = frame.lazy().with_columns(_metric_of_cell_unit(frame.columns)).drop("secondary")
+    steps = frame.lazy()
+    for step in _metric_of_cell_unit(frame.columns):
+        steps = steps.with_columns(step)
+    steps = steps.drop("secondary", "_named", "_take")
     if frame.get_column("metric").eq("ranking").any():
         steps = steps.with_columns(_ranking())
     if frame.get_column("rest").is_not_null().any():
-        steps = steps.with_columns(_minutes_letter())
+        steps = steps.with_columns(_minutes=_is_minutes()).with_columns(_minutes_letter())
+        steps = steps.drop("_minutes")
     chosen = (
         steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(engine="in-memory")
     )
@@ -255,7 +259,7 @@ def _ranking() -> list[pl.Expr]:
 # ---- the metric a cell's own unit names ----------------------------------------------------
 
 
-def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
+def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
     """A value whose cell states a unit takes the metric that unit names ("5.7 hours": a time
     to train; "40.7 images/sec": a throughput; "1.16x speedup": a speedup) where its column
     names none, where its metric came from the table's context and does not fit the unit,
@@ -360,13 +364,21 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
     named = pl.when(change).then(pl.lit("other")).otherwise(named)
     # "2.62x" under "Throughput": how many times the throughput, a speedup of it.
     gain = (kind == "ratio") & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)
-    take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits) | change | gain)
+    # In steps, each a column of its own: an expression written out twice is worked out
+    # twice.
+    take = pl.col("_named").is_not_null() & (
+        metric.is_null() | (~stated_here & ~fits) | change | gain
+    )
     return [
-        pl.when(take).then(named).otherwise(metric).alias("metric"),
-        pl.when(take)
-        .then(pl.lit("cell"))
-        .otherwise(pl.col("metric_source"))
-        .alias("metric_source"),
+        [named.alias("_named")],
+        [take.alias("_take")],
+        [
+            pl.when(pl.col("_take")).then(pl.col("_named")).otherwise(metric).alias("metric"),
+            pl.when(pl.col("_take"))
+            .then(pl.lit("cell"))
+            .otherwise(pl.col("metric_source"))
+            .alias("metric_source"),
+        ],
     ]
 
 
@@ -376,16 +388,21 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
 _MINUTES_LETTER = "m"
 
 
-def _minutes_letter() -> list[pl.Expr]:
+def _is_minutes() -> pl.Expr:
     """ "18m" in a column of times is 18 minutes: the letter a duration in parts writes its
     minutes with ("1h 18m"). Alone it is no unit of the vocabulary, which also knows it as a
     million; only a value whose metric is a time reads it so."""
+    return pl.col("metric").is_in(DURATION_METRICS) & (
+        pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER
+    )
+
+
+def _minutes_letter() -> list[pl.Expr]:
+    """A value read in minutes where the column `_minutes` (_is_minutes) says so."""
     minutes = unit_named("min")
     assert minutes is not None  # units.csv names minutes "min"
     minute = unit_fields(replace(minutes, alias=_MINUTES_LETTER))
-    is_minutes = pl.col("metric").is_in(DURATION_METRICS) & (
-        pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER
-    )
+    is_minutes = pl.col("_minutes")
     return [
         *(
             pl.when(is_minutes)
