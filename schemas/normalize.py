@@ -103,7 +103,7 @@ def quarantine_frame(
         [
             picked[name].cast(dtype)
             if name in picked
-            else pl.Series(name, [given.get(name)] * rows, dtype=dtype)
+            else pl.Series(name, [given.get(name)], dtype=dtype).new_from_index(0, rows)
             for name, dtype in QUARANTINE_SCHEMA.items()
         ]
     )
@@ -166,13 +166,9 @@ def _split(frame: pl.DataFrame, documents: list) -> list[pl.DataFrame]:
         .cast({"document": pl.Int32, **MEASUREMENT_DTYPES})
         .sort("document", *PAGE_ORDER, maintain_order=True)
     )
-    # Sorted by document: each document's rows are a slice, less the document column (the
-    # first).
-    parts = parts_by(frame, "document")
-    return [
-        pl.DataFrame(parts[index,].get_columns()[1:]) if (index,) in parts else _EMPTY_MEASUREMENTS
-        for index in range(len(documents))
-    ]
+    # Sorted by document: each document's rows are a slice.
+    parts = parts_by(frame, "document", include_key=False)
+    return [parts.get((index,), _EMPTY_MEASUREMENTS) for index in range(len(documents))]
 
 
 def _quarantine(problems: list[dict], context: DocumentContext) -> pl.DataFrame:
