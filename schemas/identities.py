@@ -207,23 +207,41 @@ def _variants_of_context_model(frame: pl.DataFrame) -> pl.DataFrame:
     "QAT (TensorRT)") under a heading naming one ("ResNet50-v2"): the column names variants
     of the heading's model, which is the values'. A table naming a known model in any row
     keeps its unknown rows as published."""
+    known_contexts = [
+        model
+        for model in frame.get_column("k_model").drop_nulls().unique().to_list()
+        if read_model(model).known
+    ]
+    if not known_contexts:  # no heading names a model the catalogue knows
+        return frame
     models = frame.get_column("model").drop_nulls().unique().to_list()
     known = [model for model in models if read_model(model).known]
     row_source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
-    from_rows = row_source.is_in(["row", "column"])
     context = pl.col("k_model")
     table = ["document", "table_index"]
-    unknown_column = ~(from_rows & pl.col("model").is_in(known)).any().over(table)
-    context_known = context.is_in(
-        [
-            model
-            for model in frame.get_column("k_model").drop_nulls().unique().to_list()
-            if read_model(model).known
-        ]
+    # The rows' flags first, then over their table: a window over an expression of several
+    # columns is worked out group by group.
+    taken = (
+        frame.lazy()
+        .select(
+            *table,
+            pl.col("model"),
+            _from_rows=row_source.is_in(["row", "column"]),
+            _context_known=context.is_in(known_contexts),
+        )
+        .with_columns(_known=pl.col("_from_rows") & pl.col("model").is_in(known))
+        .select(
+            pl.col("_from_rows")
+            & pl.col("model").is_not_null()
+            & ~pl.col("_known").any().over(table)
+            & pl.col("_context_known")
+        )
+        .collect(engine="in-memory")
+        .to_series()
     )
-    taken = from_rows & pl.col("model").is_not_null() & unknown_column & context_known
-    if not frame.select(taken.any()).item():
+    if not taken.any():
         return frame
+    taken = pl.lit(taken)
     return frame.with_columns(
         pl.when(taken).then(pl.col("model")).alias("_row_variant"),
         pl.when(taken).then(context).otherwise(pl.col("model")).alias("model"),
