@@ -22,6 +22,7 @@ import polars as pl
 from perfledger.flows import budget, readers, settings
 from perfledger.flows.archived import archived_sha256
 from perfledger.flows.mlperf_stage import is_results_tree_document, prepare_results_tree
+from perfledger.schemas.frame_runs import parts_by
 from perfledger.schemas.label_mappings import LabelMappings, mapping_path, read_mappings
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES
 from perfledger.schemas.normalize import (
@@ -546,8 +547,8 @@ def _finish_chunk(
         chunk = pl.concat([frame.cast(schema) for frame in frames])
     good, invalid = validate_measurements(chunk)
     # A chunk holds one version per source, so the source tells the documents apart.
-    good_by = good.partition_by("source_id", as_dict=True)
-    invalid_by = invalid.partition_by("source_id", as_dict=True)
+    good_by = parts_by(good, "source_id")
+    invalid_by = parts_by(invalid, "source_id")
     quarantine_of = {id(item): n.quarantine for item, n in zip(parsed, normalized, strict=True)}
     for item in pending:
         if isinstance(item, DocumentLoad):

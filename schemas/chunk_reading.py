@@ -22,7 +22,7 @@ from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.number_locale import page_mark
-from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_record
+from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
 from perfledger.schemas.row_context import with_context_labels
 from perfledger.schemas.row_groups import continued_groups
 from perfledger.schemas.row_labels import (
@@ -483,17 +483,9 @@ def _column_frames(
         for column in plan.columns:
             if column.role in ("label", "config", "reference"):
                 labels.append((document, table, column.column, readings.id_of(column.reading)))
-            elif column.role == "result":
-                results.append(
-                    result_record(
-                        document,
-                        table,
-                        column,
-                        plan,
-                        subjects.get((document, table), NOTHING),
-                        mappings,
-                    )
-                )
+        results += result_records(
+            document, table, plan, subjects.get((document, table), NOTHING), mappings
+        )
     label_frame = pl.DataFrame(
         labels,
         schema={
@@ -646,25 +638,28 @@ def _values(
         & pl.all_horizontal(pl.col(name).is_null() for name in _ROW_PRECISIONS)
         & pl.col("_precision_column").fill_null(False)
     )
-    shifted = results.filter(looks_shifted & pl.col("metric").is_not_null()).drop(
-        "_precision_column"
-    )
-    results = results.filter(~(looks_shifted & pl.col("metric").is_not_null())).drop(
-        "_precision_column"
-    )
+    # Each filter of the values copies all their columns: none where no cell looks shifted
+    # (the usual case), and the values that read are filtered once.
+    shifted_cells = results.select(looks_shifted & pl.col("metric").is_not_null()).to_series()
+    results = results.drop("_precision_column")
+    if shifted_cells.any() or shifted_cells.null_count():
+        shifted = results.filter(shifted_cells)
+        results = results.filter(~shifted_cells)
+    else:
+        shifted = results.clear()
     values = read_values(results, mappings)
     unknown = values.filter(pl.col("metric").is_null()).unique(
         ["document", "table_index", "row_number", "column_index"], keep="first", maintain_order=True
     )
-    values = values.filter(pl.col("metric").is_not_null())
-    failed = values.filter(pl.col("problem").is_not_null())
+    failed = values.filter(pl.col("metric").is_not_null() & pl.col("problem").is_not_null())
+    values = values.filter(pl.col("metric").is_not_null() & pl.col("problem").is_null())
     problems = (
         _problems(cells, unknown.filter(pl.col("_filled")), "unknown_metric")
         + _problems(cells, shifted, "shifted_cells")
         + _problems(cells, failed, None)
         + _problems(cells, _second_figures(values, mappings), "second_value_not_read")
     )
-    return ChunkReading(values.filter(pl.col("problem").is_null()), problems)
+    return ChunkReading(values, problems)
 
 
 def _joined(first: str, second: str, separator: str) -> pl.Expr:

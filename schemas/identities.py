@@ -125,9 +125,17 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     marks as the model's: "llama3.1-70b", "torchvision.models.resnet.resnet18"), else the
     model its column header names ("Phi-4 mini-instruct")."""
     source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
-    open_rows = pl.col("model").is_null() | source.is_in(list(_CONTEXT_SOURCES))
-    rows = _lookup(frame.filter(open_rows), "row_label", _row_model)
-    columns = _lookup(frame.filter(open_rows), "column_name", _column_model)
+    # The two columns looked up, of the open rows only: filtering the whole frame would
+    # copy every column of it.
+    opened = frame.select(
+        open_rows=pl.col("model").is_null() | source.is_in(list(_CONTEXT_SOURCES)),
+        row_label=pl.col("row_label"),
+        column_name=pl.col("column_name"),
+    )
+    open_rows = opened.get_column("open_rows")
+    looked_up = opened.filter(open_rows)
+    rows = _lookup(looked_up, "row_label", _row_model)
+    columns = _lookup(looked_up, "column_name", _column_model)
     if rows is None and columns is None:
         return frame
     row_model = (
@@ -140,7 +148,7 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
         if columns
         else pl.lit(None, dtype=pl.String)
     )
-    nearer = pl.when(open_rows).then(pl.coalesce(row_model, column_model))
+    nearer = pl.when(pl.lit(open_rows)).then(pl.coalesce(row_model, column_model))
     where = pl.when(row_model.is_not_null()).then(pl.lit("row")).otherwise(pl.lit("column"))
     named = frame.with_columns(_nearer=nearer, _where=where)
     texts = named.get_column("_nearer").drop_nulls().unique().to_list()
@@ -199,23 +207,41 @@ def _variants_of_context_model(frame: pl.DataFrame) -> pl.DataFrame:
     "QAT (TensorRT)") under a heading naming one ("ResNet50-v2"): the column names variants
     of the heading's model, which is the values'. A table naming a known model in any row
     keeps its unknown rows as published."""
+    known_contexts = [
+        model
+        for model in frame.get_column("k_model").drop_nulls().unique().to_list()
+        if read_model(model).known
+    ]
+    if not known_contexts:  # no heading names a model the catalogue knows
+        return frame
     models = frame.get_column("model").drop_nulls().unique().to_list()
     known = [model for model in models if read_model(model).known]
     row_source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
-    from_rows = row_source.is_in(["row", "column"])
     context = pl.col("k_model")
     table = ["document", "table_index"]
-    unknown_column = ~(from_rows & pl.col("model").is_in(known)).any().over(table)
-    context_known = context.is_in(
-        [
-            model
-            for model in frame.get_column("k_model").drop_nulls().unique().to_list()
-            if read_model(model).known
-        ]
+    # The rows' flags first, then over their table: a window over an expression of several
+    # columns is worked out group by group.
+    taken = (
+        frame.lazy()
+        .select(
+            *table,
+            pl.col("model"),
+            _from_rows=row_source.is_in(["row", "column"]),
+            _context_known=context.is_in(known_contexts),
+        )
+        .with_columns(_known=pl.col("_from_rows") & pl.col("model").is_in(known))
+        .select(
+            pl.col("_from_rows")
+            & pl.col("model").is_not_null()
+            & ~pl.col("_known").any().over(table)
+            & pl.col("_context_known")
+        )
+        .collect(engine="in-memory")
+        .to_series()
     )
-    taken = from_rows & pl.col("model").is_not_null() & unknown_column & context_known
-    if not frame.select(taken.any()).item():
+    if not taken.any():
         return frame
+    taken = pl.lit(taken)
     return frame.with_columns(
         pl.when(taken).then(pl.col("model")).alias("_row_variant"),
         pl.when(taken).then(context).otherwise(pl.col("model")).alias("model"),

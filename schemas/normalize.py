@@ -14,6 +14,7 @@ import polars as pl
 
 from perfledger.schemas.chunk_reading import DocumentPlans, read_chunk
 from perfledger.schemas.column_types import ColumnTypes
+from perfledger.schemas.frame_runs import parts_by
 from perfledger.schemas.identities import with_identities
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES
@@ -86,15 +87,23 @@ def quarantine_frame(
     line_number: pl.Expr,
 ) -> pl.DataFrame:
     """Rows set aside outside a table (claims, whole files): the table columns stay null."""
-    # Built column by column: a query holding a literal per column costs more than the rows.
-    picked = frame.select(check=check, reason=reason, raw_value=raw_value, line_number=line_number)
+    # Built column by column: a query holding a literal per column costs more than the rows,
+    # and columns taken as they are (the usual case) need no query at all.
+    exprs = {"check": check, "reason": reason, "raw_value": raw_value, "line_number": line_number}
+    if all(expr.meta.is_column() for expr in exprs.values()):
+        picked = {
+            name: frame.get_column(expr.meta.output_name()).alias(name)
+            for name, expr in exprs.items()
+        }
+    else:
+        picked = {column.name: column for column in frame.select(**exprs).get_columns()}
     given = {"document_sha256": document_sha256, "source_id": source_id, "stage": stage}
-    rows = picked.height
+    rows = len(picked["check"])
     return pl.DataFrame(
         [
-            picked.get_column(name).cast(dtype)
-            if name in picked.columns
-            else pl.Series(name, [given.get(name)] * rows, dtype=dtype)
+            picked[name].cast(dtype)
+            if name in picked
+            else pl.Series(name, [given.get(name)], dtype=dtype).new_from_index(0, rows)
             for name, dtype in QUARANTINE_SCHEMA.items()
         ]
     )
@@ -157,7 +166,8 @@ def _split(frame: pl.DataFrame, documents: list) -> list[pl.DataFrame]:
         .cast({"document": pl.Int32, **MEASUREMENT_DTYPES})
         .sort("document", *PAGE_ORDER, maintain_order=True)
     )
-    parts = frame.partition_by("document", as_dict=True, include_key=False)
+    # Sorted by document: each document's rows are a slice.
+    parts = parts_by(frame, "document", include_key=False)
     return [parts.get((index,), _EMPTY_MEASUREMENTS) for index in range(len(documents))]
 
 

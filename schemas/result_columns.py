@@ -80,17 +80,19 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
 }
 
 
-def result_record(
+def result_records(
     document: int,
     table: int,
-    column: ColumnPlan,
     plan: TablePlan,
     subject: TableSubject,
     mappings: LabelMappings,
-) -> tuple:
-    """The fields of RESULT_COLUMN_SCHEMA, in order, of one result column of a table."""
-    reading = column.reading
-    header = reading.platform
+) -> list[tuple]:
+    """The fields of RESULT_COLUMN_SCHEMA, in order, of each result column of a table, in
+    the table's order; what the table's context and subject give every column is read
+    once."""
+    results = plan.results
+    if not results:
+        return []
     context = plan.context
     context_metric = context.get("metric")
     # The table's model: its top-left header's, else the one its context names.
@@ -99,49 +101,19 @@ def result_record(
     model_canonical, model_item = model_of(table_model, mappings)
     x_platform, x_count = _found(context, "platform"), _found(context, "count")
     platform_source, count_source = _source(context, "platform"), _source(context, "count")
-    named_class = device_class(reading.text) if header is None else None
-    of_class = context.get(f"platform:{named_class}") if named_class else None
-    if of_class is not None:  # "GPU 耗时(ms)": the context's GPU, not its CPU
-        x_platform, platform_source = of_class.value, of_class.source
-        x_count, count_source = (
-            (of_class.value, of_class.source) if of_class.value.count_stated else (None, None)
-        )
-    elif named_class is None and _classes_named(plan):
-        # Where some columns name the device class they ran on, a column naming none (an
-        # accuracy beside "GPU 耗时" and "CPU 耗时") is tied to no device of the context.
-        x_platform = x_count = platform_source = count_source = None
     x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
     precision_source = _source(context, "precision")
     parts = context.get("precision_of_part")
-    if parts is not None:
-        of_part = precision_of_part(parts.value, column.group)
-        if of_part is not None:  # "FP8 dispatching and BF16 combining": the part's precision
-            x_precision, precision_source = of_part, parts.source
-    return (
-        document,
-        table,
-        column.column,
-        column.metric.value if column.metric else None,
-        column.metric.source if column.metric else None,
-        context_metric.value if context_metric else None,
-        context_metric.source if context_metric else None,
-        column.decimal,
-        column.annotation,
-        column.annotation_role,
-        reading.statistic or _found(context, "statistic"),
-        *platform_fields(header),
-        *_count(header),
-        *precision_fields(reading.precision),
-        *unit_fields(reading.unit),
-        table_model,
+    classes = [
+        device_class(column.reading.text) if column.reading.platform is None else None
+        for column in results
+    ]
+    # Where some columns name the device class they ran on, a column naming none (an
+    # accuracy beside "GPU 耗时" and "CPU 耗时") is tied to no device of the context.
+    classes_named = len(set(classes) - {None}) > 1
+    table_fields = (
         model_canonical,
         model_item,
-        *platform_fields(x_platform),
-        platform_source,
-        *_count(x_count),
-        count_source,
-        *precision_fields(x_precision),
-        precision_source,
         _found(context, "workload"),
         _source(context, "workload"),
         *unit_fields(x_unit),
@@ -150,18 +122,68 @@ def result_record(
         plan.header_states_count,
         plan.header_states_precision,
         plan.table_workload,
-        reading.share,
-        reading.kind == "result",
-        reading.change,
-        model_source,
-        subject.family,
-        subject.workload,
-        subject.workload_source,
-        *_header_setting(column, plan, mappings),
-        # A turned table's metric row names what it measured beside the metric ("Prefill
-        # token/s", "decode token/s"); a header keeps those words in the value's column name.
-        header_remainder(reading) if plan.shape.turned else None,
     )
+    statistic = _found(context, "statistic")
+    records = []
+    for column, named_class in zip(results, classes, strict=True):
+        reading = column.reading
+        header = reading.platform
+        column_platform, column_count = x_platform, x_count
+        column_platform_source, column_count_source = platform_source, count_source
+        of_class = context.get(f"platform:{named_class}") if named_class else None
+        if of_class is not None:  # "GPU 耗时(ms)": the context's GPU, not its CPU
+            column_platform, column_platform_source = of_class.value, of_class.source
+            column_count, column_count_source = (
+                (of_class.value, of_class.source) if of_class.value.count_stated else (None, None)
+            )
+        elif named_class is None and classes_named:
+            column_platform = column_count = column_platform_source = column_count_source = None
+        column_precision, column_precision_source = x_precision, precision_source
+        if parts is not None:
+            of_part = precision_of_part(parts.value, column.group)
+            if of_part is not None:  # "FP8 dispatching and BF16 combining": the part's
+                column_precision, column_precision_source = of_part, parts.source
+        records.append(
+            (
+                document,
+                table,
+                column.column,
+                column.metric.value if column.metric else None,
+                column.metric.source if column.metric else None,
+                context_metric.value if context_metric else None,
+                context_metric.source if context_metric else None,
+                column.decimal,
+                column.annotation,
+                column.annotation_role,
+                reading.statistic or statistic,
+                *platform_fields(header),
+                *_count(header),
+                *precision_fields(reading.precision),
+                *unit_fields(reading.unit),
+                table_model,
+                *table_fields[:2],
+                *platform_fields(column_platform),
+                column_platform_source,
+                *_count(column_count),
+                column_count_source,
+                *precision_fields(column_precision),
+                column_precision_source,
+                *table_fields[2:],
+                reading.share,
+                reading.kind == "result",
+                reading.change,
+                model_source,
+                subject.family,
+                subject.workload,
+                subject.workload_source,
+                *_header_setting(column, plan, mappings),
+                # A turned table's metric row names what it measured beside the metric
+                # ("Prefill token/s", "decode token/s"); a header keeps those words in the
+                # value's column name.
+                header_remainder(reading) if plan.shape.turned else None,
+            )
+        )
+    return records
 
 
 _SAID = {name: index for index, name in enumerate(CONTRIBUTION_SCHEMA)}
@@ -180,21 +202,6 @@ def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings
         said[_SAID["batch_size"]],
         said[_SAID["batch_size_number"]],
         said[_SAID["settings"]],
-    )
-
-
-def _classes_named(plan: TablePlan) -> bool:
-    """Whether the table's columns name two classes of device ("GPU 耗时", "CPU 耗时")."""
-    return (
-        len(
-            {
-                device_class(column.reading.text)
-                for column in plan.results
-                if column.reading.platform is None
-            }
-            - {None}
-        )
-        > 1
     )
 
 

@@ -9,7 +9,13 @@ import re
 import polars as pl
 
 from perfledger.schemas.precisions import find_precisions
-from perfledger.schemas.row_labels import ROW_KEY, UNIT_FIELDS, precision_fields, unit_fields
+from perfledger.schemas.row_labels import (
+    ROW_KEY,
+    TABLE_KEY,
+    UNIT_FIELDS,
+    precision_fields,
+    unit_fields,
+)
 from perfledger.schemas.table_plans import TablePlan
 
 
@@ -34,23 +40,27 @@ def _with_quantized_rows(
     """The precision of a row named for quantizing weights and activations ("Weight &
     activation") that states no dtype: the one the table's context gives such runs ("W8A8
     mode")."""
-    found = []
-    for (document, table), plan in plans.items():
-        quantized = plan.context.get("precision:quantized")
-        if quantized is None:
-            continue
-        for vrow, label in (
-            rows.filter(
-                (pl.col("document") == document)
-                & (pl.col("table_index") == table)
-                & pl.col("rq_text").is_null()
-                & pl.col("fq_text").is_null()
-            )
-            .select("vrow", "row_label")
+    quantized = {
+        key: found.value
+        for key, plan in plans.items()
+        if (found := plan.context.get("precision:quantized")) is not None
+    }
+    if not quantized:
+        return rows
+    # The rows of those tables stating no dtype, read in one query for all the tables.
+    tables = pl.DataFrame(
+        list(quantized), schema={name: rows.schema[name] for name in TABLE_KEY}, orient="row"
+    )
+    found = [
+        (document, table, vrow, *precision_fields(quantized[document, table]))
+        for document, table, vrow, label in (
+            rows.filter(pl.col("rq_text").is_null() & pl.col("fq_text").is_null())
+            .select(*ROW_KEY, "row_label")
+            .join(tables, on=TABLE_KEY, how="semi")
             .iter_rows()
-        ):
-            if label and _BOTH_QUANTIZED.search(label):
-                found.append((document, table, vrow, *precision_fields(quantized.value)))
+        )
+        if label and _BOTH_QUANTIZED.search(label)
+    ]
     return _with_row_precisions(rows, found)
 
 

@@ -501,8 +501,9 @@ def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
         ),
         *lists,
     )
+    # Indexed, not gathered nor selected: each of those would be a query of its own.
     picked = [
-        said.select(fields)[index.gather(rows.get_column(f"_pick{bit}"))]
+        said[fields][index[rows.get_column(f"_pick{bit}")]]
         for bit, fields in enumerate(_FIRST_OF.values())
     ]
     return pl.concat(

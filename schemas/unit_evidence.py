@@ -132,18 +132,27 @@ def with_percent_shares(frame: pl.DataFrame) -> pl.DataFrame:
     if not frame.select(open_share.any()).item():
         return frame
     largest = pl.col("number").filter(open_share).max().over(_COLUMN)
-    take = open_share & (largest > 1.0) & (largest <= _PERCENT_AT_MOST)
+    # A column of its own, read by every field below: as an expression written out in each,
+    # its window would be worked out once per field.
+    take = pl.col("_take")
     percent = unit_fields(unit_named("%"))
-    return frame.with_columns(
-        *(
+    steps = frame.lazy().with_columns(
+        _take=open_share & (largest > 1.0) & (largest <= _PERCENT_AT_MOST)
+    )
+    return (
+        steps.with_columns(
+            *(
+                pl.when(take)
+                .then(pl.lit(value, dtype=dtype))
+                .otherwise(pl.col(f"u_{field}"))
+                .alias(f"u_{field}")
+                for (field, dtype), value in zip(UNIT_FIELDS.items(), percent, strict=True)
+            ),
             pl.when(take)
-            .then(pl.lit(value, dtype=dtype))
-            .otherwise(pl.col(f"u_{field}"))
-            .alias(f"u_{field}")
-            for (field, dtype), value in zip(UNIT_FIELDS.items(), percent, strict=True)
-        ),
-        pl.when(take)
-        .then(pl.lit(SHARE_SOURCE))
-        .otherwise(pl.col("unit_source"))
-        .alias("unit_source"),
+            .then(pl.lit(SHARE_SOURCE))
+            .otherwise(pl.col("unit_source"))
+            .alias("unit_source"),
+        )
+        .drop("_take")
+        .collect(engine="in-memory")
     )

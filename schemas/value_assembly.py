@@ -34,35 +34,49 @@ _PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text", "unkn
 def assemble(values: pl.DataFrame) -> pl.DataFrame:
     """`values` (as schemas.chunk_reading gives them) with every measurement column."""
     return _with_identities(
-        values.lazy()
-        .with_columns(_table_states())
+        values.hstack(_table_states(values))
+        .lazy()
         .with_columns(_platform_choice())
         .with_columns(_platform())
         .with_columns(_count())
+        .with_columns(_precision_from())
         .with_columns(_labels())
         .with_columns(_derived())
+        .drop("_precision_from")
         .collect(engine="in-memory")
     )
 
 
-def _table_states() -> list[pl.Expr]:
+def _table_states(values: pl.DataFrame) -> list[pl.Series]:
     """Whether the table states a chip, a count, a precision for some row or column."""
-
-    def stated(*columns: str) -> pl.Expr:
-        return (
-            pl.any_horizontal(pl.col(column).is_not_null() for column in columns).any().over(_TABLE)
+    stated = {
+        "_states_chip": ("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown"),
+        "_states_count": ("rc_n", "fc_n", "sc_n"),
+        "_states_precision": ("rq_text", "fq_text", "sq_text"),
+    }
+    header = {
+        "_states_chip": "header_states_chip",
+        "_states_count": "header_states_count",
+        "_states_precision": "header_states_precision",
+    }
+    # Whether each row states it first, then over the table: a window over an expression
+    # of several columns is worked out group by group.
+    return (
+        values.lazy()
+        .select(
+            *_TABLE,
+            *header.values(),
+            *(
+                pl.any_horizontal(pl.col(column).is_not_null() for column in columns).alias(name)
+                for name, columns in stated.items()
+            ),
         )
-
-    return [
-        (
-            stated("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown")
-            | pl.col("header_states_chip")
-        ).alias("_states_chip"),
-        (stated("rc_n", "fc_n", "sc_n") | pl.col("header_states_count")).alias("_states_count"),
-        (stated("rq_text", "fq_text", "sq_text") | pl.col("header_states_precision")).alias(
-            "_states_precision"
-        ),
-    ]
+        .select(
+            (pl.col(name).any().over(_TABLE) | pl.col(header[name])).alias(name) for name in stated
+        )
+        .collect(engine="in-memory")
+        .get_columns()
+    )
 
 
 def _platform_choice() -> pl.Expr:
@@ -151,14 +165,11 @@ def _count() -> list[pl.Expr]:
     return [count.alias("_count")]
 
 
-def _labels() -> list[pl.Expr]:
-    count = pl.col("_count").struct
-    fits = (
-        count.field("chip").is_null()
-        | pl.col("_chip").is_null()
-        | (count.field("chip") == pl.col("_chip"))
-    )
-    precision_from = (
+def _precision_from() -> pl.Expr:
+    """Where a value's precision comes from: its row's role cells (rq), their words (fq),
+    its section (sq), its column header (h), else its table's context (x). A column of its
+    own, which every precision field reads."""
+    return (
         pl.when(pl.col("rq_text").is_not_null())
         .then(pl.lit("rq"))
         .when(pl.col("fq_text").is_not_null())
@@ -169,7 +180,18 @@ def _labels() -> list[pl.Expr]:
         .then(pl.lit("h"))
         .when(~pl.col("_states_precision") & pl.col("x_precision").is_not_null())
         .then(pl.lit("x"))
+        .alias("_precision_from")
     )
+
+
+def _labels() -> list[pl.Expr]:
+    count = pl.col("_count").struct
+    fits = (
+        count.field("chip").is_null()
+        | pl.col("_chip").is_null()
+        | (count.field("chip") == pl.col("_chip"))
+    )
+    precision_from = pl.col("_precision_from")
 
     def precision(row_field: str, header_field: str, context_field: str) -> pl.Expr:
         return (

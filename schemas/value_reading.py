@@ -78,20 +78,26 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
-    steps = frame.lazy().with_columns(_metric_of_cell_unit(frame.columns)).drop("secondary")
+    steps = frame.lazy()
+    for step in _metric_of_cell_unit(frame.columns):
+        steps = steps.with_columns(step)
+    steps = steps.drop("secondary", "_named", "_take")
     if frame.get_column("metric").eq("ranking").any():
         steps = steps.with_columns(_ranking())
     if frame.get_column("rest").is_not_null().any():
-        steps = steps.with_columns(_minutes_letter())
+        steps = steps.with_columns(_minutes=_is_minutes()).with_columns(_minutes_letter())
+        steps = steps.drop("_minutes")
     chosen = (
         steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(engine="in-memory")
     )
     proven = with_percent_shares(with_units_from_row_throughput(chosen))
+    spreads = proven.get_column("spread").is_not_null().any()
     return (
         proven.lazy()
-        .with_columns(_converted())
+        .with_columns(_unrounded(_factor_digits(proven.get_column("u_factor")), spreads=spreads))
+        .with_columns(_converted(spreads=spreads))
         .with_columns(_checked())
-        .drop("_from")
+        .drop("_from", *_UNROUNDED)
         .collect(engine="in-memory")
     )
 
@@ -253,7 +259,7 @@ def _ranking() -> list[pl.Expr]:
 # ---- the metric a cell's own unit names ----------------------------------------------------
 
 
-def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
+def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
     """A value whose cell states a unit takes the metric that unit names ("5.7 hours": a time
     to train; "40.7 images/sec": a throughput; "1.16x speedup": a speedup) where its column
     names none, where its metric came from the table's context and does not fit the unit,
@@ -358,13 +364,21 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
     named = pl.when(change).then(pl.lit("other")).otherwise(named)
     # "2.62x" under "Throughput": how many times the throughput, a speedup of it.
     gain = (kind == "ratio") & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)
-    take = named.is_not_null() & (metric.is_null() | (~stated_here & ~fits) | change | gain)
+    # In steps, each a column of its own: an expression written out twice is worked out
+    # twice.
+    take = pl.col("_named").is_not_null() & (
+        metric.is_null() | (~stated_here & ~fits) | change | gain
+    )
     return [
-        pl.when(take).then(named).otherwise(metric).alias("metric"),
-        pl.when(take)
-        .then(pl.lit("cell"))
-        .otherwise(pl.col("metric_source"))
-        .alias("metric_source"),
+        [named.alias("_named")],
+        [take.alias("_take")],
+        [
+            pl.when(pl.col("_take")).then(pl.col("_named")).otherwise(metric).alias("metric"),
+            pl.when(pl.col("_take"))
+            .then(pl.lit("cell"))
+            .otherwise(pl.col("metric_source"))
+            .alias("metric_source"),
+        ],
     ]
 
 
@@ -374,16 +388,21 @@ def _metric_of_cell_unit(columns: list[str]) -> list[pl.Expr]:
 _MINUTES_LETTER = "m"
 
 
-def _minutes_letter() -> list[pl.Expr]:
+def _is_minutes() -> pl.Expr:
     """ "18m" in a column of times is 18 minutes: the letter a duration in parts writes its
     minutes with ("1h 18m"). Alone it is no unit of the vocabulary, which also knows it as a
     million; only a value whose metric is a time reads it so."""
+    return pl.col("metric").is_in(DURATION_METRICS) & (
+        pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER
+    )
+
+
+def _minutes_letter() -> list[pl.Expr]:
+    """A value read in minutes where the column `_minutes` (_is_minutes) says so."""
     minutes = unit_named("min")
     assert minutes is not None  # units.csv names minutes "min"
     minute = unit_fields(replace(minutes, alias=_MINUTES_LETTER))
-    is_minutes = pl.col("metric").is_in(DURATION_METRICS) & (
-        pl.col("rest").str.strip_chars().str.to_lowercase() == _MINUTES_LETTER
-    )
+    is_minutes = pl.col("_minutes")
     return [
         *(
             pl.when(is_minutes)
@@ -468,7 +487,27 @@ def _chosen_unit() -> list[pl.Expr]:
 # ---- the canonical value --------------------------------------------------------------------
 
 
-def _converted() -> list[pl.Expr]:
+# The value and spread as computed, and the significant digits each is rounded to: columns of
+# their own, since `as_published` reads them once per count of digits, and an expression
+# written out that many times is evaluated that many times.
+_UNROUNDED = ("_value", "_value_digits", "_spread", "_spread_digits")
+
+
+def _factor_digits(factors: pl.Series) -> pl.Expr:
+    """The significant digits of each value's unit factor, worked out once per factor: a
+    chunk's values have a handful of factors between them."""
+    distinct = factors.fill_null(1.0).unique()
+    digits = pl.DataFrame({"factor": distinct}).select(significant_digits(pl.col("factor")))
+    return (
+        pl.col("u_factor")
+        .fill_null(1.0)
+        .replace_strict(distinct, digits.to_series(), return_dtype=digits.dtypes[0])
+    )
+
+
+def _unrounded(factor_digits: pl.Expr, *, spreads: bool) -> list[pl.Expr]:
+    """`factor_digits`: those of each value's unit factor (see _factor_digits); `spreads`:
+    whether any value has a spread ("77.12 +/- 0.11"), else none is worked out."""
     metric = pl.col("metric")
     number, spread = pl.col("number"), pl.col("spread")
     kind, factor = pl.col("u_kind"), pl.col("u_factor")
@@ -505,11 +544,34 @@ def _converted() -> list[pl.Expr]:
         .otherwise(spread)
     )
     # The factors' digits: those of the unit's factor (0.001, 60, 86400) and of the metric's
-    # canonical scale (1000 for ms); a clock reading's seconds are the number converted.
-    factor_digits = significant_digits(factor.fill_null(1.0)) + significant_digits(to_canonical)
+    # canonical scale (1 or 1000: one digit); a clock reading's seconds are the number
+    # converted.
+    factor_digits = factor_digits + 1
     scaled = pl.coalesce(pl.col("seconds"), number)
-    value = as_published(value, significant_digits(scaled) + factor_digits)
-    spread_value = as_published(spread_value, significant_digits(spread) + factor_digits)
+    return [
+        value.alias("_value"),
+        (significant_digits(scaled) + factor_digits).alias("_value_digits"),
+        *(
+            [
+                spread_value.alias("_spread"),
+                (significant_digits(spread) + factor_digits).alias("_spread_digits"),
+            ]
+            if spreads
+            else [pl.lit(None, dtype=pl.Float64).alias(name) for name in _UNROUNDED[2:]]
+        ),
+    ]
+
+
+def _converted(*, spreads: bool) -> list[pl.Expr]:
+    """The value and its spread in the canonical unit, rounded as published (without
+    `spreads`, the spreads, all null, are left as they are), and the unit's fields."""
+    metric = pl.col("metric")
+    number = pl.col("number")
+    kind = pl.col("u_kind")
+    percent = kind == "percent"
+    other_time = (metric == "other") & (kind == "duration")
+    value = as_published(pl.col("_value"), pl.col("_value_digits"))
+    spread_value = as_published(pl.col("_spread"), pl.col("_spread_digits"))
     unit = (
         pl.when(metric == "throughput")
         .then(pl.lit("items/s"))
@@ -540,7 +602,7 @@ def _converted() -> list[pl.Expr]:
     printed = ~pl.col("spelled") & ~((metric == "eval_metric") & pl.col("rest").is_not_null())
     return [
         value.alias("value"),
-        spread_value.alias("spread"),
+        *([spread_value.alias("spread")] if spreads else []),
         unit.alias("unit"),
         pl.when(printed).then(number).alias("published_number"),
         pl.col("u_item").alias("unit_item_kind"),
