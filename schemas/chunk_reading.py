@@ -181,19 +181,23 @@ def plan_document(
 def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
     """The cells of the documents present, with their document's index and their shape."""
     raw = pl.col("raw_value")
+    blank = raw.str.contains(_BLANK)
     return (
         pl.concat([frame for _index, frame in present], rechunk=True)
-        .with_columns(
-            _document_indexes(present),
-            _blank=raw.str.contains(_BLANK),
-            _numeric=raw.str.contains(_NUMERIC_START),
-        )
-        .with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
+        if len(present) > 1
+        else present[0][1]
+    ).with_columns(
+        _document_indexes(present),
+        _blank=blank,
+        _numeric=raw.str.contains(_NUMERIC_START),
+        _filled=~blank & ~raw.str.contains(_PLACEHOLDER),
     )
 
 
-def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
+def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series | pl.Expr:
     """The `document` column: each document's index once per row of its cells."""
+    if len(present) == 1:  # a document planned alone: its index, broadcast
+        return pl.lit(present[0][0], dtype=pl.Int32).alias("document")
     indexes = pl.Series([index for index, _frame in present], dtype=pl.Int32)
     heights = pl.Series([frame.height for _index, frame in present])
     return pl.select(pl.lit(indexes).repeat_by(heights).explode().alias("document")).to_series()

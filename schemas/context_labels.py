@@ -204,7 +204,12 @@ def _parts_in(text: str) -> dict[str, Precision]:
     words = _WORD.findall(without_names(text))
     parts: dict[str, Precision] = {}
     for word, after in zip(words, words[1:], strict=False):
-        precision = read_precision_label(word) if any(c.isdigit() for c in word) else None
+        # every precision label holds a digit ("FP8"); most words hold none
+        precision = (
+            read_precision_label(word)
+            if not word.isalpha() and any(map(str.isdigit, word))
+            else None
+        )
         if (
             precision is not None
             and precision.activation is not None

@@ -94,22 +94,30 @@ def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
     )
     lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
     lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
-    characters: list[str] = []
+    # Word by word, not character by character: runs of white space become one space,
+    # which stands where the run starts, and a glued count is split from its chip.
+    pieces: list[str] = []
     positions: list[int] = []
-    for position, character in enumerate(lowered):
-        if glued and position in glued and characters and characters[-1] != " ":
-            characters.append(" ")  # "8xa100": the space after the count stands at the chip
-            positions.append(position)
-        if character.isspace():
-            if not characters or characters[-1] == " ":
-                continue
-            character = " "
-        characters.append(character)
-        positions.append(position)
-    if characters and characters[-1] == " ":
-        characters.pop()
-        positions.pop()
-    return "".join(characters), tuple(positions)
+    last_end = 0
+    for word in _NOT_SPACE.finditer(lowered):
+        start, end = word.span()
+        if pieces:
+            pieces.append(" ")
+            positions.append(last_end)
+        cuts = sorted(cut for cut in glued if start < cut < end) if glued else ()
+        for cut in cuts:
+            pieces.append(lowered[start:cut])
+            positions.extend(range(start, cut))
+            pieces.append(" ")  # "8xa100": the space after the count stands at the chip
+            positions.append(cut)
+            start = cut
+        pieces.append(lowered[start:end])
+        positions.extend(range(start, end))
+        last_end = end
+    return "".join(pieces), tuple(positions)
+
+
+_NOT_SPACE = re.compile(r"\S+")
 
 
 def _lower_in_place(text: str) -> str:

@@ -314,8 +314,8 @@ def _written_out(key: str) -> Unit | None:
     tokens = _TOKEN.findall(key.replace("/", " / "))
     if not tokens:
         return None
-    words = _words()
-    known = {alias for kind, table in words.items() for alias in table} | {"/"}
+    known = _known_words()
+    whole = _whole_unit_words()
     best: tuple[int, int, Unit] | None = None
     for end in range(len(tokens), 0, -1):
         if tokens[end - 1] == "/" or tokens[end - 1] not in known:
@@ -324,10 +324,15 @@ def _written_out(key: str) -> Unit | None:
             if tokens[start] == "/":
                 continue
             window = tokens[start:end]
-            text = "".join(
-                token if token == "/" or index == 0 or window[index - 1] == "/" else " " + token
-                for index, token in enumerate(window)
-            )
+            if "/" in window:
+                text = "".join(
+                    token if token == "/" or index == 0 or window[index - 1] == "/" else " " + token
+                    for index, token in enumerate(window)
+                )
+            else:
+                text = " ".join(window)
+                if text not in whole:
+                    continue  # words without a slash are a unit only as one of units.csv
             unit = _parse(text)
             if unit is None or (len(window) == 1 and not _counts_alone(text, unit)):
                 continue
@@ -336,6 +341,19 @@ def _written_out(key: str) -> Unit | None:
         if best is not None:
             return best[2]
     return None
+
+
+@cache
+def _known_words() -> frozenset[str]:
+    """Every word of units.csv, and the slash: where a unit written out may end."""
+    return frozenset(alias for table in _words().values() for alias in table) | {"/"}
+
+
+@cache
+def _whole_unit_words() -> frozenset[str]:
+    """The words of units.csv that are a unit as a whole (`_parse` of a text without a slash
+    finds a unit only among them)."""
+    return frozenset(alias for kind in UNIT_KINDS for alias in _words().get(kind, {}))
 
 
 def _counts_alone(text: str, unit: Unit) -> bool:
