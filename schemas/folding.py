@@ -142,13 +142,15 @@ def word_pattern(alternatives: str) -> re.Pattern[str]:
     if alternatives.isascii() and not _WIDE_CAPABLE.search(alternatives):
         # No match can begin or end with such a character: the plain boundaries say the same,
         # and compile and search far faster than the alternation over wide character ranges.
-        return re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?![a-z0-9])")
-    return re.compile(
-        rf"(?:(?<![a-z0-9])|(?={_WIDE}))(?:{alternatives})(?:(?![a-z0-9])|(?<={_WIDE}))"
-    )
+        return re.compile(rf"{WORD_START}(?:{alternatives})(?![a-z0-9])")
+    return re.compile(rf"{WIDE_WORD_START}(?:{alternatives})(?:(?![a-z0-9])|(?<={_WIDE}))")
 
 
 _WIDE = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]"  # kana and CJK ideographs
+# Where a `word_pattern` match may start: after no letter or digit, or (for one that may
+# match wide characters) at a wide character.
+WORD_START = r"(?<![a-z0-9])"
+WIDE_WORD_START = rf"(?:{WORD_START}|(?={_WIDE}))"
 # What in a pattern written in ASCII may still match such a character: a wildcard (a dot not
 # escaped), a negated set, a class escape.
 _WIDE_CAPABLE = re.compile(r"(?<!\\)\.|\\[SWDwu]|\[\^")
