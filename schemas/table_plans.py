@@ -366,7 +366,12 @@ _SETTING_VALUE = re.compile(r"\s*[=:]?\s*\d[\d.,]*(?![\d.,])(?!.*\d)")
 def _states_a_setting_value(reading: HeaderReading) -> bool:
     """A header that gives a setting a value ("Batch 1", "BS=8", "Seq Len 2048") heads the
     results measured with that setting, not a column of the setting's values."""
-    folded = fold_words(reading.text)
+    return _gives_a_setting_value(reading.text)
+
+
+@lru_cache(maxsize=16_384)
+def _gives_a_setting_value(text: str) -> bool:  # headers repeat from table to table
+    folded = fold_words(text)
     return any(
         rule.kind == "config" and _SETTING_VALUE.match(folded, end)
         for _start, end, rule in role_matches(folded)

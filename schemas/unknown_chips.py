@@ -44,6 +44,9 @@ class _Words:
     maker_names: tuple[tuple[re.Pattern[str], str], ...]  # (maker pattern, canonical)
     maker_starts: frozenset[str]  # the first word of every maker's name, lower case
     wide_maker_starts: tuple[str, ...]  # those not in ASCII ("寒武纪"), found inside a word
+    # A word of Latin letters that starts a maker's name (group "latin"), or a run of wide
+    # characters (group "wide"), which may hold one: where a maker's name may start.
+    maker_words: re.Pattern[str]
     before_noun: re.Pattern[str]  # a name, then a device noun, ending the text
     nouns: re.Pattern[str]  # a device noun
     # A name with its count (group "count"), and a pattern that finds what each match of it
@@ -74,6 +77,7 @@ def _words() -> _Words:
         ),
         maker_starts=starts,
         wide_maker_starts=tuple(start for start in starts if not start.isascii()),
+        maker_words=_maker_words(starts),
         before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
         counted=(
@@ -102,6 +106,16 @@ def _words() -> _Words:
         ),
         not_name=re.compile(rf"(?:{not_name})", re.I),
         leading=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME})(?![\w+-])"),
+    )
+
+
+def _maker_words(starts: frozenset[str]) -> re.Pattern[str]:
+    """Matches of `_WORDS` that are a maker's first word in any case ("NVIDIA", "Nvidia"),
+    and its runs of wide characters."""
+    latin = "|".join(sorted(start for start in starts if start.isascii() and start.isalpha()))
+    return re.compile(
+        rf"(?P<latin>(?<![A-Za-z])(?:{latin})(?![A-Za-z]))|(?P<wide>[^\x00-\x7f]+)",
+        re.IGNORECASE | re.ASCII,
     )
 
 
@@ -135,7 +149,7 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
     by its place), "label" (a header, a section row, a heading or a caption) or "prose" (a
     paragraph, where a name without a count may be a product line rather than a setup)."""
     cleaned = clean_text(text)[:MAX_READ_CHARS]
-    if not any(character.isdigit() for character in cleaned):
+    if not any(map(str.isdigit, cleaned)):
         return None  # every model token holds a digit
     if any(mention.accelerator for mention in find_mentions(cleaned, where == "prose")):
         return None
@@ -181,15 +195,16 @@ def _after_makers(plain: str):
     """Matches of a maker's word and the name after it, tried only where a word starts as
     some maker's name does (a pattern of every maker tried at every word costs more)."""
     words = _words()
-    for word in _WORDS.finditer(plain):
-        text = word.group(0).lower()
-        if text in words.maker_starts or (
-            not text.isascii() and any(start in text for start in words.wide_maker_starts)
-        ):
-            start = word.start() if text.isascii() else _cjk_start(plain, word, words)
-            match = words.makers.match(plain, start)
-            if match is not None:
-                yield match
+    for word in words.maker_words.finditer(plain):
+        if word.lastgroup == "latin":
+            start = word.start()
+        elif any(start in word.group(0).lower() for start in words.wide_maker_starts):
+            start = _cjk_start(plain, word, words)
+        else:
+            continue
+        match = words.makers.match(plain, start)
+        if match is not None:
+            yield match
 
 
 def _cjk_start(plain: str, word: re.Match[str], words: _Words) -> int:
