@@ -139,8 +139,8 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
         for index, (_cells, context) in enumerate(documents)
         if getattr(context, "plans", None) is not None
     }
-    cells = _oriented(_prepared(present), mappings, planned)
-    plans, subjects = _plans(cells, documents, mappings, planned)
+    cells, headers = _oriented(_prepared(present), mappings, planned)
+    plans, subjects = _plans(cells, documents, mappings, planned, headers)
     if not plans:
         return ChunkReading(None, [])
     readings = _Readings()
@@ -162,14 +162,14 @@ def plan_document(
     the pages read before, rather than planning every table of a chunk itself."""
     if cells.height == 0:
         return DocumentPlans((), {}, {})
-    prepared = _oriented(_prepared([(0, cells)]), mappings, {})
+    prepared, headers = _oriented(_prepared([(0, cells)]), mappings, {})
     turned = (
         prepared.filter(pl.col("_corner")).get_column("table_index").to_list()
         if "_corner" in prepared.columns
         else []
     )
     plans, subjects = _plans(
-        prepared, [(cells, _Page(outline, title, language, source_id))], mappings, {}
+        prepared, [(cells, _Page(outline, title, language, source_id))], mappings, {}, headers
     )
     return DocumentPlans(
         tuple(turned),
@@ -206,9 +206,16 @@ def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series | pl
 # ---- which way round, and what each column is -------------------------------------------------
 
 
+class _Oriented(NamedTuple):
+    cells: pl.DataFrame  # with `vrow` and `vcol`
+    # The header row of each table of the documents not planned, as `_shapes` reads it,
+    # when none of those tables is turned around (the header row is then read as published).
+    headers: pl.DataFrame | None
+
+
 def _oriented(
     cells: pl.DataFrame, mappings: LabelMappings, planned: dict[int, DocumentPlans]
-) -> pl.DataFrame:
+) -> _Oriented:
     """`cells` with `vrow` and `vcol`: the row and column each cell stands in once every
     table whose metrics stand in its first column is turned around (for a document
     `planned`, the tables its plans say)."""
@@ -217,14 +224,20 @@ def _oriented(
     headers = (
         unplanned.filter(pl.col("row_number") == 0)
         .group_by(_TABLE, maintain_order=True)
-        .agg(pl.col("raw_value").sort_by("column_index"))
+        .agg(
+            pl.col("raw_value").sort_by("column_index").alias("headers"),
+            pl.col("column_index").sort().alias("vcols"),
+            pl.col("table_title").first().alias("title"),
+            pl.col("table_note").first().alias("note"),
+        )
     )
     # Only a table whose header names no metric may be turned: its first column is read.
     candidates = [
         (document, table)
-        for document, table, header in headers.iter_rows()
+        for document, table, header, *_rest in headers.iter_rows()
         if not _header_names_results(header, mappings)
     ]
+    planned_turns = len(turned)
     if candidates:
         keys = pl.DataFrame(
             candidates, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
@@ -242,25 +255,31 @@ def _oriented(
             .group_by(_TABLE)
             .agg(pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
         )
-        found = headers.join(firsts, on=_TABLE).join(numeric_rows, on=_TABLE)
+        found = (
+            headers.select(*_TABLE, "headers").join(firsts, on=_TABLE).join(numeric_rows, on=_TABLE)
+        )
         for document, table, header, first, numeric, row_numbers in found.iter_rows():
             if len(first) != len(row_numbers):
                 continue  # a row without a first cell: read as published
             if transposed(header, first, numeric, mappings):
                 turned.append((document, table))
+    read_as_published = headers if len(turned) == planned_turns else None
     if not turned:
-        return cells.with_columns(vrow=pl.col("row_number"), vcol=pl.col("column_index"))
+        return _Oriented(
+            cells.with_columns(vrow=pl.col("row_number"), vcol=pl.col("column_index")), headers
+        )
     turned_frame = pl.DataFrame(
         turned, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
     ).with_columns(_turned=pl.lit(True))
     cells = cells.join(turned_frame, on=_TABLE, how="left", maintain_order="left")
     is_turned = pl.col("_turned").fill_null(False)
-    return cells.with_columns(
+    oriented = cells.with_columns(
         vrow=pl.when(is_turned).then(pl.col("column_index")).otherwise(pl.col("row_number")),
         vcol=pl.when(is_turned).then(pl.col("row_number")).otherwise(pl.col("column_index")),
         # A turned table's top-left cell named the column of metric names ("Metric").
         _corner=is_turned & (pl.col("row_number") == 0) & (pl.col("column_index") == 0),
     ).drop("_turned")
+    return _Oriented(oriented, read_as_published)
 
 
 def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
@@ -268,15 +287,19 @@ def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
 
 
 def _plans(
-    cells: pl.DataFrame, documents: list, mappings: LabelMappings, planned: dict[int, DocumentPlans]
+    cells: pl.DataFrame,
+    documents: list,
+    mappings: LabelMappings,
+    planned: dict[int, DocumentPlans],
+    headers: pl.DataFrame | None = None,
 ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     """The plan of each table holding a result column, and what the table is about where
     its rows and columns do not say (schemas/table_subject.py), in the documents' order;
-    a document `planned` gives its own."""
+    a document `planned` gives its own. `headers`: the header rows `_oriented` found."""
     if len(planned) == len(documents):
         return _planned(planned)
     unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
-    plans, subjects = _plans_of(unplanned, documents, mappings)
+    plans, subjects = _plans_of(unplanned, documents, mappings, headers)
     if not planned:
         return plans, subjects
     made, made_subjects = _planned(planned)
@@ -299,9 +322,9 @@ def _planned(
 
 
 def _plans_of(
-    cells: pl.DataFrame, documents: list, mappings: LabelMappings
+    cells: pl.DataFrame, documents: list, mappings: LabelMappings, headers: pl.DataFrame | None
 ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
-    shapes = _shapes(cells)
+    shapes = _shapes(cells, headers)
     by_document: dict[int, list[TableShape]] = {}
     marks: dict[int, list[int]] = {}
     for shape in shapes:
@@ -416,34 +439,39 @@ def _language(context, mappings: LabelMappings) -> str | None:
     return mapped["language"] if mapped and mapped.get("language") else context.language
 
 
-def _shapes(cells: pl.DataFrame) -> list[TableShape]:
-    corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
-    headers = (
-        cells.filter(pl.col("vrow") == 0)
-        .group_by(_TABLE, maintain_order=True)
-        .agg(
-            pl.when(corner)
-            .then(pl.lit(""))
-            .otherwise(pl.col("raw_value"))
-            .sort_by("vcol")
-            .alias("headers"),
-            pl.col("vcol").sort().alias("vcols"),
-            pl.col("table_title").first().alias("title"),
-            pl.col("table_note").first().alias("note"),
-            corner.any().alias("turned"),
+def _shapes(cells: pl.DataFrame, published: pl.DataFrame | None) -> list[TableShape]:
+    """The shape of each table of `cells`; `published`, when given, its header row as
+    published (no table of `cells` is turned around)."""
+    if published is not None:
+        headers = published
+    else:
+        corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
+        headers = (
+            cells.filter(pl.col("vrow") == 0)
+            .group_by(_TABLE, maintain_order=True)
+            .agg(
+                pl.when(corner)
+                .then(pl.lit(""))
+                .otherwise(pl.col("raw_value"))
+                .sort_by("vcol")
+                .alias("headers"),
+                pl.col("vcol").sort().alias("vcols"),
+                pl.col("table_title").first().alias("title"),
+                pl.col("table_note").first().alias("note"),
+                corner.any().alias("turned"),
+            )
         )
-    )
     body = cells.filter(pl.col("vrow") > 0)
-    texts = (
+    texts = set(
         body.filter(
             pl.col("_filled")
             & ~pl.col("_numeric")
             & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
         )
         .get_column("raw_value")
-        .unique()
+        .to_list()
     )
-    units = [text for text in texts.to_list() if unit_named(text) is not None]
+    units = [text for text in texts if unit_named(text) is not None]
     # Only a cell that starts as a number may show a decimal mark.
     numeric = pl.col("_numeric")
     stats = body.group_by(_COLUMN).agg(
@@ -456,8 +484,13 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
     by_column = {
         (d, t, c): ColumnStats(f, n, u, p, m) for d, t, c, f, n, u, p, m in stats.iter_rows()
     }
+    rows = (
+        headers.iter_rows()
+        if published is None
+        else ((*row, False) for row in published.iter_rows())  # none turned
+    )
     shapes = []
-    for document, table, header, vcols, title, note, turned in headers.iter_rows():
+    for document, table, header, vcols, title, note, turned in rows:
         shapes.append(
             TableShape(
                 document,
