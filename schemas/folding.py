@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import overload
 
 # Zero-width characters, soft hyphen, bidi controls and other format characters; C0/C1
 # controls other than the whitespace ones, which become spaces.
@@ -82,7 +85,7 @@ def _fold_cleaned(cleaned: str) -> str:
 
 
 @lru_cache(maxsize=16_384)
-def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
+def folded_with_positions(cleaned: str) -> tuple[str, Positions]:
     """`fold_words` of text already cleaned, with the place in `cleaned` of each of its
     characters, so that a match in the folded text can be quoted as published."""
     lowered = _lower_in_place(cleaned)
@@ -95,26 +98,60 @@ def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
     lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
     lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
     # Word by word, not character by character: runs of white space become one space,
-    # which stands where the run starts, and a glued count is split from its chip.
+    # which stands where the run starts (right after the word before it), and a glued count
+    # is split from its chip.
     pieces: list[str] = []
-    positions: list[int] = []
-    last_end = 0
+    starts: list[int] = []  # where each stretch of characters kept in order starts, folded
+    places: list[int] = []  # and where it starts in `cleaned`
+    length = 0
     for word in _NOT_SPACE.finditer(lowered):
         start, end = word.span()
         if pieces:
             pieces.append(" ")
-            positions.append(last_end)
+            length += 1
         cuts = sorted(cut for cut in glued if start < cut < end) if glued else ()
         for cut in cuts:
+            starts.append(length)
+            places.append(start)
             pieces.append(lowered[start:cut])
-            positions.extend(range(start, cut))
             pieces.append(" ")  # "8xa100": the space after the count stands at the chip
-            positions.append(cut)
+            length += cut - start + 1
             start = cut
+        starts.append(length)
+        places.append(start)
         pieces.append(lowered[start:end])
-        positions.extend(range(start, end))
-        last_end = end
-    return "".join(pieces), tuple(positions)
+        length += end - start
+    return "".join(pieces), Positions(tuple(starts), tuple(places), length)
+
+
+class Positions(Sequence[int]):
+    """Where each character of a folded text stands in the text it was folded from, kept
+    as the stretches in which both advance together: a paragraph is folded whole, but only
+    the places of the labels found in it are asked for."""
+
+    __slots__ = ("_length", "_places", "_starts")
+
+    def __init__(self, starts: tuple[int, ...], places: tuple[int, ...], length: int) -> None:
+        self._starts, self._places, self._length = starts, places, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        if isinstance(index, slice):
+            return tuple(self[at] for at in range(*index.indices(self._length)))
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        stretch = bisect_right(self._starts, index) - 1
+        return self._places[stretch] + index - self._starts[stretch]
 
 
 _NOT_SPACE = re.compile(r"\S+")
@@ -128,7 +165,7 @@ def _lower_in_place(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-def published_span(cleaned: str, positions: tuple[int, ...], start: int, end: int) -> str:
+def published_span(cleaned: str, positions: Sequence[int], start: int, end: int) -> str:
     """The text of `cleaned` behind folded[start:end] (see `folded_with_positions`)."""
     if start >= end or end > len(positions):
         return ""

@@ -12,6 +12,7 @@ is one line of data; hardware no vocabulary knows is read by its shape
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -96,7 +97,7 @@ def _implied_count(rule: ChipRule, match: re.Match[str]) -> int | None:
 
 
 def _chip_mentions(
-    folded: str, cleaned: str, positions: tuple[int, ...], prose: bool, nearby: str = ""
+    folded: str, cleaned: str, positions: Sequence[int], prose: bool, nearby: str = ""
 ) -> list[PlatformMention]:
     vocab = vocabulary()
     mentions = []
@@ -147,7 +148,7 @@ def _mention(
     match: re.Match[str],
     folded: str,
     cleaned: str,
-    positions: tuple[int, ...],
+    positions: Sequence[int],
     prose: bool,
 ) -> PlatformMention | None:
     start, end = match.start(), match.end()
@@ -199,7 +200,7 @@ def _without_alternatives(mentions: list[PlatformMention], folded: str) -> list[
 
 
 def _merged(
-    mentions: list[PlatformMention], folded: str, cleaned: str, positions: tuple[int, ...]
+    mentions: list[PlatformMention], folded: str, cleaned: str, positions: Sequence[int]
 ) -> list[PlatformMention]:
     """A system followed by its chips in brackets ("DGX A100 (8x A100 80GB)") is one mention,
     with the bracket's count."""

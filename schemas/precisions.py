@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -137,7 +138,7 @@ _WEIGHT_ONLY = re.compile(
 )
 
 
-def _gap(cleaned: str, positions: tuple[int, ...], end: int, start: int) -> str:
+def _gap(cleaned: str, positions: Sequence[int], end: int, start: int) -> str:
     """The published text between two words found at folded[..end] and folded[start..]."""
     return cleaned[positions[end - 1] + 1 : positions[start]] if start < len(positions) else ""
 

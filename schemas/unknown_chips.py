@@ -44,6 +44,7 @@ class _Words:
     maker_names: tuple[tuple[re.Pattern[str], str], ...]  # (maker pattern, canonical)
     maker_starts: frozenset[str]  # the first word of every maker's name, lower case
     wide_maker_starts: tuple[str, ...]  # those not in ASCII ("寒武纪"), found inside a word
+    wide_maker_start: re.Pattern[str]  # one of those
     # A word of Latin letters that starts a maker's name (group "latin"), or a run of wide
     # characters (group "wide"), which may hold one: where a maker's name may start.
     maker_words: re.Pattern[str]
@@ -66,6 +67,7 @@ def _words() -> _Words:
     starts = frozenset(
         _first_word(alternative) for pattern, _ in makers for alternative in pattern.split("|")
     )
+    wide = tuple(sorted(start for start in starts if not start.isascii()))
     return _Words(
         makers=re.compile(
             rf"(?<![\w-])(?P<maker>{maker_alternatives})[ ,]+(?P<name>{_NAME})"
@@ -76,7 +78,8 @@ def _words() -> _Words:
             (re.compile(rf"(?:{pattern})", re.I), canonical) for pattern, canonical in makers
         ),
         maker_starts=starts,
-        wide_maker_starts=tuple(start for start in starts if not start.isascii()),
+        wide_maker_starts=wide,
+        wide_maker_start=re.compile("|".join(re.escape(start) for start in wide) or "(?!)"),
         maker_words=_maker_words(starts),
         before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
@@ -198,7 +201,7 @@ def _after_makers(plain: str):
     for word in words.maker_words.finditer(plain):
         if word.lastgroup == "latin":
             start = word.start()
-        elif any(start in word.group(0).lower() for start in words.wide_maker_starts):
+        elif words.wide_maker_start.search(word.group(0).lower()):
             start = _cjk_start(plain, word, words)
         else:
             continue
