@@ -136,15 +136,23 @@ def _candidates(keys: set[str], anywhere: bool) -> re.Pattern[str]:
 def match_at(folded: str, position: int) -> tuple[int, re.Match[str]] | None:
     """(rule index, match) of the first rule, in file order, matching at `position` as a
     whole word (a plural "s" allowed), or None."""
-    vocab = vocabulary()
-    indexes = vocab.by_key.get(folded[position : position + _KEY], vocab.everywhere)
-    if not indexes:
+    pattern = _key_pattern(folded[position : position + _KEY])
+    if pattern is None:
         return None
-    match = _combined(indexes).match(folded, position)
+    match = pattern.match(folded, position)
     if match is None:
         return None
     assert match.lastgroup is not None  # each alternative is a named group: "r<index>"
     return int(match.lastgroup[1:]), match
+
+
+@lru_cache(maxsize=4096)
+def _key_pattern(key: str) -> re.Pattern[str] | None:
+    """The rules to try where a word starts with `key`, together (a paragraph holds dozens
+    of such places: the pattern is found by the key, not by the rules' indexes)."""
+    vocab = vocabulary()
+    indexes = vocab.by_key.get(key, vocab.everywhere)
+    return _combined(indexes) if indexes else None
 
 
 @lru_cache(maxsize=4096)
