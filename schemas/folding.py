@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import overload
 
@@ -97,12 +97,25 @@ def folded_with_positions(cleaned: str) -> tuple[str, Positions]:
     )
     lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
     lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
-    # Word by word, not character by character: runs of white space become one space,
-    # which stands where the run starts (right after the word before it), and a glued count
-    # is split from its chip.
+    if glued:
+        folded, starts, places = _stretches(lowered, glued)
+        return folded, Positions(lowered, len(folded), starts, places)
+    # Nothing to split: the words joined by single spaces, and where they stood worked out
+    # only if a label is found in them.
+    folded = " ".join(lowered.split())
+    return folded, Positions(lowered, len(folded))
+
+
+def _stretches(
+    lowered: str, glued: Collection[int]
+) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """(folded text, where each stretch of characters kept in order starts in it, where
+    that stretch starts in `lowered`), word by word: runs of white space become one space,
+    which stands where the run starts (right after the word before it), and a glued count
+    is split from its chip."""
     pieces: list[str] = []
-    starts: list[int] = []  # where each stretch of characters kept in order starts, folded
-    places: list[int] = []  # and where it starts in `cleaned`
+    starts: list[int] = []
+    places: list[int] = []
     length = 0
     for word in _NOT_SPACE.finditer(lowered):
         start, end = word.span()
@@ -121,18 +134,24 @@ def folded_with_positions(cleaned: str) -> tuple[str, Positions]:
         places.append(start)
         pieces.append(lowered[start:end])
         length += end - start
-    return "".join(pieces), Positions(tuple(starts), tuple(places), length)
+    return "".join(pieces), tuple(starts), tuple(places)
 
 
 class Positions(Sequence[int]):
     """Where each character of a folded text stands in the text it was folded from, kept
     as the stretches in which both advance together: a paragraph is folded whole, but only
-    the places of the labels found in it are asked for."""
+    the places of the labels found in it are asked for, and most paragraphs hold none."""
 
-    __slots__ = ("_length", "_places", "_starts")
+    __slots__ = ("_length", "_lowered", "_places", "_starts")
 
-    def __init__(self, starts: tuple[int, ...], places: tuple[int, ...], length: int) -> None:
-        self._starts, self._places, self._length = starts, places, length
+    def __init__(
+        self,
+        lowered: str,
+        length: int,
+        starts: tuple[int, ...] | None = None,
+        places: tuple[int, ...] | None = None,
+    ) -> None:
+        self._lowered, self._length, self._starts, self._places = lowered, length, starts, places
 
     def __len__(self) -> int:
         return self._length
@@ -150,6 +169,8 @@ class Positions(Sequence[int]):
             index += self._length
         if not 0 <= index < self._length:
             raise IndexError(index)
+        if self._starts is None or self._places is None:
+            _folded, self._starts, self._places = _stretches(self._lowered, ())
         stretch = bisect_right(self._starts, index) - 1
         return self._places[stretch] + index - self._starts[stretch]
 
