@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
 import polars as pl
@@ -210,7 +211,7 @@ class _Oriented(NamedTuple):
     cells: pl.DataFrame  # with `vrow` and `vcol`
     # The header row of each table of the documents not planned, as `_shapes` reads it,
     # when none of those tables is turned around (the header row is then read as published).
-    headers: pl.DataFrame | None
+    headers: list[_HeaderRow] | None
 
 
 def _oriented(
@@ -221,20 +222,11 @@ def _oriented(
     `planned`, the tables its plans say)."""
     turned = [(document, table) for document, plans in planned.items() for table in plans.turned]
     unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
-    headers = (
-        unplanned.filter(pl.col("row_number") == 0)
-        .group_by(_TABLE, maintain_order=True)
-        .agg(
-            pl.col("raw_value").sort_by("column_index").alias("headers"),
-            pl.col("column_index").sort().alias("vcols"),
-            pl.col("table_title").first().alias("title"),
-            pl.col("table_note").first().alias("note"),
-        )
-    )
+    headers = _header_rows(unplanned)
     # Only a table whose header names no metric may be turned: its first column is read.
     candidates = [
         (document, table)
-        for document, table, header, *_rest in headers.iter_rows()
+        for document, table, header, *_rest in headers
         if not _header_names_results(header, mappings)
     ]
     planned_turns = len(turned)
@@ -255,10 +247,11 @@ def _oriented(
             .group_by(_TABLE)
             .agg(pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
         )
-        found = (
-            headers.select(*_TABLE, "headers").join(firsts, on=_TABLE).join(numeric_rows, on=_TABLE)
-        )
-        for document, table, header, first, numeric, row_numbers in found.iter_rows():
+        header_of = {(document, table): header for document, table, header, *_rest in headers}
+        for document, table, first, numeric, row_numbers in firsts.join(
+            numeric_rows, on=_TABLE
+        ).iter_rows():
+            header = header_of[(document, table)]
             if len(first) != len(row_numbers):
                 continue  # a row without a first cell: read as published
             if transposed(header, first, numeric, mappings):
@@ -282,6 +275,59 @@ def _oriented(
     return _Oriented(oriented, read_as_published)
 
 
+class _HeaderRow(NamedTuple):
+    document: int
+    table_index: int
+    headers: list[str]  # its cells, by column
+    vcols: list[int]  # their columns
+    title: str | None
+    note: str | None
+
+
+def _header_rows(cells: pl.DataFrame) -> list[_HeaderRow]:
+    """The header row (row 0) of each table of `cells` as published, tables in the order
+    the cells give them. A row of a few cells is grouped here rather than by a query."""
+    found: dict[tuple[int, int], tuple[list[tuple[int, str]], str | None, str | None]] = {}
+    row = cells.filter(pl.col("row_number") == 0)
+    for document, table, column, text, title, note in zip(
+        *(row.get_column(name).to_list() for name in _HEADER_FIELDS), strict=True
+    ):
+        entry = found.get((document, table))
+        if entry is None:
+            entry = found[(document, table)] = ([], title, note)
+        entry[0].append((column, text))
+    rows = []
+    for (document, table), (placed, title, note) in found.items():
+        placed.sort(key=itemgetter(0))
+        columns = [column for column, _text in placed]
+        if len(set(columns)) < len(columns):
+            return _grouped_header_rows(row)  # two cells in one place: as the query orders them
+        rows.append(
+            _HeaderRow(document, table, [text for _c, text in placed], columns, title, note)
+        )
+    return rows
+
+
+_HEADER_FIELDS = (
+    "document",
+    "table_index",
+    "column_index",
+    "raw_value",
+    "table_title",
+    "table_note",
+)
+
+
+def _grouped_header_rows(row: pl.DataFrame) -> list[_HeaderRow]:
+    grouped = row.group_by(_TABLE, maintain_order=True).agg(
+        pl.col("raw_value").sort_by("column_index"),
+        pl.col("column_index").sort(),
+        pl.col("table_title").first(),
+        pl.col("table_note").first(),
+    )
+    return [_HeaderRow(*fields) for fields in grouped.iter_rows()]
+
+
 def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
     return any(names_base_metric(header_reading(text, mappings)) for text in header[1:])
 
@@ -291,7 +337,7 @@ def _plans(
     documents: list,
     mappings: LabelMappings,
     planned: dict[int, DocumentPlans],
-    headers: pl.DataFrame | None = None,
+    headers: list[_HeaderRow] | None = None,
 ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     """The plan of each table holding a result column, and what the table is about where
     its rows and columns do not say (schemas/table_subject.py), in the documents' order;
@@ -322,7 +368,7 @@ def _planned(
 
 
 def _plans_of(
-    cells: pl.DataFrame, documents: list, mappings: LabelMappings, headers: pl.DataFrame | None
+    cells: pl.DataFrame, documents: list, mappings: LabelMappings, headers: list[_HeaderRow] | None
 ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     shapes = _shapes(cells, headers)
     by_document: dict[int, list[TableShape]] = {}
@@ -439,7 +485,7 @@ def _language(context, mappings: LabelMappings) -> str | None:
     return mapped["language"] if mapped and mapped.get("language") else context.language
 
 
-def _shapes(cells: pl.DataFrame, published: pl.DataFrame | None) -> list[TableShape]:
+def _shapes(cells: pl.DataFrame, published: list[_HeaderRow] | None) -> list[TableShape]:
     """The shape of each table of `cells`; `published`, when given, its header row as
     published (no table of `cells` is turned around)."""
     if published is not None:
@@ -487,7 +533,7 @@ def _shapes(cells: pl.DataFrame, published: pl.DataFrame | None) -> list[TableSh
     rows = (
         headers.iter_rows()
         if published is None
-        else ((*row, False) for row in published.iter_rows())  # none turned
+        else ((*row, False) for row in published)  # none turned
     )
     shapes = []
     for document, table, header, vcols, title, note, turned in rows:
