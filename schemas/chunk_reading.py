@@ -180,7 +180,8 @@ def plan_document(
 
 
 def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
-    """The cells of the documents present, with their document's index and their shape."""
+    """The cells of the documents present, with their document's index, their shape and
+    their place (`vrow`, `vcol`) as published."""
     raw = pl.col("raw_value")
     blank = raw.str.contains(_BLANK)
     return (
@@ -192,6 +193,10 @@ def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
         _blank=blank,
         _numeric=raw.str.contains(_NUMERIC_START),
         _filled=~blank & ~raw.str.contains(_PLACEHOLDER),
+        # each cell where it stands read as published; `_oriented` moves those of the
+        # tables it turns around
+        vrow=pl.col("row_number"),
+        vcol=pl.col("column_index"),
     )
 
 
@@ -258,9 +263,7 @@ def _oriented(
                 turned.append((document, table))
     read_as_published = headers if len(turned) == planned_turns else None
     if not turned:
-        return _Oriented(
-            cells.with_columns(vrow=pl.col("row_number"), vcol=pl.col("column_index")), headers
-        )
+        return _Oriented(cells, headers)
     turned_frame = pl.DataFrame(
         turned, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
     ).with_columns(_turned=pl.lit(True))
