@@ -236,30 +236,11 @@ def _oriented(
     ]
     planned_turns = len(turned)
     if candidates:
-        keys = pl.DataFrame(
-            candidates, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
-        )
-        body = cells.join(keys, on=_TABLE, how="semi").filter(pl.col("row_number") > 0)
-        firsts = (
-            body.filter(pl.col("column_index") == 0)
-            .group_by(_TABLE)
-            .agg(pl.col("raw_value").sort_by("row_number").alias("first"))
-        )
-        numeric_rows = (
-            body.filter(pl.col("column_index") > 0)
-            .group_by([*_TABLE, "row_number"])
-            .agg(pl.col("_numeric").any())
-            .group_by(_TABLE)
-            .agg(pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
-        )
         header_of = {(document, table): header for document, table, header, *_rest in headers}
-        for document, table, first, numeric, row_numbers in firsts.join(
-            numeric_rows, on=_TABLE
-        ).iter_rows():
-            header = header_of[(document, table)]
+        for document, table, first, numeric, row_numbers in _first_columns(cells, candidates):
             if len(first) != len(row_numbers):
                 continue  # a row without a first cell: read as published
-            if transposed(header, first, numeric, mappings):
+            if transposed(header_of[(document, table)], first, numeric, mappings):
                 turned.append((document, table))
     read_as_published = headers if len(turned) == planned_turns else None
     if not turned:
@@ -276,6 +257,39 @@ def _oriented(
         _corner=is_turned & (pl.col("row_number") == 0) & (pl.col("column_index") == 0),
     ).drop("_turned")
     return _Oriented(oriented, read_as_published)
+
+
+def _first_columns(cells: pl.DataFrame, tables: list[tuple[int, int]]):
+    """(document, table, first column's body cells, whether each row holding other cells
+    starts one with a number, those rows' numbers) of each of `tables`, rows in order: a
+    table without such a row or without a first column gives lists of different lengths."""
+    by_document: dict[int, list[int]] = {}
+    for document, table in tables:
+        by_document.setdefault(document, []).append(table)
+    wanted = pl.any_horizontal(
+        (pl.col("document") == document) & pl.col("table_index").is_in(indexes)
+        for document, indexes in by_document.items()
+    )
+    others = pl.col("column_index") > 0
+    rows = (
+        cells.filter(wanted & (pl.col("row_number") > 0))
+        .group_by([*_TABLE, "row_number"])
+        .agg(
+            pl.col("raw_value").filter(pl.col("column_index") == 0).alias("first"),
+            (pl.col("_numeric") & others).any().alias("numeric"),
+            others.any().alias("others"),
+        )
+        .sort("row_number")
+    )
+    return (
+        rows.group_by(_TABLE)
+        .agg(
+            pl.col("first").list.explode(keep_nulls=False, empty_as_null=False),
+            pl.col("numeric").filter(pl.col("others")),
+            pl.col("row_number").filter(pl.col("others")),
+        )
+        .iter_rows()
+    )
 
 
 class _HeaderRow(NamedTuple):
