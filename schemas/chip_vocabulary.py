@@ -150,11 +150,29 @@ def _alternation(strings: set[str]) -> str:
 _STARTS = 3  # characters of a word start the candidates look at
 
 
+def word_start_of(patterns: list[str]) -> str:
+    """A zero-width test that holds at a word's start where a match of one of `patterns`
+    may begin, by its first character ("" when that cannot be told). Written before the
+    patterns combined, it spares a search trying each at every place of a paragraph, and
+    finds what they find."""
+    firsts: set[str] = set()
+    for pattern in patterns:
+        found = _starts_of(pattern, 1)
+        if not found or "" in found:
+            return ""
+        firsts |= found
+    return rf"(?<![a-z0-9])(?=[{''.join(re.escape(first) for first in sorted(firsts))}])"
+
+
 def _starts(pattern: str) -> set[str] | None:
     """The strings of `_STARTS` characters a match of `pattern` can begin with, and its
     whole matches shorter than that, or None when that cannot be told."""
+    return _starts_of(pattern, _STARTS)
+
+
+def _starts_of(pattern: str, length: int) -> set[str] | None:
     try:
-        found = _prefixes(list(sre_parse.parse(pattern).data), _STARTS)
+        found = _prefixes(list(sre_parse.parse(pattern).data), length)
     except _Unknown:
         return None
     return found if len(found) <= _MAX_KEYS else None

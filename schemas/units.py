@@ -36,6 +36,8 @@ _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one 
 _ROUND_AMOUNT = re.compile(r"^10*$")  # 1, 10, 100, 1000: the amounts units are written per
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
 _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
+_PER = re.compile(r"\s+per\s+|\s*/\s*")
+_PERCENT = re.compile(r"(?:^|\s)%(?:\s|$)")
 _MAX_WINDOW = 7  # tokens of a unit written out in a header: "k tokens / s / GPU" is five
 # The kinds a whole unit has; the other kinds of units.csv are words of the grammar.
 UNIT_KINDS = ("rate", "duration", "ratio", "percent", "other")
@@ -96,8 +98,8 @@ def _word(kind: str, text: str) -> _Word | None:
 def unit_key(text: str) -> str:
     """The form units are read in: lower case, single spaces, none around a slash, "per"
     written as a slash ("tokens per second per GPU" -> "tokens/second/gpu")."""
-    text = re.sub(r"\s+", " ", clean_text(text).lower())
-    text = re.sub(r"\s+per\s+|\s*/\s*", "/", text)
+    text = clean_text(text).lower()  # white space already single spaces
+    text = _PER.sub("/", text)
     return text.strip(" .")
 
 
@@ -278,7 +280,7 @@ def unit_in_header(text: str) -> Unit | None:
     found = _written_out(key)
     if found is not None:
         return found
-    return _parse("%") if re.search(r"(?:^|\s)%(?:\s|$)", key) else None
+    return _parse("%") if "%" in key and _PERCENT.search(key) else None
 
 
 def _unit_after_comma(text: str) -> Unit | None:
