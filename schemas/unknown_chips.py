@@ -45,9 +45,6 @@ class _Words:
     maker_starts: frozenset[str]  # the first word of every maker's name, lower case
     wide_maker_starts: tuple[str, ...]  # those not in ASCII ("寒武纪"), found inside a word
     wide_maker_start: re.Pattern[str]  # one of those
-    # A word of Latin letters that starts a maker's name (group "latin"), or a run of wide
-    # characters (group "wide"), which may hold one: where a maker's name may start.
-    maker_words: re.Pattern[str]
     before_noun: re.Pattern[str]  # a name, then a device noun, ending the text
     nouns: re.Pattern[str]  # a device noun
     # A name with its count (group "count"), and a pattern that finds what each match of it
@@ -80,7 +77,6 @@ def _words() -> _Words:
         maker_starts=starts,
         wide_maker_starts=wide,
         wide_maker_start=re.compile("|".join(re.escape(start) for start in wide) or "(?!)"),
-        maker_words=_maker_words(starts),
         before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
         counted=(
@@ -109,16 +105,6 @@ def _words() -> _Words:
         ),
         not_name=re.compile(rf"(?:{not_name})", re.I),
         leading=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME})(?![\w+-])"),
-    )
-
-
-def _maker_words(starts: frozenset[str]) -> re.Pattern[str]:
-    """Matches of `_WORDS` that are a maker's first word in any case ("NVIDIA", "Nvidia"),
-    and its runs of wide characters."""
-    latin = "|".join(sorted(start for start in starts if start.isascii() and start.isalpha()))
-    return re.compile(
-        rf"(?P<latin>(?<![A-Za-z])(?:{latin})(?![A-Za-z]))|(?P<wide>[^\x00-\x7f]+)",
-        re.IGNORECASE | re.ASCII,
     )
 
 
@@ -198,10 +184,11 @@ def _after_makers(plain: str):
     """Matches of a maker's word and the name after it, tried only where a word starts as
     some maker's name does (a pattern of every maker tried at every word costs more)."""
     words = _words()
-    for word in words.maker_words.finditer(plain):
-        if word.lastgroup == "latin":
-            start = word.start()
-        elif words.wide_maker_start.search(word.group(0).lower()):
+    for word in _WORDS.finditer(plain):
+        text = word.group(0).lower()
+        if text in words.maker_starts:
+            start = word.start() if text.isascii() else _cjk_start(plain, word, words)
+        elif not text.isascii() and words.wide_maker_start.search(text):
             start = _cjk_start(plain, word, words)
         else:
             continue
