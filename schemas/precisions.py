@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from perfledger.schemas.chip_vocabulary import word_start_of
 from perfledger.schemas.folding import (
     MAX_READ_CHARS,
     clean_text,
@@ -74,7 +75,12 @@ def _searchable() -> tuple[re.Pattern[str], dict[str, str]]:
             spellings[spelled] = word
     ordered = sorted(spellings, key=len, reverse=True)
     return (
-        re.compile(r"(?<![a-z0-9])(" + "|".join(f"(?:{s})" for s in ordered) + r")(?![a-z0-9])"),
+        re.compile(
+            word_start_of(ordered)
+            + r"(?<![a-z0-9])("
+            + "|".join(f"(?:{s})" for s in ordered)
+            + r")(?![a-z0-9])"
+        ),
         spellings,
     )
 
