@@ -172,17 +172,24 @@ def _platform_of_class(context: TableContext, device_class: str) -> Found | None
     """The nearest context text's chip of a class ("- Intel(R) Xeon(R) Gold 6271C" for the
     CPU columns, "- 硬件：NVIDIA Tesla V100 单卡" for the GPU columns of one table), with the
     count it states for that chip."""
-    ranks = DEVICE_CLASSES[device_class]
     for text in context.texts:
-        prose = _reads_as_prose(text.text, text.source)
-        of_class = [
-            mention
-            for mention in find_mentions(without_names(text.text), prose)
-            if mention.accelerator is not None and mention.rank in ranks
-        ]
-        if of_class:
-            return Found(min(of_class, key=lambda m: ranks.index(m.rank)), text.source)
+        mention = _chip_of_class(text.text, text.source, device_class)
+        if mention is not None:
+            return Found(mention, text.source)
     return None
+
+
+@lru_cache(maxsize=65_536)
+def _chip_of_class(text: str, source: str, device_class: str) -> PlatformMention | None:
+    """The chip of a class one context text names, the preferred rank first; texts repeat
+    from table to table of a page."""
+    ranks = DEVICE_CLASSES[device_class]
+    of_class = [
+        mention
+        for mention in find_mentions(without_names(text), _reads_as_prose(text, source))
+        if mention.accelerator is not None and mention.rank in ranks
+    ]
+    return min(of_class, key=lambda m: ranks.index(m.rank)) if of_class else None
 
 
 _WORD = re.compile(r"[^\W_][\w.+-]*")
