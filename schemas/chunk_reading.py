@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -544,9 +545,7 @@ def _shapes(cells: pl.DataFrame, published: list[_HeaderRow] | None) -> list[Tab
         (numeric & pl.col("raw_value").str.contains(_POINT_ONLY)).sum().alias("point"),
         (numeric & pl.col("raw_value").str.contains(_COMMA_ONLY)).sum().alias("comma"),
     )
-    by_column = {
-        (d, t, c): ColumnStats(f, n, u, p, m) for d, t, c, f, n, u, p, m in stats.iter_rows()
-    }
+    by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
     rows = (
         headers.iter_rows()
         if published is None
@@ -566,6 +565,11 @@ def _shapes(cells: pl.DataFrame, published: list[_HeaderRow] | None) -> list[Tab
             )
         )
     return shapes
+
+
+@lru_cache(maxsize=4096)
+def _column_stats(filled: int, numeric: int, units: int, point: int, comma: int) -> ColumnStats:
+    return ColumnStats(filled, numeric, units, point, comma)  # columns repeat their counts
 
 
 # ---- the columns' plans as frames -------------------------------------------------------------

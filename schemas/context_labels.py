@@ -136,7 +136,15 @@ _NAMES = re.compile(
 
 @lru_cache(maxsize=65_536)
 def without_names(text: str) -> str:
-    return _NAMES.sub(" ", text) if ("_" in text or "/" in text or "." in text) else text
+    # Every name holds "_", "/", "www." or a file's extension: most sentences, ending in a
+    # full stop, hold none, and are not scanned for one.
+    named = "_" in text or "/" in text or ("." in text and _NAMED_DOT.search(text) is not None)
+    return _NAMES.sub(" ", text) if named else text
+
+
+_NAMED_DOT = re.compile(
+    r"www\.|\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
+)
 
 
 # Device classes a column header may name without naming a chip ("GPU 耗时(ms)", "CPU
