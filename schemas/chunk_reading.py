@@ -506,25 +506,11 @@ def _language(context, mappings: LabelMappings) -> str | None:
 def _shapes(cells: pl.DataFrame, published: list[_HeaderRow] | None) -> list[TableShape]:
     """The shape of each table of `cells`; `published`, when given, its header row as
     published (no table of `cells` is turned around)."""
-    if published is not None:
-        headers = published
-    else:
-        corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
-        headers = (
-            cells.filter(pl.col("vrow") == 0)
-            .group_by(_TABLE, maintain_order=True)
-            .agg(
-                pl.when(corner)
-                .then(pl.lit(""))
-                .otherwise(pl.col("raw_value"))
-                .sort_by("vcol")
-                .alias("headers"),
-                pl.col("vcol").sort().alias("vcols"),
-                pl.col("table_title").first().alias("title"),
-                pl.col("table_note").first().alias("note"),
-                corner.any().alias("turned"),
-            )
-        )
+    headers = (
+        _oriented_headers(cells)
+        if published is None
+        else [(row, False) for row in published]  # none turned
+    )
     body = cells.filter(pl.col("vrow") > 0)
     texts = set(
         body.filter(
@@ -546,13 +532,8 @@ def _shapes(cells: pl.DataFrame, published: list[_HeaderRow] | None) -> list[Tab
         (numeric & pl.col("raw_value").str.contains(_COMMA_ONLY)).sum().alias("comma"),
     )
     by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
-    rows = (
-        headers.iter_rows()
-        if published is None
-        else ((*row, False) for row in published)  # none turned
-    )
     shapes = []
-    for document, table, header, vcols, title, note, turned in rows:
+    for (document, table, header, vcols, title, note), turned in headers:
         shapes.append(
             TableShape(
                 document,
@@ -561,10 +542,28 @@ def _shapes(cells: pl.DataFrame, published: list[_HeaderRow] | None) -> list[Tab
                 note,
                 tuple(header),
                 tuple(by_column.get((document, table, column), ColumnStats()) for column in vcols),
-                bool(turned),
+                turned,
             )
         )
     return shapes
+
+
+def _oriented_headers(cells: pl.DataFrame) -> list[tuple[_HeaderRow, bool]]:
+    """(header row, turned) of each table in the orientation read: a turned table's header
+    is its first column, its corner blank."""
+    corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
+    grouped = (
+        cells.filter(pl.col("vrow") == 0)
+        .group_by(_TABLE, maintain_order=True)
+        .agg(
+            pl.when(corner).then(pl.lit("")).otherwise(pl.col("raw_value")).sort_by("vcol"),
+            pl.col("vcol").sort().alias("vcols"),
+            pl.col("table_title").first().alias("title"),
+            pl.col("table_note").first().alias("note"),
+            corner.any().alias("turned"),
+        )
+    )
+    return [(_HeaderRow(*fields[:-1]), bool(fields[-1])) for fields in grouped.iter_rows()]
 
 
 @lru_cache(maxsize=4096)
