@@ -1,7 +1,8 @@
 """The tables of a chunk of documents read into values with their labels, at once.
 
-Per table, in Python: which way round it reads and what each column is
-(schemas/table_plans.py), with what its context says (schemas/context_labels.py). Per
+Per table, in Python: which way round it reads (schemas/table_orientation.py) and what
+each column is (schemas/table_plans.py), with what its context says
+(schemas/context_labels.py). Per
 distinct label cell, in Python: what it says (schemas/row_labels.py), and per row what its
 table's context adds (schemas/row_context.py). Per cell, with polars:
 everything else, since a page's cells number in the hundreds and a chunk's in the tens of
@@ -13,7 +14,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import itemgetter
 from typing import NamedTuple
 
 import polars as pl
@@ -40,14 +40,13 @@ from perfledger.schemas.row_labels import (
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
+from perfledger.schemas.table_orientation import HeaderRow, Oriented, oriented
 from perfledger.schemas.table_plans import (
     ColumnStats,
     TablePlan,
     TableShape,
     header_reading,
-    names_base_metric,
     plan_table,
-    transposed,
 )
 from perfledger.schemas.table_subject import NOTHING, TableSubject, table_subject
 from perfledger.schemas.units import unit_named
@@ -213,141 +212,13 @@ def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series | pl
 # ---- which way round, and what each column is -------------------------------------------------
 
 
-class _Oriented(NamedTuple):
-    cells: pl.DataFrame  # with `vrow` and `vcol`
-    # The header row of each table of the documents not planned, as `_shapes` reads it,
-    # when none of those tables is turned around (the header row is then read as published).
-    headers: list[_HeaderRow] | None
-
-
 def _oriented(
     cells: pl.DataFrame, mappings: LabelMappings, planned: dict[int, DocumentPlans]
-) -> _Oriented:
-    """`cells` with `vrow` and `vcol`: the row and column each cell stands in once every
-    table whose metrics stand in its first column is turned around (for a document
-    `planned`, the tables its plans say)."""
+) -> Oriented:
+    """`cells` with `vrow` and `vcol` (schemas/table_orientation.py); for a document
+    `planned`, the tables its plans say are turned."""
     turned = [(document, table) for document, plans in planned.items() for table in plans.turned]
-    unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
-    headers = _header_rows(unplanned)
-    # Only a table whose header names no metric may be turned: its first column is read.
-    candidates = [
-        (document, table)
-        for document, table, header, *_rest in headers
-        if not _header_names_results(header, mappings)
-    ]
-    planned_turns = len(turned)
-    if candidates:
-        header_of = {(document, table): header for document, table, header, *_rest in headers}
-        for document, table, first, numeric, row_numbers in _first_columns(cells, candidates):
-            if len(first) != len(row_numbers):
-                continue  # a row without a first cell: read as published
-            if transposed(header_of[(document, table)], first, numeric, mappings):
-                turned.append((document, table))
-    read_as_published = headers if len(turned) == planned_turns else None
-    if not turned:
-        return _Oriented(cells, headers)
-    turned_frame = pl.DataFrame(
-        turned, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
-    ).with_columns(_turned=pl.lit(True))
-    cells = cells.join(turned_frame, on=_TABLE, how="left", maintain_order="left")
-    is_turned = pl.col("_turned").fill_null(False)
-    oriented = cells.with_columns(
-        vrow=pl.when(is_turned).then(pl.col("column_index")).otherwise(pl.col("row_number")),
-        vcol=pl.when(is_turned).then(pl.col("row_number")).otherwise(pl.col("column_index")),
-        # A turned table's top-left cell named the column of metric names ("Metric").
-        _corner=is_turned & (pl.col("row_number") == 0) & (pl.col("column_index") == 0),
-    ).drop("_turned")
-    return _Oriented(oriented, read_as_published)
-
-
-def _first_columns(cells: pl.DataFrame, tables: list[tuple[int, int]]):
-    """(document, table, first column's body cells, whether each row holding other cells
-    starts one with a number, those rows' numbers) of each of `tables`, rows in order: a
-    table without such a row or without a first column gives lists of different lengths."""
-    by_document: dict[int, list[int]] = {}
-    for document, table in tables:
-        by_document.setdefault(document, []).append(table)
-    wanted = pl.any_horizontal(
-        (pl.col("document") == document) & pl.col("table_index").is_in(indexes)
-        for document, indexes in by_document.items()
-    )
-    others = pl.col("column_index") > 0
-    rows = (
-        cells.filter(wanted & (pl.col("row_number") > 0))
-        .group_by([*_TABLE, "row_number"])
-        .agg(
-            pl.col("raw_value").filter(pl.col("column_index") == 0).alias("first"),
-            (pl.col("_numeric") & others).any().alias("numeric"),
-            others.any().alias("others"),
-        )
-        .sort("row_number")
-    )
-    return (
-        rows.group_by(_TABLE)
-        .agg(
-            pl.col("first").list.explode(keep_nulls=False, empty_as_null=False),
-            pl.col("numeric").filter(pl.col("others")),
-            pl.col("row_number").filter(pl.col("others")),
-        )
-        .iter_rows()
-    )
-
-
-class _HeaderRow(NamedTuple):
-    document: int
-    table_index: int
-    headers: list[str]  # its cells, by column
-    vcols: list[int]  # their columns
-    title: str | None
-    note: str | None
-
-
-def _header_rows(cells: pl.DataFrame) -> list[_HeaderRow]:
-    """The header row (row 0) of each table of `cells` as published, tables in the order
-    the cells give them. A row of a few cells is grouped here rather than by a query."""
-    found: dict[tuple[int, int], tuple[list[tuple[int, str]], str | None, str | None]] = {}
-    row = cells.filter(pl.col("row_number") == 0)
-    for document, table, column, text, title, note in zip(
-        *(row.get_column(name).to_list() for name in _HEADER_FIELDS), strict=True
-    ):
-        entry = found.get((document, table))
-        if entry is None:
-            entry = found[(document, table)] = ([], title, note)
-        entry[0].append((column, text))
-    rows = []
-    for (document, table), (placed, title, note) in found.items():
-        placed.sort(key=itemgetter(0))
-        columns = [column for column, _text in placed]
-        if len(set(columns)) < len(columns):
-            return _grouped_header_rows(row)  # two cells in one place: as the query orders them
-        rows.append(
-            _HeaderRow(document, table, [text for _c, text in placed], columns, title, note)
-        )
-    return rows
-
-
-_HEADER_FIELDS = (
-    "document",
-    "table_index",
-    "column_index",
-    "raw_value",
-    "table_title",
-    "table_note",
-)
-
-
-def _grouped_header_rows(row: pl.DataFrame) -> list[_HeaderRow]:
-    grouped = row.group_by(_TABLE, maintain_order=True).agg(
-        pl.col("raw_value").sort_by("column_index"),
-        pl.col("column_index").sort(),
-        pl.col("table_title").first(),
-        pl.col("table_note").first(),
-    )
-    return [_HeaderRow(*fields) for fields in grouped.iter_rows()]
-
-
-def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
-    return any(names_base_metric(header_reading(text, mappings)) for text in header[1:])
+    return oriented(cells, mappings, turned, list(planned))
 
 
 def _plans(
@@ -355,7 +226,7 @@ def _plans(
     documents: list,
     mappings: LabelMappings,
     planned: dict[int, DocumentPlans],
-    headers: list[_HeaderRow] | None = None,
+    headers: list[HeaderRow] | None = None,
 ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     """The plan of each table holding a result column, and what the table is about where
     its rows and columns do not say (schemas/table_subject.py), in the documents' order;
@@ -386,7 +257,7 @@ def _planned(
 
 
 def _plans_of(
-    cells: pl.DataFrame, documents: list, mappings: LabelMappings, headers: list[_HeaderRow] | None
+    cells: pl.DataFrame, documents: list, mappings: LabelMappings, headers: list[HeaderRow] | None
 ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     shapes = _shapes(cells, headers)
     by_document: dict[int, list[TableShape]] = {}
@@ -503,7 +374,7 @@ def _language(context, mappings: LabelMappings) -> str | None:
     return mapped["language"] if mapped and mapped.get("language") else context.language
 
 
-def _shapes(cells: pl.DataFrame, published: list[_HeaderRow] | None) -> list[TableShape]:
+def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[TableShape]:
     """The shape of each table of `cells`; `published`, when given, its header row as
     published (no table of `cells` is turned around)."""
     headers = (
@@ -548,7 +419,7 @@ def _shapes(cells: pl.DataFrame, published: list[_HeaderRow] | None) -> list[Tab
     return shapes
 
 
-def _oriented_headers(cells: pl.DataFrame) -> list[tuple[_HeaderRow, bool]]:
+def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
     """(header row, turned) of each table in the orientation read: a turned table's header
     is its first column, its corner blank."""
     corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
@@ -563,7 +434,7 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[_HeaderRow, bool]]:
             corner.any().alias("turned"),
         )
     )
-    return [(_HeaderRow(*fields[:-1]), bool(fields[-1])) for fields in grouped.iter_rows()]
+    return [(HeaderRow(*fields[:-1]), bool(fields[-1])) for fields in grouped.iter_rows()]
 
 
 @lru_cache(maxsize=4096)
