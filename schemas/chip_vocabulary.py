@@ -100,6 +100,7 @@ def vocabulary() -> _Vocabulary:
         sources.append(source)
     by_key: dict[str, list[int]] = {}
     everywhere = []
+    starts: set[str] = set()
     for index, source in enumerate(sources):
         keys = beginnings(source)
         if keys is None:
@@ -107,6 +108,7 @@ def vocabulary() -> _Vocabulary:
             continue
         for key in keys:
             by_key.setdefault(key, []).append(index)
+        starts |= _starts(source) or keys
     for indexes in by_key.values():
         indexes.extend(everywhere)
         indexes.sort()
@@ -115,36 +117,87 @@ def vocabulary() -> _Vocabulary:
         tuple(sources),
         {key: tuple(indexes) for key, indexes in by_key.items()},
         tuple(everywhere),
-        _candidates(set(by_key), bool(everywhere)),
+        _candidates(starts, bool(everywhere)),
     )
 
 
-def _candidates(keys: set[str], anywhere: bool) -> re.Pattern[str]:
-    """Word starts where a key begins (by first character, then the second)."""
+def _candidates(starts: set[str], anywhere: bool) -> re.Pattern[str]:
+    """Word starts where some rule's match may begin: a paragraph's words share their
+    first two letters with some chip's name far more often than their first three ("data",
+    "system", "memory" beside "DaVinci", "SYS-", "MetaX")."""
     if anywhere:
         return re.compile(r"(?<![a-z0-9])(?=[a-z0-9])")
-    seconds: dict[str, set[str]] = {}
-    for key in keys:
-        seconds.setdefault(key[0], set()).add(key[1])
-    branches = "|".join(
-        re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
-        for first, rest in sorted(seconds.items())
+    return re.compile(rf"(?<![a-z0-9])(?={_alternation(starts)})")
+
+
+def _alternation(strings: set[str]) -> str:
+    """A pattern matching where one of `strings` begins the text, as a tree of their
+    characters."""
+    if "" in strings:
+        return ""  # a shorter one begins it already
+    rests: dict[str, set[str]] = {}
+    for string in strings:
+        rests.setdefault(string[0], set()).add(string[1:])
+    if all(rest == {""} for rest in rests.values()):
+        return "[" + "".join(re.escape(first) for first in sorted(rests)) + "]"
+    return (
+        "(?:"
+        + "|".join(re.escape(first) + _alternation(rest) for first, rest in sorted(rests.items()))
+        + ")"
     )
-    return re.compile(rf"(?<![a-z0-9])(?=(?:{branches}))")
+
+
+_STARTS = 3  # characters of a word start the candidates look at
+
+
+def word_start_of(patterns: list[str]) -> str:
+    """A zero-width test that holds at a word's start where a match of one of `patterns`
+    may begin, by its first character ("" when that cannot be told). Written before the
+    patterns combined, it spares a search trying each at every place of a paragraph, and
+    finds what they find."""
+    firsts: set[str] = set()
+    for pattern in patterns:
+        found = _starts_of(pattern, 1)
+        if not found or "" in found:
+            return ""
+        firsts |= found
+    return rf"(?<![a-z0-9])(?=[{''.join(re.escape(first) for first in sorted(firsts))}])"
+
+
+def _starts(pattern: str) -> set[str] | None:
+    """The strings of `_STARTS` characters a match of `pattern` can begin with, and its
+    whole matches shorter than that, or None when that cannot be told."""
+    return _starts_of(pattern, _STARTS)
+
+
+def _starts_of(pattern: str, length: int) -> set[str] | None:
+    try:
+        found = _prefixes(list(sre_parse.parse(pattern).data), length)
+    except _Unknown:
+        return None
+    return found if len(found) <= _MAX_KEYS else None
 
 
 def match_at(folded: str, position: int) -> tuple[int, re.Match[str]] | None:
     """(rule index, match) of the first rule, in file order, matching at `position` as a
     whole word (a plural "s" allowed), or None."""
-    vocab = vocabulary()
-    indexes = vocab.by_key.get(folded[position : position + _KEY], vocab.everywhere)
-    if not indexes:
+    pattern = _key_pattern(folded[position : position + _KEY])
+    if pattern is None:
         return None
-    match = _combined(indexes).match(folded, position)
+    match = pattern.match(folded, position)
     if match is None:
         return None
     assert match.lastgroup is not None  # each alternative is a named group: "r<index>"
     return int(match.lastgroup[1:]), match
+
+
+@lru_cache(maxsize=4096)
+def _key_pattern(key: str) -> re.Pattern[str] | None:
+    """The rules to try where a word starts with `key`, together (a paragraph holds dozens
+    of such places: the pattern is found by the key, not by the rules' indexes)."""
+    vocab = vocabulary()
+    indexes = vocab.by_key.get(key, vocab.everywhere)
+    return _combined(indexes) if indexes else None
 
 
 @lru_cache(maxsize=4096)
@@ -221,7 +274,9 @@ def _first(op, argument, k: int) -> set[str]:
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
         low, high, item = argument
         found: set[str] = set()
-        for times in range(low, min(high, k) + 1):
+        # repeated more than k times ("\d{4}" when two characters are left), its first k
+        # times begin it as well
+        for times in range(min(low, k), min(high, k) + 1):
             found |= _prefixes(list(item) * times, k)
         return found
     if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):

@@ -1,7 +1,8 @@
 """The tables of a chunk of documents read into values with their labels, at once.
 
-Per table, in Python: which way round it reads and what each column is
-(schemas/table_plans.py), with what its context says (schemas/context_labels.py). Per
+Per table, in Python: which way round it reads (schemas/table_orientation.py) and what
+each column is (schemas/table_plans.py), with what its context says
+(schemas/context_labels.py). Per
 distinct label cell, in Python: what it says (schemas/row_labels.py), and per row what its
 table's context adds (schemas/row_context.py). Per cell, with polars:
 everything else, since a page's cells number in the hundreds and a chunk's in the tens of
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import polars as pl
@@ -38,14 +40,13 @@ from perfledger.schemas.row_labels import (
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
+from perfledger.schemas.table_orientation import HeaderRow, Oriented, oriented
 from perfledger.schemas.table_plans import (
     ColumnStats,
     TablePlan,
     TableShape,
     header_reading,
-    names_base_metric,
     plan_table,
-    transposed,
 )
 from perfledger.schemas.table_subject import NOTHING, TableSubject, table_subject
 from perfledger.schemas.units import unit_named
@@ -139,8 +140,8 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
         for index, (_cells, context) in enumerate(documents)
         if getattr(context, "plans", None) is not None
     }
-    cells = _oriented(_prepared(present), mappings, planned)
-    plans, subjects = _plans(cells, documents, mappings, planned)
+    cells, headers = _oriented(_prepared(present), mappings, planned)
+    plans, subjects = _plans(cells, documents, mappings, planned, headers)
     if not plans:
         return ChunkReading(None, [])
     readings = _Readings()
@@ -162,14 +163,14 @@ def plan_document(
     the pages read before, rather than planning every table of a chunk itself."""
     if cells.height == 0:
         return DocumentPlans((), {}, {})
-    prepared = _oriented(_prepared([(0, cells)]), mappings, {})
+    prepared, headers = _oriented(_prepared([(0, cells)]), mappings, {})
     turned = (
         prepared.filter(pl.col("_corner")).get_column("table_index").to_list()
         if "_corner" in prepared.columns
         else []
     )
     plans, subjects = _plans(
-        prepared, [(cells, _Page(outline, title, language, source_id))], mappings, {}
+        prepared, [(cells, _Page(outline, title, language, source_id))], mappings, {}, headers
     )
     return DocumentPlans(
         tuple(turned),
@@ -179,21 +180,30 @@ def plan_document(
 
 
 def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
-    """The cells of the documents present, with their document's index and their shape."""
+    """The cells of the documents present, with their document's index, their shape and
+    their place (`vrow`, `vcol`) as published."""
     raw = pl.col("raw_value")
+    blank = raw.str.contains(_BLANK)
     return (
         pl.concat([frame for _index, frame in present], rechunk=True)
-        .with_columns(
-            _document_indexes(present),
-            _blank=raw.str.contains(_BLANK),
-            _numeric=raw.str.contains(_NUMERIC_START),
-        )
-        .with_columns(_filled=~pl.col("_blank") & ~raw.str.contains(_PLACEHOLDER))
+        if len(present) > 1
+        else present[0][1]
+    ).with_columns(
+        _document_indexes(present),
+        _blank=blank,
+        _numeric=raw.str.contains(_NUMERIC_START),
+        _filled=~blank & ~raw.str.contains(_PLACEHOLDER),
+        # each cell where it stands read as published; `_oriented` moves those of the
+        # tables it turns around
+        vrow=pl.col("row_number"),
+        vcol=pl.col("column_index"),
     )
 
 
-def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
+def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series | pl.Expr:
     """The `document` column: each document's index once per row of its cells."""
+    if len(present) == 1:  # a document planned alone: its index, broadcast
+        return pl.lit(present[0][0], dtype=pl.Int32).alias("document")
     indexes = pl.Series([index for index, _frame in present], dtype=pl.Int32)
     heights = pl.Series([frame.height for _index, frame in present])
     return pl.select(pl.lit(indexes).repeat_by(heights).explode().alias("document")).to_series()
@@ -204,75 +214,27 @@ def _document_indexes(present: list[tuple[int, pl.DataFrame]]) -> pl.Series:
 
 def _oriented(
     cells: pl.DataFrame, mappings: LabelMappings, planned: dict[int, DocumentPlans]
-) -> pl.DataFrame:
-    """`cells` with `vrow` and `vcol`: the row and column each cell stands in once every
-    table whose metrics stand in its first column is turned around (for a document
-    `planned`, the tables its plans say)."""
+) -> Oriented:
+    """`cells` with `vrow` and `vcol` (schemas/table_orientation.py); for a document
+    `planned`, the tables its plans say are turned."""
     turned = [(document, table) for document, plans in planned.items() for table in plans.turned]
-    unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
-    headers = (
-        unplanned.filter(pl.col("row_number") == 0)
-        .group_by(_TABLE, maintain_order=True)
-        .agg(pl.col("raw_value").sort_by("column_index"))
-    )
-    # Only a table whose header names no metric may be turned: its first column is read.
-    candidates = [
-        (document, table)
-        for document, table, header in headers.iter_rows()
-        if not _header_names_results(header, mappings)
-    ]
-    if candidates:
-        keys = pl.DataFrame(
-            candidates, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
-        )
-        body = cells.join(keys, on=_TABLE, how="semi").filter(pl.col("row_number") > 0)
-        firsts = (
-            body.filter(pl.col("column_index") == 0)
-            .group_by(_TABLE)
-            .agg(pl.col("raw_value").sort_by("row_number").alias("first"))
-        )
-        numeric_rows = (
-            body.filter(pl.col("column_index") > 0)
-            .group_by([*_TABLE, "row_number"])
-            .agg(pl.col("_numeric").any())
-            .group_by(_TABLE)
-            .agg(pl.col("_numeric").sort_by("row_number"), pl.col("row_number").sort())
-        )
-        found = headers.join(firsts, on=_TABLE).join(numeric_rows, on=_TABLE)
-        for document, table, header, first, numeric, row_numbers in found.iter_rows():
-            if len(first) != len(row_numbers):
-                continue  # a row without a first cell: read as published
-            if transposed(header, first, numeric, mappings):
-                turned.append((document, table))
-    if not turned:
-        return cells.with_columns(vrow=pl.col("row_number"), vcol=pl.col("column_index"))
-    turned_frame = pl.DataFrame(
-        turned, schema={"document": pl.Int32, "table_index": pl.Int32}, orient="row"
-    ).with_columns(_turned=pl.lit(True))
-    cells = cells.join(turned_frame, on=_TABLE, how="left", maintain_order="left")
-    is_turned = pl.col("_turned").fill_null(False)
-    return cells.with_columns(
-        vrow=pl.when(is_turned).then(pl.col("column_index")).otherwise(pl.col("row_number")),
-        vcol=pl.when(is_turned).then(pl.col("row_number")).otherwise(pl.col("column_index")),
-        # A turned table's top-left cell named the column of metric names ("Metric").
-        _corner=is_turned & (pl.col("row_number") == 0) & (pl.col("column_index") == 0),
-    ).drop("_turned")
-
-
-def _header_names_results(header: list[str], mappings: LabelMappings) -> bool:
-    return any(names_base_metric(header_reading(text, mappings)) for text in header[1:])
+    return oriented(cells, mappings, turned, list(planned))
 
 
 def _plans(
-    cells: pl.DataFrame, documents: list, mappings: LabelMappings, planned: dict[int, DocumentPlans]
+    cells: pl.DataFrame,
+    documents: list,
+    mappings: LabelMappings,
+    planned: dict[int, DocumentPlans],
+    headers: list[HeaderRow] | None = None,
 ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
     """The plan of each table holding a result column, and what the table is about where
     its rows and columns do not say (schemas/table_subject.py), in the documents' order;
-    a document `planned` gives its own."""
+    a document `planned` gives its own. `headers`: the header rows `_oriented` found."""
     if len(planned) == len(documents):
         return _planned(planned)
     unplanned = cells.filter(~pl.col("document").is_in(list(planned))) if planned else cells
-    plans, subjects = _plans_of(unplanned, documents, mappings)
+    plans, subjects = _plans_of(unplanned, documents, mappings, headers)
     if not planned:
         return plans, subjects
     made, made_subjects = _planned(planned)
@@ -295,9 +257,9 @@ def _planned(
 
 
 def _plans_of(
-    cells: pl.DataFrame, documents: list, mappings: LabelMappings
+    cells: pl.DataFrame, documents: list, mappings: LabelMappings, headers: list[HeaderRow] | None
 ) -> tuple[dict[tuple[int, int], TablePlan], dict[tuple[int, int], TableSubject]]:
-    shapes = _shapes(cells)
+    shapes = _shapes(cells, headers)
     by_document: dict[int, list[TableShape]] = {}
     marks: dict[int, list[int]] = {}
     for shape in shapes:
@@ -412,34 +374,25 @@ def _language(context, mappings: LabelMappings) -> str | None:
     return mapped["language"] if mapped and mapped.get("language") else context.language
 
 
-def _shapes(cells: pl.DataFrame) -> list[TableShape]:
-    corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
+def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[TableShape]:
+    """The shape of each table of `cells`; `published`, when given, its header row as
+    published (no table of `cells` is turned around)."""
     headers = (
-        cells.filter(pl.col("vrow") == 0)
-        .group_by(_TABLE, maintain_order=True)
-        .agg(
-            pl.when(corner)
-            .then(pl.lit(""))
-            .otherwise(pl.col("raw_value"))
-            .sort_by("vcol")
-            .alias("headers"),
-            pl.col("vcol").sort().alias("vcols"),
-            pl.col("table_title").first().alias("title"),
-            pl.col("table_note").first().alias("note"),
-            corner.any().alias("turned"),
-        )
+        _oriented_headers(cells)
+        if published is None
+        else [(row, False) for row in published]  # none turned
     )
     body = cells.filter(pl.col("vrow") > 0)
-    texts = (
+    texts = set(
         body.filter(
             pl.col("_filled")
             & ~pl.col("_numeric")
             & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
         )
         .get_column("raw_value")
-        .unique()
+        .to_list()
     )
-    units = [text for text in texts.to_list() if unit_named(text) is not None]
+    units = [text for text in texts if unit_named(text) is not None]
     # Only a cell that starts as a number may show a decimal mark.
     numeric = pl.col("_numeric")
     stats = body.group_by(_COLUMN).agg(
@@ -449,11 +402,9 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
         (numeric & pl.col("raw_value").str.contains(_POINT_ONLY)).sum().alias("point"),
         (numeric & pl.col("raw_value").str.contains(_COMMA_ONLY)).sum().alias("comma"),
     )
-    by_column = {
-        (d, t, c): ColumnStats(f, n, u, p, m) for d, t, c, f, n, u, p, m in stats.iter_rows()
-    }
+    by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
     shapes = []
-    for document, table, header, vcols, title, note, turned in headers.iter_rows():
+    for (document, table, header, vcols, title, note), turned in headers:
         shapes.append(
             TableShape(
                 document,
@@ -462,10 +413,33 @@ def _shapes(cells: pl.DataFrame) -> list[TableShape]:
                 note,
                 tuple(header),
                 tuple(by_column.get((document, table, column), ColumnStats()) for column in vcols),
-                bool(turned),
+                turned,
             )
         )
     return shapes
+
+
+def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
+    """(header row, turned) of each table in the orientation read: a turned table's header
+    is its first column, its corner blank."""
+    corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
+    grouped = (
+        cells.filter(pl.col("vrow") == 0)
+        .group_by(_TABLE, maintain_order=True)
+        .agg(
+            pl.when(corner).then(pl.lit("")).otherwise(pl.col("raw_value")).sort_by("vcol"),
+            pl.col("vcol").sort().alias("vcols"),
+            pl.col("table_title").first().alias("title"),
+            pl.col("table_note").first().alias("note"),
+            corner.any().alias("turned"),
+        )
+    )
+    return [(HeaderRow(*fields[:-1]), bool(fields[-1])) for fields in grouped.iter_rows()]
+
+
+@lru_cache(maxsize=4096)
+def _column_stats(filled: int, numeric: int, units: int, point: int, comma: int) -> ColumnStats:
+    return ColumnStats(filled, numeric, units, point, comma)  # columns repeat their counts
 
 
 # ---- the columns' plans as frames -------------------------------------------------------------

@@ -136,7 +136,15 @@ _NAMES = re.compile(
 
 @lru_cache(maxsize=65_536)
 def without_names(text: str) -> str:
-    return _NAMES.sub(" ", text) if ("_" in text or "/" in text or "." in text) else text
+    # Every name holds "_", "/", "www." or a file's extension: most sentences, ending in a
+    # full stop, hold none, and are not scanned for one.
+    named = "_" in text or "/" in text or ("." in text and _NAMED_DOT.search(text) is not None)
+    return _NAMES.sub(" ", text) if named else text
+
+
+_NAMED_DOT = re.compile(
+    r"www\.|\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
+)
 
 
 # Device classes a column header may name without naming a chip ("GPU 耗时(ms)", "CPU
@@ -172,17 +180,24 @@ def _platform_of_class(context: TableContext, device_class: str) -> Found | None
     """The nearest context text's chip of a class ("- Intel(R) Xeon(R) Gold 6271C" for the
     CPU columns, "- 硬件：NVIDIA Tesla V100 单卡" for the GPU columns of one table), with the
     count it states for that chip."""
-    ranks = DEVICE_CLASSES[device_class]
     for text in context.texts:
-        prose = _reads_as_prose(text.text, text.source)
-        of_class = [
-            mention
-            for mention in find_mentions(without_names(text.text), prose)
-            if mention.accelerator is not None and mention.rank in ranks
-        ]
-        if of_class:
-            return Found(min(of_class, key=lambda m: ranks.index(m.rank)), text.source)
+        mention = _chip_of_class(text.text, text.source, device_class)
+        if mention is not None:
+            return Found(mention, text.source)
     return None
+
+
+@lru_cache(maxsize=65_536)
+def _chip_of_class(text: str, source: str, device_class: str) -> PlatformMention | None:
+    """The chip of a class one context text names, the preferred rank first; texts repeat
+    from table to table of a page."""
+    ranks = DEVICE_CLASSES[device_class]
+    of_class = [
+        mention
+        for mention in find_mentions(without_names(text), _reads_as_prose(text, source))
+        if mention.accelerator is not None and mention.rank in ranks
+    ]
+    return min(of_class, key=lambda m: ranks.index(m.rank)) if of_class else None
 
 
 _WORD = re.compile(r"[^\W_][\w.+-]*")
@@ -204,7 +219,12 @@ def _parts_in(text: str) -> dict[str, Precision]:
     words = _WORD.findall(without_names(text))
     parts: dict[str, Precision] = {}
     for word, after in zip(words, words[1:], strict=False):
-        precision = read_precision_label(word) if any(c.isdigit() for c in word) else None
+        # every precision label holds a digit ("FP8"); most words hold none
+        precision = (
+            read_precision_label(word)
+            if not word.isalpha() and any(map(str.isdigit, word))
+            else None
+        )
         if (
             precision is not None
             and precision.activation is not None

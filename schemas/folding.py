@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
+from collections.abc import Collection, Sequence
 from functools import lru_cache
+from typing import overload
 
 # Zero-width characters, soft hyphen, bidi controls and other format characters; C0/C1
 # controls other than the whitespace ones, which become spaces.
@@ -82,7 +85,7 @@ def _fold_cleaned(cleaned: str) -> str:
 
 
 @lru_cache(maxsize=16_384)
-def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
+def folded_with_positions(cleaned: str) -> tuple[str, Positions]:
     """`fold_words` of text already cleaned, with the place in `cleaned` of each of its
     characters, so that a match in the folded text can be quoted as published."""
     lowered = _lower_in_place(cleaned)
@@ -94,22 +97,85 @@ def folded_with_positions(cleaned: str) -> tuple[str, tuple[int, ...]]:
     )
     lowered = _TRADEMARKS.sub(lambda match: " " * len(match.group(0)), lowered)
     lowered = _WORD_JOINERS.sub(lambda match: " " * len(match.group(0)), lowered)
-    characters: list[str] = []
-    positions: list[int] = []
-    for position, character in enumerate(lowered):
-        if glued and position in glued and characters and characters[-1] != " ":
-            characters.append(" ")  # "8xa100": the space after the count stands at the chip
-            positions.append(position)
-        if character.isspace():
-            if not characters or characters[-1] == " ":
-                continue
-            character = " "
-        characters.append(character)
-        positions.append(position)
-    if characters and characters[-1] == " ":
-        characters.pop()
-        positions.pop()
-    return "".join(characters), tuple(positions)
+    if glued:
+        folded, starts, places = _stretches(lowered, glued)
+        return folded, Positions(lowered, len(folded), starts, places)
+    # Nothing to split: the words joined by single spaces, and where they stood worked out
+    # only if a label is found in them.
+    folded = " ".join(lowered.split())
+    return folded, Positions(lowered, len(folded))
+
+
+def _stretches(
+    lowered: str, glued: Collection[int]
+) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """(folded text, where each stretch of characters kept in order starts in it, where
+    that stretch starts in `lowered`), word by word: runs of white space become one space,
+    which stands where the run starts (right after the word before it), and a glued count
+    is split from its chip."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    places: list[int] = []
+    length = 0
+    for word in _NOT_SPACE.finditer(lowered):
+        start, end = word.span()
+        if pieces:
+            pieces.append(" ")
+            length += 1
+        cuts = sorted(cut for cut in glued if start < cut < end) if glued else ()
+        for cut in cuts:
+            starts.append(length)
+            places.append(start)
+            pieces.append(lowered[start:cut])
+            pieces.append(" ")  # "8xa100": the space after the count stands at the chip
+            length += cut - start + 1
+            start = cut
+        starts.append(length)
+        places.append(start)
+        pieces.append(lowered[start:end])
+        length += end - start
+    return "".join(pieces), tuple(starts), tuple(places)
+
+
+class Positions(Sequence[int]):
+    """Where each character of a folded text stands in the text it was folded from, kept
+    as the stretches in which both advance together: a paragraph is folded whole, but only
+    the places of the labels found in it are asked for, and most paragraphs hold none."""
+
+    __slots__ = ("_length", "_lowered", "_places", "_starts")
+
+    def __init__(
+        self,
+        lowered: str,
+        length: int,
+        starts: tuple[int, ...] | None = None,
+        places: tuple[int, ...] | None = None,
+    ) -> None:
+        self._lowered, self._length, self._starts, self._places = lowered, length, starts, places
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        if isinstance(index, slice):
+            return tuple(self[at] for at in range(*index.indices(self._length)))
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        if self._starts is None or self._places is None:
+            _folded, self._starts, self._places = _stretches(self._lowered, ())
+        stretch = bisect_right(self._starts, index) - 1
+        return self._places[stretch] + index - self._starts[stretch]
+
+
+_NOT_SPACE = re.compile(r"\S+")
 
 
 def _lower_in_place(text: str) -> str:
@@ -120,7 +186,7 @@ def _lower_in_place(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-def published_span(cleaned: str, positions: tuple[int, ...], start: int, end: int) -> str:
+def published_span(cleaned: str, positions: Sequence[int], start: int, end: int) -> str:
     """The text of `cleaned` behind folded[start:end] (see `folded_with_positions`)."""
     if start >= end or end > len(positions):
         return ""
@@ -134,13 +200,15 @@ def word_pattern(alternatives: str) -> re.Pattern[str]:
     if alternatives.isascii() and not _WIDE_CAPABLE.search(alternatives):
         # No match can begin or end with such a character: the plain boundaries say the same,
         # and compile and search far faster than the alternation over wide character ranges.
-        return re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?![a-z0-9])")
-    return re.compile(
-        rf"(?:(?<![a-z0-9])|(?={_WIDE}))(?:{alternatives})(?:(?![a-z0-9])|(?<={_WIDE}))"
-    )
+        return re.compile(rf"{WORD_START}(?:{alternatives})(?![a-z0-9])")
+    return re.compile(rf"{WIDE_WORD_START}(?:{alternatives})(?:(?![a-z0-9])|(?<={_WIDE}))")
 
 
 _WIDE = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]"  # kana and CJK ideographs
+# Where a `word_pattern` match may start: after no letter or digit, or (for one that may
+# match wide characters) at a wide character.
+WORD_START = r"(?<![a-z0-9])"
+WIDE_WORD_START = rf"(?:{WORD_START}|(?={_WIDE}))"
 # What in a pattern written in ASCII may still match such a character: a wildcard (a dot not
 # escaped), a negated set, a class escape.
 _WIDE_CAPABLE = re.compile(r"(?<!\\)\.|\\[SWDwu]|\[\^")

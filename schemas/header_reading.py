@@ -13,7 +13,14 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
-from perfledger.schemas.folding import clean_text, fold_words, word_pattern
+from perfledger.schemas.chip_vocabulary import beginnings
+from perfledger.schemas.folding import (
+    WIDE_WORD_START,
+    WORD_START,
+    clean_text,
+    fold_words,
+    word_pattern,
+)
 from perfledger.schemas.platform_mentions import PlatformMention
 from perfledger.schemas.precisions import Precision, precision_of_header
 from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header, unit_named
@@ -72,12 +79,13 @@ class _RoleRule:
     kind: str
     role: str | None
     pattern: re.Pattern[str]
+    source: str  # the pattern's alternatives as headers.csv writes them
 
 
 @cache
 def _role_rules() -> tuple[_RoleRule, ...]:
     return tuple(
-        _RoleRule(row["kind"], row["role"], word_pattern(row["pattern"]))
+        _RoleRule(row["kind"], row["role"], word_pattern(row["pattern"]), row["pattern"])
         for row in read_vocab("headers.csv").iter_rows(named=True)
     )
 
@@ -85,7 +93,29 @@ def _role_rules() -> tuple[_RoleRule, ...]:
 @cache
 def _any_role() -> re.Pattern[str]:
     """A match wherever some role rule matches: each rule's pattern is whole in itself."""
-    return re.compile("|".join(f"(?:{rule.pattern.pattern})" for rule in _role_rules()))
+    rules = _role_rules()
+    return re.compile(
+        _start_of(rules) + "(?:" + "|".join(f"(?:{rule.pattern.pattern})" for rule in rules) + ")"
+    )
+
+
+def _start_of(rules: tuple[_RoleRule, ...]) -> str:
+    """A zero-width test of where a match of one of `rules` may start: at a word's start (or
+    a wide character's), on a character some match of theirs begins with. Written before the
+    rules combined, it spares a search trying every rule at every other place of a long
+    paragraph; it holds wherever a rule matches, so what is found stays the same."""
+    boundary = (
+        WORD_START
+        if all(rule.pattern.pattern.startswith(f"{WORD_START}(?:") for rule in rules)
+        else WIDE_WORD_START
+    )
+    firsts: set[str] = set()
+    for rule in rules:
+        keys = beginnings(rule.source)
+        if keys is None:
+            return boundary  # a rule whose first characters cannot be told
+        firsts.update(key[0] for key in keys)
+    return rf"(?=[{''.join(re.escape(first) for first in sorted(firsts))}]){boundary}"
 
 
 @cache
@@ -101,8 +131,10 @@ def _first_role_patterns(
     kind: str, roles: tuple[str, ...]
 ) -> tuple[re.Pattern[str], tuple[_RoleRule, ...]]:
     rules = tuple(rule for rule in _role_rules() if rule.kind == kind and rule.role in roles)
+    if not rules:
+        return re.compile(""), rules
     combined = "|".join(f"(?P<r{index}>{rule.pattern.pattern})" for index, rule in enumerate(rules))
-    return re.compile(combined), rules
+    return re.compile(f"{_start_of(rules)}(?:{combined})"), rules
 
 
 def first_role(folded: str, kind: str, roles: tuple[str, ...]) -> str | None:
@@ -173,8 +205,17 @@ def _level_rule(core: str) -> _RoleRule | None:
     return None
 
 
+@cache
+def _any_statistic() -> re.Pattern[str]:
+    """A match wherever some statistic's pattern matches: most texts name none."""
+    alternatives = "|".join(f"(?:{pattern})" for _name, pattern in _STATISTICS)
+    return re.compile(rf"(?<![a-z0-9.])(?:{alternatives})(?![a-z0-9])")
+
+
 def statistic_of(text: str) -> str | None:
     folded = fold_words(text)
+    if _any_statistic().search(folded) is None:
+        return None
     for name, pattern in _statistic_patterns():
         if pattern.search(folded):
             return name

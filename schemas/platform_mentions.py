@@ -12,6 +12,7 @@ is one line of data; hardware no vocabulary knows is read by its shape
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -96,7 +97,7 @@ def _implied_count(rule: ChipRule, match: re.Match[str]) -> int | None:
 
 
 def _chip_mentions(
-    folded: str, cleaned: str, positions: tuple[int, ...], prose: bool, nearby: str = ""
+    folded: str, cleaned: str, positions: Sequence[int], prose: bool, nearby: str = ""
 ) -> list[PlatformMention]:
     vocab = vocabulary()
     mentions = []
@@ -147,7 +148,7 @@ def _mention(
     match: re.Match[str],
     folded: str,
     cleaned: str,
-    positions: tuple[int, ...],
+    positions: Sequence[int],
     prose: bool,
 ) -> PlatformMention | None:
     start, end = match.start(), match.end()
@@ -199,7 +200,7 @@ def _without_alternatives(mentions: list[PlatformMention], folded: str) -> list[
 
 
 def _merged(
-    mentions: list[PlatformMention], folded: str, cleaned: str, positions: tuple[int, ...]
+    mentions: list[PlatformMention], folded: str, cleaned: str, positions: Sequence[int]
 ) -> list[PlatformMention]:
     """A system followed by its chips in brackets ("DGX A100 (8x A100 80GB)") is one mention,
     with the bracket's count."""
@@ -228,12 +229,19 @@ def _merged(
     return merged
 
 
-@lru_cache(maxsize=65_536)
 def find_mentions(text: str, prose: bool = False, nearby: str = "") -> tuple[PlatformMention, ...]:
     """Every chip or system `text` names, in order, then the bare counts it states ("8 GPUs").
 
     In prose, a chip named as a family ("NVIDIA GPUs", "Gaudi AI accelerators") is not a
     mention: it says what a product line is, not what a result ran on."""
+    # One memo entry per reading, however the caller passes the arguments: a memo keys
+    # `f(t, True)`, `f(t, prose=True)` and `f(t, True, "")` apart, and a paragraph is read by
+    # several callers.
+    return _mentions(text, prose, nearby)
+
+
+@lru_cache(maxsize=65_536)
+def _mentions(text: str, prose: bool, nearby: str) -> tuple[PlatformMention, ...]:
     cleaned = clean_text(text)[:MAX_READ_CHARS]
     folded = fold_words(cleaned)
     if not vocabulary().candidates.search(folded) and not COUNT_ONLY.search(folded):
@@ -265,13 +273,17 @@ def _joined_to_word(cleaned: str, position: int) -> bool:
     return position >= 2 and cleaned[position - 1] in "-_" and cleaned[position - 2].isalpha()
 
 
-@lru_cache(maxsize=65_536)
 def read_platform(text: str, prose: bool = False, nearby: str = "") -> PlatformMention | None:
     """The platform `text` names: the chip or system that ran the result (an accelerator
     before the SoC or host CPU named beside it, a chip before the parts its brackets list),
     with the count the text states (written next to the chip, else as "8 GPUs", else as
     parallel degrees "TP2,PP2"), else the count its system implies; a bare count when it
     names no chip."""
+    return _platform(text, prose, nearby)  # one memo entry per reading (see find_mentions)
+
+
+@lru_cache(maxsize=65_536)
+def _platform(text: str, prose: bool, nearby: str) -> PlatformMention | None:
     mentions = find_mentions(text, prose, nearby)
     chips = [mention for mention in mentions if mention.accelerator is not None]
     if not chips:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from perfledger.schemas.chip_vocabulary import word_start_of
 from perfledger.schemas.folding import (
     MAX_READ_CHARS,
     clean_text,
@@ -73,7 +75,12 @@ def _searchable() -> tuple[re.Pattern[str], dict[str, str]]:
             spellings[spelled] = word
     ordered = sorted(spellings, key=len, reverse=True)
     return (
-        re.compile(r"(?<![a-z0-9])(" + "|".join(f"(?:{s})" for s in ordered) + r")(?![a-z0-9])"),
+        re.compile(
+            word_start_of(ordered)
+            + r"(?<![a-z0-9])("
+            + "|".join(f"(?:{s})" for s in ordered)
+            + r")(?![a-z0-9])"
+        ),
         spellings,
     )
 
@@ -137,7 +144,7 @@ _WEIGHT_ONLY = re.compile(
 )
 
 
-def _gap(cleaned: str, positions: tuple[int, ...], end: int, start: int) -> str:
+def _gap(cleaned: str, positions: Sequence[int], end: int, start: int) -> str:
     """The published text between two words found at folded[..end] and folded[start..]."""
     return cleaned[positions[end - 1] + 1 : positions[start]] if start < len(positions) else ""
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
 
-from perfledger.schemas.chip_vocabulary import vocabulary
+from perfledger.schemas.chip_vocabulary import vocabulary, word_start_of
 from perfledger.schemas.folding import MAX_READ_CHARS, fold_words
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.platform_mentions import read_platform
@@ -26,7 +26,9 @@ def _required_words() -> re.Pattern[str] | None:
     sources = sorted({rule.requires_source for rule in vocabulary().rules if rule.requires_source})
     if not sources:
         return None
-    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(f'(?:{s})' for s in sources)})")
+    return re.compile(
+        rf"{word_start_of(sources)}(?<![a-z0-9])(?:{'|'.join(f'(?:{s})' for s in sources)})"
+    )
 
 
 @lru_cache(maxsize=16_384)

@@ -137,13 +137,17 @@ def _names_metric_row(reading: HeaderReading) -> bool:
 _JOINERS = re.compile(r"[\s\-\u2013\u2014:,/()]+")
 
 
-@lru_cache(maxsize=16_384)
 def names_model_configuration(reading: HeaderReading) -> bool:
     """A model's name and a bare metric word ("Llama2 7B - latency", "Llama2 7B throughput"):
     the name of a configuration the model was deployed in, when the page uses it so."""
     if reading.kind != "metric" or reading.unit is not None or reading.statistic is not None:
         return False
-    folded = fold_words(reading.text)
+    return _model_and_metric_word(reading.text)
+
+
+@lru_cache(maxsize=16_384)
+def _model_and_metric_word(text: str) -> bool:  # by the header's text: a reading hashes slowly
+    folded = fold_words(text)
     rest = folded
     for start, end, rule in sorted(role_matches(folded), key=lambda found: -found[0]):
         if rule.kind == "metric":
@@ -366,7 +370,12 @@ _SETTING_VALUE = re.compile(r"\s*[=:]?\s*\d[\d.,]*(?![\d.,])(?!.*\d)")
 def _states_a_setting_value(reading: HeaderReading) -> bool:
     """A header that gives a setting a value ("Batch 1", "BS=8", "Seq Len 2048") heads the
     results measured with that setting, not a column of the setting's values."""
-    folded = fold_words(reading.text)
+    return _gives_a_setting_value(reading.text)
+
+
+@lru_cache(maxsize=16_384)
+def _gives_a_setting_value(text: str) -> bool:  # headers repeat from table to table
+    folded = fold_words(text)
     return any(
         rule.kind == "config" and _SETTING_VALUE.match(folded, end)
         for _start, end, rule in role_matches(folded)
@@ -488,12 +497,16 @@ def _with_metrics(
             metric = None  # a header of unknown words: its numbers are quarantined, not guessed
         if metric is not None:
             last_metric = metric
-        planned.append(
-            replace(
-                column,
-                metric=metric,
-                annotation=annotation.column if annotation else None,
-                annotation_role=annotation.role if annotation else None,
+        planned.append(  # not `replace`: this runs for every result column of every table
+            ColumnPlan(
+                column.column,
+                column.role,
+                column.reading,
+                metric,
+                annotation.column if annotation else None,
+                annotation.role if annotation else None,
+                column.decimal,
+                column.group,
             )
         )
         if annotation is not None and annotation.role == "unit":

@@ -36,6 +36,8 @@ _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one 
 _ROUND_AMOUNT = re.compile(r"^10*$")  # 1, 10, 100, 1000: the amounts units are written per
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
 _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
+_PER = re.compile(r"\s+per\s+|\s*/\s*")
+_PERCENT = re.compile(r"(?:^|\s)%(?:\s|$)")
 _MAX_WINDOW = 7  # tokens of a unit written out in a header: "k tokens / s / GPU" is five
 # The kinds a whole unit has; the other kinds of units.csv are words of the grammar.
 UNIT_KINDS = ("rate", "duration", "ratio", "percent", "other")
@@ -96,8 +98,8 @@ def _word(kind: str, text: str) -> _Word | None:
 def unit_key(text: str) -> str:
     """The form units are read in: lower case, single spaces, none around a slash, "per"
     written as a slash ("tokens per second per GPU" -> "tokens/second/gpu")."""
-    text = re.sub(r"\s+", " ", clean_text(text).lower())
-    text = re.sub(r"\s+per\s+|\s*/\s*", "/", text)
+    text = clean_text(text).lower()  # white space already single spaces
+    text = _PER.sub("/", text)
     return text.strip(" .")
 
 
@@ -278,7 +280,7 @@ def unit_in_header(text: str) -> Unit | None:
     found = _written_out(key)
     if found is not None:
         return found
-    return _parse("%") if re.search(r"(?:^|\s)%(?:\s|$)", key) else None
+    return _parse("%") if "%" in key and _PERCENT.search(key) else None
 
 
 def _unit_after_comma(text: str) -> Unit | None:
@@ -314,8 +316,8 @@ def _written_out(key: str) -> Unit | None:
     tokens = _TOKEN.findall(key.replace("/", " / "))
     if not tokens:
         return None
-    words = _words()
-    known = {alias for kind, table in words.items() for alias in table} | {"/"}
+    known = _known_words()
+    whole = _whole_unit_words()
     best: tuple[int, int, Unit] | None = None
     for end in range(len(tokens), 0, -1):
         if tokens[end - 1] == "/" or tokens[end - 1] not in known:
@@ -324,10 +326,15 @@ def _written_out(key: str) -> Unit | None:
             if tokens[start] == "/":
                 continue
             window = tokens[start:end]
-            text = "".join(
-                token if token == "/" or index == 0 or window[index - 1] == "/" else " " + token
-                for index, token in enumerate(window)
-            )
+            if "/" in window:
+                text = "".join(
+                    token if token == "/" or index == 0 or window[index - 1] == "/" else " " + token
+                    for index, token in enumerate(window)
+                )
+            else:
+                text = " ".join(window)
+                if text not in whole:
+                    continue  # words without a slash are a unit only as one of units.csv
             unit = _parse(text)
             if unit is None or (len(window) == 1 and not _counts_alone(text, unit)):
                 continue
@@ -336,6 +343,19 @@ def _written_out(key: str) -> Unit | None:
         if best is not None:
             return best[2]
     return None
+
+
+@cache
+def _known_words() -> frozenset[str]:
+    """Every word of units.csv, and the slash: where a unit written out may end."""
+    return frozenset(alias for table in _words().values() for alias in table) | {"/"}
+
+
+@cache
+def _whole_unit_words() -> frozenset[str]:
+    """The words of units.csv that are a unit as a whole (`_parse` of a text without a slash
+    finds a unit only among them)."""
+    return frozenset(alias for kind in UNIT_KINDS for alias in _words().get(kind, {}))
 
 
 def _counts_alone(text: str, unit: Unit) -> bool:

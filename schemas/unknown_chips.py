@@ -43,6 +43,8 @@ class _Words:
     makers: re.Pattern[str]  # a maker's word, then the name after it
     maker_names: tuple[tuple[re.Pattern[str], str], ...]  # (maker pattern, canonical)
     maker_starts: frozenset[str]  # the first word of every maker's name, lower case
+    wide_maker_starts: tuple[str, ...]  # those not in ASCII ("寒武纪"), found inside a word
+    wide_maker_start: re.Pattern[str]  # one of those
     before_noun: re.Pattern[str]  # a name, then a device noun, ending the text
     nouns: re.Pattern[str]  # a device noun
     # A name with its count (group "count"), and a pattern that finds what each match of it
@@ -59,6 +61,10 @@ def _words() -> _Words:
     devices = "|".join(row["pattern"] for row in rows if row["kind"] == "device")
     not_name = "|".join(f"(?:{row['pattern']})" for row in rows if row["kind"] == "not_name")
     maker_alternatives = "|".join(f"(?:{pattern})" for pattern, _ in makers)
+    starts = frozenset(
+        _first_word(alternative) for pattern, _ in makers for alternative in pattern.split("|")
+    )
+    wide = tuple(sorted(start for start in starts if not start.isascii()))
     return _Words(
         makers=re.compile(
             rf"(?<![\w-])(?P<maker>{maker_alternatives})[ ,]+(?P<name>{_NAME})"
@@ -68,9 +74,9 @@ def _words() -> _Words:
         maker_names=tuple(
             (re.compile(rf"(?:{pattern})", re.I), canonical) for pattern, canonical in makers
         ),
-        maker_starts=frozenset(
-            _first_word(alternative) for pattern, _ in makers for alternative in pattern.split("|")
-        ),
+        maker_starts=starts,
+        wide_maker_starts=wide,
+        wide_maker_start=re.compile("|".join(re.escape(start) for start in wide) or "(?!)"),
         before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
         counted=(
@@ -132,7 +138,7 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
     by its place), "label" (a header, a section row, a heading or a caption) or "prose" (a
     paragraph, where a name without a count may be a product line rather than a setup)."""
     cleaned = clean_text(text)[:MAX_READ_CHARS]
-    if not any(character.isdigit() for character in cleaned):
+    if not any(map(str.isdigit, cleaned)):
         return None  # every model token holds a digit
     if any(mention.accelerator for mention in find_mentions(cleaned, where == "prose")):
         return None
@@ -180,21 +186,20 @@ def _after_makers(plain: str):
     words = _words()
     for word in _WORDS.finditer(plain):
         text = word.group(0).lower()
-        if text in words.maker_starts or (
-            not text.isascii()
-            and any(start in text for start in words.maker_starts if not start.isascii())
-        ):
+        if text in words.maker_starts:
             start = word.start() if text.isascii() else _cjk_start(plain, word, words)
-            match = words.makers.match(plain, start)
-            if match is not None:
-                yield match
+        elif not text.isascii() and words.wide_maker_start.search(text):
+            start = _cjk_start(plain, word, words)
+        else:
+            continue
+        match = words.makers.match(plain, start)
+        if match is not None:
+            yield match
 
 
 def _cjk_start(plain: str, word: re.Match[str], words: _Words) -> int:
     text = word.group(0)
-    found = [
-        text.find(start) for start in words.maker_starts if not start.isascii() and start in text
-    ]
+    found = [text.find(start) for start in words.wide_maker_starts if start in text]
     return word.start() + min(found)
 
 
@@ -284,11 +289,15 @@ def _unknown(
     )
 
 
-@lru_cache(maxsize=65_536)
 def read_hardware(text: str, where: str = "label", nearby: str = "") -> PlatformMention | None:
     """The platform `text` names: a chip or system the vocabulary knows (see
     `read_platform`), else hardware named by its shape (`unknown_chip`), with the count the
     text states; a bare count ("8 GPUs") when it names no hardware."""
+    return _hardware(text, where, nearby)  # one memo entry per reading (see find_mentions)
+
+
+@lru_cache(maxsize=65_536)
+def _hardware(text: str, where: str, nearby: str) -> PlatformMention | None:
     known = read_platform(text, prose=where == "prose", nearby=nearby)
     if known is not None and known.accelerator is not None:
         return known
