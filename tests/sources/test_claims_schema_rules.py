@@ -168,23 +168,18 @@ def test_quick_rejected_rules_pass_nothing_the_schema_refuses(result) -> None:
     assert_schema_passes_all(RejectedClaimSchema, result.rejected, passing)
 
 
-def test_the_plain_rejected_rules_pass_what_the_quick_rules_pass(result) -> None:
-    frames = [
-        frame
-        for frame in variants(result.rejected, REJECTED_COLUMNS)
-        if frame.schema == result.rejected.schema
-    ]
-    verdicts = [passes(frame, REJECTED_COLUMNS, rejected_checks()) for frame in frames]
+@pytest.mark.parametrize(
+    ("kind", "columns", "checks", "plain_rules"),
+    [
+        ("rejected", REJECTED_COLUMNS, rejected_checks, rejected_rows_hold),
+        ("claims", CLAIM_COLUMNS, claim_checks, claim_rows_hold),
+    ],
+)
+def test_the_plain_rules_pass_what_the_quick_rules_pass(
+    result, kind, columns, checks, plain_rules
+) -> None:
+    built = getattr(result, kind)
+    frames = [frame for frame in variants(built, columns) if frame.schema == built.schema]
+    verdicts = [passes(frame, columns, checks()) for frame in frames]
     assert True in verdicts and False in verdicts
-    assert [rejected_rows_hold(frame.to_dicts()) for frame in frames] == verdicts
-
-
-def test_the_plain_claim_rules_pass_what_the_quick_rules_pass(result) -> None:
-    frames = [
-        frame
-        for frame in variants(result.claims, CLAIM_COLUMNS)
-        if frame.schema == result.claims.schema
-    ]
-    verdicts = [passes(frame, CLAIM_COLUMNS, claim_checks()) for frame in frames]
-    assert True in verdicts and False in verdicts
-    assert [claim_rows_hold(frame.to_dicts()) for frame in frames] == verdicts
+    assert [plain_rules(frame.to_dicts()) for frame in frames] == verdicts
