@@ -229,6 +229,20 @@ def test_every_rule_is_tried_only_where_a_word_can_begin_it():
         assert beginnings(source), source
 
 
+@pytest.mark.parametrize(
+    ("pattern", "starts"),
+    [
+        ("x{4}-?pro", {"xx"}),  # repeated past the letters looked at: its first ones begin it
+        ("(?:ab){3}c", {"ab"}),
+        ("[ab]{2,5}q", {"aa", "ab", "ba", "bb"}),
+    ],
+)
+def test_a_rule_that_starts_with_a_long_repeat_is_tried_where_its_first_letters_stand(
+    pattern, starts
+):
+    assert beginnings(pattern) == starts
+
+
 def test_every_rule_names_a_maker_a_chip_and_a_known_kind():
     with (VOCAB_DIR / "chips.csv").open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
