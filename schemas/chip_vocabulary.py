@@ -24,6 +24,7 @@ else:
     from re import _constants as sre
     from re import _parser as sre_parse
 
+from perfledger.schemas.folding import WORD_START
 from perfledger.schemas.vocabulary import read_vocab
 
 # How a chip ranks when a text names several: a GPU or NPU ran the result rather than the
@@ -150,18 +151,18 @@ def _alternation(strings: set[str]) -> str:
 _STARTS = 3  # characters of a word start the candidates look at
 
 
-def word_start_of(patterns: list[str]) -> str:
-    """A zero-width test that holds at a word's start where a match of one of `patterns`
-    may begin, by its first character ("" when that cannot be told). Written before the
-    patterns combined, it spares a search trying each at every place of a paragraph, and
-    finds what they find."""
+def word_start_of(patterns: list[str], boundary: str = WORD_START) -> str:
+    """A zero-width test that holds at a word's start (`boundary`) where a match of one of
+    `patterns` may begin, by its first character (the boundary alone when that cannot be
+    told). Written before the patterns combined, it spares a search trying each at every
+    place of a paragraph, and finds what they find."""
     firsts: set[str] = set()
     for pattern in patterns:
         found = _starts_of(pattern, 1)
         if not found or "" in found:
-            return ""
+            return boundary
         firsts |= found
-    return rf"(?<![a-z0-9])(?=[{''.join(re.escape(first) for first in sorted(firsts))}])"
+    return rf"{boundary}(?=[{''.join(re.escape(first) for first in sorted(firsts))}])"
 
 
 def _starts(pattern: str) -> set[str] | None:

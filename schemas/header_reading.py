@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
-from perfledger.schemas.chip_vocabulary import beginnings
+from perfledger.schemas.chip_vocabulary import word_start_of
 from perfledger.schemas.folding import (
     WIDE_WORD_START,
     WORD_START,
@@ -101,21 +101,14 @@ def _any_role() -> re.Pattern[str]:
 
 def _start_of(rules: tuple[_RoleRule, ...]) -> str:
     """A zero-width test of where a match of one of `rules` may start: at a word's start (or
-    a wide character's), on a character some match of theirs begins with. Written before the
-    rules combined, it spares a search trying every rule at every other place of a long
-    paragraph; it holds wherever a rule matches, so what is found stays the same."""
+    a wide character's), on a character some match of theirs begins with (see
+    `word_start_of`)."""
     boundary = (
         WORD_START
         if all(rule.pattern.pattern.startswith(f"{WORD_START}(?:") for rule in rules)
         else WIDE_WORD_START
     )
-    firsts: set[str] = set()
-    for rule in rules:
-        keys = beginnings(rule.source)
-        if keys is None:
-            return boundary  # a rule whose first characters cannot be told
-        firsts.update(key[0] for key in keys)
-    return rf"(?=[{''.join(re.escape(first) for first in sorted(firsts))}]){boundary}"
+    return word_start_of([rule.source for rule in rules], boundary)
 
 
 @cache

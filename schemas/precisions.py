@@ -76,10 +76,7 @@ def _searchable() -> tuple[re.Pattern[str], dict[str, str]]:
     ordered = sorted(spellings, key=len, reverse=True)
     return (
         re.compile(
-            word_start_of(ordered)
-            + r"(?<![a-z0-9])("
-            + "|".join(f"(?:{s})" for s in ordered)
-            + r")(?![a-z0-9])"
+            word_start_of(ordered) + "(" + "|".join(f"(?:{s})" for s in ordered) + r")(?![a-z0-9])"
         ),
         spellings,
     )

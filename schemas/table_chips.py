@@ -26,9 +26,7 @@ def _required_words() -> re.Pattern[str] | None:
     sources = sorted({rule.requires_source for rule in vocabulary().rules if rule.requires_source})
     if not sources:
         return None
-    return re.compile(
-        rf"{word_start_of(sources)}(?<![a-z0-9])(?:{'|'.join(f'(?:{s})' for s in sources)})"
-    )
+    return re.compile(rf"{word_start_of(sources)}(?:{'|'.join(f'(?:{s})' for s in sources)})")
 
 
 @lru_cache(maxsize=16_384)
