@@ -267,17 +267,13 @@ def rejected_rows_hold(rows: list[dict]) -> bool:
     sets aside a sentence or two, and a query costs more than checking them (~0.3 ms a page).
     True only where the rules hold; the frame of rows that fail is validated as any other."""
     return all(
-        type(row["line_number"]) is int
-        and 0 <= row["line_number"] <= _INT32_MAX
-        and type(row["sentence"]) is str
-        and type(row["check"]) is str
-        and type(row["reason"]) is str
+        _is_int32(row["line_number"], 0)
+        and _is_text(row["sentence"])
+        and _is_text(row["check"])
+        and _is_text(row["reason"])
         and len(row["reason"]) >= 1
         for row in rows
     )
-
-
-_INT32_MAX = 2**31 - 1
 
 
 def claim_rows_hold(rows: list[dict]) -> bool:
@@ -294,6 +290,9 @@ def claim_rows_hold(rows: list[dict]) -> bool:
 @cache
 def _claim_words() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(known_tasks()), frozenset(known_metrics())
+
+
+_INT32_MAX = 2**31 - 1
 
 
 def _is_int32(value: object, least: int) -> bool:
