@@ -566,17 +566,13 @@ def reads_as_data(table: etree._Element) -> bool:
     return any(_NUMBER_LIKE.fullmatch(text_of(cell)) for row in rows[1:] for cell in _cells_of(row))
 
 
-def data_tables(tables: list[etree._Element]) -> list[etree._Element]:
-    """The page's tables (all of them, in document order) that may hold data: not marked as
-    presentation, not inside a script, template or the like, and holding no table unless it
-    `reads_as_data` (a table holding tables usually lays out the page)."""
-    return sort_tables(tables)[0]
-
-
 def sort_tables(
     tables: list[etree._Element],
 ) -> tuple[list[etree._Element], set[etree._Element]]:
-    """(`data_tables`, the tables among `tables` that hold a table)."""
+    """(the page's tables that may hold data, the tables among `tables` that hold a table).
+    `tables` are all of the page's, in document order; a table may hold data when it is not
+    marked as presentation, not inside a script, template or the like, and holds no table
+    unless it `reads_as_data` (a table holding tables usually lays out the page)."""
     holders: set[etree._Element] = set()
     hidden: set[etree._Element] = set()
     for table in tables:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from perfledger.sources.layouts import html_grid, html_text, html_tree
-from perfledger.sources.layouts.html_grid import build_grid, data_tables
+from perfledger.sources.layouts.html_grid import build_grid, sort_tables
 from perfledger.sources.layouts.html_metadata import page_elements
 from perfledger.sources.layouts.html_table import parse_html
 from perfledger.sources.layouts.html_text import collapse_space
@@ -98,7 +98,7 @@ def _resolved(grid: html_grid.Grid) -> list:
 
 def _grids(text: str) -> list:
     root = parse_tree(prepare_markup(text))
-    return [_resolved(build_grid(table)) for table in data_tables(page_elements(root).tables)]
+    return [_resolved(build_grid(table)) for table in sort_tables(page_elements(root).tables)[0]]
 
 
 def test_plain_groups_read_at_once_give_the_cells_read_row_by_row(monkeypatch):
