@@ -49,15 +49,14 @@ def assemble(values: pl.DataFrame) -> pl.DataFrame:
 
 def _table_states(values: pl.DataFrame) -> list[pl.Series]:
     """Whether the table states a chip, a count, a precision for some row or column."""
+    # name: (the row and column fields that state it, the header's flag)
     stated = {
-        "_states_chip": ("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown"),
-        "_states_count": ("rc_n", "fc_n", "sc_n"),
-        "_states_precision": ("rq_text", "fq_text", "sq_text"),
-    }
-    header = {
-        "_states_chip": "header_states_chip",
-        "_states_count": "header_states_count",
-        "_states_precision": "header_states_precision",
+        "_states_chip": (
+            ("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown"),
+            "header_states_chip",
+        ),
+        "_states_count": (("rc_n", "fc_n", "sc_n"), "header_states_count"),
+        "_states_precision": (("rq_text", "fq_text", "sq_text"), "header_states_precision"),
     }
     # Whether each row states it first, then over the table: a window over an expression
     # of several columns is worked out group by group.
@@ -65,14 +64,15 @@ def _table_states(values: pl.DataFrame) -> list[pl.Series]:
         values.lazy()
         .select(
             *_TABLE,
-            *header.values(),
+            *(header for _columns, header in stated.values()),
             *(
                 pl.any_horizontal(pl.col(column).is_not_null() for column in columns).alias(name)
-                for name, columns in stated.items()
+                for name, (columns, _header) in stated.items()
             ),
         )
         .select(
-            (pl.col(name).any().over(_TABLE) | pl.col(header[name])).alias(name) for name in stated
+            (pl.col(name).any().over(_TABLE) | pl.col(header)).alias(name)
+            for name, (_columns, header) in stated.items()
         )
         .collect(engine="in-memory")
         .get_columns()
