@@ -365,6 +365,12 @@ def _datasets() -> dict[str, str]:
     }
 
 
+def dataset_named(text: str) -> str | None:
+    """The dataset a whole label names by one of its aliases ("MMLU", "gsm8k"); None otherwise,
+    where canonical_dataset would also read a dataset from the label's first words."""
+    return _datasets().get(label_key(text))
+
+
 @lru_cache(maxsize=16_384)
 def canonical_dataset(text: str | None) -> str | None:
     """'ImageNet2012', 'Open Imagenet', 'COCO2017_detection_80cl', 'SQUAD_v1_1_bert_msl384'

@@ -13,8 +13,7 @@ from functools import cache
 
 import polars as pl
 
-from perfledger.schemas.identities import canonical_dataset
-from perfledger.schemas.labels import label_key
+from perfledger.schemas.identities import canonical_dataset, dataset_named
 from perfledger.schemas.vocabulary import read_vocab
 
 
@@ -26,13 +25,6 @@ def _scored() -> dict[str, str]:
     }
 
 
-@cache
-def _aliases() -> dict[str, str]:
-    return {
-        row["alias"]: row["dataset"] for row in read_vocab("datasets.csv").iter_rows(named=True)
-    }
-
-
 def _metric_of_dataset(text: str) -> str | None:
     return _scored().get(canonical_dataset(text) or "")
 
@@ -40,7 +32,7 @@ def _metric_of_dataset(text: str) -> str | None:
 def _metric_of_header(text: str) -> str | None:
     """A header naming a scored dataset and nothing else ("MMLU", "GSM8K"): "Arc A770" names a
     chip, not the ARC benchmark."""
-    return _scored().get(_aliases().get(label_key(text), ""))
+    return _scored().get(dataset_named(text) or "")
 
 
 def with_scored_metric(results: pl.DataFrame) -> pl.DataFrame:

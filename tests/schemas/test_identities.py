@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from perfledger.schemas.identities import canonical_dataset, chip_maker
+from perfledger.schemas.identities import canonical_dataset, chip_maker, dataset_named
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,13 @@ def test_a_dataset_reads_as_its_canonical_name(published, dataset):
 
 def test_a_dataset_no_vocabulary_knows_has_no_canonical_name():
     assert canonical_dataset("Wikiset") is None and canonical_dataset(None) is None
+
+
+def test_a_label_names_a_dataset_only_when_it_is_an_alias_whole():
+    assert dataset_named("GSM8K") == "GSM8K" and dataset_named("ImageNet-1k") == "ImageNet"
+    # canonical_dataset reads "ImageNet" from the first word; the whole label is no alias
+    assert canonical_dataset("ImageNet top-1") == "ImageNet"
+    assert dataset_named("ImageNet top-1") is None
 
 
 @pytest.mark.parametrize(
