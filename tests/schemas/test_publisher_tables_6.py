@@ -1,0 +1,64 @@
+"""Tables of publishers no corpus holds, each quoted from a public page: a unit the page
+states once in its test setup, for tables under other headings."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import normalized
+
+# Paddle Lite's benchmark page: the columns are phone SoCs named in Chinese, and the unit of
+# every table is stated once, in the 测试说明 list of the 测试环境 section.
+PADDLE_LITE = """# 性能数据
+
+## 测试环境
+
+* 测试说明
+    * CPU 线程数设为 1，绑定大核
+    * warmup=20, repeats=600，统计平均时间，单位 ms
+
+## 测试数据
+
+#### ARMV8 CPU 数据
+
+|模型|骁龙 865|麒麟 990|RK3399|
+|:----|----:|----:|----:|
+|MobileNetV1|28.38 |38.22 |103.39 |
+|MobileNetV2|18.52 |24.93 |73.37 |
+"""
+
+
+def _labels(page: str) -> dict[str, tuple]:
+    return {
+        row["raw_value"]: (
+            row["accelerator"],
+            row["metric"],
+            row["unit_published"],
+            row["label_sources"],
+        )
+        for row in normalized(page).measurements.iter_rows(named=True)
+    }
+
+
+def test_a_unit_the_page_states_in_its_setup_gives_chip_columns_their_metric():
+    result = normalized(PADDLE_LITE)
+    assert result.quarantine.height == 0
+    found = _labels(PADDLE_LITE)
+    accelerator, metric, unit, sources = found["28.38"]
+    assert (accelerator, metric, unit) == ("Snapdragon 865", "latency", "ms")
+    assert "metric=page" in sources and "unit=page" in sources
+    assert found["24.93"][:3] == ("Kirin 990", "latency", "ms")
+    assert found["103.39"][:3] == ("RK3399", "latency", "ms")
+
+
+def test_a_tables_own_heading_comes_before_the_pages_statement():
+    page = PADDLE_LITE.replace("ARMV8 CPU 数据", "ARMV8 CPU 数据（单位 us）")
+    _accelerator, metric, unit, sources = _labels(page)["28.38"]
+    assert (metric, unit) == ("latency", "us")
+    assert "unit=heading" in sources
+
+
+def test_a_page_stating_two_units_states_none_for_its_tables():
+    page = PADDLE_LITE.replace("* CPU 线程数设为 1", "* 吞吐单位 FPS")
+    result = normalized(page)
+    assert result.measurements.height == 0
+    assert set(result.quarantine.get_column("check").to_list()) == {"unknown_metric"}
+
