@@ -62,3 +62,46 @@ def test_a_page_stating_two_units_states_none_for_its_tables():
     assert result.measurements.height == 0
     assert set(result.quarantine.get_column("check").to_list()) == {"unknown_metric"}
 
+
+# FasterTransformer's GPT guide: each table's model is named only in the heading above it,
+# in a size the model catalogue does not list.
+FT_GPT = """## Performance
+
+#### Performance of GPT-1.3B
+
+* head_num = 32
+* data_type = FP16
+
+| Batch_size | Input Seqlen | Output Seqlen | FT <br/> Latency (ms) | Memory Usage (GB) |
+| :--------: | :----------: | :-----------: | :-------------------: | :---------------: |
+|     1      |     128      |       8       |         36.76         |       8.67        |
+|     2      |     128      |       8       |         39.16         |       5.39        |
+
+#### Performance of GPT-350M
+
+| Batch_size | Input Seqlen | Output Seqlen | FT <br/> Latency (ms) | Memory Usage (GB) |
+| :--------: | :----------: | :-----------: | :-------------------: | :---------------: |
+|     1      |     128      |       8       |         17.87         |       2.04        |
+"""
+
+
+def test_a_model_no_catalogue_knows_named_in_the_heading_labels_the_table():
+    values = normalized(FT_GPT).measurements
+    found = {
+        row["raw_value"]: (row["model"], row["model_canonical"], row["label_sources"])
+        for row in values.iter_rows(named=True)
+    }
+    model, canonical, sources = found["36.76"]
+    assert (model, canonical) == ("GPT-1.3B", "GPT-1.3B")
+    assert "model=heading" in sources
+    assert found["17.87"][:2] == ("GPT-350M", "GPT-350M")
+
+
+def test_a_heading_naming_two_unknown_models_names_none():
+    page = FT_GPT.replace("Performance of GPT-350M", "GPT-350M vs GPT-125M")
+    found = {
+        row["raw_value"]: row["model"]
+        for row in normalized(page).measurements.iter_rows(named=True)
+    }
+    assert found["17.87"] is None
+    assert found["36.76"] == "GPT-1.3B"
