@@ -105,3 +105,36 @@ def test_a_heading_naming_two_unknown_models_names_none():
     }
     assert found["17.87"] is None
     assert found["36.76"] == "GPT-1.3B"
+
+
+# The Hailo Model Zoo's list of classification models: the float model's accuracy stands in
+# a column headed "float" beside what the compiled model loses ("Hardware Degradation"), and
+# the models, most of them in no catalogue, under "Network Name".
+HAILO = """ImageNet
+^^^^^^^^
+
+.. list-table::
+   :header-rows: 1
+
+   * - Network Name
+     - float
+     - Hardware Degradation
+     - FPS (Batch Size=1)
+   * - cas_vit_m
+     - 81.2
+     - 0.3
+     - 47
+   * - deit_base
+     - 80.26
+     - 0.4
+     - 40
+"""
+
+
+def test_models_under_a_network_name_header_load_as_written_when_no_catalogue_knows_them():
+    found = {
+        row["raw_value"]: (row["model"], row["model_canonical"])
+        for row in normalized(HAILO, "text/x-rst").measurements.iter_rows(named=True)
+    }
+    assert found["47"] == ("cas_vit_m", "cas_vit_m")
+    assert found["40"] == ("deit_base", "DeiT-Base")
