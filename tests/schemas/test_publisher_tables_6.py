@@ -138,3 +138,23 @@ def test_models_under_a_network_name_header_load_as_written_when_no_catalogue_kn
     }
     assert found["47"] == ("cas_vit_m", "cas_vit_m")
     assert found["40"] == ("deit_base", "DeiT-Base")
+
+
+def test_a_precision_column_beside_a_quantization_loss_is_that_precisions_accuracy():
+    result = normalized(HAILO, "text/x-rst")
+    assert result.quarantine.height == 0
+    found = {
+        row["raw_value"]: (row["model"], row["metric"], row["activation_dtype"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert found["81.2"] == ("cas_vit_m", "accuracy", "fp32")
+    assert found["80.26"] == ("deit_base", "accuracy", "fp32")
+    assert found["0.3"][:2] == ("cas_vit_m", "other")
+    assert found["47"][:2] == ("cas_vit_m", "throughput")
+
+
+def test_a_precision_column_beside_other_figures_states_no_accuracy():
+    page = HAILO.replace("Hardware Degradation", "Params (M)")
+    result = normalized(page, "text/x-rst")
+    float_column = result.quarantine.filter(result.quarantine["column_name"] == "float")
+    assert set(float_column.get_column("check").to_list()) == {"unknown_metric"}
