@@ -158,3 +158,31 @@ def test_a_precision_column_beside_other_figures_states_no_accuracy():
     result = normalized(page, "text/x-rst")
     float_column = result.quarantine.filter(result.quarantine["column_name"] == "float")
     assert set(float_column.get_column("check").to_list()) == {"unknown_metric"}
+
+
+# A llama.cpp-style table of GGUF quantization types (written for this test): each type sets
+# the weights' integer width and leaves the activations unstated.
+GGUF = """| Quantization | Model | tokens/s |
+|---|---|---|
+| Q2_K | Llama-2-7B | 41.2 |
+| Q3_K_M | Llama-2-7B | 38.5 |
+| Q5_K_M | Llama-2-7B | 30.1 |
+| Q5_0 | Llama-2-7B | 31.4 |
+| Q6_K | Llama-2-7B | 27.9 |
+| IQ2_XXS | Llama-2-7B | 44.0 |
+"""
+
+
+def test_gguf_types_of_two_three_five_and_six_bits_set_the_weights_width():
+    found = {
+        row["raw_value"]: (row["activation_dtype"], row["weight_dtype"])
+        for row in normalized(GGUF).measurements.iter_rows(named=True)
+    }
+    assert found == {
+        "41.2": (None, "int2"),
+        "38.5": (None, "int3"),
+        "30.1": (None, "int5"),
+        "31.4": (None, "int5"),
+        "27.9": (None, "int6"),
+        "44.0": (None, "int2"),
+    }
