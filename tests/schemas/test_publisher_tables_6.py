@@ -186,3 +186,35 @@ def test_gguf_types_of_two_three_five_and_six_bits_set_the_weights_width():
         "27.9": (None, "int6"),
         "44.0": (None, "int2"),
     }
+
+
+# Cloud instances as the clouds name them (written for this test): each instance type runs on
+# a known chip, in a known number.
+CLOUD = """| Instance | Throughput (tokens/s) |
+|---|---|
+| a3-highgpu-8g | 9120 |
+| a2-ultragpu-4g | 2310 |
+| g2-standard-96 | 1450 |
+| ct5lp-hightpu-4t | 1780 |
+| Standard_ND96isr_H100_v5 | 9050 |
+| ND MI300X v5 | 8800 |
+| ND GB200 v6 | 7400 |
+| NC24ads_A100_v4 | 640 |
+"""
+
+
+def test_cloud_instance_types_name_their_chip_and_count():
+    found = {
+        row["raw_value"]: (row["accelerator"], row["accelerator_count"], row["system"])
+        for row in normalized(CLOUD).measurements.iter_rows(named=True)
+    }
+    assert found == {
+        "9120": ("H100", 8, "a3-highgpu-8g"),
+        "2310": ("A100", 4, "a2-ultragpu-4g"),
+        "1450": ("L4", 8, "g2-standard-96"),
+        "1780": ("TPU v5e", 4, "ct5lp-hightpu-4t"),
+        "9050": ("H100", 8, "ND H100 v5"),
+        "8800": ("MI300X", 8, "ND MI300X v5"),
+        "7400": ("GB200", 4, "ND GB200 v6"),
+        "640": ("A100", 1, "NC24ads A100 v4"),
+    }
