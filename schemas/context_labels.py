@@ -71,6 +71,8 @@ def context_labels(
                     if value is None:
                         continue
             found.setdefault(name, Found(value, text.source))
+    if "unit" not in found and context.page_unit is not None:
+        found["unit"] = Found(context.page_unit, "page")
     quantized = _quantized_precision(context)
     if quantized is not None:
         found["precision:quantized"] = quantized

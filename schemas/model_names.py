@@ -465,6 +465,32 @@ def family_in_text(text: str) -> str | None:
     return families.pop() if len(families) == 1 else None
 
 
+# A name no catalogue knows that is written as a model's, its size last: "GPT-1.3B",
+# "Megatron-530B" (a parameter count in billions, millions or trillions; "4k" is a length).
+_SIZE_LAST = re.compile(r"\d+(?:\.\d+)?[bmt]|\d+x\d+(?:\.\d+)?b")
+_NAME_FIRST = re.compile(r"[a-z][a-z0-9.]*[a-z][a-z0-9.]*")
+_MAX_UNKNOWN_TOKENS = 4
+
+
+@lru_cache(maxsize=_MEMO)
+def unknown_model_in_text(text: str) -> str | None:
+    """The one word of a caption, heading or title written as a model's name and size that
+    the catalogue does not know ("Performance of GPT-1.3B"), as written; None if there are
+    none or two."""
+    found = set()
+    for word in _WORD.findall(clean_text(text)[:500]):
+        word = word.strip(".-")
+        tokens = _tokens(word)
+        if (
+            2 <= len(tokens) <= _MAX_UNKNOWN_TOKENS
+            and _NAME_FIRST.fullmatch(tokens[0])
+            and _SIZE_LAST.fullmatch(tokens[-1])
+            and not read_model(word).known
+        ):
+            found.add(word)
+    return found.pop() if len(found) == 1 else None
+
+
 def _names_model_whole(phrase: str, reading: ModelReading) -> bool:
     if not reading.known:
         return False

@@ -16,6 +16,8 @@ import polars as pl
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.legends import definitions, glossary_of, legend_of, named_rows_of
+from perfledger.schemas.page_units import page_unit
+from perfledger.schemas.units import Unit
 
 SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
 # A paragraph naming a table by its number ("Table 4. E2E time breakdown ... on 8 A100 GPUs",
@@ -39,6 +41,7 @@ class TableContext:
     legend: tuple[tuple[str, str], ...] = ()  # keys the page defines for its hardware
     glossary: dict[str, str] = field(default_factory=dict)  # header words the page defines
     named_rows: dict[str, str] = field(default_factory=dict)  # row names it defines
+    page_unit: Unit | None = None  # the unit the page states for its numbers as a whole
 
     @property
     def prose(self) -> tuple[str, ...]:
@@ -90,6 +93,9 @@ def table_contexts(
     named_rows = named_rows_of(
         definitions(text for kind, _level, text, _table in blocks if kind == "paragraph" and text)
     )
+    stated = page_unit(
+        text for kind, _level, text, _table in blocks if kind == "paragraph" and text
+    )
     for position, (kind, level, text, table) in enumerate(blocks):
         if kind == "heading" and text:
             level = level or 6
@@ -114,6 +120,7 @@ def table_contexts(
                 after.get(table, ()),
                 named_rows,
                 defined,
+                stated,
             )
     for table, heading in titles.items():
         if table not in contexts:
@@ -196,6 +203,7 @@ def _context(
     after: tuple[str, ...] = (),
     named_rows: dict[str, str] | None = None,
     defined: dict[str, str] | None = None,
+    stated: Unit | None = None,
 ) -> TableContext:
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
@@ -232,4 +240,5 @@ def _context(
         legend_of(written),
         {**(defined or {}), **glossary_of(written)},  # what prose near the table says first
         named_rows or {},
+        stated,
     )

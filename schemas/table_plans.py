@@ -24,6 +24,7 @@ from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_named
+from perfledger.schemas.vocabulary import read_vocab
 
 # Metrics that compare the other columns' values rather than measure ("Improvement", "delta").
 COMPARISONS = ("speedup", "scaling_efficiency", "other")
@@ -197,7 +198,9 @@ def plan_table(
     found = context_labels(context, mappings)
     if _property_table(columns) and "metric" not in found:
         return None
-    columns = _with_groups(_with_metrics(columns, readings, _context_metric(found)))
+    columns = _with_groups(
+        _with_precision_accuracies(_with_metrics(columns, readings, _context_metric(found)))
+    )
     results = [column for column in columns if column.role == "result"]
     if not results:
         return None
@@ -512,6 +515,35 @@ def _with_metrics(
         if annotation is not None and annotation.role == "unit":
             annotation = None  # a unit column qualifies the value beside it; a metric name
             #                    ("Metric Name | A, INT8 | B, INT8") every value after it
+    return planned
+
+
+@lru_cache(maxsize=1)
+def _quality_change() -> re.Pattern[str]:
+    patterns = read_vocab("quality_changes.csv").get_column("pattern").to_list()
+    return re.compile(r"(?<![a-z])(?:" + "|".join(patterns) + r")(?![a-z])")
+
+
+def _with_precision_accuracies(columns: list[ColumnPlan]) -> list[ColumnPlan]:
+    """A column headed by a precision alone ("float") right before one naming what the
+    quantized model loses ("Hardware Degradation") holds the model's accuracy at that
+    precision, the figure the loss is taken from; elsewhere such a column's metric comes from
+    the table's context, or it is quarantined."""
+    planned = list(columns)
+    for position, (column, right) in enumerate(zip(columns, columns[1:], strict=False)):
+        if (
+            column.role != "result"
+            or column.metric is not None
+            or column.annotation is not None
+            or right.role != "result"
+            or not _quality_change().search(fold_words(right.reading.text))
+        ):
+            continue
+        precision = read_precision_label(column.reading.text)
+        if precision is None or precision.activation is None:
+            continue
+        reading = replace(column.reading, precision=precision)
+        planned[position] = replace(column, reading=reading, metric=Found("accuracy", "column"))
     return planned
 
 

@@ -22,6 +22,7 @@ from perfledger.schemas.model_names import (
     models_in_text,
     size_in_text,
     sized,
+    unknown_model_in_text,
 )
 from perfledger.schemas.table_context import ContextText, TableContext
 from perfledger.schemas.vocabulary import read_vocab
@@ -129,6 +130,11 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
         identities = {reading.base for _phrase, reading in named}
         if len(identities) == 1:
             return named[0][0], text.source
+        # A model no catalogue knows, named as one ("Performance of GPT-1.3B"), loads as
+        # written and is listed, as unknown hardware does.
+        unknown = None if identities else unknown_model_in_text(text.text)
+        if unknown is not None:
+            return unknown, text.source
     # "### Llama Throughput" over "#### A10 7b, fp16": a family and, nearer, a size.
     for position, text in enumerate(texts):
         size = size_in_text(text.text)

@@ -29,7 +29,7 @@ _UNIT_AFTER_COMMA_CHARS = 16
 _STATED_ALONE = ("duration", "rate")  # "x" or "%" after a comma is too often a setting's
 _BRACKETED = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
 _IN_UNIT = re.compile(
-    r"(?:(?:^|\s)in\s+|(?:^|[\s(\[])(?i:units?)\s*[:=]\s*|单位\s*[:为是]?\s*)"
+    r"(?:(?:^|\s)in\s+|(?:^|[\s(\[])(?i:units?)\s*[:=]\s*|单位\s*[均都皆]?\s*[:为是]?\s*)"
     r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})"
 )
 _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
@@ -267,12 +267,9 @@ def unit_in_header(text: str) -> Unit | None:
             found = unit
     if found is not None:
         return found
-    for match in _IN_UNIT.finditer(clean_text(text)):
-        unit = unit_named(match.group(1))
-        if unit is not None:
-            found = unit
-    if found is not None:
-        return found
+    stated = stated_units(clean_text(text))
+    if stated:
+        return stated[-1]
     found = _unit_after_comma(text)
     if found is not None:
         return found
@@ -281,6 +278,16 @@ def unit_in_header(text: str) -> Unit | None:
     if found is not None:
         return found
     return _parse("%") if "%" in key and _PERCENT.search(key) else None
+
+
+def stated_units(text: str) -> list[Unit]:
+    """The units a sentence states after "unit:", 单位 or "in" ("统计平均时间，单位 ms", "All
+    times in milliseconds"), in its order."""
+    return [
+        unit
+        for match in _IN_UNIT.finditer(text)
+        if (unit := unit_named(match.group(1))) is not None
+    ]
 
 
 def _unit_after_comma(text: str) -> Unit | None:
