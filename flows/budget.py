@@ -52,6 +52,7 @@ PAUSE_SECONDS_ENV = "PERFLEDGER_TEST_PAUSE_S"
 STARTUP_TIMEOUT_S = 120.0
 # Should the interrupt land where Python cannot raise it (a __del__), it is raised again.
 _REPEAT_S = 0.5
+_LEAST_S = 0.001  # a timer armed for no time at all would be no timer
 _WATCH_S = 0.1  # how often a worker's memory is read while it works
 # A page without spans holds a tree and cells of about ten times its size: 4 MB stays small.
 SPAN_FREE_FACTOR = 16
@@ -124,7 +125,9 @@ class ReadDocument(NamedTuple):
     parsed: ParsedDocument
     layout_name: str
     claims: ClaimResult
-    plans: DocumentPlans | None = None  # its tables' plans, made by a reader process
+    # its tables' plans, made by a reader process (in the reader, until they are made: what
+    # to plan them for)
+    plans: DocumentPlans | _PlansWanted | None = None
 
 
 def read_archived(
@@ -140,8 +143,9 @@ def read_archived(
     work a budget bounds, done where the budget says (this process or the worker).
 
     `plan_for` (the source id and the run's label mappings): in a worker process, the
-    document's tables are planned too (schemas/chunk_reading.py, `plan_document`), work the
-    run's own process would otherwise do for every document of a chunk in turn."""
+    document's tables are planned too (schemas/chunk_reading.py, `plan_documents`), work the
+    run's own process would otherwise do for every document of a chunk in turn. The worker
+    plans them once the documents it was sent together are read (`_plan_wanted`)."""
     from perfledger.sources import remote_archive
     from perfledger.sources.claims.extract import extract_page_claims
     from perfledger.sources.parse import parse_document
@@ -149,31 +153,15 @@ def read_archived(
     data = remote_archive.read(Path(archive_dir), sha256, archive_url)
     parsed, layout_name = parse_document(data, content_type, layout, check=check)
     claims = extract_page_claims(parsed, layout_name)
-    plans = _planned(parsed, *plan_for) if plan_for is not None and _IN_WORKER else None
+    plans = _PlansWanted(*plan_for) if plan_for is not None and _IN_WORKER else None
     return ReadDocument(parsed, layout_name, claims, plans)
 
 
-def _planned(
-    parsed: ParsedDocument, source_id: str, mappings: LabelMappings
-) -> DocumentPlans | None:
-    from perfledger.schemas.cells import surely_fits
-    from perfledger.schemas.chunk_reading import plan_document
-    from perfledger.schemas.reading_caches import refresh_caches
+class _PlansWanted(NamedTuple):
+    """In a worker, a document read whose tables are still to be planned, and for what."""
 
-    if not surely_fits(parsed.cells):
-        return None  # cells the run's process checks, and plans if they pass
-    try:
-        refresh_caches()
-        return plan_document(
-            parsed.cells,
-            parsed.outline,
-            parsed.metadata.title,
-            parsed.metadata.language,
-            source_id,
-            mappings,
-        )
-    except Exception:  # noqa: BLE001 - the run's process plans the document, and says why
-        return None
+    source_id: str
+    mappings: LabelMappings
 
 
 def pause_at(point: str) -> None:
@@ -205,7 +193,9 @@ def _raise_out_of_time(_signum, _frame) -> None:
 
 
 @contextlib.contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
+def _deadline(seconds: float, stated: float | None = None) -> Iterator[None]:
+    """Raise BudgetExceeded, naming a budget of `stated` seconds (default `seconds`), when
+    the block runs longer than `seconds`."""
     previous = signal.signal(signal.SIGALRM, _raise_out_of_time)
     signal.setitimer(signal.ITIMER_REAL, seconds, _REPEAT_S)
     timed_out = False
@@ -217,7 +207,17 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     if timed_out:
-        raise BudgetExceeded(_time_reason(seconds))
+        raise BudgetExceeded(_time_reason(seconds if stated is None else stated))
+
+
+@contextlib.contextmanager
+def _within(seconds: float | None, stated: float | None) -> Iterator[None]:
+    """`_deadline` in `seconds` (at least _LEAST_S); None arms no timer."""
+    if seconds is None:
+        yield
+        return
+    with _deadline(max(seconds, _LEAST_S), stated):
+        yield
 
 
 def _time_reason(seconds: float) -> str:
@@ -249,12 +249,16 @@ def _children_allowed() -> Iterator[None]:
 
 
 _IN_WORKER = False  # whether this process is a document worker (set by _serve)
+# In a worker: when (time.monotonic) it began what it is doing (reading a document, or
+# planning), shared with the process that started it (Worker.step_started).
+_STEP_STARTED = None
 
 
-def _serve(connection) -> None:
-    """The worker's loop: run each (function, args) received, send back its outcome."""
-    global _IN_WORKER
+def _serve(connection, step_started) -> None:
+    """The worker's loop: read each batch of documents received, send back their outcomes."""
+    global _IN_WORKER, _STEP_STARTED
     _IN_WORKER = True
+    _STEP_STARTED = step_started
     # Ctrl-C at the terminal reaches the whole process group: the run that started this
     # worker stops it, and it must not die first, printing a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -272,20 +276,147 @@ def _serve(connection) -> None:
     connection.send(("ready", None))
     while True:
         try:
-            function, args = connection.recv()
+            function, batch, timeout_s = connection.recv()
         except (EOFError, OSError):
             return
         except Exception as error:  # a request that does not unpickle here
             connection.send(("error", error))
             continue
+        outcomes = _read_batch(function, batch, timeout_s)
+        _step()
         try:
-            outcome = ("ok", function(*args))
+            connection.send(outcomes)
+        except Exception:  # an outcome that does not pickle still gets an answer
+            connection.send([_picklable(outcome) for outcome in outcomes])
+
+
+def _read_batch(function: Callable, batch: list[tuple], timeout_s: float | None) -> list:
+    """("ok", `function(*args)`) or ("error", exception) for each args of `batch`, in
+    order, each within `timeout_s` of its own, so that a document out of time fails alone
+    and the worker goes on with the next; None arms no timer (the process that sent the
+    batch stops the worker at the deadline). Then the tables of the documents read are
+    planned (`_plan_wanted`)."""
+    outcomes: list[tuple[str, object]] = []
+    left: list[float | None] = []  # of each document's time, what its reading left
+    for args in batch:
+        started = _step()
+        try:
+            with _within(timeout_s, timeout_s):
+                outcome: tuple[str, object] = ("ok", function(*args))
         except BaseException as error:  # every failure travels back as data
             outcome = ("error", error)
+        outcomes.append(outcome)
+        left.append(None if timeout_s is None else timeout_s - (time.monotonic() - started))
+    _plan_wanted(outcomes, left, timeout_s)
+    return outcomes
+
+
+def _step() -> float:
+    """Note that the worker begins a step of its own time budget, now, and return now."""
+    now = time.monotonic()
+    if _STEP_STARTED is not None:
+        _STEP_STARTED.value = now
+    return now
+
+
+def _plan_wanted(outcomes: list, left: list[float | None], timeout_s: float | None) -> None:
+    """Plan the tables of each document read whose plans are wanted (`_PlansWanted`): all in
+    one pass (polars' fixed cost per query is then paid once, not per page), within the
+    least time any of them has left. Should that pass fail, each is planned alone within
+    its own time left, so that one page that cannot be planned costs the others nothing;
+    a document out of time then fails as a document read out of time does."""
+    from perfledger.schemas.reading_caches import refresh_caches
+
+    wanted = {
+        index: (value, value.plans)
+        for index, (kind, value) in enumerate(outcomes)
+        if kind == "ok" and isinstance(value, ReadDocument)
+        if isinstance(value.plans, _PlansWanted)
+    }
+    if not wanted:
+        return
+    # Cells not sure to fit are left to the run's process, which checks them and plans them
+    # if they pass; so is every document, should the memo not be refreshed.
+    planned: dict[int, DocumentPlans | None] = {
+        index: None for index, (read, _) in wanted.items() if not _surely_fit(read.parsed.cells)
+    }
+    try:
+        refresh_caches()
+    except Exception:  # noqa: BLE001 - the run's process plans them, and says why it cannot
+        planned = dict.fromkeys(wanted)
+    together: dict[int, list[int]] = {}  # by the mappings they are planned with
+    for index, (_, want) in wanted.items():
+        if index not in planned:
+            together.setdefault(id(want.mappings), []).append(index)
+    for indexes in together.values():
+        if len(indexes) < 2:
+            continue
+        seconds = [left[index] for index in indexes]
+        _step()
         try:
-            connection.send(outcome)
-        except Exception as error:  # an outcome that does not pickle still gets an answer
-            connection.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+            with _within(_least(seconds), timeout_s):
+                made = _plans_of([wanted[index] for index in indexes])
+        except Exception:  # noqa: BLE001 - each is planned alone, below
+            continue
+        planned.update(zip(indexes, made, strict=True))
+    for index, (read, want) in wanted.items():
+        if index not in planned:
+            _step()
+            try:
+                with _within(left[index], timeout_s):
+                    planned[index] = _planned_alone(read, want)
+            except BudgetExceeded as error:
+                outcomes[index] = ("error", error)
+                continue
+        outcomes[index] = ("ok", read._replace(plans=planned[index]))
+
+
+def _surely_fit(cells) -> bool:
+    from perfledger.schemas.cells import surely_fits
+
+    try:
+        return surely_fits(cells)
+    except Exception:  # noqa: BLE001 - the run's process checks them, and says why they fail
+        return False
+
+
+def _least(seconds: list[float | None]) -> float | None:
+    """The least of `seconds`; None (no timer) when any is None."""
+    known = [value for value in seconds if value is not None]
+    return min(known) if len(known) == len(seconds) else None
+
+
+def _plans_of(reads: list[tuple[ReadDocument, _PlansWanted]]) -> list[DocumentPlans]:
+    from perfledger.schemas.chunk_reading import PageToPlan, plan_documents
+
+    pages = [
+        PageToPlan(
+            read.parsed.cells,
+            read.parsed.outline,
+            read.parsed.metadata.title,
+            read.parsed.metadata.language,
+            want.source_id,
+        )
+        for read, want in reads
+    ]
+    return plan_documents(pages, reads[0][1].mappings)
+
+
+def _planned_alone(read: ReadDocument, want: _PlansWanted) -> DocumentPlans | None:
+    try:
+        return _plans_of([(read, want)])[0]
+    except Exception:  # noqa: BLE001 - the run's process plans the document, and says why
+        return None
+
+
+def _picklable(outcome: tuple[str, object]) -> tuple[str, object]:
+    import pickle
+
+    try:
+        pickle.dumps(outcome)
+    except Exception as error:  # noqa: BLE001 - its failure is the answer
+        return "error", RuntimeError(f"{type(error).__name__}: {error}")
+    return outcome
 
 
 def peak_resident_mb() -> float:
@@ -312,13 +443,17 @@ def resident_mb(pid: int | str, field: str = "VmRSS") -> float | None:
 
 
 class Worker:
-    """A spawned process that runs the (function, args) it is sent, one at a time."""
+    """A spawned process that runs the (function, batch of args) it is sent, one at a time."""
 
     def __init__(self, wait: bool = True):
         context = multiprocessing.get_context("spawn")
         self.connection, child_end = context.Pipe()
+        self._step_started = context.RawValue("d", 0.0)  # written by the worker (`_step`)
         self.process = context.Process(
-            target=_serve, args=(child_end,), name="perfledger-document", daemon=True
+            target=_serve,
+            args=(child_end, self._step_started),
+            name="perfledger-document",
+            daemon=True,
         )
         with _STARTING, _main_module_hidden(), _children_allowed():
             self.process.start()
@@ -339,15 +474,27 @@ class Worker:
 
         The worker's resident memory is read every _WATCH_S while it works: an address-space
         limit would also count the memory its threads only reserve, which grows with cores."""
-        self.connection.send((function, args))
+        self.submit(function, [args])
         deadline = time.monotonic() + budget.timeout_s
         while not self.connection.poll(max(0.0, min(_WATCH_S, deadline - time.monotonic()))):
             self.enforce(deadline, budget)
-        return self._receive()
+        answer = self._receive()
+        return answer[0] if isinstance(answer, list) else answer
 
-    def submit(self, function: Callable, args: tuple) -> None:
-        """Send work without waiting; `receive` takes the outcome once the connection is ready."""
-        self.connection.send((function, args))
+    def submit(
+        self, function: Callable, batch: list[tuple], timeout_s: float | None = None
+    ) -> None:
+        """Send `function`'s work on each args of `batch` without waiting; `receive` takes the
+        outcomes once the connection is ready. `timeout_s`: the time each has, kept by the
+        worker; None: the caller stops the worker at the deadline (`enforce`)."""
+        self._step_started.value = time.monotonic()
+        self.connection.send((function, batch, timeout_s))
+
+    def step_started(self) -> float:
+        """When (time.monotonic) the worker began the step of its work it is at: reading
+        one of the documents submitted, planning them, or sending them back; each step lasts
+        at most the time budget of a document, the worker's timer sees to that."""
+        return self._step_started.value
 
     def enforce(self, deadline: float, budget: Budget) -> None:
         """Stop the worker and raise BudgetExceeded when its work is past the deadline or
@@ -361,9 +508,10 @@ class Worker:
             self.stop()
             raise BudgetExceeded(_memory_reason(budget.memory_mb))
 
-    def receive(self) -> tuple[str, object]:
-        """("ok", result) or ("error", exception) of the work submitted; BudgetExceeded when
-        the worker died."""
+    def receive(self) -> list[tuple[str, object]] | tuple[str, object]:
+        """The ("ok", result) or ("error", exception) of each args of the batch submitted, or
+        one ("error", exception) for the whole batch (a request that did not unpickle in the
+        worker); BudgetExceeded when the worker died."""
         return self._receive()
 
     def _receive(self):

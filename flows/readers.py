@@ -7,9 +7,15 @@ imports), so a run reads in workers only from PARALLEL_FROM documents on; below 
 with PERFLEDGER_READERS=1, every document is read here, one after the other, exactly as
 `budget.run_within_budget` reads it.
 
-Each worker reads one document at a time, under the same budgets as any isolated read: a
-worker past the time budget or over the memory budget is killed and replaced, and only that
-document fails.
+A worker is sent up to MAX_BATCH documents at a time (fewer near the end, so that every
+worker has some) and reads them one after the other, each under the same budgets as any
+isolated read: its own time budget, kept by the worker's timer, so that a document out of
+time fails alone and the worker goes on; and the memory budget, a worker past it being
+killed and replaced. The worker then plans the tables of the documents it read in one pass
+(flows/budget.py, `_plan_wanted`), paying each polars query's fixed cost once for them all,
+and sends their outcomes back together. Should a worker die or be killed with a batch of
+several documents, each of them is read again alone, so that only the document to blame
+fails.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import multiprocessing.connection
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -28,6 +35,12 @@ from perfledger.flows.budget import Budget, BudgetExceeded, Worker
 READERS_ENV = "PERFLEDGER_READERS"
 MAX_READERS = 8
 PARALLEL_FROM = 64  # documents to read before starting workers (about 1 s each) pays off
+# Documents sent to a worker at once: each request and each polars query of planning costs
+# about as much for a few pages as for one.
+MAX_BATCH = 8
+# How much longer than a document's time budget a step of a batch may last before the
+# worker is stopped: its own timer, due at the budget, must go off first.
+_BATCH_GRACE_S = 2.0
 _WATCH_S = 0.1  # how often the dispatcher looks at deadlines and memory
 
 Outcome = tuple[str, object]  # ("ok", result) or ("error", exception), as a worker answers
@@ -149,7 +162,8 @@ class _Dispatcher:
 
     def _dispatch(self) -> None:
         idle: list[Worker] = list(self._workers)
-        busy: dict[Worker, tuple[int, float]] = {}  # worker -> (job index, deadline)
+        busy: dict[Worker, tuple[list[int], float]] = {}  # worker -> (job indexes, sent at)
+        alone: deque[int] = deque()  # documents of a batch whose worker died: read one by one
         next_job = 0
         try:
             while True:
@@ -157,12 +171,21 @@ class _Dispatcher:
                     if self._stopping:
                         return
                     window = self._taken + self._lookahead - next_job  # sent, not yet taken
-                while idle and next_job < len(self._jobs) and window > 0:
+                while idle and (alone or (next_job < len(self._jobs) and window > 0)):
+                    if alone:
+                        batch = [alone.popleft()]
+                    else:
+                        count = self._batch_size(next_job, window)
+                        batch = list(range(next_job, next_job + count))
+                        next_job += count
+                        window -= count
                     worker = idle.pop()
-                    worker.submit(self._function, self._jobs[next_job].args)
-                    busy[worker] = (next_job, time.monotonic() + self._budget.timeout_s)
-                    next_job += 1
-                    window -= 1
+                    worker.submit(
+                        self._function,
+                        [self._jobs[index].args for index in batch],
+                        self._budget.timeout_s,
+                    )
+                    busy[worker] = (batch, time.monotonic())
                 if not busy:
                     if next_job >= len(self._jobs):
                         return
@@ -174,13 +197,23 @@ class _Dispatcher:
                     [worker.connection for worker in busy], timeout=_WATCH_S
                 )
                 for worker in list(busy):
-                    outcome = self._outcome_of(worker, worker.connection in ready, busy[worker][1])
-                    if outcome is None:
+                    batch, sent = busy[worker]
+                    answer = self._answer_of(
+                        worker, worker.connection in ready, self._deadline(worker, batch, sent)
+                    )
+                    if answer is None:
                         continue
-                    index, _ = busy.pop(worker)
+                    del busy[worker]
                     idle.append(worker if worker.alive() else Worker())
+                    if isinstance(answer, list) and len(answer) == len(batch):
+                        outcomes: list[Outcome] = answer
+                    elif isinstance(answer, tuple) and len(batch) == 1:
+                        outcomes = [answer]
+                    else:  # which of them is to blame is not known: each is read again alone
+                        alone.extend(batch)
+                        continue
                     with self._changed:
-                        self._ready[index] = outcome
+                        self._ready.update(zip(batch, outcomes, strict=True))
                         self._changed.notify_all()
         except BaseException as error:  # the caller must hear of it rather than wait forever
             with self._changed:
@@ -192,7 +225,25 @@ class _Dispatcher:
             for worker in idle:
                 budgets.shared_workers().give_back(worker)
 
-    def _outcome_of(self, worker: Worker, answered: bool, deadline: float) -> Outcome | None:
+    def _batch_size(self, next_job: int, window: int) -> int:
+        """Up to MAX_BATCH documents, within the window, and no more than each worker's
+        share of those left, so that near the end no worker waits while another reads."""
+        share = -(-(len(self._jobs) - next_job) // len(self._workers))
+        return max(1, min(MAX_BATCH, window, share))
+
+    def _deadline(self, worker: Worker, batch: list[int], sent: float) -> float:
+        """When the worker reading `batch`, sent at `sent`, is stopped: one document, when
+        its time budget is over, as any document read in a worker; several, once a step of
+        the work (reading one of them, planning them) outlasts the budget by _BATCH_GRACE_S,
+        which the worker's own timer prevents but for a document stuck where no Python code
+        runs."""
+        if len(batch) == 1:
+            return sent + self._budget.timeout_s
+        return worker.step_started() + self._budget.timeout_s + _BATCH_GRACE_S
+
+    def _answer_of(
+        self, worker: Worker, answered: bool, deadline: float
+    ) -> list[Outcome] | Outcome | None:
         try:
             if answered:
                 return worker.receive()

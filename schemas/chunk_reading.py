@@ -12,7 +12,7 @@ thousands, and a Python step per cell would cost more than the rest of the run.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -150,6 +150,16 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     return _values(cells, result_columns, rows, _with_precision_column(plans), mappings)
 
 
+class PageToPlan(NamedTuple):
+    """What `plan_documents` reads of one document: its cells and what its context says."""
+
+    cells: pl.DataFrame
+    outline: pl.DataFrame | None
+    title: str | None
+    language: str | None
+    source_id: str | None
+
+
 def plan_document(
     cells: pl.DataFrame,
     outline: pl.DataFrame | None,
@@ -161,22 +171,38 @@ def plan_document(
     """The plans `read_chunk` would make for one document's tables, made where the document
     is read: a reader process plans its pages while the chunk's process reads the values of
     the pages read before, rather than planning every table of a chunk itself."""
-    if cells.height == 0:
-        return DocumentPlans((), {}, {})
-    prepared, headers = _oriented(_prepared([(0, cells)]), mappings, {})
-    turned = (
-        prepared.filter(pl.col("_corner")).get_column("table_index").to_list()
-        if "_corner" in prepared.columns
-        else []
-    )
+    return plan_documents([PageToPlan(cells, outline, title, language, source_id)], mappings)[0]
+
+
+def plan_documents(pages: list[PageToPlan], mappings: LabelMappings) -> list[DocumentPlans]:
+    """`plan_document` of each of `pages`, made together: each polars query runs once for
+    all their tables, as `read_chunk` plans a chunk, rather than once per page."""
+    present = [(index, page.cells) for index, page in enumerate(pages) if page.cells.height]
+    if not present:
+        return [DocumentPlans((), {}, {}) for _page in pages]
+    prepared, headers = _oriented(_prepared(present), mappings, {})
+    turned: dict[int, list[int]] = {}
+    if "_corner" in prepared.columns:
+        corners = prepared.filter(pl.col("_corner")).select("document", "table_index")
+        for document, table in corners.iter_rows():
+            turned.setdefault(document, []).append(table)
     plans, subjects = _plans(
-        prepared, [(cells, _Page(outline, title, language, source_id))], mappings, {}, headers
+        prepared,
+        [
+            (page.cells, _Page(page.outline, page.title, page.language, page.source_id))
+            for page in pages
+        ],
+        mappings,
+        {},
+        headers,
     )
-    return DocumentPlans(
-        tuple(turned),
-        {table: plan for (_d, table), plan in plans.items()},
-        {table: subject for (_d, table), subject in subjects.items()},
-    )
+    made = [DocumentPlans(tuple(turned.get(index, ())), {}, {}) for index in range(len(pages))]
+    for (document, table), plan in plans.items():
+        # numbered as the one document planned, as `plan_document` numbers it
+        shape = replace(plan.shape, document=0) if document else plan.shape
+        made[document].plans[table] = replace(plan, shape=shape) if document else plan
+        made[document].subjects[table] = subjects[(document, table)]
+    return made
 
 
 def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:

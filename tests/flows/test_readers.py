@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from bench.accuracy import measure_accuracy
@@ -47,6 +49,43 @@ def test_one_document_over_budget_fails_alone(parallel_from_two):
     assert "longer than its 2 s budget" in str(outcomes[1][1])
     with pytest.raises(ValueError, match="a parser bug"):
         budget.outcome_value(*outcomes[3], TIGHT)
+
+
+def test_a_document_out_of_time_costs_the_documents_sent_with_it_nothing(parallel_from_two):
+    """A reader is sent several documents at once (three here) and keeps each one's time
+    budget itself: the one out of time fails, and the same reader reads the next."""
+    work = [(jobs.process_id,), (jobs.backtrack, 40_000), *[(jobs.process_id,)] * 4]
+    outcomes = list(
+        readers.read_all(jobs.call, [job(*args) for args in work], budget=TIGHT, readers=2)
+    )
+    assert [kind for kind, _ in outcomes] == ["ok", "error", "ok", "ok", "ok", "ok"]
+    assert "longer than its 2 s budget" in str(outcomes[1][1])
+    assert outcomes[0][1] == outcomes[2][1]
+
+
+def test_a_document_stuck_where_no_timer_reaches_fails_alone(parallel_from_two):
+    """Summing a long range is one loop in C, which no timer interrupts: the reader is
+    stopped once that step outlasts the budget, and the documents sent with it are read
+    again, each alone."""
+    work = [(jobs.process_id,), (sum, range(10**12)), *[(jobs.process_id,)] * 4]
+    started = time.monotonic()
+    outcomes = list(
+        readers.read_all(jobs.call, [job(*args) for args in work], budget=TIGHT, readers=2)
+    )
+    assert [kind for kind, _ in outcomes] == ["ok", "error", "ok", "ok", "ok", "ok"]
+    assert "longer than its 2 s budget" in str(outcomes[1][1])
+    assert time.monotonic() - started < 30
+
+
+def test_a_reader_that_dies_costs_only_the_document_that_killed_it(parallel_from_two):
+    """The other documents sent with it are read again, each alone."""
+    work = [*[(jobs.process_id,)] * 3, (jobs.die,), *[(jobs.process_id,)] * 4]
+    outcomes = list(
+        readers.read_all(jobs.call, [job(*args) for args in work], budget=TIGHT, readers=2)
+    )
+    assert [kind for kind, _ in outcomes] == ["ok"] * 3 + ["error"] + ["ok"] * 4
+    assert isinstance(outcomes[3][1], BudgetExceeded)
+    assert "exited with status 3" in str(outcomes[3][1])
 
 
 def test_a_run_read_by_workers_loads_the_values_a_run_read_here_loads(

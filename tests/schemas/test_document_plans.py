@@ -1,5 +1,6 @@
 """Tables planned where their page is read (a reader process, `plan_document`) give the very
-values, labels and quarantine rows that planning them with the rest of a chunk gives."""
+values, labels and quarantine rows that planning them with the rest of a chunk gives; a
+reader planning the pages it was sent together (`plan_documents`) plans each as alone."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from polars.testing import assert_frame_equal
 
-from perfledger.schemas.chunk_reading import plan_document
+from perfledger.schemas.chunk_reading import PageToPlan, plan_document, plan_documents
 from perfledger.schemas.label_mappings import NO_MAPPINGS
 from perfledger.schemas.normalize import DocumentContext, normalize_documents
 from perfledger.sources.parse import parse_document
@@ -82,3 +83,22 @@ def test_tables_planned_where_read_give_what_the_chunk_gives(corpus):
         for found, wanted in zip(normalize_documents(chunk), expected, strict=True):
             assert_frame_equal(found.measurements, wanted.measurements)
             assert_frame_equal(found.quarantine, wanted.quarantine)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_pages_planned_together_are_planned_as_each_alone(corpus):
+    pages = [
+        PageToPlan(
+            cells, context.outline, context.document_title, context.language, context.source_id
+        )
+        for cells, context in documents_of(corpus)
+    ]
+    alone = [plan_document(*page, NO_MAPPINGS) for page in pages]
+    together = [
+        plans
+        for start in range(0, len(pages), 8)
+        for plans in plan_documents(pages[start : start + 8], NO_MAPPINGS)
+    ]
+    assert together == alone
+    assert sum(len(plans.plans) for plans in alone) > 50
+    assert sum(len(plans.turned) for plans in alone) > 0
