@@ -1,0 +1,76 @@
+"""Tables of publishers no corpus holds, written as their pages write them: model cards of
+fields one a row, two figures of one run in one cell, an NPU named by its core."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import normalized
+
+# A model zoo's performance card: one column per run, one field per row; most rows describe
+# the run, the speed, total time and loss are its figures.
+CARD = """# T-GCN
+
+## Performance
+
+### Training Performance
+
+| Parameters | T-GCN (1GPU) | T-GCN (8GPU) |
+| ------------------- | ------------------- | ------------------- |
+| Model Version | T-GCN | T-GCN |
+| Resource | AMD Ryzen Threadripper 2990WX, V100-PCIE | Xeon Gold 6226R, 8x V100-PCIE |
+| Uploaded Date | 2021-09-30 | 2021-09-30 |
+| MindSpore version | 1.5.0rc1 | 1.5.0 |
+| Dataset | SZ-taxi | SZ-taxi |
+| Training Parameters | seed=1；epoch=3000；batch_size = 64 | seed=1；epoch=3000；batch_size = 64 |
+| Optimizer | Adam with Weight Decay | Adam with Weight Decay |
+| Loss Function | L2 loss | L2 loss |
+| Outputs | Car traffic speeds | Car traffic speeds |
+| Loss | 10.2 | 10.9 |
+| Average checkpoint (.ckpt file) size | 839 KB | 839 KB |
+| Speed | 15 ms/step | 14 ms/step |
+| Total time | 27 minutes 30 seconds | 2 minutes 56 seconds |
+| Scripts | [train.py](https://example.org/train.py) | [train.py](https://example.org/train.py) |
+"""
+
+
+def _rows(page: str) -> dict[str, tuple]:
+    return {
+        row["raw_value"]: (
+            row["model"],
+            row["accelerator"],
+            row["accelerator_count"],
+            row["metric"],
+            row["unit"],
+            row["value"],
+        )
+        for row in normalized(page).measurements.iter_rows(named=True)
+    }
+
+
+def test_a_card_of_fields_one_a_row_is_read_one_run_a_column():
+    result = normalized(CARD)
+    found = _rows(CARD)
+    assert found["15 ms/step"] == ("T-GCN", "V100", 1, "latency", "ms", 15.0)
+    assert found["14 ms/step"] == ("T-GCN", "V100", 8, "latency", "ms", 14.0)
+    assert found["27 minutes 30 seconds"][3:] == ("time_to_train", "s", 1650.0)
+    assert found["10.9"][3] == "loss"
+    # The fields that describe the run are no values: nothing else is read or set aside.
+    assert len(found) == 6
+    assert result.quarantine.height == 0
+
+
+def test_a_card_with_a_field_no_vocabulary_names_is_still_read():
+    page = CARD.replace("| Outputs |", "| $R^2$ |")
+    assert _rows(page)["15 ms/step"][3] == "latency"
+
+
+def test_a_card_naming_a_single_figure_is_not_turned():
+    """Speed alone is one figure: the table may as well be a list of settings."""
+    page = "\n".join(
+        line for line in CARD.splitlines() if not line.startswith(("| Loss |", "| Total"))
+    )
+    assert "15 ms/step" not in _rows(page)
+
+
+def test_an_f_score_is_an_accuracy():
+    page = "# OCR\n\n| model | fscore |\n| --- | --- |\n| dbnet_r50 | 83.71 |\n"
+    assert _rows(page)["83.71"][3] == "accuracy"
