@@ -3,6 +3,7 @@ fields one a row, two figures of one run in one cell, an NPU named by its core."
 
 from __future__ import annotations
 
+from perfledger.schemas.cell_reading import read_cell
 from tests.schemas.page_reading import normalized
 
 # A model zoo's performance card: one column per run, one field per row; most rows describe
@@ -69,6 +70,37 @@ def test_a_card_naming_a_single_figure_is_not_turned():
         line for line in CARD.splitlines() if not line.startswith(("| Loss |", "| Total"))
     )
     assert "15 ms/step" not in _rows(page)
+
+
+# A kernel library's README: each cell holds the time and the compute rate that time gives.
+KERNEL = """# Fused cross entropy
+
+H100 BF16 forward medians. Effective TFLOPS count the common projection work:
+
+| M | Entropy | CuTe SM90 | Torch fallback |
+|---:|:---:|---:|---:|
+| 2048 | No | **3.12 ms / 706 TFLOPS** | 11.36 ms / 194 TFLOPS |
+"""
+
+
+def test_two_figures_parted_by_a_slash_are_two_values_each_with_its_metric():
+    rows = normalized(KERNEL).measurements.filter(normalized(KERNEL).measurements["value"] > 0)
+    got = sorted(
+        (row["column_name"], row["metric"], row["value"], row["unit"])
+        for row in rows.iter_rows(named=True)
+    )
+    assert got == [
+        ("CuTe SM90", "latency", 3.12, "ms"),
+        ("CuTe SM90", "other", 706.0, "TFLOP/s"),
+        ("Torch fallback", "latency", 11.36, "ms"),
+        ("Torch fallback", "other", 194.0, "TFLOP/s"),
+    ]
+
+
+def test_a_slash_between_figures_of_one_kind_parts_no_figures():
+    """ "12 ms / 15 ms" is a pair of one figure (two runs, or a range): no second metric."""
+    assert not any(value.secondary for value in read_cell("12 ms / 15 ms").values)
+    assert [value.number for value in read_cell("3 ms/step").values] == [3.0]
 
 
 def test_an_f_score_is_an_accuracy():
