@@ -106,3 +106,29 @@ def test_a_slash_between_figures_of_one_kind_parts_no_figures():
 def test_an_f_score_is_an_accuracy():
     page = "# OCR\n\n| model | fscore |\n| --- | --- |\n| dbnet_r50 | 83.71 |\n"
     assert _rows(page)["83.71"][3] == "accuracy"
+
+
+# A serving framework's raw results: the Markdown header row is left blank, the names of the
+# columns, with their units in brackets, stand in the first row under it.
+BLANK_HEADER = """# Results
+
+Our benchmarking results show a 13x speedup over the baseline.
+
+|   |   |   |   |   |
+|---|---|---|---|---|
+|2nd run ||**TGI v3** (time in s)|**vLLM** (s)|**Amount of req**|
+|**Llama 3.1 8b**|Small test - L4 - 8B|17.5|19.9|200|
+|**Llama 3.1 70b**|Small test - 8XH100 - 70B|6.2|7.4|200|
+"""
+
+
+def test_column_names_with_units_under_a_blank_header_row_are_its_header():
+    rows = normalized(BLANK_HEADER).measurements
+    got = {
+        (row["column_name"], row["raw_value"]): (row["metric"], row["unit_published"])
+        for row in rows.iter_rows(named=True)
+    }
+    assert got[("TGI v3 (time in s)", "17.5")] == ("latency", "s")
+    assert got[("vLLM (s)", "7.4")] == ("latency", "s")
+    # The number of requests sent is a setting of the run, not a figure.
+    assert not any(column == "Amount of req" for column, _raw in got)
