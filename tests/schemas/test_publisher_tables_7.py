@@ -103,6 +103,23 @@ def test_a_slash_between_figures_of_one_kind_parts_no_figures():
     assert [value.number for value in read_cell("3 ms/step").values] == [3.0]
 
 
+# A toolchain's simulated performance: the NPU named by its core, in an italic line.
+NPU = """# Hardware Performance
+
+*Performance simulation result on NPU KDP720:*
+
+| Model                | Size    | FPS (npu only) | Time(npu only) |
+| -------------------- | ------- | -------------- | -------------- |
+| Mobilenet v2         | 224x224 |    683.1       | 1.463 ms       |
+"""
+
+
+def test_an_npu_named_by_its_core_is_its_chip():
+    found = _rows(NPU)
+    assert found["683.1"][1] == "KL720"
+    assert found["683.1"][3] == "throughput"
+
+
 def test_an_f_score_is_an_accuracy():
     page = "# OCR\n\n| model | fscore |\n| --- | --- |\n| dbnet_r50 | 83.71 |\n"
     assert _rows(page)["83.71"][3] == "accuracy"
