@@ -394,6 +394,11 @@ def _with_unit_and_spread(
         rest, qualifier = capacity.group("unit") or "", f"of {capacity.group('total')}"
     unit_text = rest.strip()
     unit = unit_named(unit_text) if unit_text else None
+    if unit is None and qualifier is None:
+        gain = _GAIN_WORD.match(unit_text)
+        if gain is not None:  # "1.5x faster": a multiple, the word saying which way it goes
+            unit_text, qualifier = gain.group("unit"), gain.group("word")
+            unit = unit_named(unit_text)
     spread = None
     if spread_text is not None:
         spread_match = _NUMBER.match(spread_text)
@@ -421,6 +426,11 @@ def _with_unit_and_spread(
     return CellReading((value,), None, evidence)
 
 
+# A multiple followed by the word saying it is a gain ("1.5x faster", "3x speedup"); "2x
+# slower" says the opposite and is not read so.
+_GAIN_WORD = re.compile(
+    r"^(?P<unit>[xX\u00d7]|times)\s*(?P<word>faster|quicker|speed-?ups?|higher|better)$"
+)
 # "x86", "x64" name instruction sets, not multiples
 _TIMES_FIRST = re.compile(r"^\s*[xX\u00d7]\s?(?!(?:86|64)\s*$)(\d+(?:[.,]\d+)?)\s*$")
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".

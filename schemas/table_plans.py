@@ -133,7 +133,7 @@ def transposed(
 def _field_card(readings: list[HeaderReading], numeric_rows: list[bool]) -> bool:
     """A card of fields, one a row ("Resource | Ascend 910", "Optimizer | Momentum", "Speed |
     13 ms/step", "Accuracy | 0.91"): most rows describe the run, but the first cells name
-    fields (all but one in five, "$R^2$" may be a figure no vocabulary names) and at least
+    fields (all but one in five: "Outputs | probability" names no role) and at least
     two rows hold a measured figure, so each column is one run."""
     measured = sum(
         1

@@ -60,7 +60,7 @@ def test_a_card_of_fields_one_a_row_is_read_one_run_a_column():
 
 
 def test_a_card_with_a_field_no_vocabulary_names_is_still_read():
-    page = CARD.replace("| Outputs |", "| $R^2$ |")
+    page = CARD.replace("| Optimizer |", "| Solver |")
     assert _rows(page)["15 ms/step"][3] == "latency"
 
 
@@ -149,3 +149,46 @@ def test_column_names_with_units_under_a_blank_header_row_are_its_header():
     assert got[("vLLM (s)", "7.4")] == ("latency", "s")
     # The number of requests sent is a setting of the run, not a figure.
     assert not any(column == "Amount of req" for column, _raw in got)
+
+
+# A fine-tuning library's README: each notebook's gain written as a multiple and its word.
+GAINS = """# Free Notebooks
+
+| Model | Free Notebooks | Performance | Memory use |
+|-----------|---------|--------|----------|
+| **Llama 3.1 (8B) Alpaca** | [Start for free](https://example.org/a.ipynb) | 2x faster | 70% less |
+| **Orpheus-TTS (3B)** | [Start for free](https://example.org/b.ipynb) | 1.5x faster | 50% less |
+"""
+
+
+def test_a_multiple_with_the_word_faster_is_a_speedup():
+    found = _rows(GAINS)
+    assert found["2x faster"][3:] == ("speedup", "x", 2.0)
+    assert found["1.5x faster"][3:] == ("speedup", "x", 1.5)
+
+
+def test_a_multiple_saying_slower_is_not_read_as_a_speedup():
+    assert [value.unit for value in read_cell("2x slower").values] == [None]
+    assert read_cell("3x speedup").values[0].qualifier == "speedup"
+
+
+# Edge boards compared: the first Neural Compute Stick is a Myriad 2, its successor a Myriad X;
+# a regression's R^2 is a score as an accuracy is.
+BOARDS = """# Benchmarking Machine Learning on the Edge
+
+| Board  | Framework | Connection | MobileNet v2 (ms) | MobileNet v1 (ms) |
+| --- | --- | --- | --- | --- |
+| Movidius NCS | OpenVINO | USB2 | 204.5 | 115.7 |
+| Intel NCS2 | OpenVINO | USB3 | 80.4 | 52.8 |
+"""
+
+
+def test_the_first_neural_compute_stick_is_a_myriad_2():
+    found = _rows(BOARDS)
+    assert found["204.5"][1] == "Myriad 2"
+    assert found["80.4"][1] == "Myriad X"
+
+
+def test_an_r_squared_is_a_score():
+    page = "# T-GCN\n\n| Model | RMSE | $R^2$ |\n| --- | --- | --- |\n| T-GCN | 4.1001 | 0.8458 |\n"
+    assert _rows(page)["0.8458"][3] == "accuracy"
