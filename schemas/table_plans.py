@@ -133,8 +133,8 @@ def transposed(
 def _field_card(readings: list[HeaderReading], numeric_rows: list[bool]) -> bool:
     """A card of fields, one a row ("Resource | Ascend 910", "Optimizer | Momentum", "Speed |
     13 ms/step", "Accuracy | 0.91"): most rows describe the run, but the first cells name
-    fields (all but one in five: "Outputs | probability" names no role) and at least
-    two rows hold a measured figure, so each column is one run."""
+    fields (all but one in five: "Outputs | probability" names no role) and a row holds a
+    measured figure, so each column is one run."""
     measured = sum(
         1
         for reading, numeric in zip(readings, numeric_rows, strict=True)
@@ -143,7 +143,7 @@ def _field_card(readings: list[HeaderReading], numeric_rows: list[bool]) -> bool
         and (reading.kind != "metric" or not names_model_configuration(reading))
     )
     unknown = sum(1 for reading in readings if reading.kind is None)
-    return measured >= 2 and unknown * 5 <= len(readings)
+    return measured >= 1 and unknown * 5 <= len(readings)
 
 
 def _names_metric_row(reading: HeaderReading) -> bool:

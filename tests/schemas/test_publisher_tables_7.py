@@ -64,12 +64,25 @@ def test_a_card_with_a_field_no_vocabulary_names_is_still_read():
     assert _rows(page)["15 ms/step"][3] == "latency"
 
 
-def test_a_card_naming_a_single_figure_is_not_turned():
-    """Speed alone is one figure: the table may as well be a list of settings."""
+def test_a_card_naming_a_single_figure_is_read_one_run_a_column():
+    """An inference card holds one figure among its fields: its columns are runs all the same,
+    and its dates and versions are no values to set aside."""
     page = "\n".join(
         line for line in CARD.splitlines() if not line.startswith(("| Loss |", "| Total"))
     )
-    assert "15 ms/step" not in _rows(page)
+    result = normalized(page)
+    assert _rows(page)["15 ms/step"][3] == "latency"
+    assert result.quarantine.height == 0
+
+
+def test_a_table_of_settings_and_names_is_not_a_card():
+    """First cells naming models, not fields: the table is read as published."""
+    page = (
+        "# Results\n\n| Setting | A100 | H100 |\n| --- | --- | --- |\n"
+        "| ResNet-50 | 2,800 | 5,100 |\n| BERT-Large | 900 | 1,700 |\n| Speed | 1 | 2 |\n"
+    )
+    # Read as published: its chips name the columns (no metric is named, so none loads).
+    assert set(normalized(page).quarantine["column_name"]) == {"A100", "H100"}
 
 
 # A kernel library's README: each cell holds the time and the compute rate that time gives.
