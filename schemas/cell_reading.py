@@ -135,7 +135,7 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         return CellReading(problem="placeholder_value")
     if _NON_FINITE.match(lowered):
         return CellReading(problem="non_finite_value")
-    several = _values_in_series(cleaned, decimal)
+    several = _values_in_series(cleaned, decimal) or _figures_parted(cleaned, decimal)
     if several is not None:
         return several
     parts = _SPLIT.split(cleaned)
@@ -216,6 +216,33 @@ def _values_in_series(text: str, decimal: str | None) -> CellReading | None:
     ):
         return None
     return CellReading(tuple(values))
+
+
+# Two figures of one run parted by a spaced "/", each with a unit of its own kind: "3.12 ms /
+# 706 TFLOPS" (a time and the compute rate it gives). "ms/step" and "1/2" have no spaces.
+_SPACED_SLASH = re.compile(r"\s+/\s+")
+
+
+def _figures_parted(text: str, decimal: str | None) -> CellReading | None:
+    """The two values of a cell holding two figures parted by " / ", each a number with a
+    unit of a different kind; the second names its own metric by its unit, as a value in
+    brackets after the first does. None for any other cell."""
+    if " / " not in text:
+        return None
+    parts = _SPACED_SLASH.split(text)
+    if len(parts) != 2:
+        return None
+    readings = [_read_one(part, decimal) for part in parts]
+    values = [reading.values[0] for reading in readings if len(reading.values) == 1]
+    if len(values) != 2 or any(
+        value.unit is None or value.rest or value.qualifier or value.spelled for value in values
+    ):
+        return None
+    first, second = values
+    assert first.unit is not None and second.unit is not None
+    if first.unit.kind == second.unit.kind:
+        return None  # a range or a pair of the same figure, not two figures
+    return CellReading((first, second._replace(secondary=True)), None, _evidence_of(readings))
 
 
 def _series_labels(name: str, count: int) -> list[str]:
@@ -367,6 +394,11 @@ def _with_unit_and_spread(
         rest, qualifier = capacity.group("unit") or "", f"of {capacity.group('total')}"
     unit_text = rest.strip()
     unit = unit_named(unit_text) if unit_text else None
+    if unit is None and qualifier is None:
+        gain = _GAIN_WORD.match(unit_text)
+        if gain is not None:  # "1.5x faster": a multiple, the word saying which way it goes
+            unit_text, qualifier = gain.group("unit"), gain.group("word")
+            unit = unit_named(unit_text)
     spread = None
     if spread_text is not None:
         spread_match = _NUMBER.match(spread_text)
@@ -394,6 +426,11 @@ def _with_unit_and_spread(
     return CellReading((value,), None, evidence)
 
 
+# A multiple followed by the word saying it is a gain ("1.5x faster", "3x speedup"); "2x
+# slower" says the opposite and is not read so.
+_GAIN_WORD = re.compile(
+    r"^(?P<unit>[xX\u00d7]|times)\s*(?P<word>faster|quicker|speed-?ups?|higher|better)$"
+)
 # "x86", "x64" name instruction sets, not multiples
 _TIMES_FIRST = re.compile(r"^\s*[xX\u00d7]\s?(?!(?:86|64)\s*$)(\d+(?:[.,]\d+)?)\s*$")
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".

@@ -247,10 +247,13 @@ def read_header(text: str) -> HeaderReading:
         kind = "statistic"
     # A header naming no role names its metric by its unit ("Tokens/Second", "(ms)"), and so
     # does one whose levels are a metric's unit over a part or setting of the run
-    # ("Jetson AGX Orin (ms) / Full Pipeline").
+    # ("Jetson AGX Orin (ms) / Full Pipeline"), and a word of results with a unit ("Speed
+    # A100 TensorRT (ms)").
     named_by_unit = metric_of_unit(unit)
     if named_by_unit is not None and (
-        kind in (None, "statistic") or (kind in ("label", "config") and " / " in cleaned)
+        kind in (None, "statistic")
+        or (kind == "result" and role is None)
+        or (kind in ("label", "config") and " / " in cleaned)
     ):
         kind, role = "metric", named_by_unit
     elif unit is not None and _measured_by_unit(kind, role, unit):

@@ -119,12 +119,31 @@ def transposed(
         return False
     # A row of a figure derived from the others ("Speedup" under "FP16" and "TinyChat")
     # compares the rows above it: it makes no column of metrics.
+    readings = [header_reading(text, mappings) for text in first_cells]
     metric_rows = sum(
         1
-        for text, numeric in zip(first_cells, numeric_rows, strict=True)
-        if numeric and _names_metric_row(header_reading(text, mappings))
+        for reading, numeric in zip(readings, numeric_rows, strict=True)
+        if numeric and _names_metric_row(reading)
     )
-    return metric_rows >= 1 and metric_rows * 3 >= len(first_cells)
+    if metric_rows >= 1 and metric_rows * 3 >= len(first_cells):
+        return True
+    return _field_card(readings, numeric_rows)
+
+
+def _field_card(readings: list[HeaderReading], numeric_rows: list[bool]) -> bool:
+    """A card of fields, one a row ("Resource | Ascend 910", "Optimizer | Momentum", "Speed |
+    13 ms/step", "Accuracy | 0.91"): most rows describe the run, but the first cells name
+    fields (all but one in five: "Outputs | probability" names no role) and a row holds a
+    measured figure, so each column is one run."""
+    measured = sum(
+        1
+        for reading, numeric in zip(readings, numeric_rows, strict=True)
+        if numeric
+        and names_base_metric(reading)
+        and (reading.kind != "metric" or not names_model_configuration(reading))
+    )
+    unknown = sum(1 for reading in readings if reading.kind is None)
+    return measured >= 1 and unknown * 5 <= len(readings)
 
 
 def _names_metric_row(reading: HeaderReading) -> bool:

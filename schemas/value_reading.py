@@ -341,6 +341,10 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
         .then(kind.is_in(["ratio", "percent"]))
         .when(metric == "accuracy")
         .then(kind == "percent")
+        # "Effective TFLOPS" in a caption over "3.12 ms / 706 TFLOPS": the cell's time is a
+        # latency, whatever other figure the context names.
+        .when(metric == "other")
+        .then(~kind.is_in(["rate", "duration", "ratio"]))
         .otherwise(pl.lit(True))
     )
     stated_here = pl.col("metric_source").is_in(["column", "row"]) & ~pl.col("secondary")

@@ -23,6 +23,7 @@ from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import role_matches
 from perfledger.schemas.platform_mentions import read_platform
 from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.units import unit_in_header
 from perfledger.sources.layouts.flat_table_width import BLANK, NUMBER, cell_shape
 
 MAX_EXTRA_LEVELS = 4  # header rows found under the header, at most: real ones have 1 or 2
@@ -131,6 +132,11 @@ def _reads_as_header(row: Sequence[str], numeric: frozenset[int]) -> bool:
     over = [row[column] for column in sorted(numeric)[:ROLE_CELLS] if column < len(row)]
     if any(map(_names_role, over)):
         return True
+    # Units in brackets over the columns of numbers ("TGI v3 (time in s) | vLLM (s)") name
+    # what they hold, as a header does: a row of data states its units in its cells.
+    stated = [text for text in over if cell_shape(text) != BLANK]
+    if len(stated) >= 2 and all(_states_unit(text) for text in stated[:2]):
+        return True
     # Chips or precisions over most of the columns of numbers ("T4 | T4 | Jetson TX2", "fp32 |
     # fp16 | int8") under a corner naming the row labels' role ("model"): they group the
     # columns, as a header does. A row led by a name ("ResNet-50 | Bow Pod16") is data.
@@ -154,6 +160,10 @@ def _names_column_group(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def _names_role(text: str) -> bool:
     return len(text) <= MAX_ROLE_CHARS and bool(role_matches(fold_words(text)))
+
+
+def _states_unit(text: str) -> bool:
+    return len(text) <= MAX_ROLE_CHARS and "(" in text and unit_in_header(text) is not None
 
 
 HEADER_LEVEL_SEPARATOR = " / "  # between the levels of a multi-row header, in every layout
