@@ -22,3 +22,11 @@ def normalized(
         outline=parsed.outline,
     )
     return normalize_documents([(parsed.cells, context)])[0]
+
+
+def fields_by_raw_value(page: str, *fields: str) -> dict[str, tuple]:
+    """Each value a quoted Markdown page loads, by its text as published: the `fields` named."""
+    return {
+        row["raw_value"]: tuple(row[field] for field in fields)
+        for row in normalized(page).measurements.iter_rows(named=True)
+    }

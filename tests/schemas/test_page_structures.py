@@ -442,33 +442,6 @@ def test_facts_about_a_network_and_examples_of_options_are_no_results():
     assert read_cell("1e5").values[0].number == 100_000.0
 
 
-def test_a_degradation_is_a_figure_of_its_own_and_names_no_hardware():
-    # Hailo Model Zoo's public models (RST list-table): "float | Hardware Degradation | FPS"
-    page = """ImageNet
-^^^^^^^^
-
-.. list-table::
-   :header-rows: 1
-
-   * - Network Name
-     - float
-     - Hardware Degradation
-     - FPS (Batch Size=1)
-   * - cas_vit_m
-     - 81.2
-     - 0.3
-     - 47
-"""
-    document = normalized(page, "text/x-rst", "hailo")
-    found = {row["column_name"]: row for row in document.measurements.iter_rows(named=True)}
-    assert (found["Hardware Degradation"]["metric"], found["Hardware Degradation"]["value"]) == (
-        "other",
-        0.3,
-    )
-    fps = found["FPS (Batch Size=1)"]
-    assert (fps["value"], fps["batch_size"], fps["platform"]) == (47.0, "1", None)
-
-
 def test_cloud_gpu_instances_name_their_gpus_and_count():
     # Hugging Face's "Llama 2 on Amazon SageMaker a Benchmark" ("ml.g5.12xlarge"), Ray Train's
     # benchmarks ("4 g4dn.12xlarge nodes (16 workers)")

@@ -3,7 +3,7 @@ states once in its test setup, for tables under other headings."""
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import normalized
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # Paddle Lite's benchmark page: the columns are phone SoCs named in Chinese, and the unit of
 # every table is stated once, in the 测试说明 list of the 测试环境 section.
@@ -27,15 +27,7 @@ PADDLE_LITE = """# 性能数据
 
 
 def _labels(page: str) -> dict[str, tuple]:
-    return {
-        row["raw_value"]: (
-            row["accelerator"],
-            row["metric"],
-            row["unit_published"],
-            row["label_sources"],
-        )
-        for row in normalized(page).measurements.iter_rows(named=True)
-    }
+    return fields_by_raw_value(page, "accelerator", "metric", "unit_published", "label_sources")
 
 
 def test_a_unit_the_page_states_in_its_setup_gives_chip_columns_their_metric():
@@ -151,6 +143,18 @@ def test_a_precision_column_beside_a_quantization_loss_is_that_precisions_accura
     assert found["80.26"] == ("deit_base", "accuracy", "fp32")
     assert found["0.3"][:2] == ("cas_vit_m", "other")
     assert found["47"][:2] == ("cas_vit_m", "throughput")
+
+
+def test_a_degradation_is_a_figure_of_its_own_and_names_no_hardware():
+    document = normalized(HAILO, "text/x-rst", "hailo")
+    found = {row["raw_value"]: row for row in document.measurements.iter_rows(named=True)}
+    degradation, fps = found["0.3"], found["47"]
+    assert (degradation["column_name"], degradation["metric"], degradation["value"]) == (
+        "Hardware Degradation",
+        "other",
+        0.3,
+    )
+    assert (fps["value"], fps["batch_size"], fps["platform"]) == (47.0, "1", None)
 
 
 def test_a_precision_column_beside_other_figures_states_no_accuracy():

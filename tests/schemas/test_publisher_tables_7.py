@@ -4,7 +4,7 @@ fields one a row, two figures of one run in one cell, an NPU named by its core."
 from __future__ import annotations
 
 from perfledger.schemas.cell_reading import read_cell
-from tests.schemas.page_reading import normalized
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # A model zoo's performance card: one column per run, one field per row; most rows describe
 # the run, the speed, total time and loss are its figures.
@@ -34,17 +34,9 @@ CARD = """# T-GCN
 
 
 def _rows(page: str) -> dict[str, tuple]:
-    return {
-        row["raw_value"]: (
-            row["model"],
-            row["accelerator"],
-            row["accelerator_count"],
-            row["metric"],
-            row["unit"],
-            row["value"],
-        )
-        for row in normalized(page).measurements.iter_rows(named=True)
-    }
+    return fields_by_raw_value(
+        page, "model", "accelerator", "accelerator_count", "metric", "unit", "value"
+    )
 
 
 def test_a_card_of_fields_one_a_row_is_read_one_run_a_column():
