@@ -23,6 +23,7 @@ PERFLEDGER_DOCUMENT_MEMORY_MB (4096).
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import signal
@@ -264,8 +265,6 @@ def _serve(connection, step_started) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Workers read side by side, one per core: polars' own thread pool would only compete.
     os.environ.setdefault("POLARS_MAX_THREADS", "1")
-    import gc
-
     import perfledger.sources.parse  # noqa: F401  (imported here, not inside the first document's budget)
     from perfledger.sources.claims.extract import load_lexicon
 
@@ -516,7 +515,8 @@ class Worker:
 
     def _receive(self):
         try:
-            return self.connection.recv()
+            with _collector_paused():
+                return self.connection.recv()
         except (EOFError, OSError):
             self.process.join(5)
             code = self.process.exitcode
@@ -531,6 +531,33 @@ class Worker:
             self.process.kill()
         self.process.join(5)
         self.connection.close()  # closing twice is harmless
+
+
+_PAUSES = threading.Lock()
+_paused = 0  # threads unpickling an answer now
+_collecting = False  # whether the collector ran before the first of them paused it
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while an answer unpickles: a batch's documents, tables'
+    plans above all, are thousands of new objects, every one of them reachable from the
+    answer, so the passes their allocations set off (about a third of the unpickling's
+    time) could free nothing they made. Counted across threads: it runs again when the
+    last one is done, if it ran before the first began."""
+    global _paused, _collecting
+    with _PAUSES:
+        if _paused == 0:
+            _collecting = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        yield
+    finally:
+        with _PAUSES:
+            _paused -= 1
+            if _paused == 0 and _collecting:
+                gc.enable()
 
 
 def _memory_reason(memory_mb: int) -> str:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import polars as pl
 
 from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
+from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
@@ -486,17 +487,11 @@ def _column_frames(
         results += result_records(
             document, table, plan, subjects.get((document, table), NOTHING), mappings
         )
-    label_frame = pl.DataFrame(
+    label_frame = frame_of_rows(
         labels,
-        schema={
-            "document": pl.Int32,
-            "table_index": pl.Int32,
-            "vcol": pl.Int32,
-            "reading_id": pl.Int32,
-        },
-        orient="row",
+        {"document": pl.Int32, "table_index": pl.Int32, "vcol": pl.Int32, "reading_id": pl.Int32},
     )
-    return label_frame, pl.DataFrame(results, schema=RESULT_COLUMN_SCHEMA, orient="row")
+    return label_frame, frame_of_rows(results, RESULT_COLUMN_SCHEMA)
 
 
 # ---- rows -------------------------------------------------------------------------------------
@@ -516,13 +511,12 @@ def _rows(
         )
     )
     pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index("said", offset=0)
-    said = pl.DataFrame(
+    said = frame_of_rows(
         [
             contribution(readings.readings[reading_id], raw, mappings)
             for _index, reading_id, raw in pairs.iter_rows()
         ],
-        schema=CONTRIBUTION_SCHEMA,
-        orient="row",
+        CONTRIBUTION_SCHEMA,
     )
     # In column order: a row takes a label from the first of its cells that states it.
     in_order = (

@@ -28,7 +28,7 @@ from functools import cache, lru_cache
 
 import polars as pl
 
-from perfledger.schemas.column_types import ColumnTypes
+from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
 from perfledger.schemas.labels import label_key
 from perfledger.schemas.model_names import models_in_text, read_model, sized
 from perfledger.schemas.precisions import read_precision_label
@@ -88,9 +88,7 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
         pl.col("workload"),
     )
     distinct = inputs.unique(maintain_order=True)
-    said = pl.DataFrame(
-        [_identity(*row) for row in distinct.iter_rows()], schema=IDENTITY_OUTPUTS, orient="row"
-    )
+    said = frame_of_rows([_identity(*row) for row in distinct.iter_rows()], IDENTITY_OUTPUTS)
     found = pl.concat([distinct, said], how="horizontal")
     helpers = inputs.select("_family", "_context_model", "_mlperf")
     joined = pl.concat([frame, helpers], how="horizontal").join(

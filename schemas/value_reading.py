@@ -18,7 +18,7 @@ from functools import cache
 import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
-from perfledger.schemas.column_types import ColumnTypes
+from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
@@ -212,7 +212,7 @@ def _readings_of(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
                     None,
                 )
             )
-    return pl.DataFrame(rows, schema=READING_SCHEMA, orient="row")
+    return frame_of_rows(rows, READING_SCHEMA)
 
 
 def _mapped_unit(text: str, mappings: LabelMappings):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -31,6 +32,22 @@ def test_outcomes_come_back_in_order_from_several_processes(parallel_from_two):
     )
     assert [kind for kind, _ in outcomes] == ["ok"] * 12
     assert len({pid for _, pid in outcomes}) == 2
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_cycle_collector_is_as_it_was_once_answers_are_unpickled(parallel_from_two, collecting):
+    """Answers unpickle with the collector paused; it runs again afterwards only if it ran
+    before."""
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        outcomes = list(
+            readers.read_all(jobs.process_id, [job() for _ in range(6)], budget=TIGHT, readers=2)
+        )
+        assert [kind for kind, _ in outcomes] == ["ok"] * 6
+        assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
 
 
 def test_one_document_over_budget_fails_alone(parallel_from_two):
