@@ -1,9 +1,10 @@
 """Tables of publishers no corpus holds, written as their pages write them: a board vendor's
 model zoo that groups its models by architecture, a kernel library stating its tables' unit
-once for a whole section."""
+once for a whole section, a load-balancer report closing its headers with the unit."""
 
 from __future__ import annotations
 
+from perfledger.schemas.units import unit_in_header
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As a board vendor's classification zoo writes it: the architecture family groups the rows,
@@ -55,3 +56,30 @@ def test_a_unit_per_call_stated_for_a_section_gives_its_tables_unit():
     found = fields_by_raw_value(SECTION_UNIT, "metric", "unit", "value", "accelerator_count")
     assert found["45.3"] == ("latency", "ms", 0.0453, 8)
     assert found["236.5"] == ("latency", "ms", 0.2365, 16)
+
+
+# As a serving framework's load-balancer report writes it: the unit closes each header after
+# the statistic, with no bracket or comma ("P99 ms"), beside rates the table's prose is about.
+LATENCY_HEADERS = """# Master performance
+
+The master sustains 5,000 QPS.
+
+| Workers | Master QPS | Avg ms | P50 ms | P99 ms |
+|---:|---:|---:|---:|---:|
+| 1 | 964.721 | 28.255 | 11 | 565 |
+| 8 | 11190.225 | 450.817 | 11 | 6228 |
+"""
+
+
+def test_a_duration_closing_a_header_after_its_statistic_is_the_columns_unit():
+    found = fields_by_raw_value(LATENCY_HEADERS, "metric", "unit", "statistic")
+    assert found["28.255"] == ("latency", "ms", "mean")
+    assert found["450.817"] == ("latency", "ms", "mean")
+    assert found["565"] == ("latency", "ms", "p99")
+    assert found["964.721"][:2] == ("throughput", "items/s")
+
+
+def test_a_duration_after_a_number_or_alone_is_no_headers_unit():
+    assert unit_in_header("latency under 10 ms") is None
+    assert unit_in_header("YOLOv8 s") is None
+    assert unit_in_header("P99 μs").factor == 1e-06
