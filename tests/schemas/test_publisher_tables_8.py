@@ -83,3 +83,37 @@ def test_a_duration_after_a_number_or_alone_is_no_headers_unit():
     assert unit_in_header("latency under 10 ms") is None
     assert unit_in_header("YOLOv8 s") is None
     assert unit_in_header("P99 μs").factor == 1e-06
+
+
+# As a kernel library compares its kernels with another library's: "ep" names that library
+# here, not expert parallelism, for a word follows it; the baseline's times are values too.
+BASELINE_COLUMNS = """# MoE benchmarks
+
+## 3. Results
+
+All µs/call, BF16, B200.
+
+### 3.1 Same kernels, same GPU time
+
+| GPUs | stage | ep kernel | ep event meas | FI kernel |
+|---:|---|---:|---:|---:|
+| 8 | dispatch | 43.9 | 50.0 | 45.3 |
+| 16 | combine | 200.4 | 207.9 | 187.8 |
+
+| GPUs | EP | TP | FI kernel |
+|---:|---:|---:|---:|
+| 8 | 8 | 1 | 45.3 |
+"""
+
+
+def test_a_parallelism_abbreviation_followed_by_a_word_is_no_setting_column():
+    result = normalized(BASELINE_COLUMNS)
+    by_column = dict(
+        zip(result.measurements["raw_value"], result.measurements["column_name"], strict=False)
+    )
+    assert by_column["43.9"] == "ep kernel"
+    assert by_column["207.9"] == "ep event meas"
+    # a bare "EP" or "TP" column is still the run's setting
+    last = result.measurements.filter(result.measurements["table_index"] == 1)
+    assert last["raw_value"].to_list() == ["45.3"]
+    assert "EP=8" in last["settings"][0]
