@@ -343,7 +343,11 @@ def _written_out(key: str) -> Unit | None:
                 if text not in whole:
                     continue  # words without a slash are a unit only as one of units.csv
             unit = _parse(text)
-            if unit is None or (len(window) == 1 and not _counts_alone(text, unit)):
+            if unit is None or (
+                len(window) == 1
+                and not _counts_alone(text, unit)
+                and not _closing_duration(tokens, end, unit)
+            ):
                 continue
             if best is None or end - start > best[1] - best[0]:
                 best = (start, end, unit)
@@ -363,6 +367,17 @@ def _whole_unit_words() -> frozenset[str]:
     """The words of units.csv that are a unit as a whole (`_parse` of a text without a slash
     finds a unit only among them)."""
     return frozenset(alias for kind in UNIT_KINDS for alias in _words().get(kind, {}))
+
+
+def _closing_duration(tokens: list[str], end: int, unit: Unit) -> bool:
+    """A short duration closing a header after a word ("P50 ms", "Avg ms", "TTFT ms") is the
+    column's unit; after a number ("under 10 ms") it is a figure, and alone ("s") a size."""
+    return (
+        end == len(tokens) > 1
+        and unit.kind == "duration"
+        and len(tokens[end - 1]) == _SHORT - 1
+        and not _NUMBER_SCALE.match(tokens[end - 2])
+    )
 
 
 def _counts_alone(text: str, unit: Unit) -> bool:

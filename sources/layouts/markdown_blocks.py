@@ -16,7 +16,8 @@ from perfledger.sources.layouts.inline_markup import (
 from perfledger.sources.layouts.myst_tables import DirectiveTable, table_directive
 from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, split_row
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# A backtick fence's info string holds no backtick (CommonMark): "``` cd x ```" is inline code.
+_FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 _HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
 _HTML_TABLE_CLOSE = re.compile(r"</table(?![\w-])", re.I)
 _FRONT_MATTER_ITEM = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*)$")
@@ -66,7 +67,7 @@ def hidden_lines(
     for index in range(start, len(lines)):
         line = lines[index]
         if fence is not None:
-            closing = line.strip(" \t").startswith(fence)
+            closing = _closes(line, fence)
             if directive is None or closing or directive[1] != "table":
                 hidden.add(index)
             if closing:
@@ -92,6 +93,14 @@ def hidden_lines(
     if directive is not None:
         _close_directive(directive, len(lines), directives, closed=False)
     return hidden
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether `line` closes a block opened by `fence`: as CommonMark has it, a run of the
+    fence's character at least as long, and nothing else; "```bash" after an unclosed block
+    opens nothing and closes nothing, so the tables below it are not taken for code."""
+    bare = line.strip(" \t")
+    return bare.startswith(fence) and bare.strip(fence[0]) == ""
 
 
 def _close_directive(

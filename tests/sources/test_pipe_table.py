@@ -761,3 +761,26 @@ def test_myst_table_directives_are_read_as_tables_and_other_fences_stay_code():
     assert not yaml.problems
     # Served as plain text, a page of MyST tables is still Markdown.
     assert choose_layout(text.encode(), "text/plain").name == "pipe_table"
+
+
+def test_a_fence_line_with_an_info_string_closes_no_code_block():
+    # As on a board vendor's model-zoo README: a code block whose closing fence was glued to
+    # its last line is closed by the next bare fence, so "```bash" inside it opens nothing and
+    # the results table after the following blocks is shown, not hidden as code; nor is a
+    # line of inline code between backtick runs (as on NVIDIA's Jetson benchmarks README) a
+    # fence.
+    text = "\n".join(
+        [
+            "```bash",
+            "    └── mapper.py```",
+            "```bash",
+            "python3 eval.py",
+            "```",
+            "``` git clone https://github.com/NVIDIA-AI-IOT/jetson_benchmarks.git``` <br />",
+            "| Model | BPU Latency |",
+            "|---|---|",
+            "| YOLOv8n | 7.0 ms |",
+        ]
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells) == [["Model", "BPU Latency"], ["YOLOv8n", "7.0 ms"]]
