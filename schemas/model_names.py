@@ -485,6 +485,7 @@ def unknown_model_in_text(text: str) -> str | None:
             2 <= len(tokens) <= _MAX_UNKNOWN_TOKENS
             and _NAME_FIRST.fullmatch(tokens[0])
             and _SIZE_LAST.fullmatch(tokens[-1])
+            and read_precision_label(tokens[0]) is None  # "fp16-2B": a precision, then a size
             and not read_model(word).known
         ):
             found.add(word)

@@ -99,6 +99,14 @@ def test_a_heading_naming_two_unknown_models_names_none():
     assert found["36.76"] == "GPT-1.3B"
 
 
+def test_a_precision_and_a_size_in_a_heading_name_no_model():
+    from perfledger.schemas.model_names import unknown_model_in_text
+
+    assert unknown_model_in_text("Performance of GPT-1.3B") == "GPT-1.3B"
+    assert unknown_model_in_text("Results of fp16-2B") is None
+    assert unknown_model_in_text("W4A16-7B runs") is None
+
+
 # The Hailo Model Zoo's list of classification models: the float model's accuracy stands in
 # a column headed "float" beside what the compiled model loses ("Hardware Degradation"), and
 # the models, most of them in no catalogue, under "Network Name".
