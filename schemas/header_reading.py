@@ -232,14 +232,17 @@ def read_header(text: str) -> HeaderReading:
     # "TPS/GPU", "Tokens/sec/chip": the device of a per-device unit is no role of the column.
     # "serving (num_prompts=1)": a setting in brackets is the run's, not the column's role.
     # "FPS@3 Cores", "Inference Time(ms)@3.2T": what follows "@" is the run's condition.
-    worded = _SETTING_BRACKET.sub(" ", _without_unit(cleaned, unit))
-    worded = _RUN_CONDITION.sub(" ", worded).strip() or worded.strip()
+    whole = _SETTING_BRACKET.sub(" ", _without_unit(cleaned, unit)).strip()
+    worded = _RUN_CONDITION.sub(" ", whole).strip() or whole
     unit = _per_device_figure(unit, worded)
     if unit is not None:  # "Per-GPU TFLOP/s": the device is the unit's, not a role
         worded = _PER_DEVICE.sub(" ", worded).strip()
-    all_matches = role_matches(fold_words(worded))
-    reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
-    rule = reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(all_matches)
+    rule = _role_of(worded)
+    if rule is None and worded != whole:
+        # "Prec@1 on imagenet_val": a metric named with its "@k", no condition of the run
+        # (only a metric: "A311D @4 threads" stays a column of values, not a setting).
+        named = _role_of(whole)
+        rule = named if named is not None and named.kind == "metric" else None
     platform = read_hardware(cleaned, "label")
     statistic = statistic_of(_without(cleaned, platform))
     kind, role = (rule.kind, rule.role) if rule else (None, None)
@@ -274,6 +277,13 @@ def read_header(text: str) -> HeaderReading:
         share=role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)),
         change=role == "speedup" and _names_a_change(fold_words(worded)),
     )
+
+
+def _role_of(worded: str) -> _RoleRule | None:
+    """The role rule that gives a header's words their role, if any does."""
+    all_matches = role_matches(fold_words(worded))
+    reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
+    return reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(all_matches)
 
 
 def _measured_by_unit(kind: str | None, role: str | None, unit: Unit) -> bool:

@@ -219,7 +219,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if unit is not None and unit.kind == "rate":
             cell.unit = unit
             return
-    if role == "platform":
+    if role == "platform" or (reading.kind == "reference" and _names_chip(text)):
+        # "Target | ESP32-S3": a quality target names no hardware; such a column names the
+        # device the row ran on.
         _platform_cell(text, cell, mappings, nearby_words([reading.text]))
     elif role == "accelerator_count":
         _count_cell(text, reading, cell, mappings)
@@ -247,6 +249,11 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))
         cell.free.append(text)
+
+
+def _names_chip(text: str) -> bool:
+    mention = read_hardware(text, "label")
+    return mention is not None and mention.accelerator is not None
 
 
 def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings, nearby: str = "") -> None:

@@ -1,0 +1,121 @@
+"""Tables of edge, embedded and mobile publishers no corpus holds, written as their pages write
+them: an NPU vendor's LLM table naming the tokens generated, a microcontroller zoo stating the
+clock each board ran at, a chip vendor's model zoo naming its target device and its top-1
+precision, a PC NPU example quantizing to XINT8."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As an NPU vendor's LLM benchmark writes it: prompt length and tokens generated are the run's
+# settings, time to first token, decode rate and memory its results.
+NEW_TOKENS = """### RK3588
+
+| Model       | Model Size | Dtype | Seqlen | New_tokens | TTFT(ms) | Tokens/s | memory(MB) |
+| :---------- | :--------: | :---: | :----: | :--------: | :------: | :------: | :--------: |
+| Qwen2       |    0.5B    | w8a8  |  128   |     64     |  145.90  |  41.58   |   669.56   |
+| MiniCPM4    |    0.5B    | w8a8  |  128   |     64     |  135.29  |  45.34   |   534.82   |
+"""
+
+
+def test_the_tokens_generated_are_a_setting_of_the_run_not_a_value():
+    result = normalized(NEW_TOKENS)
+    assert result.quarantine.height == 0
+    assert sorted(result.measurements["raw_value"].to_list()) == [
+        "135.29",
+        "145.90",
+        "41.58",
+        "45.34",
+        "534.82",
+        "669.56",
+    ]
+    found = fields_by_raw_value(NEW_TOKENS, "metric", "accelerator", "settings")
+    assert found["145.90"][:2] == ("latency", "RK3588")
+    assert "New_tokens=64" in found["145.90"][2]
+
+
+# As a microcontroller model zoo writes it: each board runs at its own clock, a setting of the
+# run; the board is named by its kit ("-DISCO", "-DK2"), the chip by the kit's name.
+BOARD_CLOCK = """### Reference inference time based on Flowers dataset
+
+| Model             | Format | Resolution | Board            | Execution Engine | Frequency   | Inference time (ms) | STM32Cube.AI version  |
+|-------------------|--------|------------|------------------|------------------|-------------|---------------------|-----------------------|
+| [MobileNet v2 0.35](mobilenet_v2_0.35_128_int8.tflite) | Int8   | 128x128x3   | STM32H747I-DISCO | 1 CPU | 400 MHz       | 110.27  ms      | 7.3.0                 |
+| [MobileNet v2 0.35](mobilenet_v2_0.35_128_int8.tflite) | Int8   | 128x128x3   | STM32MP157F-DK2  | 2 CPU | 800 MHz       | 47.57  ms **    | 7.3.0                 |
+"""
+
+
+def test_a_clock_frequency_is_a_setting_and_a_kit_names_its_chip():
+    result = normalized(BOARD_CLOCK)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(BOARD_CLOCK, "metric", "value", "accelerator", "settings")
+    assert found["110.27  ms"][:3] == ("latency", 110.27, "STM32H747")
+    assert "Frequency=400 MHz" in found["110.27  ms"][3]
+    assert found["47.57  ms **"][:3] == ("latency", 47.57, "STM32MP157")
+    assert "Frequency=800 MHz" in found["47.57  ms **"][3]
+
+
+# As a chip vendor's model zoo writes it: the target device of each row in a column headed
+# "Target" (no quality target), the stride a setting, and a note under the table naming one
+# of the two chips.
+TARGET_DEVICE = """# Motion Detection Models
+
+## Model Latency
+
+| Target | Input | Stride | Latency (ms) | FPS |
+|--------|-------|--------|--------------|-----|
+| ESP32-S3 | rgb888 1280x720 | 1 | 197.03 | 5.08 |
+| ESP32-P4 | rgb888 640x360 | 2 | 6.92 | 144.51 |
+
+> [!NOTE]
+> - The ESP32-P4 latency data above was tested on chips >= ECO5, with PSRAM frequency at 250MHz and CPU frequency at 400MHz.
+"""
+
+
+def test_a_target_column_naming_chips_names_each_rows_device():
+    result = normalized(TARGET_DEVICE)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(TARGET_DEVICE, "metric", "accelerator", "settings")
+    assert found["197.03"] == ("latency", "ESP32-S3", "Input=rgb888 1280x720; Stride=1")
+    assert found["144.51"][:2] == ("throughput", "ESP32-P4")
+
+
+# The same zoo's classification table under a "Model Latency" heading: "Prec@1" is the
+# top-1 precision of the model, no latency; its verification model's equal error rate too.
+TOP1_PRECISION = """## Model Latency
+
+| name                                             | input(h*w*c)  | preprocess(ms) | model(ms) | postprocess(ms)  | Prec@1 on imagenet_val |
+| ------------------------------------------------ | ------------- | -------------- | --------- | ---------------- | ---------------------- |
+| mobilenetv2_s8_v1_s3 (RUNTIME_MODE_SINGLE_CORE)  | 224 * 224 * 3 | 8.5            | 1309.5    | 1.1              | 70.543                 |
+| mobilenetv2_s8_v1_p4 (RUNTIME_MODE_MULTI_CORE)   | 224 * 224 * 3 | 2.7            | 223.0     | 0.4              | 70.441                 |
+
+## Model Accuracy
+
+| name            | dataset      | EER   |
+|-----------------|--------------|-------|
+| sv_tdnn_tiny_3s | vox1-O-clean | 4.51% |
+"""
+
+
+def test_a_precision_at_one_and_an_equal_error_rate_are_accuracies():
+    result = normalized(TOP1_PRECISION)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(TOP1_PRECISION, "metric", "value")
+    assert found["70.543"][0] == "accuracy"
+    assert found["1309.5"] == ("latency", 1309.5)
+    assert found["4.51%"] == ("accuracy", 4.51)
+
+
+# As a PC NPU example writes it: AMD Quark's XINT8 is an 8-bit integer quantization.
+XINT8 = """| Yolov8m      | Avg time for each Inference (Latency) |  Frames per Second (FPS)|
+|---------------|---------------------------------------|-------------------------|
+| Float32 (CPU) |       0.486 sec                       |     2.1                 |
+| XINT8   (NPU) |       0.021 sec                       |     48.2                |
+"""
+
+
+def test_xint8_is_an_eight_bit_integer_precision():
+    found = fields_by_raw_value(XINT8, "metric", "value", "activation_dtype", "weight_dtype")
+    assert found["0.021 sec"] == ("latency", 21.0, "int8", "int8")
+    assert found["48.2"] == ("throughput", 48.2, "int8", "int8")
+    assert found["2.1"][2:] == ("fp32", "fp32")
