@@ -135,7 +135,11 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         return CellReading(problem="placeholder_value")
     if _NON_FINITE.match(lowered):
         return CellReading(problem="non_finite_value")
-    several = _values_in_series(cleaned, decimal) or _figures_parted(cleaned, decimal)
+    several = (
+        _values_in_series(cleaned, decimal)
+        or _figures_parted(cleaned, decimal)
+        or _runs_with_remarks(cleaned, decimal)
+    )
     if several is not None:
         return several
     parts = _SPLIT.split(cleaned)
@@ -243,6 +247,43 @@ def _figures_parted(text: str, decimal: str | None) -> CellReading | None:
     if first.unit.kind == second.unit.kind:
         return None  # a range or a pair of the same figure, not two figures
     return CellReading((first, second._replace(secondary=True)), None, _evidence_of(readings))
+
+
+# Several runs in one cell, each closing with its remark in brackets and the next starting
+# with a number: "6.3 ms / 157.4 FPS (1 thread) 6.8 ms / 291.8 FPS (2 threads)" (the runs
+# written one under the other, "<br/>" between them).
+_RUN_BREAK = re.compile(r"(?<=\))\s+(?=[~\u2248]?\s*\d)")
+_RUN = re.compile(r"^(?P<figures>[^()]+?)\s*\((?P<remark>[^()]{1,40})\)$")
+MAX_RUNS = 8
+
+
+def _runs_with_remarks(text: str, decimal: str | None) -> CellReading | None:
+    """The values of a cell holding runs of the same figures, each run closing with its
+    remark in brackets ("(1 thread)", "(2 threads)"): each value with its run's remark. None
+    unless every run reads whole, with a unit, as the same figures as the others."""
+    if ")" not in text:
+        return None
+    runs = _RUN_BREAK.split(text)
+    if not 2 <= len(runs) <= MAX_RUNS:
+        return None
+    values: list[CellValue] = []
+    shapes, readings = set(), []
+    for run in runs:
+        match = _RUN.match(run)
+        if match is None:
+            return None
+        figures, remark = match.group("figures"), " ".join(match.group("remark").split())
+        reading = _figures_parted(figures, decimal) or _read_one(figures, decimal)
+        if reading.problem is not None or not reading.values:
+            return None
+        if any(value.unit is None or value.rest or value.qualifier for value in reading.values):
+            return None
+        shapes.add(tuple((value.unit.kind, value.secondary) for value in reading.values))
+        values += [value._replace(qualifier=remark) for value in reading.values]
+        readings.append(reading)
+    if len(shapes) != 1:
+        return None
+    return CellReading(tuple(values), None, _evidence_of(readings))
 
 
 def _series_labels(name: str, count: int) -> list[str]:

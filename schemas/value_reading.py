@@ -12,6 +12,7 @@ is set apart by the caller with the reason.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 
@@ -19,6 +20,7 @@ import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
+from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
@@ -78,10 +80,10 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
-    steps = frame.lazy()
+    steps = frame.lazy().with_columns(_metrics_of_header_parts(frame))
     for step in _metric_of_cell_unit(frame.columns):
         steps = steps.with_columns(step)
-    steps = steps.drop("secondary", "_named", "_take")
+    steps = steps.drop("secondary", "_named", "_take", "_part_metrics")
     if frame.get_column("metric").eq("ranking").any():
         steps = steps.with_columns(_ranking())
     if frame.get_column("rest").is_not_null().any():
@@ -259,6 +261,31 @@ def _ranking() -> list[pl.Expr]:
 # ---- the metric a cell's own unit names ----------------------------------------------------
 
 
+_SPACED_SLASH = re.compile(r"\s+/\s+")
+
+
+def _metrics_of_header_parts(frame: pl.DataFrame) -> pl.Expr:
+    """`_part_metrics`: the metrics a header names in parts parted by " / " ("BPU Task
+    Latency / BPU Throughput (Threads)": latency and throughput), per distinct header."""
+    if "column_name" not in frame.columns:
+        return pl.lit(None, dtype=pl.List(pl.String)).alias("_part_metrics")
+    headers = frame.get_column("column_name").unique().drop_nulls().to_list()
+    named = [_metrics_named(header) for header in headers]
+    return (
+        pl.col("column_name")
+        .replace_strict(headers, named, default=None, return_dtype=pl.List(pl.String))
+        .alias("_part_metrics")
+    )
+
+
+def _metrics_named(header: str) -> list[str] | None:
+    parts = _SPACED_SLASH.split(header)
+    if len(parts) < 2:
+        return None
+    readings = [read_header(part) for part in parts]
+    return sorted({reading.role for reading in readings if reading.names_metric and reading.role})
+
+
 def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
     """A value whose cell states a unit takes the metric that unit names ("5.7 hours": a time
     to train; "40.7 images/sec": a throughput; "1.16x speedup": a speedup) where its column
@@ -370,8 +397,11 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
     gain = (kind == "ratio") & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)
     # In steps, each a column of its own: an expression written out twice is worked out
     # twice.
+    # "6.3 ms / 157.4 FPS" under "Latency / Throughput": the header names each value's metric
+    # in one of its parts, the one its unit fits.
+    named_in_part = pl.col("_part_metrics").list.contains(pl.col("_named")).fill_null(False)
     take = pl.col("_named").is_not_null() & (
-        metric.is_null() | (~stated_here & ~fits) | change | gain
+        metric.is_null() | (~stated_here & ~fits) | change | gain | (~fits & named_in_part)
     )
     return [
         [named.alias("_named")],

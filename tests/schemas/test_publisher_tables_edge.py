@@ -5,6 +5,7 @@ precision, a PC NPU example quantizing to XINT8."""
 
 from __future__ import annotations
 
+from perfledger.schemas.cell_reading import read_cell
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As an NPU vendor's LLM benchmark writes it: prompt length and tokens generated are the run's
@@ -119,3 +120,46 @@ def test_xint8_is_an_eight_bit_integer_precision():
     assert found["0.021 sec"] == ("latency", 21.0, "int8", "int8")
     assert found["48.2"] == ("throughput", 48.2, "int8", "int8")
     assert found["2.1"][2:] == ("fp32", "fp32")
+
+
+# As a robotics board vendor's model zoo writes it: one cell holds two runs written one under
+# the other, each a latency and a frame rate with the thread count in brackets; the header
+# names both metrics, parted by " / ".
+RUNS_IN_A_CELL = """#### Obeject Detection
+| Model | Size(Pixels) | Classes |  BPU Task Latency  /<br>BPU Throughput (Threads) | CPU Latency<br>(Single Core) | params(M) | FLOPs(B) |
+|----------|---------|----|---------|---------|----------|----------|
+| YOLOv5nu | 640×640 | 80 | 6.3 ms / 157.4 FPS (1 thread  ) <br/> 6.8 ms / 291.8 FPS (2 threads)  | 5 ms |  2.6  M  |  7.7   B |
+| YOLOv5su | 640×640 | 80 | 12.3 ms / 81.0 FPS (1 thread  ) <br/> 18.9 ms / 105.6 FPS (2 threads) | 5 ms |  9.1  M  |  24.0  B |
+"""
+
+
+def test_each_run_of_a_cell_loads_as_its_own_values_with_its_remark():
+    result = normalized(RUNS_IN_A_CELL)
+    assert result.quarantine.height == 0
+    runs = result.measurements.filter(result.measurements["column_name"].str.contains("BPU"))
+    found = {
+        (row["row_number"], row["value"]): (row["metric"], row["unit"], row["qualifier"])
+        for row in runs.iter_rows(named=True)
+    }
+    assert found == {
+        (1, 6.3): ("latency", "ms", "1 thread"),
+        (1, 157.4): ("throughput", "items/s", "1 thread"),
+        (1, 6.8): ("latency", "ms", "2 threads"),
+        (1, 291.8): ("throughput", "items/s", "2 threads"),
+        (2, 12.3): ("latency", "ms", "1 thread"),
+        (2, 81.0): ("throughput", "items/s", "1 thread"),
+        (2, 18.9): ("latency", "ms", "2 threads"),
+        (2, 105.6): ("throughput", "items/s", "2 threads"),
+    }
+    assert runs["row_identity"].n_unique() == 8
+
+
+def test_runs_of_different_figures_or_without_units_are_not_read_as_runs():
+    # Left as one value with text after it, which is quarantined as an unknown unit.
+    for text in (
+        "6.3 ms / 157.4 FPS (1 thread) 6.8 ms (2 threads)",
+        "12 (1 thread) 14 (2 threads)",
+    ):
+        reading = read_cell(text)
+        assert len(reading.values) == 1
+        assert reading.values[0].rest is not None
