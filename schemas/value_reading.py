@@ -37,6 +37,7 @@ _SIGNED = r"^[\s*_~]*[+\-\u2212]\s*\d"
 _TIME_HEADER = r"(?i)(?:^|[^a-z])time(?:[^a-z]|$)"
 _SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
 MAX_DIGITS = 30
+_MINUTE = 60.0  # seconds
 MAX_EXACT_DIGITS = 15  # significant digits a double always holds exactly
 POSITIVE_METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]
 DURATION_METRICS = ["latency", "time_to_train", "time_to_result"]
@@ -405,6 +406,7 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
     )
     return [
         [named.alias("_named")],
+        [_seconds_beside_latencies(columns)],
         [take.alias("_take")],
         [
             pl.when(pl.col("_take")).then(pl.col("_named")).otherwise(metric).alias("metric"),
@@ -414,6 +416,23 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
             .alias("metric_source"),
         ],
     ]
+
+
+def _seconds_beside_latencies(columns: list[str]) -> pl.Expr:
+    """A time in seconds names no metric by itself; in a column whose other cells are plain
+    times their own units name latencies ("632.6ms" above "3.28s"), and none a time to
+    train, it is one of them. Minutes stay unknown, and so do seconds beside times per step
+    ("13毫秒/步" above "总时长 4分钟": a whole run's time)."""
+    column = ["document", "table_index", "column_index"]
+    if not all(name in columns for name in column):
+        return pl.col("_named")
+    named, kind, per = pl.col("_named"), pl.col("c_kind"), pl.col("c_per")
+    plain_time = (kind == "duration") & per.is_null()
+    undecided = named.is_null() & plain_time & (pl.col("c_factor") < _MINUTE)
+    beside = ((named == "latency") & plain_time).any().over(column) & ~(
+        named == "time_to_train"
+    ).any().over(column)
+    return pl.when(undecided & beside).then(pl.lit("latency")).otherwise(named).alias("_named")
 
 
 # ---- the unit -------------------------------------------------------------------------------

@@ -163,3 +163,50 @@ def test_runs_of_different_figures_or_without_units_are_not_read_as_runs():
         reading = read_cell(text)
         assert len(reading.values) == 1
         assert reading.values[0].rest is not None
+
+
+# As the NPU vendor's multimodal table writes it: each stage's time in the unit that suits it,
+# seconds for the image encoder beside milliseconds for the prefill of the same column.
+SECONDS_BESIDE_MILLISECONDS = """### Multimodal
+
+| model                 |        Stage         |  RK3588(w8a8)  | RK3576(w4a16)  |
+| :-------------------- | :------------------: | :------------: | :------------: |
+| Qwen2-VL-2B           | img-encoder(392*392) |     3.28s      |     3.55s      |
+|                       |   Prefill(len=196)   |    632.6ms     |    1234.9ms    |
+|                       |        Decode        | 16.6 tokens/s  | 14.57 tokens/s |
+"""
+
+
+def test_seconds_in_a_column_of_latencies_are_a_latency():
+    result = normalized(SECONDS_BESIDE_MILLISECONDS)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(SECONDS_BESIDE_MILLISECONDS, "metric", "value", "accelerator")
+    assert found["3.28s"] == ("latency", 3280.0, "RK3588")
+    assert found["3.55s"] == ("latency", 3550.0, "RK3576")
+    assert found["632.6ms"] == ("latency", 632.6, "RK3588")
+    assert found["16.6 tokens/s"][0] == "throughput"
+
+
+def test_seconds_alone_still_name_no_metric():
+    page = SECONDS_BESIDE_MILLISECONDS.replace("632.6ms", "0.63s").replace("1234.9ms", "1.23s")
+    result = normalized(page)
+    assert result.quarantine.filter(result.quarantine["check"] == "unknown_metric").height == 4
+
+
+# As a framework's model zoo writes a training run, metrics in rows: a time per step above the
+# whole run's time; the run's time is no latency (here written in seconds).
+RUN_TIME_BESIDE_STEP_TIME = """| 参数                 | Ascend 910                                                   | GPU |
+| -------------------------- | -------------------------------------- | -------------------------------------- |
+| 模型版本              | ResNet18                                                | ResNet18 |
+| 速度                      | 13毫秒/步（8卡）                     | 29毫秒/步（8卡）       |
+| 总时长                 | 240 s                          | 11分钟       |
+"""
+
+
+def test_seconds_beside_times_per_step_name_no_metric():
+    result = normalized(RUN_TIME_BESIDE_STEP_TIME)
+    assert fields_by_raw_value(RUN_TIME_BESIDE_STEP_TIME, "metric")["13毫秒/步（8卡）"] == (
+        "latency",
+    )
+    unknown = result.quarantine.filter(result.quarantine["check"] == "unknown_metric")
+    assert sorted(unknown["raw_value"].to_list()) == ["11分钟", "240 s"]
