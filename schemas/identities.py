@@ -29,6 +29,7 @@ from functools import cache, lru_cache
 import polars as pl
 
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
+from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import label_key
 from perfledger.schemas.model_names import models_in_text, read_model, sized
 from perfledger.schemas.precisions import read_precision_label
@@ -44,6 +45,7 @@ _IDENTITY_INPUTS = (
     "_context_model",
     "_mlperf",
     "workload",
+    "_size",
 )
 IDENTITY_OUTPUTS: ColumnTypes = {
     "model_base": pl.String,
@@ -86,11 +88,12 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
             "_mlperf"
         ),
         pl.col("workload"),
+        _stated_sizes(frame).alias("_size"),
     )
     distinct = inputs.unique(maintain_order=True)
     said = frame_of_rows([_identity(*row) for row in distinct.iter_rows()], IDENTITY_OUTPUTS)
     found = pl.concat([distinct, said], how="horizontal")
-    helpers = inputs.select("_family", "_context_model", "_mlperf")
+    helpers = inputs.select("_family", "_context_model", "_mlperf", "_size")
     joined = pl.concat([frame, helpers], how="horizontal").join(
         found, on=list(_IDENTITY_INPUTS), how="left", nulls_equal=True, maintain_order="left"
     )
@@ -254,6 +257,29 @@ def _variants_of_context_model(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+_SETTING = re.compile(r"(?:^|; )(?P<name>[^=;]+)=(?P<value>[^;]*)")
+_PARAMETER_COUNT = re.compile(r"^\d+(?:\.\d+)?\s?[BbMm]$")
+
+
+def _stated_sizes(frame: pl.DataFrame) -> pl.Expr:
+    """The model size each value's row states in a column of its own ("Model Size=0.5B"):
+    a count of parameters, in millions or billions."""
+    if "settings" not in frame.columns:
+        return pl.lit(None, dtype=pl.String)
+    texts = frame.get_column("settings").drop_nulls().unique().to_list()
+    sizes = [_stated_size(text) for text in texts]
+    return pl.col("settings").replace_strict(texts, sizes, default=None, return_dtype=pl.String)
+
+
+@lru_cache(maxsize=4096)
+def _stated_size(settings: str) -> str | None:
+    for match in _SETTING.finditer(settings):
+        value = match.group("value").strip()
+        if _PARAMETER_COUNT.match(value) and read_header(match.group("name")).role == "model_size":
+            return value.replace(" ", "").upper()
+    return None
+
+
 def _optional(frame: pl.DataFrame, name: str) -> pl.Expr:
     return pl.col(name) if name in frame.columns else pl.lit(None, dtype=pl.String)
 
@@ -288,6 +314,7 @@ def _identity(
     context_model: str | None,
     mlperf: bool,
     workload: str | None,
+    stated_size: str | None = None,
 ) -> tuple:
     """(model_base, model_variant, canonical, target, framework, act, wt, dataset,
     unresolved) of one combination of labels."""
@@ -300,6 +327,17 @@ def _identity(
         base = mapped.base  # the user's mapping of the label
     if base is None and published.size and family:
         base = new_canonical = sized(family, published.size)
+    if (
+        base is None
+        and stated_size
+        and model
+        and published.family
+        and not published.size
+        and label_key(published.family) == label_key(model)
+    ):
+        # "Qwen2 | 0.5B" under "Model | Model Size": a family named whole takes its row's
+        # size ("Gemma-3n" is no family "Gemma" of that size).
+        base = new_canonical = sized(published.family, stated_size)
     if base is None and context_model and model:
         context = read_model(context_model)
         if context.known and _begins_with(model, context_model, context.canonical):

@@ -210,3 +210,18 @@ def test_seconds_beside_times_per_step_name_no_metric():
     )
     unknown = result.quarantine.filter(result.quarantine["check"] == "unknown_metric")
     assert sorted(unknown["raw_value"].to_list()) == ["11分钟", "240 s"]
+
+
+def test_a_model_family_takes_the_size_its_row_states_in_a_column_of_its_own():
+    page = (
+        NEW_TOKENS
+        + "| Gemma2      |     2B     | w8a8  |  128   |     64     |  598.41  |  10.37   |  2779.22   |\n"
+    )
+    found = fields_by_raw_value(page, "model", "model_canonical", "model_base")
+    assert found["145.90"] == ("Qwen2", "Qwen2 0.5B", "Qwen2 0.5B")
+    assert found["598.41"] == ("Gemma2", "Gemma 2 2B", "Gemma 2 2B")
+    # A model the catalogue does not read as a family keeps its name as published, and so
+    # does a name saying more than its family.
+    assert found["135.29"][1] == "MiniCPM4"
+    named_more = fields_by_raw_value(page.replace("Gemma2 ", "Gemma-3n"), "model_canonical")
+    assert named_more["598.41"] == ("Gemma-3n",)
