@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 
 import polars as pl
 
@@ -76,7 +76,7 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
 
     `cells` holds per cell its `raw_value`, `metric`, `decimal`, and the units around it:
     row (r_*), column header (h_*) and context (x_*, with `x_unit_source`)."""
-    numbers = _numbers(cells.select("raw_value", "decimal"), mappings)
+    numbers = _numbers(cells.select(_reading_texts(cells), "decimal"), mappings)
     if numbers.height == cells.height:  # one value per cell, in the cells' order
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
@@ -126,6 +126,67 @@ def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         .sort("_cell", maintain_order=True)
         .drop("raw_value", "decimal", "_plain")
     )
+
+
+# ---- figures named by the parts of their header ----------------------------------------------
+
+# Whole numbers or dashes parted by "/", nothing else: "162/112", "-/57".
+_SLASHED = r"^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*/\s*(?:\d+(?:\.\d+)?|-+))+\s*$"
+_BRACKETED = re.compile(r"[(\[][^()\[\]]*[)\]]")
+
+
+def _reading_texts(cells: pl.DataFrame) -> pl.Expr:
+    """`raw_value`: the text each cell is read from. A cell of figures parted by "/" under a
+    header naming as many parts ("162/112" under "ARM CPU/RKNN speed(ms)") is read as a cell
+    naming its values writes them ("162 (ARM CPU), 112 (RKNN speed)"), where it would read as
+    one value out of another ("162 of 112") or not at all ("-/57"); each cell keeps its text."""
+    if "column_name" not in cells.columns:
+        return pl.col("raw_value")
+    slashed = (
+        cells.select("raw_value", "column_name")
+        .filter(pl.col("raw_value").str.contains(_SLASHED) & pl.col("column_name").is_not_null())
+        .unique()
+    )
+    if slashed.height == 0:
+        return pl.col("raw_value")
+    keys, texts = [], []
+    for raw, header in slashed.iter_rows():
+        named = _named_figures(raw, header)
+        if named is not None:
+            keys.append(f"{raw}\x00{header}")
+            texts.append(named)
+    if not keys:
+        return pl.col("raw_value")
+    key = pl.concat_str([pl.col("raw_value"), pl.lit("\x00"), pl.col("column_name")])
+    return key.replace_strict(keys, texts, default=pl.col("raw_value")).alias("raw_value")
+
+
+def _named_figures(raw: str, header: str) -> str | None:
+    figures = [figure.strip() for figure in raw.split("/")]
+    parts = _header_parts(header)
+    if parts is None or len(parts) != len(figures):
+        return None
+    today = read_cell(raw)
+    if today.values and not (
+        len(today.values) == 1 and (today.values[0].qualifier or "").startswith("of ")
+    ):
+        return None  # "0.761/0.929": a series the cell reads by itself
+    named = [f"{figure} ({part})" for figure, part in zip(figures, parts, strict=True)]
+    kept = [text for text, figure in zip(named, figures, strict=True) if figure.strip("-")]
+    return ", ".join(kept) if kept else "-"
+
+
+@lru_cache(maxsize=4096)
+def _header_parts(header: str) -> tuple[str, ...] | None:
+    """The names a header gives in parts parted by "/" ("ARM CPU", "RKNN speed"), its unit
+    in brackets aside; None for a header whose unit holds the "/" ("tokens/s")."""
+    unit = read_header(header).unit
+    if unit is not None and "/" in unit.alias:
+        return None
+    parts = tuple(" ".join(part.split()) for part in _BRACKETED.sub(" ", header).split("/"))
+    if len(parts) < 2 or any(not part or unit_named(part) is not None for part in parts):
+        return None
+    return parts
 
 
 # ---- reading the number --------------------------------------------------------------------

@@ -225,3 +225,34 @@ def test_a_model_family_takes_the_size_its_row_states_in_a_column_of_its_own():
     assert found["135.29"][1] == "MiniCPM4"
     named_more = fields_by_raw_value(page.replace("Gemma2 ", "Gemma-3n"), "model_canonical")
     assert named_more["598.41"] == ("Gemma-3n",)
+
+
+# As a deployment toolkit's RKNPU2 page writes it: one column for two runs, the header naming
+# each ("ARM CPU/RKNN speed(ms)"), the cell giving each figure in the same order.
+FIGURES_NAMED_BY_HEADER = """* Device Model: RK3588
+
+| Mission Scenario                 | Model                                                                                       | Model Version(tested version)          | ARM CPU/RKNN speed(ms) |
+|----------------------|------------------------------------------------------------------------------------------|--------------------------|--------------------|
+| Detection            | [Picodet](../../../../examples/vision/detection/paddledetection/rknpu2/README.md)        | Picodet-s                | 162/112            |
+| Detection            | [RKYOLOV5](../../../../examples/vision/detection/rkyolo/README.md)                       | YOLOV5-S-Relu(int8)      | -/57               |
+| Detection            | [RKYOLOX](../../../../examples/vision/detection/rkyolo/README.md)                        | -                        | -/-                |
+"""
+
+
+def test_figures_parted_by_a_slash_take_the_names_their_header_parts_give():
+    result = normalized(FIGURES_NAMED_BY_HEADER)
+    found = {
+        (row["raw_value"], row["value"]): (row["metric"], row["unit"], row["qualifier"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert found == {
+        ("162/112", 162.0): ("latency", "ms", "ARM CPU"),
+        ("162/112", 112.0): ("latency", "ms", "RKNN speed"),
+        ("-/57", 57.0): ("latency", "ms", "RKNN speed"),
+    }
+    assert result.quarantine["check"].to_list() == ["placeholder_value"]
+
+
+def test_a_used_out_of_total_figure_under_a_header_of_one_part_is_unchanged():
+    page = "| Model | Memory (GiB) |\n| --- | --- |\n| Llama 2 7B | 76/80 |\n"
+    assert fields_by_raw_value(page, "value", "qualifier")["76/80"] == (76.0, "of 80")
