@@ -347,9 +347,14 @@ def _size(rest: str, family: _Family) -> tuple[str | None, list[str]]:
     extra = tokens[1:]
     while extra and _ACTIVE.fullmatch(extra[0]):
         size += "-" + extra.pop(0).upper()
-    # "Llama 4 Scout 17B 16E": a named size's parameters say nothing more.
+    # "Llama 4 Scout 17B 16E": a named size's parameters say nothing more; an image model's
+    # input size neither ("yolo11n_320").
+    images = family.item_kind == "images"
     if not all(
-        _REVISION.fullmatch(token) or _PARAMS_RE.fullmatch(token) or _ACTIVE.fullmatch(token)
+        _REVISION.fullmatch(token)
+        or _PARAMS_RE.fullmatch(token)
+        or _ACTIVE.fullmatch(token)
+        or (images and _RESOLUTION.fullmatch(token))
         for token in extra
     ):
         return None, []

@@ -256,3 +256,26 @@ def test_figures_parted_by_a_slash_take_the_names_their_header_parts_give():
 def test_a_used_out_of_total_figure_under_a_header_of_one_part_is_unchanged():
     page = "| Model | Memory (GiB) |\n| --- | --- |\n| Llama 2 7B | 76/80 |\n"
     assert fields_by_raw_value(page, "value", "qualifier")["76/80"] == (76.0, "of 80")
+
+
+# As a microcontroller vendor's model zoo names its models: the model, its input size, "s8"
+# for its signed 8-bit quantization, its version and the chip it was built for, in one
+# identifier.
+MODEL_IDENTIFIERS = """## Model Latency
+
+| name                 | input(h*w*c)  | Flash(MB) | PSRAM(MB) | preprocess(ms) | model(ms) | postprocess(ms) | mAP50-95 on COCO val2017 |
+| ---------------------- | --------------- | ----------- | ----------- | ---------------- | ----------- | ----------------- | -------------------------- |
+|  yolo11n_s8_v1_s3 |  640 * 640 * 3 |  8 |  8 | 51.5 | 26014.2 | 58.9 |  0.370 |
+|  yolo11n_320_s8_v1_p4 |  320 * 320 * 3 |  16 |  32 | 5.2 | 550.1 | 5.3 |  0.278 |
+|  yolo26n_512_s8_p4 |  512×512×3 |  16 |  32 | 12.0 | 2067.0 | 13.0 |  0.365 |
+"""
+
+
+def test_a_model_identifier_names_its_model_and_its_signed_8_bit_precision():
+    found = fields_by_raw_value(
+        MODEL_IDENTIFIERS, "model_canonical", "metric", "activation_dtype", "weight_dtype"
+    )
+    assert found["26014.2"] == ("YOLO11n", "latency", "int8", "int8")
+    assert found["550.1"] == ("YOLO11n", "latency", "int8", "int8")
+    assert found["2067.0"] == ("YOLO26n", "latency", "int8", "int8")
+    assert found["0.370"][:2] == ("YOLO11n", "accuracy")
