@@ -23,6 +23,7 @@ from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
+from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.number_locale import page_mark
 from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
@@ -614,7 +615,7 @@ def _values(
     # A section row's variant ("6 experts V0.2.0") goes before what the row says of its own.
     results = results.with_columns(
         _joined("s_variant", "variant", " / ").alias("variant"),
-        pl.coalesce("dataset", "s_dataset").alias("dataset"),
+        pl.coalesce("dataset", "s_dataset", datasets_of_headers(results)).alias("dataset"),
     )
     results = with_scored_metric(
         with_row_metrics(with_annotations(cells, results, mappings), mappings)

@@ -279,3 +279,11 @@ def test_a_model_identifier_names_its_model_and_its_signed_8_bit_precision():
     assert found["550.1"] == ("YOLO11n", "latency", "int8", "int8")
     assert found["2067.0"] == ("YOLO26n", "latency", "int8", "int8")
     assert found["0.370"][:2] == ("YOLO11n", "accuracy")
+
+
+def test_a_metric_header_names_the_dataset_it_was_scored_on_after_on():
+    found = fields_by_raw_value(MODEL_IDENTIFIERS, "dataset", "dataset_canonical")
+    assert found["0.370"] == ("COCO val2017", "COCO")
+    assert found["26014.2"] == (None, None)
+    top1 = fields_by_raw_value(TOP1_PRECISION, "dataset", "dataset_canonical")
+    assert top1["70.543"] == ("imagenet_val", "ImageNet")
