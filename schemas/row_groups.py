@@ -15,8 +15,9 @@ def continued_groups(label_cells: pl.DataFrame) -> pl.DataFrame:
     """Label cells where a row's leading label cells are blank taken from the row above: a
     Markdown table, which cannot span rows, leaves "Llama 3.1 70B | FP8 | 8" unwritten under
     the row that states them, for the rows of the same group. A row continues a group when
-    its first label cell is blank and that column writes no label twice (a column that
-    repeats "Object Detection" on row after row means a blank cell as blank); then each of
+    its first label cell is blank and that column never writes one label on two rows in a
+    row (a column that repeats "Object Detection" row after row means a blank cell as blank;
+    "Qwen3.5" written again after blank rows starts its group again); then each of
     its blank cells before its first written label is the group's, and a blank cell after it
     is blank. Not in a table read turned around, whose first column was its header."""
     if not label_cells.get_column("_blank").any():
@@ -36,10 +37,10 @@ def continued_groups(label_cells: pl.DataFrame) -> pl.DataFrame:
     )
     blank = pl.col("_blank")
     key = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
-    written = pl.col("raw_value").filter(key & ~blank)
-    groups = (written.n_unique() == written.len()).over(_TABLE) & (
-        pl.col("row_number") == pl.col("vrow")
-    ).all().over(_TABLE)
+    ordered = ordered.join(
+        _repeating(ordered.filter(key)), on=_TABLE, how="left", maintain_order="left"
+    )
+    groups = ~pl.col("_repeats") & (pl.col("row_number") == pl.col("vrow")).all().over(_TABLE)
     leading = blank.cast(pl.Int8).cum_min().over([*_TABLE, "vrow"]) == 1
     continues = (key & blank).any().over([*_TABLE, "vrow"])
     above = pl.when(~blank).then(pl.col("raw_value")).forward_fill().over([*_TABLE, "vcol"])
@@ -47,5 +48,15 @@ def continued_groups(label_cells: pl.DataFrame) -> pl.DataFrame:
     continued = ordered.with_columns(
         raw_value=pl.when(taken).then(above).otherwise(pl.col("raw_value")),
         _blank=pl.when(taken).then(pl.lit(False)).otherwise(blank),
-    )
+    ).drop("_repeats")
     return pl.concat([others, continued]) if others.height else continued
+
+
+def _repeating(keys: pl.DataFrame) -> pl.DataFrame:
+    """`_repeats` per table: whether its first label column writes one label on two rows in a
+    row ("Object Detection" row after row: a blank there is blank). A label written again
+    after blank rows ("Qwen3.5 | 0.8B", two blank rows, "Qwen3.5 | 2B") starts a group again."""
+    blank, text = pl.col("_blank"), pl.col("raw_value")
+    before_blank = blank.shift(1).over(_TABLE).fill_null(True)
+    again = ~blank & ~before_blank & (text == text.shift(1).over(_TABLE)).fill_null(False)
+    return keys.group_by(_TABLE).agg(again.any().alias("_repeats"))

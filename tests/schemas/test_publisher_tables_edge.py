@@ -287,3 +287,35 @@ def test_a_metric_header_names_the_dataset_it_was_scored_on_after_on():
     assert found["26014.2"] == (None, None)
     top1 = fields_by_raw_value(TOP1_PRECISION, "dataset", "dataset_canonical")
     assert top1["70.543"] == ("imagenet_val", "ImageNet")
+
+
+# The NPU vendor's table for a second chip: each model's quantizations on rows under it, one
+# family written again for its next size after its blank rows.
+GROUP_WRITTEN_AGAIN = """### RK3576
+
+| Model       | Model Size |   Dtype    | Seqlen | New_tokens | TTFT(ms) | Tokens/s | memory(MB) |
+| :---------- | :--------: | :--------: | :----: | :--------: | :------: | :------: | :--------: |
+| Qwen3.5     |    0.8B    |   w4a16    |  128   |     64     | 1369.31  |  18.79   |   689.50   |
+|             |    0.8B    |    w8a8    |  128   |     64     | 1342.54  |  13.18   |  1047.08   |
+| Qwen3.5     |     2B     |   w4a16    |  128   |     64     | 1661.01  |  11.03   |  1236.12   |
+|             |     2B     |    w8a8    |  128   |     64     | 1678.11  |   6.73   |  2131.55   |
+"""
+
+
+def test_a_group_label_written_again_after_blank_rows_still_continues_its_rows():
+    found = fields_by_raw_value(GROUP_WRITTEN_AGAIN, "model", "model_canonical", "weight_dtype")
+    assert found["1342.54"] == ("Qwen3.5", "Qwen3.5 0.8B", "int8")
+    assert found["1678.11"] == ("Qwen3.5", "Qwen3.5 2B", "int8")
+    assert found["1661.01"] == ("Qwen3.5", "Qwen3.5 2B", "int4")
+
+
+def test_a_label_repeated_row_after_row_leaves_a_blank_cell_blank():
+    page = """| Task | Model | Latency (ms) |
+| --- | --- | --- |
+| Object Detection | YOLOv8n | 5.1 |
+| Object Detection | YOLOv8s | 7.3 |
+|  | ResNet-50 | 2.2 |
+"""
+    found = fields_by_raw_value(page, "dataset", "row_label")
+    assert found["5.1"] == ("Object Detection", "Object Detection / YOLOv8n")
+    assert found["2.2"] == (None, "ResNet-50")
