@@ -54,6 +54,10 @@ def test_a_clock_frequency_is_a_setting_and_a_kit_names_its_chip():
     assert "Frequency=400 MHz" in found["110.27  ms"][3]
     assert found["47.57  ms **"][:3] == ("latency", 47.57, "STM32MP157")
     assert "Frequency=800 MHz" in found["47.57  ms **"][3]
+    # What executed the model ("1 CPU", "2 CPU") is a setting, no framework.
+    engines = fields_by_raw_value(BOARD_CLOCK, "framework", "settings")
+    assert engines["110.27  ms"][0] is None
+    assert "Execution Engine=1 CPU" in engines["110.27  ms"][1]
 
 
 # As a chip vendor's model zoo writes it: the target device of each row in a column headed
