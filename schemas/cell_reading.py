@@ -276,9 +276,12 @@ def _runs_with_remarks(text: str, decimal: str | None) -> CellReading | None:
         reading = _figures_parted(figures, decimal) or _read_one(figures, decimal)
         if reading.problem is not None or not reading.values:
             return None
-        if any(value.unit is None or value.rest or value.qualifier for value in reading.values):
-            return None
-        shapes.add(tuple((value.unit.kind, value.secondary) for value in reading.values))
+        shape = []
+        for value in reading.values:
+            if value.unit is None or value.rest or value.qualifier:
+                return None
+            shape.append((value.unit.kind, value.secondary))
+        shapes.add(tuple(shape))
         values += [value._replace(qualifier=remark) for value in reading.values]
         readings.append(reading)
     if len(shapes) != 1:
