@@ -410,13 +410,19 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         else [(row, False) for row in published]  # none turned
     )
     body = cells.filter(pl.col("vrow") > 0)
+    # The distinct texts alone: filtering the whole frame would copy every column of it.
     texts = set(
-        body.filter(
-            pl.col("_filled")
-            & ~pl.col("_numeric")
-            & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
+        cells.select(
+            pl.col("raw_value")
+            .filter(
+                (pl.col("vrow") > 0)
+                & pl.col("_filled")
+                & ~pl.col("_numeric")
+                & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
+            )
+            .unique()
         )
-        .get_column("raw_value")
+        .to_series()
         .to_list()
     )
     units = [text for text in texts if unit_named(text) is not None]
