@@ -141,7 +141,10 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
         for index, (_cells, context) in enumerate(documents)
         if getattr(context, "plans", None) is not None
     }
-    cells, headers = _oriented(_prepared(present), mappings, planned)
+    # Whether a cell starts as a number only tells how a table reads and what its columns
+    # are: documents planned where they were read need no more of it.
+    to_plan = any(index not in planned for index, _cells in present)
+    cells, headers = _oriented(_prepared(present, numeric=to_plan), mappings, planned)
     plans, subjects = _plans(cells, documents, mappings, planned, headers)
     if not plans:
         return ChunkReading(None, [])
@@ -206,11 +209,13 @@ def plan_documents(pages: list[PageToPlan], mappings: LabelMappings) -> list[Doc
     return made
 
 
-def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
+def _prepared(present: list[tuple[int, pl.DataFrame]], numeric: bool = True) -> pl.DataFrame:
     """The cells of the documents present, with their document's index, their shape and
-    their place (`vrow`, `vcol`) as published."""
+    their place (`vrow`, `vcol`) as published. `numeric`: whether to say which cells start
+    as a number (`_numeric`), which only planning reads."""
     raw = pl.col("raw_value")
     blank = raw.str.contains(_BLANK)
+    starts = {"_numeric": raw.str.contains(_NUMERIC_START)} if numeric else {}
     return (
         pl.concat([frame for _index, frame in present], rechunk=True)
         if len(present) > 1
@@ -218,7 +223,7 @@ def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
     ).with_columns(
         _document_indexes(present),
         _blank=blank,
-        _numeric=raw.str.contains(_NUMERIC_START),
+        **starts,
         _filled=~blank & ~raw.str.contains(_PLACEHOLDER),
         # each cell where it stands read as published; `_oriented` moves those of the
         # tables it turns around
