@@ -4,8 +4,9 @@ from its <meta>, <time> and schema.org elements, else from its text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import methodcaller
 
 import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
@@ -57,13 +58,11 @@ class _PageElements:
     metas: list[etree._Element] = field(default_factory=list)
     with_itemprop: list[etree._Element] = field(default_factory=list)  # the root excepted
     times: list[etree._Element] = field(default_factory=list)
+    author_links: list[etree._Element] = field(default_factory=list)  # <a> and <link>
     title: etree._Element | None = None  # the first <title> below the root
-    root: etree._Element | None = None  # where the author's links are looked for, if need be
 
 
-# <a> and <link> are left out: a page's navigation holds hundreds of links, and only a page
-# whose <meta> names no author has them looked at (`_author_links`).
-_PAGE_TAGS = ("table", "meta", "time", "title")
+_PAGE_TAGS = ("table", "meta", "time", "a", "link", "title")
 _WITH_ITEMPROP = etree.XPath("descendant::*[@itemprop]")
 # Testing each element's attributes, as the predicate above does, costs four times as much as
 # collecting the attributes themselves.
@@ -72,8 +71,14 @@ _HAS_ITEMPROP = etree.XPath("boolean(descendant::*/@itemprop)")
 
 def page_elements(root: etree._Element) -> _PageElements:
     """The page's elements of interest, in document order."""
-    found = _PageElements(root=root)
-    by_tag = {"table": found.tables, "meta": found.metas, "time": found.times}
+    found = _PageElements()
+    by_tag = {
+        "table": found.tables,
+        "meta": found.metas,
+        "time": found.times,
+        "a": found.author_links,
+        "link": found.author_links,
+    }
     # The tag filter runs in lxml's C code: no Python step for the other elements.
     for element in root.iter(*_PAGE_TAGS):
         tag = element.tag
@@ -123,19 +128,7 @@ def _first_meta(values: dict[str, str], keys: Sequence[str]) -> str | None:
     return next((values[key] for key in keys if key in values), None)
 
 
-# Every rel attribute, in document order, gathered in C: most elements have none.
-_RELS = etree.XPath("descendant-or-self::*/@rel")
-_AUTHOR_LINK_TAGS = frozenset({"a", "link"})
-
-
-def _author_links(root: etree._Element | None) -> Iterator[tuple[etree._Element, str]]:
-    """(element, rel) of each <a> and <link> with a rel attribute, in document order."""
-    if root is None:
-        return
-    for rel in _RELS(root):
-        node = rel.getparent()
-        if node.tag in _AUTHOR_LINK_TAGS:
-            yield node, rel
+_REL_OF = methodcaller("get", "rel")
 
 
 def _meta_author(found: _PageElements, values: dict[str, str]) -> str | None:
@@ -143,7 +136,8 @@ def _meta_author(found: _PageElements, values: dict[str, str]) -> str | None:
         value = values.get(key)
         if value and not value.lower().startswith(("http://", "https://")):
             return value
-    for node, rel in _author_links(found.root):
+    # The rel attribute of every link read in C: most links have none.
+    for node, rel in zip(found.author_links, map(_REL_OF, found.author_links), strict=True):
         if rel and "author" in rel.lower().split():
             name = text_of(node) if tag_name(node) == "a" else (node.get("title") or "")
             if name.strip():
