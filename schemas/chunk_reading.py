@@ -142,7 +142,10 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
         for index, (_cells, context) in enumerate(documents)
         if getattr(context, "plans", None) is not None
     }
-    cells, headers = _oriented(_prepared(present), mappings, planned)
+    # Whether a cell starts as a number only tells how a table reads and what its columns
+    # are: documents planned where they were read need no more of it.
+    to_plan = any(index not in planned for index, _cells in present)
+    cells, headers = _oriented(_prepared(present, numeric=to_plan), mappings, planned)
     plans, subjects = _plans(cells, documents, mappings, planned, headers)
     if not plans:
         return ChunkReading(None, [])
@@ -207,11 +210,13 @@ def plan_documents(pages: list[PageToPlan], mappings: LabelMappings) -> list[Doc
     return made
 
 
-def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
+def _prepared(present: list[tuple[int, pl.DataFrame]], numeric: bool = True) -> pl.DataFrame:
     """The cells of the documents present, with their document's index, their shape and
-    their place (`vrow`, `vcol`) as published."""
+    their place (`vrow`, `vcol`) as published. `numeric`: whether to say which cells start
+    as a number (`_numeric`), which only planning reads."""
     raw = pl.col("raw_value")
     blank = raw.str.contains(_BLANK)
+    starts = {"_numeric": raw.str.contains(_NUMERIC_START)} if numeric else {}
     return (
         pl.concat([frame for _index, frame in present], rechunk=True)
         if len(present) > 1
@@ -219,7 +224,7 @@ def _prepared(present: list[tuple[int, pl.DataFrame]]) -> pl.DataFrame:
     ).with_columns(
         _document_indexes(present),
         _blank=blank,
-        _numeric=raw.str.contains(_NUMERIC_START),
+        **starts,
         _filled=~blank & ~raw.str.contains(_PLACEHOLDER),
         # each cell where it stands read as published; `_oriented` moves those of the
         # tables it turns around
@@ -411,13 +416,19 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         else [(row, False) for row in published]  # none turned
     )
     body = cells.filter(pl.col("vrow") > 0)
+    # The distinct texts alone: filtering the whole frame would copy every column of it.
     texts = set(
-        body.filter(
-            pl.col("_filled")
-            & ~pl.col("_numeric")
-            & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
+        cells.select(
+            pl.col("raw_value")
+            .filter(
+                (pl.col("vrow") > 0)
+                & pl.col("_filled")
+                & ~pl.col("_numeric")
+                & (pl.col("raw_value").str.len_chars() <= _UNIT_CANDIDATE_CHARS)
+            )
+            .unique()
         )
-        .get_column("raw_value")
+        .to_series()
         .to_list()
     )
     units = [text for text in texts if unit_named(text) is not None]

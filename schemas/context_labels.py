@@ -56,7 +56,10 @@ def context_labels(
     takes the user's mapping of it (`perfledger map-label platform`), if any."""
     found: dict[str, Found] = {}
     for text in context.texts:
-        for name, value in _labels_of(text.text, text.source):
+        labels = _labels_of(text.text, text.source)
+        if "metric" not in found:  # a text after the one naming the metric is not read for one
+            labels = _with_metric(labels, text.text)
+        for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:
                 value = platform_label(value.text, mappings) or value
             if name == "count":
@@ -94,10 +97,23 @@ def context_labels(
     return found
 
 
+_BEFORE_METRIC = ("platform", "count", "precision")  # the labels `_labels_of` gives first
+
+
+def _with_metric(labels: tuple[tuple[str, Any], ...], text: str) -> tuple[tuple[str, Any], ...]:
+    """A context text's labels (`_labels_of`) with the metric it names, in its place among
+    them: after the hardware and the precision."""
+    metric = metric_named_in(without_names(text))
+    if metric is None:
+        return labels
+    at = sum(1 for name, _value in labels if name in _BEFORE_METRIC)
+    return (*labels[:at], ("metric", metric), *labels[at:])
+
+
 @lru_cache(maxsize=65_536)
 def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
-    """(label, value) of every label one context text states; pages of one site repeat their
-    headings, so each is read once."""
+    """(label, value) of every label one context text states but its metric (see
+    `_with_metric`); pages of one site repeat their headings, so each is read once."""
     found: list[tuple[str, Any]] = []
     text = without_names(text)
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
@@ -111,9 +127,6 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     precisions = find_precisions(text)
     if precisions:
         found.append(("precision", precisions[0]))
-    metric = metric_named_in(text)
-    if metric is not None:
-        found.append(("metric", metric))
     if source != "title":
         unit = unit_in_header(text)
         if unit is not None:

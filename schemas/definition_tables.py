@@ -53,7 +53,14 @@ def defined_headers(
         return {}
     keys = sorted({key for found in wanted.values() for key in found})
     named = (
-        cells.filter((pl.col("vrow") > 0) & (pl.col("vcol") > 0))
+        cells.filter(
+            (pl.col("vrow") > 0)
+            & (pl.col("vcol") > 0)
+            # A cell whose leading word is a key holds the key, lower-cased, somewhere: one
+            # scan for all the keys at once leaves the word's extraction, which costs more,
+            # to the few cells that may start with one.
+            & pl.col("raw_value").str.to_lowercase().str.contains_any(keys)
+        )
         .with_columns(
             _key=pl.col("raw_value").str.extract(_LEADING_WORD, 1).str.to_lowercase(),
         )
