@@ -1,0 +1,55 @@
+"""Tables of publishers no corpus holds, written as their pages write them: a kernel library
+naming its kernels' modes with a metric word over a section that states a unit of time, and
+the pages of vendors of Chinese and other non-NVIDIA accelerators and of Chinese model
+makers."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value
+
+# As a kernel library's MoE benchmark notes write it: the section states the unit of all its
+# tables ("All µs/call"); each table's caption names the kernels' mode, "High-Throughput" or
+# "Low-Latency", not what its numbers measure.
+MODE_CAPTIONS = """# MoE benchmarks
+
+## 3. Results
+
+All µs/call, BF16, hidden 7168 / top-k 8 / 256 experts, Pre-Nyx B200 (8 GPU/node, NDR IB).
+
+### 3.1 Same kernels, same GPU time — and the host-call comparison
+
+**Low-Latency (em), 128 tok/rank:**
+
+| GPUs | stage | ep kernel | ep event meas | FI kernel | FI measured (fast) |
+|---:|---|---:|---:|---:|---:|
+| 8 | dispatch | 43.9 | 50.0 | 45.3 | 65.0 |
+
+**High-Throughput (flat), 4096 tok/rank:**
+
+| GPUs | stage | ep kernel | ep event meas | FI kernel | FI measured (fast) |
+|---:|---|---:|---:|---:|---:|
+| 8 | dispatch | 545.9 | 691.2 | 529.2 | 714.6 |
+| 64 | combine | 6024.0 | 6172.8 | 5933.7 | 7116.3 |
+"""
+
+
+def test_a_mode_named_high_throughput_yields_to_the_time_unit_its_section_states():
+    found = fields_by_raw_value(MODE_CAPTIONS, "metric", "unit", "value", "accelerator_count")
+    assert found["545.9"] == ("latency", "ms", 0.5459, 8)
+    assert found["7116.3"] == ("latency", "ms", 7.1163, 64)
+    assert found["43.9"] == ("latency", "ms", 0.0439, 8)
+
+
+# A caption naming a throughput with no unit of another dimension stated still gives it.
+MODE_WITHOUT_UNIT = """# Serving
+
+**High-Throughput mode, 8 GPUs:**
+
+| Model | Llama 3 8B |
+|---|---:|
+| Result | 5120.5 |
+"""
+
+
+def test_a_mode_named_high_throughput_still_names_a_throughput_when_nothing_contradicts():
+    assert fields_by_raw_value(MODE_WITHOUT_UNIT, "metric")["5120.5"] == ("throughput",)
