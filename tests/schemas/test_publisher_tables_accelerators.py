@@ -53,3 +53,61 @@ MODE_WITHOUT_UNIT = """# Serving
 
 def test_a_mode_named_high_throughput_still_names_a_throughput_when_nothing_contradicts():
     assert fields_by_raw_value(MODE_WITHOUT_UNIT, "metric")["5120.5"] == ("throughput",)
+
+
+# As a model maker's speed benchmark writes it (HTML in Markdown): the memory each run took
+# beside its speed, under a device word ("GPU Memory(MB)") that counts no devices.
+SPEED_AND_MEMORY = """# Speed Benchmark
+
+- **Hardware**: NVIDIA H20 96GB
+
+### Qwen3-0.6B (Transformers)
+
+<table>
+    <thead>
+        <tr>
+            <th>Model</th><th>Input Length</th><th>Quantization</th><th>GPU Num</th>
+            <th>Speed (tokens/s)</th><th>GPU Memory(MB)</th>
+        </tr>
+    </thead>
+    <tbody>
+        <tr>
+            <td rowspan="2">Qwen3-0.6B</td>
+            <td rowspan="2">1</td><td>BF16</td><td>1</td><td>58.57</td><td>1394</td>
+        </tr>
+        <tr>
+            <td>FP8</td><td>1</td><td>24.60</td><td>1217</td>
+        </tr>
+    </tbody>
+</table>
+"""
+
+
+def test_a_device_word_before_a_measure_in_bytes_is_no_count_of_devices():
+    found = fields_by_raw_value(SPEED_AND_MEMORY, "metric", "unit", "accelerator_count")
+    assert found["1394"] == ("other", "MB", 1)
+    assert found["1217"] == ("other", "MB", 1)
+    assert found["58.57"] == ("throughput", "items/s", 1)
+
+
+# As a training framework's llama.cpp notes write it: "ngl" (defined above the tables as the
+# number of GPU layers) is a setting of the run, not the number of GPUs.
+GPU_LAYERS = """# Efficiency Test
+
+Abbreviations:
+- t/s: tokens per second
+- ngl: number of gpu layers
+
+### GPU(CUDA)
+
+| model                          |       size |     params | backend    | ngl |            test |                  t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | --: | --------------: | -------------------: |
+| qwen3 0.6B F16                 |   1.40 GiB |   751.63 M | CUDA       |  99 |           pp512 |    24335.09 ± 171.34 |
+| qwen3 0.6B F16                 |   1.40 GiB |   751.63 M | CUDA       |  99 |           tg128 |        168.67 ± 0.53 |
+"""
+
+
+def test_the_number_of_gpu_layers_is_a_setting_and_no_count_of_gpus():
+    found = fields_by_raw_value(GPU_LAYERS, "metric", "accelerator_count", "settings")
+    assert found["24335.09 ± 171.34"][:2] == ("throughput", None)
+    assert "ngl=99" in found["168.67 ± 0.53"][2]
