@@ -95,6 +95,7 @@ def context_labels(
         of_class = _platform_of_class(context, device_class)
         if of_class is not None:
             found[f"platform:{device_class}"] = of_class
+    _take_platform_of_section_class(context, found)
     if "platform" not in found:
         for text in context.prose:
             mention = read_hardware(without_names(text), "prose")
@@ -104,6 +105,37 @@ def context_labels(
                     found.setdefault("count", Found(mention, "paragraph"))
                 break
     return found
+
+
+def _take_platform_of_section_class(context: TableContext, found: dict[str, Found]) -> None:
+    """A table under a heading naming only a class of device ("### CPU", "### GPU(CUDA)")
+    ran on the context's chip of that class: the CPU of "A800, Intel Xeon Platinum 8358 CPU",
+    not its GPU."""
+    nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
+    named_class = _section_class(nearest.text) if nearest is not None else None
+    of_class = found.get(f"platform:{named_class}") if named_class else None
+    platform = found.get("platform")
+    if of_class is None or platform is None:
+        return
+    if of_class.value.accelerator == platform.value.accelerator:
+        return
+    found["platform"] = of_class
+    if of_class.value.count_stated:
+        found["count"] = of_class
+    else:
+        found.pop("count", None)  # the count stated for the other chip
+
+
+_BRACKETED = re.compile(r"[(\[][^()\[\]]*[)\]]")
+
+
+@lru_cache(maxsize=16_384)
+def _section_class(text: str) -> str | None:
+    """The class of device a heading names when it names nothing else ("CPU", "GPU(Metal)")."""
+    bare = fold_words(_BRACKETED.sub(" ", text)).strip()
+    if not bare or " " in bare:
+        return None
+    return device_class(bare)
 
 
 @lru_cache(maxsize=65_536)

@@ -111,3 +111,29 @@ def test_the_number_of_gpu_layers_is_a_setting_and_no_count_of_gpus():
     found = fields_by_raw_value(GPU_LAYERS, "metric", "accelerator_count", "settings")
     assert found["24335.09 ± 171.34"][:2] == ("throughput", None)
     assert "ngl=99" in found["168.67 ± 0.53"][2]
+
+
+# As the same notes write their host: a section naming a GPU and a CPU, with a subsection per
+# device class; the "CPU" subsection's numbers ran on the CPU (backend CPU, 64 threads).
+DEVICE_SUBSECTIONS = """# Efficiency Test
+
+## A800, Intel Xeon Platinum 8358 CPU (128 core)
+
+### CPU
+
+| model                          |       size |     params | backend    | threads |            test |                  t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | ------: | --------------: | -------------------: |
+| qwen3 0.6B F16                 |   1.40 GiB |   751.63 M | CPU        |      64 |           pp512 |     1088.26 ± 128.44 |
+
+### GPU(CUDA)
+
+| model                          |       size |     params | backend    | ngl |            test |                  t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | --: | --------------: | -------------------: |
+| qwen3 0.6B F16                 |   1.40 GiB |   751.63 M | CUDA       |  99 |           pp512 |    24335.09 ± 171.34 |
+"""
+
+
+def test_a_subsection_naming_a_class_of_device_takes_the_sections_chip_of_that_class():
+    found = fields_by_raw_value(DEVICE_SUBSECTIONS, "accelerator", "vendor")
+    assert found["1088.26 ± 128.44"] == ("Xeon 8358", "Intel")
+    assert found["24335.09 ± 171.34"] == ("A800", "NVIDIA")
