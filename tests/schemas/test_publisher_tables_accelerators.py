@@ -137,3 +137,27 @@ def test_a_subsection_naming_a_class_of_device_takes_the_sections_chip_of_that_c
     found = fields_by_raw_value(DEVICE_SUBSECTIONS, "accelerator", "vendor")
     assert found["1088.26 ± 128.44"] == ("Xeon 8358", "Intel")
     assert found["24335.09 ± 171.34"] == ("A800", "NVIDIA")
+
+
+def test_a_ggml_tensor_type_in_a_llama_bench_model_cell_is_its_precision():
+    found = fields_by_raw_value(GPU_LAYERS, "activation_dtype", "weight_dtype")
+    assert found["168.67 ± 0.53"] == ("fp16", "fp16")
+
+
+# As an IPU vendor's Swin example writes its accuracies: "mix" is the GPU reference's mixed
+# precision, beside the IPU's "16.16" and "32.32" (inputs.weights).
+SHORT_PRECISIONS = """# SWIN
+
+Accuracy is as follows:
+
+| model | input size | precision | machine |     acc     |
+|-------|------------|-----------|---------|-------------|
+| tiny  |   224      |    16.16  |  pod16  |    80.9%    |
+| tiny  |   224      |     mix   |  v100   |  81.3%(SOTA)|
+"""
+
+
+def test_mix_is_mixed_precision():
+    found = fields_by_raw_value(SHORT_PRECISIONS, "activation_dtype", "accelerator")
+    assert found["81.3%(SOTA)"] == ("mixed", "V100")
+    assert found["80.9%"] == ("fp16", "GC200 IPU")
