@@ -161,3 +161,27 @@ def test_mix_is_mixed_precision():
     found = fields_by_raw_value(SHORT_PRECISIONS, "activation_dtype", "accelerator")
     assert found["81.3%(SOTA)"] == ("mixed", "V100")
     assert found["80.9%"] == ("fp16", "GC200 IPU")
+
+
+# As an inference toolkit's Chinese quantization page writes its benchmark: latencies in ms
+# (stated under the section's "Benchmark表格说明"), the largest speedup ("最大加速比"), the
+# accuracies before and after quantizing.
+CN_QUANTIZE = """## 量化模型 Benchmark
+
+Benchmark表格说明:
+- 所测时延均为推理1000次后求得的平均值, 单位是毫秒.
+- 最大加速比, 为FP32时延除以INT8推理的最快时延,得到最大加速比.
+
+### YOLO 系列
+#### Runtime Benchmark
+| 模型                 |推理后端            |部署硬件    | FP32 Runtime时延   | INT8 Runtime时延 | INT8 + FP16 Runtime时延  | INT8+FP16+PM Runtime时延  | 最大加速比    | FP32 mAP | INT8 mAP | 量化方式   |
+| ------------------- | -----------------|-----------|  --------     |--------      |--------      | --------- |-------- |----- |----- |----- |
+| [YOLOv5s](../../examples/vision/detection/yolov5/quantize/)             | TensorRT   |    GPU    |  7.87    | 4.51 |  4.31     | 3.17     |      2.48         | 37.6  | 36.7 | 量化蒸馏训练 |
+"""
+
+
+def test_a_chinese_speedup_column_is_a_speedup_not_an_accuracy():
+    found = fields_by_raw_value(CN_QUANTIZE, "metric", "unit", "value")
+    assert found["2.48"] == ("speedup", "x", 2.48)
+    assert found["7.87"] == ("latency", "ms", 7.87)
+    assert found["37.6"][0] == "accuracy"
