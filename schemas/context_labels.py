@@ -112,7 +112,7 @@ def _take_platform_of_section_class(context: TableContext, found: dict[str, Foun
     ran on the context's chip of that class: the CPU of "A800, Intel Xeon Platinum 8358 CPU",
     not its GPU."""
     nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
-    named_class = _section_class(nearest.text) if nearest is not None else None
+    named_class = bare_device_class(nearest.text) if nearest is not None else None
     of_class = found.get(f"platform:{named_class}") if named_class else None
     platform = found.get("platform")
     if of_class is None or platform is None:
@@ -130,8 +130,9 @@ _BRACKETED = re.compile(r"[(\[][^()\[\]]*[)\]]")
 
 
 @lru_cache(maxsize=16_384)
-def _section_class(text: str) -> str | None:
-    """The class of device a heading names when it names nothing else ("CPU", "GPU(Metal)")."""
+def bare_device_class(text: str) -> str | None:
+    """The class of device a heading or a platform cell names when it names nothing else
+    ("CPU", "GPU(Metal)")."""
     bare = fold_words(_BRACKETED.sub(" ", text)).strip()
     if not bare or " " in bare:
         return None

@@ -185,3 +185,27 @@ def test_a_chinese_speedup_column_is_a_speedup_not_an_accuracy():
     assert found["2.48"] == ("speedup", "x", 2.48)
     assert found["7.87"] == ("latency", "ms", 7.87)
     assert found["37.6"][0] == "accuracy"
+
+
+# The same page's hardware: a platform column naming only the class of device each row ran
+# on ("GPU", "CPU"), the chips written once in the notes above ("CPU为Intel(R) Xeon(R) Gold
+# 6271C ... GPU为Tesla T4").
+CN_HARDWARE = """## 量化模型 Benchmark
+
+Benchmark表格说明:
+- 所测时延均为推理1000次后求得的平均值, 单位是毫秒.
+- CPU为Intel(R) Xeon(R) Gold 6271C, 所有测试中固定CPU线程数为1.  GPU为Tesla T4, TensorRT版本8.4.15.
+
+### YOLO 系列
+#### Runtime Benchmark
+| 模型                 |推理后端            |部署硬件    | FP32 Runtime时延   | INT8 Runtime时延 |
+| ------------------- | -----------------|-----------|  --------     |--------      |
+| [YOLOv5s](../../examples/vision/detection/yolov5/quantize/)             | TensorRT   |    GPU    |  7.87    | 4.51 |
+| [YOLOv5s](../../examples/vision/detection/yolov5/quantize/)              | ONNX Runtime   |    CPU    |  176.41      |    91.90   |
+"""
+
+
+def test_a_row_naming_only_a_class_of_device_takes_the_pages_chip_of_that_class():
+    found = fields_by_raw_value(CN_HARDWARE, "accelerator", "vendor", "platform")
+    assert found["7.87"] == ("T4", "NVIDIA", "GPU")
+    assert found["176.41"] == ("Xeon 6271C", "Intel", "CPU")
