@@ -209,3 +209,26 @@ def test_a_row_naming_only_a_class_of_device_takes_the_pages_chip_of_that_class(
     found = fields_by_raw_value(CN_HARDWARE, "accelerator", "vendor", "platform")
     assert found["7.87"] == ("T4", "NVIDIA", "GPU")
     assert found["176.41"] == ("Xeon 6271C", "Intel", "CPU")
+
+
+# As an NPU vendor's model zoo writes its training results: "精度模式" (precision mode) names
+# the precision of each row, "混合精度" (mixed precision) or "FP32"; "CER" is the accuracy.
+CN_PRECISION_MODE = """# 训练结果展示
+
+**表 2**  训练结果展示表
+
+| NAME          | 精度模式 | CER   | FPS    | Epochs | Torch_version |
+|--------       |-------------|:-------|--------| :------------ |--------       |
+| 8p-竞品       | 混合精度    | 95.4        | 398.8  | 50     | -             |
+| 8p-NPU(ARM)   | 混合精度    | 95.4        | 540  | 50     | 1.8           |
+| 8p-NPU(ARM) | FP32 | 95.4 | 670 | 50 | 1.8 |
+"""
+
+
+def test_a_chinese_precision_mode_column_is_the_rows_precision_not_an_accuracy():
+    found = fields_by_raw_value(
+        CN_PRECISION_MODE, "metric", "activation_dtype", "weight_dtype", "accelerator_count"
+    )
+    assert found["540"] == ("throughput", "mixed", "fp32", 8)
+    assert found["670"] == ("throughput", "fp32", "fp32", 8)
+    assert found["398.8"] == ("throughput", "mixed", "fp32", 8)
