@@ -5,7 +5,7 @@ makers."""
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As a kernel library's MoE benchmark notes write it: the section states the unit of all its
 # tables ("All µs/call"); each table's caption names the kernels' mode, "High-Throughput" or
@@ -232,3 +232,38 @@ def test_a_chinese_precision_mode_column_is_the_rows_precision_not_an_accuracy()
     assert found["540"] == ("throughput", "mixed", "fp32", 8)
     assert found["670"] == ("throughput", "fp32", "fp32", 8)
     assert found["398.8"] == ("throughput", "mixed", "fp32", 8)
+
+
+# As a Chinese model maker's README compares its model (in Chinese): an average score
+# ("平均分"), English and Chinese mean scores ("英文均分", "中文均分") and the scored benchmarks
+# Chinese pages report beside MMLU (C-Eval, CMMLU, MBPP, BBH, ARC-E, ARC-C).
+CN_SCORES = """**越级比较:**
+|模型|平均分|英文均分|中文均分|C-Eval|CMMLU|MMLU|HumanEval|MBPP|GSM8K|MATH|BBH|ARC-E|ARC-C|HellaSwag|
+|-|-|-|-|-|-|-|-|-|-|-|-|-|-|-|
+|Llama2-7B|35.40|36.21|31.765|32.42|31.11|44.32|12.2|27.17|13.57|1.8|33.23|75.25|42.75|75.62*|
+|MiniCPM-2B|52.33|52.6|51.1|51.13|51.07|53.46|50.00|47.31|53.83|10.24|36.87|85.44|68.00|68.25|
+
+**DPO后模型比较：**
+
+|模型|MT-bench|
+|---|---|
+|GPT-4-turbo|9.32|
+"""
+
+
+def test_chinese_score_words_and_chinese_benchmarks_name_accuracies():
+    found = fields_by_raw_value(CN_SCORES, "metric", "model")
+    assert found["35.40"] == ("accuracy", "Llama2-7B")  # 平均分
+    assert found["31.765"] == ("accuracy", "Llama2-7B")  # 中文均分
+    assert found["51.13"] == ("accuracy", "MiniCPM-2B")  # C-Eval
+    assert found["51.07"] == ("accuracy", "MiniCPM-2B")  # CMMLU
+    assert found["47.31"] == ("accuracy", "MiniCPM-2B")  # MBPP
+    assert found["85.44"] == ("accuracy", "MiniCPM-2B")  # ARC-E
+    assert found["9.32"] == ("accuracy", "GPT-4-turbo")  # MT-bench
+
+
+def test_a_benchmark_no_vocabulary_knows_is_quarantined_not_guessed():
+    quarantined = normalized(CN_SCORES).quarantine
+    math = quarantined.filter(quarantined["column_name"] == "MATH")
+    assert sorted(math["raw_value"].to_list()) == ["1.8", "10.24"]
+    assert set(math["check"].to_list()) == {"unknown_metric"}
