@@ -19,7 +19,7 @@ from perfledger.schemas.platform_mentions import (
 from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.table_context import TableContext
-from perfledger.schemas.units import unit_in_header
+from perfledger.schemas.units import metric_of_unit, unit_in_header
 from perfledger.schemas.unknown_chips import read_hardware
 
 _PERCENTILES = ("p50", "p90", "p95", "p99", "p99.9")
@@ -46,6 +46,9 @@ class Found:
     # workload) or the {part word: Precision} of "precision_of_part", as the name says.
     value: Any
     source: str
+    # A metric named only as a mode's name ("High-Throughput (flat)", "Low-Latency kernels"):
+    # a unit the context states of another dimension says what its numbers measure.
+    as_mode: bool = False
 
 
 def context_labels(
@@ -73,9 +76,18 @@ def context_labels(
                     value = _count_for(text.text, text.source, platform.value.accelerator)
                     if value is None:
                         continue
+            if name == "metric" and "metric" not in found and _names_a_mode(text.text, value):
+                found["metric"] = Found(value, text.source, as_mode=True)
             found.setdefault(name, Found(value, text.source))
     if "unit" not in found and context.page_unit is not None:
         found["unit"] = Found(context.page_unit, "page")
+    metric, unit = found.get("metric"), found.get("unit")
+    if metric is not None and metric.as_mode and unit is not None:
+        # "High-Throughput (flat)" over a section of "All µs/call": the unit stated is more
+        # specific than the name of the mode measured
+        measured = metric_of_unit(unit.value)
+        if measured is not None and measured != metric.value:
+            found["metric"] = Found(measured, unit.source)
     quantized = _quantized_precision(context)
     if quantized is not None:
         found["precision:quantized"] = quantized
@@ -86,6 +98,7 @@ def context_labels(
         of_class = _platform_of_class(context, device_class)
         if of_class is not None:
             found[f"platform:{device_class}"] = of_class
+    _take_platform_of_section_class(context, found)
     if "platform" not in found:
         for text in context.prose:
             mention = read_hardware(without_names(text), "prose")
@@ -108,6 +121,38 @@ def _with_metric(labels: tuple[tuple[str, Any], ...], text: str) -> tuple[tuple[
         return labels
     at = sum(1 for name, _value in labels if name in _BEFORE_METRIC)
     return (*labels[:at], ("metric", metric), *labels[at:])
+
+
+def _take_platform_of_section_class(context: TableContext, found: dict[str, Found]) -> None:
+    """A table under a heading naming only a class of device ("### CPU", "### GPU(CUDA)")
+    ran on the context's chip of that class: the CPU of "A800, Intel Xeon Platinum 8358 CPU",
+    not its GPU."""
+    nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
+    named_class = bare_device_class(nearest.text) if nearest is not None else None
+    of_class = found.get(f"platform:{named_class}") if named_class else None
+    platform = found.get("platform")
+    if of_class is None or platform is None:
+        return
+    if of_class.value.accelerator == platform.value.accelerator:
+        return
+    found["platform"] = of_class
+    if of_class.value.count_stated:
+        found["count"] = of_class
+    else:
+        found.pop("count", None)  # the count stated for the other chip
+
+
+_BRACKETED = re.compile(r"[(\[][^()\[\]]*[)\]]")
+
+
+@lru_cache(maxsize=16_384)
+def bare_device_class(text: str) -> str | None:
+    """The class of device a heading or a platform cell names when it names nothing else
+    ("CPU", "GPU(Metal)")."""
+    bare = fold_words(_BRACKETED.sub(" ", text)).strip()
+    if not bare or " " in bare:
+        return None
+    return device_class(bare)
 
 
 @lru_cache(maxsize=65_536)
@@ -290,6 +335,24 @@ def _count_for(text: str, source: str, accelerator: str | None) -> PlatformMenti
         ),
         None,
     )
+
+
+# A metric word as the second half of a degree compound names a kind of kernel, mode or
+# engine ("High-Throughput (flat)", "low-latency kernels", "Max-Throughput"), not what the
+# numbers under it measure.
+_MODE_COMPOUNDS = {
+    "throughput": re.compile(r"\b(?:high|max|maximum|peak)[- ]throughput\b", re.I),
+    "latency": re.compile(r"\b(?:low|min|minimum|ultra[- ]low)[- ]latency\b", re.I),
+}
+
+
+@lru_cache(maxsize=65_536)
+def _names_a_mode(text: str, metric: str) -> bool:
+    """Whether every mention of `metric` in `text` is a mode's name ("High-Throughput")."""
+    compound = _MODE_COMPOUNDS.get(metric)
+    if compound is None or compound.search(text) is None:
+        return False
+    return metric_named_in(compound.sub(" ", text)) != metric
 
 
 @lru_cache(maxsize=16_384)

@@ -257,6 +257,9 @@ def read_header(text: str) -> HeaderReading:
         kind in (None, "statistic")
         or (kind == "result" and role is None)
         or (kind in ("label", "config") and " / " in cleaned)
+        # "GPU Memory(MB)": a count of devices is written without a unit; a device word
+        # before a measure in bytes says whose memory it is
+        or (role == "accelerator_count" and unit is not None and unit.kind == "other")
     ):
         kind, role = "metric", named_by_unit
     elif unit is not None and _measured_by_unit(kind, role, unit):

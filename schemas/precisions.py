@@ -83,7 +83,8 @@ def _searchable() -> tuple[re.Pattern[str], dict[str, str]]:
 
 
 def _key(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text)
+    # Chinese words ("混合精度") are keys as written
+    return re.sub(r"[^a-z0-9\u3400-\u9fff]", "", text)
 
 
 @lru_cache(maxsize=16_384)

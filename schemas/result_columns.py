@@ -77,6 +77,11 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "hs_batch_number": pl.Float64,
     "hs_settings": pl.String,
     "h_variant": pl.String,
+    # The context's chip of each class of device, for rows naming only the class ("GPU")
+    **{f"xc_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
+    "xc_source": pl.String,
+    **{f"xa_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
+    "xa_source": pl.String,
 }
 
 
@@ -124,6 +129,12 @@ def result_records(
         plan.table_workload,
     )
     statistic = _found(context, "statistic")
+    of_classes = (
+        *platform_fields(_found(context, "platform:cpu")),
+        _source(context, "platform:cpu"),
+        *platform_fields(_found(context, "platform:accelerator")),
+        _source(context, "platform:accelerator"),
+    )
     records = []
     for column, named_class in zip(results, classes, strict=True):
         reading = column.reading
@@ -181,6 +192,7 @@ def result_records(
                 # ("Prefill token/s", "decode token/s"); a header keeps those words in the
                 # value's column name.
                 header_remainder(reading) if plan.shape.turned else None,
+                *of_classes,
             )
         )
     return records

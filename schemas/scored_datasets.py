@@ -29,6 +29,11 @@ def _metric_of_dataset(text: str) -> str | None:
     return _scored().get(canonical_dataset(text) or "")
 
 
+def names_scored_dataset(header: str) -> bool:
+    """Whether a header names a scored dataset and nothing else ("MMLU", "MT-bench")."""
+    return _metric_of_header(header) is not None
+
+
 def _metric_of_header(text: str) -> str | None:
     """A header naming a scored dataset and nothing else ("MMLU", "GSM8K"): "Arc A770" names a
     chip, not the ARC benchmark."""

@@ -21,6 +21,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.scored_datasets import names_scored_dataset
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_named
@@ -428,11 +429,13 @@ def _per_device_figure(reading: HeaderReading) -> bool:
 def _property_table(columns: list[ColumnPlan]) -> bool:
     """A two-column table of names and values ("accelerators_per_node | 8", "Memory Size |
     128 GB") whose header names no metric nor states what its numbers measure, and whose
-    context names no metric either, describes a system; its numbers are no results."""
+    context names no metric either, describes a system; its numbers are no results. A
+    header naming a scored benchmark ("模型 | MT-bench") states what its numbers are."""
     return len(columns) == 2 and not any(
         column.reading.kind in ("metric", "statistic", "result")
         or _states_a_measurement(column.reading)
         or _states_a_setting_value(column.reading)
+        or names_scored_dataset(column.reading.text)
         for column in columns
     )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.context_labels import bare_device_class
 from perfledger.schemas.labels import fold_key, label_key
 
 # The natural key's labels, in order: (name in the key, column).
@@ -34,7 +35,7 @@ _PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text", "unkn
 def assemble(values: pl.DataFrame) -> pl.DataFrame:
     """`values` (as schemas.chunk_reading gives them) with every measurement column."""
     return _with_identities(
-        values.hstack(_table_states(values))
+        values.hstack([*_table_states(values), _row_device_class(values)])
         .lazy()
         .with_columns(_platform_choice())
         .with_columns(_platform())
@@ -79,9 +80,21 @@ def _table_states(values: pl.DataFrame) -> list[pl.Series]:
     )
 
 
+def _row_device_class(values: pl.DataFrame) -> pl.Series:
+    """The class of device a row's platform cell names when it names no chip ("GPU", "CPU")."""
+    platforms = values.get_column("platform")
+    classes = {text: bare_device_class(text) for text in platforms.drop_nulls().unique()}
+    return platforms.replace_strict(classes, default=None, return_dtype=pl.String).alias(
+        "_row_class"
+    )
+
+
 def _platform_choice() -> pl.Expr:
     """Which platform a value takes: its row's role cells' (rp), their words' (fp), its
-    section's (sp), its column header's (h), else its table context's (x)."""
+    section's (sp), its column header's (h), the context's chip of the class of device its
+    row names ("GPU" under "部署硬件" beside "GPU为Tesla T4": xa, or xc for a CPU), else its
+    table context's (x)."""
+    row_class = pl.col("_row_class")
     return (
         pl.when(pl.col("rp_chip").is_not_null())
         .then(pl.lit("rp"))
@@ -91,6 +104,10 @@ def _platform_choice() -> pl.Expr:
         .then(pl.lit("sp"))
         .when(pl.col("h_chip").is_not_null())
         .then(pl.lit("h"))
+        .when((row_class == "cpu") & pl.col("xc_chip").is_not_null())
+        .then(pl.lit("xc"))
+        .when((row_class == "accelerator") & pl.col("xa_chip").is_not_null())
+        .then(pl.lit("xa"))
         # The context's platform, a known chip or hardware of its own ("NeoChip X2 (16 chips)").
         .when(~pl.col("_states_chip") & pl.col("x_platform_text").is_not_null())
         .then(pl.lit("x"))
@@ -103,7 +120,7 @@ def _platform() -> list[pl.Expr]:
 
     def chosen(field: str) -> pl.Expr:
         picked = None
-        for prefix in ("rp", "fp", "sp", "h", "x"):
+        for prefix in ("rp", "fp", "sp", "h", "xc", "xa", "x"):
             branch = pl.col(f"{prefix}_{field}")
             picked = (
                 pl.when(choice == prefix).then(branch)
@@ -122,6 +139,10 @@ def _platform() -> list[pl.Expr]:
         .then(pl.lit("section"))
         .when(choice == "h")
         .then(pl.lit("column"))
+        .when(choice == "xc")
+        .then(pl.col("xc_source"))
+        .when(choice == "xa")
+        .then(pl.col("xa_source"))
         .when(choice == "x")
         .then(pl.col("x_platform_source"))
         .alias("_accelerator_source"),
