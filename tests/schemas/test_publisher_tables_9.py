@@ -1,0 +1,110 @@
+"""Tables of LLM-serving and data-center publishers no corpus holds, written as their pages
+write them: a kernel benchmark's printed box tables shown as code, a serving blog's table
+grouped by chip under bold one-cell rows, a TPU microbenchmark whose size columns are
+settings."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As a GEMM kernel benchmark's README shows its output (HabanaAI/vllm-fork,
+# benchmarks/kernels/deepgemm/README.md): box tables printed by the script, each under the
+# line naming the implementation, the GEMM's m, n, k describing each row.
+GEMM_OUTPUT = """# DeepSeek DeepGEMM Kernels Benchmark
+
+## Usage
+
+```
+===== PERFORMANCE COMPARISON =====
+
+DeepGEMM Implementation:
++------+-------+-------+-----------+--------+--------+
+| m    | n     | k     | Time (μs) | TFLOPS | GB/s   |
++------+-------+-------+-----------+--------+--------+
+|    8 |  4096 |  7168 | 102.9     | 4.6    | 286.4  |
+|    8 |  7168 | 18432 | 70.8      | 29.8   | 1868.8 |
++------+-------+-------+-----------+--------+--------+
+
+vLLM Triton Implementation:
++------+-------+-------+-----------+--------+--------+--------------+
+| m    | n     | k     | Time (μs) | TFLOPS | GB/s   | vs DeepGEMM  |
++------+-------+-------+-----------+--------+--------+--------------+
+|    8 |  4096 |  7168 | 74.0      | 6.3    | 398.2  | 1.39x faster |
+|    8 |  7168 | 18432 | 89.6      | 23.6   | 1478.1 | 0.79x slower |
++------+-------+-------+-----------+--------+--------+--------------+
+```
+"""
+
+
+def test_a_box_table_printed_in_code_is_read_under_its_caption():
+    found = fields_by_raw_value(GEMM_OUTPUT, "table_title", "metric", "unit", "value", "settings")
+    assert found["102.9"] == (
+        "Usage — DeepGEMM Implementation",
+        "latency",
+        "ms",
+        0.1029,
+        "m=8; n=4096; k=7168",
+    )
+    assert found["1868.8"][1:4] == ("other", "GB/s", 1868.8)
+    assert found["398.2"][0] == "Usage — vLLM Triton Implementation"
+
+
+def test_the_gemm_dimensions_are_settings_and_no_value_is_quarantined():
+    result = normalized(GEMM_OUTPUT)
+    assert result.measurements.height == 14
+    assert result.quarantine.height == 0
+
+
+def test_a_ratio_below_one_said_slower_is_the_ratio_itself():
+    found = fields_by_raw_value(GEMM_OUTPUT, "metric", "value", "qualifier")
+    assert found["1.39x faster"] == ("speedup", 1.39, "faster")
+    assert found["0.79x slower"] == ("speedup", 0.79, "slower")
+
+
+# A status panel a device tool prints (npu-smi), its header written over two lines: no table
+# of results, it stays code.
+STATUS_PANEL = """# Setup
+
+```sh
++----------------------+---------------+----------------------------------------------------+
+| NPU   Name           | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|
+| Chip                 | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |
++======================+===============+====================================================+
+| 2     xxx            | OK            | 64.4        51                15   / 15            |
+| 0                    | 0000:01:00.0  | 0           1873 / 15077      0    / 32768         |
++======================+===============+====================================================+
+```
+"""
+
+
+def test_a_status_panel_printed_in_code_is_not_read_as_a_table():
+    result = normalized(STATUS_PANEL)
+    assert result.measurements.height == 0
+    assert result.quarantine.height == 0
+
+
+# As a serving library's blog writes it (NVIDIA/TensorRT-LLM, docs/source/blogs/
+# H100vsA100.md): a bold chip alone on its row, the row's other cells left out, heads the rows
+# under it.
+CHIP_GROUPS = """# H100 has 4.6x A100 Performance in TensorRT-LLM
+
+**Max Throughput & Min Latency**
+| Model                        | Batch Size | Input Length | Output Length | Throughput (out tok/s) | 1st Token Latency (ms) |
+| :--------------------------- | :--------- | :----------- | :------------ | ---------------------: | ---------------------: |
+| **H100**
+| GPT-J 6B                     | 64         | 128          | 128           |             **10,907** |                    102 |
+| GPT-J 6B                     | 1          | 128          | -             |                    185 |                **7.1** |
+| **A100** |
+| GPT-J 6B                     | 64         | 128          | 128           |                  3,679 |                    481 |
+| GPT-J 6B                     | 1          | 128          | -             |                    111 |                   12.5 |
+"""  # noqa: E501
+
+
+def test_a_bold_cell_alone_on_its_row_groups_the_rows_under_it():
+    result = normalized(CHIP_GROUPS)
+    found = fields_by_raw_value(CHIP_GROUPS, "accelerator", "metric")
+    assert found["102"] == ("H100", "latency")
+    assert found["10,907"] == ("H100", "throughput")
+    assert found["3,679"] == ("A100", "throughput")
+    assert found["481"] == ("A100", "latency")
+    assert result.quarantine.height == 0
