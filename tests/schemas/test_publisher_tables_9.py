@@ -5,6 +5,7 @@ settings."""
 
 from __future__ import annotations
 
+from perfledger.schemas.header_reading import read_header
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As a GEMM kernel benchmark's README shows its output (HabanaAI/vllm-fork,
@@ -108,3 +109,42 @@ def test_a_bold_cell_alone_on_its_row_groups_the_rows_under_it():
     assert found["3,679"] == ("A100", "throughput")
     assert found["481"] == ("A100", "latency")
     assert result.quarantine.height == 0
+
+
+# As a runtime's design note writes it (extra page ort_genai_paged_attention_batching.md,
+# "Where the cost actually is"): the column of the path before the change is headed by the
+# engine's name and "(before)", its cells the figures of that path.
+BEFORE_AFTER = """# Paged attention batching
+
+## 3. Where the cost actually is
+
+Profiling gpt-oss-20b (INT8 KV) on H200 at batch 32. Per decode step:
+
+| Per step | `Engine` (before) | `Generator` |
+|---|---|---|
+| `cudaStreamSynchronize` | 130 | 4 |
+| Tail `cudaLaunchKernel` | 160 | 7 |
+| `cudaMemcpyAsync` | 100 | 1 |
+| GPU time in sampling | 451 µs | 47 µs |
+"""
+
+
+def test_a_column_of_one_side_of_a_comparison_holds_values_not_labels():
+    found = fields_by_raw_value(BEFORE_AFTER, "column_name", "metric", "value", "row_label")
+    assert found["451 µs"] == ("Engine (before)", "latency", 0.451, "GPU time in sampling")
+    assert found["47 µs"][1:3] == ("latency", 0.047)
+    # the call counts say no metric: each is quarantined with its column, none taken as a label
+    quarantined = normalized(BEFORE_AFTER).quarantine
+    before = quarantined.filter(quarantined["column_name"] == "Engine (before)")
+    assert sorted(before["raw_value"].to_list()) == ["100", "130", "160"]
+    assert set(before["check"].to_list()) == {"unknown_metric"}
+
+
+def test_a_header_naming_latency_or_throughput_names_neither_without_a_unit():
+    # extra page d_robotics_classification_README.md: "Latency/throughput (single-threaded)"
+    # over 8.80 for EdgeNeXt_base, beside its own "Frame rate(FPS)" column
+    assert read_header("Latency/throughput (single-threaded)").role is None
+    assert read_header("Latency/Throughput (ms)").role == "latency"
+    assert read_header("Throughput (tokens/s)").role == "throughput"
+    assert read_header("`Engine` (before)").kind is None
+    assert read_header("Engine").role == "framework"
