@@ -148,3 +148,24 @@ def test_a_header_naming_latency_or_throughput_names_neither_without_a_unit():
     assert read_header("Throughput (tokens/s)").role == "throughput"
     assert read_header("`Engine` (before)").kind is None
     assert read_header("Engine").role == "framework"
+
+
+# As a serving library's conceptual guide writes it (extra page tgi_conceptual_chunking.md):
+# the run's chip count written against the chip ("8H100") beside the same count written
+# "8XH100" two rows above.
+GLUED_COUNT = """# TGI v3 overview
+
+|   |   |   |   |   |
+|---|---|---|---|---|
+|2nd run ||**TGI v3** (time in s)|**vLLM** (s)|**Amount of req**|
+|**Llama 3.1 8b**|Small test - 4xL4 - 8B|4.8|6|200|
+|**Llama 3.1 70b**|Small test - 8XH100 - 70B|6.2|7.4|200|
+|**Llama 3.1 70b**|Long test - 8H100 - 70B|2|27.5|20|
+"""
+
+
+def test_a_count_written_against_the_chip_counts_it():
+    found = fields_by_raw_value(GLUED_COUNT, "accelerator", "accelerator_count")
+    assert found["27.5"] == ("H100", 8)
+    assert found["7.4"] == ("H100", 8)
+    assert found["6"] == ("L4", 4)
