@@ -60,7 +60,14 @@ _FAMILY_NOUNS = (
 _MEMORY = r"(?: ?\d{1,4} ?gb?)"
 _COUNT_BEFORE = re.compile(
     r"(?:(?<![x×\d])" + COUNT + r" ?(?:x|×)" + _MEMORY + r"?|(?<![0-9])(\d{1,3}) ?\*) ?$"
+    # a count written against the chip's name ("8H100", see GLUED_COUNT)
+    r"|(?<![a-z0-9.])(\d{1,3})$"
 )
+# A count written against a chip's name in a table's text ("Long test - 8H100 - 70B",
+# "4MI300X"): the chip's name starts after the count. Only a machine's usual count, a power of
+# two, is read so: "Loongson 3A6000" is one CPU's name, not three A6000s. Not "8x" ("8xH100"
+# reads as "8x H100" does).
+GLUED_COUNT = re.compile(r"(?<![a-z0-9.])(?:1|2|4|8|16|32|64|128|256|512)(?=[a-wyz])")
 # A machine's chips described per node ("Intra node: 8xA100", "each node: 8x H100"): the
 # run's count is that times its nodes, which the text must state.
 _PER_NODE_BEFORE = re.compile(
@@ -136,7 +143,7 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
     found = None
     match = _COUNT_BEFORE.search(before)
     if match:
-        found = Stated(0, of_units=True), match.group(1) or match.group(2)
+        found = Stated(0, of_units=True), match.group(1) or match.group(2) or match.group(3)
     if found is None:
         match = _CARDS_BEFORE.search(before)
         if match:

@@ -243,6 +243,10 @@ def read_header(text: str) -> HeaderReading:
         # (only a metric: "A311D @4 threads" stays a column of values, not a setting).
         named = _role_of(whole)
         rule = named if named is not None and named.kind == "metric" else None
+    if rule is not None and rule.kind == "label" and _COMPARED_SIDE.search(cleaned):
+        rule = None  # "`Engine` (before)": the values of one side of a comparison, no label
+    elif rule is not None and _names_alternatives(worded):
+        rule = None  # "Latency/throughput" over one number: only its unit may say which
     platform = read_hardware(cleaned, "label")
     statistic = statistic_of(_without(cleaned, platform))
     kind, role = (rule.kind, rule.role) if rule else (None, None)
@@ -339,6 +343,29 @@ _DEVICE_WORD = re.compile(
     r"(?<![a-z0-9])(gpu|chip|card|device|accelerator|tpu|npu|xpu|hpu)s?"
     r"(?![a-z0-9])"
 )
+
+
+# A bracket naming one side of a before/after comparison ("`Engine` (before)", "Backend
+# (baseline)"): the column holds that side's values, whatever its head word names.
+_COMPARED_SIDE = re.compile(
+    r"[(\[]\s*(?:before|after|baseline|optimi[sz]ed|original|old|new|previous|current)\s*[)\]]",
+    re.I,
+)
+
+
+def _names_alternatives(worded: str) -> bool:
+    """Whether a header joins two metrics of different roles with a slash ("Latency/
+    throughput"), so that one number under it may be either."""
+    sides = [side for side in worded.split("/") if side.strip()]
+    if len(sides) < 2:
+        return False
+    roles = set()
+    for side in sides:
+        matches = role_matches(fold_words(side))
+        head = _head_rule(matches)
+        if head is not None and head.kind == "metric":
+            roles.add(head.role)
+    return len(roles) > 1
 
 
 _SETTING_BRACKET = re.compile(r"[(\[][^()\[\]]{0,80}=[^()\[\]]{0,80}[)\]]")

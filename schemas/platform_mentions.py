@@ -20,6 +20,7 @@ from perfledger.schemas.cell_reading import is_placeholder
 from perfledger.schemas.chip_counts import (
     COUNT_ONLY,
     FAMILY_AFTER,
+    GLUED_COUNT,
     MAX_ACCELERATORS,
     NUMBER_WORDS,
     node_count,
@@ -102,8 +103,11 @@ def _chip_mentions(
     vocab = vocabulary()
     mentions = []
     end = 0
-    for candidate in vocab.candidates.finditer(folded):
-        start = candidate.start()
+    starts = [candidate.start() for candidate in vocab.candidates.finditer(folded)]
+    if not prose:  # "8H100": a chip's name may start after a count written against it
+        glued = [count.end() for count in GLUED_COUNT.finditer(folded)]
+        starts = sorted({*starts, *glued}) if glued else starts
+    for start in starts:
         if start < end:
             continue
         found = match_at(folded, start)
@@ -244,7 +248,11 @@ def find_mentions(text: str, prose: bool = False, nearby: str = "") -> tuple[Pla
 def _mentions(text: str, prose: bool, nearby: str) -> tuple[PlatformMention, ...]:
     cleaned = clean_text(text)[:MAX_READ_CHARS]
     folded = fold_words(cleaned)
-    if not vocabulary().candidates.search(folded) and not COUNT_ONLY.search(folded):
+    if (
+        not vocabulary().candidates.search(folded)
+        and not COUNT_ONLY.search(folded)
+        and (prose or not GLUED_COUNT.search(folded))
+    ):
         return ()
     folded, positions = folded_with_positions(cleaned)
     chips = _chip_mentions(folded, cleaned, positions, prose, nearby)

@@ -34,6 +34,9 @@ _PLATFORM = ("chip", "vendor", "system_named", "implied", "platform_text", "unkn
 
 def assemble(values: pl.DataFrame) -> pl.DataFrame:
     """`values` (as schemas.chunk_reading gives them) with every measurement column."""
+    # A string column in several chunks (a label's source filled in pieces) makes polars 2.1
+    # panic ("i < self.len()") when a when/then of it is joined by concat_str: one piece each.
+    values = values.rechunk()
     return _with_identities(
         values.hstack([*_table_states(values), _row_device_class(values)])
         .lazy()

@@ -7,7 +7,9 @@ spaces and tabs only, so a U+00A0 cell keeps its text. A row with more cells tha
 is cut to the header's width, as GitHub shows it, and the cells cut are reported. An HTML
 <table> written in the page is read by the HTML layout's own table reader, its lines being
 the page's; pipe tables and HTML tables are numbered together in reading order. Fenced code
-and HTML comments are not read: a table shown as code or commented out is not published data.
+and HTML comments are not read: a table shown as code or commented out is not published data,
+but for the box table a benchmark tool prints ("+---+" borders, see box_tables), which is its
+output as the page shows it.
 A MyST table directive's fence is no code (see myst_tables). Where the tables stand is found
 in markdown_blocks; here they become the page's cells, prose and outline.
 """
@@ -32,6 +34,7 @@ from perfledger.sources.layouts.base import (
     language_tag,
     outline_of,
 )
+from perfledger.sources.layouts.box_tables import BoxTable, as_pipe_lines, find_box_tables
 from perfledger.sources.layouts.header_levels import (
     filled_group_headers,
     header_levels_below,
@@ -239,8 +242,9 @@ def _section_label(raw: list[str], width: int) -> str | None:
     """The label of a group row: its first cell all bold and its other cells blank
     ("| **OpenNMT-py WMT14 model** | | |"), in a table of two columns or more, or any label
     but a number over blanks in a table of three or more ("| MMLU (shuffle 1k) | | | |");
-    the rows under it are of that group."""
-    if width < 2 or len(raw) < 2 or any(cell.strip() for cell in raw[1:]):
+    the rows under it are of that group. A bold cell alone on its row ("| **A100** |") is one
+    too: GitHub fills the short row with blank cells."""
+    if width < 2 or not raw or any(cell.strip() for cell in raw[1:]):
         return None
     bold = _BOLD_CELL.fullmatch(raw[0].strip())
     if bold is None:
@@ -372,8 +376,13 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     page.captions = _directive_captions(directives, tables)
     table_index = 0
     read_as_rst = [block for block in directives if block.name != "table"]
-    for piece in sorted([*tables, *blocks, *read_as_rst], key=_first_line):
-        if isinstance(piece, PipeTable):
+    boxes = find_box_tables(lines, hidden - set(range(start))) if "+-" in text else []
+    drawn = as_pipe_lines(lines, boxes) if boxes else lines
+    for piece in sorted([*tables, *blocks, *read_as_rst, *boxes], key=_first_line):
+        if isinstance(piece, BoxTable):
+            _read_box_table(page, piece, table_index, drawn)
+            table_index += 1
+        elif isinstance(piece, PipeTable):
             _read_pipe_table(page, piece, table_index)
             table_index += 1
         elif isinstance(piece, DirectiveTable):
@@ -437,8 +446,8 @@ def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:
     return texts
 
 
-def _first_line(piece: PipeTable | HtmlBlock | DirectiveTable) -> int:
-    return piece.header if isinstance(piece, PipeTable) else piece.start
+def _first_line(piece: PipeTable | HtmlBlock | DirectiveTable | BoxTable) -> int:
+    return piece.header if isinstance(piece, (PipeTable, BoxTable)) else piece.start
 
 
 def _directive_captions(
@@ -479,6 +488,16 @@ def _read_pipe_table(page: _Page, table: PipeTable, table_index: int) -> None:
     if caption is not None:
         placed.insert(0, (caption[0], "caption", None, caption[1], table_index))
     page.placed[table.header] = (table.end, placed)
+
+
+def _read_box_table(page: _Page, box: BoxTable, table_index: int, drawn: list[str]) -> None:
+    """Read a box table printed in code from `drawn`, the lines with its borders written as
+    delimiter rows; its caption extends the heading above it."""
+    title = with_section(page.title_above(box.header), box.caption)
+    found, trouble = table_cells(drawn, PipeTable(box.header, box.end), table_index, title, None)
+    page.rows += found
+    page.problems += trouble
+    page.placed[box.header] = (box.end, [(box.header + 1, "table", None, None, table_index)])
 
 
 def _read_html_block(page: _Page, block: HtmlBlock, first_index: int) -> int:

@@ -1,0 +1,108 @@
+"""ASCII box tables a benchmark tool prints ("+------+-------+" borders around "| m | n |"
+rows), as pages show its output inside fenced code. A box table is read as the pipe table
+it draws: its header is the one pipe row above the border that opens its body, its borders
+are delimiter rows, and a one-cell band above the header ("| Decode Result |") or a short
+line right above the top border ("DeepGEMM Implementation:") is its caption.
+
+Only a plain grid is read: a header written over two lines or body rows of another width
+(a device status panel, whose cells wrap) is no table of results and stays code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from perfledger.sources.layouts.pipe_rows import split_row
+
+_BORDER = re.compile(r"^[ \t]*\+(?:[-=]+\+)+[ \t]*$")
+_BOX_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
+_CAPTION_DECORATION = re.compile(r"^[\s=#*-]+|[\s=#*:-]+$")
+CAPTION_MAX_CHARS = 80
+MIN_COLUMNS = 2
+
+
+@dataclass(frozen=True)
+class BoxTable:
+    header: int  # index of the header row
+    end: int  # index one past the bottom border
+    caption: str | None
+
+
+def is_border(line: str) -> bool:
+    return _BORDER.match(line) is not None
+
+
+def find_box_tables(lines: list[str], inside: set[int]) -> list[BoxTable]:
+    """The box tables drawn on lines of `inside` (fenced code): runs of border and `|` row
+    lines that open and close with a border."""
+    tables = []
+    index = 0
+    while index < len(lines):
+        if index not in inside or not is_border(lines[index]):
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and end in inside and _is_box_line(lines[end]):
+            end += 1
+        while end > index + 1 and not is_border(lines[end - 1]):
+            end -= 1
+        found = _box_table(lines, index, end, inside)
+        if found is not None:
+            tables.append(found)
+        index = max(end, index + 1)
+    return tables
+
+
+def _is_box_line(line: str) -> bool:
+    return _BORDER.match(line) is not None or _BOX_ROW.match(line) is not None
+
+
+def _box_table(lines: list[str], top: int, end: int, inside: set[int]) -> BoxTable | None:
+    """The table drawn on lines `top` to `end`, or None when it is no plain grid."""
+    rows = [i for i in range(top, end) if not is_border(lines[i])]
+    if not rows:
+        return None
+    width = max(len(split_row(lines[i])) for i in rows)
+    if width < MIN_COLUMNS:
+        return None
+    header = next((i for i in rows if len(split_row(lines[i])) == width), None)
+    if header is None or not is_border(lines[header - 1]) or not is_border(lines[header + 1]):
+        return None  # a header written over two lines: its cells cannot be told apart
+    body = [i for i in rows if i > header]
+    if not body or any(len(split_row(lines[i])) != width for i in body):
+        return None
+    if _wrapped(lines, body):
+        return None
+    bands = [split_row(lines[i]) for i in rows if i < header]
+    titles = [cells[0] for cells in bands if len(cells) == 1 and cells[0]]
+    caption = titles[-1] if titles else _line_above(lines, top, inside)
+    return BoxTable(header, end, caption)
+
+
+def _wrapped(lines: list[str], body: list[int]) -> bool:
+    """Whether borders cut the body into bands of more than one line: each band then is one
+    row written over several lines, as a status panel wraps its cells."""
+    if not any(is_border(lines[i]) for i in range(body[0], body[-1])):
+        return False  # no border between the rows: each line is a row
+    return any(i - 1 in body for i in body)
+
+
+def _line_above(lines: list[str], top: int, inside: set[int]) -> str | None:
+    above = top - 1
+    if above < 0 or above not in inside:
+        return None
+    text = _CAPTION_DECORATION.sub("", lines[above]).strip()
+    if not text or len(text) > CAPTION_MAX_CHARS or "`" in lines[above]:
+        return None
+    return text
+
+
+def as_pipe_lines(lines: list[str], tables: list[BoxTable]) -> list[str]:
+    """The page's lines with each box table's borders written as delimiter rows ("|---|"),
+    so that the pipe table reader reads the table where it stands."""
+    drawn = list(lines)
+    for table in tables:
+        for index in range(table.header - 1, table.end):
+            if is_border(drawn[index]):
+                drawn[index] = drawn[index].replace("=", "-").replace("+", "|")
+    return drawn
