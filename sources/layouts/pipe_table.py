@@ -8,8 +8,9 @@ is cut to the header's width, as GitHub shows it, and the cells cut are reported
 <table> written in the page is read by the HTML layout's own table reader, its lines being
 the page's; pipe tables and HTML tables are numbered together in reading order. Fenced code
 and HTML comments are not read: a table shown as code or commented out is not published data,
-but for the box table a benchmark tool prints ("+---+" borders, see box_tables), which is its
-output as the page shows it.
+but for the box table a benchmark tool prints ("+---+" borders, see box_tables) and the
+summary a serving benchmark prints ("Mean TTFT (ms):  120.45" lines, see console_summaries),
+which are its output as the page shows it.
 A MyST table directive's fence is no code (see myst_tables). Where the tables stand is found
 in markdown_blocks; here they become the page's cells, prose and outline.
 """
@@ -35,6 +36,7 @@ from perfledger.sources.layouts.base import (
     outline_of,
 )
 from perfledger.sources.layouts.box_tables import BoxTable, as_pipe_lines, find_box_tables
+from perfledger.sources.layouts.console_summaries import ConsoleSummary, find_console_summaries
 from perfledger.sources.layouts.header_levels import (
     filled_group_headers,
     header_levels_below,
@@ -376,11 +378,17 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     page.captions = _directive_captions(directives, tables)
     table_index = 0
     read_as_rst = [block for block in directives if block.name != "table"]
-    boxes = find_box_tables(lines, hidden - set(range(start))) if "+-" in text else []
+    code = hidden - set(range(start))
+    boxes = find_box_tables(lines, code) if "+-" in text else []
     drawn = as_pipe_lines(lines, boxes) if boxes else lines
-    for piece in sorted([*tables, *blocks, *read_as_rst, *boxes], key=_first_line):
+    summaries = find_console_summaries(lines, code) if ":" in text else []
+    pieces = [*tables, *blocks, *read_as_rst, *boxes, *summaries]
+    for piece in sorted(pieces, key=_first_line):
         if isinstance(piece, BoxTable):
             _read_box_table(page, piece, table_index, drawn)
+            table_index += 1
+        elif isinstance(piece, ConsoleSummary):
+            _read_console_summary(page, piece, table_index)
             table_index += 1
         elif isinstance(piece, PipeTable):
             _read_pipe_table(page, piece, table_index)
@@ -446,7 +454,9 @@ def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:
     return texts
 
 
-def _first_line(piece: PipeTable | HtmlBlock | DirectiveTable | BoxTable) -> int:
+def _first_line(
+    piece: PipeTable | HtmlBlock | DirectiveTable | BoxTable | ConsoleSummary,
+) -> int:
     return piece.header if isinstance(piece, (PipeTable, BoxTable)) else piece.start
 
 
@@ -498,6 +508,19 @@ def _read_box_table(page: _Page, box: BoxTable, table_index: int, drawn: list[st
     page.rows += found
     page.problems += trouble
     page.placed[box.header] = (box.end, [(box.header + 1, "table", None, None, table_index)])
+
+
+def _read_console_summary(page: _Page, summary: ConsoleSummary, table_index: int) -> None:
+    """Read a benchmark's printed summary as a table of one row: each line's label heads a
+    column over its value, both at the line; its caption extends the heading above it."""
+    title = with_section(page.title_above(summary.start), summary.caption)
+    for column, (index, label, value) in enumerate(summary.fields):
+        page.rows.append((table_index, title, None, 0, column, label, label, index + 1))
+        page.rows.append((table_index, title, None, 1, column, label, value, index + 1))
+    page.placed[summary.start] = (
+        summary.end,
+        [(summary.start + 1, "table", None, None, table_index)],
+    )
 
 
 def _read_html_block(page: _Page, block: HtmlBlock, first_index: int) -> int:

@@ -1,0 +1,101 @@
+"""The summary a serving benchmark prints when it ends, as pages show it inside fenced code
+(vLLM's `vllm bench serve`, SGLang's `bench_serving`): "label: value" lines aligned under a
+banner, the label naming the metric, statistic and unit ("Median TTFT (ms):   43551.93"),
+bands of dashes grouping them ("----Time to First Token----").
+
+    ============ Serving Benchmark Result ============
+    Successful requests:                     500
+    Request throughput (req/s):              3.45
+    Mean TTFT (ms):                          57959.61
+
+Such a summary is a results table of its own: one row, a column per line, its label the
+header. Only a run of such lines that reads as a tool's summary qualifies: under a titled
+banner with at least two numbers, or at least four numbers whose labels are words; most of
+its lines hold numbers. A config (`max_num_seqs: 256`), whose keys are identifiers, a shell
+session or a log stays code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from perfledger.sources.layouts.table_text import reads_as_caption
+
+_FIELD = re.compile(
+    r"^[ \t]*(?P<label>[A-Za-z][\w .()/%+@-]{0,79}?)[ \t]*:[ \t]+(?P<value>\S(?:.*\S)?)[ \t]*$"
+)
+_NUMBER = re.compile(r"^[+-]?\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:[ \t]?(?:%|[A-Za-z/]{1,8}))?$")
+# A word or two a tool prints for a setting ("Backend: sglang", "Max request concurrency:
+# not set"), read with the numbers of a summary but never making one.
+_SHORT_TEXT = re.compile(r"^[^:=\"'`{}\[\]]{1,24}$")
+_BANNER = re.compile(r"^[ \t]*[=-]{3,}[ \t]*(?P<title>[^\s=-](?:.*[^\s=-])?)?[ \t]*[=-]{3,}[ \t]*$")
+MIN_NUMBERS_UNDER_BANNER = 2
+MIN_NUMBERS_ALONE = 4
+
+
+@dataclass(frozen=True)
+class ConsoleSummary:
+    start: int  # index of the summary's first line
+    end: int  # index one past its last line
+    caption: str | None  # its banner's title, or the line right above it
+    fields: tuple[tuple[int, str, str], ...]  # (line index, label, value) of each line
+
+
+def find_console_summaries(lines: list[str], inside: set[int]) -> list[ConsoleSummary]:
+    """The summaries printed on lines of `inside` (fenced code): runs of banner and
+    "label: value" lines that read as a tool's summary."""
+    found = []
+    index = 0
+    while index < len(lines):
+        if index not in inside or not _in_summary(lines[index]):
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and end in inside and _in_summary(lines[end]):
+            end += 1
+        summary = _summary(lines, index, end, inside)
+        if summary is not None:
+            found.append(summary)
+        index = end
+    return found
+
+
+def _in_summary(line: str) -> bool:
+    return _BANNER.match(line) is not None or _FIELD.match(line) is not None
+
+
+def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> ConsoleSummary | None:
+    """The summary printed on lines `start` to `end`, or None when they read as no summary."""
+    titles = []
+    numbers: list[tuple[int, str, str]] = []
+    texts: list[tuple[int, str, str]] = []
+    for index in range(start, end):
+        banner = _BANNER.match(lines[index])
+        if banner is not None:
+            titles.append(banner.group("title"))
+            continue
+        field = _FIELD.match(lines[index])
+        label, value = field.group("label").strip(), field.group("value")
+        if _NUMBER.match(value):
+            numbers.append((index, label, value))
+        elif _SHORT_TEXT.match(value):
+            texts.append((index, label, value))
+    if len(numbers) * 2 <= end - start - len(titles):
+        return None  # mostly lines of another kind: a log or a config, not a summary
+    titled = any(titles)
+    worded = sum(1 for _, label, _ in numbers if " " in label)
+    if not ((titled and len(numbers) >= MIN_NUMBERS_UNDER_BANNER) or worded >= MIN_NUMBERS_ALONE):
+        return None
+    caption = next((title for title in titles if title), None)
+    if caption is None or _BANNER.match(lines[start]) is None:
+        caption = _line_above(lines, start, inside) or caption
+    fields = tuple(sorted(numbers + texts))
+    return ConsoleSummary(start, end, caption, fields)
+
+
+def _line_above(lines: list[str], start: int, inside: set[int]) -> str | None:
+    above = start - 1
+    if above < 0 or above not in inside:
+        return None
+    text = lines[above].strip().rstrip(":").strip()
+    return text if text and reads_as_caption(text) and "`" not in text else None

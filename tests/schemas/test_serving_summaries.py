@@ -1,0 +1,159 @@
+"""The summary a serving benchmark prints when it ends (vLLM's `vllm bench serve`, SGLang's
+`bench_serving`), pasted inside fenced code as LLM-serving pages show it: read as a results
+table of one row, each line's label naming the metric, statistic and unit. A config, a
+shell session or a log holding numbers stays code."""
+
+from __future__ import annotations
+
+from perfledger.sources.layouts.console_summaries import find_console_summaries
+from perfledger.sources.layouts.markdown_blocks import hidden_lines
+from perfledger.sources.layouts.page_text import split_lines
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As kunlunxin/vllm-kunlun's docs show `vllm bench serve` output (benchmark server page,
+# "1.3Result"), lines 55 to 75 of the page.
+VLLM_SUMMARY = """# Benchmark
+
+#### 1.3Result
+
+The following content will be displayed after the process is complete.
+
+```bash
+========== Serving Benchmark Result ==========
+Successful requests:                          500
+Benchmark duration (s):                       144.89
+Total input tokens:                           510414
+Total generated tokens:                       512000
+Request throughput (req/s):                   3.45
+Output token throughput (tok/s):              3533.68
+Total Token throughput (tok/s):               7056.42
+----------Time to First Token----------
+Mean TTFT (ms):                               57959.61
+Median TTFT (ms):                             43551.93
+P99 TTFT (ms):                                116202.52
+----------Time per Output Token (excl. 1st token)----------
+Mean TPOT (ms):                               33.30
+Median TPOT (ms):                             34.15
+P99 TPOT (ms):                                35.59
+----------Inter-token Latency----------
+Mean ITL (ms):                                33.30
+Median ITL (ms):                              29.05
+P99 ITL (ms):                                 46.14
+============================================
+```
+"""
+
+# As sgl-project/sgl-cookbook shows SGLang's `bench_serving` output
+# (docs/autoregressive/DeepSeek/DeepSeek-V3_1.md, 5.1.1), its first lines settings in words.
+SGLANG_SUMMARY = """# DeepSeek-V3.1
+
+#### 5.1.1 Latency-Sensitive Benchmark
+
+- **Test Results:**
+
+```
+============ Serving Benchmark Result ============
+Backend:                                 sglang
+Traffic request rate:                    inf
+Max request concurrency:                 1
+Successful requests:                     10
+Total input tokens:                      1972
+Request throughput (req/s):              0.28
+Output token throughput (tok/s):         78.26
+Concurrency:                             1.00
+----------------End-to-End Latency----------------
+Mean E2E Latency (ms):                   3555.16
+Median E2E Latency (ms):                 3869.17
+---------------Time to First Token----------------
+Mean TTFT (ms):                          421.85
+P99 TTFT (ms):                           1035.12
+---------------Inter-Token Latency----------------
+P95 ITL (ms):                            29.16
+Max ITL (ms):                            29.81
+==================================================
+```
+"""
+
+# Code that holds "key: number" lines but is no summary: a serving config (keys are
+# identifiers), a shell session and an accuracy check's four lines whose labels are no
+# tool's summary (same cookbook page, 5.2.1).
+NOT_SUMMARIES = """# Deploy
+
+```yaml
+max_num_seqs: 256
+max_model_len: 4096
+tensor_parallel_size: 8
+gpu_memory_utilization: 0.9
+block_size: 16
+```
+
+```shell
+$ vllm serve Qwen/Qwen3-8B --port 8000
+INFO 05-12 10:00:00 api_server.py:345] Avg prompt throughput: 0.0 tokens/s
+export VLLM_USE_MODELSCOPE=True
+```
+
+```
+Accuracy: 0.975
+Invalid: 0.000
+Latency: 27.445 s
+Output throughput: 673.719 token/s
+```
+"""
+
+
+def test_a_vllm_summary_is_a_table_of_one_row_under_its_banner():
+    found = fields_by_raw_value(VLLM_SUMMARY, "table_title", "metric", "statistic", "unit", "value")
+    title = "1.3Result — Serving Benchmark Result"
+    assert found["3.45"] == (title, "throughput", None, "items/s", 3.45)
+    assert found["3533.68"] == (title, "throughput", None, "items/s", 3533.68)
+    assert found["43551.93"] == (title, "latency", "p50", "ms", 43551.93)
+    assert found["116202.52"] == (title, "latency", "p99", "ms", 116202.52)
+    assert found["35.59"] == (title, "latency", "p99", "ms", 35.59)
+    assert found["46.14"] == (title, "latency", "p99", "ms", 46.14)
+
+
+def test_the_counts_of_a_summary_are_settings_of_its_values():
+    found = fields_by_raw_value(VLLM_SUMMARY, "settings")
+    settings = found["57959.61"][0]
+    assert "Successful requests=500" in settings
+    assert "Total input tokens=510414" in settings
+    assert "Total generated tokens=512000" in settings
+    assert "500" not in found and "510414" not in found
+
+
+def test_every_line_of_a_summary_loads_or_is_quarantined():
+    result = normalized(VLLM_SUMMARY)
+    # 16 lines, three of them counts (settings): 12 values and the run's duration, which
+    # names no known metric.
+    assert result.measurements.height == 12
+    assert result.quarantine.select("column_name", "raw_value").rows() == [
+        ("Benchmark duration (s)", "144.89")
+    ]
+
+
+def test_an_sglang_summary_keeps_its_worded_settings():
+    found = fields_by_raw_value(SGLANG_SUMMARY, "metric", "statistic", "value", "settings")
+    metric, statistic, value, settings = found["3555.16"]
+    assert (metric, statistic, value) == ("latency", "mean", 3555.16)
+    assert "Traffic request rate=inf" in settings
+    assert "Max request concurrency=1" in settings
+    assert found["29.16"][:3] == ("latency", "p95", 29.16)
+    assert found["29.81"][:3] == ("latency", "max", 29.81)
+    assert found["78.26"][:3] == ("throughput", None, 78.26)
+
+
+def test_config_shell_and_short_check_blocks_stay_code():
+    lines = split_lines(NOT_SUMMARIES)
+    assert find_console_summaries(lines, hidden_lines(lines, 0, [])) == []
+    assert normalized(NOT_SUMMARIES).measurements.height == 0
+
+
+def test_a_summary_found_in_code_spans_its_lines_and_names_its_caption():
+    lines = split_lines(VLLM_SUMMARY)
+    (summary,) = find_console_summaries(lines, hidden_lines(lines, 0, []))
+    assert (summary.start, summary.end) == (7, 28)
+    assert summary.caption == "Serving Benchmark Result"
+    assert summary.fields[0] == (8, "Successful requests", "500")
+    assert summary.fields[-1] == (26, "P99 ITL (ms)", "46.14")
+    assert len(summary.fields) == 16
