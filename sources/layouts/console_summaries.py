@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from perfledger.sources.layouts.table_text import reads_as_caption
 
 _FIELD = re.compile(
-    r"^[ \t]*(?P<label>[A-Za-z][\w .()/%+@-]{0,79}?)[ \t]*:[ \t]+(?P<value>\S(?:.*\S)?)[ \t]*$"
+    r"^[ \t]*(?P<label>[A-Za-z][\w .()\[\]/%+@-]{0,79}?)[ \t]*:[ \t]+(?P<value>\S(?:.*\S)?)[ \t]*$"
 )
 _NUMBER = re.compile(r"^[+-]?\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:[ \t]?(?:%|[A-Za-z/]{1,8}))?$")
-# A word or two a tool prints for a setting ("Backend: sglang", "Max request concurrency:
-# not set"), read with the numbers of a summary but never making one.
-_SHORT_TEXT = re.compile(r"^[^:=\"'`{}\[\]]{1,24}$")
+# The text a tool prints for a setting ("Backend: sglang", "Model: Wan-AI/Wan2.2-T2V-A14B-
+# Diffusers"), read with the numbers of a summary but never making one.
+_SHORT_TEXT = re.compile(r"^[^:=\"'`{}\[\]]{1,64}$")
+_CAPTION_DECORATION = re.compile(r"^[\s=#*-]+|[\s=#*:-]+$")
 _BANNER = re.compile(r"^[ \t]*[=-]{3,}[ \t]*(?P<title>[^\s=-](?:.*[^\s=-])?)?[ \t]*[=-]{3,}[ \t]*$")
 MIN_NUMBERS_UNDER_BANNER = 2
 MIN_NUMBERS_ALONE = 4
@@ -75,7 +76,8 @@ def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> Consol
             titles.append(banner.group("title"))
             continue
         field = _FIELD.match(lines[index])
-        label, value = field.group("label").strip(), field.group("value")
+        # A label padded inside ("Easy   Val AP") is read as written with single spaces.
+        label, value = " ".join(field.group("label").split()), field.group("value")
         if _NUMBER.match(value):
             numbers.append((index, label, value))
         elif _SHORT_TEXT.match(value):
@@ -97,5 +99,5 @@ def _line_above(lines: list[str], start: int, inside: set[int]) -> str | None:
     above = start - 1
     if above < 0 or above not in inside:
         return None
-    text = lines[above].strip().rstrip(":").strip()
+    text = _CAPTION_DECORATION.sub("", lines[above])
     return text if text and reads_as_caption(text) and "`" not in text else None

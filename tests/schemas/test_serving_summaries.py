@@ -5,10 +5,14 @@ shell session or a log holding numbers stays code."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from perfledger.sources.layouts.console_summaries import find_console_summaries
 from perfledger.sources.layouts.markdown_blocks import hidden_lines
 from perfledger.sources.layouts.page_text import split_lines
 from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "real-pages" / "pages"
 
 # As kunlunxin/vllm-kunlun's docs show `vllm bench serve` output (benchmark server page,
 # "1.3Result"), lines 55 to 75 of the page.
@@ -157,3 +161,53 @@ def test_a_summary_found_in_code_spans_its_lines_and_names_its_caption():
     assert summary.fields[0] == (8, "Successful requests", "500")
     assert summary.fields[-1] == (26, "P99 ITL (ms)", "46.14")
     assert len(summary.fields) == 16
+
+
+def test_a_trtllm_bench_overview_is_read_under_its_boxed_title():
+    # nvidia_trtllm_perf_overview.md, lines 381-394: "= PERFORMANCE OVERVIEW" between rules
+    # of "=", a label holding "[1/TPOT]".
+    page = (PAGES / "nvidia_trtllm_perf_overview.md").read_text(encoding="utf-8")
+    found = fields_by_raw_value(page, "table_title", "metric", "statistic", "unit", "value")
+    title = "Running the Benchmark — PERFORMANCE OVERVIEW"
+    assert found["43.2089"] == (title, "throughput", None, "items/s", 43.2089)
+    assert found["5.4656"] == (title, "throughput", None, "items/s", 5.4656)
+    assert found["52667.0339"] == (title, "latency", "mean", "ms", 52667.0339)
+    assert found["182.9639"] == (title, "latency", "mean", "ms", 182.9639)
+
+
+def test_a_setting_printed_as_text_names_the_model_of_the_summary():
+    # As sgl-project/sgl-cookbook shows SGLang's diffusion bench_serving output
+    # (docs/diffusion/Wan/Wan2.2.md, 5.1.1): the model is printed as a line of its own.
+    page = """#### 5.1.1 Generate a video
+
+```
+================= Serving Benchmark Result =================
+Backend:                                 sglang-video
+Model:                                   Wan-AI/Wan2.2-T2V-A14B-Diffusers
+Dataset:                                 vbench
+Task:                                    t2v
+--------------------------------------------------
+Benchmark duration (s):                  630.43
+Request rate:                            inf
+Max request concurrency:                 1
+Successful requests:                     1/1
+--------------------------------------------------
+Request throughput (req/s):              0.00
+Latency Mean (s):                        630.4277
+Latency Median (s):                      630.4277
+Latency P99 (s):                         630.4277
+--------------------------------------------------
+Peak Memory Max (MB):                    62627.41
+Peak Memory Mean (MB):                   62627.41
+Peak Memory Median (MB):                 62627.41
+
+============================================================
+```
+"""
+    rows = normalized(page).measurements.sort("line_number")
+    assert rows["model"].unique().to_list() == ["Wan-AI/Wan2.2-T2V-A14B-Diffusers"]
+    assert rows.select("metric", "statistic", "value").rows()[:3] == [
+        ("latency", "mean", 630427.7),
+        ("latency", "p50", 630427.7),
+        ("latency", "p99", 630427.7),
+    ]
