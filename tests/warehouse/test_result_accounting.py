@@ -17,6 +17,7 @@ import csv
 import json
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,8 @@ from click.testing import CliRunner
 
 from perfledger.flows.cli import main
 from perfledger.schemas.folding import clean_text
+from perfledger.sources.layouts.markdown_blocks import front_matter, hidden_lines
+from perfledger.sources.layouts.page_text import split_lines
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CORPORA = ("real-pages", "real-pages-2")
@@ -154,16 +157,31 @@ def test_every_labeled_cell_is_a_measurement_or_a_quarantine_row(warehouse):
     assert not lost, f"{len(lost)} labeled cells lost without a trace:\n" + "\n".join(lost)
 
 
+@cache
+def code_lines(name: str) -> frozenset[int]:
+    """The 1-based lines of fenced code on a Markdown page of either corpus."""
+    paths = [SHARED / corpus / "pages" / name for corpus in CORPORA]
+    path = next((path for path in paths if path.is_file()), None)
+    if path is None or path.suffix != ".md":
+        return frozenset()
+    lines = split_lines(path.read_text(encoding="utf-8"))
+    return frozenset(index + 1 for index in hidden_lines(lines, front_matter(lines)[1]))
+
+
 def test_every_table_of_every_page_is_found_under_its_own_index(warehouse, expected):
     rows = query(
         warehouse,
-        "SELECT DISTINCT d.source_url, c.table_index "
+        "SELECT d.source_url, c.table_index, min(c.line_number) AS line "
         "FROM lake.main.cells AS c JOIN lake.main.documents AS d "
-        "USING (document_sha256)",
+        "USING (document_sha256) GROUP BY ALL",
     )
     found: dict[str, set[int]] = {}
     for row in rows:
-        found.setdefault(document(row["source_url"]), set()).add(row["table_index"])
+        name = document(row["source_url"])
+        # A tool's output read from fenced code (a box table, a serving benchmark's summary)
+        # is beyond expected_tables.csv, which counts only tables written as tables.
+        if row["line"] not in code_lines(name):
+            found.setdefault(name, set()).add(row["table_index"])
     wrong = []
     for name in sorted({table["doc"] for table in expected}):
         listed = [table for table in expected if table["doc"] == name]
