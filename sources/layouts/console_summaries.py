@@ -76,6 +76,8 @@ def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> Consol
             titles.append(banner.group("title"))
             continue
         field = _FIELD.match(lines[index])
+        if field is None:
+            continue  # not reached: every line of a run is a banner or a field
         # A label padded inside ("Easy   Val AP") is read as written with single spaces.
         label, value = " ".join(field.group("label").split()), field.group("value")
         if _NUMBER.match(value):
