@@ -382,8 +382,11 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     boxes = find_box_tables(lines, code) if "+-" in text else []
     drawn = as_pipe_lines(lines, boxes) if boxes else lines
     summaries = find_console_summaries(lines, code) if ":" in text else []
-    pieces = [*tables, *blocks, *read_as_rst, *boxes, *summaries]
-    for piece in sorted(pieces, key=_first_line):
+    # Tables printed in code are numbered after the tables written as tables, so that
+    # reading a page's code never renumbers (and so never re-identifies) a written table.
+    written = sorted([*tables, *blocks, *read_as_rst], key=_first_line)
+    printed = sorted([*boxes, *summaries], key=_first_line)
+    for piece in [*written, *printed]:
         if isinstance(piece, BoxTable):
             _read_box_table(page, piece, table_index, drawn)
             table_index += 1

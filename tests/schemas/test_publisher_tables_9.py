@@ -50,6 +50,14 @@ def test_a_box_table_printed_in_code_is_read_under_its_caption():
     assert found["398.2"][0] == "Usage — vLLM Triton Implementation"
 
 
+def test_tables_printed_in_code_are_numbered_after_the_tables_written_as_tables():
+    page = GEMM_OUTPUT + "\n| Model | Throughput (img/s) |\n| --- | --- |\n| ResNet-50 | 96 |\n"
+    found = fields_by_raw_value(page, "table_index", "table_title")
+    assert found["96"][0] == 0  # the page's one written table, below the printed ones
+    assert found["102.9"] == (1, "Usage — DeepGEMM Implementation")
+    assert found["398.2"][0] == 2
+
+
 def test_the_gemm_dimensions_are_settings_and_no_value_is_quarantined():
     result = normalized(GEMM_OUTPUT)
     assert result.measurements.height == 14

@@ -128,12 +128,12 @@ def test_the_counts_of_a_summary_are_settings_of_its_values():
 
 def test_every_line_of_a_summary_loads_or_is_quarantined():
     result = normalized(VLLM_SUMMARY)
-    # 16 lines, three of them counts (settings): 12 values and the run's duration, which
-    # names no known metric.
-    assert result.measurements.height == 12
-    assert result.quarantine.select("column_name", "raw_value").rows() == [
-        ("Benchmark duration (s)", "144.89")
-    ]
+    # 16 lines, three of them counts (settings): 13 values, the run's whole duration among
+    # them as a figure of its own, neither a latency nor a quarantined unknown.
+    assert result.measurements.height == 13
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(VLLM_SUMMARY, "metric", "unit", "value")
+    assert found["144.89"] == ("other", "ms", 144890.0)  # a duration, in its canonical unit
 
 
 def test_an_sglang_summary_keeps_its_worded_settings():
@@ -206,7 +206,8 @@ Peak Memory Median (MB):                 62627.41
 """
     rows = normalized(page).measurements.sort("line_number")
     assert rows["model"].unique().to_list() == ["Wan-AI/Wan2.2-T2V-A14B-Diffusers"]
-    assert rows.select("metric", "statistic", "value").rows()[:3] == [
+    assert rows.select("metric", "statistic", "value").rows()[:4] == [
+        ("other", None, 630430.0),  # the benchmark's whole duration, no request's latency
         ("latency", "mean", 630427.7),
         ("latency", "p50", 630427.7),
         ("latency", "p99", 630427.7),
