@@ -31,7 +31,9 @@ class MeasurementSchema(pa.DataFrameModel):
     document_title: str = pa.Field(nullable=True, description="Title the page states")
     captured_at: str = pa.Field(description="When the page version was captured (ISO 8601)")
     parser_version: str = pa.Field(description="Version of the parser that read the value")
-    table_index: pl.Int32 = pa.Field(ge=0, description="0-based order of the table on the page")
+    table_index: pl.Int32 = pa.Field(
+        ge=0, description="0-based order of the table on the page, tables printed in code last"
+    )
     table_title: str = pa.Field(nullable=True, description="Heading of the table, as published")
     row_number: pl.Int32 = pa.Field(ge=1, description="1-based data row within the table")
     column_index: pl.Int32 = pa.Field(ge=0, description="0-based column of the value's cell")
