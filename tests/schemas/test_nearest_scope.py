@@ -1,0 +1,43 @@
+"""The nearest scope wins: what a table's own note states beats what the page says of other
+tables, quoted from real pages (TensorRT-LLM's blogs) as they write them."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value
+
+# TensorRT-LLM, docs/source/blogs/Falcon180B-H200.md: the page's heading names the Falcon
+# run's INT4 AWQ; the note under the Llama-70B table states that table's FP8.
+FALCON_AND_LLAMA = """# Falcon-180B on a single H200 GPU with INT4 AWQ, and 6.7x faster Llama-70B over A100
+
+## Falcon-180B on a single H200 with INT4 AWQ
+
+The 141GB of memory on H200, paired with TensorRT-LLM running INT4 AWQ with
+FP8, allows for the entire large language model to fit on a single GPU, where
+previously eight A100s were required.
+
+## Llama-70B on H200 up to 6.7x A100
+
+TensorRT-LLM has improved its Group Query Attention (GQA) kernels, in the
+generation phase, providing up to 2.4x improvement on Llama-70B over
+TensorRT-LLM v0.5, achieving over **3,800** tok/s/gpu at up to **6.7x** faster
+than A100.
+
+|Model     |GPUs | Input Length | Output Length | Throughput (out tok/s/GPU)|
+|:---------|:----|:-------------|:--------------|:------|
+|Llama-70B |   1 |           128|           128 | 3,803 |
+|          |   1 |              |          2048 | 2,941 |
+
+<sup>Preliminary measured performance, subject to change. </sup>
+<sup>
+TensorRT-LLM v0.7a |
+Llama2-70B |
+1xH200 = TP1, 8xH200 = max TP/PP/DP config |
+FP8 |
+BS: (in order) 960, 960, 192, 560, 96, 640 </sup>
+"""
+
+
+def test_the_note_under_a_table_states_its_precision_before_an_enclosing_heading():
+    found = fields_by_raw_value(FALCON_AND_LLAMA, "precision", "activation_dtype", "accelerator")
+    assert found["3,803"] == ("FP8", "fp8", "H200")
+    assert found["2,941"] == ("FP8", "fp8", "H200")
