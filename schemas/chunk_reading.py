@@ -22,7 +22,7 @@ from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
 from perfledger.schemas.folding import clean_text
-from perfledger.schemas.header_reading import HeaderReading
+from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.number_locale import page_mark
@@ -741,6 +741,12 @@ def _problems(
 def _reason(check: str, row: dict) -> str:
     metric, text = row.get("metric"), row["raw_value"]
     rest = row.get("rest")
+    if check == "unknown_metric" and read_header(row["column_name"] or "").alternatives:
+        return (
+            f"column '{row['column_name']}' names more than one metric over one number and "
+            "states no unit: which one it holds is ambiguous; teach it with "
+            f'`perfledger map-label column "{row["column_name"]}" --set role=<metric>`'
+        )
     if check == "unknown_metric":
         return (
             f"column '{row['column_name']}' names no metric and neither does its table; "

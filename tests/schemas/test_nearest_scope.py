@@ -1,9 +1,12 @@
 """The nearest scope wins: what a table's own note states beats what the page says of other
-tables, quoted from real pages (TensorRT-LLM's blogs) as they write them."""
+tables, and a header naming metrics of its own takes none from a paragraph; quoted from real
+pages as they write them."""
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import fields_by_raw_value
+import polars as pl
+
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # TensorRT-LLM, docs/source/blogs/Falcon180B-H200.md: the page's heading names the Falcon
 # run's INT4 AWQ; the note under the Llama-70B table states that table's FP8.
@@ -41,3 +44,38 @@ def test_the_note_under_a_table_states_its_precision_before_an_enclosing_heading
     found = fields_by_raw_value(FALCON_AND_LLAMA, "precision", "activation_dtype", "accelerator")
     assert found["3,803"] == ("FP8", "fp8", "H200")
     assert found["2,941"] == ("FP8", "fp8", "H200")
+
+
+# D-Robotics rdk_model_zoo, demos/classification/README.md: a paragraph about top-1 accuracy,
+# then a table whose "Latency/throughput" headers name two metrics over one unit-less number.
+CLASSIFICATION = """## 1. Introduction to Model Classification
+
+For the evaluation of image recognition results based on ImageNet, two accuracy indicators
+are often used, one is top-1 accuracy and the other is top-5 accuracy.
+
+## 2. Model Performance Data
+
+| Architecture   | Model       | Size    | Categories | Parameter | Floating point Top-1 | Quantization Top-1 | Latency/throughput (single-threaded) | Latency/throughput (multi-threaded) | Frame rate(FPS) |
+| ----------- | -------------------------- | ----------- | -------- | --------- | --------- | --------- | ----------- | ----------- | ----------- |
+| Transformer | EdgeNeXt_base              | 224x224     | 1000     | 18.51     | 78.21     | 74.52     | 8.80        | 32.31       | 113.35      |
+|             | EdgeNeXt_small             | 224x224     | 1000     | 5.59      | 76.50     | 71.75     | 4.41        | 14.93       | 226.15      |
+"""  # noqa: E501
+
+
+def test_a_header_naming_two_metrics_takes_no_metric_of_the_context():
+    result = normalized(CLASSIFICATION)
+    loaded = {row["raw_value"]: row["metric"] for row in result.measurements.iter_rows(named=True)}
+    assert loaded["78.21"] == "accuracy" and loaded["113.35"] == "throughput"
+    assert not {"8.80", "32.31", "4.41", "14.93"} & set(loaded)
+    quarantined = result.quarantine.filter(pl.col("check") == "unknown_metric")
+    assert sorted(quarantined.get_column("raw_value").to_list()) == [
+        "14.93",
+        "32.31",
+        "4.41",
+        "8.80",
+    ]
+    reason = quarantined.filter(pl.col("raw_value") == "8.80").get_column("reason").item()
+    assert reason.startswith(
+        "column 'Latency/throughput (single-threaded)' names more than one metric"
+    )
+    assert "ambiguous" in reason
