@@ -36,6 +36,7 @@ from perfledger.schemas.row_labels import (
     TABLE_KEY,
     UNIT_FIELDS,
     contribution,
+    precision_fields,
     rows_frame,
     section_labels,
 )
@@ -152,7 +153,14 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     readings = _Readings()
     label_columns, result_columns = _column_frames(plans, subjects, readings, mappings)
     rows = _rows(cells, label_columns, plans, readings, mappings)
-    return _values(cells, result_columns, rows, _with_precision_column(plans), mappings)
+    return _values(
+        cells,
+        result_columns,
+        rows,
+        _with_precision_column(plans),
+        _chip_precisions(plans),
+        mappings,
+    )
 
 
 class PageToPlan(NamedTuple):
@@ -596,11 +604,52 @@ def _with_precision_column(plans: dict[tuple[int, int], TablePlan]) -> pl.DataFr
     ).with_columns(_precision_column=pl.lit(True))
 
 
+_CHIP_PRECISION_SCHEMA = {
+    "document": pl.Int32,
+    "table_index": pl.Int32,
+    "_stated_chip": pl.String,
+    "xp_text": pl.String,
+    "xp_act": pl.String,
+    "xp_wt": pl.String,
+    "xp_source": pl.String,
+}
+
+
+def _chip_precisions(plans: dict[tuple[int, int], TablePlan]) -> pl.DataFrame:
+    """The precision each table's context states per chip ("FP8 H100, FP16 A100"), one row
+    per table and chip."""
+    found = [
+        (document, table, chip, *precision_fields(precision), of_chips.source)
+        for (document, table), plan in plans.items()
+        if (of_chips := plan.context.get("precision_of_chip")) is not None
+        for chip, precision in of_chips.value.items()
+    ]
+    return pl.DataFrame(found, schema=_CHIP_PRECISION_SCHEMA, orient="row")
+
+
+def _with_chip_precisions(results: pl.DataFrame, chip_precisions: pl.DataFrame) -> pl.DataFrame:
+    """`results` with the precision the context states for the chip each value's row,
+    section or column names (xp_*), where it states one per chip."""
+    if chip_precisions.height == 0:
+        return results.with_columns(
+            pl.lit(None, dtype=dtype).alias(name)
+            for name, dtype in _CHIP_PRECISION_SCHEMA.items()
+            if name.startswith("xp_")
+        )
+    stated = pl.coalesce("rp_chip", "fp_chip", "sp_chip", "h_chip").alias("_stated_chip")
+    return (
+        results.with_columns(stated)
+        .join(chip_precisions, on=[*_TABLE, "_stated_chip"], how="left", maintain_order="left")
+        .drop("_stated_chip")
+    )
+
+
 def _values(
     cells: pl.DataFrame,
     result_columns: pl.DataFrame,
     rows: pl.DataFrame,
     precision_tables: pl.DataFrame,
+    chip_precisions: pl.DataFrame,
     mappings: LabelMappings,
 ) -> ChunkReading:
     results = cells.filter((pl.col("vrow") > 0) & ~pl.col("_blank")).join(
@@ -623,6 +672,7 @@ def _values(
         results = results.with_columns(
             pl.lit(None, dtype=dtype).alias(name) for name, dtype in SECTION_SCHEMA.items()
         )
+    results = _with_chip_precisions(results, chip_precisions)
     # A section row's variant ("6 experts V0.2.0") goes before what the row says of its own.
     results = results.with_columns(
         _joined("s_variant", "variant", " / ").alias("variant"),

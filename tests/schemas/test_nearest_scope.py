@@ -79,3 +79,31 @@ def test_a_header_naming_two_metrics_takes_no_metric_of_the_context():
         "column 'Latency/throughput (single-threaded)' names more than one metric"
     )
     assert "ambiguous" in reason
+
+
+# TensorRT-LLM, docs/source/blogs/H100vsA100.md: one table of both chips, under bold rows
+# naming each, noted "FP8 H100, FP16 A100"; the page's prose speaks of "H100 FP8" alone.
+H100_VS_A100 = """# H100 has 4.6x A100 Performance in TensorRT-LLM, achieving 10,000 tok/s at 100ms to first token
+
+TensorRT-LLM evaluated on both Hopper and Ampere shows **H100 FP8 is up to 4.6x max throughput and 4.4x faster 1st token latency than A100**.
+
+**Max Throughput & Min Latency**
+| Model                        | Batch Size | Input Length | Output Length | Throughput (out tok/s) | 1st Token Latency (ms) |
+| :--------------------------- | :--------- | :----------- | :------------ | ---------------------: | ---------------------: |
+| **H100**
+| GPT-J 6B                     | 64         | 128          | 128           |             **10,907** |                    102 |
+| GPT-J 6B                     | 1          | 128          | -             |                    185 |                **7.1** |
+| **A100** |
+| GPT-J 6B                     | 64         | 128          | 128           |                  3,679 |                    481 |
+| GPT-J 6B                     | 1          | 128          | -             |                    111 |                   12.5 |
+
+<sub>FP8 H100, FP16 A100, SXM 80GB GPUs, TP1, ISL/OSL's provided, TensorRT-LLM v0.5.0., TensorRT 9.1</sub>
+"""  # noqa: E501
+
+
+def test_a_precision_stated_per_chip_labels_each_chip_s_rows():
+    found = fields_by_raw_value(H100_VS_A100, "accelerator", "precision", "activation_dtype")
+    assert found["102"] == ("H100", "FP8", "fp8")
+    assert found["185"] == ("H100", "FP8", "fp8")
+    assert found["3,679"] == ("A100", "FP16", "fp16")
+    assert found["12.5"] == ("A100", "FP16", "fp16")
