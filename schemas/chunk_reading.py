@@ -632,14 +632,22 @@ def _with_chip_precisions(results: pl.DataFrame, chip_precisions: pl.DataFrame) 
     section or column names (xp_*), where it states one per chip."""
     if chip_precisions.height == 0:
         return results.with_columns(
-            pl.lit(None, dtype=dtype).alias(name)
-            for name, dtype in _CHIP_PRECISION_SCHEMA.items()
-            if name.startswith("xp_")
+            *(
+                pl.lit(None, dtype=dtype).alias(name)
+                for name, dtype in _CHIP_PRECISION_SCHEMA.items()
+                if name.startswith("xp_")
+            ),
+            xp_table=pl.lit(False),
         )
     stated = pl.coalesce("rp_chip", "fp_chip", "sp_chip", "h_chip").alias("_stated_chip")
+    # A table whose context states precisions per chip states none for a value of another
+    # chip or of none (a speedup of FP8 H100 over FP16 A100).
+    tables = chip_precisions.select(_TABLE).unique().with_columns(xp_table=pl.lit(True))
     return (
         results.with_columns(stated)
         .join(chip_precisions, on=[*_TABLE, "_stated_chip"], how="left", maintain_order="left")
+        .join(tables, on=_TABLE, how="left", maintain_order="left")
+        .with_columns(pl.col("xp_table").fill_null(False))
         .drop("_stated_chip")
     )
 

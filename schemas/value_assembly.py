@@ -205,7 +205,9 @@ def _precision_from() -> pl.Expr:
         # "FP8 H100, FP16 A100": the context's precision of the value's own chip
         .when(~pl.col("_states_precision") & pl.col("xp_text").is_not_null())
         .then(pl.lit("xp"))
-        .when(~pl.col("_states_precision") & pl.col("x_precision").is_not_null())
+        .when(
+            ~pl.col("_states_precision") & ~pl.col("xp_table") & pl.col("x_precision").is_not_null()
+        )
         .then(pl.lit("x"))
         .alias("_precision_from")
     )
