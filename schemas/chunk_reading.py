@@ -19,6 +19,7 @@ from typing import NamedTuple
 import polars as pl
 
 from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
+from perfledger.schemas.chip_precisions import chip_precisions, with_chip_precisions
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
 from perfledger.schemas.folding import clean_text
@@ -36,7 +37,6 @@ from perfledger.schemas.row_labels import (
     TABLE_KEY,
     UNIT_FIELDS,
     contribution,
-    precision_fields,
     rows_frame,
     section_labels,
 )
@@ -153,14 +153,7 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     readings = _Readings()
     label_columns, result_columns = _column_frames(plans, subjects, readings, mappings)
     rows = _rows(cells, label_columns, plans, readings, mappings)
-    return _values(
-        cells,
-        result_columns,
-        rows,
-        _with_precision_column(plans),
-        _chip_precisions(plans),
-        mappings,
-    )
+    return _values(cells, result_columns, rows, plans, mappings)
 
 
 class PageToPlan(NamedTuple):
@@ -604,60 +597,11 @@ def _with_precision_column(plans: dict[tuple[int, int], TablePlan]) -> pl.DataFr
     ).with_columns(_precision_column=pl.lit(True))
 
 
-_CHIP_PRECISION_SCHEMA = {
-    "document": pl.Int32,
-    "table_index": pl.Int32,
-    "_stated_chip": pl.String,
-    "xp_text": pl.String,
-    "xp_act": pl.String,
-    "xp_wt": pl.String,
-    "xp_source": pl.String,
-}
-
-
-def _chip_precisions(plans: dict[tuple[int, int], TablePlan]) -> pl.DataFrame:
-    """The precision each table's context states per chip ("FP8 H100, FP16 A100"), one row
-    per table and chip."""
-    found = [
-        (document, table, chip, *precision_fields(precision), of_chips.source)
-        for (document, table), plan in plans.items()
-        if (of_chips := plan.context.get("precision_of_chip")) is not None
-        for chip, precision in of_chips.value.items()
-    ]
-    return pl.DataFrame(found, schema=_CHIP_PRECISION_SCHEMA, orient="row")
-
-
-def _with_chip_precisions(results: pl.DataFrame, chip_precisions: pl.DataFrame) -> pl.DataFrame:
-    """`results` with the precision the context states for the chip each value's row,
-    section or column names (xp_*), where it states one per chip."""
-    if chip_precisions.height == 0:
-        return results.with_columns(
-            *(
-                pl.lit(None, dtype=dtype).alias(name)
-                for name, dtype in _CHIP_PRECISION_SCHEMA.items()
-                if name.startswith("xp_")
-            ),
-            xp_table=pl.lit(False),
-        )
-    stated = pl.coalesce("rp_chip", "fp_chip", "sp_chip", "h_chip").alias("_stated_chip")
-    # A table whose context states precisions per chip states none for a value of another
-    # chip or of none (a speedup of FP8 H100 over FP16 A100).
-    tables = chip_precisions.select(_TABLE).unique().with_columns(xp_table=pl.lit(True))
-    return (
-        results.with_columns(stated)
-        .join(chip_precisions, on=[*_TABLE, "_stated_chip"], how="left", maintain_order="left")
-        .join(tables, on=_TABLE, how="left", maintain_order="left")
-        .with_columns(pl.col("xp_table").fill_null(False))
-        .drop("_stated_chip")
-    )
-
-
 def _values(
     cells: pl.DataFrame,
     result_columns: pl.DataFrame,
     rows: pl.DataFrame,
-    precision_tables: pl.DataFrame,
-    chip_precisions: pl.DataFrame,
+    plans: dict[tuple[int, int], TablePlan],
     mappings: LabelMappings,
 ) -> ChunkReading:
     results = cells.filter((pl.col("vrow") > 0) & ~pl.col("_blank")).join(
@@ -680,7 +624,7 @@ def _values(
         results = results.with_columns(
             pl.lit(None, dtype=dtype).alias(name) for name, dtype in SECTION_SCHEMA.items()
         )
-    results = _with_chip_precisions(results, chip_precisions)
+    results = with_chip_precisions(results, chip_precisions(plans))
     # A section row's variant ("6 experts V0.2.0") goes before what the row says of its own.
     results = results.with_columns(
         _joined("s_variant", "variant", " / ").alias("variant"),
@@ -695,7 +639,9 @@ def _values(
     # it only where the row's own cells give no precision: beside "16.16" it is a value.
     # In a table without a column of precisions, "8.32" is a value like its neighbours
     # ("8.33" GB): nothing could have shifted.
-    results = results.join(precision_tables, on=_TABLE, how="left", maintain_order="left")
+    results = results.join(
+        _with_precision_column(plans), on=_TABLE, how="left", maintain_order="left"
+    )
     looks_shifted = (
         pl.col("metric").ne_missing("eval_metric")
         & shifted_precision()
