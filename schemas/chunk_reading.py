@@ -19,10 +19,11 @@ from typing import NamedTuple
 import polars as pl
 
 from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
+from perfledger.schemas.chip_precisions import chip_precisions, with_chip_precisions
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
 from perfledger.schemas.folding import clean_text
-from perfledger.schemas.header_reading import HeaderReading
+from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.number_locale import page_mark
@@ -152,7 +153,7 @@ def read_chunk(documents: list, mappings: LabelMappings) -> ChunkReading:
     readings = _Readings()
     label_columns, result_columns = _column_frames(plans, subjects, readings, mappings)
     rows = _rows(cells, label_columns, plans, readings, mappings)
-    return _values(cells, result_columns, rows, _with_precision_column(plans), mappings)
+    return _values(cells, result_columns, rows, plans, mappings)
 
 
 class PageToPlan(NamedTuple):
@@ -600,7 +601,7 @@ def _values(
     cells: pl.DataFrame,
     result_columns: pl.DataFrame,
     rows: pl.DataFrame,
-    precision_tables: pl.DataFrame,
+    plans: dict[tuple[int, int], TablePlan],
     mappings: LabelMappings,
 ) -> ChunkReading:
     results = cells.filter((pl.col("vrow") > 0) & ~pl.col("_blank")).join(
@@ -623,6 +624,7 @@ def _values(
         results = results.with_columns(
             pl.lit(None, dtype=dtype).alias(name) for name, dtype in SECTION_SCHEMA.items()
         )
+    results = with_chip_precisions(results, chip_precisions(plans))
     # A section row's variant ("6 experts V0.2.0") goes before what the row says of its own.
     results = results.with_columns(
         _joined("s_variant", "variant", " / ").alias("variant"),
@@ -637,7 +639,9 @@ def _values(
     # it only where the row's own cells give no precision: beside "16.16" it is a value.
     # In a table without a column of precisions, "8.32" is a value like its neighbours
     # ("8.33" GB): nothing could have shifted.
-    results = results.join(precision_tables, on=_TABLE, how="left", maintain_order="left")
+    results = results.join(
+        _with_precision_column(plans), on=_TABLE, how="left", maintain_order="left"
+    )
     looks_shifted = (
         pl.col("metric").ne_missing("eval_metric")
         & shifted_precision()
@@ -741,6 +745,12 @@ def _problems(
 def _reason(check: str, row: dict) -> str:
     metric, text = row.get("metric"), row["raw_value"]
     rest = row.get("rest")
+    if check == "unknown_metric" and read_header(row["column_name"] or "").alternatives:
+        return (
+            f"column '{row['column_name']}' names more than one metric over one number and "
+            "states no unit: which one it holds is ambiguous; teach it with "
+            f'`perfledger map-label column "{row["column_name"]}" --set role=<metric>`'
+        )
     if check == "unknown_metric":
         return (
             f"column '{row['column_name']}' names no metric and neither does its table; "

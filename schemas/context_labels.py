@@ -94,6 +94,9 @@ def context_labels(
     parts = _precisions_of_parts(context)
     if parts is not None:
         found["precision_of_part"] = parts
+    of_chips = _precisions_of_chips(context)
+    if of_chips is not None:
+        found["precision_of_chip"] = of_chips
     for device_class in DEVICE_CLASSES:
         of_class = _platform_of_class(context, device_class)
         if of_class is not None:
@@ -292,6 +295,39 @@ def _parts_in(text: str) -> dict[str, Precision]:
         ):
             parts.setdefault(after.lower(), precision)
     return parts if len(parts) > 1 else {}
+
+
+def _precisions_of_chips(context: TableContext) -> Found | None:
+    """{chip: precision} the nearest context text states per chip ("FP8 H100, FP16 A100"):
+    a comparison's chips each ran in a precision of their own."""
+    for text in context.texts:
+        of_chips = _chips_in(text.text, text.source)
+        if of_chips:
+            return Found(of_chips, text.source)
+    return None
+
+
+_CLAUSES = re.compile(r"[,;|]|\.\s")
+
+
+@lru_cache(maxsize=16_384)
+def _chips_in(text: str, source: str) -> dict[str, Precision]:
+    """The chips of `text` each paired with a precision in a clause of its own ("H100 FP8,
+    A100 FP16"), where they differ; else none."""
+    of_chips: dict[str, Precision] = {}
+    for clause in _CLAUSES.split(without_names(text)):
+        precisions = find_precisions(clause) if any(map(str.isdigit, clause)) else ()
+        if len(precisions) != 1:
+            continue
+        chips = {
+            mention.accelerator
+            for mention in find_mentions(clause, _reads_as_prose(clause, source))
+            if mention.accelerator is not None
+        }
+        if len(chips) == 1:
+            of_chips.setdefault(chips.pop(), precisions[0])
+    distinct = {precision.text.casefold() for precision in of_chips.values()}
+    return of_chips if len(of_chips) > 1 and len(distinct) > 1 else {}
 
 
 _QUANTIZED = frozenset({"int8", "int4", "fp8", "fp4"})

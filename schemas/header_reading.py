@@ -67,6 +67,8 @@ class HeaderReading:
     is_number: bool = False  # the header is a number: a value of an axis ("250" epochs)
     share: bool = False  # an accuracy that is a share: its numbers above 1 are percentages
     change: bool = False  # a comparison named as a gain: its percentages are changes (+45%)
+    # "Latency/throughput" over one number and no unit: it names metrics, none of them its own
+    alternatives: bool = False
     parts: tuple[HeaderReading, ...] = ()  # "# Gaudi cards, Batch Size, Precision"
 
     @property
@@ -243,10 +245,12 @@ def read_header(text: str) -> HeaderReading:
         # (only a metric: "A311D @4 threads" stays a column of values, not a setting).
         named = _role_of(whole)
         rule = named if named is not None and named.kind == "metric" else None
+    alternatives = False
     if rule is not None and rule.kind == "label" and _COMPARED_SIDE.search(cleaned):
         rule = None  # "`Engine` (before)": the values of one side of a comparison, no label
     elif rule is not None and _names_alternatives(worded):
         rule = None  # "Latency/throughput" over one number: only its unit may say which
+        alternatives = True
     platform = read_hardware(cleaned, "label")
     statistic = statistic_of(_without(cleaned, platform))
     kind, role = (rule.kind, rule.role) if rule else (None, None)
@@ -283,6 +287,7 @@ def read_header(text: str) -> HeaderReading:
         platform=platform,
         share=role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)),
         change=role == "speedup" and _names_a_change(fold_words(worded)),
+        alternatives=alternatives and kind != "metric",
     )
 
 

@@ -161,8 +161,13 @@ def result_records(
                 column.column,
                 column.metric.value if column.metric else None,
                 column.metric.source if column.metric else None,
-                context_metric.value if context_metric else None,
-                context_metric.source if context_metric else None,
+                # "Latency/throughput" over one number names metrics: none the context names
+                # is taken for it ("top-1 accuracy" in a paragraph)
+                *(
+                    (context_metric.value, context_metric.source)
+                    if context_metric and not reading.alternatives
+                    else (None, None)
+                ),
                 column.decimal,
                 column.annotation,
                 column.annotation_role,

@@ -485,7 +485,7 @@ def _with_metrics(
     metric of the result column to its left; for a column a unit or metric-name column
     qualifies, the one that column names per row; else the metric the header over the row
     labels names ("Loss (Model/Epoch)"), with its unit where the column states none; else the
-    context's."""
+    context's, except for a header naming metrics of its own ("Latency/throughput")."""
     corner = _corner(columns)
     corner_metric = Found(corner.role, "column") if corner is not None else None
     configured = _configuration_columns(columns) if context_metric is not None else set()
@@ -501,7 +501,9 @@ def _with_metrics(
             planned.append(column)
             continue
         reading = column.reading
-        if column.column in configured:
+        if reading.alternatives:
+            metric = None  # "Latency/throughput": the metrics it names say none is the table's
+        elif column.column in configured:
             metric = context_metric  # "Llama2 7B throughput" under "Encoding time": a name
         elif reading.kind == "metric":
             metric = Found(reading.role, "column")

@@ -191,8 +191,8 @@ def _count() -> list[pl.Expr]:
 
 def _precision_from() -> pl.Expr:
     """Where a value's precision comes from: its row's role cells (rq), their words (fq),
-    its section (sq), its column header (h), else its table's context (x). A column of its
-    own, which every precision field reads."""
+    its section (sq), its column header (h), the context's precision of its chip (xp), else
+    its table's context (x). A column of its own, which every precision field reads."""
     return (
         pl.when(pl.col("rq_text").is_not_null())
         .then(pl.lit("rq"))
@@ -202,7 +202,12 @@ def _precision_from() -> pl.Expr:
         .then(pl.lit("sq"))
         .when(pl.col("h_precision").is_not_null())
         .then(pl.lit("h"))
-        .when(~pl.col("_states_precision") & pl.col("x_precision").is_not_null())
+        # "FP8 H100, FP16 A100": the context's precision of the value's own chip
+        .when(~pl.col("_states_precision") & pl.col("xp_text").is_not_null())
+        .then(pl.lit("xp"))
+        .when(
+            ~pl.col("_states_precision") & ~pl.col("xp_table") & pl.col("x_precision").is_not_null()
+        )
         .then(pl.lit("x"))
         .alias("_precision_from")
     )
@@ -227,6 +232,8 @@ def _labels() -> list[pl.Expr]:
             .then(pl.col(f"sq_{row_field}"))
             .when(precision_from == "h")
             .then(pl.col(header_field))
+            .when(precision_from == "xp")
+            .then(pl.col(f"xp_{row_field}"))
             .when(precision_from == "x")
             .then(pl.col(context_field))
         )
@@ -247,6 +254,8 @@ def _labels() -> list[pl.Expr]:
         .then(pl.lit("section"))
         .when(precision_from == "h")
         .then(pl.lit("column"))
+        .when(precision_from == "xp")
+        .then(pl.col("xp_source"))
         .when(precision_from == "x")
         .then(pl.col("x_precision_source"))
         .alias("_precision_source"),
