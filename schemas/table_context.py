@@ -24,7 +24,6 @@ SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest f
 # "表 2 ..."): the caption of the table it stands against, whichever side the page writes it.
 _NUMBERED_CAPTION = re.compile(r"^\W{0,3}(?:table|tab\.|\u8868)\s*\d{1,3}(?!\d)", re.I)
 PROSE_PARAGRAPHS = 80  # earlier paragraphs consulted for the accelerator, nearest first
-MAX_NOTE_CHARS = 240  # a note under a table is brief; a paragraph discussing it is not
 MAX_CONTEXT_CHARS = 2000  # of each text: a label sits near its start, and crafted pages are long
 
 
@@ -216,13 +215,10 @@ def _context(
     headings = [
         ContextText("heading", heading) for _level, heading, _ in reversed(sections) if heading
     ]
-    # A brief note written right under the table ("... | Llama2-70B | FP8 | BS ...") is the
+    # The note written right under the table ("... | Llama2-70B | FP8 | BS ...") is the
     # table's own: it speaks of it more nearly than a heading of an enclosing section (the
-    # page's "... with INT4 AWQ"), though not more than the heading right above it. A
-    # paragraph discussing the results below them keeps its place after the section's own
-    # paragraphs: it compares runs more often than it labels the table.
-    note = after[:1] if after and len(after[0]) <= MAX_NOTE_CHARS else []
-    texts += [*headings[:1], *(ContextText("paragraph", text) for text in note)]
+    # page's "... with INT4 AWQ"), though not more than the heading right above it.
+    texts += [*headings[:1], *(ContextText("paragraph", note) for note in after[:1])]
     texts += headings[1:]
     own = sections[-1][2]
     # The text before the page's first heading (level 0) is often its navigation: it is
@@ -237,11 +233,7 @@ def _context(
         earlier = (*sections[0][2][-PROSE_PARAGRAPHS:], *earlier)
     texts += [
         ContextText("paragraph", text)
-        for text in [
-            *reversed(own[-SECTION_PARAGRAPHS:]),
-            *enclosing,
-            *after[len(note) : SECTION_PARAGRAPHS],
-        ]
+        for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing, *after[1:SECTION_PARAGRAPHS]]
     ]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)

@@ -112,26 +112,3 @@ def test_a_precision_stated_per_chip_labels_each_chip_s_rows():
     assert found["12.5"] == ("A100", "FP16", "fp16")
     # the speedup of FP8 H100 over FP16 A100 ran in no one precision
     assert found["1.7x"] == (None, None, None)
-
-
-# vLLM blog, 2026-08-17 distributed layerwise offload (MiniMax-H3 section): the paragraph
-# under the table compares throughputs and latencies of the runs; it is no note labelling the
-# table, so the caption above ("per-wave latency") and the cells' own seconds decide.
-DISCUSSED_BELOW = """#### MiniMax-H3 on 8× B300: DLO mode is topology-dependent
-
-*Figure 7: The measured service frontier within the three evaluated routes. Increasing DP trades per-wave latency for concurrent output capacity; the preferred DLO mode changes from AllGather to rank-local at DP8×SP1.*
-
-| Service objective | Topology / DLO mode | Wave P50 | Wave P95 | Sustained throughput |
-|-------------------|---------------------|:--------:|:--------:|:--------------------:|
-| Lowest latency | DP1×SP8 / AllGather | 34.55s | 35.25s | 103.84 videos/h |
-| Balanced knee | DP4×SP2 / AllGather | 94.73s | 95.31s | 151.89 videos/h |
-
-The paired five-wave mode comparison explains why there is no single global DLO policy. At DP1×SP8, AllGather uses the SP group and improves throughput by 129.4% while reducing P50 latency by 56.6%. At DP4×SP2, its throughput benefit narrows to 2.2%. At DP8×SP1, AllGather reduces throughput by 4.1%, increases P50 latency by 3.8%, and raises the measured per-GPU peak from 20.03 to 94.03 GiB, so rank-local DLO is preferred.
-"""
-
-
-def test_a_paragraph_discussing_the_results_below_a_table_does_not_label_it():
-    found = fields_by_raw_value(DISCUSSED_BELOW, "metric", "statistic", "value")
-    assert found["34.55s"] == ("latency", "p50", 34550.0)
-    assert found["95.31s"] == ("latency", "p95", 95310.0)
-    assert normalized(DISCUSSED_BELOW).quarantine.height == 0
