@@ -205,21 +205,15 @@ def _context(
     defined: dict[str, str] | None = None,
     stated: Unit | None = None,
 ) -> TableContext:
-    """The texts a table's labels may come from, nearest first: its captions, the heading
-    right above it, the note written right under it, the headings of its enclosing
-    sections, the paragraphs of its own section, then those its enclosing sections open
+    """The texts a table's labels may come from, nearest first: its captions, the headings
+    above it, the paragraphs of its own section, then those its enclosing sections open
     with (a "Performance" section's "The test environment is 2 * A10" speaks of every table
-    of its subsections), then the further notes written under it ("1. 时间单位均为毫秒(ms)"),
-    then the page title."""
+    of its subsections), then the notes written under it ("1. 时间单位均为毫秒(ms)"), then
+    the page title."""
     texts = [ContextText("caption", text) for text in (caption, caption_below) if text]
-    headings = [
+    texts += [
         ContextText("heading", heading) for _level, heading, _ in reversed(sections) if heading
     ]
-    # The note written right under the table ("... | Llama2-70B | FP8 | BS ...") is the
-    # table's own: it speaks of it more nearly than a heading of an enclosing section (the
-    # page's "... with INT4 AWQ"), though not more than the heading right above it.
-    texts += [*headings[:1], *(ContextText("paragraph", note) for note in after[:1])]
-    texts += headings[1:]
     own = sections[-1][2]
     # The text before the page's first heading (level 0) is often its navigation: it is
     # earlier prose, not the opening of a section that holds the table.
@@ -233,7 +227,7 @@ def _context(
         earlier = (*sections[0][2][-PROSE_PARAGRAPHS:], *earlier)
     texts += [
         ContextText("paragraph", text)
-        for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing, *after[1:SECTION_PARAGRAPHS]]
+        for text in [*reversed(own[-SECTION_PARAGRAPHS:]), *enclosing, *after[:SECTION_PARAGRAPHS]]
     ]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
