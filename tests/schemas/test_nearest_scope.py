@@ -66,6 +66,16 @@ TensorRT-LLM evaluated on both Hopper and Ampere shows **H100 FP8 is up to 4.6x 
 """  # noqa: E501
 
 
+def test_a_bold_cell_alone_on_its_row_groups_the_rows_under_it():
+    # "| **H100**": the chip alone on its row, the row's other cells left out
+    found = fields_by_raw_value(H100_VS_A100, "accelerator", "metric")
+    assert found["102"] == ("H100", "latency")
+    assert found["10,907"] == ("H100", "throughput")
+    assert found["3,679"] == ("A100", "throughput")
+    assert found["481"] == ("A100", "latency")
+    assert normalized(H100_VS_A100).quarantine.height == 0
+
+
 def test_a_precision_stated_per_chip_labels_each_chip_s_rows():
     found = fields_by_raw_value(H100_VS_A100, "accelerator", "precision", "activation_dtype")
     assert found["102"] == ("H100", "FP8", "fp8")

@@ -98,33 +98,6 @@ def test_a_status_panel_printed_in_code_is_not_read_as_a_table():
     assert result.quarantine.height == 0
 
 
-# As a serving library's blog writes it (NVIDIA/TensorRT-LLM, docs/source/blogs/
-# H100vsA100.md): a bold chip alone on its row, the row's other cells left out, heads the rows
-# under it.
-CHIP_GROUPS = """# H100 has 4.6x A100 Performance in TensorRT-LLM
-
-**Max Throughput & Min Latency**
-| Model                        | Batch Size | Input Length | Output Length | Throughput (out tok/s) | 1st Token Latency (ms) |
-| :--------------------------- | :--------- | :----------- | :------------ | ---------------------: | ---------------------: |
-| **H100**
-| GPT-J 6B                     | 64         | 128          | 128           |             **10,907** |                    102 |
-| GPT-J 6B                     | 1          | 128          | -             |                    185 |                **7.1** |
-| **A100** |
-| GPT-J 6B                     | 64         | 128          | 128           |                  3,679 |                    481 |
-| GPT-J 6B                     | 1          | 128          | -             |                    111 |                   12.5 |
-"""  # noqa: E501
-
-
-def test_a_bold_cell_alone_on_its_row_groups_the_rows_under_it():
-    result = normalized(CHIP_GROUPS)
-    found = fields_by_raw_value(CHIP_GROUPS, "accelerator", "metric")
-    assert found["102"] == ("H100", "latency")
-    assert found["10,907"] == ("H100", "throughput")
-    assert found["3,679"] == ("A100", "throughput")
-    assert found["481"] == ("A100", "latency")
-    assert result.quarantine.height == 0
-
-
 # As a runtime's design note writes it (extra page ort_genai_paged_attention_batching.md,
 # "Where the cost actually is"): the column of the path before the change is headed by the
 # engine's name and "(before)", its cells the figures of that path.
