@@ -242,7 +242,7 @@ def test_a_slash_alone_is_no_value_published():
         ("Median E2EL (ms)", "latency", "p50", "s"),
         ("Request throughput (req/s)", "throughput", None, "items/s"),
         ("Output token throughput (tok/s)", "throughput", None, "items/s"),
-        ("Benchmark duration (s)", None, None, "s"),
+        ("Benchmark duration (s)", "other", None, "s"),  # the whole run's, no latency
     ],
 )
 def test_serving_benchmark_rows_name_their_metric_statistic_and_unit(
