@@ -13,11 +13,10 @@ import re
 from dataclasses import dataclass
 
 from perfledger.sources.layouts.pipe_rows import split_row
+from perfledger.sources.layouts.table_text import CAPTION_MAX_CHARS, printed_line_above
 
 _BORDER = re.compile(r"^[ \t]*\+(?:[-=]+\+)+[ \t]*$")
 _BOX_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
-_CAPTION_DECORATION = re.compile(r"^[\s=#*-]+|[\s=#*:-]+$")
-CAPTION_MAX_CHARS = 80
 MIN_COLUMNS = 2
 
 
@@ -75,8 +74,12 @@ def _box_table(lines: list[str], top: int, end: int, inside: set[int]) -> BoxTab
         return None
     bands = [split_row(lines[i]) for i in rows if i < header]
     titles = [cells[0] for cells in bands if len(cells) == 1 and cells[0]]
-    caption = titles[-1] if titles else _line_above(lines, top, inside)
+    caption = titles[-1] if titles else _short(printed_line_above(lines, top, inside))
     return BoxTable(header, end, caption)
+
+
+def _short(text: str | None) -> str | None:
+    return text if text is not None and len(text) <= CAPTION_MAX_CHARS else None
 
 
 def _wrapped(lines: list[str], body: list[int]) -> bool:
@@ -85,16 +88,6 @@ def _wrapped(lines: list[str], body: list[int]) -> bool:
     if not any(is_border(lines[i]) for i in range(body[0], body[-1])):
         return False  # no border between the rows: each line is a row
     return any(i - 1 in body for i in body)
-
-
-def _line_above(lines: list[str], top: int, inside: set[int]) -> str | None:
-    above = top - 1
-    if above < 0 or above not in inside:
-        return None
-    text = _CAPTION_DECORATION.sub("", lines[above]).strip()
-    if not text or len(text) > CAPTION_MAX_CHARS or "`" in lines[above]:
-        return None
-    return text
 
 
 def as_pipe_lines(lines: list[str], tables: list[BoxTable]) -> list[str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from perfledger.sources.layouts.table_text import reads_as_caption
+from perfledger.sources.layouts.table_text import printed_line_above, reads_as_caption
 
 _FIELD = re.compile(
     r"^[ \t]*(?P<label>[A-Za-z][\w .()\[\]/%+@-]{0,79}?)[ \t]*:[ \t]+(?P<value>\S(?:.*\S)?)[ \t]*$"
@@ -28,7 +28,6 @@ _NUMBER = re.compile(r"^[+-]?\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:[ \t]?(?:%|[A
 # The text a tool prints for a setting ("Backend: sglang", "Model: Wan-AI/Wan2.2-T2V-A14B-
 # Diffusers"), read with the numbers of a summary but never making one.
 _SHORT_TEXT = re.compile(r"^[^:=\"'`{}\[\]]{1,64}$")
-_CAPTION_DECORATION = re.compile(r"^[\s=#*-]+|[\s=#*:-]+$")
 _BANNER = re.compile(r"^[ \t]*[=-]{3,}[ \t]*(?P<title>[^\s=-](?:.*[^\s=-])?)?[ \t]*[=-]{3,}[ \t]*$")
 MIN_NUMBERS_UNDER_BANNER = 2
 MIN_NUMBERS_ALONE = 4
@@ -92,14 +91,7 @@ def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> Consol
         return None
     caption = next((title for title in titles if title), None)
     if caption is None or _BANNER.match(lines[start]) is None:
-        caption = _line_above(lines, start, inside) or caption
+        above = printed_line_above(lines, start, inside)
+        caption = (above if above is not None and reads_as_caption(above) else None) or caption
     fields = tuple(sorted(numbers + texts))
     return ConsoleSummary(start, end, caption, fields)
-
-
-def _line_above(lines: list[str], start: int, inside: set[int]) -> str | None:
-    above = start - 1
-    if above < 0 or above not in inside:
-        return None
-    text = _CAPTION_DECORATION.sub("", lines[above])
-    return text if text and reads_as_caption(text) and "`" not in text else None

@@ -56,6 +56,22 @@ def with_section(title: str | None, section: str | None) -> str | None:
     return f"{title}{SECTION_SEPARATOR}{section}" if title else section
 
 
+# The rules and colon around a title a tool prints above its output ("DeepGEMM
+# Implementation:", "== Result ==").
+_PRINTED_TITLE_DECORATION = re.compile(r"^[\s=#*-]+|[\s=#*:-]+$")
+
+
+def printed_line_above(lines: list[str], index: int, inside: set[int]) -> str | None:
+    """The line right above line `index` in the same code (`inside`), without the rules and
+    colon around a printed title; None at the code's first line, for a line of rules only,
+    or for one holding inline code."""
+    above = index - 1
+    if above < 0 or above not in inside:
+        return None
+    text = _PRINTED_TITLE_DECORATION.sub("", lines[above])
+    return text if text and "`" not in text else None
+
+
 def reads_as_caption(text: str) -> bool:
     """Whether the block right above a table names it: short, and not a sentence ended with a
     period ('FP16 Inference Latency', 'RTX 6000 Pro Blackwell Server Edition')."""
