@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from perfledger.schemas.folding import fold_words
+from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.header_reading import first_role, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import workload_phase
@@ -145,14 +145,11 @@ def _take_platform_of_section_class(context: TableContext, found: dict[str, Foun
         found.pop("count", None)  # the count stated for the other chip
 
 
-_BRACKETED = re.compile(r"[(\[][^()\[\]]*[)\]]")
-
-
 @lru_cache(maxsize=16_384)
 def bare_device_class(text: str) -> str | None:
     """The class of device a heading or a platform cell names when it names nothing else
     ("CPU", "GPU(Metal)")."""
-    bare = fold_words(_BRACKETED.sub(" ", text)).strip()
+    bare = fold_words(without_brackets(text)).strip()
     if not bare or " " in bare:
         return None
     return device_class(bare)

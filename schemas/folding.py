@@ -43,6 +43,15 @@ _GLUED_COUNT = re.compile(r"(?<![\w.])\d{1,4}[x\u00d7](?=[a-z][a-z-]{0,12}\d)")
 MAX_READ_CHARS = 2000
 
 
+_BRACKETED = re.compile(r"[(\[][^()\[\]]*[)\]]")
+
+
+def without_brackets(text: str) -> str:
+    """`text` with each innermost aside in round or square brackets ("GPU(Metal)", "speed(ms)")
+    replaced by a space."""
+    return _BRACKETED.sub(" ", text)
+
+
 @lru_cache(maxsize=65_536)
 def clean_text(text: str) -> str:
     """`text` with invisible and control characters and footnote superscripts removed,

@@ -20,6 +20,7 @@ import polars as pl
 
 from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
+from perfledger.schemas.folding import without_brackets
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
@@ -132,7 +133,6 @@ def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
 
 # Whole numbers or dashes parted by "/", nothing else: "162/112", "-/57".
 _SLASHED = r"^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*/\s*(?:\d+(?:\.\d+)?|-+))+\s*$"
-_BRACKETED = re.compile(r"[(\[][^()\[\]]*[)\]]")
 
 
 def _reading_texts(cells: pl.DataFrame) -> pl.Expr:
@@ -183,7 +183,7 @@ def _header_parts(header: str) -> tuple[str, ...] | None:
     unit = read_header(header).unit
     if unit is not None and "/" in unit.alias:
         return None
-    parts = tuple(" ".join(part.split()) for part in _BRACKETED.sub(" ", header).split("/"))
+    parts = tuple(" ".join(part.split()) for part in without_brackets(header).split("/"))
     if len(parts) < 2 or any(not part or unit_named(part) is not None for part in parts):
         return None
     return parts
