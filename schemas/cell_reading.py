@@ -443,6 +443,12 @@ def _with_unit_and_spread(
         if gain is not None:  # "1.5x faster": a multiple, the word saying which way it goes
             unit_text, qualifier = gain.group("unit"), gain.group("word")
             unit = unit_named(unit_text)
+    if unit is None and qualifier is None:
+        stated = _STATISTIC_AFTER.match(unit_text)
+        after_unit = unit_named(stated.group("unit")) if stated is not None else None
+        if after_unit is not None:  # "0.85s avg", "3.2 ms p99": as "0.85 s (avg)" reads
+            assert stated is not None
+            unit, unit_text, qualifier = after_unit, stated.group("unit"), stated.group("word")
     spread = None
     if spread_text is not None:
         spread_match = _NUMBER.match(spread_text)
@@ -479,6 +485,12 @@ _GAIN_WORD = re.compile(
 # prints the ratio to its baseline with the way it goes): the word agrees with the ratio, which
 # is the value; above one ("2x slower") it may mean the inverse and is not read.
 _LOSS_WORD = re.compile(r"^(?P<unit>[xX\u00d7]|times)\s*(?P<word>slower|lower|worse)$")
+# A unit followed by the statistic its number is ("0.85s avg", "3.2 ms p99"), as a remark
+# in brackets says it ("12 ms (avg)").
+_STATISTIC_AFTER = re.compile(
+    r"^(?P<unit>\S+(?:\s\S+)?)\s+(?P<word>avg|average|mean|median|p\d{2}(?:\.\d)?|max|min)\.?$",
+    re.I,
+)
 # "x86", "x64" name instruction sets, not multiples
 _TIMES_FIRST = re.compile(r"^\s*[xX\u00d7]\s?(?!(?:86|64)\s*$)(\d+(?:[.,]\d+)?)\s*$")
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".

@@ -388,8 +388,14 @@ def _names_a_mode(text: str, metric: str) -> bool:
     return metric_named_in(compound.sub(" ", text)) != metric
 
 
+# A score's abbreviation that is also an English word ("mAP" and "map"): in a heading or a
+# sentence only the abbreviation's own spelling names the score ("Unstructured target data
+# map" names none). Header cells are short and name their column; they read as before.
+_WORDS_NOT_SCORES = re.compile(r"\b(?:[Mm]ap|MAp)\b")
+
+
 @lru_cache(maxsize=16_384)
 def metric_named_in(text: str) -> str | None:
     """The first metric a heading, caption or paragraph names ("Throughput Measurements",
     "FP8 Accuracy")."""
-    return first_role(fold_words(text), "metric", _CONTEXT_METRICS)
+    return first_role(fold_words(_WORDS_NOT_SCORES.sub(" ", text)), "metric", _CONTEXT_METRICS)

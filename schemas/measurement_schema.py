@@ -95,7 +95,13 @@ class MeasurementSchema(pa.DataFrameModel):
     unit_published: str = pa.Field(nullable=True, description="Unit as the page states it")
     approximate: bool = pa.Field(nullable=True, description="True when printed as approximate")
     raw_value: str = pa.Field(description="The cell exactly as published")
-    row_label: str = pa.Field(nullable=True, description="The row's label cells, joined by ' / '")
+    row_label: str = pa.Field(
+        nullable=True,
+        description=(
+            "The row's label cells, joined by ' / ' (where a column names each row's metric and"
+            " the row has no label cell: that name)"
+        ),
+    )
     statistic: str = pa.Field(
         nullable=True,
         isin=STATISTICS,

@@ -55,6 +55,7 @@ def with_annotations(
             & (pl.col("metric").is_null() | (pl.col("metric") == "eval_metric"))
         )
         quality_context = pl.col("x_metric").is_in(["accuracy", "loss"])
+        results = _named_by_metric(results)
         results = results.with_columns(
             *(
                 pl.when(has_unit)
@@ -90,6 +91,27 @@ def with_annotations(
         pl.coalesce("metric_source", pl.when(~told_from_quality).then("x_metric_source")).alias(
             "metric_source"
         ),
+    )
+
+
+def _named_by_metric(results: pl.DataFrame) -> pl.DataFrame:
+    """A row named only by the metric its first column gives ("Training Speed", "Qwen3-0.6B
+    Switch Time") keeps that name as the label of each of its values, those of a column
+    naming its own metric ("Improvement") too: it is what tells the row from its
+    neighbours."""
+    names = (
+        results.filter(
+            (pl.col("annotation_role") == "metric_name") & pl.col("_annotation_text").is_not_null()
+        )
+        .group_by(ROW_KEY)
+        .agg(pl.col("_annotation_text").first().alias("_row_name"))
+    )
+    if names.height == 0:
+        return results
+    return (
+        results.join(names, on=ROW_KEY, how="left", maintain_order="left")
+        .with_columns(pl.coalesce("row_label", "_row_name").alias("row_label"))
+        .drop("_row_name")
     )
 
 

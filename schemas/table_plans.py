@@ -208,6 +208,7 @@ def plan_table(
         for index, (reading, stats) in enumerate(zip(readings, shape.stats, strict=True))
     ]
     columns = _with_stub(columns, shape.stats)
+    columns = _systems_beside_metric_names(columns, shape.stats)
     corner_setting = _corner_setting(columns)
     if corner_setting is not None:  # its cells label the rows: "TensorRT" is no batch size
         columns[0] = replace(
@@ -463,6 +464,25 @@ def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> lis
         else column
         for column, column_stats in zip(stub, stats, strict=False)
     ] + rest
+
+
+def _systems_beside_metric_names(
+    columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]
+) -> list[ColumnPlan]:
+    """Where the first column names each row's metric ("Metric | Full-parameter | LoRA"),
+    every column of numbers beside it holds those metrics' values for one system or method:
+    a header word that elsewhere names a setting or a label ("Full-parameter", "Level 2")
+    does not make its numbers settings or row names."""
+    if not columns or columns[0].role != "metric_name":
+        return columns
+    return [
+        replace(column, role="result")
+        if column.role in ("config", "label")
+        and index > 0
+        and stats_.numeric * 2 >= stats_.filled > 0
+        else column
+        for index, (column, stats_) in enumerate(zip(columns, stats, strict=True))
+    ]
 
 
 def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:

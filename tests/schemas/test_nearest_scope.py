@@ -107,3 +107,28 @@ def test_a_paragraph_discussing_the_results_below_a_table_does_not_label_it():
     assert found["34.55s"] == ("latency", "p50", 34550.0)
     assert found["95.31s"] == ("latency", "p95", 95310.0)
     assert normalized(DISCUSSED_BELOW).quarantine.height == 0
+
+
+# As ROCm/rocm-blogs shows it (blogs/high-performance-computing/jacobi/README.md): a
+# heading whose last word is "map" over a table of kernel timings and their shares.
+KERNEL_SHARES = """# Jacobi Solver with HIP and OpenMP offloading
+
+### Unstructured target data map
+
+The following Table summarizes the timings of the main kernels of the Jacobi solver with
+OpenMP offload implementation, on one GCD of a MI250 GPU.
+
+|Kernels             | Avg Time (ms) | Percentage |
+|:------------------:|:-------------:|:----------:|
+| Update             | 0.51          | 57.9       |
+| Laplacian          | 0.25          | 27.6       |
+"""
+
+
+def test_the_word_map_in_a_heading_names_no_score():
+    found = fields_by_raw_value(KERNEL_SHARES, "metric", "unit")
+    assert found["0.51"] == ("latency", "ms")
+    # The shares name no metric: set apart with that reason, never read as an "mAP".
+    assert "57.9" not in found
+    quarantine = normalized(KERNEL_SHARES).quarantine
+    assert set(quarantine.filter(quarantine["raw_value"] == "57.9")["check"]) == {"unknown_metric"}

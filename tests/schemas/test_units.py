@@ -290,3 +290,25 @@ def test_a_setting_in_brackets_gives_the_header_no_role():
 def test_a_rate_written_with_per_is_a_rate_not_its_time(header, alias):
     unit = unit_in_header(header)
     assert (unit.alias, unit.kind) == (alias, "rate")
+
+
+@pytest.mark.parametrize(
+    ("cell", "number", "unit", "statistic"),
+    [
+        ("0.85s avg", 0.85, "s", "avg"),  # vLLM sleep-mode blog (../shared/claims-pages)
+        ("37.6s avg", 37.6, "s", "avg"),
+        ("3.2 ms p99", 3.2, "ms", "p99"),
+        ("5 ms median", 5.0, "ms", "median"),
+    ],
+)
+def test_a_statistic_after_the_unit_reads_as_in_brackets(cell, number, unit, statistic):
+    (value,) = read_cell(cell).values
+    assert (value.number, value.unit.alias, value.qualifier, value.rest) == (
+        number,
+        unit,
+        statistic,
+        None,
+    )
+    # A word that is no unit before it stays the cell's rest: nothing is guessed.
+    (unknown,) = read_cell("12 foo avg").values
+    assert (unknown.unit, unknown.rest) == (None, "foo avg")
