@@ -1,0 +1,102 @@
+"""Tables of what running or finetuning a model costs (LLM libraries' resource and speed
+tables): the memory a run took and the time a number of iterations took are measured
+values, and the lengths a serving benchmark was run at (prefill, decode) are its settings."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As Lightning-AI/litgpt's tutorials/resource-tables.md shows it ("Finetuning with LoRA on 1
+# GPU"), its first rows.
+FINETUNE_RESOURCES = """# Resource Tables
+
+- Hardware: NVIDIA A100-SXM4-40GB
+
+## Finetuning with LoRA on 1 GPU
+
+The following experiments were conducted on 1xA100 with a minibatch size of 128 using the `litgpt finetune_lora` command.
+
+| Size  | Model          | Quantization | Microbatch size | Trainable parameters | Max GPU RAM | Time 1k iterations |
+|-------|----------------|--------------|-----------------|----------------------|-------------|--------------------|
+| 1.3 B | phi-1.5        | None         | 1               | 1,572,864            | 4.82 GB     | 1.62 min           |
+| 1.3 B | phi-1.5        | bnb.nf4      | 1               | 1,572,864            | 3.78 GB     | 1.77 min           |
+| 7 B   | Llama 2        | None         | 4               | 4,194,304            | OOM         | -                  |
+"""
+
+# As casper-hansen/AutoAWQ's README.md shows it ("Benchmarks"), its first rows.
+AWQ_SPEED = """# AutoAWQ
+
+## Benchmarks
+
+- GPU: RTX 4090 (AMD Ryzen 9 7950X)
+
+| Model Name | Size | Version | Batch Size | Prefill Length | Decode Length | Prefill tokens/s | Decode tokens/s | Memory (VRAM)     |
+| ---------- | ---- | ------- | ---------- | -------------- | ------------- | ---------------- | --------------- | ----------------- |
+| Vicuna     | 7B   | 🟢GEMV   | 1          | 64             | 64            | 639.65           | 198.848         | 4.50 GB (19.05%)  |
+| Mistral    | 7B   | 🔵GEMM   | 8          | 2048           | 2048          | 3661.46          | 829.754         | 16.82 GB (71.12%) |
+"""
+
+# As AutoGPTQ/AutoGPTQ's README.md shows it ("Inference Speed").
+GPTQ_SPEED = """# AutoGPTQ
+
+### Inference Speed
+> The result is generated using [this script](examples/benchmark/generation_speed.py), batch size of input is 1, decode strategy is beam search and enforce the model to generate 512 tokens, speed metric is tokens/s (the larger, the better).
+>
+> The quantized model is loaded using the setup that can gain the fastest inference speed.
+
+| model         | GPU           | num_beams | fp16  | gptq-int4 |
+|---------------|---------------|-----------|-------|-----------|
+| llama-7b      | 1xA100-40G    | 4         | 68.79 | 91.30     |
+"""
+
+
+def test_the_memory_a_finetuning_run_took_is_a_value_not_a_count_of_gpus():
+    loaded = fields_by_raw_value(
+        FINETUNE_RESOURCES, "metric", "value", "unit", "statistic", "model_canonical"
+    )
+    assert loaded["4.82 GB"] == ("other", 4.82, "GB", "max", "Phi-1.5 1.3B")
+    assert loaded["3.78 GB"] == ("other", 3.78, "GB", "max", "Phi-1.5 1.3B")
+    quarantined = normalized(FINETUNE_RESOURCES).quarantine
+    assert quarantined.filter(quarantined["raw_value"] == "OOM")["check"].to_list() == [
+        "placeholder_value"
+    ]
+
+
+def test_the_time_a_thousand_iterations_took_is_a_duration():
+    loaded = fields_by_raw_value(FINETUNE_RESOURCES, "metric", "value", "unit", "accelerator")
+    assert loaded["1.62 min"] == ("latency", 97200.0, "ms", "A100")
+    assert loaded["1.77 min"] == ("latency", 106200.0, "ms", "A100")
+
+
+def test_prefill_and_decode_lengths_are_settings_of_the_row():
+    rows = normalized(AWQ_SPEED).measurements
+    assert sorted(set(rows["column_name"])) == [
+        "Decode tokens/s",
+        "Memory (VRAM)",
+        "Prefill tokens/s",
+    ]
+    loaded = fields_by_raw_value(AWQ_SPEED, "metric", "value", "settings")
+    assert loaded["3661.46"] == (
+        "throughput",
+        3661.46,
+        "Size=7B; Prefill Length=2048; Decode Length=2048",
+    )
+    assert loaded["198.848"][:2] == ("throughput", 198.848)
+    assert loaded["16.82 GB (71.12%)"][:2] == ("other", 71.12)  # the share of the card's
+
+
+def test_the_number_of_beams_is_a_setting_not_a_value():
+    rows = normalized(GPTQ_SPEED).measurements
+    assert sorted(rows["raw_value"]) == ["68.79", "91.30"]
+    assert set(rows["settings"]) == {"num_beams=4"}
+
+
+def test_a_verb_of_gaining_in_the_note_names_no_speedup():
+    # "speed metric is tokens/s" is the metric; "can gain the fastest inference speed" is
+    # how the model was loaded, no ratio to a baseline
+    loaded = fields_by_raw_value(
+        GPTQ_SPEED, "metric", "unit", "item_kind", "precision", "accelerator", "accelerator_count"
+    )
+    assert loaded["68.79"] == ("throughput", "items/s", "tokens", "fp16", "A100", 1)
+    assert loaded["91.30"] == ("throughput", "items/s", "tokens", "gptq-int4", "A100", 1)
+
