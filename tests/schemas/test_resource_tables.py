@@ -100,3 +100,39 @@ def test_a_verb_of_gaining_in_the_note_names_no_speedup():
     assert loaded["68.79"] == ("throughput", "items/s", "tokens", "fp16", "A100", 1)
     assert loaded["91.30"] == ("throughput", "items/s", "tokens", "gptq-int4", "A100", 1)
 
+
+# As EricLBuehler/mistral.rs's releases/v0.8.2/report.md shows it ("Appendix: Full Tables"):
+# the chip, then the model, then the precision and phase, each a heading of its own.
+ENGINE_APPENDIX = """# mistral.rs v0.8.2 Report
+
+## Appendix: Full Tables
+
+All appendix values are tokens per second. The speedup column is mistral.rs divided by the comparison engine in the same row.
+
+### GB10
+
+#### Gemma 4 E4B
+
+##### Q4_K_M Decode
+
+| Depth | mistral.rs UQFF q4 | llama.cpp GGUF Q4_K_M | mistral.rs speedup |
+|---:|---:|---:|---:|
+| 128 | 68.0 | 61.6 | 1.104x |
+"""
+
+
+def test_a_gemma_size_in_effective_parameters_names_the_model():
+    loaded = fields_by_raw_value(
+        ENGINE_APPENDIX, "metric", "model_canonical", "accelerator", "settings"
+    )
+    assert loaded["68.0"] == ("throughput", "Gemma 4 E4B", "GB10", "Depth=128")
+    assert loaded["61.6"] == ("throughput", "Gemma 4 E4B", "GB10", "Depth=128")
+    assert loaded["1.104x"] == ("speedup", "Gemma 4 E4B", "GB10", "Depth=128")
+
+
+def test_a_family_named_in_one_column_and_its_size_in_the_next_is_one_model():
+    # AutoAWQ's "Vicuna | 7B": Vicuna is a family whose sizes are parameters
+    loaded = fields_by_raw_value(AWQ_SPEED, "model_canonical")
+    assert loaded["639.65"] == ("Vicuna 7B",)
+    assert loaded["3661.46"] == ("Mistral 7B",)
+
