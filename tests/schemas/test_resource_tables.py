@@ -136,3 +136,74 @@ def test_a_family_named_in_one_column_and_its_size_in_the_next_is_one_model():
     assert loaded["639.65"] == ("Vicuna 7B",)
     assert loaded["3661.46"] == ("Mistral 7B",)
 
+
+# As pytorch/torchtune's README.md shows them ("Models", "Memory and training speed",
+# "Optimization flags"), their first rows.
+FINETUNE_README = """# torchtune
+
+## Overview 📚
+
+- Best-in-class memory efficiency, performance improvements, and scaling, utilizing the latest PyTorch APIs
+
+### Models
+
+Some of our supported models:
+
+| Model                                         | Sizes     |
+|-----------------------------------------------|-----------|
+| [Llama3.3](https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_3)    | 70B [[models](torchtune/models/llama3_3/_model_builders.py), [configs](recipes/configs/llama3_3/)]        |
+| [Llama3.1](https://llama.meta.com/docs/model-cards-and-prompt-formats/llama3_1)    | 8B, 70B, 405B [[models](torchtune/models/llama3_1/_model_builders.py), [configs](recipes/configs/llama3_1/)]        |
+
+### Memory and training speed
+
+Below is an example of the memory requirements and training speed for different Llama 3.1 models.
+
+| Model | Finetuning Method | Runnable On | Peak Memory per GPU | Tokens/sec * |
+|:-:|:-:|:-:|:-:|:-:|
+| Llama 3.1 8B | Full finetune | 1x A6000 | 37.4 GiB |  2579|
+| Llama 3.1 70B | LoRA | 8x A100 | 27.6 GiB  | 3497  |
+
+### Optimization flags
+
+torchtune exposes a number of levers for memory efficiency and performance.
+
+| Technique | Peak Memory Active (GiB) | % Change Memory vs Previous | Tokens Per Second | % Change Tokens/sec vs Previous|
+|:--|:-:|:-:|:-:|:-:|
+| Baseline | 25.5 | - | 2091 | - |
+| [+ Compile](https://pytorch.org/tutorials/intermediate/torch_compile_tutorial.html) | 51.0 | -14.93% | 8998 | +27.18% |
+"""
+
+# As Vahe1994/AQLM's README.md shows it: a scheme of codebooks beside each model.
+QUANTIZED_MODELS = """# AQLM
+
+| Model      | AQLM scheme | WikiText-2 PPL | Model size, Gb | Hub link                                                                 |
+|------------|-------------|----------------|----------------|--------------------------------------------------------------------------|
+| Llama-2-7b | 1x16g8        | 5.68          | 2.4            | [Link](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-PV-2Bit-1x16-hf) |
+"""
+
+
+def test_a_column_saying_where_the_run_went_names_its_chips():
+    loaded = fields_by_raw_value(FINETUNE_README, "accelerator", "accelerator_count")
+    assert loaded["2579"] == ("A6000", 1)
+    assert loaded["37.4 GiB"] == ("A6000", 1)
+    assert loaded["3497"] == ("A100", 8)
+
+
+def test_a_list_of_the_sizes_of_each_family_holds_no_values():
+    rows = normalized(FINETUNE_README).measurements
+    assert "Sizes" not in set(rows["column_name"])
+    quarantined = normalized(FINETUNE_README).quarantine
+    assert "Sizes" not in set(quarantined["column_name"])
+
+
+def test_a_percent_change_from_the_previous_row_is_no_scaling_efficiency():
+    loaded = fields_by_raw_value(FINETUNE_README, "metric", "value", "unit")
+    assert loaded["-14.93%"] == ("other", -14.93, "%")
+    assert loaded["+27.18%"] == ("other", 27.18, "%")
+
+
+def test_a_quantization_scheme_is_the_precision_of_the_row_not_a_score():
+    rows = normalized(QUANTIZED_MODELS).measurements
+    assert rows["raw_value"].to_list() == ["5.68"]
+    assert rows.row(0, named=True)["precision"] == "1x16g8"
+    assert rows.row(0, named=True)["metric"] == "accuracy"
