@@ -207,3 +207,48 @@ def test_a_quantization_scheme_is_the_precision_of_the_row_not_a_score():
     assert rows["raw_value"].to_list() == ["5.68"]
     assert rows.row(0, named=True)["precision"] == "1x16g8"
     assert rows.row(0, named=True)["metric"] == "accuracy"
+
+
+# As microsoft/T-MAC's docs/profiling_data.md shows it, its first rows: the first engine's
+# column gives the unit, the second's names only the engine and where it ran.
+ENGINES_PROFILED = """# Profiling Results
+
+
+| Model              | Device         | NUM_THREADS | llama.cpp (CPU) (tokens/sec) | T-MAC (CPU) |
+|--------------------|----------------|-------------|------------------------------|-------------|
+| BitNet-3B          | M2-Ultra       | 1           | 6.49                         | 22.08       |
+| Llama-2-7B (W2)    | M2-Ultra       | 8           | 22.06                        | 51.01       |
+"""
+
+# As microsoft/T-MAC's README.md shows it ("Prefill Speedup"): a speedup heading over the
+# throughputs of each engine, the first of them giving the unit.
+ENGINES_UNDER_SPEEDUP = """# T-MAC
+
+### Prefill Speedup
+
+> TODO: add more results
+
+We have compared the prefill throughput (input_len=256) for Llama-2-7b (W2) on Surface Laptop 7 with two baselines:
+
+- llama.cpp: llama.cpp optimized dequant-based low-bit kernels
+- llama.cpp (OpenBLAS): llama.cpp OpenBLAS backend
+
+| Model           | NUM_THREADS | Batch Size | T-MAC (tokens/sec)      | llama.cpp (OpenBLAS) | llama.cpp |
+|-----------------|-------------|------------|:------------------------|:---------------------|:----------|
+| llama-2-7b (W2) |      4      |    256     |         50.1            |        21.5          |   12.0    |
+"""
+
+
+def test_an_engine_named_beside_one_whose_header_gives_the_unit_shares_it():
+    loaded = fields_by_raw_value(ENGINES_PROFILED, "metric", "value", "unit", "item_kind")
+    assert loaded["6.49"] == ("throughput", 6.49, "items/s", "tokens")
+    assert loaded["22.08"] == ("throughput", 22.08, "items/s", "tokens")
+    assert loaded["51.01"] == ("throughput", 51.01, "items/s", "tokens")
+    assert normalized(ENGINES_PROFILED).quarantine.height == 0
+
+
+def test_the_engines_throughputs_under_a_speedup_heading_are_throughputs():
+    loaded = fields_by_raw_value(ENGINES_UNDER_SPEEDUP, "metric", "unit", "model_canonical")
+    assert loaded["50.1"] == ("throughput", "items/s", "Llama 2 7B")
+    assert loaded["21.5"] == ("throughput", "items/s", "Llama 2 7B")
+    assert loaded["12.0"] == ("throughput", "items/s", "Llama 2 7B")
