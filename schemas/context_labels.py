@@ -397,5 +397,14 @@ _WORDS_NOT_SCORES = re.compile(r"\b(?:[Mm]ap|MAp)\b")
 @lru_cache(maxsize=16_384)
 def metric_named_in(text: str) -> str | None:
     """The first metric a heading, caption or paragraph names ("Throughput Measurements",
-    "FP8 Accuracy")."""
-    return first_role(fold_words(_WORDS_NOT_SCORES.sub(" ", text)), "metric", _CONTEXT_METRICS)
+    "FP8 Accuracy"). A comparison word used as a verb ("the setup that can gain the fastest
+    speed", "to boost throughput") names no speedup."""
+    folded = fold_words(_WORDS_NOT_SCORES.sub(" ", text))
+    return first_role(_VERB_USE.sub(" ", folded), "metric", _CONTEXT_METRICS)
+
+
+# "can gain", "to boost": a verb after a modal or "to"; the nouns ("a 2x gain") name a speedup.
+_VERB_USE = re.compile(
+    r"(?<![a-z0-9])(?:to|can|could|may|might|will|would|should|must|help|helps)"
+    r" (?:further |also |greatly |significantly )?(?:gain|boost|improve|increase)(?![a-z0-9])"
+)

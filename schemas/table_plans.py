@@ -512,6 +512,7 @@ def _with_metrics(
     planned: list[ColumnPlan] = []
     annotation: ColumnPlan | None = None
     last_metric: Found | None = None
+    side: HeaderReading | None = None  # the last result header naming a side and its unit
     for column in columns:
         if column.role in ("unit", "metric_name"):
             annotation = column
@@ -542,6 +543,13 @@ def _with_metrics(
                 column = replace(column, reading=replace(reading, unit=corner.unit))
         else:
             metric = None  # a header of unknown words: its numbers are quarantined, not guessed
+        if metric is None and side is not None and reading.kind is None and reading.unit is None:
+            # "llama.cpp (CPU) (tokens/sec) | T-MAC (CPU)", "FP16 (ms) | INT8": a side of the
+            # comparison the column to its left opened, written without the unit it gave
+            metric = Found(side.role, "column")
+            column = replace(column, reading=replace(reading, unit=side.unit))
+        if reading.kind == "metric":
+            side = reading if _names_a_side(reading) else None
         if metric is not None:
             last_metric = metric
         planned.append(  # not `replace`: this runs for every result column of every table
@@ -560,6 +568,16 @@ def _with_metrics(
             annotation = None  # a unit column qualifies the value beside it; a metric name
             #                    ("Metric Name | A, INT8 | B, INT8") every value after it
     return planned
+
+
+def _names_a_side(reading: HeaderReading) -> bool:
+    """A header naming its metric by a rate or time unit alone, beside words of no role: one
+    side of a comparison ("T-MAC (tokens/sec)", "FP16 (ms)"), whose unit the sides written
+    after it share."""
+    if reading.unit is None or reading.unit.kind not in _MEASURED_UNIT_KINDS:
+        return False
+    words = _BRACKETED.sub(" ", reading.text).strip()
+    return bool(words) and read_header(words).kind is None
 
 
 @lru_cache(maxsize=1)

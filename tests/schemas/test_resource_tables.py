@@ -1,0 +1,254 @@
+"""Tables of what running or finetuning a model costs (LLM libraries' resource and speed
+tables): the memory a run took and the time a number of iterations took are measured
+values, and the lengths a serving benchmark was run at (prefill, decode) are its settings."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As Lightning-AI/litgpt's tutorials/resource-tables.md shows it ("Finetuning with LoRA on 1
+# GPU"), its first rows.
+FINETUNE_RESOURCES = """# Resource Tables
+
+- Hardware: NVIDIA A100-SXM4-40GB
+
+## Finetuning with LoRA on 1 GPU
+
+The following experiments were conducted on 1xA100 with a minibatch size of 128 using the `litgpt finetune_lora` command.
+
+| Size  | Model          | Quantization | Microbatch size | Trainable parameters | Max GPU RAM | Time 1k iterations |
+|-------|----------------|--------------|-----------------|----------------------|-------------|--------------------|
+| 1.3 B | phi-1.5        | None         | 1               | 1,572,864            | 4.82 GB     | 1.62 min           |
+| 1.3 B | phi-1.5        | bnb.nf4      | 1               | 1,572,864            | 3.78 GB     | 1.77 min           |
+| 7 B   | Llama 2        | None         | 4               | 4,194,304            | OOM         | -                  |
+"""
+
+# As casper-hansen/AutoAWQ's README.md shows it ("Benchmarks"), its first rows.
+AWQ_SPEED = """# AutoAWQ
+
+## Benchmarks
+
+- GPU: RTX 4090 (AMD Ryzen 9 7950X)
+
+| Model Name | Size | Version | Batch Size | Prefill Length | Decode Length | Prefill tokens/s | Decode tokens/s | Memory (VRAM)     |
+| ---------- | ---- | ------- | ---------- | -------------- | ------------- | ---------------- | --------------- | ----------------- |
+| Vicuna     | 7B   | 🟢GEMV   | 1          | 64             | 64            | 639.65           | 198.848         | 4.50 GB (19.05%)  |
+| Mistral    | 7B   | 🔵GEMM   | 8          | 2048           | 2048          | 3661.46          | 829.754         | 16.82 GB (71.12%) |
+"""
+
+# As AutoGPTQ/AutoGPTQ's README.md shows it ("Inference Speed").
+GPTQ_SPEED = """# AutoGPTQ
+
+### Inference Speed
+> The result is generated using [this script](examples/benchmark/generation_speed.py), batch size of input is 1, decode strategy is beam search and enforce the model to generate 512 tokens, speed metric is tokens/s (the larger, the better).
+>
+> The quantized model is loaded using the setup that can gain the fastest inference speed.
+
+| model         | GPU           | num_beams | fp16  | gptq-int4 |
+|---------------|---------------|-----------|-------|-----------|
+| llama-7b      | 1xA100-40G    | 4         | 68.79 | 91.30     |
+"""
+
+
+def test_the_memory_a_finetuning_run_took_is_a_value_not_a_count_of_gpus():
+    loaded = fields_by_raw_value(
+        FINETUNE_RESOURCES, "metric", "value", "unit", "statistic", "model_canonical"
+    )
+    assert loaded["4.82 GB"] == ("other", 4.82, "GB", "max", "Phi-1.5 1.3B")
+    assert loaded["3.78 GB"] == ("other", 3.78, "GB", "max", "Phi-1.5 1.3B")
+    quarantined = normalized(FINETUNE_RESOURCES).quarantine
+    assert quarantined.filter(quarantined["raw_value"] == "OOM")["check"].to_list() == [
+        "placeholder_value"
+    ]
+
+
+def test_the_time_a_thousand_iterations_took_is_a_duration():
+    loaded = fields_by_raw_value(FINETUNE_RESOURCES, "metric", "value", "unit", "accelerator")
+    assert loaded["1.62 min"] == ("latency", 97200.0, "ms", "A100")
+    assert loaded["1.77 min"] == ("latency", 106200.0, "ms", "A100")
+
+
+def test_prefill_and_decode_lengths_are_settings_of_the_row():
+    rows = normalized(AWQ_SPEED).measurements
+    assert sorted(set(rows["column_name"])) == [
+        "Decode tokens/s",
+        "Memory (VRAM)",
+        "Prefill tokens/s",
+    ]
+    loaded = fields_by_raw_value(AWQ_SPEED, "metric", "value", "settings")
+    assert loaded["3661.46"] == (
+        "throughput",
+        3661.46,
+        "Size=7B; Prefill Length=2048; Decode Length=2048",
+    )
+    assert loaded["198.848"][:2] == ("throughput", 198.848)
+    assert loaded["16.82 GB (71.12%)"][:2] == ("other", 71.12)  # the share of the card's
+
+
+def test_the_number_of_beams_is_a_setting_not_a_value():
+    rows = normalized(GPTQ_SPEED).measurements
+    assert sorted(rows["raw_value"]) == ["68.79", "91.30"]
+    assert set(rows["settings"]) == {"num_beams=4"}
+
+
+def test_a_verb_of_gaining_in_the_note_names_no_speedup():
+    # "speed metric is tokens/s" is the metric; "can gain the fastest inference speed" is
+    # how the model was loaded, no ratio to a baseline
+    loaded = fields_by_raw_value(
+        GPTQ_SPEED, "metric", "unit", "item_kind", "precision", "accelerator", "accelerator_count"
+    )
+    assert loaded["68.79"] == ("throughput", "items/s", "tokens", "fp16", "A100", 1)
+    assert loaded["91.30"] == ("throughput", "items/s", "tokens", "gptq-int4", "A100", 1)
+
+
+# As EricLBuehler/mistral.rs's releases/v0.8.2/report.md shows it ("Appendix: Full Tables"):
+# the chip, then the model, then the precision and phase, each a heading of its own.
+ENGINE_APPENDIX = """# mistral.rs v0.8.2 Report
+
+## Appendix: Full Tables
+
+All appendix values are tokens per second. The speedup column is mistral.rs divided by the comparison engine in the same row.
+
+### GB10
+
+#### Gemma 4 E4B
+
+##### Q4_K_M Decode
+
+| Depth | mistral.rs UQFF q4 | llama.cpp GGUF Q4_K_M | mistral.rs speedup |
+|---:|---:|---:|---:|
+| 128 | 68.0 | 61.6 | 1.104x |
+"""
+
+
+def test_a_gemma_size_in_effective_parameters_names_the_model():
+    loaded = fields_by_raw_value(
+        ENGINE_APPENDIX, "metric", "model_canonical", "accelerator", "settings"
+    )
+    assert loaded["68.0"] == ("throughput", "Gemma 4 E4B", "GB10", "Depth=128")
+    assert loaded["61.6"] == ("throughput", "Gemma 4 E4B", "GB10", "Depth=128")
+    assert loaded["1.104x"] == ("speedup", "Gemma 4 E4B", "GB10", "Depth=128")
+
+
+def test_a_family_named_in_one_column_and_its_size_in_the_next_is_one_model():
+    # AutoAWQ's "Vicuna | 7B": Vicuna is a family whose sizes are parameters
+    loaded = fields_by_raw_value(AWQ_SPEED, "model_canonical")
+    assert loaded["639.65"] == ("Vicuna 7B",)
+    assert loaded["3661.46"] == ("Mistral 7B",)
+
+
+# As pytorch/torchtune's README.md shows them ("Models", "Memory and training speed",
+# "Optimization flags"), their first rows.
+FINETUNE_README = """# torchtune
+
+## Overview 📚
+
+- Best-in-class memory efficiency, performance improvements, and scaling, utilizing the latest PyTorch APIs
+
+### Models
+
+Some of our supported models:
+
+| Model                                         | Sizes     |
+|-----------------------------------------------|-----------|
+| [Llama3.3](https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_3)    | 70B [[models](torchtune/models/llama3_3/_model_builders.py), [configs](recipes/configs/llama3_3/)]        |
+| [Llama3.1](https://llama.meta.com/docs/model-cards-and-prompt-formats/llama3_1)    | 8B, 70B, 405B [[models](torchtune/models/llama3_1/_model_builders.py), [configs](recipes/configs/llama3_1/)]        |
+
+### Memory and training speed
+
+Below is an example of the memory requirements and training speed for different Llama 3.1 models.
+
+| Model | Finetuning Method | Runnable On | Peak Memory per GPU | Tokens/sec * |
+|:-:|:-:|:-:|:-:|:-:|
+| Llama 3.1 8B | Full finetune | 1x A6000 | 37.4 GiB |  2579|
+| Llama 3.1 70B | LoRA | 8x A100 | 27.6 GiB  | 3497  |
+
+### Optimization flags
+
+torchtune exposes a number of levers for memory efficiency and performance.
+
+| Technique | Peak Memory Active (GiB) | % Change Memory vs Previous | Tokens Per Second | % Change Tokens/sec vs Previous|
+|:--|:-:|:-:|:-:|:-:|
+| Baseline | 25.5 | - | 2091 | - |
+| [+ Compile](https://pytorch.org/tutorials/intermediate/torch_compile_tutorial.html) | 51.0 | -14.93% | 8998 | +27.18% |
+"""
+
+# As Vahe1994/AQLM's README.md shows it: a scheme of codebooks beside each model.
+QUANTIZED_MODELS = """# AQLM
+
+| Model      | AQLM scheme | WikiText-2 PPL | Model size, Gb | Hub link                                                                 |
+|------------|-------------|----------------|----------------|--------------------------------------------------------------------------|
+| Llama-2-7b | 1x16g8        | 5.68          | 2.4            | [Link](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-PV-2Bit-1x16-hf) |
+"""
+
+
+def test_a_column_saying_where_the_run_went_names_its_chips():
+    loaded = fields_by_raw_value(FINETUNE_README, "accelerator", "accelerator_count")
+    assert loaded["2579"] == ("A6000", 1)
+    assert loaded["37.4 GiB"] == ("A6000", 1)
+    assert loaded["3497"] == ("A100", 8)
+
+
+def test_a_list_of_the_sizes_of_each_family_holds_no_values():
+    rows = normalized(FINETUNE_README).measurements
+    assert "Sizes" not in set(rows["column_name"])
+    quarantined = normalized(FINETUNE_README).quarantine
+    assert "Sizes" not in set(quarantined["column_name"])
+
+
+def test_a_percent_change_from_the_previous_row_is_no_scaling_efficiency():
+    loaded = fields_by_raw_value(FINETUNE_README, "metric", "value", "unit")
+    assert loaded["-14.93%"] == ("other", -14.93, "%")
+    assert loaded["+27.18%"] == ("other", 27.18, "%")
+
+
+def test_a_quantization_scheme_is_the_precision_of_the_row_not_a_score():
+    rows = normalized(QUANTIZED_MODELS).measurements
+    assert rows["raw_value"].to_list() == ["5.68"]
+    assert rows.row(0, named=True)["precision"] == "1x16g8"
+    assert rows.row(0, named=True)["metric"] == "accuracy"
+
+
+# As microsoft/T-MAC's docs/profiling_data.md shows it, its first rows: the first engine's
+# column gives the unit, the second's names only the engine and where it ran.
+ENGINES_PROFILED = """# Profiling Results
+
+
+| Model              | Device         | NUM_THREADS | llama.cpp (CPU) (tokens/sec) | T-MAC (CPU) |
+|--------------------|----------------|-------------|------------------------------|-------------|
+| BitNet-3B          | M2-Ultra       | 1           | 6.49                         | 22.08       |
+| Llama-2-7B (W2)    | M2-Ultra       | 8           | 22.06                        | 51.01       |
+"""
+
+# As microsoft/T-MAC's README.md shows it ("Prefill Speedup"): a speedup heading over the
+# throughputs of each engine, the first of them giving the unit.
+ENGINES_UNDER_SPEEDUP = """# T-MAC
+
+### Prefill Speedup
+
+> TODO: add more results
+
+We have compared the prefill throughput (input_len=256) for Llama-2-7b (W2) on Surface Laptop 7 with two baselines:
+
+- llama.cpp: llama.cpp optimized dequant-based low-bit kernels
+- llama.cpp (OpenBLAS): llama.cpp OpenBLAS backend
+
+| Model           | NUM_THREADS | Batch Size | T-MAC (tokens/sec)      | llama.cpp (OpenBLAS) | llama.cpp |
+|-----------------|-------------|------------|:------------------------|:---------------------|:----------|
+| llama-2-7b (W2) |      4      |    256     |         50.1            |        21.5          |   12.0    |
+"""
+
+
+def test_an_engine_named_beside_one_whose_header_gives_the_unit_shares_it():
+    loaded = fields_by_raw_value(ENGINES_PROFILED, "metric", "value", "unit", "item_kind")
+    assert loaded["6.49"] == ("throughput", 6.49, "items/s", "tokens")
+    assert loaded["22.08"] == ("throughput", 22.08, "items/s", "tokens")
+    assert loaded["51.01"] == ("throughput", 51.01, "items/s", "tokens")
+    assert normalized(ENGINES_PROFILED).quarantine.height == 0
+
+
+def test_the_engines_throughputs_under_a_speedup_heading_are_throughputs():
+    loaded = fields_by_raw_value(ENGINES_UNDER_SPEEDUP, "metric", "unit", "model_canonical")
+    assert loaded["50.1"] == ("throughput", "items/s", "Llama 2 7B")
+    assert loaded["21.5"] == ("throughput", "items/s", "Llama 2 7B")
+    assert loaded["12.0"] == ("throughput", "items/s", "Llama 2 7B")
