@@ -1,0 +1,41 @@
+"""Training-performance summaries of data-center publishers no corpus holds: a framework's
+per-model tables whose System column names a rack-scale system beside the GPU count the run
+used, a blog's time-to-train table counting the GPUs of a chip it names in its header, and a
+trainer's scaling tables written with the settings of the run (micro batches, ZeRO sharding)
+beside its tokens per GPU per second."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value
+
+# As NVIDIA-NeMo/Megatron-Bridge's docs/performance-summary.md writes its tables (26.08 NeMo
+# Container), each under a "#### Model: NAME" heading.
+BRIDGE_SUMMARY = """# Performance
+
+## 26.08 NeMo Container
+
+### Pre-Training Performance
+
+#### Model: DeepSeekV4 Flash
+
+| System | #-GPUs | Precision | GBS | MBS | Sequence Length | TP | PP | CP | VP | EP | Tokens / sec / GPU | Model TFLOP / sec / GPU |
+|--------|--------|-----------|-----|-----|-----------------|----|----|----|----|----|-----------------------|-------------------------|
+| DGX-GB300 | 128 | MXFP8 | 2048 | 1 | 4096 | 1 | 1 | 1 | n/a | 64 | 8224 | 748 |
+| DGX-GB200 | 128 | MXFP8 | 2048 | 1 | 4096 | 1 | 1 | 1 | n/a | 64 | 7776 | 706 |
+
+#### Model: Nemotron_3_5_Lightning
+
+| System | #-GPUs | Precision | GBS | MBS | Sequence Length | TP | PP | CP | VP | EP | Tokens / sec / GPU | Model TFLOP / sec / GPU |
+|--------|--------|-----------|-----|-----|-----------------|----|----|----|----|----|-----------------------|-------------------------|
+| DGX-GB200 | 8 | MXFP8 | 512 | 2 | 8192 | 1 | 1 | 1 | n/a | 8 | 28672 | 807 |
+"""
+
+
+def test_the_gpu_count_column_outranks_the_count_its_system_implies():
+    found = fields_by_raw_value(
+        BRIDGE_SUMMARY, "accelerator", "system", "accelerator_count", "activation_dtype"
+    )
+    # a GB300 NVL72 system holds 72 GPUs; the run used 128 of them, no one such system
+    assert found["8224"] == ("GB300", "128x GB300", 128, "fp8")
+    assert found["706"] == ("GB200", "128x GB200", 128, "fp8")
+    assert found["28672"][2] == 8
