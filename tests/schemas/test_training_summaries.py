@@ -39,3 +39,9 @@ def test_the_gpu_count_column_outranks_the_count_its_system_implies():
     assert found["8224"] == ("GB300", "128x GB300", 128, "fp8")
     assert found["706"] == ("GB200", "128x GB200", 128, "fp8")
     assert found["28672"][2] == 8
+
+
+def test_a_heading_written_as_a_setup_line_names_the_model_of_its_table():
+    found = fields_by_raw_value(BRIDGE_SUMMARY, "model", "model_canonical", "metric", "unit")
+    assert found["8224"] == ("DeepSeekV4 Flash", "DeepSeek-V4 Flash", "throughput", "items/s")
+    assert found["807"][:2] == ("Nemotron_3_5_Lightning", "Nemotron_3_5_Lightning")
