@@ -6,6 +6,7 @@ beside its tokens per GPU per second."""
 
 from __future__ import annotations
 
+from perfledger.schemas.header_reading import read_header
 from tests.schemas.page_reading import fields_by_raw_value
 
 # As NVIDIA-NeMo/Megatron-Bridge's docs/performance-summary.md writes its tables (26.08 NeMo
@@ -45,3 +46,31 @@ def test_a_heading_written_as_a_setup_line_names_the_model_of_its_table():
     found = fields_by_raw_value(BRIDGE_SUMMARY, "model", "model_canonical", "metric", "unit")
     assert found["8224"] == ("DeepSeekV4 Flash", "DeepSeek-V4 Flash", "throughput", "items/s")
     assert found["807"][:2] == ("Nemotron_3_5_Lightning", "Nemotron_3_5_Lightning")
+
+
+# As microsoft/DeepSpeed's docs/_posts/2020-05-28-fastest-bert-training.md writes its
+# BERT-Large pre-training times.
+BERT_TIMES = """# Microsoft DeepSpeed achieves the fastest BERT training time
+
+| Number of nodes | Number of V100 GPUs | Time         |
+| --------------- | ------------------- | ------------ |
+| 1 DGX-2         | 16                  | 33 hr 13 min |
+| 4 DGX-2         | 64                  | 8 hr 41 min  |
+| 64 DGX-2        | 1024                | 44 min       |
+"""
+
+
+def test_a_count_header_naming_its_chip_counts_the_run_s_devices():
+    reading = read_header("Number of V100 GPUs")
+    assert (reading.kind, reading.role, reading.platform.accelerator) == (
+        "config",
+        "accelerator_count",
+        "V100",
+    )
+    # a chip's name alone heads results of that chip, not a count of it
+    assert read_header("A100 GPUs").role != "accelerator_count"
+    found = fields_by_raw_value(BERT_TIMES, "metric", "value", "accelerator", "accelerator_count")
+    assert found["33 hr 13 min"] == ("time_to_train", 119580.0, "V100", 16)
+    assert found["8 hr 41 min"] == ("time_to_train", 31260.0, "V100", 64)
+    assert found["44 min"] == ("time_to_train", 2640.0, "V100", 1024)
+    assert set(found) == {"33 hr 13 min", "8 hr 41 min", "44 min"}  # the counts are no times
