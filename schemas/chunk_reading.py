@@ -463,11 +463,19 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
     """(header row, turned) of each table in the orientation read: a turned table's header
     is its first column, its corner blank."""
     corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
+    named = [
+        text
+        for text in cells.filter(corner).get_column("raw_value").unique().to_list()
+        if _names_header_cells(text)
+    ]
     grouped = (
         cells.filter(pl.col("vrow") == 0)
         .group_by(_TABLE, maintain_order=True)
         .agg(
-            pl.when(corner).then(pl.lit("")).otherwise(pl.col("raw_value")).sort_by("vcol"),
+            pl.when(corner & ~pl.col("raw_value").is_in(named))
+            .then(pl.lit(""))
+            .otherwise(pl.col("raw_value"))
+            .sort_by("vcol"),
             pl.col("vcol").sort().alias("vcols"),
             pl.col("table_title").first().alias("title"),
             pl.col("table_note").first().alias("note"),
@@ -475,6 +483,14 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
         )
     )
     return [(HeaderRow(*fields[:-1]), bool(fields[-1])) for fields in grouped.iter_rows()]
+
+
+def _names_header_cells(corner: str) -> bool:
+    """Whether a turned table's top-left cell names what its header cells are ("GPU Number |
+    8 | 16 | 32" over rows of TGS and TFLOPS: GPU counts), not the column of metric names it
+    stands over: the cells of its header row become the turned table's first column."""
+    reading = read_header(corner)
+    return reading.kind == "config" and reading.role is not None
 
 
 @lru_cache(maxsize=4096)

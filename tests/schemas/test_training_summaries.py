@@ -74,3 +74,28 @@ def test_a_count_header_naming_its_chip_counts_the_run_s_devices():
     assert found["8 hr 41 min"] == ("time_to_train", 31260.0, "V100", 64)
     assert found["44 min"] == ("time_to_train", 2640.0, "V100", 1024)
     assert set(found) == {"33 hr 13 min", "8 hr 41 min", "44 min"}  # the counts are no times
+
+
+# As InternLM/InternEvo's doc/en/train_performance.md writes its scaling test and its FLOPS
+# test (first two rows), TGS defined in the page as tokens per GPU per second.
+INTERNEVO_SCALING = """## Training Performance
+
+| GPU Number         | 8   | 16  | 32  | 1024  |
+| ---------------- | ---- | ---- | ---- | ------ |
+| TGS (Tokens/GPU/Second) | 4078 | 3939 | 3919 | 3625   |
+| TFLOPS  | 193 | 191  | 188  | 184    |
+
+### FLOPS Testing
+
+| TP | Zero1 | Pack Sample Into One | Activation Ckpt | GPU Num | Seq Len | Micro Bsz | Micro Num | Global Bsz | TGS | TFLOPS |
+|-|-|-|-|-|-|-|-|-|-|-|
+| 1 | 8 | TRUE | TRUE | 8 | 2048 | 8 | 1 | 0.125M | 3314 | 193 |
+| 1 | 8 | TRUE | TRUE | 16 | 2048 | 8 | 1 | 0.25M | 3268 | 191 |
+"""
+
+
+def test_a_turned_table_s_corner_naming_a_count_counts_each_column():
+    found = fields_by_raw_value(INTERNEVO_SCALING, "metric", "unit", "accelerator_count")
+    assert found["4078"] == ("throughput", "items/s", 8)
+    assert found["3625"] == ("throughput", "items/s", 1024)
+    assert found["184"] == ("other", "TFLOP/s", 1024)
