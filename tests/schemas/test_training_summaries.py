@@ -7,7 +7,7 @@ beside its tokens per GPU per second."""
 from __future__ import annotations
 
 from perfledger.schemas.header_reading import read_header
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As NVIDIA-NeMo/Megatron-Bridge's docs/performance-summary.md writes its tables (26.08 NeMo
 # Container), each under a "#### Model: NAME" heading.
@@ -99,3 +99,15 @@ def test_a_turned_table_s_corner_naming_a_count_counts_each_column():
     assert found["4078"] == ("throughput", "items/s", 8)
     assert found["3625"] == ("throughput", "items/s", 1024)
     assert found["184"] == ("other", "TFLOP/s", 1024)
+
+
+def test_a_training_run_s_micro_batches_and_sharding_are_settings_and_tgs_a_rate_per_gpu():
+    rows = normalized(INTERNEVO_SCALING).measurements.filter(table_index=1)
+    assert sorted(rows.get_column("column_name").unique()) == ["TFLOPS", "TGS"]
+    tgs = rows.filter(column_name="TGS").sort("row_number")
+    assert tgs.get_column("value").to_list() == [3314, 3268]
+    assert tgs.get_column("accelerator_count").to_list() == [8, 16]
+    assert tgs.get_column("rate_per").to_list() == ["accelerator", "accelerator"]
+    assert tgs.get_column("batch_size").to_list() == ["8", "8"]
+    assert "Zero1=8" in tgs.get_column("settings")[0]
+    assert "Micro Num=1" in tgs.get_column("settings")[0]
