@@ -43,7 +43,7 @@ from perfledger.schemas.row_labels import (
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
-from perfledger.schemas.table_orientation import HeaderRow, Oriented, oriented
+from perfledger.schemas.table_orientation import HeaderRow, Oriented, names_header, oriented
 from perfledger.schemas.table_plans import (
     ColumnStats,
     TablePlan,
@@ -463,11 +463,7 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
     """(header row, turned) of each table in the orientation read: a turned table's header
     is its first column, its corner blank."""
     corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
-    named = [
-        text
-        for text in cells.filter(corner).get_column("raw_value").unique().to_list()
-        if _names_header_cells(text)
-    ]
+    named = [text for text in cells.filter(corner)["raw_value"].unique() if names_header(text)]
     grouped = (
         cells.filter(pl.col("vrow") == 0)
         .group_by(_TABLE, maintain_order=True)
@@ -483,14 +479,6 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
         )
     )
     return [(HeaderRow(*fields[:-1]), bool(fields[-1])) for fields in grouped.iter_rows()]
-
-
-def _names_header_cells(corner: str) -> bool:
-    """Whether a turned table's top-left cell names what its header cells are ("GPU Number |
-    8 | 16 | 32" over rows of TGS and TFLOPS: GPU counts), not the column of metric names it
-    stands over: the cells of its header row become the turned table's first column."""
-    reading = read_header(corner)
-    return reading.kind == "config" and reading.role is not None
 
 
 @lru_cache(maxsize=4096)
