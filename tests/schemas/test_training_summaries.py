@@ -111,3 +111,26 @@ def test_a_training_run_s_micro_batches_and_sharding_are_settings_and_tgs_a_rate
     assert tgs.get_column("batch_size").to_list() == ["8", "8"]
     assert "Zero1=8" in tgs.get_column("settings")[0]
     assert "Micro Num=1" in tgs.get_column("settings")[0]
+
+
+# As AMD-AGI/Primus's docs_deprecated/tech_blogs/primus_pipeline/primus_pipeline.md writes its
+# pipeline-schedule results (first two rows), the cluster named in the line above the table.
+PRIMUS_SCHEDULES = """# Primus pipeline
+
+- Cluster with MI355, 4 nodes, PP4, EP8, Qwen-235B model.
+
+| PP | VPP | PP-algorithm | tokens/s/device | TFLOPS | max_memory | max_mem_percent | hbm overhead | speed up ratio |
+|----|-----|--------------|----------------|--------|------------|-----------------|--------------|---------------|
+| 4  | 1   | 1f1b         | 2742.4         | 406    | 261.58     | 90.83%          | 1            | 1             |
+| 4  | 2   | v-half       | 2912.9         | 431.2  | 257.84     | 89.53%          | 0.98         | 1.06          |
+"""
+
+
+def test_an_instinct_named_without_its_suffix_is_the_one_chip_of_that_number():
+    found = fields_by_raw_value(PRIMUS_SCHEDULES, "accelerator", "accelerator_count", "metric")
+    assert found["2742.4"] == ("MI355X", 32, "throughput")
+    assert found["431.2"] == ("MI355X", 32, "other")
+    # the schedule's name and the virtual pipeline degree are settings, no values
+    assert "1f1b" not in found
+    assert {raw for raw in found if raw in ("1", "2")} == {"1"}  # only the speed-up ratio
+
