@@ -134,3 +134,19 @@ def test_an_instinct_named_without_its_suffix_is_the_one_chip_of_that_number():
     assert "1f1b" not in found
     assert {raw for raw in found if raw in ("1", "2")} == {"1"}  # only the speed-up ratio
 
+
+# As microsoft/onnxruntime-training-examples's ImageClassification-finetune/README.md writes
+# each accelerated run's figures, its gain over the plain run in bold brackets.
+ORT_FINETUNE = """# Foundational Vision Models Fine-Tuning with ACPT and ONNX Runtime
+
+| Model | Max Batch Size | Accelerators | train_runtime (sec) | train_samples_per_second |
+|-------|----------------|--------------|---------------------|--------------------------|
+| [google/vit-base](https://huggingface.co/google/vit-base-patch16-224) | 117 | - | 1306.508 | 1065.129 |
+| [google/vit-base](https://huggingface.co/google/vit-base-patch16-224) | 221 | ORT+DS | 1215.846 **(~7.0% speedup)** | 1144.553 **(~7.5% speedup)** |
+"""
+
+
+def test_a_rounded_gain_in_brackets_is_read_beside_the_value():
+    rows = normalized(ORT_FINETUNE).measurements.filter(raw_value="1215.846 (~7.0% speedup)")
+    read = sorted(rows.select("value", "unit", "approximate", "qualifier").iter_rows())
+    assert read == [(7.0, "%", True, "speedup"), (1215846.0, "ms", False, None)]
