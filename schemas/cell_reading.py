@@ -328,6 +328,9 @@ def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
     """'40.7 images/sec', '1.16x speedup', 'vs 475.97 s PyTorch': a number with a known
     unit, and the words after the unit; None for anything else ('2 epochs')."""
     part = _COMPARED.sub("", part.strip())
+    approximate = _APPROX.match(part)  # "(~7.0% speedup)": a figure rounded, still a figure
+    if approximate:
+        part = part[approximate.end() :]
     match = _NUMBER.match(part)
     if match is None:
         return None
@@ -349,7 +352,14 @@ def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
         if unit is not None:
             remark = " ".join(words[end:]) or None
             seconds = number * unit.factor if unit.kind == "duration" else None
-            return CellValue(number, unit, seconds=seconds, qualifier=remark, secondary=True)
+            return CellValue(
+                number,
+                unit,
+                approximate=bool(approximate),
+                seconds=seconds,
+                qualifier=remark,
+                secondary=True,
+            )
     return None
 
 

@@ -43,7 +43,7 @@ from perfledger.schemas.row_labels import (
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
-from perfledger.schemas.table_orientation import HeaderRow, Oriented, oriented
+from perfledger.schemas.table_orientation import HeaderRow, Oriented, names_header, oriented
 from perfledger.schemas.table_plans import (
     ColumnStats,
     TablePlan,
@@ -463,11 +463,15 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
     """(header row, turned) of each table in the orientation read: a turned table's header
     is its first column, its corner blank."""
     corner = pl.col("_corner") if "_corner" in cells.columns else pl.lit(False)
+    named = [text for text in cells.filter(corner)["raw_value"].unique() if names_header(text)]
     grouped = (
         cells.filter(pl.col("vrow") == 0)
         .group_by(_TABLE, maintain_order=True)
         .agg(
-            pl.when(corner).then(pl.lit("")).otherwise(pl.col("raw_value")).sort_by("vcol"),
+            pl.when(corner & ~pl.col("raw_value").is_in(named))
+            .then(pl.lit(""))
+            .otherwise(pl.col("raw_value"))
+            .sort_by("vcol"),
             pl.col("vcol").sort().alias("vcols"),
             pl.col("table_title").first().alias("title"),
             pl.col("table_note").first().alias("note"),

@@ -252,6 +252,11 @@ def read_header(text: str) -> HeaderReading:
         rule = None  # "Latency/throughput" over one number: only its unit may say which
         alternatives = True
     platform = read_hardware(cleaned, "label")
+    if rule is None and platform is not None and _COUNT_WORD.search(worded):
+        # "Number of V100 GPUs", "# of H100 GPUs": a count of devices that names their chip
+        # ("A100 GPUs" alone may head the results of A100s)
+        counted = _role_of(_without(worded, platform))
+        rule = counted if counted is not None and counted.role == "accelerator_count" else None
     statistic = statistic_of(_without(cleaned, platform))
     kind, role = (rule.kind, rule.role) if rule else (None, None)
     if kind is None and statistic is not None:
@@ -289,6 +294,9 @@ def read_header(text: str) -> HeaderReading:
         change=role == "speedup" and _names_a_change(fold_words(worded)),
         alternatives=alternatives and kind != "metric",
     )
+
+
+_COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")
 
 
 def _role_of(worded: str) -> _RoleRule | None:

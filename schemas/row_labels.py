@@ -90,6 +90,7 @@ CONTRIBUTION_SCHEMA: ColumnTypes = {
     "rc_n": pl.Int64,
     "rc_chip": pl.String,
     "rc_source": pl.String,
+    "rc_stated": pl.Boolean,
     "rn_n": pl.Int64,
     "rq_text": pl.String,
     "rq_act": pl.String,
@@ -189,6 +190,7 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
         cell.unknown_device or None,
         *_count_fields(cell.count[0] if cell.count else None),
         cell.count[1] if cell.count else None,
+        (cell.count is not None and cell.count[0].count_stated) or None,
         cell.nodes,
         *precision_fields(precision),
         *platform_fields(free_platform),
@@ -470,7 +472,7 @@ _FIRST_OF = {
     "batch_size": ["batch_size", "batch_size_number"],
     "rp_chip": [*(f"rp_{name}" for name in PLATFORM_FIELDS), "rp_source"],
     "rp_unknown": ["rp_unknown"],
-    "rc_n": ["rc_n", "rc_chip", "rc_source"],
+    "rc_n": ["rc_n", "rc_chip", "rc_source", "rc_stated"],
     "rn_n": ["rn_n"],
     "rq_text": ["rq_text", "rq_act", "rq_wt"],
     "fp_chip": [f"fp_{name}" for name in PLATFORM_FIELDS],
@@ -478,6 +480,10 @@ _FIRST_OF = {
     "fq_text": ["fq_text", "fq_act", "fq_wt"],
     "u_alias": [f"u_{name}" for name in UNIT_FIELDS],
 }
+# Groups taken from the first cell that states them outright, where one does, before the first
+# cell that states them at all: "DGX-GB300 | 256" under "System | #-GPUs" ran on 256 GPUs, not
+# on the 72 a GB300 NVL72 system holds.
+_PREFERRED = {"rc_n": "rc_stated"}
 
 
 def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
@@ -495,17 +501,19 @@ def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
     lists = [name for name in joined if said.get_column(name).null_count() < said.height]
     index = label_cells.get_column("said")
     flags = said.select(
-        pl.col(flag).is_not_null().alias(f"_has{bit}") for bit, flag in enumerate(_FIRST_OF)
+        *(pl.col(flag).is_not_null().alias(f"_has{bit}") for bit, flag in enumerate(_FIRST_OF)),
+        *(
+            pl.col(_PREFERRED[flag]).is_not_null().alias(f"_pref{bit}")
+            for bit, flag in enumerate(_FIRST_OF)
+            if flag in _PREFERRED
+        ),
     )
     parts = [label_cells.select(*ROW_KEY), flags[index]]
     if lists:
         parts.append(said.select(lists)[index])
     cells = pl.concat(parts, how="horizontal").with_row_index("_position")
     rows = cells.group_by(ROW_KEY, maintain_order=True).agg(
-        *(
-            pl.when(pl.col(f"_has{bit}")).then(pl.col("_position")).min().alias(f"_pick{bit}")
-            for bit in range(len(_FIRST_OF))
-        ),
+        *(_pick(bit, flag) for bit, flag in enumerate(_FIRST_OF)),
         *lists,
     )
     # Indexed, not gathered nor selected: each of those would be a query of its own.
@@ -531,6 +539,13 @@ def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
         ],
         how="horizontal",
     ).rename({"text": "row_label"})
+
+
+def _pick(bit: int, flag: str) -> pl.Expr:
+    first = pl.when(pl.col(f"_has{bit}")).then(pl.col("_position")).min()
+    if flag in _PREFERRED:
+        first = pl.coalesce(pl.when(pl.col(f"_pref{bit}")).then(pl.col("_position")).min(), first)
+    return first.alias(f"_pick{bit}")
 
 
 def _joined(text: pl.Expr) -> pl.Expr:

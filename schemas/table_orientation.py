@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import polars as pl
 
+from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.row_labels import TABLE_KEY
 from perfledger.schemas.table_plans import header_reading, names_base_metric, transposed
@@ -68,6 +69,19 @@ def oriented(
         _corner=is_turned & (pl.col("row_number") == 0) & (pl.col("column_index") == 0),
     ).drop("_turned")
     return Oriented(oriented, read_as_published)
+
+
+# Settings whose values a header row may list, one a column ("GPU Number | 8 | 16 | 32"); a
+# corner naming another role ("Parameters | T-GCN (1GPU) | T-GCN (8GPU)") heads the first column.
+_HEADER_SETTINGS = ("accelerator_count", "nodes", "batch_size", "sequence_length")
+
+
+def names_header(corner: str) -> bool:
+    """Whether a turned table's top-left cell names what its header cells are ("GPU Number |
+    8 | 16 | 32" over rows of TGS and TFLOPS: GPU counts), not the column of metric names it
+    stands over: the cells of its header row become the turned table's first column."""
+    reading = read_header(corner)
+    return reading.kind == "config" and reading.role in _HEADER_SETTINGS
 
 
 def _first_columns(cells: pl.DataFrame, tables: list[tuple[int, int]]):

@@ -133,6 +133,9 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
         # A model no catalogue knows, named as one ("Performance of GPT-1.3B"), loads as
         # written and is listed, as unknown hardware does.
         unknown = None if identities else unknown_model_in_text(text.text)
+        # "#### Model: Nemotron_3_5_Lightning": a heading written as a setup line names its
+        # tables' model as that line does
+        unknown = unknown or (None if identities else _setup_model(text.text))
         if unknown is not None:
             return unknown, text.source
     # "### Llama Throughput" over "#### A10 7b, fp16": a family and, nearer, a size.
