@@ -67,3 +67,42 @@ def test_a_thread_count_is_a_setting_of_the_speed_beside_it():
     assert found["5.8"] == ("throughput", 5.8, "线程数=4", "EPYC 7742")
     assert "4" not in found  # the thread count is no value of its own
 
+
+# As Oneflow-Inc/DLPerf's Chinese report (reports/dlperf_benchmark_test_report_v1_cn.md)
+# lists each machine's hardware in its setup section, then gives throughputs sections later.
+DLPERF_SETUP = """# 基于ResNet50与BERT模型的深度学习框架性能评测报告
+
+### 3.3  评测环境
+
+测试环境共有**4台机器**。每台机器具体的硬件和软件配置描述如下：
+
+- Tesla V100-SXM2-16GB x 8
+- InfiniBand 100 Gb/sec (4X EDR)， Mellanox Technologies MT27700 Family
+- Intel(R) Xeon(R) Gold 5118 CPU @ 2.30GHz
+- Memory 384G
+
+## 4.  ResNet-50 v1.5 性能测试
+
+### 4.2  FP32 batch size = 128各框架吞吐率 (images/sec)
+
+| node num | device num | [OneFlow](../OneFlow) | [PyTorch](../PyTorch/resnet50v1.5) |
+| -------- | ---------- | --------------------- | ---------------------------------- |
+| 1        | 1          | 397.64                | 348.62                             |
+| 4        | 32         | 12411.97              | 10021.29                           |
+"""
+
+
+def test_a_setup_listed_item_by_item_gives_its_accelerator_not_its_host_cpu():
+    found = fields_by_raw_value(DLPERF_SETUP, "accelerator", "accelerator_count", "metric")
+    assert found["397.64"] == ("V100", 1, "throughput")
+    assert found["12411.97"] == ("V100", 32, "throughput")
+    # the same list in the table's own section
+    own = DLPERF_SETUP.replace("## 4.  ResNet-50 v1.5 性能测试\n\n", "").replace(
+        "### 4.2  FP32", "#### 4.2  FP32"
+    )
+    assert fields_by_raw_value(own, "accelerator")["348.62"] == ("V100",)
+
+
+def test_a_cpu_listed_without_an_accelerator_stays_the_platform():
+    cpu_only = DLPERF_SETUP.replace("- Tesla V100-SXM2-16GB x 8\n", "")
+    assert fields_by_raw_value(cpu_only, "accelerator")["397.64"] == ("Xeon 5118",)
