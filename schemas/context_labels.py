@@ -12,7 +12,7 @@ from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.header_reading import first_role, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from perfledger.schemas.labels import workload_phase
+from perfledger.schemas.labels import stated_batch, workload_phase
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     find_mentions,
@@ -239,6 +239,11 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         workload, _ = workload_phase(text)
         if workload is not None:
             found.append(("workload", workload))
+        # "FP32 batch size = 128 各框架吞吐率": the batch size of every value under it (a
+        # paragraph's batch sizes are often another run's: "bsz = 224 would run out of memory")
+        batch = stated_batch(text)
+        if batch is not None:
+            found.append(("batch", batch))
     return tuple(found)
 
 

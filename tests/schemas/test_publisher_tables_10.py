@@ -106,3 +106,23 @@ def test_a_setup_listed_item_by_item_gives_its_accelerator_not_its_host_cpu():
 def test_a_cpu_listed_without_an_accelerator_stays_the_platform():
     cpu_only = DLPERF_SETUP.replace("- Tesla V100-SXM2-16GB x 8\n", "")
     assert fields_by_raw_value(cpu_only, "accelerator")["397.64"] == ("Xeon 5118",)
+
+
+# As the same report gives AMP throughputs: the batch size in the heading and the table's
+# caption, a column run at another one saying so in its header.
+DLPERF_AMP = """# 基于ResNet50与BERT模型的深度学习框架性能评测报告
+
+### 4.3  AMP batch size = 256各框架吞吐率 (images/sec)
+
+<p align="center">表 4-3 ResNet50-v1.5 AMP batch size = 256 各个框架吞吐率对比</p>
+
+| node num | device num | [OneFlow](../OneFlow) | [NGC<br/>TensorFlow 1.x<br/>bsz=224](../NVIDIADeepLearningExamples) |
+| -------- | ---------- | --------------------- | ------------------------------------------------------------------- |
+| 1        | 1          | 1472.72               | 945.18                                                              |
+"""
+
+
+def test_a_batch_size_the_caption_states_is_every_value_s_unless_its_header_states_one():
+    found = fields_by_raw_value(DLPERF_AMP, "batch_size", "batch_size_number")
+    assert found["1472.72"] == ("256", 256.0)
+    assert found["945.18"] == ("224", 224.0)  # "bsz=224"
