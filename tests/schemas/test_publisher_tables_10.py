@@ -1,11 +1,13 @@
 """Tables of Chinese model publishers and framework makers no corpus holds, written as their
 pages write them: a minimum GPU memory per quantization level, a generation speed in
 characters per second, a thread count beside a speed, the hardware of a run listed item by
-item (the accelerator, then the host CPU)."""
+item (the accelerator, then the host CPU), a batch size in a caption, chips counted per node
+beside the nodes, an Enflame card named in Chinese."""
 
 from __future__ import annotations
 
 from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.unknown_chips import read_hardware
 from tests.schemas.page_reading import fields_by_raw_value
 
 # As THUDM/ChatGLM-6B's README (硬件需求) writes the memory each quantization level needs.
@@ -126,3 +128,36 @@ def test_a_batch_size_the_caption_states_is_every_value_s_unless_its_header_stat
     found = fields_by_raw_value(DLPERF_AMP, "batch_size", "batch_size_number")
     assert found["1472.72"] == ("256", 256.0)
     assert found["945.18"] == ("224", 224.0)  # "bsz=224"
+
+
+# As Oneflow-Inc/DLPerf's InsightFace report (reports/insightface/
+# dlperf_insightface_test_report_v1_cn.md) names its columns as its scripts do.
+DLPERF_INSIGHTFACE = """# InsightFace 深度学习框架测试报告
+
+### Face Emore & R100 & FP32 Thoughput
+
+| node_num | gpu_num_per_node | batch_size_per_device | OneFlow samples/s | MXNet samples/s |
+| -------- | ---------------- | --------------------- | ----------------- | --------------- |
+| 1        | 1                | 64                    | 245.0             | 241.82          |
+| 1        | 8                | 64                    | 1836.8            | 650.8           |
+| 2        | 8                | 64                    | 3531.8            | 1314.23         |
+| 4        | 8                | 64                    | 6931.6            | 2602.65         |
+"""
+
+
+def test_chips_per_node_times_the_nodes_is_the_count_of_a_run():
+    found = fields_by_raw_value(DLPERF_INSIGHTFACE, "accelerator_count", "batch_size", "metric")
+    assert found["245.0"] == (1, "64", "throughput")
+    assert found["650.8"] == (8, "64", "throughput")
+    assert found["3531.8"] == (16, "64", "throughput")
+    assert found["2602.65"] == (32, "64", "throughput")
+    assert read_header("batch_size_per_device").role == "batch_size"  # not a device's name
+
+
+# As EnflameTechnology/ModelZoo's ONNX BERT README writes the resources of a run.
+ENFLAME_RESOURCE = "Enflame 云燧i20 2.60GHz, 内存 16G; 系统 Linux"
+
+
+def test_an_enflame_card_named_in_chinese_is_its_cloudblazer_chip():
+    mention = read_hardware(ENFLAME_RESOURCE, "label")
+    assert (mention.vendor, mention.accelerator) == ("Enflame", "CloudBlazer I20")
