@@ -19,6 +19,7 @@ from perfledger.schemas.platform_mentions import (
 )
 from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
 from perfledger.schemas.row_labels import platform_label
+from perfledger.schemas.scored_datasets import metric_of_scored_name
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_in_header
 from perfledger.schemas.unknown_chips import read_hardware
@@ -62,7 +63,7 @@ def context_labels(
     for text in context.texts:
         labels = _labels_of(text.text, text.source)
         if "metric" not in found:  # a text after the one naming the metric is not read for one
-            labels = _with_metric(labels, text.text)
+            labels = _with_metric(labels, text.text, text.source)
         for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:
                 value = platform_label(value.text, mappings) or value
@@ -172,10 +173,15 @@ def _prefer_listed_accelerator(context: TableContext, found: dict[str, Found]) -
 _BEFORE_METRIC = ("platform", "count", "precision")  # the labels `_labels_of` gives first
 
 
-def _with_metric(labels: tuple[tuple[str, Any], ...], text: str) -> tuple[tuple[str, Any], ...]:
+def _with_metric(
+    labels: tuple[tuple[str, Any], ...], text: str, source: str
+) -> tuple[tuple[str, Any], ...]:
     """A context text's labels (`_labels_of`) with the metric it names, in its place among
-    them: after the hardware and the precision."""
+    them: after the hardware and the precision. A heading or caption naming a scored dataset
+    alone ("### MMLU") names its score."""
     metric = metric_named_in(without_names(text))
+    if metric is None and source in ("caption", "heading"):
+        metric = metric_of_scored_name(text)
     if metric is None:
         return labels
     at = sum(1 for name, _value in labels if name in _BEFORE_METRIC)

@@ -161,3 +161,27 @@ ENFLAME_RESOURCE = "Enflame 云燧i20 2.60GHz, 内存 16G; 系统 Linux"
 def test_an_enflame_card_named_in_chinese_is_its_cloudblazer_chip():
     mention = read_hardware(ENFLAME_RESOURCE, "label")
     assert (mention.vendor, mention.accelerator) == ("Enflame", "CloudBlazer I20")
+
+
+# As THUDM/ChatGLM2-6B's README (评测结果) gives the score of each subject of a benchmark,
+# under the benchmark's name.
+CHATGLM2_MMLU = """# ChatGLM2-6B
+
+## 评测结果
+
+### MMLU
+
+| Model | Average | STEM | Social Sciences | Humanities | Others |
+| ----- |------| ---- |------|-------| ----- |
+| ChatGLM-6B | 40.63 | 33.89 | 44.84 | 39.02 | 45.71 |
+| ChatGLM2-6B (base) | 47.86 | 41.20 | 54.44 | 43.66 | 54.46 |
+"""
+
+
+def test_a_heading_naming_a_scored_benchmark_alone_names_its_columns_scores():
+    found = fields_by_raw_value(CHATGLM2_MMLU, "metric", "value", "statistic", "model")
+    assert found["40.63"] == ("accuracy", 40.63, "mean", "ChatGLM-6B")
+    assert found["54.44"] == ("accuracy", 54.44, None, "ChatGLM2-6B (base)")
+    # a heading naming another thing beside the benchmark names no score
+    other = CHATGLM2_MMLU.replace("### MMLU", "### MMLU inference cost")
+    assert "40.63" not in fields_by_raw_value(other, "metric")
