@@ -8,16 +8,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.header_reading import first_role, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from perfledger.schemas.labels import workload_phase
+from perfledger.schemas.labels import stated_batch, workload_phase
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     find_mentions,
 )
 from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
 from perfledger.schemas.row_labels import platform_label
+from perfledger.schemas.scored_datasets import metric_of_scored_name
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_in_header
 from perfledger.schemas.unknown_chips import read_hardware
@@ -61,7 +63,7 @@ def context_labels(
     for text in context.texts:
         labels = _labels_of(text.text, text.source)
         if "metric" not in found:  # a text after the one naming the metric is not read for one
-            labels = _with_metric(labels, text.text)
+            labels = _with_metric(labels, text.text, text.source)
         for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:
                 value = platform_label(value.text, mappings) or value
@@ -101,11 +103,13 @@ def context_labels(
         of_class = _platform_of_class(context, device_class)
         if of_class is not None:
             found[f"platform:{device_class}"] = of_class
+    _prefer_listed_accelerator(context, found)
     _take_platform_of_section_class(context, found)
     if "platform" not in found:
-        for text in context.prose:
+        for index, text in enumerate(context.prose):
             mention = read_hardware(without_names(text), "prose")
             if mention is not None and mention.accelerator is not None:
+                mention = _accelerator_listed_after(context.prose, index, mention) or mention
                 found["platform"] = Found(mention, "paragraph")
                 if mention.count is not None:
                     found.setdefault("count", Found(mention, "paragraph"))
@@ -113,13 +117,71 @@ def context_labels(
     return found
 
 
+# A setup written as a list, one item a line ("- Tesla V100-SXM2-16GB x 8", "- InfiniBand
+# 100 Gb/sec", "- Intel(R) Xeon(R) Gold 5118 CPU"): its items are short, and the accelerator
+# of the run stands a few items from the host CPU the machine also has.
+_LIST_ITEM_CHARS = 160
+_LIST_ITEMS_APART = 4
+
+
+def _accelerator_listed_after(
+    texts: tuple[str, ...], index: int, mention: PlatformMention
+) -> PlatformMention | None:
+    """The accelerator a setup list names a few items from the host CPU `mention` found in
+    texts[index] (texts nearest first, so farther items come after it); None when the CPU
+    stands alone, in prose or in a list of no accelerator. A table of the machine's CPU says
+    so in its heading (see `_take_platform_of_section_class`)."""
+    if mention.rank != KIND_RANK["cpu"] or len(texts[index]) > _LIST_ITEM_CHARS:
+        return None
+    for text in texts[index + 1 : index + 1 + _LIST_ITEMS_APART]:
+        if len(text) > _LIST_ITEM_CHARS:
+            return None
+        listed = read_hardware(without_names(text), "prose")
+        if listed is not None and listed.accelerator is not None:
+            return listed if listed.rank == KIND_RANK["accelerator"] else None
+    return None
+
+
+def _prefer_listed_accelerator(context: TableContext, found: dict[str, Found]) -> None:
+    """A host CPU the nearest paragraph of the table's sections names, in a setup list that
+    names the accelerator a few items on, gives way to that accelerator and its count."""
+    platform = found.get("platform")
+    if platform is None or platform.source != "paragraph":
+        return
+    paragraphs = tuple(text.text for text in context.texts if text.source == "paragraph")
+    index = next(
+        (
+            at
+            for at, text in enumerate(paragraphs)
+            if any(name == "platform" for name, _value in _labels_of(text, "paragraph"))
+        ),
+        None,
+    )
+    if index is None:
+        return
+    listed = _accelerator_listed_after(paragraphs, index, platform.value)
+    if listed is None:
+        return
+    found["platform"] = Found(listed, "paragraph")
+    count = found.get("count")
+    if listed.count is not None:
+        found["count"] = Found(listed, "paragraph")
+    elif count is not None and count.value.accelerator == platform.value.accelerator:
+        found.pop("count")
+
+
 _BEFORE_METRIC = ("platform", "count", "precision")  # the labels `_labels_of` gives first
 
 
-def _with_metric(labels: tuple[tuple[str, Any], ...], text: str) -> tuple[tuple[str, Any], ...]:
+def _with_metric(
+    labels: tuple[tuple[str, Any], ...], text: str, source: str
+) -> tuple[tuple[str, Any], ...]:
     """A context text's labels (`_labels_of`) with the metric it names, in its place among
-    them: after the hardware and the precision."""
+    them: after the hardware and the precision. A heading or caption naming a scored dataset
+    alone ("### MMLU") names its score."""
     metric = metric_named_in(without_names(text))
+    if metric is None and source in ("caption", "heading"):
+        metric = metric_of_scored_name(text)
     if metric is None:
         return labels
     at = sum(1 for name, _value in labels if name in _BEFORE_METRIC)
@@ -183,6 +245,11 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         workload, _ = workload_phase(text)
         if workload is not None:
             found.append(("workload", workload))
+        # "FP32 batch size = 128 各框架吞吐率": the batch size of every value under it (a
+        # paragraph's batch sizes are often another run's: "bsz = 224 would run out of memory")
+        batch = stated_batch(text)
+        if batch is not None:
+            found.append(("batch", batch))
     return tuple(found)
 
 

@@ -30,9 +30,10 @@ from perfledger.schemas.vocabulary import read_vocab
 # Parts of a header that qualify its head noun rather than name it.
 _QUALIFIERS = re.compile(r"\s[-\u2013\u2014]\s.*$|:\s.*$|\s(?:w/|with|for|at|on)\s.*$", re.I)
 _BRACKETS = re.compile(r"[(\[][^()\[\]]{0,80}[)\]]")
+# "batch_size_per_device", "gpu_num_per_node": a script's names join their words with "_"
 _PER_DEVICE = re.compile(
     r"\s/\s?(?:gpu|chip|card|device|accelerator|node)s?\s*$"
-    r"|\bper[ -](?:gpu|chip|card|device|accelerator|node)\b",
+    r"|(?<![a-z0-9])per[ _-](?:gpu|chip|card|device|accelerator|node)(?![a-z0-9])",
     re.I,
 )
 _NUMBER = re.compile(r"^[~<>]?\s*\d[\d,.\s]*[kmb]?$", re.I)

@@ -238,9 +238,10 @@ def platform_rule(label: str) -> tuple[str, str, str, int] | None:
     return None
 
 
-# A batch size stated beside other labels: "Gaudi2 (BS=32)", "A100, batch=64", "RN50 BS256".
+# A batch size stated beside other labels: "Gaudi2 (BS=32)", "A100, batch=64", "RN50 BS256",
+# "NGC PyTorch bsz=96".
 _STATED_BATCH = re.compile(
-    r"(?<![a-z0-9])(?:bs|batch(?:[ _-]?size)?|micro[ _-]?batch(?:[ _-]?size)?)"
+    r"(?<![a-z0-9])(?:bsz?|batch(?:[ _-]?size)?|micro[ _-]?batch(?:[ _-]?size)?)"
     r"(?: ?[=:] ?| ?(?=\d))(\d{1,6}(?:/\d{1,6})*)(?![\d.])"
 )
 

@@ -209,10 +209,12 @@ _SAID = {name: index for index, name in enumerate(CONTRIBUTION_SCHEMA)}
 def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings) -> tuple:
     """(batch size, its number, settings) a column headed by a value of the table's corner
     setting states ("8" under "Batch size"), read as a row's cell of that setting would be;
-    else the batch size its header states among other words ("Gaudi2 (BS=32)")."""
+    else the batch size its header states among other words ("Gaudi2 (BS=32)"), else the
+    one the table's caption or heading states."""
     corner = plan.corner_setting
     if corner is None or not column.reading.is_number:
-        batch = stated_batch(column.reading.text)  # "Gaudi2 (BS=32)"
+        # "Gaudi2 (BS=32)", else the caption's or heading's "batch size = 128"
+        batch = stated_batch(column.reading.text) or _found(plan.context, "batch")
         return (batch, batch_number(batch), None) if batch is not None else (None, None, None)
     said = contribution(corner, column.reading.text, mappings)
     return (

@@ -273,6 +273,10 @@ def _platform_cell(text: str, cell: _Cell, mappings: LabelMappings, nearby: str 
             cell.count = (mention, "row")
 
 
+# "GPUs per node", "gpu_num_per_node": a count of each node's chips, times the row's nodes
+_PER_NODE = re.compile(r"(?i)(?<![a-z0-9])per[ _-]nodes?(?![a-z0-9])")
+
+
 def _count_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelMappings) -> None:
     """A GPU-count cell: "8", or a platform written out ("1x Max 1550 w/ 1-Stack")."""
     chip = reading.platform if reading.platform and reading.platform.accelerator else None
@@ -286,7 +290,7 @@ def _count_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
                     count_stated=True,
                     accelerator=chip.accelerator if chip else None,
                 ),
-                "row",
+                "per_node" if _PER_NODE.search(reading.text) else "row",
             )
             if chip is not None:  # "Number of GAUDIs": the header names the chip
                 cell.platform = (replace(chip, count=count, count_stated=True), "column")

@@ -34,6 +34,12 @@ def names_scored_dataset(header: str) -> bool:
     return _metric_of_header(header) is not None
 
 
+def metric_of_scored_name(text: str) -> str | None:
+    """The metric of the scored dataset a heading or caption names and nothing else ("###
+    MMLU" over the columns of its subjects: "Average | STEM | Humanities")."""
+    return _metric_of_header(text)
+
+
 def _metric_of_header(text: str) -> str | None:
     """A header naming a scored dataset and nothing else ("MMLU", "GSM8K"): "Arc A770" names a
     chip, not the ARC benchmark."""

@@ -161,11 +161,14 @@ def _count() -> list[pl.Expr]:
     context_fits = ~pl.col("_states_count") & (
         chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip)
     )
+    # "8" under "GPUs per node" beside "2" under "Nodes": 16 chips
+    per_node = (pl.col("rc_source") == "per_node") & pl.col("rn_n").is_not_null()
+    row_count = pl.when(per_node).then(pl.col("rc_n") * pl.col("rn_n")).otherwise(pl.col("rc_n"))
     candidates = (
-        ("rc_n", "rc_chip", pl.col("rc_source").replace("parallel", "row")),
-        ("fc_n", "fc_chip", pl.lit("row")),
-        ("sc_n", "sc_chip", pl.lit("section")),
-        ("h_count", "h_count_chip", pl.lit("column")),
+        (row_count, "rc_chip", pl.col("rc_source").replace(["parallel", "per_node"], "row")),
+        (pl.col("fc_n"), "fc_chip", pl.lit("row")),
+        (pl.col("sc_n"), "sc_chip", pl.lit("section")),
+        (pl.col("h_count"), "h_count_chip", pl.lit("column")),
     )
     # Parallel degrees in a row ("FSDP 4, CP 2") may leave out the degrees the table's
     # context fixes ("... + TP + PP ... 512 GPUs"): a count the context states outright wins.
@@ -178,8 +181,8 @@ def _count() -> list[pl.Expr]:
         & (chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
     ).then(context_count)
     for number, count_chip, source in candidates:
-        struct = pl.struct(n=pl.col(number), chip=pl.col(count_chip), source=source)
-        count = count.when(pl.col(number).is_not_null()).then(struct)
+        struct = pl.struct(n=number, chip=pl.col(count_chip), source=source)
+        count = count.when(number.is_not_null()).then(struct)
     # "4" under "Nodes" of a DGX H100: the nodes times the chips the named system holds.
     nodes = pl.col("rn_n") * pl.col("_implied")
     count = count.when(nodes.is_not_null()).then(
