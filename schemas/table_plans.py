@@ -387,8 +387,8 @@ def _measured_metric(reading: HeaderReading) -> str | None:
 
 
 # A setting's value right after the setting's word ("Batch 1", "BS=8", "Seq Len 2048"), the
-# only number of the rest of the header.
-_SETTING_VALUE = re.compile(r"\s*[=:]?\s*\d[\d.,]*(?![\d.,])(?!.*\d)")
+# only number of the rest of the header but a footnote's mark ("bsz=196[1]").
+_SETTING_VALUE = re.compile(r"\s*[=:]?\s*\d[\d.,]*(?![\d.,])(?:\s?\[\d{1,2}\])?(?!.*\d)")
 
 
 def _states_a_setting_value(reading: HeaderReading) -> bool:

@@ -185,3 +185,23 @@ def test_a_heading_naming_a_scored_benchmark_alone_names_its_columns_scores():
     # a heading naming another thing beside the benchmark names no score
     other = CHATGLM2_MMLU.replace("### MMLU", "### MMLU inference cost")
     assert "40.63" not in fields_by_raw_value(other, "metric")
+
+
+# Oneflow-Inc/DLPerf, reports/dlperf_benchmark_test_report_v1_cn.md, 表 4-3 (two columns of the
+# table and its first two rows): a header stating its batch size with a footnote's mark.
+DLPERF_FOOTNOTED_BATCH = """### 4.3  AMP batch size = 256各框架吞吐率 (images/sec)
+
+<p align="center">表 4-3 ResNet50-v1.5 AMP batch size = 256 各个框架吞吐率对比</p>
+
+| node num | device num | [OneFlow](../OneFlow) | [PaddlePaddle<br/>w/DALI<br/>bsz=196](../PaddlePaddle/resnet50v1.5)<sup>[1]</sup> |
+| -------- | ---------- | --------------------- | ------------------------------------------------------------ |
+| 1        | 1          | 1472.72               | 887.17                                                       |
+| 1        | 8          | 10629.32              | 6862.17                                                      |
+"""
+
+
+def test_a_batch_size_in_a_header_holds_before_a_footnote_mark():
+    found = fields_by_raw_value(DLPERF_FOOTNOTED_BATCH, "batch_size", "metric")
+    # The column's figures are values at batch 196, not the batch sizes of their rows.
+    assert found["887.17"] == ("196", "throughput")
+    assert found["1472.72"] == ("256", "throughput")
