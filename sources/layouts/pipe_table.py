@@ -74,6 +74,11 @@ from perfledger.sources.layouts.row_realignment import (
     realign_position,
     width_problem,
 )
+from perfledger.sources.layouts.statistic_lines import (
+    LABEL_HEADER,
+    StatisticLines,
+    find_statistic_lines,
+)
 from perfledger.sources.layouts.table_text import (
     fold_header_text,
     looks_like_note,
@@ -382,16 +387,20 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     boxes = find_box_tables(lines, code) if "+-" in text else []
     drawn = as_pipe_lines(lines, boxes) if boxes else lines
     summaries = find_console_summaries(lines, code) if ":" in text else []
+    statistics = find_statistic_lines(lines, code) if "=" in text else []
     # Tables printed in code are numbered after the tables written as tables, so that
     # reading a page's code never renumbers (and so never re-identifies) a written table.
     written = sorted([*tables, *blocks, *read_as_rst], key=_first_line)
-    printed = sorted([*boxes, *summaries], key=_first_line)
+    printed = sorted([*boxes, *summaries, *statistics], key=_first_line)
     for piece in [*written, *printed]:
         if isinstance(piece, BoxTable):
             _read_box_table(page, piece, table_index, drawn)
             table_index += 1
         elif isinstance(piece, ConsoleSummary):
             _read_console_summary(page, piece, table_index)
+            table_index += 1
+        elif isinstance(piece, StatisticLines):
+            _read_statistic_lines(page, piece, table_index)
             table_index += 1
         elif isinstance(piece, PipeTable):
             _read_pipe_table(page, piece, table_index)
@@ -523,6 +532,25 @@ def _read_console_summary(page: _Page, summary: ConsoleSummary, table_index: int
     page.placed[summary.start] = (
         summary.end,
         [(summary.start + 1, "table", None, None, table_index)],
+    )
+
+
+def _read_statistic_lines(page: _Page, printed: StatisticLines, table_index: int) -> None:
+    """Read a benchmark tool's per-model statistic lines as a table: a row per line, the
+    model first, a column per statistic; its caption extends the heading above it."""
+    title = with_section(page.title_above(printed.start), printed.caption)
+    line = printed.start + 1
+    header = (LABEL_HEADER, *printed.statistics)
+    for column, text in enumerate(header):
+        page.rows.append((table_index, title, None, 0, column, text, text, line))
+    for row, (index, label, values) in enumerate(printed.rows, start=1):
+        for column, text in enumerate((label, *values)):
+            page.rows.append(
+                (table_index, title, None, row, column, header[column], text, index + 1)
+            )
+    page.placed[printed.start] = (
+        printed.end,
+        [(printed.start + 1, "table", None, None, table_index)],
     )
 
 
