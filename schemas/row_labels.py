@@ -239,7 +239,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
     elif role in DIMENSION_ROLES:
         cell.dims.setdefault(role, text)
         if role in ("model", "variant"):
-            cell.free.append(text)
+            cell.free.append(_without_target_chip(text))
     elif role is not None and reading.kind in ("config", "reference"):
         cell.settings.append((setting_name(reading), text))
         world = parallel_count(fold_words(text), whole=False)  # "FSDP 8, CP 1": 8 chips
@@ -249,6 +249,24 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))
         cell.free.append(text)
+
+
+# A chip's name written as a word of a model's name, after the name's first word and joined to
+# it: "EfficientNet-EdgeTPU-S", "ssdlite_mobiledet_edgetpu_320x320", "MobileNet-EdgeTPU".
+_JOINED_BEFORE = re.compile(r"[A-Za-z0-9][-_]$")
+
+
+def _without_target_chip(text: str) -> str:
+    """A model cell without a chip its name is built for ("EfficientNet-EdgeTPU-S"): a model
+    designed for a chip is no run on it; a chip the cell names apart ("Llama-2-7B on H100",
+    "ResNet50 (A100)") stays."""
+    mention = read_hardware(text, "label")
+    if mention is None or mention.accelerator is None:
+        return text
+    start = text.lower().find(mention.text.lower())
+    if start <= 0 or not _JOINED_BEFORE.search(text[:start]):
+        return text
+    return f"{text[:start]} {text[start + len(mention.text) :]}"
 
 
 def _names_chip(text: str) -> bool:

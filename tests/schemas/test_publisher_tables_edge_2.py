@@ -60,3 +60,75 @@ def test_a_cards_form_factor_is_no_chip_and_the_card_counts_one_metis():
     assert found["1309"] == ("throughput", "items/s", "Metis", 1, "Axelera")
     assert found["77.67"][:3] == ("accuracy", "%", "Metis")
 
+
+# As TexasInstruments/edgeai-modelzoo writes it (models/vision/detection/readme.md, "EdgeAI-
+# YOLOv5 Models"): the model's work per frame in "GigaMACS", accuracies with "%" glued to the
+# header's last word.
+GIGAMACS = """### EdgeAI-YOLOv5 Models
+
+YOLOv5 models have very good accuracy and are good candidates for low complexity inference.
+
+|Dataset |Model Name                      |Input Size |GigaMACS  |AP[0.5:0.95]%| AP50%|Available|Notes |
+|--------|------------------------------- |-----------|----------|-------------|------|---------|----- |
+|COCO    |Yolov5s6_ti_lite_640            |640x640    |**8.74**  |**37.4**     | 56.0 |Y        |      |
+|COCO    |Yolov5s6_ti_lite_576            |576x576    |**7.08**  |**36.6**     | 55.7 |         |(Train@ 640, val@576) |
+"""
+
+
+def test_a_models_giga_macs_are_its_size_and_a_glued_percent_is_the_unit():
+    result = normalized(GIGAMACS)
+    assert result.quarantine.height == 0
+    assert sorted(result.measurements["value"].to_list()) == [36.6, 37.4, 55.7, 56.0]
+    found = fields_by_raw_value(GIGAMACS, "metric", "value", "unit", "model", "settings")
+    assert found["37.4"][:4] == ("accuracy", 37.4, "%", "Yolov5s6_ti_lite_640")
+    assert found["56.0"][:3] == ("accuracy", 56.0, "%")
+    assert "GigaMACS=8.74" in found["37.4"][4]
+
+
+# The same zoo's segmentation page (models/vision/segmentation/readme.md): "MeanIoU%".
+MEAN_IOU = """### EdgeAI-Torchvision
+
+|Dataset    |Model Name                     |Input Size |GigaMACs  |MeanIoU%       |Available|Notes |
+|-----------|------------------------------ |-----------|----------|---------------|---------|------|
+|ADE20K32   |MobileNetV2S16+DeepLabV3Lite   |512x512    |3.28      |51.01          |Y        |      |
+"""
+
+
+def test_a_mean_iou_written_as_one_word_is_an_accuracy_in_percent():
+    result = normalized(MEAN_IOU)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(MEAN_IOU, "metric", "value", "unit", "dataset")
+    assert found == {"51.01": ("accuracy", 51.01, "%", "ADE20K32")}
+
+
+# The same zoo's classification page (models/vision/classification/readme.md, "Tensorflow TPU
+# Models"): models designed for the Edge TPU, their accuracy measured in float, on no chip.
+EDGETPU_MODELS = """### Tensorflow TPU Models
+
+|Dataset  |Model Name                   |Input Size|GigaMACs|Top-1 Accuracy%|Available|Notes |
+|---------|-----------------------------|----------|--------|---------------|---------|------|
+|ImageNet |EfficeintNet-EdgeTPU-S[7,9]  |224x224   |2.353   |77.23          |Y        |      |
+|ImageNet |MobileNetV1[1]               |224x224   |0.569   |71.0           |Y        |      |
+"""
+
+
+def test_a_chip_a_models_name_is_built_for_is_not_the_chip_it_ran_on():
+    found = fields_by_raw_value(EDGETPU_MODELS, "model", "accelerator", "unit")
+    assert found["77.23"] == ("EfficeintNet-EdgeTPU-S[7,9]", None, "%")
+    assert found["71.0"] == ("MobileNetV1[1]", None, "%")
+
+
+# renesas-rz/rzv_drp-ai_tvm's RZ/V2L model list: a model not yet measured on the CPU alone.
+TBD = """# Model list for RZ/V2L
+
+| AI model | Input Shape | Task | Format | Inference time<br>(CPU only) | Inference time<br>(CPU+DRP-AI) |
+|----------|-------------|------|--------|------------------------------|--------------------------------|
+|[YOLOv8n](./how_to_convert/How_to_convert_yolov8_onnx_models_V2L.md)|(640,640)|Object Detection|ONNX|T.B.D|168ms|
+"""
+
+
+def test_a_dotted_tbd_is_no_value_published():
+    result = normalized(TBD)
+    assert result.quarantine["check"].to_list() == ["placeholder_value"]
+    found = fields_by_raw_value(TBD, "metric", "value", "accelerator")
+    assert found == {"168ms": ("latency", 168.0, "RZ/V2L")}
