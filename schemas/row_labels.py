@@ -348,6 +348,8 @@ def section_labels(text: str | None) -> tuple:
     experts, a size), the variant of the rows under it. A section of words alone ("Computer
     Vision", "Speech") names a category of the rows, kept in their table title."""
     platform, count, precision = _free_labels((text,)) if text else (None, None, None)
+    if platform is not None and _names_target_chip(text):
+        platform = count = None
     unknown = unknown_chip(text, "label") if text and platform is None else None
     if unknown is not None:
         platform, count = unknown, count or unknown
@@ -370,6 +372,16 @@ def section_labels(text: str | None) -> tuple:
 
 _DIGIT = re.compile(r"\d")
 _MODEL_NOUN = re.compile(r"\s+models?$", re.I)
+
+
+def _names_target_chip(text: str) -> bool:
+    """Whether a section is a chip's name and the word "models" ("Edge TPU models"): the
+    models built for that chip, not a run on it."""
+    chip = _MODEL_NOUN.sub("", text)
+    if chip == text:
+        return False
+    mention = read_hardware(chip, "label")
+    return mention is not None and fold_words(mention.text) == fold_words(chip)
 
 
 def _section_model(text: str | None) -> str | None:

@@ -102,6 +102,7 @@ _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)
 # A line ending with a colon introduces what follows ("TTFT of Llama-3-8B (Unit: ms):"): it
 # is the next table's caption, no footnote of the table above.
 _BOLD_CELL = re.compile(r"(\*\*|__)(?P<text>[^*_\s](?:.*?[^*_\s])?)\1:?")
+_EMPHASIS_CELL = re.compile(r"(\*\*|__|\*|_)(?P<text>[^*_\s](?:[^*_]*?[^*_\s])?)\1:?")
 _INTRODUCES = re.compile(r"[:\uff1a]\s*$")
 _BULLET = re.compile(r"^[ \t]*[-+*][ \t]+")
 _LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
@@ -186,6 +187,8 @@ def table_cells(
         if is_delimiter_row(lines[index]):
             continue
         raw = split_row(lines[index])
+        if _rule_row(raw, width):
+            continue
         label = _section_label(raw, width)
         if label is not None:
             sections[index] = label
@@ -245,12 +248,32 @@ def table_cells(
     return rows, problems
 
 
+def _rule_row(raw: list[str], width: int) -> bool:
+    """A short row of dashes alone ("|-", "| - |") under a table of more columns: a rule the
+    page draws between groups of rows, holding no value."""
+    return (
+        width >= 2
+        and 0 < len(raw) < width
+        and all(not cell.strip() or set(cell.strip()) == {"-"} for cell in raw)
+        and any(cell.strip() for cell in raw)
+    )
+
+
 def _section_label(raw: list[str], width: int) -> str | None:
     """The label of a group row: its first cell all bold and its other cells blank
     ("| **OpenNMT-py WMT14 model** | | |"), in a table of two columns or more, or any label
     but a number over blanks in a table of three or more ("| MMLU (shuffle 1k) | | | |");
     the rows under it are of that group. A bold cell alone on its row ("| **A100** |") is one
-    too: GitHub fills the short row with blank cells."""
+    too: GitHub fills the short row with blank cells, and so is an emphasized cell after
+    blank or dashed ones on a short row ("|   | **SSD models**", "|- | **YOLOX models**",
+    "|*Lite models*")."""
+    lead = 0
+    while lead < len(raw) - 1 and not raw[lead].strip(" \t-"):
+        lead += 1
+    emphasized = _EMPHASIS_CELL.fullmatch(raw[lead].strip()) if len(raw) < width else None
+    if emphasized is not None and not _NUMBER_CELL.match(emphasized.group("text")):
+        # only an emphasized label moves: a plain one after blanks is a short row
+        raw = [f"**{emphasized.group('text')}**", *raw[lead + 1 :]]
     if width < 2 or not raw or any(cell.strip() for cell in raw[1:]):
         return None
     bold = _BOLD_CELL.fullmatch(raw[0].strip())

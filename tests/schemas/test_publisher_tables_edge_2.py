@@ -102,11 +102,13 @@ def test_a_mean_iou_written_as_one_word_is_an_accuracy_in_percent():
 
 
 # The same zoo's classification page (models/vision/classification/readme.md, "Tensorflow TPU
-# Models"): models designed for the Edge TPU, their accuracy measured in float, on no chip.
+# Models"): models designed for the Edge TPU, grouped under "Edge TPU models", their accuracy
+# measured in float, on no chip.
 EDGETPU_MODELS = """### Tensorflow TPU Models
 
 |Dataset  |Model Name                   |Input Size|GigaMACs|Top-1 Accuracy%|Available|Notes |
 |---------|-----------------------------|----------|--------|---------------|---------|------|
+|*Edge TPU models*
 |ImageNet |EfficeintNet-EdgeTPU-S[7,9]  |224x224   |2.353   |77.23          |Y        |      |
 |ImageNet |MobileNetV1[1]               |224x224   |0.569   |71.0           |Y        |      |
 """
@@ -114,6 +116,7 @@ EDGETPU_MODELS = """### Tensorflow TPU Models
 
 def test_a_chip_a_models_name_is_built_for_is_not_the_chip_it_ran_on():
     found = fields_by_raw_value(EDGETPU_MODELS, "model", "accelerator", "unit")
+    assert normalized(EDGETPU_MODELS).quarantine.height == 0
     assert found["77.23"] == ("EfficeintNet-EdgeTPU-S[7,9]", None, "%")
     assert found["71.0"] == ("MobileNetV1[1]", None, "%")
 
@@ -132,3 +135,36 @@ def test_a_dotted_tbd_is_no_value_published():
     assert result.quarantine["check"].to_list() == ["placeholder_value"]
     found = fields_by_raw_value(TBD, "metric", "value", "accelerator")
     assert found == {"168ms": ("latency", 168.0, "RZ/V2L")}
+
+
+# The same zoo's detection page ("EdgeAI-MMDetection"): short rows label the groups of rows
+# under them, the label emphasized in the model column after a blank or dashed cell, and a
+# row of a dash alone rules groups apart.
+GROUP_ROWS = """### EdgeAI-MMDetection
+
+|Dataset | Model Name                        | Input Size | GigaMACS  | AP[0.5:0.95]%, AP50% |Available|Notes |
+|--------|-----------------------------------|------------|-----------|----------------------|---------|----- |
+|        | **SSD models**
+|COCO    | MobileNetV2+FPN+SSDLite           | 512x512    | **2.29**  | **27.2**, 45.7       |Y        |      |
+|-
+|COCO    | ResNet50+FPN+SSD                  | 512x512    | **30.77** | **31.2**, 52.2       |Y        |      |
+|-       | **YOLOX models**
+|COCO    | YOLOX-s-Lite                      | 640x640    | **13.43** | **38.3**, 56.9       |Y        |      |
+|*Lite models*
+|COCO    | YOLOX-tiny-Lite                   | 416x416    | **3.240** | **30.5**, 47.4       |Y        |      |
+"""
+
+
+def test_short_rows_of_an_emphasized_label_group_the_rows_and_a_dash_row_is_a_rule():
+    result = normalized(GROUP_ROWS)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(GROUP_ROWS, "table_title", "model", "value")
+    assert found["27.2, 45.7"][:2] == (
+        "EdgeAI-MMDetection \u2014 SSD models",
+        "MobileNetV2+FPN+SSDLite",
+    )
+    assert found["31.2, 52.2"][:2] == ("EdgeAI-MMDetection \u2014 SSD models", "ResNet50+FPN+SSD")
+    assert found["38.3, 56.9"][:2] == ("EdgeAI-MMDetection \u2014 YOLOX models", "YOLOX-s-Lite")
+    assert found["30.5, 47.4"][:2] == ("EdgeAI-MMDetection \u2014 Lite models", "YOLOX-tiny-Lite")
+    assert result.measurements.height == 8
+
