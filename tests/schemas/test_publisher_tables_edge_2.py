@@ -168,3 +168,39 @@ def test_short_rows_of_an_emphasized_label_group_the_rows_and_a_dash_row_is_a_ru
     assert found["30.5, 47.4"][:2] == ("EdgeAI-MMDetection \u2014 Lite models", "YOLOX-tiny-Lite")
     assert result.measurements.height == 8
 
+
+# As hailo-ai/hailo_model_zoo writes it (docs/public_models/HAILO8L/HAILO8L_pose_estimation.rst):
+# an icon after a network's name, a substitution defined as an image above the table, marks
+# the networks of the vendor's benchmark.
+HAILO_ICONS = """Public Pre-Trained Models
+=========================
+
+.. |rocket| image:: ../../images/rocket.png
+  :width: 18
+
+* Network available in Hailo Benchmark are marked with |rocket|
+
+COCO
+^^^^
+
+.. list-table::
+   :header-rows: 1
+
+   * - Network Name
+     - float
+     - Hardware Degradation
+     - FPS (Batch Size=1)
+   * - yolov8m_pose |rocket|
+     - 61.37
+     - 58.48
+     - 48
+"""
+
+
+def test_an_icons_substitution_after_a_models_name_is_no_part_of_it():
+    found = {
+        row["raw_value"]: (row["model"], row["metric"])
+        for row in normalized(HAILO_ICONS, "text/x-rst").measurements.iter_rows(named=True)
+    }
+    assert found["48"] == ("yolov8m_pose", "throughput")
+    assert found["61.37"] == ("yolov8m_pose", "accuracy")
