@@ -25,6 +25,7 @@ from perfledger.schemas.identities import canonical_dataset
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
     framework_name,
+    known_framework,
     known_model,
     model_name,
     platform_rule,
@@ -228,6 +229,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
     elif role == "nodes" and count_cell(text) is not None:
         cell.nodes = count_cell(text)  # times its system's chips per node, if it names one
         cell.settings.append((setting_name(reading), text))
+    elif role == "precision" and known_framework(text) and _precision_label(text, mappings) is None:
+        # "Format | ONNX": a column of formats holds the framework a model comes from
+        cell.dims.setdefault("framework", text)
     elif role == "precision":
         if cell.precision is None:
             precision = _precision_label(text, mappings)

@@ -31,6 +31,11 @@ def test_a_renesas_rz_soc_named_in_the_title_is_the_chip_of_every_row():
     assert found["19ms"] == ("latency", 19.0, "ms", "RZ/V2H", "Renesas")
 
 
+def test_a_format_column_naming_a_framework_gives_the_framework_not_a_precision():
+    found = fields_by_raw_value(RZ_MODEL_LIST, "framework", "precision", "unresolved")
+    assert found["4450ms"] == ("ONNX", None, None)
+
+
 # As axelera-ai-hub/voyager-sdk writes it (docs/reference/model_zoo.md, "Supported models and
 # performance characteristics"): the reference platforms in a list above the table, each a host
 # CPU with one Metis card, the card's form factor ("PCIe", "M.2") naming no chip.
