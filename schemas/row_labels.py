@@ -352,7 +352,7 @@ def section_labels(text: str | None) -> tuple:
     experts, a size), the variant of the rows under it. A section of words alone ("Computer
     Vision", "Speech") names a category of the rows, kept in their table title."""
     platform, count, precision = _free_labels((text,)) if text else (None, None, None)
-    if platform is not None and _names_target_chip(text):
+    if platform is not None and text and _names_target_chip(text):
         platform = count = None
     unknown = unknown_chip(text, "label") if text and platform is None else None
     if unknown is not None:

@@ -67,7 +67,7 @@ from perfledger.sources.layouts.page_text import (
     machine_date,
     split_lines,
 )
-from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, split_row
+from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, is_rule_row, split_row
 from perfledger.sources.layouts.row_realignment import (
     ColumnProfile,
     profile_columns,
@@ -75,9 +75,9 @@ from perfledger.sources.layouts.row_realignment import (
     width_problem,
 )
 from perfledger.sources.layouts.statistic_lines import (
-    LABEL_HEADER,
     StatisticLines,
     find_statistic_lines,
+    statistic_cells,
 )
 from perfledger.sources.layouts.table_text import (
     fold_header_text,
@@ -187,7 +187,7 @@ def table_cells(
         if is_delimiter_row(lines[index]):
             continue
         raw = split_row(lines[index])
-        if _rule_row(raw, width):
+        if is_rule_row(raw, width):
             continue
         label = _section_label(raw, width)
         if label is not None:
@@ -246,17 +246,6 @@ def table_cells(
             for column, text in enumerate(fitted)
         )
     return rows, problems
-
-
-def _rule_row(raw: list[str], width: int) -> bool:
-    """A short row of dashes alone ("|-", "| - |") under a table of more columns: a rule the
-    page draws between groups of rows, holding no value."""
-    return (
-        width >= 2
-        and 0 < len(raw) < width
-        and all(not cell.strip() or set(cell.strip()) == {"-"} for cell in raw)
-        and any(cell.strip() for cell in raw)
-    )
 
 
 def _section_label(raw: list[str], width: int) -> str | None:
@@ -490,7 +479,7 @@ def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:
 
 
 def _first_line(
-    piece: PipeTable | HtmlBlock | DirectiveTable | BoxTable | ConsoleSummary,
+    piece: PipeTable | HtmlBlock | DirectiveTable | BoxTable | ConsoleSummary | StatisticLines,
 ) -> int:
     return piece.header if isinstance(piece, (PipeTable, BoxTable)) else piece.start
 
@@ -559,18 +548,10 @@ def _read_console_summary(page: _Page, summary: ConsoleSummary, table_index: int
 
 
 def _read_statistic_lines(page: _Page, printed: StatisticLines, table_index: int) -> None:
-    """Read a benchmark tool's per-model statistic lines as a table: a row per line, the
-    model first, a column per statistic; its caption extends the heading above it."""
+    """Read a benchmark tool's per-model statistic lines as a table; its caption extends the
+    heading above it."""
     title = with_section(page.title_above(printed.start), printed.caption)
-    line = printed.start + 1
-    header = (LABEL_HEADER, *printed.statistics)
-    for column, text in enumerate(header):
-        page.rows.append((table_index, title, None, 0, column, text, text, line))
-    for row, (index, label, values) in enumerate(printed.rows, start=1):
-        for column, text in enumerate((label, *values)):
-            page.rows.append(
-                (table_index, title, None, row, column, header[column], text, index + 1)
-            )
+    page.rows += statistic_cells(printed, table_index, title)
     page.placed[printed.start] = (
         printed.end,
         [(printed.start + 1, "table", None, None, table_index)],

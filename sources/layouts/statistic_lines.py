@@ -94,13 +94,9 @@ def _units_in_headers(
     statistics: tuple[str, ...], rows: list[tuple[int, str, tuple[str, ...]]]
 ) -> tuple[tuple[str, ...], list[tuple[int, str, tuple[str, ...]]]]:
     """The statistics' headers with the unit every value of theirs is printed in ("min
-    (ms)"), and the values as numbers: a tool prints every value in one unit and with a decimal
-    point ("39.539ms"), which a header's unit reads as such, as a lone cell's cannot tell."""
-    units = set()
-    for _index, _label, values in rows:
-        units.update(
-            _UNIT.search(value).group(0) if _UNIT.search(value) else "" for value in values
-        )
+    (ms)"), and the values as numbers: the unit is the column's, as a table states it, so
+    that a cell left without one is never read in another."""
+    units = {_unit_of(value) for _index, _label, values in rows for value in values}
     if len(units) != 1 or "" in units:
         return statistics, rows
     unit = units.pop()
@@ -110,3 +106,24 @@ def _units_in_headers(
         for index, label, values in rows
     ]
     return headers, numbers
+
+
+def _unit_of(value: str) -> str:
+    found = _UNIT.search(value)
+    return found.group(0) if found else ""
+
+
+def statistic_cells(printed: StatisticLines, table_index: int, title: str | None) -> list[tuple]:
+    """The cells of a run of statistic lines, as the Markdown reader lays a table's out: a row
+    per line, the model first, a column per statistic, each cell at its line."""
+    header = (LABEL_HEADER, *printed.statistics)
+    cells = [
+        (table_index, title, None, 0, column, text, text, printed.start + 1)
+        for column, text in enumerate(header)
+    ]
+    for row, (index, label, values) in enumerate(printed.rows, start=1):
+        cells += [
+            (table_index, title, None, row, column, header[column], text, index + 1)
+            for column, text in enumerate((label, *values))
+        ]
+    return cells
