@@ -28,7 +28,7 @@ _TRAILING_MARKS = "*\u2020\u2021\u00a7#\u203b"  # "6,044*", "3,210\u2020", "942\
 _REFERENCE_TAIL = re.compile(r"(?:\s*\[\d{1,2}\])+\s*$")
 # What a cell holds where a page publishes no value ("-", "N/A", "OOM", "/", "coming soon").
 PLACEHOLDER_WORDS = (
-    r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|tbd|tba|none|null|\?|pending"
+    r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|t\.?b\.?[da]\.?|none|null|\?|pending"
     r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
     r"|\u2717|\u2715|\u00d7"
 )

@@ -180,6 +180,12 @@ def _model_reading(label: str):
 
 
 @lru_cache(maxsize=4096)
+def known_framework(label: str) -> bool:
+    """Whether schemas/vocab/frameworks.csv names `label` ("ONNX", "PyTorch")."""
+    return label_key(label) in _alias_table("frameworks.csv")
+
+
+@lru_cache(maxsize=4096)
 def framework_name(label: str) -> str | None:
     found = _alias_table("frameworks.csv").get(label_key(label))
     return found["framework"] if found else unicodedata.normalize("NFKC", label).strip()

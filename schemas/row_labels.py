@@ -25,6 +25,7 @@ from perfledger.schemas.identities import canonical_dataset
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
     framework_name,
+    known_framework,
     known_model,
     model_name,
     platform_rule,
@@ -230,6 +231,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
     elif role == "nodes" and count_cell(text) is not None:
         cell.nodes = count_cell(text)  # times its system's chips per node, if it names one
         cell.settings.append((setting_name(reading), text))
+    elif role == "precision" and known_framework(text) and _precision_label(text, mappings) is None:
+        # "Format | ONNX": a column of formats holds the framework a model comes from
+        cell.dims.setdefault("framework", text)
     elif role == "precision":
         if cell.precision is None:
             precision = _precision_label(text, mappings)
@@ -241,7 +245,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
     elif role in DIMENSION_ROLES:
         cell.dims.setdefault(role, text)
         if role in ("model", "variant"):
-            cell.free.append(text)
+            cell.free.append(_without_target_chip(text))
     elif role is not None and reading.kind in ("config", "reference"):
         cell.settings.append((setting_name(reading), text))
         world = parallel_count(fold_words(text), whole=False)  # "FSDP 8, CP 1": 8 chips
@@ -251,6 +255,24 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))
         cell.free.append(text)
+
+
+# A chip's name written as a word of a model's name, after the name's first word and joined to
+# it: "EfficientNet-EdgeTPU-S", "ssdlite_mobiledet_edgetpu_320x320", "MobileNet-EdgeTPU".
+_JOINED_BEFORE = re.compile(r"[A-Za-z0-9][-_]$")
+
+
+def _without_target_chip(text: str) -> str:
+    """A model cell without a chip its name is built for ("EfficientNet-EdgeTPU-S"): a model
+    designed for a chip is no run on it; a chip the cell names apart ("Llama-2-7B on H100",
+    "ResNet50 (A100)") stays."""
+    mention = read_hardware(text, "label")
+    if mention is None or mention.accelerator is None:
+        return text
+    start = text.lower().find(mention.text.lower())
+    if start <= 0 or not _JOINED_BEFORE.search(text[:start]):
+        return text
+    return f"{text[:start]} {text[start + len(mention.text) :]}"
 
 
 def _names_chip(text: str) -> bool:
@@ -336,6 +358,8 @@ def section_labels(text: str | None) -> tuple:
     experts, a size), the variant of the rows under it. A section of words alone ("Computer
     Vision", "Speech") names a category of the rows, kept in their table title."""
     platform, count, precision = _free_labels((text,)) if text else (None, None, None)
+    if platform is not None and text and _names_target_chip(text):
+        platform = count = None
     unknown = unknown_chip(text, "label") if text and platform is None else None
     if unknown is not None:
         platform, count = unknown, count or unknown
@@ -358,6 +382,16 @@ def section_labels(text: str | None) -> tuple:
 
 _DIGIT = re.compile(r"\d")
 _MODEL_NOUN = re.compile(r"\s+models?$", re.I)
+
+
+def _names_target_chip(text: str) -> bool:
+    """Whether a section is a chip's name and the word "models" ("Edge TPU models"): the
+    models built for that chip, not a run on it."""
+    chip = _MODEL_NOUN.sub("", text)
+    if chip == text:
+        return False
+    mention = read_hardware(chip, "label")
+    return mention is not None and fold_words(mention.text) == fold_words(chip)
 
 
 def _section_model(text: str | None) -> str | None:

@@ -67,7 +67,9 @@ def _words() -> _Words:
     wide = tuple(sorted(start for start in starts if not start.isascii()))
     return _Words(
         makers=re.compile(
-            rf"(?<![\w-])(?P<maker>{maker_alternatives})[ ,]+(?P<name>{_NAME})"
+            # "Loongson 3A4000", "Loongson-3A4000": a hyphen joins the maker to a model token
+            rf"(?<![\w-])(?P<maker>{maker_alternatives})(?:[ ,]+|-(?=[A-Za-z]{{0,4}}\d))"
+            rf"(?P<name>{_NAME})"
             rf"(?![\w+-])",
             re.I,
         ),

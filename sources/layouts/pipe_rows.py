@@ -24,3 +24,14 @@ def split_row(line: str) -> list[str]:
 
 def is_delimiter_row(line: str) -> bool:
     return has_pipe(line) and all(_DELIMITER_CELL.fullmatch(cell) for cell in split_row(line))
+
+
+def is_rule_row(raw: list[str], width: int) -> bool:
+    """A short row of dashes alone ("|-", "| - |") under a table of more columns: a rule the
+    page draws between groups of rows, holding no value."""
+    return (
+        width >= 2
+        and 0 < len(raw) < width
+        and all(not cell.strip() or set(cell.strip()) == {"-"} for cell in raw)
+        and any(cell.strip() for cell in raw)
+    )

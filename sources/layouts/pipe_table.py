@@ -67,12 +67,17 @@ from perfledger.sources.layouts.page_text import (
     machine_date,
     split_lines,
 )
-from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, split_row
+from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, is_rule_row, split_row
 from perfledger.sources.layouts.row_realignment import (
     ColumnProfile,
     profile_columns,
     realign_position,
     width_problem,
+)
+from perfledger.sources.layouts.statistic_lines import (
+    StatisticLines,
+    find_statistic_lines,
+    statistic_cells,
 )
 from perfledger.sources.layouts.table_text import (
     fold_header_text,
@@ -97,6 +102,7 @@ _LIST_OR_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)
 # A line ending with a colon introduces what follows ("TTFT of Llama-3-8B (Unit: ms):"): it
 # is the next table's caption, no footnote of the table above.
 _BOLD_CELL = re.compile(r"(\*\*|__)(?P<text>[^*_\s](?:.*?[^*_\s])?)\1:?")
+_EMPHASIS_CELL = re.compile(r"(\*\*|__|\*|_)(?P<text>[^*_\s](?:[^*_]*?[^*_\s])?)\1:?")
 _INTRODUCES = re.compile(r"[:\uff1a]\s*$")
 _BULLET = re.compile(r"^[ \t]*[-+*][ \t]+")
 _LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]?)*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
@@ -181,6 +187,8 @@ def table_cells(
         if is_delimiter_row(lines[index]):
             continue
         raw = split_row(lines[index])
+        if is_rule_row(raw, width):
+            continue
         label = _section_label(raw, width)
         if label is not None:
             sections[index] = label
@@ -245,7 +253,16 @@ def _section_label(raw: list[str], width: int) -> str | None:
     ("| **OpenNMT-py WMT14 model** | | |"), in a table of two columns or more, or any label
     but a number over blanks in a table of three or more ("| MMLU (shuffle 1k) | | | |");
     the rows under it are of that group. A bold cell alone on its row ("| **A100** |") is one
-    too: GitHub fills the short row with blank cells."""
+    too: GitHub fills the short row with blank cells, and so is an emphasized cell after
+    blank or dashed ones on a short row ("|   | **SSD models**", "|- | **YOLOX models**",
+    "|*Lite models*")."""
+    lead = 0
+    while lead < len(raw) - 1 and not raw[lead].strip(" \t-"):
+        lead += 1
+    emphasized = _EMPHASIS_CELL.fullmatch(raw[lead].strip()) if len(raw) < width else None
+    if emphasized is not None and not _NUMBER_CELL.match(emphasized.group("text")):
+        # only an emphasized label moves: a plain one after blanks is a short row
+        raw = [f"**{emphasized.group('text')}**", *raw[lead + 1 :]]
     if width < 2 or not raw or any(cell.strip() for cell in raw[1:]):
         return None
     bold = _BOLD_CELL.fullmatch(raw[0].strip())
@@ -382,16 +399,20 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     boxes = find_box_tables(lines, code) if "+-" in text else []
     drawn = as_pipe_lines(lines, boxes) if boxes else lines
     summaries = find_console_summaries(lines, code) if ":" in text else []
+    statistics = find_statistic_lines(lines, code) if "=" in text else []
     # Tables printed in code are numbered after the tables written as tables, so that
     # reading a page's code never renumbers (and so never re-identifies) a written table.
     written = sorted([*tables, *blocks, *read_as_rst], key=_first_line)
-    printed = sorted([*boxes, *summaries], key=_first_line)
+    printed = sorted([*boxes, *summaries, *statistics], key=_first_line)
     for piece in [*written, *printed]:
         if isinstance(piece, BoxTable):
             _read_box_table(page, piece, table_index, drawn)
             table_index += 1
         elif isinstance(piece, ConsoleSummary):
             _read_console_summary(page, piece, table_index)
+            table_index += 1
+        elif isinstance(piece, StatisticLines):
+            _read_statistic_lines(page, piece, table_index)
             table_index += 1
         elif isinstance(piece, PipeTable):
             _read_pipe_table(page, piece, table_index)
@@ -458,7 +479,7 @@ def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:
 
 
 def _first_line(
-    piece: PipeTable | HtmlBlock | DirectiveTable | BoxTable | ConsoleSummary,
+    piece: PipeTable | HtmlBlock | DirectiveTable | BoxTable | ConsoleSummary | StatisticLines,
 ) -> int:
     return piece.header if isinstance(piece, (PipeTable, BoxTable)) else piece.start
 
@@ -523,6 +544,17 @@ def _read_console_summary(page: _Page, summary: ConsoleSummary, table_index: int
     page.placed[summary.start] = (
         summary.end,
         [(summary.start + 1, "table", None, None, table_index)],
+    )
+
+
+def _read_statistic_lines(page: _Page, printed: StatisticLines, table_index: int) -> None:
+    """Read a benchmark tool's per-model statistic lines as a table; its caption extends the
+    heading above it."""
+    title = with_section(page.title_above(printed.start), printed.caption)
+    page.rows += statistic_cells(printed, table_index, title)
+    page.placed[printed.start] = (
+        printed.end,
+        [(printed.start + 1, "table", None, None, table_index)],
     )
 
 

@@ -25,8 +25,11 @@ _INLINE = re.compile(
     r"|\*(?P<emphasis>[^*\s][^*]*)\*"
     r"|\[(?P<footnote>[\w#*.-]+)\]_"
     r"|\\(?P<escaped>.)"
+    # A substitution reference ("yolov8m_pose |rocket|"): most stand for an icon, an image
+    # that shows no text, and the definition is the page's, not the cell's; it is left out.
+    r"|(?<![\w|])\|(?P<substitution>[^|\s](?:[^|]{0,38}[^|\s])?)\|(?:__?)?(?![\w|])"
 )
-MARKUP_CHARS = re.compile(r"[`*\\_]")
+MARKUP_CHARS = re.compile(r"[`*\\_|]")
 
 Cell = tuple[str, int]  # (text as a reader sees it, 0-based line where it starts)
 # Put after each wide character of a table's line, which a monospace display shows two
@@ -63,7 +66,8 @@ def page_lines(text: str) -> list[str]:
 
 def render_inline(text: str) -> str:
     """Text as a reader sees it: ``code`` -> code, **bold** -> bold, `text <url>`_ -> text,
-    :ref:`text <target>` -> text, escapes gone, [1]_ footnote references as superscripts."""
+    :ref:`text <target>` -> text, escapes gone, [1]_ footnote references as superscripts,
+    |substitution| references left out."""
     if MARKUP_CHARS.search(text) is None:
         return text  # most cells and many paragraphs hold no markup
     return _INLINE.sub(_rendered_piece, text)
@@ -84,6 +88,8 @@ def _rendered_piece(match: re.Match[str]) -> str:
     if found["footnote"] is not None:
         label = found["footnote"]
         return superscript(label) if label.isdigit() else f"[{label}]"
+    if found["substitution"] is not None:
+        return ""
     escaped = found["escaped"]
     return "" if escaped.isspace() else escaped  # an escaped space joins its neighbours
 
