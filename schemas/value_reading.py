@@ -632,11 +632,7 @@ def _unrounded(factor_digits: pl.Expr, *, spreads: bool) -> list[pl.Expr]:
     # latency is.
     other_time = (metric == "other") & (kind == "duration")
     # "2.21x slower": the speedup is the inverse of the ratio a loss word follows above one
-    inverse = (
-        (metric == "speedup")
-        & pl.col("qualifier").is_in(LOSS_WORDS).fill_null(False)
-        & (number > 1.0)
-    )
+    inverse = (metric == "speedup") & pl.col("qualifier").is_in(LOSS_WORDS) & (number > 1.0)
     value = (
         pl.when(metric == "throughput")
         .then(number * factor.fill_null(1.0))
