@@ -449,7 +449,7 @@ def _with_unit_and_spread(
     unit_text = rest.strip()
     unit = unit_named(unit_text) if unit_text else None
     if unit is None and qualifier is None:
-        gain = _GAIN_WORD.match(unit_text) or (_LOSS_WORD.match(unit_text) if number < 1 else None)
+        gain = _GAIN_WORD.match(unit_text) or _LOSS_WORD.match(unit_text)
         if gain is not None:  # "1.5x faster": a multiple, the word saying which way it goes
             unit_text, qualifier = gain.group("unit"), gain.group("word")
             unit = unit_named(unit_text)
@@ -486,14 +486,14 @@ def _with_unit_and_spread(
     return CellReading((value,), None, evidence)
 
 
-# A multiple followed by the word saying it is a gain ("1.5x faster", "3x speedup"); "2x
-# slower" says the opposite and is not read so.
+# A multiple followed by the word saying it is a gain ("1.5x faster", "3x speedup").
 _GAIN_WORD = re.compile(
     r"^(?P<unit>[xX\u00d7]|times)\s*(?P<word>faster|quicker|speed-?ups?|higher|better)$"
 )
-# A multiple below one followed by the word saying it is a loss ("0.79x slower", as a benchmark
-# prints the ratio to its baseline with the way it goes): the word agrees with the ratio, which
-# is the value; above one ("2x slower") it may mean the inverse and is not read.
+# A multiple followed by the word saying it is a loss: below one ("0.79x slower", as a
+# benchmark prints the ratio to its baseline with the way it goes) the word agrees with the
+# ratio, which is the value; above one ("2.21x slower") it is the inverse ratio, and the value
+# read is its inverse (see LOSS_WORDS), as a claim's "Nx slower" is 1/N.
 _LOSS_WORD = re.compile(r"^(?P<unit>[xX\u00d7]|times)\s*(?P<word>slower|lower|worse)$")
 # A unit followed by the statistic its number is ("0.85s avg", "3.2 ms p99"), as a remark
 # in brackets says it ("12 ms (avg)").
@@ -501,6 +501,7 @@ _STATISTIC_AFTER = re.compile(
     r"^(?P<unit>\S+(?:\s\S+)?)\s+(?P<word>avg|average|mean|median|p\d{2}(?:\.\d)?|max|min)\.?$",
     re.I,
 )
+LOSS_WORDS = ("slower", "lower", "worse")
 # "x86", "x64" name instruction sets, not multiples
 _TIMES_FIRST = re.compile(r"^\s*[xX\u00d7]\s?(?!(?:86|64)\s*$)(\d+(?:[.,]\d+)?)\s*$")
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".

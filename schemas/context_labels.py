@@ -41,8 +41,8 @@ _CONTEXT_METRICS = (
 
 @dataclass(frozen=True)
 class Found:
-    """A label and where it came from: row, section, column, caption, heading, paragraph or
-    title."""
+    """A label and where it came from: row, section, column, caption, heading, note,
+    paragraph or title."""
 
     # A PlatformMention (platform, count), a Precision, a Unit, a str (metric, statistic,
     # workload) or the {part word: Precision} of "precision_of_part", as the name says.
@@ -62,7 +62,9 @@ def context_labels(
     found: dict[str, Found] = {}
     for text in context.texts:
         labels = _labels_of(text.text, text.source)
-        if "metric" not in found:  # a text after the one naming the metric is not read for one
+        if text.source == "note":  # the note under a table: its hardware and precision only
+            labels = tuple(label for label in labels if label[0] in _NOTE_LABELS)
+        elif "metric" not in found:  # a text after the one naming the metric is not read for one
             labels = _with_metric(labels, text.text, text.source)
         for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:
@@ -171,6 +173,7 @@ def _prefer_listed_accelerator(context: TableContext, found: dict[str, Found]) -
 
 
 _BEFORE_METRIC = ("platform", "count", "precision")  # the labels `_labels_of` gives first
+_NOTE_LABELS = _BEFORE_METRIC  # what a brief note under a table states (table_context.py)
 
 
 def _with_metric(
@@ -422,7 +425,9 @@ _SENTENCE_WORDS = 8  # a caption of this many words is a sentence ("Table 6. ...
 def _reads_as_prose(text: str, source: str) -> bool:
     """A paragraph, or a caption written as a sentence, reads as prose: "a single A6000 GPU"
     is one, "NVIDIA GPUs" a product line."""
-    return source == "paragraph" or (source == "caption" and len(text.split()) >= _SENTENCE_WORDS)
+    return source in ("paragraph", "note") or (
+        source == "caption" and len(text.split()) >= _SENTENCE_WORDS
+    )
 
 
 def _count_for(text: str, source: str, accelerator: str | None) -> PlatformMention | None:

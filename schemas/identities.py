@@ -401,10 +401,18 @@ def _datasets() -> dict[str, str]:
     }
 
 
+@cache
+def _datasets_in_capitals() -> dict[str, str]:
+    rows = read_vocab("datasets_in_capitals.csv").iter_rows(named=True)
+    return {row["written"]: row["dataset"] for row in rows}
+
+
 def dataset_named(text: str) -> str | None:
-    """The dataset a whole label names by one of its aliases ("MMLU", "gsm8k"); None otherwise,
-    where canonical_dataset would also read a dataset from the label's first words."""
-    return _datasets().get(label_key(text))
+    """The dataset a whole label names by one of its aliases ("MMLU", "gsm8k"), or by a word
+    that names one only written in capitals ("MATH", not "Math"); None otherwise, where
+    canonical_dataset would also read a dataset from the label's first words."""
+    found = _datasets().get(label_key(text))
+    return found if found is not None else _datasets_in_capitals().get(text.strip())
 
 
 @lru_cache(maxsize=16_384)

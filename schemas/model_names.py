@@ -458,15 +458,29 @@ def size_in_text(text: str) -> str | None:
     return sizes.pop() if len(sizes) == 1 else None
 
 
+# A family's version written as a word of its own after its name: "Llama 3.1", "Gemma 2".
+_VERSION_WORD = re.compile(r"v?\d{1,2}(?:\.\d{1,2})?")
+
+
 @lru_cache(maxsize=_MEMO)
 def family_in_text(text: str) -> str | None:
-    """A model family the text names without a size ("MPT Training Benchmarks")."""
-    families = {
-        reading.family
-        for word in _WORD.findall(clean_text(text)[:2000])
-        for reading in (read_model(word.strip(".-")),)
-        if reading.family
-    }
+    """A model family the text names without a size ("MPT Training Benchmarks"); a version
+    written apart from the name is the family's ("Llama 3.1 Models" names Llama 3.1, not
+    LLaMA)."""
+    words = [word.strip(".-") for word in _WORD.findall(clean_text(text)[:2000])]
+    families = set()
+    index = 0
+    while index < len(words):
+        reading = None
+        if index + 1 < len(words) and _VERSION_WORD.fullmatch(words[index + 1].lower()):
+            reading = read_model(f"{words[index]} {words[index + 1]}")
+            if reading.family:
+                index += 1  # the version is read with its name
+        if reading is None or not reading.family:
+            reading = read_model(words[index])
+        if reading.family:
+            families.add(reading.family)
+        index += 1
     return families.pop() if len(families) == 1 else None
 
 

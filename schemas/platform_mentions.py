@@ -6,7 +6,8 @@ CS-2", "DGX H100", "HLS-Gaudi2", "TPU v4-4096", "Xeon Platinum 8380 (2 sockets)"
 "Raspberry Pi 5 Broadcom BCM2712, VideoCore VII", "V100 单卡", and rows such as "8 GPUs" that
 give a count and leave the chip to the page around them (schemas/chip_counts.py). A new chip
 is one line of data; hardware no vocabulary knows is read by its shape
-(schemas/unknown_chips.py).
+(schemas/unknown_chips.py). A TPU slice's size counts chips or TensorCores as its generation
+does ("TPU v4-4096" is 2048 chips; schemas/vocab/tpu_slices.csv).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from perfledger.schemas.cell_reading import is_placeholder
 from perfledger.schemas.chip_counts import (
@@ -42,6 +43,7 @@ from perfledger.schemas.folding import (
     folded_with_positions,
     published_span,
 )
+from perfledger.schemas.vocabulary import read_vocab
 
 __all__ = [
     "MAX_ACCELERATORS",
@@ -95,6 +97,27 @@ def _implied_count(rule: ChipRule, match: re.Match[str]) -> int | None:
             return None
         product *= int(factor)
     return product if 0 < product <= MAX_ACCELERATORS else None
+
+
+@cache
+def _units_per_chip() -> dict[str, int]:
+    """By chip, how many of the units a slice's name counts make one chip (tpu_slices.csv)."""
+    rows = read_vocab("tpu_slices.csv").iter_rows(named=True)
+    return {row["accelerator"]: int(row["units_per_chip"]) for row in rows}
+
+
+_SLICE_SIZE = re.compile(r"(\d{1,7})s?$")
+
+
+def _slice_chips(accelerator: str, name: str) -> int | None:
+    """The chips of a slice its name states ("v5p 128": 64 chips, "v5e 256": 256), for a chip
+    whose slices tpu_slices.csv knows; None for another, or a size no whole number of chips."""
+    per_chip = _units_per_chip().get(accelerator)
+    size = _SLICE_SIZE.search(name)
+    if per_chip is None or size is None or int(size.group(1)) % per_chip:
+        return None
+    chips = int(size.group(1)) // per_chip
+    return chips if 0 < chips <= MAX_ACCELERATORS else None
 
 
 def _chip_mentions(
@@ -158,7 +181,15 @@ def _mention(
     start, end = match.start(), match.end()
     own = rule.pattern.fullmatch(match.group(0))
     implied = _implied_count(rule, own) if own else None
-    stated = None if rule.count == "slice" else stated_count(folded, start, end, prose)
+    accelerator = _expand(rule.accelerator, own) if own else rule.accelerator
+    stated = stated_count(folded, start, end, prose)
+    in_slices = rule.count == "slice"
+    if in_slices:  # "2x v5p-128": two slices of the chips its name states
+        implied = _slice_chips(accelerator, match.group(0))
+        if stated is not None and (
+            implied is None or not stated.of_units or stated.nodes or stated.per_node
+        ):
+            stated = None
     if prose and stated is None:
         assert match.lastgroup is not None  # the rule's own group (chip_vocabulary.match_at)
         plural = len(match.group(0)) > len(match.group(match.lastgroup))
@@ -169,7 +200,7 @@ def _mention(
         if stated.per_node:  # "8 DGX nodes with 8 A100 GPUs/node"
             nodes = node_count(folded)
             count = stated.number * nodes if nodes else None
-        elif stated.of_units and rule.system and implied:  # "4x DGX H100", "2 DGX nodes"
+        elif stated.of_units and (rule.system or in_slices) and implied:  # "4x DGX H100"
             count = stated.number * implied
         elif not stated.nodes:  # "32 H100 DGX nodes": GPUs per node not stated
             count = stated.number
@@ -179,7 +210,7 @@ def _mention(
     return PlatformMention(
         text=published_span(cleaned, positions, start, end),
         vendor=rule.vendor,
-        accelerator=_expand(rule.accelerator, own) if own else rule.accelerator,
+        accelerator=accelerator,
         system=_expand(rule.system, own) if rule.system and own else None,
         count=count if count is not None else implied,
         count_stated=count is not None,

@@ -24,12 +24,21 @@ SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest f
 # "表 2 ..."): the caption of the table it stands against, whichever side the page writes it.
 _NUMBERED_CAPTION = re.compile(r"^\W{0,3}(?:table|tab\.|\u8868)\s*\d{1,3}(?!\d)", re.I)
 PROSE_PARAGRAPHS = 80  # earlier paragraphs consulted for the accelerator, nearest first
+MAX_NOTE_CHARS = 240  # a note under a table is brief; a paragraph discussing it is not
+# What a note under a table looks like, not a sentence discussing the results ("We achieved
+# significant gains ... on a single card"): its run's setup listed between bars ("Llama2-70B |
+# 1xH200 | FP8"), or opened as one ("Note:", "Source:", "*", "†"), or saying how it was measured.
+_NOTE_SHAPE = re.compile(
+    r" \| |^\W{0,3}(?:notes?|source|measured|preliminary measured)\b|^\s*[*\u2020\u2021]|"
+    r"\bmeasured (?:in|on|with)\b",
+    re.I,
+)
 MAX_CONTEXT_CHARS = 2000  # of each text: a label sits near its start, and crafted pages are long
 
 
 @dataclass(frozen=True)
 class ContextText:
-    source: str  # caption, heading, paragraph or title: where a label came from
+    source: str  # caption, heading, note, paragraph or title: where a label came from
     text: str
 
 
@@ -88,6 +97,7 @@ def table_contexts(
     # A paragraph repeating a heading is an entry of the page's table of contents.
     heading_texts = {text for kind, _level, text, _table in blocks if kind == "heading"}
     after = _paragraphs_after(blocks)
+    notes = _notes_under(blocks)
     # A configuration the page defines by its file ("configs/v100_x8.py : Full precision GPU
     # training") names its rows wherever on the page the definition stands.
     named_rows = named_rows_of(
@@ -121,6 +131,7 @@ def table_contexts(
                 named_rows,
                 defined,
                 stated,
+                notes.get(table),
             )
     for table, heading in titles.items():
         if table not in contexts:
@@ -145,6 +156,28 @@ def _paragraphs_after(blocks: list[tuple]) -> dict[int, tuple[str, ...]]:
         elif kind == "paragraph" and text and current is not None:
             found[current].append(text)
     return {table: tuple(texts) for table, texts in found.items()}
+
+
+def _notes_under(blocks: list[tuple]) -> dict[int, str]:
+    """The brief note written right under each table that has one: a paragraph shaped as a
+    note (see _NOTE_SHAPE), not introducing what follows (a closing colon, or a table right
+    under it: "B200 measurements for the same shape:", "Rockchip RV1126." are the next
+    table's captions)."""
+    found = {}
+    for position in range(len(blocks) - 1):
+        kind, _level, _text, table = blocks[position]
+        below_kind, _level, text, _table = blocks[position + 1]
+        if kind != "table" or table is None or below_kind != "paragraph" or not text:
+            continue
+        after = blocks[position + 2][0] if position + 2 < len(blocks) else None
+        if (
+            len(text) <= MAX_NOTE_CHARS
+            and _NOTE_SHAPE.search(text)
+            and not text.rstrip().endswith((":", "\uff1a"))
+            and after not in ("table", "caption")
+        ):
+            found[table] = text
+    return found
 
 
 def _numbered_captions(blocks: list[tuple]) -> dict[int, int]:
@@ -204,16 +237,25 @@ def _context(
     named_rows: dict[str, str] | None = None,
     defined: dict[str, str] | None = None,
     stated: Unit | None = None,
+    note_under: str | None = None,
 ) -> TableContext:
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
     with (a "Performance" section's "The test environment is 2 * A10" speaks of every table
     of its subsections), then the notes written under it ("1. 时间单位均为毫秒(ms)"), then
-    the page title."""
+    the page title. A brief note under it also states its hardware and precision right after
+    the nearest heading."""
     texts = [ContextText("caption", text) for text in (caption, caption_below) if text]
-    texts += [
+    headings = [
         ContextText("heading", heading) for _level, heading, _ in reversed(sections) if heading
     ]
+    # A brief note right under the table ("... | Llama2-70B | 1xH200 | FP8 | BS ...") states
+    # the hardware and precision of its runs more nearly than the headings of enclosing
+    # sections (a page's "... with INT4 AWQ" about another model); it gives nothing else from
+    # there (context_labels reads a "note" for hardware and precision only): a sentence under
+    # a table more often discusses the results than says what they measure.
+    note = [ContextText("note", note_under)] if note_under else []
+    texts += [*headings[:1], *note, *headings[1:]]
     own = sections[-1][2]
     # The text before the page's first heading (level 0) is often its navigation: it is
     # earlier prose, not the opening of a section that holds the table.

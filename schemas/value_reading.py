@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 
 import polars as pl
 
-from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.cell_reading import LOSS_WORDS, read_cell
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
 from perfledger.schemas.folding import without_brackets
 from perfledger.schemas.header_reading import read_header
@@ -631,6 +631,8 @@ def _unrounded(factor_digits: pl.Expr, *, spreads: bool) -> list[pl.Expr]:
     # Another figure measured in time (a latency's change, "+11 ms") is kept in ms, as a
     # latency is.
     other_time = (metric == "other") & (kind == "duration")
+    # "2.21x slower": the speedup is the inverse of the ratio a loss word follows above one
+    inverse = (metric == "speedup") & pl.col("qualifier").is_in(LOSS_WORDS) & (number > 1.0)
     value = (
         pl.when(metric == "throughput")
         .then(number * factor.fill_null(1.0))
@@ -638,6 +640,8 @@ def _unrounded(factor_digits: pl.Expr, *, spreads: bool) -> list[pl.Expr]:
         .then(seconds * to_canonical)
         .when((metric == "speedup") & percent)
         .then(number / 100.0)
+        .when(inverse)
+        .then(1.0 / number)
         .when(other_time)
         .then(seconds * 1000.0)
         .when((metric == "other") & kind.is_not_null())

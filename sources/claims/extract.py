@@ -5,7 +5,8 @@ as good as the baseline, 0.5 half as good, whatever the metric's unit. A metric 
 better" when the vocabulary says so (latency, price, time_to_train, time_to_result, power).
 
 * "Nx faster|better", "Nx <metric> advantage|gains|speedup|improvement" -> N;
-  "Nx slower|worse" -> 1/N.
+  "Nx slower|worse" -> 1/N; a multiple below one is the ratio itself ("0.79x slower" ->
+  0.79), as a table's "0.79x slower" cell reads.
 * "Nx higher|more|lower|less <metric>" -> N when the change is good for that metric
   ("16x lower latency" -> 16, "2.6x more images per second" -> 2.6), else 1/N
   ("3x lower throughput" -> 1/3). Without a metric the sense is unknown: rejected.

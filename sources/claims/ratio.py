@@ -29,7 +29,9 @@ def compute_ratio(value: float, unit: str, sense: str, better_high: bool) -> flo
     if sense == "better":
         return factor
     if sense == "worse":
-        return 1.0 / factor
+        # "0.79x slower": a multiple below one is already the ratio the word says, as a
+        # table's cell reads it (schemas/cell_reading.py); "2x slower" is 1/2
+        return factor if unit == "multiplier" and factor < 1.0 else 1.0 / factor
     return factor if better_high else 1.0 / factor
 
 

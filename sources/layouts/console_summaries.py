@@ -1,12 +1,17 @@
-"""The summary a serving benchmark prints when it ends, as pages show it inside fenced code
-(vLLM's `vllm bench serve`, SGLang's `bench_serving`): "label: value" lines aligned under a
-banner, the label naming the metric, statistic and unit ("Median TTFT (ms):   43551.93"),
+"""The summary a serving benchmark prints when it ends, as pages show it in code (a Markdown
+fence, an RST code block or literal block; vLLM's `vllm bench serve`, SGLang's
+`bench_serving`): "label: value" lines aligned under a banner, the label naming the metric,
+statistic and unit ("Median TTFT (ms):   43551.93"),
 bands of dashes grouping them ("----Time to First Token----").
 
     ============ Serving Benchmark Result ============
     Successful requests:                     500
     Request throughput (req/s):              3.45
     Mean TTFT (ms):                          57959.61
+
+trtllm-bench prints its per-request statistics as "[TPOT] MINIMUM: 32.8005" under a rule
+naming what they break down and their unit ("-- Request Latency Breakdown (ms) ---", a blank
+line between): the bracketed tag is part of the label, the rule the summary's caption.
 
 Such a summary is a results table of its own: one row, a column per line, its label the
 header. Only a run of such lines that reads as a tool's summary qualifies: under a titled
@@ -22,13 +27,16 @@ from dataclasses import dataclass
 from perfledger.sources.layouts.table_text import printed_line_above, reads_as_caption
 
 _FIELD = re.compile(
-    r"^[ \t]*(?P<label>[A-Za-z][\w .()\[\]/%+@-]{0,79}?)[ \t]*:[ \t]+(?P<value>\S(?:.*\S)?)[ \t]*$"
+    r"^[ \t]*(?P<label>(?:\[[A-Za-z][\w /.-]{0,30}\][ \t]*)?[A-Za-z][\w .()\[\]/%+@-]{0,79}?)"
+    r"[ \t]*:[ \t]+(?P<value>\S(?:.*\S)?)[ \t]*$"
 )
 _NUMBER = re.compile(r"^[+-]?\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:[ \t]?(?:%|[A-Za-z/]{1,8}))?$")
 # The text a tool prints for a setting ("Backend: sglang", "Model: Wan-AI/Wan2.2-T2V-A14B-
 # Diffusers"), read with the numbers of a summary but never making one.
 _SHORT_TEXT = re.compile(r"^[^:=\"'`{}\[\]]{1,64}$")
 _BANNER = re.compile(r"^[ \t]*[=-]{3,}[ \t]*(?P<title>[^\s=-](?:.*[^\s=-])?)?[ \t]*[=-]{3,}[ \t]*$")
+# A tool's title for the lines under it, opened by a rule: "-- Request Latency Breakdown (ms)".
+_SECTION_RULE = re.compile(r"^[ \t]*(?:-{2,}|={2,})[ \t]+[A-Za-z]")
 MIN_NUMBERS_UNDER_BANNER = 2
 MIN_NUMBERS_ALONE = 4
 
@@ -92,6 +100,17 @@ def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> Consol
     caption = next((title for title in titles if title), None)
     if caption is None or _BANNER.match(lines[start]) is None:
         above = printed_line_above(lines, start, inside)
+        above = above or _section_rule_above(lines, start, inside)
         caption = (above if above is not None and reads_as_caption(above) else None) or caption
     fields = tuple(sorted(numbers + texts))
     return ConsoleSummary(start, end, caption, fields)
+
+
+def _section_rule_above(lines: list[str], start: int, inside: set[int]) -> str | None:
+    """The title of a section rule a blank line above the summary ("-- Request Latency
+    Breakdown (ms) ----", as trtllm-bench prints one over each group of statistics), without
+    its rules; None when the line above is not blank or the one above it is no such rule."""
+    blank = start - 1
+    if blank not in inside or lines[blank].strip() or not _SECTION_RULE.match(lines[blank - 1]):
+        return None
+    return printed_line_above(lines, blank, inside)

@@ -541,10 +541,10 @@ def _read_console_summary(page: _Page, summary: ConsoleSummary, table_index: int
     for column, (index, label, value) in enumerate(summary.fields):
         page.rows.append((table_index, title, None, 0, column, label, label, index + 1))
         page.rows.append((table_index, title, None, 1, column, label, value, index + 1))
-    page.placed[summary.start] = (
-        summary.end,
-        [(summary.start + 1, "table", None, None, table_index)],
-    )
+    placed: list[tuple] = [(summary.start + 1, "table", None, None, table_index)]
+    if summary.caption:  # the context of its values, as a table's caption is
+        placed.insert(0, (summary.start, "caption", None, summary.caption, table_index))
+    page.placed[summary.start] = (summary.end, placed)
 
 
 def _read_statistic_lines(page: _Page, printed: StatisticLines, table_index: int) -> None:

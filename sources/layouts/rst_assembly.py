@@ -66,18 +66,15 @@ class _Assembly:
     prose: list[tuple[int, str]] = field(default_factory=list)
     problems: list[ParseProblem] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
-    table_count: int = 0
 
-    def add_table(self, table: Table, note: str | None) -> None:
-        index = self.table_count
-        self.table_count += 1
+    def add_table(self, table: Table, note: str | None, index: int) -> None:
         self.problems += [replace(problem, table_index=index) for problem in table.problems]
         if not table.header:
             return  # none of its rows could be read: its problems say why
         title = self.headings[-1].text if self.headings else None
         if table.caption is not None:
             self.outline.append((table.caption[0] + 1, "caption", None, table.caption[1], index))
-        elif self.outline and _reads_as_caption(self.outline[-1]):
+        elif not table.printed and self.outline and _reads_as_caption(self.outline[-1]):
             line, _kind, _level, text, _ = self.outline[-1]
             self.outline[-1] = (line, "caption", None, text, index)
         self.outline.append((table.line + 1, "table", None, None, index))
@@ -193,6 +190,8 @@ def _notes_after(blocks: list, position: int) -> list[int]:
 def _assemble(blocks: list, problems: list[ParseProblem]) -> ParsedDocument:
     page = _Assembly(problems=problems)
     notes: set[int] = set()
+    written = sum(1 for block in blocks if isinstance(block, Table) and not block.printed)
+    numbers = [0, written]  # the next number of a written table, of a printed one
     for position, block in enumerate(blocks):
         if position in notes:
             continue
@@ -201,10 +200,13 @@ def _assemble(blocks: list, problems: list[ParseProblem]) -> ParsedDocument:
         elif isinstance(block, Paragraph):
             page.add_paragraph(block)
         else:
-            found = _notes_after(blocks, position)
-            notes.update(found)
-            note = NOTE_SEPARATOR.join(blocks[i].text for i in found) or None
-            page.add_table(block, note)
+            note = None
+            if not block.printed:
+                found = _notes_after(blocks, position)
+                notes.update(found)
+                note = NOTE_SEPARATOR.join(blocks[i].text for i in found) or None
+            page.add_table(block, note, numbers[block.printed])
+            numbers[block.printed] += 1
     title = next((h.text for h in page.headings if h.level == 1), None)
     texts = [text for _, text in page.prose]
     dates = find_dates(texts)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from perfledger.sources.layouts.base import ParseProblem
+from perfledger.sources.layouts.console_summaries import find_console_summaries
 from perfledger.sources.layouts.header_levels import (
     MAX_EXTRA_LEVELS,
     SAMPLED_ROWS,
@@ -88,6 +89,9 @@ _ARGUMENT_IS_PROSE = frozenset(
     }
 )
 
+# Directives whose body is code as written: a benchmark's printed summary in one is its output.
+_CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "parsed-literal"})
+
 _DIRECTIVE = re.compile(r"\.\.[ \t]+(?P<name>[A-Za-z0-9][\w:.+-]*?)::(?=[ \t]|$)")
 _FOOTNOTE = re.compile(r"\.\.[ \t]+\[(?P<label>[^\]\s]+)\](?:[ \t]+|$)")
 _OPTION = re.compile(r":(?P<name>[^:\s][^:]*):(?:[ \t]+(?P<value>.*))?$")
@@ -126,6 +130,9 @@ class Table:
     caption: tuple[int, str] | None = None  # (line, text) of a directive's title argument
     # What could not be read of it; a table none of whose rows could be has no header.
     problems: list[ParseProblem] = field(default_factory=list)
+    # A summary a tool printed in a literal block (see console_summaries): numbered after
+    # the tables written as tables, so that reading code never renumbers one of them.
+    printed: bool = False
 
 
 class PageReader:
@@ -240,7 +247,21 @@ class PageReader:
             return end if name in _TRANSPARENT_DIRECTIVES else self._skip_indented(end, indent)
         if name in _TRANSPARENT_DIRECTIVES:
             return self._directive_options(index, indent)[2]
-        return self._skip_indented(index + 1, indent)
+        end = self._skip_indented(index + 1, indent)
+        if name in _CODE_DIRECTIVES:
+            self._read_printed_summaries(index + 1, end)
+        return end
+
+    def _read_printed_summaries(self, start: int, end: int) -> None:
+        """The summaries a benchmark printed in the code of lines `start` to `end`, each a
+        table of one row: a column per line, its label the header over its value."""
+        if not any(":" in self.texts[index] for index in range(start, end)):
+            return
+        for summary in find_console_summaries(self.lines, set(range(start, end))):
+            header = [(label, index) for index, label, _value in summary.fields]
+            body = [(value, index) for index, _label, value in summary.fields]
+            caption = (summary.start, summary.caption) if summary.caption else None
+            self.blocks.append(Table(summary.start, [header], [body], caption, printed=True))
 
     def _directive_options(
         self, index: int, indent: int
@@ -696,7 +717,9 @@ class PageReader:
         if start >= len(texts):
             return start
         if indents[start] > indent:
-            return self._skip_indented(start, indent)
+            end = self._skip_indented(start, indent)
+            self._read_printed_summaries(start, end)
+            return end
         quote = texts[start][0]
         if quote in ADORNMENT_CHARS:  # a quoted literal block: each line opens with `quote`
             end = start

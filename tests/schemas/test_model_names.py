@@ -13,6 +13,7 @@ from perfledger.schemas.model_names import (
     read_model,
     size_in_text,
 )
+from tests.schemas.page_reading import normalized
 
 
 @pytest.mark.parametrize(
@@ -134,6 +135,38 @@ def test_a_size_alone_or_a_family_alone_is_no_model():
     assert family_in_text("MPT Training Benchmarks") == "MPT"
     assert size_in_text("A10 13b, fp16") == "13B"
     assert size_in_text("TPU v5e") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # ROCm/rocm-blogs, blogs/artificial-intelligence/llama2-Qlora/README.md, its title
+        (
+            "Enhancing LLM Accessibility: A Deep Dive into QLoRA Through Fine-tuning Llama 2 on "
+            "a single AMD GPU",
+            "Llama 2",
+        ),
+        ("Llama 3.1 Models", "Llama 3.1"),  # a model card's title over "### 70B", "### 405B"
+        ("Gemma 2 scores", "Gemma 2"),
+        ("Qwen 235B verification", "Qwen"),  # a size, no version (AMD-AGI/Primus, pipeline)
+        ("Llama 2 and Llama 3", None),  # two families: neither
+    ],
+)
+def test_a_version_written_apart_from_its_family_is_the_familys(text, family):
+    assert family_in_text(text) == family
+
+
+def test_a_size_heading_under_a_page_naming_no_family_names_no_model():
+    # AI-Hypercomputer/maxtext, src/maxtext/configs/tpu/v5p/README.md: "### 32B model" under
+    # a title naming no family; the size alone is no model, and none is guessed.
+    page = """# High Performance Model Configs on TPU v5p
+
+### 32B model
+| Hardware    | TFLOP/sec/chip     | MFU     |
+| ----------- | -----------------: | ------- |
+| 1x v5p-128  | 328                | 71.47%  |
+"""
+    assert normalized(page).measurements["model"].to_list() == [None, None]
 
 
 @pytest.mark.parametrize(

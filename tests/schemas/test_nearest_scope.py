@@ -132,3 +132,101 @@ def test_the_word_map_in_a_heading_names_no_score():
     assert "57.9" not in found
     quarantine = normalized(KERNEL_SHARES).quarantine
     assert set(quarantine.filter(quarantine["raw_value"] == "57.9")["check"]) == {"unknown_metric"}
+
+
+# TensorRT-LLM, docs/source/blogs/Falcon180B-H200.md (commit 3c44cb97): the page's title is
+# about Falcon-180B with INT4 AWQ; the Llama-70B table under its own section is noted "FP8".
+FALCON_PAGE = """# Falcon-180B on a single H200 GPU with INT4 AWQ, and 6.7x faster Llama-70B over A100
+
+## Llama-70B on H200 up to 6.7x A100
+
+TensorRT-LLM has improved its Group Query Attention (GQA) kernels, in the
+generation phase, providing up to 2.4x improvement on Llama-70B over
+TensorRT-LLM v0.5, achieving over **3,800** tok/s/gpu at up to **6.7x** faster
+than A100.
+
+**H200 6.7x A100**
+
+|Model     |GPUs | Input Length | Output Length | Throughput (out tok/s/GPU)|
+|:---------|:----|:-------------|:--------------|:------|
+|Llama-70B |   1 |           128|           128 | 3,803 |
+|          |   8 |              |               | 3,803 |
+|          |   1 |              |          2048 | 2,941 |
+
+
+
+<sup>Preliminary measured performance, subject to change. </sup>
+<sup>
+TensorRT-LLM v0.7a |
+Llama2-70B |
+1xH200 = TP1, 8xH200 = max TP/PP/DP config |
+FP8 |
+BS: (in order) 960, 960, 192, 560, 96, 640 </sup>
+
+**TensorRT-LLM GQA now 2.4x faster on H200**
+
+[**Grouped Query Attention (GQA)**](https://arxiv.org/abs/2305.13245v2)
+(Ainslie et al., 2023), used in Llama-70B, is a variant of Multihead Attention
+(MHA) which groups key-value (KV) heads together, resulting in fewer KV heads
+than query (Q) heads. TensorRT-LLM has a custom implementation of MHA which
+supports GQA, multi-query attention (MQA) and standard MHA. It leverages Tensor
+Cores, including in the generation phase, and delivers great performance on
+NVIDIA GPUs.
+"""
+
+
+def test_a_brief_note_under_a_table_states_its_precision_before_enclosing_headings():
+    found = fields_by_raw_value(FALCON_PAGE, "accelerator", "precision", "activation_dtype")
+    assert found["2,941"] == ("H200", "FP8", "fp8")  # not the title's "INT4 AWQ"
+    sources = normalized(FALCON_PAGE).measurements["label_sources"].to_list()
+    assert all("precision=note" in source and "metric=column" in source for source in sources)
+
+
+def test_a_note_under_a_table_gives_no_metric_before_the_headings():
+    # the section paragraph names a throughput ("tok/s/gpu") and the note names none: the
+    # column's own metric stands, and the note is read for hardware and precision only
+    found = fields_by_raw_value(FALCON_PAGE, "metric", "unit")
+    assert found["3,803"] == ("throughput", "items/s")
+
+
+# PaddlePaddle/FastDeploy, docs/en/faq/boost_cv_by_flycv.md: the line under the first table
+# names the hardware of the next one; it is that table's caption, no note of the first.
+FLYCV = """## Some Platforms FlyCV End-to-End Inference Performance
+
+KunPeng 920 CPU + Atlas 300I Pro.
+| Model | OpenCV E2E Performance(ms) | FlyCV E2E Performance(ms) |
+| :-----------| :--------   | :--------   |
+|   ResNet50     | 2.78  | 1.63  |
+|   PP-LCNetV2   |  2.50 |  1.39   |
+
+
+Rockchip RV1126.
+
+| Model | OpenCV E2E Performance(ms) | FlyCV E2E Performance(ms) |
+| :-----------| :--------   | :--------   |
+|   ResNet50     | 9.23  | 6.01  |
+"""
+
+# vllm-project/vllm-ascend, the fine-grained TP guide: a sentence under the table discusses
+# the gains ("on a single card"); the 32 cards of the paragraph above stay the count.
+DISCUSSED_CARD = """## Experimental Results
+
+To evaluate the effectiveness of fine-grained TP in large-scale service scenarios, we use the model **DeepSeek-R1-W8A8**, deploy PD separated decode instances in an environment of 32 cards Ascend Atlas A2 inference products*64G (A2), with parallel configuration as DP32+EP32, and fine-grained TP size of 8; the performance data is as follows.
+
+| Module           | Memory Savings | TPOT Impact (batch=24)    |
+| ---------------- | -------------- | ------------------------- |
+| o_proj TP = 8    | 5.8 GB         | **+1.5 ms** (degradation) |
+
+- We achieved significant gains in terms of high memory capacity on a single card, as well as the benefits of TPOT.
+"""  # noqa: E501
+
+
+def test_a_line_under_a_table_introducing_the_next_one_is_no_note_of_it():
+    found = fields_by_raw_value(FLYCV, "accelerator")
+    assert found["2.78"] == ("Ascend 310P",)  # its own line above: "Atlas 300I Pro"
+    assert found["9.23"] == ("RV1126",)
+
+
+def test_a_sentence_discussing_the_results_under_a_table_is_no_note():
+    found = fields_by_raw_value(DISCUSSED_CARD, "accelerator_count")
+    assert found["5.8 GB"] == (32,)

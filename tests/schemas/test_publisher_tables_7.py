@@ -172,8 +172,10 @@ def test_a_multiple_with_the_word_faster_is_a_speedup():
     assert found["1.5x faster"][3:] == ("speedup", "x", 1.5)
 
 
-def test_a_multiple_saying_slower_is_not_read_as_a_speedup():
-    assert [value.unit for value in read_cell("2x slower").values] == [None]
+def test_a_multiple_saying_slower_keeps_the_number_printed_and_its_word():
+    # the cell's number as printed; the speedup it means is its inverse (value_reading)
+    (value,) = read_cell("2x slower").values
+    assert (value.number, value.unit.canonical, value.qualifier) == (2.0, "x", "slower")
     assert read_cell("3x speedup").values[0].qualifier == "speedup"
 
 

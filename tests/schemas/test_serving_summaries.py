@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from perfledger.sources.layouts.console_summaries import find_console_summaries
 from perfledger.sources.layouts.markdown_blocks import hidden_lines
 from perfledger.sources.layouts.page_text import split_lines
+from perfledger.sources.parse import parse_document
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "real-pages" / "pages"
@@ -167,12 +170,121 @@ def test_a_trtllm_bench_overview_is_read_under_its_boxed_title():
     # nvidia_trtllm_perf_overview.md, lines 381-394: "= PERFORMANCE OVERVIEW" between rules
     # of "=", a label holding "[1/TPOT]".
     page = (PAGES / "nvidia_trtllm_perf_overview.md").read_text(encoding="utf-8")
-    found = fields_by_raw_value(page, "table_title", "metric", "statistic", "unit", "value")
+    found = _fields_by_line(page, "table_title", "metric", "statistic", "unit", "value")
+    found = {raw: found[line] for raw, line in _OVERVIEW_LINES.items()}
     title = "Running the Benchmark — PERFORMANCE OVERVIEW"
     assert found["43.2089"] == (title, "throughput", None, "items/s", 43.2089)
     assert found["5.4656"] == (title, "throughput", None, "items/s", 5.4656)
     assert found["52667.0339"] == (title, "latency", "mean", "ms", 52667.0339)
     assert found["182.9639"] == (title, "latency", "mean", "ms", 182.9639)
+
+
+# Lines of nvidia_trtllm_perf_overview.md: the values of its overview repeated by the
+# statistics under it ("[TTFT] AVERAGE: 52667.0339") are told apart by their line.
+_OVERVIEW_LINES = {"43.2089": 382, "5.4656": 389, "52667.0339": 390, "182.9639": 391}
+
+
+def _fields_by_line(page: str, *fields: str, content_type: str = "text/markdown") -> dict:
+    return {
+        row["line_number"]: tuple(row[field] for field in fields)
+        for row in normalized(page, content_type).measurements.iter_rows(named=True)
+    }
+
+
+def test_trtllm_bench_statistics_under_their_rule_take_its_unit():
+    # nvidia_trtllm_perf_overview.md, lines 393-421: "[TPOT] MINIMUM: 32.8005", each group
+    # under a rule naming what it breaks down and its unit, a blank line between.
+    page = (PAGES / "nvidia_trtllm_perf_overview.md").read_text(encoding="utf-8")
+    found = _fields_by_line(page, "table_title", "metric", "statistic", "unit", "value")
+    tpot = "Running the Benchmark — Per-Request Time-per-Output-Token [TPOT] Breakdown (ms)"
+    assert found[395] == (tpot, "latency", "min", "ms", 32.8005)
+    assert found[396] == (tpot, "latency", "max", "ms", 208.4667)
+    assert found[397] == (tpot, "latency", "mean", "ms", 182.9639)
+    assert found[401] == (tpot, "latency", "p99", "ms", 206.5821)
+    ttft = "Running the Benchmark — Per-Request Time-to-First-Token [TTFT] Breakdown (ms)"
+    assert found[405] == (ttft, "latency", "min", "ms", 3914.7621)
+    assert found[408] == (ttft, "latency", "p50", "ms", 52269.7072)
+    latency = "Running the Benchmark — Request Latency Breakdown (ms)"
+    assert found[415] == (latency, "latency", "p50", "ms", 78509.2102)
+    assert found[420] == (latency, "latency", "max", "ms", 111668.0964)
+    # the 10 lines of the overview and the 21 statistics, nothing quarantined
+    result = normalized(page)
+    assert result.measurements.filter(pl.col("line_number").is_between(381, 421)).height == 31
+    assert result.quarantine.filter(pl.col("line_number").is_between(381, 421)).height == 0
+
+
+# As LMCache/LMCache's docs (docs/source/cli/bench.rst, "Terminal (final summary)") show the
+# summary `lmcache bench engine` prints, in an RST code block.
+RST_SUMMARY = """Bench
+=====
+
+Terminal (final summary)
+^^^^^^^^^^^^^^^^^^^^^^^^
+
+After completion, a summary table is printed:
+
+.. code-block:: text
+
+   ======= Engine Benchmark Result (long-doc-qa) ========
+   ---------------------- Configuration ------------------
+   Engine URL:                       http://localhost:8000
+   Model:                            Qwen/Qwen3-14B
+   Workload:                         long-doc-qa
+   ------------------------- Results ---------------------
+   Successful requests:              20
+   Failed requests:                  0
+   Benchmark duration (s):           31.34
+   Total input tokens:               200000
+   Total output tokens:              2560
+   Input throughput (tok/s):         6381.62
+   Output throughput (tok/s):        81.69
+   --------------- Time to First Token -------------------
+   Mean TTFT (ms):                   313.41
+   P50 TTFT (ms):                    272.83
+   P90 TTFT (ms):                    587.21
+   P99 TTFT (ms):                    837.32
+   ------------------ Decoding Speed ---------------------
+   Mean decode (tok/s):              48.23
+   P99 decode (tok/s):               38.55
+   ======================================================
+
+CSV and JSON
+^^^^^^^^^^^^
+
+.. list-table::
+   :header-rows: 1
+
+   * - Code
+     - Meaning
+   * - ``0``
+     - All requests succeeded.
+"""
+
+
+def test_a_summary_in_an_rst_code_block_is_a_table_of_one_row():
+    found = _fields_by_line(
+        RST_SUMMARY, "metric", "statistic", "unit", "value", "model", content_type="text/x-rst"
+    )
+    model = "Qwen/Qwen3-14B"
+    assert found[22] == ("throughput", None, "items/s", 6381.62, model)
+    assert found[25] == ("latency", "mean", "ms", 313.41, model)
+    assert found[28] == ("latency", "p99", "ms", 837.32, model)
+    assert found[31] == ("throughput", "p99", "items/s", 38.55, model)
+    assert len(found) == 9 and normalized(RST_SUMMARY, "text/x-rst").quarantine.height == 0
+
+
+def test_a_summary_in_rst_is_numbered_after_the_written_tables():
+    parsed, _layout = parse_document(RST_SUMMARY.encode(), "text/x-rst")
+    headers = parsed.cells.filter(pl.col("row_number") == 0).group_by("table_index")
+    firsts = headers.agg(pl.col("raw_value").sort_by("column_index").first())
+    assert dict(firsts.rows()) == {0: "Code", 1: "Model"}
+
+
+def test_an_rst_literal_block_after_a_double_colon_is_read_too():
+    page = RST_SUMMARY.replace(".. code-block:: text\n", "The summary::\n")
+    found = _fields_by_line(page, "metric", "statistic", "value", content_type="text/x-rst")
+    assert found[25] == ("latency", "mean", 313.41)
+    assert len(found) == 9
 
 
 def test_a_setting_printed_as_text_names_the_model_of_the_summary():

@@ -568,6 +568,7 @@ def test_blank_and_nbsp_paragraphs_give_empty_typed_frames() -> None:
         (16, "multiplier", "down", False, 16.0),  # "16x lower latency"
         (3, "multiplier", "down", True, 1 / 3),  # "3x lower throughput"
         (5, "multiplier", "worse", True, 0.2),  # "5x slower"
+        (0.79, "multiplier", "worse", True, 0.79),  # "0.79x slower": the ratio the word says
     ],
 )
 def test_conversion_rules(

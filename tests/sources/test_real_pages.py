@@ -230,7 +230,14 @@ def test_the_trt_llm_outline_gives_headings_and_captions_of_its_tables():
         (77, "table", None, None, 1),
     ]
     captions = outline.filter(pl.col("kind") == "caption")
-    assert captions["table_index"].to_list() == [1, 3, 5, 7, 9, 11]
+    # the written tables' captions, then the titles trtllm-bench prints over its summaries
+    assert captions["table_index"].to_list() == [1, 3, 5, 7, 9, 11, 16, 17, 18, 19]
+    assert captions["text"].to_list()[6:] == [
+        "PERFORMANCE OVERVIEW",
+        "Per-Request Time-per-Output-Token [TPOT] Breakdown (ms)",
+        "Per-Request Time-to-First-Token [TTFT] Breakdown (ms)",
+        "Request Latency Breakdown (ms)",
+    ]
     assert table(TRT_LLM, 0).filter(pl.col("row_number") == 0)["column_name"][1] == (
         "B200 TP1 (FP4)"
     )
