@@ -455,9 +455,8 @@ def _with_unit_and_spread(
             unit = unit_named(unit_text)
     if unit is None and qualifier is None:
         stated = _STATISTIC_AFTER.match(unit_text)
-        after_unit = unit_named(stated.group("unit")) if stated is not None else None
-        if after_unit is not None:  # "0.85s avg", "3.2 ms p99": as "0.85 s (avg)" reads
-            assert stated is not None
+        # "0.85s avg", "3.2 ms p99": as "0.85 s (avg)" reads
+        if stated is not None and (after_unit := unit_named(stated.group("unit"))) is not None:
             unit, unit_text, qualifier = after_unit, stated.group("unit"), stated.group("word")
     spread = None
     if spread_text is not None:

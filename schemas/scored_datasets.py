@@ -31,18 +31,13 @@ def _metric_of_dataset(text: str) -> str | None:
 
 def names_scored_dataset(header: str) -> bool:
     """Whether a header names a scored dataset and nothing else ("MMLU", "MT-bench")."""
-    return _metric_of_header(header) is not None
+    return metric_of_scored_name(header) is not None
 
 
 def metric_of_scored_name(text: str) -> str | None:
-    """The metric of the scored dataset a heading or caption names and nothing else ("###
-    MMLU" over the columns of its subjects: "Average | STEM | Humanities")."""
-    return _metric_of_header(text)
-
-
-def _metric_of_header(text: str) -> str | None:
-    """A header naming a scored dataset and nothing else ("MMLU", "GSM8K"): "Arc A770" names a
-    chip, not the ARC benchmark."""
+    """The metric of the scored dataset a header, heading or caption names and nothing else
+    ("MMLU", "GSM8K"; "### MMLU" over the columns of its subjects: "Average | STEM |
+    Humanities"): "Arc A770" names a chip, not the ARC benchmark."""
     return _scored().get(dataset_named(text) or "")
 
 
@@ -59,7 +54,7 @@ def with_scored_metric(results: pl.DataFrame) -> pl.DataFrame:
     datasets = datasets.to_series().to_list()
     headers = lacking.get_column("column_name").drop_nulls().unique().to_list()
     by_dataset = {text: _metric_of_dataset(text) for text in datasets}
-    by_header = {text: _metric_of_header(text) for text in headers}
+    by_header = {text: metric_of_scored_name(text) for text in headers}
     # the row's dataset, else its section row's ("MMLU (shuffle 1k)" over rows "1", "2"...)
     of_row = pl.coalesce(
         pl.col(name).replace_strict(by_dataset, default=None, return_dtype=pl.String)
