@@ -68,6 +68,9 @@ class HeaderReading:
     is_number: bool = False  # the header is a number: a value of an axis ("250" epochs)
     share: bool = False  # an accuracy that is a share: its numbers above 1 are percentages
     change: bool = False  # a comparison named as a gain: its percentages are changes (+45%)
+    # A served model's latency stated without a unit: "per token" (TPOT, ITL) or "request"
+    # (TTFT, E2E latency), whose unit the table's per-token latencies may show
+    serving: str | None = None
     # "Latency/throughput" over one number and no unit: it names metrics, none of them its own
     alternatives: bool = False
     parts: tuple[HeaderReading, ...] = ()  # "# Gaudi cards, Batch Size, Precision"
@@ -294,6 +297,7 @@ def read_header(text: str) -> HeaderReading:
         share=role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)),
         change=role == "speedup" and _names_a_change(fold_words(worded)),
         alternatives=alternatives and kind != "metric",
+        serving=_serving_latency(fold_words(worded)) if role == "latency" and unit is None else None,
     )
 
 
@@ -344,6 +348,15 @@ def _names_a_share(folded: str) -> bool:
     shares = [pattern for pattern, _unit, when in _implied_units() if when == "above 1"]
     words = [match.group(0) for match in _accuracy_words().finditer(folded)]
     return bool(words) and all(any(pattern.fullmatch(word) for pattern in shares) for word in words)
+
+
+def _serving_latency(folded: str) -> str | None:
+    """"per token" for a header naming a served model's time per output token ("Median
+    TPOT", "ITL"), "request" for one naming a request's ("Median TTFT", "E2E Latency")."""
+    for kind in ("per token", "request"):
+        if any(pattern.search(folded) for pattern, _unit, when in _implied_units() if when == kind):
+            return kind
+    return None
 
 
 def _names_a_change(folded: str) -> bool:

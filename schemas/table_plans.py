@@ -209,6 +209,7 @@ def plan_table(
     ]
     columns = _with_stub(columns, shape.stats)
     columns = _systems_beside_metric_names(columns, shape.stats)
+    columns = _with_offered_loads(columns)
     corner_setting = _corner_setting(columns)
     if corner_setting is not None:  # its cells label the rows: "TensorRT" is no batch size
         columns[0] = replace(
@@ -464,6 +465,33 @@ def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> lis
         else column
         for column, column_stats in zip(stub, stats, strict=False)
     ] + rest
+
+
+_OFFERED_ITEMS = frozenset({"requests", "queries"})
+
+
+def _with_offered_loads(columns: list[ColumnPlan]) -> list[ColumnPlan]:
+    """A rate of requests or queries ("RPS", "QPS") in a column before the label columns of a
+    table whose results follow those labels ("RPS | Engine | Median TTFT") is the load the
+    run was given, a setting of its rows, not a throughput it measured."""
+    offered = []
+    for index, column in enumerate(columns):
+        if column.role == "label":
+            break
+        unit = column.reading.unit
+        if column.role == "result" and unit is not None and unit.item_kind in _OFFERED_ITEMS:
+            offered.append(index)
+    else:
+        return columns  # no label column: the rates are the table's results
+    first_label = next(index for index, column in enumerate(columns) if column.role == "label")
+    if not offered or not any(c.role == "result" for c in columns[first_label + 1 :]):
+        return columns
+    return [
+        replace(column, role="config", reading=HeaderReading(column.reading.text, "config", "setting"))
+        if index in offered
+        else column
+        for index, column in enumerate(columns)
+    ]
 
 
 def _systems_beside_metric_names(

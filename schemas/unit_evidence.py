@@ -10,6 +10,13 @@ time of one batch is the batch (251 images/s x 4.96 = 1,245: 4.96 ms per image, 
 seconds). When every row of the column that publishes both agrees on one unit of time and
 on no other, the column's latencies take it, with `unit_source` "row throughput"; else they
 stay unit_not_stated.
+
+A served model's latencies (TTFT, TPOT, ITL, E2E latency) are printed by serving benchmark
+tools all in one unit. Where a table states none, its per-token latencies (TPOT, ITL) show
+it: when each of them lies between 1 and 1000 it is milliseconds (1 to 1000 tokens/s per
+user; in seconds they would be under one token per second), and every serving latency of
+the table takes it, with `unit_source` "per-token latencies". A table without per-token
+latencies, or with one outside that span, stays unit_not_stated.
 """
 
 from __future__ import annotations
@@ -34,9 +41,12 @@ _LOW, _HIGH = 0.5, 2.0
 MIN_ROWS = 2  # rows that must publish both before a column's unit is taken as shown
 SOURCE = "row throughput"
 SHARE_SOURCE = "column values"
+SERVING_SOURCE = "per-token latencies"
+_PER_TOKEN_MS = (1.0, 1000.0)  # the span of per-token times that shows milliseconds
 _PERCENT_AT_MOST = 100.0
 _COLUMN = ["document", "table_index", "vcol"]
 _ROW = ["document", "table_index", "row_number"]
+_TABLE = ["document", "table_index"]
 
 
 def with_units_from_row_throughput(frame: pl.DataFrame) -> pl.DataFrame:
@@ -154,5 +164,57 @@ def with_percent_shares(frame: pl.DataFrame) -> pl.DataFrame:
             .alias("unit_source"),
         )
         .drop("_take")
+        .collect(engine="in-memory")
+    )
+
+
+def with_serving_units(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with the serving latencies of a table that states no unit in milliseconds
+    when the table's per-token latencies show it (see the module's note)."""
+    if "h_serving" not in frame.columns:
+        return frame
+    open_serving = (
+        (pl.col("metric") == "latency")
+        & pl.col("u_kind").is_null()
+        & pl.col("h_serving").is_not_null()
+        & pl.col("number").is_not_null()
+    )
+    if not frame.select(open_serving.any()).item():
+        return frame
+    per_token = open_serving & (pl.col("h_serving") == "per token")
+    low, high = _PER_TOKEN_MS
+    tables = (
+        frame.lazy()
+        .filter(open_serving)
+        .group_by(_TABLE)
+        .agg(
+            (
+                (per_token.sum() > 0)
+                & pl.col("number").filter(per_token).is_between(low, high).all()
+            ).alias("_shown")
+        )
+        .filter(pl.col("_shown"))
+        .collect(engine="in-memory")
+    )
+    if tables.height == 0:
+        return frame
+    milliseconds = unit_fields(unit_named("ms"))
+    steps = frame.lazy().join(tables.lazy(), on=_TABLE, how="left", maintain_order="left")
+    take = open_serving & pl.col("_shown").fill_null(False)
+    return (
+        steps.with_columns(
+            *(
+                pl.when(take)
+                .then(pl.lit(value, dtype=dtype))
+                .otherwise(pl.col(f"u_{field}"))
+                .alias(f"u_{field}")
+                for (field, dtype), value in zip(UNIT_FIELDS.items(), milliseconds, strict=True)
+            ),
+            pl.when(take)
+            .then(pl.lit(SERVING_SOURCE))
+            .otherwise(pl.col("unit_source"))
+            .alias("unit_source"),
+        )
+        .drop("_shown")
         .collect(engine="in-memory")
     )
