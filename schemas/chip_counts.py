@@ -73,6 +73,9 @@ GLUED_COUNT = re.compile(r"(?<![a-z0-9.])(?:1|2|4|8|16|32|64|128|256|512)(?=[a-w
 _PER_NODE_BEFORE = re.compile(
     r"(?:intra|per|each|every) ?nodes? ?: ?(?:with )?\d{1,4} ?(?:[x×*] ?)?$"
 )
+# Nodes times each node's chips written against the chip ("2x8xH100-SXM-80GB", "4 x 8 x A100"):
+# the run's count is their product.
+_NODES_TIMES_BEFORE = re.compile(r"(?<![x\u00d7\d.])(\d{1,3}) ?[x\u00d7] ?(\d{1,3}) ?[x\u00d7] ?$")
 _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
@@ -141,7 +144,12 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
     """The count written next to a chip or system named at folded[start:end]."""
     before, after = folded[max(0, start - 24) : start], folded[end : end + 60]
     found = None
-    match = _COUNT_BEFORE.search(before)
+    match = _NODES_TIMES_BEFORE.search(before)
+    if match:
+        found = Stated(0, of_units=True), str(int(match.group(1)) * int(match.group(2)))
+        match = None
+    else:
+        match = _COUNT_BEFORE.search(before)
     if match:
         found = Stated(0, of_units=True), match.group(1) or match.group(2) or match.group(3)
     if found is None:

@@ -71,12 +71,14 @@ _NUMERIC_START = (
 )
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
 _NUMBER_END = r"(?:$|[^\d.,])"
+# A number that only one decimal mark reads, perhaps after its score's name ("mAP: 37.1745").
+_NAMED = rf"(?:{VALUE_NAME}\s?[:=\uff1a]\s*)?"
 _POINT_ONLY = (
-    r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,\d{3})+\.\d+"
+    r"^\s*" + _NAMED + r"[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,\d{3})+\.\d+"
     r"|(?:0|\d{4,})\.\d+|\d{1,3}\.(?:\d{1,2}|\d{4,}))" + _NUMBER_END
 )
 _COMMA_ONLY = (
-    r"^\s*[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
+    r"^\s*" + _NAMED + r"[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
     r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END
 )
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit

@@ -4,13 +4,13 @@ and (the accelerator only) the page's earlier prose; see schemas/table_context.p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.folding import fold_words, without_brackets
-from perfledger.schemas.header_reading import first_role, statistic_of
+from perfledger.schemas.header_reading import first_role, read_header, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import stated_batch, workload_phase
 from perfledger.schemas.platform_mentions import (
@@ -112,11 +112,36 @@ def context_labels(
             mention = read_hardware(without_names(text), "prose")
             if mention is not None and mention.accelerator is not None:
                 mention = _accelerator_listed_after(context.prose, index, mention) or mention
+                if mention.count is None:
+                    mention = _with_count_listed_near(context.prose, index, mention)
                 found["platform"] = Found(mention, "paragraph")
                 if mention.count is not None:
                     found.setdefault("count", Found(mention, "paragraph"))
                 break
+    elif "count" not in found:
+        _take_count_of_listed_chip(context, found)
     return found
+
+
+def _take_count_of_listed_chip(context: TableContext, found: dict[str, Found]) -> None:
+    """The count of the context's chip that the page's setup list gives by name a few items
+    from the chip's own item ("accelerator_model_name: NVIDIA Jetson AGX Orin 64G",
+    "accelerators_per_node: 1"), where the nearer texts name the chip without its count."""
+    platform = found["platform"].value
+    if platform.accelerator is None:
+        return
+    if not any(_NAMED_COUNT.match(text) for text in context.prose):
+        return  # no item gives a count by name: most pages
+    for index, text in enumerate(context.prose):
+        if len(text) > _LIST_ITEM_CHARS:
+            continue
+        listed = read_hardware(without_names(text), "prose")
+        if listed is None or listed.accelerator != platform.accelerator:
+            continue
+        counted = _with_count_listed_near(context.prose, index, listed)
+        if counted.count is not None:
+            found["count"] = Found(replace(platform, count=counted.count), "paragraph")
+        return
 
 
 # A setup written as a list, one item a line ("- Tesla V100-SXM2-16GB x 8", "- InfiniBand
@@ -142,6 +167,35 @@ def _accelerator_listed_after(
         if listed is not None and listed.accelerator is not None:
             return listed if listed.rank == KIND_RANK["accelerator"] else None
     return None
+
+
+# A setup item giving a count of devices by name: "accelerators_per_node: 8", "GPUs: 4".
+_NAMED_COUNT = re.compile(r"^([^:]{1,60}):\s*(\d{1,5})$")
+
+
+def _with_count_listed_near(
+    texts: tuple[str, ...], index: int, mention: PlatformMention
+) -> PlatformMention:
+    """`mention`, found in a setup list item (texts[index], "accelerator_model_name: AMD
+    Instinct MI300X"), with the count of devices the one item a few places from it gives by
+    name ("accelerators_per_node: 8"): a system described item by item states its chip and
+    their number apart. Unchanged when no item, or more than one, gives a count."""
+    if len(texts[index]) > _LIST_ITEM_CHARS:
+        return mention
+    near = texts[max(0, index - _LIST_ITEMS_APART) : index + 1 + _LIST_ITEMS_APART]
+    counts = set()
+    for text in near:
+        named = _NAMED_COUNT.match(text)
+        if named and int(named.group(2)) > 0 and _names_a_device_count(named.group(1)):
+            counts.add(int(named.group(2)))
+    if len(counts) != 1:
+        return mention
+    return replace(mention, count=counts.pop(), count_stated=True)
+
+
+@lru_cache(maxsize=4096)
+def _names_a_device_count(name: str) -> bool:
+    return read_header(name).role == "accelerator_count"
 
 
 def _prefer_listed_accelerator(context: TableContext, found: dict[str, Found]) -> None:

@@ -35,9 +35,10 @@ _SPACES = re.compile(r"\s+")
 _TRADEMARKS = re.compile(r"\((?:r|tm|c)\)|[\u00ae\u2122\u00a9]", re.I)
 _DASHES = re.compile(r"[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
 _WORD_JOINERS = re.compile(r"[-_]+")
-# A count glued to the chip it counts ("8xA100", "2xH100s", "4xMI300X") reads as "8x a100";
-# only before a name holding a digit, so that "24xlarge" (an instance size) stays one word.
-_GLUED_COUNT = re.compile(r"(?<![\w.])\d{1,4}[x\u00d7](?=[a-z][a-z-]{0,12}\d)")
+# A count glued to the chip it counts ("8xA100", "2xH100s", "4xMI300X", nodes times chips
+# "2x8xH100") reads as "8x a100"; only before a name holding a digit, so that "24xlarge" (an
+# instance size) stays one word.
+_GLUED_COUNT = re.compile(r"(?<![\w.])(?:\d{1,3}[x\u00d7])?\d{1,4}[x\u00d7](?=[a-z][a-z-]{0,12}\d)")
 # Labels are looked for in this many characters of a text: a label sits near the start of a
 # cell or a sentence, and crafted pages hold cells and paragraphs of megabytes.
 MAX_READ_CHARS = 2000

@@ -297,7 +297,9 @@ def read_header(text: str) -> HeaderReading:
         share=role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)),
         change=role == "speedup" and _names_a_change(fold_words(worded)),
         alternatives=alternatives and kind != "metric",
-        serving=_serving_latency(fold_words(worded)) if role == "latency" and unit is None else None,
+        serving=_serving_latency(fold_words(worded))
+        if role == "latency" and unit is None
+        else None,
     )
 
 
@@ -351,7 +353,7 @@ def _names_a_share(folded: str) -> bool:
 
 
 def _serving_latency(folded: str) -> str | None:
-    """"per token" for a header naming a served model's time per output token ("Median
+    """ "per token" for a header naming a served model's time per output token ("Median
     TPOT", "ITL"), "request" for one naming a request's ("Median TTFT", "E2E Latency")."""
     for kind in ("per token", "request"):
         if any(pattern.search(folded) for pattern, _unit, when in _implied_units() if when == kind):

@@ -487,7 +487,9 @@ def _with_offered_loads(columns: list[ColumnPlan]) -> list[ColumnPlan]:
     if not offered or not any(c.role == "result" for c in columns[first_label + 1 :]):
         return columns
     return [
-        replace(column, role="config", reading=HeaderReading(column.reading.text, "config", "setting"))
+        replace(
+            column, role="config", reading=HeaderReading(column.reading.text, "config", "setting")
+        )
         if index in offered
         else column
         for index, column in enumerate(columns)
