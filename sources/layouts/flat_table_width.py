@@ -149,6 +149,29 @@ def choose_width(cells: Sequence[str], header: HeaderWords) -> Reading | Unclear
     return Unclear(tuple(tried[:MAX_DESCRIBED]), fitting=False)
 
 
+def width_by_shapes(cells: Sequence[str], widest: int) -> Reading | None:
+    """The reading of a block no header word starts ("Benchmark | Phi-4-mini-instruct |
+    Phi-4-mini-instruct-float8dq", then rows), told by its cells' shapes alone: a header of
+    words, then at least two whole rows whose columns keep their shapes, one of them a
+    column of numbers, and no other width that fits as well. None when the block reads so
+    at no width, or at several: such a block is reported, not read."""
+    shapes = list(map(cell_shape, cells))
+    fitting = []
+    for width in range(MIN_COLUMNS, min(widest, len(cells) // (MIN_TESTED_ROWS + 1)) + 1):
+        if shapes[width - 1] != TEXT:
+            break  # a header is words: every wider header would hold this cell too
+        reading = _read(cells, shapes, width, 0)
+        if reading is None or not reading.tested or reading.consistency < CONSISTENT:
+            continue
+        body = shapes[width : width * (reading.rows + 1)]
+        if any(_majority(body[column::width]) == NUMBER for column in range(width)):
+            fitting.append(reading)
+    if not fitting:
+        return None
+    best = _best(fitting)
+    return best if isinstance(best, Reading) else None
+
+
 def _best(fitting: list[Reading]) -> Reading | Unclear:
     """The reading that fits clearly best, or Unclear when others fit about as well."""
     ranked = sorted(fitting, key=lambda reading: -reading.consistency)

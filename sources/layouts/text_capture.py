@@ -32,6 +32,7 @@ from perfledger.sources.layouts.flat_table_width import (
     cell_shape,
     choose_width,
     reads_as_sentence,
+    width_by_shapes,
 )
 from perfledger.sources.layouts.page_text import (
     find_author,
@@ -109,19 +110,29 @@ class _HeaderCells:
     are known by the column vocabulary alone."""
 
     def __init__(self) -> None:
-        self.read: dict[str, bool] = {}  # label: whether the header reader names a role
+        self.read: dict[str, str | None] = {}  # label: the kind the header reader gives it
+
+    def _reader_kind(self, line: str) -> str | None:
+        """What the header reader says of a short label ("" past the page's budget)."""
+        text = line.strip()
+        found = self.read.get(text)
+        if found is None and text not in self.read:
+            if len(self.read) >= MAX_HEADER_READINGS:
+                return ""
+            found = self.read[text] = read_header(text).kind
+        return found
 
     def kind(self, line: str) -> str:
         found = _vocabulary_kind(line)
         if found != ASK:
             return found
-        text = line.strip()
-        names_role = self.read.get(text)
-        if names_role is None:
-            if len(self.read) >= MAX_HEADER_READINGS:
-                return UNKNOWN
-            names_role = self.read[text] = read_header(text).kind in HEADER_KINDS
-        return KNOWN if names_role else UNKNOWN
+        return KNOWN if self._reader_kind(line) in HEADER_KINDS else UNKNOWN
+
+    def names_the_rows(self, line: str) -> bool:
+        """A first header cell that heads the rows' names or descriptions ("Name"): the
+        header reader gives it no role of a value, but a table's first column is often so
+        headed."""
+        return _vocabulary_kind(line) == ASK and self._reader_kind(line) == "text"
 
     def header_at(self, lines: list[str], start: int) -> HeaderWords | None:
         """The header starting at `start`, or None when no table header starts there."""
@@ -130,7 +141,7 @@ class _HeaderCells:
             is_blank(line) for line in lines[start : start + MIN_HEADER_COLUMNS]
         ):
             return None  # too short a block for a header: no vocabulary is consulted
-        if self.kind(lines[start]) != KNOWN:
+        if self.kind(lines[start]) != KNOWN and not self.names_the_rows(lines[start]):
             return None
         width = known = unknown_run = 0
         index = start
@@ -167,8 +178,12 @@ def _find_tables(lines: list[str]) -> list[_Table]:
         blank = not lines[index].strip(" \t")  # is_blank, inlined: once per line of the page
         if previous_blank and not blank:
             header = header_cells.header_at(lines, index)
-            if header is not None:
-                table = _read_table(lines, index, header)
+            table = (
+                _read_table(lines, index, header)
+                if header is not None
+                else _table_by_shapes(lines, index)
+            )
+            if table is not None:
                 tables.append(table)
                 index = table.end
                 previous_blank = False
@@ -176,6 +191,24 @@ def _find_tables(lines: list[str]) -> list[_Table]:
         previous_blank = blank
         index += 1
     return tables
+
+
+def _table_by_shapes(lines: list[str], start: int) -> _Table | None:
+    """The table a block of short lines holds though no header word the vocabularies know
+    starts it (a header of model names: "Benchmark | Phi-4-mini-instruct | ..."), when its
+    cells' shapes tell one width (see `width_by_shapes`); None otherwise."""
+    end = _block_end(lines, start)
+    block = lines[start:end]
+    if len(block) < MIN_UNREAD_LINES or any(
+        len(line) > MAX_UNREAD_LINE_CHARS or reads_as_sentence(line) for line in block
+    ):
+        return None
+    if sum(1 for line in block if cell_shape(line) == NUMBER) < MIN_UNREAD_NUMBERS:
+        return None  # a list of words: no values to read
+    reading = width_by_shapes(block, MAX_HEADER_COLUMNS)
+    if reading is None:
+        return None
+    return _Table(start, reading.width, reading.rows, start + reading.lines)
 
 
 def _read_table(lines: list[str], start: int, header: HeaderWords) -> _Table:

@@ -668,16 +668,32 @@ def test_a_page_of_many_label_blocks_asks_the_header_reader_a_bounded_number_of_
     assert len(asked) <= text_capture.MAX_HEADER_READINGS
 
 
-def test_a_flattened_table_no_known_header_starts_is_reported_not_left_as_prose():
+def test_a_flattened_table_no_known_header_starts_is_read_by_its_cells_shapes():
+    # a header of words no vocabulary knows, then two whole rows whose columns keep one
+    # shape each (labels, labels, numbers): read three cells wide, its unknown header words
+    # kept as published (the values are quarantined as unknown_metric, for map-label)
     text = (
         "Benchmark results\n\nThe numbers below were measured on our boards with the "
         "latest release.\n\nKit\nNet\nQuux\nRK3588\nYOLOv5s\n45.2\n"
         "RK3568\nYOLOv5s\n12.1\n\nA sentence after the table, which ends here.\n"
+    )
+    parsed = parse_text_capture(text)
+    assert parsed.problems == []
+    quux = parsed.cells.filter(parsed.cells["column_index"] == 2)
+    assert quux.select("row_number", "raw_value").rows() == [(0, "Quux"), (1, "45.2"), (2, "12.1")]
+
+
+def test_a_flattened_table_no_width_reads_is_reported_not_left_as_prose():
+    # the same cells out of order: at no width do the columns keep their shapes
+    text = (
+        "Benchmark results\n\nThe numbers below were measured on our boards with the "
+        "latest release.\n\nKit\nNet\nQuux\nRK3588\n45.2\nYOLOv5s\n"
+        "12.1\nRK3568\nYOLOv5s\n\nA sentence after the table, which ends here.\n"
         "Released\n2023\nUpdated\n2024\n"
     )
     parsed = parse_text_capture(text)
     assert parsed.cells.height == 0
     (problem,) = parsed.problems
     assert (problem.check, problem.line_number) == ("table_not_read", 5)
-    assert problem.raw.splitlines()[-1] == "12.1"
+    assert problem.raw.splitlines()[-1] == "YOLOv5s"
     assert "lines 5-13" in problem.reason
