@@ -116,3 +116,16 @@ def test_a_score_after_its_name_shows_the_decimal_mark_of_a_lone_value():
         "<td>Samples/s</td> <td>222.619</td></tr>",
     )
     assert loaded(page) == [("Offline / Performance", 222.619, "L4", 1)]
+
+
+def test_a_cpu_socket_in_a_system_name_names_no_chip():
+    # open/NeuralMagic/results/phoenix_Amd_Am5-reference-cpu-deepsparse: a desktop PC of an
+    # AMD Ryzen on its AM5 socket, no accelerator
+    page = summary_page(
+        "PCSPECIALIST AMD AM5",
+        "N/A",
+        "0",
+        "<tr><td>bert-99</td><td>F1: 90.2</td><td></td><td></td>"
+        "<td>Samples/s</td> <td>146.8</td></tr>",
+    )
+    assert loaded(page) == [("Offline / Performance", 146.8, None, None)]
