@@ -26,7 +26,7 @@ from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
-from perfledger.schemas.number_locale import page_mark
+from perfledger.schemas.number_locale import COMMA_ONLY, POINT_ONLY, page_mark
 from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
 from perfledger.schemas.row_context import with_context_labels
 from perfledger.schemas.row_groups import continued_groups
@@ -70,17 +70,6 @@ _NUMERIC_START = (
     rf"|{VALUE_NAME}\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
 )
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
-_NUMBER_END = r"(?:$|[^\d.,])"
-# A number that only one decimal mark reads, perhaps after its score's name ("mAP: 37.1745").
-_NAMED = rf"(?:{VALUE_NAME}\s?[:=\uff1a]\s*)?"
-_POINT_ONLY = (
-    r"^\s*" + _NAMED + r"[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,\d{3})+\.\d+"
-    r"|(?:0|\d{4,})\.\d+|\d{1,3}\.(?:\d{1,2}|\d{4,}))" + _NUMBER_END
-)
-_COMMA_ONLY = (
-    r"^\s*" + _NAMED + r"[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
-    r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END
-)
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
 # The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
 _ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
@@ -441,8 +430,8 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         pl.col("_filled").sum().alias("filled"),
         (pl.col("_filled") & numeric).sum().alias("numeric"),
         (pl.col("_filled") & pl.col("raw_value").is_in(units)).sum().alias("units"),
-        (numeric & pl.col("raw_value").str.contains(_POINT_ONLY)).sum().alias("point"),
-        (numeric & pl.col("raw_value").str.contains(_COMMA_ONLY)).sum().alias("comma"),
+        (numeric & pl.col("raw_value").str.contains(POINT_ONLY)).sum().alias("point"),
+        (numeric & pl.col("raw_value").str.contains(COMMA_ONLY)).sum().alias("comma"),
     )
     by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
     shapes = []

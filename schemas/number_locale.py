@@ -11,7 +11,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from perfledger.schemas.cell_reading import COMMA, POINT
+from perfledger.schemas.cell_reading import COMMA, POINT, VALUE_NAME
+
+# A number that only one decimal mark reads (a page's evidence of its mark), perhaps after
+# its score's name ("mAP: 37.1745"): "1,234.5", "0.75", "12.34"; "1.234,5", "0,75", "12,34".
+_NUMBER_END = r"(?:$|[^\d.,])"
+_NAMED = rf"(?:{VALUE_NAME}\s?[:=\uff1a]\s*)?"
+POINT_ONLY = (
+    r"^\s*" + _NAMED + r"[~\u2248]?\s*(?:\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?|\d{1,3}(?:,\d{3})+\.\d+"
+    r"|(?:0|\d{4,})\.\d+|\d{1,3}\.(?:\d{1,2}|\d{4,}))" + _NUMBER_END
+)
+COMMA_ONLY = (
+    r"^\s*" + _NAMED + r"[~\u2248]?\s*(?:\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
+    r"|(?:0|\d{4,}),\d+|\d{1,3},(?:\d{1,2}|\d{4,}))" + _NUMBER_END
+)
 
 # Languages whose writers put a comma before the decimals (ISO 639-1).
 _COMMA_LANGUAGES = frozenset(

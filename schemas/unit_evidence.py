@@ -218,3 +218,9 @@ def with_serving_units(frame: pl.DataFrame) -> pl.DataFrame:
         .drop("_shown")
         .collect(engine="in-memory")
     )
+
+
+def with_units_shown(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with every unit its own numbers show where the page states none (see the
+    module's note)."""
+    return with_serving_units(with_percent_shares(with_units_from_row_throughput(frame)))

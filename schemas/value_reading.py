@@ -26,11 +26,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
 from perfledger.schemas.table_plans import QUALITY_METRICS
-from perfledger.schemas.unit_evidence import (
-    with_percent_shares,
-    with_serving_units,
-    with_units_from_row_throughput,
-)
+from perfledger.schemas.unit_evidence import with_units_shown
 from perfledger.schemas.units import LATENCY_BELOW_SECONDS, TRAINING_FROM_SECONDS, unit_named
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -98,7 +94,7 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     chosen = (
         steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(engine="in-memory")
     )
-    proven = with_serving_units(with_percent_shares(with_units_from_row_throughput(chosen)))
+    proven = with_units_shown(chosen)
     spreads = proven.get_column("spread").is_not_null().any()
     return (
         proven.lazy()
