@@ -52,3 +52,154 @@ def test_a_column_named_after_a_model_measures_what_the_paragraph_above_states()
         result.measurements["weight_dtype"]
     )
     assert precisions == {"fp32"}
+
+
+# As quic/cloud-ai-sdk-pages renders it (gh-pages 1.17/blogs/Microscaling/microscaling/, Table
+# 1): the batch, prompt, generation and context lengths as BS, PL, GL, CL; a column of each
+# precision and the gain of the microscaling format over FP16.
+AIC_MICROSCALING = """<html><body>
+<h2 id="experimental-results">Experimental Results</h2>
+<p>Table 1 shows experimental results for various workloads on the Qualcomm Cloud AI 100 Standard card. The throughput improvement when using MXFP6 weights is given. For the 13B model, without MXFP6 the network will not fit, but with MXFP6, the model fits and benefits from the performance improvements.</p>
+<p><em>Table 1 - Qualcomm Cloud AI 100 STD Throughput Improvement</em></p>
+<table>
+<thead>
+<tr>
+<th style="text-align: center;">Model</th>
+<th style="text-align: center;">BS</th>
+<th style="text-align: center;">PL</th>
+<th style="text-align: center;">GL</th>
+<th style="text-align: center;">CL</th>
+<th style="text-align: center;">FP16 <br />(tok/sec)</th>
+<th style="text-align: center;">MXFP6 <br />(tok/sec)</th>
+<th style="text-align: center;">MXFP6 % Gain <br />over FP16</th>
+</tr>
+</thead>
+<tbody>
+<tr>
+<td style="text-align: center;">gpt-j-6b</td>
+<td style="text-align: center;">1</td>
+<td style="text-align: center;">1024</td>
+<td style="text-align: center;">1024</td>
+<td style="text-align: center;">2048</td>
+<td style="text-align: center;">8.08</td>
+<td style="text-align: center;">13.9</td>
+<td style="text-align: center;">72.03</td>
+</tr>
+</tbody>
+</table>
+</body></html>
+"""
+
+
+def test_prompt_generation_and_context_lengths_are_settings_and_mxfp6_is_a_precision():
+    result = normalized(AIC_MICROSCALING, "text/html")
+    found = {
+        row["column_name"]: (
+            row["metric"],
+            row["value"],
+            row["activation_dtype"],
+            row["weight_dtype"],
+            row["accelerator"],
+        )
+        for row in result.measurements.iter_rows(named=True)
+    }
+    # "PL | GL | CL" held 1024, 1024 and 2048 as throughputs; they are the run's lengths
+    assert set(found) == {"FP16 (tok/sec)", "MXFP6 (tok/sec)", "MXFP6 % Gain over FP16"}
+    assert found["FP16 (tok/sec)"] == ("throughput", 8.08, "fp16", "fp16", "Cloud AI 100")
+    assert found["MXFP6 (tok/sec)"] == ("throughput", 13.9, "fp6", "fp6", "Cloud AI 100")
+    # the gain is MXFP6's; FP16, named after "over", is what it is measured against
+    assert found["MXFP6 % Gain over FP16"][2:4] == ("fp6", "fp6")
+    assert result.quarantine.height == 0
+
+
+# As quic/cloud-ai-sdk-pages renders it (gh-pages 1.17/blogs/AmberChat/, "Performance numbers
+# on Qualcomm Cloud AI 100 Standard SKU"): the replicas run beside the batch size, and a
+# DL2q instance of eight cards named in the device column.
+AIC_AMBERCHAT = """<html><body>
+<h3 id="performance-numbers-on-qualcomm-cloud-ai-100-standard-sku">Performance numbers on Qualcomm Cloud AI 100 Standard SKU:</h3>
+<table>
+<thead>
+<tr>
+<th style="text-align: center;">Model</th>
+<th style="text-align: center;">Device</th>
+<th style="text-align: center;">Precision<br>of Weights</th>
+<th style="text-align: center;">Replicas</th>
+<th style="text-align: center;">Batch Size</th>
+<th style="text-align: center;">Compiled<br>Prompt Length</th>
+<th style="text-align: center;">Maximum<br>Context Length</th>
+<th style="text-align: center;">Prefill<br>Latency (sec)</th>
+<th style="text-align: center;">Decode<br>Throughput (tok/s)</th>
+</tr>
+</thead>
+<tbody>
+<tr>
+<td style="text-align: center;"></td>
+<td style="text-align: center;">8x STD SKU DL2q</td>
+<td style="text-align: center;">MXFP6</td>
+<td style="text-align: center;">8</td>
+<td style="text-align: center;">1</td>
+<td style="text-align: center;">128</td>
+<td style="text-align: center;">2048</td>
+<td style="text-align: center;">1.33</td>
+<td style="text-align: center;">119.2</td>
+</tr>
+</tbody>
+</table>
+</body></html>
+"""
+
+
+def test_replicas_are_a_setting_and_a_dl2q_instance_runs_eight_cloud_ai_100():
+    result = normalized(AIC_AMBERCHAT, "text/html")
+    found = {
+        row["column_name"]: (
+            row["metric"],
+            row["value"],
+            row["accelerator"],
+            row["accelerator_count"],
+            row["system"],
+        )
+        for row in result.measurements.iter_rows(named=True)
+    }
+    # "Replicas | 8" was a throughput of 8
+    assert set(found) == {"Prefill Latency (sec)", "Decode Throughput (tok/s)"}
+    assert found["Decode Throughput (tok/s)"] == (
+        "throughput",
+        119.2,
+        "Cloud AI 100",
+        8,
+        "dl2q.24xlarge",
+    )
+    assert found["Prefill Latency (sec)"][:2] == ("latency", 1330.0)
+
+
+# Other rows of the same TVM table, naming a phone, a board and GPUs by their product names.
+TVM_DEVICE_ROWS = TVM_ALL_RESULTS.replace(
+    TVM_ALL_RESULTS[
+        TVM_ALL_RESULTS.index("    <tr><td><strong>ARM CPU") : TVM_ALL_RESULTS.index("  </tbody>")
+    ],
+    """    <tr><td><strong>ARM CPU</strong></td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td></tr>
+    <tr><td>Huawei P20 Pro</td><td>181.4</td><td>439.9</td><td>41.1</td><td>34.5</td><td>76.5</td><td>208.2</td><td>51.8</td><td>25.7</td><td>480.6</td><td>627.0</td></tr>
+    <tr><td>Google Pixel2</td><td>162.2</td><td>433.5</td><td>39.5</td><td>30.1</td><td>61.1</td><td>181.3</td><td>47.3</td><td>23.2</td><td>391.1</td><td>487.7</td></tr>
+    <tr><td>Xilinx PYNQ</td><td>2888.3</td><td>9709.1</td><td>723.5</td><td>514.3</td><td>1234.6</td><td>3580.5</td><td>909.9</td><td>477.3</td><td><sup>-(Note 1)</sup></td><td>-</td></tr>
+    <tr><td><strong>Mali GPU</strong></td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td></tr>
+    <tr><td>Mali-T860</td><td>410.9</td><td>783.1</td><td>75.4</td><td>70.8</td><td>128.6</td><td>352.9</td><td>106.2</td><td>58.0</td><td>679.5</td><td>805.3</td></tr>
+    <tr><td><strong>AMD GPU</strong></td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td><td> </td></tr>
+    <tr><td>AMD Vega FE</td><td>5.7</td><td>8.8</td><td>1.0</td><td>-</td><td>-</td><td>4.5</td><td>-</td><td>-</td><td>5.9</td><td>7.0</td></tr>
+""",
+)
+
+
+def test_devices_named_by_product_run_on_their_chips():
+    result = normalized(TVM_DEVICE_ROWS, "text/html")
+    chips = {
+        row["row_label"]: (row["vendor"], row["accelerator"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert chips == {
+        "Huawei P20 Pro": ("Huawei", "Kirin 970"),
+        "Google Pixel2": ("Qualcomm", "Snapdragon 835"),
+        "Xilinx PYNQ": ("AMD", "Zynq-7020"),
+        "Mali-T860": ("Arm", "Mali-T860"),
+        "AMD Vega FE": ("AMD", "Radeon Vega Frontier Edition"),
+    }
