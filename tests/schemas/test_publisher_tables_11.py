@@ -203,3 +203,29 @@ def test_devices_named_by_product_run_on_their_chips():
         "Mali-T860": ("Arm", "Mali-T860"),
         "AMD Vega FE": ("AMD", "Radeon Vega Frontier Edition"),
     }
+
+
+# As mlc-ai/llm-perf-bench writes it (README.md, "Multiple NVIDIA GPUs, 4-bit"): a column per
+# inference engine, the first one named with "LLM" in it, and no unit anywhere in its section.
+MLC_ENGINES = """## Performance
+
+All experiments are based on fp16 activation and compute, decoding 256 tokens with a prompt "What is the meaning of life?". And all numbers are based on PCIe, not NVLink.
+
+### Multiple NVIDIA GPUs, 4-bit
+
+| Model         | GPU          | MLC-LLM | exllama | Llama.cpp | vLLM  |
+|---------------|--------------|---------|---------|-----------|-------|
+| Llama2-70B    | A100 x 2     | **40.9**    | 32.64   | 17.35     | 21.4  |
+|               | A100 x 4     | **55.8**    | 30.36   | 15.45     | 21.36 |
+"""
+
+
+def test_an_engine_named_with_llm_heads_numbers_not_the_rows_model():
+    result = normalized(MLC_ENGINES)
+    # "MLC-LLM" read as the rows' model column: its numbers were neither loaded nor set
+    # apart. Its figures, like the other engines', state no unit: they are quarantined.
+    assert result.measurements.height == 0
+    held = result.quarantine.filter(result.quarantine["column_name"] == "MLC-LLM")
+    assert sorted(held["raw_value"].to_list()) == ["40.9", "55.8"]
+    assert set(held["check"]) == {"unknown_metric"}
+    assert result.quarantine.height == 8
