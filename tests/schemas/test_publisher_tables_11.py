@@ -229,3 +229,31 @@ def test_an_engine_named_with_llm_heads_numbers_not_the_rows_model():
     assert sorted(held["raw_value"].to_list()) == ["40.9", "55.8"]
     assert set(held["check"]) == {"unknown_metric"}
     assert result.quarantine.height == 8
+
+
+# As hao-ai-lab/hao-ai-lab.github.io writes it (content/blogs/jacobi-forcing/index.md,
+# "Detailed Results (on A100, at 7B scale)"): the speedups as inline TeX the site renders with
+# KaTeX, arrows in the headers, a starred accuracy.
+JACOBI_RESULTS = """### Detailed Results (on A100, at 7B scale)
+
+| Task      | Method           | Family      | Speedup $\\uparrow$ | TPF $\\uparrow$ | TPS $\\uparrow$ | Acc / Solve $\\uparrow$ |
+|----------|--------------|------------|-----------|-------|-------|---------------|
+| HumanEval| AR           | AR           | $1.00\\times$    | 1.0  | 41.3  | 87.8%       |
+|          | D2F          | dLLM         | $1.8\\times$    |  2.5   | 73.2    | 54.3%   |
+|          | EAGLE-3      | SD           |  $2.9\\times$ | 6.4 | 120.7 | 68.9%$^*$ |
+"""
+
+
+def test_speedups_written_in_inline_tex_are_values_not_row_names():
+    result = normalized(JACOBI_RESULTS)
+    assert result.quarantine.height == 0
+    found = {
+        (row["row_label"], row["metric"]): (row["value"], row["unit"], row["accelerator"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    # "$1.8\\times$" was no number: the column was read as words naming the rows
+    assert found[("HumanEval / D2F / dLLM", "speedup")] == (1.8, "x", "A100")
+    assert found[("HumanEval / EAGLE-3 / SD", "speedup")] == (2.9, "x", "A100")
+    assert found[("HumanEval / EAGLE-3 / SD", "accuracy")] == (68.9, "%", "A100")
+    assert found[("HumanEval / AR / AR", "throughput")] == (41.3, "items/s", "A100")
+    assert result.measurements.height == 12
