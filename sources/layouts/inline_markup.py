@@ -43,6 +43,7 @@ _TEX_COMMANDS = {
 _TEX_COMMAND = re.compile(r"\\([A-Za-z]+|[%, ])")
 _TEX_WRAPPER = re.compile(r"\\(?:text|mathrm|mathbf|textbf|mathit)\{([^{}]*)\}")
 _TEX_SUPERSCRIPT = re.compile(r"\^\{([^{}]*)\}|\^(\S)")
+_FOOTNOTE_MARKS = re.compile(r"[*\u2020\u2021\u00a7#]+")
 
 
 def render_inline(text: str) -> str:
@@ -70,11 +71,17 @@ def _tex_span(match: re.Match[str]) -> str:
     """A TeX span as it renders, when every command in it is one a number is written with;
     else as written."""
     inner = _TEX_WRAPPER.sub(r"\1", match.group(1))
-    inner = _TEX_SUPERSCRIPT.sub(lambda found: superscript(found.group(1) or found.group(2)), inner)
+    inner = _TEX_SUPERSCRIPT.sub(_tex_superscript, inner)
     commands = _TEX_COMMAND.findall(inner)
     if any(command not in _TEX_COMMANDS for command in commands):
         return match.group(0)
     return _TEX_COMMAND.sub(lambda found: _TEX_COMMANDS[found.group(1)], inner).strip()
+
+
+def _tex_superscript(match: re.Match[str]) -> str:
+    """A footnote's mark raised ("68.9%$^*$") as the mark; a power ("$R^2$") as written."""
+    raised = match.group(1) if match.group(1) is not None else match.group(2)
+    return raised if _FOOTNOTE_MARKS.fullmatch(raised) else f"^{raised}"
 
 
 def sub_closed(pattern: re.Pattern[str], closer: re.Pattern[str], replacement, text: str) -> str:

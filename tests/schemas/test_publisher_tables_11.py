@@ -4,7 +4,7 @@ unit stated in the paragraph above the table."""
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import normalized
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As apache/tvm-site renders it (2018/10/03/auto-opt-all.html, "All Our Results"): an empty
 # <thead>, the models in the first body row, section rows naming each device class, and the
@@ -257,3 +257,20 @@ def test_speedups_written_in_inline_tex_are_values_not_row_names():
     assert found[("HumanEval / EAGLE-3 / SD", "accuracy")] == (68.9, "%", "A100")
     assert found[("HumanEval / AR / AR", "throughput")] == (41.3, "items/s", "A100")
     assert result.measurements.height == 12
+
+
+# As mindspore-ai/models writes it (research/cv/tgcn/README.md, evaluation performance): the
+# coefficient of determination in TeX, a power no footnote's mark.
+TGCN_EVALUATION = """| Parameters | T-GCN (1GPU) |
+| ------------------- | ------------------- |
+| Model Version | T-GCN |
+| Resource | AMD Ryzen Threadripper 2990WX 32-Core Processor, V100-PCIE |
+| Accuracy | 0.7144 |
+| $R^2$ | 0.8458 |
+"""
+
+
+def test_a_tex_power_stays_a_power_and_names_r_squared():
+    found = fields_by_raw_value(TGCN_EVALUATION, "metric", "value")
+    assert found["0.8458"] == ("accuracy", 0.8458)
+    assert found["0.7144"] == ("accuracy", 0.7144)
