@@ -259,6 +259,16 @@ def test_speedups_written_in_inline_tex_are_values_not_row_names():
     assert result.measurements.height == 12
 
 
+def test_a_precision_column_naming_the_weights_gives_the_weights_dtype_alone():
+    result = normalized(AIC_AMBERCHAT, "text/html")
+    # "Precision of Weights | MXFP6": the weights are MXFP6; the page computes in FP16, which
+    # that column does not say, and the activations' dtype is not taken to be the weights'
+    dtypes = set(
+        result.measurements.select("precision", "activation_dtype", "weight_dtype").iter_rows()
+    )
+    assert dtypes == {("MXFP6", None, "fp6")}
+
+
 # As mindspore-ai/models writes it (research/cv/tgcn/README.md, evaluation performance): the
 # coefficient of determination in TeX, a power no footnote's mark.
 TGCN_EVALUATION = """| Parameters | T-GCN (1GPU) |
