@@ -284,3 +284,59 @@ def test_a_tex_power_stays_a_power_and_names_r_squared():
     found = fields_by_raw_value(TGCN_EVALUATION, "metric", "value")
     assert found["0.8458"] == ("accuracy", 0.8458)
     assert found["0.7144"] == ("accuracy", 0.7144)
+
+
+# As quic/cloud-ai-sdk-pages renders it (gh-pages 1.17/blogs/Text_Embeddings/): the pricing
+# plan in a column headed "Pricing Model", the model run in the column "Embedding Model".
+AIC_EMBEDDINGS = """<html><body>
+<h2 id="text-embeddings">Text Embeddings</h2>
+<table>
+<thead>
+<tr>
+<th style="text-align: center;">Pricing Model</th>
+<th style="text-align: center;">Price ($/hr)</th>
+<th style="text-align: center;">Embedding Model</th>
+<th style="text-align: center;">Sequence Length (tokens)</th>
+<th style="text-align: center;">Latency (ms)</th>
+<th style="text-align: center;">Throughput (inferences/sec)</th>
+</tr>
+</thead>
+<tbody>
+<tr>
+<td style="text-align: center;">3 yr, all up front</td>
+<td style="text-align: center;">$3.3537</td>
+<td style="text-align: center;"><em>BAAI/bge-base-en-v1.5</em></td>
+<td style="text-align: center;">512</td>
+<td style="text-align: center;">15.2</td>
+<td style="text-align: center;">457</td>
+</tr>
+<tr>
+<td style="text-align: center;">on-demand</td>
+<td style="text-align: center;">$8.9194</td>
+<td style="text-align: center;"><em>BAAI/bge-base-en-v1.5</em></td>
+<td style="text-align: center;">512</td>
+<td style="text-align: center;">15.2</td>
+<td style="text-align: center;">457</td>
+</tr>
+</tbody>
+</table>
+</body></html>
+"""
+
+
+def test_a_pricing_model_is_a_setting_and_the_embedding_model_is_the_model():
+    result = normalized(AIC_EMBEDDINGS, "text/html")
+    rows = {
+        (row["column_name"], row["settings"].split(";")[0]): row["model"]
+        for row in result.measurements.iter_rows(named=True)
+    }
+    # the pricing plans were read as the models run, the embedding model lost
+    assert rows == {
+        ("Latency (ms)", "Pricing Model=3 yr, all up front"): "BAAI/bge-base-en-v1.5",
+        (
+            "Throughput (inferences/sec)",
+            "Pricing Model=3 yr, all up front",
+        ): "BAAI/bge-base-en-v1.5",
+        ("Latency (ms)", "Pricing Model=on-demand"): "BAAI/bge-base-en-v1.5",
+        ("Throughput (inferences/sec)", "Pricing Model=on-demand"): "BAAI/bge-base-en-v1.5",
+    }
