@@ -256,8 +256,25 @@ def _qualifies_first(text: str) -> bool:
 
 def precision_of_header(header: str, comparison: bool) -> Precision | None:
     """The precision a column header states: for a comparison ("speedup (TF32 to mixed
-    precision)") the one compared, the last; else the first."""
+    precision)") the one compared, the last, unless the last is named as the baseline
+    ("MXFP6 % Gain over FP16", "INT8 speedup vs FP32"); else the first."""
     found = find_precisions(header)
     if not found:
         return None
-    return found[-1] if comparison else found[0]
+    if not comparison:
+        return found[0]
+    last = found[-1]
+    if len(found) > 1 and _BASELINE_BEFORE.search(_text_before_last(header, last.text)):
+        return found[-2]
+    return last
+
+
+# Words that name what follows them as the baseline of a comparison: "over FP16", "vs. FP32".
+_BASELINE_BEFORE = re.compile(
+    r"(?<![a-z])(?:over|vs\.?|versus|than|against|relative to|compared (?:to|with))\s*$", re.I
+)
+
+
+def _text_before_last(header: str, text: str) -> str:
+    at = header.lower().rfind(text.lower())
+    return header[:at] if at >= 0 else ""

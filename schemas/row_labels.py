@@ -203,6 +203,27 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
     )
 
 
+# A precision column naming the weights or the activations alone ("Weight Precision",
+# "Precision of Weights", "Activation dtype"): its cells give that part's dtype, not both.
+_WEIGHTS_WORD = re.compile(r"(?<![a-z])weights?(?![a-z])")
+_ACTIVATIONS_WORD = re.compile(r"(?<![a-z])activations?(?![a-z])")
+
+
+def _of_part_named(header: str, precision: Precision | None) -> Precision | None:
+    """`precision` as the column's header says it applies: to the weights or the
+    activations alone, when the header names one of them and not the other."""
+    if precision is None:
+        return None
+    folded = header.lower()
+    weights = _WEIGHTS_WORD.search(folded) is not None
+    activations = _ACTIVATIONS_WORD.search(folded) is not None
+    if weights and not activations and precision.weight is not None:
+        return Precision(precision.text, None, precision.weight)
+    if activations and not weights and precision.activation is not None:
+        return Precision(precision.text, precision.activation, None)
+    return precision
+
+
 def _composite(
     text: str, parts: tuple[HeaderReading, ...], cell: _Cell, mappings: LabelMappings
 ) -> None:
@@ -236,7 +257,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         cell.dims.setdefault("framework", text)
     elif role == "precision":
         if cell.precision is None:
-            precision = _precision_label(text, mappings)
+            precision = _of_part_named(reading.text, _precision_label(text, mappings))
             cell.precision = precision or Precision(text, None, None)
             if precision is None or (precision.activation is None and precision.weight is None):
                 cell.unresolved.append(f"precision={text}")

@@ -699,7 +699,15 @@ def _states_a_setup(reading: HeaderReading) -> bool:
         or reading.precision is not None
         or reading.is_number
         or not reading.text
+        or _names_a_model(reading)
     )
+
+
+def _names_a_model(reading: HeaderReading) -> bool:
+    """A header that is a model the catalogue reads whole and nothing else ("densenet121",
+    "mobilenet v2" over rows of devices): the column of the model run, whose numbers are of
+    the metric the table names elsewhere ("time costs per image in milliseconds")."""
+    return reading.kind is None and reading.unit is None and known_model(reading.text)
 
 
 def _corner_model(readings: list[HeaderReading]) -> str | None:

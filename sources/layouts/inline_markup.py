@@ -10,7 +10,7 @@ import re
 from perfledger.sources.layouts.table_text import superscript
 
 COMMENT = re.compile(r"<!--.*?-->")
-_MARKUP_CHARS = re.compile(r"[<\[`*_~\\&]")
+_MARKUP_CHARS = re.compile(r"[<\[`*_~\\&$]")
 _SUP_TAG = re.compile(r"<sup\b[^<>]*>(.*?)</sup>", re.I)
 _SUP_CLOSE = re.compile(r"</sup>", re.I)
 COMMENT_CLOSE = re.compile(r"-->")
@@ -25,6 +25,25 @@ _CODE = re.compile(r"`([^`]*)`")
 _STRONG = re.compile(r"(\*\*|__|~~)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
 _EMPHASIS_WHOLE = re.compile(r"^([*_])(?=\S)(.+?)(?<=\S)\1$")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# Inline TeX a page renders with MathJax or KaTeX ("$1.8\times$", "68.9%$^*$", "TPS
+# $\uparrow$"): a span between dollars holding a command or a superscript. A price ("$3.35")
+# opens no span, and "$n = 256$" holds no command: both stay as written.
+_TEX_SPAN = re.compile(r"\$(?=[^$\n]*[\\^])([^$\n]{1,60})\$")
+_TEX_COMMANDS = {
+    "times": "\u00d7",
+    "uparrow": "\u2191",
+    "downarrow": "\u2193",
+    "approx": "\u2248",
+    "sim": "~",
+    "pm": "\u00b1",
+    "%": "%",
+    ",": "",
+    " ": " ",
+}
+_TEX_COMMAND = re.compile(r"\\([A-Za-z]+|[%, ])")
+_TEX_WRAPPER = re.compile(r"\\(?:text|mathrm|mathbf|textbf|mathit)\{([^{}]*)\}")
+_TEX_SUPERSCRIPT = re.compile(r"\^\{([^{}]*)\}|\^(\S)")
+_FOOTNOTE_MARKS = re.compile(r"[*\u2020\u2021\u00a7#]+")
 
 
 def render_inline(text: str) -> str:
@@ -43,8 +62,26 @@ def render_inline(text: str) -> str:
     text = _CODE.sub(r"\1", text)
     text = _STRONG.sub(r"\2", text)
     text = _EMPHASIS_WHOLE.sub(r"\2", text)
+    text = _TEX_SPAN.sub(_tex_span, text) if "$" in text else text
     text = _ESCAPE.sub(r"\1", text)
     return html.unescape(text)
+
+
+def _tex_span(match: re.Match[str]) -> str:
+    """A TeX span as it renders, when every command in it is one a number is written with;
+    else as written."""
+    inner = _TEX_WRAPPER.sub(r"\1", match.group(1))
+    inner = _TEX_SUPERSCRIPT.sub(_tex_superscript, inner)
+    commands = _TEX_COMMAND.findall(inner)
+    if any(command not in _TEX_COMMANDS for command in commands):
+        return match.group(0)
+    return _TEX_COMMAND.sub(lambda found: _TEX_COMMANDS[found.group(1)], inner).strip()
+
+
+def _tex_superscript(match: re.Match[str]) -> str:
+    """A footnote's mark raised ("68.9%$^*$") as the mark; a power ("$R^2$") as written."""
+    raised = match.group(1) if match.group(1) is not None else match.group(2)
+    return raised if _FOOTNOTE_MARKS.fullmatch(raised) else f"^{raised}"
 
 
 def sub_closed(pattern: re.Pattern[str], closer: re.Pattern[str], replacement, text: str) -> str:
