@@ -131,3 +131,47 @@ def test_a_chip_named_as_a_family_lends_its_number_to_no_count():
     # "RTX 4090 GPUs" in prose names a product line; its "4090 GPUs" counts nothing
     assert read_platform("The kernels run on RTX 4090 GPUs.", prose=True) is None
     assert read_platform("measured on 4 RTX 4090 GPUs", prose=True).count == 4
+
+
+# As b4rtaz/distributed-llama wrote it (README.md at aec85b9, "Raspberry Pi 4B 8 GB"): each
+# cell's time in bold, then in small print the parts it is made of (I - inference time of the
+# root node, T - network transfer time), and "Not enough RAM" where the model did not fit.
+BREAKDOWNS = """### Average Token Generation Time
+
+I - inference time of the root node, T - network transfer time of the root node.
+
+| Model       | 1 x RasPi 4B 8 GB                                                   | 2 x RasPi 4B 8 GB                                                     |
+|-------------|---------------------------------------------------------------------|-----------------------------------------------------------------------|
+| Llama 2 7B  | **1312.50 ms**<br><sub><sup>I: 1307.94 ms, T: 1.81 ms</sup></sub> | **793.69 ms**<br><sub><sup>I: 739.00 ms, T: 52.50 ms</sup></sub>    |
+| Llama 2 13B | <sub><sup>Not enough RAM</sup></sub>                                | **1497.19 ms**<br><sub><sup>I: 1465.06 ms, T: 30.88 ms</sup></sub>  |
+
+| Model       | 1 x RasPi 5 8 GB                                                    |
+|-------------|---------------------------------------------------------------------|
+| Llama 2 7B  | **441.09 ms**, 2.26 t/s<br><sub><sup>I: 434.84 ms, T: 5.25 ms</sup></sub> |
+"""  # noqa: E501
+
+
+def test_a_values_named_parts_in_small_print_are_its_remark():
+    result = normalized(BREAKDOWNS)
+    found = {
+        (row["value"], row["unit"]): (
+            row["metric"],
+            row["qualifier"],
+            row["accelerator"],
+            row["accelerator_count"],
+        )
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert found[(1312.5, "ms")] == ("latency", "I: 1307.94 ms, T: 1.81 ms", "BCM2711", 1)
+    assert found[(793.69, "ms")] == ("latency", "I: 739.00 ms, T: 52.50 ms", "BCM2711", 2)
+    assert found[(441.09, "ms")] == ("latency", None, "BCM2712", 1)
+    assert found[(2.26, "items/s")] == ("throughput", "I: 434.84 ms, T: 5.25 ms", "BCM2712", 1)
+    assert result.measurements.height == 5
+
+
+def test_a_model_too_large_for_the_board_is_a_placeholder():
+    result = normalized(BREAKDOWNS)
+    reasons = result.quarantine.select("check", "raw_value").rows()
+    assert [(check, raw.strip()) for check, raw in reasons] == [
+        ("placeholder_value", "Not enough RAM")
+    ]
