@@ -5,6 +5,9 @@ and a board cluster counted in a column header ("4 x RasPi 5 8 GB")."""
 
 from __future__ import annotations
 
+import pytest
+
+from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.platform_mentions import read_platform
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
@@ -175,3 +178,30 @@ def test_a_model_too_large_for_the_board_is_a_placeholder():
     assert [(check, raw.strip()) for check, raw in reasons] == [
         ("placeholder_value", "Not enough RAM")
     ]
+
+
+# As pytorch/executorch writes it (examples/models/llama/README.md, "Performance"): the memory
+# a run used as "Memory size (RSS in MiB)", beside the size of the model's file.
+MEMORY_SIZE = """### Performance
+
+Llama 3.2 1B and 3B performance was measured on Android OnePlus 12 device.
+
+|Model  | Decode (tokens/s) | Model size (PTE file size in MiB) | Memory size (RSS in MiB) |
+|-------|------------------:|----------------------------------:| ------------------------:|
+|1B BF16 (baseline) | 19.2 | 2,358 | 3,185 |
+"""
+
+
+def test_the_memory_a_run_used_is_a_figure_not_the_models_size():
+    result = normalized(MEMORY_SIZE)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(MEMORY_SIZE, "metric", "value", "unit", "accelerator")
+    assert found["3,185"] == ("other", 3185.0, "MiB", "Snapdragon 8 Gen 3")
+    assert found["19.2"] == ("throughput", 19.2, "items/s", "Snapdragon 8 Gen 3")
+    assert "2,358" not in found  # the model's file size is its configuration
+
+
+@pytest.mark.parametrize("header", ["Memory size (RSS in MiB)", "Peak RSS", "RSS (MB)"])
+def test_a_header_naming_resident_memory_heads_a_figure(header):
+    reading = read_header(header)
+    assert (reading.kind, reading.role) == ("metric", "other")
