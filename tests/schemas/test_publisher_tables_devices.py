@@ -205,3 +205,39 @@ def test_the_memory_a_run_used_is_a_figure_not_the_models_size():
 def test_a_header_naming_resident_memory_heads_a_figure(header):
     reading = read_header(header)
     assert (reading.kind, reading.role) == ("metric", "other")
+
+
+# As li-plus/chatglm.cpp writes it (README.md, "Performance"): one row per backend, the CPU
+# named by its Xeon tier and number alone.
+BACKEND_ROWS = """ChatGLM-6B:
+
+|                                | Q4_0  | Q4_1  |
+|--------------------------------|-------|-------|
+| ms/token (CPU @ Platinum 8260) | 74    | 77    |
+| ms/token (CUDA @ V100 SXM2)    | 8.1   | 8.7   |
+| ms/token (MPS @ M2 Ultra)      | 11.5  | 12.3  |
+"""
+
+
+def test_a_xeon_named_by_its_tier_and_number_is_that_xeon():
+    found = fields_by_raw_value(BACKEND_ROWS, "metric", "value", "accelerator", "vendor")
+    assert found["74"] == ("latency", 74.0, "Xeon 8260", "Intel")
+    assert found["8.1"] == ("latency", 8.1, "V100", "NVIDIA")
+    assert found["11.5"] == ("latency", 11.5, "M2 Ultra", "Apple")
+
+
+# As google-ai-edge/LiteRT-LM writes it (README.md): the phone's model on a second line, in
+# brackets, and a laptop named with its chip.
+LITERT_DEVICES = """Below are the performance numbers of running each model on various devices.
+
+| Model | Device | Backend | Prefill (tokens/sec) | Decode (tokens/sec) |
+| :--- | :--- | :--- | :--- | :--- |
+| Gemma3-1B | MacBook Pro<br>(2023 M3) | CPU | 422.98 | 66.89 |
+| Gemma3-1B | Samsung S24<br>(Ultra) | GPU | 1876.5 | 44.57 |
+"""
+
+
+def test_a_samsung_phone_without_the_word_galaxy_reads_as_its_soc():
+    found = fields_by_raw_value(LITERT_DEVICES, "metric", "accelerator")
+    assert found["422.98"] == ("throughput", "M3")
+    assert found["1876.5"] == ("throughput", "Snapdragon 8 Gen 3")
