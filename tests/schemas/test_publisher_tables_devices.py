@@ -9,6 +9,7 @@ import pytest
 
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.platform_mentions import read_platform
+from perfledger.schemas.precisions import precision_of_header
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As cactus-compute/cactus writes it (README.md, "Performance"): one row per phone, the phones
@@ -241,3 +242,19 @@ def test_a_samsung_phone_without_the_word_galaxy_reads_as_its_soc():
     found = fields_by_raw_value(LITERT_DEVICES, "metric", "accelerator")
     assert found["422.98"] == ("throughput", "M3")
     assert found["1876.5"] == ("throughput", "Snapdragon 8 Gen 3")
+
+
+def test_a_gguf_type_heading_a_column_gives_its_weights_dtype():
+    # BACKEND_ROWS heads its columns "Q4_0", "Q4_1": llama.cpp's 4-bit weight types, the
+    # activations they run in unstated
+    found = fields_by_raw_value(BACKEND_ROWS, "weight_dtype", "activation_dtype")
+    assert found["74"] == ("int4", None)
+    assert found["77"] == ("int4", None)
+
+
+@pytest.mark.parametrize(
+    ("text", "weight"),
+    [("Q4_0", "int4"), ("Q5_1", "int5"), ("Q8_0", "int8"), ("Q4_K_M", "int4"), ("IQ4_XS", "int4")],
+)
+def test_gguf_types_written_with_underscores_are_weight_precisions(text, weight):
+    assert precision_of_header(text, comparison=False).weight == weight
