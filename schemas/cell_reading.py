@@ -30,13 +30,16 @@ _REFERENCE_TAIL = re.compile(r"(?:\s*\[\d{1,2}\])+\s*$")
 PLACEHOLDER_WORDS = (
     r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|t\.?b\.?[da]\.?|none|null|\?|pending"
     r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
+    # the model did not fit the device: "Not enough RAM", "out of memory"
+    r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"
     r"|\u2717|\u2715|\u00d7"
 )
 _PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_WORDS})$")
 
 
 def is_placeholder(text: str) -> bool:
-    """Whether a cell says nothing was published: "N/A", "-", "TBD", "coming soon", "OOM"."""
+    """Whether a cell says nothing was published: "N/A", "-", "TBD", "coming soon", "OOM",
+    "Not enough RAM"."""
     return bool(_PLACEHOLDER.match(clean_text(text).lower()))
 
 
@@ -148,10 +151,15 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         readings = [_read_one(part, decimal) for part in parts]
         if all(reading.values for reading in readings):
             values = tuple(value for reading in readings for value in reading.values)
-            return CellReading(values, None, _evidence_of(readings))
+            parted = CellReading(values, None, _evidence_of(readings))
+            if any(value.rest for value in values):
+                return _with_breakdown(cleaned, decimal) or parted
+            return parted
     reading = _with_bracketed_values(_read_one(cleaned, decimal), decimal)
     if reading.problem == "unparseable_value" and _VALUE_NAME.search(cleaned):
         return _named_values(cleaned, decimal) or reading
+    if reading.problem is not None or any(value.rest for value in reading.values):
+        return _with_breakdown(cleaned, decimal) or reading
     return reading
 
 
@@ -181,6 +189,31 @@ def _named_values(text: str, decimal: str | None) -> CellReading | None:
         values.append(reading.values[0]._replace(qualifier=match.group("name")))
         evidence.append(reading)
     return CellReading(tuple(values), None, _evidence_of(evidence))
+
+
+# The first name of a breakdown written after a cell's value(s): a word and a colon.
+_BREAKDOWN_START = re.compile(r"(?<=[\s,;])[^\W\d][\w@.\-]{0,15}\s?[:=]\s*(?=[~+-]?\d)")
+
+
+def _with_breakdown(text: str, decimal: str | None) -> CellReading | None:
+    """A cell's value(s) followed by the parts they are made of, each named ("441.09 ms, 2.26
+    t/s I: 434.84 ms, T: 5.25 ms", its small print on a second line): the parts read as the
+    same words in brackets do, a remark of the value written before them. None unless the
+    values before and the named parts after each read whole, with units."""
+    start = _BREAKDOWN_START.search(text)
+    if start is None:
+        return None
+    head, tail = text[: start.start()].strip(" ,;"), text[start.start() :].strip()
+    parts = _named_values(tail, decimal)
+    if parts is None or any(value.unit is None for value in parts.values):
+        return None
+    reading = read_cell(head, decimal)
+    if not reading.values or any(value.unit is None or value.rest for value in reading.values):
+        return None
+    *first, last = reading.values
+    if last.qualifier is not None:
+        return None
+    return reading._replace(values=(*first, last._replace(qualifier=tail)))
 
 
 # Numbers with decimals written in a series parted by "/", each series perhaps after its

@@ -121,8 +121,15 @@ def _slice_chips(accelerator: str, name: str) -> int | None:
 
 
 def _chip_mentions(
-    folded: str, cleaned: str, positions: Sequence[int], prose: bool, nearby: str = ""
+    folded: str,
+    cleaned: str,
+    positions: Sequence[int],
+    prose: bool,
+    nearby: str = "",
+    names: list[tuple[int, int]] | None = None,
 ) -> list[PlatformMention]:
+    """The chips `folded` names; `names` gathers the span of every chip name read, those
+    dropped as a family included."""
     vocab = vocabulary()
     mentions = []
     end = 0
@@ -145,6 +152,8 @@ def _chip_mentions(
             # "edit the train_llama3_8b_h100_fp8.sh script": prose about a file says nothing
             # of what a result ran on (a table's own "BM1684/yolov5s.bmodel" cell does)
             continue
+        if names is not None:
+            names.append((start, end))
         mention = _mention(rule, match, folded, cleaned, positions, prose)
         if mention is not None:
             mentions.append(mention)
@@ -286,7 +295,8 @@ def _mentions(text: str, prose: bool, nearby: str) -> tuple[PlatformMention, ...
     ):
         return ()
     folded, positions = folded_with_positions(cleaned)
-    chips = _chip_mentions(folded, cleaned, positions, prose, nearby)
+    names: list[tuple[int, int]] = []
+    chips = _chip_mentions(folded, cleaned, positions, prose, nearby, names)
     counts = []
     for match in COUNT_ONLY.finditer(folded):
         count = number(next(group for group in match.groups() if group))
@@ -294,6 +304,9 @@ def _mentions(text: str, prose: bool, nearby: str) -> tuple[PlatformMention, ...
             count is not None
             and not _joined_to_word(cleaned, positions[match.start()])
             and (not any(chip.start - 12 <= match.start() < chip.end + 8 for chip in chips))
+            # the number ends a chip's name read as a family ("OnePlus 12 devices",
+            # "RTX 4090 GPUs"): it names the product, it counts nothing
+            and not any(start < match.start() < end for start, end in names)
         ):
             counts.append(
                 PlatformMention(

@@ -61,6 +61,9 @@ def _weights_of_bits(bits: float) -> str | None:
     return next((dtype for low, high, dtype in _bits_per_weight() if low <= bits < high), None)
 
 
+_GGUF_TYPE = re.compile(r"^i?q\d")  # llama.cpp's quantization types: "q4km", "q40", "iq4xs"
+
+
 @cache
 def _searchable() -> tuple[re.Pattern[str], dict[str, str]]:
     """One pattern finding every precision word allowed in running text, and the word key
@@ -69,8 +72,12 @@ def _searchable() -> tuple[re.Pattern[str], dict[str, str]]:
     for row in read_vocab("precisions.csv").iter_rows(named=True):
         if row["in_text"] == "true":
             word = row["word"]
-            # letters and digits may be written apart ("fp 16", "mixed precision")
-            spelled = re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ?", re.escape(word))
+            # letters and digits may be written apart ("fp 16", "mixed precision"); a GGUF
+            # type's parts are written apart by underscores, folded to spaces ("Q4_0", "q4_k_m")
+            apart = (
+                r"(?<=\w)(?=\w)" if _GGUF_TYPE.match(word) else r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])"
+            )
+            spelled = re.sub(apart, " ?", re.escape(word))
             spelled = re.sub(r"(?<=[a-z])precision$", " ?precision", spelled)
             spellings[spelled] = word
     ordered = sorted(spellings, key=len, reverse=True)
