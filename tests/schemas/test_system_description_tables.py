@@ -91,7 +91,7 @@ def test_nodes_times_chips_written_against_the_chip_count_every_chip():
 
 
 def test_a_tpu_named_by_its_slice_is_its_chips():
-    # closed/Google/results/tpu_v6_x4_flax: "tpu-v6-4", four TPU v6e (Trillium) chips
+    # closed/Google/results/tpu_v6_x4_flax: "tpu-v6-4", four of the chip MLPerf names TPU v6
     page = summary_page(
         "tpu-v6-4",
         "TPU v6",
@@ -100,8 +100,8 @@ def test_a_tpu_named_by_its_slice_is_its_chips():
         "<td>Queries/s</td> <td>4.48577</td><td>Samples/s</td> <td>5.43896</td></tr>",
     )
     assert loaded(page) == [
-        ("Server / Performance", 4.48577, "TPU v6e", 4),
-        ("Offline / Performance", 5.43896, "TPU v6e", 4),
+        ("Server / Performance", 4.48577, "TPU v6", 4),
+        ("Offline / Performance", 5.43896, "TPU v6", 4),
     ]
 
 
