@@ -94,8 +94,9 @@ _PER_NODE_AFTER = re.compile(
     + CHIP_NOUNS
     + r") ?(?:/ ?node|per node|each)(?![a-z0-9])"
 )
+# (the noun may be written against the chip's number: "a single MI250GPU")
 _SINGULAR_NOUN_AFTER = re.compile(
-    r"^(?: \d+ ?gb?)? (?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])"
+    r"^(?: \d+ ?gb?)? ?(?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])"
 )
 FAMILY_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _FAMILY_NOUNS + r")(?![a-z0-9])")
 _SOCKETS_AFTER = re.compile(r"^[^()]{0,40}\(" + COUNT + r" ?(?:sockets?|s)\)")

@@ -1,0 +1,53 @@
+"""Reading gaps found on pages of publishers no corpus held: a chip's number with its
+device's noun written against it ("MI250GPU"), a count of devices before a bare model number
+("1x 4090"), a count glued to an accelerator's noun ("8xGCU"), an energy per token."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value
+
+# As ROCm/rocm-blogs' blogs/artificial-intelligence/llama2-Qlora/README.md names the GPU of
+# its runs, then compares three ways of fine-tuning.
+ROCM_QLORA = """# Fine-tuning Llama 2 with QLoRA
+
+In this blog, we conducted our experiment using a single MI250GPU with the Docker image \
+rocm/pytorch:rocm6.1.2_ubuntu22.04_py3.10_pytorch_release-2.1.2.
+
+## 4. Comparison between QLoRA, LoRA, and full-parameter fine tuning
+
+| Metric | Full-parameter | LoRA | **QLoRA**|
+|--------------------|-----------|-----------|-----------|
+|Trainable parameters| 6,738,415,616 | 4,194,304 | 4,194,304 |
+|Mem usage/GB |128 | 83.2 | 10.88|
+|Number of GCDs |2 | 2 | 1|
+|Training Speed|3 hours| 9 minutes |6 minutes|
+|Training Loss|1.368|1.377|1.347|
+"""
+
+# As pytorch/torchtune's README.md (Memory and training speed) names the hardware each
+# fine-tuning runs on.
+TORCHTUNE_SPEED = """### Memory and training speed
+
+| Model | Finetuning Method | Runnable On | Peak Memory per GPU | Tokens/sec * |
+|:-:|:-:|:-:|:-:|:-:|
+| Llama 3.1 8B | Full finetune | 1x 4090 | 18.9 GiB | 1650 |
+| Llama 3.1 8B | Full finetune | 1x A6000 | 37.4 GiB |  2579|
+| Llama 3.1 70B | LoRA | 8x A100 | 27.6 GiB  | 3497  |
+"""
+
+
+def test_a_chip_number_with_its_device_noun_written_against_it_names_the_chip():
+    found = fields_by_raw_value(ROCM_QLORA, "accelerator", "vendor", "accelerator_count")
+    assert found["83.2"] == ("MI250", "AMD", 1)  # "a single MI250GPU": one MI250
+    assert found["1.347"] == ("MI250", "AMD", 1)
+
+
+def test_a_count_of_devices_before_a_bare_model_number_names_the_card():
+    found = fields_by_raw_value(
+        TORCHTUNE_SPEED, "metric", "value", "accelerator", "accelerator_count"
+    )
+    assert found["1650"] == ("throughput", 1650.0, "RTX 4090", 1)
+    assert found["18.9 GiB"] == ("other", 18.9, "RTX 4090", 1)
+    assert found["2579"] == ("throughput", 2579.0, "A6000", 1)
+    assert found["3497"] == ("throughput", 3497.0, "A100", 8)
+
