@@ -4,6 +4,7 @@ device's noun written against it ("MI250GPU"), a count of devices before a bare 
 
 from __future__ import annotations
 
+from perfledger.schemas.unknown_chips import read_hardware
 from tests.schemas.page_reading import fields_by_raw_value
 
 # As ROCm/rocm-blogs' blogs/artificial-intelligence/llama2-Qlora/README.md names the GPU of
@@ -50,4 +51,46 @@ def test_a_count_of_devices_before_a_bare_model_number_names_the_card():
     assert found["18.9 GiB"] == ("other", 18.9, "RTX 4090", 1)
     assert found["2579"] == ("throughput", 2579.0, "A6000", 1)
     assert found["3497"] == ("throughput", 3497.0, "A100", 8)
+
+
+# As EnflameTechnology/ModelZoo's training_models/tensorflow/vision/resnet/README.md names
+# the card in a heading and counts its GCUs before each table.
+ENFLAME_RESNET = """# ResNet-50 v1.5
+
+### GCU Results On T20
+
+#### Training Accuracy Results
+- Training accuracy(top1) for 1 GCU under different dtype with fixed batchsize.
+
+    Our results were obtrained by runing the Training Performance Benchmark on Enflame 1xGCU.
+
+    | **Epochs** | **Batch Size**          | **Accuracy - TF32**  |
+    | ---------- | ----------------------- | -------------------- |
+    | 90         | 128(TF32)               | 76.26                |
+
+- Training accuracy(top1) multiple GCU under different dtype with fixed batchsize.
+
+    Our results were obtrained by runing the Training Performance Benchmark on Enflame 8xGCU.
+
+    | **Epochs** | **Batch Size/GCU**      | **Accuracy - TF32** |
+    | ---------- | ----------------------- | ------------------- |
+    | 90         | 128(TF32)               | 76.3                |
+"""
+
+
+def test_a_count_written_against_an_accelerators_noun_counts_the_card_a_heading_names():
+    found = fields_by_raw_value(
+        ENFLAME_RESNET, "metric", "value", "accelerator", "vendor", "accelerator_count"
+    )
+    # "8xGCU" is eight of Enflame's GCUs, not a chip named "8xGCU"; the card is the T20 that
+    # the heading names beside "GCU"
+    assert found["76.26"] == ("accuracy", 76.26, "CloudBlazer T20", "Enflame", 1)
+    assert found["76.3"] == ("accuracy", 76.3, "CloudBlazer T20", "Enflame", 8)
+
+
+def test_a_count_glued_to_a_devices_noun_is_a_count_of_devices():
+    for text, count in (("8xGPU", 8), ("Enflame 8xGCU", 8), ("1xGCU", 1), ("4 MLUs", 4)):
+        mention = read_hardware(text, "label")
+        assert mention is not None
+        assert (mention.accelerator, mention.count) == (None, count)
 
