@@ -4,6 +4,7 @@ device's noun written against it ("MI250GPU"), a count of devices before a bare 
 
 from __future__ import annotations
 
+from perfledger.schemas.units import Unit, unit_named
 from perfledger.schemas.unknown_chips import read_hardware
 from tests.schemas.page_reading import fields_by_raw_value
 
@@ -94,3 +95,26 @@ def test_a_count_glued_to_a_devices_noun_is_a_count_of_devices():
         assert mention is not None
         assert (mention.accelerator, mention.count) == (None, count)
 
+
+# As microsoft/T-MAC's README.md (Compared to CUDA GPU) compares throughput, power and energy,
+# the hardware in the caption under the table and a throughput in the paragraph above it.
+TMAC_ENERGY = """### Compared to CUDA GPU
+
+T-MAC achieves comparable 2-bit mpGEMM performance compared to CUDA GPU on Jetson AGX Orin.
+
+| Framework       | Throughput (tokens/sec) | Power (W)   | Energy (J/token) |
+|-----------------|:------------------------|:------------|:-----------------|
+| llama.cpp (CPU) |         7.08            |     15.0    | 2.12             |
+| llama.cpp (GPU) |        <b>20.03</b>     |     30.8    | 1.54             |
+| T-MAC (CPU)     |         15.62           | <b>10.4</b> | <b>0.66</b>      |
+"""
+
+
+def test_an_energy_per_token_is_kept_in_joules_per_token_not_read_as_a_rate():
+    found = fields_by_raw_value(TMAC_ENERGY, "metric", "value", "unit")
+    assert found["2.12"] == ("other", 2.12, "J/token")
+    assert found["0.66"] == ("other", 0.66, "J/token")
+    assert found["7.08"] == ("throughput", 7.08, "items/s")
+    assert found["15.0"] == ("other", 15.0, "W")
+    assert unit_named("mJ/frame") == Unit("mj/frame", "other", 0.001, "frames", "J/frame")
+    assert unit_named("Wh/1k tokens").factor == 3.6  # 3,600 J over 1,000 tokens
