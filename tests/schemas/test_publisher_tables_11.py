@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from perfledger.schemas.units import Unit, unit_named
 from perfledger.schemas.unknown_chips import read_hardware
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As ROCm/rocm-blogs' blogs/artificial-intelligence/llama2-Qlora/README.md names the GPU of
 # its runs, then compares three ways of fine-tuning.
@@ -118,3 +118,30 @@ def test_an_energy_per_token_is_kept_in_joules_per_token_not_read_as_a_rate():
     assert found["15.0"] == ("other", 15.0, "W")
     assert unit_named("mJ/frame") == Unit("mj/frame", "other", 0.001, "frames", "J/frame")
     assert unit_named("Wh/1k tokens").factor == 3.6  # 3,600 J over 1,000 tokens
+
+
+# As baichuan-inc/Baichuan2's README.md (7B 模型结果) writes each benchmark's number of shots
+# in a row under the benchmarks' names.
+BAICHUAN2_SHOTS = """### 7B 模型结果
+
+|                       | **C-Eval** | **MMLU** | **CMMLU** | **Gaokao** | **AGIEval** | **BBH** |
+|:---------------------:|:----------:|:--------:|:---------:|:----------:|:-----------:|:-------:|
+|                       |  5-shot    |  5-shot  |  5-shot   | 5-shot     | 5-shot      | 3-shot  |
+| **GPT-4**             | 68.40      | 83.93    | 70.33     | 66.15      | 63.27       | 75.12   |
+| **LLaMA-7B**          | 27.10      | 35.10    | 26.75     | 27.81      | 28.17       | 32.38   |
+| **Baichuan2-7B-Base** | 54.00      | 54.16    | 57.07     | 47.47      | 42.73       | 41.56   |
+"""
+
+
+def test_a_row_of_shot_counts_under_benchmarks_heads_their_columns():
+    page = normalized(BAICHUAN2_SHOTS)
+    found = {
+        row["raw_value"]: (row["column_name"], row["metric"], row["value"], row["row_label"])
+        for row in page.measurements.iter_rows(named=True)
+    }
+    assert found["83.93"] == ("MMLU / 5-shot", "accuracy", 83.93, "GPT-4")
+    assert found["32.38"] == ("BBH / 3-shot", "accuracy", 32.38, "LLaMA-7B")
+    assert found["54.00"] == ("C-Eval / 5-shot", "accuracy", 54.0, "Baichuan2-7B-Base")
+    assert not any("shot" in value for value in found)  # "5-shot" is no score of 5
+    assert page.measurements.height == 18
+    assert page.quarantine.height == 0
