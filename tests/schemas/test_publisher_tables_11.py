@@ -4,6 +4,7 @@ device's noun written against it ("MI250GPU"), a count of devices before a bare 
 
 from __future__ import annotations
 
+from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.units import Unit, unit_named
 from perfledger.schemas.unknown_chips import read_hardware
 from tests.schemas.page_reading import fields_by_raw_value, normalized
@@ -145,3 +146,27 @@ def test_a_row_of_shot_counts_under_benchmarks_heads_their_columns():
     assert not any("shot" in value for value in found)  # "5-shot" is no score of 5
     assert page.measurements.height == 18
     assert page.quarantine.height == 0
+
+
+# As TexasInstruments/edgeai-modelzoo's models/vision/detection/readme.md gives two scores in
+# a cell, the first not measured for some models.
+TI_WIDERFACE = """## Face Detection with EdgeAI-MMDetection
+
+|Dataset      |Model Name                       |Input Size |GigaMACS  |AP[0.5:0.95]%, AP50%|Available|Notes |
+|-------------|---------------------------------|-----------|----------|--------------------|---------|----- |
+|WIDERFace    |YOLOX-tiny-Lite                  |416x416    |**3.19**  |**23.5**, 49.1      |Y        |      |
+|WIDERFace    |YOLOX-tiny-Lite                  |1024x1024  |**19.35** |**---**, 68.6       |         |      |
+|WIDERFace    |YOLOX-s-Lite                     |1024x1024  |**34.03** |**---**, 72.3       |Y        |      |
+"""
+
+
+def test_a_placeholder_beside_a_score_in_one_cell_costs_the_score_nothing():
+    page = normalized(TI_WIDERFACE)
+    scores = {
+        (row["row_number"], row["value"])
+        for row in page.measurements.iter_rows(named=True)
+        if row["metric"] == "accuracy"
+    }
+    assert scores == {(1, 23.5), (1, 49.1), (2, 68.6), (3, 72.3)}
+    assert page.quarantine.height == 0
+    assert [value.number for value in read_cell("N/A, 12.5 ms").values] == [12.5]
