@@ -170,3 +170,40 @@ def test_a_placeholder_beside_a_score_in_one_cell_costs_the_score_nothing():
     assert scores == {(1, 23.5), (1, 49.1), (2, 68.6), (3, 72.3)}
     assert page.quarantine.height == 0
     assert [value.number for value in read_cell("N/A, 12.5 ms").values] == [12.5]
+
+
+# As intel/intel-extension-for-pytorch's cpu/2.0.100+cpu/tutorials/performance.html (gh-pages)
+# describes the two systems of its results, side by side, under "Hardware Configuration".
+IPEX_HARDWARE = """<html><body>
+<h4>Hardware Configuration</h4>
+<table>
+<thead><tr><th></th><th>3rd Generation Intel® Xeon® Scalable Processors</th>
+<th>Products formerly Cooper Lake</th></tr></thead>
+<tbody>
+<tr><td>CPU</td><td>Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz</td>
+<td>Intel(R) Xeon(R) Platinum 8380H CPU @ 2.90GHz</td></tr>
+<tr><td>Number of nodes</td><td>1</td><td>1</td></tr>
+<tr><td>Number of sockets</td><td>2</td><td>2</td></tr>
+<tr><td>Cores/Socket</td><td>40</td><td>28</td></tr>
+<tr><td>Threads/Core</td><td>2</td><td>2</td></tr>
+<tr><td>uCode</td><td>0xd0002a0</td><td>0x700001c</td></tr>
+<tr><td>Hyper-Threading</td><td>ON</td><td>ON</td></tr>
+<tr><td>TurboBoost</td><td>ON</td><td>ON</td></tr>
+<tr><td>BIOS version</td><td>04.12.02</td><td>WLYDCRB1.SYS.0016.P29.2006080250</td></tr>
+<tr><td>Number of DDR Memory slots</td><td>16</td><td>12</td></tr>
+<tr><td>Capacity of DDR memory per slot</td><td>16GB</td><td>64GB</td></tr>
+<tr><td>DDR frequency</td><td>3200</td><td>3200</td></tr>
+<tr><td>Total Memory/Node (DDR+DCPMM)</td><td>256GB</td><td>768GB</td></tr>
+<tr><td>Host OS</td><td>CentOS Linux release 8.4.2105</td><td>Ubuntu 18.04.4 LTS</td></tr>
+<tr><td>Host Kernel</td><td>4.18.0-305.10.2.el8_4.x86_64</td><td>4.15.0-76-generic</td></tr>
+<tr><td>Docker OS</td><td>Ubuntu 18.04.5 LTS</td><td>Ubuntu 18.04.5 LTS</td></tr>
+<tr><td>Spectre-Meltdown Mitigation</td><td>Mitigated</td><td>Mitigated</td></tr>
+</tbody></table>
+</body></html>
+"""
+
+
+def test_a_table_describing_systems_side_by_side_holds_no_result():
+    page = normalized(IPEX_HARDWARE, "text/html")
+    assert page.measurements.height == 0  # not "16GB" of memory per slot as a figure
+    assert page.quarantine.height == 0  # nor its OS and core counts as values of no metric
