@@ -25,7 +25,7 @@ from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
-from perfledger.schemas.table_plans import QUALITY_METRICS
+from perfledger.schemas.table_plans import QUALITY_METRICS, names_quality_change
 from perfledger.schemas.unit_evidence import with_percent_shares, with_units_from_row_throughput
 from perfledger.schemas.units import LATENCY_BELOW_SECONDS, TRAINING_FROM_SECONDS, unit_named
 from perfledger.schemas.vocabulary import read_vocab
@@ -82,7 +82,9 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
-    steps = frame.lazy().with_columns(_metrics_of_header_parts(frame))
+    steps = frame.lazy().with_columns(
+        _metrics_of_header_parts(frame), _quality_change_columns(frame)
+    )
     for step in _metric_of_cell_unit(frame.columns):
         steps = steps.with_columns(step)
     steps = steps.drop("secondary", "_named", "_take", "_part_metrics")
@@ -92,7 +94,10 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         steps = steps.with_columns(_minutes=_is_minutes()).with_columns(_minutes_letter())
         steps = steps.drop("_minutes")
     chosen = (
-        steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(engine="in-memory")
+        steps.with_columns(_unit_choice())
+        .with_columns(_chosen_unit())
+        .drop("_quality_change")
+        .collect(engine="in-memory")
     )
     proven = with_percent_shares(with_units_from_row_throughput(chosen))
     spreads = proven.get_column("spread").is_not_null().any()
@@ -340,6 +345,16 @@ def _metrics_of_header_parts(frame: pl.DataFrame) -> pl.Expr:
     )
 
 
+def _quality_change_columns(frame: pl.DataFrame) -> pl.Expr:
+    """`_quality_change`: whether a value's column names what a model's quality loses
+    ("Accuracy loss"), per distinct header."""
+    if "column_name" not in frame.columns:
+        return pl.lit(False).alias("_quality_change")
+    headers = frame.get_column("column_name").unique().drop_nulls().to_list()
+    changes = [header for header in headers if names_quality_change(header)]
+    return pl.col("column_name").is_in(changes).fill_null(False).alias("_quality_change")
+
+
 def _metrics_named(header: str) -> list[str] | None:
     parts = _SPACED_SLASH.split(header)
     if len(parts) < 2:
@@ -556,7 +571,13 @@ def _unit_choice() -> pl.Expr:
         .then(pl.lit("r"))
         .when(pl.col("h_alias").is_not_null())
         .then(pl.lit("h"))
-        .when(pl.col("x_alias").is_not_null() & _allowed(pl.col("x_kind")))
+        # A quality's loss ("Accuracy loss") is in the quality's own unit: a rate or a time
+        # the page states for its other columns ("FPS") is none of its.
+        .when(
+            pl.col("x_alias").is_not_null()
+            & _allowed(pl.col("x_kind"))
+            & ~(pl.col("_quality_change") & (pl.col("x_kind") != "percent"))
+        )
         .then(pl.lit("x"))
         .alias("_from")
     )

@@ -207,3 +207,30 @@ def test_a_table_describing_systems_side_by_side_holds_no_result():
     page = normalized(IPEX_HARDWARE, "text/html")
     assert page.measurements.height == 0  # not "16GB" of memory per slot as a figure
     assert page.quarantine.height == 0  # nor its OS and core counts as values of no metric
+
+
+# As axelera-ai-hub/voyager-sdk's docs/reference/model_zoo.md describes its columns in a paragraph, with
+# frames per second for its throughputs, above a table whose accuracy loss states no unit.
+AXELERA_ZOO = """## Supported models and performance characteristics
+
+The tables below list all model zoo models supported by this release of the Voyager SDK. The models
+are categorised by task type (such as classification or object detection) and the tables provide
+information including the accuracy of the original FP32 model, the accuracy loss following
+compilation and quantization (FP32 accuracy minus Quantized model accuracy), and the host
+throughput in frames per second (FPS) which is measured from the host side when running inference
+on the following reference platform:
+
+### Image Classification
+| Model | Resolution | Dataset     | Ref FP32 accuracy | Accuracy loss | Ref PCIe FPS | Ref M.2 FPS |
+| :---- |:--------- | :---------- | ----------------: | ------------: | -----------: | ----------: |
+| EfficientNet-B0 | 224x224    | ImageNet-1K | 77.67             | 0.87          | 1307         | 1309        |
+| EfficientNet-B1 | 224x224    | ImageNet-1K | 77.60             | 0.40          | 885          | 882         |
+"""
+
+
+def test_an_accuracy_loss_takes_no_throughput_unit_from_the_paragraph():
+    found = fields_by_raw_value(AXELERA_ZOO, "metric", "value", "unit")
+    assert found["0.87"] == ("other", 0.87, "score")  # not 0.87 frames per second
+    assert found["0.40"] == ("other", 0.4, "score")
+    assert found["77.67"] == ("accuracy", 77.67, "%")
+    assert found["1307"] == ("throughput", 1307.0, "items/s")
