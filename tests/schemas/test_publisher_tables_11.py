@@ -234,3 +234,43 @@ def test_an_accuracy_loss_takes_no_throughput_unit_from_the_paragraph():
     assert found["0.40"] == ("other", 0.4, "score")
     assert found["77.67"] == ("accuracy", 77.67, "%")
     assert found["1307"] == ("throughput", 1307.0, "items/s")
+
+
+# As EricLBuehler/mistral.rs's releases/v0.9.0/report.md names its x86 host by the Xeon's
+# codename in the heading over that host's tables.
+MISTRALRS_HOSTS = """# mistral.rs v0.9.0 CPU Benchmark Report
+
+CPU-only comparison of mistral.rs against llama.cpp on two architectures: GB10 (aarch64, 10x
+Cortex-X925) and a c7i.8xlarge Xeon (Sapphire Rapids, AVX512/VNNI/AMX). Values are tokens per
+second; speedups are mistral.rs divided by llama.cpp at the same prompt length or decode depth,
+with each engine at its best measured configuration.
+
+## Appendix: Full Tables
+
+#### qwen3-4b (GB10)
+
+##### Q8_0 Decode
+
+| Depth | mistral.rs ISQ q8_0 | llama.cpp GGUF Q8_0 | mistral.rs speedup |
+|---:|---:|---:|---:|
+| 128 | 24.7 | 24.1 | 1.024x |
+
+#### qwen3-4b (x86, Sapphire Rapids)
+
+llama.cpp values are its best fa configuration per point (fa=1 shallow, fa=0 deep).
+
+##### Q8_0 Decode
+
+| Depth | mistral.rs ISQ q8_0 | llama.cpp GGUF Q8_0 | mistral.rs speedup |
+|---:|---:|---:|---:|
+| 128 | 20.6 | 24.5 | 0.84x |
+"""
+
+
+def test_a_cpus_codename_names_the_cpu_of_the_tables_under_it():
+    found = fields_by_raw_value(MISTRALRS_HOSTS, "accelerator", "vendor")
+    assert found["24.7"] == ("GB10", "NVIDIA")
+    assert found["20.6"] == ("Sapphire Rapids", "Intel")  # not the page's GB10
+    assert found["0.84x"] == ("Sapphire Rapids", "Intel")
+    assert read_hardware("AMD EPYC Genoa", "label").accelerator == "EPYC Genoa"
+    assert read_hardware("a trip to Genoa", "prose") is None  # a city, without AMD's words
