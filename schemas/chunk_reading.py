@@ -22,7 +22,6 @@ from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
 from perfledger.schemas.chip_precisions import chip_precisions, with_chip_precisions
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
-from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
@@ -42,6 +41,7 @@ from perfledger.schemas.row_labels import (
 )
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
+from perfledger.schemas.setup_tables import RESULT_KINDS, SETUP_COLUMNS, setup_tables
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
 from perfledger.schemas.table_orientation import HeaderRow, Oriented, names_header, oriented
 from perfledger.schemas.table_plans import (
@@ -303,8 +303,8 @@ def _plans_of(
         counted[1] += sum(stats.comma for stats in shape.stats)
     # Only a narrow table may list settings: most chunks hold none.
     setups = (
-        _setup_tables(cells, mappings)
-        if any(len(shape.headers) <= _SETUP_COLUMNS for shape in shapes)
+        setup_tables(cells, mappings)
+        if any(len(shape.headers) <= SETUP_COLUMNS for shape in shapes)
         else {}
     )
     defined = defined_headers(
@@ -315,7 +315,7 @@ def _plans_of(
             )
             for shape in shapes
         },
-        lambda text: header_reading(text, mappings).kind in _RESULT_KINDS,
+        lambda text: header_reading(text, mappings).kind in RESULT_KINDS,
     )
     plans, subjects = {}, {}
     for document, found in by_document.items():
@@ -344,76 +344,6 @@ def _plans_of(
 
 
 _NO_CONTEXT = TableContext(())
-_SETUP_SHARE = 0.6  # of a setup table's names that must name settings or labels
-_NAME_AND_VALUE = 2  # columns of a table listing one setup
-_SETUP_COLUMNS = 4  # a setup table's names, then the values of up to three systems
-_RESULT_KINDS = ("metric", "statistic", "result")
-
-
-def _setup_tables(
-    cells: pl.DataFrame, mappings: LabelMappings
-) -> dict[tuple[int, int], tuple[str, ...]]:
-    """The rows ("Instance: inf2.48xlarge (12 Inferentia2 devices)") of each table of two
-    columns that lists a run's settings by name ("Parameter | Value": Model, Instance, Batch
-    size, Sequence length...): such a table states the setup of the tables near it, as an
-    environment list does, and holds no result of its own. A table listing the settings of
-    several systems side by side ("| | Ice Lake | Cooper Lake |" over "CPU", "Number of
-    sockets", "Host OS"...) holds no result either, and states no one setup: it gives no rows,
-    and none of its names may name a metric."""
-    narrow = (
-        cells.group_by(_TABLE)
-        .agg(pl.col("vcol").max().alias("_last"), pl.col("vrow").max().alias("_rows"))
-        .filter(pl.col("_last").is_between(1, _SETUP_COLUMNS - 1) & (pl.col("_rows") >= 2))
-        .select(_TABLE)
-    )
-    if narrow.height == 0:
-        return {}
-    rows = (
-        cells.join(narrow, on=_TABLE, how="semi")
-        .sort([*_TABLE, "vrow", "vcol"])
-        .group_by([*_TABLE, "vrow"], maintain_order=True)
-        .agg(pl.col("raw_value"))
-        .group_by(_TABLE, maintain_order=True)
-        .agg(pl.col("raw_value").sort_by("vrow").alias("_rows"))
-    )
-    found = {}
-    for document, table, table_rows in rows.iter_rows():
-        width = len(table_rows[0])
-        if any(len(row) != width for row in table_rows):
-            continue
-        (name_header, *value_headers), *body = table_rows
-        named = header_reading(name_header, mappings)
-        valued = [header_reading(header, mappings) for header in value_headers]
-        if named.kind in _RESULT_KINDS or any(
-            reading.kind in _RESULT_KINDS and reading.role != "eval_metric" for reading in valued
-        ):
-            continue  # "Model | Throughput", "Throughput | 1234": results
-        names = [clean_text(row[0]) for row in body]
-        if not _names_settings(names, mappings, metrics_allowed=width == _NAME_AND_VALUE):
-            continue
-        found[(document, table)] = (
-            tuple(
-                f"{clean_text(name)}: {clean_text(value)}"
-                for name, value in body
-                if clean_text(name) and clean_text(value)
-            )
-            if width == _NAME_AND_VALUE
-            else ()
-        )
-    return found
-
-
-def _names_settings(texts: list[str], mappings: LabelMappings, metrics_allowed: bool) -> bool:
-    """Whether most texts name a setting or a label, and few a metric (none, unless
-    `metrics_allowed`)."""
-    kinds = [header_reading(text, mappings).kind for text in texts]
-    if not kinds:
-        return False
-    settings = sum(1 for kind in kinds if kind in ("config", "label", "text"))
-    metrics = sum(1 for kind in kinds if kind in _RESULT_KINDS)
-    if metrics and not metrics_allowed:
-        return False
-    return settings >= _SETUP_SHARE * len(kinds) and metrics * 3 <= len(kinds)
 
 
 def _language(context, mappings: LabelMappings) -> str | None:

@@ -69,9 +69,7 @@ def publishes_a_number(row: Sequence[str]) -> bool:
     is a level of the header; asked first, before the rows below are gathered. A count
     joined to its noun by a hyphen ("5-shot", "0-shot", "8-GPU") names a setting of the
     column it stands over: no published number."""
-    return any(
-        cell_shape(text) == NUMBER and not _COUNTED_SETTING.fullmatch(text) for text in row
-    )
+    return any(cell_shape(text) == NUMBER and not _COUNTED_SETTING.fullmatch(text) for text in row)
 
 
 def _names_percentiles(row: Sequence[str], below: Sequence[Sequence[str]]) -> bool:
