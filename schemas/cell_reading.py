@@ -148,8 +148,12 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
     parts = _SPLIT.split(cleaned)
     # A comma inside brackets parts a remark, not values: "79.76 s (2 epochs, 40.7 images/sec)".
     if len(parts) > 1 and all(part.count("(") == part.count(")") for part in parts):
-        readings = [_read_one(part, decimal) for part in parts]
-        if all(reading.values for reading in readings):
+        # A part saying nothing was published ("---, 68.6": no AP measured, then its AP50)
+        # stands for no value; the others are the cell's values.
+        readings = [
+            _read_one(part, decimal) for part in parts if not _PLACEHOLDER.match(part.lower())
+        ]
+        if readings and all(reading.values for reading in readings):
             values = tuple(value for reading in readings for value in reading.values)
             parted = CellReading(values, None, _evidence_of(readings))
             if any(value.rest for value in values):

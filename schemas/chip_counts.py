@@ -48,6 +48,9 @@ _CJK_COUNT = r"(\d{1,7}|" + "|".join(word for word in NUMBER_WORDS if not word.i
 CHIP_NOUNS = (
     r"gpus?|cards?|chips?|accelerators?|devices?|ipus?|tpus?|hpus?|npus?|xpus?"
     r"|gaudis?|sockets?|processors?|cpus?|dies|packages?"
+    # the accelerators Chinese makers name by a noun of their own: Enflame's GCU (general
+    # compute unit), Cambricon's MLU, Hygon's DCU
+    r"|gcus?|mlus?|dcus?"
 )
 _NODE_NOUNS = r"nodes?|servers?|hosts?|machines?|systems?|instances?"
 _FAMILY_NOUNS = (
@@ -97,8 +100,9 @@ _PER_NODE_AFTER = re.compile(
     + CHIP_NOUNS
     + r") ?(?:/ ?node|per node|each)(?![a-z0-9])"
 )
+# (the noun may be written against the chip's number: "a single MI250GPU")
 _SINGULAR_NOUN_AFTER = re.compile(
-    r"^(?: \d+ ?gb?)? (?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])"
+    r"^(?: \d+ ?gb?)? ?(?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])"
 )
 FAMILY_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _FAMILY_NOUNS + r")(?![a-z0-9])")
 _SOCKETS_AFTER = re.compile(r"^[^()]{0,40}\(" + COUNT + r" ?(?:sockets?|s)\)")
@@ -107,7 +111,7 @@ COUNT_ONLY = re.compile(
     + COUNT
     + r" ?(?:x"
     + _MEMORY
-    + r"? )?(?:"
+    + r"? ?)?(?:"  # "8x GPU", "8xGCU"
     + CHIP_NOUNS
     + r")(?![a-z0-9])|(?<![0-9])"
     + _CJK_COUNT

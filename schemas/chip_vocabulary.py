@@ -33,6 +33,8 @@ KIND_RANK = {"accelerator": 2, "soc": 1, "cpu": 0}
 # A form factor or memory size written after a data-center chip: "A100-SXM4-80GB",
 # "H100 80GB PCIe", "V100 32G". `{form}` in a pattern stands for it.
 _FORM = r"(?: (?:sxm ?\d?|pcie|nvl|nvlink|hgx|oam|\d+ ?gb?|hbm\d?e?)){0,3}"
+# "1x 4090", "8 x 3090": a count of devices before a bare number says it names one
+_TIMES_BEFORE = re.compile(r"(?<![a-z0-9.])\d{1,4} ?[x\u00d7] ?$")
 _REQUIRES_WINDOW = 80  # characters either side of a match where its `requires` words may be
 _KEY = 2  # characters of a word start that choose the rules to try
 
@@ -205,20 +207,31 @@ def _key_pattern(key: str) -> re.Pattern[str] | None:
 def _combined(indexes: tuple[int, ...]) -> re.Pattern[str]:
     sources = vocabulary().sources
     alternatives = "|".join(f"(?P<r{index}>{sources[index]})" for index in indexes)
-    return re.compile(rf"(?:{alternatives})s?(?![a-z0-9])")
+    # A whole word, or a model number with its device's noun written against it
+    # ("MI250GPU", "A100GPU"): the name ends before the noun.
+    glued = rf"(?<=\d)(?=(?:{_glued_devices()})(?![a-z0-9]))"
+    return re.compile(rf"(?:{alternatives})(?:s?(?![a-z0-9])|{glued})")
+
+
+@cache
+def _glued_devices() -> str:
+    """The device nouns of schemas/vocab/chip_words.csv written against a chip's number."""
+    rows = read_vocab("chip_words.csv").iter_rows(named=True)
+    return "|".join(f"(?:{row['pattern']})" for row in rows if row["kind"] == "glued_device")
 
 
 def requirement_met(rule: ChipRule, folded: str, start: int, end: int, nearby: str = "") -> bool:
     """Whether a rule asking for words near its match ("M1" only beside "Apple", "MacBook"...)
     has one within the window around it, or in `nearby`: the words of the table the text
     stands in (see schemas/table_chips.py). A bare number ("4090") is a chip only by a
-    table's words: in a sentence or a cell of its own it is a number."""
+    table's words or a count of devices before it ("1x 4090"): in a sentence or a cell of
+    its own it is a number."""
     if rule.requires is None:
         return True
     if nearby and rule.requires.search(nearby) is not None:
         return True
     if folded[start:end].isdigit():
-        return False
+        return _TIMES_BEFORE.search(folded, max(0, start - 8), start) is not None
     window = folded[max(0, start - _REQUIRES_WINDOW) : end + _REQUIRES_WINDOW]
     return rule.requires.search(window) is not None
 

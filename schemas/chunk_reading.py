@@ -22,7 +22,6 @@ from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
 from perfledger.schemas.chip_precisions import chip_precisions, with_chip_precisions
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
-from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
@@ -42,6 +41,7 @@ from perfledger.schemas.row_labels import (
 )
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
+from perfledger.schemas.setup_tables import RESULT_KINDS, SETUP_COLUMNS, setup_tables
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
 from perfledger.schemas.table_orientation import HeaderRow, Oriented, names_header, oriented
 from perfledger.schemas.table_plans import (
@@ -292,9 +292,11 @@ def _plans_of(
         counted = marks.setdefault(shape.document, [0, 0])
         counted[0] += sum(stats.point for stats in shape.stats)
         counted[1] += sum(stats.comma for stats in shape.stats)
-    # Only a table two columns wide may list settings: most chunks hold none.
+    # Only a narrow table may list settings: most chunks hold none.
     setups = (
-        _setup_tables(cells, mappings) if any(len(shape.headers) <= 2 for shape in shapes) else {}
+        setup_tables(cells, mappings)
+        if any(len(shape.headers) <= SETUP_COLUMNS for shape in shapes)
+        else {}
     )
     defined = defined_headers(
         cells,
@@ -304,7 +306,7 @@ def _plans_of(
             )
             for shape in shapes
         },
-        lambda text: header_reading(text, mappings).kind in _RESULT_KINDS,
+        lambda text: header_reading(text, mappings).kind in RESULT_KINDS,
     )
     plans, subjects = {}, {}
     for document, found in by_document.items():
@@ -333,64 +335,6 @@ def _plans_of(
 
 
 _NO_CONTEXT = TableContext(())
-_SETUP_SHARE = 0.6  # of a setup table's names that must name settings or labels
-_RESULT_KINDS = ("metric", "statistic", "result")
-
-
-def _setup_tables(
-    cells: pl.DataFrame, mappings: LabelMappings
-) -> dict[tuple[int, int], tuple[str, ...]]:
-    """The rows ("Instance: inf2.48xlarge (12 Inferentia2 devices)") of each table of two
-    columns that lists a run's settings by name ("Parameter | Value": Model, Instance, Batch
-    size, Sequence length...): such a table states the setup of the tables near it, as an
-    environment list does, and holds no result of its own."""
-    narrow = (
-        cells.group_by(_TABLE)
-        .agg(pl.col("vcol").max().alias("_last"), pl.col("vrow").max().alias("_rows"))
-        .filter((pl.col("_last") == 1) & (pl.col("_rows") >= 2))
-        .select(_TABLE)
-    )
-    if narrow.height == 0:
-        return {}
-    rows = (
-        cells.join(narrow, on=_TABLE, how="semi")
-        .sort([*_TABLE, "vrow", "vcol"])
-        .group_by([*_TABLE, "vrow"], maintain_order=True)
-        .agg(pl.col("raw_value"))
-        .group_by(_TABLE, maintain_order=True)
-        .agg(pl.col("raw_value").sort_by("vrow").alias("_rows"))
-    )
-    found = {}
-    for document, table, table_rows in rows.iter_rows():
-        if any(len(row) != 2 for row in table_rows):
-            continue
-        (name_header, value_header), *body = table_rows
-        named, valued = (
-            header_reading(name_header, mappings),
-            header_reading(value_header, mappings),
-        )
-        if named.kind in _RESULT_KINDS or (
-            valued.kind in _RESULT_KINDS and valued.role != "eval_metric"
-        ):
-            continue  # "Model | Throughput", "Throughput | 1234": results
-        names = [clean_text(name) for name, _value in body]
-        if _names_settings(names, mappings):
-            found[(document, table)] = tuple(
-                f"{clean_text(name)}: {clean_text(value)}"
-                for name, value in body
-                if clean_text(name) and clean_text(value)
-            )
-    return found
-
-
-def _names_settings(texts: list[str], mappings: LabelMappings) -> bool:
-    """Whether most texts name a setting or a label, and few a metric."""
-    kinds = [header_reading(text, mappings).kind for text in texts]
-    if not kinds:
-        return False
-    settings = sum(1 for kind in kinds if kind in ("config", "label", "text"))
-    metrics = sum(1 for kind in kinds if kind in _RESULT_KINDS)
-    return settings >= _SETUP_SHARE * len(kinds) and metrics * 3 <= len(kinds)
 
 
 def _language(context, mappings: LabelMappings) -> str | None:

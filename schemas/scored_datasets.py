@@ -9,6 +9,7 @@ dataset also run for speed (ImageNet, ShareGPT) says nothing of the kind.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import polars as pl
@@ -37,8 +38,18 @@ def names_scored_dataset(header: str) -> bool:
 def metric_of_scored_name(text: str) -> str | None:
     """The metric of the scored dataset a header, heading or caption names and nothing else
     ("MMLU", "GSM8K"; "### MMLU" over the columns of its subjects: "Average | STEM |
-    Humanities"): "Arc A770" names a chip, not the ARC benchmark."""
-    return _scored().get(dataset_named(text) or "")
+    Humanities"): "Arc A770" names a chip, not the ARC benchmark. The number of examples
+    the model was shown is a setting of the evaluation, not part of its name ("MMLU
+    (5-shot)", "C-Eval / 5-shot", "0-shot HumanEval")."""
+    found = _scored().get(dataset_named(text) or "")
+    if found is None and _SHOTS.search(text):
+        found = _scored().get(dataset_named(_SHOTS.sub(" ", text)) or "")
+    return found
+
+
+# "5-shot", "(0-shot)", "/ 3 shots", "zero-shot", "few-shot": how many examples an evaluation
+# showed, before or after the dataset's name
+_SHOTS = re.compile(r"(?i)(?:^|[\s/,(\[]+)(?:\d{1,3}|zero|one|few)[- ]?shots?(?:[)\]]|[\s/,]+|$)")
 
 
 def with_scored_metric(results: pl.DataFrame) -> pl.DataFrame:

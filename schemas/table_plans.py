@@ -616,6 +616,11 @@ def _quality_change() -> re.Pattern[str]:
     return re.compile(r"(?<![a-z])(?:" + "|".join(patterns) + r")(?![a-z])")
 
 
+def names_quality_change(header: str) -> bool:
+    """Whether a header names what a model's quality loses ("Accuracy loss", "精度损失")."""
+    return _quality_change().search(fold_words(header)) is not None
+
+
 def _with_precision_accuracies(columns: list[ColumnPlan]) -> list[ColumnPlan]:
     """A column headed by a precision alone ("float") right before one naming what the
     quantized model loses ("Hardware Degradation") holds the model's accuracy at that
@@ -628,7 +633,7 @@ def _with_precision_accuracies(columns: list[ColumnPlan]) -> list[ColumnPlan]:
             or column.metric is not None
             or column.annotation is not None
             or right.role != "result"
-            or not _quality_change().search(fold_words(right.reading.text))
+            or not names_quality_change(right.reading.text)
         ):
             continue
         precision = read_precision_label(column.reading.text)

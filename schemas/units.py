@@ -122,7 +122,7 @@ def _parse(key: str) -> Unit | None:
     parts = key.split("/")
     if any(not part for part in parts):
         return None
-    return _rate(key, parts) or _time_per(key, parts)
+    return _rate(key, parts) or _time_per(key, parts) or _energy_per(key, parts)
 
 
 def _amount(part: str) -> tuple[float, _Word] | None:
@@ -227,6 +227,27 @@ def _time_per(key: str, parts: list[str]) -> Unit | None:
     scale, quantity = amount
     per = "work" if scale > 1 or quantity.item == "epochs" else "item"
     return Unit(key, "duration", time.factor, quantity.item, "s", per)
+
+
+def _energy_per(key: str, parts: list[str]) -> Unit | None:
+    """An energy over a quantity: "J/token", "mJ/frame", "Wh/1k tokens", kept in joules per
+    item, the item named ("J/token", "J/frame"; "J/item" for items of no kind)."""
+    if len(parts) != 2:
+        return None
+    energy = _word("energy", parts[0])
+    amount = _amount(parts[1])
+    if energy is None or amount is None:
+        return None
+    scale, quantity = amount
+    item = _singular(quantity.item or "items")
+    return Unit(key, "other", energy.factor / scale, quantity.item, f"{energy.canonical}/{item}")
+
+
+def _singular(items: str) -> str:
+    """One of the items units.csv counts: "tokens" -> "token", "queries" -> "query"."""
+    if items.endswith("ies"):
+        return items[:-3] + "y"
+    return items[:-2] if items.endswith(("ches", "xes")) else items.removesuffix("s")
 
 
 # What a unit alone says of the metric it measures ("Tokens/Second", "(ms)", "Hours / 1B

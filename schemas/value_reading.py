@@ -26,6 +26,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
 from perfledger.schemas.table_plans import QUALITY_METRICS
+from perfledger.schemas.unit_choice import chosen_unit, quality_change_columns, unit_choice
 from perfledger.schemas.unit_evidence import with_units_shown
 from perfledger.schemas.units import LATENCY_BELOW_SECONDS, TRAINING_FROM_SECONDS, unit_named
 from perfledger.schemas.vocabulary import read_vocab
@@ -42,18 +43,6 @@ _MINUTE = 60.0  # seconds
 MAX_EXACT_DIGITS = 15  # significant digits a double always holds exactly
 POSITIVE_METRICS = ["throughput", "latency", "time_to_train", "time_to_result", "speedup"]
 DURATION_METRICS = ["latency", "time_to_train", "time_to_result"]
-# The unit kinds a metric may take from its row or its page (its cell and column header
-# state theirs outright).
-_KINDS_FROM_AROUND = {
-    "throughput": ["rate"],
-    "latency": ["duration"],
-    "time_to_train": ["duration"],
-    "time_to_result": ["duration"],
-    "speedup": ["ratio", "percent"],
-    "scaling_efficiency": ["ratio", "percent"],
-    "accuracy": ["percent"],
-    "other": ["other", "percent", "rate"],
-}
 READING_SCHEMA: ColumnTypes = {
     "raw_value": pl.String,
     "decimal": pl.String,
@@ -82,7 +71,9 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
-    steps = frame.lazy().with_columns(_metrics_of_header_parts(frame))
+    steps = frame.lazy().with_columns(
+        _metrics_of_header_parts(frame), quality_change_columns(frame)
+    )
     for step in _metric_of_cell_unit(frame.columns):
         steps = steps.with_columns(step)
     steps = steps.drop("secondary", "_named", "_take", "_part_metrics")
@@ -92,7 +83,10 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         steps = steps.with_columns(_minutes=_is_minutes()).with_columns(_minutes_letter())
         steps = steps.drop("_minutes")
     chosen = (
-        steps.with_columns(_unit_choice()).with_columns(_chosen_unit()).collect(engine="in-memory")
+        steps.with_columns(unit_choice())
+        .with_columns(chosen_unit())
+        .drop("_quality_change")
+        .collect(engine="in-memory")
     )
     proven = with_units_shown(chosen)
     spreads = proven.get_column("spread").is_not_null().any()
@@ -533,68 +527,6 @@ def _minutes_letter() -> list[pl.Expr]:
         .then(pl.lit(None, dtype=pl.String))
         .otherwise(pl.col("rest"))
         .alias("rest"),
-    ]
-
-
-def _allowed(kind: pl.Expr) -> pl.Expr:
-    """Whether a unit of `kind` stated around a value (its row, its page) fits its metric."""
-    allowed = pl.lit(False)
-    for metric, kinds in _KINDS_FROM_AROUND.items():
-        allowed = pl.when(pl.col("metric") == metric).then(kind.is_in(kinds)).otherwise(allowed)
-    return allowed.fill_null(False)
-
-
-def _unit_choice() -> pl.Expr:
-    """Where a value's unit comes from: c(ell), rest (a word after the number no unit of the
-    vocabulary), r(ow), h(eader) or x (the table's context)."""
-    return (
-        pl.when(pl.col("c_alias").is_not_null())
-        .then(pl.lit("c"))
-        .when(pl.col("rest").is_not_null())
-        .then(pl.lit("rest"))
-        .when(pl.col("r_alias").is_not_null() & _allowed(pl.col("r_kind")))
-        .then(pl.lit("r"))
-        .when(pl.col("h_alias").is_not_null())
-        .then(pl.lit("h"))
-        .when(pl.col("x_alias").is_not_null() & _allowed(pl.col("x_kind")))
-        .then(pl.lit("x"))
-        .alias("_from")
-    )
-
-
-def _chosen_unit() -> list[pl.Expr]:
-    choice = pl.col("_from")
-
-    def chosen(name: str) -> pl.Expr:
-        picked = pl.lit(None, dtype=UNIT_FIELDS[name])
-        for prefix in ("c", "r", "h", "x"):
-            picked = pl.when(choice == prefix).then(pl.col(f"{prefix}_{name}")).otherwise(picked)
-        return picked.alias(f"u_{name}")
-
-    published = (
-        pl.when(choice == "c")
-        .then(pl.when(~pl.col("spelled")).then(pl.col("c_alias")))
-        .when(choice == "rest")
-        .then(pl.col("rest").str.to_lowercase())
-        .when(choice == "r")
-        .then(pl.col("r_alias"))
-        .when(choice == "h")
-        .then(pl.col("h_alias"))
-        .when(choice == "x")
-        .then(pl.col("x_alias"))
-    )
-    return [
-        *(chosen(name) for name in UNIT_FIELDS),
-        pl.when(pl.col("metric") != "eval_metric").then(published).alias("unit_published"),
-        pl.when(choice.is_in(["c", "rest"]))
-        .then(pl.lit("cell"))
-        .when(choice == "r")
-        .then(pl.lit("row"))
-        .when(choice == "h")
-        .then(pl.lit("column"))
-        .when(choice == "x")
-        .then(pl.col("x_unit_source"))
-        .alias("unit_source"),
     ]
 
 

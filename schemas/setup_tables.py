@@ -1,0 +1,88 @@
+"""Tables that list the settings of a run, or of several systems, instead of results.
+
+"Parameter | Value" over "Instance", "Batch size", "Sequence length": a table of two columns
+naming settings states the setup of the tables near it, as an environment list does. A
+table describing up to three systems side by side ("| | Ice Lake | Cooper Lake |" over
+"CPU", "Number of sockets", "Host OS") holds no result either, and states no one setup.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from perfledger.schemas.folding import clean_text
+from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.row_labels import TABLE_KEY
+from perfledger.schemas.table_plans import header_reading
+
+RESULT_KINDS = ("metric", "statistic", "result")  # header kinds that head results
+_SETUP_SHARE = 0.6  # of a setup table's names that must name settings or labels
+_NAME_AND_VALUE = 2  # columns of a table listing one setup
+SETUP_COLUMNS = 4  # a setup table's names, then the values of up to three systems
+_TABLE = TABLE_KEY
+
+
+def setup_tables(
+    cells: pl.DataFrame, mappings: LabelMappings
+) -> dict[tuple[int, int], tuple[str, ...]]:
+    """The rows ("Instance: inf2.48xlarge (12 Inferentia2 devices)") of each table of two
+    columns that lists a run's settings by name ("Parameter | Value": Model, Instance, Batch
+    size, Sequence length...): such a table states the setup of the tables near it, as an
+    environment list does, and holds no result of its own. A table listing the settings of
+    several systems side by side ("| | Ice Lake | Cooper Lake |" over "CPU", "Number of
+    sockets", "Host OS"...) holds no result either, and states no one setup: it gives no rows,
+    and none of its names may name a metric."""
+    narrow = (
+        cells.group_by(_TABLE)
+        .agg(pl.col("vcol").max().alias("_last"), pl.col("vrow").max().alias("_rows"))
+        .filter(pl.col("_last").is_between(1, SETUP_COLUMNS - 1) & (pl.col("_rows") >= 2))
+        .select(_TABLE)
+    )
+    if narrow.height == 0:
+        return {}
+    rows = (
+        cells.join(narrow, on=_TABLE, how="semi")
+        .sort([*_TABLE, "vrow", "vcol"])
+        .group_by([*_TABLE, "vrow"], maintain_order=True)
+        .agg(pl.col("raw_value"))
+        .group_by(_TABLE, maintain_order=True)
+        .agg(pl.col("raw_value").sort_by("vrow").alias("_rows"))
+    )
+    found = {}
+    for document, table, table_rows in rows.iter_rows():
+        width = len(table_rows[0])
+        if any(len(row) != width for row in table_rows):
+            continue
+        (name_header, *value_headers), *body = table_rows
+        named = header_reading(name_header, mappings)
+        valued = [header_reading(header, mappings) for header in value_headers]
+        if named.kind in RESULT_KINDS or any(
+            reading.kind in RESULT_KINDS and reading.role != "eval_metric" for reading in valued
+        ):
+            continue  # "Model | Throughput", "Throughput | 1234": results
+        names = [clean_text(row[0]) for row in body]
+        if not _names_settings(names, mappings, metrics_allowed=width == _NAME_AND_VALUE):
+            continue
+        found[(document, table)] = (
+            tuple(
+                f"{clean_text(name)}: {clean_text(value)}"
+                for name, value in body
+                if clean_text(name) and clean_text(value)
+            )
+            if width == _NAME_AND_VALUE
+            else ()
+        )
+    return found
+
+
+def _names_settings(texts: list[str], mappings: LabelMappings, metrics_allowed: bool) -> bool:
+    """Whether most texts name a setting or a label, and few a metric (none, unless
+    `metrics_allowed`)."""
+    kinds = [header_reading(text, mappings).kind for text in texts]
+    if not kinds:
+        return False
+    settings = sum(1 for kind in kinds if kind in ("config", "label", "text"))
+    metrics = sum(1 for kind in kinds if kind in RESULT_KINDS)
+    if metrics and not metrics_allowed:
+        return False
+    return settings >= _SETUP_SHARE * len(kinds) and metrics * 3 <= len(kinds)
