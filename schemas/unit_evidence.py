@@ -144,25 +144,11 @@ def with_percent_shares(frame: pl.DataFrame) -> pl.DataFrame:
     largest = pl.col("number").filter(open_share).max().over(_COLUMN)
     # A column of its own, read by every field below: as an expression written out in each,
     # its window would be worked out once per field.
-    take = pl.col("_take")
-    percent = unit_fields(unit_named("%"))
     steps = frame.lazy().with_columns(
         _take=open_share & (largest > 1.0) & (largest <= _PERCENT_AT_MOST)
     )
     return (
-        steps.with_columns(
-            *(
-                pl.when(take)
-                .then(pl.lit(value, dtype=dtype))
-                .otherwise(pl.col(f"u_{field}"))
-                .alias(f"u_{field}")
-                for (field, dtype), value in zip(UNIT_FIELDS.items(), percent, strict=True)
-            ),
-            pl.when(take)
-            .then(pl.lit(SHARE_SOURCE))
-            .otherwise(pl.col("unit_source"))
-            .alias("unit_source"),
-        )
+        _taking_unit(steps, pl.col("_take"), "%", SHARE_SOURCE)
         .drop("_take")
         .collect(engine="in-memory")
     )
@@ -198,25 +184,26 @@ def with_serving_units(frame: pl.DataFrame) -> pl.DataFrame:
     )
     if tables.height == 0:
         return frame
-    milliseconds = unit_fields(unit_named("ms"))
     steps = frame.lazy().join(tables.lazy(), on=_TABLE, how="left", maintain_order="left")
     take = open_serving & pl.col("_shown").fill_null(False)
     return (
-        steps.with_columns(
-            *(
-                pl.when(take)
-                .then(pl.lit(value, dtype=dtype))
-                .otherwise(pl.col(f"u_{field}"))
-                .alias(f"u_{field}")
-                for (field, dtype), value in zip(UNIT_FIELDS.items(), milliseconds, strict=True)
-            ),
+        _taking_unit(steps, take, "ms", SERVING_SOURCE).drop("_shown").collect(engine="in-memory")
+    )
+
+
+def _taking_unit(steps: pl.LazyFrame, take: pl.Expr, unit: str, source: str) -> pl.LazyFrame:
+    """`steps` with the unit fields (u_*) of the rows `take` selects set to `unit`'s, and
+    their `unit_source` to `source`."""
+    fields = unit_fields(unit_named(unit))
+    return steps.with_columns(
+        *(
             pl.when(take)
-            .then(pl.lit(SERVING_SOURCE))
-            .otherwise(pl.col("unit_source"))
-            .alias("unit_source"),
-        )
-        .drop("_shown")
-        .collect(engine="in-memory")
+            .then(pl.lit(value, dtype=dtype))
+            .otherwise(pl.col(f"u_{field}"))
+            .alias(f"u_{field}")
+            for (field, dtype), value in zip(UNIT_FIELDS.items(), fields, strict=True)
+        ),
+        pl.when(take).then(pl.lit(source)).otherwise(pl.col("unit_source")).alias("unit_source"),
     )
 
 
