@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.folding import fold_words
@@ -194,6 +194,8 @@ def plan_table(
     # "3090Ti | 4090" under a paragraph naming GPUs: chips by the table's words
     nearby = nearby_words([*(text.text for text in context.texts), *shape.headers])
     readings = with_table_chips(readings, nearby)
+    if _hardware_specifications(readings):
+        return None  # what the chips are ("Spec | A100 | H100": Year, TDP, SMs), no results
     numbers = [
         reading.kind in ("metric", "statistic", "result") and stats.numeric > 0
         for reading, stats in zip(readings, shape.stats, strict=True)
@@ -440,6 +442,23 @@ def _property_table(columns: list[ColumnPlan]) -> bool:
         or names_scored_dataset(column.reading.text)
         for column in columns
     )
+
+
+@cache
+def _spec_corner() -> re.Pattern[str]:
+    words = "|".join(
+        f"(?:{row['pattern']})" for row in read_vocab("spec_words.csv").iter_rows(named=True)
+    )
+    return re.compile(rf"(?:{words})")
+
+
+def _hardware_specifications(readings: list[HeaderReading]) -> bool:
+    """A table whose corner names specifications ("Spec", "Specifications") over columns
+    most of which name a chip: a sheet of what the chips are, whose numbers no run measured."""
+    if len(readings) < 3 or not _spec_corner().fullmatch(fold_words(readings[0].text)):
+        return False
+    chips = sum(1 for reading in readings[1:] if reading.platform and reading.platform.accelerator)
+    return chips * 3 >= 2 * (len(readings) - 1)
 
 
 def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> list[ColumnPlan]:
