@@ -140,7 +140,9 @@ def _take_count_of_listed_chip(context: TableContext, found: dict[str, Found]) -
             continue
         counted = _with_count_listed_near(context.prose, index, listed)
         if counted.count is not None:
-            found["count"] = Found(replace(platform, count=counted.count), "paragraph")
+            found["count"] = Found(
+                replace(platform, count=counted.count, count_stated=True), "paragraph"
+            )
         return
 
 

@@ -3,9 +3,11 @@
 A flattened table is the header cells, one per line, then each row's cells, one per line,
 up to the next blank line. An empty cell is a line holding only U+00A0, so lines are never
 stripped before their role is known. A table is found by its header: cells the column
-vocabulary or the normalizer's header reader recognise. Its width is what its body supports
-(flat_table_width): the header words alone would read a table shifted when its header ends
-with a word no vocabulary knows. A block whose width cannot be told is reported, not read.
+vocabulary or the normalizer's header reader recognise, the first of them perhaps heading the
+rows' names ("Name"). Its width is what its body supports (flat_table_width): the header
+words alone would read a table shifted when its header ends with a word no vocabulary knows.
+A block of short lines that no known header starts is read at the one width its cells' shapes
+support, if any. A block whose width cannot be told is reported, not read.
 """
 
 from __future__ import annotations
