@@ -148,13 +148,11 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
     """The count written next to a chip or system named at folded[start:end]."""
     before, after = folded[max(0, start - 24) : start], folded[end : end + 60]
     found = None
-    match = _NODES_TIMES_BEFORE.search(before)
-    if match:
-        found = Stated(0, of_units=True), str(int(match.group(1)) * int(match.group(2)))
-        match = None
-    else:
-        match = _COUNT_BEFORE.search(before)
-    if match:
+    nodes_times = _NODES_TIMES_BEFORE.search(before)
+    match = None if nodes_times else _COUNT_BEFORE.search(before)
+    if nodes_times:
+        found = Stated(0, of_units=True), str(int(nodes_times.group(1)) * int(nodes_times.group(2)))
+    elif match:
         found = Stated(0, of_units=True), match.group(1) or match.group(2) or match.group(3)
     if found is None:
         match = _CARDS_BEFORE.search(before)

@@ -188,16 +188,15 @@ def _with_count_listed_near(
     counts = set()
     for text in near:
         named = _NAMED_COUNT.match(text)
-        if named and int(named.group(2)) > 0 and _names_a_device_count(named.group(1)):
+        if (
+            named
+            and int(named.group(2)) > 0
+            and read_header(named.group(1)).role == "accelerator_count"
+        ):
             counts.add(int(named.group(2)))
     if len(counts) != 1:
         return mention
     return replace(mention, count=counts.pop(), count_stated=True)
-
-
-@lru_cache(maxsize=4096)
-def _names_a_device_count(name: str) -> bool:
-    return read_header(name).role == "accelerator_count"
 
 
 def _prefer_listed_accelerator(context: TableContext, found: dict[str, Found]) -> None:

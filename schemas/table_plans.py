@@ -493,25 +493,23 @@ def _with_offered_loads(columns: list[ColumnPlan]) -> list[ColumnPlan]:
     """A rate of requests or queries ("RPS", "QPS") in a column before the label columns of a
     table whose results follow those labels ("RPS | Engine | Median TTFT") is the load the
     run was given, a setting of its rows, not a throughput it measured."""
-    offered = []
-    for index, column in enumerate(columns):
-        if column.role == "label":
-            break
-        unit = column.reading.unit
-        if column.role == "result" and unit is not None and unit.item_kind in _OFFERED_ITEMS:
-            offered.append(index)
-    else:
-        return columns  # no label column: the rates are the table's results
-    first_label = next(index for index, column in enumerate(columns) if column.role == "label")
-    if not offered or not any(c.role == "result" for c in columns[first_label + 1 :]):
-        return columns
+    first_label = next((at for at, column in enumerate(columns) if column.role == "label"), None)
+    if first_label is None or not any(c.role == "result" for c in columns[first_label + 1 :]):
+        return columns  # no labels, or no results after them: the rates are the results
+    offered = {
+        at
+        for at, column in enumerate(columns[:first_label])
+        if column.role == "result"
+        and column.reading.unit is not None
+        and column.reading.unit.item_kind in _OFFERED_ITEMS
+    }
     return [
         replace(
             column, role="config", reading=HeaderReading(column.reading.text, "config", "setting")
         )
-        if index in offered
+        if at in offered
         else column
-        for index, column in enumerate(columns)
+        for at, column in enumerate(columns)
     ]
 
 

@@ -199,14 +199,9 @@ def _table_by_shapes(lines: list[str], start: int) -> _Table | None:
     """The table a block of short lines holds though no header word the vocabularies know
     starts it (a header of model names: "Benchmark | Phi-4-mini-instruct | ..."), when its
     cells' shapes tell one width (see `width_by_shapes`); None otherwise."""
-    end = _block_end(lines, start)
-    block = lines[start:end]
-    if len(block) < MIN_UNREAD_LINES or any(
-        len(line) > MAX_UNREAD_LINE_CHARS or reads_as_sentence(line) for line in block
-    ):
+    block = lines[start : _block_end(lines, start)]
+    if len(block) < MIN_UNREAD_LINES or _numbers_of_flat_block(block) is None:
         return None
-    if sum(1 for line in block if cell_shape(line) == NUMBER) < MIN_UNREAD_NUMBERS:
-        return None  # a list of words: no values to read
     reading = width_by_shapes(block, MAX_HEADER_COLUMNS)
     if reading is None:
         return None
@@ -386,12 +381,19 @@ def _unread_blocks(prose: list[tuple[int, str]], lines: list[str]) -> list[Parse
     return [problem for problem in problems if problem is not None]
 
 
-def _unread_block(lines: list[str], start: int, end: int) -> ParseProblem | None:
-    block = lines[start:end]
+def _numbers_of_flat_block(block: list[str]) -> int | None:
+    """The numbers of a block that reads as a flattened table (short lines, no sentence among
+    them, MIN_UNREAD_NUMBERS numbers at least); None for a block that does not."""
     if any(len(line) > MAX_UNREAD_LINE_CHARS or reads_as_sentence(line) for line in block):
         return None
     numbers = sum(1 for line in block if cell_shape(line) == NUMBER)
-    if numbers < MIN_UNREAD_NUMBERS:
+    return numbers if numbers >= MIN_UNREAD_NUMBERS else None
+
+
+def _unread_block(lines: list[str], start: int, end: int) -> ParseProblem | None:
+    block = lines[start:end]
+    numbers = _numbers_of_flat_block(block)
+    if numbers is None:
         return None
     return ParseProblem(
         check="table_not_read",
