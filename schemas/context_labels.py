@@ -338,12 +338,17 @@ _NAMED_DOT = re.compile(
 # Mali-G76") where no CPU of its own is named.
 DEVICE_CLASSES = {"cpu": (0, 1), "accelerator": (2,)}
 _DEVICE_CLASS_WORDS = (
-    ("cpu", re.compile(r"(?<![a-z0-9])(?:cpus?|processors?|处理器)(?![a-z0-9])")),
+    # Software that runs on one class only names it too: oneDNN (MKLDNN) a CPU, TensorRT and
+    # CUDA an NVIDIA GPU.
+    (
+        "cpu",
+        re.compile(r"(?<![a-z0-9])(?:cpus?|processors?|处理器|mkl ?dnn|onednn)(?![a-z0-9])"),
+    ),
     (
         "accelerator",
         re.compile(
             r"(?<![a-z0-9])(?:gpus?|npus?|tpus?|xpus?|hpus?|ipus?"
-            r"|accelerators?|显卡|加速卡)(?![a-z0-9])"
+            r"|accelerators?|显卡|加速卡|tensorrt|cuda)(?![a-z0-9])"
         ),
     ),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.context_labels import device_class, precision_of_part
 from perfledger.schemas.header_remainder import header_remainder
@@ -86,6 +87,14 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
 }
 
 
+_TIMED_METRICS = frozenset({"latency", "throughput"})
+
+
+def _metric_of(column: ColumnPlan, context_metric) -> str | None:
+    found = column.metric or context_metric
+    return found.value if found is not None else None
+
+
 def result_records(
     document: int,
     table: int,
@@ -148,7 +157,14 @@ def result_records(
             column_count, column_count_source = (
                 (of_class.value, of_class.source) if of_class.value.count_stated else (None, None)
             )
-        elif named_class is None and classes_named:
+        elif (named_class is None and classes_named) or (
+            # "CPU + MKLDNN" times beside a note naming only a T4: the CPU they ran on goes
+            # unnamed ("Max. CPU memory" of a run on the T4 is the T4's run's)
+            named_class == "cpu"
+            and x_platform is not None
+            and x_platform.rank == KIND_RANK["accelerator"]
+            and _metric_of(column, context_metric) in _TIMED_METRICS
+        ):
             column_platform = column_count = column_platform_source = column_count_source = None
         column_precision, column_precision_source = x_precision, precision_source
         if parts is not None:

@@ -330,6 +330,7 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
                 _states_a_measurement(reading)
                 or _per_device_figure(reading)
                 or _states_a_setting_value(reading)
+                or _fractional_device_counts(reading, stats)
             )
         ):
             return "result"
@@ -400,13 +401,27 @@ def _states_a_setting_value(reading: HeaderReading) -> bool:
     return _gives_a_setting_value(reading.text)
 
 
+# A setting's value right before the setting's word: "Kirin 980 (4-threads)", "(8 streams)".
+_VALUE_BEFORE = re.compile(r"(?:^|[\s(\[,;])\d+\s?-?\s?$")
+
+
 @lru_cache(maxsize=16_384)
 def _gives_a_setting_value(text: str) -> bool:  # headers repeat from table to table
     folded = fold_words(text)
     return any(
-        rule.kind == "config" and _SETTING_VALUE.match(folded, end)
-        for _start, end, rule in role_matches(folded)
+        rule.kind == "config"
+        and (
+            _SETTING_VALUE.match(folded, end)
+            or (rule.role == "setting" and _VALUE_BEFORE.search(folded, 0, start))
+        )
+        for start, end, rule in role_matches(folded)
     )
+
+
+def _fractional_device_counts(reading: HeaderReading, stats: ColumnStats) -> bool:
+    """A column under a device-count word ("GPU") whose numbers mostly have decimals
+    ("4.4 ms"): devices are counted whole, so its numbers are results measured on them."""
+    return reading.role == "accelerator_count" and (stats.point + stats.comma) * 2 >= stats.numeric
 
 
 # A per-device part ending a header: "/GPU", "/chip", "per card".
