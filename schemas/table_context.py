@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 import polars as pl
 
@@ -18,6 +19,7 @@ from perfledger.schemas.folding import clean_text
 from perfledger.schemas.legends import definitions, glossary_of, legend_of, named_rows_of
 from perfledger.schemas.page_units import page_unit
 from perfledger.schemas.units import Unit
+from perfledger.schemas.vocabulary import read_vocab
 
 SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
 # A paragraph naming a table by its number ("Table 4. E2E time breakdown ... on 8 A100 GPUs",
@@ -110,7 +112,9 @@ def table_contexts(
         if kind == "heading" and text:
             level = level or 6
             while len(sections) > 1 and sections[-1][0] >= level:
-                earlier.extend(sections.pop()[2])  # a closed section's prose
+                closed = sections.pop()
+                if not is_news_heading(closed[1]):  # news items speak of their own runs
+                    earlier.extend(closed[2])  # a closed section's prose
             sections.append((level, text, []))
         elif position in numbered:
             continue  # its table's own caption; it says nothing of the page's other tables
@@ -140,6 +144,24 @@ def table_contexts(
                 tuple(fallback + ([page_title] if page_title else [])), (), heading
             )
     return contexts
+
+
+def is_news_heading(heading: str | None) -> bool:
+    """Whether a section heading names a list of news ("Latest News", "最新更新"): what
+    its items ran on ("fine-tuned on 8 Intel Max 1550 GPUs") says nothing of the page's
+    tables."""
+    return (
+        heading is not None
+        and _news_heading().fullmatch(heading.strip(" #:：*🔥").lower()) is not None
+    )
+
+
+@cache
+def _news_heading() -> re.Pattern[str]:
+    words = "|".join(
+        f"(?:{row['pattern']})" for row in read_vocab("news_headings.csv").iter_rows(named=True)
+    )
+    return re.compile(rf"(?:{words})")
 
 
 def _paragraphs_after(blocks: list[tuple]) -> dict[int, tuple[str, ...]]:
