@@ -56,6 +56,13 @@ __all__ = [
 
 _OPEN_PAREN = re.compile(r"^ ?\(")
 _ALTERNATIVE = re.compile(r" ?(?:/|,|or|and|vs\.?|versus) ?")
+# What a sentence says of hardware right after naming it when no result ran on it yet: "RTX 3090
+# version is coming soon", "Gaudi3 support will be added", "MI300X: planned".
+_FUTURE_AFTER = re.compile(
+    r"[^.;:!?,]{0,30}?(?<![a-z])(?:(?:is|are) )?(?:coming soon|to be (?:added|supported|released)"
+    r"|will be (?:added|supported|available|released)|not (?:yet )?supported|under development"
+    r"|work in progress|planned|即将|后续支持|敬请期待)"
+)
 
 
 @dataclass(frozen=True)
@@ -154,6 +161,8 @@ def _chip_mentions(
             continue
         if names is not None:
             names.append((start, end))
+        if prose and _FUTURE_AFTER.match(folded, end):
+            continue  # "RTX 3090 version is coming soon": no result ran on it yet
         mention = _mention(rule, match, folded, cleaned, positions, prose)
         if mention is not None:
             mentions.append(mention)
