@@ -53,3 +53,14 @@ def test_a_value_opening_a_cell_of_lines_takes_the_unit_of_its_first_line():
         None,
     )
     assert result.measurements.height == 2  # "2K" under "序列" is the sequence length
+
+
+def test_the_hardware_a_cells_last_line_names_is_its_values():
+    found = fields_by_raw_value(MINDFORMERS_MODELS, "vendor", "accelerator", "system", "platform")
+    assert found["815.2059134 tokens/s/p 配置 Atlas 800T A2"] == (
+        "Huawei",
+        "Ascend 910B",
+        "Atlas 800 A2",
+        "Atlas 800T A2",
+    )
+    assert found["32.08 tokens/s (seq_length=512) 配置 Atlas 800T A2"][1] == "Ascend 910B"
