@@ -89,3 +89,24 @@ RBLN_CARD = """## 📈 Sample Results (NPU: RBLN-CA22)
 def test_a_rebellions_card_named_by_its_product_code_is_an_atom():
     found = fields_by_raw_value(RBLN_CARD, "metric", "value", "accelerator", "vendor")
     assert found["117"] == ("throughput", 117.0, "ATOM", "Rebellions")
+
+
+# The same page's per-batch table (README.md, "Per-Batch Breakdown"): the context length of
+# each run under "Context", and the work per watt under "Efficiency (tok/s/W)".
+RBLN_BATCHES = """## 📈 Sample Results (NPU: RBLN-CA22)
+
+📊 Per-Batch Breakdown
+
+| Model      |   Context |   Batch |   Throughput (tok/s) |   Utilization (%) |   Power (W) |   Efficiency (tok/s/W) |   Req/Batch |
+|:-----------|----------:|--------:|---------------------:|------------------:|------------:|-----------------------:|------------:|
+| Qwen3-0.6B |      1000 |       4 |                   86 |              38.5 |        51.8 |                   1.67 |           1 |
+"""
+
+
+def test_a_context_column_is_the_runs_length_and_work_per_watt_no_scaling():
+    found = fields_by_raw_value(RBLN_BATCHES, "metric", "value", "unit", "batch_size", "settings")
+    assert "1000" not in found  # the context length of the run, no value
+    assert found["86"][:3] == ("throughput", 86.0, "items/s")
+    assert found["86"][3] == "4"
+    assert "Context=1000" in found["86"][4]
+    assert found["1.67"][:3] == ("other", 1.67, "tokens/s/W")
