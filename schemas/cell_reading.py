@@ -495,6 +495,8 @@ def _with_unit_and_spread(
         # "0.85s avg", "3.2 ms p99": as "0.85 s (avg)" reads
         if stated is not None and (after_unit := unit_named(stated.group("unit"))) is not None:
             unit, unit_text, qualifier = after_unit, stated.group("unit"), stated.group("word")
+    if unit is None and qualifier is None:
+        unit_text, unit, qualifier = _unit_then_words(unit_text)
     spread = None
     if spread_text is not None:
         spread_match = _NUMBER.match(spread_text)
@@ -520,6 +522,30 @@ def _with_unit_and_spread(
         qualifier=qualifier,
     )
     return CellReading((value,), None, evidence)
+
+
+def _unit_then_words(text: str) -> tuple[str, Unit | None, str | None]:
+    """(unit text, unit, remark) of the words after a number that open with a rate and go on
+    with words of another kind, as the lines of a cell read once joined ("4160 tokens/s/p
+    配置 Atlas 800T A2": the rate, then its configuration's link and its hardware). Only a
+    rate: after a multiple, a share or a time the words more often say what it compares or
+    saves ("13% faster", "1.2x to 2.1x", "7.6s saved"). Words holding another value ("12
+    tokens/s 3.1 GB") or the end of a range are no remark."""
+    words = text.split()
+    if len(words) < 2 or _ANOTHER_VALUE.search(text):
+        return text, None, None
+    for end in range(len(words) - 1, 0, -1):
+        unit = unit_named(" ".join(words[:end]))
+        if unit is not None:
+            if unit.kind != "rate" or _RANGE_WORD.match(words[end]):
+                break
+            return " ".join(words[:end]), unit, " ".join(words[end:])
+    return text, None, None
+
+
+# A number written with a unit among the words after a value: a second value, not a remark.
+_ANOTHER_VALUE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:%|[a-zA-Z]{1,6}/\S|ms\b|[kKMG]?B\b)")
+_RANGE_WORD = re.compile(r"(?i)^(?:to|vs\.?|versus|[-\u2013\u2014~])$")
 
 
 # A multiple followed by the word saying it is a gain ("1.5x faster", "3x speedup").

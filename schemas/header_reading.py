@@ -283,6 +283,8 @@ def read_header(text: str) -> HeaderReading:
         # "Throughput iterations/s", "Images/sec at batch 32", "Time per 100 iterations
         # (s)": a rate or a time is measured, whatever setting it names.
         kind, role = "metric", named_by_unit or ("throughput" if unit.kind == "rate" else "latency")
+    if role == "scaling_efficiency" and unit is not None and unit.canonical.endswith("/W"):
+        role = "other"  # "Efficiency (tok/s/W)": the work done per watt, no scaling
     comparison = role in ("speedup", "scaling_efficiency")
     if comparison and unit is not None and unit.kind not in ("ratio", "percent"):
         unit = None  # "T/S Ratio to Eager": the rate compared, not the unit of the ratio

@@ -124,8 +124,19 @@ def result_records(
         for column in results
     ]
     # Where some columns name the device class they ran on, a column naming none (an
-    # accuracy beside "GPU 耗时" and "CPU 耗时") is tied to no device of the context.
-    classes_named = len(set(classes) - {None}) > 1
+    # accuracy beside "GPU 耗时" and "CPU 耗时") is tied to no device of the context. A
+    # figure of a device's resources ("GPU Memory (MB)" beside "CPU Memory (MB)") names the
+    # part it describes, not a device a run was made on: it splits no table by device.
+    classes_named = (
+        len(
+            {
+                named
+                for named, column in zip(classes, results, strict=True)
+                if named is not None and not _describes_resource(column)
+            }
+        )
+        > 1
+    )
     table_fields = (
         model_canonical,
         model_item,
@@ -240,6 +251,12 @@ def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings
         said[_SAID["batch_size_number"]],
         said[_SAID["settings"]],
     )
+
+
+def _describes_resource(column: ColumnPlan) -> bool:
+    """Whether a result column gives a figure of the hardware (its memory, utilization or
+    power: the metric "other") rather than of the run (a time, a rate, a score)."""
+    return column.metric is not None and column.metric.value == "other"
 
 
 def _found(context: dict, name: str):

@@ -14,6 +14,7 @@ import polars as pl
 
 from perfledger.schemas.context_labels import bare_device_class
 from perfledger.schemas.labels import fold_key, label_key
+from perfledger.schemas.remark_platforms import remark_platforms
 
 # The natural key's labels, in order: (name in the key, column).
 IDENTITY_PARTS = (
@@ -37,6 +38,7 @@ def assemble(values: pl.DataFrame) -> pl.DataFrame:
     # A string column in several chunks (a label's source filled in pieces) makes polars 2.1
     # panic ("i < self.len()") when a when/then of it is joined by concat_str: one piece each.
     values = values.rechunk()
+    values = values.hstack(remark_platforms(values))
     return _with_identities(
         values.hstack([*_table_states(values), _row_device_class(values)])
         .lazy()
@@ -56,7 +58,7 @@ def _table_states(values: pl.DataFrame) -> list[pl.Series]:
     # name: (the row and column fields that state it, the header's flag)
     stated = {
         "_states_chip": (
-            ("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown"),
+            ("rp_chip", "fp_chip", "sp_chip", "rp_unknown", "sp_unknown", "vq_chip"),
             "header_states_chip",
         ),
         "_states_count": (("rc_n", "fc_n", "sc_n"), "header_states_count"),
@@ -94,7 +96,8 @@ def _row_device_class(values: pl.DataFrame) -> pl.Series:
 
 def _platform_choice() -> pl.Expr:
     """Which platform a value takes: its row's role cells' (rp), their words' (fp), its
-    section's (sp), its column header's (h), the context's chip of the class of device its
+    section's (sp), its column header's (h), its own cell's remark's (vq: "4160 tokens/s/p 配置
+    Atlas 800T A2"), the context's chip of the class of device its
     row names ("GPU" under "部署硬件" beside "GPU为Tesla T4": xa, or xc for a CPU), else its
     table context's (x)."""
     row_class = pl.col("_row_class")
@@ -107,6 +110,8 @@ def _platform_choice() -> pl.Expr:
         .then(pl.lit("sp"))
         .when(pl.col("h_chip").is_not_null())
         .then(pl.lit("h"))
+        .when(pl.col("vq_chip").is_not_null())
+        .then(pl.lit("vq"))
         .when((row_class == "cpu") & pl.col("xc_chip").is_not_null())
         .then(pl.lit("xc"))
         .when((row_class == "accelerator") & pl.col("xa_chip").is_not_null())
@@ -123,7 +128,7 @@ def _platform() -> list[pl.Expr]:
 
     def chosen(field: str) -> pl.Expr:
         picked = None
-        for prefix in ("rp", "fp", "sp", "h", "xc", "xa", "x"):
+        for prefix in ("rp", "fp", "sp", "h", "vq", "xc", "xa", "x"):
             branch = pl.col(f"{prefix}_{field}")
             picked = (
                 pl.when(choice == prefix).then(branch)
@@ -142,6 +147,8 @@ def _platform() -> list[pl.Expr]:
         .then(pl.lit("section"))
         .when(choice == "h")
         .then(pl.lit("column"))
+        .when(choice == "vq")
+        .then(pl.lit("cell"))
         .when(choice == "xc")
         .then(pl.col("xc_source"))
         .when(choice == "xa")
