@@ -163,12 +163,32 @@ def _chip_mentions(
             names.append((start, end))
         if prose and _FUTURE_AFTER.match(folded, end):
             continue  # "RTX 3090 version is coming soon": no result ran on it yet
+        if end - start <= _SHORT_NAME and _among_run_settings(cleaned, positions, start, end):
+            continue  # "deepseekv3_l4_tp1_ep8": four layers beside the parallel degrees
         mention = _mention(rule, match, folded, cleaned, positions, prose)
         if mention is not None:
             mentions.append(mention)
     if prose:
         mentions = _without_alternatives(mentions, folded)
     return _merged(mentions, folded, cleaned, positions)
+
+
+_SHORT_NAME = 3  # "L4", "T4", "A10": a name short enough to be a run's setting in an identifier
+# A run's settings written as parts of an identifier: parallel degrees, micro-batches.
+_SETTING_PART = re.compile(r"(?:tp|pp|dp|ep|cp|sp|vp|mbs?|mbc|gbs|bs)\d{1,4}")
+
+
+def _among_run_settings(cleaned: str, positions: Sequence[int], start: int, end: int) -> bool:
+    """Whether a short chip name is one part of an identifier whose other parts are a
+    run's settings ("deepseekv2_tp1_ep8_pp1_dp8_l4_mbc4"): there it counts layers."""
+    begin, finish = positions[start], positions[end - 1] + 1
+    left = cleaned.rfind(" ", 0, begin) + 1
+    right = cleaned.find(" ", finish)
+    run = cleaned[left : right if right >= 0 else len(cleaned)].lower()
+    parts = run.split("_")
+    if len(parts) < 3 or cleaned[begin:finish].lower() not in parts:
+        return False
+    return sum(bool(_SETTING_PART.fullmatch(part)) for part in parts) >= 2
 
 
 _FILE_NAME = re.compile(
