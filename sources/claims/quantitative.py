@@ -57,6 +57,8 @@ from perfledger.sources.claims.records import (
 from perfledger.sources.claims.resolution import (
     check_parties,
     find_marker,
+    is_hardware,
+    is_setting,
     quantifies,
     read_baseline_slot,
     resolve_metric,
@@ -508,7 +510,11 @@ def find_unmarked_baseline(
     others = {
         m.canonical: m
         for m in nearby
-        if vendor_of(m.canonical) != own and not a_setting(sentence, m)
+        if vendor_of(m.canonical) != own
+        and not a_setting(sentence, m)
+        and not (
+            is_setting(sentence, m, lex) and not (subject is not None and is_hardware(subject))
+        )
     }
     if len(others) == 1:
         resolution.baseline = next(iter(others.values()))

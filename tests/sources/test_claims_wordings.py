@@ -29,6 +29,11 @@ def rejects_of(sentence: str) -> list[str]:
             "520 seconds with no quality degradation.",
             ("STA", None, None, "performance", 1.8, None),
         ),
+        # pytorch/ao README.md: a word naming what was sped up names the metric
+        (
+            "Float8 rowwise training yielded 1.34-1.43x training speedup at 2k H100 GPU scale",
+            ("Float8 rowwise training", None, None, "time_to_train", 1.43, "range 1.34-1.43x"),
+        ),
     ],
 )
 def test_a_word_between_the_number_and_its_noun_keeps_the_claim(
@@ -46,6 +51,36 @@ def test_a_range_written_with_capital_x_reads_its_upper_bound() -> None:
     assert claims_of(sentence) == [
         ("LR alone", None, None, "performance", 1.71, "range 1.04-1.71x")
     ]
+
+
+def test_the_hardware_a_claim_ran_on_is_neither_subject_nor_baseline() -> None:
+    # flashinfer-ai/flashinfer-ai.github.io _posts/2024-01-08-cascade-inference.md
+    sentence = (
+        "We show that Cascade Inference can greatly accelerate shared-prefix batch decoding "
+        "operator, with up to 31x speedup compared to the baseline vLLM PageAttention "
+        "implementation and 26x speedup compared to FlashInfer batch decoding operator without "
+        "cascading on a H100 SXM 80GB."
+    )
+    assert claims_of(sentence) == [
+        (None, "vLLM", None, "performance", 31.0, "up to"),
+        (None, "FlashInfer batch decoding operator", None, "performance", 26.0, None),
+    ]
+    # flashinfer-ai/flashinfer-ai.github.io _posts/2024-01-08-cascade-inference.md
+    decode = (
+        "For very long shared prompt (32768), the decode kernel can get up to 31x speedup on "
+        "H100 SXM 80GB with large batch size(≥128) and short unique kv-length (≤256)."
+    )
+    assert claims_of(decode) == [("decode kernel", None, None, "performance", 31.0, "up to")]
+
+
+def test_chips_compared_on_both_sides_stay_the_claim_s_parties() -> None:
+    # the Graphcore demo page: "on the IPU-M2000" is the subject when the baseline is a chip
+    sentence = (
+        "ResNeXt uses depth-wise separable convolutions which perform far better on the IPU "
+        "architecture than on the GPU resulting in 3.7x higher throughput on the IPU-M2000 "
+        "with TensorFlow vs A100 GPU."
+    )
+    assert [c[:2] for c in claims_of(sentence)] == [("IPU-M2000", "A100")]
 
 
 def test_faster_pre_training_is_time_to_train() -> None:
