@@ -83,6 +83,14 @@ def test_chips_compared_on_both_sides_stay_the_claim_s_parties() -> None:
     assert [c[:2] for c in claims_of(sentence)] == [("IPU-M2000", "A100")]
 
 
+def test_matching_the_speed_of_a_system_is_parity() -> None:
+    # thu-ml/SageAttention README.md
+    assert claims_of(
+        "SageAttention is now available on Hopper GPUs (H100, H800, H20)! It matches the speed "
+        "of FlashAttention3-FP8 but offers much better accuracy!"
+    ) == [("SageAttention", "FlashAttention3-FP8", None, "performance", 1.0, None)]
+
+
 def test_faster_pre_training_is_time_to_train() -> None:
     # pytorch/ao README.md
     sentence = (
