@@ -83,6 +83,16 @@ def test_chips_compared_on_both_sides_stay_the_claim_s_parties() -> None:
     assert [c[:2] for c in claims_of(sentence)] == [("IPU-M2000", "A100")]
 
 
+def test_increase_by_more_than_a_percentage_is_a_claim() -> None:
+    # linkedin/Liger-Kernel README.md
+    sentence = (
+        "With one line of code, Liger Kernel can increase throughput by more than 20% and "
+        "reduce memory usage by 60%, thereby enabling longer context lengths, larger batch "
+        "sizes, and massive vocabularies."
+    )
+    assert claims_of(sentence) == [("Liger Kernel", None, None, "throughput", 1.2, "more than")]
+
+
 def test_matching_the_speed_of_a_system_is_parity() -> None:
     # thu-ml/SageAttention README.md
     assert claims_of(
@@ -98,3 +108,13 @@ def test_faster_pre_training_is_time_to_train() -> None:
     )
     [claim] = claims_of(sentence)
     assert (claim[3], claim[4], claim[5]) == ("time_to_train", 1.51, "range 1.43-1.51x")
+
+
+def test_vram_requirements_are_memory_not_performance() -> None:
+    # pytorch/ao README.md
+    sentence = (
+        "This approach can reduce your VRAM requirements by 60% with minimal impact on "
+        "training speed:"
+    )
+    assert claims_of(sentence) == []
+    assert rejects_of(sentence) == ["not_performance"]
