@@ -118,3 +118,17 @@ def test_vram_requirements_are_memory_not_performance() -> None:
     )
     assert claims_of(sentence) == []
     assert rejects_of(sentence) == ["not_performance"]
+
+
+def test_results_that_report_a_claim_are_not_its_subject() -> None:
+    # huggingface/text-generation-inference docs/source/conceptual/chunking.md, under its
+    # title "TGI v3 overview"
+    sentence = (
+        "Our benchmarking results show significant performance gains, with a 13x speedup over "
+        "vLLM with prefix caching, and up to 30x speedup without prefix caching."
+    )
+    result = extract_claims([(1, sentence)], title="TGI v3 overview")
+    assert [tuple(row[f] for f in FIELDS) for row in result.claims.to_dicts()] == [
+        ("TGI v3 overview", "vLLM", None, "performance", 13.0, None),
+        ("TGI v3 overview", "vLLM", None, "performance", 30.0, "up to"),
+    ]
