@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from perfledger.sources.claims.extract import extract_claims
+from perfledger.sources.claims.extract import extract_claims, extract_page_claims
+from perfledger.sources.layouts.pipe_table import parse_pipe_tables
 
 FIELDS = ("subject", "baseline", "model", "metric", "ratio", "qualifier")
 
@@ -132,3 +133,17 @@ def test_results_that_report_a_claim_are_not_its_subject() -> None:
         ("TGI v3 overview", "vLLM", None, "performance", 13.0, None),
         ("TGI v3 overview", "vLLM", None, "performance", 30.0, "up to"),
     ]
+
+
+def test_a_markdown_comment_written_as_a_link_definition_states_no_claim() -> None:
+    # hao-ai-lab/hao-ai-lab.github.io content/blogs/sta/index.md: the visible sentence, then
+    # a note kept as "[//]: # (...)", which a reader never sees
+    page = (
+        "With further kernel optimizations, STA achieves a **10.45×** speedup over full "
+        "attention.\n"
+        "\n"
+        "[//]: # (The bottleneck? Attention. STA accelerates attention by **2.8–17×** over "
+        "FlashAttention-2 &#40;FA2&#41; and **1.6–10×** over FlashAttention-3 &#40;FA3&#41;.)\n"
+    )
+    claims = extract_page_claims(parse_pipe_tables(page), "pipe_table").claims
+    assert claims.select("line_number", "ratio").rows() == [(1, 10.45)]
