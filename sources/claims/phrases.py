@@ -57,6 +57,7 @@ class Words:
     persons: frozenset[str]
     generic_heads: frozenset[str]
     report_heads: frozenset[str]
+    change_heads: frozenset[str]
     instrument_openers: frozenset[str]
     instrument_verbs: frozenset[str]
     action_verbs: frozenset[str]
@@ -85,6 +86,7 @@ def phrase_words() -> Words:
                 "persons",
                 "generic_heads",
                 "report_heads",
+                "change_heads",
                 "instrument_openers",
                 "instrument_verbs",
                 "action_verbs",

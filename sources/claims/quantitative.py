@@ -367,7 +367,9 @@ def build_draft(
             lex,
             context,
             earlier_baseline,
-            "+subject-change" in subject_tag or "+subject-instrument" in subject_tag,
+            "+subject-change" in subject_tag
+            or "+subject-instrument" in subject_tag
+            or names_technique(subject),
         )
     if reading.grammar == "by-passive":
         agent = passive_agent(sentence, reading, lex)
@@ -631,6 +633,15 @@ def unnamed_baseline(
             name = f"{rest} without {subject.canonical}"  # "vLLM without Sleep Mode"
         return Mention(-1, -1, name, name, False), "counterpart", "+baseline-without"
     return None, "", ""
+
+
+def names_technique(subject: Mention | None) -> bool:
+    """ "Float8 rowwise training", "Block sparsity": a subject the page names as a technique
+    applied, not as a system of its own."""
+    if subject is None or subject.known:
+        return False
+    words = fold(subject.text).split()
+    return bool(words) and words[-1] in phrase_words().change_heads
 
 
 def rest_of_topic(topic: str, change: str) -> str | None:

@@ -33,7 +33,14 @@ def rejects_of(sentence: str) -> list[str]:
         # pytorch/ao README.md: a word naming what was sped up names the metric
         (
             "Float8 rowwise training yielded 1.34-1.43x training speedup at 2k H100 GPU scale",
-            ("Float8 rowwise training", None, None, "time_to_train", 1.43, "range 1.34-1.43x"),
+            (
+                "Float8 rowwise training",
+                "without Float8 rowwise training",
+                None,
+                "time_to_train",
+                1.43,
+                "range 1.34-1.43x",
+            ),
         ),
     ],
 )
@@ -147,3 +154,22 @@ def test_a_markdown_comment_written_as_a_link_definition_states_no_claim() -> No
     )
     claims = extract_page_claims(parse_pipe_tables(page), "pipe_table").claims
     assert claims.select("line_number", "ratio").rows() == [(1, 10.45)]
+
+
+def test_a_technique_without_a_baseline_is_compared_with_its_absence() -> None:
+    # pytorch/ao README.md
+    sentence = (
+        "MXFP8 training achieved 1.28x speedup on Crusoe B200 cluster with virtually identical "
+        "loss curve to bfloat16!"
+    )
+    result = extract_claims([(1, sentence)])
+    [row] = result.claims.to_dicts()
+    assert tuple(row[f] for f in FIELDS) == (
+        "MXFP8 training",
+        "without MXFP8 training",
+        None,
+        "performance",
+        1.28,
+        None,
+    )
+    assert row["baseline_kind"] == "counterpart"
