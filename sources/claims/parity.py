@@ -65,8 +65,8 @@ def read_parity(
         return None
     # "SageAttention matches the speed of FlashAttention3-FP8": the metric comes first
     framed = METRIC_OF.match(text, match.end()) if by_verb else None
-    framed_metric = framed and lookup(lex.metric_of, framed.group(1))
-    if framed_metric:
+    framed_metric = lookup(lex.metric_of, framed.group(1)) if framed is not None else None
+    if framed is not None and framed_metric:
         return read_framed_parity(sentence, match, framed.end(), framed_metric, context, lex)
     baseline = phrase_after(text, match.end(), lex)
     if (
