@@ -12,7 +12,7 @@ from perfledger.sources.claims.records import WINDOW, Anchor, Mention, Reading, 
 # The lower end of a range right before a ratio's number: "14x - 24x", "18-200x", "61-88%",
 # "1.5x to 2.5x", "from ~10% to ~60%", "between 2x and 3x".
 RANGE_LOW = re.compile(
-    r"(?<![\w.,])~?([0-9]{1,6}(?:\.[0-9]{1,4})?)[ \t]?(?:[x×%]|times)?[ \t]{0,2}"
+    r"(?<![\w.,])~?([0-9]{1,6}(?:\.[0-9]{1,4})?)[ \t]?(?:[xX×%]|times)?[ \t]{0,2}"
     r"(?:-|–|—|to|and)[ \t]{0,2}~?[ \t]?$"
 )
 
@@ -98,9 +98,12 @@ def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | No
             sense = lex.noun_sense.get(fold(match.group(2)))
             return reading(match.end(), sense, "noun", metric=metric_mention(match, lex))
         if match := lex.noun_at.match(text, end, limit):
-            metric = metric_mention(match, lex, 2) if match.group(2) else None
+            metric = metric_mention(match, lex, "metric") if match.group("metric") else None
             return reading(
-                match.end(), lex.noun_sense.get(fold(match.group(1))), "noun", metric=metric
+                match.end(),
+                lex.noun_sense.get(fold(match.group("noun"))),
+                "noun",
+                metric=metric or modifier_metric(match, lex),
             )
         if anchor.unit == "multiplier" and (match := lex.metric_marker_at.match(text, end, limit)):
             return reading(match.end(), "quantity", "the", metric=metric_mention(match, lex))
@@ -207,7 +210,18 @@ def read_change_in_brackets(sentence: Sentence, anchor: Anchor, lex: Lexicon) ->
     )
 
 
-def metric_mention(match: re.Match[str] | None, lex: Lexicon, group: int = 1) -> Mention | None:
+def modifier_metric(match: re.Match[str], lex: Lexicon) -> Mention | None:
+    """The metric a word between a number and its noun names ("1.3x training speedup")."""
+    word = match.group("modifier")
+    metric = lex.modifier_metric.get(fold(word)) if word else None
+    if not metric:
+        return None
+    return Mention(match.start("modifier"), match.end("modifier"), metric, word)
+
+
+def metric_mention(
+    match: re.Match[str] | None, lex: Lexicon, group: int | str = 1
+) -> Mention | None:
     if match is None:
         return None
     canonical = lookup(lex.metric_of, match.group(group))

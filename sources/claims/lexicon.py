@@ -57,6 +57,7 @@ class Lexicon:
     comparative_sense: dict[str, str]
     noun_at: re.Pattern[str]
     noun_sense: dict[str, str]
+    modifier_metric: dict[str, str]  # a word between a number and its noun: the metric it names
     metric_noun_at: re.Pattern[str]
     metric_at: re.Pattern[str]
     quantity_at: re.Pattern[str]
@@ -159,7 +160,9 @@ def load_lexicon() -> Lexicon:
     metrics[FROM_CONTEXT] = vocab["metric_from_context"]["words"]
     comparatives, nouns, vendors = directions["comparative"], directions["noun"], vocab["vendors"]
     metric_alt = build_alternation(flatten(metrics))
+    modifiers = directions["noun_modifiers"]
     noun_alt = build_alternation(flatten(nouns))
+    modifier_alt = build_alternation(modifiers)
     prefix_alt = build_alternation(qualifiers["prefix"])
     vendor_alt = build_alternation(vendors)
     equative_alt = build_alternation(flatten(directions["equative"]))
@@ -187,12 +190,18 @@ def load_lexicon() -> Lexicon:
         comparative_at=compile_at(rf"{SPACE}({build_alternation(flatten(comparatives))})(?!\w)"),
         comparative_sense=invert(comparatives),
         # "2x reduction in the step time": the noun's metric may follow it
+        # "2x reduction in the step time", "1.3x training speedup", "1.8x end-to-end speedup"
         noun_at=compile_at(
-            rf"{SPACE}({noun_alt})(?!\w)(?:{SPACE}(?:in|of|on){SPACE}(?:the{SPACE})?"
-            rf"(?:[\w-]{{1,24}}{SPACE}){{0,2}}?({metric_alt})(?!\w))?"
+            rf"{SPACE}(?:(?P<modifier>{modifier_alt}){SPACE}(?:(?:{modifier_alt}){SPACE})?)?"
+            rf"(?P<noun>{noun_alt})(?!\w)(?:{SPACE}(?:in|of|on){SPACE}(?:the{SPACE})?"
+            rf"(?:[\w-]{{1,24}}{SPACE}){{0,2}}?(?P<metric>{metric_alt})(?!\w))?"
         ),
         noun_sense=invert(nouns),
-        metric_noun_at=compile_at(rf"{SPACE}({metric_alt}){SPACE}({noun_alt})(?!\w)"),
+        modifier_metric=fold_keys(modifiers),
+        # "37% latency reduction", "3.53x actual latency reduction"
+        metric_noun_at=compile_at(
+            rf"{SPACE}(?:(?:{modifier_alt}){SPACE}){{0,2}}({metric_alt}){SPACE}({noun_alt})(?!\w)"
+        ),
         metric_at=compile_at(rf"{SPACE}(?:the{SPACE})?({metric_alt})(?!\w)"),
         # "80% of the performance", "2.7x the serving throughput" (up to two words between)
         quantity_at=compile_at(

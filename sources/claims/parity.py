@@ -9,7 +9,7 @@ from functools import cache
 
 from perfledger.schemas.claims import load_claim_vocab
 from perfledger.sources.claims.lexicon import Lexicon, build_alternation, fold, reported_metric
-from perfledger.sources.claims.mentions import find_mentions
+from perfledger.sources.claims.mentions import find_mentions, lookup
 from perfledger.sources.claims.models import context_model
 from perfledger.sources.claims.parties import (
     context_subject,
@@ -17,11 +17,13 @@ from perfledger.sources.claims.parties import (
     resolve_phrase,
     with_full_name,
 )
-from perfledger.sources.claims.phrases import name_like, phrase_after
+from perfledger.sources.claims.phrases import Phrase, name_like, phrase_after
 from perfledger.sources.claims.qualifiers import find_negation, find_qualifiers
 from perfledger.sources.claims.records import Context, Draft, Resolution, Sentence
 from perfledger.sources.claims.resolution import resolve_model, score
 
+# "matches the speed of", "matches the throughput of": the metric the parity is about
+METRIC_OF = re.compile(r"\s{1,3}the\s{1,3}([\w/ -]{1,40}?)\s{1,3}of(?=\s)", re.IGNORECASE)
 METRIC_REACH = 40  # characters after the baseline where its metric may stand
 PASSIVE = re.compile(
     r"(?<!\w)(?:is|are|was|were|be|been|being|get|gets|got)\s{1,3}$", re.IGNORECASE
@@ -61,6 +63,11 @@ def read_parity(
     text = sentence.text
     if find_negation(sentence, match.start(), lex) or PASSIVE.search(text, 0, match.start()):
         return None
+    # "SageAttention matches the speed of FlashAttention3-FP8": the metric comes first
+    framed = METRIC_OF.match(text, match.end()) if by_verb else None
+    framed_metric = lookup(lex.metric_of, framed.group(1)) if framed is not None else None
+    if framed is not None and framed_metric:
+        return read_framed_parity(sentence, match, framed.end(), framed_metric, context, lex)
     baseline = phrase_after(text, match.end(), lex)
     if (
         baseline is None
@@ -81,6 +88,33 @@ def read_parity(
     else:
         found = metric_at(text, baseline.end, baseline.end + METRIC_REACH, lex)
         metric_name, tag = (found.canonical, "") if found else context_metric(context, lex)
+    return parity_draft(sentence, match, baseline, metric_name, tag, context, lex)
+
+
+def read_framed_parity(
+    sentence: Sentence,
+    match: re.Match[str],
+    baseline_start: int,
+    metric_name: str,
+    context: Context,
+    lex: Lexicon,
+) -> Draft | None:
+    baseline = phrase_after(sentence.text, baseline_start, lex)
+    if baseline is None or baseline.kind != "name":
+        return None
+    return parity_draft(sentence, match, baseline, metric_name, "", context, lex)
+
+
+def parity_draft(
+    sentence: Sentence,
+    match: re.Match[str],
+    baseline: Phrase,
+    metric_name: str | None,
+    tag: str,
+    context: Context,
+    lex: Lexicon,
+) -> Draft | None:
+    text = sentence.text
     if metric_name is None or metric_name in lex.not_performance:
         return None
     subject, subject_tag, phrase = own_subject(sentence, match.start(), lex)

@@ -56,6 +56,8 @@ class Words:
     first_person: frozenset[str]
     persons: frozenset[str]
     generic_heads: frozenset[str]
+    report_heads: frozenset[str]
+    change_heads: frozenset[str]
     instrument_openers: frozenset[str]
     instrument_verbs: frozenset[str]
     action_verbs: frozenset[str]
@@ -83,6 +85,8 @@ def phrase_words() -> Words:
                 "first_person",
                 "persons",
                 "generic_heads",
+                "report_heads",
+                "change_heads",
                 "instrument_openers",
                 "instrument_verbs",
                 "action_verbs",
@@ -689,6 +693,9 @@ def classify(text: str, found: list[re.Match[str]], lex: Lexicon) -> Phrase | No
             return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "generic")
         if all(is_metric(t, lex) or low(t) in words.adverbs for t in found):
             return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "metric")
+        if low(found[-1]) in words.report_heads:
+            # "benchmarking results", "current results": what reports a claim is no party
+            return Phrase(found[0].start(), found[-1].end(), text_of(text, found), "generic")
     # Leading lower-case adjectives before a name ("outstanding vLLM") describe it; a word
     # that names something itself ("torch.compile on AMD GPUs") is the phrase's head.
     first_name = (

@@ -57,6 +57,8 @@ from perfledger.sources.claims.records import (
 from perfledger.sources.claims.resolution import (
     check_parties,
     find_marker,
+    is_hardware,
+    is_setting,
     quantifies,
     read_baseline_slot,
     resolve_metric,
@@ -365,7 +367,9 @@ def build_draft(
             lex,
             context,
             earlier_baseline,
-            "+subject-change" in subject_tag or "+subject-instrument" in subject_tag,
+            "+subject-change" in subject_tag
+            or "+subject-instrument" in subject_tag
+            or names_technique(subject),
         )
     if reading.grammar == "by-passive":
         agent = passive_agent(sentence, reading, lex)
@@ -508,7 +512,11 @@ def find_unmarked_baseline(
     others = {
         m.canonical: m
         for m in nearby
-        if vendor_of(m.canonical) != own and not a_setting(sentence, m)
+        if vendor_of(m.canonical) != own
+        and not a_setting(sentence, m)
+        and not (
+            is_setting(sentence, m, lex) and not (subject is not None and is_hardware(subject))
+        )
     }
     if len(others) == 1:
         resolution.baseline = next(iter(others.values()))
@@ -625,6 +633,15 @@ def unnamed_baseline(
             name = f"{rest} without {subject.canonical}"  # "vLLM without Sleep Mode"
         return Mention(-1, -1, name, name, False), "counterpart", "+baseline-without"
     return None, "", ""
+
+
+def names_technique(subject: Mention | None) -> bool:
+    """ "Float8 rowwise training", "Block sparsity": a subject the page names as a technique
+    applied, not as a system of its own."""
+    if subject is None or subject.known:
+        return False
+    words = fold(subject.text).split()
+    return bool(words) and words[-1] in phrase_words().change_heads
 
 
 def rest_of_topic(topic: str, change: str) -> str | None:

@@ -8,6 +8,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
+from perfledger.schemas.claims import load_claim_vocab
 from perfledger.sources.claims.lexicon import FROM_CONTEXT, Lexicon, fold, is_generic, vendor_of
 from perfledger.sources.claims.mentions import (
     clause_end,
@@ -183,6 +184,31 @@ def follows_marker(sentence: Sentence, mention: Mention, lex: Lexicon) -> bool:
     )
 
 
+# "on a H100 SXM 80GB", "at 2k H100 GPU scale", "on A100 & H100": hardware named as where a
+# claim was measured. "on Blackwell vs. Hopper" names it as a side of the comparison instead.
+SETTING_BEFORE = re.compile(
+    r"(?<!\w)(?:on|at)\s{1,3}(?:(?:a|an|the|single|one|[0-9][0-9,.]*[kK]?|[\w-]{1,12}\s{0,2}&)"
+    r"\s{1,3}){0,3}$",
+    re.IGNORECASE,
+)
+
+
+def is_hardware(mention: Mention) -> bool:
+    """A known party other than the software the claim vocabulary names (vLLM, SGLang, ...)."""
+    entry = load_claim_vocab()["systems"].get(mention.canonical)
+    if entry is None:
+        return mention.known
+    return bool(entry.get("vendor") or entry.get("generic"))
+
+
+def is_setting(sentence: Sentence, mention: Mention, lex: Lexicon) -> bool:
+    text = sentence.text
+    if SETTING_BEFORE.search(text, max(0, mention.start - 40), mention.start) is None:
+        return False
+    after = lex.marker_re.search(text, mention.end, mention.end + 16)
+    return after is None or bool(text[mention.end : after.start()].strip(" \t,.-"))
+
+
 def resolve_subject(
     sentence: Sentence,
     reading: Reading,
@@ -198,14 +224,19 @@ def resolve_subject(
 
     def free(start: int, end: int, named: bool = False) -> list[Mention]:
         found = mentions_between(sentence.systems, start, end)
-        # away from the claim's own clause, a kind of chip ("on a single GPU") is a setting
+        # away from the claim's own clause, a kind of chip ("on a single GPU") is a setting,
+        # and so is the hardware a claim was measured on ("... compared to vLLM on a H100")
         return [
             m
             for m in found
             if m not in taken
             and not follows_marker(sentence, m, lex)
-            and not (named and is_generic(m.canonical))
+            and not (named and (is_generic(m.canonical) or setting(m)))
         ]
+
+    def setting(mention: Mention) -> bool:
+        # hardware compared with hardware ("on the IPU-M2000 ... vs A100") is a side
+        return is_setting(sentence, mention, lex) and not any(map(is_hardware, taken))
 
     before = free(clause_start(sentence, start), start)
     if before:

@@ -20,6 +20,7 @@ from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, spl
 _FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 _HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
 _HTML_TABLE_CLOSE = re.compile(r"</table(?![\w-])", re.I)
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]{1,999}\]:[ \t]*\S")
 _FRONT_MATTER_ITEM = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*)$")
 
 
@@ -57,9 +58,10 @@ def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
 def hidden_lines(
     lines: list[str], start: int, directives: list[DirectiveTable] | None = None
 ) -> set[int]:
-    """Lines inside fenced code or a multi-line HTML comment. A fence opening a MyST table
-    directive (see myst_tables) is no code: it joins `directives`, its lines hidden from the
-    pipe tables' reader but for a `{table}`'s, which hold a pipe table."""
+    """Lines inside fenced code or a multi-line HTML comment, and link reference definitions.
+    A fence opening a MyST table directive (see myst_tables) is no code: it joins
+    `directives`, its lines hidden from the pipe tables' reader but for a `{table}`'s, which
+    hold a pipe table."""
     hidden: set[int] = set(range(start))
     fence: str | None = None
     directive: tuple[int, str, str] | None = None  # (line, name, argument) of an open one
@@ -90,6 +92,12 @@ def hidden_lines(
         elif "<!--" in sub_closed(COMMENT, COMMENT_CLOSE, "", line):
             hidden.add(index)
             in_comment = True
+        elif _LINK_DEFINITION.match(line) and (
+            index == start or is_blank(lines[index - 1]) or index - 1 in hidden
+        ):
+            # "[//]: # (a note)": a link reference definition shows nothing, which makes it
+            # Markdown's other comment (one cannot interrupt a paragraph, CommonMark says)
+            hidden.add(index)
     if directive is not None:
         _close_directive(directive, len(lines), directives, closed=False)
     return hidden
