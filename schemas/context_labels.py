@@ -350,6 +350,11 @@ _DEVICE_CLASS_WORDS = (
 
 
 _PER_DEVICE = re.compile(r"(?:/|\bper) ?[a-z]+")
+# "Max. GPU memory" beside "Max. CPU memory": where a run kept its data, both sides of one
+# run on one system, not the device class a column's numbers were measured on.
+_DEVICE_MEMORY = re.compile(
+    r"(?<![a-z0-9])(?:cpu|gpu|npu|host|device|accelerator) (?:memory|mem|ram)(?![a-z0-9])"
+)
 
 
 @lru_cache(maxsize=16_384)
@@ -357,6 +362,7 @@ def device_class(header: str) -> str | None:
     """The class of device a header names without naming a chip: "GPU 耗时(ms)" an
     accelerator, "CPU 耗时(ms)" a CPU; None for both or neither."""
     folded = _PER_DEVICE.sub(" ", fold_words(header))  # "TFLOPS / GPU" is per device
+    folded = _DEVICE_MEMORY.sub(" ", folded)
     named = [name for name, pattern in _DEVICE_CLASS_WORDS if pattern.search(folded)]
     return named[0] if len(named) == 1 else None
 
