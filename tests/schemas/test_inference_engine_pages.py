@@ -43,3 +43,60 @@ def test_a_header_naming_a_device_and_no_memory_still_names_its_class():
     assert device_class("CPU memory (MB)") is None
     assert device_class("GPU time (ms)") == "accelerator"
     assert device_class("CPU latency") == "cpu"
+
+
+# As NVIDIA/FasterTransformer's docs/swin_guide.md opens (the paper's abstract), then shows
+# its latencies without a unit beside speedups (Performance, Swin-V1 FP32 on T4).
+FT_SWIN = """# Faster Swin-Transformer
+
+Swin Transformer, that capably serves as a general-purpose backbone for computer vision. \
+The shifted windowing scheme brings greater efficiency by limiting self-attention computation \
+to non-overlapping local windows while also allowing for cross-window connection. These \
+qualities of Swin Transformer make it compatible with a broad range of vision tasks, \
+including image classification (87.3 top-1 accuracy on ImageNet-1K) and dense prediction \
+tasks such as object detection (58.7 box AP and 51.1 mask AP on COCO testdev).
+
+## Performance
+
+### Swin Performance on T4
+Here, `torch.jit.trace` means using tracing to convert Torch model to TorchScript model and \
+then profile its performance.
+#### Swin-V1 FP32
+| Batch_size | torch.jit.trace |  cpp   | speedup | trt plugin | speedup | torch op | speedup |
+| :--------: | :-------------: | :----: | :-----: | :--------: | :-----: | :------: | :-----: |
+|     1      |      11.70      |  4.49  |  2.61   |    4.64    |  2.52   |   4.68   |  2.50   |
+|     8      |      36.89      | 27.39  |  1.35   |   29.23    |  1.26   |  29.04   |  1.27   |
+"""
+
+
+def test_results_the_opening_prose_reports_name_no_metric_for_a_table_below():
+    document = normalized(FT_SWIN)
+    loaded = {
+        row["raw_value"]: (row["metric"], row["accelerator"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded["2.61"] == ("speedup", "T4")
+    assert loaded["1.27"] == ("speedup", "T4")
+    # A latency with no unit and no metric of its own is neither an accuracy (the abstract's
+    # "87.3 top-1 accuracy") nor a scaling efficiency ("brings greater efficiency")
+    for latency in ("11.70", "4.49", "27.39", "29.04"):
+        assert latency not in loaded
+    quarantined = document.quarantine.filter(document.quarantine["raw_value"] == "11.70")
+    assert quarantined["check"].to_list() == ["unknown_metric"]
+
+
+# A sentence that names the metric of the table under it, with figures of another kind,
+# still names it.
+THROUGHPUT_NOTE = """## Results
+
+The following table shows the throughput of 8 GPUs at batch size 64.
+
+| Model | Result |
+| --- | --- |
+| ResNet-50 | 2510 |
+"""
+
+
+def test_a_paragraph_naming_a_metric_beside_other_figures_still_names_it():
+    found = fields_by_raw_value(THROUGHPUT_NOTE, "metric")
+    assert found["2510"] == ("throughput",)
