@@ -100,3 +100,31 @@ The following table shows the throughput of 8 GPUs at batch size 64.
 def test_a_paragraph_naming_a_metric_beside_other_figures_still_names_it():
     found = fields_by_raw_value(THROUGHPUT_NOTE, "metric")
     assert found["2510"] == ("throughput",)
+
+
+# As NVIDIA/FasterTransformer's docs/swin_guide.md compares INT8 and FP16 runs of each size
+# (Performance on T4, "INT8 vs. FP16 speedup on Swin-V1 TINY/SMALL/BASE/LARGE"), its
+# latencies without a unit.
+FT_SWIN_INT8 = """### Swin Performance on T4
+
+#### INT8 vs. FP16 speedup on Swin-V1 TINY/SMALL/BASE/LARGE:
+| Batch_size | TINY (FP16) | TINY (INT8) | Speedup | SMALL (FP16) | SMALL (INT8) | Speedup |
+| :--------: | :---------: | :---------: | :-----: | :----------: | :----------: | :-----: |
+|     1      |    1.43     |    1.18     |  1.21   |     2.90     |     2.15     |  1.34   |
+|     8      |    6.60     |    4.26     |  1.55   |    11.02     |     6.63     |  1.66   |
+"""
+
+
+def test_a_speedup_the_heading_names_is_the_tables_own_speedup_column():
+    document = normalized(FT_SWIN_INT8)
+    loaded = {
+        row["raw_value"]: (row["metric"], row["value"], row["accelerator"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded["1.21"] == ("speedup", 1.21, "T4")
+    assert loaded["1.66"] == ("speedup", 1.66, "T4")
+    # The runs compared are latencies without a unit, not speedups
+    for latency in ("1.43", "1.18", "11.02", "6.63"):
+        assert latency not in loaded
+    quarantined = document.quarantine.filter(document.quarantine["raw_value"] == "11.02")
+    assert quarantined["check"].to_list() == ["unknown_metric"]
