@@ -6,6 +6,7 @@ accuracy", "greater efficiency") names no metric for the tables far below it."""
 from __future__ import annotations
 
 from perfledger.schemas.context_labels import device_class
+from perfledger.schemas.model_names import models_in_text
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As OpenNMT/CTranslate2's README.md (Benchmarks, GPU) shows its GPU runs: the note under
@@ -180,3 +181,39 @@ def test_a_distilled_whisper_is_a_model_of_its_own():
     assert found["25m50s"] == ("time_to_result", 1550.0, "Distil-Whisper Large v3", "RTX 3070 Ti")
     assert found["46m12s"] == ("time_to_result", 2772.0, "Distil-Whisper Large v3", "RTX 3070 Ti")
     assert found["13.527"] == ("accuracy", 13.527, "Distil-Whisper Large v3", "RTX 3070 Ti")
+
+
+# As ztxz16/fastllm's test/agent/results/agent_tool_qwen3_8b_fp8_fastllm_vs_vllm.md compares
+# its engine with vLLM serving one model (its title, and rows of its "Results" table).
+FASTLLM_VS_VLLM = """# Agent Tool-use Qwen3-8B-FP8 FastLLM vs vLLM
+
+## Results
+
+| Metric | FastLLM | vLLM | Delta |
+| --- | ---: | ---: | ---: |
+| Accuracy | 91.67% | 91.67% | same |
+| P50 case latency | 591.82 ms | 532.66 ms | vLLM -10.00% |
+| Output tok/s | 376.48 | 439.94 | vLLM +16.85% |
+"""
+
+
+def test_a_model_named_before_a_comparison_of_engines_takes_no_engine_from_it():
+    found = fields_by_raw_value(
+        FASTLLM_VS_VLLM, "metric", "model_canonical", "framework_canonical", "activation_dtype"
+    )
+    # "Qwen3-8B-FP8 FastLLM vs vLLM" names the model and the two engines compared: the
+    # FastLLM column's values were labeled as vLLM's
+    assert found["591.82 ms"] == ("latency", "Qwen3 8B", None, "fp8")
+    assert found["376.48"] == ("throughput", "Qwen3 8B", None, "fp8")
+    assert found["532.66 ms"] == ("latency", "Qwen3 8B", None, "fp8")
+
+
+def test_a_comparison_word_ends_a_model_name():
+    named = models_in_text("Agent Tool-use Qwen3-8B-FP8 FastLLM vs vLLM")
+    assert [(phrase, reading.canonical, reading.framework) for phrase, reading in named] == [
+        ("Qwen3-8B-FP8", "Qwen3 8B", None)
+    ]
+    named = models_in_text("Llama 2 70B vs. Llama 2 13B")
+    assert [reading.canonical for _phrase, reading in named] == ["Llama 2 70B", "Llama 2 13B"]
+    # "on vLLM" still names the engine the model ran on
+    assert models_in_text("Qwen3-8B-FP8 on vLLM")[0][1].framework == "vLLM"
