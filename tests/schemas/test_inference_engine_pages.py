@@ -5,6 +5,7 @@ accuracy", "greater efficiency") names no metric for the tables far below it."""
 
 from __future__ import annotations
 
+from perfledger.schemas.cell_reading import is_placeholder
 from perfledger.schemas.context_labels import device_class
 from perfledger.schemas.model_names import models_in_text
 from tests.schemas.page_reading import fields_by_raw_value, normalized
@@ -217,3 +218,42 @@ def test_a_comparison_word_ends_a_model_name():
     assert [reading.canonical for _phrase, reading in named] == ["Llama 2 70B", "Llama 2 13B"]
     # "on vLLM" still names the engine the model ran on
     assert models_in_text("Qwen3-8B-FP8 on vLLM")[0][1].framework == "vLLM"
+
+
+# As wang-xinyu/tensorrtx's yolov9/README.md (speed test) publishes the precisions it did
+# not run as "-ms".
+TENSORRTX_YOLOV9 = """# YOLOv9
+
+The speed test is done on a desktop with R7-5700G CPU and RTX 4060Ti GPU. The input size is \
+640x640. The FP32, FP16 and INT8 models are tested.
+
+| frame  | Model | FP32 | FP16 | INT8 |
+| --- | --- | --- | --- | --- |
+| tensorrt | YOLOv5-n | -ms | 0.58ms | -ms |
+| tensorrt | YOLOv9-s | -ms | 1.78ms | -ms |
+| tensorrt | YOLOv9-m | -ms | 3.1ms | -ms |
+| tensorrt | YOLOv9-c | 13.5ms | 4.6ms | 3.0ms |
+| tensorrt | YOLOv9-e | 8.3ms | 3.2ms | 2.15ms |
+"""
+
+
+def test_a_placeholder_written_with_its_unit_is_a_placeholder():
+    document = normalized(TENSORRTX_YOLOV9)
+    loaded = {
+        row["raw_value"]: (row["metric"], row["value"], row["accelerator"], row["activation_dtype"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    # The FP32 and INT8 columns hold two values each among "-ms": they were read as row
+    # labels and their values lost
+    assert loaded["13.5ms"] == ("latency", 13.5, "RTX 4060 Ti", "fp32")
+    assert loaded["2.15ms"] == ("latency", 2.15, "RTX 4060 Ti", "int8")
+    assert loaded["0.58ms"] == ("latency", 0.58, "RTX 4060 Ti", "fp16")
+    assert "-ms" not in loaded
+    assert len(loaded) == 9
+
+
+def test_a_label_after_a_dash_is_no_placeholder():
+    assert is_placeholder("-ms") and is_placeholder("N/A fps") and is_placeholder("- tok/s")
+    # CTranslate2's README lists its runs' variants as "- int8", "- int8 + vmap"
+    assert not is_placeholder("- int8") and not is_placeholder("- int8 + vmap")
+    assert not is_placeholder("- float16")
