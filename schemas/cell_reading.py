@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.units import Unit, unit_named
+from perfledger.schemas.vocabulary import read_vocab
 
 POINT, COMMA = ".", ","  # the decimal marks
 MAX_CELL_CHARS = 400  # "109.4 sps (phase1), 20 sps (phase2)": no cell of values is longer
@@ -26,13 +27,30 @@ _TRAILING_MARKS = "*\u2020\u2021\u00a7#\u203b"  # "6,044*", "3,210\u2020", "942\
 # A numbered reference after a value ("45,824 [1]", "21h 46m[2]"): a footnote, as "*" is. A
 # cell is at most MAX_CELL_CHARS long when it is stripped, so the pattern stays cheap.
 _REFERENCE_TAIL = re.compile(r"(?:\s*\[\d{1,2}\])+\s*$")
-# What a cell holds where a page publishes no value ("-", "N/A", "OOM", "/", "coming soon").
+# Units a placeholder may be written with ("-ms", "N/A fps", "- tok/s"): the vocabulary's
+# units of measure, not its scale words ("k") nor the devices a rate is per ("GPU").
+_PLACEHOLDER_UNIT_KINDS = ("duration", "rate", "percent", "ratio", "energy", "quantity", "other")
+_PLACEHOLDER_UNITS = "|".join(
+    sorted(
+        {
+            re.escape(alias)
+            for alias, kind in read_vocab("units.csv").select("alias", "kind").iter_rows()
+            if kind in _PLACEHOLDER_UNIT_KINDS and (len(alias) > 1 or not alias.isalpha())
+        }
+        | {"s"},
+        key=len,
+        reverse=True,
+    )
+)
+# What a cell holds where a page publishes no value ("-", "N/A", "OOM", "/", "coming soon"),
+# also with the unit its column's values have ("-ms" beside "0.58ms").
 PLACEHOLDER_WORDS = (
     r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|t\.?b\.?[da]\.?|none|null|\?|pending"
     r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
     # the model did not fit the device: "Not enough RAM", "out of memory"
     r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"
     r"|\u2717|\u2715|\u00d7"
+    rf"|(?:-+|\u2013|\u2014|n/?a) ?(?:{_PLACEHOLDER_UNITS})(?: ?/ ?[a-z]+)?"
 )
 _PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_WORDS})$")
 

@@ -237,6 +237,8 @@ def _with_metric(
     """A context text's labels (`_labels_of`) with the metric it names, in its place among
     them: after the hardware and the precision. A heading or caption naming a scored dataset
     alone ("### MMLU") names its score."""
+    if source in ("paragraph", "note"):
+        text = _without_reported_results(text)
     metric = metric_named_in(without_names(text))
     if metric is None and source in ("caption", "heading"):
         metric = metric_of_scored_name(text)
@@ -244,6 +246,31 @@ def _with_metric(
         return labels
     at = sum(1 for name, _value in labels if name in _BEFORE_METRIC)
     return (*labels[:at], ("metric", metric), *labels[at:])
+
+
+# Prose says "efficiency" in passing ("brings greater efficiency", "inference efficiency"): in
+# a sentence only a qualified "scaling efficiency" or "parallel efficiency" names that metric.
+_PASSING_EFFICIENCY = re.compile(r"(?<![Ss]caling )(?<![Pp]arallel )\b[Ee]fficiency\b")
+# A figure and the words after it ("87.3 top-1 accuracy", "58.7 box AP", "+2.7 mIoU").
+_FIGURE_AND_WORDS = re.compile(
+    r"(?<![\w.])[+-]?\d+(?:\.\d+)?\s*(?:%|x|×)?\s+((?:[\w@-]+\s+){0,2}[\w@-]+)"
+)
+
+
+@lru_cache(maxsize=16_384)
+def _without_reported_results(text: str) -> str:
+    """A paragraph without what it says of results in passing: a metric stated with a figure
+    of its own ("image classification (87.3 top-1 accuracy on ImageNet-1K)") is a result the
+    sentence reports, not what a table's numbers below measure; nor is "greater efficiency"."""
+    text = _PASSING_EFFICIENCY.sub(" ", text)
+    spans = [
+        match.span()
+        for match in _FIGURE_AND_WORDS.finditer(text)
+        if metric_named_in(match.group(1)) is not None
+    ]
+    for start, end in reversed(spans):
+        text = f"{text[:start]} {text[end:]}"
+    return text
 
 
 def _take_platform_of_section_class(context: TableContext, found: dict[str, Found]) -> None:
@@ -355,6 +382,11 @@ _DEVICE_CLASS_WORDS = (
 
 
 _PER_DEVICE = re.compile(r"(?:/|\bper) ?[a-z]+")
+# "Max. GPU memory" beside "Max. CPU memory": where a run kept its data, both sides of one
+# run on one system, not the device class a column's numbers were measured on.
+_DEVICE_MEMORY = re.compile(
+    r"(?<![a-z0-9])(?:cpu|gpu|npu|host|device|accelerator) (?:memory|mem|ram)(?![a-z0-9])"
+)
 
 
 @lru_cache(maxsize=16_384)
@@ -362,6 +394,7 @@ def device_class(header: str) -> str | None:
     """The class of device a header names without naming a chip: "GPU 耗时(ms)" an
     accelerator, "CPU 耗时(ms)" a CPU; None for both or neither."""
     folded = _PER_DEVICE.sub(" ", fold_words(header))  # "TFLOPS / GPU" is per device
+    folded = _DEVICE_MEMORY.sub(" ", folded)
     named = [name for name, pattern in _DEVICE_CLASS_WORDS if pattern.search(folded)]
     return named[0] if len(named) == 1 else None
 

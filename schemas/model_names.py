@@ -55,6 +55,7 @@ _ORG = re.compile(r"^[A-Za-z][\w.-]{1,40}/(?=\S)")
 # reStructuredText substitutions a cell keeps for an icon ("resnet_v1_50 |rocket| |star|").
 _SUBSTITUTION = re.compile(r"\s*\|[\w-]{1,20}\|")
 _WORD = re.compile(r"[^\s,;:!?()\[\]{}\"'“”‘’|]+")
+_VERSUS = re.compile(r"(?i)vs\.?|versus")
 # A Python path to a model ("torchvision.models.resnet.resnet18"): its last name is the model.
 _DOTTED = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}", re.I)
 
@@ -422,10 +423,14 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
     the longest run of words at each place that the catalogue reads with nothing left over,
     and that it lets stand in prose ("CLIP", "MAE" name models only as labels)."""
     words = _WORD.findall(clean_text(text)[:2000])
+    # "Qwen3-8B-FP8 FastLLM vs vLLM": a name ends where a comparison does; what follows
+    # "vs" is the other side, not the model's framework.
+    stops = [index for index, word in enumerate(words) if _VERSUS.fullmatch(word)]
     found = []
     start = 0
     while start < len(words):
-        for end in range(min(len(words), start + MAX_PHRASE_WORDS), start, -1):
+        limit = next((stop for stop in stops if stop >= start), len(words))
+        for end in range(min(limit, start + MAX_PHRASE_WORDS), start, -1):
             phrase = " ".join(words[start:end]).strip(".-")
             reading = read_model(phrase)
             if _names_model_whole(phrase, reading):

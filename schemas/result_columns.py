@@ -24,7 +24,7 @@ from perfledger.schemas.row_labels import (
     precision_fields,
     unit_fields,
 )
-from perfledger.schemas.table_plans import ColumnPlan, TablePlan
+from perfledger.schemas.table_plans import ColumnPlan, TablePlan, compared_runs
 from perfledger.schemas.table_subject import TableSubject
 
 # The fields of a result column's plan, as a frame.
@@ -110,6 +110,7 @@ def result_records(
         return []
     context = plan.context
     context_metric = context.get("metric")
+    compared = compared_runs(plan.columns, context_metric)
     # The table's model: its top-left header's, else the one its context names.
     table_model = plan.corner_model or subject.model
     model_source = "column" if plan.corner_model else subject.model_source
@@ -193,7 +194,7 @@ def result_records(
                 # is taken for it ("top-1 accuracy" in a paragraph)
                 *(
                     (context_metric.value, context_metric.source)
-                    if context_metric and not reading.alternatives
+                    if context_metric and not reading.alternatives and column.column not in compared
                     else (None, None)
                 ),
                 column.decimal,

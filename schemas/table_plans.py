@@ -11,6 +11,7 @@ page) says of its values (schemas/context_labels.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 
@@ -560,6 +561,22 @@ def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:
     return found
 
 
+def compared_runs(columns: Sequence[ColumnPlan], context_metric: Found | None) -> set[int]:
+    """The result columns a comparison the table's context names compares, where the table
+    has a column of that comparison of its own: under "INT8 vs. FP16 speedup", beside
+    "Speedup", "TINY (FP16)" and "TINY (INT8)" are runs, no speedups; the context speaks of
+    the "Speedup" column."""
+    if context_metric is None or context_metric.value not in COMPARISONS[:2]:
+        return set()
+    results = [column for column in columns if column.role == "result"]
+    if not any(
+        column.reading.kind == "metric" and column.reading.role == context_metric.value
+        for column in results
+    ):
+        return set()
+    return {column.column for column in results if _states_a_setup(column.reading)}
+
+
 def _with_metrics(
     columns: list[ColumnPlan], readings: list[HeaderReading], context_metric: Found | None
 ) -> list[ColumnPlan]:
@@ -570,6 +587,7 @@ def _with_metrics(
     context's, except for a header naming metrics of its own ("Latency/throughput")."""
     corner = _corner(columns)
     corner_metric = Found(corner.role, "column") if corner is not None else None
+    compared = compared_runs(columns, context_metric)
     configured = _configuration_columns(columns) if context_metric is not None else set()
     planned: list[ColumnPlan] = []
     annotation: ColumnPlan | None = None
@@ -600,7 +618,9 @@ def _with_metrics(
         elif _states_a_setup(reading) or (corner_metric is not None and reading.kind is None):
             # The row labels' header names the metric of the columns beside them, which
             # name a setup or words of no role ("TensorRT 8.4 GA Update 2, CUDA 11.6").
-            metric = corner_metric or _speed_metric(reading, context_metric)
+            metric = corner_metric or (
+                None if column.column in compared else _speed_metric(reading, context_metric)
+            )
             if corner is not None and reading.unit is None and corner.unit is not None:
                 column = replace(column, reading=replace(reading, unit=corner.unit))
         else:
