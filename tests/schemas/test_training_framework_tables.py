@@ -79,3 +79,30 @@ def test_memory_as_devices_times_each_loads_what_each_device_holds():
     assert found["8*64GB"] == ("other", 64.0, "GB", "each of 8", "A800")
     assert found["8*58GB"] == ("other", 58.0, "GB", "each of 8", "A800")
     assert found["9.04s/it"][:3] == ("latency", 9040.0, "ms")
+
+
+def test_a_column_of_npu_counts_counts_the_devices_of_its_row():
+    result = normalized(MS_SWIFT_NPU_MEMORY)
+    found = fields_by_raw_value(MS_SWIFT_NPU_MEMORY, "metric", "value", "unit", "accelerator_count")
+    assert found == {
+        "1 * 28 GB": ("other", 28.0, "GB", 1),
+        "4 * 28 GB": ("other", 28.0, "GB", 4),
+        "8 * 31 GB": ("other", 31.0, "GB", 8),
+    }
+    assert result.quarantine.height == 0
+
+
+def test_an_expert_sharding_degree_is_a_setting():
+    result = normalized(LLAMA_FACTORY_RUNS)
+    assert set(result.measurements["column_name"]) == {"Loss (first -> last)", "Performance"}
+    assert result.measurements.height == 10
+    assert result.quarantine.height == 0  # no degree is a value of an unknown metric
+    found = fields_by_raw_value(LLAMA_FACTORY_RUNS, "column_name", "metric", "value")
+    assert found["7.65 s/it"] == ("Performance", "latency", 7650.0)
+
+
+def test_a_model_load_time_is_a_measured_figure_not_the_model():
+    found = fields_by_raw_value(ACCELERATE_BIG_MODEL, "model", "metric", "value", "unit")
+    assert found["8.7s"] == ("GPT-J-6B", "other", 8700.0, "ms")
+    assert found["112.3s"] == ("OPT-30B", "other", 112300.0, "ms")
+    assert found["0.05s per token"] == ("GPT-J-6B", "latency", 50.0, "ms")
