@@ -92,6 +92,15 @@ def test_a_column_of_npu_counts_counts_the_devices_of_its_row():
     assert result.quarantine.height == 0
 
 
+def test_a_sequence_length_and_a_test_date_are_no_values():
+    result = normalized(PADDLENLP_PRETRAIN)
+    found = fields_by_raw_value(PADDLENLP_PRETRAIN, "metric", "value", "unit")
+    assert set(found) == {"1980.22", "64323", "1354.99", "74767"}
+    assert found["1980.22"] == ("throughput", 1980.22, "items/s")
+    assert found["74767"] == ("other", 74767.0, "MB")
+    assert result.quarantine.height == 0
+
+
 def test_an_expert_sharding_degree_is_a_setting():
     result = normalized(LLAMA_FACTORY_RUNS)
     assert set(result.measurements["column_name"]) == {"Loss (first -> last)", "Performance"}
