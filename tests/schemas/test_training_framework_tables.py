@@ -81,6 +81,13 @@ def test_memory_as_devices_times_each_loads_what_each_device_holds():
     assert found["9.04s/it"][:3] == ("latency", 9040.0, "ms")
 
 
+def test_a_spelled_count_before_its_noun_and_chip_counts_the_run():
+    # "a single-node, eight-GPU A800 environment"
+    found = fields_by_raw_value(MS_SWIFT_BENCHMARK, "accelerator", "accelerator_count")
+    assert found["9.04s/it"] == ("A800", 8)
+    assert found["8*80GB"] == ("A800", 8)
+
+
 def test_a_column_of_npu_counts_counts_the_devices_of_its_row():
     result = normalized(MS_SWIFT_NPU_MEMORY)
     found = fields_by_raw_value(MS_SWIFT_NPU_MEMORY, "metric", "value", "unit", "accelerator_count")
@@ -99,6 +106,13 @@ def test_a_sequence_length_and_a_test_date_are_no_values():
     assert found["1980.22"] == ("throughput", 1980.22, "items/s")
     assert found["74767"] == ("other", 74767.0, "MB")
     assert result.quarantine.height == 0
+
+
+def test_a_chip_with_its_memory_times_a_count_counts_its_chips():
+    # "GPU: A100 80G * 8"
+    found = fields_by_raw_value(PADDLENLP_PRETRAIN, "model", "accelerator", "accelerator_count")
+    assert found["1980.22"] == ("FlagAlpha/Llama2-Chinese-13b-Chat", "A100", 8)
+    assert found["1354.99"] == ("baichuan-inc/Baichuan2-13B-Base", "A100", 8)
 
 
 def test_an_expert_sharding_degree_is_a_setting():
