@@ -152,8 +152,11 @@ def number(text: str) -> int | None:
     return value if value is not None and 0 < value <= MAX_ACCELERATORS else None
 
 
-def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | None:
-    """The count written next to a chip or system named at folded[start:end]."""
+def stated_count(
+    folded: str, start: int, end: int, prose: bool, plural: bool = False
+) -> Stated | None:
+    """The count written next to a chip or system named at folded[start:end]; `plural`: the
+    name is written as a plural ("two Titan RTXs", "8 A100s"), which counts as a noun does."""
     before, after = folded[max(0, start - 24) : start], folded[end : end + 60]
     found = None
     nodes_times = _NODES_TIMES_BEFORE.search(before)
@@ -178,7 +181,9 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
             found = Stated(0, per_node=bool(_PER_NODE_AFTER.match(after))), match.group(1)
         elif _NODES_AFTER.match(after):  # "4 DGX H100 nodes", "32 H100 DGX nodes"
             found = Stated(0, of_units=True, nodes=True), match.group(1)
-        elif start - len(match.group(1)) - 1 <= 0:  # "2 A100", "4 DGX H100"
+        elif (plural and len(match.group(1)) <= 3) or start - len(match.group(1)) - 1 <= 0:
+            # "with two Titan RTXs", "on 8 A100s" (a plural counts as a noun does); "2 A100",
+            # "4 DGX H100" (the text's first words)
             found = Stated(0, of_units=True), match.group(1)
     if found is None:
         match = (

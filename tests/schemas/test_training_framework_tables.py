@@ -65,6 +65,8 @@ LLAMA_FACTORY_RUNS = """The current implementation has completed the following B
 # two of its seven rows.
 ACCELERATE_BIG_MODEL = """## Results
 
+On a setup with two Titan RTXs (24GB of RAM) and 32GB of RAM, we get the following benchmarks (T0pp does not run in float16, which is why it's not included).
+
 | Model | Model load time | Generation time | dtype | GPU 0 use | GPU 1 use | CPU use | Disk offload |
 |:-----:|:---------------:|:---------------:|:-----:|:---------:|:---------:|:-------:|:------------:|
 | GPT-J-6B | 8.7s | 0.05s per token | float16 | 11.7GB | 0GB | 0GB | no |
@@ -129,3 +131,12 @@ def test_a_model_load_time_is_a_measured_figure_not_the_model():
     assert found["8.7s"] == ("GPT-J-6B", "other", 8700.0, "ms")
     assert found["112.3s"] == ("OPT-30B", "other", 112300.0, "ms")
     assert found["0.05s per token"] == ("GPT-J-6B", "latency", 50.0, "ms")
+
+
+def test_a_count_before_a_plural_chip_counts_the_run():
+    # "On a setup with two Titan RTXs": the plural counts as "two Titan RTX GPUs" does. The
+    # memory each device used is the figure of a device; the table's times, beside columns
+    # of GPU and CPU figures, name none.
+    found = fields_by_raw_value(ACCELERATE_BIG_MODEL, "metric", "accelerator", "accelerator_count")
+    assert found["11.7GB"] == ("other", "Titan RTX", 2)  # "GPU 0 use": no count of GPUs
+    assert found["23.5GB"] == ("other", "Titan RTX", 2)  # "CPU use"
