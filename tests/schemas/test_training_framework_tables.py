@@ -19,6 +19,28 @@ The training speed comparison for full-parameter dense models with 8K context le
 | GPU Memory Usage | 8\*64GB      | 8\*80GB          | 8\*58GB          |
 """
 
+# As modelscope/ms-swift's docs/source_en/Megatron-SWIFT/Quick-start.md lists the versions it
+# runs with, its first rows; and as hiyouga/LLaMA-Factory's README.md does ("Requirement").
+MS_SWIFT_ENVIRONMENT = """Recommended Operating Environment:
+
+|        | Range | Recommended | Notes |
+|--------------|--------------|-------------|--------------------|
+| python       | >=3.10        | 3.12    |                    |
+| cuda         |              | cuda12.8/13.0   |                    |
+| torch        | >=2.0        | 2.8.0/2.11.0    |                    |
+| transformer-engine    | >=2.3       |  2.16.0  |                  |
+| apex |   |  0.1 | |
+| megatron-core    |    >=0.16,<0.20    | 0.18.0      |                  |
+"""
+LLAMA_FACTORY_REQUIREMENT = """## Requirement
+
+| Optional     | Minimum | Recommend |
+| ------------ | ------- | --------- |
+| CUDA         | 11.6    | 12.2      |
+| deepspeed    | 0.10.0  | 0.16.4    |
+| bitsandbytes | 0.39.0  | 0.43.1    |
+"""
+
 # As modelscope/ms-swift's docs/source_en/BestPractices/NPU-support.md shows it ("Training").
 MS_SWIFT_NPU_MEMORY = """## Training
 
@@ -140,3 +162,13 @@ def test_a_count_before_a_plural_chip_counts_the_run():
     found = fields_by_raw_value(ACCELERATE_BIG_MODEL, "metric", "accelerator", "accelerator_count")
     assert found["11.7GB"] == ("other", "Titan RTX", 2)  # "GPU 0 use": no count of GPUs
     assert found["23.5GB"] == ("other", "Titan RTX", 2)  # "CPU use"
+
+
+def test_recommended_versions_are_no_values():
+    for page in (MS_SWIFT_ENVIRONMENT, LLAMA_FACTORY_REQUIREMENT):
+        result = normalized(page)
+        assert "Recommended" not in set(result.quarantine["column_name"])
+        assert "Recommend" not in set(result.quarantine["column_name"])
+        assert "Recommended" not in set(result.measurements["column_name"])
+        assert "Recommend" not in set(result.measurements["column_name"])
+    assert normalized(MS_SWIFT_ENVIRONMENT).quarantine.height == 0
