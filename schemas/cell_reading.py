@@ -434,6 +434,10 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     text = _APPROX.sub("", text)
     if _BOUND.match(text.lower()) and _NUMBER.match(_BOUND.sub("", text.lower())):
         return CellReading(problem="bound_value")
+    each = _EACH_OF.match(text)
+    shared = _value_each(each.group("count"), each.group("each"), decimal) if each else None
+    if shared is not None:
+        return shared._replace(values=(shared.values[0]._replace(approximate=approximate),))
     times_first = _TIMES_FIRST.match(text)
     if times_first is not None:  # "x3.04", "×1.8": a multiple written sign first
         text = f"{times_first.group(1)}x"
@@ -584,6 +588,22 @@ _STATISTIC_AFTER = re.compile(
 LOSS_WORDS = ("slower", "lower", "worse")
 # "x86", "x64" name instruction sets, not multiples
 _TIMES_FIRST = re.compile(r"^\s*[xX\u00d7]\s?(?!(?:86|64)\s*$)(\d+(?:[.,]\d+)?)\s*$")
+# A count of devices times what each of them holds: "8*64GB", "16 * 60GiB", "4 x 22 GB".
+_EACH_OF = re.compile(r"^(?P<count>\d{1,4})\s*[*x\u00d7]\s*(?P<each>\d.*)$")
+
+
+def _value_each(count: str, each: str, decimal: str | None) -> CellReading | None:
+    """The one value with a unit `each` gives, remarked as held by each of `count` devices;
+    the count alone is no value ("8*64GB" is 64 GB on each of 8, not 8 of "*64GB")."""
+    reading = _read_one(each, decimal)
+    if reading.problem is not None or len(reading.values) != 1:
+        return None
+    value = reading.values[0]
+    if value.unit is None or value.rest or value.qualifier:
+        return None
+    return reading._replace(values=(value._replace(qualifier=f"each of {count}"),))
+
+
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".
 _RANGE_END = re.compile(r"^\s*%?\s*(?:[-\u2013\u2014~:]|to)\s*\d")
 # A number followed by the whole it is part of: "76/80", "5.8/40.0 GiB", "3 / 5".

@@ -83,6 +83,14 @@ _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
 _BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
+# "A100 80G * 8": a spaced star after the chip's memory size counts its chips; after a bare
+# name it may be a list's bullet.
+_MEMORY_END = re.compile(r"\d ?gb?$")
+_STAR_AFTER_MEMORY = re.compile(r"^ \* ?(\d{1,7})(?![a-z0-9.])")
+# "eight-GPU A800", "16-GPU H100", "8 NPU 910B": the count and its noun before the chip's name
+_COUNTED_NOUN_BEFORE = re.compile(
+    r"(?:^|[^a-z0-9.]) ?" + COUNT + r" (?:gpus?|cards?|chips?|accelerators?|npus?|hpus?|xpus?) $"
+)
 # "A100 8卡", "A100单机8卡" (one machine, 8 cards), "H100二机16卡" (two machines, 16 cards in
 # all): the cards counted are the run's, whatever machines hold them.
 _MACHINES = (
@@ -144,8 +152,11 @@ def number(text: str) -> int | None:
     return value if value is not None and 0 < value <= MAX_ACCELERATORS else None
 
 
-def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | None:
-    """The count written next to a chip or system named at folded[start:end]."""
+def stated_count(
+    folded: str, start: int, end: int, prose: bool, plural: bool = False
+) -> Stated | None:
+    """The count written next to a chip or system named at folded[start:end]; `plural`: the
+    name is written as a plural ("two Titan RTXs", "8 A100s"), which counts as a noun does."""
     before, after = folded[max(0, start - 24) : start], folded[end : end + 60]
     found = None
     nodes_times = _NODES_TIMES_BEFORE.search(before)
@@ -159,6 +170,10 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
         if match:
             found = Stated(0), match.group(1)
     if found is None:
+        match = _COUNTED_NOUN_BEFORE.search(before)
+        if match:
+            found = Stated(0), match.group(1)
+    if found is None:
         match = _BARE_COUNT_BEFORE.search(before)
         if match is None:
             pass
@@ -166,17 +181,20 @@ def stated_count(folded: str, start: int, end: int, prose: bool) -> Stated | Non
             found = Stated(0, per_node=bool(_PER_NODE_AFTER.match(after))), match.group(1)
         elif _NODES_AFTER.match(after):  # "4 DGX H100 nodes", "32 H100 DGX nodes"
             found = Stated(0, of_units=True, nodes=True), match.group(1)
-        elif start - len(match.group(1)) - 1 <= 0:  # "2 A100", "4 DGX H100"
+        elif (plural and len(match.group(1)) <= 3) or start - len(match.group(1)) - 1 <= 0:
+            # "with two Titan RTXs", "on 8 A100s" (a plural counts as a noun does); "2 A100",
+            # "4 DGX H100" (the text's first words)
             found = Stated(0, of_units=True), match.group(1)
     if found is None:
         match = (
             _COUNT_AFTER.match(after)
+            or (_STAR_AFTER_MEMORY.match(after) if _MEMORY_END.search(folded[start:end]) else None)
             or _BRACKETED_AFTER.match(after)
             or _SOCKETS_AFTER.match(after)
             or _CARDS_AFTER.match(after)
         )
         if match:
-            units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER)
+            units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER, _STAR_AFTER_MEMORY)
             found = Stated(0, of_units=units), match.group(1)
     if (
         found is None

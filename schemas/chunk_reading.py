@@ -70,6 +70,13 @@ _NUMERIC_START = (
     rf"|{VALUE_NAME}\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
 )
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
+# A calendar date, maybe with its time ("2023-11-27 21:42:38", "2024/03/05"): it starts with
+# digits but is when a run was made, never a value.
+_DATE = (
+    r"^\s*(?:19|20)\d{2}(?:-(?:0?[1-9]|1[0-2])-|/(?:0?[1-9]|1[0-2])/|\.(?:0?[1-9]|1[0-2])\.)"
+    r"(?:0?[1-9]|[12]\d|3[01])"
+    r"(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?\s*$"
+)
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
 # The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
 _ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
@@ -208,7 +215,9 @@ def _prepared(present: list[tuple[int, pl.DataFrame]], numeric: bool = True) -> 
     as a number (`_numeric`), which only planning reads."""
     raw = pl.col("raw_value")
     blank = raw.str.contains(_BLANK)
-    starts = {"_numeric": raw.str.contains(_NUMERIC_START)} if numeric else {}
+    starts = (
+        {"_numeric": raw.str.contains(_NUMERIC_START) & ~raw.str.contains(_DATE)} if numeric else {}
+    )
     return (
         pl.concat([frame for _index, frame in present], rechunk=True)
         if len(present) > 1

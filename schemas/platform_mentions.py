@@ -220,7 +220,9 @@ def _mention(
     own = rule.pattern.fullmatch(match.group(0))
     implied = _implied_count(rule, own) if own else None
     accelerator = _expand(rule.accelerator, own) if own else rule.accelerator
-    stated = stated_count(folded, start, end, prose)
+    assert match.lastgroup is not None  # the rule's own group (chip_vocabulary.match_at)
+    plural = len(match.group(0)) > len(match.group(match.lastgroup))
+    stated = stated_count(folded, start, end, prose, plural)
     in_slices = rule.count == "slice"
     if in_slices:  # "2x v5p-128": two slices of the chips its name states
         implied = _slice_chips(accelerator, match.group(0))
@@ -228,11 +230,8 @@ def _mention(
             implied is None or not stated.of_units or stated.nodes or stated.per_node
         ):
             stated = None
-    if prose and stated is None:
-        assert match.lastgroup is not None  # the rule's own group (chip_vocabulary.match_at)
-        plural = len(match.group(0)) > len(match.group(match.lastgroup))
-        if plural or FAMILY_AFTER.match(folded[end : end + 60]):
-            return None  # "runs on NVIDIA GPUs", "Intel Gaudi AI accelerators": a family
+    if prose and stated is None and (plural or FAMILY_AFTER.match(folded[end : end + 60])):
+        return None  # "runs on NVIDIA GPUs", "Intel Gaudi AI accelerators": a family
     count = None
     if stated is not None:
         if stated.per_node:  # "8 DGX nodes with 8 A100 GPUs/node"
