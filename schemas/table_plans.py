@@ -419,10 +419,21 @@ def _gives_a_setting_value(text: str) -> bool:  # headers repeat from table to t
     )
 
 
+# Words saying a header gives a figure of the device itself, not of a run on it.
+_DEVICE_RESOURCE = re.compile(
+    r"(?i)\b(?:memory|mem|v?ram|hbm|consumption|usage|utili[sz]ation|size|power|bandwidth)\b"
+)
+
+
 def _fractional_device_counts(reading: HeaderReading, stats: ColumnStats) -> bool:
     """A column under a device-count word ("GPU") whose numbers mostly have decimals
-    ("4.4 ms"): devices are counted whole, so its numbers are results measured on them."""
-    return reading.role == "accelerator_count" and (stats.point + stats.comma) * 2 >= stats.numeric
+    ("4.4 ms"): devices are counted whole, so its numbers are results measured on them. A
+    figure of the device itself ("GPU VRAM consumption": 20.5) is no result of a run."""
+    return (
+        reading.role == "accelerator_count"
+        and (stats.point + stats.comma) * 2 >= stats.numeric
+        and _DEVICE_RESOURCE.search(reading.text) is None
+    )
 
 
 # A per-device part ending a header: "/GPU", "/chip", "per card".
