@@ -182,10 +182,7 @@ def _among_run_settings(cleaned: str, positions: Sequence[int], start: int, end:
     """Whether a short chip name is one part of an identifier whose other parts are a
     run's settings ("deepseekv2_tp1_ep8_pp1_dp8_l4_mbc4"): there it counts layers."""
     begin, finish = positions[start], positions[end - 1] + 1
-    left = cleaned.rfind(" ", 0, begin) + 1
-    right = cleaned.find(" ", finish)
-    run = cleaned[left : right if right >= 0 else len(cleaned)].lower()
-    parts = run.split("_")
+    parts = _word_around(cleaned, begin, finish).lower().split("_")
     if len(parts) < 3 or cleaned[begin:finish].lower() not in parts:
         return False
     return sum(bool(_SETTING_PART.fullmatch(part)) for part in parts) >= 2
@@ -202,10 +199,14 @@ _RUN_PUNCTUATION = "`'\"()[]<>,;:!?"
 
 def _in_file_name(cleaned: str, start: int, end: int) -> bool:
     """Whether cleaned[start:end] sits inside a file name ("train_llama3_8b_h100_fp8.sh")."""
+    return bool(_FILE_NAME.search(_word_around(cleaned, start, end).strip(_RUN_PUNCTUATION)))
+
+
+def _word_around(cleaned: str, start: int, end: int) -> str:
+    """The run of characters between spaces that holds cleaned[start:end]."""
     left = cleaned.rfind(" ", 0, start) + 1
     right = cleaned.find(" ", end)
-    run = cleaned[left : right if right >= 0 else len(cleaned)].strip(_RUN_PUNCTUATION)
-    return bool(_FILE_NAME.search(run))
+    return cleaned[left : right if right >= 0 else len(cleaned)]
 
 
 def _mention(

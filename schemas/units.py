@@ -216,15 +216,24 @@ def _rate(key: str, parts: list[str]) -> Unit | None:
     return Unit(key, "rate", factor, quantity.item, "items/s", scope)
 
 
-def _time_per(key: str, parts: list[str]) -> Unit | None:
-    """A time over a quantity: "ms/token", "s/it", "hours/1b tokens"."""
+def _over_amount(kind: str, parts: list[str]) -> tuple[_Word, float, _Word] | None:
+    """(word, scale, quantity) of a unit of `kind` over a quantity ("ms/token", "J/1k
+    tokens"), None for any other shape."""
     if len(parts) != 2:
         return None
-    time = _word("duration", parts[0])
+    word = _word(kind, parts[0])
     amount = _amount(parts[1])
-    if time is None or amount is None:
+    if word is None or amount is None:
         return None
-    scale, quantity = amount
+    return word, *amount
+
+
+def _time_per(key: str, parts: list[str]) -> Unit | None:
+    """A time over a quantity: "ms/token", "s/it", "hours/1b tokens"."""
+    found = _over_amount("duration", parts)
+    if found is None:
+        return None
+    time, scale, quantity = found
     per = "work" if scale > 1 or quantity.item == "epochs" else "item"
     return Unit(key, "duration", time.factor, quantity.item, "s", per)
 
@@ -232,13 +241,10 @@ def _time_per(key: str, parts: list[str]) -> Unit | None:
 def _energy_per(key: str, parts: list[str]) -> Unit | None:
     """An energy over a quantity: "J/token", "mJ/frame", "Wh/1k tokens", kept in joules per
     item, the item named ("J/token", "J/frame"; "J/item" for items of no kind)."""
-    if len(parts) != 2:
+    found = _over_amount("energy", parts)
+    if found is None:
         return None
-    energy = _word("energy", parts[0])
-    amount = _amount(parts[1])
-    if energy is None or amount is None:
-        return None
-    scale, quantity = amount
+    energy, scale, quantity = found
     item = _singular(quantity.item or "items")
     return Unit(key, "other", energy.factor / scale, quantity.item, f"{energy.canonical}/{item}")
 
