@@ -22,6 +22,7 @@ from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
 from perfledger.schemas.chip_precisions import chip_precisions, with_chip_precisions
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
+from perfledger.schemas.group_settings import with_group_batches
 from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
@@ -41,7 +42,7 @@ from perfledger.schemas.row_labels import (
 )
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
-from perfledger.schemas.setup_tables import RESULT_KINDS, SETUP_COLUMNS, setup_tables
+from perfledger.schemas.setup_tables import RESULT_KINDS, SETUP_COLUMNS, mostly_text, setup_tables
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
 from perfledger.schemas.table_orientation import HeaderRow, Oriented, names_header, oriented
 from perfledger.schemas.table_plans import (
@@ -301,10 +302,15 @@ def _plans_of(
         counted = marks.setdefault(shape.document, [0, 0])
         counted[0] += sum(stats.point for stats in shape.stats)
         counted[1] += sum(stats.comma for stats in shape.stats)
-    # Only a narrow table may list settings: most chunks hold none.
+    # Only a narrow table, or one of few numbers, may list settings: most chunks hold none.
+    wide = frozenset(
+        (shape.document, shape.table_index)
+        for shape in shapes
+        if len(shape.headers) > SETUP_COLUMNS and not shape.turned and mostly_text(shape.stats)
+    )
     setups = (
-        setup_tables(cells, mappings)
-        if any(len(shape.headers) <= SETUP_COLUMNS for shape in shapes)
+        setup_tables(cells, mappings, wide)
+        if wide or any(len(shape.headers) <= SETUP_COLUMNS for shape in shapes)
         else {}
     )
     defined = defined_headers(
@@ -565,6 +571,7 @@ def _values(
         # what a turned table's metric row says besides its metric ("Prefill token/s")
         _joined("variant", "h_variant", " / "),
     )
+    results = with_group_batches(results, cells, plans, mappings)
     found = sections(cells)
     if found is not None:
         results = results.join(found, on=_PUBLISHED_ROW, how="left")

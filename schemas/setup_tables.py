@@ -3,17 +3,22 @@
 "Parameter | Value" over "Instance", "Batch size", "Sequence length": a table of two columns
 naming settings states the setup of the tables near it, as an environment list does. A
 table describing up to three systems side by side ("| | Ice Lake | Cooper Lake |" over
-"CPU", "Number of sockets", "Host OS") holds no result either, and states no one setup.
+"CPU", "Number of sockets", "Host OS") holds no result either, and states no one setup;
+so does a wider one ("SOC | 骁龙 865 | ... | RK3399" over "设备", "CPU", "GPU") whose cells are
+mostly not numbers: a results table's cells are numbers.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import polars as pl
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.labels import known_framework
 from perfledger.schemas.row_labels import TABLE_KEY
-from perfledger.schemas.table_plans import header_reading
+from perfledger.schemas.table_plans import ColumnStats, header_reading
 
 RESULT_KINDS = ("metric", "statistic", "result")  # header kinds that head results
 _SETUP_SHARE = 0.6  # of a setup table's names that must name settings or labels
@@ -23,7 +28,7 @@ _TABLE = TABLE_KEY
 
 
 def setup_tables(
-    cells: pl.DataFrame, mappings: LabelMappings
+    cells: pl.DataFrame, mappings: LabelMappings, wide: frozenset[tuple[int, int]] = frozenset()
 ) -> dict[tuple[int, int], tuple[str, ...]]:
     """The rows ("Instance: inf2.48xlarge (12 Inferentia2 devices)") of each table of two
     columns that lists a run's settings by name ("Parameter | Value": Model, Instance, Batch
@@ -31,13 +36,18 @@ def setup_tables(
     environment list does, and holds no result of its own. A table listing the settings of
     several systems side by side ("| | Ice Lake | Cooper Lake |" over "CPU", "Number of
     sockets", "Host OS"...) holds no result either, and states no one setup: it gives no rows,
-    and none of its names may name a metric."""
-    narrow = (
-        cells.group_by(_TABLE)
-        .agg(pl.col("vcol").max().alias("_last"), pl.col("vrow").max().alias("_rows"))
-        .filter(pl.col("_last").is_between(1, SETUP_COLUMNS - 1) & (pl.col("_rows") >= 2))
-        .select(_TABLE)
+    and none of its names may name a metric. `wide`: the (document, table) of wider tables
+    whose cells are mostly not numbers (`mostly_text`), which may list systems too."""
+    shapes = cells.group_by(_TABLE).agg(
+        pl.col("vcol").max().alias("_last"), pl.col("vrow").max().alias("_rows")
     )
+    narrow = shapes.filter(
+        (
+            pl.col("_last").is_between(1, SETUP_COLUMNS - 1)
+            | pl.concat_str(_TABLE, separator=":").is_in([f"{d}:{t}" for d, t in wide])
+        )
+        & (pl.col("_rows") >= 2)
+    ).select(_TABLE)
     if narrow.height == 0:
         return {}
     rows = (
@@ -81,8 +91,25 @@ def _names_settings(texts: list[str], mappings: LabelMappings, metrics_allowed: 
     kinds = [header_reading(text, mappings).kind for text in texts]
     if not kinds:
         return False
-    settings = sum(1 for kind in kinds if kind in ("config", "label", "text"))
+    # A setup names its software by name ("PyTorch | 2.11.0+cu130", "Triton | 3.6.0").
+    settings = sum(
+        1
+        for kind, text in zip(kinds, texts, strict=True)
+        if kind in ("config", "label", "text") or (kind is None and known_framework(text))
+    )
     metrics = sum(1 for kind in kinds if kind in RESULT_KINDS)
     if metrics and not metrics_allowed:
         return False
     return settings >= _SETUP_SHARE * len(kinds) and metrics * 3 <= len(kinds)
+
+
+_TEXT_SHARE = 0.5  # at most this share of a wide setup table's filled cells start as numbers
+
+
+def mostly_text(stats: Sequence[ColumnStats]) -> bool:
+    """Whether the body cells of a table's columns but its first (`stats`, one per column)
+    are mostly not numbers, as a table listing systems side by side is ("Xiaomi MI10",
+    "1xA77 @2.84GHz + 3xA77 @2.42GHz", "Adreno 650") and no table of results."""
+    filled = sum(column.filled for column in stats[1:])
+    numeric = sum(column.numeric for column in stats[1:])
+    return filled > 0 and numeric <= _TEXT_SHARE * filled

@@ -119,6 +119,10 @@ def transposed(
     number."""
     if any(names_base_metric(header_reading(text, mappings)) for text in headers[1:]):
         return False
+    # "参数 | 说明 | 默认值" (parameter, description, default): a table documenting settings,
+    # whose header names no run; its "精度" row names a setting, not a metric of runs.
+    if headers[1:] and all(header_reading(text, mappings).kind == "text" for text in headers[1:]):
+        return False
     # A row of a figure derived from the others ("Speedup" under "FP16" and "TinyChat")
     # compares the rows above it: it makes no column of metrics.
     readings = [header_reading(text, mappings) for text in first_cells]

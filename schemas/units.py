@@ -37,8 +37,11 @@ _ROUND_AMOUNT = re.compile(r"^10*$")  # 1, 10, 100, 1000: the amounts units are 
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
 _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
 _PER = re.compile(r"\s+per\s+|\s*/\s*")
-# "%" apart, or glued to a header's last word ("MeanIoU%", "AP50%", "AP[0.5:0.95]%").
-_PERCENT = re.compile(r"(?:^|\s)%(?:\s|$)|(?:(?<=[a-z\])])|(?<=[a-z]\d)|(?<=[a-z]\d\d))%$")
+# "%" apart, glued to a header's last word ("MeanIoU%", "AP50%", "AP[0.5:0.95]%"), or
+# before its first ("%peak").
+_PERCENT = re.compile(
+    r"(?:^|\s)%(?:\s|$)|(?:(?<=[a-z\])])|(?<=[a-z]\d)|(?<=[a-z]\d\d))%$|^%(?=[a-z])"
+)
 _MAX_WINDOW = 7  # tokens of a unit written out in a header: "k tokens / s / GPU" is five
 # The kinds a whole unit has; the other kinds of units.csv are words of the grammar.
 UNIT_KINDS = ("rate", "duration", "ratio", "percent", "other")

@@ -67,8 +67,10 @@ def _words() -> _Words:
     wide = tuple(sorted(start for start in starts if not start.isascii()))
     return _Words(
         makers=re.compile(
-            # "Loongson 3A4000", "Loongson-3A4000": a hyphen joins the maker to a model token
-            rf"(?<![\w-])(?P<maker>{maker_alternatives})(?:[ ,]+|-(?=[A-Za-z]{{0,4}}\d))"
+            # "Loongson 3A4000", "Loongson-3A4000": a hyphen joins the maker to a model token;
+            # Chinese writes none between its words and Latin ones ("寒武纪MLU370", "紫光展锐T820")
+            rf"(?<![\w-])(?P<maker>{maker_alternatives})"
+            rf"(?:[ ,]+|-(?=[A-Za-z]{{0,4}}\d)|(?<=[\u3400-\u9fff])(?=[A-Za-z0-9]))"
             rf"(?P<name>{_NAME})"
             rf"(?![\w+-])",
             re.I,

@@ -2,7 +2,8 @@
 fence, an RST code block or literal block; vLLM's `vllm bench serve`, SGLang's
 `bench_serving`): "label: value" lines aligned under a banner, the label naming the metric,
 statistic and unit ("Median TTFT (ms):   43551.93"),
-bands of dashes grouping them ("----Time to First Token----").
+bands of dashes grouping them ("----Time to First Token----"). A banner naming the settings
+the tool ran with ("----- Configuration Arguments -----") heads no summary.
 
     ============ Serving Benchmark Result ============
     Successful requests:                     500
@@ -37,6 +38,15 @@ _SHORT_TEXT = re.compile(r"^[^:=\"'`{}\[\]]{1,64}$")
 _BANNER = re.compile(r"^[ \t]*[=-]{3,}[ \t]*(?P<title>[^\s=-](?:.*[^\s=-])?)?[ \t]*[=-]{3,}[ \t]*$")
 # A tool's title for the lines under it, opened by a rule: "-- Request Latency Breakdown (ms)".
 _SECTION_RULE = re.compile(r"^[ \t]*(?:-{2,}|={2,})[ \t]+[A-Za-z]")
+# A banner over the settings a tool was run with ("----- Configuration Arguments -----"): its
+# numbers (`batch_size: 10`, `weight_bits: 8`) are settings, however many, unless a banner of
+# results follows ("Engine Benchmark Result" over "Configuration" and "Results" bands).
+_SETTINGS_BANNER = re.compile(
+    r"(?<![a-z])(?:config(?:uration)?s?|arguments?|args|parameters?|params|settings?|options"
+    r"|hyper-?parameters?)(?![a-z])",
+    re.I,
+)
+_RESULTS_BANNER = re.compile(r"(?<![a-z])(?:results?|summary|benchmark|performance)(?![a-z])", re.I)
 MIN_NUMBERS_UNDER_BANNER = 2
 MIN_NUMBERS_ALONE = 4
 
@@ -93,6 +103,11 @@ def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> Consol
             texts.append((index, label, value))
     if len(numbers) * 2 <= end - start - len(titles):
         return None  # mostly lines of another kind: a log or a config, not a summary
+    named = [title for title in titles if title]
+    if any(_SETTINGS_BANNER.search(title) for title in named) and not any(
+        _RESULTS_BANNER.search(title) for title in named
+    ):
+        return None  # the settings alone, no band of results
     titled = any(titles)
     worded = sum(1 for _, label, _ in numbers if " " in label)
     if not ((titled and len(numbers) >= MIN_NUMBERS_UNDER_BANNER) or worded >= MIN_NUMBERS_ALONE):

@@ -63,6 +63,16 @@ def test_the_soc_written_after_the_makers_abbreviation_labels_the_pages_tables()
         ("Honor Magic5 Pro", "Snapdragon 8 Gen 2"),
         ("树莓派4B", "BCM2711"),
         ("地平线旭日X3", "Sunrise X3"),
+        ("鲲鹏 920 CPU 性能 (ms)", "Kunpeng 920"),
+        ("紫光展锐T820(ms)", "T820"),
+        ("紫光展锐虎贲 T7510 / CPU(ms)", "T7510"),
+        ("MT8168 / NPU(ms)", "MT8168"),
+        ("C308X / NPU(ms)", "C308X"),
+        ("寒武纪X9 (ms)", "X9"),  # a maker's Chinese name written against the model token
+        ("FP32 with v1.11.200 on an AWS EC2 C6i.2xlarge instance", "Xeon 8375C"),
+        ("c7i.metal-48xl", "Xeon 8488C"),
+        ("m7g.16xlarge", "Graviton3"),
+        ("ml.c6a.4xlarge", "EPYC 7R13"),
     ],
 )
 def test_a_shorthand_names_its_chip(text, chip):
@@ -111,3 +121,21 @@ def test_chinese_headers_of_machines_and_images_per_gpu_are_settings():
     assert "机器个数=3" in found["208.3"]["settings"]  # machines: a setting, no metric
     assert "机器个数=4" in found["123.4"]["settings"]
     assert "机器个数" not in set(measurements["column_name"])
+
+
+# As PaddlePaddle/Paddle-Lite's docs/demo_guides/huawei_ascend_npu.md shows it ("性能（基于 CANN
+# 3.3.0 版本测试）"), its first rows: the host CPUs, then each host with an Ascend 310.
+HOSTS_AND_CARDS = """#### 性能（基于 CANN 3.3.0 版本测试）
+
+| 模型 | Intel CPU性能 (ms) | x86 + Ascend310 性能 (ms） | 鲲鹏 920 CPU 性能 (ms) | 鲲鹏920 + Ascend310 性能 (ms) |
+| ---- | ------------------ | -------------------------- | ---------------------- | ----------------------------- |
+| [AlexNet](https://paddlelite-demo.bj.bcebos.com/NNAdapter/models/PaddleClas/AlexNet.tgz) | 81.16 | 4.32 | 67.39 | 3.64 |
+| [DenseNet121](https://paddlelite-demo.bj.bcebos.com/NNAdapter/models/PaddleClas/DenseNet121.tgz) | 529.45 | 7.81 | 157.62 | 6.23 |
+"""
+
+
+def test_a_server_cpu_named_in_chinese_is_its_chip_and_no_count():
+    found = fields_by_raw_value(HOSTS_AND_CARDS, "accelerator", "accelerator_count", "metric")
+    assert found["67.39"] == ("Kunpeng 920", None, "latency")  # not 920 CPUs
+    assert found["3.64"] == ("Ascend 310", None, "latency")
+    assert found["4.32"] == ("Ascend 310", None, "latency")

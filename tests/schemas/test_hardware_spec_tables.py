@@ -45,3 +45,43 @@ def test_a_table_with_a_spec_corner_over_measured_columns_still_loads():
     }
     assert loaded[("seq 8k", "FP4 (ms)")] == ("latency", 1.25)
     assert loaded[("seq 16k", "BF16 (ms)")] == ("latency", 8.75)
+
+
+# As PaddlePaddle/Paddle-Lite's docs/performance/benchmark.md shows it: the phones and boards
+# of the test, eight side by side, in the list of the test environment, then a results table
+# with the same SoCs as its columns (shortened to three of each).
+DEVICES_SIDE_BY_SIDE = """## 测试环境
+
+* 测试机器
+
+   |SOC|骁龙 865|骁龙 855|骁龙 845|骁龙 835|骁龙 625|麒麟 990|麒麟 980|RK3399|
+   |:----|----:|----:|----:|----:|----:|----:|----:|----:|
+   |设备|Xiaomi MI10 |Xiaomi MI9 |Xiaomi MI8 |Xiaomi mi6 |Xiaomi Redmi6 Pro |Huawei Mate 30 |Huawei Mate 20 |瑞芯微RK3399开发板 |
+   |CPU|1xA77 @2.84GHz + 3xA77 @2.42GHz + 4xA55 @1.8GHz |1xA76 @2.84GHz + 3xA76 @2.42GHz + 4xA55 @1.78GHz |4xA75 @2.8GHz + 4xA75 @1.7GHz |4xA73 @2.45GHz + 4xA53 @1.9GHz |4xA53 @1.8GHz + 4xA53 @1.6GHz |2xA76 @2.86GHz + 2xA76 @2.09GHz + 4xA55 @1.86GHz |2xA76 @2.6GHz + 2xA76 @1.92Ghz + 4xA55 @1.8Ghz |2xA72 @1.8GHz + 4xA53 @1.4Ghz |
+   |GPU|Adreno 650 |Adreno 640 |Adreno 630 |Adreno 540 |Adreno 506 |16 core Mali-G76 |10 core Mali-G76 |4 core Mali-T860 |
+
+* 测试说明
+    * warmup=20, repeats=600，统计平均时间，单位 ms
+
+## 测试数据
+
+#### ARMV8 CPU 数据
+
+|模型|骁龙 865|骁龙 855|骁龙 845|骁龙 835|骁龙 625|麒麟 990|麒麟 980|RK3399|
+|:----|----:|----:|----:|----:|----:|----:|----:|----:|
+|MobileNetV1|28.38 |29.04 |58.70 |82.48 |143.64 |38.22 |32.50 |103.39 |
+|ResNet50|160.97 |161.13 |339.59 |484.79 |831.62 |222.21 |190.38 |616.68 |
+"""
+
+
+def test_a_wide_table_of_devices_side_by_side_holds_no_results():
+    read = normalized(DEVICES_SIDE_BY_SIDE)
+    assert read.quarantine.height == 0  # no "Huawei Mate 30" or "16 core Mali-G76" latency
+    values = {
+        (row["raw_value"], row["accelerator"]): (row["metric"], row["value"], row["unit"])
+        for row in read.measurements.iter_rows(named=True)
+    }
+    assert len(values) == 16  # the two models on the eight SoCs, and nothing else
+    assert values[("160.97", "Snapdragon 865")] == ("latency", 160.97, "ms")
+    assert values[("222.21", "Kirin 990")] == ("latency", 222.21, "ms")
+    assert values[("616.68", "RK3399")] == ("latency", 616.68, "ms")

@@ -324,3 +324,29 @@ Peak Memory Median (MB):                 62627.41
         ("latency", "p50", 630427.7),
         ("latency", "p99", 630427.7),
     ]
+
+
+# As PaddlePaddle/Paddle-Lite's docs/demo_guides/verisilicon_timvx.md shows a quantization
+# script's output: the arguments it ran with under a banner, then its log.
+SETTINGS_PRINTED = """## 更新模型
+
+```shell
+-----------  Configuration Arguments -----------
+activation_bits: 8
+algo: KL
+batch_nums: 10
+batch_size: 10
+is_full_quantize: 1
+is_use_cache_file: 0
+use_gpu: 0
+use_slim: 1
+weight_bits: 8
+------------------------------------------------
+```
+"""
+
+
+def test_a_banner_over_the_settings_a_tool_ran_with_heads_no_results():
+    read = normalized(SETTINGS_PRINTED)
+    assert read.measurements.height == 0
+    assert read.quarantine.height == 0  # no "weight_bits" metric asked for
