@@ -27,11 +27,19 @@ def is_delimiter_row(line: str) -> bool:
 
 
 def is_rule_row(raw: list[str], width: int) -> bool:
-    """A short row of dashes alone ("|-", "| - |") under a table of more columns: a rule the
-    page draws between groups of rows, holding no value."""
+    """A row of dashes alone the page draws between groups of rows, holding no value: a
+    short one ("|-", "| - |") under a table of more columns, or one whose every cell is a
+    long run of them ("| \\---------- | \\-------- |", escaped so as not to read as the
+    delimiter row), where a missing value would be one dash beside a row's label."""
+    if width < 2 or not raw:
+        return False
+    if all(_LONG_RULE.fullmatch(cell.strip()) for cell in raw):
+        return True
     return (
-        width >= 2
-        and 0 < len(raw) < width
+        len(raw) < width
         and all(not cell.strip() or set(cell.strip()) == {"-"} for cell in raw)
         and any(cell.strip() for cell in raw)
     )
+
+
+_LONG_RULE = re.compile(r"\\?-{3,}")

@@ -784,3 +784,23 @@ def test_a_fence_line_with_an_info_string_closes_no_code_block():
     )
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells) == [["Model", "BPU Latency"], ["YOLOv8n", "7.0 ms"]]
+
+
+# As samuel-bohman/AI-benchmarking-guide's Azure_Results/ND_MI300X_v5_results.md draws it: a row
+# of escaped dashes between the square shapes and the others.
+RULE_BETWEEN_GROUPS = """### GEMM HipBLASLt
+
+| m           | n         | k        | ND MI300X v5 (TFLOPS)    |
+| ----------- | --------- | -------- | ---------------------- |
+| 1024        | 1024      | 1024     | 53.13                   |
+| 32768       | 32768     | 32768    |  1029.14               |
+| \\---------- | \\-------- | \\------- | \\--------------------- |
+| 1024        | 2145      | 1024     |   110.96                 |
+"""
+
+
+def test_a_body_row_of_long_dash_runs_is_a_rule_not_a_row():
+    cells = parse_pipe_tables(RULE_BETWEEN_GROUPS).cells
+    values = cells.filter(pl.col("column_index") == 3).get_column("raw_value").to_list()
+    assert values == ["ND MI300X v5 (TFLOPS)", "53.13", "1029.14", "110.96"]
+    assert not cells.get_column("raw_value").str.contains("---").any()
