@@ -323,7 +323,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         unit = unit_in_header(text)
         if unit is not None:
             found.append(("unit", unit))
-        statistic = statistic_of(text)
+        # A paragraph's "50%" is a share or a gain ("提升了超过50%"), not the median it is
+        # in a header ("Latency 50% (ms)")
+        statistic = statistic_of(_PERCENTAGE.sub(" ", text) if source == "paragraph" else text)
         if statistic in _PERCENTILES:  # "(p99 values)"; "average", "max" say too little in prose
             found.append(("statistic", statistic))
     if source in ("caption", "heading"):
@@ -336,6 +338,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         if batch is not None:
             found.append(("batch", batch))
     return tuple(found)
+
+
+_PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")
 
 
 # A file name, a path, a link or an identifier written in prose ("train_llama3_8b_h100_fp8.sh",

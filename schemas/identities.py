@@ -31,7 +31,7 @@ import polars as pl
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import label_key
-from perfledger.schemas.model_names import models_in_text, read_model, sized
+from perfledger.schemas.model_names import models_in_text, names_a_size, read_model, sized
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -206,8 +206,8 @@ def _column_model(header: str) -> str | None:
 def _variants_of_context_model(frame: pl.DataFrame) -> pl.DataFrame:
     """A table whose model column names no model a catalogue knows ("Baseline (TensorFlow)",
     "QAT (TensorRT)") under a heading naming one ("ResNet50-v2"): the column names variants
-    of the heading's model, which is the values'. A table naming a known model in any row
-    keeps its unknown rows as published."""
+    of the heading's model, which is the values'. A table naming a known model in any row, or
+    a name holding a model size, keeps its unknown rows as published."""
     known_contexts = [
         model
         for model in frame.get_column("k_model").drop_nulls().unique().to_list()
@@ -216,7 +216,9 @@ def _variants_of_context_model(frame: pl.DataFrame) -> pl.DataFrame:
     if not known_contexts:  # no heading names a model the catalogue knows
         return frame
     models = frame.get_column("model").drop_nulls().unique().to_list()
-    known = [model for model in models if read_model(model).known]
+    # A name holding a size is a model of its own ("ChatGLM2-6B-Base" beside "ChatGLM3-6B-Base"
+    # under a paragraph naming "ChatGLM3-6B"), however unknown to the catalogue.
+    known = [model for model in models if read_model(model).known or names_a_size(model)]
     row_source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
     context = pl.col("k_model")
     table = ["document", "table_index"]

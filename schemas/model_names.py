@@ -452,6 +452,18 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
     return tuple(found)
 
 
+_SIZE_TOKEN = re.compile(r"\d+(?:\.\d+)?[bm]|\d+x\d+(?:\.\d+)?b")
+_NAME_PARTS = re.compile(r"[\s_/-]+")
+
+
+def names_a_size(name: str) -> bool:
+    """Whether a name holds a model size as one of its parts ("ChatGLM2-6B-Base",
+    "Llama-7B-int4"): the name of a model, known to the catalogue or not."""
+    return any(
+        _SIZE_TOKEN.fullmatch(part) for part in _NAME_PARTS.split(name[:MAX_NAME_CHARS].lower())
+    )
+
+
 @lru_cache(maxsize=_MEMO)
 def size_in_text(text: str) -> str | None:
     """The one model size a heading names apart from any family ("A10 13b, fp16")."""

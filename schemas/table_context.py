@@ -113,7 +113,8 @@ def table_contexts(
             level = level or 6
             while len(sections) > 1 and sections[-1][0] >= level:
                 closed = sections.pop()
-                if not is_news_heading(closed[1]):  # news items speak of their own runs
+                if not is_news_heading(closed[1]):  # news items speak of their own runs, and
+                    #                                  so do links to other projects
                     earlier.extend(closed[2])  # a closed section's prose
             sections.append((level, text, []))
         elif position in numbered:
@@ -147,9 +148,9 @@ def table_contexts(
 
 
 def is_news_heading(heading: str | None) -> bool:
-    """Whether a section heading names a list of news ("Latest News", "最新更新"): what
-    its items ran on ("fine-tuned on 8 Intel Max 1550 GPUs") says nothing of the page's
-    tables."""
+    """Whether a section heading names a list of news ("Latest News", "最新更新") or of other
+    projects ("Related projects", "友情链接"): what its items ran on ("fine-tuned on 8 Intel
+    Max 1550 GPUs", "在算能端侧芯片BM1684X上实时运行") says nothing of the page's tables."""
     return (
         heading is not None
         and _news_heading().fullmatch(heading.strip(" #:：*🔥").lower()) is not None

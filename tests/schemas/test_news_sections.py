@@ -69,3 +69,36 @@ def test_hardware_whose_results_are_still_to_come_names_no_run():
     found = fields_by_raw_value(TESTED_AND_COMING, "accelerator", "accelerator_count", "metric")
     assert found["61.63"] == ("Ascend 910", 8, "latency")
     assert found["76.69"] == ("Ascend 910", 8, "accuracy")
+
+
+# As THUDM/ChatGLM3 writes it (README.md): a section of links to other projects, one of which
+# runs the model on a Sophgo chip, then the model's benchmark scores.
+LINKS_THEN_SCORES = """# ChatGLM3
+
+## 友情链接
+
+推理加速：
+
+* [ChatGLM3-TPU](https://github.com/sophgo/ChatGLM3-TPU): 采用TPU加速推理方案，在算能端侧芯片BM1684X（16T@FP16，内存16G）上实时运行约7.5 token/s
+
+## 评测结果
+
+### 典型任务
+
+我们选取了 8 个中英文典型数据集，在 ChatGLM3-6B (base) 版本上进行了性能测试。
+
+| Model            | GSM8K | MATH | BBH  | MMLU |
+|------------------|:-----:|:----:|:----:|:----:|
+| ChatGLM2-6B-Base | 32.4  | 6.5  | 33.7 | 47.9 |
+| Best Baseline    | 52.1  | 13.1 | 45.0 | 60.1 |
+| ChatGLM3-6B-Base | 72.3  | 25.7 | 66.1 | 61.4 |
+
+此外，我们还在 LongBench 评测集上对模型进行了测试，其效果平均提升了超过50%。
+"""
+
+
+def test_a_section_of_links_to_other_projects_names_no_hardware_of_the_pages_tables():
+    found = fields_by_raw_value(LINKS_THEN_SCORES, "accelerator", "model", "statistic")
+    assert found["47.9"] == (None, "ChatGLM2-6B-Base", None)  # no BM1684X, no median
+    assert found["61.4"] == (None, "ChatGLM3-6B-Base", None)  # the row's model, not the caption's
+    assert found["60.1"] == (None, "Best Baseline", None)

@@ -104,6 +104,7 @@ def test_hardware_of_its_own_keeps_its_name_and_count(text, where, name, count):
         ("Zeta-9 chips are a family of accelerators", "prose"),  # a product line, not a setup
         ("N/A", "platform"),
         ("ResNext 32x16d", "platform"),  # Intel's IPEX page: a model's cardinality x width
+        ("AWS EC2 C6i.2xlarge", "platform"),  # a cloud and its instance type
     ],
 )
 def test_models_precisions_settings_and_software_are_no_chips(text, where):
