@@ -108,7 +108,7 @@ def context_labels(
     _prefer_listed_accelerator(context, found)
     _take_platform_of_section_class(context, found)
     if "platform" not in found:
-        for index, text in enumerate(context.prose):
+        for index, text in enumerate(() if _setups_disagree(context.prose) else context.prose):
             mention = read_hardware(without_names(text), "prose")
             if mention is not None and mention.accelerator is not None:
                 mention = _accelerator_listed_after(context.prose, index, mention) or mention
@@ -121,6 +121,26 @@ def context_labels(
     elif "count" not in found:
         _take_count_of_listed_chip(context, found)
     return found
+
+
+# An item of a list of the setup: "机器、加速卡型号: R200", "- Accelerator: 8x A100".
+_SETUP_ITEM = re.compile(r"^\W{0,3}[^:：\n]{1,40}[:：]\s*\S")
+_ITEM_KEY = re.compile(r"^[^:：]*[:：]")
+
+
+def _setups_disagree(prose: tuple[str, ...]) -> bool:
+    """Whether the page's earlier prose lists setups of different chips of one class (a
+    section per vendor, each "加速卡型号: ..."): none of them is the setup of a table that
+    names none. A host CPU listed beside the accelerator is no other setup."""
+    chips: dict[int, set[str]] = {}
+    for text in prose:
+        if _SETUP_ITEM.match(text):
+            # An item's value is a label: "NVIDIA_A100-SXM4-40GB" names its chip there
+            value = _ITEM_KEY.sub("", text, count=1)
+            mention = read_hardware(value, "label")
+            if mention is not None and mention.accelerator is not None:
+                chips.setdefault(mention.rank, set()).add(mention.accelerator)
+    return any(len(named) > 1 for named in chips.values())
 
 
 def _take_count_of_listed_chip(context: TableContext, found: dict[str, Found]) -> None:

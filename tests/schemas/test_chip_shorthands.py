@@ -69,6 +69,9 @@ def test_the_soc_written_after_the_makers_abbreviation_labels_the_pages_tables()
         ("MT8168 / NPU(ms)", "MT8168"),
         ("C308X / NPU(ms)", "C308X"),
         ("寒武纪X9 (ms)", "X9"),  # a maker's Chinese name written against the model token
+        ("加速卡型号: 昆仑芯AI加速卡R300", "Kunlunxin R300"),
+        ("机器、加速卡型号: 曦云®C500 64G", "C500"),
+        ("沐曦集成电路 C500 GPU配置与运行信息参考", "C500"),
     ],
 )
 def test_a_shorthand_names_its_chip(text, chip):

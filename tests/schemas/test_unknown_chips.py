@@ -105,6 +105,7 @@ def test_hardware_of_its_own_keeps_its_name_and_count(text, where, name, count):
         ("N/A", "platform"),
         ("ResNext 32x16d", "platform"),  # Intel's IPEX page: a model's cardinality x width
         ("AWS EC2 C6i.2xlarge", "platform"),  # a cloud and its instance type
+        ("多机网络类型、带宽: InfiniBand，2*200Gbps", "prose"),  # a network's bandwidth
     ],
 )
 def test_models_precisions_settings_and_software_are_no_chips(text, where):
