@@ -221,6 +221,11 @@ def statistic_of(text: str) -> str | None:
     return None
 
 
+# A header asking a yes-or-no question of the run ("是否精度对齐", "有无量化", "Whether
+# converged"): its cells answer it, whatever metric its words name.
+_YES_OR_NO = re.compile(r"(?:是否|有无|能否|whether )", re.I)
+
+
 @lru_cache(maxsize=16_384)
 def read_header(text: str) -> HeaderReading:
     """How a column header reads; see the module's docstring."""
@@ -231,6 +236,8 @@ def read_header(text: str) -> HeaderReading:
         return replace(read_header(cleaned[:MAX_HEADER_CHARS]), text=cleaned)
     if _NUMBER.match(cleaned):
         return HeaderReading(cleaned, None, None, is_number=True)
+    if _YES_OR_NO.match(cleaned):  # "是否精度对齐": whether the accuracy matched, no accuracy
+        return HeaderReading(cleaned, "text", None)
     parts = _composite_parts(cleaned)
     if parts:
         return HeaderReading(cleaned, "config", None, parts=parts)

@@ -98,3 +98,24 @@ def test_a_setup_naming_its_software_and_warmup_is_the_setup_of_the_results():
     assert set(found) == {"84.56", "1384.2", "1.00×", "258.42", "452.9", "0.33×"}
     assert found["84.56"] == ("latency", "B200", "bf16")
     assert found["258.42"] == ("latency", "B200", "mxfp8")
+
+
+# As FlagOpen/FlagPerf writes it (training/nvidia/llama3_8B-megatron/README.md): whether the
+# run's loss matched the reference ("是否精度对齐", literally "whether the accuracy is aligned").
+YES_OR_NO_COLUMN = """| 配置                 | precision | parallel    | token/p/s | 是否精度对齐     | MFU         |
+| ------------------ | --------- | ----------- | --------- | ---------- | ----------- |
+| A100单机8卡（1x8）      | bf16      | PP2DP4TP1   | 3698.7    | True(作为基线) | 56.9%       |
+| H100二机16卡（2x8）     | bf16      | PP1DP8TP2   | 7914      | True       | 38.4%       |
+"""
+
+
+def test_a_yes_or_no_question_heads_no_results():
+    read = normalized(YES_OR_NO_COLUMN)
+    assert read.quarantine.height == 0  # "True" is no accuracy to quarantine
+    found = {
+        row["raw_value"]: (row["metric"], row["accelerator"], row["accelerator_count"])
+        for row in read.measurements.iter_rows(named=True)
+    }
+    assert found["3698.7"] == ("throughput", "A100", 8)
+    assert found["7914"] == ("throughput", "H100", 16)
+    assert "True" not in found
