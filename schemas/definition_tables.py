@@ -8,7 +8,8 @@ preceded or followed by a table that spells each one out, a row per word:
 
 A cell that starts with a header word of another table of the page, in two rows at least,
 makes its table such a definition list: each of those rows' first cell is the definition of
-that word. A header that reads as nothing reads as its definition (schemas/table_plans.py,
+that word, with the unit its remark states ("单位为GiB"). A header that reads as nothing reads
+as its definition (schemas/table_plans.py,
 as a glossary written in prose does), and only where the definition names a metric: a
 definition that names a label or a setting would turn a column of numbers into labels.
 """
@@ -22,6 +23,7 @@ import polars as pl
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.row_labels import TABLE_KEY
+from perfledger.schemas.units import stated_units
 
 MIN_DEFINED = 2  # one row naming a header is a coincidence; two make a list of definitions
 # The word a definition cell starts with: an identifier ("p_whole", "token/p/s", "MFU"),
@@ -72,12 +74,16 @@ def defined_headers(
     names = (
         cells.filter(pl.col("vcol") == 0)
         .join(named, on=[*TABLE_KEY, "vrow"], how="inner")
-        .select(*TABLE_KEY, "_key", "raw_value")
+        .select(*TABLE_KEY, "vrow", "_key", "raw_value")
     )
+    units = _units_noted(cells, names)
     by_table: dict[tuple[int, int], list[tuple[str, str]]] = {}
-    for document, table, key, name in names.iter_rows():
+    for document, table, row, key, name in names.iter_rows():
         if table not in wanted.get(document, {}).get(key, {table}):
-            by_table.setdefault((document, table), []).append((key, name))
+            unit = units.get((document, table, row))
+            by_table.setdefault((document, table), []).append(
+                (key, f"{name} ({unit})" if unit and clean_text(name) else name)
+            )
     found: dict[int, dict[str, str]] = {}
     for (document, _table), pairs in by_table.items():
         definitions = {
@@ -93,3 +99,17 @@ def defined_headers(
 
 
 _LEADING_CHARS = re.compile(r"[a-z][\w.+/-]{0,30}")
+
+
+def _units_noted(cells: pl.DataFrame, names: pl.DataFrame) -> dict[tuple[int, int, int], str]:
+    """The unit each definition row's remark states ("通常称为“显存”,单位为GiB"): the defined
+    word's unit, which its own header does not write."""
+    remarks = cells.filter(pl.col("vcol") >= 2).join(
+        names.select(*TABLE_KEY, "vrow"), on=[*TABLE_KEY, "vrow"], how="semi"
+    )
+    found = {}
+    for document, table, row, text in remarks.select(*TABLE_KEY, "vrow", "raw_value").iter_rows():
+        stated = stated_units(clean_text(text)) if text else []
+        if stated:
+            found[(document, table, row)] = stated[-1].canonical
+    return found

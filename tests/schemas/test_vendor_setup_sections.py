@@ -5,7 +5,7 @@ setup (its accelerator and its host CPU) still labels its tables with the accele
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As FlagOpen/FlagPerf writes it (inference/benchmarks/resnet50/README.md), shortened.
 SEVERAL_SETUPS = """### 2. 软硬件配置与运行信息参考
@@ -73,3 +73,22 @@ def test_setups_of_several_vendors_label_no_table_that_names_none():
 def test_one_setup_with_its_host_cpu_labels_its_tables_with_the_accelerator():
     found = fields_by_raw_value(ONE_SETUP, "metric", "accelerator", "accelerator_count")
     assert found["73.08"] == ("accuracy", "MTT S4000", 8)  # not "200Gbps" twice, nor the Xeon
+
+
+def test_a_definitions_remark_gives_the_defined_word_its_unit():
+    page = (
+        ONE_SETUP.replace(
+            "| 训练结果       | acc,见“性能指标”        | 单位为top1分类准确率(acc1)            |",
+            "| 训练结果       | acc,见“性能指标”        | 单位为top1分类准确率(acc1)            |\n"
+            "| 硬件存储使用   | mem,见“性能指标”        | 通常称为“显存”,单位为GiB              |",
+        )
+        .replace("| p_whole | acc  |", "| p_whole | acc  | mem |")
+        .replace("| ---- | ---- |\n", "| ---- | ---- | ---- |\n")
+        .replace("| 2900.1 | 73.08|", "| 2900.1 | 73.08| 26.2/48.0 |")
+    )
+    memory = [
+        (row["metric"], row["unit"], row["value"])
+        for row in normalized(page).measurements.iter_rows(named=True)
+        if row["raw_value"] == "26.2/48.0"
+    ]
+    assert ("other", "GiB", 26.2) in memory  # "显存" (device memory), in GiB
