@@ -310,7 +310,8 @@ def model_shapes(table: Mapping) -> re.Pattern[str]:
         r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:(?:[- ]param(?:eter)?s?)?[ -]model"
         r"|(?:[- ]base)?[ -](?:dense|MoE)(?:[ -](?:model|architecture))?)"
     )
-    return re.compile(rf"(?<![\w.])(?:{named}|{sized})(?![\w])", re.IGNORECASE)
+    # a family word that opens a dotted name is a program's name ("llama.cpp", "whisper.cpp")
+    return re.compile(rf"(?<![\w.])(?:{named}|{sized})(?![\w]|\.[a-z])", re.IGNORECASE)
 
 
 def vendor_of(system: str) -> str | None:
