@@ -11,6 +11,7 @@ from typing import TypeGuard
 from perfledger.schemas.claims import MAX_RATIO
 from perfledger.schemas.labels import known_model, model_name
 from perfledger.sources.claims.anchors import is_count, read_anchor
+from perfledger.sources.claims.conditions import enabled_change
 from perfledger.sources.claims.discourse import Discourse
 from perfledger.sources.claims.lexicon import (
     Lexicon,
@@ -632,6 +633,11 @@ def unnamed_baseline(
         elif topic and (rest := rest_of_topic(topic, subject.canonical)):
             name = f"{rest} without {subject.canonical}"  # "vLLM without Sleep Mode"
         return Mention(-1, -1, name, name, False), "counterpart", "+baseline-without"
+    if subject is not None and (
+        enabled := enabled_change(text, reading.span_start, reading.span_end, lex, subject.text)
+    ):
+        name = f"{subject.canonical} without {enabled}"  # "SGLang w/ torch.compile"
+        return Mention(-1, -1, name, name, False), "counterpart", "+baseline-enabled"
     return None, "", ""
 
 

@@ -35,3 +35,30 @@ def test_a_program_named_after_a_model_family_names_no_model() -> None:
         "**28× faster than llama.cpp** for local inference."
     )
     assert claims_of(sentence) == [("V0.3-preview", "llama.cpp", None, "performance", 28.0)]
+
+
+def test_a_claim_crediting_what_its_subject_runs_with_compares_it_without_that() -> None:
+    # lm-sys/lm-sys.github.io blog/2024-09-04-sglang-v0-3.md
+    assert claims_of(
+        "**SGLang w/ torch.compile yields up to a 1.5x speedup in the following benchmark.**"
+    ) == [("SGLang", "SGLang without torch.compile", None, "performance", 1.5)]
+    # InternLM/lmdeploy README.md
+    assert claims_of(
+        "LMDeploy PyTorchEngine achieves 1.3x faster on Llama3-8B inference by introducing "
+        "CUDA graph"
+    ) == [
+        (
+            "LMDeploy PyTorchEngine",
+            "LMDeploy PyTorchEngine without CUDA graph",
+            "Llama 3 8B",
+            "performance",
+            1.3,
+        )
+    ]
+
+
+def test_a_setting_changed_is_no_thing_added() -> None:
+    # "with larger batch sizes" says how the run was set, not what the subject runs with
+    assert claims_of("vLLM is 2x faster with larger batch sizes.") == [
+        ("vLLM", None, None, "performance", 2.0)
+    ]
