@@ -229,7 +229,10 @@ def load_lexicon() -> Lexicon:
         count_at=compile_at(
             rf"{SPACE}(?:(?:{vendor_alt}){POSSESSIVE}{SPACE})?(?:{count_alt})(?!\w)"
         ),
-        multiplier_re=compile_at(NUMBER + r"(?:\s?[x×X](?!\w)|-fold(?!\w)|\s{1,2}times(?!\w))"),
+        # "3.45x times faster" says its multiplier twice
+        multiplier_re=compile_at(
+            NUMBER + r"(?:\s?[x×X](?:\s{1,2}times)?(?!\w)|-fold(?!\w)|\s{1,2}times(?!\w))"
+        ),
         percent_re=compile_at(NUMBER + r"\s?(?:%|percent(?!\w)|per\s?cent(?!\w))"),
         word_number_re=compile_words(flatten(vocab["number_words"])),
         word_number=build_number_words(vocab),

@@ -62,3 +62,37 @@ def test_a_setting_changed_is_no_thing_added() -> None:
     assert claims_of("vLLM is 2x faster with larger batch sizes.") == [
         ("vLLM", None, None, "performance", 2.0)
     ]
+
+
+def test_a_multiplier_said_twice_is_one_multiplier() -> None:
+    # kvcache-ai/ktransformers doc/en/DeepseekR1_V3_tutorial.md
+    sentence = (
+        "**The prefill of KTrans V0.3 is up to <u>3.45x</u> times faster than KTrans V0.2, and "
+        "is up to <u>27.79x</u> times faster than llama.cpp.**"
+    )
+    assert claims_of(sentence) == [
+        ("KTrans V0.3", "KTrans V0.2", None, "performance", 3.45),
+        ("KTrans V0.3", "llama.cpp", None, "performance", 27.79),
+    ]
+
+
+def test_a_number_joined_to_a_claim_naming_only_where_it_holds_says_what_that_claim_says() -> None:
+    # lm-sys/lm-sys.github.io blog/2025-07-14-intel-xeon-optimization.md, its Highlights list
+    page = (
+        "## Highlights\n"
+        "* SGLang now supports native CPU backend on Intel® Xeon® CPUs with Intel® Advanced "
+        "Matrix Extensions (AMX).\n"
+        "* Achieve **6-14x** speedup for TTFT and **2-4x** for TPOT v.s. llama.cpp.\n"
+    )
+    assert [claim[1:] for claim in page_claims(page)] == [
+        ("llama.cpp", None, "latency", 14.0),
+        ("llama.cpp", None, "latency", 4.0),
+    ]
+    # mit-han-lab/omniserve README.md
+    sentence = (
+        "As a result, QServe improves the maximum achievable serving throughput of Llama-3-8B "
+        "by **1.2×** on A100, **1.4×** on L40S; and Qwen1.5-72B by **2.4×** on A100, **3.5×** "
+        "on L40S, compared to TensorRT-LLM."
+    )
+    assert {1.2, 1.4, 3.5} <= {claim[4] for claim in claims_of(sentence)}
+    assert {claim[:2] for claim in claims_of(sentence)} == {("QServe", "TensorRT-LLM")}
