@@ -313,8 +313,12 @@ def model_shapes(table: Mapping) -> re.Pattern[str]:
         r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:(?:[- ]param(?:eter)?s?)?[ -]model"
         r"|(?:[- ]base)?[ -](?:dense|MoE)(?:[ -](?:model|architecture))?)"
     )
-    # a family word that opens a dotted name is a program's name ("llama.cpp", "whisper.cpp")
-    return re.compile(rf"(?<![\w.])(?:{named}|{sized})(?![\w]|\.[a-z])", re.IGNORECASE)
+    # a family word that opens a dotted name is a program's name ("llama.cpp", "whisper.cpp"),
+    # and so is one a software word follows ("Arctic Inference", "Llama Stack")
+    software = rf"(?:{family})\s(?-i:{build_alternation(table['software_heads'])})(?!\w)"
+    return re.compile(
+        rf"(?<![\w.])(?!{software})(?:{named}|{sized})(?![\w]|\.[a-z])", re.IGNORECASE
+    )
 
 
 def vendor_of(system: str) -> str | None:

@@ -96,3 +96,19 @@ def test_a_number_joined_to_a_claim_naming_only_where_it_holds_says_what_that_cl
     )
     assert {1.2, 1.4, 3.5} <= {claim[4] for claim in claims_of(sentence)}
     assert {claim[:2] for claim in claims_of(sentence)} == {("QServe", "TensorRT-LLM")}
+
+
+def test_software_named_after_a_model_family_names_no_model() -> None:
+    # snowflakedb/ArcticInference README.md: "Arctic Inference" is the system, no Arctic model
+    page = (
+        "# Arctic Inference\n\n"
+        "## Optimized Embeddings\n\n"
+        "For embeddings, Arctic Inference + vLLM delivers a whopping 1.4M toks/sec per GPU:\n"
+        "- 16x faster than plain vLLM on short sequences and 4.2x faster on long sequences\n"
+    )
+    assert page_claims(page) == [
+        ("Arctic Inference + vLLM", "vLLM", None, "performance", 16.0),
+        ("Arctic Inference + vLLM", "vLLM", None, "performance", 4.2),
+    ]
+    # a family word before a software word in lower case still names the model
+    assert claims_of("vLLM makes Llama inference 2x faster than TGI.")[0][2] == "Llama"
