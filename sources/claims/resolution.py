@@ -174,14 +174,25 @@ def follows_marker(sentence: Sentence, mention: Mention, lex: Lexicon) -> bool:
     """A system a few words after "than"/"vs"/"compared to" is somebody's baseline."""
     text = sentence.text
     markers = list(lex.marker_re.finditer(text, max(0, mention.start - 40), mention.start))
-    markers += lex.leading_re.finditer(text, max(0, mention.start - 40), mention.start)
+    leading = list(lex.leading_re.finditer(text, max(0, mention.start - 40), mention.start))
     return any(
         len(text[m.end() : mention.start].split()) <= 4
-        and not quantifies(text, m.end(), lex)
+        and (
+            not quantifies(text, m.end(), lex)
+            # "Compared to 10.31 tokens/s in llama.cpp, ...": a result of the baseline
+            or m in leading
+            and MEASURED_IN.fullmatch(text, m.end(), mention.start) is not None
+        )
         # the marker's baseline is the first system after it, not this one
         and not mentions_between(sentence.systems, m.end(), mention.start)
-        for m in markers
+        for m in markers + leading
     )
+
+
+MEASURED_IN = re.compile(
+    r"\s{1,3}~?[0-9][0-9,.]*\s?\S{1,16}\s{1,3}(?:in|on|from|of|with|by|for)\s{1,3}(?:the\s{1,3})?",
+    re.IGNORECASE,
+)
 
 
 # "on a H100 SXM 80GB", "at 2k H100 GPU scale", "on A100 & H100": hardware named as where a

@@ -112,3 +112,17 @@ def test_software_named_after_a_model_family_names_no_model() -> None:
     ]
     # a family word before a software word in lower case still names the model
     assert claims_of("vLLM makes Llama inference 2x faster than TGI.")[0][2] == "Llama"
+
+
+def test_a_result_of_the_baseline_opening_the_sentence_names_the_baseline() -> None:
+    # kvcache-ai/ktransformers doc/en/DeepseekR1_V3_tutorial.md: llama.cpp is the baseline,
+    # never the subject, of "Compared to 4.51 tokens/s in llama.cpp ..."
+    sentence = (
+        "Compared to 4.51 tokens/s in llama.cpp with 2×32 cores, achieving up to **3.03× speedup**."
+    )
+    assert claims_of(sentence) == [(None, "llama.cpp", None, "throughput", 3.03)]
+    # a number after a marker in the sentence's course still quantifies ("more than 3 hours")
+    assert claims_of("vLLM is 2x faster than TGI on more than 3 models.")[0][:2] == (
+        "vLLM",
+        "Text Generation Inference",
+    )
