@@ -126,3 +126,13 @@ def test_a_result_of_the_baseline_opening_the_sentence_names_the_baseline() -> N
         "vLLM",
         "Text Generation Inference",
     )
+
+
+def test_a_verb_that_doubles_its_object_states_a_ratio_of_two() -> None:
+    # InternLM/lmdeploy README.md
+    sentence = (
+        "\\[2024/10\\] PyTorchEngine supports graph mode on ascend platform, doubling the "
+        "inference speed"
+    )
+    assert claims_of(sentence) == [("PyTorchEngine", None, None, "performance", 2.0)]
+    assert claims_of("We doubled the number of GPUs.") == []
