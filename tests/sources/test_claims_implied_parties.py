@@ -136,3 +136,22 @@ def test_a_verb_that_doubles_its_object_states_a_ratio_of_two() -> None:
     )
     assert claims_of(sentence) == [("PyTorchEngine", None, None, "performance", 2.0)]
     assert claims_of("We doubled the number of GPUs.") == []
+
+
+def test_a_metric_the_clause_is_about_is_what_a_performance_speedup_measures() -> None:
+    # lm-sys/lm-sys.github.io blog/2025-07-14-intel-xeon-optimization.md
+    page = (
+        '---\ntitle: "Cost Effective Deployment of DeepSeek R1 with Intel® Xeon® 6 CPU on '
+        'SGLang"\n---\n\n'
+        "### Detail Breakdown\n"
+        "* TTFT achieved a **6-14x** performance speedup. MoE models have larger improvements "
+        "since experts are computed sequentially in llama.cpp and we parallel among experts by "
+        "realigning expert indices.\n"
+        "* TPOT achieved a **2-4x** performance speedup. Since the decoding phase tends to be "
+        "memory bandwidth bound, the speedup ratio in TPOT is much smaller than TTFT.\n"
+    )
+    assert [claim[3:] for claim in page_claims(page)] == [("latency", 14.0), ("latency", 4.0)]
+    # a metric word in a system's name is no subject ("Wake mode delivers 83% faster inference")
+    assert claims_of("Wake mode delivers 83% faster inference than cold starts.")[0][3] == (
+        "performance"
+    )
