@@ -155,3 +155,18 @@ def test_a_metric_the_clause_is_about_is_what_a_performance_speedup_measures() -
     assert claims_of("Wake mode delivers 83% faster inference than cold starts.")[0][3] == (
         "performance"
     )
+
+
+def test_a_news_item_takes_no_model_from_the_items_before_it() -> None:
+    # InternLM/lmdeploy README.md, its "Latest News 🎉" list
+    page = (
+        "## Latest News 🎉\n\n"
+        "- \\[2025/01\\] Support DeepSeek V3 and R1\n"
+        "- \\[2024/11\\] Support Mono-InternVL with PyTorch engine\n"
+        "- \\[2024/10\\] PyTorchEngine supports graph mode on ascend platform, doubling the "
+        "inference speed\n"
+    )
+    assert page_claims(page) == [("PyTorchEngine", None, None, "performance", 2.0)]
+    # outside news, the section's model still stands for the claim's
+    page = page.replace("Latest News 🎉", "DeepSeek support")
+    assert page_claims(page)[0][2] == "DeepSeek-V3"
