@@ -170,3 +170,22 @@ def test_a_news_item_takes_no_model_from_the_items_before_it() -> None:
     # outside news, the section's model still stands for the claim's
     page = page.replace("Latest News 🎉", "DeepSeek support")
     assert page_claims(page)[0][2] == "DeepSeek-V3"
+
+
+def test_a_speedup_said_of_training_is_about_the_time_training_takes() -> None:
+    # unslothai/unsloth README.md; Dao-AILab/flash-attention README.md
+    assert claims_of(
+        "Train **MoE LLMs 12x faster** with 35% less VRAM - DeepSeek, GLM, Qwen and gpt-oss."
+    )[0][3:] == ("time_to_train", 12.0)
+    assert claims_of(
+        "Overall this speeds up training by 3-5x compared to the baseline implementation from "
+        "Huggingface, reaching up to 225 TFLOPs/sec per A100"
+    )[0][3:] == ("time_to_train", 5.0)
+    # training named past the clause, or as part of a technique's name, is no metric of it
+    assert (
+        claims_of(
+            "DeepSpeed-HE is over 15x faster than existing systems, making RLHF training both fast "
+            "and affordable."
+        )[0][3]
+        == "performance"
+    )
