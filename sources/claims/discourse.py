@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property, lru_cache
 
+from perfledger.schemas.vocabulary import read_vocab
 from perfledger.sources.claims.blocks import Block
 from perfledger.sources.claims.lexicon import Lexicon, fold
 from perfledger.sources.claims.models import PageModels
@@ -140,11 +141,18 @@ class Discourse:
         return None
 
     def previous_sentences(self) -> list[str]:
-        """Sentences before the current one, nearest first: its block's, then the section's."""
+        """Sentences before the current one, nearest first: its block's, then the section's.
+        A news item speaks of its own release: the items before it say nothing of it."""
+        if self.in_news():
+            return []
         found: list[str] = []
         for block in reversed(self.section[-SECTION_REACH:]):
             found += reversed(sentences_of(block))
         return found
+
+    def in_news(self) -> bool:
+        """Whether a heading above names a list of news ("Latest News 🎉", "Unsloth News")."""
+        return any(news_heading(heading.text) for heading in self.headings)
 
     def full_name(self, short: str) -> str | None:
         """The full name the page gave a short one: the long form of an abbreviation it
@@ -271,6 +279,22 @@ def stated_pairs(text: str, lex: Lexicon) -> list[tuple[str, str]]:
 
 def low_first(text: str) -> str:
     return fold(text.split()[0]) if text.split() else ""
+
+
+@lru_cache(maxsize=256)
+def news_heading(text: str) -> bool:
+    words = NON_WORD_ENDS.sub("", text.casefold())
+    return news_pattern().search(words) is not None
+
+
+@cache
+def news_pattern() -> re.Pattern[str]:
+    table = read_vocab("news_headings.csv")
+    words = "|".join(f"(?:{pattern})" for pattern in table["pattern"].to_list())
+    return re.compile(rf"(?:^|\s)(?:{words})$")
+
+
+NON_WORD_ENDS = re.compile(r"^\W+|\W+$")
 
 
 def sentences_of(block: Block) -> list[str]:

@@ -229,7 +229,10 @@ def load_lexicon() -> Lexicon:
         count_at=compile_at(
             rf"{SPACE}(?:(?:{vendor_alt}){POSSESSIVE}{SPACE})?(?:{count_alt})(?!\w)"
         ),
-        multiplier_re=compile_at(NUMBER + r"(?:\s?[x×X](?!\w)|-fold(?!\w)|\s{1,2}times(?!\w))"),
+        # "3.45x times faster" says its multiplier twice
+        multiplier_re=compile_at(
+            NUMBER + r"(?:\s?[x×X](?:\s{1,2}times)?(?!\w)|-fold(?!\w)|\s{1,2}times(?!\w))"
+        ),
         percent_re=compile_at(NUMBER + r"\s?(?:%|percent(?!\w)|per\s?cent(?!\w))"),
         word_number_re=compile_words(flatten(vocab["number_words"])),
         word_number=build_number_words(vocab),
@@ -310,7 +313,12 @@ def model_shapes(table: Mapping) -> re.Pattern[str]:
         r"[0-9]{1,4}(?:\.[0-9]{1,2})?\s?[BM](?:(?:[- ]param(?:eter)?s?)?[ -]model"
         r"|(?:[- ]base)?[ -](?:dense|MoE)(?:[ -](?:model|architecture))?)"
     )
-    return re.compile(rf"(?<![\w.])(?:{named}|{sized})(?![\w])", re.IGNORECASE)
+    # a family word that opens a dotted name is a program's name ("llama.cpp", "whisper.cpp"),
+    # and so is one a software word follows ("Arctic Inference", "Llama Stack")
+    software = rf"(?:{family})\s(?-i:{build_alternation(table['software_heads'])})(?!\w)"
+    return re.compile(
+        rf"(?<![\w.])(?!{software})(?:{named}|{sized})(?![\w]|\.[a-z])", re.IGNORECASE
+    )
 
 
 def vendor_of(system: str) -> str | None:

@@ -11,6 +11,7 @@ from typing import TypeGuard
 from perfledger.schemas.claims import MAX_RATIO
 from perfledger.schemas.labels import known_model, model_name
 from perfledger.sources.claims.anchors import is_count, read_anchor
+from perfledger.sources.claims.conditions import enabled_change
 from perfledger.sources.claims.discourse import Discourse
 from perfledger.sources.claims.lexicon import (
     Lexicon,
@@ -108,20 +109,24 @@ def extract_quantitative(
 LISTED = re.compile(r"\s{0,3},?\s{0,3}(?:(?:and|or)\s{1,3})?$", re.IGNORECASE)
 JOINED = re.compile(r"(?:,|\band|\bor)\s{1,3}$", re.IGNORECASE)
 SPACES = re.compile(r"\s{1,3}")
+WHERE = re.compile(r"(?:in|on|for|at|during)\s", re.IGNORECASE)
 RESPECTIVELY = re.compile(r"[\s,]{0,3}respectively(?!\w)", re.IGNORECASE)
 
 
 def coordinated(text: str, last: Reading, anchor: Anchor, lex: Lexicon) -> bool:
     """Whether a number with no words of its own is listed with the claim before it: right
     after it ("3.5x, 2.3x, and 2.6x"), or joined to it and naming its own baseline ("and 15x
-    over Colossal-AI")."""
+    over Colossal-AI") or its setting ("and 9.44x in prefill", ", 1.4× on L40S")."""
     if anchor.unit != last.anchor.unit or anchor.start - last.anchor.end > WINDOW:
         return False
     if LISTED.fullmatch(text, last.anchor.end, anchor.start):
         return True
     before = text[max(last.span_end, anchor.start - 8) : anchor.start]
     space = SPACES.match(text, anchor.end)
-    return bool(JOINED.search(before)) and bool(space and lex.marker_re.match(text, space.end()))
+    # ... or naming only where it holds ("3.03x in decoding and 9.44x in prefill")
+    return bool(JOINED.search(before)) and bool(
+        space and (lex.marker_re.match(text, space.end()) or WHERE.match(text, space.end()))
+    )
 
 
 def respectively(sentence: Sentence, drafts: list[Draft], context: Context, lex: Lexicon) -> None:
@@ -632,6 +637,11 @@ def unnamed_baseline(
         elif topic and (rest := rest_of_topic(topic, subject.canonical)):
             name = f"{rest} without {subject.canonical}"  # "vLLM without Sleep Mode"
         return Mention(-1, -1, name, name, False), "counterpart", "+baseline-without"
+    if subject is not None and (
+        enabled := enabled_change(text, reading.span_start, reading.span_end, lex, subject.text)
+    ):
+        name = f"{subject.canonical} without {enabled}"  # "SGLang w/ torch.compile"
+        return Mention(-1, -1, name, name, False), "counterpart", "+baseline-enabled"
     return None, "", ""
 
 

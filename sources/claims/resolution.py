@@ -17,6 +17,7 @@ from perfledger.sources.claims.mentions import (
     mentions_between,
     strong_end,
 )
+from perfledger.sources.claims.phrases import phrase_words
 from perfledger.sources.claims.records import (
     WINDOW,
     Context,
@@ -56,6 +57,7 @@ def resolve_metric(
         own is not None
         and own.canonical != FROM_CONTEXT
         and (not speed or own.canonical in lex.speed_metrics)
+        and not (own.canonical == "performance" and named_before(sentence, reading, lex))
     ):
         return own.canonical, ""
     implied = lex.vocab["direction_metric"].get(word)
@@ -74,6 +76,14 @@ def resolve_metric(
     after = [m for m in mentions_between(sentence.metrics, reading.span_end, after_end) if fits(m)]
     if after:
         return after[0].canonical, "+metric-context"
+    if speed or reading.grammar == "by":
+        # "Train MoE LLMs 12x faster", "speeds up training by 3-5x": the time training takes
+        # ("MXFP8 training achieved 1.28x speedup" names a technique, not what was sped up)
+        start = clause_start(sentence, reading.span_start)
+        if TRAINING.search(sentence.text, reading.ratio_start, after_end) or TRAINING_FIRST.match(
+            sentence.text, start
+        ):
+            return "time_to_train", "+metric-training"
     earlier = [
         m
         for m in mentions_between(
@@ -95,6 +105,29 @@ def resolve_metric(
     if reading.sense in ("better", "worse"):
         return "performance", "+metric-default"
     return None, ""
+
+
+def named_before(sentence: Sentence, reading: Reading, lex: Lexicon) -> bool:
+    """ "TTFT achieved a 6-14x performance speedup": the clause names what the general word
+    "performance" stands for before it."""
+    start = clause_start(sentence, reading.span_start)
+    verbs = phrase_words().predicates
+    for mention in mentions_between(sentence.metrics, start, reading.span_start):
+        if mention.canonical in ("performance", FROM_CONTEXT):
+            continue
+        after = NEXT_WORD.match(sentence.text, mention.end)
+        # the metric is what the clause is about: its subject, right before the verb
+        if mention.canonical in lex.speed_metrics and after and after.group(1).casefold() in verbs:
+            return True
+    return False
+
+
+TRAINING = re.compile(
+    r"(?<![\w-])(?:train|trains|training|fine-tun(?:e|es|ing)|finetun(?:e|es|ing))(?![\w-])",
+    re.IGNORECASE,
+)
+TRAINING_FIRST = re.compile(r"\W{0,4}(?:train|fine-tune|finetune)(?![\w-])", re.IGNORECASE)
+NEXT_WORD = re.compile(r"\W{0,4}(\w+)")
 
 
 def find_marker(
@@ -174,14 +207,25 @@ def follows_marker(sentence: Sentence, mention: Mention, lex: Lexicon) -> bool:
     """A system a few words after "than"/"vs"/"compared to" is somebody's baseline."""
     text = sentence.text
     markers = list(lex.marker_re.finditer(text, max(0, mention.start - 40), mention.start))
-    markers += lex.leading_re.finditer(text, max(0, mention.start - 40), mention.start)
+    leading = list(lex.leading_re.finditer(text, max(0, mention.start - 40), mention.start))
     return any(
         len(text[m.end() : mention.start].split()) <= 4
-        and not quantifies(text, m.end(), lex)
+        and (
+            not quantifies(text, m.end(), lex)
+            # "Compared to 10.31 tokens/s in llama.cpp, ...": a result of the baseline
+            or m in leading
+            and MEASURED_IN.fullmatch(text, m.end(), mention.start) is not None
+        )
         # the marker's baseline is the first system after it, not this one
         and not mentions_between(sentence.systems, m.end(), mention.start)
-        for m in markers
+        for m in markers + leading
     )
+
+
+MEASURED_IN = re.compile(
+    r"\s{1,3}~?[0-9][0-9,.]*\s?\S{1,16}\s{1,3}(?:in|on|from|of|with|by|for)\s{1,3}(?:the\s{1,3})?",
+    re.IGNORECASE,
+)
 
 
 # "on a H100 SXM 80GB", "at 2k H100 GPU scale", "on A100 & H100": hardware named as where a
