@@ -24,6 +24,13 @@ _BITS_PER_WEIGHT = re.compile(
     r"(?<![\d.])(\d{1,2}(?:\.\d{1,3})?) ?(?:bpw|bits? per weight)(?![a-z0-9])"
 )
 
+# "W4A16", "W2A8", "A8W8", "W8A8-FP8": bits of the weights and of the activations, in either
+# order, with a float type the 8-bit (or 4-bit) parts are of, if named
+_WEIGHTS_ACTIVATIONS = re.compile(
+    r"(?<![a-z0-9.])(?:w(?P<w>\d{1,2})a(?P<a>\d{1,2})|a(?P<a2>\d{1,2})w(?P<w2>\d{1,2}))"
+    r"(?:[ _-]?(?P<float>fp8|float8|fp4|mxfp4|nvfp4))?(?![a-z0-9])"
+)
+
 
 @dataclass(frozen=True)
 class Precision:
@@ -53,6 +60,31 @@ def _bits_per_weight() -> tuple[tuple[float, float, str], ...]:
         (float(row["from_bits"]), float(row["below_bits"]), row["weight_dtype"])
         for row in read_vocab("bits_per_weight.csv").iter_rows(named=True)
     )
+
+
+@cache
+def _part_bits() -> dict[tuple[str, str], str]:
+    return {
+        (row["part"], row["bits"]): row["dtype"]
+        for row in read_vocab("weight_activation_bits.csv").iter_rows(named=True)
+    }
+
+
+def _weights_and_activations(match: re.Match[str]) -> tuple[str | None, str | None] | None:
+    """(activations, weights) of "W4A16"-style notation, or None for bits no dtype has."""
+    weight_bits = match.group("w") or match.group("w2")
+    activation_bits = match.group("a") or match.group("a2")
+    weight = _part_bits().get(("weight", weight_bits))
+    activation = _part_bits().get(("activation", activation_bits))
+    if weight is None or activation is None:
+        return None
+    named = match.group("float")
+    if named is not None:  # "W8A8-FP8": the parts of the float type's bits are of that type
+        dtype = _words()[named][0]
+        bits = dtype[2:]
+        activation = dtype if activation_bits == bits else activation
+        weight = dtype if weight_bits == bits else weight
+    return activation, weight
 
 
 def _weights_of_bits(bits: float) -> str | None:
@@ -107,11 +139,19 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     for match in pattern.finditer(folded):
         activation, weight = _words()[_key(match.group(1))]
         spans.append((match.start(), match.end(), activation, weight))
+    if "w" in folded:
+        for match in _WEIGHTS_ACTIVATIONS.finditer(folded):
+            parts = _weights_and_activations(match)
+            if parts is not None:
+                spans.append((match.start(), match.end(), *parts))
     for match in _BITS_PER_WEIGHT.finditer(folded):
         weight = _weights_of_bits(float(match.group(1)))
         if weight is not None:
             spans.append((match.start(), match.end(), None, weight))
-    spans.sort(key=lambda span: span[0])
+    spans.sort(key=lambda span: (span[0], -span[1]))
+    spans = [  # a word inside a notation found whole ("FP8" of "W8A8-FP8") is that notation's
+        span for at, span in enumerate(spans) if not at or span[0] >= spans[at - 1][1]
+    ]
     spans = _joined(
         spans,
         folded,
