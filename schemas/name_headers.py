@@ -1,5 +1,11 @@
-"""Headers whose metric abbreviation is the name of a thing the table compares.
+"""What a table's headers say of what its rows and columns are, beyond each header's role.
 
+A table whose top-left header names a subject that is never a run ("Cookie", "Package",
+"Dependency", schemas/vocab/non_result_subjects.csv) and no header of which names a result
+lists no results: a cookie's "30 mins" or a package's "2.0" is no measurement, whatever
+metric a paragraph above names.
+
+Headers whose metric abbreviation is the name of a thing the table compares:
 "PPL" is perplexity in a quantization table and OpenPPL's name in its benchmark tables:
 "PPL(fp16) | TRT-8(fp16) | PPL(int8) | TRT-8(int8)" compares two engines at two precisions,
 each column a run. A header that is only a word written in capitals and a bracketed qualifier
@@ -12,9 +18,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 
+from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import HeaderReading, read_header
+from perfledger.schemas.vocabulary import read_vocab
 
 # "PPL(fp16)", "TRT-8 (int8)": a name and one bracketed qualifier
 _NAME_AND_QUALIFIER = re.compile(r"^([^()\[\]]{1,40}?)\s*[(\[]([^()\[\]]{1,40})[)\]]$")
@@ -58,3 +66,25 @@ def names_among_names(
             out[position] = replace(reading, kind=None, role=None, share=False)
             names.add(word.lower())
     return out, frozenset(names)
+
+
+@cache
+def _subjects() -> re.Pattern[str]:
+    words = "|".join(
+        f"(?:{row['pattern']})"
+        for row in read_vocab("non_result_subjects.csv").iter_rows(named=True)
+    )
+    return re.compile(rf"(?:{words})")
+
+
+_RESULT_KINDS = frozenset({"metric", "result", "statistic", "unit", "metric_name"})
+
+
+def lists_no_results(readings: list[HeaderReading]) -> bool:
+    """Whether the table lists things that are never runs (cookies, packages), and none of
+    its headers names a result or a unit."""
+    if len(readings) < 2 or not _subjects().fullmatch(fold_words(readings[0].text).strip()):
+        return False
+    return not any(
+        reading.kind in _RESULT_KINDS or reading.unit is not None for reading in readings
+    )
