@@ -183,9 +183,10 @@ def _closed(folded: str, start: int, end: int) -> int:
 # What may stand between words of one precision ("amp_bf16", "GPTQ-Int4", "FP16 (AMP)");
 # " - ", " / " and "to" stand between two precisions compared.
 _TOGETHER = re.compile(r"^(?:[_+-]|\s?\(|\s)?$")
+# "WOQ" (weight-only quantization) names it too: "WOQ INT8", "INT4 WOQ".
 _WEIGHT_ONLY = re.compile(
-    r"^[\s_-]{0,2}(?:weight[\s_-]?only|wo(?![a-z0-9]))|"
-    r"(?:weight[\s_-]?only)[\s_-]{0,2}$"
+    r"^[\s_-]{0,2}(?:weight[\s_-]?only|woq?(?![a-z0-9]))|"
+    r"(?<![a-z0-9])(?:weight[\s_-]?only|woq)[\s_-]{0,2}$"
 )
 
 
