@@ -198,7 +198,8 @@ def _level_rule(core: str) -> _RoleRule | None:
     for level in reversed(core.split(" / ")):
         whole = role_matches(fold_words(level))
         head = _head_rule(role_matches(fold_words(_QUALIFIERS.sub("", level).strip() or level)))
-        derived = _head_rule([found for found in whole if found[2].role in _DERIVED_METRICS])
+        derived = _head_rule(whole)  # a derived figure no longer role word holds
+        derived = derived if derived is not None and derived.role in _DERIVED_METRICS else None
         if derived is not None or head is not None:
             return derived or head
     return None
