@@ -152,6 +152,8 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     spans = [  # a word inside a notation found whole ("FP8" of "W8A8-FP8") is that notation's
         span for at, span in enumerate(spans) if not at or span[0] >= spans[at - 1][1]
     ]
+    if "kv" in folded:
+        spans = _with_cache_words(spans, folded)
     spans = _joined(
         spans,
         folded,
@@ -168,6 +170,30 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
         )
         for start, end, activation, weight in spans
     )
+
+
+_CACHE_BEFORE = re.compile(r"(?<![a-z0-9])kv(?: ?cache)?(?: ?dtype)?[\s=:_-]{0,3}$")
+_CACHE_AFTER = re.compile(r"^[\s_-]{0,2}kv(?: ?cache)?(?![a-z0-9])")
+_COMPARED = re.compile(r"^\s?/\s?$")
+
+
+def _with_cache_words(spans: list[tuple], folded: str) -> list[tuple]:
+    """`spans` with the words naming a key-value cache that their dtypes are of ("kv int8",
+    "FP8 KV-cache", "INT4/INT8 KV Cache" one span): published with them, a precision says it
+    is the cache's (see `names_cache_types_only`)."""
+    out: list[tuple] = []
+    for span in reversed(spans):
+        start, end = span[0], span[1]
+        before = _CACHE_BEFORE.search(folded[max(0, start - 20) : start])
+        if before is not None:
+            start -= len(before.group(0))
+        after = _CACHE_AFTER.match(folded[end : end + 12])
+        if after is not None:
+            end += len(after.group(0))
+        elif out and _COMPARED.match(folded[end : out[-1][0]]) and out[-1][4]:
+            end = out.pop()[1]  # "INT4/INT8 KV Cache": both the cache's
+        out.append((start, end, span[2], span[3], before is not None or after is not None))
+    return [span[:4] for span in reversed(out)]
 
 
 def _closed(folded: str, start: int, end: int) -> int:
@@ -292,6 +318,8 @@ def read_precision_label(label: str) -> Precision | None:
     found = find_precisions(cleaned)
     if not found:
         return None
+    # "BF16 model, FP8 KV cache": the run's precision, its cache's type aside
+    found = tuple(p for p in found if not names_cache_types_only(p.text)) or found
     if len({p.activation for p in found}) > 1 and not _qualifies_first(cleaned):
         return Precision(cleaned, "mixed", None)
     return Precision(cleaned, found[0].activation, found[0].weight)
@@ -326,3 +354,24 @@ _BASELINE_BEFORE = re.compile(
 def _text_before_last(header: str, text: str) -> str:
     at = header.lower().rfind(text.lower())
     return header[:at] if at >= 0 else ""
+
+
+# A dtype a key-value cache is stored in: "kv int8", "KV cache FP8", "kv_cache_dtype=fp8",
+# "FP8 KV-cache", "INT4/INT8 KV Cache"
+_DTYPE_WORD = r"(?:[a-z]{0,5}\d{1,2}(?:[a-z]\d)?[a-z]{0,3})"
+_CACHE_TYPES = re.compile(
+    rf"(?<![a-z0-9])kv(?: ?cache)?(?: ?dtype)?[\s=:_-]{{0,3}}{_DTYPE_WORD}(?![a-z0-9])"
+    rf"|(?<![a-z0-9]){_DTYPE_WORD}(?: ?/ ?{_DTYPE_WORD})*[\s_-]{{0,2}}kv(?: ?cache)?(?![a-z0-9])"
+)
+
+
+@lru_cache(maxsize=4_096)
+def names_cache_types_only(text: str) -> bool:
+    """Whether every dtype a precision label states is a key-value cache's ("kv int8"
+    beside "kv fp16", "INT4/INT8 KV Cache"): the cache's type, not the weights' nor the
+    activations'. "fp8 w/ fp8 KVCache" states the run's fp8 too."""
+    folded = fold_words(clean_text(text))
+    if "kv" not in folded:
+        return False
+    without = _CACHE_TYPES.sub(" ", folded)
+    return without != folded and not find_precisions(without)
