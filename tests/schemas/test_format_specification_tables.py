@@ -1,6 +1,7 @@
 """A table of what data formats are (bits of their elements and scales, the size of the block
 a scale covers) is no results table: "Scaling Block Size" is a setting, not a scaling
-efficiency, and a header counting bits names a setting, not a measured figure."""
+efficiency, and a header counting bits names a setting, not a measured figure. A heading naming "Scores" in
+the plural names the scores of the table under it, as "Score" does."""
 
 from __future__ import annotations
 
@@ -57,3 +58,29 @@ def test_a_block_size_a_scaling_word_qualifies_is_a_setting():
     # a scaling word no longer role word holds still names the derived figure
     assert read_header("Weak scaling").role == "scaling_efficiency"
     assert read_header("Throughput - speedup").role == "speedup"
+
+
+# As microsoft/BitNet's docs/bitnet-embeddings-i2s-guide.md reports its embedding models'
+# scores under a heading naming them in the plural, after paragraphs naming training losses
+BITNET_MTEB = """## 2. Model Details
+
+- Continual Contrastive Pre-training: Trained on 1B text pairs with InfoNCE loss.
+- Distillation-based Supervised Fine-tuning: Contrastive loss + similarity-distribution \
+distillation + attention-relation distillation from FP16 teacher.
+
+### MTEB v2 Evaluation Scores (16-bit embeddings)
+
+| Model | Weights | Bitext | Classification | Clustering | Pair Class. | Reranking | Retrieval | STS | **Mean** |
+|---|---|---|---|---|---|---|---|---|---|
+| bitnet-embeddings-270m | 1.58-bit | 80.47 | 71.09 | 52.37 | 79.72 | 60.50 | 66.71 | 74.35 | **66.26** |
+"""  # noqa: E501
+
+
+def test_a_heading_naming_scores_names_the_tables_metric():
+    document = normalized(BITNET_MTEB)
+    found = {
+        row["raw_value"]: (row["column_name"], row["metric"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert found["80.47"] == ("Bitext", "accuracy")
+    assert found["74.35"] == ("STS", "accuracy")
