@@ -24,7 +24,7 @@ from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_in_header
 from perfledger.schemas.unknown_chips import read_hardware
 
-_PERCENTILES = ("p50", "p90", "p95", "p99", "p99.9")
+_PERCENTILES = ("p25", "p50", "p75", "p90", "p95", "p99", "p99.9")
 # Metrics a heading, caption or paragraph may give the numbers of a table under it.
 _CONTEXT_METRICS = (
     "throughput",
