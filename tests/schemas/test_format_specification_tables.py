@@ -1,7 +1,7 @@
 """A table of what data formats are (bits of their elements and scales, the size of the block
 a scale covers) is no results table: "Scaling Block Size" is a setting, not a scaling
-efficiency, and a header counting bits names a setting, not a measured figure. A heading naming "Scores" in
-the plural names the scores of the table under it, as "Score" does."""
+efficiency, and a header counting bits names a setting, not a measured figure. A heading
+naming "Scores" in the plural names the scores of the table under it, as "Score" does."""
 
 from __future__ import annotations
 
