@@ -24,7 +24,7 @@ from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_in_header
 from perfledger.schemas.unknown_chips import read_hardware
 
-_PERCENTILES = ("p50", "p90", "p95", "p99", "p99.9")
+_PERCENTILES = ("p25", "p50", "p75", "p90", "p95", "p99", "p99.9")
 # Metrics a heading, caption or paragraph may give the numbers of a table under it.
 _CONTEXT_METRICS = (
     "throughput",
@@ -54,18 +54,22 @@ class Found:
 
 
 def context_labels(
-    context: TableContext, mappings: LabelMappings = NO_MAPPINGS
+    context: TableContext,
+    mappings: LabelMappings = NO_MAPPINGS,
+    names: frozenset[str] = frozenset(),
 ) -> dict[str, Found]:
     """The first platform, count, precision, metric, unit, percentile and workload the
     table's context states, each with where it came from. Hardware no vocabulary knows
-    takes the user's mapping of it (`perfledger map-label platform`), if any."""
+    takes the user's mapping of it (`perfledger map-label platform`), if any. `names` are
+    words the table's headers use as names of what it compares ("PPL" beside "TRT-8"): no
+    metric in its context either."""
     found: dict[str, Found] = {}
     for text in context.texts:
         labels = _labels_of(text.text, text.source)
         if text.source == "note":  # the note under a table: its hardware and precision only
             labels = tuple(label for label in labels if label[0] in _NOTE_LABELS)
         elif "metric" not in found:  # a text after the one naming the metric is not read for one
-            labels = _with_metric(labels, text.text, text.source)
+            labels = _with_metric(labels, _without_words(text.text, names), text.source)
         for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:
                 value = platform_label(value.text, mappings) or value
@@ -245,6 +249,16 @@ def _prefer_listed_accelerator(context: TableContext, found: dict[str, Found]) -
         found["count"] = Found(listed, "paragraph")
     elif count is not None and count.value.accelerator == platform.value.accelerator:
         found.pop("count")
+
+
+def _without_words(text: str, words: frozenset[str]) -> str:
+    return _words_pattern(words).sub(" ", text) if words else text
+
+
+@lru_cache(maxsize=256)
+def _words_pattern(words: frozenset[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(word) for word in sorted(words))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.I)
 
 
 _BEFORE_METRIC = ("platform", "count", "precision")  # the labels `_labels_of` gives first

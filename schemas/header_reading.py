@@ -47,9 +47,11 @@ _STATISTICS = (
     ("p99", r"99 ?%|p ?99|99th(?: percentile)?"),
     ("p95", r"95 ?%|p ?95|95th(?: percentile)?"),
     ("p90", r"90 ?%|p ?90|90th(?: percentile)?"),
+    ("p75", r"75 ?%|p ?75|75th(?: percentile)?"),
     ("p50", r"50 ?%|p ?50|50th(?: percentile)?|median"),
+    ("p25", r"25 ?%|p ?25|25th(?: percentile)?"),
     ("std", r"std(?: ?dev)?|stdev|standard deviation"),
-    ("mean", r"avg|average|mean"),
+    ("mean", r"avg|average|ave|mean"),
     ("min", r"min|minimum"),
     ("max", r"max|maximum"),
 )
@@ -61,7 +63,7 @@ class HeaderReading:
     kind: str | None  # metric, result, reference, metric_name, unit, config, label, text,
     #                   statistic (a statistic of the metric to its left), or None (unknown)
     role: str | None  # the metric, or the configuration or label it names
-    statistic: str | None = None  # mean, p50, p90, p95, p99, p99.9, std, min, max
+    statistic: str | None = None  # mean, p25-p99.9, std, min, max
     unit: Unit | None = None
     precision: Precision | None = None
     platform: PlatformMention | None = None
@@ -198,7 +200,8 @@ def _level_rule(core: str) -> _RoleRule | None:
     for level in reversed(core.split(" / ")):
         whole = role_matches(fold_words(level))
         head = _head_rule(role_matches(fold_words(_QUALIFIERS.sub("", level).strip() or level)))
-        derived = _head_rule([found for found in whole if found[2].role in _DERIVED_METRICS])
+        derived = _head_rule(whole)  # a derived figure no longer role word holds
+        derived = derived if derived is not None and derived.role in _DERIVED_METRICS else None
         if derived is not None or head is not None:
             return derived or head
     return None

@@ -49,7 +49,7 @@ DTYPES = [
     "nf4",
     "mixed",
 ]
-STATISTICS = ["mean", "p50", "p90", "p95", "p99", "p99.9", "std", "min", "max"]
+STATISTICS = ["mean", "p25", "p50", "p75", "p90", "p95", "p99", "p99.9", "std", "min", "max"]
 RATE_SCOPES = ["accelerator", "node", "user"]  # as schemas/units.py names them
 
 

@@ -24,6 +24,13 @@ _BITS_PER_WEIGHT = re.compile(
     r"(?<![\d.])(\d{1,2}(?:\.\d{1,3})?) ?(?:bpw|bits? per weight)(?![a-z0-9])"
 )
 
+# "W4A16", "W2A8", "A8W8", "W8A8-FP8": bits of the weights and of the activations, in either
+# order, with a float type the 8-bit (or 4-bit) parts are of, if named
+_WEIGHTS_ACTIVATIONS = re.compile(
+    r"(?<![a-z0-9.])(?:w(?P<w>\d{1,2})a(?P<a>\d{1,2})|a(?P<a2>\d{1,2})w(?P<w2>\d{1,2}))"
+    r"(?:[ _-]?(?P<float>fp8|float8|fp4|mxfp4|nvfp4))?(?![a-z0-9])"
+)
+
 
 @dataclass(frozen=True)
 class Precision:
@@ -53,6 +60,31 @@ def _bits_per_weight() -> tuple[tuple[float, float, str], ...]:
         (float(row["from_bits"]), float(row["below_bits"]), row["weight_dtype"])
         for row in read_vocab("bits_per_weight.csv").iter_rows(named=True)
     )
+
+
+@cache
+def _part_bits() -> dict[tuple[str, str], str]:
+    return {
+        (row["part"], row["bits"]): row["dtype"]
+        for row in read_vocab("weight_activation_bits.csv").iter_rows(named=True)
+    }
+
+
+def _weights_and_activations(match: re.Match[str]) -> tuple[str | None, str | None] | None:
+    """(activations, weights) of "W4A16"-style notation, or None for bits no dtype has."""
+    weight_bits = match.group("w") or match.group("w2")
+    activation_bits = match.group("a") or match.group("a2")
+    weight = _part_bits().get(("weight", weight_bits))
+    activation = _part_bits().get(("activation", activation_bits))
+    if weight is None or activation is None:
+        return None
+    named = match.group("float")
+    if named is not None:  # "W8A8-FP8": the parts of the float type's bits are of that type
+        dtype = _words()[named][0]
+        bits = dtype[2:]
+        activation = dtype if activation_bits == bits else activation
+        weight = dtype if weight_bits == bits else weight
+    return activation, weight
 
 
 def _weights_of_bits(bits: float) -> str | None:
@@ -107,11 +139,21 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     for match in pattern.finditer(folded):
         activation, weight = _words()[_key(match.group(1))]
         spans.append((match.start(), match.end(), activation, weight))
+    if "w" in folded:
+        for match in _WEIGHTS_ACTIVATIONS.finditer(folded):
+            parts = _weights_and_activations(match)
+            if parts is not None:
+                spans.append((match.start(), match.end(), *parts))
     for match in _BITS_PER_WEIGHT.finditer(folded):
         weight = _weights_of_bits(float(match.group(1)))
         if weight is not None:
             spans.append((match.start(), match.end(), None, weight))
-    spans.sort(key=lambda span: span[0])
+    spans.sort(key=lambda span: (span[0], -span[1]))
+    spans = [  # a word inside a notation found whole ("FP8" of "W8A8-FP8") is that notation's
+        span for at, span in enumerate(spans) if not at or span[0] >= spans[at - 1][1]
+    ]
+    if "kv" in folded:
+        spans = _with_cache_words(spans, folded)
     spans = _joined(
         spans,
         folded,
@@ -130,6 +172,30 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     )
 
 
+_CACHE_BEFORE = re.compile(r"(?<![a-z0-9])kv(?: ?cache)?(?: ?dtype)?[\s=:_-]{0,3}$")
+_CACHE_AFTER = re.compile(r"^[\s_-]{0,2}kv(?: ?cache)?(?![a-z0-9])")
+_COMPARED = re.compile(r"^\s?/\s?$")
+
+
+def _with_cache_words(spans: list[tuple], folded: str) -> list[tuple]:
+    """`spans` with the words naming a key-value cache that their dtypes are of ("kv int8",
+    "FP8 KV-cache", "INT4/INT8 KV Cache" one span): published with them, a precision says it
+    is the cache's (see `names_cache_types_only`)."""
+    out: list[tuple] = []
+    for span in reversed(spans):
+        start, end = span[0], span[1]
+        before = _CACHE_BEFORE.search(folded[max(0, start - 20) : start])
+        if before is not None:
+            start -= len(before.group(0))
+        after = _CACHE_AFTER.match(folded[end : end + 12])
+        if after is not None:
+            end += len(after.group(0))
+        elif out and _COMPARED.match(folded[end : out[-1][0]]) and out[-1][4]:
+            end = out.pop()[1]  # "INT4/INT8 KV Cache": both the cache's
+        out.append((start, end, span[2], span[3], before is not None or after is not None))
+    return [span[:4] for span in reversed(out)]
+
+
 def _closed(folded: str, start: int, end: int) -> int:
     """The end of a span, past the bracket it opened ("Mixed precision (BF16)")."""
     if (
@@ -143,9 +209,10 @@ def _closed(folded: str, start: int, end: int) -> int:
 # What may stand between words of one precision ("amp_bf16", "GPTQ-Int4", "FP16 (AMP)");
 # " - ", " / " and "to" stand between two precisions compared.
 _TOGETHER = re.compile(r"^(?:[_+-]|\s?\(|\s)?$")
+# "WOQ" (weight-only quantization) names it too: "WOQ INT8", "INT4 WOQ".
 _WEIGHT_ONLY = re.compile(
-    r"^[\s_-]{0,2}(?:weight[\s_-]?only|wo(?![a-z0-9]))|"
-    r"(?:weight[\s_-]?only)[\s_-]{0,2}$"
+    r"^[\s_-]{0,2}(?:weight[\s_-]?only|woq?(?![a-z0-9]))|"
+    r"(?<![a-z0-9])(?:weight[\s_-]?only|woq)[\s_-]{0,2}$"
 )
 
 
@@ -251,6 +318,8 @@ def read_precision_label(label: str) -> Precision | None:
     found = find_precisions(cleaned)
     if not found:
         return None
+    # "BF16 model, FP8 KV cache": the run's precision, its cache's type aside
+    found = tuple(p for p in found if not names_cache_types_only(p.text)) or found
     if len({p.activation for p in found}) > 1 and not _qualifies_first(cleaned):
         return Precision(cleaned, "mixed", None)
     return Precision(cleaned, found[0].activation, found[0].weight)
@@ -285,3 +354,24 @@ _BASELINE_BEFORE = re.compile(
 def _text_before_last(header: str, text: str) -> str:
     at = header.lower().rfind(text.lower())
     return header[:at] if at >= 0 else ""
+
+
+# A dtype a key-value cache is stored in: "kv int8", "KV cache FP8", "kv_cache_dtype=fp8",
+# "FP8 KV-cache", "INT4/INT8 KV Cache"
+_DTYPE_WORD = r"(?:[a-z]{0,5}\d{1,2}(?:[a-z]\d)?[a-z]{0,3})"
+_CACHE_TYPES = re.compile(
+    rf"(?<![a-z0-9])kv(?: ?cache)?(?: ?dtype)?[\s=:_-]{{0,3}}{_DTYPE_WORD}(?![a-z0-9])"
+    rf"|(?<![a-z0-9]){_DTYPE_WORD}(?: ?/ ?{_DTYPE_WORD})*[\s_-]{{0,2}}kv(?: ?cache)?(?![a-z0-9])"
+)
+
+
+@lru_cache(maxsize=4_096)
+def names_cache_types_only(text: str) -> bool:
+    """Whether every dtype a precision label states is a key-value cache's ("kv int8"
+    beside "kv fp16", "INT4/INT8 KV Cache"): the cache's type, not the weights' nor the
+    activations'. "fp8 w/ fp8 KVCache" states the run's fp8 too."""
+    folded = fold_words(clean_text(text))
+    if "kv" not in folded:
+        return False
+    without = _CACHE_TYPES.sub(" ", folded)
+    return without != folded and not find_precisions(without)

@@ -21,6 +21,7 @@ from perfledger.schemas.header_reading import HeaderReading, read_header, role_m
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
+from perfledger.schemas.name_headers import lists_no_results, names_among_names
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
@@ -199,8 +200,9 @@ def plan_table(
     # "3090Ti | 4090" under a paragraph naming GPUs: chips by the table's words
     nearby = nearby_words([*(text.text for text in context.texts), *shape.headers])
     readings = with_table_chips(readings, nearby)
-    if _hardware_specifications(readings):
-        return None  # what the chips are ("Spec | A100 | H100": Year, TDP, SMs), no results
+    readings, names = names_among_names(readings)  # "PPL(fp16) | TRT-8(fp16)": engines
+    if _hardware_specifications(readings) or lists_no_results(readings):
+        return None  # what the chips are ("Spec | A100 | H100"), a cookie list: no results
     numbers = [
         reading.kind in ("metric", "statistic", "result") and stats.numeric > 0
         for reading, stats in zip(readings, shape.stats, strict=True)
@@ -224,7 +226,7 @@ def plan_table(
         )
     if not any(column.role == "result" for column in columns):
         return None  # what its context says would label nothing
-    found = context_labels(context, mappings)
+    found = context_labels(context, mappings, names)
     if _property_table(columns) and "metric" not in found:
         return None
     columns = _with_groups(

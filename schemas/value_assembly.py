@@ -14,6 +14,7 @@ import polars as pl
 
 from perfledger.schemas.context_labels import bare_device_class
 from perfledger.schemas.labels import fold_key, label_key
+from perfledger.schemas.precisions import names_cache_types_only
 from perfledger.schemas.remark_platforms import remark_platforms
 
 # The natural key's labels, in order: (name in the key, column).
@@ -50,6 +51,21 @@ def assemble(values: pl.DataFrame) -> pl.DataFrame:
         .with_columns(_derived())
         .drop("_precision_from")
         .collect(engine="in-memory")
+        .pipe(_without_cache_dtypes)
+    )
+
+
+def _without_cache_dtypes(frame: pl.DataFrame) -> pl.DataFrame:
+    """A precision stating only a key-value cache's dtype ("kv int8") states neither the
+    weights' nor the activations' (a model name may, see schemas/identities.py)."""
+    texts = frame.get_column("precision").drop_nulls().unique().to_list()
+    cache = [text for text in texts if names_cache_types_only(text)]
+    if not cache:
+        return frame
+    only = pl.col("precision").is_in(cache)
+    return frame.with_columns(
+        pl.when(only).then(None).otherwise(pl.col(name)).alias(name)
+        for name in ("activation_dtype", "weight_dtype")
     )
 
 
