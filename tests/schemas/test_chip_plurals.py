@@ -53,6 +53,10 @@ def test_a_name_that_reads_as_two_chips_is_kept_as_published_and_unresolved():
         ("l40s", "L40S", None),  # no capital letter: the case says nothing of the 's'
         ("L40s", "L40s", None),  # L40S, or L40 in the plural: kept as published
         ("Jetson NX", "Jetson NX", None),  # Xavier NX or Orin NX: kept as published
+        ("Jetson AGX", "Jetson AGX", None),  # AGX Xavier or AGX Orin
+        ("Jetson AGX Orin", "Jetson AGX Orin", None),
+        ("TPU v5", "TPU v5", None),  # v5e or v5p
+        ("TPU v5e", "TPU v5e", None),
         ("Jetson Xavier NX", "Jetson Xavier NX", None),
         ("Jetson Orin NX 16GB", "Jetson Orin NX", None),
         ("iPhone 5s", "A7", None),  # the product's own small 's'

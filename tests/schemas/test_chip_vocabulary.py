@@ -80,6 +80,9 @@ from perfledger.schemas.vocabulary import VOCAB_DIR
             "Snapdragon X Elite",
             "Qualcomm",
         ),
+        # A chipset column of a phone and laptop benchmark (Qualcomm's RF-DETR latencies)
+        ("Snapdragon X2 Elite", "Snapdragon X2 Elite", "Qualcomm"),
+        ("Snapdragon X2 Elite Extreme", "Snapdragon X2 Elite Extreme", "Qualcomm"),
         (
             "MediaTek Dimensity 9300 (MT6989) (Cortex-X4 3.25 GHz + Mali-G720-Immortalis MC12)",
             "Dimensity 9300",
