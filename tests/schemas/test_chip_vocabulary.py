@@ -87,6 +87,10 @@ from perfledger.schemas.vocabulary import VOCAB_DIR
         # MLLM latency table)
         ("SD 8 Gen 3", "Snapdragon 8 Gen 3", "Qualcomm"),
         ("SD 8 Elite", "Snapdragon 8 Elite", "Qualcomm"),
+        # Only the AGX module of the Orin generation has 32 or 64 GB ("| Jetson Orin 64GB |
+        # 180ms |" of a clinical ASR pipeline's benchmarks)
+        ("Jetson Orin 64GB", "Jetson AGX Orin", "NVIDIA"),
+        ("Jetson Orin", "Jetson Orin", "NVIDIA"),
         (
             "MediaTek Dimensity 9300 (MT6989) (Cortex-X4 3.25 GHz + Mali-G720-Immortalis MC12)",
             "Dimensity 9300",
