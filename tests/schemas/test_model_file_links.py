@@ -1,6 +1,7 @@
-"""The device a model zoo names only in the files its table links, compiled per device
-("`H <.../Compiled/v2.17.0/hailo8/cas_vit_m.hef>`_"): the chip of the table's values when
-nothing nearer names one; files built for several devices name none."""
+"""The device a model zoo names only in the model files its table links or lists, compiled
+per device ("`H <.../Compiled/v2.17.0/hailo8/cas_vit_m.hef>`_"): the chip of the table's
+values when nothing nearer names one, files built for several devices naming none; a file a
+row names ("groundingdino_bm1688_fp16.bmodel") gives that row's chip."""
 
 from __future__ import annotations
 
@@ -92,3 +93,31 @@ TWO_DEVICES = """### Model performance
 def test_files_compiled_for_several_chips_name_none():
     found = fields_by_raw_value(TWO_DEVICES, "metric", "accelerator")
     assert found["48.4"] == ("throughput", None)
+
+
+# As sophgo/sophon-demo writes it (sample/GroundingDINO/README.md, "6.1 bmrt_test"): each row
+# a model file compiled for one chip, the chip written in the file's name; the command above
+# the table names one of them.
+BMRT_TEST = """### 6.1 bmrt_test
+使用bmrt_test测试模型的理论性能：
+```bash
+# 请根据实际情况修改要测试的bmodel路径和devid参数
+bmrt_test --bmodel models/BM1684X/groundingdino_bm1684x_fp16.bmodel
+```
+测试结果中的`calculate time`就是模型推理的时间。
+
+测试各个模型的理论推理时间，结果如下：
+
+|              测试模型                | calculate time(s)         |
+| ------------------------------------| --------------------------|
+| groundingdino_bm1684x_fp16.bmodel   | 0.532807                  |
+| groundingdino_bm1688_fp16.bmodel    | 1.256347                  |
+| groundingdino_cv186x_fp16.bmodel    | 1.662021                  |
+"""
+
+
+def test_a_model_file_named_for_its_chip_is_on_that_chip():
+    found = fields_by_raw_value(BMRT_TEST, "metric", "value", "unit", "accelerator", "precision")
+    assert found["0.532807"] == ("latency", 532.807, "ms", "BM1684X", "fp16")
+    assert found["1.256347"] == ("latency", 1256.347, "ms", "BM1688", "fp16")
+    assert found["1.662021"] == ("latency", 1662.021, "ms", "CV186X", "fp16")
