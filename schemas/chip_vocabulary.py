@@ -27,6 +27,10 @@ else:
 from perfledger.schemas.folding import WORD_START
 from perfledger.schemas.vocabulary import read_vocab
 
+# The accelerator of a rule for a name that reads as more than one chip ("Jetson NX": Xavier
+# NX or Orin NX): the value keeps the name as published, unresolved, and is never given the
+# wrong chip.
+AS_PUBLISHED = "?"
 # How a chip ranks when a text names several: a GPU or NPU ran the result rather than the
 # SoC it sits on, and the SoC rather than a host CPU ("2x Xeon 8380, 8x A100").
 KIND_RANK = {"accelerator": 2, "soc": 1, "cpu": 0}

@@ -340,6 +340,8 @@ def bare_device_class(text: str) -> str | None:
 def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     """(label, value) of every label one context text states but its metric (see
     `_with_metric`); pages of one site repeat their headings, so each is read once."""
+    if source == "link":
+        return _link_labels(text)
     found: list[tuple[str, Any]] = []
     text = without_names(text)
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
@@ -383,6 +385,20 @@ _NAMES = re.compile(
     r"\S*[A-Za-z0-9]_[A-Za-z0-9]\S*|(?:https?://|www\.)\S+"
     r"|\S+\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
 )
+
+
+def _link_labels(targets: str) -> tuple[tuple[str, Any], ...]:
+    """The device the model files a table links to are built for, when they name one and the
+    same chip ("…/hailo8/cas_vit_m.hef", "…/hailo8/cas_vit_s.hef"); several name none."""
+    chips = {}
+    for target in targets.splitlines():
+        mention = read_hardware(target, "label")
+        if mention is not None and mention.accelerator is not None and not mention.names_device:
+            chips.setdefault(mention.accelerator, mention)
+    if len(chips) != 1:
+        return ()
+    (mention,) = chips.values()
+    return (("platform", replace(mention, count=None, count_stated=False)),)
 
 
 @lru_cache(maxsize=65_536)

@@ -28,6 +28,7 @@ from functools import cache, lru_cache
 
 import polars as pl
 
+from perfledger.schemas.chip_vocabulary import AS_PUBLISHED
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import label_key
@@ -483,7 +484,7 @@ def _makers() -> tuple[tuple[re.Pattern[str], str], ...]:
     as any text ("Xeon $1" is every Xeon)."""
     exact, templates = [], []
     for row in read_vocab("chips.csv").iter_rows(named=True):
-        if row["accelerator"] and row["vendor"]:
+        if row["accelerator"] and row["vendor"] and row["accelerator"] != AS_PUBLISHED:
             pattern = re.sub(r"\\\$t?\d", ".+", re.escape(row["accelerator"]))
             if pattern == row["accelerator"] or re.escape(row["accelerator"]) == pattern:
                 exact.append((re.compile(pattern), row["vendor"]))

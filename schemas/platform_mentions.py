@@ -30,6 +30,7 @@ from perfledger.schemas.chip_counts import (
     stated_count,
 )
 from perfledger.schemas.chip_vocabulary import (
+    AS_PUBLISHED,
     KIND_RANK,
     ChipRule,
     match_at,
@@ -165,7 +166,13 @@ def _chip_mentions(
             continue  # "RTX 3090 version is coming soon": no result ran on it yet
         if end - start <= _SHORT_NAME and _among_run_settings(cleaned, positions, start, end):
             continue  # "deepseekv3_l4_tp1_ep8": four layers beside the parallel degrees
-        mention = _mention(rule, match, folded, cleaned, positions, prose)
+        shorter = _shorter_reading(rule, folded, cleaned, positions, start, end, nearby)
+        if shorter is not None:
+            mention = _plural_or_as_published(rule, shorter, folded, cleaned, positions, prose)
+        elif rule.accelerator == AS_PUBLISHED:
+            mention = _as_published(rule, folded, cleaned, positions, start, end)
+        else:
+            mention = _mention(rule, match, folded, cleaned, positions, prose)
         if mention is not None:
             mentions.append(mention)
     if prose:
@@ -209,6 +216,68 @@ def _word_around(cleaned: str, start: int, end: int) -> str:
     return cleaned[left : right if right >= 0 else len(cleaned)]
 
 
+def _shorter_reading(
+    rule: ChipRule,
+    folded: str,
+    cleaned: str,
+    positions: Sequence[int],
+    start: int,
+    end: int,
+    nearby: str,
+) -> tuple[ChipRule, re.Match[str]] | None:
+    """For a chip whose own name ends in S ("V100S", "L40S") written in capitals with a small
+    's' after them ("8 V100s", "L40s"): the rule and match that read the name without the 's'
+    ("V100", "L40"), whose plural it may be; None where the 's' is a capital ("V100S") or the
+    name holds small letters of its own ("iPhone 5s")."""
+    if cleaned[positions[end - 1]] != "s" or end - start < 3:
+        return None
+    words = published_span(cleaned, positions, start, end - 1).split()
+    last = words[-1] if words else ""
+    if last == last.upper() == last.lower() or last != last.upper():
+        return None  # no capital letter, or a small one: the case says nothing of the 's'
+    found = match_at(folded[: end - 1], start)
+    if found is None or found[1].end() != end - 1:
+        return None
+    shorter = vocabulary().rules[found[0]]
+    if shorter is rule or not requirement_met(shorter, folded, start, end - 1, nearby):
+        return None
+    return shorter, found[1]
+
+
+def _plural_or_as_published(
+    rule: ChipRule,
+    shorter: tuple[ChipRule, re.Match[str]],
+    folded: str,
+    cleaned: str,
+    positions: Sequence[int],
+    prose: bool,
+) -> PlatformMention | None:
+    """A count before "V100s" makes it a plural ("8 V100s": eight V100); without one, "L40s"
+    reads as two chips (L40S, or L40 in the plural), and is kept as published, unresolved."""
+    short_rule, match = shorter
+    start, end = match.start(), match.end() + 1
+    if stated_count(folded, start, end, prose, plural=True) is not None:
+        return _mention(short_rule, match, folded, cleaned, positions, prose, plural_end=end)
+    return _as_published(rule, folded, cleaned, positions, start, end)
+
+
+def _as_published(
+    rule: ChipRule, folded: str, cleaned: str, positions: Sequence[int], start: int, end: int
+) -> PlatformMention:
+    """A name that reads as more than one chip ("Jetson NX": Xavier NX or Orin NX): kept as
+    the page writes it, unresolved, for a mapping to settle (`perfledger map-label`)."""
+    text = published_span(cleaned, positions, start, end)
+    return PlatformMention(
+        text=text,
+        vendor=rule.vendor,
+        accelerator=text,
+        start=start,
+        end=end,
+        names_device=True,
+        rank=rule.rank,
+    )
+
+
 def _mention(
     rule: ChipRule,
     match: re.Match[str],
@@ -216,13 +285,16 @@ def _mention(
     cleaned: str,
     positions: Sequence[int],
     prose: bool,
+    plural_end: int | None = None,
 ) -> PlatformMention | None:
-    start, end = match.start(), match.end()
+    """The mention a rule's match makes; `plural_end`: where the plural 's' written after
+    the match ends ("V100s" read by the V100 rule)."""
+    start, end = match.start(), plural_end or match.end()
     own = rule.pattern.fullmatch(match.group(0))
     implied = _implied_count(rule, own) if own else None
     accelerator = _expand(rule.accelerator, own) if own else rule.accelerator
     assert match.lastgroup is not None  # the rule's own group (chip_vocabulary.match_at)
-    plural = len(match.group(0)) > len(match.group(match.lastgroup))
+    plural = plural_end is not None or len(match.group(0)) > len(match.group(match.lastgroup))
     stated = stated_count(folded, start, end, prose, plural)
     in_slices = rule.count == "slice"
     if in_slices:  # "2x v5p-128": two slices of the chips its name states

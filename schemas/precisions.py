@@ -305,6 +305,15 @@ def _one_precision(first: tuple, second: tuple) -> tuple | None:
 
 
 @lru_cache(maxsize=16_384)
+def remark_precision(remark: str) -> Precision | None:
+    """The precision a remark after a value is, whole ("INT8" of "30.6(INT8)"); None for a
+    remark saying more than a precision ("INT8 on 2 threads") or none."""
+    found = find_precisions(remark)
+    if len(found) != 1 or fold_words(found[0].text) != fold_words(remark.strip(" ()[]")):
+        return None
+    return found[0]
+
+
 def read_precision_label(label: str) -> Precision | None:
     """A precision cell: "16.32", a vocabulary word, or the words it holds; two different
     precisions in one label ("INT8/BF16") are a mixed precision."""

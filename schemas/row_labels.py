@@ -281,12 +281,20 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
 # A chip's name written as a word of a model's name, after the name's first word and joined to
 # it: "EfficientNet-EdgeTPU-S", "ssdlite_mobiledet_edgetpu_320x320", "MobileNet-EdgeTPU".
 _JOINED_BEFORE = re.compile(r"[A-Za-z0-9][-_]$")
+# A model file compiled for one device ("yolov5s_rk3588.rknn", "resnet50_hailo8.hef"): the chip
+# its name holds is the device its numbers were measured on.
+_COMPILED_MODEL = re.compile(
+    r"\.(?:hef|rknn|bmodel|cvimodel|axmodel|om|engine|plan|trt|tflite|dlc|xmodel|kmodel|nb)$",
+    re.I,
+)
 
 
 def _without_target_chip(text: str) -> str:
     """A model cell without a chip its name is built for ("EfficientNet-EdgeTPU-S"): a model
     designed for a chip is no run on it; a chip the cell names apart ("Llama-2-7B on H100",
-    "ResNet50 (A100)") stays."""
+    "ResNet50 (A100)") or a model file compiled for it ("yolov5s_rk3588.rknn") stays."""
+    if _COMPILED_MODEL.search(text.rstrip()):
+        return text
     mention = read_hardware(text, "label")
     if mention is None or mention.accelerator is None:
         return text

@@ -40,7 +40,7 @@ MAX_CONTEXT_CHARS = 2000  # of each text: a label sits near its start, and craft
 
 @dataclass(frozen=True)
 class ContextText:
-    source: str  # caption, heading, note, paragraph or title: where a label came from
+    source: str  # caption, heading, note, link, paragraph or title: where a label came from
     text: str
 
 
@@ -88,7 +88,9 @@ def table_contexts(
     blocks = [
         (kind, level, _clipped(text) if text else text, table)
         for kind, level, text, table in _blocks(outline)
+        if kind != "links"
     ]
+    links = {table: text for kind, _level, text, table in _blocks(outline) if kind == "links"}
     numbered = _numbered_captions(blocks)
     below: dict[int, str] = {}
     for position, table in numbered.items():
@@ -137,6 +139,7 @@ def table_contexts(
                 defined,
                 stated,
                 notes.get(table),
+                links.get(table),
             )
     for table, heading in titles.items():
         if table not in contexts:
@@ -261,6 +264,7 @@ def _context(
     defined: dict[str, str] | None = None,
     stated: Unit | None = None,
     note_under: str | None = None,
+    links: str | None = None,
 ) -> TableContext:
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
@@ -279,6 +283,9 @@ def _context(
     # a table more often discusses the results than says what they measure.
     note = [ContextText("note", note_under)] if note_under else []
     texts += [*headings[:1], *note, *headings[1:]]
+    # The model files its cells link to ("…/hailo8/cas_vit_m.hef"), compiled for the device
+    # its numbers were measured on: read for that device alone (context_labels).
+    texts += [ContextText("link", links)] if links else []
     own = sections[-1][2]
     # The text before the page's first heading (level 0) is often its navigation: it is
     # earlier prose, not the opening of a section that holds the table.

@@ -15,7 +15,7 @@ import polars as pl
 from perfledger.schemas.context_labels import bare_device_class
 from perfledger.schemas.labels import fold_key, label_key
 from perfledger.schemas.precisions import names_cache_types_only
-from perfledger.schemas.remark_platforms import remark_platforms
+from perfledger.schemas.remark_platforms import remark_platforms, remark_precisions
 
 # The natural key's labels, in order: (name in the key, column).
 IDENTITY_PARTS = (
@@ -39,7 +39,7 @@ def assemble(values: pl.DataFrame) -> pl.DataFrame:
     # A string column in several chunks (a label's source filled in pieces) makes polars 2.1
     # panic ("i < self.len()") when a when/then of it is joined by concat_str: one piece each.
     values = values.rechunk()
-    values = values.hstack(remark_platforms(values))
+    values = values.hstack([*remark_platforms(values), *remark_precisions(values)])
     return _with_identities(
         values.hstack([*_table_states(values), _row_device_class(values)])
         .lazy()
@@ -216,11 +216,14 @@ def _count() -> list[pl.Expr]:
 
 
 def _precision_from() -> pl.Expr:
-    """Where a value's precision comes from: its row's role cells (rq), their words (fq),
-    its section (sq), its column header (h), the context's precision of its chip (xp), else
-    its table's context (x). A column of its own, which every precision field reads."""
+    """Where a value's precision comes from: its own cell's remark (vq: "30.6(INT8)"), its
+    row's role cells (rq), their words (fq), its section (sq), its column header (h), the
+    context's precision of its chip (xp), else its table's context (x). A column of its own,
+    which every precision field reads."""
     return (
-        pl.when(pl.col("rq_text").is_not_null())
+        pl.when(pl.col("vq_text").is_not_null())
+        .then(pl.lit("vq"))
+        .when(pl.col("rq_text").is_not_null())
         .then(pl.lit("rq"))
         .when(pl.col("fq_text").is_not_null())
         .then(pl.lit("fq"))
@@ -250,7 +253,9 @@ def _labels() -> list[pl.Expr]:
 
     def precision(row_field: str, header_field: str, context_field: str) -> pl.Expr:
         return (
-            pl.when(precision_from == "rq")
+            pl.when(precision_from == "vq")
+            .then(pl.col(f"vq_{row_field}"))
+            .when(precision_from == "rq")
             .then(pl.col(f"rq_{row_field}"))
             .when(precision_from == "fq")
             .then(pl.col(f"fq_{row_field}"))
@@ -274,7 +279,9 @@ def _labels() -> list[pl.Expr]:
         precision("text", "h_precision", "x_precision").alias("precision"),
         precision("act", "h_act", "x_act").alias("activation_dtype"),
         precision("wt", "h_wt", "x_wt").alias("weight_dtype"),
-        pl.when(precision_from.is_in(["rq", "fq"]))
+        pl.when(precision_from == "vq")
+        .then(pl.lit("cell"))
+        .when(precision_from.is_in(["rq", "fq"]))
         .then(pl.lit("row"))
         .when(precision_from == "sq")
         .then(pl.lit("section"))

@@ -112,12 +112,13 @@ def _each_repeated(values: Iterable, times: int) -> Iterable:
 # or the paragraph before it. Built with `outline_frame(...)`.
 OUTLINE_SCHEMA: ColumnTypes = {
     "line_number": pl.Int32,  # 1-based line where the block starts
-    "kind": pl.String,  # "heading", "paragraph", "caption" or "table" (see OUTLINE_KINDS)
+    "kind": pl.String,  # "heading", "paragraph", "caption", "table" or "links" (OUTLINE_KINDS)
     "level": pl.Int32,  # a heading's level, 1 (the page's title) to 6; null for other kinds
     "text": pl.String,  # the block as a reader sees it (markup gone); null for a table
-    "table_index": pl.Int32,  # the table a "table" or "caption" block stands for; else null
+    "table_index": pl.Int32,  # the table a "table", "caption" or "links" block is of; else null
 }
-OUTLINE_KINDS = ("heading", "paragraph", "caption", "table")
+# "links": the model files a table's cells link to, one a line (layouts/table_links.py)
+OUTLINE_KINDS = ("heading", "paragraph", "caption", "table", "links")
 
 
 def outline_frame(rows: list[tuple] | None = None) -> pl.DataFrame:

@@ -8,6 +8,7 @@ from perfledger.sources.layouts.base import BOLD_LINE_LEVEL, as_caption
 from perfledger.sources.layouts.html_grid import first_row_line
 from perfledger.sources.layouts.html_page import TablesAndText
 from perfledger.sources.layouts.html_stream import HEADING_LEVELS, Block, TableMark
+from perfledger.sources.layouts.table_links import links_of
 from perfledger.sources.layouts.table_text import reads_as_caption
 
 
@@ -47,7 +48,9 @@ def _add_table_rows(
     caption = page.captions.get(table)
     if caption is not None:
         rows.append((caption[1], "caption", None, caption[0], index))
-    rows.append((first_row_line(page.grids[table]), "table", None, None, index))
+    line = first_row_line(page.grids[table])
+    rows.append((line, "table", None, None, index))
+    rows += links_of((link.get("href") or "" for link in table.iter("a")), line, index)
     for inner in page.nested.get(table, ()):
         _add_table_rows(rows, inner, page, indexes)
 

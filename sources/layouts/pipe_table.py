@@ -79,6 +79,7 @@ from perfledger.sources.layouts.statistic_lines import (
     find_statistic_lines,
     statistic_cells,
 )
+from perfledger.sources.layouts.table_links import links_block
 from perfledger.sources.layouts.table_text import (
     fold_header_text,
     looks_like_note,
@@ -518,6 +519,7 @@ def _read_pipe_table(page: _Page, table: PipeTable, table_index: int) -> None:
     page.problems += trouble
     # (line, kind, level, text, table index), as the outline's columns (layouts/base.py)
     placed: list[tuple] = [(table.header + 1, "table", None, None, table_index)]
+    placed += links_block(page.lines[table.header : table.end], table.header + 1, table_index)
     caption = page.captions.get(table.header)
     if caption is not None:
         placed.insert(0, (caption[0], "caption", None, caption[1], table_index))

@@ -24,6 +24,7 @@ from perfledger.sources.layouts.rst_blocks import (
 )
 from perfledger.sources.layouts.rst_grid import MAX_COLUMNS
 from perfledger.sources.layouts.rst_text import Cell, page_lines
+from perfledger.sources.layouts.table_links import links_block
 from perfledger.sources.layouts.table_text import looks_like_note
 
 CAPTION_MAX_CHARS = 80
@@ -66,6 +67,7 @@ class _Assembly:
     prose: list[tuple[int, str]] = field(default_factory=list)
     problems: list[ParseProblem] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # the page's, for the links of its tables
 
     def add_table(self, table: Table, note: str | None, index: int) -> None:
         self.problems += [replace(problem, table_index=index) for problem in table.problems]
@@ -78,6 +80,8 @@ class _Assembly:
             line, _kind, _level, text, _ = self.outline[-1]
             self.outline[-1] = (line, "caption", None, text, index)
         self.outline.append((table.line + 1, "table", None, None, index))
+        last = max((line for row in table.body for _, line in row), default=table.line)
+        self.outline += links_block(self.lines[table.line : last + 1], table.line + 1, index)
         self._table_cells(table, index, title, note)
 
     def _table_cells(self, table: Table, index: int, title: str | None, note: str | None) -> None:
@@ -187,8 +191,8 @@ def _notes_after(blocks: list, position: int) -> list[int]:
     return found
 
 
-def _assemble(blocks: list, problems: list[ParseProblem]) -> ParsedDocument:
-    page = _Assembly(problems=problems)
+def _assemble(blocks: list, problems: list[ParseProblem], lines: list[str]) -> ParsedDocument:
+    page = _Assembly(problems=problems, lines=lines)
     notes: set[int] = set()
     written = sum(1 for block in blocks if isinstance(block, Table) and not block.printed)
     numbers = [0, written]  # the next number of a written table, of a printed one
@@ -221,6 +225,7 @@ def _assemble(blocks: list, problems: list[ParseProblem]) -> ParsedDocument:
 
 def read_rst(text: str) -> ParsedDocument:
     """Parse a reStructuredText page into table cells, prose, outline and page metadata."""
-    reader = PageReader(page_lines(text))
+    lines = page_lines(text)
+    reader = PageReader(lines)
     reader.read()
-    return _assemble(reader.blocks, reader.problems)
+    return _assemble(reader.blocks, reader.problems, lines)

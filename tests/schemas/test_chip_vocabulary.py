@@ -80,6 +80,17 @@ from perfledger.schemas.vocabulary import VOCAB_DIR
             "Snapdragon X Elite",
             "Qualcomm",
         ),
+        # A chipset column of a phone and laptop benchmark (Qualcomm's RF-DETR latencies)
+        ("Snapdragon X2 Elite", "Snapdragon X2 Elite", "Qualcomm"),
+        ("Snapdragon X2 Elite Extreme", "Snapdragon X2 Elite Extreme", "Qualcomm"),
+        # "SD" for Snapdragon before a generation ("| Xiaomi 14 | SD 8 Gen 3 |" of an on-device
+        # MLLM latency table)
+        ("SD 8 Gen 3", "Snapdragon 8 Gen 3", "Qualcomm"),
+        ("SD 8 Elite", "Snapdragon 8 Elite", "Qualcomm"),
+        # Only the AGX module of the Orin generation has 32 or 64 GB ("| Jetson Orin 64GB |
+        # 180ms |" of a clinical ASR pipeline's benchmarks)
+        ("Jetson Orin 64GB", "Jetson AGX Orin", "NVIDIA"),
+        ("Jetson Orin", "Jetson Orin", "NVIDIA"),
         (
             "MediaTek Dimensity 9300 (MT6989) (Cortex-X4 3.25 GHz + Mali-G720-Immortalis MC12)",
             "Dimensity 9300",
