@@ -128,8 +128,8 @@ def context_labels(
 
 
 # An item of a list of the setup: "机器、加速卡型号: R200", "- Accelerator: 8x A100".
-_SETUP_ITEM = re.compile(r"^\W{0,3}[^:：\n]{1,40}[:：]\s*\S")
-_ITEM_KEY = re.compile(r"^[^:：]*[:：]")
+# The value is what follows the item's first colon.
+_SETUP_ITEM = re.compile(r"^(?=\W{0,3}[^:：\n]{1,40}[:：]\s*\S)[^:：]*[:：](?P<value>.*)", re.S)
 
 
 def _setups_disagree(prose: tuple[str, ...]) -> bool:
@@ -138,10 +138,10 @@ def _setups_disagree(prose: tuple[str, ...]) -> bool:
     names none. A host CPU listed beside the accelerator is no other setup."""
     chips: dict[int, set[str]] = {}
     for text in prose:
-        if _SETUP_ITEM.match(text):
+        item = _SETUP_ITEM.match(text)
+        if item is not None:
             # An item's value is a label: "NVIDIA_A100-SXM4-40GB" names its chip there
-            value = _ITEM_KEY.sub("", text, count=1)
-            mention = read_hardware(value, "label")
+            mention = read_hardware(item.group("value"), "label")
             if mention is not None and mention.accelerator is not None:
                 chips.setdefault(mention.rank, set()).add(mention.accelerator)
     return any(len(named) > 1 for named in chips.values())

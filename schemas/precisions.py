@@ -314,6 +314,7 @@ def remark_precision(remark: str) -> Precision | None:
     return found[0]
 
 
+@lru_cache(maxsize=16_384)
 def read_precision_label(label: str) -> Precision | None:
     """A precision cell: "16.32", a vocabulary word, or the words it holds; two different
     precisions in one label ("INT8/BF16") are a mixed precision."""
