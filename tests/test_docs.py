@@ -24,9 +24,11 @@ GENERATOR = DOCS / "generate_sql.py"
 FIRST_BLOCK = (
     "```\n"
     "python3 -m venv .venv && .venv/bin/pip install -r requirements.lock && .venv/bin/pip "
-    "install --no-deps -e . && .venv/bin/perfledger ingest\n"
+    "install --no-deps -e . && .venv/bin/python -m compileall -q -x '\\.venv' . "
+    "&& .venv/bin/perfledger ingest\n"
     "python3 -m venv .venv && .venv/bin/pip install -r requirements-test.lock && .venv/bin/pip "
-    "install --no-deps -e . && .venv/bin/python -m pytest\n"
+    "install --no-deps -e . && .venv/bin/python -m compileall -q -x '\\.venv' . "
+    "&& .venv/bin/python -m pytest\n"
     "```\n"
 )
 

@@ -335,7 +335,8 @@ def _migration_files() -> list[Path]:
 
 
 def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
-    """Apply the numbered .sql files not applied yet, each recorded, in one transaction each."""
+    """Apply the numbered .sql files not applied yet, each recorded: in one transaction each,
+    or all in one for a new warehouse."""
     try:
         applied = {
             row[0] for row in connection.execute("SELECT name FROM schema_migrations").fetchall()
@@ -345,21 +346,41 @@ def migrate(connection: duckdb.DuckDBPyConnection) -> list[str]:
             "CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR, applied_at TIMESTAMPTZ)"
         )
         applied = set()
-    done = []
-    for path in _migration_files():
-        if path.name in applied:
-            continue
-        connection.execute("BEGIN")
-        connection.execute(path.read_text(encoding="utf-8"))
-        # Literals, not query parameters: binding one makes duckdb import pandas and numpy.
-        connection.execute(f"INSERT INTO schema_migrations VALUES ('{sql.text(path.name)}', now())")
-        connection.execute(
-            f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(f'migration {path.name}')}')"
-        )
+    pending = [path for path in _migration_files() if path.name not in applied]
+    if not applied and len(pending) > 1 and _applied_together(connection, pending):
+        return [path.name for path in pending]
+    for path in pending:
+        _apply(connection, [path], f"migration {path.name}")
+    return [path.name for path in pending]
+
+
+def _applied_together(connection: duckdb.DuckDBPyConnection, pending: list[Path]) -> bool:
+    """Every migration of a new warehouse in one transaction: one catalog commit rather than
+    one per file, a second less to create a warehouse. Should the catalog refuse to take them
+    together, nothing is applied and each is applied alone, as for a warehouse that has some."""
+    try:
+        _apply(connection, pending, f"migrations {pending[0].name} to {pending[-1].name}")
+    except duckdb.Error:
+        return False
+    return True
+
+
+def _apply(connection: duckdb.DuckDBPyConnection, paths: list[Path], message: str) -> None:
+    """Apply `paths` and record each, in one transaction."""
+    connection.execute("BEGIN")
+    try:
+        for path in paths:
+            connection.execute(path.read_text(encoding="utf-8"))
+            # Literals, not query parameters: binding one makes duckdb import pandas and numpy.
+            connection.execute(
+                f"INSERT INTO schema_migrations VALUES ('{sql.text(path.name)}', now())"
+            )
+        connection.execute(f"CALL {LAKE}.set_commit_message('perfledger', '{sql.text(message)}')")
         confirm_writer_lock()
         connection.execute("COMMIT")
-        done.append(path.name)
-    return done
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
 
 
 def applied_migrations(connection: duckdb.DuckDBPyConnection) -> set[str]:

@@ -577,8 +577,9 @@ def _record_documents(
         )
     with stage.relation(connection, "cells") as cells:
         if cells is not None:
-            with _one_writer_thread(connection):
-                _insert_relation(connection, "cells", cells)
+            # Every thread: a row group of cells is a few MB, and this write is most of what
+            # a large run does after its last page is read, with the other cores idle.
+            _insert_relation(connection, "cells", cells)
     fetches = [
         {"run_id": run_id, "source_id": d.source_id, **d.fetch_record}
         for d in documents

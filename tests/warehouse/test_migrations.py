@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 
+import duckdb
+import pytest
+
 from perfledger.flows import pipeline
 from perfledger.sources.capture_time import instant
 from perfledger.warehouse import lake
@@ -86,3 +89,45 @@ def test_revisions_written_since_are_not_written_twice(warehouse):
     finally:
         connection.close()
     assert before == after == 5  # four first versions and July 2023's
+
+
+def test_a_new_warehouse_takes_every_migration_in_one_snapshot(tmp_path):
+    connection = lake.connect(tmp_path / "warehouse", views=False)
+    try:
+        applied = lake.applied_migrations(connection)
+        messages = [
+            row[0]
+            for row in connection.execute(
+                "SELECT commit_message FROM ducklake_snapshots('lake') WHERE commit_message "
+                "LIKE 'migration%'"
+            ).fetchall()
+        ]
+    finally:
+        connection.close()
+    shipped = [path.name for path in lake._migration_files()]
+    assert sorted(applied) == shipped
+    assert messages == [f"migrations {shipped[0]} to {shipped[-1]}"]
+
+
+def test_migrations_the_catalog_refuses_together_are_applied_one_by_one(tmp_path, monkeypatch):
+    """Should a new warehouse's migrations fail as one transaction, none of them is kept
+    from it; each is then applied alone, and one that fails alone fails the open with its
+    own error, the ones before it applied."""
+    failing = tmp_path / "900_fails.sql"
+    failing.write_text("SELECT * FROM a_table_no_migration_made;\n", encoding="utf-8")
+    shipped = lake._migration_files()
+    monkeypatch.setattr(lake, "_migration_files", lambda: [*shipped, failing])
+    with pytest.raises(duckdb.Error, match="a_table_no_migration_made"):
+        lake.connect(tmp_path / "warehouse", views=False)
+    monkeypatch.setattr(lake, "_migration_files", lambda: shipped)
+    connection = lake.connect(tmp_path / "warehouse", views=False)
+    try:
+        applied = lake.applied_migrations(connection)
+        one_by_one = connection.execute(
+            "SELECT count(*) FROM ducklake_snapshots('lake') WHERE commit_message LIKE "
+            "'migration %'"
+        ).fetchone()
+    finally:
+        connection.close()
+    assert sorted(applied) == [path.name for path in shipped]
+    assert one_by_one == (len(shipped),)
