@@ -19,13 +19,13 @@ from perfledger.flows.cli_common import (
     version_option,
     warehouse_option,
 )
-from perfledger.flows.commands import discovered_commands
+from perfledger.flows.commands import CommandGroup
 from perfledger.flows.output import render
 from perfledger.sources.object_store import ObjectStoreError
 from perfledger.warehouse import lake, query, shared_settings
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @version_option
 def main() -> None:
     """perfledger: vendor benchmark pages as a versioned SQL warehouse."""
@@ -207,9 +207,6 @@ def sources(fmt, warehouse):
         )
     click.echo(render(["name", "publisher", "kind", "schedule", "url", "captures"], rows, fmt))
 
-
-for _command in discovered_commands():
-    main.add_command(_command)
 
 if __name__ == "__main__":
     main()

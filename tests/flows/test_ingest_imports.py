@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+from perfledger.flows import pipeline
 from tests.conftest import JULY_2023, PROJECT_ROOT
 
 HEAVY = ("pandera", "pandas", "numpy", "pyarrow")
@@ -83,3 +84,34 @@ def test_a_query_loads_no_pandas_numpy_or_pyarrow(tmp_path):
     found = json.loads(finished.stdout.strip().splitlines()[-1])
     assert loaded > 0 and found["rows"] == [[loaded]]  # the query saw every value loaded
     assert found["loaded"] == []
+
+
+SQL_COMMAND_AND_LIST = """
+import json, sys
+from perfledger.flows.cli import main
+main(["sql", "--format", "json", "--warehouse", sys.argv[1],
+      "SELECT count(*) AS n FROM measurements"], standalone_mode=False)
+print(json.dumps(sorted(name for name in sys.modules if name.startswith(sys.argv[2]))))
+"""
+
+
+def test_perfledger_sql_loads_no_other_command(tmp_path):
+    """The modules of flows/commands/ are loaded when their command is run or listed."""
+    loaded_values = pipeline.ingest([str(JULY_2023)], tmp_path / "warehouse").total("values_added")
+    finished = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            SQL_COMMAND_AND_LIST,
+            str(tmp_path / "warehouse"),
+            "perfledger.flows.commands.",
+        ],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    *answer, loaded = finished.stdout.strip().splitlines()
+    assert json.loads("\n".join(answer)) == [{"n": loaded_values}]
+    assert json.loads(loaded) == []
