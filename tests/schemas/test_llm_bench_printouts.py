@@ -4,7 +4,10 @@ summary columns and lm-evaluation-harness's task tables."""
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import normalized
+import pytest
+
+from perfledger.schemas.unknown_chips import read_hardware
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As ik_llama.cpp's "Qwen3 - early performance comparisons" discussion pastes
 # llama-sweep-bench output: prompt and generated tokens and the tokens already in the KV cache
@@ -42,3 +45,86 @@ def test_sweep_bench_times_load_in_seconds_and_token_counts_are_settings():
     }
     assert "N_KV=512" in settings["67.97"]
     assert "N_KV=0" in settings["68.68"]
+
+
+# As vllm-ascend's Kimi-K2-Thinking tutorial shows lm-evaluation-harness's result: the examples
+# in the prompt ("n-shot") are a setting and the standard error is no second accuracy.
+HARNESS = """## Accuracy
+
+| task | version | filter | n-shot | metric | value | stderr |
+| --- | ---: | --- | ---: | --- | ---: | ---: |
+| gsm8k | 3 | flexible-extract | 5 | exact_match | 0.8992 | 0.0083 |
+| gsm8k | 3 | strict-match | 5 | exact_match | 0.8453 | 0.0100 |
+"""
+
+
+def test_harness_tables_load_one_accuracy_a_row_with_its_shots_as_a_setting():
+    document = normalized(HARNESS)
+    rows = list(document.measurements.iter_rows(named=True))
+    assert [(row["raw_value"], row["metric"], row["value"]) for row in rows] == [
+        ("0.8992", "accuracy", 0.8992),
+        ("0.8453", "accuracy", 0.8453),
+    ]
+    assert "n-shot=5" in rows[0]["settings"]
+    assert rows[0]["dataset"] == "gsm8k"
+    assert document.quarantine.height == 0
+
+
+# As the same tutorial shows the serving benchmark's summary: "success" counts the requests that
+# completed ("10 / 10"); it is no throughput.
+SERVING_SWEEP = """## Performance
+
+After the benchmark completes, you can get the performance result, including request throughput, \
+output token throughput, TTFT, TPOT, and ITL.
+
+| random input len | random output len | success | duration (s) | output throughput (tok/s) | \
+mean TTFT (ms) |
+| ---: | ---: | ---: | ---: | ---: | ---: |
+| 512 | 512 | 10 / 10 | 111.00 | 46.12 | 507.60 |
+| 1024 | 1024 | 10 / 10 | 221.52 | 46.23 | 566.39 |
+"""
+
+
+def test_the_count_of_completed_requests_is_a_setting_not_a_throughput():
+    loaded = _loaded(SERVING_SWEEP)
+    assert ("success", "10 / 10") not in loaded
+    assert loaded[("output throughput (tok/s)", "46.23")] == ("throughput", 46.23, "items/s")
+    assert loaded[("mean TTFT (ms)", "507.60")] == ("latency", 507.6, "ms")
+    assert loaded[("duration (s)", "221.52")] == ("latency", 221520.0, "ms")
+    assert len(loaded) == 6
+
+
+# As vllm-ascend's tutorials name the machine their results ran on: Huawei's Atlas 800 A3
+# server (Ascend 910C), with each NPU's memory times the NPUs in a bracket after it.
+ATLAS_A3 = """## Performance
+
+The following reference results are obtained with `vllm-ascend:v0.20.2rc1` on one Atlas 800 A3 \
+node (64G × 16), using OpenAI chat serving, random input/output lengths, 10 prompts, and \
+`--request-rate 1`:
+
+| random input len | random output len | output throughput (tok/s) | mean TTFT (ms) |
+| ---: | ---: | ---: | ---: |
+| 512 | 512 | 46.12 | 507.60 |
+"""
+
+
+def test_an_atlas_800_a3_node_is_sixteen_ascend_910c_npus_as_its_bracket_says():
+    found = fields_by_raw_value(ATLAS_A3, "accelerator", "accelerator_count", "vendor")
+    assert found["46.12"] == ("Ascend 910C", 16, "Huawei")
+    assert found["507.60"] == ("Ascend 910C", 16, "Huawei")
+
+
+@pytest.mark.parametrize(
+    ("text", "accelerator", "count"),
+    [
+        ("on one Atlas 800 A3 node (64G × 16), using", "Ascend 910C", 16),
+        ("3 Atlas 800T A3 servers (64G × 16)", "Ascend 910C", 48),
+        ("Atlas 800 A3 (128GB × 8)", "Ascend 910C", 8),
+        ("Atlas 800 A2 (64GB × 8)", "Ascend 910B", 8),
+        ("Atlas 800I A3 server (64G × 16 NPUs)", "Ascend 910C", 16),
+        ("one node of H100 (80GB x 8)", "H100", 8),
+    ],
+)
+def test_memory_times_chips_in_a_bracket_counts_the_chips(text, accelerator, count):
+    mention = read_hardware(text, "paragraph")
+    assert (mention.accelerator, mention.count) == (accelerator, count)
