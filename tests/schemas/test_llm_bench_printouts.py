@@ -128,3 +128,47 @@ def test_an_atlas_800_a3_node_is_sixteen_ascend_910c_npus_as_its_bracket_says():
 def test_memory_times_chips_in_a_bracket_counts_the_chips(text, accelerator, count):
     mention = read_hardware(text, "paragraph")
     assert (mention.accelerator, mention.count) == (accelerator, count)
+
+
+# As PowerInfer's llama-bench README (a llama.cpp fork's) shows a sweep of the layers
+# offloaded to the GPU: "ngl" is a setting of each row, not an unknown metric.
+LAYERS_OFFLOADED = """### Different numbers of layers offloaded to the GPU
+
+| model                          |       size |     params | backend    | ngl | test       |              t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | --: | ---------- | ---------------: |
+| llama 7B mostly Q4_0           |   3.56 GiB |     6.74 B | CUDA       |  10 | pp 512     |    373.36 ± 2.25 |
+| llama 7B mostly Q4_0           |   3.56 GiB |     6.74 B | CUDA       |  20 | pp 512     |    472.65 ± 1.25 |
+"""
+
+# As PowerInfer's batched-bench README shows it: "B" is the number of batches, "T s" and
+# "S t/s" the total time and speed.
+BATCHED_BENCH = """## Sample results
+
+|    PP |     TG |    B |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |      T s |    S t/s |
+|-------|--------|------|--------|----------|----------|----------|----------|----------|----------|
+|   128 |    128 |    1 |    256 |    0.108 |  1186.64 |    3.079 |    41.57 |    3.187 |    80.32 |
+|   128 |    128 |    2 |    512 |    0.198 |  1295.19 |    5.029 |    50.90 |    5.227 |    97.95 |
+"""
+
+
+def test_llama_bench_gpu_layers_are_a_setting_of_each_row():
+    document = normalized(LAYERS_OFFLOADED)
+    assert document.quarantine.height == 0
+    settings = {
+        row["raw_value"]: row["settings"] for row in document.measurements.iter_rows(named=True)
+    }
+    assert "ngl=10" in settings["373.36 ± 2.25"]
+    assert "ngl=20" in settings["472.65 ± 1.25"]
+
+
+def test_batched_bench_batches_are_the_batch_size_and_totals_load():
+    document = normalized(BATCHED_BENCH)
+    assert document.quarantine.height == 0
+    loaded = {
+        (row["column_name"], row["raw_value"]): (row["metric"], row["value"], row["batch_size"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded[("T s", "5.227")] == ("latency", 5227.0, "2")
+    assert loaded[("S t/s", "97.95")] == ("throughput", 97.95, "2")
+    assert loaded[("S_TG t/s", "41.57")] == ("throughput", 41.57, "1")
+    assert len(loaded) == 12
