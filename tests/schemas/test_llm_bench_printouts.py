@@ -172,3 +172,31 @@ def test_batched_bench_batches_are_the_batch_size_and_totals_load():
     assert loaded[("S t/s", "97.95")] == ("throughput", 97.95, "2")
     assert loaded[("S_TG t/s", "41.57")] == ("throughput", 41.57, "1")
     assert len(loaded) == 12
+
+
+# As ik_llama.cpp's Qwen3 comparison names its machine once, a CPU with a GPU, then reports a
+# section of runs on the CPU alone and one of hybrid runs.
+CPU_ONLY_SECTION = """# Qwen3 - early performance comparisons
+
+Benchmarks are run on a Ryzen-7950X system with an RTX-4080 GPU. Compared are the latest \
+`ik_kllama.cpp` and `llama.cpp` versions as of this morning (April 29 2025).
+
+## CPU-only performance
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    3.610 |   141.84 |    5.067 |    25.26 |
+
+## Hybrid inference
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    0.587 |   871.89 |    1.864 |    68.68 |
+"""
+
+
+def test_a_cpu_only_section_ran_on_the_cpu_its_page_names_beside_a_gpu():
+    found = fields_by_raw_value(CPU_ONLY_SECTION, "accelerator", "vendor")
+    assert found["141.84"] == ("Ryzen 7950X", "AMD")
+    assert found["25.26"] == ("Ryzen 7950X", "AMD")
+    assert found["871.89"] == ("RTX 4080", "NVIDIA")
