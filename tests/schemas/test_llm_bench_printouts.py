@@ -200,3 +200,23 @@ def test_a_cpu_only_section_ran_on_the_cpu_its_page_names_beside_a_gpu():
     assert found["141.84"] == ("Ryzen 7950X", "AMD")
     assert found["25.26"] == ("Ryzen 7950X", "AMD")
     assert found["871.89"] == ("RTX 4080", "NVIDIA")
+
+
+# As vllm-ascend's dynamic chunked pipeline parallel tutorial compares two ways of running
+# prefill: the column names the way, each cell the metric it measured ("TTFT: 22.5s").
+NAMED_IN_CELL = """**Fixed-length requests, concurrency=1**:
+
+- DeepSeek-V3.1-W8A8:
+
+    | Configuration | CPP <br> (Dynamic Chunk, <br> chunksize=32k) | PP <br>(Static Chunk, <br> \
+chunksize=32k) |
+    | ----------------------------- | ------------------------- | ------------------------- |
+    | Input length 128k | TTFT: 22.5s | TTFT: 27.0s |
+"""
+
+
+def test_a_cell_naming_its_metric_gives_it_where_the_column_names_none():
+    document = normalized(NAMED_IN_CELL)
+    assert document.quarantine.height == 0
+    found = fields_by_raw_value(NAMED_IN_CELL, "metric", "value", "unit")
+    assert found["TTFT: 22.5s"] == ("latency", 22500.0, "ms")
