@@ -220,3 +220,32 @@ def test_a_cell_naming_its_metric_gives_it_where_the_column_names_none():
     assert document.quarantine.height == 0
     found = fields_by_raw_value(NAMED_IN_CELL, "metric", "value", "unit")
     assert found["TTFT: 22.5s"] == ("latency", 22500.0, "ms")
+
+
+# As vllm-ascend's PD-colocated Mooncake tutorial documents its configuration files beside
+# its results: a port and two ratios explained are settings, not scores; "Concur" is the
+# requests in flight.
+PARAMETERS_AND_RESULTS = """### Mooncake master
+
+| Parameter                     | Value | Explanation                           |
+| ----------------------------- | ----- | ------------------------------------- |
+| port                          | 50088 | Port for the master service           |
+| eviction_high_watermark_ratio | 0.95  | High watermark ratio (95% threshold)  |
+| eviction_ratio                | 0.05  | Percentage to evict when full (5%)    |
+
+### Test Results
+
+| Requests | Concur | TTFT1 (ms) | TTFT2 (ms) | TTFT3 (ms) |
+| -------- | ------ | ---------- | ---------- | ---------- |
+| 100      | 25     | 2322       | 739        | 948        |
+"""
+
+
+def test_a_documented_parameter_table_holds_no_results():
+    document = normalized(PARAMETERS_AND_RESULTS)
+    assert document.quarantine.height == 0
+    assert fields_by_raw_value(PARAMETERS_AND_RESULTS, "metric", "value", "settings") == {
+        "2322": ("latency", 2322.0, "Requests=100; Concur=25"),
+        "739": ("latency", 739.0, "Requests=100; Concur=25"),
+        "948": ("latency", 948.0, "Requests=100; Concur=25"),
+    }
