@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from perfledger.schemas.precisions import find_precisions, names_cache_types_only
 from perfledger.schemas.unknown_chips import read_hardware
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
@@ -249,3 +250,36 @@ def test_a_documented_parameter_table_holds_no_results():
         "739": ("latency", 739.0, "Requests=100; Concur=25"),
         "948": ("latency", 948.0, "Requests=100; Concur=25"),
     }
+
+
+# As ik_llama.cpp's Qwen3 comparison states the types of the two halves of its KV cache in the
+# paragraph above its tables: the cache's, not the model's precision.
+CACHE_HALVES = """## CPU-only performance
+
+`llama.cpp` is similar, except that there is no `-rtr -fmoe`. I'm also including mainline \
+results without Flash Attention (FA). In this case the K-cache is quantized with `Q8_0` and the \
+V-cache is `fp16`.
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    3.610 |   141.84 |    5.067 |    25.26 |
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "dtype"),
+    [
+        ("the K-cache is quantized with `Q8_0`", "int8"),
+        ("the V-cache is `fp16`", "fp16"),
+        ("kv cache dtype = fp8", "fp8"),
+    ],
+)
+def test_a_dtype_said_of_either_half_of_the_cache_is_the_caches(text, dtype):
+    (precision,) = find_precisions(text)
+    assert precision.weight == dtype
+    assert names_cache_types_only(precision.text)
+
+
+def test_the_caches_dtypes_set_no_dtype_of_the_run():
+    found = fields_by_raw_value(CACHE_HALVES, "activation_dtype", "weight_dtype")
+    assert found["141.84"] == (None, None)
