@@ -105,7 +105,10 @@ _MACHINES = (
 )
 _CARDS_AFTER = re.compile(r"^ ?" + _MACHINES + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
 _CARDS_BEFORE = re.compile(_CJK_COUNT + r" ?(?:(?:张|块|片) ?卡?|卡) ?$")  # "8卡 A100", "4张V100"
-_ARTICLE_BEFORE = re.compile(r"(?:^|[^a-z0-9])(?:a|an|one|single)(?: [a-z]+)? $")
+# "a single A6000 GPU", "one MI210 GPU", "my 16 GB RTX-4080 GPU" (its memory before it)
+_ARTICLE_BEFORE = re.compile(
+    r"(?:^|[^a-z0-9])(?:a|an|one|single|my)(?: [a-z]+)?(?: \d{1,3} ?gb)? $"
+)
 _NOUN_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS + r")(?![a-z0-9])")
 _NODES_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS + r")(?![a-z0-9])")
 _PER_NODE_AFTER = re.compile(

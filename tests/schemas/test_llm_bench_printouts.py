@@ -124,10 +124,13 @@ def test_an_atlas_800_a3_node_is_sixteen_ascend_910c_npus_as_its_bracket_says():
         ("Atlas 800 A2 (64GB × 8)", "Ascend 910B", 8),
         ("Atlas 800I A3 server (64G × 16 NPUs)", "Ascend 910C", 16),
         ("one node of H100 (80GB x 8)", "H100", 8),
+        # ik_llama.cpp's hybrid runs: "cannot be fully loaded on my 16 GB RTX-4080 GPU"
+        ("cannot be fully loaded on my 16 GB RTX-4080 GPU.", "RTX 4080", 1),
+        ("a 16GB RTX 4080 GPU", "RTX 4080", 1),
     ],
 )
-def test_memory_times_chips_in_a_bracket_counts_the_chips(text, accelerator, count):
-    mention = read_hardware(text, "paragraph")
+def test_the_chips_a_sentence_counts(text, accelerator, count):
+    mention = read_hardware(text, "prose")  # as a page's paragraphs are read
     assert (mention.accelerator, mention.count) == (accelerator, count)
 
 
