@@ -83,6 +83,11 @@ _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
 _BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
+# "H100 (80GB x 8)", "Atlas 800 A3 node (64G × 16)", "server (64G × 16 NPUs)": each chip's
+# memory times the chips, in a bracket after the machine (a word or two of it between).
+_MEMORY_TIMES_AFTER = re.compile(
+    r"^(?: [a-z]+){0,2}? ?\(\d{1,4} ?gb? ?[x\u00d7*] ?(\d{1,7})(?: (?:" + CHIP_NOUNS + r"))?\)"
+)
 # "A100 80G * 8": a spaced star after the chip's memory size counts its chips; after a bare
 # name it may be a list's bullet.
 _MEMORY_END = re.compile(r"\d ?gb?$")
@@ -100,7 +105,10 @@ _MACHINES = (
 )
 _CARDS_AFTER = re.compile(r"^ ?" + _MACHINES + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
 _CARDS_BEFORE = re.compile(_CJK_COUNT + r" ?(?:(?:张|块|片) ?卡?|卡) ?$")  # "8卡 A100", "4张V100"
-_ARTICLE_BEFORE = re.compile(r"(?:^|[^a-z0-9])(?:a|an|one|single)(?: [a-z]+)? $")
+# "a single A6000 GPU", "one MI210 GPU", "my 16 GB RTX-4080 GPU" (its memory before it)
+_ARTICLE_BEFORE = re.compile(
+    r"(?:^|[^a-z0-9])(?:a|an|one|single|my)(?: [a-z]+)?(?: \d{1,3} ?gb)? $"
+)
 _NOUN_AFTER = re.compile(r"^(?: \d+ ?gb?)?(?: [a-z0-9]+){0,2}? (?:" + CHIP_NOUNS + r")(?![a-z0-9])")
 _NODES_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS + r")(?![a-z0-9])")
 _PER_NODE_AFTER = re.compile(
@@ -179,6 +187,11 @@ def stated_count(
             pass
         elif _NOUN_AFTER.match(after):  # "8 A100 GPUs", "8 A100 GPUs/node"
             found = Stated(0, per_node=bool(_PER_NODE_AFTER.match(after))), match.group(1)
+        elif _NODES_AFTER.match(after) and (each := _MEMORY_TIMES_AFTER.match(after)):
+            # "one Atlas 800 A3 node (64G × 16)", "two ... nodes (80GB x 8)": the nodes times
+            # the chips of each
+            nodes = number(match.group(1))
+            found = Stated(0), str(nodes * int(each.group(1))) if nodes else each.group(1)
         elif _NODES_AFTER.match(after):  # "4 DGX H100 nodes", "32 H100 DGX nodes"
             found = Stated(0, of_units=True, nodes=True), match.group(1)
         elif (plural and len(match.group(1)) <= 3) or start - len(match.group(1)) - 1 <= 0:
@@ -190,6 +203,7 @@ def stated_count(
             _COUNT_AFTER.match(after)
             or (_STAR_AFTER_MEMORY.match(after) if _MEMORY_END.search(folded[start:end]) else None)
             or _BRACKETED_AFTER.match(after)
+            or _MEMORY_TIMES_AFTER.match(after)
             or _SOCKETS_AFTER.match(after)
             or _CARDS_AFTER.match(after)
         )

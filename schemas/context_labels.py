@@ -116,6 +116,7 @@ def context_labels(
             mention = read_hardware(without_names(text), "prose")
             if mention is not None and mention.accelerator is not None:
                 mention = _accelerator_listed_after(context.prose, index, mention) or mention
+                mention = _chip_of_section_class(context, text, mention)
                 if mention.count is None:
                     mention = _with_count_listed_near(context.prose, index, mention)
                 found["platform"] = Found(mention, "paragraph")
@@ -307,12 +308,26 @@ def _without_reported_results(text: str) -> str:
     return text
 
 
+def _chip_of_section_class(
+    context: TableContext, text: str, mention: PlatformMention
+) -> PlatformMention:
+    """The chip of the class the table's section says its runs used ("## CPU-only
+    performance") that a paragraph names beside another ("a Ryzen-7950X system with an
+    RTX-4080 GPU"), else the chip the paragraph gives."""
+    nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
+    named_class = _section_device_class(nearest.text) if nearest is not None else None
+    if named_class is None:
+        return mention
+    of_class = _chip_of_class(text, "paragraph", named_class)
+    return of_class if of_class is not None else mention
+
+
 def _take_platform_of_section_class(context: TableContext, found: dict[str, Found]) -> None:
     """A table under a heading naming only a class of device ("### CPU", "### GPU(CUDA)")
     ran on the context's chip of that class: the CPU of "A800, Intel Xeon Platinum 8358 CPU",
     not its GPU."""
     nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
-    named_class = bare_device_class(nearest.text) if nearest is not None else None
+    named_class = _section_device_class(nearest.text) if nearest is not None else None
     of_class = found.get(f"platform:{named_class}") if named_class else None
     platform = found.get("platform")
     if of_class is None or platform is None:
@@ -324,6 +339,21 @@ def _take_platform_of_section_class(context: TableContext, found: dict[str, Foun
         found["count"] = of_class
     else:
         found.pop("count", None)  # the count stated for the other chip
+
+
+# "CPU-only performance", "GPU only inference": a section of runs on that class of device alone
+_CLASS_ONLY = re.compile(r"(?<![a-z0-9])([a-z]+) only(?![a-z0-9])")
+
+
+@lru_cache(maxsize=16_384)
+def _section_device_class(text: str) -> str | None:
+    """The class of device a heading names alone ("### CPU") or says its runs used alone
+    ("## CPU-only performance")."""
+    named = bare_device_class(text)
+    if named is not None:
+        return named
+    only = _CLASS_ONLY.search(fold_words(without_brackets(text)))
+    return device_class(only.group(1)) if only is not None else None
 
 
 @lru_cache(maxsize=16_384)

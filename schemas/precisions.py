@@ -152,7 +152,7 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     spans = [  # a word inside a notation found whole ("FP8" of "W8A8-FP8") is that notation's
         span for at, span in enumerate(spans) if not at or span[0] >= spans[at - 1][1]
     ]
-    if "kv" in folded:
+    if "kv" in folded or "cache" in folded:
         spans = _with_cache_words(spans, folded)
     spans = _joined(
         spans,
@@ -172,8 +172,14 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     )
 
 
-_CACHE_BEFORE = re.compile(r"(?<![a-z0-9])kv(?: ?cache)?(?: ?dtype)?[\s=:_-]{0,3}$")
-_CACHE_AFTER = re.compile(r"^[\s_-]{0,2}kv(?: ?cache)?(?![a-z0-9])")
+# The cache a dtype is of: "kv", "KV cache", and either half of it ("the V-cache is fp16",
+# "K-cache quantized with Q8_0").
+_CACHE_WORDS = r"(?:kv(?: ?cache)?|[kv] cache)"
+_CACHE_VERB = r"(?: (?:is|are))?(?: (?:in|as|with|(?:quantized|stored|kept) (?:with|to|as|in)))?"
+_CACHE_BEFORE = re.compile(
+    rf"(?<![a-z0-9]){_CACHE_WORDS}(?: ?dtype)?{_CACHE_VERB}[\s=:_`-]{{0,3}}$"
+)
+_CACHE_AFTER = re.compile(rf"^[\s_`-]{{0,2}}{_CACHE_WORDS}(?![a-z0-9])")
 _COMPARED = re.compile(r"^\s?/\s?$")
 
 
@@ -184,7 +190,7 @@ def _with_cache_words(spans: list[tuple], folded: str) -> list[tuple]:
     out: list[tuple] = []
     for span in reversed(spans):
         start, end = span[0], span[1]
-        before = _CACHE_BEFORE.search(folded[max(0, start - 20) : start])
+        before = _CACHE_BEFORE.search(folded[max(0, start - 36) : start])
         if before is not None:
             start -= len(before.group(0))
         after = _CACHE_AFTER.match(folded[end : end + 12])
@@ -370,8 +376,9 @@ def _text_before_last(header: str, text: str) -> str:
 # "FP8 KV-cache", "INT4/INT8 KV Cache"
 _DTYPE_WORD = r"(?:[a-z]{0,5}\d{1,2}(?:[a-z]\d)?[a-z]{0,3})"
 _CACHE_TYPES = re.compile(
-    rf"(?<![a-z0-9])kv(?: ?cache)?(?: ?dtype)?[\s=:_-]{{0,3}}{_DTYPE_WORD}(?![a-z0-9])"
-    rf"|(?<![a-z0-9]){_DTYPE_WORD}(?: ?/ ?{_DTYPE_WORD})*[\s_-]{{0,2}}kv(?: ?cache)?(?![a-z0-9])"
+    rf"(?<![a-z0-9]){_CACHE_WORDS}(?: ?dtype)?{_CACHE_VERB}[\s=:_`-]{{0,3}}{_DTYPE_WORD}"
+    rf"`?(?![a-z0-9])|(?<![a-z0-9]){_DTYPE_WORD}(?: ?/ ?{_DTYPE_WORD})*[\s_-]{{0,2}}"
+    rf"{_CACHE_WORDS}(?![a-z0-9])"
 )
 
 
@@ -381,7 +388,7 @@ def names_cache_types_only(text: str) -> bool:
     beside "kv fp16", "INT4/INT8 KV Cache"): the cache's type, not the weights' nor the
     activations'. "fp8 w/ fp8 KVCache" states the run's fp8 too."""
     folded = fold_words(clean_text(text))
-    if "kv" not in folded:
+    if "kv" not in folded and "cache" not in folded:
         return False
     without = _CACHE_TYPES.sub(" ", folded)
     return without != folded and not find_precisions(without)

@@ -10,11 +10,13 @@ mostly not numbers: a results table's cells are numbers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import polars as pl
 
-from perfledger.schemas.folding import clean_text
+from perfledger.schemas.folding import clean_text, fold_words
+from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_framework
 from perfledger.schemas.row_labels import TABLE_KEY
@@ -71,7 +73,9 @@ def setup_tables(
         ):
             continue  # "Model | Throughput", "Throughput | 1234": results
         names = [clean_text(row[0]) for row in body]
-        if not _names_settings(names, mappings, metrics_allowed=width == _NAME_AND_VALUE):
+        if not _documents_parameters(name_header, valued) and not _names_settings(
+            names, mappings, metrics_allowed=width == _NAME_AND_VALUE
+        ):
             continue
         found[(document, table)] = (
             tuple(
@@ -83,6 +87,23 @@ def setup_tables(
             else ()
         )
     return found
+
+
+# The first header of a table documenting a tool's parameters ("Parameter | Value |
+# Explanation"), whatever the parameters are called ("port", "eviction_ratio").
+_PARAMETERS_HEADER = re.compile(
+    r"(?:parameters?|params?|options?|arguments?|args?|flags?|(?:environment |env )?variables?"
+    r"|config(?:uration)? (?:keys?|options?|items?)|keys?|fields?)"
+)
+
+
+def _documents_parameters(name_header: str, valued: list[HeaderReading]) -> bool:
+    """Whether a table's first header names parameters and a column beside their values
+    explains them ("Parameter | Value | Explanation"): it documents settings, whatever their
+    names, and holds no results."""
+    return bool(_PARAMETERS_HEADER.fullmatch(fold_words(name_header).strip(" *"))) and any(
+        reading.kind == "text" for reading in valued
+    )
 
 
 def _names_settings(texts: list[str], mappings: LabelMappings, metrics_allowed: bool) -> bool:

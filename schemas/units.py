@@ -32,6 +32,7 @@ _IN_UNIT = re.compile(
     r"(?:(?:^|\s)in\s+|(?:^|[\s(\[])(?i:units?)\s*[:=]\s*|单位\s*[均都皆]?\s*[:为是]?\s*)"
     r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})"
 )
+_NAME_THEN_UNIT = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z])\s+(\S{1,12})$")
 _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
 _ROUND_AMOUNT = re.compile(r"^10*$")  # 1, 10, 100, 1000: the amounts units are written per
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
@@ -301,7 +302,7 @@ def unit_in_header(text: str) -> Unit | None:
     stated = stated_units(clean_text(text))
     if stated:
         return stated[-1]
-    found = _unit_after_comma(text)
+    found = _unit_after_comma(text) or _unit_after_name(text)
     if found is not None:
         return found
     key = unit_key(text)
@@ -330,6 +331,18 @@ def _unit_after_comma(text: str) -> Unit | None:
     if not last or len(last) > _UNIT_AFTER_COMMA_CHARS or (len(parts) == 1 and len(last) < 2):
         return None  # a header "s" or "m" alone is a model size (YOLO's n, s, m, l, x)
     unit = unit_named(last)
+    return unit if unit is not None and unit.kind in _STATED_ALONE else None
+
+
+def _unit_after_name(text: str) -> Unit | None:
+    """The unit after a quantity's short name, the way benchmark tools print their columns
+    ("T_PP s", "S_TG t/s", "T s" of llama.cpp's batched and sweep benches): a name written
+    as an identifier (with an underscore, or one capital letter), a space, a time or rate
+    unit as a whole. An ordinary word before "s" ("Items s") is no such name."""
+    match = _NAME_THEN_UNIT.match(clean_text(text))
+    if match is None:
+        return None
+    unit = unit_named(match.group(1))
     return unit if unit is not None and unit.kind in _STATED_ALONE else None
 
 

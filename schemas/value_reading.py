@@ -74,6 +74,8 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     steps = frame.lazy().with_columns(
         _metrics_of_header_parts(frame), quality_change_columns(frame)
     )
+    if frame.get_column("qualifier").is_not_null().any() and "metric_source" in frame.columns:
+        steps = steps.with_columns(_metric_of_cell_name(frame))
     for step in _metric_of_cell_unit(frame.columns):
         steps = steps.with_columns(step)
     steps = steps.drop("secondary", "_named", "_take", "_part_metrics")
@@ -340,6 +342,30 @@ def _metrics_named(header: str) -> list[str] | None:
         return None
     readings = [read_header(part) for part in parts]
     return sorted({reading.role for reading in readings if reading.names_metric and reading.role})
+
+
+def _metric_of_cell_name(frame: pl.DataFrame) -> list[pl.Expr]:
+    """A value whose cell names its metric before it ("TTFT: 22.5s", "Input throughput:
+    22424 tps/card") takes that metric where its column names none (a column of the runs
+    compared, "CPP (Dynamic Chunk)")."""
+    names = frame.get_column("qualifier").unique().drop_nulls().to_list()
+    named = pl.col("qualifier").replace_strict(
+        names, [_metric_named_by(name) for name in names], default=None, return_dtype=pl.String
+    )
+    take = pl.col("metric").is_null() & named.is_not_null()
+    return [
+        pl.when(take).then(named).otherwise(pl.col("metric")).alias("metric"),
+        pl.when(take)
+        .then(pl.lit("cell"))
+        .otherwise(pl.col("metric_source"))
+        .alias("metric_source"),
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _metric_named_by(name: str) -> str | None:
+    reading = read_header(name)
+    return reading.role if reading.names_metric else None
 
 
 def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:

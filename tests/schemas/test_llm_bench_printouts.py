@@ -1,0 +1,288 @@
+"""Tables that LLM benchmark and evaluation tools print, pasted into pages as they come:
+llama.cpp's sweep and batched benches ("T_PP s | S_PP t/s"), the serving benchmark's
+summary columns and lm-evaluation-harness's task tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from perfledger.schemas.precisions import find_precisions, names_cache_types_only
+from perfledger.schemas.unknown_chips import read_hardware
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As ik_llama.cpp's "Qwen3 - early performance comparisons" discussion pastes
+# llama-sweep-bench output: prompt and generated tokens and the tokens already in the KV cache
+# are the run's settings; "T_PP s" is the time of the prompt in seconds, "S_PP t/s" its speed.
+SWEEP_BENCH = """## Hybrid inference
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    0.587 |   871.89 |    1.864 |    68.68 |
+|   512 |    128 |    512 |    0.593 |   863.47 |    1.883 |    67.97 |
+"""
+
+
+def _loaded(page: str) -> dict[tuple[str, str], tuple]:
+    rows = normalized(page).measurements.iter_rows(named=True)
+    return {
+        (row["column_name"], row["raw_value"]): (row["metric"], row["value"], row["unit"])
+        for row in rows
+    }
+
+
+def test_sweep_bench_times_load_in_seconds_and_token_counts_are_settings():
+    document = normalized(SWEEP_BENCH)
+    loaded = _loaded(SWEEP_BENCH)
+    assert loaded[("T_PP s", "0.587")] == ("latency", 587.0, "ms")
+    assert loaded[("T_TG s", "1.883")] == ("latency", 1883.0, "ms")
+    assert loaded[("S_PP t/s", "871.89")] == ("throughput", 871.89, "items/s")
+    assert loaded[("S_TG t/s", "67.97")] == ("throughput", 67.97, "items/s")
+    assert len(loaded) == 8  # no token count is a value
+    assert document.quarantine.height == 0
+    settings = {
+        row["raw_value"]: row["settings"]
+        for row in document.measurements.iter_rows(named=True)
+        if row["column_name"] == "S_TG t/s"
+    }
+    assert "N_KV=512" in settings["67.97"]
+    assert "N_KV=0" in settings["68.68"]
+
+
+# As vllm-ascend's Kimi-K2-Thinking tutorial shows lm-evaluation-harness's result: the examples
+# in the prompt ("n-shot") are a setting and the standard error is no second accuracy.
+HARNESS = """## Accuracy
+
+| task | version | filter | n-shot | metric | value | stderr |
+| --- | ---: | --- | ---: | --- | ---: | ---: |
+| gsm8k | 3 | flexible-extract | 5 | exact_match | 0.8992 | 0.0083 |
+| gsm8k | 3 | strict-match | 5 | exact_match | 0.8453 | 0.0100 |
+"""
+
+
+def test_harness_tables_load_one_accuracy_a_row_with_its_shots_as_a_setting():
+    document = normalized(HARNESS)
+    rows = list(document.measurements.iter_rows(named=True))
+    assert [(row["raw_value"], row["metric"], row["value"]) for row in rows] == [
+        ("0.8992", "accuracy", 0.8992),
+        ("0.8453", "accuracy", 0.8453),
+    ]
+    assert "n-shot=5" in rows[0]["settings"]
+    assert rows[0]["dataset"] == "gsm8k"
+    assert document.quarantine.height == 0
+
+
+# As the same tutorial shows the serving benchmark's summary: "success" counts the requests that
+# completed ("10 / 10"); it is no throughput.
+SERVING_SWEEP = """## Performance
+
+After the benchmark completes, you can get the performance result, including request throughput, \
+output token throughput, TTFT, TPOT, and ITL.
+
+| random input len | random output len | success | duration (s) | output throughput (tok/s) | \
+mean TTFT (ms) |
+| ---: | ---: | ---: | ---: | ---: | ---: |
+| 512 | 512 | 10 / 10 | 111.00 | 46.12 | 507.60 |
+| 1024 | 1024 | 10 / 10 | 221.52 | 46.23 | 566.39 |
+"""
+
+
+def test_the_count_of_completed_requests_is_a_setting_not_a_throughput():
+    loaded = _loaded(SERVING_SWEEP)
+    assert ("success", "10 / 10") not in loaded
+    assert loaded[("output throughput (tok/s)", "46.23")] == ("throughput", 46.23, "items/s")
+    assert loaded[("mean TTFT (ms)", "507.60")] == ("latency", 507.6, "ms")
+    assert loaded[("duration (s)", "221.52")] == ("latency", 221520.0, "ms")
+    assert len(loaded) == 6
+
+
+# As vllm-ascend's tutorials name the machine their results ran on: Huawei's Atlas 800 A3
+# server (Ascend 910C), with each NPU's memory times the NPUs in a bracket after it.
+ATLAS_A3 = """## Performance
+
+The following reference results are obtained with `vllm-ascend:v0.20.2rc1` on one Atlas 800 A3 \
+node (64G × 16), using OpenAI chat serving, random input/output lengths, 10 prompts, and \
+`--request-rate 1`:
+
+| random input len | random output len | output throughput (tok/s) | mean TTFT (ms) |
+| ---: | ---: | ---: | ---: |
+| 512 | 512 | 46.12 | 507.60 |
+"""
+
+
+def test_an_atlas_800_a3_node_is_sixteen_ascend_910c_npus_as_its_bracket_says():
+    found = fields_by_raw_value(ATLAS_A3, "accelerator", "accelerator_count", "vendor")
+    assert found["46.12"] == ("Ascend 910C", 16, "Huawei")
+    assert found["507.60"] == ("Ascend 910C", 16, "Huawei")
+
+
+@pytest.mark.parametrize(
+    ("text", "accelerator", "count"),
+    [
+        ("on one Atlas 800 A3 node (64G × 16), using", "Ascend 910C", 16),
+        ("3 Atlas 800T A3 servers (64G × 16)", "Ascend 910C", 48),
+        ("Atlas 800 A3 (128GB × 8)", "Ascend 910C", 8),
+        ("Atlas 800 A2 (64GB × 8)", "Ascend 910B", 8),
+        ("Atlas 800I A3 server (64G × 16 NPUs)", "Ascend 910C", 16),
+        ("one node of H100 (80GB x 8)", "H100", 8),
+        # ik_llama.cpp's hybrid runs: "cannot be fully loaded on my 16 GB RTX-4080 GPU"
+        ("cannot be fully loaded on my 16 GB RTX-4080 GPU.", "RTX 4080", 1),
+        ("a 16GB RTX 4080 GPU", "RTX 4080", 1),
+    ],
+)
+def test_the_chips_a_sentence_counts(text, accelerator, count):
+    mention = read_hardware(text, "prose")  # as a page's paragraphs are read
+    assert (mention.accelerator, mention.count) == (accelerator, count)
+
+
+# As PowerInfer's llama-bench README (a llama.cpp fork's) shows a sweep of the layers
+# offloaded to the GPU: "ngl" is a setting of each row, not an unknown metric.
+LAYERS_OFFLOADED = """### Different numbers of layers offloaded to the GPU
+
+| model                          |       size |     params | backend    | ngl | test       |              t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | --: | ---------- | ---------------: |
+| llama 7B mostly Q4_0           |   3.56 GiB |     6.74 B | CUDA       |  10 | pp 512     |    373.36 ± 2.25 |
+| llama 7B mostly Q4_0           |   3.56 GiB |     6.74 B | CUDA       |  20 | pp 512     |    472.65 ± 1.25 |
+"""
+
+# As PowerInfer's batched-bench README shows it: "B" is the number of batches, "T s" and
+# "S t/s" the total time and speed.
+BATCHED_BENCH = """## Sample results
+
+|    PP |     TG |    B |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |      T s |    S t/s |
+|-------|--------|------|--------|----------|----------|----------|----------|----------|----------|
+|   128 |    128 |    1 |    256 |    0.108 |  1186.64 |    3.079 |    41.57 |    3.187 |    80.32 |
+|   128 |    128 |    2 |    512 |    0.198 |  1295.19 |    5.029 |    50.90 |    5.227 |    97.95 |
+"""
+
+
+def test_llama_bench_gpu_layers_are_a_setting_of_each_row():
+    document = normalized(LAYERS_OFFLOADED)
+    assert document.quarantine.height == 0
+    settings = {
+        row["raw_value"]: row["settings"] for row in document.measurements.iter_rows(named=True)
+    }
+    assert "ngl=10" in settings["373.36 ± 2.25"]
+    assert "ngl=20" in settings["472.65 ± 1.25"]
+
+
+def test_batched_bench_batches_are_the_batch_size_and_totals_load():
+    document = normalized(BATCHED_BENCH)
+    assert document.quarantine.height == 0
+    loaded = {
+        (row["column_name"], row["raw_value"]): (row["metric"], row["value"], row["batch_size"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded[("T s", "5.227")] == ("latency", 5227.0, "2")
+    assert loaded[("S t/s", "97.95")] == ("throughput", 97.95, "2")
+    assert loaded[("S_TG t/s", "41.57")] == ("throughput", 41.57, "1")
+    assert len(loaded) == 12
+
+
+# As ik_llama.cpp's Qwen3 comparison names its machine once, a CPU with a GPU, then reports a
+# section of runs on the CPU alone and one of hybrid runs.
+CPU_ONLY_SECTION = """# Qwen3 - early performance comparisons
+
+Benchmarks are run on a Ryzen-7950X system with an RTX-4080 GPU. Compared are the latest \
+`ik_kllama.cpp` and `llama.cpp` versions as of this morning (April 29 2025).
+
+## CPU-only performance
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    3.610 |   141.84 |    5.067 |    25.26 |
+
+## Hybrid inference
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    0.587 |   871.89 |    1.864 |    68.68 |
+"""
+
+
+def test_a_cpu_only_section_ran_on_the_cpu_its_page_names_beside_a_gpu():
+    found = fields_by_raw_value(CPU_ONLY_SECTION, "accelerator", "vendor")
+    assert found["141.84"] == ("Ryzen 7950X", "AMD")
+    assert found["25.26"] == ("Ryzen 7950X", "AMD")
+    assert found["871.89"] == ("RTX 4080", "NVIDIA")
+
+
+# As vllm-ascend's dynamic chunked pipeline parallel tutorial compares two ways of running
+# prefill: the column names the way, each cell the metric it measured ("TTFT: 22.5s").
+NAMED_IN_CELL = """**Fixed-length requests, concurrency=1**:
+
+- DeepSeek-V3.1-W8A8:
+
+    | Configuration | CPP <br> (Dynamic Chunk, <br> chunksize=32k) | PP <br>(Static Chunk, <br> \
+chunksize=32k) |
+    | ----------------------------- | ------------------------- | ------------------------- |
+    | Input length 128k | TTFT: 22.5s | TTFT: 27.0s |
+"""
+
+
+def test_a_cell_naming_its_metric_gives_it_where_the_column_names_none():
+    document = normalized(NAMED_IN_CELL)
+    assert document.quarantine.height == 0
+    found = fields_by_raw_value(NAMED_IN_CELL, "metric", "value", "unit")
+    assert found["TTFT: 22.5s"] == ("latency", 22500.0, "ms")
+
+
+# As vllm-ascend's PD-colocated Mooncake tutorial documents its configuration files beside
+# its results: a port and two ratios explained are settings, not scores; "Concur" is the
+# requests in flight.
+PARAMETERS_AND_RESULTS = """### Mooncake master
+
+| Parameter                     | Value | Explanation                           |
+| ----------------------------- | ----- | ------------------------------------- |
+| port                          | 50088 | Port for the master service           |
+| eviction_high_watermark_ratio | 0.95  | High watermark ratio (95% threshold)  |
+| eviction_ratio                | 0.05  | Percentage to evict when full (5%)    |
+
+### Test Results
+
+| Requests | Concur | TTFT1 (ms) | TTFT2 (ms) | TTFT3 (ms) |
+| -------- | ------ | ---------- | ---------- | ---------- |
+| 100      | 25     | 2322       | 739        | 948        |
+"""
+
+
+def test_a_documented_parameter_table_holds_no_results():
+    document = normalized(PARAMETERS_AND_RESULTS)
+    assert document.quarantine.height == 0
+    assert fields_by_raw_value(PARAMETERS_AND_RESULTS, "metric", "value", "settings") == {
+        "2322": ("latency", 2322.0, "Requests=100; Concur=25"),
+        "739": ("latency", 739.0, "Requests=100; Concur=25"),
+        "948": ("latency", 948.0, "Requests=100; Concur=25"),
+    }
+
+
+# As ik_llama.cpp's Qwen3 comparison states the types of the two halves of its KV cache in the
+# paragraph above its tables: the cache's, not the model's precision.
+CACHE_HALVES = """## CPU-only performance
+
+`llama.cpp` is similar, except that there is no `-rtr -fmoe`. I'm also including mainline \
+results without Flash Attention (FA). In this case the K-cache is quantized with `Q8_0` and the \
+V-cache is `fp16`.
+
+|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |
+|-------|--------|--------|----------|----------|----------|----------|
+|   512 |    128 |      0 |    3.610 |   141.84 |    5.067 |    25.26 |
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "dtype"),
+    [
+        ("the K-cache is quantized with `Q8_0`", "int8"),
+        ("the V-cache is `fp16`", "fp16"),
+        ("kv cache dtype = fp8", "fp8"),
+    ],
+)
+def test_a_dtype_said_of_either_half_of_the_cache_is_the_caches(text, dtype):
+    (precision,) = find_precisions(text)
+    assert precision.weight == dtype
+    assert names_cache_types_only(precision.text)
+
+
+def test_the_caches_dtypes_set_no_dtype_of_the_run():
+    found = fields_by_raw_value(CACHE_HALVES, "activation_dtype", "weight_dtype")
+    assert found["141.84"] == (None, None)
