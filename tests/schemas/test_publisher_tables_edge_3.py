@@ -1,0 +1,94 @@
+"""Tables of edge NPU publishers no corpus holds, written as their pages write them: a Chinese
+model zoo naming its frame rate "帧率", its float and quantized accuracies "浮点Top-1" and
+"量化Top-1", a latency or throughput column qualified by its threads "(单线程)", and a note
+rating the board's NPU "10TOPS等效int8算力"; a technical report whose header row is left
+empty and whose column names, led by bit widths ("32bit-acc", "8bit-acc"), stand in the first
+body row."""
+
+from __future__ import annotations
+
+from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.precisions import precision_of_header
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As D-Robotics/rdk_model_zoo writes it (samples/vision/classification/ConvNeXt/README_cn.md):
+# the board in the paragraph, the NPU's rating in a note under the table.
+RDK_CONVNEXT = """# CNN - ConvNeXt
+
+## 2. 模型性能数据
+
+以下表格是在 RDK X5 & RDK X5 Module 上实际测试得到的性能数据，可以根据自己推理实际需要的性能和精度，对模型的大小做权衡取舍
+
+| 模型 | 尺寸(像素)  | 类别数  | 参数量(M) | 浮点Top-1  | 量化Top-1  | 延迟/吞吐量(单线程) | 延迟/吞吐量(多线程) | 帧率 |
+| ----------------- | ------- | ---- | ------ | ----- | ----- | ----------- | ----------- | ------ |
+| ConvNeXt_nano  | 224x224 | 1000 | 15.59  | 77.37 | 71.75 | 5.71        | 19.80       | 200.18 |
+| ConvNeXt_pico  | 224x224 | 1000 | 9.04   | 77.25 | 71.03 | 3.37        | 10.88       | 364.07 |
+
+说明:
+1. X5的状态为最佳状态：CPU为8xA55@1.8G, 全核心Performance调度, BPU为1xBayes-e@1G, 共10TOPS等效int8算力。
+"""
+
+
+def test_a_chinese_frame_rate_column_is_a_throughput_in_frames_per_second():
+    found = fields_by_raw_value(RDK_CONVNEXT, "metric", "value", "unit", "accelerator")
+    assert found["200.18"] == ("throughput", 200.18, "items/s", "Sunrise X5")
+    assert found["364.07"] == ("throughput", 364.07, "items/s", "Sunrise X5")
+    assert read_header("Frame rate").role == "throughput"
+
+
+def test_a_latency_or_throughput_column_qualified_by_its_threads_loads_neither():
+    # one number under "latency/throughput (single-threaded)" may be either: quarantined with
+    # its reason, as the English header is, never loaded as a throughput
+    result = normalized(RDK_CONVNEXT)
+    quarantined = dict(zip(result.quarantine["raw_value"], result.quarantine["check"], strict=True))
+    assert quarantined["5.71"] == "unknown_metric"
+    assert quarantined["19.80"] == "unknown_metric"
+    assert read_header("延迟/吞吐量(单线程)").alternatives
+    assert read_header("吞吐量(单线程)").role == "throughput"
+
+
+def test_the_float_columns_accuracy_is_fp32_and_the_npus_rating_sets_no_precision():
+    found = fields_by_raw_value(RDK_CONVNEXT, "metric", "precision", "weight_dtype")
+    assert found["77.37"] == ("accuracy", "浮点", "fp32")
+    # the quantized column states no dtype; "10TOPS等效int8算力" rates the NPU, not the runs
+    assert found["71.75"] == ("accuracy", None, None)
+    assert found["200.18"] == ("throughput", None, None)
+
+
+def test_a_rating_in_tops_with_its_precision_is_read_as_no_precision_of_the_runs():
+    from perfledger.schemas.context_labels import without_ratings
+
+    assert "int8" not in without_ratings("共10TOPS等效int8算力")
+    assert "INT8" not in without_ratings("measured on the Hailo-8, 26 TOPS INT8, with batch 1")
+    assert "INT8" not in without_ratings("INT8: 26 TOPS")
+    assert without_ratings("Results in INT8 precision") == "Results in INT8 precision"
+    assert precision_of_header("mAP (float)", False).weight == "fp32"
+    assert precision_of_header("Float Ops", False) is None
+
+
+# As TexasInstruments/edgeai-tensorlab writes it (docs/tech_reports/20240901-speed-accuracy-
+# analysis-of-object-detection-models/README.md, "Effect of mixed-precision"): an empty header
+# row, the column names in the first body row.
+TI_MIXED_PRECISION = """## **Effect of mixed-precision**
+
+We see a drop in accuracy when we run the full model in 8bit mode.
+
+|     |     |     |     |     |     |     |
+| --- | --- | --- | --- | --- | --- | --- |
+| models\\_name | non-lite-model-acc | lite-model-acc | 32bit-acc | 8bit-acc | 8bit-acc-mp | GMACs |
+| yolov8\\_small | 44.2 | 42.4 | 41.44 | 39.881021 | 40.702836 | 14.3337 |
+| yolov7\\_large | 51  | 48.1 | 46.93 | 42.242723 | 46.63116 | 52.9457 |
+|     |     |     |     |     |     |     |
+"""
+
+
+def test_column_names_led_by_bit_widths_under_an_empty_header_row_name_the_columns():
+    result = normalized(TI_MIXED_PRECISION)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(TI_MIXED_PRECISION, "column_name", "metric", "value")
+    assert found["41.44"] == ("32bit-acc", "accuracy", 41.44)
+    assert found["39.881021"] == ("8bit-acc", "accuracy", 39.881021)
+    assert found["46.63116"] == ("8bit-acc-mp", "accuracy", 46.63116)
+    # the header row's names are no values
+    assert "32bit-acc" not in found
+    assert "14.3337" not in found  # the model's GMACs: a property of the row, no result
