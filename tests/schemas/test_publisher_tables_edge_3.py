@@ -92,3 +92,28 @@ def test_column_names_led_by_bit_widths_under_an_empty_header_row_name_the_colum
     # the header row's names are no values
     assert "32bit-acc" not in found
     assert "14.3337" not in found  # the model's GMACs: a property of the row, no result
+
+
+# As D-Robotics/rdk_model_zoo writes it (samples/vision/ultralytics_yolo/README_cn.md,
+# "Benchmark - Accuracy"): the quantized model's mAP with its ratio to the float model's in
+# brackets.
+RDK_YOLO_ACCURACY = """## Benchmark - Accuracy
+### RDK X5
+#### Object Detection (COCO2017)
+| Model | Pytorch | YUV420SP<br/>Python |
+|---------|---------|-------|
+| YOLOv5nu | 0.275 | 0.260(94.55%) |
+| YOLOv5su | 0.362 | 0.354(97.79%) |
+"""
+
+
+def test_a_percent_in_brackets_after_an_accuracy_is_its_ratio_not_a_second_accuracy():
+    result = normalized(RDK_YOLO_ACCURACY)
+    rows = {
+        (row["raw_value"], row["value"]): (row["metric"], row["unit"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert rows[("0.275", 0.275)] == ("accuracy", "score")
+    assert rows[("0.260(94.55%)", 0.26)] == ("accuracy", "score")
+    assert rows[("0.260(94.55%)", 94.55)] == ("other", "%")
+    assert rows[("0.354(97.79%)", 97.79)] == ("other", "%")
