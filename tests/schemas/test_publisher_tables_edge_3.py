@@ -117,3 +117,27 @@ def test_a_percent_in_brackets_after_an_accuracy_is_its_ratio_not_a_second_accur
     assert rows[("0.260(94.55%)", 0.26)] == ("accuracy", "score")
     assert rows[("0.260(94.55%)", 94.55)] == ("other", "%")
     assert rows[("0.354(97.79%)", 97.79)] == ("other", "%")
+
+
+# As the same report writes it ("Performance on TIDL"): an empty header row of seven cells
+# over rows of six, the models' names in the first of them, a metric and a setting leading
+# each row of values.
+TI_PERFORMANCE_ON_TIDL = """## **Performance on TIDL**
+
+|                          |     |     |     |     |     |     |
+|--------------------------| --- | --- | --- | --- | --- | --- |
+|                          |     | yolov7\\_large | yolov5\\_small | yolov4\\_csp | yolov7\\_tiny |
+| **Accuracy AP\\[.5:.95\\]%** | **without\\_tidl** | 42.126174 | 30.196424 | 40.028126 | 30.724629 |
+|                          |     |     |     |     |     |     |
+| **Inference Time (ms)**  | **without\\_tidl** | 6671.132608 | 1088.245636 | 7560.71492 | 956.867193 |
+| **Inference Time (ms)**       | **tidl\\_25\\_100** | 46.604622 | 13.175834 | 44.581183 | 11.941207 |
+"""
+
+
+def test_an_empty_header_row_wider_than_every_row_under_it_leaves_the_rows_placed():
+    result = normalized(TI_PERFORMANCE_ON_TIDL)
+    assert "row_width_mismatch" not in result.quarantine["check"].to_list()
+    found = fields_by_raw_value(TI_PERFORMANCE_ON_TIDL, "metric", "value", "unit")
+    assert found["42.126174"] == ("accuracy", 42.126174, "%")
+    assert found["6671.132608"] == ("latency", 6671.132608, "ms")
+    assert found["11.941207"] == ("latency", 11.941207, "ms")
