@@ -355,10 +355,11 @@ def precision_of_header(header: str, comparison: bool) -> Precision | None:
     return last
 
 
-# A header's leading or bracketed "float" ("Float Top-1", "浮点Top-1", "mAP (float)") names
-# the unquantized model's column beside the quantized one's: FP32, as the word reads in a cell.
+# A header's (or a header level's) leading or bracketed "float" ("Float Top-1", "浮点Top-1",
+# "yolov7_tiny / float Accuracy", "mAP (float)") names the unquantized model's column beside
+# the quantized one's: FP32, as the word reads in a cell.
 _FLOAT_QUALIFIER = re.compile(
-    r"^\s*(?:float(?:ing[ -]?point)?(?![a-z0-9])|浮点)(?!\s*(?:ops|operations|算力))"
+    r"(?:^|\s/\s)\s*(?:float(?:ing[ -]?point)?(?![a-z0-9])|浮点)(?!\s*(?:ops|operations|算力))"
     r"|[(\[]\s*(?:float|fp|浮点)\s*[)\]]",
     re.I,
 )
@@ -372,7 +373,7 @@ def _float_of_header(header: str) -> Precision | None:
     return (
         None
         if fp32 is None
-        else Precision(match.group(0).strip(" ()[]"), fp32.activation, fp32.weight)
+        else Precision(match.group(0).strip(" /()[]"), fp32.activation, fp32.weight)
     )
 
 

@@ -141,3 +141,32 @@ def test_an_empty_header_row_wider_than_every_row_under_it_leaves_the_rows_place
     assert found["42.126174"] == ("accuracy", 42.126174, "%")
     assert found["6671.132608"] == ("latency", 6671.132608, "ms")
     assert found["11.941207"] == ("latency", 11.941207, "ms")
+
+
+# As the same report writes it ("Tuning detection threshold for better accuracy"): the models
+# in the first body row over their groups of columns, the columns' names in the second, led by
+# a bit width ("8bits Accuracy") or by "float".
+TI_THRESHOLDS = """## **Tuning detection threshold for better accuracy**
+
+|     |     |     |     |     |     |     |
+| --- | --- | --- | --- | --- | --- | --- |
+|     | yolov7\\_tiny |     |     | ssd\\_regnetx\\_200mf\\_320 |     |     |
+|     | Inference Time (ms) | 8bits Accuracy | float Accuracy | Inference Time (ms) | 8bits Accuracy | float Accuracy |
+| ConfidenceTh=0.3 Topk=200 | 11.92091 | 29.82639 | 30.538 | 6.10956 | 15.602666 | 17.33 |
+| ConfidenceTh=0.01 Topk=1000 | 13.016959 | 35.542307 | 35.75 | 149.33048 | 16.936272 | 20.63 |
+"""
+
+
+def test_column_names_led_by_a_bit_width_under_model_groups_are_a_level_of_the_header():
+    result = normalized(TI_THRESHOLDS)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(TI_THRESHOLDS, "column_name", "metric", "unit", "precision")
+    assert found["11.92091"] == ("yolov7_tiny / Inference Time (ms)", "latency", "ms", None)
+    assert found["29.82639"] == ("yolov7_tiny / 8bits Accuracy", "accuracy", "%", None)
+    assert found["30.538"] == ("yolov7_tiny / float Accuracy", "accuracy", "%", "float")
+    assert found["149.33048"] == (
+        "ssd_regnetx_200mf_320 / Inference Time (ms)",
+        "latency",
+        "ms",
+        None,
+    )
