@@ -170,3 +170,26 @@ def test_column_names_led_by_a_bit_width_under_model_groups_are_a_level_of_the_h
         "ms",
         None,
     )
+
+
+# As the RDK YOLO page writes its classification accuracies: top-1 and top-5 parted by " / ",
+# each with its ratio to the float model's in brackets.
+RDK_YOLO_CLASSIFICATION = """## Benchmark - Accuracy
+### RDK X5
+#### Image Classification (ImageNet2012)
+| Model | Pytorch | YUV420SP - Python<br/>TOP1 / TOP5 |
+|---------|---------|-------|
+| YOLOv8n-CLS | 0.690 / 0.883 | 0.525(76.09%) / 0.762(86.30%) |
+"""
+
+
+def test_a_series_of_accuracies_each_with_a_ratio_in_brackets_loses_none():
+    result = normalized(RDK_YOLO_CLASSIFICATION)
+    assert result.quarantine.height == 0
+    rows = sorted(
+        (row["value"], row["metric"])
+        for row in result.measurements.iter_rows(named=True)
+        if row["raw_value"] == "0.525(76.09%) / 0.762(86.30%)"
+    )
+    # the top-5 accuracy 0.762 was dropped without a trace
+    assert rows == [(0.525, "accuracy"), (0.762, "accuracy"), (76.09, "other"), (86.3, "other")]
