@@ -51,6 +51,8 @@ PLACEHOLDER_WORDS = (
     r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"
     r"|\u2717|\u2715|\u00d7"
     rf"|(?:-+|\u2013|\u2014|n/?a) ?(?:{_PLACEHOLDER_UNITS})(?: ?/ ?[a-z]+)?"
+    # a unit alone in brackets: a value's template not filled in ("(%)" beside "0.260(94.55%)")
+    rf"|\( ?(?:{_PLACEHOLDER_UNITS}) ?\)(?: ?/ ?\( ?(?:{_PLACEHOLDER_UNITS}) ?\))*"
 )
 _PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_WORDS})$")
 

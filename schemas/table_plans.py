@@ -364,9 +364,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     # first column, or a column of words, labels the rows.
     if index > 0 and stats.filled and stats.numeric * 2 >= stats.filled:
         return "result"
-    if index > 0 and reading.is_number and not stats.filled:
-        # A column headed by a value of the table's axis ("512" batch) holding only "oom"
-        # or nothing: no value was published there, which its cells say, not its rows' names.
+    if index > 0 and not stats.filled:
+        # A column holding only "oom", "-" or nothing, headed by a value of the table's axis
+        # ("512" batch) or by a name ("C/C++" beside "Python"): no value was published there,
+        # which its cells say, not its rows' names.
         return "result"
     return "label"
 

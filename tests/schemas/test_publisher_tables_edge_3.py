@@ -193,3 +193,24 @@ def test_a_series_of_accuracies_each_with_a_ratio_in_brackets_loses_none():
     )
     # the top-5 accuracy 0.762 was dropped without a trace
     assert rows == [(0.525, "accuracy"), (0.762, "accuracy"), (76.09, "other"), (86.3, "other")]
+
+
+# As the RDK YOLO page writes its detection accuracies: a column for the C/C++ runs holding
+# only the template of a value not filled in, "(%)".
+RDK_YOLO_DETECTION = """## Benchmark - Accuracy
+### RDK X5
+#### Object Detection (COCO2017)
+| Model | Pytorch | YUV420SP<br/>Python | YUV420SP<br/>C/C++ |
+|---------|---------|-------|---------|
+| YOLOv5nu | 0.275 | 0.260(94.55%) | (%) |
+| YOLOv5su | 0.362 | 0.354(97.79%) | (%) |
+"""
+
+
+def test_a_column_of_placeholders_publishes_no_value_and_names_no_row():
+    result = normalized(RDK_YOLO_DETECTION)
+    found = fields_by_raw_value(RDK_YOLO_DETECTION, "row_label", "metric", "value")
+    assert found["0.275"] == ("YOLOv5nu", "accuracy", 0.275)  # was "YOLOv5nu / (%)"
+    assert found["0.362"] == ("YOLOv5su", "accuracy", 0.362)
+    assert result.quarantine["check"].to_list() == ["placeholder_value", "placeholder_value"]
+    assert result.quarantine["raw_value"].to_list() == ["(%)", "(%)"]
