@@ -310,8 +310,8 @@ def _figures_parted(text: str, decimal: str | None) -> CellReading | None:
 def _series_with_brackets(text: str, decimal: str | None) -> CellReading | None:
     """The values of a series parted by " / " whose values each carry a figure in brackets
     ("0.525(76.09%) / 0.762(86.30%)": top-1 and top-5, each with its ratio to the float
-    model's): each value named by its place, its bracketed figure after it. None unless
-    every part reads whole and a bracket holds a figure."""
+    model's), each named by its place, its bracketed figure after it; or a remark ("12 ms
+    (p50) / 15 ms (p99)"), each named by its remark. None unless every part reads whole."""
     if " / " not in text or "(" not in text:
         return None
     parts = _SPACED_SLASH.split(text)
@@ -323,9 +323,9 @@ def _series_with_brackets(text: str, decimal: str | None) -> CellReading | None:
         if reading.problem is not None or not reading.values or reading.values[0].rest:
             return None
         first, *bracketed = reading.values
-        if first.secondary or first.qualifier or not bracketed:
-            return None
-        values += [value._replace(qualifier=label) for value in reading.values]
+        if first.secondary or (first.qualifier is None) == (not bracketed):
+            return None  # each part holds a figure or a remark in brackets ("15 ms (p99)")
+        values += [value._replace(qualifier=first.qualifier or label) for value in reading.values]
     if len({value.unit for value in values if not value.secondary}) > 1:
         return None
     return CellReading(tuple(values), None, _evidence_of(readings))

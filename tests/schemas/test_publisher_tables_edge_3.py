@@ -214,3 +214,24 @@ def test_a_column_of_placeholders_publishes_no_value_and_names_no_row():
     assert found["0.362"] == ("YOLOv5su", "accuracy", 0.362)
     assert result.quarantine["check"].to_list() == ["placeholder_value", "placeholder_value"]
     assert result.quarantine["raw_value"].to_list() == ["(%)", "(%)"]
+
+
+# As a paper's notes write their preprocessing costs ("Preprocessing metrics" of a PIR scheme's
+# summary): each time of a series with its run in brackets, one thread then eight.
+THREADED_TIMES = """#### Preprocessing metrics
+
+| Metric | Asymptotic | Concrete (100 GB) | Phase |
+|--------|-----------|-------------------|-------|
+| Amortized offline time per query | -- | 13.2 ms (1 thread) / 2.2 ms (8 threads) | Amortized over Q = sqrt(n) ln n queries |
+"""
+
+
+def test_a_series_of_times_each_with_its_run_in_brackets_loses_none():
+    result = normalized(THREADED_TIMES)
+    rows = sorted(
+        (row["value"], row["unit"], row["qualifier"])
+        for row in result.measurements.iter_rows(named=True)
+        if row["raw_value"] == "13.2 ms (1 thread) / 2.2 ms (8 threads)"
+    )
+    # the eight-thread time was dropped without a trace
+    assert rows == [(2.2, "ms", "8 threads"), (13.2, "ms", "1 thread")]
