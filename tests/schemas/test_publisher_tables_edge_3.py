@@ -235,3 +235,29 @@ def test_a_series_of_times_each_with_its_run_in_brackets_loses_none():
     )
     # the eight-thread time was dropped without a trace
     assert rows == [(2.2, "ms", "8 threads"), (13.2, "ms", "1 thread")]
+
+
+# The English page of the same model (samples/vision/classification/ConvNeXt/README.md): the
+# float model's accuracy under "Floating point precision".
+RDK_CONVNEXT_EN = """## 2. Model performance data
+
+The following table shows the performance data obtained from actual testing on RDK X5 & RDK X5 Module.
+
+| Model        | Size    | Categories | Parameter | Floating point precision | Quantization accuracy | Latency/throughput (single-threaded) | Latency/throughput (multi-threaded) | Frame rate(FPS) |
+| ------------ | ------- | ---- | ------ | ----- | ----- | ----------- | ----------- | ------- |
+| ConvNeXt_nano  | 224x224 | 1000 | 15.59  | 77.37 | 71.75 | 5.71        | 19.80       | 200.18 |
+| ConvNeXt_pico  | 224x224 | 1000 | 9.04   | 77.25 | 71.03 | 3.37        | 10.88       | 364.07 |
+"""
+
+
+def test_a_float_models_precision_over_decimals_is_its_accuracy_not_a_numeric_format():
+    found = fields_by_raw_value(RDK_CONVNEXT_EN, "row_label", "metric", "precision")
+    # was a precision label "77.37" joined to the row's label, no value
+    assert found["77.37"] == (
+        "ConvNeXt_nano / 224x224 / 1000 / 15.59",
+        "accuracy",
+        "Floating point",
+    )
+    assert found["71.75"][1:] == ("accuracy", None)
+    assert found["200.18"][1:] == ("throughput", None)
+    assert read_header("Recall").role == "accuracy"
