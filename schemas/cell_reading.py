@@ -51,6 +51,8 @@ PLACEHOLDER_WORDS = (
     r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"
     r"|\u2717|\u2715|\u00d7"
     rf"|(?:-+|\u2013|\u2014|n/?a) ?(?:{_PLACEHOLDER_UNITS})(?: ?/ ?[a-z]+)?"
+    # a unit alone in brackets: a value's template not filled in ("(%)" beside "0.260(94.55%)")
+    rf"|\( ?(?:{_PLACEHOLDER_UNITS}) ?\)(?: ?/ ?\( ?(?:{_PLACEHOLDER_UNITS}) ?\))*"
 )
 _PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_WORDS})$")
 
@@ -160,6 +162,7 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         _values_in_series(cleaned, decimal)
         or _figures_parted(cleaned, decimal)
         or _runs_with_remarks(cleaned, decimal)
+        or _series_with_brackets(cleaned, decimal)
     )
     if several is not None:
         return several
@@ -302,6 +305,30 @@ def _figures_parted(text: str, decimal: str | None) -> CellReading | None:
     if first.unit.kind == second.unit.kind:
         return None  # a range or a pair of the same figure, not two figures
     return CellReading((first, second._replace(secondary=True)), None, _evidence_of(readings))
+
+
+def _series_with_brackets(text: str, decimal: str | None) -> CellReading | None:
+    """The values of a series parted by " / " whose values each carry a figure in brackets
+    ("0.525(76.09%) / 0.762(86.30%)": top-1 and top-5, each with its ratio to the float
+    model's), each named by its place, its bracketed figure after it; or a remark ("12 ms
+    (p50) / 15 ms (p99)"), each named by its remark. None unless every part reads whole."""
+    if " / " not in text or "(" not in text:
+        return None
+    parts = _SPACED_SLASH.split(text)
+    if not 2 <= len(parts) <= MAX_SERIES_VALUES:
+        return None
+    values: list[CellValue] = []
+    readings = [_with_bracketed_values(_read_one(part, decimal), decimal) for part in parts]
+    for reading, label in zip(readings, _series_labels("", len(parts)), strict=True):
+        if reading.problem is not None or not reading.values or reading.values[0].rest:
+            return None
+        first, *bracketed = reading.values
+        if first.secondary or (first.qualifier is None) == (not bracketed):
+            return None  # each part holds a figure or a remark in brackets ("15 ms (p99)")
+        values += [value._replace(qualifier=first.qualifier or label) for value in reading.values]
+    if len({value.unit for value in values if not value.secondary}) > 1:
+        return None
+    return CellReading(tuple(values), None, _evidence_of(readings))
 
 
 # Several runs in one cell, each closing with its remark in brackets and the next starting

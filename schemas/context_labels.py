@@ -382,7 +382,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             found.append(("platform", mention))
         if mention.count is not None:
             found.append(("count", mention))
-    precisions = find_precisions(text)
+    precisions = find_precisions(without_ratings(text))
     if precisions:
         found.append(("precision", precisions[0]))
     if source != "title":
@@ -437,6 +437,24 @@ def without_names(text: str) -> str:
     # full stop, hold none, and are not scanned for one.
     named = "_" in text or "/" in text or ("." in text and _NAMED_DOT.search(text) is not None)
     return _NAMES.sub(" ", text) if named else text
+
+
+# A chip's rated compute with the precision it is rated in ("26 TOPS INT8", "INT8: 26 TOPS",
+# "10TOPS等效int8算力", "INT8 computing power"): the precision of the rating, not of the runs a
+# table under it measured.
+_RATED_DTYPE = r"(?:u?int ?\d{1,2}|fp ?\d{1,2}|bf ?16|tf ?32)"
+_RATING = re.compile(
+    rf"\d+(?:\.\d+)?\s*[tgp]ops(?![a-z])"
+    rf"(?:[^\w\n]{{0,3}}(?:equivalent\s*|等效|dense\s*|sparse\s*)?{_RATED_DTYPE}(?![a-z0-9]))?"
+    rf"|(?<![a-z0-9]){_RATED_DTYPE}\s*(?:[:：]\s*)?(?:\d+(?:\.\d+)?\s*)?[tgp]ops(?![a-z])"
+    rf"|(?<![a-z0-9]){_RATED_DTYPE}\s*(?:算力|compute power|computing power|peak)",
+    re.I,
+)
+
+
+def without_ratings(text: str) -> str:
+    """`text` without the rated compute of a chip stated with its precision."""
+    return _RATING.sub(" ", text) if "ops" in text.lower() or "算力" in text else text
 
 
 _NAMED_DOT = re.compile(
@@ -582,7 +600,7 @@ def _quantized_precision(context: TableContext) -> Found | None:
     """The precision the context gives a run whose weights and activations are both
     quantized ("W8A8 mode", "int8-int8 compute"): the first it names of that kind."""
     for text in context.texts:
-        for precision in find_precisions(without_names(text.text)):
+        for precision in find_precisions(without_ratings(without_names(text.text))):
             if precision.activation in _QUANTIZED and precision.weight in _QUANTIZED:
                 return Found(precision, text.source)
     return None

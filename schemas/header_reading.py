@@ -402,8 +402,8 @@ def _names_alternatives(worded: str) -> bool:
         return False
     roles = set()
     for side in sides:
-        matches = role_matches(fold_words(side))
-        head = _head_rule(matches)
+        # a side's bracket qualifies its run ("吞吐量(单线程)": single-threaded), naming no role
+        head = _head_rule(role_matches(fold_words(_core(side))))
         if head is not None and head.kind == "metric":
             roles.add(head.role)
     return len(roles) > 1

@@ -12,13 +12,19 @@ each column a run. A header that is only a word written in capitals and a bracke
 reads as a name, not a metric, where another result header qualified the same way is headed
 by a word of no role: the table crosses names with qualifiers. The word then names no metric
 in the table's context either ("PPL and TRT Benchmark on T4").
+
+A "Precision" header over decimals beside "Recall" ("Precision | Recall | mAP" over 0.912),
+or naming the model it scores ("Floating point precision" over 77.37), names the score, not
+the numeric format.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
+from typing import Any
 
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import HeaderReading, read_header
@@ -88,3 +94,24 @@ def lists_no_results(readings: list[HeaderReading]) -> bool:
     return not any(
         reading.kind in _RESULT_KINDS or reading.unit is not None for reading in readings
     )
+
+
+def scored_precisions(readings: list[HeaderReading], stats: Sequence[Any]) -> list[HeaderReading]:
+    """`readings` with each "Precision" header over a column of decimals (its `stats`: the
+    cells filled, numeric and written with a decimal point) read as an accuracy, where a
+    "Recall" header beside it or a model's kind in it ("Floating point", "Quantized") says it
+    scores: "Precision | 16.16" is Graphcore's weights and accumulation format."""
+    beside_recall = any("recall" in fold_words(reading.text) for reading in readings)
+    return [
+        replace(reading, kind="metric", role="accuracy")
+        if reading.kind == "label"
+        and reading.role == "precision"
+        and column.numeric * 2 >= column.filled > 0
+        and column.point * 2 >= column.numeric
+        and (beside_recall or _SCORED_MODEL.search(reading.text) is not None)
+        else reading
+        for reading, column in zip(readings, stats, strict=True)
+    ]
+
+
+_SCORED_MODEL = re.compile(r"(?i)float|quantiz|浮点|量化")

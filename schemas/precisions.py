@@ -352,13 +352,35 @@ def precision_of_header(header: str, comparison: bool) -> Precision | None:
     ("MXFP6 % Gain over FP16", "INT8 speedup vs FP32"); else the first."""
     found = find_precisions(header)
     if not found:
-        return None
+        return _float_of_header(header)
     if not comparison:
         return found[0]
     last = found[-1]
     if len(found) > 1 and _BASELINE_BEFORE.search(_text_before_last(header, last.text)):
         return found[-2]
     return last
+
+
+# A header's (or a header level's) leading or bracketed "float" ("Float Top-1", "浮点Top-1",
+# "yolov7_tiny / float Accuracy", "mAP (float)") names the unquantized model's column beside
+# the quantized one's: FP32, as the word reads in a cell.
+_FLOAT_QUALIFIER = re.compile(
+    r"(?:^|\s/\s)\s*(?:float(?:ing[ -]?point)?(?![a-z0-9])|浮点)(?!\s*(?:ops|operations|算力))"
+    r"|[(\[]\s*(?:float|fp|浮点)\s*[)\]]",
+    re.I,
+)
+
+
+def _float_of_header(header: str) -> Precision | None:
+    match = _FLOAT_QUALIFIER.search(header)
+    if match is None:
+        return None
+    fp32 = read_precision_label("float")
+    return (
+        None
+        if fp32 is None
+        else Precision(match.group(0).strip(" /()[]"), fp32.activation, fp32.weight)
+    )
 
 
 # Words that name what follows them as the baseline of a comparison: "over FP16", "vs. FP32".

@@ -21,7 +21,7 @@ from perfledger.schemas.header_reading import HeaderReading, read_header, role_m
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
-from perfledger.schemas.name_headers import lists_no_results, names_among_names
+from perfledger.schemas.name_headers import lists_no_results, names_among_names, scored_precisions
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
@@ -201,6 +201,7 @@ def plan_table(
     nearby = nearby_words([*(text.text for text in context.texts), *shape.headers])
     readings = with_table_chips(readings, nearby)
     readings, names = names_among_names(readings)  # "PPL(fp16) | TRT-8(fp16)": engines
+    readings = scored_precisions(readings, shape.stats)  # "Precision" over 0.912: a score
     if _hardware_specifications(readings) or lists_no_results(readings):
         return None  # what the chips are ("Spec | A100 | H100"), a cookie list: no results
     numbers = [
@@ -364,9 +365,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     # first column, or a column of words, labels the rows.
     if index > 0 and stats.filled and stats.numeric * 2 >= stats.filled:
         return "result"
-    if index > 0 and reading.is_number and not stats.filled:
-        # A column headed by a value of the table's axis ("512" batch) holding only "oom"
-        # or nothing: no value was published there, which its cells say, not its rows' names.
+    if index > 0 and not stats.filled:
+        # A column holding only "oom", "-" or nothing, headed by a value of the table's axis
+        # ("512" batch) or by a name ("C/C++" beside "Python"): no value was published there,
+        # which its cells say, not its rows' names.
         return "result"
     return "label"
 

@@ -473,7 +473,10 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
         & (metric == "speedup").fill_null(False)
         & (change_column | ~pl.col("metric_source").is_in(["column", "row"]).fill_null(True))
     )
-    change = change | unnamed_comparison
+    # "0.260(94.55%)" under an accuracy: the percent in brackets is the score's ratio to
+    # another (the float model's), no second accuracy.
+    retained = (kind == "percent") & pl.col("secondary") & (metric == "accuracy").fill_null(False)
+    change = change | unnamed_comparison | retained
     named = pl.when(change).then(pl.lit("other")).otherwise(named)
     # "2.62x" under "Throughput": how many times the throughput, a speedup of it.
     gain = (kind == "ratio") & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)

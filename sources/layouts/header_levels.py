@@ -38,6 +38,11 @@ _PLACEHOLDER = re.compile(
 )
 # A count joined by a hyphen to the noun it counts: a setting's name ("5-shot", "8-GPU").
 _COUNTED_SETTING = re.compile(r"[\s\u00a0*]*\d{1,4}-[A-Za-z]+[\s\u00a0*]*")
+# A bit width naming a precision, alone or leading a column's name ("32bit-acc", "8bits
+# Accuracy", "4-bit"): the name of a column, no published number.
+_BIT_WIDTH_NAME = re.compile(
+    r"[\s\u00a0*]*\d{1,2}[ -]?bits?(?![a-z0-9])(?:[-_ ]?[A-Za-z][\w-]*)*[\s\u00a0*]*", re.I
+)
 # A percentile named as a percent ("90%", "99.9 %"): a statistic's name over a column.
 _PERCENTILE = re.compile(r"[\s\u00a0]*(?:50|75|90|95|99|99\.9+)[\s\u00a0]*%[\s\u00a0]*")
 MIN_PERCENTILES = 2  # one "90%" alone may be a value; a run of them names columns
@@ -68,8 +73,13 @@ def publishes_a_number(row: Sequence[str]) -> bool:
     """Whether a row holds a number: the first row under most headers does, and then no row
     is a level of the header; asked first, before the rows below are gathered. A count
     joined to its noun by a hyphen ("5-shot", "0-shot", "8-GPU") names a setting of the
-    column it stands over: no published number."""
-    return any(cell_shape(text) == NUMBER and not _COUNTED_SETTING.fullmatch(text) for text in row)
+    column it stands over, and a bit width a precision ("32bit-acc"): no published number."""
+    return any(
+        cell_shape(text) == NUMBER
+        and not _COUNTED_SETTING.fullmatch(text)
+        and not _BIT_WIDTH_NAME.fullmatch(text)
+        for text in row
+    )
 
 
 def _names_percentiles(row: Sequence[str], below: Sequence[Sequence[str]]) -> bool:

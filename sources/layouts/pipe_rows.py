@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from perfledger.sources.layouts.row_realignment import ColumnProfile, realign_position
+
 _DELIMITER_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
@@ -43,3 +45,24 @@ def is_rule_row(raw: list[str], width: int) -> bool:
 
 
 _LONG_RULE = re.compile(r"\\?-{3,}")
+
+
+def width_under_empty_header(header: list[str], rows: list[list[str]]) -> int:
+    """The table's width: the header's, but an empty header row wider than every row under
+    it ("|  |  |  |  |" over rows of three cells, all alike) names no column, and the table
+    is as wide as its rows (GitHub pads a short row at its end)."""
+    if not rows or any(cell.strip() for cell in header):
+        return len(header)
+    widths = {len(cells) for cells in rows if any(cell.strip() for cell in cells)}
+    return min(widths.pop(), len(header)) if len(widths) == 1 else len(header)
+
+
+def fit_cells(cells: list[str], width: int, profile: ColumnProfile | None) -> list[str] | None:
+    """The row's cells under the header, or None when they cannot be placed with certainty.
+    A row longer than the header is cut to it, as GitHub shows it (see pipe_table._cells_cut)."""
+    if len(cells) >= width:
+        return cells[:width]
+    gap = realign_position(cells, profile) if profile is not None else None
+    if gap is None:
+        return None
+    return [*cells[:gap], "", *cells[gap:]]

@@ -67,13 +67,15 @@ from perfledger.sources.layouts.page_text import (
     machine_date,
     split_lines,
 )
-from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, is_rule_row, split_row
-from perfledger.sources.layouts.row_realignment import (
-    ColumnProfile,
-    profile_columns,
-    realign_position,
-    width_problem,
+from perfledger.sources.layouts.pipe_rows import (
+    fit_cells,
+    has_pipe,
+    is_delimiter_row,
+    is_rule_row,
+    split_row,
+    width_under_empty_header,
 )
+from perfledger.sources.layouts.row_realignment import profile_columns, width_problem
 from perfledger.sources.layouts.statistic_lines import (
     StatisticLines,
     find_statistic_lines,
@@ -166,17 +168,6 @@ def _note_lines(lines: list[str], table: PipeTable, hidden: set[int]) -> list[in
 # ---- one table to cells --------------------------------------------------------------------
 
 
-def _fit_cells(cells: list[str], width: int, profile: ColumnProfile | None) -> list[str] | None:
-    """The row's cells under the header, or None when they cannot be placed with certainty.
-    A row longer than the header is cut to it, as GitHub shows it (see `_cells_cut`)."""
-    if len(cells) >= width:
-        return cells[:width]
-    gap = realign_position(cells, profile) if profile is not None else None
-    if gap is None:
-        return None
-    return [*cells[:gap], "", *cells[gap:]]
-
-
 def table_cells(
     lines: list[str], table: PipeTable, table_index: int, title: str | None, note: str | None
 ) -> tuple[list[tuple], list[ParseProblem]]:
@@ -195,6 +186,8 @@ def table_cells(
             sections[index] = label
             continue
         body.append((index, [render_inline(cell) for cell in raw]))
+    header = header[: width_under_empty_header(header, [cells for _, cells in body])]
+    width = len(header)
     # Rows under the |---| row that are more levels of the header (a GPU per column), above
     # any group row.
     first_group = min(sections, default=table.end)
@@ -235,7 +228,7 @@ def table_cells(
         group = bisect_left(section_lines, index)
         if group:
             title = with_section(heading, sections[section_lines[group - 1]])
-        fitted = _fit_cells(cells, width, profile)
+        fitted = fit_cells(cells, width, profile)
         if fitted is None:
             problems.append(width_problem(table_index, title, row_number, cells, width, index + 1))
             continue

@@ -127,6 +127,13 @@ from perfledger.schemas.vocabulary import VOCAB_DIR
         ("AXERA AX650N", "AX650N", "Axera"),
         ("FuriosaAI RNGD", "RNGD", "FuriosaAI"),
         ("DEEPX DX-M1", "DX-M1", "DEEPX"),
+        # Edge SoCs and NPU cards of makers' model zoos and docs
+        ("Kendryte K230", "K230", "Canaan"),
+        ("CanMV K230 board, nncase v2.9", "K230", "Canaan"),
+        ("MemryX MX3 M.2", "MX3", "MemryX"),
+        ("STM32N6570-DK", "STM32N6", "STMicroelectronics"),
+        ("STM32H747I-DISCO", "STM32H747", "STMicroelectronics"),
+        ("全志V853", "V853", "Allwinner"),
         # Chinese names of phone SoCs (Paddle-Lite's benchmark)
         ("Google Pixel 3a XL", "Snapdragon 670", "Qualcomm"),
         ("骁龙 865", "Snapdragon 865", "Qualcomm"),
