@@ -12,11 +12,25 @@ from tests.conftest import JULY_2023, PROJECT_ROOT
 
 HEAVY = ("pandera", "pandas", "numpy", "pyarrow")
 
-# A fresh interpreter: the test process itself has imported all of them long ago.
+
+def output_lines(code: str, *args: str) -> list[str]:
+    """The lines a fresh interpreter prints running `code` with `args`: the test process
+    itself has imported every heavy module long ago."""
+    finished = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    return finished.stdout.strip().splitlines()
+
+
 INGEST_AND_LIST = """
 import json, sys
 from pathlib import Path
-from perfledger.flows import cli, pipeline  # cli: `perfledger ingest` loads every command's module
+from perfledger.flows import cli, pipeline  # cli: as `perfledger ingest` loads it
 summary = pipeline.ingest([sys.argv[1]], Path(sys.argv[2]))
 print(json.dumps({
     "loaded": sorted(name for name in sys.argv[3].split(",") if name in sys.modules),
@@ -27,22 +41,10 @@ print(json.dumps({
 
 def test_an_ingest_loads_no_pandera_pandas_numpy_or_pyarrow(tmp_path):
     """The seed page passes validation: pandera is for a frame that fails it."""
-    finished = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            INGEST_AND_LIST,
-            str(JULY_2023),
-            str(tmp_path / "warehouse"),
-            ",".join(HEAVY),
-        ],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+    lines = output_lines(
+        INGEST_AND_LIST, str(JULY_2023), str(tmp_path / "warehouse"), ",".join(HEAVY)
     )
-    found = json.loads(finished.stdout.strip().splitlines()[-1])
+    found = json.loads(lines[-1])
     assert found["values"] > 0  # the page went through validation and the load
     assert found["loaded"] == []
 
@@ -64,24 +66,9 @@ def test_a_query_loads_no_pandas_numpy_or_pyarrow(tmp_path):
     """The read-only check parses the statement with DuckDB: a query parameter bound there
     would import pandas and numpy, half a second of every `perfledger sql`."""
     warehouse = tmp_path / "warehouse"
-    ingested = subprocess.run(
-        [sys.executable, "-c", INGEST_AND_LIST, str(JULY_2023), str(warehouse), "pandas"],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
-    )
-    loaded = json.loads(ingested.stdout.strip().splitlines()[-1])["values"]
-    finished = subprocess.run(
-        [sys.executable, "-c", QUERY_AND_LIST, str(warehouse), ",".join(HEAVY)],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
-    )
-    found = json.loads(finished.stdout.strip().splitlines()[-1])
+    lines = output_lines(INGEST_AND_LIST, str(JULY_2023), str(warehouse), "pandas")
+    loaded = json.loads(lines[-1])["values"]
+    found = json.loads(output_lines(QUERY_AND_LIST, str(warehouse), ",".join(HEAVY))[-1])
     assert loaded > 0 and found["rows"] == [[loaded]]  # the query saw every value loaded
     assert found["loaded"] == []
 
@@ -98,20 +85,8 @@ print(json.dumps(sorted(name for name in sys.modules if name.startswith(sys.argv
 def test_perfledger_sql_loads_no_other_command(tmp_path):
     """The modules of flows/commands/ are loaded when their command is run or listed."""
     loaded_values = pipeline.ingest([str(JULY_2023)], tmp_path / "warehouse").total("values_added")
-    finished = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            SQL_COMMAND_AND_LIST,
-            str(tmp_path / "warehouse"),
-            "perfledger.flows.commands.",
-        ],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+    *answer, loaded = output_lines(
+        SQL_COMMAND_AND_LIST, str(tmp_path / "warehouse"), "perfledger.flows.commands."
     )
-    *answer, loaded = finished.stdout.strip().splitlines()
     assert json.loads("\n".join(answer)) == [{"n": loaded_values}]
     assert json.loads(loaded) == []
