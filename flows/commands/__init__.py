@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from functools import cache
 
 import click
 
 
-def command_names() -> list[str]:
-    """The name of the command of each module here, without importing any."""
-    return sorted(info.name.replace("_", "-") for info in pkgutil.iter_modules(__path__))
+@cache
+def command_names() -> tuple[str, ...]:
+    """The name of the command of each module here, without importing any (listed once: a
+    command's lookup asks for every name)."""
+    return tuple(sorted(info.name.replace("_", "-") for info in pkgutil.iter_modules(__path__)))
 
 
 def load_command(name: str) -> click.Command | None:
