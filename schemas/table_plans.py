@@ -115,8 +115,7 @@ def transposed(
     A header naming only a figure derived from the others ("Improvement", "delta") leaves
     the metrics to the first column ("Mean TTFT (ms) | 131.78 | 88.94 | -32.5%").
 
-    `numeric_rows` says of each row whether a cell other than its first starts with a
-    number."""
+    `numeric_rows` says of each row whether its other cells start with numbers (a third)."""
     if any(names_base_metric(header_reading(text, mappings)) for text in headers[1:]):
         return False
     # "参数 | 说明 | 默认值" (parameter, description, default): a table documenting settings,

@@ -320,3 +320,26 @@ def test_a_dtype_said_of_either_half_of_the_cache_is_the_caches(text, dtype):
 def test_the_caches_dtypes_set_no_dtype_of_the_run():
     found = fields_by_raw_value(CACHE_HALVES, "activation_dtype", "weight_dtype")
     assert found["141.84"] == (None, None)
+
+
+# As vllm-ascend's Kimi-K2-Thinking tutorial sums up its deployments: scenarios named after
+# what they favour ("Low Latency", "High Throughput"), described in words, one count among them.
+SCENARIO_OVERVIEW = """#### Table 1: Scenario Overview
+
+| Scenario | Deployment Mode | Total NPUs | Weight Version | Key Considerations |
+|----------|----------------|------------|----------------|---------------------|
+| Long Context | Single-node | 16 (A3) | bfloat16 | Keep `--max-model-len` close to the real \
+maximum input and output length. |
+| Low Latency | Single-node | 16 (A3) | bfloat16 | Reduce `--max-num-seqs` and \
+`--max-num-batched-tokens` from the validated baseline (`12` and `8192`) to reduce queueing \
+delay. |
+| High Throughput | Single-node | 16 (A3) | bfloat16 | Increase `--max-num-seqs` gradually and \
+benchmark with a request rate close to the real workload. |
+"""
+
+
+def test_a_table_of_scenarios_named_after_a_metric_is_not_read_turned_around():
+    # read turned, "16 (A3)" loaded as a throughput of 16 and the words were quarantined
+    document = normalized(SCENARIO_OVERVIEW)
+    assert document.measurements.height == 0
+    assert document.quarantine.height == 0
