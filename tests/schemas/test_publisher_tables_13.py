@@ -1,0 +1,127 @@
+"""Reading gaps found on documentation sites' performance pages: a metric stated once for a
+subsection that each platform's section repeats, a GPU named alone above its table, a count
+of chips in a bracket after the chip ("K80 (single GPU)"), a sentence introducing the next
+table, a board's name written in one word ("JetsonNano2GB")."""
+
+from __future__ import annotations
+
+from perfledger.schemas.unknown_chips import read_hardware
+from tests.schemas.page_reading import fields_by_raw_value
+
+# As apache/mxnet's docs/static_site/src/pages/api/faq/perf.md states what its CPU scoring
+# results measure, then gives the GPUs' scoring results under a heading of the same name,
+# each GPU named above its table, the float16 table introduced under the float32 one.
+MXNET_SCORING = """# Performance
+
+## Intel CPU
+
+### Scoring results
+The following table shows performance of MXNet-1.2.0.rc1,
+namely number of images that can be predicted per second.
+
+AWS EC2 C5.18xlarge:
+
+| Batch | Alexnet | VGG 16    | Inception-BN | Inception-v3 | Resnet 50 | Resnet 152 |
+|-------|---------|--------|--------------|--------------|-----------|------------|
+| 1     | 390.53  | 81.57  | 124.13       | 62.26        | 76.22     | 32.92      |
+
+## Nvidia GPU
+
+We show results when using various GPUs including K80 (EC2 p2.2xlarge), M60 (EC2 g3.4xlarge),
+and V100 (EC2 p3.2xlarge).
+
+### Scoring results
+
+Based on
+[example/image-classification/benchmark_score.py](https://github.com/apache/mxnet/blob/master/example/image-classification/benchmark_score.py)
+and  MXNet-1.2.0.rc1, with cuDNN 7.0.5
+
+- K80 (single GPU)
+
+| Batch | Alexnet | VGG 16    | Inception-BN | Inception-v3 | Resnet 50 | Resnet 152 |
+|-------|---------|--------|--------------|--------------|-----------|------------|
+| 1     | 243.93  | 43.59  | 68.62        | 35.52        | 67.41     | 23.65      |
+
+- M60
+
+| Batch | Alexnet | VGG 16    | Inception-BN | Inception-v3 | Resnet 50 | Resnet 152 |
+|-------|---------|--------|--------------|--------------|-----------|------------|
+| 1     | 243.49  | 59.95  | 101.97       | 48.30        | 95.46     | 39.29      |
+
+- V100
+
+| Batch | Alexnet | VGG 16    | Inception-BN | Inception-v3 | Resnet 50 | Resnet 152 |
+|-------|---------|--------|--------------|--------------|-----------|------------|
+| 1     | 659.51  | 205.16 | 157.37 | 87.71 | 162.15    | 61.38      |
+
+Below is the performance result on V100 using float 16.
+
+| Batch | VGG 16  | Inception-BN | Inception-v3 | Resnet 50 | Resnet 152 |
+| ----- | ------- | ------------ | ------------ | --------- | ---------- |
+| 1     | 276.29  | 155.53       | 150.99       | 270.89    | 96.79      |
+"""
+
+
+def test_a_repeated_subsection_takes_the_metric_its_first_occurrence_states():
+    found = fields_by_raw_value(MXNET_SCORING, "metric", "unit", "value", "model")
+    assert found["76.22"] == ("throughput", "items/s", 76.22, "Resnet 50")  # CPU: stated there
+    assert found["67.41"] == ("throughput", "items/s", 67.41, "Resnet 50")  # K80: not restated
+    assert found["162.15"] == ("throughput", "items/s", 162.15, "Resnet 50")
+
+
+def test_each_gpu_named_above_its_table_labels_that_table_alone():
+    found = fields_by_raw_value(
+        MXNET_SCORING, "accelerator", "vendor", "accelerator_count", "activation_dtype"
+    )
+    assert found["390.53"] == (None, None, None, None)  # a CPU instance: no accelerator
+    assert found["243.93"] == ("K80", "NVIDIA", 1, None)  # "K80 (single GPU)"
+    assert found["243.49"] == ("M60", "NVIDIA", None, None)  # not the K80 named before
+    # the float32 table is not the float16 one the sentence under it introduces
+    assert found["659.51"] == ("V100", "NVIDIA", None, None)
+    assert found["270.89"] == ("V100", "NVIDIA", None, "fp16")
+
+
+def test_a_count_of_chips_in_a_bracket_after_the_chip():
+    for text, count in (("K80 (single GPU)", 1), ("V100 (8 GPUs)", 8), ("MI250 (2 cards)", 2)):
+        mention = read_hardware(text, "label")
+        assert mention is not None and mention.count == count, text
+    assert read_hardware("V100 (16 GB)", "label").count is None
+
+
+# As open-mmlab/mmdeploy's docs/en/03-benchmark/benchmark.md writes its boards in one word.
+MMDEPLOY_LATENCY = """## Latency benchmark
+
+<table class="docutils">
+<thead>
+  <tr>
+    <th align="center" colspan="2">mmcls</th>
+    <th align="center" colspan="2">TensorRT(ms)</th>
+  </tr>
+</thead>
+<tbody>
+  <tr>
+    <td align="center" colspan="1" rowspan="2">model</td>
+    <td align="center" colspan="1" rowspan="2">spatial</td>
+    <td align="center" colspan="2">JetsonNano2GB</td>
+  </tr>
+  <tr>
+    <td align="center" colspan="1">fp32</td>
+    <td align="center" colspan="1">fp16</td>
+  </tr>
+  <tr>
+    <td align="center">ResNet</td>
+    <td align="center">224x224</td>
+    <td align="center">59.32</td>
+    <td align="center">30.54</td>
+  </tr>
+</tbody>
+</table>
+"""
+
+
+def test_a_board_written_in_one_word_names_the_board():
+    found = fields_by_raw_value(
+        MMDEPLOY_LATENCY, "accelerator", "vendor", "metric", "unit", "activation_dtype"
+    )
+    assert found["59.32"] == ("Jetson Nano", "NVIDIA", "latency", "ms", "fp32")
+    assert found["30.54"] == ("Jetson Nano", "NVIDIA", "latency", "ms", "fp16")
