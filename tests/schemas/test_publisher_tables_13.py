@@ -6,7 +6,7 @@ table, a board's name written in one word ("JetsonNano2GB")."""
 from __future__ import annotations
 
 from perfledger.schemas.unknown_chips import read_hardware
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As apache/mxnet's docs/static_site/src/pages/api/faq/perf.md states what its CPU scoring
 # results measure, then gives the GPUs' scoring results under a heading of the same name,
@@ -125,3 +125,48 @@ def test_a_board_written_in_one_word_names_the_board():
     )
     assert found["59.32"] == ("Jetson Nano", "NVIDIA", "latency", "ms", "fp32")
     assert found["30.54"] == ("Jetson Nano", "NVIDIA", "latency", "ms", "fp16")
+
+
+# As justincdavis/trtutils' docs/benchmark/orinnx-16gb.rst names its board in its title only,
+# written in one word.
+TRTUTILS_ORIN_NX = """OrinNX-16GB
+===========
+
+Developer Kit with Jetpack 6
+
+This section contains benchmarking results for various YOLO models on the OrinNX-16GB platform.
+
+Performance Table
+-----------------
+
+The following table shows detailed performance metrics for all tested models:
+
+.. csv-table:: Performance Metrics
+   :header: Framework,Model,Input Size,Mean (ms),Median (ms),Min (ms),Max (ms)
+   :widths: 10,10,10,10,10,10,10
+
+   tensorrt,yolov10n,160,2.1,1.9,1.8,3.5
+   ultralytics(torch),yolov8m,1280,133.7,133.6,132.8,136.3
+"""
+
+
+def test_a_board_named_in_one_word_in_a_page_title_labels_its_tables():
+    rows = {
+        row["raw_value"]: (row["accelerator"], row["vendor"], row["platform"], row["statistic"])
+        for row in normalized(TRTUTILS_ORIN_NX, "text/x-rst").measurements.iter_rows(named=True)
+    }
+    assert rows["2.1"] == ("Jetson Orin NX", "NVIDIA", "OrinNX-16GB", "mean")
+    assert rows["133.6"] == ("Jetson Orin NX", "NVIDIA", "OrinNX-16GB", "p50")
+
+
+def test_one_word_names_of_boards_and_cards():
+    for text, chip in (
+        ("XavierNX-8GB", "Jetson Xavier NX"),
+        ("OrinAGX-64GB", "Jetson AGX Orin"),
+        ("OrinNano-8GB", "Jetson Orin Nano"),
+        ("TitanRTX", "Titan RTX"),
+    ):
+        mention = read_hardware(text, "label")
+        assert mention is not None and (mention.accelerator, mention.text) == (chip, text)
+    assert read_hardware("TensorRT", "label") is None  # a word of software stays none
+    assert read_hardware("GaudiLlamaForCausalLM()", "label") is None  # an identifier of code
