@@ -170,3 +170,65 @@ def test_one_word_names_of_boards_and_cards():
         assert mention is not None and (mention.accelerator, mention.text) == (chip, text)
     assert read_hardware("TensorRT", "label") is None  # a word of software stays none
     assert read_hardware("GaudiLlamaForCausalLM()", "label") is None  # an identifier of code
+
+
+def test_a_model_no_catalogue_knows_among_known_models_columns_is_kept_as_published():
+    found = fields_by_raw_value(MXNET_SCORING, "model", "model_canonical", "label_sources")
+    assert found["124.13"][:2] == ("Inception-BN", "Inception-BN")  # CPU table
+    assert "model=column" in found["124.13"][2]
+    assert found["68.62"][:2] == ("Inception-BN", "Inception-BN")  # K80 table
+    assert found["62.26"][:2] == ("Inception-v3", "Inception v3")
+
+
+# As open-mmlab/mmdeploy's docs/en/03-benchmark/benchmark.md scores its super-resolution
+# models in a metric column: PSNR and SSIM, each backend's numbers under its precision.
+MMDEPLOY_MMAGIC = """## Performance benchmark
+
+<table class="docutils">
+<thead>
+  <tr>
+    <th align="center" colspan="4">mmagic</th>
+    <th align="center">Pytorch</th>
+    <th align="center">TorchScript</th>
+    <th align="center" colspan="2">TensorRT</th>
+  </tr>
+</thead>
+<tbody>
+  <tr>
+    <td align="center">model</td>
+    <td align="center">task</td>
+    <td align="center">dataset</td>
+    <td align="center">metric</td>
+    <td align="center">fp32</td>
+    <td align="center">fp32</td>
+    <td align="center">fp16</td>
+    <td align="center">int8</td>
+  </tr>
+  <tr>
+    <td align="center" rowspan="2">SRCNN</td>
+    <td align="center" rowspan="2">Super Resolution</td>
+    <td align="center" rowspan="2">Set5</td>
+    <td align="center">PSNR</td>
+    <td align="center">28.4316</td>
+    <td align="center">28.4120</td>
+    <td align="center">28.4286</td>
+    <td align="center">28.1995</td>
+  </tr>
+  <tr>
+    <td align="center">SSIM</td>
+    <td align="center">0.8099</td>
+    <td align="center">0.8106</td>
+    <td align="center">0.8096</td>
+    <td align="center">0.7934</td>
+  </tr>
+</tbody>
+</table>
+"""
+
+
+def test_psnr_and_ssim_score_a_models_quality():
+    found = fields_by_raw_value(MMDEPLOY_MMAGIC, "metric", "unit", "model", "activation_dtype")
+    assert found["28.4316"] == ("accuracy", "score", "SRCNN", "fp32")
+    assert found["28.1995"] == ("accuracy", "score", "SRCNN", "int8")
+    assert found["0.8106"] == ("accuracy", "score", "SRCNN", "fp32")
+    assert found["0.7934"] == ("accuracy", "score", "SRCNN", "int8")
