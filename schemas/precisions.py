@@ -325,6 +325,11 @@ def remark_precision(remark: str) -> Precision | None:
     return found[0]
 
 
+def is_precision_word(token: str) -> bool:
+    """Whether `token` is, whole, a word of precisions.csv ("Q4_K_M", "Q8_0", "bf16")."""
+    return _key(fold_words(token)) in _words()
+
+
 @lru_cache(maxsize=16_384)
 def read_precision_label(label: str) -> Precision | None:
     """A precision cell: "16.32", a vocabulary word, or the words it holds; two different
