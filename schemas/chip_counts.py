@@ -105,7 +105,8 @@ _MACHINES = (
     + "|".join(w for w in NUMBER_WORDS if not w.isascii())
     + r") ?(?:台|个)? ?(?:机|节点) ?)?"
 )
-_CARDS_AFTER = re.compile(r"^ ?" + _MACHINES + _CJK_COUNT + r" ?(?:张|块|片)? ?卡")
+# "A100 1枚", "H100 8장": the counters of cards in Japanese and Korean
+_CARDS_AFTER = re.compile(r"^ ?" + _MACHINES + _CJK_COUNT + r" ?(?:(?:张|块|片)? ?卡|枚|장)")
 _CARDS_BEFORE = re.compile(_CJK_COUNT + r" ?(?:(?:张|块|片) ?卡?|卡) ?$")  # "8卡 A100", "4张V100"
 # "a single A6000 GPU", "one MI210 GPU", "my 16 GB RTX-4080 GPU" (its memory before it)
 _ARTICLE_BEFORE = re.compile(

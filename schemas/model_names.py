@@ -437,20 +437,28 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
                 # The fewest words that name the same model ("Llama 3.1 405B model" is "Llama
                 # 3.1 405B"; "Llama-3.1-70B on 1x MI300X (FP8)" is "Llama-3.1-70B", its
                 # precision and engine kept in the reading): the rest is not its name.
-                phrase = next(
-                    shorter
-                    for shorter in (
-                        " ".join(words[start:stop]).strip(".-")
-                        for stop in range(start + 1, end + 1)
-                    )
-                    if read_model(shorter).canonical == reading.canonical
+                stop = next(
+                    stop
+                    for stop in range(start + 1, end + 1)
+                    if read_model(_phrase(words, start, stop)).canonical == reading.canonical
                 )
-                found.append((phrase, reading))
+                # ... and without the words before it a name ignores ("高并发推理 Llama 2 70B":
+                # high-concurrency inference, then the model)
+                first = max(
+                    begin
+                    for begin in range(start, stop)
+                    if read_model(_phrase(words, begin, stop)).canonical == reading.canonical
+                )
+                found.append((_phrase(words, first, stop), reading))
                 start = end
                 break
         else:
             start += 1
     return tuple(found)
+
+
+def _phrase(words: list[str], start: int, stop: int) -> str:
+    return " ".join(words[start:stop]).strip(".-")
 
 
 _SIZE_TOKEN = re.compile(r"\d+(?:\.\d+)?[bm]|\d+x\d+(?:\.\d+)?b")

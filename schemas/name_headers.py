@@ -100,8 +100,11 @@ def scored_precisions(readings: list[HeaderReading], stats: Sequence[Any]) -> li
     """`readings` with each "Precision" header over a column of decimals (its `stats`: the
     cells filled, numeric and written with a decimal point) read as an accuracy, where a
     "Recall" header beside it or a model's kind in it ("Floating point", "Quantized") says it
-    scores: "Precision | 16.16" is Graphcore's weights and accumulation format."""
+    scores: "Precision | 16.16" is Graphcore's weights and accumulation format. And the
+    other way round (`precision_labels`): a header read as an accuracy over labels of
+    precisions names them."""
     beside_recall = any("recall" in fold_words(reading.text) for reading in readings)
+    readings = precision_labels(readings, stats)
     return [
         replace(reading, kind="metric", role="accuracy")
         if reading.kind == "label"
@@ -115,3 +118,18 @@ def scored_precisions(readings: list[HeaderReading], stats: Sequence[Any]) -> li
 
 
 _SCORED_MODEL = re.compile(r"(?i)float|quantiz|浮点|量化")
+
+
+def precision_labels(readings: list[HeaderReading], stats: Sequence[Any]) -> list[HeaderReading]:
+    """`readings` with each header read as an accuracy over a column of precision labels
+    (its `stats`: most filled cells are one, "FP16", "INT8") read as the rows' precision:
+    "精度" is the accuracy of a Chinese page and the numeric precision of a Japanese one."""
+    return [
+        replace(reading, kind="label", role="precision")
+        if reading.kind == "metric"
+        and reading.role == "accuracy"
+        and column.precisions * 2 > column.filled > 0
+        and column.numeric == 0
+        else reading
+        for reading, column in zip(readings, stats, strict=True)
+    ]

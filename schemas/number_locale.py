@@ -152,4 +152,23 @@ def page_mark(point: int, comma: int, language: str | None, prose: Iterable[str]
         return declared
     # Both marks on one page ("200,80" lists two sizes on an English page): the language of
     # its prose settles it; without one, each column's own numbers do.
-    return mark_of_language(guess_language(prose))
+    prose = list(prose)
+    return mark_of_language(guess_language(prose) or _script_language(prose))
+
+
+# Prose written in Chinese, Japanese or Korean script: all three write "2,450" for 2450.
+_EAST_ASIAN_SCRIPTS = (
+    ("ko", re.compile(r"[\uac00-\ud7af]")),
+    ("ja", re.compile(r"[\u3040-\u30ff]")),
+    ("zh", re.compile(r"[\u4e00-\u9fff]")),
+)
+_MIN_SCRIPT_CHARS = 8
+
+
+def _script_language(texts: list[str]) -> str | None:
+    """A language of the script most of the prose's first characters are written in, for
+    the scripts whose languages share one decimal mark; None for others."""
+    sample = "".join(text[:_TEXT_CHARS] for text in texts[:50])[:_TEXT_CHARS]
+    counts = [(len(script.findall(sample)), language) for language, script in _EAST_ASIAN_SCRIPTS]
+    found, language = max(counts)
+    return language if found >= _MIN_SCRIPT_CHARS else None

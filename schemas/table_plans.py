@@ -41,6 +41,7 @@ class ColumnStats:
     point: int = 0  # numbers that can only be read with a decimal point ("1,234.5", "0.25")
     comma: int = 0  # numbers that can only be read with a decimal comma ("1.234,5", "0,25")
     named: int = 0  # cells naming the metric of their number ("TTFT: 27.0s")
+    precisions: int = 0  # cells that are a precision label ("FP16", "INT8")
 
 
 @dataclass(frozen=True)
