@@ -321,7 +321,20 @@ _COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")
 def _role_of(worded: str) -> _RoleRule | None:
     """The role rule that gives a header's words their role, if any does."""
     all_matches = role_matches(fold_words(worded))
-    reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
+    # "Percentage of theoretical peak FLOP/s": a reference word inside a longer role phrase
+    # is that phrase's, a share measured against the reference, not the reference itself.
+    reference = next(
+        (
+            rule
+            for start, end, rule in all_matches
+            if rule.kind == "reference"
+            and not any(
+                other[0] <= start and end <= other[1] and other[1] - other[0] > end - start
+                for other in all_matches
+            )
+        ),
+        None,
+    )
     return reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(all_matches)
 
 

@@ -1,0 +1,43 @@
+"""Benchmark reports of deep-learning frameworks, written as their pages write them: FLOP rates
+spelled with their whole SI prefix ("Achieved teraFLOP/s per GPU", "Achieved aggregate
+petaFLOP/s") and a share of the chip's peak beside them ("Percentage of theoretical peak
+FLOP/s")."""
+
+from __future__ import annotations
+
+from perfledger.schemas.header_reading import read_header
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As Oneflow-Inc/DLPerf writes it (OneFlow/LanguageModeling/GPT/README.md): the results of
+# each parallel layout of GPT pre-training on V100s, its header row left unclosed.
+ONEFLOW_GPT = """## 测试结果
+
+所有 case 测试的结果统计如下：
+
+| group | case | lantency | memory | throuthput(sample/sec) | Achieved teraFLOP/s per GPU | Percentage of theoretical peak FLOP/s | Achieved aggregate petaFLOP/s
+| - | - | - | - | - | - | - | -
+| DP |   |   |   |   |   |   |
+|  | DP_1x1x1_2_1536x16 |  406.16 (ms) |  11066 (MiB) |  4.92 |  49.43 |  40% |  0.05
+|  | DP_32x1x1_64_1536x16 |  518.64 (ms) |  12208 (MiB) |  123.4 |  38.71 |  31% |  1.24
+"""
+
+
+def test_flop_rates_spelled_with_their_whole_prefix_load_in_their_units():
+    found = fields_by_raw_value(ONEFLOW_GPT, "metric", "value", "unit", "item_kind")
+    assert found["49.43"] == ("other", 49.43, "TFLOP/s/GPU", None)
+    assert found["38.71"] == ("other", 38.71, "TFLOP/s/GPU", None)
+    # an aggregate FLOP rate, not a throughput in the samples of the column beside it
+    assert found["0.05"] == ("other", 0.05, "PFLOP/s", None)
+    assert found["1.24"] == ("other", 1.24, "PFLOP/s", None)
+    assert found["4.92"] == ("throughput", 4.92, "items/s", "samples")
+    assert normalized(ONEFLOW_GPT).quarantine.is_empty()
+    assert read_header("teraFLOPS").unit.canonical == "TFLOP/s"
+
+
+def test_a_percentage_of_the_theoretical_peak_is_a_measured_share_not_a_reference():
+    found = fields_by_raw_value(ONEFLOW_GPT, "metric", "value", "unit")
+    assert found["40%"] == ("other", 40.0, "%")
+    assert found["31%"] == ("other", 31.0, "%")
+    assert read_header("Percentage of theoretical peak FLOP/s").kind == "metric"
+    # the peak itself stays a reference figure, never a measured one
+    assert read_header("Theoretical peak TFLOPS").kind == "reference"
