@@ -32,7 +32,13 @@ from perfledger.schemas.chip_vocabulary import AS_PUBLISHED
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import label_key
-from perfledger.schemas.model_names import models_in_text, names_a_size, read_model, sized
+from perfledger.schemas.model_names import (
+    ModelReading,
+    models_in_text,
+    names_a_size,
+    read_model,
+    sized,
+)
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -193,8 +199,31 @@ def _lookup(frame: pl.DataFrame, column: str, reader) -> tuple[list, list] | Non
 
 @lru_cache(maxsize=65_536)
 def _row_model(row_label: str) -> str | None:
-    named = {part for part in row_label.split(" / ") if read_model(part).known}
+    parts = row_label.split(" / ")
+    named = {_with_size(parts, index) for index, part in enumerate(parts) if read_model(part).known}
+    if not named:
+        named = {
+            _with_size(parts, index)
+            for index, part in enumerate(parts)
+            if _names_family(read_model(part))
+        }
     return named.pop() if len(named) == 1 else None
+
+
+def _names_family(reading: ModelReading) -> bool:
+    return bool(reading.family) and not reading.size and reading.family == reading.canonical
+
+
+def _with_size(parts: list[str], index: int) -> str:
+    """A model zoo naming a model or family in one cell and its size in the next ("YOLOv8 |
+    N", "YOLOv7 | Tiny"): the model the two read as together ("YOLOv8n", "YOLOv7-Tiny"), else
+    the cell alone, as published ("YOLOv10" beside a size the catalogue does not list)."""
+    part = parts[index]
+    if index + 1 == len(parts):
+        return part
+    joined = f"{part} {parts[index + 1]}"
+    reading = read_model(joined)
+    return joined if reading.known and reading.canonical != read_model(part).canonical else part
 
 
 @lru_cache(maxsize=16_384)
