@@ -82,7 +82,9 @@ _NODES_TIMES_BEFORE = re.compile(r"(?<![x\u00d7\d.])(\d{1,3}) ?[x\u00d7] ?(\d{1,
 _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
-_BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
+# "A100 (8x)"; "Ascend 910(8p)", "Ascend 910*(8p)" (Ascend's model zoos: 8 processes, one per
+# device; two digits at most, "(720p)" is a resolution)
+_BRACKETED_AFTER = re.compile(r"^\*? ?\((?:(\d{1,7}) ?[x\u00d7]|(\d{1,2})p)\)")
 # "H100 (80GB x 8)", "Atlas 800 A3 node (64G × 16)", "server (64G × 16 NPUs)": each chip's
 # memory times the chips, in a bracket after the machine (a word or two of it between).
 _MEMORY_TIMES_AFTER = re.compile(
@@ -209,7 +211,8 @@ def stated_count(
         )
         if match:
             units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER, _STAR_AFTER_MEMORY)
-            found = Stated(0, of_units=units), match.group(1)
+            # "(8p)" is the bracket's second way of writing the count
+            found = Stated(0, of_units=units), match.group(1) or match.group(match.lastindex or 1)
     if (
         found is None
         and prose

@@ -229,14 +229,29 @@ def statistic_of(text: str) -> str | None:
 _YES_OR_NO = re.compile(r"(?:是否|有无|能否|whether )", re.I)
 
 
+# Words joined in camel case ("BatchSize", "ImageSize"): a lower-case letter, then a capital
+# starting a word of its own.
+_CAMEL_JOIN = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+
+
 @lru_cache(maxsize=16_384)
 def read_header(text: str) -> HeaderReading:
     """How a column header reads; see the module's docstring."""
+    reading = _read_header(text)
+    if reading.kind is None and _CAMEL_JOIN.search(reading.text):
+        # "BatchSize", "ImageSize": read as words apart where joined they name nothing
+        apart = _read_header(_CAMEL_JOIN.sub(" ", reading.text))
+        if apart.kind is not None:
+            return replace(apart, text=reading.text)
+    return reading
+
+
+def _read_header(text: str) -> HeaderReading:
     cleaned = clean_text(text)
     if not cleaned:
         return HeaderReading(cleaned, None, None)
     if len(cleaned) > MAX_HEADER_CHARS:  # no header is this long: it is read as its start
-        return replace(read_header(cleaned[:MAX_HEADER_CHARS]), text=cleaned)
+        return replace(_read_header(cleaned[:MAX_HEADER_CHARS]), text=cleaned)
     if _NUMBER.match(cleaned):
         return HeaderReading(cleaned, None, None, is_number=True)
     if _YES_OR_NO.match(cleaned):  # "是否精度对齐": whether the accuracy matched, no accuracy

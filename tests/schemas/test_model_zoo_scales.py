@@ -4,7 +4,8 @@ two cells read as together."""
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import fields_by_raw_value
+from perfledger.schemas.header_reading import read_header
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As mindspore-lab/mindyolo writes it (benchmark_results.md), rows of three families.
 MINDYOLO = """# MindYOLO Benchmark and Baselines
@@ -32,3 +33,49 @@ def test_a_family_and_its_size_in_two_cells_name_the_sized_model():
     assert found["37.5"] == ("YOLOv7 Tiny", "YOLOv7-Tiny", 37.5)
     # a backbone in the size column is no size: the model stays as published
     assert found["47.7"] == ("YOLOX", "YOLOX", 47.7)
+
+
+def test_a_count_of_processes_in_brackets_after_the_chip_is_its_device_count():
+    # "Ascend 910(8p)", "Ascend 910*(8p)": eight processes, one per device
+    found = fields_by_raw_value(MINDYOLO, "accelerator", "accelerator_count")
+    assert found["37.2"] == ("Ascend 910", 8)
+    star = MINDYOLO.replace("Ascend 910(8p) with graph mode", "Ascend 910*(8p)")
+    assert fields_by_raw_value(star, "accelerator", "accelerator_count")["37.2"] == (
+        "Ascend 910",
+        8,
+    )
+    resolution = MINDYOLO.replace("Ascend 910(8p)", "Ascend 910 (720p)")
+    assert fields_by_raw_value(resolution, "accelerator_count")["37.2"] == (None,)
+
+
+def test_settings_named_in_camel_case_are_settings_not_unknown_results():
+    result = normalized(MINDYOLO)
+    # "BatchSize" and "ImageSize" were quarantined, 8 of them, as columns naming no metric
+    assert result.quarantine.is_empty()
+    found = fields_by_raw_value(MINDYOLO, "batch_size", "settings")
+    assert found["37.2"] == (
+        "16 * 8",
+        "Scale=N; ImageSize=640; Params=3.2M; Recipe=yaml; Download=weights",
+    )
+    assert read_header("BatchSize").role == "batch_size"
+    assert read_header("ImageSize").kind == "config"
+
+
+# As mosaicml/llm-foundry writes it (scripts/train/benchmarking/README.md), one row of many.
+LLM_FOUNDRY = """## H100 80GB BF16 (Large Scale, >= 128 GPUs)
+|  Model | SeqLen (T) | # GPUs | GPU | MFU | HFU | Model TFLOP | MicroBatchSize | GradAccum | GlobalBatchSize | Throughput (S/s) | Throughput (T/s) | Throughput (T/s/GPU) | GlobalBatchSize (T) | Precision | MP Mode | Sharding Strategy | Activation Checkpointing | Activation CPUOffload | NumParams |
+|  --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+|  70b | 2048 | 512 | h100_80gb | 41.25 | 55.0 | 408 | 8 | 1 | 4096 | 251 | 515636 | 1007 | 8388608 | amp_bf16 | DEFAULT | FULL_SHARD | True | False | 64862437376 |
+"""
+
+
+def test_batch_sizes_and_parameter_counts_in_camel_case_are_settings():
+    result = normalized(LLM_FOUNDRY)
+    # quarantined as columns naming no metric (the whole page loaded them as throughputs in
+    # items/s: 4096, 8388608 and 64862437376 "per second")
+    assert set(result.quarantine["column_name"]) == {"GradAccum"}
+    found = fields_by_raw_value(LLM_FOUNDRY, "metric", "unit")
+    for setting in ("4096", "8388608", "64862437376"):
+        assert setting not in found
+    assert found["515636"] == ("throughput", "items/s")
+    assert read_header("NumParams").role == "model_size"
