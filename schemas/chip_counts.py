@@ -137,7 +137,18 @@ COUNT_ONLY = re.compile(
     # "8p-NPU", "1p-GPU", "8P_NPU" (Ascend's model zoo: 8 processes, one per device), and
     # "1p-竞品V" (one device of a competitor); two digits at most, "720p" is a resolution
     + r"|(?<![a-z0-9.])(\d{1,2})p[ _](?:(?:npus?|gpus?)(?![a-z])|竞品)"
+    # "1n8g", "4n8g" (nodes, then devices per node: OneFlow's and LiBai's run names)
+    + r"|(?<![a-z0-9.])(?P<nodes>\d{1,3})n(?P<per_node>\d{1,2})g(?![a-z0-9])"
 )
+
+
+def count_only(match: re.Match[str]) -> int | None:
+    """The devices a `COUNT_ONLY` match counts: nodes times devices per node for "4n8g"."""
+    if match.group("nodes"):
+        return number(str(int(match.group("nodes")) * int(match.group("per_node"))))
+    return number(next(group for group in match.groups() if group))
+
+
 _NODES = re.compile(
     r"(?<![a-z0-9.])" + COUNT + r"(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS + r")(?![a-z0-9])"
 )

@@ -41,3 +41,65 @@ def test_a_percentage_of_the_theoretical_peak_is_a_measured_share_not_a_referenc
     assert read_header("Percentage of theoretical peak FLOP/s").kind == "metric"
     # the peak itself stays a reference figure, never a measured one
     assert read_header("Theoretical peak TFLOPS").kind == "reference"
+
+
+# As Oneflow-Inc/libai writes it (docs/source/tutorials/get_started/Benchmark.md): its legend,
+# then the runs of BERT, each named with its nodes and GPUs per node ("2n8g"); the links to
+# the logs around the numbers are left out.
+LIBAI = """## Main Results
+Here we explain the evaluation indicators in the following tables:
+- **1n1g**: 1 node, 1 gpu
+- **2n8g**: 2 nodes, 8 gpus per node, 16 gpus in total
+- **4n8g**: 4 nodes, 8 gpus per node, 32 gpus in total
+- **samples/s**: throughput
+
+
+### Data Parallel
+
+<table class="docutils">
+    <thead>
+        <tr class="header">
+            <th>BERT</th>
+            <th>LiBai</th>
+            <th>Megatron</th>
+        </tr>
+    </thead>
+    <tbody>
+        <tr class="odd">
+            <td>nl24_fp16_1x1x1_mb24_gb24_1n1g</td>
+            <td>46.91
+                samples/s</td>
+            <td>42.6
+                samples/s</td>
+        </tr>
+        <tr class="even">
+            <td>nl24_fp16_16x1x1_mb16_gb256_2n8g</td>
+            <td>675.87
+                samples/s</td>
+            <td>534.7
+                samples/s</td>
+        </tr>
+        <tr class="odd">
+            <td>nl24_fp16_32x1x1_mb16_gb512_4n8g</td>
+            <td>1207.65
+                samples/s</td>
+            <td>950.3
+                samples/s</td>
+        </tr>
+    </tbody>
+</table>
+"""
+
+
+def test_a_run_named_with_its_nodes_and_gpus_per_node_counts_their_product():
+    found = fields_by_raw_value(LIBAI, "accelerator_count", "value", "unit", "precision")
+    # every run had the legend's 8 GPUs per node as its count
+    assert found["46.91 samples/s"] == (1, 46.91, "items/s", "fp16")
+    assert found["675.87 samples/s"] == (16, 675.87, "items/s", "fp16")
+    assert found["950.3 samples/s"] == (32, 950.3, "items/s", "fp16")
+
+
+def test_a_top_left_header_naming_a_known_model_alone_is_the_tables_model():
+    found = fields_by_raw_value(LIBAI, "model", "model_canonical", "framework")
+    assert found["46.91 samples/s"][:2] == ("BERT", "BERT")
+    assert found["534.7 samples/s"][:2] == ("BERT", "BERT")
