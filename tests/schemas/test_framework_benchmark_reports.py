@@ -6,6 +6,7 @@ FLOP/s")."""
 from __future__ import annotations
 
 from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.precisions import find_precisions
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As Oneflow-Inc/DLPerf writes it (OneFlow/LanguageModeling/GPT/README.md): the results of
@@ -103,3 +104,26 @@ def test_a_top_left_header_naming_a_known_model_alone_is_the_tables_model():
     found = fields_by_raw_value(LIBAI, "model", "model_canonical", "framework")
     assert found["46.91 samples/s"][:2] == ("BERT", "BERT")
     assert found["534.7 samples/s"][:2] == ("BERT", "BERT")
+
+
+# As MegEngine/InferLLM writes it (docs/profile.md): models no catalogue knows, each named with
+# its size and its 4-bit quantization ("-q4"), in a list item under the CPU that ran them.
+INFERLLM = """# 模型测速
+
+## alpaca 结果
+
+1. 硬件 11th Gen Intel(R) Core(TM) i7-11700 @ 2.50GHz
+
+    | 模型 | 生成速度(token/s) | 线程数 |
+    | :-: | :-: | :-: |
+    | chinese-alpaca-7b-q4 | 3.2 | 1 |
+    | chinese-alpaca-7b-q4 | 9.2 | 4 |
+"""
+
+
+def test_an_unknown_models_name_ending_in_its_quantization_gives_its_weights_dtype():
+    found = fields_by_raw_value(INFERLLM, "model", "weight_dtype", "unit", "item_kind")
+    assert found["3.2"] == ("chinese-alpaca-7b-q4", "int4", "items/s", "tokens")
+    assert found["9.2"] == ("chinese-alpaca-7b-q4", "int4", "items/s", "tokens")
+    # a "Q4" apart from a model's name is no precision of running text ("Q4 2024")
+    assert find_precisions("Q4 2024 results") == ()
