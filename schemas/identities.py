@@ -133,10 +133,20 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     marks as the model's: "llama3.1-70b", "torchvision.models.resnet.resnet18"), else the
     model its column header names ("Phi-4 mini-instruct")."""
     source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
+    # A model column naming a family alone that no size column sized ("YOLOv8" beside its
+    # "Scale" column) is open too: its row may name the sized model.
+    unsized = frame.select("model", _size=_stated_sizes(frame)).filter(pl.col("_size").is_null())
+    families = [
+        model
+        for model in unsized.get_column("model").unique().to_list()
+        if _names_family(read_model(model))
+    ]
     # The two columns looked up, of the open rows only: filtering the whole frame would
     # copy every column of it.
     opened = frame.select(
-        open_rows=pl.col("model").is_null() | source.is_in(list(_CONTEXT_SOURCES)),
+        open_rows=pl.col("model").is_null()
+        | source.is_in(list(_CONTEXT_SOURCES))
+        | pl.col("model").is_in(families),
         row_label=pl.col("row_label"),
         column_name=pl.col("column_name"),
     )
@@ -211,7 +221,8 @@ def _row_model(row_label: str) -> str | None:
 
 
 def _names_family(reading: ModelReading) -> bool:
-    return bool(reading.family) and not reading.size and reading.family == reading.canonical
+    """A family named alone, or with a task no size names ("YOLOv8", "YOLOv8-seg")."""
+    return bool(reading.family) and not reading.size and not reading.known
 
 
 def _with_size(parts: list[str], index: int) -> str:

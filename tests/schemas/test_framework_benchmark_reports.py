@@ -127,3 +127,25 @@ def test_an_unknown_models_name_ending_in_its_quantization_gives_its_weights_dty
     assert found["9.2"] == ("chinese-alpaca-7b-q4", "int4", "items/s", "tokens")
     # a "Q4" apart from a model's name is no precision of running text ("Q4 2024")
     assert find_precisions("Q4 2024 results") == ()
+
+
+# As mindspore-lab/mindcv writes it (benchmark_results.md), two rows of many: the seconds each
+# model's graph took to compile beside its step time and throughput.
+MINDCV = """<details open markdown>
+<summary><b>performance tested on Ascend 910(8p) with graph mode</b></summary>
+
+| model name             | params(M) | cards | batch size | resolution | jit level | graph compile | ms/step | img/s    | acc@top1 | acc@top5 | recipe                                                                                                              | weight                                                                                                              |
+| ---------------------- | --------- | ----- | ---------- | ---------- | --------- | ------------- | ------- | -------- | -------- | -------- | ------------------------------------------------------------------------------------------------------------------- | ------------------------------------------------------------------------------------------------------------------- |
+| bit_resnet50           | 25.55     | 8     | 32         | 224x224    | O2        | 146s          | 74.52   | 3413.33  | 76.81    | 93.17    | [yaml](https://github.com/mindspore-lab/mindcv/blob/main/configs/bit/bit_resnet50_ascend.yaml)                      | [weights](https://download.mindspore.cn/toolkits/mindcv/bit/BiT_resnet50-1e4795a4.ckpt)                             |
+| cmt_small              | 26.09     | 8     | 128        | 224x224    | O2        | 1268s         | 500.64  | 2048.01  | 83.24    | 96.41    | [yaml](https://github.com/mindspore-lab/mindcv/blob/main/configs/cmt/cmt_small_ascend.yaml)                         | [weights](https://download.mindspore.cn/toolkits/mindcv/cmt/cmt_small-6858ee22.ckpt)                                |
+</details>
+"""
+
+
+def test_a_graph_compile_column_of_seconds_is_a_measured_time():
+    result = normalized(MINDCV)
+    assert result.quarantine.is_empty()  # 146s and 1268s were quarantined as unknown metrics
+    found = fields_by_raw_value(MINDCV, "metric", "value", "unit", "accelerator_count")
+    assert found["146s"] == ("other", 146_000.0, "ms", 8)
+    assert found["1268s"] == ("other", 1_268_000.0, "ms", 8)
+    assert found["3413.33"] == ("throughput", 3413.33, "items/s", 8)

@@ -79,3 +79,37 @@ def test_batch_sizes_and_parameter_counts_in_camel_case_are_settings():
         assert setting not in found
     assert found["515636"] == ("throughput", "items/s")
     assert read_header("NumParams").role == "model_size"
+
+
+# As mindspore-lab/mindyolo writes it (deploy/README.md): a model column naming the family, its
+# size in the next.
+MINDYOLO_DEPLOY = """## mindir支持列表
+
+| model  | scale | img size | dataset | map| recipe | mindir|
+|--------|:-----:|-----|--------|--------|--------|-------|
+| YOLOv8 | N | 640 | MS COCO 2017 | 37.2 | [yaml](https://github.com/mindspore-lab/mindyolo/blob/master/configs/yolov8/yolov8n.yaml) | [mindir](https://download.mindspore.cn/toolkits/mindyolo/yolov8/yolov8-n_500e_mAP372-cc07f5bd-36a7ffec.mindir) |
+| YOLOv8 | S  | 640  | MS COCO 2017 | 44.6 | [yaml](https://github.com/mindspore-lab/mindyolo/blob/master/configs/yolov8/yolov8s.yaml) | [mindir](https://download.mindspore.cn/toolkits/mindyolo/yolov8/yolov8-s_500e_mAP446-3086f0c9-137e9384.mindir) |
+"""
+
+# As mindspore-lab/mindyolo writes it (docs/zh/modelzoo/benchmark.md): a family with its task.
+MINDYOLO_SEG = """## 图像分割
+<details open markdown>
+<summary><b>设备 Ascend 910(8p) 测试结果</b></summary>
+
+| Name       | Scale | BatchSize | ImageSize | Dataset      | Box mAP (%) | Mask mAP (%) | Params |                Recipe                        | Download                                                                                                       |
+|------------| :---: |   :---:   |   :---:   |--------------|    :---:    |     :---:    |  :---: |                :---:                         |        :---:       |
+| YOLOv8-seg |   X   |  16 * 8   |    640    | MS COCO 2017 |     52.5    |     42.9     |  71.8M | [yaml](https://github.com/mindspore-lab/mindyolo/blob/master/configs/yolov8/seg/yolov8x-seg.yaml) | [weights](https://download.mindspore.cn/toolkits/mindyolo/yolov8/yolov8-x-seg_300e_mAP_mask_429-b4920557.ckpt) |
+</details>
+"""
+
+
+def test_a_model_column_naming_the_family_and_a_size_column_name_the_sized_model():
+    found = fields_by_raw_value(MINDYOLO_DEPLOY, "model", "model_canonical", "metric")
+    assert found["37.2"] == ("YOLOv8 N", "YOLOv8n", "accuracy")
+    assert found["44.6"] == ("YOLOv8 S", "YOLOv8s", "accuracy")
+
+
+def test_a_family_named_with_its_task_is_the_rows_model_as_published():
+    found = fields_by_raw_value(MINDYOLO_SEG, "model", "accelerator", "accelerator_count")
+    assert found["52.5"] == ("YOLOv8-seg", "Ascend 910", 8)
+    assert found["42.9"] == ("YOLOv8-seg", "Ascend 910", 8)
