@@ -149,3 +149,26 @@ def test_a_graph_compile_column_of_seconds_is_a_measured_time():
     assert found["146s"] == ("other", 146_000.0, "ms", 8)
     assert found["1268s"] == ("other", 1_268_000.0, "ms", 8)
     assert found["3413.33"] == ("throughput", 3413.33, "items/s", 8)
+
+
+# As Oneflow-Inc/DLPerf writes it (OneFlow/LanguageModeling/GPT/README.md): the setup of each
+# case, the model's layers and attention heads among its settings.
+ONEFLOW_GPT_CASES = """## 测试用例
+
+| group | case | num_nodes | num_gpus_per_node | data_parallel_size | tensor_model_parallel_size | pipeline_model_parallel_size | micro_batch_size | micro_batch_size_times_data_parallel_size | num_accumulation_steps | global_batch_size | hidden_size | num_attention_heads | num_layers
+| - | - | - | - | - | - | - | - | - | - | - | - | - | -
+| DP |  |  |  |  |  |  |  |  |  |  |  |  |
+| | DP_1x1x1_2_1536x16 | 1 | 1 | 1 | 1 | 1 | 2 | 2 | 1 | 2 | 1536 | 16 | 16
+| | DP_8x1x1_16_1536x16 | 1 | 8 | 8 | 1 | 1 | 2 | 16 | 1 | 16 | 1536 | 16 | 16
+"""
+
+
+def test_a_models_layers_and_attention_heads_are_settings_of_its_runs():
+    result = normalized(ONEFLOW_GPT_CASES)
+    # 18 of each were quarantined as columns naming no metric
+    unknown = result.quarantine.filter(result.quarantine["check"] == "unknown_metric")
+    assert unknown.is_empty()
+    assert result.measurements.is_empty()  # a table of setups holds no results
+    assert read_header("num_layers").kind == "config"
+    assert read_header("num_attention_heads").kind == "config"
+    assert read_header("Attention heads").kind == "config"
