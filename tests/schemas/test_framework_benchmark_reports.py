@@ -1,7 +1,9 @@
-"""Benchmark reports of deep-learning frameworks, written as their pages write them: FLOP rates
-spelled with their whole SI prefix ("Achieved teraFLOP/s per GPU", "Achieved aggregate
-petaFLOP/s") and a share of the chip's peak beside them ("Percentage of theoretical peak
-FLOP/s")."""
+"""Benchmark reports of deep-learning frameworks and inference engines, written as their pages
+write them: FLOP rates spelled with their whole SI prefix ("Achieved teraFLOP/s per GPU") and a
+share of the chip's peak beside them; runs named with their nodes and GPUs per node ("2n8g");
+a model's layers and heads among the settings of its runs; compile times in seconds; unknown
+models named with their quantization ("-q4"); and the measure named in a Chinese sentence above
+the table."""
 
 from __future__ import annotations
 
@@ -172,3 +174,29 @@ def test_a_models_layers_and_attention_heads_are_settings_of_its_runs():
     assert read_header("num_layers").kind == "config"
     assert read_header("num_attention_heads").kind == "config"
     assert read_header("Attention heads").kind == "config"
+
+
+# As UbiquitousLearning/mllm writes it (README-ZH.md): columns of precisions, the measure named
+# in the sentence above the table, after a setting and a full-width comma ("`input_len=2048`，
+# TPS 为多次运行的 mean latency 计算结果").
+MLLM_JETSON = """## Jetson Orin CUDA Runtime
+
+对于多模态 prefill，`bench_one_batch --image` 测量“视觉编码 + 图像/文本 token prefill”的完整路径。下表使用 `input_len=2048`，TPS 为多次运行的 mean latency 计算结果。
+
+| Device | Model | FP16 | W4A16 | W8A8 |
+|---|---|---:|---:|---:|
+| AGX Orin 32GB | Qwen3-VL-2B | 4875.75 | 4700.28 | 6443.59 |
+| AGX Orin 32GB | Qwen3-VL-4B | - | 2499.46 | 3837.07 |
+| Orin NX 16GB | Qwen3-VL-2B | 2438.27 | 2494.89 | 3200.40 |
+| Orin NX 16GB | Qwen3-VL-4B | - | 1231.21 | 1673.93 |
+"""
+
+
+def test_a_measure_named_after_a_setting_and_a_chinese_comma_is_the_tables():
+    found = fields_by_raw_value(MLLM_JETSON, "metric", "value", "unit", "item_kind", "precision")
+    # all ten were quarantined as latencies with no unit: "TPS" was read as part of the
+    # setting's name before it
+    assert found["4875.75"] == ("throughput", 4875.75, "items/s", "tokens", "FP16")
+    assert found["6443.59"] == ("throughput", 6443.59, "items/s", "tokens", "W8A8")
+    assert found["1673.93"] == ("throughput", 1673.93, "items/s", "tokens", "W8A8")
+    assert len(found) == 10
