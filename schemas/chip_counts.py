@@ -85,6 +85,8 @@ _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
 # "A100 (8x)"; "Ascend 910(8p)", "Ascend 910*(8p)" (Ascend's model zoos: 8 processes, one per
 # device; two digits at most, "(720p)" is a resolution)
 _BRACKETED_AFTER = re.compile(r"^\*? ?\((?:(\d{1,7}) ?[x\u00d7]|(\d{1,2})p)\)")
+# "K80 (single GPU)", "V100 (8 GPUs)", "MI250 (2 cards)": the chips counted in a bracket of their own
+_COUNTED_BRACKET_AFTER = re.compile(r"^ ?\(" + COUNT + r" (?:" + CHIP_NOUNS + r")\)")
 # "H100 (80GB x 8)", "Atlas 800 A3 node (64G × 16)", "server (64G × 16 NPUs)": each chip's
 # memory times the chips, in a bracket after the machine (a word or two of it between).
 _MEMORY_TIMES_AFTER = re.compile(
@@ -219,6 +221,7 @@ def stated_count(
             or _MEMORY_TIMES_AFTER.match(after)
             or _SOCKETS_AFTER.match(after)
             or _CARDS_AFTER.match(after)
+            or _COUNTED_BRACKET_AFTER.match(after)
         )
         if match:
             units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER, _STAR_AFTER_MEMORY)

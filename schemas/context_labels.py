@@ -87,6 +87,12 @@ def context_labels(
             if name == "metric" and "metric" not in found and _names_a_mode(text.text, value):
                 found["metric"] = Found(value, text.source, as_mode=True)
             found.setdefault(name, Found(value, text.source))
+    for text in context.repeated if "metric" not in found else ():
+        labels = tuple(label for label in _labels_of(text, "paragraph") if label[0] == "unit")
+        for name, value in _with_metric(labels, _without_words(text, names), "paragraph"):
+            found.setdefault(name, Found(value, "repeated"))
+        if "metric" in found:
+            break
     if "unit" not in found and context.page_unit is not None:
         found["unit"] = Found(context.page_unit, "page")
     metric, unit = found.get("metric"), found.get("unit")

@@ -239,9 +239,10 @@ def read_header(text: str) -> HeaderReading:
     """How a column header reads; see the module's docstring."""
     reading = _read_header(text)
     if reading.kind is None and _CAMEL_JOIN.search(reading.text):
-        # "BatchSize", "ImageSize": read as words apart where joined they name nothing
+        # "BatchSize", "ImageSize": read as words apart where joined they name nothing, when
+        # apart they name a setting or a metric ("TorchScript" is a name, not a script)
         apart = _read_header(_CAMEL_JOIN.sub(" ", reading.text))
-        if apart.kind is not None:
+        if apart.kind in ("config", "metric"):
             return replace(apart, text=reading.text)
     return reading
 
