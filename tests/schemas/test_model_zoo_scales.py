@@ -59,6 +59,7 @@ def test_settings_named_in_camel_case_are_settings_not_unknown_results():
     )
     assert read_header("BatchSize").role == "batch_size"
     assert read_header("ImageSize").kind == "config"
+    assert read_header("TorchScript").kind is None  # a name, not a script
 
 
 # As mosaicml/llm-foundry writes it (scripts/train/benchmarking/README.md), one row of many.
