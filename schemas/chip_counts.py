@@ -82,7 +82,9 @@ _NODES_TIMES_BEFORE = re.compile(r"(?<![x\u00d7\d.])(\d{1,3}) ?[x\u00d7] ?(\d{1,
 _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
-_BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
+# "A100 (8x)"; "Ascend 910(8p)", "Ascend 910*(8p)" (Ascend's model zoos: 8 processes, one per
+# device; two digits at most, "(720p)" is a resolution)
+_BRACKETED_AFTER = re.compile(r"^\*? ?\((?:(\d{1,7}) ?[x\u00d7]|(\d{1,2})p)\)")
 # "K80 (single GPU)", "V100 (8 GPUs)", "MI250 (2 cards)": the chips counted in a bracket of their own
 _COUNTED_BRACKET_AFTER = re.compile(r"^ ?\(" + COUNT + r" (?:" + CHIP_NOUNS + r")\)")
 # "H100 (80GB x 8)", "Atlas 800 A3 node (64G × 16)", "server (64G × 16 NPUs)": each chip's
@@ -143,7 +145,18 @@ COUNT_ONLY = re.compile(
     # "8p-NPU", "1p-GPU", "8P_NPU" (Ascend's model zoo: 8 processes, one per device), and
     # "1p-竞品V" (one device of a competitor); two digits at most, "720p" is a resolution
     + r"|(?<![a-z0-9.])(\d{1,2})p[ _](?:(?:npus?|gpus?)(?![a-z])|竞品)"
+    # "1n8g", "4n8g" (nodes, then devices per node: OneFlow's and LiBai's run names)
+    + r"|(?<![a-z0-9.])(?P<nodes>\d{1,3})n(?P<per_node>\d{1,2})g(?![a-z0-9])"
 )
+
+
+def count_only(match: re.Match[str]) -> int | None:
+    """The devices a `COUNT_ONLY` match counts: nodes times devices per node for "4n8g"."""
+    if match.group("nodes"):
+        return number(str(int(match.group("nodes")) * int(match.group("per_node"))))
+    return number(next(group for group in match.groups() if group))
+
+
 _NODES = re.compile(
     r"(?<![a-z0-9.])" + COUNT + r"(?: [a-z0-9]+){0,2}? (?:" + _NODE_NOUNS + r")(?![a-z0-9])"
 )
@@ -220,7 +233,8 @@ def stated_count(
         )
         if match:
             units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER, _STAR_AFTER_MEMORY)
-            found = Stated(0, of_units=units), match.group(1)
+            # "(8p)" is the bracket's second way of writing the count
+            found = Stated(0, of_units=units), match.group(1) or match.group(match.lastindex or 1)
     if (
         found is None
         and prose

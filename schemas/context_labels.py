@@ -422,9 +422,12 @@ _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")
 
 # A file name, a path, a link or an identifier written in prose ("train_llama3_8b_h100_fp8.sh",
 # "configs/h100/llama.yaml"): what it holds names a file, not the setup of a result.
+# A name ends at a comma or Chinese punctuation as at a space ("input_len=2048，TPS 为...",
+# its comma folded to ","): "TPS" is a word of the sentence, not of the name.
+_NAME_CHARS = r"[^\s,;\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]"
 _NAMES = re.compile(
-    r"\S*[A-Za-z0-9]_[A-Za-z0-9]\S*|(?:https?://|www\.)\S+"
-    r"|\S+\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
+    rf"{_NAME_CHARS}*[A-Za-z0-9]_[A-Za-z0-9]{_NAME_CHARS}*|(?:https?://|www\.){_NAME_CHARS}+"
+    rf"|{_NAME_CHARS}+\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
 )
 
 

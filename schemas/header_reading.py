@@ -229,14 +229,30 @@ def statistic_of(text: str) -> str | None:
 _YES_OR_NO = re.compile(r"(?:是否|有无|能否|whether )", re.I)
 
 
+# Words joined in camel case ("BatchSize", "ImageSize"): a lower-case letter, then a capital
+# starting a word of its own.
+_CAMEL_JOIN = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+
+
 @lru_cache(maxsize=16_384)
 def read_header(text: str) -> HeaderReading:
     """How a column header reads; see the module's docstring."""
+    reading = _read_header(text)
+    if reading.kind is None and _CAMEL_JOIN.search(reading.text):
+        # "BatchSize", "ImageSize": read as words apart where joined they name nothing, when
+        # apart they name a setting or a metric ("TorchScript" is a name, not a script)
+        apart = _read_header(_CAMEL_JOIN.sub(" ", reading.text))
+        if apart.kind in ("config", "metric"):
+            return replace(apart, text=reading.text)
+    return reading
+
+
+def _read_header(text: str) -> HeaderReading:
     cleaned = clean_text(text)
     if not cleaned:
         return HeaderReading(cleaned, None, None)
     if len(cleaned) > MAX_HEADER_CHARS:  # no header is this long: it is read as its start
-        return replace(read_header(cleaned[:MAX_HEADER_CHARS]), text=cleaned)
+        return replace(_read_header(cleaned[:MAX_HEADER_CHARS]), text=cleaned)
     if _NUMBER.match(cleaned):
         return HeaderReading(cleaned, None, None, is_number=True)
     if _YES_OR_NO.match(cleaned):  # "是否精度对齐": whether the accuracy matched, no accuracy
@@ -321,7 +337,20 @@ _COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")
 def _role_of(worded: str) -> _RoleRule | None:
     """The role rule that gives a header's words their role, if any does."""
     all_matches = role_matches(fold_words(worded))
-    reference = next((rule for _, _, rule in all_matches if rule.kind == "reference"), None)
+    # "Percentage of theoretical peak FLOP/s": a reference word inside a longer role phrase
+    # is that phrase's, a share measured against the reference, not the reference itself.
+    reference = next(
+        (
+            rule
+            for start, end, rule in all_matches
+            if rule.kind == "reference"
+            and not any(
+                other[0] <= start and end <= other[1] and other[1] - other[0] > end - start
+                for other in all_matches
+            )
+        ),
+        None,
+    )
     return reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(all_matches)
 
 

@@ -32,7 +32,13 @@ from perfledger.schemas.chip_vocabulary import AS_PUBLISHED
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import label_key
-from perfledger.schemas.model_names import models_in_text, names_a_size, read_model, sized
+from perfledger.schemas.model_names import (
+    ModelReading,
+    models_in_text,
+    names_a_size,
+    read_model,
+    sized,
+)
 from perfledger.schemas.precisions import read_precision_label
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -127,10 +133,20 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     marks as the model's: "llama3.1-70b", "torchvision.models.resnet.resnet18"), else the
     model its column header names ("Phi-4 mini-instruct")."""
     source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
+    # A model column naming a family alone that no size column sized ("YOLOv8" beside its
+    # "Scale" column) is open too: its row may name the sized model.
+    unsized = frame.select("model", _size=_stated_sizes(frame)).filter(pl.col("_size").is_null())
+    families = [
+        model
+        for model in unsized.get_column("model").unique().to_list()
+        if _names_family(read_model(model))
+    ]
     # The two columns looked up, of the open rows only: filtering the whole frame would
     # copy every column of it.
     opened = frame.select(
-        open_rows=pl.col("model").is_null() | source.is_in(list(_CONTEXT_SOURCES)),
+        open_rows=pl.col("model").is_null()
+        | source.is_in(list(_CONTEXT_SOURCES))
+        | pl.col("model").is_in(families),
         row_label=pl.col("row_label"),
         column_name=pl.col("column_name"),
     )
@@ -239,8 +255,32 @@ def _lookup(frame: pl.DataFrame, column: str, reader) -> tuple[list, list] | Non
 
 @lru_cache(maxsize=65_536)
 def _row_model(row_label: str) -> str | None:
-    named = {part for part in row_label.split(" / ") if read_model(part).known}
+    parts = row_label.split(" / ")
+    named = {_with_size(parts, index) for index, part in enumerate(parts) if read_model(part).known}
+    if not named:
+        named = {
+            _with_size(parts, index)
+            for index, part in enumerate(parts)
+            if _names_family(read_model(part))
+        }
     return named.pop() if len(named) == 1 else None
+
+
+def _names_family(reading: ModelReading) -> bool:
+    """A family named alone, or with a task no size names ("YOLOv8", "YOLOv8-seg")."""
+    return bool(reading.family) and not reading.size and not reading.known
+
+
+def _with_size(parts: list[str], index: int) -> str:
+    """A model zoo naming a model or family in one cell and its size in the next ("YOLOv8 |
+    N", "YOLOv7 | Tiny"): the model the two read as together ("YOLOv8n", "YOLOv7-Tiny"), else
+    the cell alone, as published ("YOLOv10" beside a size the catalogue does not list)."""
+    part = parts[index]
+    if index + 1 == len(parts):
+        return part
+    joined = f"{part} {parts[index + 1]}"
+    reading = read_model(joined)
+    return joined if reading.known and reading.canonical != read_model(part).canonical else part
 
 
 @lru_cache(maxsize=16_384)

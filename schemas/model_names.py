@@ -169,8 +169,20 @@ def _read(text: str) -> ModelReading:
     if reading is None and _ORG.match(body):  # "EleutherAI/gpt-j-6b"
         reading = _structural(_ORG.sub("", body), notes)
     if reading is None:
-        return _partial(body) or published
+        return _partial(body) or _precision_last(body, published)
     return replace(reading, canonical=reading.canonical or cleaned)
+
+
+def _precision_last(body: str, published: ModelReading) -> ModelReading:
+    """A name no catalogue knows ending in its precision ("chinese-alpaca-7b-q4",
+    "alpaca-7b-int4"): the name as published, run in that precision."""
+    tokens = _tokens(body)
+    if len(tokens) < 2 or not _PARAMS_RE.fullmatch(tokens[-2]):
+        return published
+    decoration = _decoration(tokens[-1], tokens[-2], weak=False)
+    if decoration is None or decoration[0] != "precision":
+        return published
+    return replace(published, precision=decoration[1])
 
 
 def _known(entry: _Entry) -> ModelReading:

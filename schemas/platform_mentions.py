@@ -24,8 +24,8 @@ from perfledger.schemas.chip_counts import (
     GLUED_COUNT,
     MAX_ACCELERATORS,
     NUMBER_WORDS,
+    count_only,
     node_count,
-    number,
     parallel_count,
     stated_count,
 )
@@ -400,7 +400,7 @@ def _mentions(text: str, prose: bool, nearby: str) -> tuple[PlatformMention, ...
     chips = _chip_mentions(folded, cleaned, positions, prose, nearby, names)
     counts = []
     for match in COUNT_ONLY.finditer(folded):
-        count = number(next(group for group in match.groups() if group))
+        count = count_only(match)
         if (
             count is not None
             and not _joined_to_word(cleaned, positions[match.start()])

@@ -795,6 +795,6 @@ def _corner_model(readings: list[HeaderReading]) -> str | None:
         return None
     if any(reading.role == "model" for reading in readings):
         return None
-    # A model's name holds its size or version ("Llama-3.1-8B", "ResNet50"); a word alone
-    # ("Run", "Name") heads the row labels.
-    return corner.text if any(character.isdigit() for character in corner.text) else None
+    # A model's name holds a size ("Llama-3.1-8B") or is known whole ("BERT"), unlike "Run"
+    named = any(character.isdigit() for character in corner.text) or known_model(corner.text)
+    return corner.text if named else None

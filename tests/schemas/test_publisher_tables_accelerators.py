@@ -285,3 +285,24 @@ def test_a_benchmark_no_vocabulary_knows_is_quarantined_not_guessed():
     usmle = quarantined.filter(quarantined["column_name"] == "MedQA-USMLE / 5-shot")
     assert usmle["raw_value"].to_list() == ["80.28"]
     assert set(usmle["check"].to_list()) == {"unknown_metric"}
+
+
+# As Cambricon/magicmind_cloud writes it (buildin/cv/segmentation/mmsegmentation/README.md):
+# MagicMind's precision modes in a column headed "Percision", the quantized one
+# "qint8_mixed_float16" (int8 where the network quantizes, float16 elsewhere).
+MAGICMIND_MMSEG = """通过5.2精度benchmark测试的脚本跑出 mmsegmentation 各个模型 在 cityscapes 数据集上500张测试图片的 mAP 如下：
+
+| Model | Batch_Size | Shape | Percision | aAcc(%) | mIoU(%) | mAcc |
+| --------- | ---------- | ---------- | --------- | --------- |--------- |--------- |
+| OCRNet | 1 | 1024x2048 | force_float32 | 96.4 | 79.45 | 86.75 |
+| OCRNet | 1 | 1024x2048 | force_float16 | 96.4 | 79.44 | 86.74 |
+| OCRNet | 1 | 1024x2048 | qint8_mixed_float16 | 96.27 | 78.93 | 87.32 |
+"""
+
+
+def test_a_quantized_int8_mode_mixed_with_float16_is_an_int8_run_not_a_float16_one():
+    found = fields_by_raw_value(MAGICMIND_MMSEG, "precision", "weight_dtype", "activation_dtype")
+    # 78.93 is the qint8 run's mIoU: it loaded as float16, the same as the row above it
+    assert found["78.93"] == ("qint8", "int8", "int8")
+    assert found["79.44"] == ("float16", "fp16", "fp16")
+    assert found["79.45"] == ("float32", "fp32", "fp32")
