@@ -105,6 +105,9 @@ def context_labels(
     of_chips = _precisions_of_chips(context)
     if of_chips is not None:
         found["precision_of_chip"] = of_chips
+    counts = _counts_of_chips(context)
+    if counts is not None:
+        found["count_of_chip"] = counts
     for device_class in DEVICE_CLASSES:
         of_class = _platform_of_class(context, device_class)
         if of_class is not None:
@@ -568,6 +571,26 @@ def _precisions_of_chips(context: TableContext) -> Found | None:
         if of_chips:
             return Found(of_chips, text.source)
     return None
+
+
+def _counts_of_chips(context: TableContext) -> Found | None:
+    """{chip: mention with its count} the nearest context text states for more than one
+    chip ("on 128 A100 GPUs as well as 96 H100 GPUs"): the columns of a table comparing the
+    chips each ran on the count stated for theirs."""
+    for text in context.texts:
+        counted = _counted_chips(text.text, text.source)
+        if len(counted) > 1:
+            return Found(counted, text.source)
+    return None
+
+
+@lru_cache(maxsize=16_384)
+def _counted_chips(text: str, source: str) -> dict[str, PlatformMention]:
+    counted: dict[str, PlatformMention] = {}
+    for mention in find_mentions(text, prose=_reads_as_prose(text, source)):
+        if mention.accelerator is not None and mention.count_stated:
+            counted.setdefault(mention.accelerator, mention)
+    return counted
 
 
 _CLAUSES = re.compile(r"[,;|]|\.\s")

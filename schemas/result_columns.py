@@ -120,6 +120,7 @@ def result_records(
     x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
     precision_source = _source(context, "precision")
     parts = context.get("precision_of_part")
+    counts = context.get("count_of_chip")
     classes = [
         device_class(column.reading.text) if column.reading.platform is None else None
         for column in results
@@ -178,6 +179,16 @@ def result_records(
             and _metric_of(column, context_metric) in _TIMED_METRICS
         ):
             column_platform = column_count = column_platform_source = column_count_source = None
+        if (
+            counts is not None
+            and header is not None
+            and header.count is None
+            and header.accelerator in counts.value
+            and (column_count is None or column_count.accelerator != header.accelerator)
+        ):
+            # "MFU (H100 80G)" beside "MFU (A100 80G)" under "on 128 A100 GPUs as well as 96
+            # H100 GPUs": the count the context states for the column's own chip
+            column_count, column_count_source = counts.value[header.accelerator], counts.source
         column_precision, column_precision_source = x_precision, precision_source
         if parts is not None:
             of_part = precision_of_part(parts.value, column.group)
