@@ -26,6 +26,7 @@ from perfledger.schemas.row_labels import (
 )
 from perfledger.schemas.table_plans import ColumnPlan, TablePlan, compared_runs
 from perfledger.schemas.table_subject import TableSubject
+from perfledger.schemas.unit_choice import KINDS_FROM_AROUND as _KINDS
 
 # The fields of a result column's plan, as a frame.
 RESULT_COLUMN_SCHEMA: ColumnTypes = {
@@ -139,13 +140,12 @@ def result_records(
         )
         > 1
     )
+    of_kinds = context.get("unit_of_kind")
     table_fields = (
         model_canonical,
         model_item,
         _found(context, "workload"),
         _source(context, "workload"),
-        *unit_fields(x_unit),
-        _source(context, "unit"),
         plan.header_states_chip,
         plan.header_states_count,
         plan.header_states_precision,
@@ -224,7 +224,10 @@ def result_records(
                 column_count_source,
                 *precision_fields(column_precision),
                 column_precision_source,
-                *table_fields[2:],
+                *table_fields[2:4],
+                *unit_fields(_unit_of(x_unit, of_kinds, _metric_of(column, context_metric))),
+                _source(context, "unit"),
+                *table_fields[4:],
                 reading.share,
                 reading.kind == "result",
                 reading.change,
@@ -274,6 +277,15 @@ def _describes_resource(column: ColumnPlan) -> bool:
 def _found(context: dict, name: str):
     found = context.get(name)
     return found.value if found is not None else None
+
+
+def _unit_of(unit, of_kinds, metric: str | None):
+    """The context's unit for a column measuring `metric`: where the text stating it states
+    units of several kinds ("median µs ...; tok/s"), the one of the metric's kind."""
+    kinds = _KINDS.get(metric or "", ())
+    if of_kinds is None or (unit is not None and unit.kind in kinds):
+        return unit
+    return next((of_kinds.value[kind] for kind in kinds if kind in of_kinds.value), unit)
 
 
 def _source(context: dict, name: str) -> str | None:
