@@ -120,6 +120,8 @@ def result_records(
     platform_source, count_source = _source(context, "platform"), _source(context, "count")
     x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
     precision_source = _source(context, "precision")
+    if plan.corner_precision is not None:  # "q4k" heading the table's rows: nearer than prose
+        x_precision, precision_source = plan.corner_precision, "column"
     parts = context.get("precision_of_part")
     counts = context.get("count_of_chip")
     classes = [

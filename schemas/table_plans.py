@@ -22,7 +22,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.name_headers import lists_no_results, names_among_names, scored_precisions
-from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.precisions import Precision, read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
 from perfledger.schemas.table_context import TableContext
@@ -81,6 +81,9 @@ class TablePlan:
     # The setting the top-left header names when the result columns are headed by its
     # values ("Batch size | 1 | 8 | 32"): each column's number is that setting's value.
     corner_setting: HeaderReading | None = None
+    # The precision the top-left header is, and nothing else ("q4k" over rows of phases
+    # and columns of lengths): every value of the table ran in it
+    corner_precision: Precision | None = None
 
     @property
     def note(self) -> str | None:
@@ -242,6 +245,7 @@ def plan_table(
         columns=tuple(columns),
         context=found,
         corner_model=_corner_model(readings),
+        corner_precision=_corner_precision(readings),
         header_states_chip=any(
             c.reading.platform is not None and c.reading.platform.accelerator for c in results
         ),
@@ -786,6 +790,13 @@ def _names_a_model(reading: HeaderReading) -> bool:
     return reading.kind is None and reading.unit is None and known_model(reading.text)
 
 
+def _corner_precision(readings: list[HeaderReading]) -> Precision | None:
+    corner = readings[0] if readings else None
+    if corner is None or corner.kind is not None or corner.precision is None:
+        return None
+    return corner.precision if corner.precision.text == corner.text else None
+
+
 def _corner_model(readings: list[HeaderReading]) -> str | None:
     """A top-left header naming no role ("Llama-3.1-8B-Instruct") names the table's model,
     when no column holds models."""
@@ -794,6 +805,8 @@ def _corner_model(readings: list[HeaderReading]) -> str | None:
         return None
     if any(reading.role == "model" for reading in readings):
         return None
+    if _corner_precision(readings) is not None:
+        return None  # "q4k", "INT8" over rows of phases: the table's precision, no model
     # A model's name holds its size or version ("Llama-3.1-8B", "ResNet50"); a word alone
     # ("Run", "Name") heads the row labels.
     return corner.text if any(character.isdigit() for character in corner.text) else None
