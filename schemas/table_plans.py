@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 
 from perfledger.schemas.context_labels import Found, context_labels
+from perfledger.schemas.corner_headers import corner_model, corner_precision
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import HeaderReading, read_header, role_matches
 from perfledger.schemas.label_mappings import LabelMappings
@@ -244,8 +245,8 @@ def plan_table(
         shape=shape,
         columns=tuple(columns),
         context=found,
-        corner_model=_corner_model(readings),
-        corner_precision=_corner_precision(readings),
+        corner_model=corner_model(readings),
+        corner_precision=corner_precision(readings),
         header_states_chip=any(
             c.reading.platform is not None and c.reading.platform.accelerator for c in results
         ),
@@ -788,25 +789,3 @@ def _names_a_model(reading: HeaderReading) -> bool:
     "mobilenet v2" over rows of devices): the column of the model run, whose numbers are of
     the metric the table names elsewhere ("time costs per image in milliseconds")."""
     return reading.kind is None and reading.unit is None and known_model(reading.text)
-
-
-def _corner_precision(readings: list[HeaderReading]) -> Precision | None:
-    corner = readings[0] if readings else None
-    if corner is None or corner.kind is not None or corner.precision is None:
-        return None
-    return corner.precision if corner.precision.text == corner.text else None
-
-
-def _corner_model(readings: list[HeaderReading]) -> str | None:
-    """A top-left header naming no role ("Llama-3.1-8B-Instruct") names the table's model,
-    when no column holds models."""
-    corner = readings[0] if readings else None
-    if corner is None or corner.kind is not None or not corner.text or corner.is_number:
-        return None
-    if any(reading.role == "model" for reading in readings):
-        return None
-    if _corner_precision(readings) is not None:
-        return None  # "q4k", "INT8" over rows of phases: the table's precision, no model
-    # A model's name holds its size or version ("Llama-3.1-8B", "ResNet50"); a word alone
-    # ("Run", "Name") heads the row labels.
-    return corner.text if any(character.isdigit() for character in corner.text) else None
