@@ -391,6 +391,8 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         (pl.col("_filled") & pl.col("raw_value").is_in(units)).sum().alias("units"),
         (numeric & pl.col("raw_value").str.contains(POINT_ONLY)).sum().alias("point"),
         (numeric & pl.col("raw_value").str.contains(COMMA_ONLY)).sum().alias("comma"),
+        (numeric & pl.col("raw_value").str.strip_chars().is_in(["0", "1"])).sum().alias("flags"),
+        (numeric & (pl.col("raw_value").str.strip_chars() == "0")).sum().alias("zeros"),
     )
     by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
     shapes = []
@@ -432,8 +434,11 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
 
 
 @lru_cache(maxsize=4096)
-def _column_stats(filled: int, numeric: int, units: int, point: int, comma: int) -> ColumnStats:
-    return ColumnStats(filled, numeric, units, point, comma)  # columns repeat their counts
+def _column_stats(
+    filled: int, numeric: int, units: int, point: int, comma: int, flags: int, zeros: int
+) -> ColumnStats:
+    # columns repeat their counts
+    return ColumnStats(filled, numeric, units, point, comma, flags, zeros)
 
 
 # ---- the columns' plans as frames -------------------------------------------------------------

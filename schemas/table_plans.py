@@ -43,6 +43,13 @@ class ColumnStats:
     units: int = 0  # of those, cells that are only a unit ("Tokens/s")
     point: int = 0  # numbers that can only be read with a decimal point ("1,234.5", "0.25")
     comma: int = 0  # numbers that can only be read with a decimal comma ("1.234,5", "0,25")
+    flags: int = 0  # numbers that are 0 or 1 alone
+    zeros: int = 0  # numbers that are 0 alone
+
+    @property
+    def switch(self) -> bool:
+        """A column of 0s and 1s, both (MNNVL's "0", "1", "1"): whether a feature was on."""
+        return self.filled > 1 and self.flags == self.filled and 0 < self.zeros < self.filled
 
 
 @dataclass(frozen=True)
@@ -367,9 +374,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
             return "label"
         return "result"
     # No role: a column of numbers is a result whose metric the table states elsewhere; the
-    # first column, or a column of words, labels the rows.
+    # first column, or a column of words, labels the rows. A column of 0s and 1s under a
+    # name ("MNNVL") says whether a feature of the run was on: a setting.
     if index > 0 and stats.filled and stats.numeric * 2 >= stats.filled:
-        return "result"
+        return "config" if stats.switch else "result"
     if index > 0 and not stats.filled:
         # A column holding only "oom", "-" or nothing, headed by a value of the table's axis
         # ("512" batch) or by a name ("C/C++" beside "Python"): no value was published there,

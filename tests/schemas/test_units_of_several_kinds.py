@@ -1,6 +1,7 @@
 """A context text stating units of several kinds gives each column the unit of its own
 metric's kind: "Per-stage median µs (...). Compute-bound throughout; tok/s ~linear in GPU
-count" says the stages' times are in µs, and its last unit (tok/s) is the rates'."""
+count" says the stages' times are in µs, and its last unit (tok/s) is the rates'. A column of
+0s and 1s beside them ("MNNVL") says whether a feature was on: a setting, no time."""
 
 from __future__ import annotations
 
@@ -47,3 +48,10 @@ def test_a_text_of_one_kind_of_unit_gives_none_by_kind():
         "duration",
         "rate",
     }
+
+
+def test_a_column_of_zeros_and_ones_under_a_name_is_a_setting_of_the_run():
+    found = fields_by_raw_value(FLASHINFER_MOE, "column_name", "metric")
+    assert "0" not in found  # MNNVL off on one node
+    assert "1" not in found  # and on across nodes: no latency of 0 or 1 µs
+    assert found["633.7"] == ("combine", "latency")
