@@ -50,6 +50,8 @@ PLACEHOLDER_WORDS = (
     # the model did not fit the device: "Not enough RAM", "out of memory"
     r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"
     r"|\u2717|\u2715|\u00d7"
+    # rows left out of a long table ("| ... | ... |"): no value published there
+    r"|\.{3,}|\u2026"
     rf"|(?:-+|\u2013|\u2014|n/?a) ?(?:{_PLACEHOLDER_UNITS})(?: ?/ ?[a-z]+)?"
     # a unit alone in brackets: a value's template not filled in ("(%)" beside "0.260(94.55%)")
     rf"|\( ?(?:{_PLACEHOLDER_UNITS}) ?\)(?: ?/ ?\( ?(?:{_PLACEHOLDER_UNITS}) ?\))*"
