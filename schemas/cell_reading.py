@@ -163,6 +163,7 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
     several = (
         _values_in_series(cleaned, decimal)
         or _figures_parted(cleaned, decimal)
+        or _pair_with_one_suffix(cleaned, decimal)
         or _runs_with_remarks(cleaned, decimal)
         or _series_with_brackets(cleaned, decimal)
     )
@@ -307,6 +308,35 @@ def _figures_parted(text: str, decimal: str | None) -> CellReading | None:
     if first.unit.kind == second.unit.kind:
         return None  # a range or a pair of the same figure, not two figures
     return CellReading((first, second._replace(secondary=True)), None, _evidence_of(readings))
+
+
+_SUFFIX = re.compile(r"[A-Za-z]{1,2}")
+
+
+def _pair_with_one_suffix(text: str, decimal: str | None) -> CellReading | None:
+    """The two figures of a cell parted by " / ", each with the same letter after it and no
+    unit ("97T / 59T" under "TFLOPS": the two runs compared, each in the column's unit, which
+    the letter abbreviates); each named by its place. None for any other cell."""
+    if " / " not in text:
+        return None
+    parts = _SPACED_SLASH.split(text)
+    if len(parts) != 2:
+        return None
+    readings = [_read_one(part, decimal) for part in parts]
+    values = [reading.values[0] for reading in readings if len(reading.values) == 1]
+    if len(values) != 2 or any(
+        value.unit is not None or value.qualifier or not _SUFFIX.fullmatch(value.rest or "")
+        for value in values
+    ):
+        return None
+    if values[0].rest != values[1].rest:
+        return None
+    labels = _series_labels("", 2)
+    return CellReading(
+        tuple(value._replace(qualifier=label) for value, label in zip(values, labels, strict=True)),
+        None,
+        _evidence_of(readings),
+    )
 
 
 def _series_with_brackets(text: str, decimal: str | None) -> CellReading | None:
