@@ -559,6 +559,9 @@ def _with_unit_and_spread(
     """The value of a number followed by `rest`: "img/s", "± 0.11 ms", "(phase1)", "MAE"."""
     if _RANGE_END.match(rest):
         return CellReading(problem="range_value")
+    unit_first = _UNIT_THEN_RANGE_END.match(rest)
+    if unit_first is not None and unit_named(unit_first.group(1)) is not None:
+        return CellReading(problem="range_value")  # "1.382x to 2.113x": each end with its unit
     rest, spread_text = _split_spread(rest)
     rest, qualifier = _split_qualifier(rest)
     capacity = _OUT_OF.match(rest)
@@ -664,6 +667,11 @@ def _value_each(count: str, each: str, decimal: str | None) -> CellReading | Non
 
 
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".
+# A unit, then the other end of a range in the same unit: "x to 2.113x" of "1.382x to
+# 2.113x", "ms - 7 ms".
+_UNIT_THEN_RANGE_END = re.compile(
+    r"^\s*([^\d\s~-]{1,12})\s*(?:[-\u2013\u2014~]|to)\s*\d+(?:[.,]\d+)?\s*\1\s*$"
+)
 _RANGE_END = re.compile(r"^\s*%?\s*(?:[-\u2013\u2014~:]|to)\s*\d")
 # A number followed by the whole it is part of: "76/80", "5.8/40.0 GiB", "3 / 5".
 _OUT_OF = re.compile(r"^\s*/\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<unit>[^\d\s/].*)?$")

@@ -1,10 +1,11 @@
 """A column counting the runs or points a figure summarizes ("Points", "Runs", "Trials") is a
-setting of the figure, not a result of the metric its table measures."""
+setting of the figure, not a result of the metric its table measures; a range written with
+its unit at both ends ("1.382x to 2.113x") is a range, no value of an unknown unit."""
 
 from __future__ import annotations
 
 from perfledger.schemas.header_reading import read_header
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As EricLBuehler/mistral.rs' releases/v0.8.2/report.md opens its benchmark results: mean
 # speedups, each over the points of its sweep.
@@ -41,3 +42,10 @@ def test_a_count_of_points_beside_a_mean_is_no_result():
 def test_counts_of_runs_read_as_settings():
     for header in ("Points", "Runs", "# runs", "Number of runs", "Trials", "Repeats"):
         assert (read_header(header).kind, read_header(header).role) == ("config", "setting")
+
+
+def test_a_range_with_the_unit_at_both_ends_is_quarantined_as_a_range():
+    document = normalized(MISTRALRS_RESULTS)
+    reasons = dict(document.quarantine.select("raw_value", "check").iter_rows())
+    assert reasons["1.382x to 2.113x"] == "range_value"
+    assert reasons["1.210x to 1.263x"] == "range_value"
