@@ -83,6 +83,8 @@ _BARE_COUNT_BEFORE = re.compile(r"(?:^|[^a-z0-9.]) ?" + COUNT + r" $")
 # "A100 x 8", "910B*8" (a star written against the chip: "A100 * 8" may be a list's bullet)
 _COUNT_AFTER = re.compile(r"^(?: ?(?:x|×) ?|\*)(\d{1,7})(?![a-z0-9.])")
 _BRACKETED_AFTER = re.compile(r"^ ?\((\d{1,7}) ?[x\u00d7]\)")  # "A100 (8x)"
+# "K80 (single GPU)", "V100 (8 GPUs)", "MI250 (2 cards)": the chips counted in a bracket of their own
+_COUNTED_BRACKET_AFTER = re.compile(r"^ ?\(" + COUNT + r" (?:" + CHIP_NOUNS + r")\)")
 # "H100 (80GB x 8)", "Atlas 800 A3 node (64G × 16)", "server (64G × 16 NPUs)": each chip's
 # memory times the chips, in a bracket after the machine (a word or two of it between).
 _MEMORY_TIMES_AFTER = re.compile(
@@ -213,6 +215,7 @@ def stated_count(
             or _SOCKETS_AFTER.match(after)
             or _CARDS_AFTER.match(after)
             or _COUNTED_NOUN_AFTER.match(after)
+            or _COUNTED_BRACKET_AFTER.match(after)
         )
         if match:
             units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER, _STAR_AFTER_MEMORY)

@@ -26,6 +26,7 @@ from perfledger.schemas.group_settings import with_group_batches
 from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.named_cells import NAMED_NUMBER, names_its_metric
 from perfledger.schemas.number_locale import COMMA_ONLY, POINT_ONLY, page_mark
 from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
 from perfledger.schemas.row_context import with_context_labels
@@ -383,6 +384,14 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         .to_list()
     )
     units = [text for text in texts if unit_named(text) is not None]
+    named = [
+        text
+        for text in body.filter(pl.col("_filled") & pl.col("raw_value").str.contains(NAMED_NUMBER))
+        .get_column("raw_value")
+        .unique()
+        .to_list()
+        if names_its_metric(text)
+    ]
     # Only a cell that starts as a number may show a decimal mark.
     numeric = pl.col("_numeric")
     stats = body.group_by(_COLUMN).agg(
@@ -391,6 +400,7 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         (pl.col("_filled") & pl.col("raw_value").is_in(units)).sum().alias("units"),
         (numeric & pl.col("raw_value").str.contains(POINT_ONLY)).sum().alias("point"),
         (numeric & pl.col("raw_value").str.contains(COMMA_ONLY)).sum().alias("comma"),
+        (pl.col("_filled") & pl.col("raw_value").is_in(named)).sum().alias("named"),
         (numeric & pl.col("raw_value").str.strip_chars().is_in(["0", "1"])).sum().alias("flags"),
         (numeric & (pl.col("raw_value").str.strip_chars() == "0")).sum().alias("zeros"),
     )
@@ -435,10 +445,17 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
 
 @lru_cache(maxsize=4096)
 def _column_stats(
-    filled: int, numeric: int, units: int, point: int, comma: int, flags: int, zeros: int
+    filled: int,
+    numeric: int,
+    units: int,
+    point: int,
+    comma: int,
+    named: int,
+    flags: int,
+    zeros: int,
 ) -> ColumnStats:
     # columns repeat their counts
-    return ColumnStats(filled, numeric, units, point, comma, flags, zeros)
+    return ColumnStats(filled, numeric, units, point, comma, named, flags, zeros)
 
 
 # ---- the columns' plans as frames -------------------------------------------------------------

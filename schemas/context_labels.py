@@ -17,7 +17,12 @@ from perfledger.schemas.platform_mentions import (
     PlatformMention,
     find_mentions,
 )
-from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
+from perfledger.schemas.precisions import (
+    Precision,
+    find_precisions,
+    is_precision_word,
+    read_precision_label,
+)
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.scored_datasets import metric_of_scored_name
 from perfledger.schemas.table_context import TableContext
@@ -89,6 +94,12 @@ def context_labels(
             if name == "metric" and "metric" not in found and _names_a_mode(text.text, value):
                 found["metric"] = Found(value, text.source, as_mode=True)
             found.setdefault(name, Found(value, text.source))
+    for text in context.repeated if "metric" not in found else ():
+        labels = tuple(label for label in _labels_of(text, "paragraph") if label[0] == "unit")
+        for name, value in _with_metric(labels, _without_words(text, names), "paragraph"):
+            found.setdefault(name, Found(value, "repeated"))
+        if "metric" in found:
+            break
     if "unit" not in found and context.page_unit is not None:
         found["unit"] = Found(context.page_unit, "page")
     metric, unit = found.get("metric"), found.get("unit")
@@ -464,7 +475,12 @@ def without_names(text: str) -> str:
     # Every name holds "_", "/", "www." or a file's extension: most sentences, ending in a
     # full stop, hold none, and are not scanned for one.
     named = "_" in text or "/" in text or ("." in text and _NAMED_DOT.search(text) is not None)
-    return _NAMES.sub(" ", text) if named else text
+    return _NAMES.sub(_unless_precision, text) if named else text
+
+
+def _unless_precision(name: re.Match[str]) -> str:
+    # "Q4_K_M", "Q8_0": a quantization type written as llama.cpp writes it, no file's name
+    return name.group(0) if is_precision_word(name.group(0)) else " "
 
 
 # A chip's rated compute with the precision it is rated in ("26 TOPS INT8", "INT8: 26 TOPS",

@@ -137,7 +137,9 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     open_rows = opened.get_column("open_rows")
     looked_up = opened.filter(open_rows)
     rows = _lookup(looked_up, "row_label", _row_model)
-    columns = _lookup(looked_up, "column_name", _column_model)
+    columns = _with_unknown_model_headers(
+        frame, looked_up, _lookup(looked_up, "column_name", _column_model)
+    )
     if rows is None and columns is None:
         return frame
     row_model = (
@@ -169,6 +171,50 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
         .otherwise(pl.col("label_sources"))
         .alias("label_sources"),
     ).drop("_nearer", "_where")
+
+
+def _with_unknown_model_headers(
+    frame: pl.DataFrame, looked_up: pl.DataFrame, columns: tuple[list, list] | None
+) -> tuple[list, list] | None:
+    """`columns` (headers naming a model, and the model) with the headers no catalogue knows
+    that stand among at least two known models' in one table, kept as published: a table of
+    models side by side ("Alexnet | VGG 16 | Inception-BN | Inception-v3 | Resnet 50") names
+    one in each of its columns. A header stating anything else (a metric, unit, statistic,
+    chip, precision, number) is no model."""
+    unknown = [
+        header
+        for header in looked_up.get_column("column_name").drop_nulls().unique().to_list()
+        if _column_model(header) is None and _may_name_a_model(header)
+    ]
+    if not unknown:
+        return columns
+    tables: dict[tuple, set[str]] = {}
+    headers = frame.select("document", "table_index", "column_name").unique().drop_nulls()
+    for document, table, header in headers.iter_rows():
+        tables.setdefault((document, table), set()).add(header)
+    named = dict(zip(*columns, strict=True)) if columns else {}
+    wanted = set(unknown)
+    for table_headers in tables.values():
+        among = table_headers & wanted
+        if among and sum(1 for header in table_headers if _column_model(header)) >= 2:
+            named.update((header, header) for header in among if header not in named)
+    return (list(named), list(named.values())) if named else None
+
+
+@lru_cache(maxsize=16_384)
+def _may_name_a_model(header: str) -> bool:
+    reading = read_header(header)
+    return (
+        any(character.isalpha() for character in header)
+        and " / " not in header
+        and reading.kind is None
+        and reading.role is None
+        and reading.statistic is None
+        and reading.unit is None
+        and reading.platform is None
+        and reading.precision is None
+        and not (reading.is_number or reading.share or reading.change or reading.alternatives)
+    )
 
 
 def _model_source(source: pl.Expr) -> pl.Expr:

@@ -434,15 +434,16 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
             phrase = " ".join(words[start:end]).strip(".-")
             reading = read_model(phrase)
             if _names_model_whole(phrase, reading):
-                # The fewest words that say as much ("Llama 3.1 405B model" is "Llama 3.1
-                # 405B"): words a name ignores are not part of it.
+                # The fewest words that name the same model ("Llama 3.1 405B model" is "Llama
+                # 3.1 405B"; "Llama-3.1-70B on 1x MI300X (FP8)" is "Llama-3.1-70B", its
+                # precision and engine kept in the reading): the rest is not its name.
                 phrase = next(
                     shorter
                     for shorter in (
                         " ".join(words[start:stop]).strip(".-")
                         for stop in range(start + 1, end + 1)
                     )
-                    if read_model(shorter) == reading
+                    if read_model(shorter).canonical == reading.canonical
                 )
                 found.append((phrase, reading))
                 start = end

@@ -63,6 +63,11 @@ def _bits_per_weight() -> tuple[tuple[float, float, str], ...]:
 
 
 @cache
+def _bit_widths() -> dict[str, str]:
+    return {row["bits"]: row["dtype"] for row in read_vocab("bit_widths.csv").iter_rows(named=True)}
+
+
+@cache
 def _part_bits() -> dict[tuple[str, str], str]:
     return {
         (row["part"], row["bits"]): row["dtype"]
@@ -327,6 +332,11 @@ def remark_precision(remark: str) -> Precision | None:
     return found[0]
 
 
+def is_precision_word(token: str) -> bool:
+    """Whether `token` is, whole, a word of precisions.csv ("Q4_K_M", "Q8_0", "bf16")."""
+    return _key(fold_words(token)) in _words()
+
+
 @lru_cache(maxsize=16_384)
 def read_precision_label(label: str) -> Precision | None:
     """A precision cell: "16.32", a vocabulary word, or the words it holds; two different
@@ -340,7 +350,7 @@ def read_precision_label(label: str) -> Precision | None:
         return Precision(cleaned, *word)
     found = find_precisions(cleaned)
     if not found:
-        return None
+        return _bit_width(cleaned)
     # "BF16 model, FP8 KV cache": the run's precision, its cache's type aside
     found = tuple(p for p in found if not names_cache_types_only(p.text)) or found
     if len({p.activation for p in found}) > 1 and not _qualifies_first(cleaned):
@@ -359,7 +369,7 @@ def precision_of_header(header: str, comparison: bool) -> Precision | None:
     ("MXFP6 % Gain over FP16", "INT8 speedup vs FP32"); else the first."""
     found = find_precisions(header)
     if not found:
-        return _float_of_header(header)
+        return _float_of_header(header) or _bit_width(header)
     if not comparison:
         return found[0]
     last = found[-1]
@@ -388,6 +398,24 @@ def _float_of_header(header: str) -> Precision | None:
         if fp32 is None
         else Precision(match.group(0).strip(" /()[]"), fp32.activation, fp32.weight)
     )
+
+
+# "8bit-acc", "8bits Accuracy", "32-bit", "4 bit": a width in bits that a header or a
+# precision cell names the run's numbers by, alone ("8-bit Adam" is an optimizer's states,
+# and running text names widths of many things: it is read in headers and labels only).
+_BIT_WIDTH = re.compile(r"(?<![a-z0-9.])(\d{1,2})[ -]?bits?(?![a-z0-9])", re.I)
+
+
+def _bit_width(text: str) -> Precision | None:
+    """The precision of the one width in bits `text` names (see bit_widths.csv)."""
+    if "bit" not in text.lower():
+        return None
+    found = {match.group(1): match.group(0) for match in _BIT_WIDTH.finditer(clean_text(text))}
+    if len(found) != 1:
+        return None  # none, or widths compared ("8-bit vs 16-bit")
+    ((bits, spelled),) = found.items()
+    dtype = _bit_widths().get(bits)
+    return None if dtype is None else Precision(spelled, dtype, dtype)
 
 
 # Words that name what follows them as the baseline of a comparison: "over FP16", "vs. FP32".

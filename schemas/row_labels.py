@@ -550,7 +550,13 @@ _FIRST_OF = {
 # Groups taken from the first cell that states them outright, where one does, before the first
 # cell that states them at all: "DGX-GB300 | 256" under "System | #-GPUs" ran on 256 GPUs, not
 # on the 72 a GB300 NVL72 system holds.
-_PREFERRED = {"rc_n": "rc_stated"}
+_PREFERRED = {
+    "rc_n": pl.col("rc_stated").is_not_null(),
+    # "Samsung Galaxy S24 | Snapdragon 8 Gen 3" under "Device | Chipset": the chip a vocabulary
+    # knows, not the device no vocabulary does, is the row's accelerator
+    "rp_chip": pl.col("rp_chip").is_not_null() & pl.col("rp_unknown").is_null(),
+    "rp_unknown": pl.col("rp_chip").is_not_null() & pl.col("rp_unknown").is_null(),
+}
 
 
 def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
@@ -570,7 +576,7 @@ def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
     flags = said.select(
         *(pl.col(flag).is_not_null().alias(f"_has{bit}") for bit, flag in enumerate(_FIRST_OF)),
         *(
-            pl.col(_PREFERRED[flag]).is_not_null().alias(f"_pref{bit}")
+            _PREFERRED[flag].alias(f"_pref{bit}")
             for bit, flag in enumerate(_FIRST_OF)
             if flag in _PREFERRED
         ),

@@ -53,6 +53,12 @@ class TableContext:
     glossary: dict[str, str] = field(default_factory=dict)  # header words the page defines
     named_rows: dict[str, str] = field(default_factory=dict)  # row names it defines
     page_unit: Unit | None = None  # the unit the page states for its numbers as a whole
+    # The paragraphs of the page's first section of the table's heading, when the table stands
+    # in a later one: per-platform sections repeat their subsections ("Scoring results" under
+    # "Intel CPU", then under "Nvidia GPU") and state what the numbers measure in the first
+    # only ("namely number of images that can be predicted per second"). Read for the metric
+    # and unit the table's own context leaves open, and nothing else.
+    repeated: tuple[str, ...] = ()
 
     @property
     def prose(self) -> tuple[str, ...]:
@@ -91,6 +97,10 @@ def table_contexts(
         if kind != "links"
     ]
     links = {table: text for kind, _level, text, table in _blocks(outline) if kind == "links"}
+    # The paragraphs of the first section of each heading, and of each later section of a
+    # heading seen before those of its first (by the id of its list of paragraphs).
+    first_of: dict[tuple[int, str], list[str]] = {}
+    repeats: dict[int, list[str]] = {}
     numbered = _numbered_captions(blocks)
     below: dict[int, str] = {}
     for position, table in numbered.items():
@@ -118,7 +128,11 @@ def table_contexts(
                 if not is_news_heading(closed[1]):  # news items speak of their own runs, and
                     #                                  so do links to other projects
                     earlier.extend(closed[2])  # a closed section's prose
-            sections.append((level, text, []))
+            paragraphs: list[str] = []
+            first = first_of.setdefault((level, text.strip().casefold()), paragraphs)
+            if first is not paragraphs:
+                repeats[id(paragraphs)] = first
+            sections.append((level, text, paragraphs))
         elif position in numbered:
             continue  # its table's own caption; it says nothing of the page's other tables
         elif kind == "paragraph" and text and text not in heading_texts:
@@ -146,6 +160,7 @@ def table_contexts(
                 stated,
                 notes.get(table),
                 links.get(table),
+                tuple(repeats.get(id(sections[-1][2]), ())[-SECTION_PARAGRAPHS:]),
             )
     for table, heading in titles.items():
         if table not in contexts:
@@ -179,14 +194,20 @@ def _paragraphs_after(blocks: list[tuple]) -> dict[int, tuple[str, ...]]:
     legend or glossary of its headers often stands there)."""
     found: dict[int, list[str]] = {}
     current: int | None = None
+    previous = None
     for kind, _level, text, table in blocks:
         if kind == "table":
+            if current is not None and previous == "after" and found[current]:
+                # the paragraph right above the next table introduces that one ("Below is
+                # the performance result on V100 using float 16."), not the table above it
+                found[current].pop()
             current = table
             found.setdefault(table, [])
         elif kind == "heading":
             current = None
         elif kind == "paragraph" and text and current is not None:
             found[current].append(text)
+        previous = "after" if kind == "paragraph" and text and current is not None else kind
     return {table: tuple(texts) for table, texts in found.items()}
 
 
@@ -271,6 +292,7 @@ def _context(
     stated: Unit | None = None,
     note_under: str | None = None,
     links: str | None = None,
+    repeated: tuple[str, ...] = (),
 ) -> TableContext:
     """The texts a table's labels may come from, nearest first: its captions, the headings
     above it, the paragraphs of its own section, then those its enclosing sections open
@@ -319,4 +341,5 @@ def _context(
         {**(defined or {}), **glossary_of(written)},  # what prose near the table says first
         named_rows or {},
         stated,
+        repeated,
     )

@@ -86,7 +86,7 @@ def names_header(corner: str) -> bool:
 
 def _first_columns(cells: pl.DataFrame, tables: list[tuple[int, int]]):
     """(document, table, first column's body cells, whether each row holding other cells
-    starts one with a number, those rows' numbers) of each of `tables`, rows in order: a
+    starts a third at least of its filled ones with a number, those rows' numbers) of each of `tables`, rows in order: a
     table without such a row or without a first column gives lists of different lengths."""
     by_document: dict[int, list[int]] = {}
     for document, table in tables:
@@ -96,12 +96,17 @@ def _first_columns(cells: pl.DataFrame, tables: list[tuple[int, int]]):
         for document, indexes in by_document.items()
     )
     others = pl.col("column_index") > 0
+    numbers = pl.col("_numeric") & others
     rows = (
         cells.filter(wanted & (pl.col("row_number") > 0))
         .group_by([*_TABLE, "row_number"])
         .agg(
             pl.col("raw_value").filter(pl.col("column_index") == 0).alias("first"),
-            (pl.col("_numeric") & others).any().alias("numeric"),
+            # "Low Latency | Single-node | 16 (A3) | bfloat16 | Reduce ...": a row of words
+            # with a number among them names a scenario, not the metric of its cells
+            (numbers.any() & (numbers.sum() * 3 >= (pl.col("_filled") & others).sum())).alias(
+                "numeric"
+            ),
             others.any().alias("others"),
         )
         .sort("row_number")

@@ -1,12 +1,9 @@
-"""What each column of a table is, decided once per table from its header and its cells.
-
-A column is a result (with its metric), a setting such as batch size or GPU count, a label
-such as the model or platform, a unit or metric name for the result column beside it, or a
-reference figure (a target, a test statistic) that is no measurement. A table whose metrics
-stand in its first column's cells ("Throughput (sequences/sec) | 3265.35 | ...") is read
-turned around. The plan also carries what the table's context (caption, headings, section,
-page) says of its values (schemas/context_labels.py).
-"""
+"""What each column of a table is, decided once per table from its header and its cells:
+a result (with its metric), a setting such as batch size or GPU count, a label such as the
+model or platform, a unit or metric name for the result beside it, or a reference figure (a
+target, a test statistic) that is no measurement. A table whose metrics stand in its first
+column ("Throughput (sequences/sec) | 3265.35 | ...") is read turned around. The plan also
+carries what the table's context says of its values (schemas/context_labels.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +20,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.name_headers import lists_no_results, names_among_names, scored_precisions
+from perfledger.schemas.named_cells import names_metrics
 from perfledger.schemas.precisions import Precision, read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
@@ -43,6 +41,7 @@ class ColumnStats:
     units: int = 0  # of those, cells that are only a unit ("Tokens/s")
     point: int = 0  # numbers that can only be read with a decimal point ("1,234.5", "0.25")
     comma: int = 0  # numbers that can only be read with a decimal comma ("1.234,5", "0,25")
+    named: int = 0  # cells naming the metric of their number ("TTFT: 27.0s")
     flags: int = 0  # numbers that are 0 or 1 alone
     zeros: int = 0  # numbers that are 0 alone
 
@@ -127,8 +126,7 @@ def transposed(
     A header naming only a figure derived from the others ("Improvement", "delta") leaves
     the metrics to the first column ("Mean TTFT (ms) | 131.78 | 88.94 | -32.5%").
 
-    `numeric_rows` says of each row whether a cell other than its first starts with a
-    number."""
+    `numeric_rows` says of each row whether its other cells start with numbers (a third)."""
     if any(names_base_metric(header_reading(text, mappings)) for text in headers[1:]):
         return False
     # "参数 | 说明 | 默认值" (parameter, description, default): a table documenting settings,
@@ -239,7 +237,7 @@ def plan_table(
     if not any(column.role == "result" for column in columns):
         return None  # what its context says would label nothing
     found = context_labels(context, mappings, names)
-    if _property_table(columns) and "metric" not in found:
+    if _property_table(columns, shape.stats) and "metric" not in found:
         return None
     columns = _with_groups(
         _with_precision_accuracies(_with_metrics(columns, readings, _context_metric(found)))
@@ -342,6 +340,8 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         # A header read as a setting or a label that also states what its numbers measure
         # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"): its numbers are results, read with the
         # table's metric or quarantined, never taken for GPU counts nor dropped.
+        if index > 0 and names_metrics(stats):  # "TTFT: 27.0s" under "PP (Static Chunk)"
+            return "result"
         if (
             index > 0
             and stats.numeric
@@ -478,17 +478,18 @@ def _per_device_figure(reading: HeaderReading) -> bool:
     return bool(figure) and read_header(figure).role != reading.role
 
 
-def _property_table(columns: list[ColumnPlan]) -> bool:
+def _property_table(columns: list[ColumnPlan], stats: Sequence[ColumnStats]) -> bool:
     """A two-column table of names and values ("accelerators_per_node | 8", "Memory Size |
     128 GB") whose header names no metric nor states what its numbers measure, and whose
-    context names no metric either, describes a system; its numbers are no results. A
-    header naming a scored benchmark ("模型 | MT-bench") states what its numbers are."""
+    context names no metric either, describes a system; its numbers are no results. A header
+    naming a scored benchmark ("模型 | MT-bench") or cells naming their metric say what."""
     return len(columns) == 2 and not any(
         column.reading.kind in ("metric", "statistic", "result")
         or _states_a_measurement(column.reading)
         or _states_a_setting_value(column.reading)
         or names_scored_dataset(column.reading.text)
-        for column in columns
+        or names_metrics(column_stats)  # "Input throughput: 22424 tps/card"
+        for column, column_stats in zip(columns, stats, strict=True)
     )
 
 
@@ -581,9 +582,8 @@ def _systems_beside_metric_names(
 
 
 def _corner(columns: list[ColumnPlan]) -> HeaderReading | None:
-    """The header over the row labels that names the table's metric ("Loss (Model/Epoch)",
-    "Model Latency (ms)"): the last label column left of every result column that names a
-    metric."""
+    """The header over the row labels naming the table's metric ("Loss (Model/Epoch)", "Model
+    Latency (ms)"): the last label column left of every result column that names a metric."""
     found = None
     for column in columns:
         if column.role == "result":

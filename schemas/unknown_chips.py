@@ -36,6 +36,9 @@ _NUMBER_WORDS = r"\d{1,7}|one|two|three|four|six|eight|twelve|sixteen|single|dua
 _MEMORY = r"(?: \d+ ?[GT]B)?"
 _TRADEMARKS = re.compile(r"\((?:r|tm|c)\)|[\u00ae\u2122\u00a9]", re.I)
 _LEADING_PART = re.compile(r"^[^(\[,;:|]*")
+# A board's or card's name written in one word, each part capitalized ("OrinNX-16GB",
+# "XavierNX-8GB", "TitanRTX", "OrinAGX-64GB"): a small letter then a capital starts a word.
+_CAMEL_JOIN = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -307,7 +310,35 @@ def _hardware(text: str, where: str, nearby: str) -> PlatformMention | None:
         return known
     unknown = unknown_chip(text, where)
     if unknown is None:
-        return known
+        return _written_in_one_word(text, where, nearby) or known
     if unknown.count is None and known is not None and known.count is not None:
         return replace(unknown, count=known.count, count_stated=True)
     return unknown
+
+
+def _written_in_one_word(text: str, where: str, nearby: str) -> PlatformMention | None:
+    """The chip or board the vocabulary knows that `text` names with its words written
+    together ("OrinNX-16GB": the Jetson Orin NX), when it names none as written: the whole of
+    a word, not a part of an identifier of code."""
+    split = _CAMEL_JOIN.sub(" ", text)
+    if split == text:
+        return None
+    known = read_platform(split, prose=where == "prose", nearby=nearby)
+    if known is None or known.accelerator is None or split[known.start : known.end] != known.text:
+        return None
+    # quoted as published: where each character of `split` stands in `text` (a space put in
+    # before a capital stands nowhere)
+    origin: list[int | None] = []
+    at = 0
+    for character in split:
+        if at < len(text) and text[at] == character:
+            origin.append(at)
+            at += 1
+        else:
+            origin.append(None)
+    start, last = origin[known.start], origin[known.end - 1]
+    if start is None or last is None:
+        return None
+    if (start and text[start - 1].isalnum()) or text[last + 1 : last + 2].isalnum():
+        return None  # part of a longer word: a name in code ("GaudiLlamaForCausalLM")
+    return replace(known, text=text[start : last + 1], start=start, end=last + 1)

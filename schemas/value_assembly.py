@@ -203,14 +203,16 @@ def _count() -> list[pl.Expr]:
         & pl.col("x_count").is_not_null()
         & (chip.is_null() | pl.col("x_count_chip").is_null() | (pl.col("x_count_chip") == chip))
     ).then(context_count)
+    # "4" under "Nodes" of a DGX H100, "4" under "Instances" of a trn1.32xlarge: the nodes
+    # times the chips the named system holds, before the one system's own chips the row's
+    # platform cell implies (a count the row states outright stays the count).
+    nodes = pl.struct(n=pl.col("rn_n") * pl.col("_implied"), chip=chip, source=pl.lit("row"))
+    nodes_given = (pl.col("rn_n") * pl.col("_implied")).is_not_null()
+    count = count.when(nodes_given & pl.col("rc_stated").is_null()).then(nodes)
     for number, count_chip, source in candidates:
         struct = pl.struct(n=number, chip=pl.col(count_chip), source=source)
         count = count.when(number.is_not_null()).then(struct)
-    # "4" under "Nodes" of a DGX H100: the nodes times the chips the named system holds.
-    nodes = pl.col("rn_n") * pl.col("_implied")
-    count = count.when(nodes.is_not_null()).then(
-        pl.struct(n=nodes, chip=chip, source=pl.lit("row"))
-    )
+    count = count.when(nodes_given).then(nodes)
     count = count.when(context_fits & pl.col("x_count").is_not_null()).then(context_count)
     return [count.alias("_count")]
 
@@ -347,6 +349,9 @@ def _derived() -> list[pl.Expr]:
     return [
         pl.when(named.is_not_null() & (count.is_null() | (count == pl.col("_implied"))))
         .then(named)
+        # "4" under "Nodes" of a DGX H100: four of the system, 32 chips
+        .when(named.is_not_null() & (pl.col("_implied") > 0) & (count % pl.col("_implied") == 0))
+        .then(pl.format("{}x {}", count // pl.col("_implied"), named))
         .when(chip.is_null())
         .then(pl.lit(None, dtype=pl.String))
         .when(count.is_not_null())

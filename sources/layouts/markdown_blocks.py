@@ -55,6 +55,21 @@ def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
     return {}, 0  # never closed: not front matter
 
 
+# A blockquote's markers, nested or not: "> | a | b |" is a table row GitHub draws as one.
+_QUOTE_MARKS = re.compile(r"^(?: {0,3}> ?)+")
+
+
+def unquoted(lines: list[str], hidden: set[int]) -> list[str]:
+    """`lines` with the blockquote markers of the lines outside code taken off, so that a
+    table or a heading quoted in a blockquote reads as it shows; each line keeps its place."""
+    return [
+        line
+        if index in hidden or not line.lstrip(" ").startswith(">")
+        else _QUOTE_MARKS.sub("", line)
+        for index, line in enumerate(lines)
+    ]
+
+
 def hidden_lines(
     lines: list[str], start: int, directives: list[DirectiveTable] | None = None
 ) -> set[int]:

@@ -57,6 +57,7 @@ from perfledger.sources.layouts.markdown_blocks import (
     indent_of,
     is_blank,
     starts_table,
+    unquoted,
 )
 from perfledger.sources.layouts.myst_tables import DirectiveTable, read_directive
 from perfledger.sources.layouts.page_text import (
@@ -376,6 +377,8 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     lines, its outline and its metadata."""
     lines = split_lines(text.removeprefix("\ufeff"))
     front, start = front_matter(lines)
+    if ">" in text:
+        lines = unquoted(lines, hidden_lines(lines, start))
     directives: list[DirectiveTable] = []
     hidden = hidden_lines(lines, start, directives)
     blocks = find_html_tables(lines, hidden) if _HTML_TABLE_OPEN.search(text) else []

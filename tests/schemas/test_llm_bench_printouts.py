@@ -226,6 +226,40 @@ def test_a_cell_naming_its_metric_gives_it_where_the_column_names_none():
     assert found["TTFT: 22.5s"] == ("latency", 22500.0, "ms")
 
 
+def test_cells_naming_their_metric_under_a_header_read_as_a_setting_are_results():
+    # "PP" names the run compared (pipeline parallel prefill), not a column of sizes: its
+    # cells were taken for the row's label and lost
+    found = fields_by_raw_value(NAMED_IN_CELL, "column_name", "metric", "value", "row_label")
+    assert found["TTFT: 27.0s"] == (
+        "PP  (Static Chunk,   chunksize=32k)",  # the line breaks published as spaces
+        "latency",
+        27000.0,
+        "Input length 128k",
+    )
+
+
+# The same tutorial's variable-length runs: two columns, the configurations and one column
+# headed by the requests' lengths, whose cells name what they measured.
+NAMED_IN_TWO_COLUMNS = """**Variable-length requests, concurrency=4**:
+
+- DeepSeek-V3.1-W8A8:
+
+    | Configuration | 4k~64k Input, mean=32k, std=32k <br> prefix hit rate=99% |
+    | ----------------------------- | ------------------------- |
+    | CPP2TP8 | Input throughput: 22424 tps/card |
+    | DP2TP8 | Input throughput: 16150 tps/card |
+    | TP16 | Input throughput: 18875 tps/card |
+"""
+
+
+def test_a_two_column_table_whose_cells_name_their_metric_is_no_list_of_properties():
+    document = normalized(NAMED_IN_TWO_COLUMNS)
+    assert document.quarantine.height == 0
+    found = fields_by_raw_value(NAMED_IN_TWO_COLUMNS, "metric", "value", "row_label")
+    assert found["Input throughput: 22424 tps/card"] == ("throughput", 22424.0, "CPP2TP8")
+    assert found["Input throughput: 18875 tps/card"] == ("throughput", 18875.0, "TP16")
+
+
 # As vllm-ascend's PD-colocated Mooncake tutorial documents its configuration files beside
 # its results: a port and two ratios explained are settings, not scores; "Concur" is the
 # requests in flight.
@@ -286,3 +320,26 @@ def test_a_dtype_said_of_either_half_of_the_cache_is_the_caches(text, dtype):
 def test_the_caches_dtypes_set_no_dtype_of_the_run():
     found = fields_by_raw_value(CACHE_HALVES, "activation_dtype", "weight_dtype")
     assert found["141.84"] == (None, None)
+
+
+# As vllm-ascend's Kimi-K2-Thinking tutorial sums up its deployments: scenarios named after
+# what they favour ("Low Latency", "High Throughput"), described in words, one count among them.
+SCENARIO_OVERVIEW = """#### Table 1: Scenario Overview
+
+| Scenario | Deployment Mode | Total NPUs | Weight Version | Key Considerations |
+|----------|----------------|------------|----------------|---------------------|
+| Long Context | Single-node | 16 (A3) | bfloat16 | Keep `--max-model-len` close to the real \
+maximum input and output length. |
+| Low Latency | Single-node | 16 (A3) | bfloat16 | Reduce `--max-num-seqs` and \
+`--max-num-batched-tokens` from the validated baseline (`12` and `8192`) to reduce queueing \
+delay. |
+| High Throughput | Single-node | 16 (A3) | bfloat16 | Increase `--max-num-seqs` gradually and \
+benchmark with a request rate close to the real workload. |
+"""
+
+
+def test_a_table_of_scenarios_named_after_a_metric_is_not_read_turned_around():
+    # read turned, "16 (A3)" loaded as a throughput of 16 and the words were quarantined
+    document = normalized(SCENARIO_OVERVIEW)
+    assert document.measurements.height == 0
+    assert document.quarantine.height == 0

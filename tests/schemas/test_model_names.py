@@ -13,7 +13,7 @@ from perfledger.schemas.model_names import (
     read_model,
     size_in_text,
 )
-from tests.schemas.page_reading import normalized
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 
 @pytest.mark.parametrize(
@@ -178,7 +178,12 @@ def test_a_size_heading_under_a_page_naming_no_family_names_no_model():
             [("EfficientNet v1-B4", "EfficientNet-B4")],
         ),
         ("Llama 3.3 70B", [("Llama 3.3 70B", "Llama 3.3 70B")]),  # a TensorRT-LLM heading
-        ("LLAMA3-8B (FP8) - B200", [("LLAMA3-8B FP8", "Llama 3 8B")]),
+        # the name without the precision or the setup after it, which the reading keeps
+        ("LLAMA3-8B (FP8) - B200", [("LLAMA3-8B", "Llama 3 8B")]),
+        (
+            "Llama-3.1-70B-Instruct on 1x MI300X (FP8)",
+            [("Llama-3.1-70B-Instruct", "Llama 3.1 70B")],
+        ),
         ("Llama 3.1 405B model", [("Llama 3.1 405B", "Llama 3.1 405B")]),
         (
             "Deep Learning Recommendation Model for Personalization",
@@ -193,3 +198,30 @@ def test_a_size_heading_under_a_page_naming_no_family_names_no_model():
 )
 def test_models_named_in_running_text(text, named):
     assert [(phrase, reading.base) for phrase, reading in models_in_text(text)] == named
+
+
+def test_a_heading_naming_model_chip_and_precision_labels_each_on_its_own():
+    # the model label was the whole heading, "Llama-3.1-70B-Instruct on 1x MI300X FP8"
+    page = """## Llama-3.1-70B-Instruct on 1x MI300X (FP8)
+
+| Concurrency | Output tok/s | TTFT p50 (ms) |
+|---|---|---|
+| 64 | 1,250.7 | 310.2 |
+"""
+    found = fields_by_raw_value(
+        page, "model", "model_canonical", "precision", "accelerator", "accelerator_count"
+    )
+    assert found["1,250.7"] == (
+        "Llama-3.1-70B-Instruct",
+        "Llama 3.1 70B Instruct",
+        "FP8",
+        "MI300X",
+        1,
+    )
+    assert found["310.2"] == (
+        "Llama-3.1-70B-Instruct",
+        "Llama 3.1 70B Instruct",
+        "FP8",
+        "MI300X",
+        1,
+    )

@@ -258,3 +258,34 @@ def test_a_gguf_type_heading_a_column_gives_its_weights_dtype():
 )
 def test_gguf_types_written_with_underscores_are_weight_precisions(text, weight):
     assert precision_of_header(text, comparison=False).weight == weight
+
+
+# As Qualcomm's AI Hub model cards write their results (the Hugging Face card of
+# MobileNet-v3-Small): a row per device and runtime, the device beside the chipset inside it.
+DEVICE_AND_CHIPSET = """# MobileNet-v3-Small: Optimized for Mobile Deployment
+
+| Model | Precision | Device | Chipset | Target Runtime | Inference Time (ms) | Peak Memory \
+Range (MB) | Primary Compute Unit | Target Model
+|---|---|---|---|---|---|---|---|---|
+| MobileNet-v3-Small | float | QCS8550 (Proxy) | Qualcomm® QCS8550 (Proxy) | TFLITE | 0.776 ms \
+| 0 - 50 MB | NPU | [MobileNet-v3-Small.tflite](https://huggingface.co/qualcomm/MobileNet-v3-Small/b\
+lob/main/MobileNet-v3-Small.tflite) |
+| MobileNet-v3-Small | float | SA8775P ADP | Qualcomm® SA8775P | QNN_DLC | 1.071 ms | 1 - 22 MB \
+| NPU | [MobileNet-v3-Small.dlc](https://huggingface.co/qualcomm/MobileNet-v3-Small/blob/main/Mo\
+bileNet-v3-Small.dlc) |
+| MobileNet-v3-Small | float | Samsung Galaxy S24 | Snapdragon® 8 Gen 3 Mobile | ONNX | 0.434 ms \
+| 0 - 37 MB | NPU | [MobileNet-v3-Small.onnx.zip](https://huggingface.co/qualcomm/MobileNet-v3-Sma\
+ll/blob/main/MobileNet-v3-Small.onnx.zip) |
+"""
+
+
+def test_the_chipset_beside_a_device_no_vocabulary_knows_is_the_rows_chip():
+    found = fields_by_raw_value(
+        DEVICE_AND_CHIPSET, "platform", "accelerator", "vendor", "activation_dtype"
+    )
+    # the Galaxy S24 is sold with two SoCs: its own row names the one it ran on
+    assert found["0.434 ms"] == ("Samsung Galaxy S24", "Snapdragon 8 Gen 3", "Qualcomm", "fp32")
+    # Qualcomm's automotive SoCs, by their development platform's name or the chipset's
+    assert found["1.071 ms"] == ("SA8775P ADP", "SA8775P", "Qualcomm", "fp32")
+    assert found["0.776 ms"] == ("QCS8550 (Proxy)", "QCS8550", "Qualcomm", "fp32")
+    assert read_platform("SA8650 (Proxy)").accelerator == "SA8650P"

@@ -8,7 +8,7 @@ body row."""
 from __future__ import annotations
 
 from perfledger.schemas.header_reading import read_header
-from perfledger.schemas.precisions import precision_of_header
+from perfledger.schemas.precisions import precision_of_header, read_precision_label
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As D-Robotics/rdk_model_zoo writes it (samples/vision/classification/ConvNeXt/README_cn.md):
@@ -94,6 +94,21 @@ def test_column_names_led_by_bit_widths_under_an_empty_header_row_name_the_colum
     assert "14.3337" not in found  # the model's GMACs: a property of the row, no result
 
 
+def test_a_bit_width_naming_a_column_is_the_precision_of_its_values():
+    found = fields_by_raw_value(TI_MIXED_PRECISION, "precision", "activation_dtype", "weight_dtype")
+    assert found["41.44"] == ("32bit", "fp32", "fp32")
+    assert found["39.881021"] == ("8bit", "int8", "int8")
+    assert found["46.63116"] == ("8bit", "int8", "int8")
+    # the heading names what the section studies, not the precision of the other columns
+    assert found["44.2"] == (None, None, None)
+    assert precision_of_header("8bits Accuracy", False).activation == "int8"
+    assert precision_of_header("Speed (4-bit)", False).weight == "int4"
+    # widths compared, or a width no dtype is published in, name no precision
+    assert precision_of_header("8-bit vs 16-bit", False) is None
+    assert precision_of_header("64-bit", False) is None
+    assert read_precision_label("16 bit").activation == "fp16"
+
+
 # As D-Robotics/rdk_model_zoo writes it (samples/vision/ultralytics_yolo/README_cn.md,
 # "Benchmark - Accuracy"): the quantized model's mAP with its ratio to the float model's in
 # brackets.
@@ -162,7 +177,7 @@ def test_column_names_led_by_a_bit_width_under_model_groups_are_a_level_of_the_h
     assert result.quarantine.height == 0
     found = fields_by_raw_value(TI_THRESHOLDS, "column_name", "metric", "unit", "precision")
     assert found["11.92091"] == ("yolov7_tiny / Inference Time (ms)", "latency", "ms", None)
-    assert found["29.82639"] == ("yolov7_tiny / 8bits Accuracy", "accuracy", "%", None)
+    assert found["29.82639"] == ("yolov7_tiny / 8bits Accuracy", "accuracy", "%", "8bits")
     assert found["30.538"] == ("yolov7_tiny / float Accuracy", "accuracy", "%", "float")
     assert found["149.33048"] == (
         "ssd_regnetx_200mf_320 / Inference Time (ms)",

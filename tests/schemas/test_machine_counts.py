@@ -1,0 +1,81 @@
+"""Columns counting the machines a run used ("Nodes", "Instances", "Servers"): settings of the
+run, never results, whose numbers times the chips a named system holds count the run's chips;
+a count of devices the row states outright stays the count."""
+
+from __future__ import annotations
+
+from perfledger.schemas.header_reading import read_header
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As a YOLOv8 training report writes its per-class validation (an Ultralytics summary): the
+# images and the annotated instances of each class beside its scores, on a Colab T4.
+YOLO_VALIDATION = """## Training Summary
+
+- Environment: Google Colab GPU, Tesla T4
+- Model: YOLOv8m pretrained base
+
+## Per-Class Validation Metrics
+
+| Class | Images | Instances | Precision | Recall | mAP50 | mAP50-95 |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+| Bus | 168 | 242 | 0.878 | 0.798 | 0.869 | 0.666 |
+| Car | 136 | 1197 | 0.855 | 0.750 | 0.830 | 0.495 |
+"""
+
+
+def test_a_column_of_instances_is_a_setting_of_the_rows_not_a_result():
+    result = normalized(YOLO_VALIDATION)
+    assert "Instances" not in result.quarantine["column_name"].to_list()
+    found = fields_by_raw_value(
+        YOLO_VALIDATION, "column_name", "value", "accelerator", "accelerator_count", "settings"
+    )
+    assert found["0.869"] == ("mAP50", 0.869, "T4", None, "Class=Bus; Instances=242")
+    assert found["0.495"] == ("mAP50-95", 0.495, "T4", None, "Class=Car; Instances=1197")
+    assert "242" not in found and "1197" not in found
+
+
+def test_words_counting_machines_read_as_nodes():
+    for header in ("Instances", "# Instances", "Number of instances", "Servers", "Hosts", "VMs"):
+        assert read_header(header).role == "nodes", header
+    # a model's instances on one device are no machines; an instance type names the platform
+    assert read_header("Model instances").role != "nodes"
+    assert read_header("Instance type").role == "platform"
+
+
+# As a page comparing one training config across machines writes it ("agpt-2b across
+# machines"): the nodes and the devices of each run.
+ACROSS_MACHINES = """# agpt-2b across machines
+
+## Results
+
+| system | nodes | devices | tok/s | tok/s/device | MFU | TFLOPS |
+|---|---:|---:|---:|---:|---:|---:|
+| Perlmutter (A100-40GB) | 1 | 4 | 40,363 | **10,091** | **30.3%** | 94.6 |
+| Perlmutter (A100-40GB) | 2 | 8 | 51,244 | 6,406 | 19.2% | 60.1 |
+"""
+
+
+def test_devices_a_row_states_stay_its_count_beside_its_nodes():
+    found = fields_by_raw_value(ACROSS_MACHINES, "accelerator", "accelerator_count")
+    assert found["40,363"] == ("A100", 4)
+    assert found["51,244"] == ("A100", 8)
+
+
+# A table of the shape cloud training pages publish: the instance type and how many of them.
+INSTANCE_COUNTS = """## Training throughput
+
+| Model | Instance | Instances | Throughput (seq/s) |
+|---|---|---|---|
+| Llama 2 7B | trn1.32xlarge | 4 | 120.5 |
+| Llama 2 7B | p4d.24xlarge | 4 | 98.2 |
+| BERT-Large | p5.48xlarge | 1 | 4500 |
+"""
+
+
+def test_instances_times_the_chips_of_the_instance_type_count_the_run():
+    result = normalized(INSTANCE_COUNTS)
+    assert result.measurements["raw_value"].to_list() == ["120.5", "98.2", "4500"]
+    found = fields_by_raw_value(INSTANCE_COUNTS, "accelerator", "accelerator_count", "system")
+    assert found["120.5"] == ("Trainium", 64, "4x trn1.32xlarge")
+    assert found["98.2"] == ("A100", 32, "4x p4d.24xlarge")
+    assert found["4500"] == ("H100", 8, "p5.48xlarge")
