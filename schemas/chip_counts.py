@@ -119,6 +119,11 @@ _PER_NODE_AFTER = re.compile(
     + r") ?(?:/ ?node|per node|each)(?![a-z0-9])"
 )
 # (the noun may be written against the chip's number: "a single MI250GPU")
+# "Serving Llama 3.1 8B on 1 H100", "on one MI300X", "with a single H200": the chips a run
+# was made on, counted before them (a bare number elsewhere may be a figure's or a list's)
+_RUN_ON_BEFORE = re.compile(
+    r"(?:^|[^a-z0-9])(?:on|with|using|across) (?:(?:a|an)(?: single)?|" + COUNT + r") $"
+)
 _SINGULAR_NOUN_AFTER = re.compile(
     r"^(?: \d+ ?gb?)? ?(?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])"
 )
@@ -206,6 +211,8 @@ def stated_count(
             # "with two Titan RTXs", "on 8 A100s" (a plural counts as a noun does); "2 A100",
             # "4 DGX H100" (the text's first words)
             found = Stated(0, of_units=True), match.group(1)
+    if found is None and (match := _RUN_ON_BEFORE.search(before)):
+        found = Stated(0, of_units=True), match.group(1) or "1"
     if found is None:
         match = (
             _COUNT_AFTER.match(after)

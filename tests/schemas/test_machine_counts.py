@@ -79,3 +79,15 @@ def test_instances_times_the_chips_of_the_instance_type_count_the_run():
     assert found["120.5"] == ("Trainium", 64, "4x trn1.32xlarge")
     assert found["98.2"] == ("A100", 32, "4x p4d.24xlarge")
     assert found["4500"] == ("H100", 8, "p5.48xlarge")
+
+
+def test_chips_counted_after_the_word_a_run_was_made_on_are_its_count():
+    from perfledger.schemas.unknown_chips import read_hardware
+
+    # as READMEs say where their runs were made
+    assert read_hardware("We ran the experiments on 1 H100.", "prose").count == 1
+    assert read_hardware("vLLM server - LSF job running on 1 H100", "prose").count == 1
+    assert read_hardware("Serving Llama 3.1 8B on one H100", "prose").count == 1
+    assert read_hardware("on a DGX H100", "prose").count == 8  # one system of eight
+    # a number before a chip with no such word stays no count
+    assert read_hardware("Figure 2 H100 results", "prose").count is None
