@@ -50,6 +50,8 @@ PLACEHOLDER_WORDS = (
     # the model did not fit the device: "Not enough RAM", "out of memory"
     r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"
     r"|\u2717|\u2715|\u00d7"
+    # rows left out of a long table ("| ... | ... |"): no value published there
+    r"|\.{3,}|\u2026"
     rf"|(?:-+|\u2013|\u2014|n/?a) ?(?:{_PLACEHOLDER_UNITS})(?: ?/ ?[a-z]+)?"
     # a unit alone in brackets: a value's template not filled in ("(%)" beside "0.260(94.55%)")
     rf"|\( ?(?:{_PLACEHOLDER_UNITS}) ?\)(?: ?/ ?\( ?(?:{_PLACEHOLDER_UNITS}) ?\))*"
@@ -161,6 +163,7 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
     several = (
         _values_in_series(cleaned, decimal)
         or _figures_parted(cleaned, decimal)
+        or _pair_with_one_suffix(cleaned, decimal)
         or _runs_with_remarks(cleaned, decimal)
         or _series_with_brackets(cleaned, decimal)
     )
@@ -305,6 +308,35 @@ def _figures_parted(text: str, decimal: str | None) -> CellReading | None:
     if first.unit.kind == second.unit.kind:
         return None  # a range or a pair of the same figure, not two figures
     return CellReading((first, second._replace(secondary=True)), None, _evidence_of(readings))
+
+
+_SUFFIX = re.compile(r"[A-Za-z]{1,2}")
+
+
+def _pair_with_one_suffix(text: str, decimal: str | None) -> CellReading | None:
+    """The two figures of a cell parted by " / ", each with the same letter after it and no
+    unit ("97T / 59T" under "TFLOPS": the two runs compared, each in the column's unit, which
+    the letter abbreviates); each named by its place. None for any other cell."""
+    if " / " not in text:
+        return None
+    parts = _SPACED_SLASH.split(text)
+    if len(parts) != 2:
+        return None
+    readings = [_read_one(part, decimal) for part in parts]
+    values = [reading.values[0] for reading in readings if len(reading.values) == 1]
+    if len(values) != 2 or any(
+        value.unit is not None or value.qualifier or not _SUFFIX.fullmatch(value.rest or "")
+        for value in values
+    ):
+        return None
+    if values[0].rest != values[1].rest:
+        return None
+    labels = _series_labels("", 2)
+    return CellReading(
+        tuple(value._replace(qualifier=label) for value, label in zip(values, labels, strict=True)),
+        None,
+        _evidence_of(readings),
+    )
 
 
 def _series_with_brackets(text: str, decimal: str | None) -> CellReading | None:
@@ -527,6 +559,9 @@ def _with_unit_and_spread(
     """The value of a number followed by `rest`: "img/s", "± 0.11 ms", "(phase1)", "MAE"."""
     if _RANGE_END.match(rest):
         return CellReading(problem="range_value")
+    unit_first = _UNIT_THEN_RANGE_END.match(rest)
+    if unit_first is not None and unit_named(unit_first.group(1)) is not None:
+        return CellReading(problem="range_value")  # "1.382x to 2.113x": each end with its unit
     rest, spread_text = _split_spread(rest)
     rest, qualifier = _split_qualifier(rest)
     capacity = _OUT_OF.match(rest)
@@ -632,6 +667,11 @@ def _value_each(count: str, each: str, decimal: str | None) -> CellReading | Non
 
 
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".
+# A unit, then the other end of a range in the same unit: "x to 2.113x" of "1.382x to
+# 2.113x", "ms - 7 ms".
+_UNIT_THEN_RANGE_END = re.compile(
+    r"^\s*([^\d\s~-]{1,12})\s*(?:[-\u2013\u2014~]|to)\s*\d+(?:[.,]\d+)?\s*\1\s*$"
+)
 _RANGE_END = re.compile(r"^\s*%?\s*(?:[-\u2013\u2014~:]|to)\s*\d")
 # A number followed by the whole it is part of: "76/80", "5.8/40.0 GiB", "3 / 5".
 _OUT_OF = re.compile(r"^\s*/\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<unit>[^\d\s/].*)?$")

@@ -131,6 +131,12 @@ _SINGULAR_NOUN_AFTER = re.compile(
     r"^(?: \d+ ?gb?)? ?(?:gpu|card|chip|accelerator|device|ipu|tpu|hpu|npu|processor)(?![a-z0-9])"
 )
 FAMILY_AFTER = re.compile(r"^(?: [a-z0-9]+){0,2}? (?:" + _FAMILY_NOUNS + r")(?![a-z0-9])")
+# "H100 96 GPUs", "A100 80G 128 GPUs" (a column header naming the chip, its memory, then
+# how many of it ran): a plural noun after the number, so "A100 80 GB" is no count
+_COUNTED_NOUN_AFTER = re.compile(
+    r"^(?: \d{1,4} ?gb?)? (\d{1,5}) (?:gpus|cards|chips|accelerators|devices|npus|hpus|tpus|xpus)"
+    r"(?![a-z0-9])"
+)
 _SOCKETS_AFTER = re.compile(r"^[^()]{0,40}\(" + COUNT + r" ?(?:sockets?|s)\)")
 COUNT_ONLY = re.compile(
     r"(?<![a-z0-9.])"
@@ -229,6 +235,7 @@ def stated_count(
             or _MEMORY_TIMES_AFTER.match(after)
             or _SOCKETS_AFTER.match(after)
             or _CARDS_AFTER.match(after)
+            or _COUNTED_NOUN_AFTER.match(after)
             or _COUNTED_BRACKET_AFTER.match(after)
         )
         if match:

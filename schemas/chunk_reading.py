@@ -404,6 +404,8 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         (numeric & pl.col("raw_value").str.contains(COMMA_ONLY)).sum().alias("comma"),
         (pl.col("_filled") & pl.col("raw_value").is_in(named)).sum().alias("named"),
         (pl.col("_filled") & pl.col("raw_value").is_in(precisions)).sum().alias("precisions"),
+        (numeric & pl.col("raw_value").str.strip_chars().is_in(["0", "1"])).sum().alias("flags"),
+        (numeric & (pl.col("raw_value").str.strip_chars() == "0")).sum().alias("zeros"),
     )
     by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
     shapes = []

@@ -26,7 +26,7 @@ from perfledger.schemas.precisions import (
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.scored_datasets import metric_of_scored_name
 from perfledger.schemas.table_context import TableContext
-from perfledger.schemas.units import metric_of_unit, unit_in_header
+from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header
 from perfledger.schemas.unknown_chips import read_hardware
 
 _PERCENTILES = ("p25", "p50", "p75", "p90", "p95", "p99", "p99.9")
@@ -71,6 +71,8 @@ def context_labels(
     found: dict[str, Found] = {}
     for text in context.texts:
         labels = _labels_of(text.text, text.source)
+        if "unit" in found:  # the units of kinds are those of the text stating the unit
+            labels = tuple(label for label in labels if label[0] != "unit_of_kind")
         if text.source == "note":  # the note under a table: its hardware and precision only
             labels = tuple(label for label in labels if label[0] in _NOTE_LABELS)
         elif "metric" not in found:  # a text after the one naming the metric is not read for one
@@ -116,6 +118,9 @@ def context_labels(
     of_chips = _precisions_of_chips(context)
     if of_chips is not None:
         found["precision_of_chip"] = of_chips
+    counts = _counts_of_chips(context)
+    if counts is not None:
+        found["count_of_chip"] = counts
     for device_class in DEVICE_CLASSES:
         of_class = _platform_of_class(context, device_class)
         if of_class is not None:
@@ -400,6 +405,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         unit = unit_in_header(text)
         if unit is not None:
             found.append(("unit", unit))
+            of_kinds = units_of_kinds(text) if source != "heading" else {}
+            if len(of_kinds) > 1:
+                found.append(("unit_of_kind", of_kinds))
         # A paragraph's "50%" is a share or a gain ("提升了超过50%"), not the median it is
         # in a header ("Latency 50% (ms)")
         statistic = statistic_of(_PERCENTAGE.sub(" ", text) if source == "paragraph" else text)
@@ -418,6 +426,26 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")
+# Where a sentence of the context ends or a clause of it stands apart: each may state a unit.
+_ASIDE = re.compile(r"\([^)]*\)?|`[^`]*`")
+_CLAUSE_ENDS = re.compile(r"(?<=[.!?;:])\s+|;|,\s|\s[\u2014\u2013-]\s|\u3002|\uff1b|\uff0c")
+
+
+@lru_cache(maxsize=16_384)
+def units_of_kinds(text: str) -> dict[str, Unit]:
+    """The first unit each clause of a context text states, by its kind, where they are of
+    more than one kind ("Per-stage median µs (...). Compute-bound throughout; tok/s ~linear
+    in GPU count": µs for its times, tok/s for its rates); the unit of the text as a whole
+    is its last."""
+    of_kinds: dict[str, Unit] = {}
+    for clause in _CLAUSE_ENDS.split(text):
+        if not clause.strip():
+            continue
+        # "median µs (compute = ...": the unit closes the clause once its aside is set apart
+        unit = unit_in_header(clause) or unit_in_header(_ASIDE.sub(" ", clause))
+        if unit is not None:
+            of_kinds.setdefault(unit.kind, unit)
+    return of_kinds if len(of_kinds) > 1 else {}
 
 
 # A file name, a path, a link or an identifier written in prose ("train_llama3_8b_h100_fp8.sh",
@@ -587,6 +615,26 @@ def _precisions_of_chips(context: TableContext) -> Found | None:
         if of_chips:
             return Found(of_chips, text.source)
     return None
+
+
+def _counts_of_chips(context: TableContext) -> Found | None:
+    """{chip: mention with its count} the nearest context text states for more than one
+    chip ("on 128 A100 GPUs as well as 96 H100 GPUs"): the columns of a table comparing the
+    chips each ran on the count stated for theirs."""
+    for text in context.texts:
+        counted = _counted_chips(text.text, text.source)
+        if len(counted) > 1:
+            return Found(counted, text.source)
+    return None
+
+
+@lru_cache(maxsize=16_384)
+def _counted_chips(text: str, source: str) -> dict[str, PlatformMention]:
+    counted: dict[str, PlatformMention] = {}
+    for mention in find_mentions(text, prose=_reads_as_prose(text, source)):
+        if mention.accelerator is not None and mention.count_stated:
+            counted.setdefault(mention.accelerator, mention)
+    return counted
 
 
 _CLAUSES = re.compile(r"[,;|]|\.\s")

@@ -68,7 +68,9 @@ class HeaderReading:
     precision: Precision | None = None
     platform: PlatformMention | None = None
     is_number: bool = False  # the header is a number: a value of an axis ("250" epochs)
-    share: bool = False  # an accuracy that is a share: its numbers above 1 are percentages
+    # an accuracy that is a share: its numbers above 1 are percentages; a utilization whose
+    # unit its word implies ("MFU"): its numbers all within 1 are fractions
+    share: bool = False
     change: bool = False  # a comparison named as a gain: its percentages are changes (+45%)
     # A served model's latency stated without a unit: "per token" (TPOT, ITL) or "request"
     # (TTFT, E2E latency), whose unit the table's per-token latencies may show
@@ -260,7 +262,11 @@ def _read_header(text: str) -> HeaderReading:
     parts = _composite_parts(cleaned)
     if parts:
         return HeaderReading(cleaned, "config", None, parts=parts)
-    unit = unit_in_header(cleaned) or _implied_unit(fold_words(cleaned))
+    stated = unit_in_header(cleaned)
+    unit = stated or _implied_unit(fold_words(cleaned))
+    # "MFU" over 0.68: a utilization whose unit only its word implies is a share, a
+    # fraction where none of its column's numbers is above 1
+    implied_share = stated is None and unit is not None and unit.kind == "percent"
     # "TPS/GPU", "Tokens/sec/chip": the device of a per-device unit is no role of the column.
     # "serving (num_prompts=1)": a setting in brackets is the run's, not the column's role.
     # "FPS@3 Cores", "Inference Time(ms)@3.2T": what follows "@" is the run's condition.
@@ -322,7 +328,8 @@ def _read_header(text: str) -> HeaderReading:
         unit=unit,
         precision=precision_of_header(cleaned, comparison),
         platform=platform,
-        share=role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)),
+        share=(role == "accuracy" and unit is None and _names_a_share(fold_words(cleaned)))
+        or (implied_share and unit is not None and unit.kind == "percent"),
         change=role == "speedup" and _names_a_change(fold_words(worded)),
         alternatives=alternatives and kind != "metric",
         serving=_serving_latency(fold_words(worded))

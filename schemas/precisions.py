@@ -99,6 +99,10 @@ def _weights_of_bits(bits: float) -> str | None:
 
 
 _GGUF_TYPE = re.compile(r"^i?q\d")  # llama.cpp's quantization types: "q4km", "q40", "iq4xs"
+# A bare quantization type ("q4", "q8": 4-bit and 8-bit weights, as mistral.rs' "UQFF q4" and
+# Ollama's tags write them), which a year after it makes a quarter ("Q4 2024", "Q3 FY25").
+_BARE_GGUF_TYPE = re.compile(r"q\d")
+_YEAR_AFTER = re.compile(r" ?(?:fy ?)?(?:'?\d\d(?!\d)|(?:19|20)\d\d(?!\d))")
 
 
 @cache
@@ -142,7 +146,10 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
     folded, positions = folded_with_positions(cleaned)
     spans: list[tuple[int, int, str | None, str | None]] = []
     for match in pattern.finditer(folded):
-        activation, weight = _words()[_key(match.group(1))]
+        key = _key(match.group(1))
+        if _BARE_GGUF_TYPE.fullmatch(key) and _YEAR_AFTER.match(folded, match.end()):
+            continue  # "Q4 2024" is a quarter of the year, "q4" alone 4-bit weights
+        activation, weight = _words()[key]
         spans.append((match.start(), match.end(), activation, weight))
     if "w" in folded:
         for match in _WEIGHTS_ACTIVATIONS.finditer(folded):

@@ -26,6 +26,7 @@ from perfledger.schemas.row_labels import (
 )
 from perfledger.schemas.table_plans import ColumnPlan, TablePlan, compared_runs
 from perfledger.schemas.table_subject import TableSubject
+from perfledger.schemas.unit_choice import KINDS_FROM_AROUND as _KINDS
 
 # The fields of a result column's plan, as a frame.
 RESULT_COLUMN_SCHEMA: ColumnTypes = {
@@ -119,7 +120,10 @@ def result_records(
     platform_source, count_source = _source(context, "platform"), _source(context, "count")
     x_precision, x_unit = _found(context, "precision"), _found(context, "unit")
     precision_source = _source(context, "precision")
+    if plan.corner_precision is not None:  # "q4k" heading the table's rows: nearer than prose
+        x_precision, precision_source = plan.corner_precision, "column"
     parts = context.get("precision_of_part")
+    counts = context.get("count_of_chip")
     classes = [
         device_class(column.reading.text) if column.reading.platform is None else None
         for column in results
@@ -138,13 +142,12 @@ def result_records(
         )
         > 1
     )
+    of_kinds = context.get("unit_of_kind")
     table_fields = (
         model_canonical,
         model_item,
         _found(context, "workload"),
         _source(context, "workload"),
-        *unit_fields(x_unit),
-        _source(context, "unit"),
         plan.header_states_chip,
         plan.header_states_count,
         plan.header_states_precision,
@@ -178,6 +181,16 @@ def result_records(
             and _metric_of(column, context_metric) in _TIMED_METRICS
         ):
             column_platform = column_count = column_platform_source = column_count_source = None
+        if (
+            counts is not None
+            and header is not None
+            and header.count is None
+            and header.accelerator in counts.value
+            and (column_count is None or column_count.accelerator != header.accelerator)
+        ):
+            # "MFU (H100 80G)" beside "MFU (A100 80G)" under "on 128 A100 GPUs as well as 96
+            # H100 GPUs": the count the context states for the column's own chip
+            column_count, column_count_source = counts.value[header.accelerator], counts.source
         column_precision, column_precision_source = x_precision, precision_source
         if parts is not None:
             of_part = precision_of_part(parts.value, column.group)
@@ -213,7 +226,10 @@ def result_records(
                 column_count_source,
                 *precision_fields(column_precision),
                 column_precision_source,
-                *table_fields[2:],
+                *table_fields[2:4],
+                *unit_fields(_unit_of(x_unit, of_kinds, _metric_of(column, context_metric))),
+                _source(context, "unit"),
+                *table_fields[4:],
                 reading.share,
                 reading.kind == "result",
                 reading.change,
@@ -263,6 +279,15 @@ def _describes_resource(column: ColumnPlan) -> bool:
 def _found(context: dict, name: str):
     found = context.get(name)
     return found.value if found is not None else None
+
+
+def _unit_of(unit, of_kinds, metric: str | None):
+    """The context's unit for a column measuring `metric`: where the text stating it states
+    units of several kinds ("median µs ...; tok/s"), the one of the metric's kind."""
+    kinds = _KINDS.get(metric or "", ())
+    if of_kinds is None or (unit is not None and unit.kind in kinds):
+        return unit
+    return next((of_kinds.value[kind] for kind in kinds if kind in of_kinds.value), unit)
 
 
 def _source(context: dict, name: str) -> str | None:

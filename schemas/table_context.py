@@ -142,6 +142,12 @@ def table_contexts(
         elif kind == "table" and setups is not None and table in setups:
             sections[-1][2].extend(_clipped(row) for row in setups[table])
         elif kind == "table" and table is not None and table not in contexts:
+            if table not in captions and position and blocks[position - 1][0] == "table":
+                # "x86 (Sapphire Rapids), qwen3-4b, per-point ratios:" over two tables written
+                # back to back, nothing between them: the second is the first's sequel
+                shared = captions.get(blocks[position - 1][3])
+                if shared is not None:
+                    captions[table] = shared
             contexts[table] = _context(
                 captions.get(table),
                 below.get(table),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 
 from perfledger.schemas.context_labels import Found, context_labels
+from perfledger.schemas.corner_headers import corner_model, corner_precision
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import HeaderReading, read_header, role_matches
 from perfledger.schemas.label_mappings import LabelMappings
@@ -20,7 +21,7 @@ from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.name_headers import lists_no_results, names_among_names, scored_precisions
 from perfledger.schemas.named_cells import names_metrics
-from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.precisions import Precision, read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
 from perfledger.schemas.table_context import TableContext
@@ -42,6 +43,13 @@ class ColumnStats:
     comma: int = 0  # numbers that can only be read with a decimal comma ("1.234,5", "0,25")
     named: int = 0  # cells naming the metric of their number ("TTFT: 27.0s")
     precisions: int = 0  # cells that are a precision label ("FP16", "INT8")
+    flags: int = 0  # numbers that are 0 or 1 alone
+    zeros: int = 0  # numbers that are 0 alone
+
+    @property
+    def switch(self) -> bool:
+        """A column of 0s and 1s, both (MNNVL's "0", "1", "1"): whether a feature was on."""
+        return self.filled > 1 and self.flags == self.filled and 0 < self.zeros < self.filled
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,9 @@ class TablePlan:
     # The setting the top-left header names when the result columns are headed by its
     # values ("Batch size | 1 | 8 | 32"): each column's number is that setting's value.
     corner_setting: HeaderReading | None = None
+    # The precision the top-left header is, and nothing else ("q4k" over rows of phases
+    # and columns of lengths): every value of the table ran in it
+    corner_precision: Precision | None = None
 
     @property
     def note(self) -> str | None:
@@ -240,7 +251,8 @@ def plan_table(
         shape=shape,
         columns=tuple(columns),
         context=found,
-        corner_model=_corner_model(readings),
+        corner_model=corner_model(readings),
+        corner_precision=corner_precision(readings),
         header_states_chip=any(
             c.reading.platform is not None and c.reading.platform.accelerator for c in results
         ),
@@ -363,9 +375,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
             return "label"
         return "result"
     # No role: a column of numbers is a result whose metric the table states elsewhere; the
-    # first column, or a column of words, labels the rows.
+    # first column, or a column of words, labels the rows. A column of 0s and 1s under a
+    # name ("MNNVL") says whether a feature of the run was on: a setting.
     if index > 0 and stats.filled and stats.numeric * 2 >= stats.filled:
-        return "result"
+        return "config" if stats.switch else "result"
     if index > 0 and not stats.filled:
         # A column holding only "oom", "-" or nothing, headed by a value of the table's axis
         # ("512" batch) or by a name ("C/C++" beside "Python"): no value was published there,
@@ -785,16 +798,3 @@ def _names_a_model(reading: HeaderReading) -> bool:
     "mobilenet v2" over rows of devices): the column of the model run, whose numbers are of
     the metric the table names elsewhere ("time costs per image in milliseconds")."""
     return reading.kind is None and reading.unit is None and known_model(reading.text)
-
-
-def _corner_model(readings: list[HeaderReading]) -> str | None:
-    """A top-left header naming no role ("Llama-3.1-8B-Instruct") names the table's model,
-    when no column holds models."""
-    corner = readings[0] if readings else None
-    if corner is None or corner.kind is not None or not corner.text or corner.is_number:
-        return None
-    if any(reading.role == "model" for reading in readings):
-        return None
-    # A model's name holds a size ("Llama-3.1-8B") or is known whole ("BERT"), unlike "Run"
-    named = any(character.isdigit() for character in corner.text) or known_model(corner.text)
-    return corner.text if named else None

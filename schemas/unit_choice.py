@@ -41,13 +41,25 @@ def _allowed(kind: pl.Expr) -> pl.Expr:
     return allowed.fill_null(False)
 
 
+def _abbreviates_header_unit() -> pl.Expr:
+    """ "97T" under "TFLOPS": a letter or two after the number that start the unit its
+    column's header states abbreviate that unit."""
+    rest = pl.col("rest").str.strip_chars().str.to_lowercase()
+    return (
+        pl.col("h_alias").is_not_null()
+        & rest.str.contains(r"^[a-z]{1,2}$")
+        & (pl.col("h_alias") != rest)
+        & pl.col("h_alias").str.starts_with(rest)
+    ).fill_null(False)
+
+
 def unit_choice() -> pl.Expr:
     """Where a value's unit comes from: c(ell), rest (a word after the number no unit of the
     vocabulary), r(ow), h(eader) or x (the table's context)."""
     return (
         pl.when(pl.col("c_alias").is_not_null())
         .then(pl.lit("c"))
-        .when(pl.col("rest").is_not_null())
+        .when(pl.col("rest").is_not_null() & ~_abbreviates_header_unit())
         .then(pl.lit("rest"))
         .when(pl.col("r_alias").is_not_null() & _allowed(pl.col("r_kind")))
         .then(pl.lit("r"))

@@ -3,6 +3,9 @@
 An accuracy column whose header names a share ("Accuracy", "Top-1 Acc") and states no unit
 is in percent when a number of it is above 1 (71.86: a share cannot exceed 1), with
 `unit_source` "column values"; one whose numbers all stay within 1 is a fraction, a score.
+A utilization whose header implies its percent by its word alone ("MFU", "HFU") and whose
+numbers all stay within 1 (0.68) is written as a fraction: 68%, with `unit_source` "column
+values".
 
 A latency column with no unit anywhere (cell, column, row, table context) is not guessed; but
 a row that also publishes a throughput shows the latency's unit: a throughput times the
@@ -139,17 +142,26 @@ def with_percent_shares(frame: pl.DataFrame) -> pl.DataFrame:
         & pl.col("u_kind").is_null()
         & pl.col("h_share").fill_null(False)
     )
-    if not frame.select(open_share.any()).item():
+    implied_percent = (
+        (pl.col("metric") != "accuracy")
+        & (pl.col("unit_source") == "column")
+        & (pl.col("u_kind") == "percent")
+        & pl.col("h_share").fill_null(False)
+    )
+    if not frame.select((open_share | implied_percent).any()).item():
         return frame
     largest = pl.col("number").filter(open_share).max().over(_COLUMN)
-    # A column of its own, read by every field below: as an expression written out in each,
+    largest_implied = pl.col("number").filter(implied_percent).max().over(_COLUMN)
+    # Columns of their own, read by every field below: as an expression written out in each,
     # its window would be worked out once per field.
     steps = frame.lazy().with_columns(
-        _take=open_share & (largest > 1.0) & (largest <= _PERCENT_AT_MOST)
+        _take=open_share & (largest > 1.0) & (largest <= _PERCENT_AT_MOST),
+        _fraction=implied_percent & (largest_implied <= 1.0),
     )
+    steps = _taking_unit(steps, pl.col("_take"), "%", SHARE_SOURCE)
     return (
-        _taking_unit(steps, pl.col("_take"), "%", SHARE_SOURCE)
-        .drop("_take")
+        _taking_unit(steps, pl.col("_fraction"), "fraction", SHARE_SOURCE)
+        .drop("_take", "_fraction")
         .collect(engine="in-memory")
     )
 

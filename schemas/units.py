@@ -37,6 +37,7 @@ _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one 
 _ROUND_AMOUNT = re.compile(r"^10*$")  # 1, 10, 100, 1000: the amounts units are written per
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
 _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PER = re.compile(r"\s+per\s+|\s*/\s*")
 # "%" apart, glued to a header's last word ("MeanIoU%", "AP50%", "AP[0.5:0.95]%"), or
 # before its first ("%peak").
@@ -369,8 +370,9 @@ def _written_out(key: str) -> Unit | None:
         return None
     known = _known_words()
     whole = _whole_unit_words()
-    best: tuple[int, int, Unit] | None = None
+    figure: Unit | None = None
     for end in range(len(tokens), 0, -1):
+        best: tuple[int, int, Unit] | None = None
         if tokens[end - 1] == "/" or tokens[end - 1] not in known:
             continue
         for start in range(max(0, end - _MAX_WINDOW), end):
@@ -395,9 +397,13 @@ def _written_out(key: str) -> Unit | None:
                 continue
             if best is None or end - start > best[1] - best[0]:
                 best = (start, end, unit)
-        if best is not None:
+        if best is not None and _PLAIN_NUMBER.fullmatch(tokens[best[0] - 1] if best[0] else ""):
+            # "H100 96 GPUs with 800 Gbps": a unit after a number is a figure of the setup
+            # (the network's 800 Gbps), the column's unit only where the header has no other
+            figure = figure or best[2]
+        elif best is not None:
             return best[2]
-    return None
+    return figure
 
 
 @cache

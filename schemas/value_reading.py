@@ -127,8 +127,14 @@ def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
 
 # ---- figures named by the parts of their header ----------------------------------------------
 
-# Whole numbers or dashes parted by "/", nothing else: "162/112", "-/57".
-_SLASHED = r"^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*/\s*(?:\d+(?:\.\d+)?|-+))+\s*$"
+# Whole numbers or dashes parted by "/", nothing else but a unit after the last: "162/112",
+# "-/57", "45.40 / 74.76 ms".
+_SLASHED = (
+    r"(?i)^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*/\s*(?:\d+(?:\.\d+)?|-+))+"
+    r"(?:\s*[a-z\u00b5\u03bc%][a-z\u00b5\u03bc%/]{0,11})?\s*$"
+)
+# The last figure of such a cell with its unit: "74.76 ms" of "45.40 / 74.76 ms".
+_FIGURE_AND_UNIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(\D.*)$")
 
 
 def _reading_texts(cells: pl.DataFrame) -> pl.Expr:
@@ -158,9 +164,21 @@ def _reading_texts(cells: pl.DataFrame) -> pl.Expr:
 
 
 def _named_figures(raw: str, header: str) -> str | None:
-    figures = [figure.strip() for figure in raw.split("/")]
     parts = _header_parts(header)
-    if parts is None or len(parts) != len(figures):
+    if parts is None:
+        return None
+    figures = [figure.strip() for figure in raw.split("/")]
+    last = _FIGURE_AND_UNIT.match(figures[-1])
+    if last is not None:  # "45.40 / 74.76 ms" under "FFPA / SDPA": each figure in ms
+        if unit_named(last.group(2)) is None:
+            return None
+        figures = [
+            f"{figure} {last.group(2)}"
+            if figure[-1:].isdigit() and figure != figures[-1]
+            else figure
+            for figure in figures
+        ]
+    if len(parts) != len(figures):
         return None
     today = read_cell(raw)
     if today.values and not (

@@ -1,0 +1,34 @@
+"""What the top-left header of a table says of all of it: the model it names
+("Llama-3.1-8B-Instruct" over rows of runs) or the precision it is ("q4k" over rows of
+phases)."""
+
+from __future__ import annotations
+
+from perfledger.schemas.header_reading import HeaderReading
+from perfledger.schemas.labels import known_model
+from perfledger.schemas.precisions import Precision
+
+
+def corner_precision(readings: list[HeaderReading]) -> Precision | None:
+    """The precision a top-left header is, and nothing else ("q4k" over rows of phases and
+    columns of lengths): every value of the table ran in it."""
+    corner = readings[0] if readings else None
+    if corner is None or corner.kind is not None or corner.precision is None:
+        return None
+    return corner.precision if corner.precision.text == corner.text else None
+
+
+def corner_model(readings: list[HeaderReading]) -> str | None:
+    """A top-left header naming no role ("Llama-3.1-8B-Instruct") names the table's model,
+    when no column holds models."""
+    corner = readings[0] if readings else None
+    if corner is None or corner.kind is not None or not corner.text or corner.is_number:
+        return None
+    if any(reading.role == "model" for reading in readings):
+        return None
+    if corner_precision(readings) is not None:
+        return None  # "q4k", "INT8" over rows of phases: the table's precision, no model
+    # A model's name holds its size or version ("Llama-3.1-8B", "ResNet50") or is known whole
+    # ("BERT"); another word alone ("Run", "Name") heads the row labels.
+    named = any(character.isdigit() for character in corner.text) or known_model(corner.text)
+    return corner.text if named else None
