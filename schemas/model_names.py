@@ -449,17 +449,18 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
                 # The fewest words that name the same model ("Llama 3.1 405B model" is "Llama
                 # 3.1 405B"; "Llama-3.1-70B on 1x MI300X (FP8)" is "Llama-3.1-70B", its
                 # precision and engine kept in the reading): the rest is not its name.
+                named = _name_of(reading)
                 stop = next(
                     stop
                     for stop in range(start + 1, end + 1)
-                    if read_model(_phrase(words, start, stop)).canonical == reading.canonical
+                    if _name_of(read_model(_phrase(words, start, stop))) == named
                 )
                 # ... and without the words before it a name ignores ("高并发推理 Llama 2 70B":
                 # high-concurrency inference, then the model)
                 first = max(
                     begin
                     for begin in range(start, stop)
-                    if read_model(_phrase(words, begin, stop)).canonical == reading.canonical
+                    if _name_of(read_model(_phrase(words, begin, stop))) == named
                 )
                 found.append((_phrase(words, first, stop), reading))
                 start = end
@@ -471,6 +472,12 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
 
 def _phrase(words: list[str], start: int, stop: int) -> str:
     return " ".join(words[start:stop]).strip(".-")
+
+
+def _name_of(reading: ModelReading) -> ModelReading:
+    """What a reading says of the model itself (its version, size, variant...), without the
+    precision and engine its phrase may name after it."""
+    return replace(reading, precision=None, framework=None)
 
 
 _SIZE_TOKEN = re.compile(r"\d+(?:\.\d+)?[bm]|\d+x\d+(?:\.\d+)?b")
