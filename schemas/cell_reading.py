@@ -288,17 +288,21 @@ def _values_in_series(text: str, decimal: str | None) -> CellReading | None:
 _SPACED_SLASH = re.compile(r"\s+/\s+")
 
 
+def _two_figures(text: str, decimal: str | None) -> tuple[list[CellReading], list[CellValue]]:
+    """The readings of the two parts of a cell parted by one spaced " / ", and the value of
+    each part that reads as one value (fewer than two: the cell is no such pair)."""
+    parts = _SPACED_SLASH.split(text) if " / " in text else []
+    if len(parts) != 2:
+        return [], []
+    readings = [_read_one(part, decimal) for part in parts]
+    return readings, [reading.values[0] for reading in readings if len(reading.values) == 1]
+
+
 def _figures_parted(text: str, decimal: str | None) -> CellReading | None:
     """The two values of a cell holding two figures parted by " / ", each a number with a
     unit of a different kind; the second names its own metric by its unit, as a value in
     brackets after the first does. None for any other cell."""
-    if " / " not in text:
-        return None
-    parts = _SPACED_SLASH.split(text)
-    if len(parts) != 2:
-        return None
-    readings = [_read_one(part, decimal) for part in parts]
-    values = [reading.values[0] for reading in readings if len(reading.values) == 1]
+    readings, values = _two_figures(text, decimal)
     if len(values) != 2 or any(
         value.unit is None or value.rest or value.qualifier or value.spelled for value in values
     ):
@@ -317,13 +321,7 @@ def _pair_with_one_suffix(text: str, decimal: str | None) -> CellReading | None:
     """The two figures of a cell parted by " / ", each with the same letter after it and no
     unit ("97T / 59T" under "TFLOPS": the two runs compared, each in the column's unit, which
     the letter abbreviates); each named by its place. None for any other cell."""
-    if " / " not in text:
-        return None
-    parts = _SPACED_SLASH.split(text)
-    if len(parts) != 2:
-        return None
-    readings = [_read_one(part, decimal) for part in parts]
-    values = [reading.values[0] for reading in readings if len(reading.values) == 1]
+    readings, values = _two_figures(text, decimal)
     if len(values) != 2 or any(
         value.unit is not None or value.qualifier or not _SUFFIX.fullmatch(value.rest or "")
         for value in values
