@@ -265,10 +265,9 @@ def _serve(connection, step_started) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Workers read side by side, one per core: polars' own thread pool would only compete.
     os.environ.setdefault("POLARS_MAX_THREADS", "1")
-    import perfledger.sources.parse  # noqa: F401  (imported here, not inside the first document's budget)
-    from perfledger.sources.claims.extract import load_lexicon
+    from perfledger.flows.warm_up import warm_up
 
-    load_lexicon()  # compiled once here rather than inside the first document's budget
+    warm_up()  # imported and compiled here rather than inside the first document's budget
     # The modules and the lexicon live as long as the worker: frozen, the collector's full
     # passes skip them (a reader then reads about 5% faster).
     gc.freeze()
