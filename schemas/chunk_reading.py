@@ -28,7 +28,7 @@ from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.named_cells import NAMED_NUMBER, names_its_metric
 from perfledger.schemas.number_locale import COMMA_ONLY, POINT_ONLY, page_mark
-from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.precisions import states_dtype
 from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
 from perfledger.schemas.row_context import with_context_labels
 from perfledger.schemas.row_groups import continued_groups
@@ -385,7 +385,7 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         .to_list()
     )
     units = [text for text in texts if unit_named(text) is not None]
-    precisions = [text for text in texts if _is_precision_label(text)]
+    precisions = [text for text in texts if states_dtype(text)]
     named = [
         text
         for text in body.filter(pl.col("_filled") & pl.col("raw_value").str.contains(NAMED_NUMBER))
@@ -449,11 +449,6 @@ def _oriented_headers(cells: pl.DataFrame) -> list[tuple[HeaderRow, bool]]:
 @lru_cache(maxsize=4096)
 def _column_stats(*counts: int) -> ColumnStats:
     return ColumnStats(*counts)  # columns repeat their counts
-
-
-def _is_precision_label(text: str) -> bool:
-    precision = read_precision_label(text)
-    return precision is not None and (precision.activation or precision.weight) is not None
 
 
 # ---- the columns' plans as frames -------------------------------------------------------------

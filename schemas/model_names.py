@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.labels import label_key
-from perfledger.schemas.precisions import read_precision_label
+from perfledger.schemas.precisions import read_precision_label, states_dtype
 from perfledger.schemas.vocabulary import read_vocab
 
 _MEMO = 65_536  # distinct names and phrases remembered
@@ -283,8 +283,7 @@ def _decoration(token: str, before: str, weak: bool) -> tuple[str, str | None] |
     word = _words().get(token)
     if word is not None:
         return word
-    precision = read_precision_label(token)
-    if precision is not None and (precision.activation or precision.weight):
+    if states_dtype(token):
         return ("precision", token.upper())
     if _TARGET.fullmatch(token):
         return ("target", f"{token}%")

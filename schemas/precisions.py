@@ -337,6 +337,13 @@ def is_precision_word(token: str) -> bool:
     return _key(fold_words(token)) in _words()
 
 
+def states_dtype(label: str) -> bool:
+    """Whether `label` reads as a precision label stating a dtype ("FP16", "Q4_K_M"), not
+    only a word of one ("mixed" with no dtype named)."""
+    precision = read_precision_label(label)
+    return precision is not None and (precision.activation or precision.weight) is not None
+
+
 @lru_cache(maxsize=16_384)
 def read_precision_label(label: str) -> Precision | None:
     """A precision cell: "16.32", a vocabulary word, or the words it holds; two different

@@ -206,8 +206,9 @@ def _count() -> list[pl.Expr]:
     # "4" under "Nodes" of a DGX H100, "4" under "Instances" of a trn1.32xlarge: the nodes
     # times the chips the named system holds, before the one system's own chips the row's
     # platform cell implies (a count the row states outright stays the count).
-    nodes = pl.struct(n=pl.col("rn_n") * pl.col("_implied"), chip=chip, source=pl.lit("row"))
-    nodes_given = (pl.col("rn_n") * pl.col("_implied")).is_not_null()
+    chips_of_nodes = pl.col("rn_n") * pl.col("_implied")
+    nodes = pl.struct(n=chips_of_nodes, chip=chip, source=pl.lit("row"))
+    nodes_given = chips_of_nodes.is_not_null()
     count = count.when(nodes_given & pl.col("rc_stated").is_null()).then(nodes)
     for number, count_chip, source in candidates:
         struct = pl.struct(n=number, chip=pl.col(count_chip), source=source)
