@@ -39,6 +39,8 @@ _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8}
 _TOKEN = re.compile(r"/|[^\s/()\[\],;:]+")
 _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PER = re.compile(r"\s+per\s+|\s*/\s*")
+# The period closing an abbreviated word before a slash ("inf./sec", "img./s"): no part of it.
+_ABBREVIATION_DOT = re.compile(r"(?<=[a-z])\.(?=/)")
 # "%" apart, glued to a header's last word ("MeanIoU%", "AP50%", "AP[0.5:0.95]%"), or
 # before its first ("%peak").
 _PERCENT = re.compile(
@@ -105,7 +107,7 @@ def unit_key(text: str) -> str:
     """The form units are read in: lower case, single spaces, none around a slash, "per"
     written as a slash ("tokens per second per GPU" -> "tokens/second/gpu")."""
     text = clean_text(text).lower()  # white space already single spaces
-    text = _PER.sub("/", text)
+    text = _ABBREVIATION_DOT.sub("", _PER.sub("/", text))
     return text.strip(" .")
 
 
