@@ -4,10 +4,15 @@ states one and fits the value's metric; and which unit that is, as the value's `
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 import polars as pl
 
+from perfledger.schemas.folding import fold_words
 from perfledger.schemas.row_labels import UNIT_FIELDS
 from perfledger.schemas.table_plans import names_quality_change
+from perfledger.schemas.vocabulary import read_vocab
 
 # The unit kinds a metric may take from its row or its page (its cell and column header
 # state theirs outright).
@@ -33,12 +38,31 @@ def quality_change_columns(frame: pl.DataFrame) -> pl.Expr:
     return pl.col("column_name").is_in(changes).fill_null(False).alias("_quality_change")
 
 
+@lru_cache(maxsize=1)
+def _setup_time() -> re.Pattern[str]:
+    patterns = read_vocab("setup_times.csv").get_column("pattern").to_list()
+    return re.compile(r"(?<![a-z])(?:" + "|".join(patterns) + r")(?![a-z])")
+
+
+def setup_time_columns(frame: pl.DataFrame) -> pl.Expr:
+    """`_setup_time`: whether a value's column names the time a run's setup takes ("Online
+    NPU Init", "Load time"), per distinct header: a figure other than the metrics, whose unit
+    may be the time the page states for its timings ("all timing values are expressed in
+    milliseconds")."""
+    if "column_name" not in frame.columns:
+        return pl.lit(False).alias("_setup_time")
+    headers = frame.get_column("column_name").unique().drop_nulls().to_list()
+    timed = [header for header in headers if _setup_time().search(fold_words(header))]
+    return pl.col("column_name").is_in(timed).fill_null(False).alias("_setup_time")
+
+
 def _allowed(kind: pl.Expr) -> pl.Expr:
     """Whether a unit of `kind` stated around a value (its row, its page) fits its metric."""
     allowed = pl.lit(False)
     for metric, kinds in KINDS_FROM_AROUND.items():
         allowed = pl.when(pl.col("metric") == metric).then(kind.is_in(kinds)).otherwise(allowed)
-    return allowed.fill_null(False)
+    setup_time = (pl.col("metric") == "other") & (kind == "duration") & pl.col("_setup_time")
+    return (allowed | setup_time).fill_null(False)
 
 
 def _abbreviates_header_unit() -> pl.Expr:

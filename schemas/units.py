@@ -391,10 +391,14 @@ def _written_out(key: str) -> Unit | None:
                 if text not in whole:
                     continue  # words without a slash are a unit only as one of units.csv
             unit = _parse(text)
-            if unit is None or (
-                len(window) == 1
-                and not _counts_alone(text, unit)
-                and not _closing_duration(tokens, end, unit)
+            if (
+                unit is None
+                or (
+                    len(window) == 1
+                    and not _counts_alone(text, unit)
+                    and not _closing_duration(tokens, end, unit)
+                )
+                or _plural_noun(tokens, start, window, unit)
             ):
                 continue
             if best is None or end - start > best[1] - best[0]:
@@ -419,6 +423,18 @@ def _whole_unit_words() -> frozenset[str]:
     """The words of units.csv that are a unit as a whole (`_parse` of a text without a slash
     finds a unit only among them)."""
     return frozenset(alias for kind in UNIT_KINDS for alias in _words().get(kind, {}))
+
+
+def _plural_noun(tokens: list[str], start: int, window: list[str], unit: Unit) -> bool:
+    """A ratio's word after another word is a noun, no unit: "inference times", "run times"
+    are times; "3 times" and "times" alone are the ratio."""
+    return (
+        unit.kind == "ratio"
+        and len(window) == 1
+        and window[0].isalpha()
+        and start > 0
+        and tokens[start - 1].isalpha()
+    )
 
 
 def _closing_duration(tokens: list[str], end: int, unit: Unit) -> bool:

@@ -26,7 +26,12 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
 from perfledger.schemas.table_plans import QUALITY_METRICS
-from perfledger.schemas.unit_choice import chosen_unit, quality_change_columns, unit_choice
+from perfledger.schemas.unit_choice import (
+    chosen_unit,
+    quality_change_columns,
+    setup_time_columns,
+    unit_choice,
+)
 from perfledger.schemas.unit_evidence import with_units_shown
 from perfledger.schemas.units import LATENCY_BELOW_SECONDS, TRAINING_FROM_SECONDS, unit_named
 from perfledger.schemas.vocabulary import read_vocab
@@ -72,7 +77,9 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
     steps = frame.lazy().with_columns(
-        _metrics_of_header_parts(frame), quality_change_columns(frame)
+        _metrics_of_header_parts(frame),
+        quality_change_columns(frame),
+        setup_time_columns(frame),
     )
     if frame.get_column("qualifier").is_not_null().any() and "metric_source" in frame.columns:
         steps = steps.with_columns(_metric_of_cell_name(frame))
@@ -87,7 +94,7 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     chosen = (
         steps.with_columns(unit_choice())
         .with_columns(chosen_unit())
-        .drop("_quality_change")
+        .drop("_quality_change", "_setup_time")
         .collect(engine="in-memory")
     )
     proven = with_units_shown(chosen)

@@ -42,3 +42,74 @@ def test_a_column_headed_by_an_abbreviated_rate_alone_is_a_throughput():
     found = fields_by_raw_value(STM32_NPU_TIMES, "metric", "value", "unit", "item_kind")
     assert found["300.30"] == ("throughput", 300.3, "items/s", "inferences")
     assert found["3.33"] == ("latency", 3.33, "ms", None)
+
+
+# As synaptics-synap/doc writes it (manual/benchmark.rst, its test reports included): the unit
+# stated once in a list of remarks, the columns named by three stacked header rows, a
+# paragraph speaking of "longer init and inference times", and a table of super-resolution
+# models whose "Factor" is the upscaling each model does.
+SYNAP_TIMINGS = """Reference Models
+================
+
+Timings
+-------
+
+Remarks:
+
+- In the following tables all timing values are expressed in milliseconds
+
+- Online timings, in particular for init and CPU inference, can be influenced by other processes
+  running on the board and the total amount of free memory available. We ran all tests on Android
+  AOSP/64bits with 4GB of memory on VS680 and 2GB on VS640. Running on Android GMS or 32-bits OS or
+  with less memory can result in longer init and inference times
+
+Inference timings on VS680 and SL1680
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+
+.. table:: Open models
+   :widths: 45,11,11,11,11,11,11,4
+   :class: widetable
+
+   ============================================= ======= ======= ======= ======= ======= ======= ==
+   Model                                         Online  Online  Online  Online  Offline Offline
+                                                 CPU     GPU     NPU     NPU     NPU     NPU
+                                                 Infer   Infer   Init    Infer   Init    Infer
+   ============================================= ======= ======= ======= ======= ======= ======= ==
+   inception_v4_299_quant                          500.42            1041    3.81    4.66    3.70
+   mobilenet_v1_0.25_224_quant                       3.37             165    0.36    0.96    0.28
+   ============================================= ======= ======= ======= ======= ======= ======= ==
+
+Super Resolution
+----------------
+
+Synaptics provides two proprietary families of super resolution models: *fast* and *qdeo*, the former
+provides better inference time, the latter better upscaling quality.
+
+.. table:: Synaptics SuperResolution Models on Y+UV Channels
+   :widths: 40,20,20,10
+   :align: right
+
+   ================================= ================= ================= ===========
+   Name                              **Input Image**   **Ouput Image**   **Factor**
+   ================================= ================= ================= ===========
+   sr_fast_y_uv_960x540_3840x2160    960x540           3840x2160           4
+   ================================= ================= ================= ===========
+"""
+
+
+def test_timings_in_the_unit_a_remark_states_and_init_times_apart_from_inference_times():
+    result = normalized(SYNAP_TIMINGS, "text/x-rst")
+    # an image size under a header naming no metric is set apart, no timing among them
+    assert result.quarantine["column_name"].to_list() == ["Ouput Image"]
+    loaded = {
+        (row["column_name"], row["raw_value"]): (row["metric"], row["value"], row["unit"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert loaded[("Online CPU Infer", "500.42")] == ("latency", 500.42, "ms")
+    assert loaded[("Offline NPU Infer", "0.28")] == ("latency", 0.28, "ms")
+    # the time the runtime takes to set the model up is no inference latency
+    assert loaded[("Online NPU Init", "1041")] == ("other", 1041.0, "ms")
+    assert loaded[("Offline NPU Init", "0.96")] == ("other", 0.96, "ms")
+    # an upscaling factor is a setting of the model, no time
+    assert ("Factor", "4") not in loaded
+    assert len(loaded) == 10
