@@ -37,7 +37,13 @@ from perfledger.schemas.platform_mentions import (
     PlatformMention,
     names_device,
 )
-from perfledger.schemas.precisions import Precision, find_precisions, read_precision_label
+from perfledger.schemas.precisions import (
+    Precision,
+    find_precisions,
+    is_precision_word,
+    read_precision_label,
+    states_dtype,
+)
 from perfledger.schemas.table_chips import nearby_words
 from perfledger.schemas.units import UNIT_FIELDS, Unit, unit_fields, unit_named
 from perfledger.schemas.unknown_chips import read_hardware, unknown_chip
@@ -263,6 +269,11 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
                 cell.unresolved.append(f"precision={text}")
     elif role in DIMENSION_ROLES and _FLAG.match(text):
         cell.settings.append((setting_name(reading), text))  # "Yes", "No": a flag, no name
+    elif role == "model" and is_precision_word(text) and states_dtype(text):
+        # "Model | Int8" on a model's own page: the variant of the model that ran, its
+        # precision; the model is the one the page is about
+        if cell.precision is None:
+            cell.precision = _precision_label(text, mappings)
     elif role in DIMENSION_ROLES:
         cell.dims.setdefault(role, text)
         if role in ("model", "variant"):

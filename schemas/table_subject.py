@@ -147,7 +147,24 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
             (found for farther in texts[position:] if (found := family_in_text(farther.text))), None
         )
         return (sized(family, size), text.source) if family else (None, None)
+    # "# YOLOv8" over a model's own page: a heading that is a family's name and nothing else
+    # names the model its tables ran, whatever size its rows leave unsaid.
+    for text in texts:
+        if text.source != "paragraph" and _names_family_alone(text.text):
+            return clean_text(text.text), text.source
     return None, None
+
+
+def _names_family_alone(text: str) -> bool:
+    family = family_in_text(text)
+    return family is not None and _folded_name(family) == _folded_name(text)
+
+
+_SEPARATORS = re.compile(r"[\s_-]+")
+
+
+def _folded_name(text: str) -> str:
+    return _SEPARATORS.sub("", clean_text(text)).casefold()
 
 
 def _context_family(context: TableContext) -> str | None:

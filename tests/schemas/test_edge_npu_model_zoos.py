@@ -113,3 +113,45 @@ def test_timings_in_the_unit_a_remark_states_and_init_times_apart_from_inference
     # an upscaling factor is a setting of the model, no time
     assert ("Factor", "4") not in loaded
     assert len(loaded) == 10
+
+
+# As NXP/eiq-model-zoo writes it (tasks/vision/object-detection/yolov8/README.md, eIQ Model Zoo
+# 1.4): a page per model, whose performance table's "Model" column holds the precision of the
+# model that ran.
+EIQ_YOLOV8 = """# YOLOv8
+
+## Performance
+
+Here are performance figures evaluated on i.MX 8MP using BSP 6.6.23:
+
+ Model | Average latency | Platform     | Accelerator     | Command
+-------|-----------------|--------------|-----------------|---------------------------------------
+ Int8  | 1148 ms         | i.MX 8M Plus | CPU (1 thread)  | benchmark_model --graph=yolov8n_full_integer_quant.tflite
+ Int8  | 51 ms           | i.MX 8M Plus | NPU             | benchmark_model --graph=yolov8n_full_integer_quant.tflite --external_delegate_path=libvx_delegate.so
+ Int8  | 56 ms           | i.MX 93      | NPU             | benchmark_model --graph=yolov8n_full_integer_quant.tflite --external_delegate_path=ethosu_delegate.so
+"""  # noqa: E501
+
+# As the same zoo writes it (tasks/audio/command-recognition/keyword-spotting_DSCNN/README.md).
+EIQ_KWS = """# Keyword spotting - DS CNN
+
+## Performance
+
+ Model | Average latency | Platform     | Accelerator     | Command
+-------|-----------------|--------------|-----------------|----------------------------------------------
+ Int8  | 0.938 ms        | i.MX 8M Plus | CPU (1 thread)  | benchmark_model --graph=kws_ref_model.tflite
+ Int8  | 62 ms           | MCX N947     | CPU             | MCUXpresso SDK
+ Int8  | 3.329 ms        | MCX N947     | NPU             | MCUXpresso SDK
+"""
+
+
+def test_a_model_column_holding_a_precision_gives_the_precision_and_the_page_its_model():
+    result = normalized(EIQ_YOLOV8)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(
+        EIQ_YOLOV8, "model", "precision", "activation_dtype", "accelerator", "value"
+    )
+    assert found["1148 ms"] == ("YOLOv8", "Int8", "int8", "i.MX 8M Plus", 1148.0)
+    assert found["56 ms"] == ("YOLOv8", "Int8", "int8", "i.MX 93", 56.0)
+    kws = fields_by_raw_value(EIQ_KWS, "model_canonical", "weight_dtype", "accelerator")
+    assert kws["0.938 ms"] == ("DS-CNN", "int8", "i.MX 8M Plus")
+    assert kws["3.329 ms"] == ("DS-CNN", "int8", "MCX N947")
