@@ -155,3 +155,37 @@ def test_a_model_column_holding_a_precision_gives_the_precision_and_the_page_its
     kws = fields_by_raw_value(EIQ_KWS, "model_canonical", "weight_dtype", "accelerator")
     assert kws["0.938 ms"] == ("DS-CNN", "int8", "i.MX 8M Plus")
     assert kws["3.329 ms"] == ("DS-CNN", "int8", "MCX N947")
+
+
+# As mlcommons/tiny_results_v1.1 closed/plumerai/README.md writes it: each MCU's development
+# board, its full ordering part number, its core and clock.
+PLUMERAI_TINY = """## The results
+
+Latency results in ms:
+
+| Board               | SoC             | MCU            |  Clock |     KWS |     IC |    VWW |   AD |
+|---------------------|-----------------|----------------|-------:|--------:|-------:|-------:|-----:|
+| NUCLEO-L4R5ZI       | STM32L4R5ZIT6PU | Arm Cortex-M4  | 120MHz |   47.78 | 167.76 |  98.76 | 4.05 |
+| NUCLEO-H7A3ZI-Q     | STM32H7A3ZIT6QU | Arm Cortex-M7  | 280MHz |   13.86 |  50.93 |  26.82 | 1.35 |
+| CY8CPROTO_062_4343W | PSoC 62         | Arm Cortex-M4  | 150MHz |   54.06 | 188.96 | 108.30 | 4.46 |
+"""
+
+
+def test_mcu_part_numbers_and_their_development_boards_name_the_mcu():
+    found = fields_by_raw_value(PLUMERAI_TINY, "accelerator", "vendor", "value", "unit")
+    assert found["167.76"] == ("STM32L4R5", "STMicroelectronics", 167.76, "ms")
+    assert found["50.93"] == ("STM32H7A3", "STMicroelectronics", 50.93, "ms")
+    assert found["188.96"] == ("PSoC 62", "Infineon", 188.96, "ms")
+    # a board alone, with an underscore for the hyphen, names its MCU too (Krai's rows)
+    krai = fields_by_raw_value(KRAI_TINY, "platform", "accelerator", "vendor")
+    assert krai["131.949 inf./sec"] == ("NUCLEO_L4R5ZI", "STM32L4R5", "STMicroelectronics")
+
+
+def test_synaptics_socs_named_in_a_heading_are_the_chip_of_its_tables():
+    result = normalized(SYNAP_TIMINGS, "text/x-rst")
+    chips = {
+        (row["accelerator"], row["vendor"])
+        for row in result.measurements.iter_rows(named=True)
+        if row["column_name"] != "Factor"
+    }
+    assert chips == {("VS680", "Synaptics")}
