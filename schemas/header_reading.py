@@ -263,6 +263,8 @@ def _read_header(text: str) -> HeaderReading:
     if parts:
         return HeaderReading(cleaned, "config", None, parts=parts)
     stated = unit_in_header(cleaned)
+    if stated is not None and stated.alias == fold_words(cleaned) and statistic_of(cleaned):
+        stated = None  # "min" beside "mean" and "median": the minimum, not minutes
     unit = stated or _implied_unit(fold_words(cleaned))
     # "MFU" over 0.68: a utilization whose unit only its word implies is a share, a
     # fraction where none of its column's numbers is above 1

@@ -641,8 +641,8 @@ def _with_metrics(
             metric = context_metric  # "Llama2 7B throughput" under "Encoding time": a name
         elif reading.kind == "metric":
             metric = Found(reading.role, "column")
-        elif reading.kind == "statistic" and last_metric is not None:
-            metric = last_metric
+        elif reading.kind == "statistic" and (last_metric or context_metric) is not None:
+            metric = last_metric or context_metric  # "mean" under "All times in ms": a latency
         elif annotation is not None:
             metric = None  # named per row by the column beside it
         elif reading.kind in ("config", "label"):  # a result by what its header measures

@@ -396,7 +396,7 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     boxes = find_box_tables(lines, code) if "+-" in text else []
     drawn = as_pipe_lines(lines, boxes) if boxes else lines
     summaries = find_console_summaries(lines, code) if ":" in text else []
-    statistics = find_statistic_lines(lines, code) if "=" in text else []
+    statistics = find_statistic_lines(lines, code)
     # Tables printed in code are numbered after the tables written as tables, so that
     # reading a page's code never renumbers (and so never re-identifies) a written table.
     written = sorted([*tables, *blocks, *read_as_rst], key=_first_line)

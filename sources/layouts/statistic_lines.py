@@ -9,7 +9,17 @@ model's name, then two or more statistics of its run time, each "name = number u
 A run of such lines printing the same statistics in the same order is a results table: a row
 per line, its first column the model, a column per statistic headed by its name. A line whose
 label ends with a colon ("GPU Compute Time: min = 0.55 ms, max = ...") names a metric, not a
-model, and stays code, as does a line of one statistic ("loss = 0.35")."""
+model, and stays code, as does a line of one statistic ("loss = 0.35").
+
+Other tools print the statistics as columns under a header line naming them, then the
+columns that say what each run was (OpenCV Zoo's benchmark.py):
+
+    mean       median     min        input size   model
+    6.23       6.27       6.18       [160, 120]   YuNet with ['face_detection_yunet_2023mar.onnx']
+
+A row gives a number per statistic, then each description where its header's name starts.
+The run of rows under such a header is a results table too: the last description labels the
+rows, the others are settings of the run."""
 
 from __future__ import annotations
 
@@ -42,15 +52,33 @@ class StatisticLines:
     caption: str | None  # the line right above, when it reads as a caption
     statistics: tuple[str, ...]  # the statistics' names as printed, in order, with their unit
     rows: tuple[tuple[int, str, tuple[str, ...]], ...]  # (line index, label, values)
+    label_header: str = LABEL_HEADER  # what heads the rows' labels
+    settings: tuple[str, ...] = ()  # the headers of the runs' other descriptions, in order
+    row_settings: tuple[tuple[str, ...], ...] = ()  # those descriptions, per row
+
+
+# A header line of statistics' columns, then the words heading the runs' descriptions.
+_COLUMNS_HEADER = re.compile(
+    rf"^[ \t]*(?P<stats>{_STATISTIC}(?:[ \t]+{_STATISTIC})+)(?:[ \t]{{2,}}(?P<rest>\S.*?))?[ \t]*$",
+    re.I,
+)
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_DESCRIPTION = re.compile(r"\S+(?: \S+)*")  # words parted by single spaces: one header
 
 
 def find_statistic_lines(lines: list[str], inside: set[int]) -> list[StatisticLines]:
-    """The runs of per-model statistic lines on lines of `inside` (fenced code)."""
+    """The runs of per-model statistic lines on lines of `inside` (fenced code), and the
+    tables of statistics' columns printed there."""
     found = []
     index = 0
     while index < len(lines):
         first = _read_line(lines[index]) if index in inside else None
         if first is None:
+            columns = _statistic_columns(lines, index, inside) if index in inside else None
+            if columns is not None:
+                found.append(columns)
+                index = columns.end
+                continue
             index += 1
             continue
         statistics = first[1]
@@ -68,6 +96,74 @@ def find_statistic_lines(lines: list[str], inside: set[int]) -> list[StatisticLi
         found.append(StatisticLines(index, end, caption, headers, tuple(rows)))
         index = end
     return found
+
+
+def _statistic_columns(lines: list[str], index: int, inside: set[int]) -> StatisticLines | None:
+    """The table of statistics' columns whose header is line `index`, or None: a header line
+    with at least one row under it."""
+    header = _COLUMNS_HEADER.match(lines[index])
+    if header is None:
+        return None
+    statistics = tuple(header.group("stats").split())
+    rest = header.group("rest")
+    described = (
+        [
+            (found.start() + header.start("rest"), found.group(0))
+            for found in _DESCRIPTION.finditer(rest)
+        ]
+        if rest
+        else []
+    )
+    if not described:
+        return None  # no column names the runs: no row could be told from another
+    starts = [start for start, _name in described]
+    rows, settings = [], []
+    end = index + 1
+    while end < len(lines) and end in inside:
+        row = _columns_row(lines[end], len(statistics), starts)
+        if row is None:
+            break
+        values, texts = row
+        rows.append((end, texts[-1], values))
+        settings.append(texts[:-1])
+        end += 1
+    if not rows:
+        return None
+    names = [name for _start, name in described]
+    return StatisticLines(
+        index,
+        end,
+        None,
+        statistics,
+        tuple(rows),
+        names[-1],
+        tuple(names[:-1]),
+        tuple(settings),
+    )
+
+
+def _columns_row(
+    line: str, count: int, starts: list[int]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(values, descriptions) of a row under a header of statistics' columns, the
+    descriptions cut where their headers start; None for a line of another shape."""
+    values, position = [], 0
+    for _ in range(count):
+        number = _NUMBER.match(line, len(line) - len(line[position:].lstrip(" \t")))
+        if number is None or (number.end() < len(line) and not line[number.end()].isspace()):
+            return None
+        values.append(number.group(0))
+        position = number.end()
+    if line[position : starts[0]].strip():
+        return None  # a fourth number, or words before the first description
+    texts = []
+    for start, stop in zip(starts, [*starts[1:], None], strict=True):
+        if start > 0 and len(line) > start and not line[start - 1].isspace():
+            return None  # a description not where its header starts: not this table's row
+        texts.append(line[start:stop].strip())
+    if not texts[-1]:
+        return None
+    return tuple(values), tuple(texts)
 
 
 def _read_line(line: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
@@ -116,14 +212,15 @@ def _unit_of(value: str) -> str:
 def statistic_cells(printed: StatisticLines, table_index: int, title: str | None) -> list[tuple]:
     """The cells of a run of statistic lines, as the Markdown reader lays a table's out: a row
     per line, the model first, a column per statistic, each cell at its line."""
-    header = (LABEL_HEADER, *printed.statistics)
+    header = (printed.label_header, *printed.settings, *printed.statistics)
     cells = [
         (table_index, title, None, 0, column, text, text, printed.start + 1)
         for column, text in enumerate(header)
     ]
     for row, (index, label, values) in enumerate(printed.rows, start=1):
+        settings = printed.row_settings[row - 1] if printed.row_settings else ()
         cells += [
             (table_index, title, None, row, column, header[column], text, index + 1)
-            for column, text in enumerate((label, *values))
+            for column, text in enumerate((label, *settings, *values))
         ]
     return cells

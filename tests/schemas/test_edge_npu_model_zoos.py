@@ -189,3 +189,71 @@ def test_synaptics_socs_named_in_a_heading_are_the_chip_of_its_tables():
         if row["column_name"] != "Factor"
     }
     assert chips == {("VS680", "Synaptics")}
+
+
+# As opencv/opencv_zoo writes it (benchmark/README.md): per board, the printout of its
+# benchmark script, the statistics as columns under a header line naming them, then the input
+# size and the model of each run, aligned under their names.
+OPENCV_ZOO_PI = """## Detailed Results
+
+### Raspberry Pi 4B
+
+Specs: [details](https://www.raspberrypi.com/products/raspberry-pi-4-model-b/specifications/)
+- CPU: Broadcom BCM2711, Quad core Cortex-A72 (ARM v8) 64-bit SoC @ 1.5 GHz.
+
+CPU:
+
+```
+$ python3 benchmark.py --all
+Benchmarking ...
+backend=cv.dnn.DNN_BACKEND_OPENCV
+target=cv.dnn.DNN_TARGET_CPU
+mean       median     min        input size   model
+6.23       6.27       6.18       [160, 120]   YuNet with ['face_detection_yunet_2023mar.onnx']
+224.10     201.29     200.44     [1280, 720]  CRNN with ['text_recognition_CRNN_EN_2023feb_fp16.onnx']
+```
+"""
+
+
+def test_statistics_printed_as_columns_are_a_table_and_none_of_its_values_is_lost():
+    result = normalized(OPENCV_ZOO_PI)
+    # The page states no unit: every value is set apart with its reason, none dropped, and
+    # "min" beside "mean" and "median" is the minimum, never a time in minutes.
+    assert result.measurements.height == 0
+    quarantined = {
+        (row["column_name"], row["raw_value"], row["check"])
+        for row in result.quarantine.iter_rows(named=True)
+    }
+    assert quarantined == {
+        (statistic, value, "unknown_metric")
+        for statistic, value in [
+            ("mean", "6.23"),
+            ("median", "6.27"),
+            ("min", "6.18"),
+            ("mean", "224.10"),
+            ("median", "201.29"),
+            ("min", "200.44"),
+        ]
+    }
+
+
+def test_statistics_printed_as_columns_load_in_the_unit_the_page_states():
+    page = OPENCV_ZOO_PI.replace(
+        "## Detailed Results\n", "## Detailed Results\n\nAll times in ms.\n"
+    )
+    result = normalized(page)
+    assert result.quarantine.height == 0
+    loaded = {
+        (row["statistic"], row["raw_value"]): (row["metric"], row["value"], row["unit"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert loaded[("mean", "6.23")] == ("latency", 6.23, "ms")
+    assert loaded[("min", "200.44")] == ("latency", 200.44, "ms")
+    rows = {
+        row["raw_value"]: (row["model"], row["settings"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert rows["6.27"] == (
+        "YuNet with ['face_detection_yunet_2023mar.onnx']",
+        "input size=[160, 120]",
+    )
