@@ -499,3 +499,14 @@ def _composite_parts(cleaned: str) -> tuple[HeaderReading, ...]:
     if all(reading.kind in ("config", "label") for reading in readings):
         return readings
     return ()
+
+
+@lru_cache(maxsize=1)
+def _quality_change() -> re.Pattern[str]:
+    patterns = read_vocab("quality_changes.csv").get_column("pattern").to_list()
+    return re.compile(r"(?<![a-z])(?:" + "|".join(patterns) + r")(?![a-z])")
+
+
+def names_quality_change(header: str) -> bool:
+    """Whether a header names what a model's quality loses ("Accuracy loss", "精度损失")."""
+    return _quality_change().search(fold_words(header)) is not None

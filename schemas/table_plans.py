@@ -15,7 +15,12 @@ from functools import cache, cached_property, lru_cache
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.corner_headers import corner_model, corner_precision
 from perfledger.schemas.folding import fold_words
-from perfledger.schemas.header_reading import HeaderReading, read_header, role_matches
+from perfledger.schemas.header_reading import (
+    HeaderReading,
+    names_quality_change,
+    read_header,
+    role_matches,
+)
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_model
 from perfledger.schemas.legends import glossary_entry, legend_platform
@@ -641,7 +646,7 @@ def _with_metrics(
             metric = context_metric  # "Llama2 7B throughput" under "Encoding time": a name
         elif reading.kind == "metric":
             metric = Found(reading.role, "column")
-        elif reading.kind == "statistic" and (last_metric or context_metric) is not None:
+        elif reading.kind == "statistic" and (last_metric or _timed(context_metric)):
             metric = last_metric or context_metric  # "mean" under "All times in ms": a latency
         elif annotation is not None:
             metric = None  # named per row by the column beside it
@@ -685,6 +690,10 @@ def _with_metrics(
     return planned
 
 
+def _timed(found: Found | None) -> bool:  # a run's time or rate, no spec ("NPU: 5 TOPS")
+    return found is not None and found.value in ("latency", "throughput")
+
+
 def _names_a_side(reading: HeaderReading) -> bool:
     """A header naming its metric by a rate or time unit alone, beside words of no role: one
     side of a comparison ("T-MAC (tokens/sec)", "FP16 (ms)"), whose unit the sides written
@@ -693,17 +702,6 @@ def _names_a_side(reading: HeaderReading) -> bool:
         return False
     words = _BRACKETED.sub(" ", reading.text).strip()
     return bool(words) and read_header(words).kind is None
-
-
-@lru_cache(maxsize=1)
-def _quality_change() -> re.Pattern[str]:
-    patterns = read_vocab("quality_changes.csv").get_column("pattern").to_list()
-    return re.compile(r"(?<![a-z])(?:" + "|".join(patterns) + r")(?![a-z])")
-
-
-def names_quality_change(header: str) -> bool:
-    """Whether a header names what a model's quality loses ("Accuracy loss", "精度损失")."""
-    return _quality_change().search(fold_words(header)) is not None
 
 
 def _with_precision_accuracies(columns: list[ColumnPlan]) -> list[ColumnPlan]:

@@ -10,8 +10,8 @@ from functools import lru_cache
 import polars as pl
 
 from perfledger.schemas.folding import fold_words
+from perfledger.schemas.header_reading import names_quality_change
 from perfledger.schemas.row_labels import UNIT_FIELDS
-from perfledger.schemas.table_plans import names_quality_change
 from perfledger.schemas.vocabulary import read_vocab
 
 # The unit kinds a metric may take from its row or its page (its cell and column header

@@ -257,3 +257,31 @@ def test_statistics_printed_as_columns_load_in_the_unit_the_page_states():
         "YuNet with ['face_detection_yunet_2023mar.onnx']",
         "input size=[160, 120]",
     )
+
+
+# The same page's section of a board whose specs state its NPU's rate ("5 TOPS"): a figure of
+# the chip, not the unit of the run times printed under it.
+OPENCV_ZOO_VIM3 = """### Khadas VIM3
+
+Specs: [details](https://www.khadas.com/vim3)
+- (SoC) CPU: Amlogic A311D, 2.2 GHz Quad core ARM Cortex-A73 and 1.8 GHz dual core Cortex-A53
+- NPU: 5 TOPS Performance NPU INT8 inference up to 1536 MAC Supports all major deep learning frameworks including TensorFlow and Caffe
+
+CPU:
+<!-- config wechat is excluded due to it needs building with opencv_contrib -->
+```
+$ python3 benchmark.py --all --cfg_exclude wechat
+Benchmarking ...
+backend=cv.dnn.DNN_BACKEND_OPENCV
+target=cv.dnn.DNN_TARGET_CPU
+mean       median     min        input size   model
+4.62       4.62       4.53       [160, 120]   YuNet with ['face_detection_yunet_2023mar.onnx']
+```
+"""  # noqa: E501
+
+
+def test_run_times_printed_under_a_boards_specs_take_no_unit_of_its_specs():
+    result = normalized(OPENCV_ZOO_VIM3)
+    assert result.measurements.height == 0
+    assert set(result.quarantine["check"].to_list()) == {"unknown_metric"}
+    assert result.quarantine.height == 3
