@@ -285,3 +285,22 @@ def test_run_times_printed_under_a_boards_specs_take_no_unit_of_its_specs():
     assert result.measurements.height == 0
     assert set(result.quarantine["check"].to_list()) == {"unknown_metric"}
     assert result.quarantine.height == 3
+
+
+# As the STM32 model zoo writes its MPU timings: the share of the run each unit took.
+STM32_MPU_TIMES = """### Reference **MPU** inference time based on Flowers and ImageNet dataset (see Accuracy for details on dataset)
+| Model                                                                                                                                            | Dataset  | Format | Resolution | Quantization  | Board             | Execution Engine | Frequency | Inference time (ms) | %NPU  | %GPU  | %CPU | X-LINUX-AI version |       Framework       |
+|--------------------------------------------------------------------------------------------------------------------------------------------------|----------|--------|------------|---------------|-------------------|------------------|-----------|---------------------|-------|-------|------|--------------------|-----------------------|
+| [MobileNet v2 1.0_per_tensor](./Public_pretrainedmodel_public_dataset/ImageNet/mobilenet_v2_1.0_224/mobilenet_v2_1.0_224_int8_per_tensor.tflite) | ImageNet | Int8   | 224x224x3  |  per-tensor   | STM32MP257F-DK2   | NPU/GPU          | 800  MHz  | 11.92 ms            | 92.74 | 7.26  |0     | v5.1.0             | OpenVX                |
+| [MobileNet v2 0.35 fft](./ST_pretrainedmodel_public_dataset/flowers/mobilenet_v2_0.35_224_fft/mobilenet_v2_0.35_224_fft_int8.tflite)             | Flowers  | Int8   | 224x224x3  |  per-channel  | STM32MP157F-DK2   | 2 CPU            | 800  MHz  | 54.52 ms            | NA    | NA    |100   | v5.1.0             | TensorFlowLite 2.11.0 |
+"""  # noqa: E501
+
+
+def test_the_share_of_a_run_each_unit_took_is_a_percentage_not_a_time():
+    result = normalized(STM32_MPU_TIMES)
+    # "NA": no share published where the run used no NPU
+    assert set(result.quarantine["check"].to_list()) == {"placeholder_value"}
+    found = fields_by_raw_value(STM32_MPU_TIMES, "metric", "value", "unit", "accelerator")
+    assert found["92.74"] == ("other", 92.74, "%", "STM32MP257")
+    assert found["100"] == ("other", 100.0, "%", "STM32MP157")
+    assert found["11.92 ms"] == ("latency", 11.92, "ms", "STM32MP257")
