@@ -304,3 +304,30 @@ def test_the_share_of_a_run_each_unit_took_is_a_percentage_not_a_time():
     assert found["92.74"] == ("other", 92.74, "%", "STM32MP257")
     assert found["100"] == ("other", 100.0, "%", "STM32MP157")
     assert found["11.92 ms"] == ("latency", 11.92, "ms", "STM32MP257")
+
+
+# As closed/plumerai/README.md writes its accuracies: each figure after its metric's name.
+PLUMERAI_ACCURACY = """Accuracy results (the same for each board):
+
+|     |     accuracy |
+|-----|--------------|
+| VWW | Top-1: 84.9% |
+| IC  | Top-1: 88.0% |
+| AD  |    AUC: 0.86 |
+"""
+
+
+def test_a_figure_named_top_1_is_read_once_and_not_reported_as_a_second_figure():
+    krai = normalized(KRAI_TINY)
+    assert "second_value_not_read" not in krai.quarantine["check"].to_list()
+    read = {
+        (row["raw_value"], row["qualifier"]): (row["metric"], row["value"], row["unit"])
+        for row in krai.measurements.iter_rows(named=True)
+    }
+    assert read[("Top-1: 77.8%, AUC: 0.86", "Top-1")] == ("accuracy", 77.8, "%")
+    assert read[("Top-1: 77.8%, AUC: 0.86", "AUC")] == ("accuracy", 0.86, "score")
+    plumerai = normalized(PLUMERAI_ACCURACY)
+    assert plumerai.quarantine.height == 0
+    found = fields_by_raw_value(PLUMERAI_ACCURACY, "metric", "value", "unit")
+    assert found["Top-1: 84.9%"] == ("accuracy", 84.9, "%")
+    assert found["AUC: 0.86"] == ("accuracy", 0.86, "score")
