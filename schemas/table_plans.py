@@ -359,7 +359,7 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     if kind in ("unit", "metric_name"):
         return "unit" if stats.filled and stats.units * 2 >= stats.filled else "metric_name"
     if kind in ("metric", "statistic", "result"):
-        if stats.numeric or not stats.filled:
+        if stats.numeric or not stats.filled or (index > 0 and names_metrics(stats)):
             return "result"
         # A column of words: the first one, or one of words only (two at least) before any
         # result, labels the rows under a header naming the table's metric ("Loss (Model/Epoch)", "Model
