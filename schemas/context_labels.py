@@ -302,6 +302,9 @@ def _with_metric(
 # Prose says "efficiency" in passing ("brings greater efficiency", "inference efficiency"): in
 # a sentence only a qualified "scaling efficiency" or "parallel efficiency" names that metric.
 _PASSING_EFFICIENCY = re.compile(r"(?<![Ss]caling )(?<![Pp]arallel )\b[Ee]fficiency\b")
+# "a high-quality sparse mixture of experts model": a compound adjective praising a model
+# names no accuracy of the numbers that follow.
+_PASSING_QUALITY = re.compile(r"\b(?:[Hh]igh|[Hh]igher|[Ll]ow|[Ll]ower|[Tt]op|[Bb]est)-quality\b")
 # A figure and the words after it ("87.3 top-1 accuracy", "58.7 box AP", "+2.7 mIoU").
 _FIGURE_AND_WORDS = re.compile(
     r"(?<![\w.])[+-]?\d+(?:\.\d+)?\s*(?:%|x|×)?\s+((?:[\w@-]+\s+){0,2}[\w@-]+)"
@@ -313,7 +316,7 @@ def _without_reported_results(text: str) -> str:
     """A paragraph without what it says of results in passing: a metric stated with a figure
     of its own ("image classification (87.3 top-1 accuracy on ImageNet-1K)") is a result the
     sentence reports, not what a table's numbers below measure; nor is "greater efficiency"."""
-    text = _PASSING_EFFICIENCY.sub(" ", text)
+    text = _PASSING_QUALITY.sub(" ", _PASSING_EFFICIENCY.sub(" ", text))
     spans = [
         match.span()
         for match in _FIGURE_AND_WORDS.finditer(text)

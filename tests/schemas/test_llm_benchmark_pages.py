@@ -1,5 +1,6 @@
 """Reading gaps found on LLM inference benchmark pages of publishers not studied before: pipe
-tables stacked under their headings with no blank line between."""
+tables stacked under their headings with no blank line between; the metric words of such
+pages (token generation rates, accepted tokens of speculative decoding, a time per run)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,69 @@ def test_pipe_tables_stacked_under_headings_without_blank_lines_are_read_as_tabl
     assert by_raw["40.3871"] == ("throughput", "items/s", 40.3871, "RTX 6000 Ada", 2)
     assert by_raw["186.884"] == ("latency", "ms", 186884.0, "RTX 3090", 2)
     assert by_raw["52.4984"] == ("latency", "ms", 52498.4, "RTX 6000 Ada", 1)
+
+
+# As pytorch-labs/gpt-fast's README introduces its Mixtral table: the paragraph praises the
+# model ("high-quality") and names the numbers ("token generation rates").
+GPT_FAST_MIXTRAL = """### Mixtral 8x7B
+We also supported [Mixtral 8x7B](https://mistral.ai/news/mixtral-of-experts/) which is a high-quality sparse mixture of experts (MoE) model, the average token generation rates are:
+
+|                  |   1 GPU |    2 GPU  | 4 GPU  |    8 GPU   |
+|------------------|---------|-----------|--------|------------|
+|baseline(bfloat16)|    OOM  |    96.67  | 155.35 |  227.82    |
+|        int8      |   97.92 |   155.03  | 216.87 |  279.35    |
+"""
+
+# As hemingkx/Spec-Bench's Leaderboard.md gives speedups beside the tokens a verification step
+# accepts (one table, two rows quoted).
+SPEC_BENCH_3090 = """## Leaderboard on 3090
+
+- Device: a single NVIDIA GeForce RTX 3090 GPU (24GB) with 12 CPU cores
+- Experimental Settings: Vicuna-7B-v1.3, greedy decoding, FP16 precision, batch size = 1
+
+| Models | Multi-turn Conversation | Translation | #Mean Accepted Tokens |  Overall  |
+| ------ | :---------------------: | :---------: | :-------------------: | :-------: |
+| [EAGLE2](https://github.com/SafeAILab/EAGLE)🏅 | **2.71x** | **1.82x** | **4.36** | **2.25x** |
+| [Hydra](https://github.com/zankner/hydra) | 2.04x | 1.67x | 3.26 | 1.80x |
+"""
+
+# As maxbengtsson10/Tenstorrent-paper's pytorch/scores.md: "scores" in its heading, times with
+# no unit in two columns.
+TENSTORRENT_PAPER_SCORES = """# All scores are computed using a fixed window size of 512 and 5 runs
+
+| Compute Type | Compute Name               | Tokens/Sec | Per Run Time | Total Time |
+| :----------- | :------------------------- | :--------: | :----------: | :--------: |
+| GPU          | Nvidia T4                  | 25.86      | 19.76        | 98.79      |
+| GPU          | Nvidia L4                  | 52.82      | 9.68         | 48.38      |
+"""
+
+
+def test_token_generation_rates_name_a_throughput_and_high_quality_names_no_accuracy():
+    read = normalized(GPT_FAST_MIXTRAL).measurements
+    assert read.height == 7
+    assert set(read["metric"]) == {"throughput"}
+    assert set(read["unit"]) == {"items/s"}
+
+
+def test_accepted_tokens_of_speculative_decoding_are_no_speedup():
+    by_raw = {
+        row["raw_value"]: (row["metric"], row["unit"], row["statistic"])
+        for row in normalized(SPEC_BENCH_3090).measurements.iter_rows(named=True)
+    }
+    assert by_raw["4.36"] == ("other", "score", "mean")
+    assert by_raw["3.26"] == ("other", "score", "mean")
+    assert by_raw["2.25x"] == ("speedup", "x", None)
+    assert by_raw["1.67x"] == ("speedup", "x", None)
+
+
+def test_a_time_per_run_with_no_unit_is_quarantined_not_read_as_the_headings_score():
+    read = normalized(TENSTORRENT_PAPER_SCORES)
+    assert sorted(read.measurements["raw_value"]) == ["25.86", "52.82"]
+    assert set(read.measurements["metric"]) == {"throughput"}
+    quarantined = dict(zip(read.quarantine["raw_value"], read.quarantine["check"], strict=True))
+    assert quarantined == {
+        "19.76": "unknown_metric",
+        "9.68": "unknown_metric",
+        "98.79": "unknown_metric",
+        "48.38": "unknown_metric",
+    }
