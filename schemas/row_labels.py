@@ -33,6 +33,7 @@ from perfledger.schemas.labels import (
     stated_batch,
     workload_phase,
 )
+from perfledger.schemas.name_headers import BITS_HEADER
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     names_device,
@@ -257,7 +258,10 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         cell.dims.setdefault("framework", text)
     elif role == "precision":
         if cell.precision is None:
-            precision = _of_part_named(reading.text, _precision_label(text, mappings))
+            # a number under "bits" is a width in bits ("16" under "bits": 16-bit)
+            width = text.strip() if BITS_HEADER.fullmatch(reading.text) else ""
+            label = f"{width}-bit" if width.isdigit() else text
+            precision = _of_part_named(reading.text, _precision_label(label, mappings))
             cell.precision = precision or Precision(text, None, None)
             if precision is None or (precision.activation is None and precision.weight is None):
                 cell.unresolved.append(f"precision={text}")

@@ -119,3 +119,56 @@ def test_a_time_per_run_with_no_unit_is_quarantined_not_read_as_the_headings_sco
         "98.79": "unknown_metric",
         "48.38": "unknown_metric",
     }
+
+
+# As pytorch-labs/gpt-fast's README gives each model's quantization in a column it heads
+# "Technique" (rows cut).
+GPT_FAST_BENCHMARKS = """## Benchmarks
+Benchmarks run on an 8xA100-80GB, power limited to 330W with a hybrid cube mesh topology. Note that all benchmarks are run at *batch size=1*, making the reported tokens/s numbers equivalent to "tokens/s/user". In addition, they are run with a very small prompt length (just 5 tokens).
+
+| Model    | Technique | Tokens/Second | Memory Bandwidth (GB/s) |
+| -------- | ------- | ------ | ------ |
+| Llama-2-7B  | Base    |  104.9  | 1397.31 |
+|           | 8-bit   | 155.58   | 1069.20 |
+|           | 4-bit (G=32)   | 196.80   | 862.69 |
+| Llama-2-70B | Base    | OOM     ||
+|           | 8-bit   | 19.13    | 1322.58 |
+"""
+
+# As mstnegate/int4matmul_kernels' README gives the width of its weights in a "Bits" column.
+INT4MATMUL_TOKENS = """Below is the same data, but converted to tokens per second for convenience:
+
+| Bits | Sparsity | OPT-125M | OPT-2.7B | OPT-13B | LLaMA-7B |
+|------| -------- | :------: | :------: | :-----: | :------: |
+|  16  |   100%   |  34.8t/s |  20.2t/s |   OOM   |   OOM    |
+|   4  |   100%   |  32.3t/s |  16.5t/s |   OOM   |  8.04t/s |
+"""
+
+
+def test_a_column_of_widths_in_bits_labels_each_rows_precision_and_holds_no_result():
+    read = normalized(GPT_FAST_BENCHMARKS)
+    by_raw = {
+        row["raw_value"]: (row["metric"], row["precision"], row["weight_dtype"])
+        for row in read.measurements.iter_rows(named=True)
+    }
+    assert set(read.measurements["column_name"]) == {"Tokens/Second", "Memory Bandwidth (GB/s)"}
+    assert by_raw["155.58"] == ("throughput", "8-bit", "int8")
+    assert by_raw["862.69"] == ("other", "4-bit", "int4")
+    assert by_raw["19.13"] == ("throughput", "8-bit", "int8")
+    # "Base" names no dtype: kept as published, not replaced by the page's other words
+    assert by_raw["104.9"] == ("throughput", "Base", None)
+    assert read.quarantine["check"].to_list() == ["placeholder_value"]
+
+
+def test_numbers_under_a_bits_header_are_widths_in_bits():
+    by_raw = {
+        row["raw_value"]: (row["precision"], row["activation_dtype"], row["weight_dtype"])
+        for row in normalized(INT4MATMUL_TOKENS).measurements.iter_rows(named=True)
+    }
+    assert by_raw["34.8t/s"] == ("16-bit", "fp16", "fp16")
+    assert by_raw["8.04t/s"] == ("4-bit", "int4", "int4")
+    h2ogpt = {
+        row["raw_value"]: row["weight_dtype"]
+        for row in normalized(H2OGPT_PERF).measurements.iter_rows(named=True)
+    }
+    assert (h2ogpt["41.9433"], h2ogpt["9.21246"], h2ogpt["32.571"]) == ("fp16", "int8", "int4")
