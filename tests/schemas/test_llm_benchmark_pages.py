@@ -172,3 +172,43 @@ def test_numbers_under_a_bits_header_are_widths_in_bits():
         for row in normalized(H2OGPT_PERF).measurements.iter_rows(named=True)
     }
     assert (h2ogpt["41.9433"], h2ogpt["9.21246"], h2ogpt["32.571"]) == ("fp16", "int8", "int4")
+
+
+# As FMInference/FlexLLMGen's benchmark/batch_size_table.md lists each system's batch size under
+# a heading naming it, its paragraph saying why ("... to achieve its maximum throughput"), then
+# the throughputs under a heading of their own (rows cut).
+FLEXLLMGEN_BATCH_SIZES = """## Effective Batch Size of Each System
+
+### Effective Batch Size
+
+The table below lists the effective batch size of each system.
+The device in the bracket denotes the lowest level of memory hierarchy that the system needs for offloading.
+The batch size is tuned for each system to achieve its maximum throughput with the following principle:
+- Find a level of memory hierarchy that can hold all tensors for generation. Avoid unnecessary offloading to slower storage.
+- Tune the system to use a as large as possible batch size without out-of-memory.
+
+| System | OPT-6.7B | OPT-30B | OPT-175B |
+| ------ | -------- | ------- | -------- |
+| Hugging Face Accelerate  | 2  (gpu) | 8 (cpu)   | 2 (disk)   |
+| FlexLLMGen                  | 2  (gpu) | 144 (cpu) | 256 (disk) |
+
+### Generation Throughput (token/s)
+We attach the generation throughput here for reference.
+
+| System | OPT-6.7B | OPT-30B | OPT-175B |
+| ------ | -------- | ------- | -------- |
+| Hugging Face Accelerate   | 25.12 | 0.62 | 0.01 |
+| FlexLLMGen                  | 25.26 | 7.32 | 0.69 |
+"""
+
+
+def test_a_table_under_a_heading_naming_a_setting_alone_takes_no_metric_from_farther_prose():
+    read = normalized(FLEXLLMGEN_BATCH_SIZES)
+    assert sorted(read.measurements["raw_value"]) == sorted(
+        ["25.12", "0.62", "0.01", "25.26", "7.32", "0.69"]
+    )
+    assert set(read.measurements["metric"]) == {"throughput"}
+    assert set(read.quarantine["check"]) == {"unknown_metric"}
+    assert sorted(read.quarantine["raw_value"]) == sorted(
+        ["2  (gpu)", "8 (cpu)", "2 (disk)", "2  (gpu)", "144 (cpu)", "256 (disk)"]
+    )
