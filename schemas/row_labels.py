@@ -205,9 +205,10 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
 
 
 # A precision column naming the weights or the activations alone ("Weight Precision",
-# "Precision of Weights", "Activation dtype"): its cells give that part's dtype, not both.
+# "Precision of Weights", "Activation dtype"): its cells give that part's dtype, not both. The
+# precision of the data ("Data精度" beside "ChatGLM-6b-int4") is the activations'.
 _WEIGHTS_WORD = re.compile(r"(?<![a-z])weights?(?![a-z])")
-_ACTIVATIONS_WORD = re.compile(r"(?<![a-z])activations?(?![a-z])")
+_ACTIVATIONS_WORD = re.compile(r"(?<![a-z])(?:activations?|data(?= ?(?:precision|精度)))(?![a-z])")
 
 
 def _of_part_named(header: str, precision: Precision | None) -> Precision | None:

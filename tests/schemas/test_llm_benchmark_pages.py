@@ -212,3 +212,25 @@ def test_a_table_under_a_heading_naming_a_setting_alone_takes_no_metric_from_far
     assert sorted(read.quarantine["raw_value"]) == sorted(
         ["2  (gpu)", "8 (cpu)", "2 (disk)", "2  (gpu)", "144 (cpu)", "256 (disk)"]
     )
+
+
+# As ztxz16/fastllm's docs/benchmark.md names each model's weights in its name and the data's
+# precision in a column (rows cut).
+FASTLLM_BENCHMARK = """|              模型 | Data精度 | 平台               | Batch    | 最大推理速度(token / s) |
+|-----------------:|---------|--------------------|-----------|---------------------:|
+| ChatGLM-6b-int4  | float32 |  RTX 4090          |         1 |                  176 |
+| ChatGLM-6b-int8  | float32 |  RTX 4090          |         1 |                  121 |
+| ChatGLM-6b-fp16  | float32 |  RTX 4090          |        64 |                 2919 |
+"""
+
+
+def test_the_datas_precision_is_the_activations_and_the_model_name_gives_the_weights():
+    by_raw = {
+        row["raw_value"]: (row["activation_dtype"], row["weight_dtype"], row["batch_size_number"])
+        for row in normalized(FASTLLM_BENCHMARK).measurements.iter_rows(named=True)
+    }
+    assert by_raw == {
+        "176": ("fp32", "int4", 1),
+        "121": ("fp32", "int8", 1),
+        "2919": ("fp32", "fp16", 64),
+    }
