@@ -318,6 +318,11 @@ _PASSING_EFFICIENCY = re.compile(r"(?<![Ss]caling )(?<![Pp]arallel )\b[Ee]fficie
 # "a high-quality sparse mixture of experts model": a compound adjective praising a model
 # names no accuracy of the numbers that follow.
 _PASSING_QUALITY = re.compile(r"\b(?:[Hh]igh|[Hh]igher|[Ll]ow|[Ll]ower|[Tt]op|[Bb]est)-quality\b")
+# "a significant improvement from 2T to 2.5T checkpoint": a change between two points a
+# sentence explains in passing, no speedup the numbers of a table measure.
+_PASSING_CHANGE = re.compile(
+    r"\b(?:improvements?|gains?|boosts?|increases?|jumps?)\s+(?:from|between)\s+\S+\s+(?:to|and)\s+\S+"
+)
 # A figure and the words after it ("87.3 top-1 accuracy", "58.7 box AP", "+2.7 mIoU").
 _FIGURE_AND_WORDS = re.compile(
     r"(?<![\w.])[+-]?\d+(?:\.\d+)?\s*(?:%|x|×)?\s+((?:[\w@-]+\s+){0,2}[\w@-]+)"
@@ -330,6 +335,7 @@ def _without_reported_results(text: str) -> str:
     of its own ("image classification (87.3 top-1 accuracy on ImageNet-1K)") is a result the
     sentence reports, not what a table's numbers below measure; nor is "greater efficiency"."""
     text = _PASSING_QUALITY.sub(" ", _PASSING_EFFICIENCY.sub(" ", text))
+    text = _PASSING_CHANGE.sub(" ", text)
     spans = [
         match.span()
         for match in _FIGURE_AND_WORDS.finditer(text)

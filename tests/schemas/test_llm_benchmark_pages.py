@@ -234,3 +234,21 @@ def test_the_datas_precision_is_the_activations_and_the_model_name_gives_the_wei
         "121": ("fp32", "int8", 1),
         "2919": ("fp32", "fp16", 64),
     }
+
+
+# As jzhang38/TinyLlama's README explains a jump between two checkpoints in a note between its
+# base and chat models' tables (one row quoted).
+TINYLLAMA_CHAT_MODELS = """We are crafting a note offering possible explaination on why there is a significant improvement from 2T to 2.5T checkpoint (It is related to [bos_id issue](https://github.com/jzhang38/TinyLlama/issues/83))
+
+Chat models:
+
+| Date       | HF Checkpoint                                   | Tokens | Step | Commonsense Avg |
+|------------|-------------------------------------------------|--------|------| --------------- |
+| 2023-09-16 | [TinyLlama-1.1B-Chat-V0.1](https://huggingface.co/PY007/TinyLlama-1.1B-Chat-v0.1)                                            | 503B   | 240K    |  49.57 |
+"""
+
+
+def test_an_improvement_between_two_points_named_in_passing_is_no_speedup_of_a_table():
+    read = normalized(TINYLLAMA_CHAT_MODELS)
+    assert "speedup" not in set(read.measurements["metric"])
+    assert "x" not in set(read.measurements["unit"])
