@@ -245,7 +245,11 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if unit is not None and unit.kind == "rate":
             cell.unit = unit
             return
-    if role == "platform" or (reading.kind == "reference" and _names_chip(text)):
+    if role == "platform" and known_framework(text) and not _names_chip(text):
+        # "System | DeepSpeed ZeRO-Inference": software compared under a "System" header ran
+        # on the page's hardware; it is the row's framework, not a device no vocabulary knows
+        cell.dims.setdefault("framework", text)
+    elif role == "platform" or (reading.kind == "reference" and _names_chip(text)):
         # "Target | ESP32-S3": a quality target names no hardware; such a column names the
         # device the row ran on.
         _platform_cell(text, cell, mappings, nearby_words([reading.text]))

@@ -252,3 +252,30 @@ def test_an_improvement_between_two_points_named_in_passing_is_no_speedup_of_a_t
     read = normalized(TINYLLAMA_CHAT_MODELS)
     assert "speedup" not in set(read.measurements["metric"])
     assert "x" not in set(read.measurements["unit"])
+
+
+# FMInference/FlexLLMGen's README compares inference systems on one T4 under a "System" header:
+# software names, known frameworks, beside throughputs (table quoted whole).
+FLEXLLMGEN_SYSTEMS = """## Performance Results
+### Generation Throughput (token/s)
+The corresponding effective batch sizes and lowest offloading devices are in parentheses.
+| System | OPT-6.7B | OPT-30B | OPT-175B |
+| ------ | -------- | ------- | -------- |
+| Hugging Face Accelerate  | 25.12 (2 on GPU)  | 0.62 (8 on CPU) | 0.01 (2 on disk) |
+| DeepSpeed ZeRO-Inference | 9.28 (16 on CPU)  | 0.60 (4 on CPU) | 0.01 (1 on disk) |
+| Petals                 | 8.25 (2 on GPU) | 2.84 (2 on GPU) | 0.08 (2 on GPU) |
+| FlexLLMGen                  | 25.26 (2 on GPU) | 7.32 (144 on CPU) | 0.69 (256 on disk) |
+| FlexLLMGen with Compression | **29.12** (72 on GPU) | **8.38** (512 on CPU) | **1.12** (144 on CPU) |
+"""
+
+
+def test_known_software_beside_plain_numbers_is_a_results_table_and_its_framework():
+    """Rows named by known frameworks made the table a list of software settings (the list
+    of several systems' versions side by side), and its 15 throughputs were lost without a
+    trace; under "System" they named no device either."""
+    document = normalized(FLEXLLMGEN_SYSTEMS)
+    rows = document.measurements.select("model", "framework", "platform", "metric", "value").rows()
+    assert len(rows) == 15
+    assert ("OPT-30B", "DeepSpeed ZeRO-Inference", None, "throughput", 0.6) in rows
+    assert ("OPT-6.7B", "Hugging Face Accelerate", None, "throughput", 25.12) in rows
+    assert ("OPT-175B", "FlexLLMGen", None, "throughput", 0.69) in rows
