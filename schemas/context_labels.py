@@ -103,9 +103,10 @@ def context_labels(
     if "unit" not in found and context.page_unit is not None:
         found["unit"] = Found(context.page_unit, "page")
     metric, unit = found.get("metric"), found.get("unit")
-    if metric is not None and metric.as_mode and unit is not None:
+    if metric is not None and unit is not None and (metric.as_mode or _in_passing(metric)):
         # "High-Throughput (flat)" over a section of "All µs/call": the unit stated is more
-        # specific than the name of the mode measured
+        # specific than the name of the mode measured; so is "round trip times in `μs`" than
+        # a paragraph's "difference" said in passing (Vollo's IO page)
         measured = metric_of_unit(unit.value)
         if measured is not None and measured != metric.value:
             found["metric"] = Found(measured, unit.source)
@@ -297,6 +298,12 @@ def _with_metric(
         return labels
     at = sum(1 for name, _value in labels if name in _BEFORE_METRIC)
     return (*labels[:at], ("metric", metric), *labels[at:])
+
+
+def _in_passing(metric: Found) -> bool:
+    """Whether a metric is the catch-all "other" that a paragraph's word named ("how it
+    scales with difference sizes"): any unit the context states says more."""
+    return metric.value == "other" and metric.source in ("paragraph", "note", "repeated")
 
 
 # Prose says "efficiency" in passing ("brings greater efficiency", "inference efficiency"): in

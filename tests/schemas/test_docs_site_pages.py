@@ -98,3 +98,85 @@ def test_channels_of_a_model_are_a_setting_not_a_latency() -> None:
     values = fields_by_raw_value(VOLLO_CNN, "model", "metric", "value", "unit")
     assert set(values) == {"1.5", "1.8", "2.0"}
     assert values["1.5"] == ("cnn_tiny", "latency", 0.0015, "ms")
+
+
+# As MyrtleSoftware/vollo-sdk's docs/mdbook/src/benchmark-io.md states its unit in prose, as
+# code, after a paragraph that says "difference" in passing, and names its card as a board.
+VOLLO_IO = """# IO Round Trip
+
+More specifically this Vollo accelerator program waits for the last input byte to arrive
+before it sends the first output byte back. This method takes into account some of the
+overheads (such as copying to the DMA buffer in the Vollo runtime) associated with IO
+and this test is set up to see how it scales with difference sizes of inputs and
+outputs.
+
+The following tables shows the round trip times in `μs` on the V80 board (similar times
+were observed on other boards), for different input and output sizes.
+
+## User buffers
+
+**p99**:
+
+|     out\\\\in |   64 B |   128 B |
+|------------:|-------:|--------:|
+|    **64 B** |   1.75 |    1.77 |
+|   **128 B** |   1.71 |    1.79 |
+"""
+
+
+def test_a_unit_stated_as_code_in_prose_names_the_tables_metric() -> None:
+    values = fields_by_raw_value(VOLLO_IO, "metric", "value", "unit", "accelerator")
+    assert values["1.75"] == ("latency", 0.00175, "ms", "V80")
+    assert values["1.79"] == ("latency", 0.00179, "ms", "V80")
+
+
+VOLLO_LSTM_IA840F = """# Long Short Term Memory (LSTM) networks
+
+## IA-840F: 3 core, block size 64
+
+| Model         |   Layers |   Hidden size | Parameters   |   Mean latency (us) |   99th percentile latency (us) |
+|---------------|----------|---------------|--------------|---------------------|--------------------------------|
+| lstm_tiny     |        2 |           128 | 268K         |                 1.7 |                            1.8 |
+"""
+
+# As synaptics-synap/doc's manual/benchmark.rst states its unit in its remarks and heads the
+# timings of its boards (the table stacks its header in three lines).
+SYNAPTICS_TIMINGS = """Timings
+-------
+
+Remarks:
+
+- In the following tables all timing values are expressed in milliseconds
+
+- The *Offline Infer* column represents the inference time obtained by using a model converted offline
+
+Inference timings on VS680 and SL1680
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+
+These tables show the inference timings for a set of models on VS680 and SL1680.
+
+.. table:: Synaptics models
+
+   ================================= ======= ======= =======
+   Model                             Online  Offline Offline
+                                     NPU     NPU     NPU
+                                     Infer   Init    Infer
+   ================================= ======= ======= =======
+   sr_fast_y_uv_1280x720_3840x2160     32.88   18.09   11.46
+   ================================= ======= ======= =======
+"""
+
+
+def test_fpga_cards_and_edge_socs_are_named_chips() -> None:
+    values = fields_by_raw_value(VOLLO_LSTM_IA840F, "accelerator", "vendor")
+    assert values["1.7"] == ("IA-840F", "BittWare")
+    document = normalized(SYNAPTICS_TIMINGS, "text/x-rst")
+    loaded = {
+        (row["raw_value"], row["metric"], row["unit"], row["accelerator"], row["vendor"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded == {
+        ("32.88", "latency", "ms", "VS680", "Synaptics"),
+        ("18.09", "latency", "ms", "VS680", "Synaptics"),
+        ("11.46", "latency", "ms", "VS680", "Synaptics"),
+    }
