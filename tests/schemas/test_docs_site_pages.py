@@ -180,3 +180,42 @@ def test_fpga_cards_and_edge_socs_are_named_chips() -> None:
         ("18.09", "latency", "ms", "VS680", "Synaptics"),
         ("11.46", "latency", "ms", "VS680", "Synaptics"),
     }
+
+
+# As keras-team/keras-io's templates/getting_started/benchmarks.md states its unit under the
+# table's title, its GPU in a section of its own, and heads each column with the framework
+# and backend of the run.
+KERAS_BENCHMARKS = """# Keras 3 benchmarks
+
+## Hardware
+
+All benchmarks are done with a single NVIDIA A100 GPU with 40GB of GPU memory on
+a Google Cloud Compute Engine of machine type `a2-highgpu-1g` with 12 vCPUs and
+85GB host memory.
+
+## Results
+
+Table 2 displays benchmarking results in milliseconds per step. Each step
+involves training or predicting on a single data batch.
+
+**Table 2**: Benchmarking results. The speed is measured in ms/step. Lower is
+better.
+
+| | Batch<br>size | Native<br>PyTorch<br>(eager) | Native<br>PyTorch<br>(compiled) | Keras 2<br>(TensorFlow) | Keras 3<br>(TensorFlow) | Keras 3<br>(JAX) | Keras 3<br>(PyTorch)<br>(eager) | Keras 3<br>(best) |
+|:---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| **SegmentAnything<br>(fit)** | 1 | 1,305.52 | 1,222.85 | 386.93 | **355.25** | 361.69 | 1,388.87 | **355.25** |
+| **Gemma<br>(fit)** | 8 | 253.95 | **211.73** | NA | 232.52 | 273.67 | 525.15 | 232.52 |
+"""
+
+
+def test_columns_named_by_framework_take_the_unit_the_table_states() -> None:
+    document = normalized(KERAS_BENCHMARKS)
+    loaded = {
+        (row["column_name"], row["raw_value"]): (row["metric"], row["value"], row["unit"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert len(loaded) == 13  # 14 values, the Keras 2 "NA" not published
+    assert loaded[("Native PyTorch (eager)", "1,305.52")] == ("latency", 1305.52, "ms")
+    assert loaded[("Keras 3 (JAX)", "273.67")] == ("latency", 273.67, "ms")
+    assert loaded[("Keras 2 (TensorFlow)", "386.93")] == ("latency", 386.93, "ms")
+    assert {row["accelerator"] for row in document.measurements.iter_rows(named=True)} == {"A100"}
