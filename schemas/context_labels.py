@@ -435,7 +435,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")
 # Where a sentence of the context ends or a clause of it stands apart: each may state a unit.
 _ASIDE = re.compile(r"\([^)]*\)?|`[^`]*`")
-_CLAUSE_ENDS = re.compile(r"(?<=[.!?;:])\s+|;|,\s|\s[\u2014\u2013-]\s|\u3002|\uff1b|\uff0c")
+_CLAUSE_ENDS = re.compile(r"(?<=[.!?;:])\s+|;|,\s|\s[\u2014\u2013-]\s|\sand\s|\u3002|\uff1b|\uff0c")
 
 
 @lru_cache(maxsize=16_384)

@@ -219,3 +219,40 @@ def test_columns_named_by_framework_take_the_unit_the_table_states() -> None:
     assert loaded[("Keras 3 (JAX)", "273.67")] == ("latency", 273.67, "ms")
     assert loaded[("Keras 2 (TensorFlow)", "386.93")] == ("latency", 386.93, "ms")
     assert {row["accelerator"] for row in document.measurements.iter_rows(named=True)} == {"A100"}
+
+
+# As dmlc/dgl's docs/source/performance.rst captions its grid table below it, Pandoc's way
+# ("Table: ..."), with a unit for each of its two quantities.
+DGL_PERFORMANCE = """v0.5 Benchmarks
+---------------
+
+**Microbenchmark on speed and memory usage**:
+While leaving tensor and autograd functions to backend frameworks (e.g.
+PyTorch, MXNet, and TensorFlow), DGL aggressively optimizes storage and
+computation with its own kernels. Here's a comparison to another popular
+package -- PyTorch Geometric (PyG). The short story is that raw speed is
+similar, but DGL has much better memory management.
+
++----------+--------------+-----------------+-------------------------+-------------------------+
+| Dataset  |    Model     |   Accuracy      |         Time            |           Memory        |
+|          |              |                 +------------+------------+------------+------------+
+|          |              |                 |  PyG       |  DGL       |  PyG       |  DGL       |
++==========+==============+=================+============+============+============+============+
+| Cora     | GCN          | 81.31 ± 0.88    | **0.478**  | 0.666      | 1.1        | 1.1        |
++          +--------------+-----------------+------------+------------+------------+------------+
+|          | GAT          | 83.98 ± 0.52    | 1.608      | **1.399**  | 1.2        | **1.1**    |
++----------+--------------+-----------------+------------+------------+------------+------------+
+
+Table: Training time(in seconds) for 200 epochs and memory consumption(GB)
+"""
+
+
+def test_a_caption_under_a_table_gives_each_quantity_its_unit() -> None:
+    document = normalized(DGL_PERFORMANCE, "text/x-rst")
+    loaded = {
+        (row["column_name"], row["raw_value"]): (row["metric"], row["value"], row["unit"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded[("Time / PyG", "0.478")] == ("time_to_train", 0.478, "s")
+    assert loaded[("Time / DGL", "1.399")] == ("time_to_train", 1.399, "s")
+    assert loaded[("Memory / PyG", "1.2")] == ("other", 1.2, "GB")
