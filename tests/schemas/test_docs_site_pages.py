@@ -256,3 +256,22 @@ def test_a_caption_under_a_table_gives_each_quantity_its_unit() -> None:
     assert loaded[("Time / PyG", "0.478")] == ("time_to_train", 0.478, "s")
     assert loaded[("Time / DGL", "1.399")] == ("time_to_train", 1.399, "s")
     assert loaded[("Memory / PyG", "1.2")] == ("other", 1.2, "GB")
+
+
+# As spacemit-com/docs-ai's zh/compute_stack/ai_compute_stack/modelzoo.md gives the image
+# size of each multimodal model beside its latencies.
+SPACEMIT_VLM = """### VLM
+
+| 模型名 | 图像规格 | LLM 8 Core + VisionEncoder 4 Core/ms | LLM 8 Core + VisionEncoder 8 Core/ms |
+| --- | --- | --- | --- |
+| [fastvlm-0.5B](https://archive.spacemit.com/spacemit-ai/model_zoo/vlm/fastvlm-mm-0.5b-q4_1.tar.gz) | 512*512 | 256.47 | 164.50 |
+| [Qwen3.5-0.8B](https://archive.spacemit.com/spacemit-ai/model_zoo/vlm/Qwen3.5-0.8B.tar.gz) | 384*384 | 340.42 | 245.61 |
+"""
+
+
+def test_the_image_spec_of_a_chinese_table_is_a_setting() -> None:
+    document = normalized(SPACEMIT_VLM)
+    assert document.quarantine.height == 0
+    values = fields_by_raw_value(SPACEMIT_VLM, "model", "metric", "value", "unit")
+    assert set(values) == {"256.47", "164.50", "340.42", "245.61"}
+    assert values["256.47"] == ("fastvlm-0.5B", "latency", 256.47, "ms")
