@@ -418,7 +418,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         # A paragraph's "50%" is a share or a gain ("提升了超过50%"), not the median it is
         # in a header ("Latency 50% (ms)")
         statistic = statistic_of(_PERCENTAGE.sub(" ", text) if source == "paragraph" else text)
-        if statistic in _PERCENTILES:  # "(p99 values)"; "average", "max" say too little in prose
+        # "(p99 values)"; "average", "max" say too little in prose, but not as a label of
+        # their own above the table ("**mean**:" over Vollo's round trips, "**p99**:" below)
+        if statistic in _PERCENTILES or (statistic and _LABEL_ALONE.fullmatch(text)):
             found.append(("statistic", statistic))
     if source in ("caption", "heading"):
         workload, _ = workload_phase(text)
@@ -433,6 +435,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")
+_LABEL_ALONE = re.compile(r"\W{0,3}[A-Za-z]{2,10}\W{0,3}")  # one word, marked or not
 # Where a sentence of the context ends or a clause of it stands apart: each may state a unit.
 _ASIDE = re.compile(r"\([^)]*\)?|`[^`]*`")
 _CLAUSE_ENDS = re.compile(r"(?<=[.!?;:])\s+|;|,\s|\s[\u2014\u2013-]\s|\sand\s|\u3002|\uff1b|\uff0c")

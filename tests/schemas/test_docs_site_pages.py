@@ -275,3 +275,30 @@ def test_the_image_spec_of_a_chinese_table_is_a_setting() -> None:
     values = fields_by_raw_value(SPACEMIT_VLM, "model", "metric", "value", "unit")
     assert set(values) == {"256.47", "164.50", "340.42", "245.61"}
     assert values["256.47"] == ("fastvlm-0.5B", "latency", 256.47, "ms")
+
+
+VOLLO_IO_MEAN_AND_P99 = """# IO Round Trip
+
+The following tables shows the round trip times in `μs` on the V80 board (similar times
+were observed on other boards), for different input and output sizes.
+
+## Raw DMA buffers
+
+**mean**:
+
+|     out\\\\in |   64 B |   128 B |
+|------------:|-------:|--------:|
+|    **64 B** |   1.45 |    1.48 |
+
+**p99**:
+
+|     out\\\\in |   64 B |   128 B |
+|------------:|-------:|--------:|
+|    **64 B** |   1.62 |    1.74 |
+"""
+
+
+def test_a_statistic_written_alone_above_a_table_is_its_statistic() -> None:
+    values = fields_by_raw_value(VOLLO_IO_MEAN_AND_P99, "metric", "statistic", "value")
+    assert values["1.45"] == ("latency", "mean", 0.00145)
+    assert values["1.74"] == ("latency", "p99", 0.00174)
