@@ -302,3 +302,25 @@ def test_a_statistic_written_alone_above_a_table_is_its_statistic() -> None:
     values = fields_by_raw_value(VOLLO_IO_MEAN_AND_P99, "metric", "statistic", "value")
     assert values["1.45"] == ("latency", "mean", 0.00145)
     assert values["1.74"] == ("latency", "p99", 0.00174)
+
+
+DETECTRON2_KEYPOINTS = """### COCO Person Keypoint Detection Baselines with Keypoint R-CNN
+
+<table><tbody>
+<th valign="bottom">Name</th>
+<th valign="bottom">lr<br/>sched</th>
+<th valign="bottom">train<br/>time<br/>(s/iter)</th>
+<th valign="bottom">box<br/>AP</th>
+ <tr><td align="left"><a href="configs/COCO-Keypoints/keypoint_rcnn_R_50_FPN_1x.yaml">R50-FPN</a></td>
+<td align="center">1x</td>
+<td align="center">0.315</td>
+<td align="center">53.6</td>
+</tr>
+</tbody></table>
+"""
+
+
+def test_detection_models_named_in_a_heading_label_its_table() -> None:
+    values = fields_by_raw_value(DETECTRON2_KEYPOINTS, "model", "metric", "value")
+    assert values["0.315"] == ("Keypoint R-CNN", "latency", 315.0)
+    assert values["53.6"] == ("Keypoint R-CNN", "accuracy", 53.6)
