@@ -109,9 +109,10 @@ def context_labels(
     if "unit" not in found and context.page_unit is not None:
         found["unit"] = Found(context.page_unit, "page")
     metric, unit = found.get("metric"), found.get("unit")
-    if metric is not None and metric.as_mode and unit is not None:
+    if metric is not None and unit is not None and (metric.as_mode or _in_passing(metric)):
         # "High-Throughput (flat)" over a section of "All µs/call": the unit stated is more
-        # specific than the name of the mode measured
+        # specific than the name of the mode measured; so is "round trip times in `μs`" than
+        # a paragraph's "difference" said in passing (Vollo's IO page)
         measured = metric_of_unit(unit.value)
         if measured is not None and measured != metric.value:
             found["metric"] = Found(measured, unit.source)
@@ -312,6 +313,12 @@ def _with_metric(
     return (*labels[:at], ("metric", metric), *labels[at:])
 
 
+def _in_passing(metric: Found) -> bool:
+    """Whether a metric is the catch-all "other" that a paragraph's word named ("how it
+    scales with difference sizes"): any unit the context states says more."""
+    return metric.value == "other" and metric.source in ("paragraph", "note", "repeated")
+
+
 # Prose says "efficiency" in passing ("brings greater efficiency", "inference efficiency"): in
 # a sentence only a qualified "scaling efficiency" or "parallel efficiency" names that metric.
 _PASSING_EFFICIENCY = re.compile(r"(?<![Ss]caling )(?<![Pp]arallel )\b[Ee]fficiency\b")
@@ -433,7 +440,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         # A paragraph's "50%" is a share or a gain ("提升了超过50%"), not the median it is
         # in a header ("Latency 50% (ms)")
         statistic = statistic_of(_PERCENTAGE.sub(" ", text) if source == "paragraph" else text)
-        if statistic in _PERCENTILES:  # "(p99 values)"; "average", "max" say too little in prose
+        # "(p99 values)"; "average", "max" say too little in prose, but not as a label of
+        # their own above the table ("**mean**:" over Vollo's round trips, "**p99**:" below)
+        if statistic in _PERCENTILES or (statistic and _LABEL_ALONE.fullmatch(text)):
             found.append(("statistic", statistic))
     if source in ("caption", "heading"):
         workload, _ = workload_phase(text)
@@ -448,9 +457,10 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")
+_LABEL_ALONE = re.compile(r"\W{0,3}[A-Za-z]{2,10}\W{0,3}")  # one word, marked or not
 # Where a sentence of the context ends or a clause of it stands apart: each may state a unit.
 _ASIDE = re.compile(r"\([^)]*\)?|`[^`]*`")
-_CLAUSE_ENDS = re.compile(r"(?<=[.!?;:])\s+|;|,\s|\s[\u2014\u2013-]\s|\u3002|\uff1b|\uff0c")
+_CLAUSE_ENDS = re.compile(r"(?<=[.!?;:])\s+|;|,\s|\s[\u2014\u2013-]\s|\sand\s|\u3002|\uff1b|\uff0c")
 
 
 @lru_cache(maxsize=16_384)

@@ -17,7 +17,7 @@ from perfledger.schemas.corner_headers import corner_model, corner_precision
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import HeaderReading, read_header, role_matches
 from perfledger.schemas.label_mappings import LabelMappings
-from perfledger.schemas.labels import known_model
+from perfledger.schemas.labels import known_model, names_a_run
 from perfledger.schemas.legends import glossary_entry, legend_platform
 from perfledger.schemas.name_headers import lists_no_results, names_among_names, precision_columns
 from perfledger.schemas.named_cells import names_metrics
@@ -794,7 +794,7 @@ def _states_a_setup(reading: HeaderReading) -> bool:
 
 
 def _names_a_model(reading: HeaderReading) -> bool:
-    """A header that is a model the catalogue reads whole and nothing else ("densenet121",
-    "mobilenet v2" over rows of devices): the column of the model run, whose numbers are of
-    the metric the table names elsewhere ("time costs per image in milliseconds")."""
-    return reading.kind is None and reading.unit is None and known_model(reading.text)
+    """A header of no role that is a model ("densenet121" over rows of devices) or names a
+    framework ("Keras 3 (JAX)"): the column of that run, whose numbers are of the metric the
+    table names elsewhere ("time costs per image in milliseconds", "measured in ms/step")."""
+    return reading.kind is None and reading.unit is None and names_a_run(reading.text)
