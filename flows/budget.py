@@ -607,7 +607,16 @@ class WorkerPool:
 
     def __init__(self) -> None:
         self._idle: list[Worker] = []
+        self._starting: list[Worker] = []  # started by `start_soon`, maybe not ready yet
         self._lock = threading.Lock()
+
+    def start_soon(self, count: int) -> None:
+        """Start workers, without waiting for them, until `count` are idle or starting."""
+        with self._lock:
+            missing = count - len(self._idle) - len(self._starting)
+        started = [Worker(wait=False) for _ in range(missing)]
+        with self._lock:
+            self._starting += started
 
     def run(self, function: Callable, args: tuple, budget: Budget):
         worker = self.take()
@@ -632,7 +641,9 @@ class WorkerPool:
                     taken.append(worker)
                 else:
                     worker.stop()
-        started = [Worker(wait=False) for _ in range(count - len(taken))]
+            started = self._starting[: count - len(taken)]
+            del self._starting[: len(started)]
+        started += [Worker(wait=False) for _ in range(count - len(taken) - len(started))]
         try:
             for worker in started:
                 worker.wait_ready()
@@ -651,7 +662,8 @@ class WorkerPool:
 
     def stop_all(self) -> None:
         with self._lock:
-            idle, self._idle = self._idle, []
+            idle, self._idle = self._idle + self._starting, []
+            self._starting = []
         for worker in idle:
             worker.stop()
 

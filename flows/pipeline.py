@@ -22,6 +22,7 @@ import polars as pl
 from perfledger.flows import budget, readers, settings
 from perfledger.flows.archived import archived_sha256
 from perfledger.flows.mlperf_stage import is_results_tree_document, prepare_results_tree
+from perfledger.flows.warm_up import warm_up_normalizing
 from perfledger.schemas.frame_runs import parts_by
 from perfledger.schemas.label_mappings import LabelMappings, mapping_path, read_mappings
 from perfledger.schemas.measurements import MEASUREMENT_DTYPES
@@ -332,7 +333,10 @@ def prepare_many(
         if isinstance(item, _ToRead)
     ]
     # Readers work up to a chunk ahead, so that they go on while this process normalizes.
-    outcomes = readers.read_all(budget.read_archived, jobs, lookahead=PREPARE_CHUNK)
+    # While they start, this process compiles what normalizing needs, as they do for reading.
+    outcomes = readers.read_all(
+        budget.read_archived, jobs, lookahead=PREPARE_CHUNK, meanwhile=warm_up_normalizing
+    )
     try:
         pending: list[DocumentLoad | _Parsed] = []
         sources: set[str] = set()
@@ -852,6 +856,7 @@ def ingest(
     if captured_at is not None:
         captured_at = checked(captured_at, "--captured-at")
     merge_every = settings.merge_every()
+    readers.start_early(targets)
     _freeze_startup_objects()
     shared_settings.pull(warehouse)  # a shared warehouse's sources, mappings and reviews
     registry = registry_for(warehouse)
@@ -900,6 +905,7 @@ def ingest(
                 )
         finally:
             connection.close()
+            budget.stop_workers()  # those started early for a run that read nothing, too
     return summary
 
 

@@ -64,6 +64,32 @@ def reader_count() -> int:
     return min(settings.env_number(READERS_ENV, max(1, cores), int), MAX_READERS)
 
 
+def start_early(targets: list[str]) -> None:
+    """Start the workers now when `targets` hold enough documents to be read in workers:
+    each takes about a second to start, which they then spend while the run opens its
+    warehouse and collects its documents rather than after. (Workers started for documents
+    that turn out to need no reading are stopped with the others, as the run ends.)"""
+    readers = reader_count()
+    if reads_in_workers(_documents_at_least(targets, PARALLEL_FROM), readers):
+        budgets.shared_workers().start_soon(readers)
+
+
+def _documents_at_least(targets: list[str], wanted: int) -> int:
+    """How many files and URLs `targets` name, counted up to `wanted`."""
+    found = 0
+    for target in targets:
+        if found >= wanted:
+            break
+        if not os.path.isdir(target):
+            found += 1
+            continue
+        for _folder, _subfolders, files in os.walk(target):
+            found += len(files)
+            if found >= wanted:
+                break
+    return found
+
+
 def reads_in_workers(count: int, readers: int | None = None) -> bool:
     """Whether `read_all` reads `count` documents in worker processes."""
     readers = reader_count() if readers is None else readers
@@ -76,18 +102,21 @@ def read_all(
     budget: Budget | None = None,
     readers: int | None = None,
     lookahead: int = 64,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Generator[Outcome, None, None]:
     """The outcome of `function(*job.args)` for each job, in the jobs' order.
 
     An exception, a budget overrun included, is an ("error", exception) outcome: one
     document's failure never stops the others. `budgets.outcome_value` turns an outcome
     back into the result or raises its exception. At most `lookahead` outcomes are read
-    ahead of the caller; closing the generator stops the workers."""
+    ahead of the caller; closing the generator stops the workers. `meanwhile` is called
+    once the workers have their first documents, before the first outcome is waited for
+    (not at all when the documents are read in this process)."""
     budget = budget or Budget.from_env()
     readers = reader_count() if readers is None else readers
     if not reads_in_workers(len(jobs), readers):
         return _read_here(function, jobs, budget)
-    return _read_in_workers(function, jobs, budget, readers, lookahead)
+    return _read_in_workers(function, jobs, budget, readers, lookahead, meanwhile)
 
 
 def _read_here(
@@ -106,10 +135,17 @@ def _read_here(
 
 
 def _read_in_workers(
-    function: Callable, jobs: Sequence[ReadJob], budget: Budget, readers: int, lookahead: int
+    function: Callable,
+    jobs: Sequence[ReadJob],
+    budget: Budget,
+    readers: int,
+    lookahead: int,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Generator[Outcome, None, None]:
     dispatcher = _Dispatcher(function, jobs, budget, min(readers, len(jobs)), lookahead)
     try:
+        if meanwhile is not None:
+            meanwhile()
         yield from dispatcher.outcomes()
     finally:
         dispatcher.close()

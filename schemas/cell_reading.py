@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from perfledger.schemas.folding import clean_text
+from perfledger.schemas.one_named_value import one_named_value
 from perfledger.schemas.units import Unit, unit_named
 from perfledger.schemas.vocabulary import read_vocab
 
@@ -184,8 +185,12 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
                 return _with_breakdown(cleaned, decimal) or parted
             return parted
     reading = _with_bracketed_values(_read_one(cleaned, decimal), decimal)
-    if reading.problem == "unparseable_value" and _VALUE_NAME.search(cleaned):
-        return _named_values(cleaned, decimal) or reading
+    if reading.problem == "unparseable_value":
+        named = one_named_value(cleaned, lambda written: _read_one(written, decimal))
+        if _VALUE_NAME.search(cleaned):
+            return _named_values(cleaned, decimal) or named or reading
+        if named is not None:
+            return named
     if reading.problem is not None or any(value.rest for value in reading.values):
         return _with_breakdown(cleaned, decimal) or reading
     return reading

@@ -10,6 +10,7 @@ Every text here is folded (schemas/folding.fold_words): lower case, hyphens as s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 MAX_ACCELERATORS = 10_000_000  # far above any system; a larger count is not a real one
@@ -154,6 +155,32 @@ COUNT_ONLY = re.compile(
     # "1n8g", "4n8g" (nodes, then devices per node: OneFlow's and LiBai's run names)
     + r"|(?<![a-z0-9.])(?P<nodes>\d{1,3})n(?P<per_node>\d{1,2})g(?![a-z0-9])"
 )
+
+
+# What every COUNT_ONLY match ends with: a device noun, 卡 or 竞品, or "4n8g"'s "n8g".
+_COUNT_ANCHOR = re.compile(CHIP_NOUNS + r"|卡|竞品|\dn\d{1,2}g")
+# How far before its anchor a match may start: the longest count word ("thirty two"), an
+# "x", a memory size (" 80 gb") and the spaces between, with room to spare.
+_COUNT_REACH = 32
+
+
+def count_matches(folded: str) -> Iterator[re.Match[str]]:
+    """The matches of COUNT_ONLY in `folded`, as its `finditer` gives them, read only around
+    the words every match ends with: a paragraph names a device a few times at most, and the
+    pattern costs a try at each of its characters."""
+    windows: list[list[int]] = []
+    for anchor in _COUNT_ANCHOR.finditer(folded):
+        # a character past the anchor: the pattern looks one ahead ("gpus", not "gpusx")
+        low, high = max(0, anchor.start() - _COUNT_REACH), anchor.end() + 2
+        if windows and low <= windows[-1][1]:
+            windows[-1][1] = high
+        else:
+            windows.append([low, high])
+    end = 0
+    for low, high in windows:
+        for match in COUNT_ONLY.finditer(folded, max(low, end), high):
+            end = match.end()
+            yield match
 
 
 def count_only(match: re.Match[str]) -> int | None:

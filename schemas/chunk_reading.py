@@ -81,6 +81,7 @@ _DATE = (
     r"(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?\s*$"
 )
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
+_WIDTH_IN_BITS = r"(?i)^\s*\d{1,2}[ -]?bits?\b"
 # The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
 _ROW_PRECISIONS = ("rq_act", "rq_wt", "fq_act", "fq_wt")
 
@@ -385,7 +386,11 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         .to_list()
     )
     units = [text for text in texts if unit_named(text) is not None]
-    precisions = [text for text in texts if states_dtype(text)]
+    # A width in bits starts as a number ("8-bit", "4-bit (G=32)") and is a precision label.
+    widths = body.filter(
+        pl.col("_numeric") & pl.col("raw_value").str.contains(_WIDTH_IN_BITS)
+    ).get_column("raw_value")
+    precisions = [text for text in {*texts, *widths} if states_dtype(text)]
     named = [
         text
         for text in body.filter(pl.col("_filled") & pl.col("raw_value").str.contains(NAMED_NUMBER))

@@ -69,13 +69,19 @@ def context_labels(
     words the table's headers use as names of what it compares ("PPL" beside "TRT-8"): no
     metric in its context either."""
     found: dict[str, Found] = {}
+    # A table under a heading naming a setting alone ("### Effective Batch Size") lists that
+    # setting: what farther texts name ("... to achieve its maximum throughput") is no metric
+    # of its numbers.
+    lists_setting = _names_a_setting(
+        next((t.text for t in context.texts if t.source == "heading"), "")
+    )
     for text in context.texts:
         labels = _labels_of(text.text, text.source)
         if "unit" in found:  # the units of kinds are those of the text stating the unit
             labels = tuple(label for label in labels if label[0] != "unit_of_kind")
         if text.source == "note":  # the note under a table: its hardware and precision only
             labels = tuple(label for label in labels if label[0] in _NOTE_LABELS)
-        elif "metric" not in found:  # a text after the one naming the metric is not read for one
+        elif "metric" not in found and not lists_setting:  # nor a text after the one naming it
             labels = _with_metric(labels, _without_words(text.text, names), text.source)
         for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:
@@ -103,9 +109,10 @@ def context_labels(
     if "unit" not in found and context.page_unit is not None:
         found["unit"] = Found(context.page_unit, "page")
     metric, unit = found.get("metric"), found.get("unit")
-    if metric is not None and metric.as_mode and unit is not None:
+    if metric is not None and unit is not None and (metric.as_mode or _in_passing(metric)):
         # "High-Throughput (flat)" over a section of "All µs/call": the unit stated is more
-        # specific than the name of the mode measured
+        # specific than the name of the mode measured; so is "round trip times in `μs`" than
+        # a paragraph's "difference" said in passing (Vollo's IO page)
         measured = metric_of_unit(unit.value)
         if measured is not None and measured != metric.value:
             found["metric"] = Found(measured, unit.source)
@@ -142,6 +149,13 @@ def context_labels(
     elif "count" not in found:
         _take_count_of_listed_chip(context, found)
     return found
+
+
+@lru_cache(maxsize=4_096)
+def _names_a_setting(heading: str) -> bool:
+    """Whether a heading names a setting and nothing else, without its value ("Effective Batch
+    Size"; not "Batch size 8", the section of the runs at one size)."""
+    return read_header(heading).kind == "config" and not any(c.isdigit() for c in heading)
 
 
 # An item of a list of the setup: "机器、加速卡型号: R200", "- Accelerator: 8x A100".
@@ -299,9 +313,23 @@ def _with_metric(
     return (*labels[:at], ("metric", metric), *labels[at:])
 
 
+def _in_passing(metric: Found) -> bool:
+    """Whether a metric is the catch-all "other" that a paragraph's word named ("how it
+    scales with difference sizes"): any unit the context states says more."""
+    return metric.value == "other" and metric.source in ("paragraph", "note", "repeated")
+
+
 # Prose says "efficiency" in passing ("brings greater efficiency", "inference efficiency"): in
 # a sentence only a qualified "scaling efficiency" or "parallel efficiency" names that metric.
 _PASSING_EFFICIENCY = re.compile(r"(?<![Ss]caling )(?<![Pp]arallel )\b[Ee]fficiency\b")
+# "a high-quality sparse mixture of experts model": a compound adjective praising a model
+# names no accuracy of the numbers that follow.
+_PASSING_QUALITY = re.compile(r"\b(?:[Hh]igh|[Hh]igher|[Ll]ow|[Ll]ower|[Tt]op|[Bb]est)-quality\b")
+# "a significant improvement from 2T to 2.5T checkpoint": a change between two points a
+# sentence explains in passing, no speedup the numbers of a table measure.
+_PASSING_CHANGE = re.compile(
+    r"\b(?:improvements?|gains?|boosts?|increases?|jumps?)\s+(?:from|between)\s+\S+\s+(?:to|and)\s+\S+"
+)
 # A figure and the words after it ("87.3 top-1 accuracy", "58.7 box AP", "+2.7 mIoU").
 _FIGURE_AND_WORDS = re.compile(
     r"(?<![\w.])[+-]?\d+(?:\.\d+)?\s*(?:%|x|×)?\s+((?:[\w@-]+\s+){0,2}[\w@-]+)"
@@ -313,7 +341,8 @@ def _without_reported_results(text: str) -> str:
     """A paragraph without what it says of results in passing: a metric stated with a figure
     of its own ("image classification (87.3 top-1 accuracy on ImageNet-1K)") is a result the
     sentence reports, not what a table's numbers below measure; nor is "greater efficiency"."""
-    text = _PASSING_EFFICIENCY.sub(" ", text)
+    text = _PASSING_QUALITY.sub(" ", _PASSING_EFFICIENCY.sub(" ", text))
+    text = _PASSING_CHANGE.sub(" ", text)
     spans = [
         match.span()
         for match in _FIGURE_AND_WORDS.finditer(text)
@@ -411,7 +440,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         # A paragraph's "50%" is a share or a gain ("提升了超过50%"), not the median it is
         # in a header ("Latency 50% (ms)")
         statistic = statistic_of(_PERCENTAGE.sub(" ", text) if source == "paragraph" else text)
-        if statistic in _PERCENTILES:  # "(p99 values)"; "average", "max" say too little in prose
+        # "(p99 values)"; "average", "max" say too little in prose, but not as a label of
+        # their own above the table ("**mean**:" over Vollo's round trips, "**p99**:" below)
+        if statistic in _PERCENTILES or (statistic and _LABEL_ALONE.fullmatch(text)):
             found.append(("statistic", statistic))
     if source in ("caption", "heading"):
         workload, _ = workload_phase(text)
@@ -426,9 +457,10 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")
+_LABEL_ALONE = re.compile(r"\W{0,3}[A-Za-z]{2,10}\W{0,3}")  # one word, marked or not
 # Where a sentence of the context ends or a clause of it stands apart: each may state a unit.
 _ASIDE = re.compile(r"\([^)]*\)?|`[^`]*`")
-_CLAUSE_ENDS = re.compile(r"(?<=[.!?;:])\s+|;|,\s|\s[\u2014\u2013-]\s|\u3002|\uff1b|\uff0c")
+_CLAUSE_ENDS = re.compile(r"(?<=[.!?;:])\s+|;|,\s|\s[\u2014\u2013-]\s|\sand\s|\u3002|\uff1b|\uff0c")
 
 
 @lru_cache(maxsize=16_384)

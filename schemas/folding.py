@@ -147,6 +147,28 @@ def _stretches(
     return "".join(pieces), tuple(starts), tuple(places)
 
 
+# A run of white space other than one plain space: where `" ".join(text.split())` drops
+# characters, and so where a stretch of characters kept in order ends.
+_SPACE_RUN = re.compile(r" \s+|[^\S ]\s*")
+
+
+def _plain_stretches(lowered: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`_stretches` of a text with no glued count to split, found run by run of white
+    space that folding shortens (few in a paragraph) rather than word by word."""
+    kept = lowered.strip()
+    if not kept:
+        return (0,), (0,)
+    offset = lowered.index(kept[0])
+    starts, places = [0], [offset]
+    removed = offset
+    for run in _SPACE_RUN.finditer(kept):
+        # the run's first character stands for the one space it becomes
+        removed += run.end() - run.start() - 1
+        starts.append(run.end() + offset - removed)
+        places.append(run.end() + offset)
+    return tuple(starts), tuple(places)
+
+
 class Positions(Sequence[int]):
     """Where each character of a folded text stands in the text it was folded from, kept
     as the stretches in which both advance together: a paragraph is folded whole, but only
@@ -180,7 +202,7 @@ class Positions(Sequence[int]):
         if not 0 <= index < self._length:
             raise IndexError(index)
         if self._starts is None or self._places is None:
-            _folded, self._starts, self._places = _stretches(self._lowered, ())
+            self._starts, self._places = _plain_stretches(self._lowered)
         stretch = bisect_right(self._starts, index) - 1
         return self._places[stretch] + index - self._starts[stretch]
 

@@ -317,6 +317,8 @@ def _read_header(text: str) -> HeaderReading:
         # "Throughput iterations/s", "Images/sec at batch 32", "Time per 100 iterations
         # (s)": a rate or a time is measured, whatever setting it names.
         kind, role = "metric", named_by_unit or ("throughput" if unit.kind == "rate" else "latency")
+    if role in _WHOLE_RUN_TIMES and unit is not None and unit.per == "item":
+        role = "latency"  # "train time (s/iter)": the time of one iteration, not to train
     if role == "scaling_efficiency" and unit is not None and unit.canonical.endswith("/W"):
         role = "other"  # "Efficiency (tok/s/W)": the work done per watt, no scaling
     comparison = role in ("speedup", "scaling_efficiency")
@@ -340,6 +342,7 @@ def _read_header(text: str) -> HeaderReading:
     )
 
 
+_WHOLE_RUN_TIMES = frozenset({"time_to_train", "time_to_result"})
 _COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")
 
 

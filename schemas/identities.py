@@ -374,13 +374,17 @@ def _optional(frame: pl.DataFrame, name: str) -> pl.Expr:
 
 
 def _precision_filled() -> list[pl.Expr]:
+    """The dtypes the model's name states where the row states none; and its weights' where
+    the row states one dtype of the activations alone ("ChatGLM-6b-int4" beside "Data精度
+    float32"). A mixed precision ("INT8/BF16") is the whole run's, weights included."""
     unstated = pl.col("activation_dtype").is_null() & pl.col("weight_dtype").is_null()
+    activations_alone = pl.col("weight_dtype").is_null() & (pl.col("activation_dtype") != "mixed")
     return [
         pl.when(unstated)
         .then(pl.col("_act"))
         .otherwise(pl.col("activation_dtype"))
         .alias("activation_dtype"),
-        pl.when(unstated)
+        pl.when(unstated | activations_alone)
         .then(pl.col("_wt"))
         .otherwise(pl.col("weight_dtype"))
         .alias("weight_dtype"),

@@ -185,6 +185,16 @@ def known_framework(label: str) -> bool:
     return label_key(label) in _alias_table("frameworks.csv")
 
 
+_WORDS = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=4096)
+def names_a_run(text: str) -> bool:
+    """Whether `text` is a model the catalogue reads whole, or a word of it a framework that
+    schemas/vocab/frameworks.csv names ("Keras 3 (JAX)", "Native PyTorch (compiled)")."""
+    return known_model(text) or any(map(known_framework, _WORDS.findall(text)))
+
+
 @lru_cache(maxsize=4096)
 def framework_name(label: str) -> str | None:
     found = _alias_table("frameworks.csv").get(label_key(label))

@@ -133,3 +133,22 @@ def precision_labels(readings: list[HeaderReading], stats: Sequence[Any]) -> lis
         else reading
         for reading, column in zip(readings, stats, strict=True)
     ]
+
+
+# A header naming a width in bits and nothing else: "bits", "#bits", "bit width".
+BITS_HEADER = re.compile(r"(?i)\s*(?:#|n|num(?:ber of)?)?\s*bits?(?:[ -]?width)?\s*")
+
+
+def precision_columns(readings: list[HeaderReading], stats: Sequence[Any]) -> list[HeaderReading]:
+    """`scored_precisions`, then each column of widths in bits read as the rows' precision:
+    under a header naming nothing whose cells are mostly such a width ("Technique": "Base",
+    "8-bit", "4-bit (G=32)"), and under "bits" over numbers ("16", "8", "4"), which the
+    rows' labels read as widths (schemas/row_labels.py). Read as results or settings, the
+    widths were a value "8 -bit" and the rows of each width shared one precision."""
+    return [
+        replace(reading, kind="label", role="precision")
+        if (reading.kind is None and column.numeric > 0 and column.precisions * 2 >= column.filled)
+        or (BITS_HEADER.fullmatch(reading.text) is not None and column.numeric == column.filled > 0)
+        else reading
+        for reading, column in zip(scored_precisions(readings, stats), stats, strict=True)
+    ]

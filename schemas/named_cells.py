@@ -8,10 +8,11 @@ import re
 from functools import lru_cache
 
 from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.one_named_value import ONE_VALUE_NAME
 
 # A name, a colon or an equals sign, then a number: the shape `cell_reading` reads a named
 # value in. Searched by polars over every body cell, so it is cheap to reject.
-NAMED_NUMBER = r"^\s*[^\W\d][^:=\uff1a]{0,40}[:=\uff1a]\s*[~+-]?\d"
+NAMED_NUMBER = rf"^\s*{ONE_VALUE_NAME}[:=\uff1a]\s*[~+-]?\d"
 _NAME = re.compile(r"^\s*([^:=\uff1a]+?)\s*[:=\uff1a]")
 
 

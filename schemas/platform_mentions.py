@@ -19,11 +19,11 @@ from functools import cache, lru_cache
 
 from perfledger.schemas.cell_reading import is_placeholder
 from perfledger.schemas.chip_counts import (
-    COUNT_ONLY,
     FAMILY_AFTER,
     GLUED_COUNT,
     MAX_ACCELERATORS,
     NUMBER_WORDS,
+    count_matches,
     count_only,
     node_count,
     parallel_count,
@@ -391,7 +391,7 @@ def _mentions(text: str, prose: bool, nearby: str) -> tuple[PlatformMention, ...
     folded = fold_words(cleaned)
     if (
         not vocabulary().candidates.search(folded)
-        and not COUNT_ONLY.search(folded)
+        and next(count_matches(folded), None) is None
         and (prose or not GLUED_COUNT.search(folded))
     ):
         return ()
@@ -399,7 +399,7 @@ def _mentions(text: str, prose: bool, nearby: str) -> tuple[PlatformMention, ...
     names: list[tuple[int, int]] = []
     chips = _chip_mentions(folded, cleaned, positions, prose, nearby, names)
     counts = []
-    for match in COUNT_ONLY.finditer(folded):
+    for match in count_matches(folded):
         count = count_only(match)
         if (
             count is not None

@@ -33,6 +33,7 @@ from perfledger.schemas.labels import (
     stated_batch,
     workload_phase,
 )
+from perfledger.schemas.name_headers import BITS_HEADER
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     names_device,
@@ -210,9 +211,10 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
 
 
 # A precision column naming the weights or the activations alone ("Weight Precision",
-# "Precision of Weights", "Activation dtype"): its cells give that part's dtype, not both.
+# "Precision of Weights", "Activation dtype"): its cells give that part's dtype, not both. The
+# precision of the data ("Data精度" beside "ChatGLM-6b-int4") is the activations'.
 _WEIGHTS_WORD = re.compile(r"(?<![a-z])weights?(?![a-z])")
-_ACTIVATIONS_WORD = re.compile(r"(?<![a-z])activations?(?![a-z])")
+_ACTIVATIONS_WORD = re.compile(r"(?<![a-z])(?:activations?|data(?= ?(?:precision|精度)))(?![a-z])")
 
 
 def _of_part_named(header: str, precision: Precision | None) -> Precision | None:
@@ -249,7 +251,11 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if unit is not None and unit.kind == "rate":
             cell.unit = unit
             return
-    if role == "platform" or (reading.kind == "reference" and _names_chip(text)):
+    if role == "platform" and known_framework(text) and not _names_chip(text):
+        # "System | DeepSpeed ZeRO-Inference": software compared under a "System" header ran
+        # on the page's hardware; it is the row's framework, not a device no vocabulary knows
+        cell.dims.setdefault("framework", text)
+    elif role == "platform" or (reading.kind == "reference" and _names_chip(text)):
         # "Target | ESP32-S3": a quality target names no hardware; such a column names the
         # device the row ran on.
         _platform_cell(text, cell, mappings, nearby_words([reading.text]))
@@ -263,7 +269,10 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         cell.dims.setdefault("framework", text)
     elif role == "precision":
         if cell.precision is None:
-            precision = _of_part_named(reading.text, _precision_label(text, mappings))
+            # a number under "bits" is a width in bits ("16" under "bits": 16-bit)
+            width = text.strip() if BITS_HEADER.fullmatch(reading.text) else ""
+            label = f"{width}-bit" if width.isdigit() else text
+            precision = _of_part_named(reading.text, _precision_label(label, mappings))
             cell.precision = precision or Precision(text, None, None)
             if precision is None or (precision.activation is None and precision.weight is None):
                 cell.unresolved.append(f"precision={text}")

@@ -74,7 +74,11 @@ def setup_tables(
             continue  # "Model | Throughput", "Throughput | 1234": results
         names = [clean_text(row[0]) for row in body]
         if not _documents_parameters(name_header, valued) and not _names_settings(
-            names, mappings, metrics_allowed=width == _NAME_AND_VALUE
+            names,
+            # beside a name, a value alone may be its version ("PyTorch | 2.4")
+            [row[1:] if width > _NAME_AND_VALUE else [] for row in body],
+            mappings,
+            metrics_allowed=width == _NAME_AND_VALUE,
         ):
             continue
         found[(document, table)] = (
@@ -106,22 +110,39 @@ def _documents_parameters(name_header: str, valued: list[HeaderReading]) -> bool
     )
 
 
-def _names_settings(texts: list[str], mappings: LabelMappings, metrics_allowed: bool) -> bool:
+def _names_settings(
+    texts: list[str], values: list[list[str]], mappings: LabelMappings, metrics_allowed: bool
+) -> bool:
     """Whether most texts name a setting or a label, and few a metric (none, unless
-    `metrics_allowed`)."""
+    `metrics_allowed`). `values`: the cells beside each text, across the systems a table
+    sets side by side."""
     kinds = [header_reading(text, mappings).kind for text in texts]
     if not kinds:
         return False
-    # A setup names its software by name ("PyTorch | 2.11.0+cu130", "Triton | 3.6.0").
+    # A setup names its software by name beside its version ("PyTorch | 2.11.0+cu130",
+    # "Triton | 3.6.0"); software named beside plain numbers across columns ("PyTorch |
+    # 1234.5 | 456.7 | 89.1") is what a results table compares.
     settings = sum(
         1
-        for kind, text in zip(kinds, texts, strict=True)
-        if kind in ("config", "label", "text") or (kind is None and known_framework(text))
+        for kind, text, beside in zip(kinds, texts, values, strict=True)
+        if kind in ("config", "label", "text")
+        or (kind is None and known_framework(text) and not _plain_numbers(beside))
     )
     metrics = sum(1 for kind in kinds if kind in RESULT_KINDS)
     if metrics and not metrics_allowed:
         return False
     return settings >= _SETUP_SHARE * len(kinds) and metrics * 3 <= len(kinds)
+
+
+# A number as a result is written ("1234.5", "25.12 (2 on GPU)", "~3 ms"), not a version
+# ("2.11.0", "3.6").
+_PLAIN_NUMBER = re.compile(r"^\s*(?:\*\*|__)?[~<>\u2248]?\s*[+-]?\d[\d,]*(?:\.\d+)?(?![\d.]|\.\d)")
+
+
+def _plain_numbers(cells: list[str]) -> bool:
+    """Whether the filled cells are all numbers as results are written, and some are filled."""
+    filled = [cell for cell in cells if cell and cell.strip()]
+    return bool(filled) and all(_PLAIN_NUMBER.match(cell) for cell in filled)
 
 
 _TEXT_SHARE = 0.5  # at most this share of a wide setup table's filled cells start as numbers

@@ -23,8 +23,9 @@ from perfledger.schemas.vocabulary import read_vocab
 
 SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
 # A paragraph naming a table by its number ("Table 4. E2E time breakdown ... on 8 A100 GPUs",
-# "表 2 ..."): the caption of the table it stands against, whichever side the page writes it.
-_NUMBERED_CAPTION = re.compile(r"^\W{0,3}(?:table|tab\.|\u8868)\s*\d{1,3}(?!\d)", re.I)
+# "表 2 ..."), or opened as Pandoc writes a caption ("Table: Training time(in seconds) ..." under
+# DGL's table): the caption of the table it stands against, whichever side the page writes it.
+_NUMBERED_CAPTION = re.compile(r"^\W{0,3}(?:table|tab\.|\u8868)\s*(?:\d{1,3}(?!\d)|:)", re.I)
 PROSE_PARAGRAPHS = 80  # earlier paragraphs consulted for the accelerator, nearest first
 MAX_NOTE_CHARS = 240  # a note under a table is brief; a paragraph discussing it is not
 # What a note under a table looks like, not a sentence discussing the results ("We achieved

@@ -22,9 +22,9 @@ from perfledger.schemas.header_reading import (
     role_matches,
 )
 from perfledger.schemas.label_mappings import LabelMappings
-from perfledger.schemas.labels import known_model
+from perfledger.schemas.labels import known_model, names_a_run
 from perfledger.schemas.legends import glossary_entry, legend_platform
-from perfledger.schemas.name_headers import lists_no_results, names_among_names, scored_precisions
+from perfledger.schemas.name_headers import lists_no_results, names_among_names, precision_columns
 from perfledger.schemas.named_cells import names_metrics
 from perfledger.schemas.precisions import Precision, read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
@@ -216,7 +216,7 @@ def plan_table(
     nearby = nearby_words([*(text.text for text in context.texts), *shape.headers])
     readings = with_table_chips(readings, nearby)
     readings, names = names_among_names(readings)  # "PPL(fp16) | TRT-8(fp16)": engines
-    readings = scored_precisions(readings, shape.stats)  # "Precision" over 0.912: a score
+    readings = precision_columns(readings, shape.stats)  # "Precision" over 0.912: a score
     if _hardware_specifications(readings) or lists_no_results(readings):
         return None  # what the chips are ("Spec | A100 | H100"), a cookie list: no results
     numbers = [
@@ -364,7 +364,7 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     if kind in ("unit", "metric_name"):
         return "unit" if stats.filled and stats.units * 2 >= stats.filled else "metric_name"
     if kind in ("metric", "statistic", "result"):
-        if stats.numeric or not stats.filled:
+        if stats.numeric or not stats.filled or (index > 0 and names_metrics(stats)):
             return "result"
         # A column of words: the first one, or one of words only (two at least) before any
         # result, labels the rows under a header naming the table's metric ("Loss (Model/Epoch)", "Model
@@ -792,7 +792,7 @@ def _states_a_setup(reading: HeaderReading) -> bool:
 
 
 def _names_a_model(reading: HeaderReading) -> bool:
-    """A header that is a model the catalogue reads whole and nothing else ("densenet121",
-    "mobilenet v2" over rows of devices): the column of the model run, whose numbers are of
-    the metric the table names elsewhere ("time costs per image in milliseconds")."""
-    return reading.kind is None and reading.unit is None and known_model(reading.text)
+    """A header of no role that is a model ("densenet121" over rows of devices) or names a
+    framework ("Keras 3 (JAX)"): the column of that run, whose numbers are of the metric the
+    table names elsewhere ("time costs per image in milliseconds", "measured in ms/step")."""
+    return reading.kind is None and reading.unit is None and names_a_run(reading.text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
+from itertools import accumulate
 
 import polars as pl
 
@@ -372,16 +373,26 @@ def _written_out(key: str) -> Unit | None:
         return None
     known = _known_words()
     whole = _whole_unit_words()
+    longest_whole = _longest_whole_unit()
+    # Slashes before each token: a window without one is a unit only as a whole word, so
+    # one longer than every whole unit is not read (prose has dozens of unit words).
+    slashes = list(accumulate((token == "/" for token in tokens), initial=0))
     figure: Unit | None = None
     for end in range(len(tokens), 0, -1):
         best: tuple[int, int, Unit] | None = None
         if tokens[end - 1] == "/" or tokens[end - 1] not in known:
             continue
-        for start in range(max(0, end - _MAX_WINDOW), end):
+        lowest = max(0, end - _MAX_WINDOW)
+        if slashes[end] == slashes[lowest]:
+            lowest = max(lowest, end - longest_whole)
+        for start in range(lowest, end):
             if tokens[start] == "/":
                 continue
+            slashed = slashes[end] > slashes[start]
+            if not slashed and end - start > longest_whole:
+                continue
             window = tokens[start:end]
-            if "/" in window:
+            if slashed:
                 text = "".join(
                     token if token == "/" or index == 0 or window[index - 1] == "/" else " " + token
                     for index, token in enumerate(window)
@@ -416,6 +427,12 @@ def _written_out(key: str) -> Unit | None:
 def _known_words() -> frozenset[str]:
     """Every word of units.csv, and the slash: where a unit written out may end."""
     return frozenset(alias for table in _words().values() for alias in table) | {"/"}
+
+
+@cache
+def _longest_whole_unit() -> int:
+    """The words of the longest unit of units.csv that is a unit as a whole."""
+    return max((len(alias.split()) for alias in _whole_unit_words()), default=0)
 
 
 @cache

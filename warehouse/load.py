@@ -305,7 +305,7 @@ class RunStage:
     def value_groups(self, applied_sources: list[str]) -> list[ValueGroup]:
         """The applied sources' staged values in groups of whole parts of up to
         COMMIT_GROUP_ROWS rows, each with its sources, its rows and (once computed) their
-        keys; then, if any, the applied sources without a staged value. After
+        keys; the applied sources without a staged value are in the last group. After
         `spill_measurements`.
 
         One group holds everything when the run fits in memory, or when the parts' columns
@@ -341,7 +341,12 @@ class RunStage:
             first = last
         rest = [source for source in applied_sources if source not in grouped]
         if rest:
-            groups.append(ValueGroup(rest, None, None))
+            # The sources read without a value join the last group: they add no row to
+            # hold in memory, and a group of their own would make a run of one group
+            # (marked within the transaction) a run of several (marked before it, statement
+            # by statement: a third of a second more for a few hundred pages).
+            last = groups[-1]
+            groups[-1] = ValueGroup([*last.sources, *rest], last.rows, last.keys)
         return groups
 
     @contextlib.contextmanager

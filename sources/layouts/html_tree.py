@@ -11,6 +11,14 @@ from perfledger.sources.layouts.base import ParseProblem
 _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
+# Cells standing right inside a table or one of its row groups, outside any <tr>: a browser
+# builds a row around them (HTML's "in table body" insertion mode); libxml2 leaves them
+# where they are, where no reader of rows finds them. One XPath walk, in C.
+_STRAY_CELLS = etree.XPath(
+    "//table/td | //table/th | //thead/td | //thead/th | //tbody/td | //tbody/th"
+    " | //tfoot/td | //tfoot/th"
+)
+_ROW_PARTS = frozenset({"td", "th"})
 
 
 def prepare_markup(text: str, utf8: bytes | None = None) -> bytes:
@@ -61,6 +69,8 @@ def parse_tree(
         root = etree.fromstring(markup, parser)
     except etree.ParserError:
         return None  # libxml2's word for a document without any element
+    if root is not None and (stray := _STRAY_CELLS(root)):
+        _wrap_stray_cells(stray)  # type: ignore[arg-type]  # an XPath of elements
     if stopped is not None:
         stopped.extend(
             ParseProblem(
@@ -74,3 +84,26 @@ def parse_tree(
             if error.level_name == "FATAL"
         )
     return root
+
+
+def _wrap_stray_cells(stray: list) -> None:
+    """Give each run of cells that stands outside any <tr> the row a browser gives it: the
+    cells in a table row of their own, where the first of them stood (Detectron2's model zoo
+    lists its header cells right inside <tbody>, before its first <tr>). Comments and blank
+    text between the cells of a run stay in the new row; any other element ends the run."""
+    done: set = set()
+    for cell in stray:
+        if cell in done:
+            continue
+        row = etree.Element("tr")
+        row.sourceline = cell.sourceline
+        cell.addprevious(row)
+        node = cell
+        while node is not None and (
+            node.tag in _ROW_PARTS or not isinstance(node.tag, str)  # a comment
+        ):
+            following = node.getnext()
+            if node.tag in _ROW_PARTS:
+                done.add(node)
+            row.append(node)  # keeps the node's tail text with it
+            node = following

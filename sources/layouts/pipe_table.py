@@ -770,13 +770,18 @@ def _has_atx_heading(lines: list[str], hidden: set[int]) -> bool:
     )
 
 
+def _ends_block(line: str) -> bool:
+    return is_blank(line) or _ATX.match(line) is not None
+
+
 def _mostly_pipes(lines: list[str], table: PipeTable) -> bool:
-    """Whether the table's rows are at least half of the block of lines around it."""
+    """Whether the table's rows are at least half of the block of lines around it; a heading
+    ends a block as a blank line does (tables stacked under headings, no blank line between)."""
     first = table.header
-    while first > 0 and not is_blank(lines[first - 1]):
+    while first > 0 and not _ends_block(lines[first - 1]):
         first -= 1
     last = table.end
-    while last < len(lines) and not is_blank(lines[last]):
+    while last < len(lines) and not _ends_block(lines[last]):
         last += 1
     return (table.end - table.header) * 2 >= last - first
 

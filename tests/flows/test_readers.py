@@ -153,3 +153,77 @@ def test_the_readers_stop_once_the_last_run_is_read_before_its_commit(
     summary = pipeline.ingest([str(corpus / "pages")], tmp_path / "warehouse")
     assert summary.count_status("new") == 4
     assert alive_at_commit == [0]
+
+
+def test_workers_start_as_the_run_opens_and_are_the_ones_that_read(
+    tmp_path, monkeypatch, parallel_from_two
+):
+    """A run of enough documents starts its workers before it opens the warehouse and
+    collects: the workers that read are those, and they have started by then."""
+    corpus = tmp_path / "corpus"
+    generate(4, 5, corpus, "text")
+    monkeypatch.setenv(readers.READERS_ENV, "2")
+    pool = budget.shared_workers()
+    at_collect: list[list[int]] = []
+    collect = pipeline.collect
+
+    def watched(*args, **kwargs):
+        at_collect.append([worker.process.pid for worker in pool._starting])
+        return collect(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "collect", watched)
+    took: list[list[int]] = []
+    take_many = budget.WorkerPool.take_many
+
+    def taking(self, count):
+        workers = take_many(self, count)
+        took.append([worker.process.pid for worker in workers])
+        return workers
+
+    monkeypatch.setattr(budget.WorkerPool, "take_many", taking)
+    summary = pipeline.ingest([str(corpus / "pages")], tmp_path / "warehouse")
+    assert summary.count_status("new") == 4
+    assert len(at_collect[0]) == 2
+    assert sorted(took[0]) == sorted(at_collect[0])
+    assert pool._starting == [] and pool._idle == []  # all stopped as the run ended
+
+
+def test_workers_started_for_a_run_that_reads_nothing_are_stopped(
+    tmp_path, monkeypatch, parallel_from_two
+):
+    """The same pages again: nothing to read, and the workers started for them stop."""
+    corpus = tmp_path / "corpus"
+    generate(3, 5, corpus, "text")
+    monkeypatch.setenv(readers.READERS_ENV, "2")
+    pipeline.ingest([str(corpus / "pages")], tmp_path / "warehouse")
+    started = []
+    start_soon = budget.WorkerPool.start_soon
+
+    def starting(self, count):
+        start_soon(self, count)
+        started.extend(self._starting)
+
+    monkeypatch.setattr(budget.WorkerPool, "start_soon", starting)
+    again = pipeline.ingest([str(corpus / "pages")], tmp_path / "warehouse")
+    assert again.count_status("new") == 0
+    assert len(started) == 2
+    assert not any(worker.process.is_alive() for worker in started)
+    assert budget.shared_workers()._starting == []
+
+
+def test_a_few_documents_start_no_worker_early(tmp_path, monkeypatch):
+    """Below PARALLEL_FROM documents a run reads in its own process: no worker starts."""
+    monkeypatch.setattr(readers, "PARALLEL_FROM", 4)
+    monkeypatch.setenv(readers.READERS_ENV, "2")
+    folder = tmp_path / "pages"
+    (folder / "deeper").mkdir(parents=True)
+    for name in ("a.md", "b.md", "deeper/c.md"):
+        (folder / name).write_text("# Results\n", encoding="utf-8")
+    readers.start_early([str(folder)])
+    assert budget.shared_workers()._starting == []
+    (folder / "deeper" / "d.md").write_text("# Results\n", encoding="utf-8")
+    readers.start_early([str(folder)])
+    try:
+        assert len(budget.shared_workers()._starting) == 2
+    finally:
+        budget.stop_workers()

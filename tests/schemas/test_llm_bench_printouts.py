@@ -343,3 +343,28 @@ def test_a_table_of_scenarios_named_after_a_metric_is_not_read_turned_around():
     document = normalized(SCENARIO_OVERVIEW)
     assert document.measurements.height == 0
     assert document.quarantine.height == 0
+
+
+# The lines of vLLM's serving summary (a Red Hat vLLM lab's run: "Request throughput
+# (req/s): 21.48", "Mean TTFT (ms): 286.78"), as a page puts them into a table's cells: names
+# of three words and more, a unit in the name's brackets. The columns were planned as cells
+# naming their metric, but no cell read, and the values were lost without a trace.
+NAMED_AT_LENGTH = """# vLLM serving benchmark, Llama-3.2-1B-Instruct-FP8
+
+| Run | Result |
+| --- | --- |
+| random 200/200 | Request throughput (req/s): 21.48 |
+| random 200/200 | Output token throughput (tok/s): 3756.84 |
+| random 200/200 | Mean TTFT (ms): 286.78 |
+| random 200/200 | Median TPOT (ms): 21.39 |
+"""
+
+
+def test_cells_naming_their_metric_at_length_are_read_with_the_unit_of_the_name():
+    document = normalized(NAMED_AT_LENGTH)
+    assert document.quarantine.height == 0
+    found = fields_by_raw_value(NAMED_AT_LENGTH, "metric", "value", "unit")
+    assert found["Request throughput (req/s): 21.48"] == ("throughput", 21.48, "items/s")
+    assert found["Output token throughput (tok/s): 3756.84"] == ("throughput", 3756.84, "items/s")
+    assert found["Mean TTFT (ms): 286.78"] == ("latency", 286.78, "ms")
+    assert found["Median TPOT (ms): 21.39"] == ("latency", 21.39, "ms")

@@ -184,7 +184,7 @@ def test_parts_of_different_types_leave_the_keys_to_the_commit(monkeypatch):
 
 def test_a_large_run_is_applied_in_groups_of_whole_parts(monkeypatch):
     """Groups of at most COMMIT_GROUP_ROWS staged rows (a part larger alone), each source in
-    one group, then the applied sources without a staged value."""
+    one group; the applied sources without a staged value are in the last."""
     monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 2)
     monkeypatch.setattr(load, "COMMIT_GROUP_ROWS", 4)
     connection = duckdb.connect()
@@ -216,8 +216,7 @@ def test_a_large_run_is_applied_in_groups_of_whole_parts(monkeypatch):
     assert found == [
         (["s0", "s1"], [("s0", 2), ("s1", 2)]),
         (["s2"], [("s2", 5)]),
-        (["s3", "s4", "s6"], [("s3", 1), ("s4", 1), ("s6", 2)]),
-        (["s5"], None),
+        (["s3", "s4", "s6", "s5"], [("s3", 1), ("s4", 1), ("s6", 2)]),
     ]
 
 
@@ -252,3 +251,43 @@ def test_a_run_committed_in_groups_stores_what_one_group_stores(tmp_path, monkey
     assert counts_one[1] == (1, 1, 1)  # one value added, one changed, one removed
     assert stored_rows(many, "measurement_values") == stored_rows(one, "measurement_values")
     assert hashes_digest(many) == hashes_digest(one)
+
+
+def test_a_page_without_values_joins_the_run_s_group(tmp_path, monkeypatch):
+    """A run staged in parts whose values fit one group, with a page that has no value: one
+    group, marked within the transaction, and what it stores and removes is what a run kept in
+    memory stores and removes."""
+    prose = "Results\n\nThis release brings no new measurements; the tables return next month.\n"
+
+    def ingest_with_a_page_without_values(warehouse):
+        first = pipeline.ingest([str(JULY_2023)], warehouse, source_name="results")
+        emptied = warehouse.parent / "emptied.txt"  # one path for every warehouse: it is stored
+        emptied.write_text(prose, encoding="utf-8")
+        second = pipeline.ingest(
+            [str(emptied)], warehouse, source_name="results", captured_at="2099-01-01T00:00:00Z"
+        )
+        return [
+            tuple(run.total(name) for name in ("values_added", "values_removed"))
+            for run in (first, second)
+        ]
+
+    in_memory = ingest_with_a_page_without_values(tmp_path / "in-memory" / "warehouse")
+    monkeypatch.setattr(load, "STAGE_BATCH_ROWS", 40)
+    marked_apart = []
+    original = load.mark_groups
+    monkeypatch.setattr(
+        load,
+        "mark_groups",
+        lambda *args: marked_apart.append(len(args[1])) or original(*args),
+    )
+    staged = tmp_path / "staged" / "warehouse"
+    first, second = ingest_with_a_page_without_values(staged)
+    in_parts = pipeline.ingest(
+        [str(JULY_2023), str(staged.parent / "emptied.txt")], tmp_path / "both" / "warehouse"
+    )
+    assert [first, second] == in_memory
+    assert in_memory[0] == (358, 0)
+    assert in_parts.total("values_added") == 358
+    assert in_parts.documents_read == 2
+    # The run of both pages was staged in parts: its one group holds the page without values.
+    assert marked_apart[-1] == 1
