@@ -185,6 +185,14 @@ def known_framework(label: str) -> bool:
     return label_key(label) in _alias_table("frameworks.csv")
 
 
+@lru_cache(maxsize=4096)
+def framework_first(label: str) -> bool:
+    """Whether `label` is a known framework, or starts with one and goes on in words of its
+    own ("FlexLLMGen with Compression", "TensorRT w/ plugin")."""
+    words = label.split()
+    return any(known_framework(" ".join(words[:size])) for size in range(len(words), 0, -1))
+
+
 _WORDS = re.compile(r"[^\W_]+")
 
 

@@ -24,6 +24,7 @@ from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.identities import canonical_dataset
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
+    framework_first,
     framework_name,
     known_framework,
     known_model,
@@ -251,9 +252,10 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if unit is not None and unit.kind == "rate":
             cell.unit = unit
             return
-    if role == "platform" and known_framework(text) and not _names_chip(text):
-        # "System | DeepSpeed ZeRO-Inference": software compared under a "System" header ran
-        # on the page's hardware; it is the row's framework, not a device no vocabulary knows
+    if role == "platform" and framework_first(text) and not _names_chip(text):
+        # "System | DeepSpeed ZeRO-Inference", "FlexLLMGen with Compression": software
+        # compared under a "System" header ran on the page's hardware; it is the row's
+        # framework, not a device no vocabulary knows
         cell.dims.setdefault("framework", text)
     elif role == "platform" or (reading.kind == "reference" and _names_chip(text)):
         # "Target | ESP32-S3": a quality target names no hardware; such a column names the
