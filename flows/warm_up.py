@@ -7,6 +7,8 @@ it would otherwise wait: its first chunk then costs what the others cost."""
 
 from __future__ import annotations
 
+from functools import cache
+
 _PAGE = b"""# Results on 8x H100 (FP16)
 
 | Model | Batch size | Throughput (img/s) | Latency (ms) |
@@ -20,8 +22,10 @@ def warm_up() -> None:
     _read_and_plan()
 
 
+@cache
 def warm_up_normalizing() -> None:
-    """Read, plan, normalize and validate the page, as a run reading in one process does."""
+    """Read, plan, normalize and validate the page, as a run reading in one process does;
+    once a process (an ingest of several runs, or a process of many ingests, needs it once)."""
     from perfledger.schemas.label_mappings import NO_MAPPINGS
     from perfledger.schemas.normalize import DocumentContext, normalize_documents
     from perfledger.schemas.validate import validate_measurements

@@ -186,11 +186,15 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
             return parted
     reading = _with_bracketed_values(_read_one(cleaned, decimal), decimal)
     if reading.problem == "unparseable_value":
-        named = one_named_value(cleaned, lambda written: _read_one(written, decimal))
-        if _VALUE_NAME.search(cleaned):
-            return _named_values(cleaned, decimal) or named or reading
+        # values named each ("top1: 78.48% top5: 94.09%"), else one after a long name
+        short_names = _VALUE_NAME.search(cleaned) is not None
+        named = (short_names and _named_values(cleaned, decimal)) or one_named_value(
+            cleaned, lambda written: _read_one(written, decimal)
+        )
         if named is not None:
             return named
+        if short_names:
+            return reading
     if reading.problem is not None or any(value.rest for value in reading.values):
         return _with_breakdown(cleaned, decimal) or reading
     return reading

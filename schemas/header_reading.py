@@ -25,7 +25,7 @@ from perfledger.schemas.platform_mentions import PlatformMention
 from perfledger.schemas.precisions import Precision, precision_of_header
 from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header, unit_named
 from perfledger.schemas.unknown_chips import read_hardware
-from perfledger.schemas.vocabulary import read_vocab
+from perfledger.schemas.vocabulary import read_vocab, word_alternatives
 
 # Parts of a header that qualify its head noun rather than name it.
 _QUALIFIERS = re.compile(r"\s[-\u2013\u2014]\s.*$|:\s.*$|\s(?:w/|with|for|at|on)\s.*$", re.I)
@@ -504,12 +504,6 @@ def _composite_parts(cleaned: str) -> tuple[HeaderReading, ...]:
     return ()
 
 
-@lru_cache(maxsize=1)
-def _quality_change() -> re.Pattern[str]:
-    patterns = read_vocab("quality_changes.csv").get_column("pattern").to_list()
-    return re.compile(r"(?<![a-z])(?:" + "|".join(patterns) + r")(?![a-z])")
-
-
 def names_quality_change(header: str) -> bool:
     """Whether a header names what a model's quality loses ("Accuracy loss", "精度损失")."""
-    return _quality_change().search(fold_words(header)) is not None
+    return word_alternatives("quality_changes.csv").search(fold_words(header)) is not None

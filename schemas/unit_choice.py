@@ -4,15 +4,14 @@ states one and fits the value's metric; and which unit that is, as the value's `
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
+from collections.abc import Callable
 
 import polars as pl
 
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import names_quality_change
 from perfledger.schemas.row_labels import UNIT_FIELDS
-from perfledger.schemas.vocabulary import read_vocab
+from perfledger.schemas.vocabulary import word_alternatives
 
 # The unit kinds a metric may take from its row or its page (its cell and column header
 # state theirs outright).
@@ -30,30 +29,29 @@ KINDS_FROM_AROUND = {
 
 def quality_change_columns(frame: pl.DataFrame) -> pl.Expr:
     """`_quality_change`: whether a value's column names what a model's quality loses
-    ("Accuracy loss"), per distinct header."""
-    if "column_name" not in frame.columns:
-        return pl.lit(False).alias("_quality_change")
-    headers = frame.get_column("column_name").unique().drop_nulls().to_list()
-    changes = [header for header in headers if names_quality_change(header)]
-    return pl.col("column_name").is_in(changes).fill_null(False).alias("_quality_change")
-
-
-@lru_cache(maxsize=1)
-def _setup_time() -> re.Pattern[str]:
-    patterns = read_vocab("setup_times.csv").get_column("pattern").to_list()
-    return re.compile(r"(?<![a-z])(?:" + "|".join(patterns) + r")(?![a-z])")
+    ("Accuracy loss")."""
+    return _columns_named(frame, names_quality_change, "_quality_change")
 
 
 def setup_time_columns(frame: pl.DataFrame) -> pl.Expr:
     """`_setup_time`: whether a value's column names the time a run's setup takes ("Online
-    NPU Init", "Load time"), per distinct header: a figure other than the metrics, whose unit
-    may be the time the page states for its timings ("all timing values are expressed in
-    milliseconds")."""
+    NPU Init", "Load time"): a figure other than the metrics, whose unit may be the time the
+    page states for its timings ("all timing values are expressed in milliseconds")."""
+    return _columns_named(frame, _names_setup_time, "_setup_time")
+
+
+def _names_setup_time(header: str) -> bool:
+    return word_alternatives("setup_times.csv").search(fold_words(header)) is not None
+
+
+def _columns_named(frame: pl.DataFrame, names: Callable[[str], bool], alias: str) -> pl.Expr:
+    """Whether each value's column header is one `names` holds true, read per distinct
+    header."""
     if "column_name" not in frame.columns:
-        return pl.lit(False).alias("_setup_time")
+        return pl.lit(False).alias(alias)
     headers = frame.get_column("column_name").unique().drop_nulls().to_list()
-    timed = [header for header in headers if _setup_time().search(fold_words(header))]
-    return pl.col("column_name").is_in(timed).fill_null(False).alias("_setup_time")
+    named = [header for header in headers if names(header)]
+    return pl.col("column_name").is_in(named).fill_null(False).alias(alias)
 
 
 def _allowed(kind: pl.Expr) -> pl.Expr:

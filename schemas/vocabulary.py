@@ -47,6 +47,14 @@ def read_vocab(name: str) -> pl.DataFrame:
     return _read_vocab_file(path, status.st_mtime_ns, status.st_size)
 
 
+@cache
+def word_alternatives(name: str) -> re.Pattern[str]:
+    """The patterns of a vocabulary file's `pattern` column as one pattern, each matching
+    as whole words of folded text (no letter on either side): "accuracy loss", "init"."""
+    patterns = read_vocab(name).get_column("pattern").to_list()
+    return re.compile(r"(?<![a-z])(?:" + "|".join(patterns) + r")(?![a-z])")
+
+
 def vocabulary_signature() -> tuple[tuple[str, int, int], ...]:
     """(name, size, modification time) of every vocabulary file: changes when one is edited."""
     return tuple(

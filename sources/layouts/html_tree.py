@@ -11,13 +11,6 @@ from perfledger.sources.layouts.base import ParseProblem
 _XML_DECLARATION = re.compile(r"\A(\ufeff?\s*)<\?xml[^>]*>")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
-# Cells standing right inside a table or one of its row groups, outside any <tr>: a browser
-# builds a row around them (HTML's "in table body" insertion mode); libxml2 leaves them
-# where they are, where no reader of rows finds them. One XPath walk, in C.
-_STRAY_CELLS = etree.XPath(
-    "//table/td | //table/th | //thead/td | //thead/th | //tbody/td | //tbody/th"
-    " | //tfoot/td | //tfoot/th"
-)
 _ROW_PARTS = frozenset({"td", "th"})
 
 
@@ -69,8 +62,8 @@ def parse_tree(
         root = etree.fromstring(markup, parser)
     except etree.ParserError:
         return None  # libxml2's word for a document without any element
-    if root is not None and (stray := _STRAY_CELLS(root)):
-        _wrap_stray_cells(stray)  # type: ignore[arg-type]  # an XPath of elements
+    if root is not None and (stray := _stray_cells(root)):
+        _wrap_stray_cells(stray)
     if stopped is not None:
         stopped.extend(
             ParseProblem(
@@ -86,7 +79,21 @@ def parse_tree(
     return root
 
 
-def _wrap_stray_cells(stray: list) -> None:
+def _stray_cells(root: etree._Element) -> list[etree._Element]:
+    """Cells standing right inside a table or one of its row groups, outside any <tr>: a
+    browser builds a row around them (HTML's "in table body" insertion mode); libxml2 leaves
+    them where they are, where no reader of rows finds them. One walk of the page for its
+    tables, in C, then only their children (an XPath of the eight parent and cell pairs
+    walked the page eight times: 0.86 against 0.31 ms a page)."""
+    found: list[etree._Element] = []
+    for table in root.iter("table"):
+        found += table.iterchildren("td", "th")
+        for group in table.iterchildren("thead", "tbody", "tfoot"):
+            found += group.iterchildren("td", "th")
+    return found
+
+
+def _wrap_stray_cells(stray: list[etree._Element]) -> None:
     """Give each run of cells that stands outside any <tr> the row a browser gives it: the
     cells in a table row of their own, where the first of them stood (Detectron2's model zoo
     lists its header cells right inside <tbody>, before its first <tr>). Comments and blank
