@@ -344,8 +344,8 @@ def test_one_source_and_on_demand_deployments_run_from_the_prefect_cli(
 
 def test_the_daily_schedule_runs_without_a_manual_trigger(tmp_path: Path):
     """Prefect's scheduler creates the runs of ingest/daily and the worker runs them: with
-    the schedule every minute, a run is scheduled, started and completed with nobody asking
-    for it. (With sqlalchemy 2.1 the server's scheduler failed on every loop, "Can't
+    the schedule every ten seconds (a cron of six fields, the last one seconds), a run is
+    scheduled, started and completed with nobody asking for it. (With sqlalchemy 2.1 the server's scheduler failed on every loop, "Can't
     evaluate bulk DML statement", and no scheduled run was ever created.)"""
     warehouse = tmp_path / "warehouse"
     (tmp_path / "prefect-home").mkdir()
@@ -353,7 +353,7 @@ def test_the_daily_schedule_runs_without_a_manual_trigger(tmp_path: Path):
         env = {
             **server.env,
             "PERFLEDGER_WAREHOUSE": str(warehouse),
-            "PERFLEDGER_DAILY_CRON": "* * * * *",
+            "PERFLEDGER_DAILY_CRON": "* * * * * */10",
             "PREFECT_RUNNER_POLL_FREQUENCY": "2",
         }
         log = tmp_path / "worker.log"
@@ -379,7 +379,7 @@ def test_the_daily_schedule_runs_without_a_manual_trigger(tmp_path: Path):
                 (run for run in runs if (run.get("state") or {}).get("type") in TERMINAL), None
             )
 
-        # The next minute's run, then its run of about 15 s.
+        # The next scheduled run (ten seconds away at most), then its run of about 15 s.
         run = wait_for(
             scheduled_run_finished,
             60 + RUN_BUDGET_S,
