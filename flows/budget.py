@@ -49,6 +49,7 @@ ISOLATE_ENV = "PERFLEDGER_ISOLATE_ABOVE_BYTES"
 MEMORY_ENV = "PERFLEDGER_DOCUMENT_MEMORY_MB"
 PAUSE_ENV = "PERFLEDGER_TEST_PAUSE_AT"
 PAUSE_SECONDS_ENV = "PERFLEDGER_TEST_PAUSE_S"
+PAUSE_WHILE_ENV = "PERFLEDGER_TEST_PAUSE_WHILE"  # a file: the pause ends once it is gone
 # A worker's imports take a few seconds on a busy machine; that is not the document's time.
 STARTUP_TIMEOUT_S = 120.0
 # Should the interrupt land where Python cannot raise it (a __del__), it is raised again.
@@ -167,11 +168,20 @@ class _PlansWanted(NamedTuple):
 
 def pause_at(point: str) -> None:
     """Test-only: when PERFLEDGER_TEST_PAUSE_AT names `point`, say so on stderr and sleep
-    (PERFLEDGER_TEST_PAUSE_S, default 60 s), so a crash test can kill the run right there."""
+    (PERFLEDGER_TEST_PAUSE_S, default 60 s), so a crash test can kill the run right there.
+    With PERFLEDGER_TEST_PAUSE_WHILE, the pause ends as soon as that file is gone: a test
+    that must look at the paused run whatever the machine's load releases it when done."""
     if os.environ.get(PAUSE_ENV) != point:
         return
     print(f"perfledger: paused at {point}", file=sys.stderr, flush=True)
-    time.sleep(float(os.environ.get(PAUSE_SECONDS_ENV, "60")))
+    seconds = float(os.environ.get(PAUSE_SECONDS_ENV, "60"))
+    gate = os.environ.get(PAUSE_WHILE_ENV)
+    if gate is None:
+        time.sleep(seconds)
+        return
+    deadline = time.monotonic() + seconds
+    while os.path.exists(gate) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 # ---- in this process: a timer ---------------------------------------------------------------

@@ -23,13 +23,12 @@ pytest.importorskip("prefect_dask")
 from distributed import Client, get_task_stream  # noqa: E402
 from prefect.client.orchestration import get_client  # noqa: E402
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId  # noqa: E402
-from prefect.testing.utilities import prefect_test_harness  # noqa: E402
 
 from perfledger.flows import budget, ingest, pipeline  # noqa: E402
 from perfledger.flows.ingest import TASK_RUNNER_ENV, ingest_flow, task_runner_from_env  # noqa: E402
 from perfledger.warehouse import lake, location  # noqa: E402
 from tests.conftest import CORPUS, PROJECT_ROOT  # noqa: E402
-from tests.flows.test_deployment_e2e import Processes, log_tail  # noqa: E402
+from tests.flows.prefect_servers import Processes, log_tail  # noqa: E402
 from tests.servers import BUCKET  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -196,12 +195,6 @@ def start_cluster(root: Path, worker_env: dict | None = None) -> Cluster:
         processes.stop_all()
         raise
     return cluster
-
-
-@pytest.fixture(scope="module")
-def prefect_api():
-    with prefect_test_harness(server_startup_timeout=60):
-        yield
 
 
 @pytest.fixture(scope="module")

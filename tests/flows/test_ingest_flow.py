@@ -18,7 +18,6 @@ from prefect.client.schemas.filters import (
     FlowRunFilterId,
 )
 from prefect.task_runners import ThreadPoolTaskRunner
-from prefect.testing.utilities import prefect_test_harness
 
 from perfledger.flows import ingest, pipeline
 from perfledger.flows.ingest import TASK_RUNNER_ENV, ingest_flow, split_source, task_runner_from_env
@@ -30,12 +29,6 @@ BOW_POD16_RESNET = (
     "AND system = 'Bow Pod16' AND workload = 'training' AND metric = 'throughput' "
     "AND framework = 'TensorFlow1'"
 )
-
-
-@pytest.fixture(scope="session")
-def prefect_api():
-    with prefect_test_harness(server_startup_timeout=60):
-        yield
 
 
 def query(warehouse: Path, sql: str) -> list[tuple]:

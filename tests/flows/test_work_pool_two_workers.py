@@ -27,16 +27,15 @@ from perfledger.flows import pipeline
 from perfledger.sources import archive
 from perfledger.warehouse import lake, location
 from tests.conftest import JULY_2023
-from tests.flows.test_dask_cluster import wait_until
-from tests.flows.test_deployment_e2e import (
+from tests.flows.prefect_servers import (
     TERMINAL,
     Server,
     call_api,
     log_tail,
-    running_prefect_server,
     try_api,
     wait_for,
 )
+from tests.flows.test_dask_cluster import wait_until
 from tests.reliability.hostile import GOOD_VALUES, HTML_PAGE
 
 pytestmark = pytest.mark.slow
@@ -89,12 +88,6 @@ class FlowRunProcess:
     pid: int
     parent_pid: int
     cwd: Path
-
-
-@pytest.fixture(scope="module")
-def prefect_api(tmp_path_factory) -> Server:
-    with running_prefect_server(tmp_path_factory.mktemp("prefect-server-home")) as server:
-        yield server
 
 
 def machine_environment(server: Server, credentials: dict, folder: Path) -> dict:
@@ -259,9 +252,9 @@ def when(text: str) -> datetime:
 
 
 def test_two_workers_ingest_two_sources_at_once_and_the_second_writer_waits(
-    prefect_api, team_env, tmp_path
+    prefect_server, team_env, tmp_path
 ):
-    server = prefect_api
+    server = prefect_server
     where = team_env.location(team_env.postgres.new_database(), "two-workers")
     shared = location.parse_url(where)
     started = time.monotonic()

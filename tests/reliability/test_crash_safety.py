@@ -267,8 +267,8 @@ def reading(warehouse: Path) -> tuple:
 def test_a_reader_during_a_write_sees_one_snapshot_whole(warehouse, new_pages):
     """Readers that query all through a run see the last committed snapshot exactly, then,
     once the run commits, its snapshot exactly: never a run half written, never one snapshot
-    and then an older one. The run waits 3 s with everything staged, right before its
-    transaction, so that readers are sure to read then."""
+    and then an older one. The run waits with everything staged, right before its
+    transaction, until both readers have read then."""
     before = reading(warehouse)
     last, snapshots, values_before, sources, runs, documents = before
     after = (
@@ -279,10 +279,17 @@ def test_a_reader_during_a_write_sees_one_snapshot_whole(warehouse, new_pages):
         runs + 1,
         documents + 2,
     )
+    gate = warehouse.parent / "paused"
+    gate.touch()
     writer = start_ingest(
         warehouse,
         str(new_pages),
-        env={budget.PAUSE_ENV: "load", budget.PAUSE_SECONDS_ENV: "3", compaction.EVERY_ENV: "0"},
+        env={
+            budget.PAUSE_ENV: "load",
+            budget.PAUSE_WHILE_ENV: str(gate),
+            budget.PAUSE_SECONDS_ENV: "120",
+            compaction.EVERY_ENV: "0",
+        },
     )
     seen: list[list[tuple]] = [[], []]
     errors: list[str] = []
@@ -303,7 +310,14 @@ def test_a_reader_during_a_write_sees_one_snapshot_whole(warehouse, new_pages):
     try:
         wait_for_line(writer, "paused at load")
         assert reading(warehouse) == before  # the run is staged whole, not yet committed
+        read_so_far = [len(readings) for readings in seen]
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and any(
+            len(readings) <= count for readings, count in zip(seen, read_so_far, strict=True)
+        ):
+            time.sleep(0.05)  # each reader reads once more while the run is paused
     finally:
+        gate.unlink(missing_ok=True)
         for reader in readers:
             reader.join(180)
     assert writer.wait(30) == 0, writer.stderr.read()
