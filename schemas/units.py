@@ -373,9 +373,9 @@ def _unit_ending_identifier(text: str) -> Unit | None:
 
 
 def _bracketed_unit(inside: str) -> Unit | None:
-    """The unit in one bracket: the whole of it, else its first part that is one beside
-    a setting ("ms, bs=1"), else one after "in" ("in ms")."""
-    unit = unit_named(inside)
+    """The unit in one bracket: the whole of it or the end of an identifier ("[ttft_s]"),
+    else its first part that is one beside a setting ("ms, bs=1"), else one after "in"."""
+    unit = unit_named(inside) or _unit_ending_identifier(inside)
     if unit is not None:
         return unit
     for part in re.split(r"[,;]", inside):

@@ -38,3 +38,55 @@ def test_identifier_units_are_whole_words_at_its_end():
     assert read_header("latency_min").unit is None  # the minimum, not minutes
     assert read_header("latency_min").statistic == "min"
     assert read_header("batch_size").unit is None
+
+
+# As DeepSparse's LLMPerf example pastes the token benchmark's summary: each metric's
+# identifier, its unit its last word, then its statistics indented under it.
+LLMPERF = """## Simple Usage
+
+This should result in an output summary like this:
+
+```
+\\Results for token benchmark for hf:mgoin/TinyStories-1M-ds queried with the openai api.
+
+inter_token_latency_s
+    p25 = 0.005656395034778967
+    p50 = 0.00691082744044463
+    p99 = 0.030548013546631083
+    mean = 0.008013572023727383
+    stddev = 0.005740562313517516
+ttft_s
+    p25 = 0.05918681574985385
+    p50 = 0.07706795702688396
+    max = 0.3802950750105083
+request_output_throughput_token_per_s
+    p25 = 115.95619623824074
+    mean = 147.8530523229102
+number_input_tokens
+    p25 = 84.0
+    mean = 109.73076923076923
+Number Of Errored Requests: 0
+Overall Output Throughput: 343.3687633083576
+Number Of Completed Requests: 52
+Completed Requests Per Minute: 194.43022532161083
+```
+"""
+
+
+def test_llmperf_statistics_load_under_their_metric_in_its_unit():
+    document = normalized(LLMPERF)
+    loaded = {
+        row["raw_value"]: (row["metric"], row["statistic"], round(row["value"], 6), row["unit"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded["0.005656395034778967"] == ("latency", "p25", 5.656395, "ms")
+    assert loaded["0.030548013546631083"] == ("latency", "p99", 30.548014, "ms")
+    assert loaded["0.008013572023727383"] == ("latency", "mean", 8.013572, "ms")
+    assert loaded["0.005740562313517516"] == ("latency", "std", 5.740562, "ms")
+    assert loaded["0.3802950750105083"] == ("latency", "max", 380.295075, "ms")
+    assert loaded["115.95619623824074"] == ("throughput", "p25", 115.956196, "items/s")
+    assert loaded["147.8530523229102"] == ("throughput", "mean", 147.853052, "items/s")
+    assert "84.0" not in loaded  # the prompts' lengths are the run's, not results
+    assert "109.73076923076923" not in loaded
+    assert len(loaded) == 12  # 10 statistics, the overall throughput, requests a minute
+    assert document.quarantine.height == 0
