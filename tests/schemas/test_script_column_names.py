@@ -90,3 +90,30 @@ def test_llmperf_statistics_load_under_their_metric_in_its_unit():
     assert "109.73076923076923" not in loaded
     assert len(loaded) == 12  # 10 statistics, the overall throughput, requests a minute
     assert document.quarantine.height == 0
+
+
+# As Modular's cascade serve optimization log tabulates its runs: one cell holds a latency's
+# mean, median and 99th percentile, in the order its header names them.
+CASCADE = """## Native multidict/frozenlist wheels for the aiohttp transport
+
+| config                          | Req/s | Out tok/s | TTFT mean/p50/p99 (ms)   | TPOT mean/p50/p99 (ms) | Completed | Duration (s) |
+|---------------------------------|-------|-----------|--------------------------|------------------------|-----------|--------------|
+| MAX Serve (reference)           | 80.00 | 16016     | 3478.6 / 3627.1 / 5747.8 | 18.01 / 17.00 / 37.47  | 9808      | 122.6        |
+| cascade (+ native multidict)    | 83.56 | 16372     | 2026.5 / 1857.0 / 5274.2 | 23.58 / 21.88 / 61.08  | 9542      | 114.2        |
+"""
+
+
+def test_figures_under_a_header_naming_their_statistics_take_each_its_own():
+    document = normalized(CASCADE)
+    loaded = {
+        (row["column_name"], row["value"]): (row["metric"], row["statistic"], row["unit"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded[("TTFT mean/p50/p99 (ms)", 3478.6)] == ("latency", "mean", "ms")
+    assert loaded[("TTFT mean/p50/p99 (ms)", 3627.1)] == ("latency", "p50", "ms")
+    assert loaded[("TTFT mean/p50/p99 (ms)", 5747.8)] == ("latency", "p99", "ms")
+    assert loaded[("TPOT mean/p50/p99 (ms)", 23.58)] == ("latency", "mean", "ms")
+    assert loaded[("TPOT mean/p50/p99 (ms)", 21.88)] == ("latency", "p50", "ms")
+    assert loaded[("TPOT mean/p50/p99 (ms)", 61.08)] == ("latency", "p99", "ms")
+    assert len(loaded) == 18
+    assert document.quarantine.height == 0
