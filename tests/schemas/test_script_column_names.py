@@ -117,3 +117,33 @@ def test_figures_under_a_header_naming_their_statistics_take_each_its_own():
     assert loaded[("TPOT mean/p50/p99 (ms)", 61.08)] == ("latency", "p99", "ms")
     assert len(loaded) == 18
     assert document.quarantine.height == 0
+
+
+# The same log states its platform once, as a list whose keys a table's header reuses ("GPU
+# util"): that column describes the GPU the page names, and the runs beside it ran on it too.
+CASCADE_SWEEP = """## Test platform
+
+- CPU: Intel Xeon 6972P (Granite Rapids), 2 sockets
+- Cores: 192 physical / 384 logical (2 threads per core)
+- GPU: 1x NVIDIA B200 (183 GB)
+
+## Why cascade's TPOT trails MAX Serve: admission-rate, not a config bug
+
+| concurrency | Req/s | TTFT p50 (ms) | TPOT p50 (ms) | GPU util |
+|-------------|-------|---------------|---------------|----------|
+| 32          | 29.8  | 21            | 4.9           | 95%      |
+| 600         | 83.6  | 1857          | 21.9          | 97%      |
+"""
+
+
+def test_a_device_utilization_column_leaves_the_pages_platform_to_the_other_columns():
+    document = normalized(CASCADE_SWEEP)
+    loaded = {
+        (row["column_name"], row["raw_value"]): (row["platform"], row["accelerator_count"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded[("Req/s", "29.8")] == ("NVIDIA B200", 1)
+    assert loaded[("TTFT p50 (ms)", "1857")] == ("NVIDIA B200", 1)
+    assert loaded[("TPOT p50 (ms)", "21.9")] == ("NVIDIA B200", 1)
+    assert loaded[("GPU util", "97%")] == ("NVIDIA B200", 1)
+    assert len(loaded) == 8
