@@ -320,10 +320,16 @@ def _metric_named_by(name: str) -> str | None:
     return reading.role if reading.names_metric else None
 
 
+_OWN_FIGURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+
+
 @lru_cache(maxsize=4096)
 def _statistic_named_by(name: str) -> str | None:
     """The statistic a value's own name gives it, as a header would ("Mean TTFT (ms)",
-    "p99" of "TTFT mean/p50/p99"): it is more particular than its column's."""
+    "p99" of "TTFT mean/p50/p99"): it is more particular than its column's. A remark
+    holding a figure of its own ("standard deviation 663 usec") names another value."""
+    if _OWN_FIGURE.search(name):
+        return None
     reading = read_header(name)
     return reading.statistic if reading.kind in ("metric", "statistic") else None
 

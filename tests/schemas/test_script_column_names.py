@@ -147,3 +147,31 @@ def test_a_device_utilization_column_leaves_the_pages_platform_to_the_other_colu
     assert loaded[("TPOT p50 (ms)", "21.9")] == ("NVIDIA B200", 1)
     assert loaded[("GPU util", "97%")] == ("NVIDIA B200", 1)
     assert len(loaded) == 8
+
+
+# As Triton's Perf Analyzer quick start pastes the tool's client summary: the average's
+# remark gives another figure's name and number, not the average's statistic.
+PERF_ANALYZER = """## Step 6: Observe and Analyze Output
+
+```
+Request concurrency: 1
+  Client:
+    Request count: 25348
+    Throughput: 1407.84 infer/sec
+    Avg latency: 708 usec (standard deviation 663 usec)
+    p50 latency: 690 usec
+    p90 latency: 881 usec
+    p95 latency: 926 usec
+    p99 latency: 1031 usec
+```
+"""
+
+
+def test_a_remark_naming_another_figure_gives_the_value_no_statistic():
+    loaded = {
+        row["raw_value"]: (row["metric"], row["statistic"], row["value"], row["unit"])
+        for row in normalized(PERF_ANALYZER).measurements.iter_rows(named=True)
+    }
+    assert loaded["708 usec (standard deviation 663 usec)"] == ("latency", "mean", 0.708, "ms")
+    assert loaded["690 usec"] == ("latency", "p50", 0.69, "ms")
+    assert loaded["1031 usec"] == ("latency", "p99", 1.031, "ms")
