@@ -40,7 +40,7 @@ def with_annotations(
             orient="row",
         )
         results = results.join(said, on="_annotation_text", how="left", maintain_order="left")
-        unit_column = pl.col("annotation_role") == "unit"
+        unit_column = pl.col("annotation_role").is_in(["unit", "metric_name"])
         has_unit = unit_column & pl.col("a_alias").is_not_null()
         names_metric = (pl.col("annotation_role") == "metric_name") & pl.col(
             "_named_metric"
@@ -178,13 +178,15 @@ def _first_derived(label: str, derived_parts: dict[str, str]) -> str | None:
 
 
 def _annotation(text: str, mappings: LabelMappings) -> tuple:
-    """(the metric a metric-name cell names, the unit a unit cell is)."""
+    """(the metric a metric-name cell names, the unit a unit cell is or a metric-name cell
+    states: "Time to first token (ms)")."""
     cleaned = clean_text(text)
     unit = unit_named(cleaned) if cleaned else None
     named = header_reading(cleaned, mappings) if cleaned else None
     metric = None
     if named is not None and named.kind == "metric":
         metric = named.role if named.role not in ("eval_metric", "ranking") else "other"
+        unit = unit or named.unit
     return (metric, *unit_fields(unit))
 
 

@@ -175,3 +175,52 @@ def test_a_remark_naming_another_figure_gives_the_value_no_statistic():
     assert loaded["708 usec (standard deviation 663 usec)"] == ("latency", "mean", 0.708, "ms")
     assert loaded["690 usec"] == ("latency", "p50", 0.69, "ms")
     assert loaded["1031 usec"] == ("latency", "p99", 1.031, "ms")
+
+
+# As Triton's GenAI-Perf README pastes the tool's summary, a table Python's Rich library draws
+# with box-drawing characters: each row a metric with its unit, each column a statistic.
+GENAI_PERF = """## Running GenAI-Perf
+
+```
+                              NVIDIA GenAI-Perf | LLM Metrics
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┓
+┃                         Statistic ┃    avg ┃    min ┃    max ┃    p99 ┃    p90 ┃    p75 ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━┩
+│          Time to first token (ms) │  16.26 │  12.39 │  17.25 │  17.09 │  16.68 │  16.56 │
+│          Inter token latency (ms) │   1.85 │   1.55 │   2.04 │   2.02 │   1.97 │   1.92 │
+│ Output token throughput (per sec) │ 520.87 │    N/A │    N/A │    N/A │    N/A │    N/A │
+│      Request throughput (per sec) │   1.99 │    N/A │    N/A │    N/A │    N/A │    N/A │
+└───────────────────────────────────┴────────┴────────┴────────┴────────┴────────┴────────┘
+```
+"""
+
+
+def test_a_rich_drawn_table_of_metrics_by_statistic_loads_each_in_its_rows_unit():
+    document = normalized(GENAI_PERF)
+    loaded = {
+        (row["row_label"], row["column_name"]): (
+            row["metric"],
+            row["statistic"],
+            row["value"],
+            row["unit"],
+        )
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded[("Time to first token (ms)", "avg")] == ("latency", "mean", 16.26, "ms")
+    assert loaded[("Time to first token (ms)", "p99")] == ("latency", "p99", 17.09, "ms")
+    assert loaded[("Inter token latency (ms)", "min")] == ("latency", "min", 1.55, "ms")
+    assert loaded[("Inter token latency (ms)", "p75")] == ("latency", "p75", 1.92, "ms")
+    assert loaded[("Output token throughput (per sec)", "avg")] == (
+        "throughput",
+        "mean",
+        520.87,
+        "items/s",
+    )
+    assert loaded[("Request throughput (per sec)", "avg")] == (
+        "throughput",
+        "mean",
+        1.99,
+        "items/s",
+    )
+    assert len(loaded) == 14
+    assert set(document.quarantine["check"].to_list()) == {"placeholder_value"}  # the N/As
