@@ -224,3 +224,37 @@ def test_a_rich_drawn_table_of_metrics_by_statistic_loads_each_in_its_rows_unit(
     )
     assert len(loaded) == 14
     assert set(document.quarantine["check"].to_list()) == {"placeholder_value"}  # the N/As
+
+
+# GenAI-Perf's goodput tutorial: the rows of sequence lengths are the load the tool sent, no
+# throughput the context may speak of.
+GOODPUT = """## Run GenAI-Perf with Goodput Constraints
+
+```
+                              NVIDIA GenAI-Perf | LLM Metrics
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┓
+┃                         Statistic ┃      avg ┃      min ┃      max ┃      p99 ┃      p90 ┃      p75 ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━┩
+│              Request latency (ms) │ 6,740.76 │ 4,387.10 │ 8,930.90 │ 8,929.88 │ 8,920.69 │ 8,905.37 │
+│            Output sequence length │   345.80 │   225.00 │   458.00 │   458.00 │   458.00 │   458.00 │
+│ Output token throughput (per sec) │    51.20 │      N/A │      N/A │      N/A │      N/A │      N/A │
+│         Request goodput (per sec) │     0.12 │      N/A │      N/A │      N/A │      N/A │      N/A │
+└───────────────────────────────────┴──────────┴──────────┴──────────┴──────────┴──────────┴──────────┘
+```
+"""
+
+
+def test_a_row_named_by_a_setting_of_the_load_holds_no_result():
+    document = normalized(GOODPUT)
+    loaded = {
+        (row["row_label"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert loaded[("Request latency (ms)", "p90")] == ("latency", 8920.69, "ms")
+    assert loaded[("Request goodput (per sec)", "avg")] == ("throughput", 0.12, "items/s")
+    assert not any(label == "Output sequence length" for label, _ in loaded)
+    assert len(loaded) == 8
+    unread = document.quarantine.filter(document.quarantine["check"] == "unknown_metric")
+    assert sorted(unread["raw_value"].to_list()) == sorted(
+        ["345.80", "225.00", "458.00", "458.00", "458.00", "458.00"]
+    )
