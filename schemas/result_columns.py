@@ -9,6 +9,7 @@ import polars as pl
 from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.context_labels import device_class, precision_of_part
+from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.header_remainder import header_remainder
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import stated_batch
@@ -148,8 +149,8 @@ def result_records(
         model_item,
         _found(context, "workload"),
         _source(context, "workload"),
-        plan.header_states_chip,
-        plan.header_states_count,
+        plan.header_states_chip and _header_states(results, "accelerator"),
+        plan.header_states_count and _header_states(results, "count"),
         plan.header_states_precision,
         plan.table_workload,
     )
@@ -267,6 +268,19 @@ def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings
         said[_SAID["batch_size"]],
         said[_SAID["batch_size_number"]],
         said[_SAID["settings"]],
+    )
+
+
+def _header_states(results, field: str) -> bool:
+    """Whether a result column's header names the chip (the count) its values ran on. A
+    figure of a device's resources whose device word only the page's legend defines ("GPU
+    util" under "- GPU: 1x NVIDIA B200") describes the device the context states: no chip
+    or count of its own."""
+    return any(
+        column.reading.platform is not None
+        and getattr(column.reading.platform, field) is not None
+        and not (_describes_resource(column) and read_header(column.reading.text).platform is None)
+        for column in results
     )
 
 

@@ -40,11 +40,19 @@ def with_annotations(
             orient="row",
         )
         results = results.join(said, on="_annotation_text", how="left", maintain_order="left")
-        unit_column = pl.col("annotation_role") == "unit"
+        unit_column = pl.col("annotation_role").is_in(["unit", "metric_name"])
         has_unit = unit_column & pl.col("a_alias").is_not_null()
-        names_metric = (pl.col("annotation_role") == "metric_name") & pl.col(
-            "_named_metric"
-        ).is_not_null()
+        # A row named by a setting of the run ("Output sequence length", "Input sequence
+        # length" beside latencies, as GenAI-Perf prints them) holds figures of the load,
+        # no result: neither its own metric nor the context's.
+        setting_row = (pl.col("annotation_role") == "metric_name") & (
+            pl.col("_named_metric") == _SETTING
+        )
+        names_metric = (
+            (pl.col("annotation_role") == "metric_name")
+            & pl.col("_named_metric").is_not_null()
+            & ~setting_row
+        )
         # A metric name no vocabulary knows ("spearman@cosine", "Mean Diff") is a quality
         # score of the family the table's context names ("Model Accuracy"), else another
         # figure.
@@ -64,7 +72,9 @@ def with_annotations(
                 .alias(f"r_{name}")
                 for name in UNIT_FIELDS
             ),
-            pl.when(names_metric)
+            pl.when(setting_row)
+            .then(pl.lit(None, dtype=pl.String))
+            .when(names_metric)
             .then(pl.col("_named_metric"))
             .when(pl.col("metric").is_null() & has_unit)
             .then(_metric_of_unit_kind("a_kind"))
@@ -80,18 +90,22 @@ def with_annotations(
             .then(pl.when(quality_context).then(pl.col("x_metric_source")).otherwise(pl.lit("row")))
             .otherwise(pl.col("metric_source"))
             .alias("metric_source"),
+            setting_row.fill_null(False).alias("_setting_row"),
         ).drop("_annotation_text", "_named_metric", *(f"a_{name}" for name in UNIT_FIELDS))
+    else:
+        results = results.with_columns(_setting_row=pl.lit(False))
     # A column headed as holding results ("Performance", "性能") takes no accuracy nor loss
     # from its context (schemas/table_plans.py, _speed_metric).
     told_from_quality = pl.col("h_results").fill_null(False) & pl.col("x_metric").is_in(
         QUALITY_METRICS
     )
+    from_context = ~told_from_quality & ~pl.col("_setting_row")
     return results.with_columns(
-        pl.coalesce("metric", pl.when(~told_from_quality).then("x_metric")).alias("metric"),
-        pl.coalesce("metric_source", pl.when(~told_from_quality).then("x_metric_source")).alias(
+        pl.coalesce("metric", pl.when(from_context).then("x_metric")).alias("metric"),
+        pl.coalesce("metric_source", pl.when(from_context).then("x_metric_source")).alias(
             "metric_source"
         ),
-    )
+    ).drop("_setting_row")
 
 
 def _named_by_metric(results: pl.DataFrame) -> pl.DataFrame:
@@ -178,14 +192,21 @@ def _first_derived(label: str, derived_parts: dict[str, str]) -> str | None:
 
 
 def _annotation(text: str, mappings: LabelMappings) -> tuple:
-    """(the metric a metric-name cell names, the unit a unit cell is)."""
+    """(the metric a metric-name cell names, the unit a unit cell is or a metric-name cell
+    states: "Time to first token (ms)")."""
     cleaned = clean_text(text)
     unit = unit_named(cleaned) if cleaned else None
     named = header_reading(cleaned, mappings) if cleaned else None
     metric = None
     if named is not None and named.kind == "metric":
         metric = named.role if named.role not in ("eval_metric", "ranking") else "other"
+        unit = unit or named.unit
+    elif named is not None and named.kind == "config" and unit is None:
+        metric = _SETTING
     return (metric, *unit_fields(unit))
+
+
+_SETTING = "\x00setting"  # what `_annotation` says of a metric-name cell naming a setting
 
 
 def _metric_of_unit_kind(column: str) -> pl.Expr:

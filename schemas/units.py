@@ -34,6 +34,11 @@ _IN_UNIT = re.compile(
     r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})"
 )
 _NAME_THEN_UNIT = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z])\s+(\S{1,12})$")
+# A script's column name whose last words are its unit ("first_run_memory_MB", "latency_ms",
+# "throughput_tokens_per_s"): an identifier of words joined with "_", nothing else.
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+")
+_IDENTIFIER_UNIT_KINDS = ("duration", "rate", "other", "energy")
+_IDENTIFIER_UNIT_WORDS = 3  # "tokens_per_s": a unit is at most this many of its words
 _SETTING = re.compile(r"^[\w.\- ]{1,20}\s*[=:]")  # "bs=1" beside a unit in one bracket
 _ROUND_AMOUNT = re.compile(r"^10*$")  # 1, 10, 100, 1000: the amounts units are written per
 _NUMBER_SCALE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<scale>[^\d\s]{0,8})$")
@@ -306,7 +311,7 @@ def unit_in_header(text: str) -> Unit | None:
     stated = stated_units(clean_text(text))
     if stated:
         return stated[-1]
-    found = _unit_after_comma(text) or _unit_after_name(text)
+    found = _unit_after_comma(text) or _unit_after_name(text) or _unit_ending_identifier(text)
     if found is not None:
         return found
     key = unit_key(text)
@@ -350,10 +355,27 @@ def _unit_after_name(text: str) -> Unit | None:
     return unit if unit is not None and unit.kind in _STATED_ALONE else None
 
 
+def _unit_ending_identifier(text: str) -> Unit | None:
+    """The unit a script's column name ends with ("first_run_memory_MB", "e2e_latency_s",
+    "output_tokens_per_s"): its longest ending of whole words that is a time, rate, byte or
+    energy unit, with a word before it. "latency_min" is the minimum, not minutes."""
+    if "_" not in text or _IDENTIFIER.fullmatch(text) is None:
+        return None
+    words = text.split("_")
+    for size in range(min(_IDENTIFIER_UNIT_WORDS, len(words) - 1), 0, -1):
+        ending = " ".join(words[-size:])
+        if ending.lower() == "min":
+            continue
+        unit = unit_named(ending)
+        if unit is not None and unit.kind in _IDENTIFIER_UNIT_KINDS:
+            return unit
+    return None
+
+
 def _bracketed_unit(inside: str) -> Unit | None:
-    """The unit in one bracket: the whole of it, else its first part that is one beside
-    a setting ("ms, bs=1"), else one after "in" ("in ms")."""
-    unit = unit_named(inside)
+    """The unit in one bracket: the whole of it or the end of an identifier ("[ttft_s]"),
+    else its first part that is one beside a setting ("ms, bs=1"), else one after "in"."""
+    unit = unit_named(inside) or _unit_ending_identifier(inside)
     if unit is not None:
         return unit
     for part in re.split(r"[,;]", inside):

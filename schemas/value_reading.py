@@ -20,7 +20,7 @@ import polars as pl
 
 from perfledger.schemas.cell_reading import LOSS_WORDS, read_cell
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
-from perfledger.schemas.folding import without_brackets
+from perfledger.schemas.header_part_figures import reading_texts
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
@@ -71,7 +71,7 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
 
     `cells` holds per cell its `raw_value`, `metric`, `decimal`, and the units around it:
     row (r_*), column header (h_*) and context (x_*, with `x_unit_source`)."""
-    numbers = _numbers(cells.select(_reading_texts(cells), "decimal"), mappings)
+    numbers = _numbers(cells.select(reading_texts(cells), "decimal"), mappings)
     if numbers.height == cells.height:  # one value per cell, in the cells' order
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
@@ -130,84 +130,6 @@ def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         .sort("_cell", maintain_order=True)
         .drop("raw_value", "decimal", "_plain")
     )
-
-
-# ---- figures named by the parts of their header ----------------------------------------------
-
-# Whole numbers or dashes parted by "/", nothing else but a unit after the last: "162/112",
-# "-/57", "45.40 / 74.76 ms".
-_SLASHED = (
-    r"(?i)^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*/\s*(?:\d+(?:\.\d+)?|-+))+"
-    r"(?:\s*[a-z\u00b5\u03bc%][a-z\u00b5\u03bc%/]{0,11})?\s*$"
-)
-# The last figure of such a cell with its unit: "74.76 ms" of "45.40 / 74.76 ms".
-_FIGURE_AND_UNIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(\D.*)$")
-
-
-def _reading_texts(cells: pl.DataFrame) -> pl.Expr:
-    """`raw_value`: the text each cell is read from. A cell of figures parted by "/" under a
-    header naming as many parts ("162/112" under "ARM CPU/RKNN speed(ms)") is read as a cell
-    naming its values writes them ("162 (ARM CPU), 112 (RKNN speed)"), where it would read as
-    one value out of another ("162 of 112") or not at all ("-/57"); each cell keeps its text."""
-    if "column_name" not in cells.columns:
-        return pl.col("raw_value")
-    slashed = (
-        cells.select("raw_value", "column_name")
-        .filter(pl.col("raw_value").str.contains(_SLASHED) & pl.col("column_name").is_not_null())
-        .unique()
-    )
-    if slashed.height == 0:
-        return pl.col("raw_value")
-    keys, texts = [], []
-    for raw, header in slashed.iter_rows():
-        named = _named_figures(raw, header)
-        if named is not None:
-            keys.append(f"{raw}\x00{header}")
-            texts.append(named)
-    if not keys:
-        return pl.col("raw_value")
-    key = pl.concat_str([pl.col("raw_value"), pl.lit("\x00"), pl.col("column_name")])
-    return key.replace_strict(keys, texts, default=pl.col("raw_value")).alias("raw_value")
-
-
-def _named_figures(raw: str, header: str) -> str | None:
-    parts = _header_parts(header)
-    if parts is None:
-        return None
-    figures = [figure.strip() for figure in raw.split("/")]
-    last = _FIGURE_AND_UNIT.match(figures[-1])
-    if last is not None:  # "45.40 / 74.76 ms" under "FFPA / SDPA": each figure in ms
-        if unit_named(last.group(2)) is None:
-            return None
-        figures = [
-            f"{figure} {last.group(2)}"
-            if figure[-1:].isdigit() and figure != figures[-1]
-            else figure
-            for figure in figures
-        ]
-    if len(parts) != len(figures):
-        return None
-    today = read_cell(raw)
-    if today.values and not (
-        len(today.values) == 1 and (today.values[0].qualifier or "").startswith("of ")
-    ):
-        return None  # "0.761/0.929": a series the cell reads by itself
-    named = [f"{figure} ({part})" for figure, part in zip(figures, parts, strict=True)]
-    kept = [text for text, figure in zip(named, figures, strict=True) if figure.strip("-")]
-    return ", ".join(kept) if kept else "-"
-
-
-@lru_cache(maxsize=4096)
-def _header_parts(header: str) -> tuple[str, ...] | None:
-    """The names a header gives in parts parted by "/" ("ARM CPU", "RKNN speed"), its unit
-    in brackets aside; None for a header whose unit holds the "/" ("tokens/s")."""
-    unit = read_header(header).unit
-    if unit is not None and "/" in unit.alias:
-        return None
-    parts = tuple(" ".join(part.split()) for part in without_brackets(header).split("/"))
-    if len(parts) < 2 or any(not part or unit_named(part) is not None for part in parts):
-        return None
-    return parts
 
 
 # ---- reading the number --------------------------------------------------------------------
@@ -372,18 +294,23 @@ def _metrics_named(header: str) -> list[str] | None:
 def _metric_of_cell_name(frame: pl.DataFrame) -> list[pl.Expr]:
     """A value whose cell names its metric before it ("TTFT: 22.5s", "Input throughput:
     22424 tps/card") takes that metric where its column names none (a column of the runs
-    compared, "CPP (Dynamic Chunk)")."""
+    compared, "CPP (Dynamic Chunk)"), and the statistic its name gives ("Mean TTFT (ms):
+    21.48") wherever it gives one."""
     names = frame.get_column("qualifier").unique().drop_nulls().to_list()
     named = pl.col("qualifier").replace_strict(
         names, [_metric_named_by(name) for name in names], default=None, return_dtype=pl.String
     )
     take = pl.col("metric").is_null() & named.is_not_null()
+    statistic = pl.col("qualifier").replace_strict(
+        names, [_statistic_named_by(name) for name in names], default=None, return_dtype=pl.String
+    )
     return [
         pl.when(take).then(named).otherwise(pl.col("metric")).alias("metric"),
         pl.when(take)
         .then(pl.lit("cell"))
         .otherwise(pl.col("metric_source"))
         .alias("metric_source"),
+        pl.coalesce(statistic, pl.col("statistic")).alias("statistic"),
     ]
 
 
@@ -391,6 +318,20 @@ def _metric_of_cell_name(frame: pl.DataFrame) -> list[pl.Expr]:
 def _metric_named_by(name: str) -> str | None:
     reading = read_header(name)
     return reading.role if reading.names_metric else None
+
+
+_OWN_FIGURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+
+
+@lru_cache(maxsize=4096)
+def _statistic_named_by(name: str) -> str | None:
+    """The statistic a value's own name gives it, as a header would ("Mean TTFT (ms)",
+    "p99" of "TTFT mean/p50/p99"): it is more particular than its column's. A remark
+    holding a figure of its own ("standard deviation 663 usec") names another value."""
+    if _OWN_FIGURE.search(name):
+        return None
+    reading = read_header(name)
+    return reading.statistic if reading.kind in ("metric", "statistic") else None
 
 
 def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:

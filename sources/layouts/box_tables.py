@@ -4,6 +4,9 @@ it draws: its header is the one pipe row above the border that opens its body, i
 are delimiter rows, and a one-cell band above the header ("| Decode Result |") or a short
 line right above the top border ("DeepGEMM Implementation:") is its caption.
 
+Tables drawn with box-drawing characters, as Python's Rich library prints them (GenAI-Perf's
+"┏━━┳━━┓" over "┃ Statistic ┃ avg ┃", "│" between body cells), are read as the same grid.
+
 Only a plain grid is read: a header written over two lines or body rows of another width
 (a device status panel, whose cells wrap) is no table of results and stays code."""
 
@@ -25,6 +28,34 @@ class BoxTable:
     header: int  # index of the header row
     end: int  # index one past the bottom border
     caption: str | None
+
+
+# Box-drawing characters as the ASCII a box table is drawn with: corners and junctions "+",
+# horizontal rules "-", vertical rules "|".
+_DRAWN_AS_ASCII = str.maketrans(
+    {
+        **dict.fromkeys("┏┳┓┡╇┩┗┻┛┣╋┫┌┬┐├┼┤└┴┘╭╮╰╯╔╦╗╠╬╣╚╩╝╞╪╡╒╤╕╘╧╛┢╈┪┞╀┦", "+"),
+        **dict.fromkeys("━─═╌╍┄┅", "-"),
+        **dict.fromkeys("┃│║╎╏┆┇", "|"),
+    }
+)
+_RULES = ("+-", "━", "─", "═")
+
+
+def drawn_box_tables(
+    text: str, lines: list[str], inside: set[int]
+) -> tuple[list[BoxTable], list[str]]:
+    """The box tables drawn on lines of `inside` (fenced code), and the page's lines with
+    their borders written as delimiter rows (see `as_pipe_lines`); no table, the lines as
+    they are, where the page draws no rule."""
+    if not any(rule in text for rule in _RULES):
+        return [], lines
+    if "+-" not in text or any(rule in text for rule in _RULES[1:]):
+        lines = [
+            line.translate(_DRAWN_AS_ASCII) if i in inside else line for i, line in enumerate(lines)
+        ]
+    tables = find_box_tables(lines, inside)
+    return tables, (as_pipe_lines(lines, tables) if tables else lines)
 
 
 def is_border(line: str) -> bool:

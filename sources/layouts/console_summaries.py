@@ -14,6 +14,15 @@ trtllm-bench prints its per-request statistics as "[TPOT] MINIMUM: 32.8005" unde
 naming what they break down and their unit ("-- Request Latency Breakdown (ms) ---", a blank
 line between): the bracketed tag is part of the label, the rule the summary's caption.
 
+LLMPerf's token benchmark prints each metric's distribution as the metric's identifier alone
+on a line, its unit the name's last word, then one indented "statistic = value" line each:
+
+    ttft_s
+        p25 = 0.05918681574985385
+        mean = 0.10145763676309098
+
+each such line is a field labelled like trtllm-bench's: "[ttft_s] p25".
+
 Such a summary is a results table of its own: one row, a column per line, its label the
 header. Only a run of such lines that reads as a tool's summary qualifies: under a titled
 banner with at least two numbers, or at least four numbers whose labels are words; most of
@@ -47,6 +56,13 @@ _SETTINGS_BANNER = re.compile(
     re.I,
 )
 _RESULTS_BANNER = re.compile(r"(?<![a-z])(?:results?|summary|benchmark|performance)(?![a-z])", re.I)
+# LLMPerf's lines: a metric's identifier alone ("ttft_s", "inter_token_latency_s"), then its
+# statistics indented under it ("    p25 = 0.0592", "    stddev = 0.0719").
+_METRIC_NAME = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)[ \t]*$")
+_STATISTIC_LINE = re.compile(
+    r"^[ \t]+(?P<statistic>p\d{1,2}(?:\.\d)?|mean|median|avg|min|max|std(?:dev)?)[ \t]*=[ \t]*"
+    r"(?P<value>[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)[ \t]*$"
+)
 MIN_NUMBERS_UNDER_BANNER = 2
 MIN_NUMBERS_ALONE = 4
 
@@ -79,7 +95,12 @@ def find_console_summaries(lines: list[str], inside: set[int]) -> list[ConsoleSu
 
 
 def _in_summary(line: str) -> bool:
-    return _BANNER.match(line) is not None or _FIELD.match(line) is not None
+    return (
+        _BANNER.match(line) is not None
+        or _FIELD.match(line) is not None
+        or _METRIC_NAME.match(line) is not None
+        or _STATISTIC_LINE.match(line) is not None
+    )
 
 
 def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> ConsoleSummary | None:
@@ -87,11 +108,24 @@ def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> Consol
     titles = []
     numbers: list[tuple[int, str, str]] = []
     texts: list[tuple[int, str, str]] = []
+    metric = None  # the identifier of the distribution whose statistics follow
+    names = 0
     for index in range(start, end):
         banner = _BANNER.match(lines[index])
         if banner is not None:
             titles.append(banner.group("title"))
             continue
+        statistic = _STATISTIC_LINE.match(lines[index])
+        if statistic is not None:
+            if metric is not None:
+                label = f"[{metric}] {statistic.group('statistic')}"
+                numbers.append((index, label, statistic.group("value")))
+            continue
+        named = _METRIC_NAME.match(lines[index])
+        if named is not None:
+            metric, names = named.group("name"), names + 1
+            continue
+        metric = None
         field = _FIELD.match(lines[index])
         if field is None:
             continue  # not reached: every line of a run is a banner or a field
@@ -101,7 +135,7 @@ def _summary(lines: list[str], start: int, end: int, inside: set[int]) -> Consol
             numbers.append((index, label, value))
         elif _SHORT_TEXT.match(value):
             texts.append((index, label, value))
-    if len(numbers) * 2 <= end - start - len(titles):
+    if len(numbers) * 2 <= end - start - len(titles) - names:
         return None  # mostly lines of another kind: a log or a config, not a summary
     named = [title for title in titles if title]
     if any(_SETTINGS_BANNER.search(title) for title in named) and not any(

@@ -35,7 +35,7 @@ from perfledger.sources.layouts.base import (
     language_tag,
     outline_of,
 )
-from perfledger.sources.layouts.box_tables import BoxTable, as_pipe_lines, find_box_tables
+from perfledger.sources.layouts.box_tables import BoxTable, drawn_box_tables
 from perfledger.sources.layouts.console_summaries import ConsoleSummary, find_console_summaries
 from perfledger.sources.layouts.header_levels import (
     filled_group_headers,
@@ -393,8 +393,7 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     table_index = 0
     read_as_rst = [block for block in directives if block.name != "table"]
     code = hidden - set(range(start))
-    boxes = find_box_tables(lines, code) if "+-" in text else []
-    drawn = as_pipe_lines(lines, boxes) if boxes else lines
+    boxes, drawn = drawn_box_tables(text, lines, code)
     summaries = find_console_summaries(lines, code) if ":" in text else []
     statistics = find_statistic_lines(lines, code)
     # Tables printed in code are numbered after the tables written as tables, so that

@@ -5,7 +5,7 @@ letter the header's unit starts with ("97T / 59T" under "TFLOPS") are in that un
 
 from __future__ import annotations
 
-from perfledger.schemas.value_reading import _named_figures
+from perfledger.schemas.header_part_figures import _named_figures
 from tests.schemas.page_reading import normalized
 
 # As xlite-dev/ffpa-attn's bench/README.md compares its attention kernel with PyTorch's

@@ -1,0 +1,101 @@
+"""Figures parted by "/" in one cell under a header naming as many parts ("162/112" under
+"ARM CPU/RKNN speed(ms)", "3478.6 / 3627.1 / 5747.8" under "TTFT mean/p50/p99 (ms)"): each
+figure is read under its own part's name, as a cell naming its values writes them."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import polars as pl
+
+from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.folding import without_brackets
+from perfledger.schemas.header_reading import read_header, statistic_of
+from perfledger.schemas.units import unit_named
+
+# ---- figures named by the parts of their header ----------------------------------------------
+
+# Whole numbers or dashes parted by "/", nothing else but a unit after the last: "162/112",
+# "-/57", "45.40 / 74.76 ms".
+_SLASHED = (
+    r"(?i)^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*/\s*(?:\d+(?:\.\d+)?|-+))+"
+    r"(?:\s*[a-z\u00b5\u03bc%][a-z\u00b5\u03bc%/]{0,11})?\s*$"
+)
+# The last figure of such a cell with its unit: "74.76 ms" of "45.40 / 74.76 ms".
+_FIGURE_AND_UNIT = re.compile(r"^(\d+(?:\.\d+)?)\s*([^\d\s.].*)$")
+
+
+def reading_texts(cells: pl.DataFrame) -> pl.Expr:
+    """`raw_value`: the text each cell is read from. A cell of figures parted by "/" under a
+    header naming as many parts ("162/112" under "ARM CPU/RKNN speed(ms)") is read as a cell
+    naming its values writes them ("162 (ARM CPU), 112 (RKNN speed)"), where it would read as
+    one value out of another ("162 of 112") or not at all ("-/57"); each cell keeps its text."""
+    if "column_name" not in cells.columns:
+        return pl.col("raw_value")
+    slashed = (
+        cells.select("raw_value", "column_name")
+        .filter(pl.col("raw_value").str.contains(_SLASHED) & pl.col("column_name").is_not_null())
+        .unique()
+    )
+    if slashed.height == 0:
+        return pl.col("raw_value")
+    keys, texts = [], []
+    for raw, header in slashed.iter_rows():
+        named = _named_figures(raw, header)
+        if named is not None:
+            keys.append(f"{raw}\x00{header}")
+            texts.append(named)
+    if not keys:
+        return pl.col("raw_value")
+    key = pl.concat_str([pl.col("raw_value"), pl.lit("\x00"), pl.col("column_name")])
+    return key.replace_strict(keys, texts, default=pl.col("raw_value")).alias("raw_value")
+
+
+def _named_figures(raw: str, header: str) -> str | None:
+    parts = _header_parts(header)
+    if parts is None:
+        return None
+    figures = [figure.strip() for figure in raw.split("/")]
+    last = _FIGURE_AND_UNIT.match(figures[-1])
+    if last is not None:  # "45.40 / 74.76 ms" under "FFPA / SDPA": each figure in ms
+        if unit_named(last.group(2)) is None:
+            return None
+        figures = [
+            f"{figure} {last.group(2)}"
+            if figure[-1:].isdigit() and figure != figures[-1]
+            else figure
+            for figure in figures
+        ]
+    if len(parts) != len(figures):
+        return None
+    today = read_cell(raw)
+    if (
+        today.values
+        and not (len(today.values) == 1 and (today.values[0].qualifier or "").startswith("of "))
+        and not _statistics_each(parts)
+    ):
+        return None  # "0.761/0.929": a series the cell reads by itself
+    named = [f"{figure} ({part})" for figure, part in zip(figures, parts, strict=True)]
+    kept = [text for text, figure in zip(named, figures, strict=True) if figure.strip("-")]
+    return ", ".join(kept) if kept else "-"
+
+
+@lru_cache(maxsize=4096)
+def _header_parts(header: str) -> tuple[str, ...] | None:
+    """The names a header gives in parts parted by "/" ("ARM CPU", "RKNN speed"), its unit
+    in brackets aside; None for a header whose unit holds the "/" ("tokens/s")."""
+    unit = read_header(header).unit
+    if unit is not None and "/" in unit.alias:
+        return None
+    parts = tuple(" ".join(part.split()) for part in without_brackets(header).split("/"))
+    if len(parts) < 2 or any(not part or unit_named(part) is not None for part in parts):
+        return None
+    return parts
+
+
+def _statistics_each(parts: tuple[str, ...]) -> bool:
+    """Whether each part names a statistic of its own ("TTFT mean", "p50", "p99"): the
+    figures under them are those statistics, not a series."""
+    named = [statistic_of(part) for part in parts]
+    return None not in named and len(set(named)) == len(named)
