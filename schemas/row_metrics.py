@@ -1,6 +1,6 @@
 """Which metric and unit a value's row gives it: a unit or metric-name column beside the value
 ("Tokens/s", "F1 Score"), and a row label naming a figure derived from the others
-("Speedup" under rows of latencies)."""
+("Speedup" under rows of latencies) or a statistic of the values beside it ("P99")."""
 
 from __future__ import annotations
 
@@ -134,37 +134,52 @@ _DERIVED_METRICS = ("speedup", "scaling_efficiency")
 
 def with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     """A row whose label names a figure derived from the others ("Speedup" under rows of
-    latencies) holds that figure, not its columns' metric, nor their unit."""
+    latencies) holds that figure, not its columns' metric, nor their unit. A row whose label
+    is a statistic alone ("Mean", "P99"), in a table whose rows name two statistics or more,
+    holds that statistic of its columns' metrics ("TTFT (ms)" above rows Mean, Median, P99)."""
     if "row_label" not in results.columns or results.height == 0:
         return results
     # Row labels are nearly one per row; the parts they join (" / ") are few, and each is
     # read once.
     labels = results.get_column("row_label").drop_nulls().unique()
     parts = labels.str.split(" / ").explode().unique().to_list()
+    readings = {part: header_reading(part, mappings) for part in parts}
     derived_parts = {
-        part: metric
-        for part in parts
-        for metric in [_derived_metric(part, mappings)]
-        if metric is not None
+        part: reading.role
+        for part, reading in readings.items()
+        if reading.kind == "metric" and reading.role in _DERIVED_METRICS
     }
-    if not derived_parts:
-        return results
-    derived = [
-        (label, metric)
+    statistic_parts = {
+        part: reading.statistic
+        for part, reading in readings.items()
+        if reading.kind == "statistic" and reading.statistic is not None
+    }
+    if derived_parts:
+        results = _with_derived_metrics(results, _row_labels_naming(labels, derived_parts))
+    if statistic_parts:
+        results = _with_row_statistics(results, _row_labels_naming(labels, statistic_parts))
+    return results
+
+
+def _row_labels_naming(labels: pl.Series, named: dict[str, str]) -> pl.DataFrame:
+    """(row label, what its first part in `named` names) of each label that has one."""
+    found = [
+        (label, name)
         for label in labels.to_list()
-        for metric in [_first_derived(label, derived_parts)]
-        if metric is not None
+        for name in [next((named[part] for part in label.split(" / ") if part in named), None)]
+        if name is not None
     ]
-    if not derived:
+    return pl.DataFrame(found, schema={"row_label": pl.String, "_named": pl.String}, orient="row")
+
+
+def _with_derived_metrics(results: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
+    if said.height == 0:
         return results
-    said = pl.DataFrame(
-        derived, schema={"row_label": pl.String, "_row_metric": pl.String}, orient="row"
-    )
     results = results.join(said, on="row_label", how="left", maintain_order="left")
-    named = pl.col("_row_metric").is_not_null()
+    named = pl.col("_named").is_not_null()
     column_unit_fits = pl.col("h_kind").is_in(["ratio", "percent"]).fill_null(True)
     return results.with_columns(
-        pl.when(named).then(pl.col("_row_metric")).otherwise(pl.col("metric")).alias("metric"),
+        pl.when(named).then(pl.col("_named")).otherwise(pl.col("metric")).alias("metric"),
         pl.when(named)
         .then(pl.lit("row"))
         .otherwise(pl.col("metric_source"))
@@ -176,19 +191,20 @@ def with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataF
             .alias(f"h_{name}")
             for name, dtype in UNIT_FIELDS.items()
         ),
-    ).drop("_row_metric")
+    ).drop("_named")
 
 
-def _derived_metric(part: str, mappings: LabelMappings) -> str | None:
-    """The derived figure one part of a row label names ("Speedup"), if any."""
-    reading = header_reading(part, mappings)
-    if reading.kind == "metric" and reading.role in _DERIVED_METRICS:
-        return reading.role
-    return None
-
-
-def _first_derived(label: str, derived_parts: dict[str, str]) -> str | None:
-    return next((derived_parts[part] for part in label.split(" / ") if part in derived_parts), None)
+def _with_row_statistics(results: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
+    """The statistic each row's label names, where its column names none. Only in a table
+    whose rows name two statistics or more: a lone "Average" row under rows of models is a
+    figure across them, not a statistic of each row's runs."""
+    if said.height == 0:
+        return results
+    results = results.join(said, on="row_label", how="left", maintain_order="left")
+    enumerated = pl.col("_named").drop_nulls().n_unique().over(TABLE_KEY) >= 2
+    return results.with_columns(
+        pl.coalesce("statistic", pl.when(enumerated).then(pl.col("_named"))).alias("statistic")
+    ).drop("_named")
 
 
 def _annotation(text: str, mappings: LabelMappings) -> tuple:
