@@ -1,9 +1,14 @@
 """Reading gaps found on model-zoo pages of accelerator makers no corpus held: the chip a
-page's table of supported environments names, applied to the results tables after it."""
+page's table of supported environments names, applied to the results tables after it; models
+a page defines by their input, heading columns of timings in a unit stated once ("unit is
+ms")."""
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import fields_by_raw_value
+import polars as pl
+
+from perfledger.schemas.units import stated_units, unit_named
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As Deep-Spark/DeepSparkInference's models/cv/object_detection/yolov5s/ixrt/README.md lists
 # the GPU its examples run on in a table of its own, then its results with no chip.
@@ -69,3 +74,52 @@ def test_the_one_chip_of_a_table_of_supported_environments_is_the_chip_of_the_re
 def test_environments_of_two_chips_name_the_chip_of_no_table():
     found = fields_by_raw_value(ILUVATAR_RESNET50_TWO_GPUS, "accelerator", "metric", "value")
     assert found == {"76.43%": (None, "accuracy", 76.43)}
+
+
+# As sipeed/TinyMaix's benchmark.md defines its test models by their input, states the unit of
+# its timings once, then times each model on a chip per row.
+TINYMAIX_BENCHMARK = """# Benchmark
+## Test Models
+### mnist
+mnist: 28x28x1 input,4->8->16, pad valid
+mnist_q_valid.h   2.4KB Flash 1.4KB RAM
+### cifar
+cifar: 32x32x3 input, 32->32->64->1024->10, 5x5 conv
+cifar10_q.h 89KB Flash 11KB RAM
+
+## Test Record
+model infer time unit is ms;
+Sort by performance, compare priority: mbnet128 > vww96 > cifar > mnist
+
+|Chip/Board  |Core      |Flash|RAM     |Freq |mbnet|vww96|cifar|mnist|Note|
+|---         |---       |---  |---     |---  |---  |---  |---  |---  |---|
+|RK3399's A72|ARM A72   | 32GB|     4GB|1800M| 15  | 10  |  3  | 0.07||
+|STM32H750   |ARM CM7   |  1MB|  1024KB| 480M| 94  | 64  | 15  | <1  ||
+|ESP32-S3    |Xtensa LX7|  8MB|   512KB| 240M| 610 | 381 |  86 |  5  |mdl in flash|
+"""
+
+
+def test_a_model_the_page_defines_by_its_input_heads_that_models_timings_in_the_stated_unit():
+    rows = normalized(TINYMAIX_BENCHMARK).measurements.filter(
+        pl.col("column_name").is_in(["cifar", "mnist"])
+    )
+    found = {
+        (row["column_name"], row["raw_value"]): (
+            row["accelerator"],
+            row["metric"],
+            row["value"],
+            row["unit"],
+        )
+        for row in rows.iter_rows(named=True)
+    }
+    assert found[("cifar", "3")] == ("RK3399", "latency", 3.0, "ms")
+    assert found[("mnist", "0.07")] == ("RK3399", "latency", 0.07, "ms")
+    assert found[("cifar", "15")] == ("STM32H750", "latency", 15.0, "ms")
+    assert found[("cifar", "86")] == ("ESP32-S3", "latency", 86.0, "ms")
+    assert found[("mnist", "5")] == ("ESP32-S3", "latency", 5.0, "ms")
+    assert len(found) == 5  # "<1" is a bound, set apart
+
+
+def test_a_unit_stated_with_is_is_the_unit_of_the_pages_numbers():
+    assert stated_units("model infer time unit is ms;") == [unit_named("ms")]
+    assert stated_units("All units are: ms") == [unit_named("ms")]
