@@ -221,11 +221,22 @@ def _named_values(text: str, decimal: str | None) -> CellReading | None:
         reading = _read_one(part, decimal)
         if len(reading.values) != 1 or reading.values[0].rest or reading.values[0].qualifier:
             return None
-        if reading.values[0].unit is None and not re.search(r"\d[.,]\d", part):
+        value, name = reading.values[0], match.group("name")
+        value = value._replace(unit=value.unit or unit_named(name))  # "FPS=330": a unit's name
+        if value.unit is None and not re.search(r"\d[.,]\d", part):
+            if len(found) > 1 and _names_a_setting(name):
+                continue  # "BatchSize=280" beside "Acc@1=76.02,FPS=330": the run's setting
             return None  # "bs=8", "TP: 8": a setting's value, no score
-        values.append(reading.values[0]._replace(qualifier=match.group("name")))
+        values.append(value._replace(qualifier=name))
         evidence.append(reading)
-    return CellReading(tuple(values), None, _evidence_of(evidence))
+    return CellReading(tuple(values), None, _evidence_of(evidence)) if values else None
+
+
+@lru_cache(maxsize=4096)
+def _names_a_setting(name: str) -> bool:
+    from perfledger.schemas.header_reading import read_header  # which imports this module
+
+    return read_header(name).kind == "config"
 
 
 # The first name of a breakdown written after a cell's value(s): a word and a colon.

@@ -1,12 +1,13 @@
 """Reading gaps found on model-zoo pages of accelerator makers no corpus held: the chip a
 page's table of supported environments names, applied to the results tables after it; models
 a page defines by their input, heading columns of timings in a unit stated once ("unit is
-ms")."""
+ms"); values named each in one cell ("Acc@1=76.02,FPS=330,Time=4d3h，BatchSize=280")."""
 
 from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.cell_reading import CellValue, read_cell
 from perfledger.schemas.units import stated_units, unit_named
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
@@ -123,3 +124,40 @@ def test_a_model_the_page_defines_by_its_input_heads_that_models_timings_in_the_
 def test_a_unit_stated_with_is_is_the_unit_of_the_pages_numbers():
     assert stated_units("model infer time unit is ms;") == [unit_named("ms")]
     assert stated_units("All units are: ms") == [unit_named("ms")]
+
+
+# As Deep-Spark/DeepSparkHub's models/cv/classification/resnet50/pytorch/README.md writes each
+# run's accuracy, speed, time and batch size in one cell, named each, a precision per column.
+ILUVATAR_RESNET50_RESULTS = """# ResNet50
+
+## Model Results
+
+| Model    | GPU        | FP32                                            | AMP+NHWC                                      |
+|----------|------------|-------------------------------------------------|-----------------------------------------------|
+| ResNet50 | BI-V100 x1 | Acc@1=76.02,FPS=330,Time=4d3h，BatchSize=280    | Acc@1=75.56,FPS=550,Time=2d13h，BatchSize=300 |
+| ResNet50 | BI-V100 x8 | Acc@1=74.98,FPS=2150,Time=12h43m，BatchSize=300 | Acc@1=76.43,FPS=4200,Time=8h，BatchSize=480   |
+"""
+
+
+def test_values_named_each_in_one_cell_load_with_a_unit_named_for_the_value_and_no_setting():
+    assert read_cell("Acc@1=76.02,FPS=330,Time=4d3h，BatchSize=280").values == (
+        CellValue(76.02, qualifier="Acc@1"),
+        CellValue(330.0, unit_named("FPS"), qualifier="FPS"),
+        CellValue(356400.0, unit_named("s"), seconds=356400.0, qualifier="Time", spelled=True),
+    )
+    rows = normalized(ILUVATAR_RESNET50_RESULTS).measurements
+    found = {
+        (row["row_number"], row["column_name"], row["metric"]): (
+            row["accelerator"],
+            row["accelerator_count"],
+            row["precision"],
+            row["value"],
+            row["unit"],
+        )
+        for row in rows.iter_rows(named=True)
+    }
+    assert found[(1, "FP32", "accuracy")] == ("BI-V100", 1, "FP32", 76.02, "score")
+    assert found[(1, "FP32", "throughput")] == ("BI-V100", 1, "FP32", 330.0, "items/s")
+    assert found[(2, "AMP+NHWC", "throughput")] == ("BI-V100", 8, "AMP", 4200.0, "items/s")
+    assert found[(2, "AMP+NHWC", "time_to_train")] == ("BI-V100", 8, "AMP", 28800.0, "s")
+    assert not any(value == 280.0 for value in rows.get_column("value"))  # a batch size
