@@ -1,13 +1,15 @@
 """Reading gaps found on model-zoo pages of accelerator makers no corpus held: the chip a
 page's table of supported environments names, applied to the results tables after it; models
 a page defines by their input, heading columns of timings in a unit stated once ("unit is
-ms"); values named each in one cell ("Acc@1=76.02,FPS=330,Time=4d3h，BatchSize=280")."""
+ms"); values named each in one cell ("Acc@1=76.02,FPS=330,Time=4d3h，BatchSize=280"); a card
+of runs headed by mixed precision in Chinese ("FP16混合精度"), no accuracy."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from perfledger.schemas.cell_reading import CellValue, read_cell
+from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.units import stated_units, unit_named
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
@@ -161,3 +163,53 @@ def test_values_named_each_in_one_cell_load_with_a_unit_named_for_the_value_and_
     assert found[(2, "AMP+NHWC", "throughput")] == ("BI-V100", 8, "AMP", 4200.0, "items/s")
     assert found[(2, "AMP+NHWC", "time_to_train")] == ("BI-V100", 8, "AMP", 28800.0, "s")
     assert not any(value == 280.0 for value in rows.get_column("value"))  # a batch size
+
+
+# As EnflameTechnology/ModelZoo's inference_models/onnx/vision/resnet/README.md sets a card of
+# each run's resources, date, software, dataset and precision over its accuracies.
+ENFLAME_RESNET_CARD = """### 模型精度
+
+| 参数 | GCU <br>（FP16混合精度）| GCU <br>（FP32） | CPU <br>（FP32）|
+| :--------------------------: | :--------------------------: | :--------------------------: | :--------------------------: |
+| 资源 | Enflame 云燧i20 2.60GHz, 内存 16G; 系统 Linux | Enflame 云燧i20 2.60GHz, 内存 16G; 系统 Linux | X86_64 Intel CPU, 2.10GHZ, 内存 32G; 系统 Linux|
+| 上传日期 | 2022-12-02 | 2022-12-02 | 2022-12-02 |
+| onnxruntime-topsinference版本 | 1.9.1 | 1.9.1 | 1.9.1 |
+| 数据集 | Imagenet | Imagenet | Imagenet |
+| 测试精度 | FP16混合精度 | FP32 | FP32 |
+| acc1 | 0.76126 | 0.7613 | 0.7613 |
+| acc5 | 0.92862 | 0.92862 | 0.92862 |
+"""
+
+
+def test_mixed_precision_in_chinese_names_a_precision_not_an_accuracy():
+    reading = read_header("FP16混合精度")
+    assert (reading.kind, reading.precision.activation if reading.precision else None) == (
+        None,
+        "fp16",
+    )
+    assert read_header("测试精度").role == "accuracy"  # 精度 alone is still an accuracy
+    assert read_header("acc1").role == "accuracy"
+
+
+def test_a_card_of_runs_loads_its_accuracies_with_each_runs_card_and_precision_only():
+    rows = normalized(ENFLAME_RESNET_CARD)
+    found = {
+        (row["row_number"], " ".join(row["column_name"].split(" / ")[0].split())): (
+            row["accelerator"],
+            row["precision"],
+            row["dataset"],
+            row["metric"],
+            row["value"],
+        )
+        for row in rows.measurements.iter_rows(named=True)
+    }
+    assert found[(5, "GCU （FP16混合精度）")] == (  # acc1
+        "CloudBlazer I20",
+        "FP16混合精度",
+        "Imagenet",
+        "accuracy",
+        0.76126,
+    )
+    assert found[(6, "CPU （FP32）")] == (None, "FP32", "Imagenet", "accuracy", 0.92862)  # acc5
+    assert len(found) == 6  # the upload date, the runtime's version, no results
+    assert rows.quarantine.height == 0
