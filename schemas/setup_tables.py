@@ -49,7 +49,8 @@ def setup_tables(
             pl.col("_last").is_between(1, SETUP_COLUMNS - 1)
             | pl.concat_str(_TABLE, separator=":").is_in([f"{d}:{t}" for d, t in wide])
         )
-        & (pl.col("_rows") >= 2)
+        # one environment a row ("GPU | SDK | Release" over "MR-V100 | 4.4.0 | 26.06") may be one
+        & ((pl.col("_rows") >= 2) | ((pl.col("_rows") == 1) & (pl.col("_last") >= 2)))
     ).select(_TABLE)
     if narrow.height == 0:
         return {}
@@ -75,8 +76,9 @@ def setup_tables(
             continue  # "Model | Throughput", "Throughput | 1234": results
         names = [clean_text(row[0]) for row in body]
         environments = _environments(name_header, named, valued, body)
-        if environments:
-            found[(document, table)] = environments
+        if environments or len(body) < 2:
+            if environments:
+                found[(document, table)] = environments
             continue
         if not _documents_parameters(name_header, valued) and not _names_settings(
             names,

@@ -213,3 +213,30 @@ def test_a_card_of_runs_loads_its_accuracies_with_each_runs_card_and_precision_o
     assert found[(6, "CPU （FP32）")] == (None, "FP32", "Imagenet", "accuracy", 0.92862)  # acc5
     assert len(found) == 6  # the upload date, the runtime's version, no results
     assert rows.quarantine.height == 0
+
+
+# As Deep-Spark/DeepSparkInference's models/cv/classification/dinov3/igie/README.md lists the
+# one environment its example runs in.
+ILUVATAR_DINOV3_ONE_ENVIRONMENT = """# Dinov3 (IGIE)
+
+## Supported Environments
+
+| GPU    | [IXUCA SDK](https://gitee.com/deep-spark/deepspark) | Release |
+| :----: | :----: | :----: |
+| MR-V100 | 5.0.0 | 26.09 |
+
+## Model Results
+
+| Model            | BatchSize | Precision | FPS     | Top-1(%) | Top-5(%) |
+| :----: | :----: | :----: | :----: | :----: | :----: |
+| Dinov3 | 32        | FP32      | 827.994 | 77.26   | 94.04     |
+"""
+
+
+def test_a_table_of_one_supported_environment_names_the_chip_of_the_results():
+    found = fields_by_raw_value(ILUVATAR_DINOV3_ONE_ENVIRONMENT, "accelerator", "metric", "value")
+    assert found == {
+        "827.994": ("MR-V100", "throughput", 827.994),
+        "77.26": ("MR-V100", "accuracy", 77.26),
+        "94.04": ("MR-V100", "accuracy", 94.04),
+    }
