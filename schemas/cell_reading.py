@@ -17,6 +17,7 @@ from typing import NamedTuple
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.one_named_value import one_named_value
 from perfledger.schemas.units import Unit, unit_named
+from perfledger.schemas.values_each import value_each
 from perfledger.schemas.vocabulary import read_vocab
 
 POINT, COMMA = ".", ","  # the decimal marks
@@ -511,8 +512,7 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     text = _APPROX.sub("", text)
     if _BOUND.match(text.lower()) and _NUMBER.match(_BOUND.sub("", text.lower())):
         return CellReading(problem="bound_value")
-    each = _EACH_OF.match(text)
-    shared = _value_each(each.group("count"), each.group("each"), decimal) if each else None
+    shared = value_each(text, lambda each: _read_one(each, decimal))
     if shared is not None:
         return shared._replace(values=(shared.values[0]._replace(approximate=approximate),))
     times_first = _TIMES_FIRST.match(text)
@@ -669,21 +669,6 @@ LOSS_WORDS = ("slower", "lower", "worse")
 # "x86", "x64" name instruction sets, not multiples
 _TIMES_FIRST = re.compile(r"^\s*[xX\u00d7]\s?(?!(?:86|64)\s*$)(\d+(?:[.,]\d+)?)\s*$")
 # A count of devices times what each of them holds: "8*64GB", "16 * 60GiB", "4 x 22 GB".
-_EACH_OF = re.compile(r"^(?P<count>\d{1,4})\s*[*x\u00d7]\s*(?P<each>\d.*)$")
-
-
-def _value_each(count: str, each: str, decimal: str | None) -> CellReading | None:
-    """The one value with a unit `each` gives, remarked as held by each of `count` devices;
-    the count alone is no value ("8*64GB" is 64 GB on each of 8, not 8 of "*64GB")."""
-    reading = _read_one(each, decimal)
-    if reading.problem is not None or len(reading.values) != 1:
-        return None
-    value = reading.values[0]
-    if value.unit is None or value.rest or value.qualifier:
-        return None
-    return reading._replace(values=(value._replace(qualifier=f"each of {count}"),))
-
-
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".
 # A unit, then the other end of a range in the same unit: "x to 2.113x" of "1.382x to
 # 2.113x", "ms - 7 ms".

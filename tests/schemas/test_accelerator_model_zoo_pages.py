@@ -240,3 +240,21 @@ def test_a_table_of_one_supported_environment_names_the_chip_of_the_results():
         "77.26": ("MR-V100", "accuracy", 77.26),
         "94.04": ("MR-V100", "accuracy", 94.04),
     }
+
+
+# As Deep-Spark/DeepSparkHub's models/cv/classification/resnet50/pytorch/README.md writes the
+# power of each of 8 GPUs after it ("128\*8"), the unit in the header.
+ILUVATAR_RESNET50_CONVERGENCE = """## Model Results
+
+| Convergence criteria | Configuration (x denotes number of GPUs) | Performance | Accuracy | Power（W） | Scalability | Memory utilization（G） | Stability |
+|----------------------|------------------------------------------|-------------|----------|------------|-------------|-------------------------|-----------|
+| top1 75.9%           | SDK V2.2,bs:512,8x,AMP                   | 5221        | 76.43%   | 128\\*8     | 0.97        | 29.1\\*8                 | 1         |
+"""
+
+
+def test_a_value_written_before_a_count_of_devices_is_each_devices_in_the_headers_unit():
+    assert read_cell("128*8").values == (CellValue(128.0, qualifier="each of 8"),)
+    assert read_cell("8*64GB").values == (CellValue(64.0, unit_named("GB"), qualifier="each of 8"),)
+    found = fields_by_raw_value(ILUVATAR_RESNET50_CONVERGENCE, "value", "unit", "qualifier")
+    assert found["128*8"] == (128.0, "W", "each of 8")
+    assert found["29.1*8"][0::2] == (29.1, "each of 8")
