@@ -258,3 +258,21 @@ def test_a_value_written_before_a_count_of_devices_is_each_devices_in_the_header
     found = fields_by_raw_value(ILUVATAR_RESNET50_CONVERGENCE, "value", "unit", "qualifier")
     assert found["128*8"] == (128.0, "W", "each of 8")
     assert found["29.1*8"][0::2] == (29.1, "each of 8")
+
+
+# As Deep-Spark/DeepSparkInference's models/cv/object_detection/centerpoint/igie/README.md
+# scores its 3D detections by nuScenes' mAP and NDS.
+ILUVATAR_CENTERPOINT = """## Model Results
+
+nuScenes **v1.0-mini** val (**81** samples), FP16 single SO:
+
+| Model       | BatchSize | Precision | Dataset FPS | Single-frame FPS (wall) | mAP    | NDS    |
+| :---------: | :-------: | :-------: | :---------: | :---------------------: | :----: | :----: |
+| CenterPoint | 1         | FP16      | ~6.8–7.0    | ~55–60                  | 0.4165 | 0.4855 |
+"""
+
+
+def test_the_nuscenes_detection_score_is_a_score_of_the_model_not_a_speed():
+    found = fields_by_raw_value(ILUVATAR_CENTERPOINT, "column_name", "metric", "value")
+    assert found["0.4855"] == ("NDS", "accuracy", 0.4855)
+    assert found["0.4165"] == ("mAP", "accuracy", 0.4165)
