@@ -276,3 +276,13 @@ def test_the_nuscenes_detection_score_is_a_score_of_the_model_not_a_speed():
     found = fields_by_raw_value(ILUVATAR_CENTERPOINT, "column_name", "metric", "value")
     assert found["0.4855"] == ("NDS", "accuracy", 0.4855)
     assert found["0.4165"] == ("mAP", "accuracy", 0.4165)
+
+
+def test_a_run_of_xs_says_the_model_could_not_run_there():
+    # TinyMaix's benchmark.md: "Note3: XXX means impossible run this model on that chip"
+    for text in ("XXX", "xxx", "XXXX"):
+        assert read_cell(text).problem == "placeholder_value"
+    row = "|CH32V203G6  |RV32</br>QingKe V4B| 32KB|    10KB| 144M| XXX | XXX | XXX | 2.5  ||\n"
+    rows = normalized(TINYMAIX_BENCHMARK + row)
+    found = rows.quarantine.filter(pl.col("column_name") == "cifar")
+    assert found.select("raw_value", "check").rows() == [("XXX", "placeholder_value")]
