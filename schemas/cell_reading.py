@@ -17,6 +17,7 @@ from typing import NamedTuple
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.one_named_value import one_named_value
 from perfledger.schemas.units import Unit, unit_named
+from perfledger.schemas.values_each import value_each
 from perfledger.schemas.vocabulary import read_vocab
 
 POINT, COMMA = ".", ","  # the decimal marks
@@ -47,7 +48,7 @@ _PLACEHOLDER_UNITS = "|".join(
 # also with the unit its column's values have ("-ms" beside "0.58ms").
 PLACEHOLDER_WORDS = (
     r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|t\.?b\.?[da]\.?|none|null|\?|pending"
-    r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x"
+    r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x+"
     # the model did not fit the device: "Not enough RAM", "out of memory"
     r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"
     r"|\u2717|\u2715|\u00d7"
@@ -221,11 +222,22 @@ def _named_values(text: str, decimal: str | None) -> CellReading | None:
         reading = _read_one(part, decimal)
         if len(reading.values) != 1 or reading.values[0].rest or reading.values[0].qualifier:
             return None
-        if reading.values[0].unit is None and not re.search(r"\d[.,]\d", part):
+        value, name = reading.values[0], match.group("name")
+        value = value._replace(unit=value.unit or unit_named(name))  # "FPS=330": a unit's name
+        if value.unit is None and not re.search(r"\d[.,]\d", part):
+            if len(found) > 1 and _names_a_setting(name):
+                continue  # "BatchSize=280" beside "Acc@1=76.02,FPS=330": the run's setting
             return None  # "bs=8", "TP: 8": a setting's value, no score
-        values.append(reading.values[0]._replace(qualifier=match.group("name")))
+        values.append(value._replace(qualifier=name))
         evidence.append(reading)
-    return CellReading(tuple(values), None, _evidence_of(evidence))
+    return CellReading(tuple(values), None, _evidence_of(evidence)) if values else None
+
+
+@lru_cache(maxsize=4096)
+def _names_a_setting(name: str) -> bool:
+    from perfledger.schemas.header_reading import read_header  # which imports this module
+
+    return read_header(name).kind == "config"
 
 
 # The first name of a breakdown written after a cell's value(s): a word and a colon.
@@ -500,8 +512,7 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     text = _APPROX.sub("", text)
     if _BOUND.match(text.lower()) and _NUMBER.match(_BOUND.sub("", text.lower())):
         return CellReading(problem="bound_value")
-    each = _EACH_OF.match(text)
-    shared = _value_each(each.group("count"), each.group("each"), decimal) if each else None
+    shared = value_each(text, lambda each: _read_one(each, decimal))
     if shared is not None:
         return shared._replace(values=(shared.values[0]._replace(approximate=approximate),))
     times_first = _TIMES_FIRST.match(text)
@@ -658,21 +669,6 @@ LOSS_WORDS = ("slower", "lower", "worse")
 # "x86", "x64" name instruction sets, not multiples
 _TIMES_FIRST = re.compile(r"^\s*[xX\u00d7]\s?(?!(?:86|64)\s*$)(\d+(?:[.,]\d+)?)\s*$")
 # A count of devices times what each of them holds: "8*64GB", "16 * 60GiB", "4 x 22 GB".
-_EACH_OF = re.compile(r"^(?P<count>\d{1,4})\s*[*x\u00d7]\s*(?P<each>\d.*)$")
-
-
-def _value_each(count: str, each: str, decimal: str | None) -> CellReading | None:
-    """The one value with a unit `each` gives, remarked as held by each of `count` devices;
-    the count alone is no value ("8*64GB" is 64 GB on each of 8, not 8 of "*64GB")."""
-    reading = _read_one(each, decimal)
-    if reading.problem is not None or len(reading.values) != 1:
-        return None
-    value = reading.values[0]
-    if value.unit is None or value.rest or value.qualifier:
-        return None
-    return reading._replace(values=(value._replace(qualifier=f"each of {count}"),))
-
-
 # A number followed by the other end of a range: "0.50:0.95", "25.4%-50.6%", "5 ~ 7 ms".
 # A unit, then the other end of a range in the same unit: "x to 2.113x" of "1.382x to
 # 2.113x", "ms - 7 ms".

@@ -85,6 +85,20 @@ def glossary_entry(header: str, glossary: dict[str, str]) -> str | None:
     return glossary.get(clean_text(header).strip(" *_:").casefold())
 
 
+# An input's dimensions ("32x32x3", "96x96", "224 × 224"): the size a model is defined at.
+_DIMENSIONS = re.compile(r"\b\d+\s?[x\u00d7]\s?\d+(?:\s?[x\u00d7]\s?\d+)?\b")
+
+
+def defines_a_sized_model(definition: str | None, kind: str | None) -> bool:
+    """Whether a definition the page gives a header's word, read as a setting (`kind`), states
+    the dimensions of an input ("cifar: 32x32x3 input, 32->32->64->1024->10, 5x5 conv"): the
+    word names a model defined at that size, whose column holds that model's results, not a
+    column of input sizes."""
+    return (
+        kind == "config" and definition is not None and _DIMENSIONS.search(definition) is not None
+    )
+
+
 @lru_cache(maxsize=16_384)
 def names_hardware(text: str) -> bool:
     mention = read_hardware(text, "platform")

@@ -21,6 +21,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_framework
 from perfledger.schemas.row_labels import TABLE_KEY
 from perfledger.schemas.table_plans import ColumnStats, header_reading
+from perfledger.schemas.unknown_chips import read_hardware
 
 RESULT_KINDS = ("metric", "statistic", "result")  # header kinds that head results
 _SETUP_SHARE = 0.6  # of a setup table's names that must name settings or labels
@@ -48,7 +49,8 @@ def setup_tables(
             pl.col("_last").is_between(1, SETUP_COLUMNS - 1)
             | pl.concat_str(_TABLE, separator=":").is_in([f"{d}:{t}" for d, t in wide])
         )
-        & (pl.col("_rows") >= 2)
+        # one environment a row ("GPU | SDK | Release" over "MR-V100 | 4.4.0 | 26.06") may be one
+        & ((pl.col("_rows") >= 2) | ((pl.col("_rows") == 1) & (pl.col("_last") >= 2)))
     ).select(_TABLE)
     if narrow.height == 0:
         return {}
@@ -73,6 +75,11 @@ def setup_tables(
         ):
             continue  # "Model | Throughput", "Throughput | 1234": results
         names = [clean_text(row[0]) for row in body]
+        environments = _environments(name_header, named, valued, body)
+        if environments or len(body) < 2:
+            if environments:
+                found[(document, table)] = environments
+            continue
         if not _documents_parameters(name_header, valued) and not _names_settings(
             names,
             # beside a name, a value alone may be its version ("PyTorch | 2.4")
@@ -137,6 +144,33 @@ def _names_settings(
 # A number as a result is written ("1234.5", "25.12 (2 on GPU)", "~3 ms"), not a version
 # ("2.11.0", "3.6").
 _PLAIN_NUMBER = re.compile(r"^\s*(?:\*\*|__)?[~<>\u2248]?\s*[+-]?\d[\d,]*(?:\.\d+)?(?![\d.]|\.\d)")
+
+
+def _environments(
+    name_header: str, named: HeaderReading, valued: list[HeaderReading], body: list[list[str]]
+) -> tuple[str, ...]:
+    """The chips of a table listing the environments a page's results were run in, one a row
+    ("GPU | SDK | Release" over "MR-V100 | 4.4.0 | 26.03"): every row names a chip first and
+    the other headers name settings or labels, no result and no column of plain numbers. Each
+    row reads as a setup item ("GPU: MR-V100") of the tables after it; rows of different chips
+    list setups that disagree, and name the chip of none."""
+    if len(valued) < _NAME_AND_VALUE - 1 or named.kind not in ("config", "label"):
+        return ()
+    for at, reading in enumerate(valued, start=1):
+        if reading.kind in RESULT_KINDS or (
+            reading.kind is None and _plain_numbers([row[at] for row in body])
+        ):
+            return ()
+    chips = [clean_text(row[0]) for row in body]
+    if not chips or not all(_names_a_chip(chip) for chip in chips):
+        return ()
+    header = clean_text(name_header)
+    return tuple(dict.fromkeys(f"{header}: {chip}" for chip in chips))
+
+
+def _names_a_chip(text: str) -> bool:
+    mention = read_hardware(text, "label")
+    return mention is not None and mention.accelerator is not None
 
 
 def _plain_numbers(cells: list[str]) -> bool:

@@ -23,7 +23,7 @@ from perfledger.schemas.header_reading import (
 )
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import known_model, names_a_run
-from perfledger.schemas.legends import glossary_entry, legend_platform
+from perfledger.schemas.legends import defines_a_sized_model, glossary_entry, legend_platform
 from perfledger.schemas.name_headers import lists_no_results, names_among_names, precision_columns
 from perfledger.schemas.named_cells import names_metrics
 from perfledger.schemas.precisions import Precision, read_precision_label
@@ -315,6 +315,8 @@ def _with_legend(
     if generic and reading.text:
         defined = glossary_entry(reading.text, context.glossary)
         definition = header_reading(defined, mappings) if defined is not None else None
+        if definition is not None and defines_a_sized_model(defined, definition.kind):
+            return replace(reading, kind="result")  # "cifar: 32x32x3 input": its results
         if definition is not None and (reading.kind is None or definition.kind is not None):
             return replace(definition, text=reading.text)
     if not context.legend or (

@@ -30,7 +30,7 @@ _UNIT_AFTER_COMMA_CHARS = 16
 _STATED_ALONE = ("duration", "rate")  # "x" or "%" after a comma is too often a setting's
 _BRACKETED = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
 _IN_UNIT = re.compile(
-    r"(?:(?:^|\s)in\s+|(?:^|[\s(\[])(?i:units?)\s*[:=]\s*|单位\s*[均都皆]?\s*[:为是]?\s*)"
+    r"(?:(?:^|\s)in\s+|(?:^|[\s(\[])(?i:units?)(?:\s*[:=]|\s+(?i:is|are)\b:?)\s*|单位\s*[均都皆]?\s*[:为是]?\s*)"
     r"([^\s(),;:\[\]。]{1,20}(?:\s*/\s*[^\s(),;:\[\]。]{1,20}){0,3})"
 )
 _NAME_THEN_UNIT = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z])\s+(\S{1,12})$")
