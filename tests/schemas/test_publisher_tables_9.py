@@ -66,7 +66,7 @@ def test_the_gemm_dimensions_are_settings_and_no_value_is_quarantined():
 
 def test_a_single_letter_is_a_dimension_only_as_the_whole_header():
     assert read_header("k").role == "setting"
-    for header in ("Recall@k", "Pass@k", "Tokens (M)", "Top K"):
+    for header in ("Recall@k", "Pass@k", "Memory (M)", "Throughput (M)", "Top K"):
         assert read_header(header).role != "setting", header
 
 
