@@ -15,6 +15,7 @@ from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import stated_batch, workload_phase
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
+    count_of_all_chips,
     find_mentions,
 )
 from perfledger.schemas.precisions import (
@@ -421,12 +422,13 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     text = without_names(text)
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
     # farther away (an earlier paragraph's "DGX A100") may stand in for.
-    mention = read_hardware(text, "prose" if _reads_as_prose(text, source) else "label")
+    prose = _reads_as_prose(text, source)
+    mention = read_hardware(text, "prose" if prose else "label")
     if mention is not None:
         if mention.accelerator is not None:
             found.append(("platform", mention))
         if mention.count is not None:
-            found.append(("count", mention))
+            found.append(("count", count_of_all_chips(text, mention, prose)))
     precisions = find_precisions(without_ratings(text))
     if precisions:
         found.append(("precision", precisions[0]))

@@ -1,0 +1,65 @@
+"""Benchmark tables of technical blog posts (Markdown sources of a blog's repository): the
+chip, count and model a post states once in prose or in a note under a table, quoted from the
+posts' own cells."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import normalized
+
+# huggingface/blog habana-gaudi-2-benchmark.md: the note under the table names the chips of
+# two columns in one sentence and the devices of every run in the next.
+GAUDI2_VS_A100 = """# Faster Training and Inference: Habana Gaudi®-2 vs Nvidia A100 80GB
+
+### Pre-Training BERT
+
+The following table displays the throughputs we got for first-gen Gaudi, Gaudi2 and Nvidia A100 80GB GPUs:
+
+<center>
+
+|   | First-gen Gaudi (BS=32) | Gaudi2 (BS=32) | Gaudi2 (BS=64) | A100 (BS=32) | A100 (BS=64) |
+|:-:|:-----------------------:|:--------------:|:--------------:|:-------:|:---------------------:|
+| Throughput (samples/s) | 520.2 | 1580.2 | 1835.8 | 981.6 | 1082.6 |
+
+</center>
+
+*BS* is the batch size per device. The Gaudi runs were performed in mixed precision (bf16/fp32) and the A100 runs in fp16. All runs were *distributed* runs on *8 devices*.
+"""
+
+
+def test_a_bare_count_beside_several_chips_is_the_count_of_each():
+    rows = normalized(GAUDI2_VS_A100).measurements.sort("column_index")
+    assert rows.select("raw_value", "accelerator", "accelerator_count", "batch_size").rows() == [
+        ("520.2", "Gaudi", 8, "32"),
+        ("1580.2", "Gaudi2", 8, "32"),
+        ("1835.8", "Gaudi2", 8, "64"),
+        ("981.6", "A100", 8, "32"),
+        ("1082.6", "A100", 8, "64"),
+    ]
+
+
+# huggingface/blog habana-gaudi-2-bloom.md: the fine-tuned BLOOMZ and its 7B checkpoint
+BLOOMZ_LATENCY = """# Fast Inference on Large Language Models: BLOOMZ on Habana Gaudi2 Accelerator
+
+### Latency
+
+The results for inference latency are displayed in the table below (the unit is *seconds*).
+
+| Model       | Number of devices | Gaudi2 latency (seconds) | A100-80GB latency (seconds) | First-gen Gaudi latency (seconds) |
+|:-----------:|:-----------------:|:-------------------------:|:-----------------:|:----------------------------------:|
+| BLOOMZ | 8 | 3.717 | 4.402 | / |
+| BLOOMZ-7B | 8 | 0.737 | 2.417 | 3.029 |
+"""
+
+
+def test_bloomz_checkpoints_are_known_models():
+    rows = normalized(BLOOMZ_LATENCY).measurements.sort("row_number", "column_index")
+    assert rows.select(
+        "raw_value", "model_canonical", "accelerator", "accelerator_count"
+    ).rows() == [
+        ("3.717", "BLOOMZ 176B", "Gaudi2", 8),
+        ("4.402", "BLOOMZ 176B", "A100", 8),
+        ("0.737", "BLOOMZ 7B", "Gaudi2", 8),
+        ("2.417", "BLOOMZ 7B", "A100", 8),
+        ("3.029", "BLOOMZ 7B", "Gaudi", 8),
+    ]
+    assert rows["unresolved"].to_list() == [None] * 5
