@@ -63,3 +63,30 @@ def test_bloomz_checkpoints_are_known_models():
         ("3.029", "BLOOMZ 7B", "Gaudi", 8),
     ]
     assert rows["unresolved"].to_list() == [None] * 5
+
+
+# huggingface/blog habana-gaudi-2-benchmark.md: a title naming training and inference names
+# the workload of none of the post's tables.
+GAUDI2_STABLE_DIFFUSION = """# Faster Training and Inference: Habana Gaudi®-2 vs Nvidia A100 80GB
+
+### Generating Images from Text with Stable Diffusion
+
+The results we got, which are consistent with the numbers published by Habana [here](https://developer.habana.ai/resources/habana-models-performance/), are displayed in the table below.
+
+<center>
+
+|   | First-gen Gaudi (BS=4/8) | Gaudi2 (BS=4/8) | A100 (BS=1) |
+|:-:|:----------------:|:----------------:|:-----------:|
+| Latency (s/img) | 4.34 | 1.19 | 2.63 |
+
+</center>
+"""
+
+
+def test_a_title_naming_training_and_inference_names_no_workload():
+    rows = normalized(GAUDI2_STABLE_DIFFUSION).measurements.sort("column_index")
+    assert rows.select("raw_value", "model_canonical", "workload", "value", "unit").rows() == [
+        ("4.34", "Stable Diffusion", "inference", 4340.0, "ms"),
+        ("1.19", "Stable Diffusion", "inference", 1190.0, "ms"),
+        ("2.63", "Stable Diffusion", "inference", 2630.0, "ms"),
+    ]
