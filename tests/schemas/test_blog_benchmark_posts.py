@@ -90,3 +90,27 @@ def test_a_title_naming_training_and_inference_names_no_workload():
         ("1.19", "Stable Diffusion", "inference", 1190.0, "ms"),
         ("2.63", "Stable Diffusion", "inference", 2630.0, "ms"),
     ]
+
+
+# huggingface/blog llama-sagemaker-benchmark.md: "None" under "Quantization" says the run was
+# not quantized; it is no precision named "None".
+LLAMA_SAGEMAKER = """# Llama 2 on Amazon SageMaker a Benchmark
+
+### Best Throughput Deployment
+
+| Model       | Quantization | Instance        | concurrent requests | Latency (ms/token) median | Throughput (tokens/second) |
+| ----------- | ------------ | --------------- | ------------------- | ------------------------- | -------------------------- |
+| Llama 2 7B  | None         | ml.g5.12xlarge  | 20                  | 43.99524                  | 449.9423027                |
+| Llama 2 7B  | GPTQ         | g5.2xlarge      | 5                   | 34.245736                 | 120.0941633                |
+"""
+
+
+def test_none_under_quantization_names_no_precision():
+    rows = normalized(LLAMA_SAGEMAKER).measurements.sort("row_number", "column_index")
+    assert rows.select("raw_value", "precision", "weight_dtype", "settings").rows() == [
+        ("43.99524", None, None, "Quantization=None; concurrent requests=20"),
+        ("449.9423027", None, None, "Quantization=None; concurrent requests=20"),
+        ("34.245736", "GPTQ", "int4", "concurrent requests=5"),
+        ("120.0941633", "GPTQ", "int4", "concurrent requests=5"),
+    ]
+    assert rows["unresolved"].to_list() == [None] * 4
