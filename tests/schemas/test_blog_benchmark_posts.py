@@ -114,3 +114,25 @@ def test_none_under_quantization_names_no_precision():
         ("120.0941633", "GPTQ", "int4", "concurrent requests=5"),
     ]
     assert rows["unresolved"].to_list() == [None] * 4
+
+
+# huggingface/blog llama-sagemaker-benchmark.md: the paragraph's "median" is the latency
+# column's, whose header states it; the throughput beside it is no median.
+LLAMA_SAGEMAKER_LATENCY = """# Llama 2 on Amazon SageMaker a Benchmark
+
+### Best Latency Deployment
+
+The Best Latency configuration minimizes the time it takes to generate one token. Low latency is important for real-time use cases and providing a good experience to the customer, e.g. Chat applications. We looked at the lowest median for milliseconds per token during 1 concurrent request. The lowest overall latency was for Llama 2 7B on the ml.g5.12xlarge instance with 16.8ms/token.
+
+| Model       | Quantization | Instance        | concurrent requests | Latency (ms/token) median | Thorughput (tokens/second) |
+| ----------- | ------------ | --------------- | ------------------- | ------------------------- | -------------------------- |
+| Llama 2 7B  | None         | ml.g5.12xlarge  | 1                   | 16.812526                 | 61.45733054                |
+"""
+
+
+def test_a_statistic_the_context_states_for_one_column_is_not_every_column_s():
+    rows = normalized(LLAMA_SAGEMAKER_LATENCY).measurements.sort("column_index")
+    assert rows.select("raw_value", "metric", "statistic", "unit").rows() == [
+        ("16.812526", "latency", "p50", "ms"),
+        ("61.45733054", "throughput", None, "items/s"),
+    ]
