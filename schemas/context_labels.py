@@ -455,7 +455,24 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         batch = stated_batch(text)
         if batch is not None:
             found.append(("batch", batch))
+    elif source == "paragraph" and "batch" in text.lower():
+        # "This is a benchmark sample for the batch size = 1 case.": a sentence saying what
+        # the benchmark ran states the batch of its values
+        batch = next(
+            (
+                stated
+                for sentence in _SENTENCES.split(text)
+                if _BENCHMARK_RUN.search(sentence) and (stated := stated_batch(sentence))
+            ),
+            None,
+        )
+        if batch is not None:
+            found.append(("batch", batch))
     return tuple(found)
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_BENCHMARK_RUN = re.compile(r"(?i)\bbenchmark(?:s|ed|ing)?\b")
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")

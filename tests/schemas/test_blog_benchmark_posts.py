@@ -165,3 +165,26 @@ def test_a_loss_named_in_prose_is_no_metric_of_cells_stating_a_rate():
         ("188.6 samples/s", "A100", "throughput", 188.6, "items/s"),
         ("254.7 samples/s", "A100", "throughput", 254.7, "items/s"),
     ]
+
+
+# huggingface/blog gptq-integration.md: the paragraph saying what the benchmark ran states the
+# batch size of the table under it.
+GPTQ_SAMPLE = """# Making LLMs lighter with AutoGPTQ and transformers
+
+This is a benchmark sample for the batch size = 1 case. The benchmark was run on a single NVIDIA A100-SXM4-80GB GPU. We used a prompt length of 512, and generated exactly 512 new tokens. The first row is the unquantized `fp16` baseline, while the other rows show memory consumption and performance using different AutoGPTQ kernels.
+
+| gptq  | act_order | bits | group_size | kernel            | Load time (s) | Per-token latency (ms) | Throughput (tokens/s) | Peak memory (MB) |
+|-------|-----------|------|------------|-------------------|---------------|------------------------|-----------------------|------------------|
+| True  | False     | 4    | 128        | exllama           | 36.2          | 33.711                 | 29.663                | 10484.34         |
+"""
+
+
+def test_a_sentence_saying_what_the_benchmark_ran_states_the_batch_size():
+    rows = (
+        normalized(GPTQ_SAMPLE)
+        .measurements.filter(metric=("latency"), unit="ms")
+        .sort("column_index")
+    )
+    assert rows.select("raw_value", "accelerator", "accelerator_count", "batch_size").rows() == [
+        ("33.711", "A100", 1, "1"),
+    ]
