@@ -15,6 +15,7 @@ from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import stated_batch, workload_phase
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
+    count_of_all_chips,
     find_mentions,
 )
 from perfledger.schemas.precisions import (
@@ -421,12 +422,13 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     text = without_names(text)
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
     # farther away (an earlier paragraph's "DGX A100") may stand in for.
-    mention = read_hardware(text, "prose" if _reads_as_prose(text, source) else "label")
+    prose = _reads_as_prose(text, source)
+    mention = read_hardware(text, "prose" if prose else "label")
     if mention is not None:
         if mention.accelerator is not None:
             found.append(("platform", mention))
         if mention.count is not None:
-            found.append(("count", mention))
+            found.append(("count", count_of_all_chips(text, mention, prose)))
     precisions = find_precisions(without_ratings(text))
     if precisions:
         found.append(("precision", precisions[0]))
@@ -453,7 +455,24 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         batch = stated_batch(text)
         if batch is not None:
             found.append(("batch", batch))
+    elif source == "paragraph" and "batch" in text.lower():
+        # "This is a benchmark sample for the batch size = 1 case.": a sentence saying what
+        # the benchmark ran states the batch of its values
+        batch = next(
+            (
+                stated
+                for sentence in _SENTENCES.split(text)
+                if _BENCHMARK_RUN.search(sentence) and (stated := stated_batch(sentence))
+            ),
+            None,
+        )
+        if batch is not None:
+            found.append(("batch", batch))
     return tuple(found)
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_BENCHMARK_RUN = re.compile(r"(?i)\bbenchmark(?:s|ed|ing)?\b")
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")

@@ -241,6 +241,9 @@ def workload_phase(text: str | None) -> tuple[str | None, str | None]:
     workload = phase = None
     for pattern, rule_workload, rule_phase in _workload_rules():
         if pattern.search(folded):
+            if workload is not None and rule_workload != workload:
+                # "Faster Training and Inference": a text naming both names neither
+                return None, None
             workload = workload or rule_workload
             phase = phase or rule_phase
     return workload, phase

@@ -531,3 +531,16 @@ def names_device(text: str) -> bool:
 
 
 _NUMBER_WORDS_LATIN = frozenset(word for word in NUMBER_WORDS if word.isascii())
+
+
+def count_of_all_chips(text: str, mention: PlatformMention, prose: bool) -> PlatformMention:
+    """The count `mention` gives, for the chip it names; a count `text` states bare ("All
+    runs were distributed runs on 8 devices") beside chips of more than one kind ("The Gaudi
+    runs ... and the A100 runs ...") is the count of each of them, not of the first alone."""
+    if mention.accelerator is None or mention.count is None or not mention.count_stated:
+        return mention
+    mentions = find_mentions(text, prose)
+    chips = {m.accelerator for m in mentions if m.accelerator is not None}
+    if len(chips) < 2 or any(m.accelerator == mention.accelerator and m.count for m in mentions):
+        return mention
+    return replace(mention, accelerator=None, vendor=None, system=None, names_device=False)

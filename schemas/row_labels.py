@@ -70,6 +70,8 @@ _SETTING_PREFIX = re.compile(
 _FLAG = re.compile(
     r"(?i)^(?:yes|no|y|n|true|false|on|off|\u2713|\u2714|\u2717|\u2718|\u2705|\u274c)$"
 )
+# A precision cell that says the run has none of its own ("None" under "Quantization")
+_NO_PRECISION = re.compile(r"(?i)^\s*(?:none|no|off)\s*$")
 _MEMO_CELLS = 200_000  # distinct cells remembered; hostile pages must not grow it forever
 
 PLATFORM_FIELDS = {
@@ -265,6 +267,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         _count_cell(text, reading, cell, mappings)
     elif role == "nodes" and count_cell(text) is not None:
         cell.nodes = count_cell(text)  # times its system's chips per node, if it names one
+        cell.settings.append((setting_name(reading), text))
+    elif role == "precision" and _NO_PRECISION.match(text):
+        # "None" under "Quantization": the run is not quantized, which names no precision
         cell.settings.append((setting_name(reading), text))
     elif role == "precision" and known_framework(text) and _precision_label(text, mappings) is None:
         # "Format | ONNX": a column of formats holds the framework a model comes from

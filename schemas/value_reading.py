@@ -416,6 +416,10 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
         .then(kind.is_in(["ratio", "percent"]))
         .when(metric == "accuracy")
         .then(kind == "percent")
+        # "532.4 samples/s" on a page whose prose speaks of a model's "contrastive loss":
+        # no loss is a rate, a time or a ratio
+        .when(metric == "loss")
+        .then(~kind.is_in(["rate", "duration", "ratio"]))
         # "Effective TFLOPS" in a caption over "3.12 ms / 706 TFLOPS": the cell's time is a
         # latency, whatever other figure the context names.
         .when(metric == "other")

@@ -1,0 +1,36 @@
+"""Claims of technical blog posts' prose, each sentence quoted as published (repository and
+path named) and the claim it states asserted whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from perfledger.sources.claims.extract import extract_claims
+
+FIELDS = ("subject", "baseline", "model", "metric", "ratio", "qualifier")
+
+
+def claims_of(*sentences: str) -> list[tuple]:
+    result = extract_claims([(number, text) for number, text in enumerate(sentences, 1)])
+    return [tuple(row[f] for f in FIELDS) for row in result.claims.to_dicts()]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        # huggingface/blog habana-gaudi-2-bloom.md: what "we saw" holds the claim's subject
+        (
+            "For example, in our last benchmark, we saw that Gaudi2 performs Stable Diffusion "
+            "inference 2.2x faster than A100 and this has since been improved further to 2.37x "
+            "with the latest optimizations provided by Habana.",
+            ("Gaudi2", "A100", "Stable Diffusion", "performance", 2.2, None),
+        ),
+        # huggingface/blog habana-gaudi-2-bloom.md: the checkpoint the sentence names
+        (
+            "Gaudi2 is 3x faster than A100 for BLOOMZ-7B!",
+            ("Gaudi2", "A100", "BLOOMZ 7B", "performance", 3.0, None),
+        ),
+    ],
+)
+def test_blog_claims(sentence, claim):
+    assert claims_of(sentence) == [claim]
