@@ -15,6 +15,10 @@ ONE_VALUE_NAME = r"[^\W\d][^:=\uff1a\n]{0,40}?"
 _ONE_NAMED = re.compile(
     rf"^\s*(?P<name>{ONE_VALUE_NAME})\s*[:=\uff1a]\s*(?P<value>[~+-]?\d[^:=\uff1a]*)$"
 )
+# A name of words alone before its value and a space ("latency 5.093 ms", as a "Metric"
+# column of results writes them): read only where its words name a metric.
+SPACED_NAME = r"[^\W\d][\w-]*(?: [^\W\d][\w-]*){0,2}"
+_SPACED = re.compile(rf"^\s*(?P<name>{SPACED_NAME})\s+(?P<value>[~+-]?\d[^:=\uff1a]*)$")
 _UNIT_IN_BRACKETS = re.compile(r"[(\[]\s*([^()\[\]\d][^()\[\]]{0,15}?)\s*[)\]]$")
 _DECIMALS = re.compile(r"\d[.,]\d")
 
@@ -23,7 +27,7 @@ def one_named_value(text: str, read_one: Callable[[str], Any]) -> Any | None:
     """`read_one`'s reading of the value after the name, the name its qualifier; None unless
     the cell is such a name and one value with a unit (its own or the name's) or decimals,
     nothing else: "TP size: 8" names a setting, not a result."""
-    match = _ONE_NAMED.match(text)
+    match = _ONE_NAMED.match(text) or _names_a_metric(_SPACED.match(text))
     if match is None:
         return None
     name, written = match.group("name").strip(), match.group("value").strip()
@@ -43,3 +47,9 @@ def one_named_value(text: str, read_one: Callable[[str], Any]) -> Any | None:
     if value.unit is None and not _DECIMALS.search(written):
         return None
     return reading._replace(values=(value._replace(qualifier=name),))
+
+
+def _names_a_metric(match: re.Match[str] | None) -> re.Match[str] | None:
+    from perfledger.schemas.header_reading import read_header  # it reads cells too
+
+    return match if match is not None and read_header(match.group("name")).names_metric else None

@@ -363,9 +363,9 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         ):
             return "result"
         return kind
-    if kind in ("unit", "metric_name"):
+    if kind in ("unit", "metric_name") and not (index > 0 and names_metrics(stats)):
         return "unit" if stats.filled and stats.units * 2 >= stats.filled else "metric_name"
-    if kind in ("metric", "statistic", "result"):
+    if kind in ("metric", "statistic", "result", "metric_name"):  # "Metric | latency 5.09 ms"
         if stats.numeric or not stats.filled or (index > 0 and names_metrics(stats)):
             return "result"
         # A column of words: the first one, or one of words only (two at least) before any

@@ -286,3 +286,39 @@ def test_a_run_of_xs_says_the_model_could_not_run_there():
     rows = normalized(TINYMAIX_BENCHMARK + row)
     found = rows.quarantine.filter(pl.col("column_name") == "cifar")
     assert found.select("raw_value", "check").rows() == [("XXX", "placeholder_value")]
+
+
+# As Iluvatar's DeepSparkInference writes DINOv2's results under ixRT
+# (models/cv/classification/dinov2/ixrt/README.md): a "Metric" column of values named each by
+# a word before them, no colon between.
+DINOV2_IXRT_RESULTS = """## Model Results
+
+Measured on BI-V150 ×1, CoreX 4.5.0 `ml-inference`, input 224×224.
+
+| Model | Task | BatchSize | Precision | FPS | Metric |
+| --------------- | ----------------- | --------- | --------- | ------- | ---------------------- |
+| DINOv2-base | Feature extract | 1 | FP16 | 196.29 | latency 5.093 ms |
+| DINOv2-base | Feature extract | 32 | FP16 | 401.39 | latency 2.491 ms/img |
+| DINOv2-base | Feature extract | 1 | FP32 | 91.36 | latency 10.945 ms |
+| DINOv2-base | Feature extract | 32 | FP32 | 176.58 | latency 5.663 ms/img |
+| DINOv2-base | vs ORT CPU FP32 | 32 | FP16 | — | embed cos min **0.999972** |
+| DINOv2-base | leave-one-out 1-NN | 32 | FP16 | — | top-1 **0.8060** (= ORT) |
+"""
+
+
+def test_a_metric_column_of_values_named_by_a_word_loads_them_and_loses_none():
+    result = normalized(DINOV2_IXRT_RESULTS)
+    latencies = {
+        row["raw_value"]: (row["metric"], row["value"], row["unit"], row["activation_dtype"])
+        for row in result.measurements.iter_rows(named=True)
+        if row["column_name"] == "Metric"
+    }
+    assert latencies == {
+        "latency 5.093 ms": ("latency", 5.093, "ms", "fp16"),
+        "latency 2.491 ms/img": ("latency", 2.491, "ms", "fp16"),
+        "latency 10.945 ms": ("latency", 10.945, "ms", "fp32"),
+        "latency 5.663 ms/img": ("latency", 5.663, "ms", "fp32"),
+    }
+    # the two figures that name no metric this page's words define are set apart, not lost
+    set_apart = set(result.quarantine.get_column("raw_value").to_list())
+    assert {"embed cos min 0.999972", "top-1 0.8060 (= ORT)"} <= set_apart
