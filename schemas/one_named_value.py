@@ -50,6 +50,7 @@ def one_named_value(text: str, read_one: Callable[[str], Any]) -> Any | None:
 
 
 def _names_a_metric(match: re.Match[str] | None) -> re.Match[str] | None:
-    from perfledger.schemas.header_reading import read_header  # it reads cells too
+    # imported here: header_reading imports cell_reading, which imports this module
+    from perfledger.schemas.header_reading import read_header
 
     return match if match is not None and read_header(match.group("name")).names_metric else None
