@@ -12,13 +12,16 @@ import math
 import re
 from decimal import Decimal
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.one_named_value import one_named_value
 from perfledger.schemas.units import Unit, unit_named
 from perfledger.schemas.values_each import value_each
 from perfledger.schemas.vocabulary import read_vocab
+
+if TYPE_CHECKING:
+    from perfledger.schemas.header_reading import HeaderReading
 
 POINT, COMMA = ".", ","  # the decimal marks
 MAX_CELL_CHARS = 400  # "109.4 sps (phase1), 20 sps (phase2)": no cell of values is longer
@@ -190,7 +193,7 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         # values named each ("top1: 78.48% top5: 94.09%"), else one after a long name
         short_names = _VALUE_NAME.search(cleaned) is not None
         named = (short_names and _named_values(cleaned, decimal)) or one_named_value(
-            cleaned, lambda written: _read_one(written, decimal)
+            cleaned, lambda written: _read_one(written, decimal), _names_a_metric
         )
         if named is not None:
             return named
@@ -233,11 +236,19 @@ def _named_values(text: str, decimal: str | None) -> CellReading | None:
     return CellReading(tuple(values), None, _evidence_of(evidence)) if values else None
 
 
-@lru_cache(maxsize=4096)
 def _names_a_setting(name: str) -> bool:
+    return _name_read(name).kind == "config"
+
+
+def _names_a_metric(name: str) -> bool:
+    return _name_read(name).names_metric
+
+
+def _name_read(name: str) -> HeaderReading:
+    """A value's name read as a column header would be (read_header caches it)."""
     from perfledger.schemas.header_reading import read_header  # which imports this module
 
-    return read_header(name).kind == "config"
+    return read_header(name)
 
 
 # The first name of a breakdown written after a cell's value(s): a word and a colon.

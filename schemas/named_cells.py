@@ -11,7 +11,8 @@ from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.one_named_value import ONE_VALUE_NAME, SPACED_NAME
 
 # A name, a colon or an equals sign (or, for a name of words alone, a space), then a number:
-# the shape `cell_reading` reads a named value in. Searched by polars over every body cell, so it is cheap to reject.
+# the shape `cell_reading` reads a named value in. Searched by polars over every body cell;
+# the cells it keeps ("SDK 3.0" too) are read in Python once per distinct text.
 NAMED_NUMBER = rf"^\s*(?:{ONE_VALUE_NAME}[:=\uff1a]|{SPACED_NAME}\s)\s*[~+-]?\d"
 _NAME = re.compile(rf"^\s*(?:([^:=\uff1a]+?)\s*[:=\uff1a]|({SPACED_NAME})\s+[~+-]?\d)")
 

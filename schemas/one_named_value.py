@@ -23,13 +23,18 @@ _UNIT_IN_BRACKETS = re.compile(r"[(\[]\s*([^()\[\]\d][^()\[\]]{0,15}?)\s*[)\]]$"
 _DECIMALS = re.compile(r"\d[.,]\d")
 
 
-def one_named_value(text: str, read_one: Callable[[str], Any]) -> Any | None:
+def one_named_value(
+    text: str, read_one: Callable[[str], Any], names_metric: Callable[[str], bool]
+) -> Any | None:
     """`read_one`'s reading of the value after the name, the name its qualifier; None unless
     the cell is such a name and one value with a unit (its own or the name's) or decimals,
-    nothing else: "TP size: 8" names a setting, not a result."""
-    match = _ONE_NAMED.match(text) or _names_a_metric(_SPACED.match(text))
+    nothing else: "TP size: 8" names a setting, not a result. A name before a space counts
+    only where `names_metric` says it names a metric."""
+    match = _ONE_NAMED.match(text)
     if match is None:
-        return None
+        match = _SPACED.match(text)
+        if match is None or not names_metric(match.group("name")):
+            return None
     name, written = match.group("name").strip(), match.group("value").strip()
     reading = read_one(written)
     if len(reading.values) != 1:
@@ -47,10 +52,3 @@ def one_named_value(text: str, read_one: Callable[[str], Any]) -> Any | None:
     if value.unit is None and not _DECIMALS.search(written):
         return None
     return reading._replace(values=(value._replace(qualifier=name),))
-
-
-def _names_a_metric(match: re.Match[str] | None) -> re.Match[str] | None:
-    # imported here: header_reading imports cell_reading, which imports this module
-    from perfledger.schemas.header_reading import read_header
-
-    return match if match is not None and read_header(match.group("name")).names_metric else None
