@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.cell_reading import strip_footnotes
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.row_labels import ROW_KEY, TABLE_KEY, UNIT_FIELDS, unit_fields
@@ -139,11 +140,14 @@ def with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataF
     holds that statistic of its columns' metrics ("TTFT (ms)" above rows Mean, Median, P99)."""
     if "row_label" not in results.columns or results.height == 0:
         return results
-    # Row labels are nearly one per row; the parts they join (" / ") are few, and each is
-    # read once.
+    # Row labels are nearly one per row; the parts they join (" / ") are fewer, and each is
+    # read once, as its words: the same name with or without a footnote mark is read once,
+    # and a part without a letter (an id "2.0-2084", a number) names no figure.
     labels = results.get_column("row_label").drop_nulls().unique()
     parts = labels.str.split(" / ").explode().unique().to_list()
-    readings = {part: header_reading(part, mappings) for part in parts}
+    words = {part: _words_of_part(part, mappings) for part in parts}
+    read = {text: header_reading(text, mappings) for text in set(words.values()) if text}
+    readings = {part: read[text] for part, text in words.items() if text}
     derived_parts = {
         part: reading.role
         for part, reading in readings.items()
@@ -159,6 +163,15 @@ def with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataF
     if statistic_parts:
         results = _with_row_statistics(results, _row_labels_naming(labels, statistic_parts))
     return results
+
+
+def _words_of_part(part: str, mappings: LabelMappings) -> str | None:
+    """What of a row label's part to read for the figure it names: the part as the user
+    mapped it, else without its footnote marks; None where no letter is left."""
+    if mappings.get("column", part):
+        return part
+    words = strip_footnotes(part)
+    return words if any(map(str.isalpha, words)) else None
 
 
 def _row_labels_naming(labels: pl.Series, named: dict[str, str]) -> pl.DataFrame:
