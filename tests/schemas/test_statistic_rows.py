@@ -76,3 +76,14 @@ def test_a_lone_average_row_under_rows_of_tasks_is_no_statistic():
     scores = fields_by_raw_value(BITNET_EMBEDDING_SCORES, "row_label", "statistic", "value")
     assert scores["0.7180"] == ("AVERAGE", None, 0.718)
     assert scores["0.8603"] == ("STSBenchmark", None, 0.8603)
+
+
+def test_a_footnote_mark_on_a_statistic_row_names_the_same_statistic():
+    marked = SERVING_STATISTICS.replace("| Mean |", "| Mean [1] |").replace("| P99 |", "| P99† |")
+    values = {
+        (row["row_label"], row["column_name"]): (row["metric"], row["statistic"], row["value"])
+        for row in normalized(marked).measurements.iter_rows(named=True)
+    }
+    assert values[("Mean [1]", "TTFT (ms)")] == ("latency", "mean", 21.5)
+    assert values[("P99†", "ITL (ms)")] == ("latency", "p99", 9.7)
+    assert values[("Median", "ITL (ms)")] == ("latency", "p50", 6.0)
