@@ -266,10 +266,10 @@ def test_negated_gain_is_rejected(
 
 def test_demo_pages_are_fast() -> None:
     pages = [load_prose(stem) for stem in DEMO_PAGES]
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other work on the machine does not count
     for prose in pages:
         extract_claims(prose)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
 
 
 # --- tricky forms ----------------------------------------------------------------------------
@@ -634,9 +634,9 @@ def test_huge_crafted_sentence_finishes_fast() -> None:
     ]
     sentence = "".join(pieces)
     assert len(sentence) >= 100_000
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other work on the machine does not count
     result = extract_claims([(1, sentence)])
-    assert time.perf_counter() - started < 3.0
+    assert time.process_time() - started < 3.0
     assert result.claims.height <= 1
 
 

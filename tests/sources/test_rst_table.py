@@ -639,9 +639,9 @@ def test_lines_that_would_make_a_backtracking_pattern_hang_are_read_quickly():
         "   in the comment",
     ]
     text = "\n\n".join(lines) + "\n"
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other work on the machine does not count
     parsed = parse_rst(text)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     # A line of one repeated punctuation character is a transition; the last two a comment.
     assert [line for line, _ in parsed.prose] == [1, 3, 5, 7, 9, 11, 13, 15]
     assert dict(parsed.prose)[9] == "aa " * 24_999 + "aa"  # '`a `a ...': interpreted text
