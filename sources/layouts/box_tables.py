@@ -5,7 +5,9 @@ are delimiter rows, and a one-cell band above the header ("| Decode Result |") o
 line right above the top border ("DeepGEMM Implementation:") is its caption.
 
 Tables drawn with box-drawing characters, as Python's Rich library prints them (GenAI-Perf's
-"┏━━┳━━┓" over "┃ Statistic ┃ avg ┃", "│" between body cells), are read as the same grid.
+"┏━━┳━━┓" over "┃ Statistic ┃ avg ┃", "│" between body cells), are read as the same grid;
+so are the tables a panel frames (a table per figure, each under its title line), once the
+panel's sides are taken off.
 
 Only a plain grid is read: a header written over two lines or body rows of another width
 (a device status panel, whose cells wrap) is no table of results and stays code."""
@@ -54,8 +56,41 @@ def drawn_box_tables(
         lines = [
             line.translate(_DRAWN_AS_ASCII) if i in inside else line for i, line in enumerate(lines)
         ]
+    lines = _panels_unwrapped(lines, inside)
     tables = find_box_tables(lines, inside)
     return tables, (as_pipe_lines(lines, tables) if tables else lines)
+
+
+# A line drawn inside a panel's sides: "| <what the panel holds> |".
+_PANEL_LINE = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$")
+_MAX_PANEL_DEPTH = 3
+
+
+def _panels_unwrapped(lines: list[str], inside: set[int]) -> list[str]:
+    """The lines with each panel's sides taken off what it holds: a run of lines between a
+    panel's sides that holds a table's border is a panel around tables (GenAI-Perf's GPU
+    telemetry: a table per figure, its title above it, inside one frame), not a table's rows.
+    Each line stays where it is, so lines keep their numbers."""
+    for _depth in range(_MAX_PANEL_DEPTH):
+        unwrapped = list(lines)
+        index = 0
+        while index < len(lines):
+            if index not in inside or _PANEL_LINE.match(lines[index]) is None:
+                index += 1
+                continue
+            held: list[str] = []
+            while index + len(held) < len(lines) and index + len(held) in inside:
+                side = _PANEL_LINE.match(lines[index + len(held)])
+                if side is None:
+                    break
+                held.append(side.group(1))
+            if any(is_border(line) for line in held):
+                unwrapped[index : index + len(held)] = held
+            index += len(held)
+        if unwrapped == lines:
+            return lines
+        lines = unwrapped
+    return lines
 
 
 def is_border(line: str) -> bool:

@@ -528,7 +528,10 @@ def _read_box_table(page: _Page, box: BoxTable, table_index: int, drawn: list[st
     found, trouble = table_cells(drawn, PipeTable(box.header, box.end), table_index, title, None)
     page.rows += found
     page.problems += trouble
-    page.placed[box.header] = (box.end, [(box.header + 1, "table", None, None, table_index)])
+    placed: list[tuple] = [(box.header + 1, "table", None, None, table_index)]
+    if box.caption:  # the context of its values ("GPU Power Usage (W)" over avg, min, max)
+        placed.insert(0, (box.header, "caption", None, box.caption, table_index))
+    page.placed[box.header] = (box.end, placed)
 
 
 def _read_console_summary(page: _Page, summary: ConsoleSummary, table_index: int) -> None:

@@ -258,3 +258,56 @@ def test_a_row_named_by_a_setting_of_the_load_holds_no_result():
     assert sorted(unread["raw_value"].to_list()) == sorted(
         ["345.80", "225.00", "458.00", "458.00", "458.00", "458.00"]
     )
+
+
+# As GenAI-Perf prints its GPU telemetry (triton-inference-server/perf_analyzer,
+# genai-perf/docs/gpu_telemetry.md): a panel framing one table per figure, each titled by the
+# figure and its unit, the statistics as columns.
+GPU_TELEMETRY_PANEL = """## Run GenAI-Perf
+
+```
+                 NVIDIA GenAI-Perf | Power Metrics
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃                                                                  ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│                       GPU Power Usage (W)                        │
+│ ┏━━━━━━━━━━━┳━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━┓ │
+│ ┃ GPU Index ┃   avg ┃   min ┃    max ┃    p99 ┃    p90 ┃   p75 ┃ │
+│ ┡━━━━━━━━━━━╇━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━┩ │
+│ │         0 │ 63.55 │ 21.00 │ 111.39 │ 110.84 │ 105.91 │ 95.16 │ │
+│ └───────────┴───────┴───────┴────────┴────────┴────────┴───────┘ │
+│                 GPU Power Limit (W)                              │
+│ ┏━━━━━━━━━━━┳━━━━━━━━┳━━━━━┳━━━━━┳━━━━━┳━━━━━┳━━━━━┓             │
+│ ┃ GPU Index ┃    avg ┃ min ┃ max ┃ p99 ┃ p90 ┃ p75 ┃             │
+│ ┡━━━━━━━━━━━╇━━━━━━━━╇━━━━━╇━━━━━╇━━━━━╇━━━━━╇━━━━━┩             │
+│ │         0 │ 300.00 │ N/A │ N/A │ N/A │ N/A │ N/A │             │
+│ └───────────┴────────┴─────┴─────┴─────┴─────┴─────┘             │
+│                    Energy Consumption (MJ)                       │
+│ ┏━━━━━━━━━━━┳━━━━━━━┳━━━━━━━┳━━━━━━━┳━━━━━━━┳━━━━━━━┳━━━━━━━┓    │
+│ ┃ GPU Index ┃   avg ┃   min ┃   max ┃   p99 ┃   p90 ┃   p75 ┃    │
+│ ┡━━━━━━━━━━━╇━━━━━━━╇━━━━━━━╇━━━━━━━╇━━━━━━━╇━━━━━━━╇━━━━━━━┩    │
+│ │         0 │ 67.33 │ 67.33 │ 67.33 │ 67.33 │ 67.33 │ 67.33 │    │
+│ └───────────┴───────┴───────┴───────┴───────┴───────┴───────┘    │
+└──────────────────────────────────────────────────────────────────┘
+```
+"""
+
+
+def test_tables_inside_a_panel_load_under_the_figure_and_unit_their_title_names():
+    values = {
+        (row["table_title"], row["column_name"]): (
+            row["metric"],
+            row["value"],
+            row["unit"],
+            row["statistic"],
+        )
+        for row in normalized(GPU_TELEMETRY_PANEL).measurements.iter_rows(named=True)
+    }
+    power = "Run GenAI-Perf \u2014 GPU Power Usage (W)"
+    assert values[(power, "avg")] == ("other", 63.55, "W", "mean")
+    assert values[(power, "p99")] == ("other", 110.84, "W", "p99")
+    limit = "Run GenAI-Perf \u2014 GPU Power Limit (W)"
+    assert values[(limit, "avg")] == ("other", 300.0, "W", "mean")
+    # "N/A" under the limit's other statistics: no value, each set apart with its reason
+    quarantined = normalized(GPU_TELEMETRY_PANEL).quarantine
+    assert quarantined.filter(quarantined["raw_value"] == "N/A").height == 5
