@@ -82,7 +82,8 @@ def context_labels(
             labels = tuple(label for label in labels if label[0] != "unit_of_kind")
         if text.source == "note":  # the note under a table: its hardware and precision only
             labels = tuple(label for label in labels if label[0] in _NOTE_LABELS)
-        elif "metric" not in found and not lists_setting:  # nor a text after the one naming it
+        elif "metric" not in found and (not lists_setting or text.source == "caption"):
+            # nor a text after the heading naming a setting; the table's own caption is nearer
             labels = _with_metric(labels, _without_words(text.text, names), text.source)
         for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:

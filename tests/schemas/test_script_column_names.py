@@ -311,3 +311,14 @@ def test_tables_inside_a_panel_load_under_the_figure_and_unit_their_title_names(
     # "N/A" under the limit's other statistics: no value, each set apart with its reason
     quarantined = normalized(GPU_TELEMETRY_PANEL).quarantine
     assert quarantined.filter(quarantined["raw_value"] == "N/A").height == 5
+
+
+def test_a_caption_names_its_tables_figure_under_a_heading_naming_a_setting():
+    # "output" is a setting (an output length): the heading names no figure, its caption does
+    page = GPU_TELEMETRY_PANEL.replace("## Run GenAI-Perf", "## Example console output")
+    values = {
+        (row["table_title"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in normalized(page).measurements.iter_rows(named=True)
+    }
+    power = "Example console output \u2014 GPU Power Usage (W)"
+    assert values[(power, "max")] == ("other", 111.39, "W")
