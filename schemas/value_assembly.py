@@ -220,12 +220,21 @@ def _count() -> list[pl.Expr]:
 
 def _precision_from() -> pl.Expr:
     """Where a value's precision comes from: its own cell's remark (vq: "30.6(INT8)"), its
-    row's role cells (rq), their words (fq), its section (sq), its column header (h), the
-    context's precision of its chip (xp), else its table's context (x). A column of its own,
-    which every precision field reads."""
+    column header where the row's columns differ in it (h), its row's role cells (rq), their
+    words (fq), its section (sq), its column header (h), the context's precision of its chip
+    (xp), else its table's context (x). A column of its own, which every precision field
+    reads."""
+    # A row whose values stand under columns of different precisions ("Accuracy | FP32 |
+    # INT8" beside "Quantization Bit | INT8"): each column's precision is its values', the
+    # row's cannot be both.
+    split = pl.col("h_precision").is_not_null() & (
+        pl.col("h_precision").drop_nulls().n_unique().over([*_TABLE, "vrow"]) > 1
+    )
     return (
         pl.when(pl.col("vq_text").is_not_null())
         .then(pl.lit("vq"))
+        .when(split)
+        .then(pl.lit("h"))
         .when(pl.col("rq_text").is_not_null())
         .then(pl.lit("rq"))
         .when(pl.col("fq_text").is_not_null())
