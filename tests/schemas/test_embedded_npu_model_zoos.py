@@ -179,3 +179,36 @@ def test_a_download_link_named_by_its_file_is_no_value():
     assert set(found) == {"26ms", "13ms", "37ms", "20ms", "22ms", "11ms"}
     assert found["22ms"] == ("320_320_eyenix_model_face_v1", "latency", 22.0, "ms")
 
+
+# As mobilint/mblt-model-zoo writes it (mblt_model_zoo/vision/README.md): the NPU build's
+# accuracy beside the float model's on a GPU, each column naming its device in brackets.
+MOBILINT_ACCURACY = """### Image Classification
+
+| Model | Input Size<br>(H,W,C) | Acc<sup>Top1</sup><br>(NPU) | Acc<sup>Top1</sup><br>(GPU) | FLOPs (B) | params (M) | Source | Note |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+| AlexNet | (224,224,3) | 56.084 | 56.556 | 1.43 | 61.10 | [Link](https://docs.pytorch.org/vision/stable/models/generated/torchvision.models.alexnet.html) |  |
+"""  # noqa: E501
+
+# As Eyenix/en675_model_zoo writes it (README.md): the page names its NPU, and the mAP of the
+# model before quantizing was measured on a GPU.
+EN675_ACCURACY = """## EN675 NPU Model Zoo
+
+### :trophy: Performance
+#### :arrow_forward: Object Detection
+
+|Model|mAP at IOU = 0.50 (GPU)|mAP at IOU = 0.50 (NPU)| test file |
+|:-----:|:---:|:---:|:---:|
+|320_320_eyenix_model_v1|74.5|73.3|[VOC320_quantized.zip](https://github.com/Eyenix/en675_model_zoo/files/9669475/VOC320_quantized.zip)|
+"""  # noqa: E501
+
+
+def test_columns_naming_their_devices_in_brackets_keep_them_apart():
+    found = fields_by_raw_value(MOBILINT_ACCURACY, "metric", "platform", "accelerator")
+    assert found["56.084"] == ("accuracy", "NPU", None)
+    assert found["56.556"] == ("accuracy", "GPU", None)
+
+
+def test_the_pages_npu_is_not_the_chip_of_a_column_measured_on_a_gpu():
+    found = fields_by_raw_value(EN675_ACCURACY, "platform", "accelerator")
+    assert found["73.3"] == ("EN675 NPU", "EN675")
+    assert found["74.5"] == ("GPU", None)
