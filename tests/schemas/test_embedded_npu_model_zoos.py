@@ -212,3 +212,27 @@ def test_the_pages_npu_is_not_the_chip_of_a_column_measured_on_a_gpu():
     found = fields_by_raw_value(EN675_ACCURACY, "platform", "accelerator")
     assert found["73.3"] == ("EN675 NPU", "EN675")
     assert found["74.5"] == ("GPU", None)
+
+
+# As Brainchip-Inc/models writes it (README.md): the model under "Architecture", its
+# quantization as a width in bits alone, and a regression model's "MSE".
+AKIDA_ZOO = """## Models
+
+| Domain        | Use case          | Architecture                                                              | Resolution | Dataset       | #Params | Quantization | Accuracy | F1 Score | MSE   | Minimal #Nodes |
+|---------------|-------------------|---------------------------------------------------------------------------|------------|---------------|---------|--------------|----------|----------|-------|----------------|
+| Vision        | Classification    | [MobileNetV2 1.0](vision/classification/mobilenetv2/imagenet)             | 224        | ImageNet      | 3.5M    | 8            | 70.35%   |          |       | 7              |
+| Vision        | Classification    | [spatiotemporal](vision/classification/spatiotemporal/FallVision)         | 224        | FallVision    | 1.34M   | 8            | 98.36%   |          |       | 16             |
+| Synthetic     | Regression        | [MLP](synthetic/regression/MLP/1D_Curve)                                  | 1          | 1D_Curve      | 6.2K    | 8            |          |          | 0.136 | 1 ☁️          |
+| Vision        | Detection         | [AkidaNet18/CenterNet](vision/detection/akidanet18_centernet/soda_bottles)| 224        | Soda_bottle   | 2.43M   | 8            | 91.53%   |          |       | 6 ☁️         |
+"""  # noqa: E501
+
+
+def test_an_architecture_column_names_the_model_and_a_bare_width_its_bits():
+    result = normalized(AKIDA_ZOO)
+    assert result.quarantine.height == 0
+    found = fields_by_raw_value(AKIDA_ZOO, "model", "metric", "value", "weight_dtype")
+    assert found["70.35%"] == ("MobileNetV2 1.0", "accuracy", 70.35, "int8")
+    assert found["98.36%"] == ("spatiotemporal", "accuracy", 98.36, "int8")
+    assert found["91.53%"] == ("AkidaNet18/CenterNet", "accuracy", 91.53, "int8")
+    # a mean squared error is the model's quality, as a mean absolute error is
+    assert found["0.136"] == ("MLP", "accuracy", 0.136, "int8")
