@@ -508,7 +508,7 @@ def _rows(
             label_columns, on=_COLUMN, how="inner", maintain_order="left"
         )
     )
-    label_cells = joined_spans(label_cells, readings.readings)
+    label_cells = joined_spans(label_cells, label_columns, readings.readings)
     pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index("said", offset=0)
     said = frame_of_rows(
         [

@@ -9,7 +9,7 @@ import polars as pl
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.header_reading import HeaderReading
-from perfledger.schemas.row_labels import ROW_KEY
+from perfledger.schemas.row_labels import ROW_KEY, TABLE_KEY
 
 # The labels a name may be written across columns for: a model ("EfficientNet | Lite0") and a
 # platform ("Jetson | AGX Orin"); a count, a precision or a batch size is one cell's.
@@ -17,21 +17,33 @@ _NAME_ROLES = ("model", "platform")
 _NO_WORD = ("n/a", "na", "none", "null", "tbd")
 
 
-def joined_spans(label_cells: pl.DataFrame, readings: list[HeaderReading]) -> pl.DataFrame:
+def joined_spans(
+    label_cells: pl.DataFrame, label_columns: pl.DataFrame, readings: list[HeaderReading]
+) -> pl.DataFrame:
     """`label_cells` with the cells of a row under one header spanning columns joined into its
-    first: adjacent label columns with one header naming a model or a platform. A cell
-    repeating the one before it (a name spanning both columns of the row, "LeNet5") or
-    holding no word ("-") adds nothing."""
+    first: adjacent label columns (`label_columns`: one row per column) with one header naming
+    a model or a platform. A cell repeating the one before it (a name spanning both columns of
+    the row, "LeNet5") or holding no word ("-") adds nothing."""
     named = [index for index, reading in enumerate(readings) if reading.role in _NAME_ROLES]
     if not named:
         return label_cells
-    ordered = label_cells.sort([*ROW_KEY, "vcol"], maintain_order=True)
-    same = pl.col("reading_id") == pl.col("reading_id").shift(1).over(ROW_KEY)
-    adjacent = pl.col("vcol") == pl.col("vcol").shift(1).over(ROW_KEY) + 1
-    follows = (same & adjacent & pl.col("reading_id").is_in(named)).fill_null(False)
-    ordered = ordered.with_columns(_follows=follows)
-    if not ordered.get_column("_follows").any():
+    # The columns first (a few per table), the cells only of tables that span a name.
+    columns = label_columns.sort([*TABLE_KEY, "vcol"])
+    same = pl.col("reading_id") == pl.col("reading_id").shift(1).over(TABLE_KEY)
+    adjacent = pl.col("vcol") == pl.col("vcol").shift(1).over(TABLE_KEY) + 1
+    spanning = columns.filter(
+        (same & adjacent & pl.col("reading_id").is_in(named)).fill_null(False)
+    ).select(*TABLE_KEY, "vcol", _follows=pl.lit(True))
+    if spanning.height == 0:
         return label_cells
+    tables = spanning.select(TABLE_KEY).unique()
+    others = label_cells.join(tables, on=TABLE_KEY, how="anti")
+    ordered = (
+        label_cells.join(tables, on=TABLE_KEY, how="semi")
+        .sort([*ROW_KEY, "vcol"], maintain_order=True)
+        .join(spanning, on=[*TABLE_KEY, "vcol"], how="left", maintain_order="left")
+        .with_columns(pl.col("_follows").fill_null(False))
+    )
     texts = ordered.get_column("raw_value").drop_nulls().unique().to_list()
     adds = {text: _adds_a_word(text) for text in texts}
     spans = ordered.with_columns(
@@ -49,11 +61,12 @@ def joined_spans(label_cells: pl.DataFrame, readings: list[HeaderReading]) -> pl
     key = pl.concat_str([pl.col("raw_value"), pl.col("_more").list.join("\x1f")], separator="\x1f")
     keys = joined.select(key.alias("_key")).get_column("_key").drop_nulls().unique().to_list()
     names = {text: _joined_name(text.split("\x1f")) for text in keys}
-    return joined.with_columns(
+    joined = joined.with_columns(
         raw_value=pl.when(pl.col("_more").is_null())
         .then(pl.col("raw_value"))
         .otherwise(key.replace_strict(names, default=None, return_dtype=pl.String))
     ).select(label_cells.columns)
+    return pl.concat([others, joined]) if others.height else joined
 
 
 def _adds_a_word(text: str) -> bool:
