@@ -45,6 +45,7 @@ from perfledger.schemas.row_labels import (
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
 from perfledger.schemas.setup_tables import RESULT_KINDS, SETUP_COLUMNS, mostly_text, setup_tables
+from perfledger.schemas.spanned_labels import joined_spans
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
 from perfledger.schemas.table_orientation import HeaderRow, Oriented, names_header, oriented
 from perfledger.schemas.table_plans import (
@@ -80,6 +81,10 @@ _DATE = (
     r"(?:0?[1-9]|[12]\d|3[01])"
     r"(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?\s*$"
 )
+# A file's name ("320_320_eyenix_model_v1.onnx", "yolov5s-640.rknn") under a download link: it
+# may start with digits but is what to fetch, never a value. Its stem holds a letter or an
+# underscore ("1.e5" is a number); its extension starts with a letter.
+_FILE_NAME = r"^\s*[\w+-]*[_A-Za-z][\w+-]*(?:\.[\w+-]+)*\.[A-Za-z][A-Za-z0-9]{1,9}\s*$"
 _UNIT_CANDIDATE_CHARS = 24  # a cell longer than this is no unit
 _WIDTH_IN_BITS = r"(?i)^\s*\d{1,2}[ -]?bits?\b"
 # The dtypes a row's precision cell or its other label cells give (schemas/row_labels.py).
@@ -220,7 +225,13 @@ def _prepared(present: list[tuple[int, pl.DataFrame]], numeric: bool = True) -> 
     raw = pl.col("raw_value")
     blank = raw.str.contains(_BLANK)
     starts = (
-        {"_numeric": raw.str.contains(_NUMERIC_START) & ~raw.str.contains(_DATE)} if numeric else {}
+        {
+            "_numeric": raw.str.contains(_NUMERIC_START)
+            & ~raw.str.contains(_DATE)
+            & ~raw.str.contains(_FILE_NAME)
+        }
+        if numeric
+        else {}
     )
     return (
         pl.concat([frame for _index, frame in present], rechunk=True)
@@ -497,6 +508,7 @@ def _rows(
             label_columns, on=_COLUMN, how="inner", maintain_order="left"
         )
     )
+    label_cells = joined_spans(label_cells, label_columns, readings.readings)
     pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index("said", offset=0)
     said = frame_of_rows(
         [

@@ -124,6 +124,7 @@ def with_identities(frame: pl.DataFrame) -> pl.DataFrame:
 # ---- models a row or a column names, nearer than the table's context -------------------------
 
 _CONTEXT_SOURCES = ("caption", "heading", "title", "mapping")
+_ARCHITECTURE_SETTING = r"(?:^|; )(?i:architectures?)=([^;]+)"
 _MODEL_SOURCE = r"model=(\w+)"
 
 
@@ -156,13 +157,23 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     columns = _with_unknown_model_headers(
         frame, looked_up, _lookup(looked_up, "column_name", _column_model)
     )
-    if rows is None and columns is None:
+    # "Architecture | spatiotemporal" where no column names the model: a model zoo's
+    # architecture is its row's model (beside a "Model" column it is the model's family).
+    architecture = (
+        pl.when(pl.col("model").is_null())
+        .then(pl.col("settings").str.extract(_ARCHITECTURE_SETTING, 1).str.strip_chars())
+        .otherwise(None)
+    )
+    architectures = frame.get_column("settings").str.contains(_ARCHITECTURE_SETTING).any()
+    if rows is None and columns is None and not architectures:
         return frame
     row_model = (
         pl.col("row_label").replace_strict(*rows, default=None, return_dtype=pl.String)
         if rows
         else pl.lit(None, dtype=pl.String)
     )
+    if architectures:
+        row_model = pl.coalesce(row_model, architecture)
     column_model = (
         pl.col("column_name").replace_strict(*columns, default=None, return_dtype=pl.String)
         if columns

@@ -310,11 +310,13 @@ def _catalogued(core: list[str]) -> tuple[ModelReading, list[str]] | None:
         if entry is None:
             continue
         extra = core[end:]
-        # an ONNX model zoo's opset after a version ("resnet50-v2-7", "mobilenetv2-12")
+        # an ONNX model zoo's opset after a version ("resnet50-v2-7", "mobilenetv2-12"), the
+        # version ending the run the catalogue knows or standing after it: "MobileNet-v2 10"
+        # is MobileNet v2, not MobileNet v1 of revision v2
+        version = extra[-2] if len(extra) >= 2 else core[end - 1] if extra else ""
         if (
-            len(extra) >= 2
-            and extra[-2].startswith("v")
-            and _REVISION.fullmatch(extra[-2])
+            version.startswith("v")
+            and _REVISION.fullmatch(version)
             and re.fullmatch(r"\d{1,2}", extra[-1])
         ):
             extra = extra[:-1]

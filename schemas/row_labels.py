@@ -247,6 +247,9 @@ def _composite(
         _label_cell(_SETTING_PREFIX.sub("", value), reading, cell, mappings)
 
 
+_BIT_WIDTHS = frozenset({"1", "2", "4", "8", "16", "32"})
+
+
 def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelMappings) -> None:
     role = reading.role
     if role in _UNIT_LABEL_ROLES:
@@ -276,8 +279,13 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         cell.dims.setdefault("framework", text)
     elif role == "precision":
         if cell.precision is None:
-            # a number under "bits" is a width in bits ("16" under "bits": 16-bit)
-            width = text.strip() if BITS_HEADER.fullmatch(reading.text) else ""
+            # a number under "bits" is a width in bits ("16" under "bits": 16-bit), and so is
+            # a power of two alone under any precision ("8" under "Quantization": 8-bit)
+            width = (
+                text.strip()
+                if BITS_HEADER.fullmatch(reading.text) or text.strip() in _BIT_WIDTHS
+                else ""
+            )
             label = f"{width}-bit" if width.isdigit() else text
             precision = _of_part_named(reading.text, _precision_label(label, mappings))
             cell.precision = precision or Precision(text, None, None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from perfledger.schemas.column_devices import column_device_words, names_other_device
 from perfledger.schemas.context_labels import bare_device_class
 from perfledger.schemas.labels import fold_key, label_key
 from perfledger.schemas.precisions import names_cache_types_only
@@ -41,7 +42,9 @@ def assemble(values: pl.DataFrame) -> pl.DataFrame:
     values = values.rechunk()
     values = values.hstack([*remark_platforms(values), *remark_precisions(values)])
     return _with_identities(
-        values.hstack([*_table_states(values), _row_device_class(values)])
+        values.hstack(
+            [*_table_states(values), _row_device_class(values), column_device_words(values)]
+        )
         .lazy()
         .with_columns(_platform_choice())
         .with_columns(_platform())
@@ -133,7 +136,12 @@ def _platform_choice() -> pl.Expr:
         .when((row_class == "accelerator") & pl.col("xa_chip").is_not_null())
         .then(pl.lit("xa"))
         # The context's platform, a known chip or hardware of its own ("NeoChip X2 (16 chips)").
-        .when(~pl.col("_states_chip") & pl.col("x_platform_text").is_not_null())
+        # "EN675 NPU" is not the chip of an "mAP (GPU)" column beside "mAP (NPU)"
+        .when(
+            ~pl.col("_states_chip")
+            & pl.col("x_platform_text").is_not_null()
+            & ~names_other_device(pl.col("x_platform_text"), pl.col("_column_device"))
+        )
         .then(pl.lit("x"))
         .alias("_from")
     )
@@ -220,12 +228,21 @@ def _count() -> list[pl.Expr]:
 
 def _precision_from() -> pl.Expr:
     """Where a value's precision comes from: its own cell's remark (vq: "30.6(INT8)"), its
-    row's role cells (rq), their words (fq), its section (sq), its column header (h), the
-    context's precision of its chip (xp), else its table's context (x). A column of its own,
-    which every precision field reads."""
+    column header where the row's columns differ in it (h), its row's role cells (rq), their
+    words (fq), its section (sq), its column header (h), the context's precision of its chip
+    (xp), else its table's context (x). A column of its own, which every precision field
+    reads."""
+    # A row whose values stand under columns of different precisions ("Accuracy | FP32 |
+    # INT8" beside "Quantization Bit | INT8"): each column's precision is its values', the
+    # row's cannot be both.
+    split = pl.col("h_precision").is_not_null() & (
+        pl.col("h_precision").drop_nulls().n_unique().over([*_TABLE, "vrow"]) > 1
+    )
     return (
         pl.when(pl.col("vq_text").is_not_null())
         .then(pl.lit("vq"))
+        .when(split)
+        .then(pl.lit("h"))
         .when(pl.col("rq_text").is_not_null())
         .then(pl.lit("rq"))
         .when(pl.col("fq_text").is_not_null())
@@ -276,7 +293,8 @@ def _labels() -> list[pl.Expr]:
     return [
         pl.col("_chip").alias("accelerator"),
         pl.col("_vendor").alias("vendor"),
-        pl.coalesce("platform", "_platform_text").alias("platform"),
+        # "Acc Top1 (GPU)" beside "Acc Top1 (NPU)": the device, where no chip is named for it
+        pl.coalesce("platform", "_platform_text", "_column_device").alias("platform"),
         pl.when(fits).then(count.field("n")).alias("accelerator_count"),
         pl.when(fits).then(count.field("source")).alias("_count_source"),
         precision("text", "h_precision", "x_precision").alias("precision"),
