@@ -53,3 +53,33 @@ def test_a_row_of_words_beside_known_models_names_no_model():
 """
     rows = normalized(page).measurements.filter(row_label="Average")
     assert rows.get_column("model").to_list() == [None, None]
+
+
+# baichuan-inc/Baichuan2, README.md (commit ed1cf0f5), "量化效果", its second table, the
+# note under it and the sentence after.
+BAICHUAN2_QUANTIZED = """### 量化效果
+
+量化后在各个 benchmark 上的结果和原始版本对比如下：
+
+| Model 5-shot           | C-Eval | MMLU | CMMLU |
+|------------------------|:------:|:----:|:-----:|
+| Baichuan2-13B-Chat      | 56.74  | 57.32| 59.68  |
+| Baichuan2-13B-Chat-4bits | 56.05   | 56.24 | 58.82  |
+| Baichuan2-7B-Chat       | 54.35   | 52.93 | 54.99  |
+| Baichuan2-7B-Chat-4bits | 53.04   | 51.72 | 52.84  |
+> C-Eval 是在其 val set 上进行的评测
+
+可以看到，4bits 相对 bfloat16 精度损失在 1 - 2 个百分点左右。
+"""
+
+
+def test_a_dtype_the_model_name_states_beats_one_the_prose_states():
+    rows = normalized(BAICHUAN2_QUANTIZED).measurements.filter(column_name="C-Eval")
+    assert rows.select("model", "value", "precision", "weight_dtype").rows() == [
+        ("Baichuan2-13B-Chat", 56.74, "bfloat16", "bf16"),
+        ("Baichuan2-13B-Chat-4bits", 56.05, None, "int4"),
+        ("Baichuan2-7B-Chat", 54.35, "bfloat16", "bf16"),
+        ("Baichuan2-7B-Chat-4bits", 53.04, None, "int4"),
+    ]
+    sources = rows.get_column("label_sources").str.extract(r"precision=(\w+)", 1).to_list()
+    assert sources == ["paragraph", "row", "paragraph", "row"]
