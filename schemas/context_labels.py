@@ -458,8 +458,8 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         if (framework := framework_in_brackets(text)) is not None:  # "0.5B (vLLM)"
             found.append(("framework", framework))
     elif source == "paragraph" and "batch" in text.lower():
-        # "This is a benchmark sample for the batch size = 1 case.": a sentence saying what
-        # the benchmark ran states the batch of its values
+        # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为
+        # A100": a sentence on what a benchmark, evaluation or test (测试) ran states its batch
         batch = next(
             (
                 stated
@@ -474,7 +474,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
-_BENCHMARK_RUN = re.compile(r"(?i)\bbenchmark(?:s|ed|ing)?\b")
+_BENCHMARK_RUN = re.compile(
+    r"(?i)\bbenchmark(?:s|ed|ing)?\b|\bevaluat(?:ion|ed|ing)\b|测试|評測|评测"
+)
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")
