@@ -103,7 +103,7 @@ _SPLIT = re.compile(r"\s*[;,]\s+(?=[~\u2248<>]?\s*[+-]?\d)")
 _GROUPS = re.compile(r"^\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+$")
 _NAMED = re.compile(
     r"^(?P<name>[^\W\d][\w/ -]{0,14}[^\W\d]|[^\W\d])\s*[:=]?\s+"
-    r"(?P<number>[+-]?\d\S*)$"
+    r"(?P<number>[+-]?\d\S*(?:\s+\([^()]*\))?)$"  # and its remark: "mAP 0.374 (Entropy)"
 )
 _COMPARED = re.compile(r"^(?:vs\.?|versus|compared (?:to|with)|and)\s+", re.I)
 # A hash or commit id ("1f9c945db9e3...", "3e8a9f1"): hexadecimal digits holding a letter other

@@ -12,7 +12,7 @@ from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.header_reading import first_role, read_header, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from perfledger.schemas.labels import stated_batch, workload_phase
+from perfledger.schemas.labels import framework_in_brackets, stated_batch, workload_phase
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     count_of_all_chips,
@@ -456,9 +456,11 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         batch = stated_batch(text)
         if batch is not None:
             found.append(("batch", batch))
+        if (framework := framework_in_brackets(text)) is not None:  # "0.5B (vLLM)"
+            found.append(("framework", framework))
     elif source == "paragraph" and "batch" in text.lower():
-        # "This is a benchmark sample for the batch size = 1 case.": a sentence saying what
-        # the benchmark ran states the batch of its values
+        # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为
+        # A100": a sentence on what a benchmark, evaluation or test (测试) ran states its batch
         batch = next(
             (
                 stated
@@ -473,7 +475,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
-_BENCHMARK_RUN = re.compile(r"(?i)\bbenchmark(?:s|ed|ing)?\b")
+_BENCHMARK_RUN = re.compile(
+    r"(?i)\bbenchmark(?:s|ed|ing)?\b|\bevaluat(?:ion|ed|ing)\b|测试|評測|评测"
+)
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")

@@ -153,7 +153,7 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     )
     open_rows = opened.get_column("open_rows")
     looked_up = opened.filter(open_rows)
-    rows = _lookup(looked_up, "row_label", _row_model)
+    rows = _with_unknown_model_rows(frame, looked_up, _lookup(looked_up, "row_label", _row_model))
     columns = _with_unknown_model_headers(
         frame, looked_up, _lookup(looked_up, "column_name", _column_model)
     )
@@ -226,6 +226,38 @@ def _with_unknown_model_headers(
         if among and sum(1 for header in table_headers if _column_model(header)) >= 2:
             named.update((header, header) for header in among if header not in named)
     return (list(named), list(named.values())) if named else None
+
+
+def _with_unknown_model_rows(
+    frame: pl.DataFrame, looked_up: pl.DataFrame, rows: tuple[list, list] | None
+) -> tuple[list, list] | None:
+    """`rows` (row labels naming a model, and the model) with the labels no catalogue knows
+    that stand among at least two known models' in one table, kept as published: a
+    leaderboard under no "Model" header ("| | C-Eval | MMLU |") lists one model a row, known
+    ("LLaMA2-7B", "GPT-4") or not ("XVERSE-13B", "GPT-3.5 Turbo"). A label stating anything
+    else (a metric, statistic, chip, precision, number), or holding no digit ("Average",
+    "Ours"), is no model."""
+    unknown = [
+        label
+        for label in looked_up.get_column("row_label").drop_nulls().unique().to_list()
+        if _row_model(label) is None and _may_name_a_model(label) and _DIGIT.search(label)
+    ]
+    if not unknown:
+        return rows
+    tables: dict[tuple, set[str]] = {}
+    labels = frame.select("document", "table_index", "row_label").unique().drop_nulls()
+    for document, table, label in labels.iter_rows():
+        tables.setdefault((document, table), set()).add(label)
+    named = dict(zip(*rows, strict=True)) if rows else {}
+    wanted = set(unknown)
+    for table_labels in tables.values():
+        among = table_labels & wanted
+        if among and sum(1 for label in table_labels if _row_model(label)) >= 2:
+            named.update((label, label) for label in among if label not in named)
+    return (list(named), list(named.values())) if named else None
+
+
+_DIGIT = re.compile(r"\d")
 
 
 @lru_cache(maxsize=16_384)
@@ -390,16 +422,35 @@ def _precision_filled() -> list[pl.Expr]:
     float32"). A mixed precision ("INT8/BF16") is the whole run's, weights included."""
     unstated = pl.col("activation_dtype").is_null() & pl.col("weight_dtype").is_null()
     activations_alone = pl.col("weight_dtype").is_null() & (pl.col("activation_dtype") != "mixed")
+    # A dtype the prose around the table states ("4bits 相对 bfloat16 精度损失" under a table
+    # comparing each model with its quantized twin) says less of a row than its model's name
+    # ("Baichuan2-7B-Chat-4bits"): the name's dtype is the row's, its source the model's.
+    sources = pl.col("label_sources")
+    afar = sources.str.extract(r"precision=(\w+)", 1).is_in(_AFAR) & (
+        pl.col("_act").is_not_null() | pl.col("_wt").is_not_null()
+    )
     return [
-        pl.when(unstated)
+        pl.when(unstated | afar)
         .then(pl.col("_act"))
         .otherwise(pl.col("activation_dtype"))
         .alias("activation_dtype"),
-        pl.when(unstated | activations_alone)
+        pl.when(unstated | activations_alone | afar)
         .then(pl.col("_wt"))
         .otherwise(pl.col("weight_dtype"))
         .alias("weight_dtype"),
+        pl.when(afar).then(None).otherwise(pl.col("precision")).alias("precision"),
+        pl.when(afar)
+        .then(
+            sources.str.replace(
+                r"precision=\w+", pl.format("precision={}", sources.str.extract(_MODEL_SOURCE, 1))
+            )
+        )
+        .otherwise(sources)
+        .alias("label_sources"),
     ]
+
+
+_AFAR = ["paragraph", "note", "repeated", "title", "page"]  # prose, not a caption or heading
 
 
 def _unresolved() -> pl.Expr:

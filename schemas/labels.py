@@ -98,6 +98,17 @@ def canonical_model(label: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     return pl.coalesce(name, cleaned), kind
 
 
+def framework_in_brackets(text: str) -> str | None:
+    """The framework a heading or caption names in brackets after what it measured ("0.5B
+    (vLLM)", "Qwen3-0.6B (SGLang)"): the runs of the table under it ran on it."""
+    if "(" not in text:
+        return None
+    return next((inner for inner in _BRACKETED.findall(text) if known_framework(inner)), None)
+
+
+_BRACKETED = re.compile(r"\(\s*([^()]{1,40}?)\s*\)")
+
+
 def canonical_framework(label: pl.Expr) -> pl.Expr:
     frameworks = _alias_lookup("frameworks.csv")
     key = fold_key(label)

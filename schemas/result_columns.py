@@ -86,6 +86,7 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "xc_source": pl.String,
     **{f"xa_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "xa_source": pl.String,
+    "x_framework": pl.String,  # the one a caption or heading names ("0.5B (vLLM)")
 }
 
 
@@ -249,6 +250,7 @@ def result_records(
                 # value's column name.
                 header_remainder(reading) if plan.shape.turned else None,
                 *of_classes,
+                _found(context, "framework"),
             )
         )
     return records

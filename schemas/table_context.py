@@ -333,6 +333,19 @@ def _context(
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
     written = definitions([*after, *reversed(own), *enclosing, *reversed(earlier)])
+    # The open sections' paragraphs farther up than those read above are earlier prose too:
+    # a setup listed line by line ("- NVIDIA A100 80GB", "- CUDA 12.1", ...) under the same
+    # heading as the table, many paragraphs above it, names the hardware its numbers ran on.
+    last = len(sections) - 1
+    earlier = (
+        *earlier,
+        *(
+            text
+            for index, (level, _heading, paragraphs) in enumerate(sections)
+            if level or index == last
+            for text in paragraphs[:-SECTION_PARAGRAPHS]
+        ),
+    )
     nearest = next((heading for _level, heading, _ in reversed(sections) if heading), None)
     return TableContext(
         tuple(texts),

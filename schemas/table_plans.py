@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property, lru_cache
+from functools import cached_property, lru_cache
 
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.corner_headers import corner_model, corner_precision
@@ -28,10 +28,10 @@ from perfledger.schemas.name_headers import lists_no_results, names_among_names,
 from perfledger.schemas.named_cells import names_metrics
 from perfledger.schemas.precisions import Precision, read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
+from perfledger.schemas.spec_sheets import hardware_specifications
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_named
-from perfledger.schemas.vocabulary import read_vocab
 
 # Metrics that compare the other columns' values rather than measure ("Improvement", "delta").
 COMPARISONS = ("speedup", "scaling_efficiency", "other")
@@ -217,7 +217,7 @@ def plan_table(
     readings = with_table_chips(readings, nearby)
     readings, names = names_among_names(readings)  # "PPL(fp16) | TRT-8(fp16)": engines
     readings = precision_columns(readings, shape.stats)  # "Precision" over 0.912: a score
-    if _hardware_specifications(readings) or lists_no_results(readings):
+    if hardware_specifications(readings, context) or lists_no_results(readings):
         return None  # what the chips are ("Spec | A100 | H100"), a cookie list: no results
     numbers = [
         reading.kind in ("metric", "statistic", "result") and stats.numeric > 0
@@ -499,23 +499,6 @@ def _property_table(columns: list[ColumnPlan], stats: Sequence[ColumnStats]) -> 
         or names_metrics(column_stats)  # "Input throughput: 22424 tps/card"
         for column, column_stats in zip(columns, stats, strict=True)
     )
-
-
-@cache
-def _spec_corner() -> re.Pattern[str]:
-    words = "|".join(
-        f"(?:{row['pattern']})" for row in read_vocab("spec_words.csv").iter_rows(named=True)
-    )
-    return re.compile(rf"(?:{words})")
-
-
-def _hardware_specifications(readings: list[HeaderReading]) -> bool:
-    """A table whose corner names specifications ("Spec", "Specifications") over columns
-    most of which name a chip: a sheet of what the chips are, whose numbers no run measured."""
-    if len(readings) < 3 or not _spec_corner().fullmatch(fold_words(readings[0].text)):
-        return False
-    chips = sum(1 for reading in readings[1:] if reading.platform and reading.platform.accelerator)
-    return chips * 3 >= 2 * (len(readings) - 1)
 
 
 def _with_stub(columns: list[ColumnPlan], stats: tuple[ColumnStats, ...]) -> list[ColumnPlan]:

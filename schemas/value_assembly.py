@@ -14,7 +14,7 @@ import polars as pl
 
 from perfledger.schemas.column_devices import column_device_words, names_other_device
 from perfledger.schemas.context_labels import bare_device_class
-from perfledger.schemas.labels import fold_key, label_key
+from perfledger.schemas.labels import canonical_framework, fold_key, label_key
 from perfledger.schemas.precisions import names_cache_types_only
 from perfledger.schemas.remark_platforms import remark_platforms, remark_precisions
 
@@ -290,8 +290,14 @@ def _labels() -> list[pl.Expr]:
         )
 
     metric = pl.col("metric")
+    framed = pl.col("framework").is_null()  # the row names none: its table's caption may
     return [
         pl.col("_chip").alias("accelerator"),
+        pl.coalesce("framework", "x_framework").alias("framework"),
+        pl.when(framed)
+        .then(canonical_framework(pl.col("x_framework")))
+        .otherwise(pl.col("framework_canonical"))
+        .alias("framework_canonical"),
         pl.col("_vendor").alias("vendor"),
         # "Acc Top1 (GPU)" beside "Acc Top1 (NPU)": the device, where no chip is named for it
         pl.coalesce("platform", "_platform_text", "_column_device").alias("platform"),

@@ -64,6 +64,8 @@ def parse_tree(
         return None  # libxml2's word for a document without any element
     if root is not None and (stray := _stray_cells(root)):
         _wrap_stray_cells(stray)
+    if root is not None and b"headerlink" in markup:
+        _drop_permalinks(root)
     if stopped is not None:
         stopped.extend(
             ParseProblem(
@@ -77,6 +79,27 @@ def parse_tree(
             if error.level_name == "FATAL"
         )
     return root
+
+
+# The permalink a doc generator ends each heading and caption with ('<a class="headerlink"
+# href="#results">#</a>' in Sphinx and MkDocs themes): page chrome, not words of the heading.
+_PERMALINKS = etree.XPath(
+    "//a[contains(concat(' ', normalize-space(@class), ' '), ' headerlink ')]"
+)
+
+
+def _drop_permalinks(root: etree._Element) -> None:
+    """`root` without its permalinks, the text after each kept: "Results#" is "Results"."""
+    for link in _PERMALINKS(root):
+        parent = link.getparent()
+        if parent is None:
+            continue
+        tail, before = link.tail or "", link.getprevious()
+        if before is not None:
+            before.tail = (before.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+        parent.remove(link)
 
 
 def _stray_cells(root: etree._Element) -> list[etree._Element]:
