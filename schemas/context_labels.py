@@ -72,7 +72,7 @@ def context_labels(
     found: dict[str, Found] = {}
     # A table under a heading naming a setting alone ("### Effective Batch Size") lists that
     # setting: what farther texts name ("... to achieve its maximum throughput") is no metric
-    # of its numbers.
+    # of its numbers; its own caption, nearer, may name one.
     lists_setting = _names_a_setting(
         next((t.text for t in context.texts if t.source == "heading"), "")
     )
@@ -83,7 +83,6 @@ def context_labels(
         if text.source == "note":  # the note under a table: its hardware and precision only
             labels = tuple(label for label in labels if label[0] in _NOTE_LABELS)
         elif "metric" not in found and (not lists_setting or text.source == "caption"):
-            # nor a text after the heading naming a setting; the table's own caption is nearer
             labels = _with_metric(labels, _without_words(text.text, names), text.source)
         for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:

@@ -18,6 +18,10 @@ from perfledger.sources.layouts.pipe_rows import has_pipe, is_delimiter_row, spl
 
 # A backtick fence's info string holds no backtick (CommonMark): "``` cd x ```" is inline code.
 _FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+# An ATX heading ("## Results"): its text ends on a non-blank, one way to match a hostile line.
+ATX_HEADING = re.compile(
+    r"^ {0,3}(?P<level>#{1,6})(?:[ \t]+(?P<text>(?:.*?[^ \t])??))?(?:[ \t]+#+)?[ \t]*$"
+)
 _HTML_TABLE_OPEN = re.compile(r"<table(?![\w-])", re.I)
 _HTML_TABLE_CLOSE = re.compile(r"</table(?![\w-])", re.I)
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]{1,999}\]:[ \t]*\S")

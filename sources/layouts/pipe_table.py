@@ -48,6 +48,7 @@ from perfledger.sources.layouts.html_outline import outline_rows
 from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
 from perfledger.sources.layouts.inline_markup import render_inline
 from perfledger.sources.layouts.markdown_blocks import (
+    ATX_HEADING,
     HtmlBlock,
     PipeTable,
     find_html_tables,
@@ -76,6 +77,7 @@ from perfledger.sources.layouts.pipe_rows import (
     split_row,
     width_under_empty_header,
 )
+from perfledger.sources.layouts.pipe_sniff import sniff_pipe_tables
 from perfledger.sources.layouts.row_realignment import profile_columns, width_problem
 from perfledger.sources.layouts.statistic_lines import (
     StatisticLines,
@@ -91,14 +93,10 @@ from perfledger.sources.layouts.table_text import (
 )
 
 NOTE_LINE_SEPARATOR = " | "
-SNIFF_BYTES = 65_536
 
 # The patterns below that scan a whole line admit one way to match each stretch of it (the
 # heading text ends on a non-blank, a link text holds no bracket, a strong run stops at its
 # next delimiter), so a hostile line costs linear time, not a backtracking scan per character.
-_ATX = re.compile(
-    r"^ {0,3}(?P<level>#{1,6})(?:[ \t]+(?P<text>(?:.*?[^ \t])??))?(?:[ \t]+#+)?[ \t]*$"
-)
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<text>\S(?:.*?\S)?)\1[ \t]*+:?[ \t]*$")
@@ -118,7 +116,7 @@ _UPDATED_KEYS = ("lastmod", "updated", "last_updated", "modified", "last_modifie
 def _heading_text(lines: list[str], index: int, hidden: set[int]) -> str | None:
     """The heading a line states: '# ...', a setext heading or a line that is all bold."""
     line = lines[index]
-    atx = _ATX.match(line)
+    atx = ATX_HEADING.match(line)
     if atx:
         return render_inline(atx.group("text") or "").strip() or None
     bold = _BOLD_LINE.match(line)
@@ -156,7 +154,7 @@ def _note_lines(lines: list[str], table: PipeTable, hidden: set[int]) -> list[in
         index < len(lines)
         and index not in hidden
         and not is_blank(lines[index])
-        and not _ATX.match(lines[index])
+        and not ATX_HEADING.match(lines[index])
         and not starts_table(lines, index, hidden)
         and looks_like_note(render_inline(_BULLET.sub("", lines[index], count=1)))
         and not _INTRODUCES.search(lines[index])
@@ -304,7 +302,7 @@ def _cut_problem(
 
 
 def _prose_text(line: str) -> str:
-    atx = _ATX.match(line)
+    atx = ATX_HEADING.match(line)
     if atx:
         return render_inline(atx.group("text") or "").strip()
     return render_inline(_LIST_OR_QUOTE.sub("", line, count=1)).strip()
@@ -335,7 +333,7 @@ def _headings(lines: list[str], hidden: set[int], taken: set[int]) -> list[tuple
             continue
         text = _heading_text(lines, index, hidden)
         if text:
-            atx = _ATX.match(lines[index])
+            atx = ATX_HEADING.match(lines[index])
             found.append((index, len(atx.group("level")) if atx else 7, text))
     return found
 
@@ -705,87 +703,6 @@ def _looks_like_row(line: str) -> bool:
         and len(split_row(line)) >= 2
         and not is_delimiter_row(line)
     )
-
-
-def sniff_pipe_tables(data: bytes, content_type: str | None) -> float:
-    """High when a block of the page is mostly pipe rows under a delimiter row, or when a page
-    that reads as Markdown holds HTML tables; low for an HTML document."""
-    head = data[:SNIFF_BYTES].replace(b"\x00", b"")
-    lowered = head.lower()
-    if b"<html" in lowered or b"<!doctype html" in lowered or b"<body" in lowered:
-        return 0.05
-    holds_html_table = b"<table" in lowered
-    markdown_type = bool(content_type) and "markdown" in content_type.lower()
-    if _MYST_TABLE.search(head):
-        return round(0.7 + (0.1 if markdown_type else 0.0), 2)  # a MyST table directive
-    if b"|" not in head and not holds_html_table:
-        # Every pipe table row, the delimiter row included, holds a pipe: none in the head.
-        return 0.6 if markdown_type or _table_past(data, SNIFF_BYTES) else 0.0
-    lines = split_lines(head.decode("utf-8", errors="replace"))
-    front, start = front_matter(lines)
-    hidden = hidden_lines(lines, start)
-    tables = find_tables(lines, hidden)
-    bonus = 0.1 if markdown_type else 0.0
-    if holds_html_table:
-        # The HTML layout scores a page holding a <table> 0.8: a README with HTML tables in
-        # its Markdown is this layout's, a fragment of HTML is not.
-        markdown = markdown_type or bool(tables or front) or _has_atx_heading(lines, hidden)
-        return round(0.85 + bonus, 2) if markdown else 0.05
-    if tables:
-        return round(bonus + (0.7 if any(_mostly_pipes(lines, t) for t in tables) else 0.3), 2)
-    # No table in the head: a page declared Markdown is this layout's wherever its tables
-    # are (after 64 KiB of prose, or under a header row longer than the head); another
-    # page is, when a table starts past the head.
-    if markdown_type or _table_past(data, SNIFF_BYTES):
-        return 0.6
-    return 0.0
-
-
-_MYST_TABLE = re.compile(rb"(?m)^ {0,3}(?:`{3,}|~{3,}|:{3,})\{(?:list-table|csv-table|table)\}")
-_DELIMITER_LINE = re.compile(rb"(?m)^[ \t]{0,3}\|?[ \t]*:?-+:?[ \t]*\|[-:| \t]*$")
-MAX_LATE_CANDIDATES = 64  # delimiter-like lines past the head looked at, at most
-
-
-def _table_past(data: bytes, start: int) -> bool:
-    """Whether a pipe table's header and |---| rows stand past `start` of the page: a few
-    delimiter-like lines are looked for in C, and each checked with the line above it."""
-    if len(data) <= start:
-        return False
-    for count, found in enumerate(_DELIMITER_LINE.finditer(data, start)):
-        if count >= MAX_LATE_CANDIDATES:
-            return False
-        above_end = found.start() - 1
-        if above_end < 0 or data[above_end : above_end + 1] != b"\n":
-            continue
-        above_start = data.rfind(b"\n", 0, above_end) + 1
-        pair = data[above_start : found.end()].replace(b"\x00", b"")
-        lines = split_lines(pair.decode("utf-8", errors="replace"))
-        if len(lines) >= 2 and starts_table(lines[-2:], 0, set()):
-            return True
-    return False
-
-
-def _has_atx_heading(lines: list[str], hidden: set[int]) -> bool:
-    return any(
-        index not in hidden and (match := _ATX.match(line)) is not None and match.group("text")
-        for index, line in enumerate(lines)
-    )
-
-
-def _ends_block(line: str) -> bool:
-    return is_blank(line) or _ATX.match(line) is not None
-
-
-def _mostly_pipes(lines: list[str], table: PipeTable) -> bool:
-    """Whether the table's rows are at least half of the block of lines around it; a heading
-    ends a block as a blank line does (tables stacked under headings, no blank line between)."""
-    first = table.header
-    while first > 0 and not _ends_block(lines[first - 1]):
-        first -= 1
-    last = table.end
-    while last < len(lines) and not _ends_block(lines[last]):
-        last += 1
-    return (table.end - table.header) * 2 >= last - first
 
 
 # The media types fetch asks for and keeps for this layout, with their weight in its Accept
