@@ -12,7 +12,7 @@ from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.header_reading import first_role, read_header, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from perfledger.schemas.labels import stated_batch, workload_phase
+from perfledger.schemas.labels import setting_items, stated_batch, workload_phase
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     count_of_all_chips,
@@ -457,12 +457,14 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             found.append(("batch", batch))
     elif source == "paragraph" and "batch" in text.lower():
         # "This is a benchmark sample for the batch size = 1 case.": a sentence saying what
-        # the benchmark ran states the batch of its values
+        # the benchmark ran, or one listing its settings ("Batch size=2, Precision=bf16, ..."),
+        # states the batch of its values
         batch = next(
             (
                 stated
                 for sentence in _SENTENCES.split(text)
-                if _BENCHMARK_RUN.search(sentence) and (stated := stated_batch(sentence))
+                if (_BENCHMARK_RUN.search(sentence) or setting_items(sentence))
+                and (stated := stated_batch(sentence))
             ),
             None,
         )

@@ -279,3 +279,28 @@ def stated_batch(text: str | None) -> str | None:
         return None
     match = _STATED_BATCH.search(text.lower())
     return match.group(1) if match else None
+
+
+# A sentence listing a run's settings as "Name=Value" items: "Baseline uses Recipe=full_ft,
+# Model=Llama 3.2 3B, Batch size=2, Precision=bf16, Hardware=A100" (torchtune's README).
+_SETTING_ITEM = re.compile(r"(?:^|[,;])[^,;=\n]{1,40}=[ \t]*[^,;=\s]")
+_ITEM_SPLIT = re.compile(r"[,;]\s*")
+MIN_SETTING_ITEMS = 3
+
+
+@lru_cache(maxsize=16_384)
+def setting_items(text: str) -> tuple[str, ...]:
+    """The "Name=Value" items of a sentence made of three or more of them, each as "Name:
+    Value" with the words before the first item's name left out ("Baseline uses"); none for
+    any other text (a formula "M = 31 x 512", one setting in prose)."""
+    if text.count("=") < MIN_SETTING_ITEMS or len(_SETTING_ITEM.findall(text)) < MIN_SETTING_ITEMS:
+        return ()
+    items = []
+    for part in _ITEM_SPLIT.split(text.strip()):
+        name, equals, value = part.partition("=")
+        if not equals or not value.strip():
+            continue
+        # "Baseline uses Recipe": the item's name is the last words before its "="
+        name = name.split(".")[-1].strip()
+        items.append(f"{name}: {value.strip()}")
+    return tuple(items)

@@ -1,0 +1,38 @@
+"""Benchmark pages of LLM training and kernel libraries: a run's settings listed as
+"Name=Value" items above its table."""
+
+from __future__ import annotations
+
+from perfledger.schemas.labels import setting_items
+from tests.schemas.page_reading import fields_by_raw_value
+
+# torchtune's README: the settings of every row listed once, as "Name=Value" items, in a
+# quote above the table of optimization flags.
+TORCHTUNE_FLAGS = """### Optimization flags
+
+> Baseline uses Recipe=**full_finetune_single_device**, Model=**Llama 3.2 3B**, Batch size=**2**, Max sequence length=**4096**, Precision=**bf16**, Hardware=**A100**
+
+| Technique | Peak Memory Active (GiB) | % Change Memory vs Previous | Tokens Per Second | % Change Tokens/sec vs Previous|
+|:--|:-:|:-:|:-:|:-:|
+| Baseline | 25.5 | - | 2091 | - |
+| [+ Packed Dataset](https://pytorch.org/torchtune/main/basics/packing.html) | 60.0 | +135.16% | 7075 | +238.40% |
+"""
+
+
+def test_a_list_of_name_value_settings_gives_the_model_and_batch_of_the_table_under_it():
+    found = fields_by_raw_value(
+        TORCHTUNE_FLAGS, "model_canonical", "batch_size", "precision", "accelerator", "metric"
+    )
+    assert found["2091"] == ("Llama 3.2 3B", "2", "bf16", "A100", "throughput")
+    assert found["60.0"] == ("Llama 3.2 3B", "2", "bf16", "A100", "other")
+    assert found["+238.40%"][:2] == ("Llama 3.2 3B", "2")
+
+
+def test_only_a_sentence_of_three_or_more_settings_is_a_list_of_them():
+    assert setting_items("Baseline uses Recipe=x, Model=Llama 3.2 3B, Batch size=2") == (
+        "Baseline uses Recipe: x",
+        "Model: Llama 3.2 3B",
+        "Batch size: 2",
+    )
+    assert setting_items("The tool computes M = 31 x 512 = 15,872 tokens") == ()
+    assert setting_items("We set batch=8 for the baseline.") == ()
