@@ -1,10 +1,10 @@
 """Benchmark pages of LLM training and kernel libraries: a run's settings listed as
-"Name=Value" items above its table."""
+"Name=Value" items above its table, and the share of a chip resource a kernel uses."""
 
 from __future__ import annotations
 
 from perfledger.schemas.labels import setting_items
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # torchtune's README: the settings of every row listed once, as "Name=Value" items, in a
 # quote above the table of optimization flags.
@@ -36,3 +36,26 @@ def test_only_a_sentence_of_three_or_more_settings_is_a_list_of_them():
     )
     assert setting_items("The tool computes M = 31 x 512 = 15,872 tokens") == ()
     assert setting_items("We set batch=8 for the baseline.") == ()
+
+
+# Axolotl's ScatterMoE LoRA benchmark: the share of the GPU's HBM bandwidth each strategy
+# uses, headed "HBM %", beside its rate "HBM GB/s".
+AXOLOTL_SCATTERMOE = """## Routing mode: dense — NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition
+
+- **GPU**: NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition
+- **HBM peak (datasheet)**: 1792 GB/s
+
+| Config | ms/iter | tokens/s | peak mem (MB) | HBM GB/s | HBM % |
+| --- | ---: | ---: | ---: | ---: | ---: |
+| bf16 baseline | 5.25 | 6244998 | 1252.8 | 105.5 | 5.9 |
+| Strategy A (selective dequant) | 30.57 | 1071778 | 8557.3 | 18.1 | 1.0 |
+"""
+
+
+def test_a_chip_resource_followed_by_a_percent_sign_heads_a_share_of_it():
+    document = normalized(AXOLOTL_SCATTERMOE)
+    assert document.quarantine.height == 0
+    found = fields_by_raw_value(AXOLOTL_SCATTERMOE, "metric", "value", "unit", "column_name")
+    assert found["5.9"] == ("other", 5.9, "%", "HBM %")
+    assert found["1.0"] == ("other", 1.0, "%", "HBM %")
+    assert found["105.5"] == ("other", 105.5, "GB/s", "HBM GB/s")
