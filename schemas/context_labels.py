@@ -12,7 +12,7 @@ from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.header_reading import first_role, read_header, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from perfledger.schemas.labels import setting_items, stated_batch, workload_phase
+from perfledger.schemas.labels import listed_batch, stated_batch, workload_phase
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     count_of_all_chips,
@@ -419,7 +419,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     if source == "link":
         return _link_labels(text)
     found: list[tuple[str, Any]] = []
-    text = without_names(text)
+    text, listed = without_names(text), listed_batch(text)  # "BATCH_SIZE=1, HEAD=1, DIM=64"
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
     # farther away (an earlier paragraph's "DGX A100") may stand in for.
     prose = _reads_as_prose(text, source)
@@ -452,19 +452,18 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             found.append(("workload", workload))
         # "FP32 batch size = 128 各框架吞吐率": the batch size of every value under it (a
         # paragraph's batch sizes are often another run's: "bsz = 224 would run out of memory")
-        batch = stated_batch(text)
+        batch = stated_batch(text) or listed
         if batch is not None:
             found.append(("batch", batch))
-    elif source == "paragraph" and "batch" in text.lower():
+    elif source == "paragraph" and (listed or "batch" in text.lower()):
         # "This is a benchmark sample for the batch size = 1 case.": a sentence saying what
         # the benchmark ran, or one listing its settings ("Batch size=2, Precision=bf16, ..."),
         # states the batch of its values
-        batch = next(
+        batch = listed or next(
             (
                 stated
                 for sentence in _SENTENCES.split(text)
-                if (_BENCHMARK_RUN.search(sentence) or setting_items(sentence))
-                and (stated := stated_batch(sentence))
+                if _BENCHMARK_RUN.search(sentence) and (stated := stated_batch(sentence))
             ),
             None,
         )

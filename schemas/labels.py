@@ -304,3 +304,17 @@ def setting_items(text: str) -> tuple[str, ...]:
         name = name.split(".")[-1].strip()
         items.append(f"{name}: {value.strip()}")
     return tuple(items)
+
+
+@lru_cache(maxsize=16_384)
+def listed_batch(text: str) -> str | None:
+    """The batch size a list of "Name=Value" settings states ("BATCH_SIZE=1, HEAD=1, DIM=64",
+    "Model=..., Batch size=2, ..."), its name written as a program's setting or in words."""
+    if "=" not in text:
+        return None
+    items = (item for item in setting_items(text) if _BATCH_NAME.match(item))
+    return next(filter(None, map(stated_batch, items)), None)
+
+
+# An item naming the batch size ("BATCH_SIZE: 1"); "model: resnet_bs32" names a file.
+_BATCH_NAME = re.compile(r"(?i)\W{0,3}(?:bsz?|(?:micro|global|local)?[ _-]?batch(?:[ _-]?size)?):")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from perfledger.schemas.labels import setting_items
+from perfledger.schemas.labels import listed_batch, setting_items
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # torchtune's README: the settings of every row listed once, as "Name=Value" items, in a
@@ -59,3 +59,38 @@ def test_a_chip_resource_followed_by_a_percent_sign_heads_a_share_of_it():
     assert found["5.9"] == ("other", 5.9, "%", "HBM %")
     assert found["1.0"] == ("other", 1.0, "%", "HBM %")
     assert found["105.5"] == ("other", 105.5, "GB/s", "HBM GB/s")
+
+
+# TileLang's attention-sink example: the run's settings listed as a program names them
+# ("batch_size=1, heads=64, ..."), a column of head dimensions beside the rates.
+TILELANG_ATTENTION_SINK = """### Results
+
+- dtype=bfloat16
+- batch_size=1, heads=64, kv_heads=8 (the setting of GPT-OSS-120B)
+- Full attention is adopted.
+
+| SEQ_LEN | headdim | Triton TFLOPs | TileLang TFLOPs      | Speedup |
+|---------|---------|---------------|----------------------|---------|
+| 2048    |   64    | 232.98        | **281.89**           | 1.21x   |
+| 2048    |  128    | 321.55        | **417.98**           | 1.30x   |
+"""
+
+# TileLang's MInference example: the settings as a caption right above the table.
+TILELANG_MINFERENCE = """## Performance Results
+BATCH_SIZE=1, HEAD=1, DIM=64
+
+| SEQ_LEN | VS_LIST      | Triton Time | TileLang Time | Speedup |
+|---------|--------------|-------------|---------------|---------|
+| 8192    | [1000, 200]  | 0.168 ms    | 0.105 ms     | 1.60x   |
+"""
+
+
+def test_settings_listed_as_a_program_names_them_state_the_batch_size():
+    found = fields_by_raw_value(TILELANG_ATTENTION_SINK, "batch_size", "precision", "settings")
+    assert found["281.89"] == ("1", "bfloat16", "SEQ_LEN=2048; headdim=64")
+    assert found["417.98"] == ("1", "bfloat16", "SEQ_LEN=2048; headdim=128")
+    assert normalized(TILELANG_ATTENTION_SINK).quarantine.height == 0
+    found = fields_by_raw_value(TILELANG_MINFERENCE, "batch_size", "metric", "value")
+    assert found["0.105 ms"] == ("1", "latency", 0.105)
+    # a file's name is no setting ("resnet_bs32" states no batch)
+    assert listed_batch("model=resnet_bs32, runs=3, warmup=1") is None
