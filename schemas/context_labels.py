@@ -473,7 +473,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
-_BENCHMARK_RUN = re.compile(r"(?i)\bbenchmark(?:s|ed|ing)?\b")
+_BENCHMARK_RUN = re.compile(
+    r"(?i)\bbenchmark(?:s|ed|ing)?\b|\b(?:numbers|results) (?:below|above)\b|\bbelow (?:numbers|results)\b"
+)
 
 
 _PERCENTAGE = re.compile(r"\d+(?:\.\d+)? ?%")

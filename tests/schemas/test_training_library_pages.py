@@ -94,3 +94,24 @@ def test_settings_listed_as_a_program_names_them_state_the_batch_size():
     assert found["0.105 ms"] == ("1", "latency", 0.105)
     # a file's name is no setting ("resnet_bs32" states no batch)
     assert listed_batch("model=resnet_bs32, runs=3, warmup=1") is None
+
+
+# torchtune's README: a note above the table says what its numbers were run at.
+TORCHTUNE_MEMORY = """### Memory and training speed
+
+> [!NOTE]
+> For ease of comparison, all the below numbers are provided for batch size 2 (without gradient accumulation), a dataset packed to sequence length 2048, and torch compile enabled.
+
+| Model | Finetuning Method | Runnable On | Peak Memory per GPU | Tokens/sec * |
+|:-:|:-:|:-:|:-:|:-:|
+| Llama 3.1 8B | Full finetune | 1x 4090 | 18.9 GiB | 1650 |
+| Llama 3.1 70B | Full finetune | 8x A100  | 13.9 GiB ** | 1568  |
+"""
+
+
+def test_a_sentence_about_the_numbers_below_states_their_batch_size():
+    found = fields_by_raw_value(
+        TORCHTUNE_MEMORY, "batch_size", "accelerator", "accelerator_count", "model_canonical"
+    )
+    assert found["1650"] == ("2", "RTX 4090", 1, "Llama 3.1 8B")
+    assert found["1568"] == ("2", "A100", 8, "Llama 3.1 70B")
