@@ -9,10 +9,16 @@ from functools import lru_cache
 from typing import Any
 
 from perfledger.schemas.chip_vocabulary import KIND_RANK
+from perfledger.schemas.context_words import without_names, without_ratings
 from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.header_reading import first_role, read_header, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
-from perfledger.schemas.labels import framework_in_brackets, stated_batch, workload_phase
+from perfledger.schemas.labels import (
+    framework_in_brackets,
+    listed_batch,
+    stated_batch,
+    workload_phase,
+)
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
     count_of_all_chips,
@@ -21,7 +27,6 @@ from perfledger.schemas.platform_mentions import (
 from perfledger.schemas.precisions import (
     Precision,
     find_precisions,
-    is_precision_word,
     read_precision_label,
 )
 from perfledger.schemas.row_labels import platform_label
@@ -419,7 +424,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     if source == "link":
         return _link_labels(text)
     found: list[tuple[str, Any]] = []
-    text = without_names(text)
+    text, listed = without_names(text), listed_batch(text)  # "BATCH_SIZE=1, HEAD=1, DIM=64"
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
     # farther away (an earlier paragraph's "DGX A100") may stand in for.
     prose = _reads_as_prose(text, source)
@@ -452,15 +457,16 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             found.append(("workload", workload))
         # "FP32 batch size = 128 各框架吞吐率": the batch size of every value under it (a
         # paragraph's batch sizes are often another run's: "bsz = 224 would run out of memory")
-        batch = stated_batch(text)
+        batch = stated_batch(text) or listed
         if batch is not None:
             found.append(("batch", batch))
         if (framework := framework_in_brackets(text)) is not None:  # "0.5B (vLLM)"
             found.append(("framework", framework))
-    elif source == "paragraph" and "batch" in text.lower():
+    elif source == "paragraph" and (listed or "batch" in text.lower()):
         # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为
-        # A100": a sentence on what a benchmark, evaluation or test (测试) ran states its batch
-        batch = next(
+        # A100": a sentence on what a benchmark, evaluation or test (测试) ran, or one listing
+        # its settings ("Batch size=2, Precision=bf16, ..."), states the batch of its values
+        batch = listed or next(
             (
                 stated
                 for sentence in _SENTENCES.split(text)
@@ -476,6 +482,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _BENCHMARK_RUN = re.compile(
     r"(?i)\bbenchmark(?:s|ed|ing)?\b|\bevaluat(?:ion|ed|ing)\b|测试|評測|评测"
+    r"|\b(?:numbers|results) (?:below|above)\b|\bbelow (?:numbers|results)\b"
 )
 
 
@@ -505,15 +512,6 @@ def units_of_kinds(text: str) -> dict[str, Unit]:
 
 # A file name, a path, a link or an identifier written in prose ("train_llama3_8b_h100_fp8.sh",
 # "configs/h100/llama.yaml"): what it holds names a file, not the setup of a result.
-# A name ends at a comma or Chinese punctuation as at a space ("input_len=2048，TPS 为...",
-# its comma folded to ","): "TPS" is a word of the sentence, not of the name.
-_NAME_CHARS = r"[^\s,;\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]"
-_NAMES = re.compile(
-    rf"{_NAME_CHARS}*[A-Za-z0-9]_[A-Za-z0-9]{_NAME_CHARS}*|(?:https?://|www\.){_NAME_CHARS}+"
-    rf"|{_NAME_CHARS}+\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
-)
-
-
 def _link_labels(targets: str) -> tuple[tuple[str, Any], ...]:
     """The device the model files a table links to are built for, when they name one and the
     same chip ("…/hailo8/cas_vit_m.hef", "…/hailo8/cas_vit_s.hef"); several name none."""
@@ -526,42 +524,6 @@ def _link_labels(targets: str) -> tuple[tuple[str, Any], ...]:
         return ()
     (mention,) = chips.values()
     return (("platform", replace(mention, count=None, count_stated=False)),)
-
-
-@lru_cache(maxsize=65_536)
-def without_names(text: str) -> str:
-    # Every name holds "_", "/", "www." or a file's extension: most sentences, ending in a
-    # full stop, hold none, and are not scanned for one.
-    named = "_" in text or "/" in text or ("." in text and _NAMED_DOT.search(text) is not None)
-    return _NAMES.sub(_unless_precision, text) if named else text
-
-
-def _unless_precision(name: re.Match[str]) -> str:
-    # "Q4_K_M", "Q8_0": a quantization type written as llama.cpp writes it, no file's name
-    return name.group(0) if is_precision_word(name.group(0)) else " "
-
-
-# A chip's rated compute with the precision it is rated in ("26 TOPS INT8", "INT8: 26 TOPS",
-# "10TOPS等效int8算力", "INT8 computing power"): the precision of the rating, not of the runs a
-# table under it measured.
-_RATED_DTYPE = r"(?:u?int ?\d{1,2}|fp ?\d{1,2}|bf ?16|tf ?32)"
-_RATING = re.compile(
-    rf"\d+(?:\.\d+)?\s*[tgp]ops(?![a-z])"
-    rf"(?:[^\w\n]{{0,3}}(?:equivalent\s*|等效|dense\s*|sparse\s*)?{_RATED_DTYPE}(?![a-z0-9]))?"
-    rf"|(?<![a-z0-9]){_RATED_DTYPE}\s*(?:[:：]\s*)?(?:\d+(?:\.\d+)?\s*)?[tgp]ops(?![a-z])"
-    rf"|(?<![a-z0-9]){_RATED_DTYPE}\s*(?:算力|compute power|computing power|peak)",
-    re.I,
-)
-
-
-def without_ratings(text: str) -> str:
-    """`text` without the rated compute of a chip stated with its precision."""
-    return _RATING.sub(" ", text) if "ops" in text.lower() or "算力" in text else text
-
-
-_NAMED_DOT = re.compile(
-    r"www\.|\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
-)
 
 
 # Device classes a column header may name without naming a chip ("GPU 耗时(ms)", "CPU

@@ -290,3 +290,42 @@ def stated_batch(text: str | None) -> str | None:
         return None
     match = _STATED_BATCH.search(text.lower())
     return match.group(1) if match else None
+
+
+# A sentence listing a run's settings as "Name=Value" items: "Baseline uses Recipe=full_ft,
+# Model=Llama 3.2 3B, Batch size=2, Precision=bf16, Hardware=A100" (torchtune's README).
+_SETTING_ITEM = re.compile(r"(?:^|[,;])[^,;=\n]{1,40}=[ \t]*[^,;=\s]")
+_ITEM_SPLIT = re.compile(r"[,;]\s*")
+MIN_SETTING_ITEMS = 3
+
+
+@lru_cache(maxsize=16_384)
+def setting_items(text: str) -> tuple[str, ...]:
+    """The "Name=Value" items of a sentence made of three or more of them, each as "Name:
+    Value" with the words before the first item's name left out ("Baseline uses"); none for
+    any other text (a formula "M = 31 x 512", one setting in prose)."""
+    if text.count("=") < MIN_SETTING_ITEMS or len(_SETTING_ITEM.findall(text)) < MIN_SETTING_ITEMS:
+        return ()
+    items = []
+    for part in _ITEM_SPLIT.split(text.strip()):
+        name, equals, value = part.partition("=")
+        if not equals or not value.strip():
+            continue
+        # "Baseline uses Recipe": the item's name is the last words before its "="
+        name = name.split(".")[-1].strip()
+        items.append(f"{name}: {value.strip()}")
+    return tuple(items)
+
+
+@lru_cache(maxsize=16_384)
+def listed_batch(text: str) -> str | None:
+    """The batch size a list of "Name=Value" settings states ("BATCH_SIZE=1, HEAD=1, DIM=64",
+    "Model=..., Batch size=2, ..."), its name written as a program's setting or in words."""
+    if "=" not in text:
+        return None
+    items = (item for item in setting_items(text) if _BATCH_NAME.match(item))
+    return next(filter(None, map(stated_batch, items)), None)
+
+
+# An item naming the batch size ("BATCH_SIZE: 1"); "model: resnet_bs32" names a file.
+_BATCH_NAME = re.compile(r"(?i)\W{0,3}(?:bsz?|(?:micro|global|local)?[ _-]?batch(?:[ _-]?size)?):")

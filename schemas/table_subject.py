@@ -17,6 +17,7 @@ from functools import cache, lru_cache
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.label_mappings import LabelMappings
+from perfledger.schemas.labels import setting_items
 from perfledger.schemas.model_names import (
     family_in_text,
     models_in_text,
@@ -92,12 +93,21 @@ _SETUP_MODEL = re.compile(
 )
 
 
+def _setup_line(text: str) -> re.Match[str] | None:
+    """The setup line naming a model that a text is, or that one item of its list of
+    "Name=Value" settings is ("..., Model=Llama 3.2 3B, Batch size=2, ...")."""
+    found = _SETUP_MODEL.match(text)
+    if found is not None or "=" not in text:
+        return found
+    return next(filter(None, map(_SETUP_MODEL.match, setting_items(text))), None)
+
+
 def _setup_model(text: str) -> str | None:
     """The model a setup line names: the model it names that a catalogue knows, else a name
     written as one word with a version or size in it ("DeepseekV3-q4km"), as written (a model
     no catalogue knows loads as published and is listed); words ("The draft model path",
     a parameter's description) name none."""
-    found = _SETUP_MODEL.match(text)
+    found = _setup_line(text)
     if found is None:
         return None
     name = found.group("name")
@@ -111,12 +121,11 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
     texts = [
         text
         for text in context.texts
-        if text.source in MODEL_SOURCES
-        or (text.source == "paragraph" and _SETUP_MODEL.match(text.text))
+        if text.source in MODEL_SOURCES or (text.source == "paragraph" and _setup_line(text.text))
     ]
     # The setup listed in the page's earlier prose (a "Settings" section beside the table's
     # own), nearest first, is nearer than the page's title, as the platform it lists is.
-    earlier = [ContextText("paragraph", text) for text in context.prose if _SETUP_MODEL.match(text)]
+    earlier = [ContextText("paragraph", text) for text in context.prose if _setup_line(text)]
     if earlier:
         titles = [text for text in texts if text.source == "title"]
         texts = [text for text in texts if text.source != "title"] + earlier[:1] + titles

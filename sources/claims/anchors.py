@@ -60,13 +60,31 @@ def is_count(text: str, anchor: Anchor, lex: Lexicon) -> bool:
     )
 
 
+_BASELINE_NEXT = re.compile(r"[ \t]+")
+_NUMBER_NEXT = re.compile(r"\s*[~\d]")
+
+
 def read_anchor(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
     """Find the direction words that turn a number into a comparison, after it or before it."""
     return (
         read_after(sentence, anchor, lex)
         or read_before(sentence, anchor, lex)
         or read_change_in_brackets(sentence, anchor, lex)
+        or read_bare_multiplier(sentence, anchor, lex)
     )
+
+
+def read_bare_multiplier(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:
+    """ "MXFP8 delivers ~1.44x over BF16": a multiplier that no other words read and that its
+    baseline follows at once is a speedup, as "1.44x speedup over BF16" is ("8x over 2 nodes"
+    counts what a run spans)."""
+    text, end = sentence.text, anchor.end
+    if anchor.unit != "multiplier" or not (space := _BASELINE_NEXT.match(text, end)):
+        return None
+    marker = lex.marker_re.match(text, space.end())
+    if marker is None or _NUMBER_NEXT.match(text, marker.end()):
+        return None
+    return Reading(anchor, anchor.start, end, anchor.start, end, "better", "noun")
 
 
 def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:

@@ -279,3 +279,23 @@ def _opens_html_table(line: str, listed: bool = False) -> bool:
         and line.lstrip(" ").startswith("<")
         and _HTML_TABLE_OPEN.search(line) is not None
     )
+
+
+# Front matter keys whose value is what the page says of itself, in a sentence of its own.
+_SUMMARY_KEYS = ("summary", "description", "excerpt", "subtitle")
+
+
+def summary_rows(front_lines: list[str], front: dict[str, str]) -> list[tuple]:
+    """The front matter's summary as the page's first paragraph, at its line."""
+    for key in _SUMMARY_KEYS:
+        if front.get(key):
+            line = next(
+                (
+                    index + 1
+                    for index, text in enumerate(front_lines)
+                    if text.lstrip().lower().startswith(f"{key}:")
+                ),
+                1,
+            )
+            return [(line, "paragraph", None, front[key], None)]
+    return []

@@ -47,6 +47,7 @@ from perfledger.sources.layouts.header_levels import (
 from perfledger.sources.layouts.html_outline import outline_rows
 from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_html_fragment
 from perfledger.sources.layouts.inline_markup import render_inline
+from perfledger.sources.layouts.listed_results import find_listed_results
 from perfledger.sources.layouts.markdown_blocks import (
     ATX_HEADING,
     HtmlBlock,
@@ -58,6 +59,7 @@ from perfledger.sources.layouts.markdown_blocks import (
     indent_of,
     is_blank,
     starts_table,
+    summary_rows,
     unquoted,
 )
 from perfledger.sources.layouts.myst_tables import DirectiveTable, read_directive
@@ -394,10 +396,13 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     boxes, drawn = drawn_box_tables(text, lines, code)
     summaries = find_console_summaries(lines, code) if ":" in text else []
     statistics = find_statistic_lines(lines, code)
+    # results written as a list, one per item: its lines are the table's, not prose
+    listed = find_listed_results(lines, hidden | taken) if "(" in text or ":" in text else []
+    page.taken.update(index for run in listed for index in range(run.start, run.end))
     # Tables printed in code are numbered after the tables written as tables, so that
     # reading a page's code never renumbers (and so never re-identifies) a written table.
     written = sorted([*tables, *blocks, *read_as_rst], key=_first_line)
-    printed = sorted([*boxes, *summaries, *statistics], key=_first_line)
+    printed = sorted([*boxes, *summaries, *statistics, *listed], key=_first_line)
     for piece in [*written, *printed]:
         if isinstance(piece, BoxTable):
             _read_box_table(page, piece, table_index, drawn)
@@ -430,28 +435,8 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
         metadata=_metadata(front, page.headings, [text for _, text in prose]),
         prose=prose,
         problems=page.problems,
-        outline=outline_of(_summary_rows(lines[:start], front) + _outline(page, underlines, texts)),
+        outline=outline_of(summary_rows(lines[:start], front) + _outline(page, underlines, texts)),
     )
-
-
-# Front matter keys whose value is what the page says of itself, in a sentence of its own.
-_SUMMARY_KEYS = ("summary", "description", "excerpt", "subtitle")
-
-
-def _summary_rows(front_lines: list[str], front: dict[str, str]) -> list[tuple]:
-    """The front matter's summary as the page's first paragraph, at its line."""
-    for key in _SUMMARY_KEYS:
-        if front.get(key):
-            line = next(
-                (
-                    index + 1
-                    for index, text in enumerate(front_lines)
-                    if text.lstrip().lower().startswith(f"{key}:")
-                ),
-                1,
-            )
-            return [(line, "paragraph", None, front[key], None)]
-    return []
 
 
 def _line_texts(page: _Page, underlines: set[int]) -> dict[int, str]:

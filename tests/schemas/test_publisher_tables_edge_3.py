@@ -56,7 +56,7 @@ def test_the_float_columns_accuracy_is_fp32_and_the_npus_rating_sets_no_precisio
 
 
 def test_a_rating_in_tops_with_its_precision_is_read_as_no_precision_of_the_runs():
-    from perfledger.schemas.context_labels import without_ratings
+    from perfledger.schemas.context_words import without_ratings
 
     assert "int8" not in without_ratings("共10TOPS等效int8算力")
     assert "INT8" not in without_ratings("measured on the Hailo-8, 26 TOPS INT8, with batch 1")

@@ -173,3 +173,16 @@ def test_a_technique_without_a_baseline_is_compared_with_its_absence() -> None:
         None,
     )
     assert row["baseline_kind"] == "counterpart"
+
+
+def test_a_multiplier_its_baseline_follows_at_once_is_a_speedup():
+    # NVIDIA/TransformerEngine docs/features/low_precision_training/speedups.rst
+    assert claims_of("In pre-quantized mode, raw FP8 reaches 1.92x over BF16.") == [
+        ("FP8", "BF16", None, "performance", 1.92, None)
+    ]
+    assert claims_of(
+        "FP8 DelayedScaling delivers ~1.69x over BF16, followed by FP8 CurrentScaling at "
+        "~1.57x and FP8 Block Scaling at ~1.41x."
+    )[0] == ("FP8 DelayedScaling", "BF16", None, "performance", 1.69, "about")
+    # a count of what a run spans is no speedup
+    assert claims_of("We trained on 8x over 2 nodes.") == []
