@@ -24,6 +24,7 @@ Each distinct label combination is read once, in Python; rows are joined back by
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 import polars as pl
@@ -208,24 +209,9 @@ def _with_unknown_model_headers(
     models side by side ("Alexnet | VGG 16 | Inception-BN | Inception-v3 | Resnet 50") names
     one in each of its columns. A header stating anything else (a metric, unit, statistic,
     chip, precision, number) is no model."""
-    unknown = [
-        header
-        for header in looked_up.get_column("column_name").drop_nulls().unique().to_list()
-        if _column_model(header) is None and _may_name_a_model(header)
-    ]
-    if not unknown:
-        return columns
-    tables: dict[tuple, set[str]] = {}
-    headers = frame.select("document", "table_index", "column_name").unique().drop_nulls()
-    for document, table, header in headers.iter_rows():
-        tables.setdefault((document, table), set()).add(header)
-    named = dict(zip(*columns, strict=True)) if columns else {}
-    wanted = set(unknown)
-    for table_headers in tables.values():
-        among = table_headers & wanted
-        if among and sum(1 for header in table_headers if _column_model(header)) >= 2:
-            named.update((header, header) for header in among if header not in named)
-    return (list(named), list(named.values())) if named else None
+    return _with_unknown_models(
+        frame, looked_up, "column_name", _column_model, _may_name_a_model, columns
+    )
 
 
 def _with_unknown_model_rows(
@@ -237,23 +223,44 @@ def _with_unknown_model_rows(
     ("LLaMA2-7B", "GPT-4") or not ("XVERSE-13B", "GPT-3.5 Turbo"). A label stating anything
     else (a metric, statistic, chip, precision, number), or holding no digit ("Average",
     "Ours"), is no model."""
+    return _with_unknown_models(
+        frame,
+        looked_up,
+        "row_label",
+        _row_model,
+        lambda label: _may_name_a_model(label) and _DIGIT.search(label) is not None,
+        rows,
+    )
+
+
+def _with_unknown_models(
+    frame: pl.DataFrame,
+    looked_up: pl.DataFrame,
+    field: str,
+    model_of: Callable[[str], object],
+    may_name: Callable[[str], bool],
+    found: tuple[list, list] | None,
+) -> tuple[list, list] | None:
+    """`found` (texts of `field` naming a model, and the model) with the texts `model_of`
+    reads no model in but `may_name` lets stand as one, where they stand in a table beside
+    at least two texts naming known models."""
     unknown = [
-        label
-        for label in looked_up.get_column("row_label").drop_nulls().unique().to_list()
-        if _row_model(label) is None and _may_name_a_model(label) and _DIGIT.search(label)
+        text
+        for text in looked_up.get_column(field).drop_nulls().unique().to_list()
+        if model_of(text) is None and may_name(text)
     ]
     if not unknown:
-        return rows
+        return found
     tables: dict[tuple, set[str]] = {}
-    labels = frame.select("document", "table_index", "row_label").unique().drop_nulls()
-    for document, table, label in labels.iter_rows():
-        tables.setdefault((document, table), set()).add(label)
-    named = dict(zip(*rows, strict=True)) if rows else {}
+    texts = frame.select("document", "table_index", field).unique().drop_nulls()
+    for document, table, text in texts.iter_rows():
+        tables.setdefault((document, table), set()).add(text)
+    named = dict(zip(*found, strict=True)) if found else {}
     wanted = set(unknown)
-    for table_labels in tables.values():
-        among = table_labels & wanted
-        if among and sum(1 for label in table_labels if _row_model(label)) >= 2:
-            named.update((label, label) for label in among if label not in named)
+    for table_texts in tables.values():
+        among = table_texts & wanted
+        if among and sum(1 for text in table_texts if model_of(text)) >= 2:
+            named.update((text, text) for text in among if text not in named)
     return (list(named), list(named.values())) if named else None
 
 
