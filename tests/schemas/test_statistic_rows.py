@@ -63,10 +63,7 @@ def test_rows_named_by_a_statistic_give_it_to_their_figures():
 
 
 def test_a_statistic_row_beside_columns_of_metrics():
-    values = {
-        (row["row_label"], row["column_name"]): (row["metric"], row["statistic"], row["value"])
-        for row in normalized(SERVING_STATISTICS).measurements.iter_rows(named=True)
-    }
+    values = _by_row_and_column(SERVING_STATISTICS)
     assert values[("Mean", "TTFT (ms)")] == ("latency", "mean", 21.5)
     assert values[("Median", "ITL (ms)")] == ("latency", "p50", 6.0)
     assert values[("P99", "TTFT (ms)")] == ("latency", "p99", 55.2)
@@ -80,10 +77,15 @@ def test_a_lone_average_row_under_rows_of_tasks_is_no_statistic():
 
 def test_a_footnote_mark_on_a_statistic_row_names_the_same_statistic():
     marked = SERVING_STATISTICS.replace("| Mean |", "| Mean [1] |").replace("| P99 |", "| P99† |")
-    values = {
-        (row["row_label"], row["column_name"]): (row["metric"], row["statistic"], row["value"])
-        for row in normalized(marked).measurements.iter_rows(named=True)
-    }
+    values = _by_row_and_column(marked)
     assert values[("Mean [1]", "TTFT (ms)")] == ("latency", "mean", 21.5)
     assert values[("P99†", "ITL (ms)")] == ("latency", "p99", 9.7)
     assert values[("Median", "ITL (ms)")] == ("latency", "p50", 6.0)
+
+
+def _by_row_and_column(page: str) -> dict[tuple[str, str], tuple]:
+    """(metric, statistic, value) of each value the page loads, by its row and column."""
+    return {
+        (row["row_label"], row["column_name"]): (row["metric"], row["statistic"], row["value"])
+        for row in normalized(page).measurements.iter_rows(named=True)
+    }
