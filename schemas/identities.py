@@ -221,14 +221,19 @@ def _with_unknown_model_rows(
     that stand among at least two known models' in one table, kept as published: a
     leaderboard under no "Model" header ("| | C-Eval | MMLU |") lists one model a row, known
     ("LLaMA2-7B", "GPT-4") or not ("XVERSE-13B", "GPT-3.5 Turbo"). A label stating anything
-    else (a metric, statistic, chip, precision, number), or holding no digit ("Average",
-    "Ours"), is no model."""
+    else (a metric, statistic, chip, precision, number), holding no digit ("Average",
+    "Ours"), or naming a known model among other words ("Qwen3-0.6B Wake Time": a figure of
+    that model), is no model."""
     return _with_unknown_models(
         frame,
         looked_up,
         "row_label",
         _row_model,
-        lambda label: _may_name_a_model(label) and _DIGIT.search(label) is not None,
+        lambda label: (
+            _may_name_a_model(label)
+            and _DIGIT.search(label) is not None
+            and not models_in_text(label)
+        ),
         rows,
     )
 
@@ -433,8 +438,15 @@ def _precision_filled() -> list[pl.Expr]:
     # comparing each model with its quantized twin) says less of a row than its model's name
     # ("Baichuan2-7B-Chat-4bits"): the name's dtype is the row's, its source the model's.
     sources = pl.col("label_sources")
-    afar = sources.str.extract(r"precision=(\w+)", 1).is_in(_AFAR) & (
-        pl.col("_act").is_not_null() | pl.col("_wt").is_not_null()
+    # Where the prose and the name agree ("Model: DeepseekV3-q4km (int4)"), the prose's
+    # label stays.
+    afar = (
+        sources.str.extract(r"precision=(\w+)", 1).is_in(_AFAR)
+        & (pl.col("_act").is_not_null() | pl.col("_wt").is_not_null())
+        & (
+            pl.col("_act").ne_missing(pl.col("activation_dtype"))
+            | pl.col("_wt").ne_missing(pl.col("weight_dtype"))
+        )
     )
     return [
         pl.when(unstated | afar)

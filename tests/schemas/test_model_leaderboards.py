@@ -3,7 +3,7 @@ catalogue or not, and the benchmark heading each column names what its numbers s
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import normalized
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # baichuan-inc/Baichuan2, README.md (commit ed1cf0f5), "法律、医疗" / "13B 模型结果", rows
 # quoted as published (four of its nine).
@@ -83,3 +83,48 @@ def test_a_dtype_the_model_name_states_beats_one_the_prose_states():
     ]
     sources = rows.get_column("label_sources").str.extract(r"precision=(\w+)", 1).to_list()
     assert sources == ["paragraph", "row", "paragraph", "row"]
+
+
+# kvcache-ai/ktransformers, doc/en/DeepseekR1_V3_tutorial.md, "V0.2.1": the settings listed
+# above its benchmark table, and the table's first rows.
+KTRANSFORMERS_SETTINGS = """### V0.2.1
+
+- Model: DeepseekV3-q4km (int4)<br>
+- CPU: cpu_model_name: Intel (R) Xeon (R) Gold 6454S, 32 cores per socket, 2 sockets, 2 numa nodes
+- GPU: 4090 24G VRAM
+
+#### Benchmark Results
+
+| Prompt               | hi (2)   | 1K (969)  | 2K (1930) |
+| -------------------- | -------- | --------- | --------- |
+| Prefill token/s      | 13       | 105       | 102       |
+| decode token/s       | 16.8     | 15.4      | 14.2      |
+"""
+
+
+def test_a_dtype_the_prose_and_the_model_name_agree_on_keeps_the_prose_label():
+    rows = normalized(KTRANSFORMERS_SETTINGS).measurements.filter(column_name="1K (969)")
+    assert rows.select("model", "value", "precision", "weight_dtype").rows() == [
+        ("DeepseekV3-q4km", 105.0, "q4km (int4)", "int4"),
+        ("DeepseekV3-q4km", 15.4, "q4km (int4)", "int4"),
+    ]
+
+
+# EmbeddedLLM's post on vLLM's sleep mode (claims-pages), "Key Findings" of its FP8 ablation:
+# rows naming a known model and the figure measured of it.
+SLEEP_MODE_FINDINGS = """**Key Findings:**
+
+| Metric | BF16 | FP8 | Improvement |
+|--------|------|-----|-------------|
+| **Total Time (5 switches)** | 108.2s | 113.6s | -5% (slightly slower) |
+| **Qwen3-0.6B Wake Time** | 0.27s avg | 0.18s avg | **33% faster** |
+| **Phi-3-vision Wake Time** | 0.90s avg | 0.78s avg | **13% faster** |
+| **Qwen3-0.6B Inference** | 0.41s avg | 0.44s avg | -7% (slightly slower) |
+| **Phi-3-vision Inference** | 0.81s avg | 0.57s avg | **30% faster** |
+"""
+
+
+def test_a_row_naming_a_known_model_and_its_figure_is_no_unknown_model():
+    models = fields_by_raw_value(SLEEP_MODE_FINDINGS, "row_label", "model")
+    assert models["0.27s avg"] == ("Qwen3-0.6B Wake Time", None)
+    assert models["0.44s avg"] == ("Qwen3-0.6B Inference", None)
