@@ -10,13 +10,12 @@ from functools import lru_cache
 
 import polars as pl
 
+# The classes of device a header or a chip's text may name, as they are written in capitals.
+_DEVICES = "GPU|NPU|CPU|TPU|DSP|VPU|APU|XPU|MCU|FPGA"
 # A device named in brackets, or after the header's last separator ("Acc Top1 / GPU").
-_DEVICE_WORD = re.compile(
-    r"(?:\(|(?:^|\s/\s))\s*(gpu|npu|cpu|tpu|dsp|vpu|apu|xpu|mcu|fpga)s?\s*(?:\)|$)", re.I
-)
-
-
-_CHIP_DEVICE = r"(?:^|[^A-Z0-9])(GPU|NPU|CPU|TPU|DSP|VPU|APU|XPU|MCU|FPGA)S?(?:$|[^A-Z0-9])"
+_DEVICE_WORD = re.compile(rf"(?:\(|(?:^|\s/\s))\s*({_DEVICES})s?\s*(?:\)|$)", re.I)
+# A device a chip's text names ("EN675 NPU"), in that text written in capitals.
+_CHIP_DEVICE = rf"(?:^|[^A-Z0-9])({_DEVICES})S?(?:$|[^A-Z0-9])"
 
 
 @lru_cache(maxsize=16_384)
