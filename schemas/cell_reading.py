@@ -27,7 +27,11 @@ POINT, COMMA = ".", ","  # the decimal marks
 MAX_CELL_CHARS = 400  # "109.4 sps (phase1), 20 sps (phase2)": no cell of values is longer
 MAX_DIGITS = 30  # a longer number is no measurement (hostile pages hold 5,000 digits)
 
-_FOOTNOTE_MARKS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089]+")
+# Superscript marks, and the pictographs a page decorates a figure with ("1.91x \u26a1")
+_FOOTNOTE_MARKS = re.compile(
+    r"[\u00b9\u00b2\u00b3\u2070-\u2079\u207a\u207b\u2080-\u2089"
+    r"\u2600-\u27bf\ufe0f\U0001f000-\U0001faff]+"
+)
 _TRAILING_MARKS = "*\u2020\u2021\u00a7#\u203b"  # "6,044*", "3,210\u2020", "942\u203b"
 # A numbered reference after a value ("45,824 [1]", "21h 46m[2]"): a footnote, as "*" is. A
 # cell is at most MAX_CELL_CHARS long when it is stripped, so the pattern stays cheap.
@@ -663,13 +667,13 @@ _RANGE_WORD = re.compile(r"(?i)^(?:to|vs\.?|versus|[-\u2013\u2014~])$")
 
 # A multiple followed by the word saying it is a gain ("1.5x faster", "3x speedup").
 _GAIN_WORD = re.compile(
-    r"^(?P<unit>[xX\u00d7]|times)\s*(?P<word>faster|quicker|speed-?ups?|higher|better)$"
+    r"^(?P<unit>[xX\u00d7%]|times)\s*(?P<word>faster|quicker|speed-?ups?|higher|better)$"
 )
 # A multiple followed by the word saying it is a loss: below one ("0.79x slower", as a
 # benchmark prints the ratio to its baseline with the way it goes) the word agrees with the
 # ratio, which is the value; above one ("2.21x slower") it is the inverse ratio, and the value
 # read is its inverse (see LOSS_WORDS), as a claim's "Nx slower" is 1/N.
-_LOSS_WORD = re.compile(r"^(?P<unit>[xX\u00d7]|times)\s*(?P<word>slower|lower|worse)$")
+_LOSS_WORD = re.compile(r"^(?P<unit>[xX\u00d7%]|times)\s*(?P<word>slower|lower|worse)$")
 # A unit followed by the statistic its number is ("0.85s avg", "3.2 ms p99"), as a remark
 # in brackets says it ("12 ms (avg)").
 _STATISTIC_AFTER = re.compile(

@@ -31,7 +31,7 @@ from perfledger.schemas.precisions import (
 )
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.scored_datasets import metric_of_scored_name
-from perfledger.schemas.table_context import TableContext
+from perfledger.schemas.table_context import ContextText, TableContext
 from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header
 from perfledger.schemas.unknown_chips import read_hardware
 
@@ -103,6 +103,8 @@ def context_labels(
                     value = _count_for(text.text, text.source, platform.value.accelerator)
                     if value is None:
                         continue
+            if name == "unit" and _unit_of_another_metric(found.get("metric"), value, text):
+                continue  # the figure a nearer text names, not the one this unit measures
             if name == "metric" and "metric" not in found and _names_a_mode(text.text, value):
                 found["metric"] = Found(value, text.source, as_mode=True)
             found.setdefault(name, Found(value, text.source))
@@ -405,6 +407,15 @@ def _section_device_class(text: str) -> str | None:
         return named
     only = _CLASS_ONLY.search(fold_words(without_brackets(text)))
     return device_class(only.group(1)) if only is not None else None
+
+
+def _unit_of_another_metric(metric: Found | None, unit: Any, text: ContextText) -> bool:
+    """Whether a unit a text farther than the one naming the metric states measures another
+    metric ("TPS" in a paragraph on throughput, beside "P-EAGLE (acceptance length)")."""
+    if metric is None or metric.source == text.source or metric.as_mode or _in_passing(metric):
+        return False  # a mode's name, or a word said in passing, yields to a unit (below)
+    measured = metric_of_unit(unit)
+    return measured is not None and measured != metric.value
 
 
 @lru_cache(maxsize=16_384)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import polars as pl
 
 from perfledger.schemas.cell_reading import strip_footnotes
+from perfledger.schemas.column_metrics import QUALITY_METRICS
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.row_labels import ROW_KEY, TABLE_KEY, UNIT_FIELDS, unit_fields
-from perfledger.schemas.table_plans import QUALITY_METRICS, header_reading
+from perfledger.schemas.table_plans import header_reading
 from perfledger.schemas.units import unit_named
 
 

@@ -15,6 +15,7 @@ from functools import cache
 
 import polars as pl
 
+from perfledger.schemas.abbreviations import page_abbreviations, with_long_forms
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.legends import definitions, glossary_of, legend_of, named_rows_of
 from perfledger.schemas.page_units import page_unit
@@ -98,6 +99,15 @@ def table_contexts(
         if kind != "links"
     ]
     links = {table: text for kind, _level, text, table in _blocks(outline) if kind == "links"}
+    # "P-EAGLE (AL):" over a table, on a page saying "acceptance length (AL)" in its prose
+    abbreviations = page_abbreviations(
+        text for kind, _level, text, _table in blocks if kind == "paragraph" and text
+    )
+    if abbreviations:
+        blocks = [
+            (kind, level, with_long_forms(text, abbreviations) if text else text, table)
+            for kind, level, text, table in blocks
+        ]
     # The paragraphs of the first section of each heading, and of each later section of a
     # heading seen before those of its first (by the id of its list of paragraphs).
     first_of: dict[tuple[int, str], list[str]] = {}

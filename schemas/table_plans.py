@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
+from perfledger.schemas.column_metrics import names_its_own_quantity, speed_metric
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.corner_headers import corner_model, corner_precision
 from perfledger.schemas.folding import fold_words
@@ -631,7 +632,11 @@ def _with_metrics(
             metric = context_metric  # "Llama2 7B throughput" under "Encoding time": a name
         elif reading.kind == "metric":
             metric = Found(reading.role, "column")
-        elif reading.kind == "statistic" and (last_metric or _timed(context_metric)):
+        elif (
+            reading.kind == "statistic"
+            and (last_metric or _timed(context_metric))
+            and not names_its_own_quantity(reading)
+        ):
             metric = last_metric or context_metric  # "mean" under "All times in ms": a latency
         elif annotation is not None:
             metric = None  # named per row by the column beside it
@@ -642,7 +647,7 @@ def _with_metrics(
             # The row labels' header names the metric of the columns beside them, which
             # name a setup or words of no role ("TensorRT 8.4 GA Update 2, CUDA 11.6").
             metric = corner_metric or (
-                None if column.column in compared else _speed_metric(reading, context_metric)
+                None if column.column in compared else speed_metric(reading, context_metric)
             )
             if corner is not None and reading.unit is None and corner.unit is not None:
                 column = replace(column, reading=replace(reading, unit=corner.unit))
@@ -744,22 +749,6 @@ def _with_groups(columns: list[ColumnPlan]) -> list[ColumnPlan]:
             column = replace(column, group=group)
         grouped.append(column)
     return grouped
-
-
-QUALITY_METRICS = ("accuracy", "loss")
-
-
-def _speed_metric(reading: HeaderReading, context_metric: Found | None) -> Found | None:
-    """The context's metric for a column, except that a column headed as holding results
-    ("Performance", "性能") is told from the model's quality: under "Performance & accuracy"
-    it is no accuracy (its cells' units may name its metric; else it is quarantined)."""
-    if (
-        reading.kind == "result"
-        and context_metric is not None
-        and context_metric.value in QUALITY_METRICS
-    ):
-        return None
-    return context_metric
 
 
 def _states_a_setup(reading: HeaderReading) -> bool:

@@ -164,7 +164,14 @@ def _amount(part: str) -> tuple[float, _Word] | None:
         scale, word = _word("scale", part[0]), _word("quantity", part[1:])
         if scale is not None and word is not None and len(part) > 4:
             return scale.factor, word
+    if _COUNT_NOUN.fullmatch(part) and not any(part in known for known in _words().values()):
+        # "outputs/s", "audio-s/s": things counted that no vocabulary names, kept as written
+        return 1.0, _Word("quantity", 1.0, part, "items")
     return None
+
+
+# A plural word of no other meaning: a count of things ("outputs", "rollouts", "audio-s").
+_COUNT_NOUN = re.compile(r"[a-z][a-z-]{1,22}[a-rt-z]s")
 
 
 def _scopes(parts: list[str]) -> tuple[str | None, str | None, bool] | None:

@@ -19,13 +19,13 @@ from functools import cache, lru_cache
 import polars as pl
 
 from perfledger.schemas.cell_reading import LOSS_WORDS, read_cell
+from perfledger.schemas.column_metrics import QUALITY_METRICS
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
 from perfledger.schemas.header_part_figures import reading_texts
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.measurements import RATE_SCOPES
 from perfledger.schemas.row_labels import UNIT_FIELDS, unit_fields
-from perfledger.schemas.table_plans import QUALITY_METRICS
 from perfledger.schemas.unit_choice import (
     chosen_unit,
     quality_change_columns,
@@ -41,6 +41,7 @@ _PLAIN = r"^(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:[.,][0-9]+)?)$"
 _TWO_READINGS = r"^[1-9]\d{0,2}[.,]\d{3}$"  # "12.345": thousands or decimals
 _COMMA_GROUPS = r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
 _SIGNED = r"^[\s*_~]*[+\-\u2212]\s*\d"
+_WAY_WORDS = ("faster", "quicker", "higher", "better", "slower", "lower", "worse")
 _TIME_HEADER = r"(?i)(?:^|[^a-z])time(?:[^a-z]|$)"
 _SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
 MAX_DIGITS = 30
@@ -431,7 +432,8 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
     # (another figure), whatever the column measures.
     change = (
         (kind == "percent")
-        & pl.col("raw_value").str.contains(_SIGNED)
+        # "33% faster": a percentage the way it goes is a change too
+        & (pl.col("raw_value").str.contains(_SIGNED) | pl.col("qualifier").is_in(_WAY_WORDS))
         & ~metric.is_in(["accuracy", "other", "scaling_efficiency"]).fill_null(False)
     )
     # A percentage under a gain ("TPS Gain 45.1%") is that change too; one under a speedup
@@ -446,7 +448,13 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
     # "0.260(94.55%)" under an accuracy: the percent in brackets is the score's ratio to
     # another (the float model's), no second accuracy.
     retained = (kind == "percent") & pl.col("secondary") & (metric == "accuracy").fill_null(False)
-    change = change | unnamed_comparison | retained
+    # "63%" under "FP8 slope (% of BF16)" on a page of latencies: a share of one, no latency
+    share_of_timed = (
+        (kind == "percent")
+        & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)
+        & ~pl.col("metric_source").is_in(["column", "row"]).fill_null(True)
+    )
+    change = change | unnamed_comparison | retained | share_of_timed
     named = pl.when(change).then(pl.lit("other")).otherwise(named)
     # "2.62x" under "Throughput": how many times the throughput, a speedup of it.
     gain = (kind == "ratio") & metric.is_in(["throughput", *DURATION_METRICS]).fill_null(False)
