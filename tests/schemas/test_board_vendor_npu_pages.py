@@ -156,6 +156,15 @@ def test_a_parameter_count_column_is_no_result():
     }
 
 
+def test_a_family_its_version_and_its_size_in_three_cells_name_one_model():
+    named = {
+        row["raw_value"]: (row["model_canonical"], row["sdk_version"])
+        for row in _rows(AMLOGIC_PERFORMANCE)
+        if row["column_name"] == "Tokens/s"
+    }
+    assert named == {"22.74": ("DeepSeek-R1 1.5B", None), "86.43": ("Gemma 3 270M", None)}
+
+
 def test_each_amlogic_soc_names_its_values_chip():
     chips = {
         (row["column_name"], row["raw_value"]): (row["vendor"], row["accelerator"])
@@ -173,15 +182,17 @@ def test_each_amlogic_soc_names_its_values_chip():
 
 
 # As ZIFENG278/radxa-npu-benchmark writes it (README.md): one device a row, M.2 modules of
-# DEEPX and Axera beside a Rockchip SoC.
+# DEEPX and Axera beside a board named with its Allwinner SoC, and one model a column, neither
+# spelled as a catalogue knows it.
 RADXA_NPU_BENCHMARK = """### Performance (FPS)
 
-| Device  | SoC    | DDR Type        | ResNet50-v-2-7 | YOLOv5s |
-|---------|--------|-----------------|----------------|---------|
-| DX-M1   | DX-M1  | LPDDR5 5600 MHz | 1035.92        | 248.39  |
-| DX-M1M  | DX-M1M | LPDDR4 3200 MHz | 543.08         | 236.51  |
-| Rock5B+ | RK3588 | LPDDR4 2400 MHz | 106.864        | 37.584  |
-| AX-M1   | AX-M1  | Unknow          | 578            | 303     |
+| Device    | SoC    | DDR Type        | ResNet50-v-2-7 | YOLOv5su |
+|-----------|--------|-----------------|----------------|----------|
+| DX-M1     | DX-M1  | LPDDR5 5600 MHz | 1035.92        | 248.39   |
+| DX-M1M    | DX-M1M | LPDDR4 3200 MHz | 543.08         | 236.51   |
+| Rock5B+   | RK3588 | LPDDR4 2400 MHz | 106.864        | 37.584   |
+| AX-M1     | AX-M1  | Unknown         | 578            | 303      |
+| Cubie A5E | T527   | Unknown         | 65.18          | 19.45    |
 """
 
 
@@ -189,9 +200,27 @@ def test_edge_npu_modules_name_their_vendor_and_chip():
     chips = {
         row["raw_value"]: (row["vendor"], row["accelerator"], row["system"])
         for row in _rows(RADXA_NPU_BENCHMARK)
-        if row["column_name"] == "YOLOv5s"
+        if row["column_name"] == "YOLOv5su"
     }
     assert chips["248.39"][:2] == ("DEEPX", "DX-M1")
     assert chips["236.51"][:2] == ("DEEPX", "DX-M1M")
     assert chips["37.584"][:2] == ("Rockchip", "RK3588")
     assert chips["303"] == ("Axera", "AX8850", "AX-M1")
+    # the board's SoC column names the chip, not the board's name beside it
+    assert chips["19.45"][:2] == ("Allwinner", "T527")
+
+
+def test_models_across_devices_down_name_each_columns_values():
+    models = {row["raw_value"]: row["model"] for row in _rows(RADXA_NPU_BENCHMARK)}
+    assert models == {
+        "1035.92": "ResNet50-v-2-7",
+        "248.39": "YOLOv5su",
+        "543.08": "ResNet50-v-2-7",
+        "236.51": "YOLOv5su",
+        "106.864": "ResNet50-v-2-7",
+        "37.584": "YOLOv5su",
+        "578": "ResNet50-v-2-7",
+        "303": "YOLOv5su",
+        "65.18": "ResNet50-v-2-7",
+        "19.45": "YOLOv5su",
+    }
