@@ -224,3 +224,34 @@ def test_models_across_devices_down_name_each_columns_values():
         "65.18": "ResNet50-v-2-7",
         "19.45": "YOLOv5su",
     }
+
+
+# As Amlogic-NN/amlnn-model-playground writes it (PERFORMANCE.md, "Accuracy Evaluation"):
+# each score named in its cell, the names holding the IoU range of COCO's AP.
+AMLOGIC_ACCURACY = """### CNN
+
+| Model        | Task           | Input Shapes     | Dtype | Dataset / Validation      | Metric                                              | A311Y3 Latency (ms) |
+| ------------ | -------------- | ---------------- | ----- | ------------------------- | --------------------------------------------------- | ------------------- |
+| MobileNetV2  | Classification | [1, 3, 224, 224] | w8a8  | ImageNet val1000          | Top1=67.00%<br>Top5=89.40%                          | 2.318               |
+| YOLO11s      | Detection      | [1, 3, 640, 640] | w8a8  | COCO subset 300           | AP@0.5:0.95=47.83%<br>AP@0.5=65.11%<br>AP@0.75=51.06% | 10.507            |
+| YOLOv8n-seg  | Box/Mask       | [1, 3, 640, 640] | w8a8  | COCO subset 300           | Box AP@0.5:0.95=34.93%<br>Mask AP@0.5:0.95=31.22%   | 6.712               |
+"""  # noqa: E501
+
+
+def test_scores_named_with_an_iou_range_each_load():
+    result = normalized(AMLOGIC_ACCURACY)
+    assert result.quarantine.height == 0
+    scores = [
+        (row["model"], row["qualifier"], row["value"], row["unit"])
+        for row in _rows(AMLOGIC_ACCURACY)
+        if row["column_name"] == "Metric"
+    ]
+    assert sorted(scores) == [
+        ("MobileNetV2", "Top1", 67.0, "%"),
+        ("MobileNetV2", "Top5", 89.4, "%"),
+        ("YOLO11s", "AP@0.5", 65.11, "%"),
+        ("YOLO11s", "AP@0.5:0.95", 47.83, "%"),
+        ("YOLO11s", "AP@0.75", 51.06, "%"),
+        ("YOLOv8n-seg", "Box AP@0.5:0.95", 34.93, "%"),
+        ("YOLOv8n-seg", "Mask AP@0.5:0.95", 31.22, "%"),
+    ]
