@@ -255,3 +255,35 @@ def test_scores_named_with_an_iou_range_each_load():
         ("YOLOv8n-seg", "Box AP@0.5:0.95", 34.93, "%"),
         ("YOLOv8n-seg", "Mask AP@0.5:0.95", 31.22, "%"),
     ]
+
+
+# As radxa-docs/docs writes it (docs/common/ai/_deepseek_r1.mdx): each model's context length
+# under "模型长度" (model length) beside its "测试模型" (model tested).
+RADXA_DEEPSEEK_R1 = """deepseek 通过 DeepSeek-R1 的输出，蒸馏了 6 个小模型给开源社区，包括 Qwen2.5 和 Llama3.1。
+
+## 推理性能
+
+| 测试模型                      | 量化方式 | 模型长度 | first token latency(s) | token per second(tokens/s) |
+| ----------------------------- | -------- | -------- | ---------------------- | -------------------------- |
+| deepseek-r1-distill-qwen-1.5b | INT4     | 8192     | 5.159                  | 30.448                     |
+| deepseek-r1-distill-qwen-7b   | INT4     | 2048     | 2.843                  | 11.008                     |
+"""  # noqa: E501
+
+
+def test_a_model_length_is_the_runs_context_length_not_its_model():
+    found = {
+        row["raw_value"]: (row["model"], row["value"], row["unit"], row["settings"])
+        for row in _rows(RADXA_DEEPSEEK_R1)
+    }
+    assert found["5.159"] == (
+        "deepseek-r1-distill-qwen-1.5b",
+        5159.0,
+        "ms",
+        "量化方式=INT4; 模型长度=8192",
+    )
+    assert found["11.008"] == (
+        "deepseek-r1-distill-qwen-7b",
+        11.008,
+        "items/s",
+        "量化方式=INT4; 模型长度=2048",
+    )
