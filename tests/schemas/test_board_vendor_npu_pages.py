@@ -287,3 +287,12 @@ def test_a_model_length_is_the_runs_context_length_not_its_model():
         "items/s",
         "量化方式=INT4; 模型长度=2048",
     )
+
+
+def test_images_inferred_at_once_written_in_chinese_are_the_batch_size():
+    batches = {
+        (row["column_name"], row["batch_size_number"])
+        for row in _rows(RADXA_AX_M1_ZH)
+        if row["model"] == "Inceptionv1"
+    }
+    assert batches == {("单张推理 (次/秒)", 1.0), ("八张并行推理 (次/秒)", 8.0)}
