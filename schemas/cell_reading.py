@@ -211,7 +211,7 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
 # A value written after its name and a colon or an equals sign ("top1: 78.48%", "Acc@1=76.1"):
 # the name is a word, maybe with digits or a second word, never a number.
 # (schemas/chunk_reading.py tells such cells from words by the same name.)
-VALUE_NAME = r"[^\W\d][\w@.\-]{0,15}(?: [^\W\d][\w@.\-]{0,15})?"
+VALUE_NAME = r"[^\W\d][\w@.\-]{0,15}(?: [^\W\d][\w@.\-]{0,15})?(?::\d[\d.]*)?"
 _VALUE_NAME = re.compile(rf"(?:^|(?<=[\s,;]))(?P<name>{VALUE_NAME})\s?[:=]\s*(?=[~+-]?\d)")
 
 

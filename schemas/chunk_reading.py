@@ -673,9 +673,12 @@ def _second_figures(values: pl.DataFrame, mappings: LabelMappings) -> pl.DataFra
     """The values read (none with a problem) whose cell also holds a figure of a metric of
     its own beside them ("1.41s (1.16x speedup)"): that figure is no value read, and is set
     apart with the cell rather than left unsaid. A note without a metric ("$320", "thr=3") is
-    the value's qualifier only, and so is a value's name ("top1", "Acc@1", "Top-1"), whose
-    digits stand in a word."""
-    read = values.filter(pl.col("qualifier").str.contains(r"(?:^|[^\w@.-])\d|(?:^|[^A-Za-z])-\d"))
+    the value's qualifier only, and so is a value's name ("top1", "Acc@1", "Top-1",
+    "AP@0.5:0.95"), whose digits stand in a word."""
+    # A colon between digits stands in a name too ("AP@0.5:0.95": AP over IoU 0.5 to 0.95).
+    read = values.filter(
+        pl.col("qualifier").str.contains(r"(?:^|[^\w@.:-]|(?:^|\D):)\d|(?:^|[^A-Za-z])-\d")
+    )
     if read.height == 0:
         return read
     distinct = read.get_column("qualifier").unique().to_list()

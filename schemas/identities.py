@@ -38,6 +38,7 @@ from perfledger.schemas.model_names import (
     models_in_text,
     names_a_size,
     read_model,
+    size_in_text,
     sized,
 )
 from perfledger.schemas.precisions import read_precision_label
@@ -137,10 +138,21 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     source = pl.col("label_sources").str.extract(_MODEL_SOURCE, 1)
     # A model column naming a family alone that no size column sized ("YOLOv8" beside its
     # "Scale" column) is open too: its row may name the sized model.
-    unsized = frame.select("model", _size=_stated_sizes(frame)).filter(pl.col("_size").is_null())
+    with_sizes = frame.select("model", _size=_stated_sizes(frame))
+    unsized = with_sizes.filter(pl.col("_size").is_null())
     families = [
         model
         for model in unsized.get_column("model").unique().to_list()
+        if _names_family(read_model(model))
+    ]
+    # A sized family is open to its row's version only: "DeepSeek | R1 | 1.5B" under "Model |
+    # Version | Param" is DeepSeek-R1 1.5B, not DeepSeek 1.5B.
+    sized_families = [
+        model
+        for model in with_sizes.filter(pl.col("_size").is_not_null())
+        .get_column("model")
+        .unique()
+        .to_list()
         if _names_family(read_model(model))
     ]
     # The two columns looked up, of the open rows only: filtering the whole frame would
@@ -155,6 +167,13 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
     open_rows = opened.get_column("open_rows")
     looked_up = opened.filter(open_rows)
     rows = _with_unknown_model_rows(frame, looked_up, _lookup(looked_up, "row_label", _row_model))
+    if sized_families:
+        versioned = frame.select(
+            open_rows=pl.col("model").is_in(sized_families), row_label=pl.col("row_label")
+        ).filter(pl.col("open_rows"))
+        rows = _merged(rows, _lookup(versioned, "row_label", _versioned_row_model))
+        if rows is not None:
+            open_rows = open_rows | frame.get_column("model").is_in(sized_families)
     columns = _with_unknown_model_headers(
         frame, looked_up, _lookup(looked_up, "column_name", _column_model)
     )
@@ -198,7 +217,20 @@ def _named_nearer(frame: pl.DataFrame) -> pl.DataFrame:
         .then(_model_source(pl.col("_where")))
         .otherwise(pl.col("label_sources"))
         .alias("label_sources"),
+        *_version_of_model(named, changed),
     ).drop("_nearer", "_where")
+
+
+def _version_of_model(frame: pl.DataFrame, changed: pl.Expr) -> list[pl.Expr]:
+    """A "Version" cell the row's model is named with ("DeepSeek | R1 | 1.5B") is the model's
+    version, not the software's: the value keeps no SDK version of it."""
+    if "sdk_version" not in frame.columns:
+        return []
+    words = pl.concat_str([pl.lit(" "), pl.col("_nearer"), pl.lit(" ")])
+    version = pl.concat_str([pl.lit(" "), pl.col("sdk_version"), pl.lit(" ")])
+    held = changed & pl.col("sdk_version").is_not_null() & words.str.contains(version, literal=True)
+    software = [name for name in ("sdk_version", "sdk", "sdk_prerelease") if name in frame.columns]
+    return [pl.when(held).then(None).otherwise(pl.col(name)).alias(name) for name in software]
 
 
 def _with_unknown_model_headers(
@@ -207,11 +239,35 @@ def _with_unknown_model_headers(
     """`columns` (headers naming a model, and the model) with the headers no catalogue knows
     that stand among at least two known models' in one table, kept as published: a table of
     models side by side ("Alexnet | VGG 16 | Inception-BN | Inception-v3 | Resnet 50") names
-    one in each of its columns. A header stating anything else (a metric, unit, statistic,
-    chip, precision, number) is no model."""
+    one in each of its columns. A table whose rows each name their device ("Device | SoC |
+    ResNet50-v-2-7 | YOLOv5su") crosses devices with models too: each of its headers holding
+    a digit and stating nothing else (no "name=value" setting) names a model, known or not.
+    A header stating anything else (a metric, unit, statistic, chip, precision, number) is
+    no model."""
     return _with_unknown_models(
-        frame, looked_up, "column_name", _column_model, _may_name_a_model, columns
+        frame,
+        looked_up,
+        "column_name",
+        _column_model,
+        _may_name_a_model,
+        columns,
+        _tables_of_device_rows(frame),
     )
+
+
+_ROW_DEVICE = "accelerator=row"
+
+
+def _tables_of_device_rows(frame: pl.DataFrame) -> set[tuple]:
+    """The tables every value of which takes its chip from its row."""
+    rows = frame.group_by("document", "table_index").agg(
+        pl.col("label_sources").fill_null("").str.contains(_ROW_DEVICE, literal=True).all()
+    )
+    return {
+        (document, table)
+        for document, table, every in rows.iter_rows()
+        if every and table is not None
+    }
 
 
 def _with_unknown_model_rows(
@@ -245,10 +301,12 @@ def _with_unknown_models(
     model_of: Callable[[str], object],
     may_name: Callable[[str], bool],
     found: tuple[list, list] | None,
+    device_tables: set[tuple] | frozenset[tuple] = frozenset(),
 ) -> tuple[list, list] | None:
     """`found` (texts of `field` naming a model, and the model) with the texts `model_of`
     reads no model in but `may_name` lets stand as one, where they stand in a table beside
-    at least two texts naming known models."""
+    at least two texts naming known models, or, in one of `device_tables`, where every text
+    of the table names a model or may, holding a digit, and two do."""
     unknown = [
         text
         for text in looked_up.get_column(field).drop_nulls().unique().to_list()
@@ -262,14 +320,24 @@ def _with_unknown_models(
         tables.setdefault((document, table), set()).add(text)
     named = dict(zip(*found, strict=True)) if found else {}
     wanted = set(unknown)
-    for table_texts in tables.values():
+    for key, table_texts in tables.items():
         among = table_texts & wanted
-        if among and sum(1 for text in table_texts if model_of(text)) >= 2:
+        if not among:
+            continue
+        known = sum(1 for text in table_texts if model_of(text))
+        crossed = (
+            key in device_tables
+            and len(table_texts) >= 2
+            and all(model_of(text) or _NAME_WITH_DIGIT.match(text) for text in table_texts)
+        )
+        if known >= 2 or crossed:
             named.update((text, text) for text in among if text not in named)
     return (list(named), list(named.values())) if named else None
 
 
 _DIGIT = re.compile(r"\d")
+# A name holding a digit, no setting written "name=value" ("dataloader_num_workers=1")
+_NAME_WITH_DIGIT = re.compile(r"^(?=[^=]*\d)[^=]+$")
 
 
 @lru_cache(maxsize=16_384)
@@ -318,6 +386,38 @@ def _row_model(row_label: str) -> str | None:
             for index, part in enumerate(parts)
             if _names_family(read_model(part))
         }
+    return named.pop() if len(named) == 1 else None
+
+
+def _merged(first: tuple[list, list] | None, second: tuple[list, list] | None):
+    """Two lookups (texts, models) as one, the second's model kept for a text both hold."""
+    if second is None:
+        return first
+    named = (dict(zip(*first, strict=True)) if first else {}) | dict(zip(*second, strict=True))
+    return list(named), list(named.values())
+
+
+@lru_cache(maxsize=16_384)
+def _versioned_row_model(row_label: str) -> str | None:
+    """The model a row names across three cells, a family, its version and its size ("Qwen |
+    2.5 | 1.5B": Qwen2.5 1.5B), where the three read as a known model the family and its
+    size alone are not."""
+    parts = row_label.split(" / ")
+    named = set()
+    for index in range(len(parts) - 2):
+        family = read_model(parts[index])
+        # the version names no size, the cell after it does ("Qwen2 | 0.5B | w8a8" is sized)
+        if (
+            not _names_family(family)
+            or size_in_text(parts[index + 1])
+            or not size_in_text(parts[index + 2])
+        ):
+            continue
+        joined = " ".join(parts[index : index + 3])
+        reading = read_model(joined)
+        sized_alone = read_model(f"{parts[index]} {parts[index + 2]}")
+        if reading.known and reading.canonical != sized_alone.canonical:
+            named.add(joined)
     return named.pop() if len(named) == 1 else None
 
 

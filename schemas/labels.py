@@ -284,8 +284,20 @@ _STATED_BATCH = re.compile(
 )
 
 
+# A batch written in Chinese as the images one inference takes at once: "单张推理" (one image),
+# "八张并行推理" (eight images in parallel).
+_CJK_IMAGES = {"单": "1", "一": "1", "双": "2", "两": "2", "二": "2", "四": "4", "八": "8"}
+_IMAGES_AT_ONCE = re.compile(
+    r"(?<![\u4e00-\u9fff\d])(\d{1,4}|[单一双两二四八])张(?:图片|图像)?(?:并行)?推理"
+)
+
+
 def stated_batch(text: str | None) -> str | None:
     """The batch size a label states among other words, as written ("32", "4/8"), or None."""
+    if text and "\u5f20" in text:  # 张, the measure word of images
+        found = _IMAGES_AT_ONCE.search(text)
+        if found is not None:
+            return _CJK_IMAGES.get(found.group(1), found.group(1))
     if not text or not ("bs" in text.lower() or "batch" in text.lower()):
         return None
     match = _STATED_BATCH.search(text.lower())

@@ -52,6 +52,7 @@ _ABBREVIATION_DOT = re.compile(r"(?<=[a-z])\.(?=/)")
 _PERCENT = re.compile(
     r"(?:^|\s)%(?:\s|$)|(?:(?<=[a-z\])])|(?<=[a-z]\d)|(?<=[a-z]\d\d))%$|^%(?=[a-z])"
 )
+_COUNT_SUFFIX = "\u6570"  # 数, "the number of": "词元数" is a count of tokens
 _MAX_WINDOW = 7  # tokens of a unit written out in a header: "k tokens / s / GPU" is five
 # The kinds a whole unit has; the other kinds of units.csv are words of the grammar.
 UNIT_KINDS = ("rate", "duration", "ratio", "percent", "other")
@@ -141,6 +142,9 @@ def _parse(key: str) -> Unit | None:
 def _amount(part: str) -> tuple[float, _Word] | None:
     """A quantity with its scale: "tokens" (1), "k items" (1,000), "1b tokens", "ktok"."""
     word = _word("quantity", part)
+    if word is None and part.endswith(_COUNT_SUFFIX):
+        # "词元数/秒", "帧数/秒": the number of a quantity counts that quantity
+        word = _word("quantity", part[: -len(_COUNT_SUFFIX)])
     if word is not None:
         return 1.0, word
     head, _, rest = part.partition(" ")
@@ -454,8 +458,10 @@ def _written_out(key: str) -> Unit | None:
 
 @cache
 def _known_words() -> frozenset[str]:
-    """Every word of units.csv, and the slash: where a unit written out may end."""
-    return frozenset(alias for table in _words().values() for alias in table) | {"/"}
+    """Every word of units.csv, and the slash: where a unit written out may end ("real
+    time factor" ends in "factor")."""
+    aliases = [alias for table in _words().values() for alias in table]
+    return frozenset(aliases) | {alias.rsplit(" ", 1)[-1] for alias in aliases} | {"/"}
 
 
 @cache
