@@ -1,0 +1,74 @@
+"""Tables of research code and model releases, written as their READMEs write them: a detector's
+speeds with the unit in italics, a mobile model's latency per phone chip named by its code, and
+a quantization library's news naming its models by their hub ids."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value
+
+# As YOLOv7's README writes its results: the unit of a speed in italics after the number
+# ("161 *fps*"), and the mean time of a batch of 32 images in ms.
+ITALIC_UNITS = """# YOLOv7
+
+## Performance
+
+MS COCO
+
+| Model | Test Size | AP<sup>test</sup> | AP<sub>50</sub><sup>test</sup> | AP<sub>75</sub><sup>test</sup> | batch 1 fps | batch 32 average time |
+| :-- | :-: | :-: | :-: | :-: | :-: | :-: |
+| [**YOLOv7**](https://github.com/WongKinYiu/yolov7/releases/download/v0.1/yolov7.pt) | 640 | **51.4%** | **69.7%** | **55.9%** | 161 *fps* | 2.8 *ms* |
+| [**YOLOv7-X**](https://github.com/WongKinYiu/yolov7/releases/download/v0.1/yolov7x.pt) | 640 | **53.1%** | **71.2%** | **57.8%** | 114 *fps* | 4.3 *ms* |
+"""
+
+
+def test_a_unit_in_italics_after_the_number_is_the_values_unit():
+    found = fields_by_raw_value(ITALIC_UNITS, "model", "metric", "value", "unit")
+    assert found["161 fps"] == ("YOLOv7", "throughput", 161.0, "items/s")
+    assert found["114 fps"] == ("YOLOv7-X", "throughput", 114.0, "items/s")
+
+
+def test_the_average_time_of_a_batch_is_a_latency_at_that_batch_size():
+    found = fields_by_raw_value(ITALIC_UNITS, "metric", "value", "unit", "batch_size_number")
+    assert found["2.8 ms"] == ("latency", 2.8, "ms", 32)
+    assert found["4.3 ms"] == ("latency", 4.3, "ms", 32)
+    assert fields_by_raw_value(ITALIC_UNITS, "batch_size_number")["161 fps"] == (1,)
+
+
+# As YOLOv6's README writes its mobile benchmark: a latency column per phone chip, headed by
+# the chip's code; the table's notes name each chip with its code in brackets.
+CHIP_CODES = """## Mobile Benchmark
+| Model | Size | mAP<sup>val<br/>0.5:0.95 | sm8350<br/><sup>(ms) | mt6853<br/><sup>(ms) | sdm660<br/><sup>(ms) |Params<br/><sup> (M) |   FLOPs<br/><sup> (G) |
+| :----------------------------------------------------------- | ---- | -------------------- | -------------------- | -------------------- | -------------------- | -------------------- | -------------------- |
+| [**YOLOv6Lite-S**](https://github.com/meituan/YOLOv6/releases/download/0.4.0/yolov6lite_s.pt) | 320*320 | 22.4                     | 7.99                     | 11.99                     | 41.86                     | 0.55                     | 0.56                     |
+
+<details open>
+<summary>Table Notes</summary>
+
+- Speed is tested on MNN 2.3.0 AArch64 with 2 threads by arm82 acceleration. The inference warm-up is performed 10 times, and the cycle is performed 100 times.
+- Qualcomm 888(sm8350), Dimensity 720(mt6853) and Qualcomm 660(sdm660) correspond to chips with different performances at the high, middle and low end respectively, which can be used as a reference for model capabilities under different chips.
+</details>
+"""
+
+
+def test_a_column_headed_by_a_chips_code_runs_on_the_chip_the_notes_give_that_code():
+    found = fields_by_raw_value(CHIP_CODES, "metric", "unit", "vendor", "accelerator")
+    assert found["7.99"] == ("latency", "ms", "Qualcomm", "Snapdragon 888")
+    assert found["11.99"] == ("latency", "ms", "MediaTek", "Dimensity 720")
+    assert found["41.86"] == ("latency", "ms", "Qualcomm", "Snapdragon 660")
+
+
+# As AQLM's README writes its news: a model named by its hub id, whose quantization scheme
+# ("1x8": one codebook of 8 bits) is written like a count of chips ("1x A100").
+HUB_IDS = """# AQLM
+
+**[2025.04]** Released aqlm v1.1.7. Added support for arbitrary 8-dimensional codebooks on GPU, improved accuracy for 1-bit models, e.g. [ISTA-DASLab/Llama-2-7b-AQLM-1Bit-1x8-hf](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-1Bit-1x8-hf) at ~1 bit achieves WikiText 2 PPL 7.85.
+
+| Model      | AQLM scheme | WikiText-2 PPL | MMLU (5-shot) FP16→AQLM | Model size, Gb | Hub link                                                                 |
+|------------|-------------|----------------|---------------|----------------|--------------------------------------------------------------------------|
+| Llama-2-7b | 2x8         | 6.69          | - | 2.2            | [Link](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-2Bit-2x8-hf)  |
+"""
+
+
+def test_a_scheme_inside_a_models_hub_id_names_no_chip():
+    found = fields_by_raw_value(HUB_IDS, "model", "accelerator", "accelerator_count", "platform")
+    assert found["6.69"] == ("Llama-2-7b", None, None, None)
