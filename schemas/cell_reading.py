@@ -521,7 +521,8 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
         return CellReading(problem="unparseable_value")
     approximate = bool(_APPROX.match(text))
     text = _APPROX.sub("", text)
-    if _BOUND.match(text.lower()) and _NUMBER.match(_BOUND.sub("", text.lower())):
+    # "up to 1.3x", "Up to ~1.3x": a bound, however rounded
+    if _BOUND.match(text.lower()) and _NUMBER.match(_APPROX.sub("", _BOUND.sub("", text.lower()))):
         return CellReading(problem="bound_value")
     shared = value_each(text, lambda each: _read_one(each, decimal))
     if shared is not None:

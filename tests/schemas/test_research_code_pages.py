@@ -4,7 +4,7 @@ a quantization library's news naming its models by their hub ids."""
 
 from __future__ import annotations
 
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As YOLOv7's README writes its results: the unit of a speed in italics after the number
 # ("161 *fps*"), and the mean time of a batch of 32 images in ms.
@@ -72,3 +72,37 @@ HUB_IDS = """# AQLM
 def test_a_scheme_inside_a_models_hub_id_names_no_chip():
     found = fields_by_raw_value(HUB_IDS, "model", "accelerator", "accelerator_count", "platform")
     assert found["6.69"] == ("Llama-2-7b", None, None, None)
+
+
+# As AQLM's README writes its kernels: each kernel's speedup as a bound ("Up to ~1.3x"), the
+# first row (Triton) as much a row of data as the others.
+BOUNDED_SPEEDUPS = """# AQLM
+
+### Inference kernels
+
+AQLM quantization setpus vary mainly on the number of codebooks used as well as the codebook sizes in bits. The most popular setups, as well as inference kernels they support are:
+
+| Kernel | Number of codebooks | Codebook size, bits | Scheme Notation | Accuracy | Speedup     | Fast GPU inference | Fast CPU inference |
+|---|---------------------|---------------------|----------|-------------|-------------|--------------------|--------------------|
+| Triton | K                   | N                  | KxN     | -        | Up to ~0.7x | ✅                  | ❌                  |
+| CUDA | 1                   | 16                  | 1x16     | Best        | Up to ~1.3x | ✅                  | ❌                  |
+| CUDA | 2                   | 8                   | 2x8      | OK          | Up to ~3.0x | ✅                  | ❌                  |
+| Numba | K                   | 8                   | Kx8      | Good        | Up to ~4.0x | ❌                  | ✅                  |
+"""
+
+
+def test_a_speedup_written_as_a_bound_is_set_apart_as_one_not_lost():
+    quarantined = normalized(BOUNDED_SPEEDUPS).quarantine
+    bounds = quarantined.filter(quarantined["check"] == "bound_value")
+    assert sorted(zip(bounds["column_name"], bounds["raw_value"], strict=True)) == [
+        ("Speedup", "Up to ~0.7x"),
+        ("Speedup", "Up to ~1.3x"),
+        ("Speedup", "Up to ~3.0x"),
+        ("Speedup", "Up to ~4.0x"),
+    ]
+
+
+def test_the_number_of_codebooks_is_a_setting_of_the_scheme_not_a_value():
+    assert normalized(BOUNDED_SPEEDUPS).measurements.height == 0
+    quarantined = normalized(BOUNDED_SPEEDUPS).quarantine
+    assert "Number of codebooks" not in quarantined["column_name"].to_list()
