@@ -106,3 +106,31 @@ def test_the_number_of_codebooks_is_a_setting_of_the_scheme_not_a_value():
     assert normalized(BOUNDED_SPEEDUPS).measurements.height == 0
     quarantined = normalized(BOUNDED_SPEEDUPS).quarantine
     assert "Number of codebooks" not in quarantined["column_name"].to_list()
+
+
+# As AQLM's README writes its MMLU scores: the score before and after quantizing, joined by an
+# arrow under a header naming both ends ("FP16→AQLM").
+CHANGE_WITH_AN_ARROW = """# AQLM
+
+**[2025.04]** Released aqlm v1.1.7. Added support for arbitrary 8-dimensional codebooks on GPU, improved accuracy for 1-bit models, e.g. [ISTA-DASLab/Llama-2-7b-AQLM-1Bit-1x8-hf](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-1Bit-1x8-hf) at ~1 bit achieves WikiText 2 PPL 7.85.
+
+### Models
+
+This repository is currently designed to work with models of `LLaMA`, `Mistral` and `Mixtral` families.
+The models reported below use **full model fine-tuning** as described in appendix A, with cross-entropy objective with teacher logits.
+
+We provide a number of prequantized AQLM models without PV-Tuning (scroll down for PV-Tuned models):
+
+| Model      | AQLM scheme | WikiText-2 PPL | MMLU (5-shot) FP16→AQLM | Model size, Gb | Hub link                                                                 |
+|------------|-------------|----------------|---------------|----------------|--------------------------------------------------------------------------|
+| Llama-3-8b | 1x16        | -          | 0.65→0.56 | 4.1            | [Link](https://huggingface.co/ISTA-DASLab/Meta-Llama-3-8B-AQLM-2Bit-1x16) |
+| Llama-2-7b | 1x16        | 5.92          | 0.46→0.39 | 2.4            | [Link](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-2Bit-1x16-hf) |
+"""
+
+
+def test_a_change_written_with_an_arrow_loads_both_ends_each_under_its_own_name():
+    rows = normalized(CHANGE_WITH_AN_ARROW).measurements.filter(
+        normalized(CHANGE_WITH_AN_ARROW).measurements["raw_value"] == "0.65→0.56"
+    )
+    found = sorted(rows.select("value", "precision", "qualifier", "model").rows())
+    assert found == [(0.56, "1x16", "AQLM", "Llama-3-8b"), (0.65, "FP16", "FP16", "Llama-3-8b")]
