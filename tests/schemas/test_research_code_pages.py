@@ -134,3 +134,26 @@ def test_a_change_written_with_an_arrow_loads_both_ends_each_under_its_own_name(
     )
     found = sorted(rows.select("value", "precision", "qualifier", "model").rows())
     assert found == [(0.56, "1x16", "AQLM", "Llama-3-8b"), (0.65, "FP16", "FP16", "Llama-3-8b")]
+
+
+# As MobileSAM's README writes it: a demo's CPU named in its news, then, nearer its tables,
+# "On a single GPU, MobileSAM runs around 12ms per image" above the tables of those times.
+CPU_DEMO_ABOVE_GPU_TIMES = """# Faster Segment Anything (MobileSAM) and Everything (MobileSAMv2)
+
+**A demo of MobileSAM** running on **CPU** is open at [hugging face demo](https://huggingface.co/spaces/dhkim2810/MobileSAM). On our own Mac i5 CPU, it takes around 3s. On the hugging face demo, the interface and inferior CPUs make it slower but still works fine. Stayed tuned for a new version with more features! You can also run a demo of MobileSAM on [your local PC](https://github.com/ChaoningZhang/MobileSAM/tree/master/app).
+
+:star: **MobileSAM performs on par with the original SAM (at least visually)** and keeps exactly the same pipeline as the original SAM except for a change on the image encoder. Specifically, we replace the original heavyweight ViT-H encoder (632M) with a much smaller Tiny-ViT (5M). On a single GPU, MobileSAM runs around 12ms per image: 8ms on the image encoder and 4ms on the mask decoder.
+
+* The comparison of ViT-based image encoder is summarzed as follows:
+
+    Image Encoder                                      | Original SAM | MobileSAM
+    :-----------------------------------------:|:---------|:-----:
+    Parameters      |  611M   | 5M
+    Speed      |  452ms  | 8ms
+"""
+
+
+def test_a_cpu_named_farther_up_is_not_the_chip_of_times_a_nearer_text_says_ran_on_a_gpu():
+    found = fields_by_raw_value(CPU_DEMO_ABOVE_GPU_TIMES, "metric", "value", "accelerator")
+    assert found["452ms"] == ("latency", 452.0, None)
+    assert found["8ms"] == ("latency", 8.0, None)
