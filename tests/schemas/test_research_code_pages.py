@@ -4,6 +4,7 @@ a quantization library's news naming its models by their hub ids."""
 
 from __future__ import annotations
 
+from perfledger.schemas.labels import header_batch_shorthand
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As YOLOv7's README writes its results: the unit of a speed in italics after the number
@@ -157,3 +158,24 @@ def test_a_cpu_named_farther_up_is_not_the_chip_of_times_a_nearer_text_says_ran_
     found = fields_by_raw_value(CPU_DEMO_ABOVE_GPU_TIMES, "metric", "value", "accelerator")
     assert found["452ms"] == ("latency", 452.0, None)
     assert found["8ms"] == ("latency", 8.0, None)
+
+
+# As YOLOv6's README heads its speeds: the batch size written "b1" and "b32" among the chip,
+# the engine and the precision.
+BATCH_SHORTHAND = """### Benchmark
+| Model                                                        | Size | mAP<sup>val<br/>0.5:0.95 | Speed<sup>T4<br/>trt fp16 b1 <br/>(fps) | Speed<sup>T4<br/>trt fp16 b32 <br/>(fps) | Params<br/><sup> (M) | FLOPs<br/><sup> (G) |
+| :----------------------------------------------------------- | ---- | :----------------------- | --------------------------------------- | ---------------------------------------- | -------------------- | ------------------- |
+| [**YOLOv6-N**](https://github.com/meituan/YOLOv6/releases/download/0.4.0/yolov6n.pt) | 640  | 37.5                     | 779                                     | 1187                                     | 4.7                  | 11.4                |
+"""
+
+
+def test_a_batch_size_written_b_and_its_number_in_a_speed_header_is_read():
+    found = fields_by_raw_value(BATCH_SHORTHAND, "metric", "accelerator", "batch_size_number")
+    assert found["779"] == ("throughput", "T4", 1)
+    assert found["1187"] == ("throughput", "T4", 32)
+
+
+def test_a_models_letter_and_number_is_no_batch_size():
+    assert header_batch_shorthand("EfficientNet B4 (ms)") is None
+    assert header_batch_shorthand("vit_b16 (ms)") is None
+    assert header_batch_shorthand("ResNet-b2 latency") is None
