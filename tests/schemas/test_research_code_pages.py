@@ -179,3 +179,26 @@ def test_a_models_letter_and_number_is_no_batch_size():
     assert header_batch_shorthand("EfficientNet B4 (ms)") is None
     assert header_batch_shorthand("vit_b16 (ms)") is None
     assert header_batch_shorthand("ResNet-b2 latency") is None
+
+
+# As faster-whisper's README compares implementations of one model: the "Implementation"
+# column names the software each run used.
+IMPLEMENTATIONS = """### Whisper
+
+For reference, here's the time and memory usage that are required to transcribe [**13 minutes**](https://www.youtube.com/watch?v=0u7tTptBo9I) of audio using different implementations:
+
+### Large-v2 model on GPU
+
+| Implementation | Precision | Beam size | Time | VRAM Usage |
+| --- | --- | --- | --- | --- |
+| openai/whisper | fp16 | 5 | 2m23s | 4708MB |
+| whisper.cpp (Flash Attention) | fp16 | 5 | 1m05s | 4127MB |
+| faster-whisper (`batch_size=8`) | fp16 | 5 | 17s | 6090MB |
+"""
+
+
+def test_an_implementation_column_names_each_runs_framework():
+    found = fields_by_raw_value(IMPLEMENTATIONS, "framework", "value", "unit", "batch_size_number")
+    assert found["4127MB"] == ("whisper.cpp (Flash Attention)", 4127.0, "MB", None)
+    assert found["6090MB"] == ("faster-whisper (batch_size=8)", 6090.0, "MB", 8)
+    assert found["4708MB"][0] == "openai/whisper"
