@@ -85,14 +85,9 @@ _NUMBER = re.compile(
     r"(?P<exponent>[eE][+-]?\d{1,3})?(?![\d])"
 )
 _SCALE = {
-    "k": 1e3,
-    "thousand": 1e3,
-    "million": 1e6,
-    "mn": 1e6,
-    "bn": 1e9,
-    "billion": 1e9,
-    "M": 1e6,
-    "B": 1e9,
+    **dict.fromkeys(("k", "thousand"), 1e3),
+    **dict.fromkeys(("million", "mn", "M"), 1e6),
+    **dict.fromkeys(("bn", "billion", "B"), 1e9),
 }
 _SCALE_WORD = re.compile(r"^\s?(k|thousand|million|mn|bn|billion|M|B)(?![A-Za-z])")
 _SPREAD = re.compile(r"^\s*(?:\u00b1|\+/-|\+-|\+ /-)\s*")
@@ -525,7 +520,8 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
         return CellReading(problem="unparseable_value")
     approximate = bool(_APPROX.match(text))
     text = _APPROX.sub("", text)
-    if _BOUND.match(text.lower()) and _NUMBER.match(_BOUND.sub("", text.lower())):
+    # "up to 1.3x", "Up to ~1.3x": a bound, however rounded
+    if _BOUND.match(text.lower()) and _NUMBER.match(_APPROX.sub("", _BOUND.sub("", text.lower()))):
         return CellReading(problem="bound_value")
     shared = value_each(text, lambda each: _read_one(each, decimal))
     if shared is not None:

@@ -68,9 +68,11 @@ _COLUMN = [*TABLE_KEY, "vcol"]
 _PUBLISHED_ROW = [*TABLE_KEY, "row_number"]  # a row as published, whichever way it is read
 _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 # A cell starting with a number, or with a score after its name ("top1：78.48%", "Acc@1=76.1",
-# as schemas/cell_reading.py reads them): a setting's whole number ("bs=8") is no score.
+# as schemas/cell_reading.py reads them): a setting's whole number ("bs=8") is no score. A
+# bound in words ("Up to ~1.3x") starts a number too: its column holds figures, set apart.
 _NUMERIC_START = (
-    r"^\s*(?:[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
+    r"^\s*(?:(?i:up to|at least|at most|more than|less than)\s+)?"
+    r"(?:[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
     rf"|{VALUE_NAME}\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
 )
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"

@@ -81,8 +81,11 @@ def context_labels(
     lists_setting = _names_a_setting(
         next((t.text for t in context.texts if t.source == "heading"), "")
     )
+    stated_class = None  # the one class of device the nearest text naming one names
     for text in context.texts:
         labels = _labels_of(text.text, text.source)
+        if stated_class is None and "platform" not in found:
+            stated_class = _one_device_class(text.text)
         if "unit" in found:  # the units of kinds are those of the text stating the unit
             labels = tuple(label for label in labels if label[0] != "unit_of_kind")
         if text.source == "note":  # the note under a table: its hardware and precision only
@@ -92,6 +95,8 @@ def context_labels(
         for name, value in labels:
             if name in ("platform", "count") and value.names_device and mappings:
                 value = platform_label(value.text, mappings) or value
+            if name == "platform" and _of_another_class(value.text, stated_class):
+                continue  # "our own Mac i5 CPU" farther up than "On a single GPU, ... 12ms"
             if name == "count":
                 platform = found.get("platform")
                 if platform is not None and value.accelerator not in (
@@ -145,6 +150,8 @@ def context_labels(
     if "platform" not in found:
         for index, text in enumerate(() if _setups_disagree(context.prose) else context.prose):
             mention = read_hardware(without_names(text), "prose")
+            if mention is not None and _of_another_class(mention.text, stated_class):
+                continue  # as above, in the earlier sections' prose
             if mention is not None and mention.accelerator is not None:
                 mention = _accelerator_listed_after(context.prose, index, mention) or mention
                 mention = _chip_of_section_class(context, text, mention)
@@ -157,6 +164,24 @@ def context_labels(
     elif "count" not in found:
         _take_count_of_listed_chip(context, found)
     return found
+
+
+# A class of device named as a word ("On a single GPU", "Mac i5 CPU").
+_DEVICE_CLASS_WORD = re.compile(r"(?<![A-Za-z0-9])(GPU|CPU|NPU|TPU)s?(?![A-Za-z0-9])")
+
+
+@lru_cache(maxsize=16_384)
+def _one_device_class(text: str) -> str | None:
+    """The class of device a text names, where it names one and no other."""
+    named = {match.group(1) for match in _DEVICE_CLASS_WORD.finditer(text)}
+    return named.pop() if len(named) == 1 else None
+
+
+def _of_another_class(chip_text: str, stated_class: str | None) -> bool:
+    """Whether a chip's text names a class of device other than the one a nearer text says
+    the runs used: that chip ran something else."""
+    named = _one_device_class(chip_text) if stated_class is not None else None
+    return named is not None and named != stated_class
 
 
 @lru_cache(maxsize=4_096)

@@ -1,6 +1,8 @@
 """Figures parted by "/" in one cell under a header naming as many parts ("162/112" under
 "ARM CPU/RKNN speed(ms)", "3478.6 / 3627.1 / 5747.8" under "TTFT mean/p50/p99 (ms)"): each
-figure is read under its own part's name, as a cell naming its values writes them."""
+figure is read under its own part's name, as a cell naming its values writes them. A change
+written with an arrow under a header naming both ends ("0.65→0.56" under "MMLU (5-shot)
+FP16→AQLM") is parted the same way: the figure before and the figure after."""
 
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ from perfledger.schemas.units import unit_named
 # Whole numbers or dashes parted by "/", nothing else but a unit after the last: "162/112",
 # "-/57", "45.40 / 74.76 ms".
 _SLASHED = (
-    r"(?i)^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*/\s*(?:\d+(?:\.\d+)?|-+))+"
+    r"(?i)^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*[/\u2192]\s*(?:\d+(?:\.\d+)?|-+))+"
     r"(?:\s*[a-z\u00b5\u03bc%][a-z\u00b5\u03bc%/]{0,11})?\s*$"
 )
+_ARROW = "\u2192"  # "0.65\u21920.56": from the first figure to the second
 # The last figure of such a cell with its unit: "74.76 ms" of "45.40 / 74.76 ms".
 _FIGURE_AND_UNIT = re.compile(r"^(\d+(?:\.\d+)?)\s*([^\d\s.].*)$")
 
@@ -53,10 +56,13 @@ def reading_texts(cells: pl.DataFrame) -> pl.Expr:
 
 
 def _named_figures(raw: str, header: str) -> str | None:
-    parts = _header_parts(header)
+    separator = _ARROW if _ARROW in raw else "/"
+    if separator == _ARROW and ("/" in raw or _ARROW not in header):
+        return None  # a change between figures no header part names
+    parts = _header_parts(header, separator)
     if parts is None:
         return None
-    figures = [figure.strip() for figure in raw.split("/")]
+    figures = [figure.strip() for figure in raw.split(separator)]
     last = _FIGURE_AND_UNIT.match(figures[-1])
     if last is not None:  # "45.40 / 74.76 ms" under "FFPA / SDPA": each figure in ms
         if unit_named(last.group(2)) is None:
@@ -71,7 +77,8 @@ def _named_figures(raw: str, header: str) -> str | None:
         return None
     today = read_cell(raw)
     if (
-        today.values
+        separator == "/"  # a cell reads a change as its first figure only
+        and today.values
         and not (len(today.values) == 1 and (today.values[0].qualifier or "").startswith("of "))
         and not _statistics_each(parts)
     ):
@@ -82,13 +89,17 @@ def _named_figures(raw: str, header: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _header_parts(header: str) -> tuple[str, ...] | None:
-    """The names a header gives in parts parted by "/" ("ARM CPU", "RKNN speed"), its unit
-    in brackets aside; None for a header whose unit holds the "/" ("tokens/s")."""
+def _header_parts(header: str, separator: str = "/") -> tuple[str, ...] | None:
+    """The names a header gives in parts parted by "/" ("ARM CPU", "RKNN speed"), or by an
+    arrow ("MMLU FP16", "AQLM"), its unit in brackets aside; None for a header whose unit
+    holds the "/" ("tokens/s")."""
     unit = read_header(header).unit
-    if unit is not None and "/" in unit.alias:
+    if unit is not None and separator in unit.alias:
         return None
-    parts = tuple(" ".join(part.split()) for part in without_brackets(header).split("/"))
+    text = without_brackets(header)
+    if separator == _ARROW:
+        return _ends_of_change(text)
+    parts = tuple(" ".join(part.split()) for part in text.split(separator))
     if len(parts) < 2 or any(not part or unit_named(part) is not None for part in parts):
         return None
     return parts
@@ -99,3 +110,13 @@ def _statistics_each(parts: tuple[str, ...]) -> bool:
     figures under them are those statistics, not a series."""
     named = [statistic_of(part) for part in parts]
     return None not in named and len(set(named)) == len(named)
+
+
+def _ends_of_change(header: str) -> tuple[str, ...] | None:
+    """The two ends a header names a change between: the word on each side of its arrow
+    ("FP16" and "AQLM" of "MMLU FP16\u2192AQLM"); the header's other words name both."""
+    before, arrow, after = header.partition(_ARROW)
+    left, right = before.split(), after.split()
+    if not arrow or not left or not right or _ARROW in after:
+        return None
+    return (left[-1], right[0])

@@ -304,6 +304,20 @@ def stated_batch(text: str | None) -> str | None:
     return match.group(1) if match else None
 
 
+# A batch size written "b" and its number in a result column's header ("Speed T4 trt fp16 b1
+# (fps)", "... b32 (fps)"): a small "b" alone before the number, which a model's name in
+# capitals ("EfficientNet B4") or joined to another word ("vit_b16", "ResNet-b2") never is.
+_BATCH_SHORTHAND = re.compile(r"(?<![\w.+/-])b(\d{1,4})(?![\w.+/-])")
+
+
+def header_batch_shorthand(header: str | None) -> str | None:
+    """The batch size a result column's header writes as "b1", "b32", or None."""
+    if not header or "b" not in header:
+        return None
+    found = {match.group(1) for match in _BATCH_SHORTHAND.finditer(header)}
+    return found.pop() if len(found) == 1 else None
+
+
 # A sentence listing a run's settings as "Name=Value" items: "Baseline uses Recipe=full_ft,
 # Model=Llama 3.2 3B, Batch size=2, Precision=bf16, Hardware=A100" (torchtune's README).
 _SETTING_ITEM = re.compile(r"(?:^|[,;])[^,;=\n]{1,40}=[ \t]*[^,;=\s]")

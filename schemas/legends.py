@@ -2,6 +2,9 @@
 
 A legend of hardware: "A - Intel Core i9-9000K (AVX2)", "B: Xeon 6338", then columns headed
 "A, INT8", "B, INT8": a header holding such a key names the hardware its definition names.
+A chip's code name in brackets after its name: "Qualcomm 888(sm8350), Dimensity 720(mt6853)
+and Qualcomm 660(sdm660)", then columns headed "sm8350 (ms)", "mt6853 (ms)": a header holding
+such a code names the chip it follows.
 A glossary of header words: "TP: Tensor Parallel size", "GBS: Global Batch Size" under a
 table headed "TP | GBS | ...": a header that is such a word reads as its definition.
 """
@@ -54,6 +57,47 @@ def legend_of(defined: dict[str, str]) -> tuple[tuple[str, str], ...]:
     keys = [(key, text) for key, text in defined.items() if _HARDWARE_KEY.match(key)]
     hardware = sum(1 for _key, text in keys if names_hardware(text))
     return tuple(keys) if len(keys) >= MIN_KEYS and hardware * 2 >= len(keys) else ()
+
+
+# "Qualcomm 888(sm8350)", "Dimensity 720 (mt6853)": a name, then a code in brackets, letters
+# then digits (a size, "A100 (80GB)", or a form, "H100 (SXM)", is no code).
+_ALIAS = re.compile(
+    r"(?P<name>[A-Za-z][\w.+-]*(?: [\w.+-]+){0,3}) ?\((?P<code>[A-Za-z]{1,6}\d{2,6}[A-Za-z]{0,3})\)"
+)
+
+
+@lru_cache(maxsize=16_384)
+def _aliases(paragraph: str) -> tuple[tuple[str, str], ...]:
+    if "(" not in paragraph:
+        return ()
+    found = []
+    for match in _ALIAS.finditer(clean_text(paragraph)):
+        name = _hardware_name(match.group("name"))
+        if name is not None:
+            found.append((match.group("code"), name))
+    return tuple(found)
+
+
+def _hardware_name(words: str) -> str | None:
+    """The last words before a bracket that name a chip the vocabulary knows ("Qualcomm 888"
+    of "Qualcomm 888", "888" of "and 888"): the shortest run of them ending at the bracket."""
+    parts = words.split(" ")
+    for start in range(len(parts) - 1, -1, -1):
+        name = " ".join(parts[start:])
+        mention = read_hardware(name, "platform")
+        if mention is not None and mention.accelerator is not None and mention.vendor:
+            return name
+    return None
+
+
+def aliases_of(paragraphs: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """(code, name) of each chip the paragraphs name with its code in brackets, the first
+    naming of each code (the paragraphs come nearest first)."""
+    found: dict[str, str] = {}
+    for paragraph in paragraphs:
+        for code, name in _aliases(paragraph):
+            found.setdefault(code, name)
+    return tuple(found.items())
 
 
 def glossary_of(defined: dict[str, str]) -> dict[str, str]:

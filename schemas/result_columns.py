@@ -12,7 +12,7 @@ from perfledger.schemas.context_labels import device_class, precision_of_part
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.header_remainder import header_remainder
 from perfledger.schemas.label_mappings import LabelMappings
-from perfledger.schemas.labels import stated_batch
+from perfledger.schemas.labels import header_batch_shorthand, stated_batch
 from perfledger.schemas.platform_mentions import PlatformMention
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
@@ -267,7 +267,11 @@ def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings
     corner = plan.corner_setting
     if corner is None or not column.reading.is_number:
         # "Gaudi2 (BS=32)", else the caption's or heading's "batch size = 128"
-        batch = stated_batch(column.reading.text) or _found(plan.context, "batch")
+        batch = (
+            stated_batch(column.reading.text)
+            or header_batch_shorthand(column.reading.text)
+            or _found(plan.context, "batch")
+        )
         return (batch, batch_number(batch), None) if batch is not None else (None, None, None)
     said = contribution(corner, column.reading.text, mappings)
     return (

@@ -17,7 +17,13 @@ import polars as pl
 
 from perfledger.schemas.abbreviations import page_abbreviations, with_long_forms
 from perfledger.schemas.folding import clean_text
-from perfledger.schemas.legends import definitions, glossary_of, legend_of, named_rows_of
+from perfledger.schemas.legends import (
+    aliases_of,
+    definitions,
+    glossary_of,
+    legend_of,
+    named_rows_of,
+)
 from perfledger.schemas.page_units import page_unit
 from perfledger.schemas.units import Unit
 from perfledger.schemas.vocabulary import read_vocab
@@ -342,7 +348,8 @@ def _context(
     ]
     if page_title and not any(text.text == page_title.text for text in texts):
         texts.append(page_title)
-    written = definitions([*after, *reversed(own), *enclosing, *reversed(earlier)])
+    nearest_first = [*after, *reversed(own), *enclosing, *reversed(earlier)]
+    written = definitions(nearest_first)
     # The open sections' paragraphs farther up than those read above are earlier prose too:
     # a setup listed line by line ("- NVIDIA A100 80GB", "- CUDA 12.1", ...) under the same
     # heading as the table, many paragraphs above it, names the hardware its numbers ran on.
@@ -361,7 +368,7 @@ def _context(
         tuple(texts),
         earlier,
         nearest,
-        legend_of(written),
+        (*legend_of(written), *aliases_of(nearest_first)),
         {**(defined or {}), **glossary_of(written)},  # what prose near the table says first
         named_rows or {},
         stated,

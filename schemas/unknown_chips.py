@@ -88,8 +88,10 @@ def _words() -> _Words:
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
         counted=(
             (
+                # not a part of an identifier ("Llama-2-7b-AQLM-1Bit-1x8-hf", "org/2x8-hf":
+                # a quantization scheme in a model's name, not one "8-hf" chip)
                 re.compile(
-                    rf"(?<![\w.])(?P<count>\d{{1,7}}) ?[x\u00d7*] ?(?P<name>{_NAME})"
+                    rf"(?<![\w./-])(?P<count>\d{{1,7}}) ?[x\u00d7*] ?(?P<name>{_NAME})"
                     rf"(?![\w.+-])"
                 ),
                 re.compile(r"\d ?[x\u00d7*]"),

@@ -73,13 +73,23 @@ def publishes_a_number(row: Sequence[str]) -> bool:
     """Whether a row holds a number: the first row under most headers does, and then no row
     is a level of the header; asked first, before the rows below are gathered. A count
     joined to its noun by a hyphen ("5-shot", "0-shot", "8-GPU") names a setting of the
-    column it stands over, and a bit width a precision ("32bit-acc"): no published number."""
+    column it stands over, and a bit width a precision ("32bit-acc"): no published number.
+    A number after a bound in words ("Up to ~0.7x") is published, as a bound."""
     return any(
-        cell_shape(text) == NUMBER
+        (cell_shape(text) == NUMBER or _bounded_number(text))
         and not _COUNTED_SETTING.fullmatch(text)
         and not _BIT_WIDTH_NAME.fullmatch(text)
         for text in row
     )
+
+
+# A bound in words before a number ("Up to ~0.7x", "at least 2x").
+_BOUND_WORDS = re.compile(r"(?i)[\s\u00a0*]*(?:up to|at least|at most|more than|less than)\s+")
+
+
+def _bounded_number(text: str) -> bool:
+    bound = _BOUND_WORDS.match(text)
+    return bound is not None and cell_shape(text[bound.end() :]) == NUMBER
 
 
 def _names_percentiles(row: Sequence[str], below: Sequence[Sequence[str]]) -> bool:

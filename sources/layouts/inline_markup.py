@@ -24,6 +24,10 @@ _IMAGE_OR_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)")
 _CODE = re.compile(r"`([^`]*)`")
 _STRONG = re.compile(r"(\*\*|__|~~)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
 _EMPHASIS_WHOLE = re.compile(r"^([*_])(?=\S)(.+?)(?<=\S)\1$")
+# Emphasis on some words of a text ("161 *fps*", "2.8 _ms_"): the opening mark starts a word
+# and the closing one ends a word, with no mark between them; a footnote mark ("45.2*"), a
+# product ("2*3*4") or a name in code ("batch_size") opens none.
+_EMPHASIS_WORDS = re.compile(r"(?<![^\s(])([*_])(?=[^\s*_])([^*_]*?[^\s*_])\1(?![^\s).,;:])")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # Inline TeX a page renders with MathJax or KaTeX ("$1.8\times$", "68.9%$^*$", "TPS
 # $\uparrow$"): a span between dollars holding a command or a superscript. A price ("$3.35")
@@ -62,6 +66,7 @@ def render_inline(text: str) -> str:
     text = _CODE.sub(r"\1", text)
     text = _STRONG.sub(r"\2", text)
     text = _EMPHASIS_WHOLE.sub(r"\2", text)
+    text = _EMPHASIS_WORDS.sub(r"\2", text)
     text = _TEX_SPAN.sub(_tex_span, text) if "$" in text else text
     text = _ESCAPE.sub(r"\1", text)
     return html.unescape(text)
