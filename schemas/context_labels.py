@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from perfledger.schemas.chip_vocabulary import KIND_RANK
-from perfledger.schemas.context_words import without_names, without_ratings
+from perfledger.schemas.context_words import joins_two_figures, without_names, without_ratings
 from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.header_reading import first_role, read_header, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
@@ -310,6 +310,8 @@ def _with_metric(
     alone ("### MMLU") names its score."""
     if source in ("paragraph", "note"):
         text = _without_reported_results(text)
+    elif joins_two_figures(fold_words(text)):  # "Quality and performance": neither one's
+        return labels
     metric = metric_named_in(without_names(text))
     if metric is None and source in ("caption", "heading"):
         metric = metric_of_scored_name(text)

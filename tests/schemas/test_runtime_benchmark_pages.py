@@ -1,0 +1,62 @@
+"""Reading gaps found on benchmark pages of inference runtimes and serving engines no corpus
+held: a number sign inside a rate's header ("Requests # / sec") is no count of a setting."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As michaelfeil/infinity's docs/docs/benchmarking.md shows its GPU run: requests per second
+# headed with a number sign, beside the time the run took.
+INFINITY_L4 = """## Results
+
+### Results: NVIDIA L4 (_BAAI/bge-large-en-v1.5_ | _bert-large_)
+
+| Model                                        | Requests # / sec (mean) | Time (seconds) |
+|---------------------------------------------|-------------------------|----------------|
+| huggingface/TEI (candle, flashbert)         | 0.54                    | 18.491         |
+| infinity (torch + compile + fa2)            | 0.51                    | 19.562         |
+| sentence-transformers (fp16)                | 0.17                    | 59.107         |
+"""
+
+
+def test_a_number_sign_in_a_rate_header_reads_as_the_rate():
+    found = fields_by_raw_value(
+        INFINITY_L4, "metric", "value", "unit", "item_kind", "statistic", "accelerator"
+    )
+    assert found["0.54"] == ("throughput", 0.54, "items/s", "requests", "mean", "L4")
+    assert found["0.51"] == ("throughput", 0.51, "items/s", "requests", "mean", "L4")
+    assert found["0.17"] == ("throughput", 0.17, "items/s", "requests", "mean", "L4")
+    assert found["18.491"][0] == "latency"
+    assert len(normalized(INFINITY_L4).measurements) == 6
+
+
+# As RWKV/rwkv.cpp's README.md shows its GPU latencies: under a section heading that joins
+# two figures, a sentence of the table's own section says what its numbers are.
+RWKV_CUBLAS = """## Quality and performance
+
+| Format    | Perplexity (169M) | Latency, ms (1.5B) | File size, GB (1.5B) |
+|-----------|-------------------|--------------------|----------------------|
+| `Q4_0`    | 17.507            | *76*               | **1.53**             |
+
+### With cuBLAS
+
+Measurements were made on Intel i7 13700K & NVIDIA 3060 Ti 8 GB. The model is \
+`RWKV-4-Pile-169M`, 12 layers were offloaded to GPU.
+
+Latency per token in ms shown.
+
+| Format | 1 thread | 2 threads | 4 threads | 8 threads | 24 threads |
+|--------|----------|-----------|-----------|-----------|------------|
+| `Q4_0` | 7.9      | 6.2       | 6.9       | 8.6       | 20         |
+| `Q5_1` | 8.1      | 6.7       | 6.9       | 9.0       | 22         |
+"""
+
+
+def test_a_heading_joining_two_figures_names_neither_metric():
+    found = fields_by_raw_value(RWKV_CUBLAS, "metric", "value", "unit", "precision")
+    assert found["7.9"] == ("latency", 7.9, "ms", "Q4_0")
+    assert found["6.2"] == ("latency", 6.2, "ms", "Q4_0")
+    assert found["22"] == ("latency", 22.0, "ms", "Q5_1")
+    # the columns that name their figure keep it
+    assert found["17.507"][0] == "accuracy"
+    assert found["76"][:3] == ("latency", 76.0, "ms")
