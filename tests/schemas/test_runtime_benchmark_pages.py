@@ -60,3 +60,32 @@ def test_a_heading_joining_two_figures_names_neither_metric():
     # the columns that name their figure keep it
     assert found["17.507"][0] == "accuracy"
     assert found["76"][:3] == ("latency", 76.0, "ms")
+
+
+# As shouxieai/tensorRT_Pro's README.md shows its fast YoloX runs: the paragraph above the
+# table praises a change "without any loss in precision"; its "Elapsed Time" states no unit.
+TENSORRT_PRO_FAST = """## YoloX and YoloV5-series Model Test Report
+
+- <b>Highlight:</b>   0.5 ms faster without any loss in precision compared with the above. \
+Specifically, we remove the Focus and some transpose nodes etc, and implement them in CUDA \
+kenel function. But the rest remains the same.
+
+|Model|Resolution|Type|Precision|Elapsed Time|FPS|
+|---|---|---|---|---|---|
+|yolox_x_fast|640x640|YoloX|FP32|21.598 |46.30 |
+|yolox_s_fast|640x640|YoloX|INT8|0.954 |1048.47 |
+"""
+
+
+def test_a_loss_in_precision_said_in_passing_names_no_loss_metric():
+    document = normalized(TENSORRT_PRO_FAST)
+    assert "loss" not in document.measurements["metric"].to_list()
+    found = fields_by_raw_value(TENSORRT_PRO_FAST, "metric", "value", "unit", "precision")
+    assert found["46.30"] == ("throughput", 46.3, "items/s", "FP32")
+    assert found["1048.47"] == ("throughput", 1048.47, "items/s", "INT8")
+    # the times name no unit and no metric: set apart with the reason, not loaded as a loss
+    quarantined = dict(
+        zip(document.quarantine["raw_value"], document.quarantine["check"], strict=True)
+    )
+    assert quarantined["21.598"] == "unknown_metric"
+    assert quarantined["0.954"] == "unknown_metric"
