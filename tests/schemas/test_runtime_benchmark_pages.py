@@ -89,3 +89,29 @@ def test_a_loss_in_precision_said_in_passing_names_no_loss_metric():
     )
     assert quarantined["21.598"] == "unknown_metric"
     assert quarantined["0.954"] == "unknown_metric"
+
+
+# As Vahe1994/AQLM's README.md opens (its news) and then lists its quantized models: the
+# models' names hold their codebook shapes ("1x8", "1x16"), which count no chips.
+AQLM_MODELS = """# AQLM
+
+**[2025.04]** Released aqlm v1.1.7. Added support for arbitrary 8-dimensional codebooks on \
+GPU, improved accuracy for 1-bit models, e.g. \
+[ISTA-DASLab/Llama-2-7b-AQLM-1Bit-1x8-hf](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-1Bit-1x8-hf) \
+at ~1 bit achieves WikiText 2 PPL 7.85.
+
+## Models
+
+| Model      | AQLM scheme | WikiText-2 PPL | Model size, Gb | Hub link |
+|------------|-------------|----------------|----------------|----------|
+| Llama-2-7b | 1x16g8        | 5.68          | 2.4            | [Link](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-PV-2Bit-1x16-hf) |
+| Llama-2-7b | 2x8g8         | 5.90          | 2.2            | [Link](https://huggingface.co/ISTA-DASLab/Llama-2-7b-AQLM-PV-2Bit-2x8-hf)  |
+"""
+
+
+def test_a_shape_inside_a_models_name_counts_no_chip():
+    found = fields_by_raw_value(
+        AQLM_MODELS, "metric", "value", "model", "accelerator", "accelerator_count"
+    )
+    assert found["5.68"] == ("accuracy", 5.68, "Llama-2-7b", None, None)
+    assert found["5.90"] == ("accuracy", 5.9, "Llama-2-7b", None, None)
