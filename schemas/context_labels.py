@@ -141,8 +141,12 @@ def context_labels(
     _prefer_listed_accelerator(context, found)
     _take_platform_of_section_class(context, found)
     if "platform" not in found:
+        # "### Results: CPU-only": the earlier prose's chip of that class, never another's
+        named_class = _nearest_device_class(context)
         for index, text in enumerate(() if _setups_disagree(context.prose) else context.prose):
             mention = read_hardware(without_names(text), "prose")
+            if named_class is not None and mention is not None:
+                mention = _chip_of_class(text, "paragraph", named_class)
             if mention is not None and mention.accelerator is not None:
                 mention = _accelerator_listed_after(context.prose, index, mention) or mention
                 mention = _chip_of_section_class(context, text, mention)
@@ -375,12 +379,17 @@ def _chip_of_section_class(
     return of_class if of_class is not None else mention
 
 
+def _nearest_device_class(context: TableContext) -> str | None:
+    """The class of device the nearest caption or heading names alone ("### CPU")."""
+    nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
+    return _section_device_class(nearest.text) if nearest is not None else None
+
+
 def _take_platform_of_section_class(context: TableContext, found: dict[str, Found]) -> None:
     """A table under a heading naming only a class of device ("### CPU", "### GPU(CUDA)")
     ran on the context's chip of that class: the CPU of "A800, Intel Xeon Platinum 8358 CPU",
     not its GPU."""
-    nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
-    named_class = _section_device_class(nearest.text) if nearest is not None else None
+    named_class = _nearest_device_class(context)
     of_class = found.get(f"platform:{named_class}") if named_class else None
     platform = found.get("platform")
     if of_class is None or platform is None:

@@ -115,3 +115,32 @@ def test_a_shape_inside_a_models_name_counts_no_chip():
     )
     assert found["5.68"] == ("accuracy", 5.68, "Llama-2-7b", None, None)
     assert found["5.90"] == ("accuracy", 5.9, "Llama-2-7b", None, None)
+
+
+# As michaelfeil/infinity's docs/docs/benchmarking.md lists its machines, then shows its
+# CPU-only run under a heading naming that class of device.
+INFINITY_CPU = """# Benchmarking details
+
+## Benchmarking machines:
+CPU and NVIDIA:
+
+*  GCP g2-standard-16
+*  Intel Cascade Lake
+*  1 x NVIDIA L4, cu122
+
+## Results
+
+### Results: CPU-only (_BAAI/bge-small-en-v1.5_ | _bert-small_)
+
+| Model                             | Time (seconds) | Requests # / sec (mean) |
+|-----------------------------------|----------------|-------------------------|
+| infinity-optimum-int8             | 100.490        | 0.10                    |
+| fastembed (onnx)                  | 125.770        | 0.08                    |
+"""
+
+
+def test_a_cpu_only_section_takes_the_earlier_prose_cpu_not_its_gpu():
+    found = fields_by_raw_value(INFINITY_CPU, "metric", "value", "accelerator")
+    assert found["100.490"] == ("latency", 100490.0, "Cascade Lake")
+    assert found["0.10"] == ("throughput", 0.1, "Cascade Lake")
+    assert found["0.08"] == ("throughput", 0.08, "Cascade Lake")
