@@ -144,3 +144,29 @@ def test_a_cpu_only_section_takes_the_earlier_prose_cpu_not_its_gpu():
     assert found["100.490"] == ("latency", 100490.0, "Cascade Lake")
     assert found["0.10"] == ("throughput", 0.1, "Cascade Lake")
     assert found["0.08"] == ("throughput", 0.08, "Cascade Lake")
+
+
+# As ELS-RD/kernl's experimental/benchmarks/README.md opens: the GPU named by its number with
+# its family's word after it ("Nvidia 3090 RTX GPU").
+KERNL_TENSORRT = """# Benchmark of Third-Party Libraries
+
+This directory contains benchmarks of third-party libraries. The benchmarks are
+written as simple Python script and have been run on a Nvidia 3090 RTX GPU, 128 Gb RAM, 12 cores Intel CPU.
+
+Measures are done in wall-clock time, and output tensors are kept on GPU.
+
+## [TensorRT](https://github.com/NVIDIA/TensorRT/)
+
+### Results
+
+| batch | sequence length | Time (ms) |
+|-------|-----------------|-----------|
+| 1     | 16              | 0.0010    |
+| 8     | 384             | 0.0139    |
+"""
+
+
+def test_a_gpu_number_with_its_family_word_after_it_names_the_gpu():
+    found = fields_by_raw_value(KERNL_TENSORRT, "metric", "value", "unit", "accelerator")
+    assert found["0.0010"] == ("latency", 0.001, "ms", "RTX 3090")
+    assert found["0.0139"] == ("latency", 0.0139, "ms", "RTX 3090")
