@@ -170,3 +170,37 @@ def test_a_gpu_number_with_its_family_word_after_it_names_the_gpu():
     found = fields_by_raw_value(KERNL_TENSORRT, "metric", "value", "unit", "accelerator")
     assert found["0.0010"] == ("latency", 0.001, "ms", "RTX 3090")
     assert found["0.0139"] == ("latency", 0.0139, "ms", "RTX 3090")
+
+
+# As SYSTRAN/faster-whisper's README.md (Benchmark, Small model on CPU) compares
+# implementations of one model, each row named in an "Implementation" column.
+FASTER_WHISPER_CPU = """## Benchmark
+
+### Whisper
+
+For reference, here's the time and memory usage that are required to transcribe [**13 minutes**](https://www.youtube.com/watch?v=0u7tTptBo9I) of audio using different implementations:
+
+### Small model on CPU
+
+| Implementation | Precision | Beam size | Time | RAM Usage |
+| --- | --- | --- | --- | --- |
+| openai/whisper | fp32 | 5 | 6m58s | 2335MB |
+| whisper.cpp | fp32 | 5 | 2m05s | 1049MB |
+| whisper.cpp (OpenVINO) | fp32 | 5 | 1m45s | 1642MB |
+| faster-whisper | fp32 | 5 | 2m37s | 2257MB |
+| faster-whisper (`batch_size=8`) | fp32 | 5 | 1m06s | 4230MB |
+| faster-whisper | int8 | 5 | 1m42s | 1477MB |
+| faster-whisper (`batch_size=8`) | int8 | 5 | 51s | 3608MB |
+
+*Executed with 8 threads on an Intel Core i7-12700K.*
+"""
+
+
+def test_an_implementation_column_names_the_framework_of_its_row():
+    found = fields_by_raw_value(
+        FASTER_WHISPER_CPU, "metric", "value", "unit", "framework", "precision", "batch_size_number"
+    )
+    assert found["1049MB"] == ("other", 1049.0, "MB", "whisper.cpp", "fp32", None)
+    assert found["1642MB"] == ("other", 1642.0, "MB", "whisper.cpp (OpenVINO)", "fp32", None)
+    assert found["3608MB"] == ("other", 3608.0, "MB", "faster-whisper (batch_size=8)", "int8", 8.0)
+    assert found["2335MB"][3] == "openai/whisper"
