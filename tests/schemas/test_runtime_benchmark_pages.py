@@ -204,3 +204,24 @@ def test_an_implementation_column_names_the_framework_of_its_row():
     assert found["1642MB"] == ("other", 1642.0, "MB", "whisper.cpp (OpenVINO)", "fp32", None)
     assert found["3608MB"] == ("other", 3608.0, "MB", "faster-whisper (batch_size=8)", "int8", 8.0)
     assert found["2335MB"][3] == "openai/whisper"
+
+
+# As shouxieai/tensorRT_Pro's README.md shows its fast YoloX and YoloV5 builds: each row's
+# model is a known model with "_fast" appended, under a heading naming YoloX.
+TENSORRT_PRO_MODELS = """## YoloX and YoloV5-series Model Test Report
+
+|Model|Resolution|Type|Precision|Elapsed Time|FPS|
+|---|---|---|---|---|---|
+|yolox_x_fast|640x640|YoloX|FP32|21.598 |46.30 |
+|yolov5x_fast|640x640|YoloV5_P5|FP32|18.554 |53.90 |
+|yolov5s_fast|640x640|YoloV5_P5|INT8|1.006 |994.04 |
+"""
+
+
+def test_a_models_name_with_a_fast_suffix_is_that_model_not_the_headings():
+    found = fields_by_raw_value(
+        TENSORRT_PRO_MODELS, "model", "model_canonical", "model_variant", "precision"
+    )
+    assert found["46.30"] == ("yolox_x_fast", "YOLOX-X", "fast", "FP32")
+    assert found["53.90"] == ("yolov5x_fast", "YOLOv5x", "fast", "FP32")
+    assert found["994.04"] == ("yolov5s_fast", "YOLOv5s", "fast", "INT8")
