@@ -173,18 +173,30 @@ def _names_a_setting(heading: str) -> bool:
 _SETUP_ITEM = re.compile(r"^(?=\W{0,3}[^:：\n]{1,40}[:：]\s*\S)[^:：]*[:：](?P<value>.*)", re.S)
 
 
+_MEASURED_ON = re.compile(
+    r"\b(?:measured|tested|benchmarked|executed|evaluated) (?:on|with)\b", re.I
+)
+
+
 def _setups_disagree(prose: tuple[str, ...]) -> bool:
     """Whether the page's earlier prose lists setups of different chips of one class (a
     section per vendor, each "加速卡型号: ..."): none of them is the setup of a table that
     names none. A host CPU listed beside the accelerator is no other setup."""
-    chips: dict[int, set[str]] = {}
+    chips: dict[bool, set[str]] = {}  # by class: a CPU (or a laptop's chip) or not
     for text in prose:
         item = _SETUP_ITEM.match(text)
-        if item is not None:
-            # An item's value is a label: "NVIDIA_A100-SXM4-40GB" names its chip there
-            mention = read_hardware(item.group("value"), "label")
-            if mention is not None and mention.accelerator is not None:
-                chips.setdefault(mention.rank, set()).add(mention.accelerator)
+        # An item's value is a label: "NVIDIA_A100-SXM4-40GB" names its chip there; a sentence
+        # saying what a backend was measured on ("CUDA backend is measured on a V100") too
+        mention = (
+            read_hardware(item.group("value"), "label")
+            if item is not None
+            else read_hardware(text, "prose")
+            if _MEASURED_ON.search(text)
+            else None
+        )
+        if mention is not None and mention.accelerator is not None:
+            # of one class: a Xeon and an Apple M2 Ultra are two hosts' setups
+            chips.setdefault(mention.rank in DEVICE_CLASSES["cpu"], set()).add(mention.accelerator)
     return any(len(named) > 1 for named in chips.values())
 
 

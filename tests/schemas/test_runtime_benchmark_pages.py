@@ -225,3 +225,42 @@ def test_a_models_name_with_a_fast_suffix_is_that_model_not_the_headings():
     assert found["46.30"] == ("yolox_x_fast", "YOLOX-X", "fast", "FP32")
     assert found["53.90"] == ("yolov5x_fast", "YOLOv5x", "fast", "FP32")
     assert found["994.04"] == ("yolov5s_fast", "YOLOv5s", "fast", "INT8")
+
+
+# As li-plus/chatglm.cpp's README.md lists the machine of each backend (Performance), then
+# shows the models' perplexity in a section of its own that names no device.
+CHATGLM_CPP_QUALITY = """## Performance
+
+Environment:
+* CPU backend performance is measured on a Linux server with Intel(R) Xeon(R) Platinum 8260 \
+CPU @ 2.40GHz using 16 threads.
+* CUDA backend is measured on a V100-SXM2-32GB GPU using 1 thread.
+* MPS backend is measured on an Apple M2 Ultra device using 1 thread.
+
+ChatGLM4-9B:
+
+|                                | Q4_0 | Q8_0 | F16  |
+|--------------------------------|------|------|------|
+| ms/token (CPU @ Platinum 8260) | 105  | 158  | 279  |
+| ms/token (MPS @ M2 Ultra)      | 14.4 | 20.7 | 32.4 |
+
+## Model Quality
+
+We measure model quality by evaluating the perplexity over the WikiText-2 test dataset, \
+following the strided sliding window strategy in \
+https://huggingface.co/docs/transformers/perplexity. Lower perplexity usually indicates a \
+better model.
+
+|                         | Q4_0  | Q8_0  | F16   |
+|-------------------------|-------|-------|-------|
+| [ChatGLM3-6B-Base][1]   | 6.215 | 5.971 | 5.972 |
+"""
+
+
+def test_prose_listing_each_backends_machine_gives_no_chip_to_a_table_naming_none():
+    found = fields_by_raw_value(CHATGLM_CPP_QUALITY, "metric", "value", "accelerator")
+    assert found["6.215"] == ("accuracy", 6.215, None)
+    assert found["5.972"] == ("accuracy", 5.972, None)
+    # the rows naming their backend's chip keep it
+    assert found["105"] == ("latency", 105.0, "Xeon 8260")
+    assert found["14.4"] == ("latency", 14.4, "M2 Ultra")
