@@ -235,7 +235,12 @@ def requirement_met(rule: ChipRule, folded: str, start: int, end: int, nearby: s
     if nearby and rule.requires.search(nearby) is not None:
         return True
     if folded[start:end].isdigit():
-        return _TIMES_BEFORE.search(folded, max(0, start - 8), start) is not None
+        # "1x 4090"; "a Nvidia 3090 RTX GPU": the number with its family's word right after
+        return (
+            _TIMES_BEFORE.search(folded, max(0, start - 8), start) is not None
+            or rule.requires.match(folded, end + 1 if folded[end : end + 1] == " " else end)
+            is not None
+        )
     window = folded[max(0, start - _REQUIRES_WINDOW) : end + _REQUIRES_WINDOW]
     return rule.requires.search(window) is not None
 

@@ -4,13 +4,21 @@ and (the accelerator only) the page's earlier prose; see schemas/table_context.p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from perfledger.schemas.chip_vocabulary import KIND_RANK
-from perfledger.schemas.context_words import without_names, without_ratings
+from perfledger.schemas.context_parts import (
+    counts_of_chips,
+    precisions_of_chips,
+    precisions_of_parts,
+    quantized_precision,
+    reads_as_prose,
+)
+from perfledger.schemas.context_words import joins_two_figures, without_names, without_ratings
 from perfledger.schemas.folding import fold_words, without_brackets
+from perfledger.schemas.found import Found
 from perfledger.schemas.header_reading import first_role, read_header, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
@@ -25,9 +33,7 @@ from perfledger.schemas.platform_mentions import (
     find_mentions,
 )
 from perfledger.schemas.precisions import (
-    Precision,
     find_precisions,
-    read_precision_label,
 )
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.scored_datasets import metric_of_scored_name
@@ -48,20 +54,6 @@ _CONTEXT_METRICS = (
     "scaling_efficiency",
     "other",
 )
-
-
-@dataclass(frozen=True)
-class Found:
-    """A label and where it came from: row, section, column, caption, heading, note,
-    paragraph or title."""
-
-    # A PlatformMention (platform, count), a Precision, a Unit, a str (metric, statistic,
-    # workload) or the {part word: Precision} of "precision_of_part", as the name says.
-    value: Any
-    source: str
-    # A metric named only as a mode's name ("High-Throughput (flat)", "Low-Latency kernels"):
-    # a unit the context states of another dimension says what its numbers measure.
-    as_mode: bool = False
 
 
 def context_labels(
@@ -129,16 +121,16 @@ def context_labels(
         measured = metric_of_unit(unit.value)
         if measured is not None and measured != metric.value:
             found["metric"] = Found(measured, unit.source)
-    quantized = _quantized_precision(context)
+    quantized = quantized_precision(context)
     if quantized is not None:
         found["precision:quantized"] = quantized
-    parts = _precisions_of_parts(context)
+    parts = precisions_of_parts(context)
     if parts is not None:
         found["precision_of_part"] = parts
-    of_chips = _precisions_of_chips(context)
+    of_chips = precisions_of_chips(context)
     if of_chips is not None:
         found["precision_of_chip"] = of_chips
-    counts = _counts_of_chips(context)
+    counts = counts_of_chips(context)
     if counts is not None:
         found["count_of_chip"] = counts
     for device_class in DEVICE_CLASSES:
@@ -148,10 +140,14 @@ def context_labels(
     _prefer_listed_accelerator(context, found)
     _take_platform_of_section_class(context, found)
     if "platform" not in found:
+        # "### Results: CPU-only": the earlier prose's chip of that class, never another's
+        named_class = _nearest_device_class(context)
         for index, text in enumerate(() if _setups_disagree(context.prose) else context.prose):
             mention = read_hardware(without_names(text), "prose")
             if mention is not None and _of_another_class(mention.text, stated_class):
                 continue  # as above, in the earlier sections' prose
+            if named_class is not None and mention is not None:
+                mention = _chip_of_class(text, "paragraph", named_class)
             if mention is not None and mention.accelerator is not None:
                 mention = _accelerator_listed_after(context.prose, index, mention) or mention
                 mention = _chip_of_section_class(context, text, mention)
@@ -196,18 +192,30 @@ def _names_a_setting(heading: str) -> bool:
 _SETUP_ITEM = re.compile(r"^(?=\W{0,3}[^:：\n]{1,40}[:：]\s*\S)[^:：]*[:：](?P<value>.*)", re.S)
 
 
+_MEASURED_ON = re.compile(
+    r"\b(?:measured|tested|benchmarked|executed|evaluated) (?:on|with)\b", re.I
+)
+
+
 def _setups_disagree(prose: tuple[str, ...]) -> bool:
     """Whether the page's earlier prose lists setups of different chips of one class (a
     section per vendor, each "加速卡型号: ..."): none of them is the setup of a table that
     names none. A host CPU listed beside the accelerator is no other setup."""
-    chips: dict[int, set[str]] = {}
+    chips: dict[bool, set[str]] = {}  # by class: a CPU (or a laptop's chip) or not
     for text in prose:
         item = _SETUP_ITEM.match(text)
-        if item is not None:
-            # An item's value is a label: "NVIDIA_A100-SXM4-40GB" names its chip there
-            mention = read_hardware(item.group("value"), "label")
-            if mention is not None and mention.accelerator is not None:
-                chips.setdefault(mention.rank, set()).add(mention.accelerator)
+        # An item's value is a label: "NVIDIA_A100-SXM4-40GB" names its chip there; a sentence
+        # saying what a backend was measured on ("CUDA backend is measured on a V100") too
+        mention = (
+            read_hardware(item.group("value"), "label")
+            if item is not None
+            else read_hardware(text, "prose")
+            if _MEASURED_ON.search(text)
+            else None
+        )
+        if mention is not None and mention.accelerator is not None:
+            # of one class: a Xeon and an Apple M2 Ultra are two hosts' setups
+            chips.setdefault(mention.rank in DEVICE_CLASSES["cpu"], set()).add(mention.accelerator)
     return any(len(named) > 1 for named in chips.values())
 
 
@@ -337,6 +345,8 @@ def _with_metric(
     alone ("### MMLU") names its score."""
     if source in ("paragraph", "note"):
         text = _without_reported_results(text)
+    elif joins_two_figures(fold_words(text)):  # "Quality and performance": neither one's
+        return labels
     metric = metric_named_in(without_names(text))
     if metric is None and source in ("caption", "heading"):
         metric = metric_of_scored_name(text)
@@ -400,12 +410,17 @@ def _chip_of_section_class(
     return of_class if of_class is not None else mention
 
 
+def _nearest_device_class(context: TableContext) -> str | None:
+    """The class of device the nearest caption or heading names alone ("### CPU")."""
+    nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
+    return _section_device_class(nearest.text) if nearest is not None else None
+
+
 def _take_platform_of_section_class(context: TableContext, found: dict[str, Found]) -> None:
     """A table under a heading naming only a class of device ("### CPU", "### GPU(CUDA)")
     ran on the context's chip of that class: the CPU of "A800, Intel Xeon Platinum 8358 CPU",
     not its GPU."""
-    nearest = next((text for text in context.texts if text.source in ("caption", "heading")), None)
-    named_class = _section_device_class(nearest.text) if nearest is not None else None
+    named_class = _nearest_device_class(context)
     of_class = found.get(f"platform:{named_class}") if named_class else None
     platform = found.get("platform")
     if of_class is None or platform is None:
@@ -463,7 +478,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     text, listed = without_names(text), listed_batch(text)  # "BATCH_SIZE=1, HEAD=1, DIM=64"
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
     # farther away (an earlier paragraph's "DGX A100") may stand in for.
-    prose = _reads_as_prose(text, source)
+    prose = reads_as_prose(text, source)
     mention = read_hardware(text, "prose" if prose else "label")
     if mention is not None:
         if mention.accelerator is not None:
@@ -620,130 +635,10 @@ def _chip_of_class(text: str, source: str, device_class: str) -> PlatformMention
     ranks = DEVICE_CLASSES[device_class]
     of_class = [
         mention
-        for mention in find_mentions(without_names(text), _reads_as_prose(text, source))
+        for mention in find_mentions(without_names(text), reads_as_prose(text, source))
         if mention.accelerator is not None and mention.rank in ranks
     ]
     return min(of_class, key=lambda m: ranks.index(m.rank)) if of_class else None
-
-
-_WORD = re.compile(r"[^\W_][\w.+-]*")
-_PART_WORD = re.compile(r"[a-z]{4,}")
-
-
-def _precisions_of_parts(context: TableContext) -> Found | None:
-    """{part: precision} a context text states per part of the run ("FP8 dispatching and BF16
-    combining"): a precision word, then the word naming what runs in it."""
-    for text in context.texts:
-        parts = _parts_in(text.text)
-        if parts:
-            return Found(parts, text.source)
-    return None
-
-
-@lru_cache(maxsize=16_384)
-def _parts_in(text: str) -> dict[str, Precision]:
-    words = _WORD.findall(without_names(text))
-    parts: dict[str, Precision] = {}
-    for word, after in zip(words, words[1:], strict=False):
-        # every precision label holds a digit ("FP8"); most words hold none
-        precision = (
-            read_precision_label(word)
-            if not word.isalpha() and any(map(str.isdigit, word))
-            else None
-        )
-        if (
-            precision is not None
-            and precision.activation is not None
-            and _PART_WORD.fullmatch(after.lower())
-        ):
-            parts.setdefault(after.lower(), precision)
-    return parts if len(parts) > 1 else {}
-
-
-def _precisions_of_chips(context: TableContext) -> Found | None:
-    """{chip: precision} the nearest context text states per chip ("FP8 H100, FP16 A100"):
-    a comparison's chips each ran in a precision of their own."""
-    for text in context.texts:
-        of_chips = _chips_in(text.text, text.source)
-        if of_chips:
-            return Found(of_chips, text.source)
-    return None
-
-
-def _counts_of_chips(context: TableContext) -> Found | None:
-    """{chip: mention with its count} the nearest context text states for more than one
-    chip ("on 128 A100 GPUs as well as 96 H100 GPUs"): the columns of a table comparing the
-    chips each ran on the count stated for theirs."""
-    for text in context.texts:
-        counted = _counted_chips(text.text, text.source)
-        if len(counted) > 1:
-            return Found(counted, text.source)
-    return None
-
-
-@lru_cache(maxsize=16_384)
-def _counted_chips(text: str, source: str) -> dict[str, PlatformMention]:
-    counted: dict[str, PlatformMention] = {}
-    for mention in find_mentions(text, prose=_reads_as_prose(text, source)):
-        if mention.accelerator is not None and mention.count_stated:
-            counted.setdefault(mention.accelerator, mention)
-    return counted
-
-
-_CLAUSES = re.compile(r"[,;|]|\.\s")
-
-
-@lru_cache(maxsize=16_384)
-def _chips_in(text: str, source: str) -> dict[str, Precision]:
-    """The chips of `text` each paired with a precision in a clause of its own ("H100 FP8,
-    A100 FP16"), where they differ; else none."""
-    of_chips: dict[str, Precision] = {}
-    for clause in _CLAUSES.split(without_names(text)):
-        precisions = find_precisions(clause) if any(map(str.isdigit, clause)) else ()
-        if len(precisions) != 1:
-            continue
-        chips = {
-            mention.accelerator
-            for mention in find_mentions(clause, _reads_as_prose(clause, source))
-            if mention.accelerator is not None
-        }
-        if len(chips) == 1:
-            of_chips.setdefault(chips.pop(), precisions[0])
-    distinct = {precision.text.casefold() for precision in of_chips.values()}
-    return of_chips if len(of_chips) > 1 and len(distinct) > 1 else {}
-
-
-_QUANTIZED = frozenset({"int8", "int4", "fp8", "fp4"})
-
-
-def _quantized_precision(context: TableContext) -> Found | None:
-    """The precision the context gives a run whose weights and activations are both
-    quantized ("W8A8 mode", "int8-int8 compute"): the first it names of that kind."""
-    for text in context.texts:
-        for precision in find_precisions(without_ratings(without_names(text.text))):
-            if precision.activation in _QUANTIZED and precision.weight in _QUANTIZED:
-                return Found(precision, text.source)
-    return None
-
-
-def precision_of_part(parts: dict[str, Precision], group: str | None) -> Precision | None:
-    """The precision stated for the part a column group is named after ("Dispatch #EP":
-    "FP8 dispatching"): the part word starting with the group word's stem."""
-    if not group:
-        return None
-    stem = group[:-1] if group.endswith("e") and len(group) > 4 else group
-    return next((precision for word, precision in parts.items() if word.startswith(stem)), None)
-
-
-_SENTENCE_WORDS = 8  # a caption of this many words is a sentence ("Table 6. ... on a single GPU")
-
-
-def _reads_as_prose(text: str, source: str) -> bool:
-    """A paragraph, or a caption written as a sentence, reads as prose: "a single A6000 GPU"
-    is one, "NVIDIA GPUs" a product line."""
-    return source in ("paragraph", "note") or (
-        source == "caption" and len(text.split()) >= _SENTENCE_WORDS
-    )
 
 
 def _count_for(text: str, source: str, accelerator: str | None) -> PlatformMention | None:
@@ -751,7 +646,7 @@ def _count_for(text: str, source: str, accelerator: str | None) -> PlatformMenti
     return next(
         (
             mention
-            for mention in find_mentions(text, prose=_reads_as_prose(text, source))
+            for mention in find_mentions(text, prose=reads_as_prose(text, source))
             if mention.accelerator == accelerator and mention.count_stated
         ),
         None,

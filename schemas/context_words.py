@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from perfledger.schemas.header_reading import role_matches
 from perfledger.schemas.precisions import is_precision_word
 
 # A name ends at a comma or Chinese punctuation as at a space ("input_len=2048，TPS 为...",
@@ -52,3 +53,29 @@ def without_ratings(text: str) -> str:
 _NAMED_DOT = re.compile(
     r"www\.|\.(?:sh|py|ipynb|ya?ml|json|txt|md|rst|cfg|toml|conf|log|csv|html?)\b"
 )
+
+
+# Two figures a heading or caption joins ("Quality and performance", "Latency vs.
+# throughput"): the section holds tables of both, so the text names neither one's metric.
+_JOINING = re.compile(r"\s*(?:and|&|or|vs\.?|versus|/|,)\s*")
+_AND_PERFORMANCE = re.compile(r"\s*(?:and|&|vs\.?|versus)\s+(?:performance|speed)(?![a-z])")
+_PERFORMANCE_AND = re.compile(r"(?<![a-z])(?:performance|speed)\s+(?:and|&|vs\.?|versus)\s*$")
+
+
+@lru_cache(maxsize=8_192)
+def joins_two_figures(folded: str) -> bool:
+    """Whether `folded` (a heading's or caption's folded words) joins two different figures:
+    two metric words ("accuracy and latency") or one and a word for speed ("quality and
+    performance")."""
+    spans = sorted(
+        (start, end, rule.role)
+        for start, end, rule in role_matches(folded)
+        if rule.kind == "metric"
+    )
+    for (_, end, role), (start, _, other) in zip(spans, spans[1:], strict=False):
+        if role != other and _JOINING.fullmatch(folded[end:start]):
+            return True
+    return any(
+        _AND_PERFORMANCE.match(folded, end) or _PERFORMANCE_AND.search(folded[:start])
+        for start, end, _role in spans
+    )

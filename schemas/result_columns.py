@@ -8,7 +8,8 @@ import polars as pl
 
 from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.column_types import ColumnTypes
-from perfledger.schemas.context_labels import device_class, precision_of_part
+from perfledger.schemas.context_labels import device_class
+from perfledger.schemas.context_parts import precision_of_part
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.header_remainder import header_remainder
 from perfledger.schemas.label_mappings import LabelMappings

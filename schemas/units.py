@@ -47,6 +47,9 @@ _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PER = re.compile(r"\s+per\s+|\s*/\s*")
 # The period closing an abbreviated word before a slash ("inf./sec", "img./s"): no part of it.
 _ABBREVIATION_DOT = re.compile(r"(?<=[a-z])\.(?=/)")
+# A number sign beside a quantity's word ("Requests # / sec", "#tokens/s"): "number of",
+# which a rate of that quantity already is; no part of its unit.
+_NUMBER_SIGN = re.compile(r"(?<=[a-z]) ?#(?=\s|/|$)|(?<![\w#])# ?(?=[a-z])")
 # "%" apart, glued to a header's last word ("MeanIoU%", "AP50%", "AP[0.5:0.95]%"), or
 # before its first ("%peak").
 _PERCENT = re.compile(
@@ -114,7 +117,7 @@ def unit_key(text: str) -> str:
     """The form units are read in: lower case, single spaces, none around a slash, "per"
     written as a slash ("tokens per second per GPU" -> "tokens/second/gpu")."""
     text = clean_text(text).lower()  # white space already single spaces
-    text = _ABBREVIATION_DOT.sub("", _PER.sub("/", text))
+    text = _ABBREVIATION_DOT.sub("", _PER.sub("/", _NUMBER_SIGN.sub("", text)))
     return text.strip(" .")
 
 

@@ -159,6 +159,8 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
         for match in pattern.finditer(plain):
             name = _trimmed(match.group("name"))
             count = number(match.group("count").lower())
+            if name and name[:1].isdigit() and plain[match.start("name") - 1] != " ":
+                continue  # "1x8-hf", "2x8g8": a shape (codebooks, a grid), no count of chips
             if name and count is not None:
                 return _unknown(match.group(0), name, count=count)
     for match in _after_makers(plain):

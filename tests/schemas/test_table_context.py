@@ -9,7 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from perfledger.schemas.context_labels import context_labels, device_class, precision_of_part
+from perfledger.schemas.context_labels import context_labels, device_class
+from perfledger.schemas.context_parts import precision_of_part
 from perfledger.schemas.legends import legend_platform
 from perfledger.schemas.table_context import table_contexts
 from perfledger.sources.parse import parse_document
