@@ -195,7 +195,10 @@ _NODES = re.compile(
 )
 # Parallel degrees: "tp8", "tp 4", "tp=2", "pp2", "dp 8", "cp=4", "ep64", "fsdp 8" (sharded
 # data parallel).
-_PARALLEL = re.compile(r"(?<![a-z0-9])(tp|pp|dp|cp|ep|fsdp|hsdp) ?[=:]? ?(\d{1,5})(?![a-z0-9])")
+# "FSDP2" written tight is the name of PyTorch's second FSDP API, no degree of two.
+_PARALLEL = re.compile(
+    r"(?<![a-z0-9])(?!fsdp2(?![a-z0-9]))(tp|pp|dp|cp|ep|fsdp|hsdp) ?[=:]? ?(\d{1,5})(?![a-z0-9])"
+)
 _DATA_PARALLEL = {"fsdp": "dp", "hsdp": "dp"}
 
 

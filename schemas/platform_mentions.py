@@ -278,6 +278,13 @@ def _as_published(
     )
 
 
+# "We benchmarked these methods on NVIDIA H200 GPUs": the chips a run used, however many.
+_RAN_ON = re.compile(
+    r"(?<![a-z])(?:benchmarked|measured|tested|evaluated|profiled|ran)(?: [a-z0-9-]+){0,6}"
+    r" on(?: [a-z0-9-]+){0,2} $"
+)
+
+
 def _mention(
     rule: ChipRule,
     match: re.Match[str],
@@ -303,7 +310,12 @@ def _mention(
             implied is None or not stated.of_units or stated.nodes or stated.per_node
         ):
             stated = None
-    if prose and stated is None and (plural or FAMILY_AFTER.match(folded[end : end + 60])):
+    if (
+        prose
+        and stated is None
+        and (plural or FAMILY_AFTER.match(folded[end : end + 60]))
+        and not _RAN_ON.search(folded[max(0, start - 80) : start])
+    ):
         return None  # "runs on NVIDIA GPUs", "Intel Gaudi AI accelerators": a family
     count = None
     if stated is not None:

@@ -165,3 +165,43 @@ def test_an_abbreviation_the_prose_defines_names_the_metric_of_a_caption_using_i
     found = fields_by_raw_value(P_EAGLE_ACCEPTANCE, "metric", "unit", "row_label")
     assert found["3.02"] == ("other", "score", "K=3")
     assert found["3.70"] == ("other", "score", "K=7")
+
+
+# 2026-07-13-eagle-3-amd-instinct.md: "FSDP2" is PyTorch's second FSDP API, no two chips.
+EAGLE3_DRAFT_QUALITY = """# EAGLE3 Speculative Decoding on AMD Instinct GPUs
+
+3. Cold-start FSDP2 training. The single-layer EAGLE3 draft head is trained from scratch with a training-time-test (TTT) loss and position-decay weighting under FSDP2.
+
+### Draft quality on SPEED-Bench: 11 domains and long context
+
+| Domain        | Acceptance length (AL) |
+|---------------|------------------------|
+| Coding        | 3.32                   |
+| **Average**   | **2.80**               |
+"""
+
+
+def test_fsdp2_written_tight_names_the_api_not_a_count_of_chips():
+    found = fields_by_raw_value(EAGLE3_DRAFT_QUALITY, "metric", "accelerator_count")
+    assert found["3.32"] == ("other", None)
+
+
+# 2025-12-19-vllm-omni-diffusion-cache-acceleration.md: the chips the benchmark ran on, named
+# in the plural with no count, above the table.
+DIFFUSION_CACHE_ON_H200 = """# Diffusion cache acceleration
+
+## Performance Benchmarks
+
+We benchmarked these methods on NVIDIA H200 GPUs using **Qwen-Image** (1024x1024 generation). The results are impressive:
+
+| Model | Backend | Configuration | Time | Speedup |
+| :--- | :--- | :--- | :--- | :--- |
+| **Qwen-Image** | Baseline | None | 20.0s | 1.0x |
+| **Qwen-Image** | **TeaCache** | `rel_l1_thresh=0.2` | 10.47s | **1.91x** ⚡ |
+"""
+
+
+def test_chips_a_sentence_says_the_benchmark_ran_on_are_its_chips_without_a_count():
+    found = fields_by_raw_value(DIFFUSION_CACHE_ON_H200, "accelerator", "accelerator_count")
+    assert found["1.0x"] == ("H200", None)
+    assert found["1.91x ⚡"] == ("H200", None)
