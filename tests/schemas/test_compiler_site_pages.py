@@ -1,0 +1,57 @@
+"""Reading gaps found on the built HTML sites of deep learning compilers no corpus held: the
+sentence above a table saying what was tested states its batch size."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import normalized
+
+# As apache/tvm-site's 2018/10/03/auto-opt-all.html shows "All Our Results": an empty header
+# row, the networks in the first body row, the device classes as rows of their own, and two
+# cells pointing at the notes below the table.
+TVM_ALL_RESULTS = """<html><body>
+<h2 id="all-our-results">All Our Results</h2>
+<p>We tested the following networks on ImageNet (3x224x224) dataset with batch size = 1 and \
+data type = float32.
+The reported numbers are time costs per image in milliseconds.</p>
+<table>
+  <thead><tr><th> </th><th> </th><th> </th><th> </th><th> </th></tr></thead>
+  <tbody>
+    <tr><td> </td><td><strong>densenet121</strong></td><td><strong>mobilenet v2</strong></td>
+      <td><strong>resnet50</strong></td><td><strong>vgg16</strong></td></tr>
+    <tr><td><strong>ARM CPU</strong></td><td> </td><td> </td><td> </td><td> </td></tr>
+    <tr><td>Raspberry Pi 3B</td><td>609.5</td><td>103.7</td><td>725.8</td><td>1759.6</td></tr>
+    <tr><td>Xilinx PYNQ</td><td>2888.3</td><td>514.3</td><td>3580.5</td>
+      <td><sup>-(Note 1)</sup></td></tr>
+    <tr><td><strong>NVIDIA GPU</strong></td><td> </td><td> </td><td> </td><td> </td></tr>
+    <tr><td>GTX 1080 Ti</td><td>3.6</td><td>- <sup>(Note 2) </sup></td><td>2.7</td>
+      <td>4.0</td></tr>
+  </tbody>
+</table>
+<ul>
+  <li>Note 1: Out of memory on this board.</li>
+  <li>Note 2: We didn't tune some small networks on GPU due to time constraints.</li>
+</ul>
+</body></html>
+"""
+
+
+def _rows() -> dict[str, tuple]:
+    found = normalized(TVM_ALL_RESULTS, "text/html").measurements
+    return {
+        f"{row['platform']} {row['model']}": (
+            row["value"],
+            row["unit"],
+            row["metric"],
+            row["precision"],
+            row["batch_size"],
+        )
+        for row in found.iter_rows(named=True)
+    }
+
+
+def test_the_sentence_saying_what_was_tested_states_the_batch_size():
+    rows = _rows()
+    assert rows["Raspberry Pi 3B densenet121"] == (609.5, "ms", "latency", "float32", "1")
+    assert rows["Xilinx PYNQ resnet50"] == (3580.5, "ms", "latency", "float32", "1")
+    assert rows["GTX 1080 Ti vgg16"] == (4.0, "ms", "latency", "float32", "1")
+    assert len(rows) == 10
