@@ -1,6 +1,7 @@
 """Reading gaps found on the built HTML sites of deep learning compilers no corpus held: the
-sentence above a table saying what was tested states its batch size, and a dash followed by a
-note reference still says no value was published."""
+sentence above a table saying what was tested states its batch size, a dash followed by a note
+reference still says no value was published, and a shape written with its dtype states the
+precision."""
 
 from __future__ import annotations
 
@@ -62,3 +63,36 @@ def test_a_dash_with_a_note_reference_is_a_value_not_published():
     document = normalized(TVM_ALL_RESULTS, "text/html")
     problems = {row["raw_value"]: row["check"] for row in document.quarantine.iter_rows(named=True)}
     assert problems == {"- (Note 2)": "placeholder_value", "-(Note 1)": "placeholder_value"}
+
+
+# As iree-org/iree's community/blog/2026-05-28-virtual-dense-mfmas-for-skinny-gemm shows its
+# kernel timings: each row's GEMM shape written with the dtype its operands hold.
+IREE_SKINNY_GEMM = """<html><body>
+<h2 id="performance">Performance</h2>
+<p>The first end-to-end 16-bit selection change reported the following numbers on
+CDNA3, compared with the padded dense baseline:</p>
+<table>
+<thead><tr><th>Shape</th><th style="text-align: right;">VDMFMA</th>
+<th style="text-align: right;">Baseline</th><th style="text-align: right;">Improvement</th></tr>
+</thead>
+<tbody>
+<tr><td><code>f16_8x13312x16384</code></td><td style="text-align: right;">189 us</td>
+<td style="text-align: right;">206 us</td><td style="text-align: right;">+8.3%</td></tr>
+<tr><td><code>f16_8x13312x8192</code></td><td style="text-align: right;">117 us</td>
+<td style="text-align: right;">116 us</td><td style="text-align: right;">-</td></tr>
+</tbody>
+</table>
+</body></html>
+"""
+
+
+def test_a_shape_written_with_its_dtype_states_the_precision():
+    found = normalized(IREE_SKINNY_GEMM, "text/html").measurements
+    rows = {
+        (row["raw_value"], row["column_name"]): (row["value"], row["unit"], row["precision"])
+        for row in found.iter_rows(named=True)
+    }
+    assert rows[("189 us", "VDMFMA")] == (0.189, "ms", "f16")
+    assert rows[("206 us", "Baseline")] == (0.206, "ms", "f16")
+    assert rows[("116 us", "Baseline")] == (0.116, "ms", "f16")
+    assert {row["activation_dtype"] for row in found.iter_rows(named=True)} == {"fp16"}
