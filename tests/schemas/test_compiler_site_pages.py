@@ -96,3 +96,40 @@ def test_a_shape_written_with_its_dtype_states_the_precision():
     assert rows[("206 us", "Baseline")] == (0.206, "ms", "f16")
     assert rows[("116 us", "Baseline")] == (0.116, "ms", "f16")
     assert {row["activation_dtype"] for row in found.iter_rows(named=True)} == {"fp16"}
+
+
+# As apache/tvm-site's 2018/03/23/nmt-transformer-optimize.html shows its search for the
+# best thread numbers: two columns of a kernel's launch parameters beside its time.
+TVM_THREAD_SEARCH = """<html><body>
+<h4 id="finding-the-best-combination-of-number_thread">Finding the best combination of \
+number_thread</h4>
+<p>The results below are obtained on a NVIDIA M40 GPU device with CUDA8.0.</p>
+<table>
+  <thead><tr><th>Input Shape [batch,features,M,N,K]</th><th>num_thread_y, num_thread_x</th>
+    <th>num_vthread_y, num_vthread_x</th><th>Time(us)</th></tr></thead>
+  <tbody>
+    <tr><td>[64,8,1,17,128]</td><td>8,1</td><td>32,1</td><td>37.62</td></tr>
+    <tr><td>[64,8,1,17,128]</td><td>1,1</td><td>32,1</td><td>38.82</td></tr>
+    <tr><td>[64,8,1,17,128]</td><td>1,1</td><td>256,1</td><td>41.95</td></tr>
+  </tbody>
+</table>
+</body></html>
+"""
+
+
+def test_a_kernels_launch_parameters_are_settings_of_its_time():
+    document = normalized(TVM_THREAD_SEARCH, "text/html")
+    assert document.quarantine.height == 0
+    rows = {
+        row["raw_value"]: (row["value"], row["unit"], row["accelerator"], row["settings"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    shape = "Input Shape [batch,features,M,N,K]=[64,8,1,17,128]"
+    assert rows["37.62"] == (
+        0.03762,
+        "ms",
+        "M40",
+        f"{shape}; num_thread_y=8; num_thread_x=1; num_vthread_y=32; num_vthread_x=1",
+    )
+    assert rows["41.95"][3].endswith("num_vthread_y=256; num_vthread_x=1")
+    assert len(rows) == 3
