@@ -36,6 +36,8 @@ _TRAILING_MARKS = "*\u2020\u2021\u00a7#\u203b"  # "6,044*", "3,210\u2020", "942\
 # A numbered reference after a value ("45,824 [1]", "21h 46m[2]"): a footnote, as "*" is. A
 # cell is at most MAX_CELL_CHARS long when it is stripped, so the pattern stays cheap.
 _REFERENCE_TAIL = re.compile(r"(?:\s*\[\d{1,2}\])+\s*$")
+# A note named after a dash ("- (Note 2)"): still no value published; the note says why.
+_NOTE_TAIL = re.compile(r"[(\[] ?(?:see )?notes? ?\d{1,2} ?[)\]]$")
 # Units a placeholder may be written with ("-ms", "N/A fps", "- tok/s"): the vocabulary's
 # units of measure, not its scale words ("k") nor the devices a rate is per ("GPU").
 _PLACEHOLDER_UNIT_KINDS = ("duration", "rate", "percent", "ratio", "energy", "quantity", "other")
@@ -160,7 +162,9 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         return CellReading(problem="unparseable_value")
     cleaned = clean_text(strip_footnotes(text))
     lowered = cleaned.lower()
-    if _PLACEHOLDER.match(lowered):
+    if _PLACEHOLDER.match(lowered) or (
+        "note" in lowered and _PLACEHOLDER.match(_NOTE_TAIL.sub("", lowered).rstrip())
+    ):
         return CellReading(problem="placeholder_value")
     if _NON_FINITE.match(lowered):
         return CellReading(problem="non_finite_value")

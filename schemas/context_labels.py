@@ -515,7 +515,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             found.append(("framework", framework))
     elif source == "paragraph" and (listed or "batch" in text.lower()):
         # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为
-        # A100": a sentence on what a benchmark, evaluation or test (测试) ran, or one listing
+        # A100", "We tested the following networks ... with batch size = 1": a sentence on what a benchmark, evaluation or test (测试) ran, or one listing
         # its settings ("Batch size=2, Precision=bf16, ..."), states the batch of its values
         batch = listed or next(
             (
@@ -532,7 +532,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _BENCHMARK_RUN = re.compile(
-    r"(?i)\bbenchmark(?:s|ed|ing)?\b|\bevaluat(?:ion|ed|ing)\b|测试|評測|评测"
+    r"(?i)\bbenchmark(?:s|ed|ing)?\b|\bevaluat(?:ion|ed|ing)\b|\btested\b|测试|評測|评测"
     r"|\b(?:numbers|results) (?:below|above)\b|\bbelow (?:numbers|results)\b"
 )
 

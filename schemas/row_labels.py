@@ -248,6 +248,7 @@ def _composite(
 
 
 _BIT_WIDTHS = frozenset({"1", "2", "4", "8", "16", "32"})
+_SHAPE = re.compile(r"\d+(?:x\d+)+")  # "8x13312x16384": a tensor's dimensions
 
 
 def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelMappings) -> None:
@@ -307,6 +308,11 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         world = parallel_count(fold_words(text), whole=False)  # "FSDP 8, CP 1": 8 chips
         if world is not None and cell.count is None:
             cell.count = (PlatformMention(text, count=world, count_stated=True), "parallel")
+        if cell.precision is None and _SHAPE.search(text):
+            # an operand shape written with its dtype ("f16_8x13312x16384" under "Shape"):
+            # the precision the kernel ran in
+            found = find_precisions(text)
+            cell.precision = found[0] if found else None
     else:
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))
