@@ -1,0 +1,50 @@
+"""Training recipes that cloud providers publish in their sample repositories, quoted as their
+READMEs write them: results tables whose run settings sit in columns of their own (data
+loader workers, gradient accumulation) beside the throughput measured on an instance type."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import normalized
+
+# As aws-samples/awsome-distributed-training writes it (3.test_cases/23.SMHP-esm2/README.md):
+# "Grad Acc" is the gradient accumulation of the run, "GPU Mem" a memory column left empty.
+AWS_ESM2_MORE_RESULTS = """### 5.3 More results
+
+|  Model | device_batch_size | num_nodes |  Grad Acc  | Strategy |     Instance   |       Throughput       |      GPU Mem       |
+|:------:|:-----------------:|:---------:|:-----------|:--------:| :------------: | :--------------------: |:-----------------: |
+|  ESM2  |        8          |     2     |     16     |   DDP    |  p5.48xlarge   |    4.36 M samples/s    |     |
+"""
+
+# As the same repository writes it (3.test_cases/pytorch/mosaicml-composer/stable-diffusion/
+# README.md): "num_workers" is the data loader's worker count, not a throughput.
+AWS_COMPOSER_SD = """We ran tests on P4de (A100 80GB) and P5 (H100 80GB) machines and here is a comparison.
+
+|Micro BS|num_workers| EMA | P4de Throughput| P5 Throughput | Ratio  |
+|:------:|:---------:|:---:| :------------: | :-----------: |:------:|
+|    4   |     8     | Yes |      142.69    |     189.28    |  1.32x |
+|    8   |     8     | Yes |      173.89    |     289.19    |  1.66x |
+"""
+
+
+def _rows(page: str) -> list[dict]:
+    return list(normalized(page).measurements.iter_rows(named=True))
+
+
+def test_gradient_accumulation_column_is_a_setting_not_an_accuracy() -> None:
+    rows = _rows(AWS_ESM2_MORE_RESULTS)
+    assert [(row["column_name"], row["metric"], row["value"], row["unit"]) for row in rows] == [
+        ("Throughput", "throughput", 4360000.0, "items/s")
+    ]
+    assert "Grad Acc=16" in rows[0]["settings"]
+    assert rows[0]["accelerator_count"] == 16  # two p5.48xlarge nodes
+
+
+def test_data_loader_worker_count_is_a_setting_not_a_throughput() -> None:
+    rows = _rows(AWS_COMPOSER_SD)
+    assert sorted(row["column_name"] for row in rows if row["metric"] == "throughput") == [
+        "P4de Throughput",
+        "P4de Throughput",
+        "P5 Throughput",
+        "P5 Throughput",
+    ]
+    assert {row["settings"] for row in rows} == {"num_workers=8; EMA=Yes"}
