@@ -4,6 +4,7 @@ loader workers, gradient accumulation) beside the throughput measured on an inst
 
 from __future__ import annotations
 
+from perfledger.schemas.header_reading import read_header
 from tests.schemas.page_reading import normalized
 
 # As aws-samples/awsome-distributed-training writes it (3.test_cases/23.SMHP-esm2/README.md):
@@ -37,6 +38,7 @@ def test_gradient_accumulation_column_is_a_setting_not_an_accuracy() -> None:
     ]
     assert "Grad Acc=16" in rows[0]["settings"]
     assert rows[0]["accelerator_count"] == 16  # two p5.48xlarge nodes
+    assert (read_header("GPU Mem").kind, read_header("GPU Mem").role) == ("metric", "other")
 
 
 def test_data_loader_worker_count_is_a_setting_not_a_throughput() -> None:
@@ -48,3 +50,19 @@ def test_data_loader_worker_count_is_a_setting_not_a_throughput() -> None:
         "P5 Throughput",
     ]
     assert {row["settings"] for row in rows} == {"num_workers=8; EMA=Yes"}
+
+
+def test_instance_families_heading_columns_name_their_gpus() -> None:
+    # "P4de" and "P5" are EC2 instance families beside "machines" in the paragraph above;
+    # every value was an A100 80GB's, the P5 (H100) column's too
+    found = {
+        row["raw_value"]: (row["accelerator"], row["metric"])
+        for row in _rows(AWS_COMPOSER_SD)
+        if row["metric"] == "throughput"
+    }
+    assert found == {
+        "142.69": ("A100", "throughput"),
+        "173.89": ("A100", "throughput"),
+        "189.28": ("H100", "throughput"),
+        "289.19": ("H100", "throughput"),
+    }
