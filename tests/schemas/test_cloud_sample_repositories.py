@@ -66,3 +66,29 @@ def test_instance_families_heading_columns_name_their_gpus() -> None:
         "189.28": ("H100", "throughput"),
         "289.19": ("H100", "throughput"),
     }
+
+
+# As the same repository writes it (micro-benchmarks/expert-parallelism/pplx-garden-benchmark/
+# README.md): "My UCCL EP" names an expert-parallel library, its cells are latencies.
+AWS_PPLX_GARDEN = """Decode (128 tokens) Dispatch and Combine Median Latency(μs):
+
+|       | My UCCL EP | My pplx-EFA | pplx-EFA | pplx-CX7 | DeepEP-CX7 |
+|-------|-----------:|------------:|---------:|---------:|-----------:|
+| EP64  |   crash    |    268.6    | 266.7    | 187.5    |   177.9    |
+| EP32  |   358.0    |    230.9    | 229.1    | 153.9    |   159.1    |
+| EP8   |    66.1    |     50.6    |  49.7    |  50.5    |    42.6    |
+"""
+
+
+def test_a_library_named_with_a_parallelism_word_heads_results_not_a_setting() -> None:
+    # the column's 358.0 and 66.1 were row settings ("My UCCL EP=358.0"), lost as values
+    found = {
+        row["raw_value"]: (row["column_name"], row["metric"], row["value"], row["unit"])
+        for row in _rows(AWS_PPLX_GARDEN)
+        if row["column_name"] == "My UCCL EP"
+    }
+    assert found == {
+        "358.0": ("My UCCL EP", "latency", 0.358, "ms"),
+        "66.1": ("My UCCL EP", "latency", 0.0661, "ms"),
+    }
+    assert read_header("TP").role == "setting"  # a bare degree stays a setting
