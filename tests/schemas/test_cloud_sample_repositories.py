@@ -92,3 +92,25 @@ def test_a_library_named_with_a_parallelism_word_heads_results_not_a_setting() -
         "66.1": ("My UCCL EP", "latency", 0.0661, "ms"),
     }
     assert read_header("TP").role == "setting"  # a bare degree stays a setting
+
+
+# As awslabs/awsome-distributed-ai writes it (3.test_cases/megatron/megatron-bridge/qwen3-235b/
+# benchmarks/RESULTS.md): a "Field | Value" table states the run's setup above its results.
+AWS_QWEN3_SETUP = """## Primary — 8 nodes, EP32 @ PP2 (recompute=selective)
+
+| Field | Value |
+|---|---|
+| Hardware | **8 × `p6-b300.48xlarge`** (64× B300, 8 GPU + 16 EFA / node), EKS `ml-shared` (us-west-2) |
+| World | 64 ranks, TP8, ETP1, balanced routing, **`RECOMPUTE=selective`** |
+| Parallelism | **EP32 = TP8/PP2/DP4** · EP16 = TP8/PP4/DP2 (`PP = WORLD/EP`, WORLD=64) |
+| Global batch | 256 — EP32: 16 iters/run (12 steady) · EP16: 12 iters/run (8 steady) |
+| Campaign | EP32 `qwen3-ep32-remeasure-20260624` (git b73a2d7) · EP16 `qwen3-8n-ep32pp2-20260621` (git 633c791) — both 8-node, recompute=selective |
+"""
+
+
+def test_a_field_and_value_table_lists_a_setup_not_scores() -> None:
+    # "8 × p6-b300.48xlarge", "64 ranks" and "256 — EP32: ..." loaded as quality scores
+    # (8, 64, 256) with the rest of the cell as their unit; the rest were quarantined
+    result = normalized(AWS_QWEN3_SETUP)
+    assert result.measurements.is_empty()
+    assert result.quarantine.is_empty()
