@@ -4,8 +4,9 @@ loader workers, gradient accumulation) beside the throughput measured on an inst
 
 from __future__ import annotations
 
+from perfledger.schemas.chip_counts import parallel_count
 from perfledger.schemas.header_reading import read_header
-from tests.schemas.page_reading import normalized
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As aws-samples/awsome-distributed-training writes it (3.test_cases/23.SMHP-esm2/README.md):
 # "Grad Acc" is the gradient accumulation of the run, "GPU Mem" a memory column left empty.
@@ -114,3 +115,19 @@ def test_a_field_and_value_table_lists_a_setup_not_scores() -> None:
     result = normalized(AWS_QWEN3_SETUP)
     assert result.measurements.is_empty()
     assert result.quarantine.is_empty()
+
+
+# The same page's EP16 table: its heading states the parallel degrees of the 64-GPU run.
+AWS_QWEN3_EP16 = """### EP16 @ PP4 (TP8/PP4/DP2) — internode EP across 2 nodes
+
+| mb · overlap | NCCL all-to-all | DeepEP+UCCL | DeepEP+NVSHMEM | UCCL Δ | NVSHMEM Δ |
+|---|----------------:|------------:|---------------:|-------:|----------:|
+| 4 · off | 12.21 s · 198.6 · 85.9k | 13.06 s · 185.8 · 80.3k | **11.57 s · 209.6 · 90.6k** | +6.9% | **−5.2%** |
+"""
+
+
+def test_expert_parallel_ranks_sit_within_the_data_parallel_ones() -> None:
+    # TP8 x PP4 x DP2 is 64 GPUs; EP16 multiplied in made them 512
+    found = fields_by_raw_value(AWS_QWEN3_EP16, "accelerator_count")
+    assert found["+6.9%"] == (64,)
+    assert parallel_count("tp1 ep8", whole=True) == 8  # no data degree: EP counts
