@@ -309,8 +309,10 @@ def node_count(folded: str) -> int | None:
 
 
 def parallel_count(folded: str, whole: bool) -> int | None:
-    """The chips parallel degrees give: tensor x pipeline x context x data parallel (expert
-    parallel ranks sit within the data parallel ones, so the larger of the two counts).
+    """The chips parallel degrees give: tensor x pipeline x context x data parallel. Expert
+    parallel ranks sit within the tensor x context x data parallel ones ("EP16 @ PP4
+    (TP8/PP4/DP2)" is 64 chips, not 512): they count only where no data degree is stated,
+    and then as a lower bound of one pipeline stage ("TP1 EP8": 8).
 
     Tensor and pipeline degrees alone say how one copy of the model is split, not how many
     copies ran: they give the run's size only where the text ties them to the chips of the
@@ -322,8 +324,8 @@ def parallel_count(folded: str, whole: bool) -> int | None:
         degrees.setdefault(_DATA_PARALLEL.get(kind, kind), int(degree))
     if not degrees or not (whole or "dp" in degrees):
         return None
-    product = 1
-    for kind in ("tp", "pp", "cp"):
-        product *= degrees.get(kind, 1)
-    product *= max(degrees.get("dp", 1), degrees.get("ep", 1))
+    stage = degrees.get("tp", 1) * degrees.get("cp", 1) * degrees.get("dp", 1)
+    if "dp" not in degrees:
+        stage = max(stage, degrees.get("ep", 1))
+    product = stage * degrees.get("pp", 1)
     return product if 0 < product <= MAX_ACCELERATORS else None

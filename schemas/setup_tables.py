@@ -80,12 +80,16 @@ def setup_tables(
             if environments:
                 found[(document, table)] = environments
             continue
-        if not _documents_parameters(name_header, valued) and not _names_settings(
-            names,
-            # beside a name, a value alone may be its version ("PyTorch | 2.4")
-            [row[1:] if width > _NAME_AND_VALUE else [] for row in body],
-            mappings,
-            metrics_allowed=width == _NAME_AND_VALUE,
+        if (
+            not _documents_parameters(name_header, valued)
+            and not _lists_fields(name_header, names, width, mappings)
+            and not _names_settings(
+                names,
+                # beside a name, a value alone may be its version ("PyTorch | 2.4")
+                [row[1:] if width > _NAME_AND_VALUE else [] for row in body],
+                mappings,
+                metrics_allowed=width == _NAME_AND_VALUE,
+            )
         ):
             continue
         found[(document, table)] = (
@@ -114,6 +118,16 @@ def _documents_parameters(name_header: str, valued: list[HeaderReading]) -> bool
     names, and holds no results."""
     return bool(_PARAMETERS_HEADER.fullmatch(fold_words(name_header).strip(" *"))) and any(
         reading.kind == "text" for reading in valued
+    )
+
+
+def _lists_fields(name_header: str, names: list[str], width: int, mappings: LabelMappings) -> bool:
+    """Whether a table of two columns names its rows as fields or parameters ("Field | Value"
+    over "Hardware", "World", "Campaign") and none of them a metric: it lists one setup."""
+    return (
+        width == _NAME_AND_VALUE
+        and bool(_PARAMETERS_HEADER.fullmatch(fold_words(name_header).strip(" *")))
+        and not any(header_reading(name, mappings).kind in RESULT_KINDS for name in names)
     )
 
 

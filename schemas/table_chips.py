@@ -26,7 +26,9 @@ def _required_words() -> re.Pattern[str] | None:
     sources = sorted({rule.requires_source for rule in vocabulary().rules if rule.requires_source})
     if not sources:
         return None
-    return re.compile(rf"{word_start_of(sources)}(?:{'|'.join(f'(?:{s})' for s in sources)})")
+    # the whole word a required word begins: "machines", not the "mac" found first in it
+    alternatives = "|".join(f"(?:{s})" for s in sources)
+    return re.compile(rf"{word_start_of(sources)}(?:{alternatives})[a-z0-9]*")
 
 
 @lru_cache(maxsize=16_384)

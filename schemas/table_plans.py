@@ -360,6 +360,7 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
                 or _per_device_figure(reading)
                 or _states_a_setting_value(reading)
                 or _fractional_device_counts(reading, stats)
+                or _fractional_parallel_degrees(reading, stats)
             )
         ):
             return "result"
@@ -463,6 +464,20 @@ def _fractional_device_counts(reading: HeaderReading, stats: ColumnStats) -> boo
         reading.role == "accelerator_count"
         and (stats.point + stats.comma) * 2 >= stats.numeric
         and _DEVICE_RESOURCE.search(reading.text) is None
+    )
+
+
+# A parallelism degree's abbreviation ("TP", "EP"), ending a header.
+_PARALLEL_DEGREE = re.compile(r"(?<![a-z0-9])(?:tp|pp|dp|cp|ep|vpp?|etp|edp)$")
+
+
+def _fractional_parallel_degrees(reading: HeaderReading, stats: ColumnStats) -> bool:
+    """A column under a parallelism abbreviation ("My UCCL EP") whose numbers mostly have
+    decimals ("358.0"): degrees are whole, so it names a system and holds its results."""
+    return (
+        reading.role == "setting"
+        and (stats.point + stats.comma) * 2 >= stats.numeric
+        and _PARALLEL_DEGREE.search(fold_words(reading.text)) is not None
     )
 
 
