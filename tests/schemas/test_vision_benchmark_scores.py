@@ -44,6 +44,9 @@ consumption.
 def test_a_split_after_a_scored_benchmark_is_no_part_of_its_name():
     for text in ("MMMU val", "DocVQA test", "MathVista mini", "MMB dev(en)", "VQAv2 test-dev"):
         assert metric_of_scored_name(text) == "accuracy", text
+    # MiniCPM-V 2.6's leaderboard average and multi-image columns
+    for text in ("OpenCompass", "BLINK val", "Mantis Eval", "MIRB"):
+        assert metric_of_scored_name(text) == "accuracy", text
     assert metric_of_scored_name("Arc A770") is None
 
 
