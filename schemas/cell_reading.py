@@ -129,7 +129,7 @@ class CellValue(NamedTuple):
 class CellReading(NamedTuple):
     values: tuple[CellValue, ...] = ()
     problem: str | None = None  # why nothing was read: placeholder_value, ambiguous_number,
-    #                             bound_value, range_value, non_finite_value,
+    #                             bound_value, range_value, sum_value, non_finite_value,
     #                             unparseable_value
     decimal_evidence: str | None = None  # POINT or COMMA when a number shows which it uses
 
@@ -590,8 +590,8 @@ def _with_unit_and_spread(
     number: float, rest: str, approximate: bool, decimal: str | None, evidence: str | None
 ) -> CellReading:
     """The value of a number followed by `rest`: "img/s", "± 0.11 ms", "(phase1)", "MAE"."""
-    if _RANGE_END.match(rest):
-        return CellReading(problem="range_value")
+    if _RANGE_END.match(rest) or _SUM_PART.match(rest):
+        return CellReading(problem="range_value" if _RANGE_END.match(rest) else "sum_value")
     unit_first = _UNIT_THEN_RANGE_END.match(rest)
     if unit_first is not None and unit_named(unit_first.group(1)) is not None:
         return CellReading(problem="range_value")  # "1.382x to 2.113x": each end with its unit
@@ -691,6 +691,8 @@ _UNIT_THEN_RANGE_END = re.compile(
     r"^\s*([^\d\s~-]{1,12})\s*(?:[-\u2013\u2014~]|to)\s*\d+(?:[.,]\d+)?\s*\1\s*$"
 )
 _RANGE_END = re.compile(r"^\s*%?\s*(?:[-\u2013\u2014~:]|to)\s*\d")
+# A sum of parts ("8+3", "16 + 16") is no one value; "45.2 +3.1" is a change beside a value.
+_SUM_PART = re.compile(r"^(?:\+|\s+\+\s+)\d")
 # A number followed by the whole it is part of: "76/80", "5.8/40.0 GiB", "3 / 5".
 _OUT_OF = re.compile(r"^\s*/\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<unit>[^\d\s/].*)?$")
 

@@ -782,6 +782,7 @@ def _reason(check: str, row: dict) -> str:
         ),
         "bound_value": f"'{text}' is a bound, not a value of {metric}",
         "range_value": f"'{text}' is a range, not one value of {metric}",
+        "sum_value": f"'{text}' is a sum of parts, not one value of {metric}",
         "non_finite_value": f"{metric} '{text}' is not a finite number",
         "non_positive_value": f"{metric} must be positive, got '{text}'",
     }.get(check, f"cannot read '{text}' as a {metric} value")
