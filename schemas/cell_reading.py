@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.one_named_value import one_named_value
+from perfledger.schemas.placeholders import PLACEHOLDER as _PLACEHOLDER
 from perfledger.schemas.units import Unit, unit_named
 from perfledger.schemas.values_each import value_each
-from perfledger.schemas.vocabulary import read_vocab
 
 if TYPE_CHECKING:
     from perfledger.schemas.header_reading import HeaderReading
@@ -38,42 +38,6 @@ _TRAILING_MARKS = "*\u2020\u2021\u00a7#\u203b"  # "6,044*", "3,210\u2020", "942\
 _REFERENCE_TAIL = re.compile(r"(?:\s*\[\d{1,2}\])+\s*$")
 # A note named after a dash ("- (Note 2)"): still no value published; the note says why.
 _NOTE_TAIL = re.compile(r"[(\[] ?(?:see )?notes? ?\d{1,2} ?[)\]]$")
-# Units a placeholder may be written with ("-ms", "N/A fps", "- tok/s"): the vocabulary's
-# units of measure, not its scale words ("k") nor the devices a rate is per ("GPU").
-_PLACEHOLDER_UNIT_KINDS = ("duration", "rate", "percent", "ratio", "energy", "quantity", "other")
-_PLACEHOLDER_UNITS = "|".join(
-    sorted(
-        {
-            re.escape(alias)
-            for alias, kind in read_vocab("units.csv").select("alias", "kind").iter_rows()
-            if kind in _PLACEHOLDER_UNIT_KINDS and (len(alias) > 1 or not alias.isalpha())
-        }
-        | {"s"},
-        key=len,
-        reverse=True,
-    )
-)
-# What a cell holds where a page publishes no value ("-", "N/A", "OOM", "/", "coming soon"),
-# also with the unit its column's values have ("-ms" beside "0.58ms").
-PLACEHOLDER_WORDS = (
-    r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|t\.?b\.?[da]\.?|none|null|\?|pending"
-    r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x+"
-    # the model did not fit the device: "Not enough RAM", "out of memory"
-    r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"
-    r"|\u2717|\u2715|\u00d7"
-    # rows left out of a long table ("| ... | ... |"): no value published there
-    r"|\.{3,}|\u2026"
-    rf"|(?:-+|\u2013|\u2014|n/?a) ?(?:{_PLACEHOLDER_UNITS})(?: ?/ ?[a-z]+)?"
-    # a unit alone in brackets: a value's template not filled in ("(%)" beside "0.260(94.55%)")
-    rf"|\( ?(?:{_PLACEHOLDER_UNITS}) ?\)(?: ?/ ?\( ?(?:{_PLACEHOLDER_UNITS}) ?\))*"
-)
-_PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_WORDS})$")
-
-
-def is_placeholder(text: str) -> bool:
-    """Whether a cell says nothing was published: "N/A", "-", "TBD", "coming soon", "OOM",
-    "Not enough RAM"."""
-    return bool(_PLACEHOLDER.match(clean_text(text).lower()))
 
 
 _NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity|\u221e)$")

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import polars as pl
 
-from perfledger.schemas.cell_reading import PLACEHOLDER_WORDS, VALUE_NAME
+from perfledger.schemas.cell_reading import VALUE_NAME
 from perfledger.schemas.chip_precisions import chip_precisions, with_chip_precisions
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
@@ -28,6 +28,7 @@ from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.named_cells import NAMED_NUMBER, names_its_metric
 from perfledger.schemas.number_locale import COMMA_ONLY, POINT_ONLY, page_mark
+from perfledger.schemas.placeholders import PLACEHOLDER_WORDS
 from perfledger.schemas.precisions import states_dtype
 from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
 from perfledger.schemas.row_context import with_context_labels

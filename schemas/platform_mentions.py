@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
-from perfledger.schemas.cell_reading import is_placeholder
 from perfledger.schemas.chip_counts import (
     FAMILY_AFTER,
     GLUED_COUNT,
@@ -44,6 +43,7 @@ from perfledger.schemas.folding import (
     folded_with_positions,
     published_span,
 )
+from perfledger.schemas.placeholders import is_placeholder
 from perfledger.schemas.vocabulary import read_vocab
 
 __all__ = [

@@ -5,9 +5,9 @@ accuracy", "greater efficiency") names no metric for the tables far below it."""
 
 from __future__ import annotations
 
-from perfledger.schemas.cell_reading import is_placeholder
 from perfledger.schemas.context_labels import device_class
 from perfledger.schemas.model_names import models_in_text
+from perfledger.schemas.placeholders import is_placeholder
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As OpenNMT/CTranslate2's README.md (Benchmarks, GPU) shows its GPU runs: the note under
