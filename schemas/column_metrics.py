@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from perfledger.schemas.context_labels import Found
 from perfledger.schemas.folding import without_brackets
+from perfledger.schemas.found import Found
 from perfledger.schemas.header_reading import HeaderReading, read_header
 from perfledger.schemas.unit_choice import KINDS_FROM_AROUND
 from perfledger.schemas.units import metric_of_unit
