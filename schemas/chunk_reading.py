@@ -682,13 +682,19 @@ def _second_figures(values: pl.DataFrame, mappings: LabelMappings) -> pl.DataFra
     read = values.filter(
         pl.col("qualifier").str.contains(r"(?:^|[^\w@.:-]|(?:^|\D):)\d|(?:^|[^A-Za-z])-\d")
     )
+    # Figures left where a unit would stand ("15.76 s · 153.9 · 66.5k"): no unit, more values.
+    in_rest = values.filter(pl.col("rest").str.contains(_FIGURE_AFTER_SEPARATOR))
     if read.height == 0:
-        return read
+        return in_rest
     distinct = read.get_column("qualifier").unique().to_list()
     figures = [text for text in distinct if header_reading(text, mappings).kind == "metric"]
-    return read.filter(pl.col("qualifier").is_in(figures)).with_columns(
+    named = read.filter(pl.col("qualifier").is_in(figures)).with_columns(
         pl.col("qualifier").alias("rest")
     )
+    return pl.concat([named, in_rest]) if in_rest.height else named
+
+
+_FIGURE_AFTER_SEPARATOR = r"(?:^|\s)[\u00b7|/;,]\s*[-+]?\d"
 
 
 # ---- what did not read --------------------------------------------------------------------------

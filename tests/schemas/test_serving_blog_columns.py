@@ -205,3 +205,25 @@ def test_chips_a_sentence_says_the_benchmark_ran_on_are_its_chips_without_a_coun
     found = fields_by_raw_value(DIFFUSION_CACHE_ON_H200, "accelerator", "accelerator_count")
     assert found["1.0x"] == ("H200", None)
     assert found["1.91x ⚡"] == ("H200", None)
+
+
+# awslabs awsome-distributed-ai, Megatron-Bridge Qwen3-235B results: three figures a cell,
+# in the order the note above the table names; only the first reads as a value.
+THREE_FIGURES_A_CELL = """# Qwen3-235B results
+
+Each cell: mean iter s · TFLOP/s/GPU · tok/s
+
+| Config | 64 GPUs | 128 GPUs |
+|---|---|---|
+| TP4 PP8 | 15.76 s · 153.9 · 66.5k | 8.12 s · 149.2 · 129.1k |
+"""
+
+
+def test_figures_left_where_a_unit_would_stand_are_set_apart_not_lost():
+    document = normalized(THREE_FIGURES_A_CELL)
+    assert sorted(document.measurements.get_column("value").to_list()) == [8.12, 15.76]
+    reasons = {row["raw_value"]: row["reason"] for row in document.quarantine.iter_rows(named=True)}
+    assert reasons["15.76 s · 153.9 · 66.5k"].startswith(
+        "'15.76 s · 153.9 · 66.5k' holds a second figure, 's · 153.9 · 66.5k'"
+    )
+    assert "8.12 s · 149.2 · 129.1k" in reasons
