@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.header_reading import reads_as_unknown
 
 # An abbreviation in brackets after the words it abbreviates: capitals, a plural's "s".
 _BRACKETED = re.compile(r"\(([A-Z][A-Za-z]{1,7}?)s?\)")
@@ -57,14 +57,9 @@ def page_abbreviations(paragraphs: Iterable[str]) -> dict[str, str]:
         if "(" not in paragraph:
             continue
         for abbreviation, long_form in _defined_in(paragraph):
-            if abbreviation not in found and _unread(abbreviation):
+            if abbreviation not in found and reads_as_unknown(abbreviation):
                 found[abbreviation] = long_form
     return found
-
-
-def _unread(word: str) -> bool:
-    reading = read_header(word)
-    return reading.kind is None and reading.platform is None and reading.precision is None
 
 
 def with_long_forms(text: str, abbreviations: dict[str, str]) -> str:

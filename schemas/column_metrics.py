@@ -13,7 +13,7 @@ import re
 
 from perfledger.schemas.folding import without_brackets
 from perfledger.schemas.found import Found
-from perfledger.schemas.header_reading import HeaderReading, read_header
+from perfledger.schemas.header_reading import HeaderReading, reads_as_unknown
 from perfledger.schemas.unit_choice import KINDS_FROM_AROUND
 from perfledger.schemas.units import metric_of_unit
 
@@ -57,16 +57,6 @@ def names_its_own_quantity(reading: HeaderReading) -> bool:
     acronym no vocabulary reads ("Mean audio TTFP"): it is no statistic of the column to its
     left. An acronym the vocabularies read ("GPU", "FP16") is no such name."""
     return any(
-        _unknown_word(match.group(0))
+        reads_as_unknown(match.group(0))
         for match in _ACRONYM.finditer(without_brackets(reading.text or ""))
-    )
-
-
-def _unknown_word(word: str) -> bool:
-    reading = read_header(word)
-    return (
-        reading.kind is None
-        and reading.platform is None
-        and reading.precision is None
-        and reading.unit is None
     )

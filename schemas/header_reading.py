@@ -507,3 +507,15 @@ def _composite_parts(cleaned: str) -> tuple[HeaderReading, ...]:
 def names_quality_change(header: str) -> bool:
     """Whether a header names what a model's quality loses ("Accuracy loss", "精度损失")."""
     return word_alternatives("quality_changes.csv").search(fold_words(header)) is not None
+
+
+def reads_as_unknown(word: str) -> bool:
+    """Whether a word ("TTFP", "AL") reads as nothing the vocabularies know: no role, chip,
+    precision or unit ("GPU", "FP16" and "TTFT" all read as something)."""
+    reading = read_header(word)
+    return (
+        reading.kind is None
+        and reading.platform is None
+        and reading.precision is None
+        and reading.unit is None
+    )
