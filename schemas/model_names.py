@@ -382,7 +382,8 @@ def _size_text(size: str, joiner: str) -> str:
         return size.upper().replace("X", "x")
     if not joiner:
         return size
-    return size.upper() if len(size) <= 3 else size.title()
+    # "xl", "r50", "e2b" are codes; "air", "pro", "mini" are words
+    return size.upper() if len(size) <= 2 or any(c.isdigit() for c in size) else size.title()
 
 
 def _finished(reading: ModelReading, said: dict[str, list[str]]) -> ModelReading:

@@ -156,12 +156,44 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
             (found for farther in texts[position:] if (found := family_in_text(farther.text))), None
         )
         return (sized(family, size), text.source) if family else (None, None)
+    member = _member_in_prose(texts, context)
+    if member is not None:
+        return member, "paragraph"
     # "# YOLOv8" over a model's own page: a heading that is a family's name and nothing else
     # names the model its tables ran, whatever size its rows leave unsaid.
     for text in texts:
         if text.source != "paragraph" and _names_family_alone(text.text):
             return clean_text(text.text), text.source
     return None, None
+
+
+def _member_in_prose(texts: list[ContextText], context: TableContext) -> str | None:
+    """The one model of the family a caption, heading or title names that the prose around
+    the table names ("Qwen3 - early performance comparisons" over "I experimented with
+    Qwen3-30B-A3B"), nearest paragraph first. The nearest paragraph naming any model settles
+    it: naming two, or one of another family (the baseline of a comparison), it names none."""
+    family = next(
+        (
+            found
+            for text in texts
+            if text.source != "paragraph"
+            if (found := family_in_text(text.text))
+        ),
+        None,
+    )
+    if family is None:
+        return None
+    paragraphs = [text.text for text in context.texts if text.source == "paragraph"]
+    for paragraph in (*paragraphs, *context.prose):
+        named = {reading.base: phrase for phrase, reading in models_in_text(paragraph)}
+        if named:
+            (model, phrase), *others = named.items()
+            return phrase if not others and model and _in_family(model, family) else None
+    return None
+
+
+def _in_family(model: str, family: str) -> bool:
+    return model == family or model.startswith((f"{family} ", f"{family}-"))
 
 
 def _names_family_alone(text: str) -> bool:
