@@ -49,6 +49,8 @@ from perfledger.schemas.vocabulary import VOCAB_DIR
         ("NVIDIA GeForce RTX 3060 Ti of Desktop[2023-10-12]", "RTX 3060 Ti", "NVIDIA"),
         ("on a single commodity NVIDIA A6000 GPU with 48GB memory", "A6000", "NVIDIA"),
         ("NVIDIA RTX 4090 24GB", "RTX 4090", "NVIDIA"),
+        # trtutils docs, benchmark/3080Ti.rst: a GeForce card by its number and suffix alone
+        ("3080Ti in a workstation with Intel 12900K CPU", "RTX 3080 Ti", "NVIDIA"),
         ("AMD Radeon RX 6900 XT of Desktop[2023-10-12]", "Radeon RX 6900 XT", "AMD"),
         ("Intel(R) UHD Graphics 770 of Desktop[2023-10-12]", "UHD Graphics 770", "Intel"),
         ("Intel® Core™ i9-9000K (AVX2), INT8 and FP32", "Core i9-9000K", "Intel"),
@@ -186,6 +188,7 @@ def test_the_chip_that_ran_the_result_outranks_the_parts_named_beside_it(text, a
         "Xavier initialization of the weights",
         "Stable Diffusion v2 512",
         "YOLO v3 416",
+        "a 2080 step run",  # a bare number needs a GPU word nearby; "Ti" or "Super" is one
         "Samsung Galaxy S10",
         "three generations of Pixel phones",  # a product line, not one phone's chip
         "February, 2021\n  * DGX-A100 performance results",  # a year is no count
