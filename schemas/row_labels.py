@@ -95,6 +95,7 @@ CONTRIBUTION_SCHEMA: ColumnTypes = {
     "sdk": pl.String,
     "sdk_prerelease": pl.Boolean,
     "batch_size_number": pl.Float64,
+    "batch_local": pl.Boolean,  # the batch of one device or one step, not the run's
     **{f"rp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "rp_source": pl.String,
     "rp_unknown": pl.Boolean,
@@ -115,6 +116,7 @@ CONTRIBUTION_SCHEMA: ColumnTypes = {
     **{f"u_{name}": dtype for name, dtype in UNIT_FIELDS.items()},
     "settings": pl.String,
     "unresolved": pl.String,
+    "local_batch": pl.String,  # "MicroBatchSize=8": a setting where a global batch is the row's
 }
 SECTION_SCHEMA: ColumnTypes = {
     **{f"sp_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
@@ -174,6 +176,7 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
             # keeps every cell verbatim.
             _label_cell(text, reading, cell, mappings)
     free_platform, free_count, free_precision = _free_labels(tuple(cell.free))
+    local_batch = _local_batch(reading)
     dims = cell.dims
     if not dims.get("batch_size") and reading.role != "batch_size":
         batch = stated_batch(text)  # "A100 (BS=32)": the row's batch size among its labels
@@ -196,6 +199,7 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
         sdk,
         prerelease,
         batch_number(dims.get("batch_size")),
+        local_batch or None,
         *platform_fields(cell.platform[0] if cell.platform else None),
         cell.platform[1] if cell.platform else None,
         cell.unknown_device or None,
@@ -210,7 +214,19 @@ def _contribution(reading: HeaderReading, raw: str, mappings: LabelMappings) -> 
         *unit_fields(cell.unit),
         "; ".join(f"{name}={value}" for name, value in cell.settings) or None,
         "; ".join(cell.unresolved) or None,
+        f"{setting_name(reading)}={text}" if local_batch and text else None,
     )
+
+
+# A batch of one device or one step of gradient accumulation ("MicroBatchSize", "Local batch
+# size", "mbs", "images/gpu"), beside which a table may state the run's global batch
+_LOCAL_BATCH = re.compile(
+    r"(?i)micro|local|(?<![a-z])mbs(?![a-z])|(?:/|per) ?(?:gpu|card|device|chip)"
+)
+
+
+def _local_batch(reading: HeaderReading) -> bool:
+    return reading.role == "batch_size" and _LOCAL_BATCH.search(reading.text) is not None
 
 
 # A precision column naming the weights or the activations alone ("Weight Precision",
@@ -577,7 +593,7 @@ _FIRST_OF = {
     "variant": ["variant", "variant_workload", "phase"],
     "framework": ["framework", "framework_canonical"],
     "sdk_version": ["sdk_version", "sdk", "sdk_prerelease"],
-    "batch_size": ["batch_size", "batch_size_number"],
+    "batch_size": ["batch_size", "batch_size_number", "batch_local"],
     "rp_chip": [*(f"rp_{name}" for name in PLATFORM_FIELDS), "rp_source"],
     "rp_unknown": ["rp_unknown"],
     "rc_n": ["rc_n", "rc_chip", "rc_source", "rc_stated"],
@@ -592,6 +608,8 @@ _FIRST_OF = {
 # cell that states them at all: "DGX-GB300 | 256" under "System | #-GPUs" ran on 256 GPUs, not
 # on the 72 a GB300 NVL72 system holds.
 _PREFERRED = {
+    # "MicroBatchSize | GradAccum | GlobalBatchSize": the run's batch is the global one
+    "batch_size": pl.col("batch_size").is_not_null() & pl.col("batch_local").is_null(),
     "rc_n": pl.col("rc_stated").is_not_null(),
     # "Samsung Galaxy S24 | Snapdragon 8 Gen 3" under "Device | Chipset": the chip a vocabulary
     # knows, not the device no vocabulary does, is the row's accelerator
@@ -622,13 +640,32 @@ def rows_frame(label_cells: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
             if flag in _PREFERRED
         ),
     )
+    # A row's local batch is kept among its settings when a global batch is its batch.
+    global_batch = f"_pref{list(_FIRST_OF).index('batch_size')}"
+    local = said.get_column("local_batch").null_count() < said.height
+    if local and "settings" not in lists:
+        lists.append("settings")
     parts = [label_cells.select(*ROW_KEY), flags[index]]
     if lists:
         parts.append(said.select(lists)[index])
+    if local:
+        parts.append(said.select("local_batch")[index])
     cells = pl.concat(parts, how="horizontal").with_row_index("_position")
     rows = cells.group_by(ROW_KEY, maintain_order=True).agg(
         *(_pick(bit, flag) for bit, flag in enumerate(_FIRST_OF)),
-        *lists,
+        *(name for name in lists if not (local and name == "settings")),
+        *(
+            [
+                pl.concat_list(
+                    "settings",
+                    pl.when(pl.col(global_batch).any()).then(pl.col("local_batch")),
+                )
+                .explode()
+                .alias("settings")
+            ]
+            if local
+            else []
+        ),
     )
     # Indexed, not gathered nor selected: each of those would be a query of its own.
     picked = [

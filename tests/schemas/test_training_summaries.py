@@ -108,7 +108,9 @@ def test_a_training_run_s_micro_batches_and_sharding_are_settings_and_tgs_a_rate
     assert tgs.get_column("value").to_list() == [3314, 3268]
     assert tgs.get_column("accelerator_count").to_list() == [8, 16]
     assert tgs.get_column("rate_per").to_list() == ["accelerator", "accelerator"]
-    assert tgs.get_column("batch_size").to_list() == ["8", "8"]
+    # the run's batch is its global one; the micro batch of one GPU's step stays a setting
+    assert tgs.get_column("batch_size").to_list() == ["0.125M", "0.25M"]
+    assert "Micro Bsz=8" in tgs.get_column("settings")[0]
     assert "Zero1=8" in tgs.get_column("settings")[0]
     assert "Micro Num=1" in tgs.get_column("settings")[0]
 

@@ -62,3 +62,23 @@ def test_each_chip_a_column_names_takes_the_count_its_context_states_for_it():
     found = fields_by_raw_value(FMS_FSDP_UTILIZATION, "accelerator", "accelerator_count")
     assert found["0.61"] == ("A100", 128)
     assert found["0.43"] == ("H100", 96)
+
+
+# mosaicml/llm-foundry, scripts/train/benchmarking/README.md: the micro batch of one step on
+# one GPU, its accumulation, and the global batch of the run, each in a column of its own.
+LLM_FOUNDRY_BATCHES = """# Benchmarking
+
+| Model | SeqLen (T) | # GPUs | GPU | MFU | MicroBatchSize | GradAccum | GlobalBatchSize | Throughput (S/s) | Throughput (T/s/GPU) | Precision |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| 70b | 2048 | 512 | h100_80gb | 41.25 | 8 | 1 | 4096 | 251 | 1007 | amp_bf16 |
+| 70b | 2048 | 64 | h100_80gb | 42.57 | 8 | 4 | 2048 | 32 | 1039 | amp_bf16 |
+"""
+
+
+def test_the_runs_batch_is_its_global_batch_not_one_devices_micro_batch():
+    found = fields_by_raw_value(LLM_FOUNDRY_BATCHES, "batch_size", "batch_size_number")
+    assert found["1007"] == ("4096", 4096.0)
+    assert found["1039"] == ("2048", 2048.0)
+    assert found["251"] == ("4096", 4096.0)
+    settings = fields_by_raw_value(LLM_FOUNDRY_BATCHES, "settings")
+    assert "MicroBatchSize=8" in settings["1007"][0]
