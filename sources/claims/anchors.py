@@ -79,12 +79,33 @@ def read_bare_multiplier(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Re
     baseline follows at once is a speedup, as "1.44x speedup over BF16" is ("8x over 2 nodes"
     counts what a run spans)."""
     text, end = sentence.text, anchor.end
-    if anchor.unit != "multiplier" or not (space := _BASELINE_NEXT.match(text, end)):
+    if anchor.unit != "multiplier":
+        return None
+    if _ACHIEVED.search(text, max(0, anchor.start - 40), anchor.start) and _ALONE_AFTER.match(
+        text, end
+    ):
+        # "MI355X GPU achieves 1.16X in Primus-TorchTitan": the ratio a system is said to
+        # reach, against the baseline its section names
+        sense = "better" if anchor.value >= 1 else "worse"
+        return Reading(anchor, anchor.start, end, anchor.start, end, sense, "noun")
+    if not (space := _BASELINE_NEXT.match(text, end)):
         return None
     marker = lex.marker_re.match(text, space.end())
     if marker is None or _NUMBER_NEXT.match(text, marker.end()):
         return None
     return Reading(anchor, anchor.start, end, anchor.start, end, "better", "noun")
+
+
+# A verb of reaching a result right before a ratio, with at most an article or a hedge between
+_ACHIEVED = re.compile(
+    r"(?i)(?<![\w-])(?:achieve[sd]?|deliver(?:s|ed)?|show(?:s|ed)?|provide[sd]?|offer(?:s|ed)?"
+    r"|reach(?:es|ed)?|attain(?:s|ed)?|yield(?:s|ed)?|demonstrate[sd]?|post(?:s|ed)?)"
+    r"[ \t]+(?:an?[ \t]+|(?:about|around|approximately|nearly|roughly|over)[ \t]+)?~?[ \t]?$"
+)
+# What may follow such a ratio: the end of its clause, or the place or run it was reached in
+_ALONE_AFTER = re.compile(
+    r"[ \t]*(?:$|[.,;:)!]|(?:in|on|at|for|with|across|when|under|using)(?![\w-]))", re.I
+)
 
 
 def read_after(sentence: Sentence, anchor: Anchor, lex: Lexicon) -> Reading | None:

@@ -519,6 +519,7 @@ def find_unmarked_baseline(
         for m in nearby
         if vendor_of(m.canonical) != own
         and not a_setting(sentence, m)
+        and not names_its_class(subject, m)
         and not (
             is_setting(sentence, m, lex) and not (subject is not None and is_hardware(subject))
         )
@@ -538,6 +539,16 @@ def find_unmarked_baseline(
         resolution.tags.append("+baseline-none")
         resolution.penalty += 0.1
     return resolution
+
+
+def names_its_class(subject: Mention | None, mention: Mention) -> bool:
+    """ "AMD Instinct MI355X GPU achieves 1.16X": the kind of chip right after the subject is
+    the subject's own name, no other system."""
+    return (
+        subject is not None
+        and is_generic(mention.canonical)
+        and subject.start <= mention.start <= subject.end + 2
+    )
 
 
 INDEFINITE = re.compile(

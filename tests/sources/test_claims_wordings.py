@@ -186,3 +186,29 @@ def test_a_multiplier_its_baseline_follows_at_once_is_a_speedup():
     )[0] == ("FP8 DelayedScaling", "BF16", None, "performance", 1.69, "about")
     # a count of what a run spans is no speedup
     assert claims_of("We trained on 8x over 2 nodes.") == []
+
+
+@pytest.mark.parametrize(
+    ("sentences", "claims"),
+    [
+        # ROCm/rocm-blogs blogs/artificial-intelligence/ROCm7-MI355X-training-performance: the
+        # kind of chip after the subject's name is the subject's, no baseline
+        (
+            ("Llama3 70B BF16: AMD Instinct MI355X GPU achieves 1.16X in Primus-TorchTitan v25.9",),
+            [("MI355X", None, "Llama 3 70B", "performance", 1.16, None)],
+        ),
+        # NVIDIA/TransformerEngine docs (GEMM profiling): the baseline the clause before names
+        (
+            (
+                "Without quantization overhead, FP8 CurrentScaling reaches 1.90x over BF16, "
+                "while FP8 DelayedScaling shows 1.67x.",
+            ),
+            [
+                ("FP8 CurrentScaling", "BF16", None, "performance", 1.9, None),
+                ("FP8 DelayedScaling", "BF16", None, "performance", 1.67, None),
+            ],
+        ),
+    ],
+)
+def test_a_ratio_a_system_is_said_to_reach_is_a_claim(sentences: tuple, claims: list) -> None:
+    assert claims_of(*sentences) == claims
