@@ -73,7 +73,7 @@ _BLANK = r"^[\s\u00a0\u200b\ufeff]*$"
 # bound in words ("Up to ~1.3x") starts a number too: its column holds figures, set apart.
 _NUMERIC_START = (
     r"^\s*(?:(?i:up to|at least|at most|more than|less than)\s+)?"
-    r"(?:[~\u2248<>\u2264\u2265]?\s*[+-]?(?:\d|[.,]\d)"
+    r"(?:[~\u2248<>\u2264\u2265]?\s*[+\u2212-]?(?:\d|[.,]\d)"  # \u2212: the minus sign
     rf"|{VALUE_NAME}\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
 )
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"

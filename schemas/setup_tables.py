@@ -74,6 +74,8 @@ def setup_tables(
             reading.kind in RESULT_KINDS and reading.role != "eval_metric" for reading in valued
         ):
             continue  # "Model | Throughput", "Throughput | 1234": results
+        if any(_SPREAD.search(cell) for row in body for cell in row[1:] if cell):
+            continue  # "0.9310 ±0.0070": a figure measured with its spread, no setting
         names = [clean_text(row[0]) for row in body]
         environments = _environments(name_header, named, valued, body)
         if environments or len(body) < 2:
@@ -103,6 +105,8 @@ def setup_tables(
         )
     return found
 
+
+_SPREAD = re.compile(r"\d\s*(?:\u00b1|\+/-|\+-)\s*\d")
 
 # The first header of a table documenting a tool's parameters ("Parameter | Value |
 # Explanation"), whatever the parameters are called ("port", "eviction_ratio").

@@ -424,12 +424,15 @@ def _measured_metric(reading: HeaderReading) -> str | None:
 
 # A setting's value right after the setting's word ("Batch 1", "BS=8", "Seq Len 2048"), the
 # only number of the rest of the header but a footnote's mark ("bsz=196[1]").
-_SETTING_VALUE = re.compile(r"\s*[=:]?\s*\d[\d.,]*(?![\d.,])(?:\s?\[\d{1,2}\])?(?!.*\d)")
+_SETTING_VALUE = re.compile(
+    r"\s*[=:]?\s*(?:\d[\d.,]*(?![\d.,])(?:\s?\[\d{1,2}\])?(?!.*\d)"
+    r"|(?:on|off|enabled|disabled)(?![\w-]))"  # "CP on": the setting switched, a run's state
+)
 
 
 def _states_a_setting_value(reading: HeaderReading) -> bool:
-    """A header that gives a setting a value ("Batch 1", "BS=8", "Seq Len 2048") heads the
-    results measured with that setting, not a column of the setting's values."""
+    """A header that gives a setting a value ("Batch 1", "BS=8", "Seq Len 2048", "CP on")
+    heads the results measured with that setting, not a column of the setting's values."""
     return _gives_a_setting_value(reading.text)
 
 
