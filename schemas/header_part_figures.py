@@ -25,6 +25,17 @@ _SLASHED = (
     r"(?:\s*[a-z\u00b5\u03bc%][a-z\u00b5\u03bc%/]{0,11})?\s*$"
 )
 _ARROW = "\u2192"  # "0.65\u21920.56": from the first figure to the second
+# A change from one figure to another with the change itself in brackets after: "2173.1 \u2192
+# 2262.2 (+4.1%)", "2.52 \u2192 1.70 (1.48\u00d7)".
+_ARROWED = re.compile(
+    r"^\s*(\d+(?:\.\d+)?)\s*\u2192\s*(\d+(?:\.\d+)?)"
+    r"(?:\s*\(\s*([+\u2212-]?\d+(?:\.\d+)?\s*(?:%|[x\u00d7]))\s*\))?\s*$"
+)
+_CHANGE_NAME = {"%": "change", "x": "speedup", "\u00d7": "speedup"}
+# A row's label naming the two ends of its cells' changes: "off \u2192 on", "BF16 \u2192 FP8".
+_ENDS_LABEL = re.compile(
+    r"^\s*([^\d\s/\u2192][^/\u2192]{0,30}?)\s*\u2192\s*([^\d\s/\u2192][^/\u2192]{0,30}?)\s*$"
+)
 # The last figure of such a cell with its unit: "74.76 ms" of "45.40 / 74.76 ms".
 _FIGURE_AND_UNIT = re.compile(r"^(\d+(?:\.\d+)?)\s*([^\d\s.].*)$")
 
@@ -36,27 +47,39 @@ def reading_texts(cells: pl.DataFrame) -> pl.Expr:
     one value out of another ("162 of 112") or not at all ("-/57"); each cell keeps its text."""
     if "column_name" not in cells.columns:
         return pl.col("raw_value")
+    row_label = pl.col("row_label") if "row_label" in cells.columns else pl.lit(None, pl.String)
     slashed = (
-        cells.select("raw_value", "column_name")
-        .filter(pl.col("raw_value").str.contains(_SLASHED) & pl.col("column_name").is_not_null())
+        cells.select("raw_value", "column_name", row_label.alias("_row"))
+        .filter(
+            (
+                pl.col("raw_value").str.contains(_SLASHED)
+                | pl.col("raw_value").str.contains(_ARROWED.pattern)
+            )
+            & pl.col("column_name").is_not_null()
+        )
         .unique()
     )
     if slashed.height == 0:
         return pl.col("raw_value")
     keys, texts = [], []
-    for raw, header in slashed.iter_rows():
-        named = _named_figures(raw, header)
+    for raw, header, row in slashed.iter_rows():
+        named = _named_figures(raw, header, row)
         if named is not None:
-            keys.append(f"{raw}\x00{header}")
+            keys.append(f"{raw}\x00{header}\x00{row or ''}")
             texts.append(named)
     if not keys:
         return pl.col("raw_value")
-    key = pl.concat_str([pl.col("raw_value"), pl.lit("\x00"), pl.col("column_name")])
+    key = pl.concat_str(
+        [pl.col("raw_value"), pl.lit("\x00"), pl.col("column_name"), pl.lit("\x00"), row_label],
+        ignore_nulls=True,
+    )
     return key.replace_strict(keys, texts, default=pl.col("raw_value")).alias("raw_value")
 
 
-def _named_figures(raw: str, header: str) -> str | None:
+def _named_figures(raw: str, header: str, row: str | None = None) -> str | None:
     separator = _ARROW if _ARROW in raw else "/"
+    if separator == _ARROW and (ends := _change_ends(header, row)) is not None:
+        return _named_change(raw, ends)
     if separator == _ARROW and ("/" in raw or _ARROW not in header):
         return None  # a change between figures no header part names
     parts = _header_parts(header, separator)
@@ -119,4 +142,29 @@ def _ends_of_change(header: str) -> tuple[str, ...] | None:
     left, right = before.split(), after.split()
     if not arrow or not left or not right or _ARROW in after:
         return None
-    return (left[-1], right[0])
+    # "CP off \u2192 CP on": the words after the arrow, as many before it, when they are few
+    width = len(right) if len(right) <= 2 and len(left) >= len(right) else 1
+    return (" ".join(left[-width:]), " ".join(right[:width]))
+
+
+def _change_ends(header: str, row: str | None) -> tuple[str, ...] | None:
+    """The two ends of the changes under a header: those the header names ("MMLU FP16\u2192AQLM"),
+    else those a label of the cell's row names ("off \u2192 on" under "CP")."""
+    if _ARROW in header:
+        return _header_parts(header, _ARROW)
+    for part in (row or "").split(" / "):
+        ends = _ENDS_LABEL.match(part)
+        if ends is not None:
+            return (ends.group(1), ends.group(2))
+    return None
+
+
+def _named_change(raw: str, ends: tuple[str, ...]) -> str | None:
+    """ "2173.1 \u2192 2262.2 (+4.1%)" between "CP off" and "CP on": each figure under its own
+    end's name, and the change the cell states as the change it is."""
+    found = _ARROWED.match(raw)
+    if found is None:
+        return None
+    before, after, change = found.groups()
+    named = f"{before} ({ends[0]}), {after} ({ends[1]})"
+    return f"{named}, {change} ({_CHANGE_NAME[change.rstrip()[-1]]})" if change else named

@@ -52,3 +52,33 @@ def test_figures_measured_with_their_spread_are_results_not_a_list_of_settings()
         ("Context-parallel on", "strict-match", 0.9477, 0.0061, "accuracy"),
         ("Context-parallel on", "flexible-extract", 0.9477, 0.0061, "accuracy"),
     ]
+
+
+ANCHOR_POINTS = """# Serving GLM-5.2-MXFP4 on AMD Instinct™ MI355X: When Prefill Context Parallelism Pays
+
+| Input length | Client concurrency | CP | Total tok/s per GPU | Median E2E (s) | Interactivity (tok/s/user) |
+| :---: | :---: | :--- | :---: | :---: | :---: |
+| 1024 | 4 | off → on | 429.2 → 350.6 | 3.14 → 3.69 | 163.0 → 138.8 |
+| 40,960 | 16 | off → on | 3825.1 → 5473.2 | 42.68 → 30.05 | 12.0 → 17.0 |
+"""
+
+
+def test_a_change_written_with_an_arrow_takes_its_ends_from_the_rows_label():
+    document = normalized(ANCHOR_POINTS)
+    rows = document.measurements.filter(
+        document.measurements["column_name"] == "Total tok/s per GPU"
+    ).sort("row_number", "value")
+    assert rows.select("raw_value", "value", "qualifier", "metric").rows() == [
+        ("429.2 → 350.6", 350.6, "on", "throughput"),
+        ("429.2 → 350.6", 429.2, "off", "throughput"),
+        ("3825.1 → 5473.2", 3825.1, "off", "throughput"),
+        ("3825.1 → 5473.2", 5473.2, "on", "throughput"),
+    ]
+    e2e = document.measurements.filter(document.measurements["column_name"] == "Median E2E (s)")
+    assert sorted(e2e.select("value", "qualifier").rows()) == [
+        (3140.0, "off"),
+        (3690.0, "on"),
+        (30050.0, "on"),
+        (42680.0, "off"),
+    ]
+    assert document.quarantine.height == 0
