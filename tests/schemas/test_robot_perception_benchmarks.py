@@ -1,0 +1,73 @@
+"""Speed tables of robotics perception pages: ROS nodes and graphs timed on each platform, the
+platforms as column headers, each cell a frame rate over the latency of the same run written
+one under the other ("90.8 fps<br>11 ms", "385 fps<br><br>2.9 ms @ 30Hz")."""
+
+from __future__ import annotations
+
+from perfledger.schemas.cell_reading import read_cell
+from tests.schemas.page_reading import normalized
+
+# As NVIDIA-ISAAC-ROS/ros2_benchmark writes it (README.md, "Results"): the rows name ROS
+# nodes, which reads like a count of nodes, and the cells beside them are timed runs.
+ROS2_NODES = """## Results
+
+| Node | Input Size | Intel NUC Corei7 11th Gen | AGX Orin (CPU only) |
+| --- | --- | --- | --- |
+| [AprilTag Node](scripts/apriltag_ros_apriltag_node.py) | 720p | [90.8 fps](results/a.json)<br>11 ms | [56.3 fps](results/b.json)<br>18 ms |
+| [Rectify Node](scripts/image_proc_rectify_node.py) | 1080p | [539 fps](results/c.json)<br>1.9 ms | [185 fps](results/d.json)<br>5.6 ms |
+"""
+
+# As NVIDIA-ISAAC-ROS/isaac_ros_benchmark writes it (README.md, "Performance").
+ISAAC_NODES = """## Performance
+
+| Node<br/><br/> | Input Size<br/><br/> | AGX Thor T5000<br/><br/> | DGX Spark<br/><br/> | x86_64 w/ RTX 5090<br/><br/> |
+|---|---|---|---|---|
+| [AprilTag Node](x.py)<br/><br/> | 720p<br/><br/> | [385 fps](a.json)<br/><br/><br/>2.9 ms @ 30Hz<br/><br/> | [462 fps](b.json)<br/><br/><br/>2.4 ms @ 30Hz<br/><br/> | [596 fps](c.json)<br/><br/><br/>2.0 ms @ 30Hz<br/><br/> |
+| [FoundationPose Pose Estimation Node](y.py)<br/><br/> | 720p<br/><br/> | [3.15 fps](d.json)<br/><br/><br/>370 ms @ 30Hz<br/><br/> | [2.77 fps](e.json)<br/><br/><br/>360 ms @ 30Hz<br/><br/> | [10.1 fps](f.json)<br/><br/><br/>99 ms @ 30Hz<br/><br/> |
+"""
+
+
+def _loaded(page: str) -> dict[tuple[str, str], tuple]:
+    frame = normalized(page).measurements
+    return {
+        (row["raw_value"], row["metric"]): (row["value"], row["unit"], row["accelerator"])
+        for row in frame.iter_rows(named=True)
+    }
+
+
+def test_a_frame_rate_over_a_latency_in_one_cell_reads_as_two_values():
+    first, second = read_cell("385 fps 2.9 ms @ 30Hz").values
+    assert (first.number, first.unit.alias, first.secondary) == (385.0, "fps", False)
+    assert (second.number, second.unit.alias, second.qualifier) == (2.9, "ms", "@ 30Hz")
+    assert len(read_cell("12 ms 15 ms").values) == 1  # two times: no such pair
+    assert read_cell("12 ms 15 ms").values[0].rest == "ms 15 ms"
+
+
+def test_nodes_timed_on_platforms_side_by_side_load_every_rate_and_latency():
+    loaded = _loaded(ROS2_NODES)
+    assert len(loaded) == 8
+    assert loaded[("90.8 fps 11 ms", "throughput")] == (90.8, "items/s", "NUC Corei7")
+    assert loaded[("90.8 fps 11 ms", "latency")] == (11.0, "ms", "NUC Corei7")
+    assert loaded[("185 fps 5.6 ms", "throughput")] == (185.0, "items/s", "Jetson AGX Orin")
+    assert loaded[("185 fps 5.6 ms", "latency")] == (5.6, "ms", "Jetson AGX Orin")
+
+
+def test_platform_columns_of_stacked_rates_and_latencies_load_both_with_the_input_rate():
+    result = normalized(ISAAC_NODES)
+    assert result.quarantine.height == 0
+    frame = result.measurements
+    assert frame.height == 12
+    rows = {
+        (" ".join(row["raw_value"].split()), row["metric"]): (
+            row["value"],
+            row["unit"],
+            row["qualifier"],
+        )
+        for row in frame.iter_rows(named=True)
+    }
+    assert rows[("385 fps 2.9 ms @ 30Hz", "throughput")] == (385.0, "items/s", None)
+    assert rows[("385 fps 2.9 ms @ 30Hz", "latency")] == (2.9, "ms", "@ 30Hz")
+    assert rows[("10.1 fps 99 ms @ 30Hz", "latency")] == (99.0, "ms", "@ 30Hz")
+    chips = dict(zip(frame["column_name"], frame["accelerator"], strict=True))
+    assert chips["DGX Spark"] == "GB10"
+    assert chips["x86_64 w/ RTX 5090"] == "RTX 5090"
