@@ -71,3 +71,23 @@ def test_platform_columns_of_stacked_rates_and_latencies_load_both_with_the_inpu
     chips = dict(zip(frame["column_name"], frame["accelerator"], strict=True))
     assert chips["DGX Spark"] == "GB10"
     assert chips["x86_64 w/ RTX 5090"] == "RTX 5090"
+
+
+# Two Jetson Thor modules side by side (isaac_ros_benchmark README.md): each its own chip.
+THOR_MODULES = """## Performance
+
+| Node | Input Size | AGX Thor T5000 | AGX Thor T4000 |
+|---|---|---|---|
+| [AprilTag Node](x.py) | 720p | [385 fps](a.json)<br/>2.9 ms @ 30Hz | [280 fps](b.json)<br/>11 ms @ 30Hz |
+"""
+
+
+def test_the_jetson_thor_modules_a_header_names_are_told_apart():
+    frame = normalized(THOR_MODULES).measurements
+    chips = {
+        (row["column_name"], row["metric"]): (row["value"], row["accelerator"])
+        for row in frame.iter_rows(named=True)
+    }
+    assert chips[("AGX Thor T5000", "throughput")] == (385.0, "Jetson T5000")
+    assert chips[("AGX Thor T4000", "throughput")] == (280.0, "Jetson T4000")
+    assert chips[("AGX Thor T4000", "latency")] == (11.0, "Jetson T4000")
