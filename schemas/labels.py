@@ -109,6 +109,16 @@ def framework_in_brackets(text: str) -> str | None:
 _BRACKETED = re.compile(r"\(\s*([^()]{1,40}?)\s*\)")
 
 
+def framework_alone(text: str) -> str | None:
+    """The framework a heading or caption names and nothing else ("TensorRT", "OpenVINO",
+    "TFLite" over a device matrix's sections): the runs of the tables under it ran on it."""
+    name = text.strip(" *_`#:")
+    return name if len(name) <= _FRAMEWORK_CHARS and known_framework(name) else None
+
+
+_FRAMEWORK_CHARS = 40
+
+
 def canonical_framework(label: pl.Expr) -> pl.Expr:
     frameworks = _alias_lookup("frameworks.csv")
     key = fold_key(label)

@@ -91,3 +91,35 @@ def test_the_jetson_thor_modules_a_header_names_are_told_apart():
     assert chips[("AGX Thor T5000", "throughput")] == (385.0, "Jetson T5000")
     assert chips[("AGX Thor T4000", "throughput")] == (280.0, "Jetson T4000")
     assert chips[("AGX Thor T4000", "latency")] == (11.0, "Jetson T4000")
+
+
+# As Nota-NetsPresso/netspresso-trainer writes its device matrix
+# (docs/benchmarks/device_matrix/tensorrt.md): the framework is the page's first heading alone,
+# the board a heading below it, the precision the heading over each table.
+NETSPRESSO_TENSORRT = """# TensorRT
+
+The models in NetsPresso Trainer can be converted to TensorRT format by NetsPresso's Launcher module.
+
+## JetPack 6.0
+
+### Jetson Orin Nano
+
+#### FP16
+
+| Task | Model | Input shape | Classes | Latency (ms) | GPU Memory (MB) | CPU Memory (MB) | Ramarks |
+|---|---|---|---|---|---|---|---|
+| Classification | MixNet-s | (224, 224) | 3 | 6.6357 | 8.0 | 1.0 | onnx_opset=13 |
+"""
+
+
+def test_a_heading_that_is_a_framework_alone_names_the_framework_of_the_tables_under_it():
+    frame = normalized(NETSPRESSO_TENSORRT).measurements
+    loaded = {
+        row["column_name"]: (row["value"], row["framework"], row["accelerator"], row["precision"])
+        for row in frame.iter_rows(named=True)
+    }
+    assert loaded["Latency (ms)"] == (6.6357, "TensorRT", "Jetson Orin Nano", "FP16")
+    from perfledger.schemas.labels import framework_alone
+
+    assert framework_alone("OpenVINO") == "OpenVINO"
+    assert framework_alone("TensorRT benchmark results") is None
