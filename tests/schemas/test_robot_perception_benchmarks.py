@@ -123,3 +123,32 @@ def test_a_heading_that_is_a_framework_alone_names_the_framework_of_the_tables_u
 
     assert framework_alone("OpenVINO") == "OpenVINO"
     assert framework_alone("TensorRT benchmark results") is None
+
+
+# As marcoslucianops/DeepStream-Yolo writes it (docs/benchmarks.md): the top-left header is the
+# software every run used, the words under it the models, some no catalogue knows.
+DEEPSTREAM_YOLO = """### Results
+
+| DeepStream         | Precision | Resolution | IoU=0.5:0.95 | IoU=0.5 | IoU=0.75 | FPS<br />(without display) |
+|:------------------:|:---------:|:----------:|:------------:|:-------:|:--------:|:--------------------------:|
+| YOLO-NAS L         | FP16      | 640        | 0.484        | 0.658   | 0.532    | 235.27                     |
+| DAMO-YOLO-Nl       | FP16      | 416        | 0.392        | 0.559   | 0.423    | 483.73                     |
+| DAMO-YOLO-L star   | FP16      | 640        | 0.502        | 0.674   | 0.551    | 176.93                     |
+| YOLOX-s            | FP16      | 640        | 0.405        | 0.593   | 0.437    | 428.29                     |
+"""
+
+
+def test_a_framework_in_the_top_left_corner_is_every_rows_and_the_words_under_it_models():
+    frame = normalized(DEEPSTREAM_YOLO).measurements
+    rate = {
+        row["raw_value"]: (row["model"], row["model_canonical"], row["framework"], row["metric"])
+        for row in frame.iter_rows(named=True)
+        if row["column_name"].startswith("FPS")
+    }
+    assert rate["235.27"] == ("YOLO-NAS L", "YOLO-NAS L", "DeepStream", "throughput")
+    assert rate["483.73"] == ("DAMO-YOLO-Nl", "DAMO-YOLO-NL", "DeepStream", "throughput")
+    # a name no catalogue knows is still the row's model, as published
+    assert rate["176.93"][0] == "DAMO-YOLO-L star"
+    assert rate["428.29"] == ("YOLOX-s", "YOLOX-S", "DeepStream", "throughput")
+    settings = set(frame["settings"].drop_nulls())
+    assert not any("DeepStream=" in text for text in settings)
