@@ -152,3 +152,29 @@ def test_a_framework_in_the_top_left_corner_is_every_rows_and_the_words_under_it
     assert rate["428.29"] == ("YOLOX-s", "YOLOX-S", "DeepStream", "throughput")
     settings = set(frame["settings"].drop_nulls())
     assert not any("DeepStream=" in text for text in settings)
+
+
+NETSPRESSO_TFLITE = """# TFLite
+
+## Raspberry Pi 5
+
+### FP16
+
+| Task | Model | Input shape | Classes | Latency (ms) | GPU Memory (MB) | CPU Memory (MB) | Ramarks |
+|---|---|---|---|---|---|---|---|
+| Classification | EfficientFormer-l1 | (224, 224) | 3 | 164.574 | - | 115.844 | onnx_opset=13 |
+| Classification | MixNet-s | (224, 224) | 3 | 60.0817 | - | 31.1328 | onnx_opset=13 |
+| Segmentation | PIDNet-s | (512, 512) | 35 | 471.467 | - | 45.4258 | onnx_opset=13 |
+"""
+
+
+def test_the_vision_models_of_an_edge_device_matrix_are_known_with_their_sizes():
+    frame = normalized(NETSPRESSO_TFLITE).measurements
+    models = {
+        row["raw_value"]: (row["model_canonical"], row["framework"], row["accelerator"])
+        for row in frame.iter_rows(named=True)
+        if row["column_name"] == "Latency (ms)"
+    }
+    assert models["164.574"] == ("EfficientFormer-L1", "TFLite", "BCM2712")
+    assert models["60.0817"] == ("MixNet-S", "TFLite", "BCM2712")
+    assert models["471.467"] == ("PIDNet-S", "TFLite", "BCM2712")
