@@ -178,3 +178,40 @@ def test_the_vision_models_of_an_edge_device_matrix_are_known_with_their_sizes()
     assert models["164.574"] == ("EfficientFormer-L1", "TFLite", "BCM2712")
     assert models["60.0817"] == ("MixNet-S", "TFLite", "BCM2712")
     assert models["471.467"] == ("PIDNet-S", "TFLite", "BCM2712")
+
+
+# As justincdavis/trtutils writes it (benchmark/markdown/OVERVIEW_TABLE.md): a table printed
+# the way psql and tabulate's "presto" format print one, " | " between cells and a rule of
+# dashes with "+" where the columns meet under the header, no pipe on either side.
+TRTUTILS_OVERVIEW = """Device  | Framework | Model       | Input Size | Mean (ms) | Median (ms) | Min (ms) | Max (ms)
+--------+-----------+-------------+------------+-----------+-------------+----------+---------
+OrinAGX | yolov10n  | ultralytics | 160        | 3.1       | 3.1         | 3.0      | 3.5
+OrinAGX | yolov10n  | trtutils    | 640        | 4.1       | 4.1         | 4.0      | 5.3
+"""
+
+
+def test_a_table_printed_with_plus_junctions_under_its_header_loads_every_value():
+    frame = normalized(TRTUTILS_OVERVIEW).measurements
+    assert frame.height == 8
+    loaded = {
+        (row["row_number"], row["column_name"]): (
+            row["value"],
+            row["metric"],
+            row["statistic"],
+            row["accelerator"],
+        )
+        for row in frame.iter_rows(named=True)
+    }
+    assert loaded[(1, "Mean (ms)")] == (3.1, "latency", "mean", "Jetson AGX Orin")
+    assert loaded[(1, "Max (ms)")] == (3.5, "latency", "max", "Jetson AGX Orin")
+    assert loaded[(2, "Median (ms)")] == (4.1, "latency", "p50", "Jetson AGX Orin")
+    assert loaded[(2, "Min (ms)")] == (4.0, "latency", "min", "Jetson AGX Orin")
+
+
+def test_a_box_border_or_a_rule_of_another_width_is_no_such_header_rule():
+    from perfledger.sources.layouts.pipe_rows import with_junction_rules
+
+    lines = ["a | b | c", "---+---", "+---+---+---+"]
+    assert with_junction_rules(lines, set()) == lines
+    assert with_junction_rules(["a | b", "---+---"], set()) == ["a | b", "---|---"]
+    assert with_junction_rules(["a | b", "---+---"], {1}) == ["a | b", "---+---"]
