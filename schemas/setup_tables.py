@@ -196,20 +196,17 @@ def _plain_numbers(cells: list[str]) -> bool:
     return bool(filled) and all(_PLAIN_NUMBER.match(cell) for cell in filled)
 
 
-_MEASURED_KINDS = frozenset({"rate", "duration"})
-
-
 def _measured_cells(values: list[list[str]]) -> bool:
-    """Whether most filled cells beside the names are measurements written with a unit of a
-    rate or a duration ("90.8 fps", "11 ms"): results of the systems side by side, which no
-    table listing their settings holds ("1.9 GHz" is a clock, "16 GB" a size)."""
+    """Whether most filled cells beside the names are rates measured ("90.8 fps<br>11 ms"):
+    results of the systems side by side, which no table listing their settings holds ("1.9
+    GHz" is a clock, "16 GB" a size, "60 s" may be how long a run was set to last)."""
     filled = [cell for row in values for cell in row if cell and cell.strip()]
     measured = sum(
         1
         for cell in filled
         if (values_read := read_cell(clean_text(cell)).values)
         and values_read[0].unit is not None
-        and values_read[0].unit.kind in _MEASURED_KINDS
+        and values_read[0].unit.kind == "rate"
     )
     return bool(filled) and measured * 2 > len(filled)
 

@@ -215,3 +215,10 @@ def test_a_box_border_or_a_rule_of_another_width_is_no_such_header_rule():
     assert with_junction_rules(lines, set()) == lines
     assert with_junction_rules(["a | b", "---+---"], set()) == ["a | b", "---|---"]
     assert with_junction_rules(["a | b", "---+---"], {1}) == ["a | b", "---+---"]
+
+
+def test_durations_beside_setting_names_still_list_a_setup():
+    from perfledger.schemas.setup_tables import _measured_cells
+
+    assert _measured_cells([["90.8 fps 11 ms", "56.3 fps 18 ms"]])
+    assert not _measured_cells([["60 s", "60 s"], ["8", "8"]])
