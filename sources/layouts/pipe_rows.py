@@ -33,6 +33,17 @@ def is_delimiter_row(line: str) -> bool:
 _JUNCTION_RULE = re.compile(r"[ \t]*:?-+:?(?:\+:?-+:?)+[ \t]*")
 
 
+def is_junction_rule(line: str, above: str) -> bool:
+    """Whether `line` is a rule drawn with "+" junctions under `above`, a pipe row of as many
+    cells (see `with_junction_rules`)."""
+    return (
+        "+" in line
+        and _JUNCTION_RULE.fullmatch(line) is not None
+        and has_pipe(above)
+        and len(split_row(above)) == line.count("+") + 1
+    )
+
+
 def with_junction_rules(lines: list[str], hidden: set[int]) -> list[str]:
     """The lines with each rule drawn with "+" junctions right under a pipe row of as many
     cells written as the delimiter row it stands for ("---|---"), so the table it closes the
@@ -42,12 +53,9 @@ def with_junction_rules(lines: list[str], hidden: set[int]) -> list[str]:
     for index in range(1, len(lines)):
         line = lines[index]
         if (
-            "+" in line
-            and _JUNCTION_RULE.fullmatch(line)
-            and index not in hidden
+            index not in hidden
             and index - 1 not in hidden
-            and has_pipe(lines[index - 1])
-            and len(split_row(lines[index - 1])) == line.count("+") + 1
+            and is_junction_rule(line, lines[index - 1])
         ):
             rewritten = rewritten or list(lines)
             rewritten[index] = line.replace("+", "|")

@@ -222,3 +222,15 @@ def test_durations_beside_setting_names_still_list_a_setup():
 
     assert _measured_cells([["90.8 fps 11 ms", "56.3 fps 18 ms"]])
     assert not _measured_cells([["60 s", "60 s"], ["8", "8"]])
+
+
+def test_the_same_printout_inside_fenced_code_is_read_to_its_last_row():
+    page = f"# Benchmarks\n\n```\n{TRTUTILS_OVERVIEW}(2 rows)\n```\n"
+    frame = normalized(page).measurements
+    assert frame.height == 8
+    loaded = {
+        (row["row_number"], row["column_name"]): (row["value"], row["statistic"])
+        for row in frame.iter_rows(named=True)
+    }
+    assert loaded[(1, "Mean (ms)")] == (3.1, "mean")
+    assert loaded[(2, "Max (ms)")] == (5.3, "max")
