@@ -225,6 +225,13 @@ def names_a_run(text: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def names_a_framework(text: str) -> bool:
+    """Whether a word of `text` is a framework schemas/vocab/frameworks.csv names ("PyTorch
+    (ms)", "TensorRT FP16"): a column so headed ran on it, whatever its context names."""
+    return any(map(known_framework, _WORDS.findall(text)))
+
+
+@lru_cache(maxsize=4096)
 def framework_name(label: str) -> str | None:
     found = _alias_table("frameworks.csv").get(label_key(label))
     return found["framework"] if found else unicodedata.normalize("NFKC", label).strip()

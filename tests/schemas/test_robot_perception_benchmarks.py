@@ -234,3 +234,11 @@ def test_the_same_printout_inside_fenced_code_is_read_to_its_last_row():
     }
     assert loaded[(1, "Mean (ms)")] == (3.1, "mean")
     assert loaded[(2, "Max (ms)")] == (5.3, "max")
+
+
+def test_a_column_naming_its_own_framework_takes_none_from_a_framework_heading():
+    # the heading of NetsPresso's TensorRT matrix over a table whose columns name frameworks
+    page = "# TensorRT\n\n| Model | PyTorch (ms) | TensorRT (ms) |\n|---|---|---|\n| MixNet-s | 10.2 | 6.6357 |\n"
+    frame = normalized(page).measurements
+    frameworks = dict(zip(frame["column_name"], frame["framework"], strict=True))
+    assert frameworks == {"PyTorch (ms)": None, "TensorRT (ms)": None}
