@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.one_named_value import one_named_value
 from perfledger.schemas.placeholders import PLACEHOLDER as _PLACEHOLDER
+from perfledger.schemas.stacked_figures import stacked_figures
 from perfledger.schemas.units import Unit, unit_named
 from perfledger.schemas.values_each import value_each
 
@@ -167,8 +168,17 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
         if short_names:
             return reading
     if reading.problem is not None or any(value.rest for value in reading.values):
-        return _with_breakdown(cleaned, decimal) or reading
+        return _with_breakdown(cleaned, decimal) or _figures_stacked(cleaned, decimal) or reading
     return reading
+
+
+def _figures_stacked(text: str, decimal: str | None) -> CellReading | None:
+    """Two figures written one under the other ("90.8 fps<br>11 ms"): schemas/stacked_figures.py."""
+    found = stacked_figures(text, lambda part: _read_one(part, decimal))
+    if found is None:
+        return None
+    first, second, readings = found
+    return CellReading((first, second._replace(secondary=True)), None, _evidence_of(readings))
 
 
 # A value written after its name and a colon or an equals sign ("top1: 78.48%", "Acc@1=76.1"):

@@ -22,6 +22,7 @@ from perfledger.schemas.found import Found
 from perfledger.schemas.header_reading import first_role, read_header, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
+    framework_alone,
     framework_in_brackets,
     listed_batch,
     stated_batch,
@@ -511,7 +512,8 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         batch = stated_batch(text) or listed
         if batch is not None:
             found.append(("batch", batch))
-        if (framework := framework_in_brackets(text)) is not None:  # "0.5B (vLLM)"
+        # "0.5B (vLLM)"; "TensorRT" over a device matrix's sections
+        if (framework := framework_in_brackets(text) or framework_alone(text)) is not None:
             found.append(("framework", framework))
     elif source == "paragraph" and (listed or "batch" in text.lower()):
         # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为

@@ -1,11 +1,11 @@
 """What the top-left header of a table says of all of it: the model it names
-("Llama-3.1-8B-Instruct" over rows of runs) or the precision it is ("q4k" over rows of
-phases)."""
+("Llama-3.1-8B-Instruct" over rows of runs), the precision it is ("q4k" over rows of
+phases) or the software every row ran on ("DeepStream" over rows of models)."""
 
 from __future__ import annotations
 
 from perfledger.schemas.header_reading import HeaderReading
-from perfledger.schemas.labels import known_model
+from perfledger.schemas.labels import framework_alone, known_model
 from perfledger.schemas.precisions import Precision
 
 
@@ -32,3 +32,12 @@ def corner_model(readings: list[HeaderReading]) -> str | None:
     # ("BERT"); another word alone ("Run", "Name") heads the row labels.
     named = any(character.isdigit() for character in corner.text) or known_model(corner.text)
     return corner.text if named else None
+
+
+def corner_framework(readings: list[HeaderReading]) -> str | None:
+    """The framework a top-left header names alone ("DeepStream" over "YOLO-NAS L",
+    "YOLOv8s"...): every row ran on it, and the words under it name the rows' models."""
+    corner = readings[0] if len(readings) > 1 else None
+    if corner is None or corner.kind is not None or any(r.role == "model" for r in readings):
+        return None
+    return framework_alone(corner.text)

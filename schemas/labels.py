@@ -109,6 +109,16 @@ def framework_in_brackets(text: str) -> str | None:
 _BRACKETED = re.compile(r"\(\s*([^()]{1,40}?)\s*\)")
 
 
+def framework_alone(text: str) -> str | None:
+    """The framework a heading or caption names and nothing else ("TensorRT", "OpenVINO",
+    "TFLite" over a device matrix's sections): the runs of the tables under it ran on it."""
+    name = text.strip(" *_`#:")
+    return name if len(name) <= _FRAMEWORK_CHARS and known_framework(name) else None
+
+
+_FRAMEWORK_CHARS = 40
+
+
 def canonical_framework(label: pl.Expr) -> pl.Expr:
     frameworks = _alias_lookup("frameworks.csv")
     key = fold_key(label)
@@ -212,6 +222,13 @@ def names_a_run(text: str) -> bool:
     """Whether `text` is a model the catalogue reads whole, or a word of it a framework that
     schemas/vocab/frameworks.csv names ("Keras 3 (JAX)", "Native PyTorch (compiled)")."""
     return known_model(text) or any(map(known_framework, _WORDS.findall(text)))
+
+
+@lru_cache(maxsize=4096)
+def names_a_framework(text: str) -> bool:
+    """Whether a word of `text` is a framework schemas/vocab/frameworks.csv names ("PyTorch
+    (ms)", "TensorRT FP16"): a column so headed ran on it, whatever its context names."""
+    return any(map(known_framework, _WORDS.findall(text)))
 
 
 @lru_cache(maxsize=4096)

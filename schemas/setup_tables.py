@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.folding import clean_text, fold_words
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
@@ -82,6 +83,8 @@ def setup_tables(
             if environments:
                 found[(document, table)] = environments
             continue
+        if width > _NAME_AND_VALUE and _measured_cells([row[1:] for row in body]):
+            continue  # "AprilTag Node | 90.8 fps | 56.3 fps": runs timed on each system
         if (
             not _documents_parameters(name_header, valued)
             and not _lists_fields(name_header, names, width, mappings)
@@ -195,6 +198,21 @@ def _plain_numbers(cells: list[str]) -> bool:
     """Whether the filled cells are all numbers as results are written, and some are filled."""
     filled = [cell for cell in cells if cell and cell.strip()]
     return bool(filled) and all(_PLAIN_NUMBER.match(cell) for cell in filled)
+
+
+def _measured_cells(values: list[list[str]]) -> bool:
+    """Whether most filled cells beside the names are rates measured ("90.8 fps<br>11 ms"):
+    results of the systems side by side, which no table listing their settings holds ("1.9
+    GHz" is a clock, "16 GB" a size, "60 s" may be how long a run was set to last)."""
+    filled = [cell for row in values for cell in row if cell and cell.strip()]
+    measured = sum(
+        1
+        for cell in filled
+        if (values_read := read_cell(clean_text(cell)).values)
+        and values_read[0].unit is not None
+        and values_read[0].unit.kind == "rate"
+    )
+    return bool(filled) and measured * 2 > len(filled)
 
 
 _TEXT_SHARE = 0.5  # at most this share of a wide setup table's filled cells start as numbers

@@ -14,7 +14,7 @@ from functools import cached_property, lru_cache
 
 from perfledger.schemas.column_metrics import names_its_own_quantity, speed_metric
 from perfledger.schemas.context_labels import Found, context_labels
-from perfledger.schemas.corner_headers import corner_model, corner_precision
+from perfledger.schemas.corner_headers import corner_framework, corner_model, corner_precision
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import (
     HeaderReading,
@@ -244,6 +244,11 @@ def plan_table(
     if not any(column.role == "result" for column in columns):
         return None  # what its context says would label nothing
     found = context_labels(context, mappings, names)
+    software = corner_framework(readings)
+    if software is not None and columns[0].role == "label":
+        # "DeepStream | Precision | FPS" over "YOLO-NAS L": the rows' models, run on it
+        found = {**found, "framework": Found(software, "column")}
+        columns[0] = replace(columns[0], reading=HeaderReading(readings[0].text, "label", "model"))
     if _property_table(columns, shape.stats) and "metric" not in found:
         return None
     columns = _with_groups(

@@ -9,6 +9,10 @@ Tables drawn with box-drawing characters, as Python's Rich library prints them (
 so are the tables a panel frames (a table per figure, each under its title line), once the
 panel's sides are taken off.
 
+A table printed with no box, " | " between cells and a rule with "+" junctions under its
+header (psql's output, tabulate's "presto" format), is read as the same grid: its rows run
+to the first line of another width ("(16 rows)").
+
 Only a plain grid is read: a header written over two lines or body rows of another width
 (a device status panel, whose cells wrap) is no table of results and stays code."""
 
@@ -17,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from perfledger.sources.layouts.pipe_rows import split_row
+from perfledger.sources.layouts.pipe_rows import is_junction_rule, split_row
 from perfledger.sources.layouts.table_text import CAPTION_MAX_CHARS, printed_line_above
 
 _BORDER = re.compile(r"^[ \t]*\+(?:[-=]+\+)+[ \t]*$")
@@ -58,6 +62,8 @@ def drawn_box_tables(
         ]
     lines = _panels_unwrapped(lines, inside)
     tables = find_box_tables(lines, inside)
+    if "-+-" in text:
+        tables = sorted([*tables, *_junction_tables(lines, inside)], key=lambda t: t.header)
     return tables, (as_pipe_lines(lines, tables) if tables else lines)
 
 
@@ -144,6 +150,25 @@ def _box_table(lines: list[str], top: int, end: int, inside: set[int]) -> BoxTab
     return BoxTable(header, end, caption)
 
 
+def _junction_tables(lines: list[str], inside: set[int]) -> list[BoxTable]:
+    """The tables printed in code with a "+" junction rule under their header and no box:
+    the header, the rule, then the rows of as many cells."""
+    tables = []
+    for index in range(1, len(lines)):
+        if index not in inside or index - 1 not in inside:
+            continue
+        if not is_junction_rule(lines[index], lines[index - 1]):
+            continue
+        width = len(split_row(lines[index - 1]))
+        end = index + 1
+        while end < len(lines) and end in inside and len(split_row(lines[end])) == width:
+            end += 1
+        if end > index + 1:
+            caption = _short(printed_line_above(lines, index - 1, inside))
+            tables.append(BoxTable(index - 1, end, caption))
+    return tables
+
+
 def _short(text: str | None) -> str | None:
     return text if text is not None and len(text) <= CAPTION_MAX_CHARS else None
 
@@ -162,6 +187,8 @@ def as_pipe_lines(lines: list[str], tables: list[BoxTable]) -> list[str]:
     drawn = list(lines)
     for table in tables:
         for index in range(table.header - 1, table.end):
-            if is_border(drawn[index]):
+            if is_border(drawn[index]) or (
+                index == table.header + 1 and is_junction_rule(drawn[index], drawn[index - 1])
+            ):
                 drawn[index] = drawn[index].replace("=", "-").replace("+", "|")
     return drawn

@@ -28,6 +28,40 @@ def is_delimiter_row(line: str) -> bool:
     return has_pipe(line) and all(_DELIMITER_CELL.fullmatch(cell) for cell in split_row(line))
 
 
+# The rule under a header drawn with "+" where columns meet ("--------+-----------+"), as
+# psql and tabulate's "presto" format print a table: no box around it, " | " between cells.
+_JUNCTION_RULE = re.compile(r"[ \t]*:?-+:?(?:\+:?-+:?)+[ \t]*")
+
+
+def is_junction_rule(line: str, above: str) -> bool:
+    """Whether `line` is a rule drawn with "+" junctions under `above`, a pipe row of as many
+    cells (see `with_junction_rules`)."""
+    return (
+        "+" in line
+        and _JUNCTION_RULE.fullmatch(line) is not None
+        and has_pipe(above)
+        and len(split_row(above)) == line.count("+") + 1
+    )
+
+
+def with_junction_rules(lines: list[str], hidden: set[int]) -> list[str]:
+    """The lines with each rule drawn with "+" junctions right under a pipe row of as many
+    cells written as the delimiter row it stands for ("---|---"), so the table it closes the
+    header of reads as a pipe table; each line stays where it is. Lines of `hidden` (code,
+    comments) are left as they are."""
+    rewritten = None
+    for index in range(1, len(lines)):
+        line = lines[index]
+        if (
+            index not in hidden
+            and index - 1 not in hidden
+            and is_junction_rule(line, lines[index - 1])
+        ):
+            rewritten = rewritten or list(lines)
+            rewritten[index] = line.replace("+", "|")
+    return rewritten or lines
+
+
 def is_rule_row(raw: list[str], width: int) -> bool:
     """A row of dashes alone the page draws between groups of rows, holding no value: a
     short one ("|-", "| - |") under a table of more columns, or one whose every cell is a

@@ -78,6 +78,7 @@ from perfledger.sources.layouts.pipe_rows import (
     is_rule_row,
     split_row,
     width_under_empty_header,
+    with_junction_rules,
 )
 from perfledger.sources.layouts.pipe_sniff import sniff_pipe_tables
 from perfledger.sources.layouts.row_realignment import profile_columns, width_problem
@@ -381,6 +382,8 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
         lines = unquoted(lines, hidden_lines(lines, start))
     directives: list[DirectiveTable] = []
     hidden = hidden_lines(lines, start, directives)
+    if "-+-" in text:  # "--------+-----------" under " | " rows: psql's or tabulate's printout
+        lines = with_junction_rules(lines, hidden)
     blocks = find_html_tables(lines, hidden) if _HTML_TABLE_OPEN.search(text) else []
     # A layout table whose cells hold pipe tables ("<table><tr><td>" then a Markdown table in
     # each cell, to show two side by side): the pipe tables are the page's tables.
