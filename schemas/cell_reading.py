@@ -442,6 +442,16 @@ def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
     approximate = _APPROX.match(part)  # "(~7.0% speedup)": a figure rounded, still a figure
     if approximate:
         part = part[approximate.end() :]
+    duration = _duration_seconds(part.lower())  # "(1 min 38 sec)": one duration in parts
+    if duration is not None:
+        return CellValue(
+            duration,
+            unit_named("s"),
+            approximate=bool(approximate),
+            seconds=duration,
+            spelled=True,
+            secondary=True,
+        )
     match = _NUMBER.match(part)
     if match is None:
         return None

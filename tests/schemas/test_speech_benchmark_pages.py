@@ -1,0 +1,81 @@
+"""Speed tables of speech recognition projects, written as their READMEs write them: a CPU's
+real-time factors per number of concurrent tasks under a model's heading, each task count with
+its runtime and precision in brackets, and a transcription's time rounded, then spelled out
+in minutes and seconds."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As FunASR's "CPU Benchmark (ONNX-python)" writes it: the model in a heading, the CPU in the
+# heading of each table, and the precision of each row in brackets after its task count; the
+# prose above names the int8 model's accuracy.
+CONCURRENT_TASKS = """# CPU Benchmark (ONNX-python)
+
+## [Paraformer-large](https://www.modelscope.cn/models/iic/speech_paraformer-large_asr_nat-zh-cn-16k-common-vocab8404-pytorch/summary)
+
+CER after int8-quant: 1.95%
+
+### Intel(R) Xeon(R) Platinum 8369B CPU @ 2.90GHz   16core-32processor    with avx512_vnni
+
+| concurrent-tasks | processing time(s) |   RTF   | Speedup Rate |
+|:----------------:|:------------------:|:-------:|:------------:|
+|  1 (onnx fp32)   |        2806        | 0.0777  |     12.9     |
+|  1 (onnx int8)   |        1611        | 0.0446  |     22.4     |
+|  8 (onnx fp32)   |        538         | 0.0149  |     67.1     |
+"""
+
+
+def test_a_count_of_concurrent_tasks_is_a_setting_and_its_brackets_name_the_precision():
+    found = fields_by_raw_value(
+        CONCURRENT_TASKS, "model", "dataset", "settings", "precision", "metric", "unit"
+    )
+    assert found["0.0777"] == (
+        "Paraformer-large",
+        None,
+        "concurrent-tasks=1 (onnx fp32)",
+        "fp32",
+        "other",
+        "RTF",
+    )
+    assert found["0.0446"] == (
+        "Paraformer-large",
+        None,
+        "concurrent-tasks=1 (onnx int8)",
+        "int8",
+        "other",
+        "RTF",
+    )
+    assert found["67.1"][2:4] == ("concurrent-tasks=8 (onnx fp32)", "fp32")
+
+
+# As insanely-fast-whisper's README writes it: the time to transcribe in minutes, rounded, then
+# the exact time in minutes and seconds in brackets.
+SPELLED_TIMES = """## Insanely Fast Whisper
+
+On an Nvidia A100 - 80GB:
+
+| Optimisation type    | Time to Transcribe (150 mins of Audio) |
+|------------------|------------------|
+| large-v3 (Transformers) (`fp32`)             | ~31 (*31 min 1 sec*)             |
+| **large-v3 (Transformers) (`fp16` + `batching [24]` + `Flash Attention 2`)** | **~2 (*1 min 38 sec*)**            |
+| **distil-large-v2 (Transformers) (`fp16` + `batching [24]` + `Flash Attention 2`)** | **~1 (*1 min 18 sec*)**           |
+"""
+
+
+def test_a_time_spelled_in_minutes_and_seconds_in_brackets_is_read_whole():
+    page = fields_by_raw_value(SPELLED_TIMES, "raw_value")
+    values = {
+        (row["raw_value"], row["approximate"]): (row["value"], row["unit"])
+        for row in normalized(SPELLED_TIMES).measurements.iter_rows(named=True)
+    }
+    assert set(page) == {"~31 (31 min 1 sec)", "~2 (1 min 38 sec)", "~1 (1 min 18 sec)"}
+    assert values[("~2 (1 min 38 sec)", False)] == (98000.0, "ms")
+    assert values[("~2 (1 min 38 sec)", True)] == (120000.0, "ms")
+    assert values[("~31 (31 min 1 sec)", False)] == (1861000.0, "ms")
+    assert values[("~1 (1 min 18 sec)", False)] == (78000.0, "ms")
+
+
+def test_a_distilled_whisper_named_by_its_size_is_that_model():
+    found = fields_by_raw_value(SPELLED_TIMES, "model_canonical")
+    assert found["~1 (1 min 18 sec)"] == ("Distil-Whisper Large v2",)
