@@ -79,3 +79,41 @@ def test_a_time_spelled_in_minutes_and_seconds_in_brackets_is_read_whole():
 def test_a_distilled_whisper_named_by_its_size_is_that_model():
     found = fields_by_raw_value(SPELLED_TIMES, "model_canonical")
     assert found["~1 (1 min 18 sec)"] == ("Distil-Whisper Large v2",)
+
+
+# As FunASR's llama.cpp runtime benchmarks write them: a speed as a multiple of real time
+# ("~20× real-time") beside word error rates.
+TIMES_REAL_TIME = """## Results
+
+| system | **CER** (micro, normalize_zh) ↓ | speed ↑ | size |
+|---|---|---|---|
+| **FunASR SenseVoiceSmall** | **7.81** (fp32 ref) / **8.17** (Q8 runtime) | **~20× real-time** | 449 MB (f16) |
+| **FunASR Paraformer** | **10.18** (fp32 ref) / **9.89** (Q8 runtime) | **~21× real-time** | 401 MB (f16) |
+"""
+
+
+def test_a_multiple_of_real_time_is_a_speed_in_times_real_time():
+    found = fields_by_raw_value(TIMES_REAL_TIME, "value", "unit", "approximate")
+    assert found["~20× real-time"] == (20.0, "RTFx", True)
+    assert found["~21× real-time"] == (21.0, "RTFx", True)
+
+
+# As FunASR's notes on reproducing its speeds write them: a run's RTFx and its CER in one cell.
+SPEED_AND_ERROR = """## Current Public vLLM Benchmark Scope
+
+| Field | Value |
+|-------|-------|
+| Fun-ASR-Nano vLLM batch result | `RTFx 340`, CER `8.20%` |
+| Fun-ASR-Nano PyTorch baseline | `RTFx 21`, CER `8.06%` |
+"""
+
+
+def test_values_each_after_its_name_in_one_cell_all_load():
+    rows = normalized(SPEED_AND_ERROR).measurements.sort("line_number", "value")
+    found = [(row["value"], row["unit"], row["qualifier"]) for row in rows.iter_rows(named=True)]
+    assert found == [
+        (8.2, "%", "CER"),
+        (340.0, "rtfx", None),
+        (8.06, "%", "CER"),
+        (21.0, "rtfx", None),
+    ]
