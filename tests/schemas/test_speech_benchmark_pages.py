@@ -117,3 +117,94 @@ def test_values_each_after_its_name_in_one_cell_all_load():
         (8.06, "%", "CER"),
         (21.0, "rtfx", None),
     ]
+
+
+# As sherpa's Sphinx docs write a voice's page: the voice played in a `.. raw:: html` table,
+# then its real-time factor on a board per number of threads in a grid table.
+RAW_HTML_THEN_GRID = """vits-melo-tts-zh_en (Chinese + English, 1 speaker)
+---------------------------------------------------
+
+This model is converted from `<https://huggingface.co/myshell-ai/MeloTTS-Chinese>`_
+and it supports only 1 speaker. It supports both Chinese and English.
+
+Note that if you input English words, only those that are present in the ``lexicon.txt``
+can be pronounced. See
+`<https://github.com/k2-fsa/sherpa-onnx/pull/1209>`_
+for how to add new words.
+
+.. raw:: html
+
+  <table>
+    <tr>
+      <th>Wave filename</th>
+      <th>Content</th>
+    </tr>
+    <tr>
+      <td>zh-en-3.wav</td>
+      <td>Your browser does not support the <code>audio</code> element.</td>
+    </tr>
+  </table>
+
+RTF on Raspberry Pi 4 Model B Rev 1.5
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+
+We use the following command to test the RTF of this model on Raspberry Pi 4 Model B Rev 1.5:
+
+The results are given below:
+
+  +-------------+-------+-------+-------+-------+
+  | num_threads | 1     | 2     | 3     | 4     |
+  +=============+=======+=======+=======+=======+
+  | RTF         | 6.727 | 3.877 | 2.914 | 2.518 |
+  +-------------+-------+-------+-------+-------+
+"""
+
+
+def test_html_a_sphinx_page_embeds_leaves_it_a_sphinx_page():
+    for content_type in ("text/x-rst", None):
+        page = normalized(RAW_HTML_THEN_GRID, content_type)
+        found = {
+            row["raw_value"]: (row["metric"], row["unit"], row["accelerator"])
+            for row in page.measurements.iter_rows(named=True)
+        }
+        assert found == {
+            "6.727": ("other", "RTF", "BCM2711"),
+            "3.877": ("other", "RTF", "BCM2711"),
+            "2.914": ("other", "RTF", "BCM2711"),
+            "2.518": ("other", "RTF", "BCM2711"),
+        }
+
+
+# As sherpa's RKNN page writes it: a list-table whose header cells are line blocks, each
+# naming a device and the model's precision on two lines.
+LINE_BLOCK_HEADERS = """Speed test
+----------
+
+The results are summarized in the following table. We use the following command to test
+the RTF of this model on the board, and it supports both Chinese and English.
+
+.. list-table::
+
+ * -
+   - | 1 Cortex A55 CPU
+     | with ``int8 ONNX`` model
+   - | 1 Cortex A76 CPU
+     | with ``int8 ONNX`` model
+   - 1 RK3588 NPU
+ * - RTF
+   - 0.440
+   - 0.100
+   - 0.129
+
+You can find detailed test commands below.
+"""
+
+
+def test_a_line_block_in_a_list_table_cell_reads_as_its_lines():
+    rows = normalized(LINE_BLOCK_HEADERS, "text/x-rst").measurements.iter_rows(named=True)
+    found = {
+        row["raw_value"]: (row["column_name"], row["accelerator"], row["precision"]) for row in rows
+    }
+    assert found["0.440"] == ("1 Cortex A55 CPU with int8 ONNX model", "A55", "int8")
+    assert found["0.100"] == ("1 Cortex A76 CPU with int8 ONNX model", "A76", "int8")
+    assert found["0.129"] == ("1 RK3588 NPU", "RK3588", None)
