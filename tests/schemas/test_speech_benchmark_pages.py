@@ -208,3 +208,40 @@ def test_a_line_block_in_a_list_table_cell_reads_as_its_lines():
     assert found["0.440"] == ("1 Cortex A55 CPU with int8 ONNX model", "A55", "int8")
     assert found["0.100"] == ("1 Cortex A76 CPU with int8 ONNX model", "A76", "int8")
     assert found["0.129"] == ("1 RK3588 NPU", "RK3588", None)
+
+
+def test_a_corner_naming_a_setting_gives_each_column_its_value():
+    rows = normalized(RAW_HTML_THEN_GRID, "text/x-rst").measurements.iter_rows(named=True)
+    found = {row["raw_value"]: row["settings"] for row in rows}
+    assert found == {
+        "6.727": "num_threads=1",
+        "3.877": "num_threads=2",
+        "2.914": "num_threads=3",
+        "2.518": "num_threads=4",
+    }
+
+
+# As WeNet's GPU runtime README writes its error rates per left-chunk setting: a row holding
+# only a test set's name ("| DEV |") heads the rows under it.
+LONE_GROUP_LABELS = """#### Dynamic Left Chunks
+For online model, training with dynamic left chunk option on will help further improve the
+model accuracy. Let's take a look at the below table.
+
+**WenetSpeech**
+chunksize = 16
+|Scoring                | left-full | left-8 | left-4 | left-2 | left-1 | left-0 |
+|-----------------------|-----------|--------|--------|--------|--------|--------|
+| DEV |
+|ctc greedy             | 9.16        | 9.19   |9.12      |9.05    |9.08      | 9.3    |
+| Test Meeting |
+| ctc greedy              |18.43        |18.47     |18.53      |18.81     |19.27      |20.37   |
+"""
+
+
+def test_a_label_alone_on_its_row_heads_the_rows_under_it():
+    page = normalized(LONE_GROUP_LABELS)
+    found = fields_by_raw_value(LONE_GROUP_LABELS, "table_title", "column_name")
+    assert found["9.16"] == ("WenetSpeech — DEV", "left-full")
+    assert found["20.37"] == ("WenetSpeech — Test Meeting", "left-0")
+    assert page.measurements.height == 12
+    assert page.quarantine.height == 0
