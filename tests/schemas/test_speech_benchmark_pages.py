@@ -245,3 +245,53 @@ def test_a_label_alone_on_its_row_heads_the_rows_under_it():
     assert found["20.37"] == ("WenetSpeech — Test Meeting", "left-0")
     assert page.measurements.height == 12
     assert page.quarantine.height == 0
+
+
+# As WeNet's GPU runtime README writes its streaming model's speeds: the number of left chunks
+# the model attends to, a setting, spanning the rows of two decoders.
+LEFT_CHUNKS = """### Online Model Perf
+* Aishell2, FP16, onnx, [U2++ Conformer](http://mobvoi-speech-public.ufile.ucloud.cn/public/wenet/aishell2/20210618_u2pp_conformer_exp.tar.gz)
+Our chunksize is 16 * 4 * 10 = 640 ms, so we should care about the perf of latency less than 640ms so that it can be a realtime application.
+
+<table border='0' cellpadding='0' cellspacing='0'>
+<tr id='r0'>
+<td>Model</td>
+<td>Num Left Chunks</td>
+<td>Concurrency</td>
+<td>Avg Latency (ms)</td>
+<td>Latency P95 (ms)</td>
+<td>Latency P99 (ms)</td>
+<td>Throughput (infer/s)</td>
+<td>Platform</td>
+ </tr>
+ <tr id='r1'>
+<td rowspan='2' class='x21'>ctc prefix beam search</td>
+<td rowspan='4' class='x21'>5</td>
+<td>50</td>
+<td>78</td>
+<td>110</td>
+<td>134</td>
+<td>644</td>
+<td rowspan='4' class='x21'>onnx</td>
+ </tr>
+ <tr id='r2'>
+<td>100</td>
+<td>124</td>
+<td>155</td>
+<td>192</td>
+<td>805</td>
+ </tr>
+</table>
+"""
+
+
+def test_a_count_of_chunks_is_a_setting_not_a_latency():
+    page = normalized(LEFT_CHUNKS)
+    found = {
+        row["raw_value"]: (row["metric"], row["settings"])
+        for row in page.measurements.iter_rows(named=True)
+    }
+    assert found["78"] == ("latency", "Num Left Chunks=5; Concurrency=50")
+    assert found["805"] == ("throughput", "Num Left Chunks=5; Concurrency=100")
+    assert page.measurements.height == 8
+    assert page.quarantine.height == 0
