@@ -295,3 +295,25 @@ def test_a_count_of_chunks_is_a_setting_not_a_latency():
     assert found["805"] == ("throughput", "Num Left Chunks=5; Concurrency=100")
     assert page.measurements.height == 8
     assert page.quarantine.height == 0
+
+
+# As FunASR's vLLM guide writes its benchmark: a Notes column stating the speedup a row's
+# speed makes ("16x speedup") beside columns naming their own metrics.
+STATED_SPEEDUP = """# Fun-ASR-Nano vLLM Guide
+
+**Test set**: 184 files, 11,541 seconds total. Models: Fun-ASR-Nano / GLM-ASR-Nano.
+
+## Benchmark
+
+| Model | Engine | VAD | RTFx | CER | Notes |
+|-------|--------|-----|------|-----|-------|
+| Fun-ASR-Nano | PyTorch | dynamic | 21 | 8.06% | Baseline |
+| Fun-ASR-Nano | **vLLM batch** | dynamic | **340** | **8.20%** | 16x speedup |
+"""
+
+
+def test_a_note_stating_a_speedup_leaves_the_columns_their_metrics():
+    found = fields_by_raw_value(STATED_SPEEDUP, "metric", "value", "unit")
+    assert found["340"] == ("other", 340.0, "RTFx")
+    assert found["8.20%"] == ("accuracy", 8.2, "%")
+    assert found["21"] == ("other", 21.0, "RTFx")
