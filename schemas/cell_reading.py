@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from perfledger.schemas.folding import clean_text
-from perfledger.schemas.one_named_value import one_named_value
+from perfledger.schemas.one_named_value import named_in_turn, one_named_value
 from perfledger.schemas.placeholders import PLACEHOLDER as _PLACEHOLDER
 from perfledger.schemas.stacked_figures import stacked_figures
 from perfledger.schemas.units import Unit, unit_named
@@ -160,8 +160,11 @@ def read_cell(text: str, decimal: str | None = POINT) -> CellReading:
     if reading.problem == "unparseable_value":
         # values named each ("top1: 78.48% top5: 94.09%"), else one after a long name
         short_names = _VALUE_NAME.search(cleaned) is not None
-        named = (short_names and _named_values(cleaned, decimal)) or one_named_value(
-            cleaned, lambda written: _read_one(written, decimal), _names_a_metric
+        read = lambda written: _read_one(written, decimal)  # noqa: E731
+        named = (
+            (short_names and _named_values(cleaned, decimal))
+            or one_named_value(cleaned, read, _names_a_metric)
+            or named_in_turn(cleaned, read, _names_a_metric)
         )
         if named is not None:
             return named
@@ -452,6 +455,16 @@ def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
     approximate = _APPROX.match(part)  # "(~7.0% speedup)": a figure rounded, still a figure
     if approximate:
         part = part[approximate.end() :]
+    duration = _duration_seconds(part.lower())  # "(1 min 38 sec)": one duration in parts
+    if duration is not None:
+        return CellValue(
+            duration,
+            unit_named("s"),
+            approximate=bool(approximate),
+            seconds=duration,
+            spelled=True,
+            secondary=True,
+        )
     match = _NUMBER.match(part)
     if match is None:
         return None

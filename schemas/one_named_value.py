@@ -52,3 +52,29 @@ def one_named_value(
     if value.unit is None and not _DECIMALS.search(written):
         return None
     return reading._replace(values=(value._replace(qualifier=name),))
+
+
+# The values of a cell parted by commas or semicolons, each after its name ("RTFx 340, CER
+# 8.20%"): a name is a word first, never a number.
+_PARTS = re.compile(r"\s*[;,]\s+(?=[^\W\d])")
+
+
+def named_in_turn(
+    text: str, read_one: Callable[[str], Any], names_metric: Callable[[str], bool]
+) -> Any | None:
+    """The readings of a cell's values each written after its name or unit ("RTFx 340, CER
+    8.20%", as FunASR's benchmark notes write a run's speed and accuracy), joined; None
+    unless every part is one such value."""
+    parts = _PARTS.split(text)
+    if len(parts) < 2:
+        return None
+    joined = []
+    for part in parts:
+        reading = read_one(part)  # "RTFx 340": the unit named first
+        values = reading.values
+        if len(values) != 1 or values[0].unit is None or values[0].rest:
+            reading = one_named_value(part, read_one, names_metric)  # "CER 8.20%"
+            if reading is None:
+                return None
+        joined.append(reading)
+    return joined[0]._replace(values=tuple(value for each in joined for value in each.values))

@@ -265,6 +265,8 @@ def _composite(
 
 _BIT_WIDTHS = frozenset({"1", "2", "4", "8", "16", "32"})
 _SHAPE = re.compile(r"\d+(?:x\d+)+")  # "8x13312x16384": a tensor's dimensions
+# A setting's figure with a remark in brackets after it ("1 (onnx fp32)", "32 (onnx int8)")
+_COUNT_REMARK = re.compile(r"\d[\d,.]*\s*\(([^()]+)\)")
 
 
 def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelMappings) -> None:
@@ -324,6 +326,11 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         world = parallel_count(fold_words(text), whole=False)  # "FSDP 8, CP 1": 8 chips
         if world is not None and cell.count is None:
             cell.count = (PlatformMention(text, count=world, count_stated=True), "parallel")
+        remark = _COUNT_REMARK.fullmatch(text)
+        if remark is not None:
+            # "1 (onnx fp32)" under "concurrent-tasks": the run's setting, with its remark
+            # naming the run's precision (and hardware) in passing
+            cell.free.append(remark.group(1))
         if cell.precision is None and _SHAPE.search(text):
             # an operand shape written with its dtype ("f16_8x13312x16384" under "Shape"):
             # the precision the kernel ran in

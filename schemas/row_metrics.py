@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 from perfledger.schemas.cell_reading import strip_footnotes
@@ -152,7 +154,9 @@ def with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataF
     derived_parts = {
         part: reading.role
         for part, reading in readings.items()
-        if reading.kind == "metric" and reading.role in _DERIVED_METRICS
+        if reading.kind == "metric"
+        and reading.role in _DERIVED_METRICS
+        and _STATED_MULTIPLE.search(part) is None
     }
     statistic_parts = {
         part: reading.statistic
@@ -164,6 +168,11 @@ def with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataF
     if statistic_parts:
         results = _with_row_statistics(results, _row_labels_naming(labels, statistic_parts))
     return results
+
+
+# A remark stating a multiple ("16x speedup" in a Notes column beside RTFx and CER): the figure
+# the row's values make, said in passing; it names no metric of the row's values.
+_STATED_MULTIPLE = re.compile(r"\d\s*[x\u00d7](?![a-z])", re.IGNORECASE)
 
 
 def _words_of_part(part: str, mappings: LabelMappings) -> str | None:

@@ -71,9 +71,10 @@ def oriented(
     return Oriented(oriented, read_as_published)
 
 
-# Settings whose values a header row may list, one a column ("GPU Number | 8 | 16 | 32"); a
-# corner naming another role ("Parameters | T-GCN (1GPU) | T-GCN (8GPU)") heads the first column.
-_HEADER_SETTINGS = ("accelerator_count", "nodes", "batch_size", "sequence_length")
+# Settings whose values a header row may list, one a column ("GPU Number | 8 | 16 | 32",
+# "num_threads | 1 | 2 | 3 | 4"); a corner naming another role ("Parameters | T-GCN (1GPU) |
+# T-GCN (8GPU)") heads the first column.
+_HEADER_SETTINGS = ("accelerator_count", "nodes", "batch_size", "sequence_length", "setting")
 
 
 def names_header(corner: str) -> bool:

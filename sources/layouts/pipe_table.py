@@ -265,7 +265,8 @@ def _section_label(raw: list[str], width: int) -> str | None:
     if bold is None:
         # Not bold, in a table of three columns or more: a label over a row of blanks
         # ("| MMLU<br>(shuffle 1k) | | | |") heads the rows under it all the same.
-        if width < 3 or len(raw) < width or _NUMBER_CELL.match(raw[0]):
+        # So does such a label alone on its row ("| DEV |" over rows of six error rates).
+        if width < 3 or 1 < len(raw) < width or _NUMBER_CELL.match(raw[0]):
             return None
         return " ".join(render_inline(raw[0]).split()) or None
     label = render_inline(bold.group("text")).strip()

@@ -27,6 +27,12 @@ from perfledger.sources.layouts.rst_text import is_adornment
 SNIFF_BYTES = 65_536
 
 _HTML_MARKS = (b"<html", b"<!doctype", b"<table", b"<body", b"<div", b"<td", b"<tr")
+# A `.. raw:: html` block and its indented body (sherpa's docs play each voice in one): HTML
+# a Sphinx page embeds, which does not make the page HTML.
+_RAW_HTML = re.compile(
+    rb"^([ \t]*)\.\.[ \t]+raw::[ \t]*html[^\n]*\n(?:(?:\1[ \t]+\S[^\n]*|[ \t]*)\n)*",
+    re.MULTILINE | re.IGNORECASE,
+)
 _SNIFF_DIRECTIVE = re.compile(rb"^[ \t]*\.\.[ \t]+(?:[A-Za-z][\w:.+-]*::|_[^:\n]+:)", re.MULTILINE)
 # Markdown's own marks at a line's start: an ATX heading or a code fence. Unindented only: an
 # RST code block holds '   # comment' lines, and '~~~' underlines RST titles.
@@ -53,13 +59,14 @@ def sniff_rst(data: bytes, content_type: str | None) -> float:
     if "html" in kind or "markdown" in kind:
         return 0.0
     head = data[:SNIFF_BYTES].replace(b"\x00", b"")
-    lowered = head.lower()
+    embeds_html = b"raw::" in head and _RAW_HTML.search(head) is not None
+    lowered = (_RAW_HTML.sub(b"", head) if embeds_html else head).lower()
     if any(mark in lowered for mark in _HTML_MARKS) or _looks_like_markdown(head):
         return 0.0
     if "rst" in kind:
         return 0.9
     if _SNIFF_DIRECTIVE.search(head):
-        return 0.8
+        return 0.85 if embeds_html else 0.8  # above the tables its raw HTML holds
     return 0.6 if _underlined_titles(head) >= 2 else 0.0
 
 

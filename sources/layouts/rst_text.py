@@ -15,6 +15,9 @@ ADORNMENT_CHARS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 BULLET_CHARS = frozenset("-*+\u2022\u2023\u2043")
 # In a cell only bullets followed by text are list markers: a cell '-' means "none".
 _CELL_BULLETS = re.compile(r"(?:[-*+\u2022\u2023\u2043][ \t]+)+(?=\S)")
+# A line block's mark ("| 1 Cortex A55 CPU" over "| with int8 ONNX model"): each line of the
+# block is the cell's text without it.
+_LINE_BLOCK = re.compile(r"\|(?:[ \t]+|$)")
 # Inline markup, leftmost construct first. Each alternative scans only to the next character
 # that could close it (a backtick, an asterisk, a bracket), so a line costs linear time.
 _INLINE = re.compile(
@@ -130,5 +133,7 @@ def cell_of(parts: list[tuple[int, str]]) -> Cell:
 
 
 def _without_cell_bullet(text: str) -> str:
-    # A nested bullet list in a cell reads as its items' text.
+    # A nested bullet list in a cell reads as its items' text, and a line block as its lines.
+    if text[:1] == "|":
+        return _LINE_BLOCK.sub("", text, count=1) if _LINE_BLOCK.match(text) else text
     return _CELL_BULLETS.sub("", text, count=1) if text[:1] in BULLET_CHARS else text
