@@ -113,7 +113,11 @@ def framework_alone(text: str) -> str | None:
     """The framework a heading or caption names and nothing else ("TensorRT", "OpenVINO",
     "TFLite" over a device matrix's sections): the runs of the tables under it ran on it."""
     name = text.strip(" *_`#:")
-    return name if len(name) <= _FRAMEWORK_CHARS and known_framework(name) else None
+    # the vocabulary's keys keep Latin words only: "已验证支持的 Paddle 模型" (the Paddle models
+    # verified) is no heading naming Paddle alone
+    return (
+        name if len(name) <= _FRAMEWORK_CHARS and name.isascii() and known_framework(name) else None
+    )
 
 
 _FRAMEWORK_CHARS = 40

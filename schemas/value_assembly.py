@@ -14,7 +14,7 @@ import polars as pl
 
 from perfledger.schemas.column_devices import column_device_words, names_other_device
 from perfledger.schemas.context_labels import bare_device_class
-from perfledger.schemas.labels import canonical_framework, fold_key, label_key
+from perfledger.schemas.labels import canonical_framework, fold_key, framework_first, label_key
 from perfledger.schemas.precisions import names_cache_types_only
 from perfledger.schemas.remark_platforms import remark_platforms, remark_precisions
 
@@ -50,9 +50,10 @@ def assemble(values: pl.DataFrame) -> pl.DataFrame:
         .with_columns(_platform())
         .with_columns(_count())
         .with_columns(_precision_from())
+        .with_columns(_row_names_framework(values))
         .with_columns(_labels())
         .with_columns(_derived())
-        .drop("_precision_from")
+        .drop("_precision_from", "_row_framework")
         .collect(engine="in-memory")
         .pipe(_without_cache_dtypes)
     )
@@ -262,6 +263,20 @@ def _precision_from() -> pl.Expr:
     )
 
 
+def _row_names_framework(values: pl.DataFrame) -> pl.Expr:
+    """Whether a row of the value's table names a framework's run, where a caption or heading
+    names one: the table then compares frameworks, and the heading's is not every row's."""
+    if "x_framework" not in values.columns or values.get_column("x_framework").is_null().all():
+        return pl.lit(False).alias("_row_framework")
+    labels = values.get_column("row_label").drop_nulls().unique().to_list()
+    # a row named by a framework's run ("CTranslate2 3.6.0", "Transformers 4.26.1 (with
+    # PyTorch 1.13.1)"), not one whose other labels mention one ("GPTQ-Int8", "onnx_opset=13")
+    named = pl.col("row_label").replace_strict(
+        labels, [framework_first(label.split(" / ")[0]) for label in labels], default=False
+    )
+    return named.any().over(_TABLE).alias("_row_framework")
+
+
 def _labels() -> list[pl.Expr]:
     count = pl.col("_count").struct
     fits = (
@@ -290,10 +305,15 @@ def _labels() -> list[pl.Expr]:
         )
 
     metric = pl.col("metric")
-    framed = pl.col("framework").is_null()  # the row names none: its table's caption may
+    # the row names none: its table's caption may, unless the row names a run of another
+    # framework ("OpenNMT-tf 2.31.0 (with TensorFlow 2.11.0)" under "# CTranslate2")
+    framed = pl.col("framework").is_null() & ~pl.col("_row_framework")
     return [
         pl.col("_chip").alias("accelerator"),
-        pl.coalesce("framework", "x_framework").alias("framework"),
+        pl.when(framed)
+        .then(pl.col("x_framework"))
+        .otherwise(pl.col("framework"))
+        .alias("framework"),
         pl.when(framed)
         .then(canonical_framework(pl.col("x_framework")))
         .otherwise(pl.col("framework_canonical"))
