@@ -265,6 +265,8 @@ def _read_header(text: str) -> HeaderReading:
     stated = unit_in_header(cleaned)
     if stated is not None and stated.alias == fold_words(cleaned) and statistic_of(cleaned):
         stated = None  # "min" beside "mean" and "median": the minimum, not minutes
+    elif stated is not None and stated.kind == "ratio" and _RATIO_WORD.fullmatch(cleaned):
+        stated = None  # "Times" over "44.89s": the runs' times; the cells say their unit
     unit = stated or _implied_unit(fold_words(cleaned))
     # "MFU" over 0.68: a utilization whose unit only its word implies is a share, a
     # fraction where none of its column's numbers is above 1
@@ -342,6 +344,7 @@ def _read_header(text: str) -> HeaderReading:
     )
 
 
+_RATIO_WORD = re.compile(r"(?i)[a-z]{2,}")  # a ratio's unit written as a word
 _WHOLE_RUN_TIMES = frozenset({"time_to_train", "time_to_result"})
 _COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")
 

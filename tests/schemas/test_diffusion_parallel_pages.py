@@ -1,0 +1,72 @@
+"""Speed tables of diffusion-model inference spread over several GPUs, written as their
+READMEs write them: the degree of each kind of parallelism as a column beside the time, and
+the time under a column headed "Times"."""
+
+from __future__ import annotations
+
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# As xDiT's ConsisID performance report writes it: a degree per kind of parallelism
+# (Ulysses, Ring, CFG) beside the number of GPUs, and the time of one video under "Times".
+PARALLEL_DEGREES = """## ConsisID Performance Report
+
+In this study, we systematically evaluate xDiT's acceleration performance across 1 to 6 Nvidia H100 GPUs.
+
+As shown in the table, the ConsisID model achieves a significant reduction in inference latency with Ulysses Attention, Ring Attention, or Classifier-Free Guidance (CFG) parallelization.
+
+### 720x480 Resolution (49 frames, 50 steps)
+
+| N-GPUs | Ulysses Degree | Ring Degree | Cfg Parallel |  Times  |
+| :----: | :------------: | :---------: | :----------: | :-----: |
+|   6    |       2        |      3      |      1       | 44.89s  |
+|   6    |       1        |      3      |      2       | 35.78s  |
+|   1    |       1        |      1      |      1       | 114.87s |
+"""
+
+
+def test_degrees_of_parallelism_are_settings_and_times_are_latencies():
+    found = fields_by_raw_value(
+        PARALLEL_DEGREES, "metric", "value", "unit", "accelerator_count", "settings"
+    )
+    assert found["44.89s"] == (
+        "latency",
+        44890.0,
+        "ms",
+        6,
+        "Ulysses Degree=2; Ring Degree=3; Cfg Parallel=1",
+    )
+    assert found["35.78s"][:4] == ("latency", 35780.0, "ms", 6)
+    assert found["114.87s"] == (
+        "latency",
+        114870.0,
+        "ms",
+        1,
+        "Ulysses Degree=1; Ring Degree=1; Cfg Parallel=1",
+    )
+    frame = normalized(PARALLEL_DEGREES).measurements
+    assert frame.height == 3  # no degree is a value
+
+
+# As xDiT's SANA report writes it: bare "ulysses" beside "pp" over the degrees.
+BARE_ULYSSES = """## Performance of SANA
+
+We use the open-source version of `Sana_1600M_4Kpx_BF16_diffusers` for performance evaluation.
+
+Currently, xDiT supports acceleration for SANA with Pipefusion, Ulysses, Ring, CFG, and any combination thereof. We tested latency on an 8xA100 (NVLink) machine by generating 4096x4096 images with 20 steps. The measured latencies are shown in the table below.
+
+| #GPUs | ulysses | pp | Latency (seconds) |
+|---|---|---|---|
+| 1 | 1 | 1 | 17.551 |
+| 2 | 1 | 2 | 11.276 |
+| 2 | 2 | 1 | 10.175 |
+| 8 | 1 | 4 | 4.050 |
+| 8 | 2 | 1 | 3.991 |
+"""
+
+
+def test_a_bare_ulysses_column_is_a_degree_of_parallelism():
+    found = fields_by_raw_value(BARE_ULYSSES, "metric", "value", "accelerator_count", "settings")
+    assert found["17.551"] == ("latency", 17551.0, 1, "ulysses=1; pp=1")
+    assert found["10.175"] == ("latency", 10175.0, 2, "ulysses=2; pp=1")
+    assert found["4.050"] == ("latency", 4050.0, 8, "ulysses=1; pp=4")
+    assert normalized(BARE_ULYSSES).measurements.height == 5
