@@ -70,3 +70,27 @@ def test_a_bare_ulysses_column_is_a_degree_of_parallelism():
     assert found["10.175"] == ("latency", 10175.0, 2, "ulysses=2; pp=1")
     assert found["4.050"] == ("latency", 4050.0, 8, "ulysses=1; pp=4")
     assert normalized(BARE_ULYSSES).measurements.height == 5
+
+
+# As xDiT's HunyuanVideo report writes it: one row per GPU type, one column per number of
+# GPUs ("2 GPUs"); the row "H100" names a chip a vocabulary knows as a one-GPU platform.
+GPUS_PER_COLUMN = """## HunyuanVideo Performance Report
+
+### 1280x720 Resolution (129 frames, 50 steps) - Ulysses Latency (seconds)
+
+| GPU Type | 1 GPU | 2 GPUs | 4 GPUs | 8 GPUs |
+|----------|--------|---------|---------|---------|
+| H100 | 1,904.08 | 925.04 | 514.08 | 337.58 |
+| H20 | 6,639.17 | 3,400.55 | 1,762.86 | 940.97 |
+| L20 | 6,043.88 | 3,271.44 | 2,080.05 | |
+"""
+
+
+def test_a_columns_count_of_gpus_outweighs_the_one_gpu_a_chip_name_implies():
+    found = fields_by_raw_value(GPUS_PER_COLUMN, "accelerator", "accelerator_count", "value")
+    assert found["1,904.08"] == ("H100", 1, 1904080.0)
+    assert found["925.04"] == ("H100", 2, 925040.0)
+    assert found["514.08"] == ("H100", 4, 514080.0)
+    assert found["337.58"] == ("H100", 8, 337580.0)
+    assert found["940.97"] == ("H20", 8, 940970.0)
+    assert found["2,080.05"] == ("L20", 4, 2080050.0)
