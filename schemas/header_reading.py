@@ -251,6 +251,8 @@ def read_header(text: str) -> HeaderReading:
 
 def _read_header(text: str) -> HeaderReading:
     cleaned = clean_text(text)
+    if not cleaned.isascii():  # "Memory (GB/im) ↓": which way is better, no word of the header
+        cleaned = _BETTER_WAY.sub(" ", cleaned).strip() or cleaned
     if not cleaned:
         return HeaderReading(cleaned, None, None)
     if len(cleaned) > MAX_HEADER_CHARS:  # no header is this long: it is read as its start
@@ -344,6 +346,7 @@ def _read_header(text: str) -> HeaderReading:
     )
 
 
+_BETTER_WAY = re.compile(r"\s*[↑↓⇑⇓⬆⬇]\s*")
 _RATIO_WORD = re.compile(r"(?i)[a-z]{2,}")  # a ratio's unit written as a word
 _WHOLE_RUN_TIMES = frozenset({"time_to_train", "time_to_result"})
 _COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")

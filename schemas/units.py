@@ -139,7 +139,12 @@ def _parse(key: str) -> Unit | None:
     parts = key.split("/")
     if any(not part for part in parts):
         return None
-    return _rate(key, parts) or _time_per(key, parts) or _energy_per(key, parts)
+    return (
+        _rate(key, parts)
+        or _time_per(key, parts)
+        or _energy_per(key, parts)
+        or _memory_per(key, parts)
+    )
 
 
 def _amount(part: str) -> tuple[float, _Word] | None:
@@ -274,6 +279,20 @@ def _energy_per(key: str, parts: list[str]) -> Unit | None:
     energy, scale, quantity = found
     item = _singular(quantity.item or "items")
     return Unit(key, "other", energy.factor / scale, quantity.item, f"{energy.canonical}/{item}")
+
+
+def _memory_per(key: str, parts: list[str]) -> Unit | None:
+    """A memory size over a quantity: "GB/im", "MiB/token", kept in its own size per item
+    ("GB/image")."""
+    found = _over_amount("other", parts)
+    if found is None or not _BYTES.fullmatch(found[0].canonical):
+        return None
+    size, scale, quantity = found
+    item = _singular(quantity.item or "items")
+    return Unit(key, "other", size.factor / scale, quantity.item, f"{size.canonical}/{item}")
+
+
+_BYTES = re.compile(r"[KMGTP]?i?B")
 
 
 def _singular(items: str) -> str:
