@@ -524,3 +524,13 @@ def _closing_duration(tokens: list[str], end: int, unit: Unit) -> bool:
 
 def _counts_alone(text: str, unit: Unit) -> bool:
     return len(text) > _SHORT or (len(text) == _SHORT and unit.kind in ("rate", "other"))
+
+
+# The word after a number that ends a cell ("~175 s", "40 fps"), for `measures_time_or_rate`.
+TRAILING_UNIT = r"^\D{0,2}\d[\d.,]*\s*([a-zA-Z][a-zA-Z/]{0,7})\s*$"
+
+
+def measures_time_or_rate(text: str) -> bool:
+    """Whether `text` is a unit of time or of rate ("s", "min", "fps")."""
+    unit = unit_named(text)
+    return unit is not None and unit.kind in ("duration", "rate")

@@ -94,3 +94,23 @@ def test_a_columns_count_of_gpus_outweighs_the_one_gpu_a_chip_name_implies():
     assert found["337.58"] == ("H100", 8, 337580.0)
     assert found["940.97"] == ("H20", 8, 940970.0)
     assert found["2,080.05"] == ("L20", 4, 2080050.0)
+
+
+# As TeaCache's CogVideoX1.5 README writes it: one row of times, the first under the model's
+# own name (the baseline), the others under each threshold of the cache.
+BASELINE_FIRST = """# TeaCache4CogVideoX1.5
+
+## 📈 Inference Latency Comparisons on a Single H100 GPU
+
+| CogVideoX1.5-t2v | TeaCache (0.1) | TeaCache (0.2) | TeaCache (0.3) |
+| :--------------: | :------------: | :------------: | :------------: |
+|      ~465 s      |     ~322 s     |     ~260 s     |     ~204 s     |
+"""
+
+
+def test_times_under_the_first_columns_name_are_the_baselines_results():
+    found = fields_by_raw_value(BASELINE_FIRST, "column_name", "model", "metric", "value")
+    assert found["~465 s"] == ("CogVideoX1.5-t2v", "CogVideoX1.5-t2v", "latency", 465000.0)
+    assert found["~322 s"] == ("TeaCache (0.1)", "CogVideoX1.5-t2v", "latency", 322000.0)
+    assert found["~204 s"] == ("TeaCache (0.3)", "CogVideoX1.5-t2v", "latency", 204000.0)
+    assert normalized(BASELINE_FIRST).measurements.height == 4
