@@ -52,7 +52,7 @@ _STATISTICS = (
     ("p25", r"25 ?%|p ?25|25th(?: percentile)?"),
     ("std", r"std(?: ?dev)?|stdev|standard deviation"),
     ("mean", r"avg|average|ave|mean"),
-    ("min", r"min|minimum"),
+    ("min", r"(?<!\d )min|minimum"),  # "~55 min": minutes, no minimum
     ("max", r"max|maximum"),
 )
 

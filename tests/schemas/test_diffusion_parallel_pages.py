@@ -114,3 +114,19 @@ def test_times_under_the_first_columns_name_are_the_baselines_results():
     assert found["~322 s"] == ("TeaCache (0.1)", "CogVideoX1.5-t2v", "latency", 322000.0)
     assert found["~204 s"] == ("TeaCache (0.3)", "CogVideoX1.5-t2v", "latency", 204000.0)
     assert normalized(BASELINE_FIRST).measurements.height == 4
+
+
+# As TeaCache's Wan2.1 README writes its 14B model's times: in minutes ("~55 min").
+MINUTES = """## 📈 Inference Latency Comparisons on a Single A800
+
+|      Wan2.1 t2v 14B        |        TeaCache (0.14)       |    TeaCache (0.15)    |    TeaCache (0.2)     |
+|:--------------------------:|:----------------------------:|:---------------------:|:---------------------:|
+|         ~55 min            |        ~38 min               |     ~30 min           |     ~27 min           |
+"""
+
+
+def test_minutes_after_a_number_are_a_time_not_a_minimum():
+    found = fields_by_raw_value(MINUTES, "column_name", "model", "value", "statistic")
+    assert found["~55 min"] == ("Wan2.1 t2v 14B", "Wan2.1 t2v 14B", 3300000.0, None)
+    assert found["~38 min"] == ("TeaCache (0.14)", "Wan2.1 t2v 14B", 2280000.0, None)
+    assert found["~27 min"] == ("TeaCache (0.2)", "Wan2.1 t2v 14B", 1620000.0, None)
