@@ -130,3 +130,12 @@ def test_minutes_after_a_number_are_a_time_not_a_minimum():
     assert found["~55 min"] == ("Wan2.1 t2v 14B", "Wan2.1 t2v 14B", 3300000.0, None)
     assert found["~38 min"] == ("TeaCache (0.14)", "Wan2.1 t2v 14B", 2280000.0, None)
     assert found["~27 min"] == ("TeaCache (0.2)", "Wan2.1 t2v 14B", 1620000.0, None)
+
+
+def test_a_video_or_image_diffusion_model_named_in_the_heading_is_the_values_model():
+    assert fields_by_raw_value(PARALLEL_DEGREES, "model")["44.89s"] == ("ConsisID",)
+    assert fields_by_raw_value(BARE_ULYSSES, "model")["17.551"] == ("SANA",)
+    assert fields_by_raw_value(GPUS_PER_COLUMN, "model", "model_canonical")["925.04"] == (
+        "HunyuanVideo",
+        "HunyuanVideo",
+    )
