@@ -52,7 +52,7 @@ _STATISTICS = (
     ("p25", r"25 ?%|p ?25|25th(?: percentile)?"),
     ("std", r"std(?: ?dev)?|stdev|standard deviation"),
     ("mean", r"avg|average|ave|mean"),
-    ("min", r"min|minimum"),
+    ("min", r"(?<!\d )min|minimum"),  # "~55 min": minutes, no minimum
     ("max", r"max|maximum"),
 )
 
@@ -251,6 +251,8 @@ def read_header(text: str) -> HeaderReading:
 
 def _read_header(text: str) -> HeaderReading:
     cleaned = clean_text(text)
+    if not cleaned.isascii():  # "Memory (GB/im) ↓": which way is better, no word of the header
+        cleaned = _BETTER_WAY.sub(" ", cleaned).strip() or cleaned
     if not cleaned:
         return HeaderReading(cleaned, None, None)
     if len(cleaned) > MAX_HEADER_CHARS:  # no header is this long: it is read as its start
@@ -265,6 +267,8 @@ def _read_header(text: str) -> HeaderReading:
     stated = unit_in_header(cleaned)
     if stated is not None and stated.alias == fold_words(cleaned) and statistic_of(cleaned):
         stated = None  # "min" beside "mean" and "median": the minimum, not minutes
+    elif stated is not None and stated.kind == "ratio" and _RATIO_WORD.fullmatch(cleaned):
+        stated = None  # "Times" over "44.89s": the runs' times; the cells say their unit
     unit = stated or _implied_unit(fold_words(cleaned))
     # "MFU" over 0.68: a utilization whose unit only its word implies is a share, a
     # fraction where none of its column's numbers is above 1
@@ -342,6 +346,8 @@ def _read_header(text: str) -> HeaderReading:
     )
 
 
+_BETTER_WAY = re.compile(r"\s*[↑↓⇑⇓⬆⬇]\s*")
+_RATIO_WORD = re.compile(r"(?i)[a-z]{2,}")  # a ratio's unit written as a word
 _WHOLE_RUN_TIMES = frozenset({"time_to_train", "time_to_result"})
 _COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")
 

@@ -51,6 +51,7 @@ class ColumnStats:
     precisions: int = 0  # cells that are a precision label ("FP16", "INT8")
     flags: int = 0  # numbers that are 0 or 1 alone
     zeros: int = 0  # numbers that are 0 alone
+    measured: int = 0  # numbers followed by a unit of time or rate ("~175 s", "40 fps")
 
     @property
     def switch(self) -> bool:
@@ -393,6 +394,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     # name ("MNNVL") says whether a feature of the run was on: a setting.
     if index > 0 and stats.filled and stats.numeric * 2 >= stats.filled:
         return "config" if stats.switch else "result"
+    if index == 0 and stats.filled and stats.measured == stats.filled:
+        # "Wan2.1 t2v 1.3B | TeaCache (0.05)" over "~175 s | ~117 s": times under a name, the
+        # baseline's results, label no row
+        return "result"
     if index > 0 and not stats.filled:
         # A column holding only "oom", "-" or nothing, headed by a value of the table's axis
         # ("512" batch) or by a name ("C/C++" beside "Python"): no value was published there,

@@ -139,7 +139,12 @@ def _parse(key: str) -> Unit | None:
     parts = key.split("/")
     if any(not part for part in parts):
         return None
-    return _rate(key, parts) or _time_per(key, parts) or _energy_per(key, parts)
+    return (
+        _rate(key, parts)
+        or _time_per(key, parts)
+        or _energy_per(key, parts)
+        or _memory_per(key, parts)
+    )
 
 
 def _amount(part: str) -> tuple[float, _Word] | None:
@@ -274,6 +279,20 @@ def _energy_per(key: str, parts: list[str]) -> Unit | None:
     energy, scale, quantity = found
     item = _singular(quantity.item or "items")
     return Unit(key, "other", energy.factor / scale, quantity.item, f"{energy.canonical}/{item}")
+
+
+def _memory_per(key: str, parts: list[str]) -> Unit | None:
+    """A memory size over a quantity: "GB/im", "MiB/token", kept in its own size per item
+    ("GB/image")."""
+    found = _over_amount("other", parts)
+    if found is None or not _BYTES.fullmatch(found[0].canonical):
+        return None
+    size, scale, quantity = found
+    item = _singular(quantity.item or "items")
+    return Unit(key, "other", size.factor / scale, quantity.item, f"{size.canonical}/{item}")
+
+
+_BYTES = re.compile(r"[KMGTP]?i?B")
 
 
 def _singular(items: str) -> str:
@@ -505,3 +524,13 @@ def _closing_duration(tokens: list[str], end: int, unit: Unit) -> bool:
 
 def _counts_alone(text: str, unit: Unit) -> bool:
     return len(text) > _SHORT or (len(text) == _SHORT and unit.kind in ("rate", "other"))
+
+
+# The word after a number that ends a cell ("~175 s", "40 fps"), for `measures_time_or_rate`.
+TRAILING_UNIT = r"^\D{0,2}\d[\d.,]*\s*([a-zA-Z][a-zA-Z/]{0,7})\s*$"
+
+
+def measures_time_or_rate(text: str) -> bool:
+    """Whether `text` is a unit of time or of rate ("s", "min", "fps")."""
+    unit = unit_named(text)
+    return unit is not None and unit.kind in ("duration", "rate")

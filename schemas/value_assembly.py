@@ -219,6 +219,13 @@ def _count() -> list[pl.Expr]:
     nodes = pl.struct(n=chips_of_nodes, chip=chip, source=pl.lit("row"))
     nodes_given = chips_of_nodes.is_not_null()
     count = count.when(nodes_given & pl.col("rc_stated").is_null()).then(nodes)
+    # "H100" under "2 GPUs": the one chip a bare chip name implies gives way to the count the
+    # column states outright.
+    column_count = pl.struct(
+        n=pl.col("h_count"), chip=pl.col("h_count_chip"), source=pl.lit("column")
+    )
+    implied_row = pl.col("rc_n").is_not_null() & pl.col("rc_stated").is_null()
+    count = count.when(implied_row & pl.col("h_count_stated").fill_null(False)).then(column_count)
     for number, count_chip, source in candidates:
         struct = pl.struct(n=number, chip=pl.col(count_chip), source=source)
         count = count.when(number.is_not_null()).then(struct)
