@@ -469,6 +469,22 @@ def bare_device_class(text: str) -> str | None:
     return device_class(bare)
 
 
+# What stands between two chips named as alternatives: "MI350X/MI355X", "H100 or H200".
+_ALTERNATIVE = re.compile(r"\s*/\s*|\s+or\s+", re.I)
+
+
+def _names_chips_as_alternatives(text: str) -> bool:
+    """Whether `text` names two chips as alternatives ("... on AMD Instinct MI350X/MI355X
+    with Eagle3"): a family of runs, not the one chip a table under it ran on; a nearer or
+    farther text naming one chip ("Kimi-K2.5 results use AMD Instinct MI355X") says which."""
+    chips = [m for m in find_mentions(text) if m.accelerator is not None]
+    return any(
+        first.accelerator != second.accelerator
+        and _ALTERNATIVE.fullmatch(text[first.end : second.start])
+        for first, second in zip(chips, chips[1:], strict=False)
+    )
+
+
 @lru_cache(maxsize=65_536)
 def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     """(label, value) of every label one context text states but its metric (see
@@ -482,7 +498,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     prose = reads_as_prose(text, source)
     mention = read_hardware(text, "prose" if prose else "label")
     if mention is not None:
-        if mention.accelerator is not None:
+        if mention.accelerator is not None and not _names_chips_as_alternatives(text):
             found.append(("platform", mention))
         if mention.count is not None:
             found.append(("count", count_of_all_chips(text, mention, prose)))
