@@ -523,7 +523,16 @@ def skip_openers(found: list[re.Match[str]], begin: int, stop: int) -> int:
             (i for i in range(begin + 1, min(stop, begin + 16)) if found[i].group(0) == ","), None
         )
         if comma is None:
-            return begin
+            # "By using FarSkip-Collective we accelerate ...": no comma, the clause's own
+            # subject, the writers, ends the adverbial
+            return next(
+                (
+                    i
+                    for i in range(begin + 2, min(stop, begin + 16))
+                    if low(found[i]) in words.first_person
+                ),
+                begin,
+            )
         begin = comma + 1
     return begin
 
@@ -597,9 +606,13 @@ def instrument(text: str, end: int, lex: Lexicon, trailing: bool = True) -> Phra
     found = tokens(text)
     if not found:
         return None
-    first = low(found[0])
+    # "Further, by integrating X we ...": an adverb of its own before the instrument
+    start = (
+        2 if len(found) > 2 and found[1].group(0) == "," and low(found[0]) in words.adverbs else 0
+    )
+    first = low(found[start])
     if first in words.instrument_openers:
-        begin = 1
+        begin = start + 1
         if (
             begin + 1 < len(found)
             and low(found[begin]) in words.instrument_verbs
@@ -609,6 +622,15 @@ def instrument(text: str, end: int, lex: Lexicon, trailing: bool = True) -> Phra
         comma = next(
             (i for i in range(begin, min(len(found), begin + 14)) if found[i].group(0) == ","), None
         )
+        if comma is None:  # "By using X we accelerate ...": X ends where the writers begin
+            comma = next(
+                (
+                    i
+                    for i in range(begin + 1, min(len(found), begin + 14))
+                    if low(found[i]) in words.first_person
+                ),
+                None,
+            )
         if comma is not None and found[comma].start() < end:
             phrase = classify(text, found[begin:comma], lex)
             if phrase is not None and phrase.kind in ("name", "pronoun", "generic"):

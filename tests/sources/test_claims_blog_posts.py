@@ -34,3 +34,17 @@ def claims_of(*sentences: str) -> list[tuple]:
 )
 def test_blog_claims(sentence, claim):
     assert claims_of(sentence) == [claim]
+
+
+def test_an_instrument_opening_a_first_person_claim_without_a_comma_is_its_subject():
+    # ROCm/rocm-blogs farskip-collective-moe: "By using X we accelerate ..." and "Further, by
+    # integrating X we accelerate ...", no comma before "we": X is what the claim credits
+    claims = claims_of(
+        "By using FarSkip-Collective we accelerate the optimized Moonlight pre-training by 11%.",
+        "Further, by integrating Moonlight with Grouped-Query-Attention layers we accelerate "
+        "model training by 16%.",
+    )
+    assert [(c[0], c[3], c[4]) for c in claims] == [
+        ("FarSkip-Collective", "time_to_train", 1.11),
+        ("Moonlight with Grouped-Query-Attention layers", "time_to_train", 1.16),
+    ]
