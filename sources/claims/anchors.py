@@ -43,7 +43,15 @@ def with_range(text: str, anchor: Anchor) -> Anchor:
     lower = float(low.group(1))
     if lower <= 0:
         return anchor
-    return Anchor(low.start(), anchor.end, max(lower, anchor.value), anchor.unit, True, lower)
+    # "1.74x and 1.60x faster": the figure written first may be the larger one
+    return Anchor(
+        low.start(),
+        anchor.end,
+        max(lower, anchor.value),
+        anchor.unit,
+        True,
+        min(lower, anchor.value),
+    )
 
 
 def drop_overlaps(anchors: list[Anchor]) -> list[Anchor]:

@@ -48,3 +48,12 @@ def test_an_instrument_opening_a_first_person_claim_without_a_comma_is_its_subje
         ("FarSkip-Collective", "time_to_train", 1.11),
         ("Moonlight with Grouped-Query-Attention layers", "time_to_train", 1.16),
     ]
+
+
+def test_two_ratios_written_larger_first_give_the_range_from_the_smaller():
+    # ROCm/rocm-blogs fp4-mixed-precision: the two batch sizes' gains, the larger written first
+    claims = claims_of(
+        "Overall, Petit serving the Llama 3.3 70B FP4 model is 1.74x and 1.60x faster than "
+        "SGLang serving the original BF16 model."
+    )
+    assert [(c[1], c[4], c[5]) for c in claims] == [("SGLang", 1.74, "range 1.6-1.74x")]
