@@ -72,6 +72,8 @@ def resolve_metric(
     ]
     if before:
         return before[-1].canonical, "+metric-context"
+    if word in lex.vocab["size_comparatives"]["words"]:
+        return "capacity", "+metric-size"
     after_end = min(limit, clause_end(sentence, reading.span_end))
     after = [m for m in mentions_between(sentence.metrics, reading.span_end, after_end) if fits(m)]
     if after:

@@ -57,3 +57,16 @@ def test_two_ratios_written_larger_first_give_the_range_from_the_smaller():
         "SGLang serving the original BF16 model."
     )
     assert [(c[1], c[4], c[5]) for c in claims] == [("SGLang", 1.74, "range 1.6-1.74x")]
+
+
+def test_a_ratio_of_size_is_no_claim_on_the_throughput_named_after_it():
+    # ROCm/rocm-blogs fp4-mixed-precision: "3.5x smaller" sizes the models; the throughput
+    # the sentence ends on is what that size gives, not what was compared
+    sentence = (
+        "In production scenarios with small batch sizes where performance is memory "
+        "bandwidth-bound, Petit's efficient utilization of the 3.5x smaller FP4 models "
+        "translates directly to superior throughput."
+    )
+    result = extract_claims([(1, sentence)])
+    assert result.claims.height == 0
+    assert result.rejected["check"].to_list() == ["not_performance"]
