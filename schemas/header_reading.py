@@ -254,12 +254,15 @@ _CAMEL_WORD = re.compile(r"[A-Za-z]*[a-z](?:[A-Z][a-z]+)+")
 
 
 def _ends_a_name(text: str) -> bool:
-    """Whether a role word apart ends a name joined in camel case and is not all of it
-    ("CatBoost" is a library, no "boost"; "BatchSize" apart is "batch size" whole)."""
+    """Whether a metric word apart is only part of a name joined in camel case ("CatBoost"
+    is a library, no "boost" speedup; "TokensPerSecond" apart is a rate whole). A setting
+    may be named in part ("NumParams")."""
     for word in _CAMEL_WORD.findall(text):
         folded = fold_words(_CAMEL_JOIN.sub(" ", word))
         matches = role_matches(folded)
-        if matches and not any(end - start == len(folded) for start, end, _rule in matches):
+        if any(rule.kind == "metric" for _start, _end, rule in matches) and not any(
+            end - start == len(folded) for start, end, _rule in matches
+        ):
             return True
     return False
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.header_reading import read_header
-from tests.schemas.page_reading import fields_by_raw_value
+from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # As TorchRec's EmbeddingBag benchmarks write it: the time to train one epoch, its spread
 # bracketed between the number and its unit.
@@ -69,3 +69,49 @@ def test_a_library_named_in_camel_case_is_no_speedup():
     found = fields_by_raw_value(LIBRARY_COLUMNS, "metric", "value", "spread")
     assert found["0.269741 (±0.0001)"][1:] == (0.269741, 0.0001)
     assert found["0.269741 (±0.0001)"][0] != "speedup"
+
+
+# LightGBM's experiments: the paragraph over the table says it compares time, the cells say
+# their seconds
+TIME_COST = """Speed
+'''''
+
+We compared speed using only the training task without any test or metric output. We didn't count the time for IO.
+
+The following table is the comparison of time cost:
+
++-----------+-----------+---------------+---------------+
+| Data      | xgboost   | xgboost\\_hist | LightGBM      |
++===========+===========+===============+===============+
+| Higgs     | 3794.34 s | 165.575 s     | **130.094 s** |
++-----------+-----------+---------------+---------------+
+| Yahoo LTR | 674.322 s | 131.462 s     | **76.229 s**  |
++-----------+-----------+---------------+---------------+
+"""
+
+# CatBoost's SHAP benchmark: "Time in the table is given in seconds", cells bare numbers
+TIME_IN_THE_TABLE = """**Results**
+
+Time in the table is given in seconds and we didn't take into account time for data preprocessing.
+
+
+depth|test size|catboost|lightgbm|xgboost|
+:--------|:----|:-------|:-------|:------|
+2|1000|0.311|**0.090**|0.112|
+10|10000|**95.680**|1189.685|306.529
+"""
+
+
+def test_a_table_stated_to_compare_time_loads_its_times():
+    rst = normalized(TIME_COST, "text/x-rst").measurements
+    found = {
+        (row["row_label"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in rst.iter_rows(named=True)
+    }
+    assert found[("Higgs", "xgboost")] == ("time_to_result", 3794.34, "s")
+    assert found[("Yahoo LTR", "LightGBM")] == ("time_to_result", 76.229, "s")
+    assert rst.height == 6
+    shap = fields_by_raw_value(TIME_IN_THE_TABLE, "metric", "value", "unit")
+    assert shap["0.311"] == ("time_to_result", 0.311, "s")
+    assert shap["1189.685"] == ("time_to_result", 1189.685, "s")
+    assert len(shap) == 6
