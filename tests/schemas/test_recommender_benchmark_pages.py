@@ -115,3 +115,29 @@ def test_a_table_stated_to_compare_time_loads_its_times():
     assert shap["0.311"] == ("time_to_result", 0.311, "s")
     assert shap["1189.685"] == ("time_to_result", 1189.685, "s")
     assert len(shap) == 6
+
+
+# CatBoost's ranking benchmark: a blank header row (GitHub needs one), the header in the
+# rows of words under it, the method's tuned settings beside its score
+BLANK_HEADER = """## 4. Results
+
+|                         |               |         |           |             |
+|-------------------------|---------------|---------|-----------|-------------|
+| **MQ2008**              |               |         |           | **NDCG**    |
+|                         | learning_rate | max_bin | max_depth | best_score  |
+| **cat-rmse**            | 0.03          | 254     | 6         | **0.830443**|
+| cat-query-rmse          | 0.03          | 128     | 6         | 0.82957     |
+| lgb-pairwise            | 0.15          | 64      | 4         | 0.822661    |
+"""
+
+
+def test_the_rows_of_words_under_a_blank_header_are_its_header():
+    frame = normalized(BLANK_HEADER).measurements
+    found = {
+        row["raw_value"]: (row["column_name"], row["metric"], row["value"], row["settings"])
+        for row in frame.iter_rows(named=True)
+    }
+    assert found["0.830443"][:3] == ("NDCG / best_score", "accuracy", 0.830443)
+    assert "learning_rate=0.03; max_bin=254; max_depth=6" in found["0.830443"][3]
+    assert found["0.822661"][:3] == ("NDCG / best_score", "accuracy", 0.822661)
+    assert frame.height == 3  # the settings are no scores
