@@ -58,6 +58,7 @@ _SCALE = {
 }
 _SCALE_WORD = re.compile(r"^\s?(k|thousand|million|mn|bn|billion|M|B)(?![A-Za-z])")
 _SPREAD = re.compile(r"^\s*(?:\u00b1|\+/-|\+-|\+ /-)\s*")
+_BRACKETED_SPREAD = re.compile(r"\(\s*(?:\u00b1|\+/-|\+-|\+ /-)\s*([^()]*?)\s*\)")
 _QUALIFIER = re.compile(r"^\s*\((?P<text>[^()]{1,40})\)\s*$")
 _CLOCK = re.compile(r"^(?:(?P<h>\d{1,4}):)?(?P<m>\d{1,2}):(?P<s>\d{2}(?:\.\d+)?)$")
 _SPELLED = re.compile(
@@ -685,6 +686,11 @@ _OUT_OF = re.compile(r"^\s*/\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<unit>[^\d\s/].*)?$
 
 
 def _split_spread(rest: str) -> tuple[str, str | None]:
+    """'± 0.11 ms' -> ('', '0.11 ms'); a spread in brackets ("0.267 (+/- 0.002) second",
+    "0.269741 (±0.0001) (+6.90%)") is taken out whole, the words after it kept."""
+    bracketed = _BRACKETED_SPREAD.search(rest)
+    if bracketed is not None:
+        return rest[: bracketed.start()] + " " + rest[bracketed.end() :], bracketed.group(1)
     for marker in ("\u00b1", "+/-", "+-", "+ /-"):
         position = rest.find(marker)
         if position >= 0:

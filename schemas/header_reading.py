@@ -244,9 +244,27 @@ def read_header(text: str) -> HeaderReading:
         # "BatchSize", "ImageSize": read as words apart where joined they name nothing, when
         # apart they name a setting or a metric ("TorchScript" is a name, not a script)
         apart = _read_header(_CAMEL_JOIN.sub(" ", reading.text))
-        if apart.kind in ("config", "metric"):
+        if apart.kind in ("config", "metric") and not _ends_a_name(reading.text):
             return replace(apart, text=reading.text)
     return reading
+
+
+# A word joined in camel case ("CatBoost", "BatchSize").
+_CAMEL_WORD = re.compile(r"[A-Za-z]*[a-z](?:[A-Z][a-z]+)+")
+
+
+def _ends_a_name(text: str) -> bool:
+    """Whether a metric word apart is only part of a name joined in camel case ("CatBoost"
+    is a library, no "boost" speedup; "TokensPerSecond" apart is a rate whole). A setting
+    may be named in part ("NumParams")."""
+    for word in _CAMEL_WORD.findall(text):
+        folded = fold_words(_CAMEL_JOIN.sub(" ", word))
+        matches = role_matches(folded)
+        if any(rule.kind == "metric" for _start, _end, rule in matches) and not any(
+            end - start == len(folded) for start, end, _rule in matches
+        ):
+            return True
+    return False
 
 
 def _read_header(text: str) -> HeaderReading:

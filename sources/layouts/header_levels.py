@@ -69,6 +69,25 @@ def header_levels_below(rows: Sequence[Sequence[str]]) -> int:
     return levels
 
 
+def levels_under_blank_header(rows: Sequence[Sequence[str]]) -> int:
+    """How many of `rows` are the header of a table whose header row is blank (GitHub needs
+    one; "| | | |" over "| **MQ2008** | | **NDCG** |" over "| | learning_rate | best_score
+    |"): the rows of words before the first that publishes a number, when the last of them
+    has the blank corner over the row labels and names a column of numbers."""
+    leading = 0
+    for row in rows[:MAX_EXTRA_LEVELS]:
+        if publishes_a_number(row):
+            break
+        leading += 1
+    if leading == 0 or leading == len(rows):
+        return 0
+    numeric = _numeric_columns(rows[leading : leading + SAMPLED_ROWS])
+    last = rows[leading - 1]
+    if not numeric or not last or cell_shape(last[0]) != BLANK:
+        return 0
+    return leading if _names_numeric_columns(last, numeric) else 0
+
+
 def publishes_a_number(row: Sequence[str]) -> bool:
     """Whether a row holds a number: the first row under most headers does, and then no row
     is a level of the header; asked first, before the rows below are gathered. A count

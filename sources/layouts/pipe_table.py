@@ -41,6 +41,7 @@ from perfledger.sources.layouts.header_levels import (
     filled_group_headers,
     header_levels_below,
     joined_levels,
+    levels_under_blank_header,
 )
 
 # An HTML <table> block is read by the HTML layout's own readers.
@@ -197,6 +198,8 @@ def table_cells(
     # the groups tell which columns hold numbers.
     above = sum(1 for index, _cells in body if index < first_group)
     below = min(header_levels_below([cells for _, cells in body]), above)
+    if not any(cell.strip() for cell in header):  # a blank header row names no column
+        below = max(below, min(levels_under_blank_header([cells for _, cells in body]), above))
     levels = [header, *(cells[:width] for _, cells in body[:below])]
     body = body[len(levels) - 1 :]
     # A group header written once over its columns names each of them (see header_levels).
