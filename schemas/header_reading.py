@@ -480,9 +480,15 @@ def _per_device_figure(unit: Unit | None, worded: str) -> Unit | None:
     return shown if shown is not None else unit
 
 
+_DEVICE_TIME = re.compile(r"[ -]")
+
+
 def _without_unit(text: str, unit: Unit | None) -> str:
-    """`text` without the unit written in it when that unit has parts ("tokens/sec/chip")."""
-    if unit is None or "/" not in unit.alias:
+    """`text` without the unit written in it when that unit has parts ("tokens/sec/chip",
+    "GPU secs": a device's time, no count of devices)."""
+    if unit is None:
+        return text
+    if "/" not in unit.alias and not (unit.kind == "duration" and _DEVICE_TIME.search(unit.alias)):
         return text
     parts = [r"\s+".join(map(re.escape, part.split())) for part in unit.alias.split("/")]
     pattern = r"\s*(?:/|\s+per\s+)\s*".join(parts)
