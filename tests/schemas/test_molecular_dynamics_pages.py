@@ -106,3 +106,23 @@ def test_ranks_tasks_and_nstlist_are_settings_of_the_run():
     frame = normalized(CLUSTER_LAYOUT)
     assert set(frame.measurements.get_column("metric")) <= {"other", "time_to_train"}
     assert frame.quarantine.height == 0
+
+
+# As lammps-ani compares its potential with Allegro: the model in a "Name" column.
+MODELS_COMPARED = """## Strong Scaling
+
+For comparative purposes, consider the following:
+
+| Name    | # of Atoms | System | # of GPUs | Speed (timesteps/sec) | Precision |
+|---------|------------|--------|-----------|-----------------------|-----------|
+| ANI     | 100K       | Water  | 4         | 112                   | FP32      |
+| Allegro | 100K       | Water  | 256       | ~110                  | TF32      |
+"""
+
+
+def test_machine_learned_potentials_are_models():
+    found = fields_by_raw_value(
+        MODELS_COMPARED, "model", "metric", "value", "accelerator_count", "precision"
+    )
+    assert found["112"] == ("ANI", "throughput", 112.0, 4, "FP32")
+    assert found["~110"] == ("Allegro", "throughput", 110.0, 256, "TF32")
