@@ -126,3 +126,24 @@ def test_machine_learned_potentials_are_models():
     )
     assert found["112"] == ("ANI", "throughput", 112.0, 4, "FP32")
     assert found["~110"] == ("Allegro", "throughput", 110.0, 256, "TF32")
+
+
+# As DeePMD-kit's parallel training page writes its scaling test: each card's samples per
+# second times the number of cards.
+EACH_CARD = """## Scaling test
+
+| Num of GPU cards | Samples per batch | Seconds every 100 batches | Samples per second | Speed up |
+| ---------------- | ----------------- | ------------------------- | ------------------ | -------- |
+| 1                | 1                 | 1.4515                    | 68.89              | 1.00     |
+| 2                | 2                 | 1.5962                    | 62.65\\*2           | 1.82     |
+| 4                | 4                 | 1.7635                    | 56.71\\*4           | 3.29     |
+"""
+
+
+def test_a_rate_of_each_card_is_the_rate_per_card():
+    found = fields_by_raw_value(
+        EACH_CARD, "metric", "value", "qualifier", "accelerator_count", "value_per_accelerator"
+    )
+    assert found["68.89"] == ("throughput", 68.89, None, 1, 68.89)
+    assert found["62.65*2"] == ("throughput", 62.65, "each of 2", 2, 62.65)
+    assert found["56.71*4"] == ("throughput", 56.71, "each of 4", 4, 56.71)
