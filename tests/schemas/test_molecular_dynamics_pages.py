@@ -147,3 +147,22 @@ def test_a_rate_of_each_card_is_the_rate_per_card():
     assert found["68.89"] == ("throughput", 68.89, None, 1, 68.89)
     assert found["62.65*2"] == ("throughput", 62.65, "each of 2", 2, 62.65)
     assert found["56.71*4"] == ("throughput", 56.71, "each of 4", 4, 56.71)
+
+
+# As a LAMMPS ReaxFF scaling report compares one CPU core with one GPU: the time of each.
+ONE_GPU_TIME = """## GPU Speedup Analysis
+
+| Replicate | Atoms | CPU-1 (s) | GPU-1 (s) | Speedup |
+|-----------|-------|-----------|-----------|---------|
+| 3x3x3 | 8208 | 34.1324 | 34.5569 | .98x |
+| 4x4x4 | 19456 | 77.2107 | 77.2951 | .99x |
+"""
+
+
+def test_the_time_of_a_run_on_one_gpu_is_a_time():
+    found = fields_by_raw_value(ONE_GPU_TIME, "metric", "value", "unit")
+    assert found["34.1324"] == ("latency", 34132.4, "ms")
+    assert found["34.5569"] == ("latency", 34556.9, "ms")
+    assert found["77.2951"] == ("latency", 77295.1, "ms")
+    assert found[".98x"] == ("speedup", 0.98, "x")
+    assert normalized(ONE_GPU_TIME).quarantine.height == 0
