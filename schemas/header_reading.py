@@ -335,7 +335,7 @@ def _read_header(text: str) -> HeaderReading:
         or (role == "accelerator_count" and unit is not None and unit.kind == "other")
     ):
         kind, role = "metric", named_by_unit
-    elif unit is not None and _measured_by_unit(kind, role, unit):
+    elif unit is not None and _measured_by_unit(kind, role, unit, _COUNT_WORD.search(worded)):
         # "Throughput iterations/s", "Images/sec at batch 32", "Time per 100 iterations
         # (s)": a rate or a time is measured, whatever setting it names.
         kind, role = "metric", named_by_unit or ("throughput" if unit.kind == "rate" else "latency")
@@ -390,12 +390,15 @@ def _role_of(worded: str) -> _RoleRule | None:
     return reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(all_matches)
 
 
-def _measured_by_unit(kind: str | None, role: str | None, unit: Unit) -> bool:
+def _measured_by_unit(kind: str | None, role: str | None, unit: Unit, counted: object) -> bool:
     if unit.kind == "rate":
         return kind in (None, "statistic", "config", "text")
     if unit.kind == "duration":
+        # "GPU-1 (s)": the time of a run on one GPU; "Number of GPUs (min)" stays a count
+        devices = role == "accelerator_count" and not counted
         return kind in (None, "statistic", "text") or (
-            kind == "config" and role not in ("accelerator_count", "batch_size", "nodes")
+            kind == "config"
+            and (role not in ("accelerator_count", "batch_size", "nodes") or devices)
         )
     return False
 
@@ -498,9 +501,15 @@ def _per_device_figure(unit: Unit | None, worded: str) -> Unit | None:
     return shown if shown is not None else unit
 
 
+_DEVICE_TIME = re.compile(r"[ -]")
+
+
 def _without_unit(text: str, unit: Unit | None) -> str:
-    """`text` without the unit written in it when that unit has parts ("tokens/sec/chip")."""
-    if unit is None or "/" not in unit.alias:
+    """`text` without the unit written in it when that unit has parts ("tokens/sec/chip",
+    "GPU secs": a device's time, no count of devices)."""
+    if unit is None:
+        return text
+    if "/" not in unit.alias and not (unit.kind == "duration" and _DEVICE_TIME.search(unit.alias)):
         return text
     parts = [r"\s+".join(map(re.escape, part.split())) for part in unit.alias.split("/")]
     pattern = r"\s*(?:/|\s+per\s+)\s*".join(parts)

@@ -116,7 +116,8 @@ def _word(kind: str, text: str) -> _Word | None:
 def unit_key(text: str) -> str:
     """The form units are read in: lower case, single spaces, none around a slash, "per"
     written as a slash ("tokens per second per GPU" -> "tokens/second/gpu")."""
-    text = clean_text(text).lower()  # white space already single spaces
+    # white space already single spaces; "Matom_step/s": an underscore parts words
+    text = clean_text(text.replace("_", " ")).lower()
     text = _ABBREVIATION_DOT.sub("", _PER.sub("/", _NUMBER_SIGN.sub("", text)))
     return text.strip(" .")
 
@@ -155,6 +156,10 @@ def _amount(part: str) -> tuple[float, _Word] | None:
         word = _word("quantity", part[: -len(_COUNT_SUFFIX)])
     if word is not None:
         return 1.0, word
+    if len(part) > 4 and part[0] in "km":  # "ktokens", "matom step": a scale letter glued on
+        glued = _word("quantity", part[1:])
+        if glued is not None:
+            return _words()["scale"][part[0]].factor, glued
     head, _, rest = part.partition(" ")
     if rest:
         scale = _word("scale", head)
@@ -172,10 +177,6 @@ def _amount(part: str) -> tuple[float, _Word] | None:
         if scale is not None and word is not None:
             return scale.factor, word
         return None
-    if len(part) > 3 and part[0] in "km":  # "ktokens", "mtok": a scale letter glued on
-        scale, word = _word("scale", part[0]), _word("quantity", part[1:])
-        if scale is not None and word is not None and len(part) > 4:
-            return scale.factor, word
     if _COUNT_NOUN.fullmatch(part) and not any(part in known for known in _words().values()):
         # "outputs/s", "audio-s/s": things counted that no vocabulary names, kept as written
         return 1.0, _Word("quantity", 1.0, part, "items")

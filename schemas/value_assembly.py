@@ -417,6 +417,9 @@ def _derived() -> list[pl.Expr]:
         # says nothing of a device's.
         pl.when(throughput & (pl.col("rate_per") == "accelerator"))
         .then(pl.col("value"))
+        # "62.65*2" under "Samples per second" on 2 cards: 62.65 is each card's
+        .when(throughput & pl.col("qualifier").str.starts_with("each of ").fill_null(False))
+        .then(pl.col("value"))
         .when(throughput & pl.col("rate_per").is_null() & (count > 0))
         .then(pl.col("value") / count)
         .alias("value_per_accelerator"),
