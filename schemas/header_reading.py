@@ -253,11 +253,17 @@ def read_header(text: str) -> HeaderReading:
 _CAMEL_WORD = re.compile(r"[A-Za-z]*[a-z](?:[A-Z][a-z]+)+")
 
 
+_FIRST_SEGMENT = re.compile(r"[A-Za-z][a-z]*")
+
+
 def _ends_a_name(text: str) -> bool:
     """Whether a metric word apart is only part of a name joined in camel case ("CatBoost"
     is a library, no "boost" speedup; "TokensPerSecond" apart is a rate whole). A setting
     may be named in part ("NumParams")."""
     for word in _CAMEL_WORD.findall(text):
+        first = _FIRST_SEGMENT.match(word)
+        if first is not None and len(first.group(0)) < 3:
+            continue  # "aAcc", "mAcc": a letter before the word abbreviates "all", "mean"
         folded = fold_words(_CAMEL_JOIN.sub(" ", word))
         matches = role_matches(folded)
         if any(rule.kind == "metric" for _start, _end, rule in matches) and not any(
