@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.schemas.page_reading import normalized
 
 CLAIMS_PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "claims-pages" / "pages"
@@ -46,7 +48,10 @@ def test_a_column_whose_header_reads_as_a_setting_holds_values_beside_metric_nam
 
 
 def test_every_value_of_a_row_named_by_its_metric_keeps_the_row_name():
-    page = (CLAIMS_PAGES / "embeddedllm_vllm_sleep_mode.md").read_text()
+    path = CLAIMS_PAGES / "embeddedllm_vllm_sleep_mode.md"
+    if not path.is_file():
+        pytest.skip(f"../shared/claims-pages is not here ({path.parent}); this test reads it")
+    page = path.read_text()
     result = normalized(page)
     rows = result.measurements.filter(result.measurements["raw_value"].is_in(["45x faster"]))
     # "Qwen3-0.6B Switch Time | 37.6s avg | 0.85s avg | **45x faster**": the speedup column
