@@ -57,8 +57,10 @@ _SCALE = {
     **dict.fromkeys(("bn", "billion", "B"), 1e9),
 }
 _SCALE_WORD = re.compile(r"^\s?(k|thousand|million|mn|bn|billion|M|B)(?![A-Za-z])")
-_SPREAD = re.compile(r"^\s*(?:\u00b1|\+/-|\+-|\+ /-)\s*")
-_BRACKETED_SPREAD = re.compile(r"\(\s*(?:\u00b1|\+/-|\+-|\+ /-)\s*([^()]*?)\s*\)")
+SPREAD_MARKERS = ("\u00b1", "+/-", "+-", "+ /-")  # what stands before a figure's spread
+SPREAD_MARKER = "(?:" + "|".join(map(re.escape, SPREAD_MARKERS)) + ")"
+_SPREAD = re.compile(rf"^\s*{SPREAD_MARKER}\s*")
+_BRACKETED_SPREAD = re.compile(rf"\(\s*{SPREAD_MARKER}\s*([^()]*?)\s*\)")
 _QUALIFIER = re.compile(r"^\s*\((?P<text>[^()]{1,40})\)\s*$")
 _CLOCK = re.compile(r"^(?:(?P<h>\d{1,4}):)?(?P<m>\d{1,2}):(?P<s>\d{2}(?:\.\d+)?)$")
 _SPELLED = re.compile(
@@ -691,7 +693,7 @@ def _split_spread(rest: str) -> tuple[str, str | None]:
     bracketed = _BRACKETED_SPREAD.search(rest)
     if bracketed is not None:
         return rest[: bracketed.start()] + " " + rest[bracketed.end() :], bracketed.group(1)
-    for marker in ("\u00b1", "+/-", "+-", "+ /-"):
+    for marker in SPREAD_MARKERS:
         position = rest.find(marker)
         if position >= 0:
             return rest[:position], _SPREAD.sub("", rest[position:])

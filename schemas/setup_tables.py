@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.cell_reading import SPREAD_MARKER, read_cell
 from perfledger.schemas.folding import clean_text, fold_words
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
@@ -109,7 +109,7 @@ def setup_tables(
     return found
 
 
-_SPREAD = re.compile(r"\d\s*(?:\u00b1|\+/-|\+-)\s*\d")
+_SPREAD = re.compile(rf"\d\s*{SPREAD_MARKER}\s*\d")
 
 # The first header of a table documenting a tool's parameters ("Parameter | Value |
 # Explanation"), whatever the parameters are called ("port", "eviction_ratio").

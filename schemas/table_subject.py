@@ -156,7 +156,7 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
             (found for farther in texts[position:] if (found := family_in_text(farther.text))), None
         )
         return (sized(family, size), text.source) if family else (None, None)
-    member = _member_in_prose(texts, context)
+    member = _member_in_prose(context)
     if member is not None:
         return member, "paragraph"
     # "# YOLOv8" over a model's own page: a heading that is a family's name and nothing else
@@ -167,20 +167,12 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _member_in_prose(texts: list[ContextText], context: TableContext) -> str | None:
+def _member_in_prose(context: TableContext) -> str | None:
     """The one model of the family a caption, heading or title names that the prose around
-    the table names ("Qwen3 - early performance comparisons" over "I experimented with
-    Qwen3-30B-A3B"), nearest paragraph first. The nearest paragraph naming any model settles
+    the table names ("BitNet Inference Kernel" over "tailored for use with the
+    BitNet-b1.58-2B-4T model"), nearest paragraph first. The nearest paragraph naming any model settles
     it: naming two, or one of another family (the baseline of a comparison), it names none."""
-    family = next(
-        (
-            found
-            for text in texts
-            if text.source != "paragraph"
-            if (found := family_in_text(text.text))
-        ),
-        None,
-    )
+    family = _context_family(context)
     if family is None:
         return None
     paragraphs = [text.text for text in context.texts if text.source == "paragraph"]
