@@ -163,3 +163,13 @@ def _section_rule_above(lines: list[str], start: int, inside: set[int]) -> str |
     if blank not in inside or lines[blank].strip() or not _SECTION_RULE.match(lines[blank - 1]):
         return None
     return printed_line_above(lines, blank, inside)
+
+
+def summary_cells(summary: ConsoleSummary, table_index: int, title: str | None) -> list[tuple]:
+    """The cells of a printed summary, as a table of one row: each line's label heads a
+    column over its value, both at the line."""
+    cells = []
+    for column, (index, label, value) in enumerate(summary.fields):
+        cells.append((table_index, title, None, 0, column, label, label, index + 1))
+        cells.append((table_index, title, None, 1, column, label, value, index + 1))
+    return cells

@@ -3,6 +3,8 @@ body rows that publish values, a row one cell short realigned or reported."""
 
 from __future__ import annotations
 
+import re
+
 import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.base import CellColumns, ParseProblem
@@ -32,6 +34,9 @@ from perfledger.sources.layouts.table_text import (
 )
 
 HEADER_LEVEL_SEPARATOR = " / "  # between the levels of a multi-row header
+
+_BLANK = " \u00a0\t\n"
+_NUMBER_ALONE = re.compile(r"[~<>≈]?\s*[+-]?\d[\d.,\s]*[%x×]?")
 
 
 def _header_names(rows: list[GridRow], width: int, cells: GridCells) -> list[tuple[str, int]]:
@@ -216,9 +221,18 @@ def _published_rows(
     texts = grid.cells.texts
     header_firsts = {row[0] for row in header_texts if row}
     folded: dict[str, str] = {}  # many rows share their first cell's text
-    for row, ids, index in grid.body_rows:
+    last = len(grid.body_rows) - 1
+    for position, (row, ids, index) in enumerate(grid.body_rows):
         if isinstance(ids, range) and len(ids) > 1:
-            pass  # plain cells, two or more: neither empty nor a section label
+            # plain cells, two or more: a label over blank cells, rows under it, is a section
+            # label; any other row publishes values (a filled last cell tells most at once)
+            if (
+                position < last
+                and not texts[ids[-1]].strip(_BLANK)
+                and (label := _label_over_blanks(ids, texts))
+            ):
+                title = with_section(heading, label)
+                continue
         elif is_empty_row(ids):
             continue  # an empty <tr> publishes nothing
         elif (section := section_cell(ids, width)) is not None:
@@ -236,6 +250,21 @@ def _published_rows(
             continue
         entries.append((row, ids, index, title))
     return entries
+
+
+def _label_over_blanks(ids: range, texts: list[str]) -> str | None:
+    """The label of a row whose first cell alone is filled, in a table of three columns or
+    more ("OpenNMT-tf WMT14 model" over blank cells): the rows under it are of that group, as
+    a Markdown table's group row, which is how such a table renders. A number alone is no
+    label ("2D" is): a row with one value is a row short of values."""
+    if len(ids) < 3:
+        return None
+    label = texts[ids[0]].strip(_BLANK)
+    if not label or _NUMBER_ALONE.fullmatch(label):
+        return None
+    if any(texts[cell].strip(_BLANK) for cell in ids[1:-1]):
+        return None
+    return " ".join(label.split())
 
 
 def _folded_texts(ids: GridRow, texts: list[str]) -> list[str]:

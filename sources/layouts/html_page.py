@@ -18,13 +18,13 @@ from perfledger.sources.layouts.html_grid import (
     line_of,
     sort_tables,
 )
-from perfledger.sources.layouts.html_stream import Block, Stream, TableMark
+from perfledger.sources.layouts.html_stream import Block, CodeMark, Stream, TableMark
 from perfledger.sources.layouts.html_text import clean_heading, text_of
 from perfledger.sources.layouts.html_tree import parse_tree, prepare_markup
 from perfledger.sources.layouts.table_text import NOTE_LINE_SEPARATOR, looks_like_note
 
 
-def _note_after(items: Sequence[Block | TableMark], start: int) -> list[str]:
+def _note_after(items: Sequence[Block | TableMark | CodeMark], start: int) -> list[str]:
     """The footnote lines right after a table: blocks that read as footnotes, with the rest of
     a footnote paragraph that <br> cut into lines."""
     lines: list[str] = []
@@ -40,7 +40,7 @@ def _note_after(items: Sequence[Block | TableMark], start: int) -> list[str]:
 
 
 def _assign_titles_and_notes(
-    items: Sequence[Block | TableMark],
+    items: Sequence[Block | TableMark | CodeMark],
 ) -> tuple[dict[etree._Element, tuple[str | None, str | None]], set[int]]:
     """Per table: the nearest heading above it and the footnote right after it."""
     found: dict[etree._Element, tuple[str | None, str | None]] = {}
@@ -51,7 +51,7 @@ def _assign_titles_and_notes(
             lines = _note_after(items, position + 1)
             note_items.update(range(position + 1, position + 1 + len(lines)))
             found[item.table] = (heading, NOTE_LINE_SEPARATOR.join(lines) or None)
-        elif item.heading:
+        elif isinstance(item, Block) and item.heading:
             heading = item.text
     return found, note_items
 
@@ -63,7 +63,7 @@ class TablesAndText:
 
     tables: list[etree._Element]  # every <table>, in the order of their opening tags
     grids: dict[etree._Element, Grid]  # the data tables, in the same order
-    items: list[Block | TableMark]  # text blocks and data tables in reading order
+    items: list[Block | TableMark | CodeMark]  # text blocks, data tables, code in reading order
     context: dict[etree._Element, tuple[str | None, str | None]]  # heading above, note after
     note_items: set[int]  # the places in `items` of the blocks that are a table's footnote
     captions: dict[etree._Element, tuple[str, int]]  # a data table's <caption>: text, line
@@ -83,7 +83,7 @@ class TablesAndText:
             cells.cut_rows = [(line + offset, cut, raw) for line, cut, raw in cells.cut_rows]
             grid.line_offset += offset
         self.items = [
-            item._replace(line=item.line + offset) if isinstance(item, Block) else item
+            item if isinstance(item, TableMark) else item._replace(line=item.line + offset)
             for item in self.items
         ]
         self.captions = {

@@ -78,6 +78,14 @@ class TableMark(NamedTuple):
     cell: int  # as Block.cell: a block names the table after it only from the same cell
 
 
+class CodeMark(NamedTuple):
+    """A block of code (<pre>): no prose, as a Markdown page's fenced code is none, but what a
+    benchmark tool prints in it may be a table (see html_printed)."""
+
+    code: etree._Element
+    line: int
+
+
 @dataclass
 class _Open:
     tag: str
@@ -102,7 +110,7 @@ class Stream:
 
     def __init__(self, data_tables: set[etree._Element]):
         self.data_tables = data_tables
-        self.items: list[Block | TableMark] = []
+        self.items: list[Block | TableMark | CodeMark] = []
         self.open = [_Open("#document", False, 0)]
         self.serial = 0
         self.last_line = 1
@@ -192,6 +200,10 @@ class Stream:
             return None
         if tag == "br" or tag == "hr":
             self.flush()
+            return None
+        if tag == "pre" and not self._holds_data_table(node):
+            self.flush()
+            self.items.append(CodeMark(node, line or self.last_line))
             return None
         if tag == "sup" and not self._holds_data_table(node):
             self.add(superscript(text_of(node)))

@@ -24,6 +24,7 @@ metadata (html_metadata).
 from __future__ import annotations
 
 import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
+import polars as pl
 
 from perfledger.sources.layouts.base import (
     CellColumns,
@@ -37,6 +38,7 @@ from perfledger.sources.layouts.html_head import read_head
 from perfledger.sources.layouts.html_metadata import may_hold_spans, page_elements, page_metadata
 from perfledger.sources.layouts.html_outline import outline_rows
 from perfledger.sources.layouts.html_page import add_table_cells, prose_of, read_tables_and_text
+from perfledger.sources.layouts.html_printed import read_printed_tables
 from perfledger.sources.layouts.html_stream import Block
 from perfledger.sources.layouts.html_text import collapse_space
 from perfledger.sources.layouts.html_tree import parse_tree, prepare_markup
@@ -76,13 +78,17 @@ def parse_html(text: str, utf8: bytes | None = None) -> ParsedDocument:
     indexes = page.table_indexes()
     cells = CellColumns()
     problems = stopped + add_table_cells(page, indexes, cells)
+    printed = read_printed_tables(page, len(page.tables))
+    frame = cells.frame()
+    if printed.rows:
+        frame = pl.concat([frame, cells_frame(printed.rows)])
     blocks = [item for item in page.items if isinstance(item, Block)]
     return ParsedDocument(
-        cells=cells.frame(),
+        cells=frame,
         metadata=page_metadata(found, blocks, head, root),
         prose=prose_of(page),
-        problems=problems,
-        outline=outline_of(outline_rows(page, indexes)),
+        problems=problems + printed.problems,
+        outline=outline_of(outline_rows(page, indexes, printed.outline)),
     )
 
 
