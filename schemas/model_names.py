@@ -54,7 +54,10 @@ _FILE = re.compile(
 _ORG = re.compile(r"^[A-Za-z][\w.-]{1,40}/(?=\S)")
 # reStructuredText substitutions a cell keeps for an icon ("resnet_v1_50 |rocket| |star|").
 _SUBSTITUTION = re.compile(r"\s*\|[\w-]{1,20}\|")
-_WORD = re.compile(r"[^\s,;:!?()\[\]{}\"'“”‘’|]+")
+# A run of CJK characters is a word of its own: Chinese and Japanese write no space around a
+# name ("以下示例为DeepLabV3精度结果": the model is "DeepLabV3").
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_WORD = re.compile(rf"[{_CJK}]+|[^\s,;:!?()\[\]{{}}\"'“”‘’|{_CJK}]+")
 _VERSUS = re.compile(r"(?i)vs\.?|versus")
 # A Python path to a model ("torchvision.models.resnet.resnet18"): its last name is the model.
 _DOTTED = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}", re.I)

@@ -8,6 +8,7 @@ import re
 import lxml.etree as etree  # compiled: pyright finds it in this form, not "from lxml import"
 
 from perfledger.sources.layouts.base import CellColumns, ParseProblem
+from perfledger.sources.layouts.header_levels import filled_group_headers
 from perfledger.sources.layouts.html_grid import (
     MAX_COLUMNS,
     Grid,
@@ -43,15 +44,20 @@ def _header_names(rows: list[GridRow], width: int, cells: GridCells) -> list[tup
     """(name, line) per column: the texts of a multi-row header joined top to bottom with
     ' / ', a cell spanning several header rows counted once and empty levels left out."""
     names = []
+    # A group header written once over its columns, blank cells to its right (a Markdown
+    # table as it renders), names each of them, as a spanned cell does (see header_levels).
+    filled = _filled_levels(rows, width, cells) if len(rows) > 1 else None
     for column in range(width):
         seen: list[int] = []
         for ids in rows:
             cell = ids[column] if column < len(ids) else None
             if cell is not None and cell not in seen:
                 seen.append(cell)
+        level_texts = (
+            [level[column] for level in filled] if filled else [cells.texts[c] for c in seen]
+        )
         texts: list[str] = []
-        for cell in seen:
-            text = cells.texts[cell]
+        for text in level_texts:
             # The same label written again in the level below adds nothing to the name.
             if text.strip(" \u00a0") and (not texts or texts[-1] != text):
                 texts.append(text)
@@ -59,6 +65,19 @@ def _header_names(rows: list[GridRow], width: int, cells: GridCells) -> list[tup
         fallback = cells.texts[seen[0]] if seen else ""
         names.append((HEADER_LEVEL_SEPARATOR.join(texts) if texts else fallback, line))
     return names
+
+
+def _filled_levels(rows: list[GridRow], width: int, cells: GridCells) -> list[list[str]] | None:
+    """The header's levels, column by column, with group headers filled over their blank
+    cells; None when no blank cell takes a group's name."""
+    levels = [[_text_at(ids, column, cells.texts) for column in range(width)] for ids in rows]
+    filled = filled_group_headers(levels)
+    return filled if filled != levels else None
+
+
+def _text_at(ids: GridRow, column: int, texts: list[str]) -> str:
+    cell = ids[column] if column < len(ids) else None
+    return texts[cell] if cell is not None else ""
 
 
 def _fit_row(
@@ -224,11 +243,14 @@ def _published_rows(
     last = len(grid.body_rows) - 1
     for position, (row, ids, index) in enumerate(grid.body_rows):
         if isinstance(ids, range) and len(ids) > 1:
-            # plain cells, two or more: a label over blank cells, rows under it, is a section
-            # label; any other row publishes values (a filled last cell tells most at once)
+            # plain cells, two or more: a label over blank cells, over a row whose cells are
+            # filled, is a section label (cells that show only an image are blank text, and
+            # so are the cells of the rows such a table goes on with); any other row
+            # publishes values (a filled last cell tells most of them at once)
             if (
                 position < last
                 and not texts[ids[-1]].strip(_BLANK)
+                and _last_cell_filled(grid.body_rows[position + 1][1], texts)
                 and (label := _label_over_blanks(ids, texts))
             ):
                 title = with_section(heading, label)
@@ -250,6 +272,11 @@ def _published_rows(
             continue
         entries.append((row, ids, index, title))
     return entries
+
+
+def _last_cell_filled(ids: GridRow, texts: list[str]) -> bool:
+    cell = ids[-1] if ids else None
+    return cell is not None and bool(texts[cell].strip(_BLANK))
 
 
 def _label_over_blanks(ids: range, texts: list[str]) -> str | None:

@@ -76,6 +76,26 @@ def test_a_model_named_after_words_of_another_language_is_named_alone():
     assert [phrase for phrase, _reading in named] == ["Llama 2 70B"]
 
 
+def test_a_model_named_inside_words_of_another_language_is_named_alone():
+    # Cambricon MagicMind's mmsegmentation sample (Cambricon/magicmind_cloud) as GitHub renders
+    # it: "the example below is DeepLabV3's accuracy result", over its printed IoU per class
+    page = """<html><body><p>精度结果:
+<strong>以下示例为DeepLabV3精度结果</strong></p>
+<pre><code>+---------------+-------+-------+
+|     Class     |  IoU  |  Acc  |
++---------------+-------+-------+
+|      road     | 97.85 | 98.85 |
+|    sidewalk   | 82.71 | 90.04 |
++---------------+-------+-------+
+</code></pre></body></html>"""
+    assert [phrase for phrase, _reading in models_in_text("以下示例为DeepLabV3精度结果")] == [
+        "DeepLabV3"
+    ]
+    measurements = normalized(page, "text/html").measurements
+    road = measurements.filter(measurements["raw_value"] == "97.85")
+    assert road.select("column_name", "model").rows() == [("IoU", "DeepLabV3")]
+
+
 def test_prose_in_korean_japanese_or_chinese_script_reads_commas_as_thousands():
     from perfledger.schemas.number_locale import POINT, page_mark
 

@@ -96,3 +96,28 @@ def test_a_label_over_blank_cells_ending_the_table_is_a_row_of_its_own():
     <tr><td>ResNet-50</td><td></td><td></td></tr></table>"""
     cells = parse_html(page).cells
     assert cells.filter(cells["row_number"] == 2)["raw_value"].to_list() == ["ResNet-50", "", ""]
+
+
+# PaddleLite's TIM-VX page (PaddlePaddle/Paddle-Lite, docs/demo_guides/verisilicon_timvx.md),
+# its results table as GitHub renders it: each board's name over two columns, a blank header
+# cell to its right.
+PADDLE_LITE = """<html><body><ul><li><p>测试结果</p>
+<table><thead><tr><th>模型</th><th>A311D</th><th></th><th>S905D3</th><th></th></tr></thead>
+<tbody>
+<tr><td></td><td>CPU(ms)</td><td>NPU(ms)</td><td>CPU(ms)</td><td>NPU(ms)</td></tr>
+<tr><td>mobilenet_v1_int8_224_per_layer</td><td>81.6321</td><td>5.1125</td><td>280.4659</td>
+<td>12.8081</td></tr>
+<tr><td>mobilenet_v2_int8_224_per_layer</td><td>124.5915</td><td>7.2110</td><td>350.2003</td>
+<td>17.4572</td></tr>
+</tbody></table></li></ul></body></html>"""
+
+
+def test_a_group_header_over_a_blank_header_cell_names_both_columns():
+    measurements = normalized(PADDLE_LITE, "text/html").measurements
+    first = measurements.filter(measurements["model"] == "mobilenet_v1_int8_224_per_layer")
+    assert first.select("column_name", "value", "accelerator").rows() == [
+        ("A311D / CPU(ms)", 81.6321, "A311D"),
+        ("A311D / NPU(ms)", 5.1125, "A311D"),
+        ("S905D3 / CPU(ms)", 280.4659, "S905D3"),
+        ("S905D3 / NPU(ms)", 12.8081, "S905D3"),
+    ]
