@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
-from perfledger.sources.layouts.row_realignment import ColumnProfile, realign_position
+from perfledger.sources.layouts.row_realignment import (
+    ColumnProfile,
+    reads_as_drawn,
+    realign_position,
+)
 
 _DELIMITER_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
@@ -96,6 +100,9 @@ def fit_cells(cells: list[str], width: int, profile: ColumnProfile | None) -> li
     A row longer than the header is cut to it, as GitHub shows it (see pipe_table._cells_cut)."""
     if len(cells) >= width:
         return cells[:width]
+    # As GitHub draws it, first: a row whose last cells the page left out (as an HTML row is).
+    if profile is not None and reads_as_drawn(cells, profile):
+        return [*cells, *[""] * (width - len(cells))]
     gap = realign_position(cells, profile) if profile is not None else None
     if gap is None:
         return None

@@ -804,3 +804,22 @@ def test_a_body_row_of_long_dash_runs_is_a_rule_not_a_row():
     values = cells.filter(pl.col("column_index") == 3).get_column("raw_value").to_list()
     assert values == ["ND MI300X v5 (TFLOPS)", "53.13", "1029.14", "110.96"]
     assert not cells.get_column("raw_value").str.contains("---").any()
+
+
+def test_a_short_row_whose_cells_fit_the_first_columns_reads_as_github_draws_it():
+    # FuriosaAI's warboy-vision-models README: three rows of its segmentation table stop
+    # before the two speed columns, which GitHub draws empty
+    text = "\n".join(
+        [
+            "| Model       | Input Size<br><sup>(pixels) | mAP<sup>box<br>50-95 (FP32) "
+            "| mAP<sup>mask<br>50-95 (FP32) | Warboy Speed<sup>Fusion<br>(ms) "
+            "| Warboy Speed<sup>Single PE<br>(ms) |",
+            "| ----------- | --- | --- | --- | --- | --- |",
+            "| YOLOv9c-seg | 640x640 | 52.4 | 42.2 | 2.13  (4.60) | 2.60  (4.94) |",
+            "| YOLOv8n-seg | 640x640 | 36.7 | 30.5 | 9.21  (10.61) | 12.59 (14.28) |",
+            "| YOLOv8m-seg | 640x640 | 49.9 | 40.8 |                                 |",
+        ]
+    )
+    parsed = parse_pipe_tables(text)
+    assert rows_of(parsed.cells)[3] == ["YOLOv8m-seg", "640x640", "49.9", "40.8", "", ""]
+    assert parsed.problems == []
