@@ -20,7 +20,12 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 # A <sup> or <sub> left open between two words ("mAP<sup>val<br>0.5:0.95"): the raised word
 # stands apart from the word before it.
 _RAISED_OPEN = re.compile(r"(?<=[^\W\d_])<su[pb]\b[^<>]*>(?=[^\W\d_])", re.I)
-_IMAGE_OR_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)")
+# A link's destination may hold balanced parentheses ("/index.php?title=Llama_3.1_(405B)&...")
+# and its text balanced brackets ("[SAMD[EAGLE2]](...)"), as CommonMark reads them; the
+# innermost links go first, so that an image inside a link ("[![badge](...)](...)") is its text.
+_DESTINATION = r"\((?:[^()]|\([^()]*\))*\)"
+_IMAGE_OR_LINK = re.compile(r"!?\[([^\[\]]*)\]" + _DESTINATION)
+_LINK_AROUND_BRACKETS = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]" + _DESTINATION)
 _CODE = re.compile(r"`([^`]*)`")
 _STRONG = re.compile(r"(\*\*|__|~~)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
 _EMPHASIS_WHOLE = re.compile(r"^([*_])(?=\S)(.+?)(?<=\S)\1$")
@@ -63,6 +68,8 @@ def render_inline(text: str) -> str:
     text = _RAISED_OPEN.sub(" ", text)
     text = _TAG.sub("", text)
     text = sub_closed(_IMAGE_OR_LINK, _LINK_CLOSE, r"\1", text)
+    if "](" in text:
+        text = sub_closed(_LINK_AROUND_BRACKETS, _LINK_CLOSE, r"\1", text)
     text = _CODE.sub(r"\1", text)
     text = _STRONG.sub(r"\2", text)
     text = _EMPHASIS_WHOLE.sub(r"\2", text)

@@ -823,3 +823,23 @@ def test_a_short_row_whose_cells_fit_the_first_columns_reads_as_github_draws_it(
     parsed = parse_pipe_tables(text)
     assert rows_of(parsed.cells)[3] == ["YOLOv8m-seg", "640x640", "49.9", "40.8", "", ""]
     assert parsed.problems == []
+
+
+def test_link_texts_keep_their_brackets_and_destinations_their_parentheses():
+    # Spec-Bench's leaderboard names a method "[SAMD[EAGLE2]](...)"; a wiki table of training
+    # costs links "[Llama 3.1 (405B)](/index.php?title=Llama_3.1_(405B)&action=edit&redlink=1)"
+    text = "\n".join(
+        [
+            "| Model | Training time |",
+            "| --- | --- |",
+            "| [Llama 3.1 (405B)](/index.php?title=Llama_3.1_(405B)&action=edit&redlink=1) "
+            "| 30.84M GPU-hours |",
+            "| [SAMD[EAGLE2]](https://github.com/hyx1999/SAM-Decoding) | 2.63x |",
+            "| [![badge](https://img.shields.io/x.svg)](https://example.com) | 1.00x |",
+        ]
+    )
+    assert [row[0] for row in rows_of(parse_pipe_tables(text).cells)[1:]] == [
+        "Llama 3.1 (405B)",
+        "SAMD[EAGLE2]",
+        "badge",
+    ]
