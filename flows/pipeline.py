@@ -540,9 +540,16 @@ def _finish_chunk(
     if not parsed:  # nothing to normalize: every document is finished already
         yield from (item for item in pending if isinstance(item, DocumentLoad))
         return
-    normalized = normalize_documents(
-        [(item.parsed.cells, item.context) for item in parsed], mappings
-    )
+    try:
+        normalized = normalize_documents(
+            [(item.parsed.cells, item.context) for item in parsed], mappings
+        )
+    except Exception:  # noqa: BLE001 - a document the reading fails on fails alone, below
+        pending, normalized = _normalized_one_by_one(pending, known, mappings)
+        parsed = [item for item in pending if isinstance(item, _Parsed)]
+        if not parsed:
+            yield from (item for item in pending if isinstance(item, DocumentLoad))
+            return
     frames = [n.measurements for n in normalized]
     try:
         chunk = pl.concat(frames)
@@ -562,6 +569,34 @@ def _finish_chunk(
         good_rows = good_by[key] if key in good_by else good.clear()
         invalid_rows = invalid_by[key] if key in invalid_by else invalid.clear()
         yield _finish(item, quarantine_of[id(item)], good_rows, invalid_rows, known)
+
+
+def _normalized_one_by_one(
+    pending: list[DocumentLoad | _Parsed], known: set[str], mappings: LabelMappings
+) -> tuple[list[DocumentLoad | _Parsed], list]:
+    """The chunk's documents read one by one, after reading them together failed: a document
+    whose tables the reading fails on fails alone, the error its reason, and its bytes stay
+    in the archive for `perfledger reprocess` once the reading is mended; the others load."""
+    kept: list[DocumentLoad | _Parsed] = []
+    normalized = []
+    for item in pending:
+        if isinstance(item, _Parsed):
+            try:
+                normalized += normalize_documents([(item.parsed.cells, item.context)], mappings)
+            except Exception as error:  # noqa: BLE001 - its failure is the document's outcome
+                item = _read_failed(item, error, known)
+        kept.append(item)
+    return kept, normalized
+
+
+def _read_failed(item: _Parsed, error: Exception, known: set[str]) -> DocumentLoad:
+    document, base = item.document, item.base
+    reason = f"reading its tables failed ({type(error).__name__}: {error})"
+    base.message = f"{document.location}: {reason}"
+    base.errors.append((document.location, "normalize", reason))
+    base.document_row = _document_row(document, None, "unparsed", known)
+    base.status = "failed"
+    return base
 
 
 def _finish(

@@ -174,13 +174,14 @@ def find_precisions(text: str) -> tuple[Precision, ...]:
             for first, second in zip(spans, spans[1:], strict=False)
         ],
     )
+    stops = [span[0] for span in spans[1:]] + [len(folded)] if spans else []
     return tuple(
         Precision(
-            published_span(cleaned, positions, start, _closed(folded, start, end)),
+            published_span(cleaned, positions, start, _closed(folded, start, end, stop)),
             activation,
             weight,
         )
-        for start, end, activation, weight in spans
+        for (start, end, activation, weight), stop in zip(spans, stops, strict=True)
     )
 
 
@@ -214,14 +215,18 @@ def _with_cache_words(spans: list[tuple], folded: str) -> list[tuple]:
     return [span[:4] for span in reversed(out)]
 
 
-def _closed(folded: str, start: int, end: int) -> int:
-    """The end of a span, past the bracket it opened ("Mixed precision (BF16)")."""
-    if (
-        folded.count("(", start, end) > folded.count(")", start, end)
-        and folded[end : end + 1] == ")"
-    ):
-        return end + 1
-    return end
+_CLOSING_REACH = 24  # characters after a span that may close the bracket it opened
+
+
+def _closed(folded: str, start: int, end: int, stop: int) -> int:
+    """The end of a span, past the bracket it opened ("Mixed precision (BF16)", "mixed-precision
+    (bfloat16/float)"), when the bracket closes before `stop`, the next precision's start."""
+    if folded.count("(", start, end) <= folded.count(")", start, end):
+        return end
+    close = folded.find(")", end, min(stop, end + _CLOSING_REACH))
+    if close == -1 or "(" in folded[end:close]:
+        return end
+    return close + 1
 
 
 # What may stand between words of one precision ("amp_bf16", "GPTQ-Int4", "FP16 (AMP)");

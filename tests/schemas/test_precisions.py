@@ -39,3 +39,12 @@ def test_words_of_one_precision_are_one_and_compared_precisions_stay_two():
     assert [
         (p.activation, p.weight) for p in find_precisions("quantized with Llama int8 weight-only")
     ] == [(None, "int8")]
+
+
+def test_a_precision_keeps_the_bracket_it_opens_when_the_bracket_closes_after_another_word():
+    # Hugging Face's BridgeTower on Gaudi2 post: "a mixed-precision (*bfloat16*/*float*) run
+    # distributed across 8 devices", as its HTML reads
+    found = find_precisions("a mixed-precision (bfloat16/float) run distributed across 8 devices")
+    assert [(p.text, p.activation, p.weight) for p in found] == [
+        ("mixed-precision (bfloat16/float)", "bf16", "fp32")
+    ]
