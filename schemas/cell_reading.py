@@ -335,14 +335,14 @@ _SUFFIX = re.compile(r"[A-Za-z]{1,2}")
 def _pair_with_one_suffix(text: str, decimal: str | None) -> CellReading | None:
     """The two figures of a cell parted by " / ", each with the same letter after it and no
     unit ("97T / 59T" under "TFLOPS": the two runs compared, each in the column's unit, which
-    the letter abbreviates); each named by its place. None for any other cell."""
+    the letter abbreviates), or each with the same unit ("115.5 tok/s / 110.4 tok/s", "2964tps
+    / 154tps": two runs or phases); each named by its place. None for any other cell."""
     readings, values = _two_figures(text, decimal)
-    if len(values) != 2 or any(
-        value.unit is not None or value.qualifier or not _SUFFIX.fullmatch(value.rest or "")
-        for value in values
-    ):
+    if len(values) != 2 or any(value.qualifier or value.spelled for value in values):
         return None
-    if values[0].rest != values[1].rest:
+    lettered = not any(value.unit or not _SUFFIX.fullmatch(value.rest or "") for value in values)
+    united = values[0].unit is not None and not any(value.rest for value in values)
+    if not (lettered or united) or values[0][1:3] != values[1][1:3]:
         return None
     labels = _series_labels("", 2)
     return CellReading(

@@ -24,6 +24,7 @@ from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
     framework_alone,
     framework_in_brackets,
+    framework_of_backend,
     listed_batch,
     stated_batch,
     workload_phase,
@@ -529,7 +530,11 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         if batch is not None:
             found.append(("batch", batch))
         # "0.5B (vLLM)"; "TensorRT" over a device matrix's sections
-        if (framework := framework_in_brackets(text) or framework_alone(text)) is not None:
+        if (
+            framework := framework_in_brackets(text)
+            or framework_alone(text)
+            or framework_of_backend(text)
+        ) is not None:
             found.append(("framework", framework))
     elif source == "paragraph" and (listed or "batch" in text.lower()):
         # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为

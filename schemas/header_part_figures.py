@@ -38,6 +38,9 @@ _ENDS_LABEL = re.compile(
 )
 # The last figure of such a cell with its unit: "74.76 ms" of "45.40 / 74.76 ms".
 _FIGURE_AND_UNIT = re.compile(r"^(\d+(?:\.\d+)?)\s*([^\d\s.].*)$")
+# Two figures parted by a spaced "/", each with its unit: "115.5 tok/s / 110.4 tok/s".
+_FIGURE_WITH_UNIT = r"\d+(?:\.\d+)?\s?(?:[^\W\d_]|%)\S{0,11}"
+_PAIRED = rf"^\s*{_FIGURE_WITH_UNIT}\s+/\s+{_FIGURE_WITH_UNIT}\s*$"
 
 
 def reading_texts(cells: pl.DataFrame) -> pl.Expr:
@@ -53,6 +56,7 @@ def reading_texts(cells: pl.DataFrame) -> pl.Expr:
         .filter(
             (
                 pl.col("raw_value").str.contains(_SLASHED)
+                | pl.col("raw_value").str.contains(_PAIRED)
                 | pl.col("raw_value").str.contains(_ARROWED.pattern)
             )
             & pl.col("column_name").is_not_null()
@@ -77,6 +81,8 @@ def reading_texts(cells: pl.DataFrame) -> pl.Expr:
 
 
 def _named_figures(raw: str, header: str, row: str | None = None) -> str | None:
+    if re.match(_PAIRED, raw):
+        return _named_pair(raw, header)
     separator = _ARROW if _ARROW in raw else "/"
     if separator == _ARROW and (ends := _change_ends(header, row)) is not None:
         return _named_change(raw, ends)
@@ -109,6 +115,31 @@ def _named_figures(raw: str, header: str, row: str | None = None) -> str | None:
     named = [f"{figure} ({part})" for figure, part in zip(figures, parts, strict=True)]
     kept = [text for text, figure in zip(named, figures, strict=True) if figure.strip("-")]
     return ", ".join(kept) if kept else "-"
+
+
+def _named_pair(raw: str, header: str) -> str | None:
+    """ "115.5 tok/s / 110.4 tok/s" under "Decode tok/s (Doppler/TJS)": each figure, with its
+    unit, under the name the header's brackets give it; None unless the cell reads as two
+    figures of one unit and the header names two parts."""
+    today = read_cell(raw)
+    parts = _bracketed_parts(header) or _header_parts(header)
+    if parts is None or len(parts) != 2 or [v.qualifier for v in today.values] != ["1/2", "2/2"]:
+        return None
+    figures = [figure.strip() for figure in re.split(r"\s+/\s+", raw.strip())]
+    return ", ".join(f"{figure} ({part})" for figure, part in zip(figures, parts, strict=True))
+
+
+@lru_cache(maxsize=4096)
+def _bracketed_parts(header: str) -> tuple[str, ...] | None:
+    """The names a header lists in brackets, parted by "/" ("Doppler", "TJS" of "Decode tok/s
+    (Doppler/TJS)"); None where no bracket lists names (a unit: "(ms/token)")."""
+    for inner in re.findall(r"\(([^()]{1,60})\)", header):
+        parts = tuple(" ".join(part.split()) for part in inner.split("/"))
+        if len(parts) >= 2 and all(
+            part and not part[0].isdigit() and unit_named(part) is None for part in parts
+        ):
+            return parts
+    return None
 
 
 @lru_cache(maxsize=4096)

@@ -347,6 +347,8 @@ def _read_header(text: str) -> HeaderReading:
         kind, role = "metric", named_by_unit or ("throughput" if unit.kind == "rate" else "latency")
     if role in _WHOLE_RUN_TIMES and unit is not None and unit.per == "item":
         role = "latency"  # "train time (s/iter)": the time of one iteration, not to train
+    if role == "latency" and unit is not None and unit.kind == "rate":
+        role = "throughput"  # "prefill tok/s (TTFT)": a rate, whichever time it is taken over
     if role == "scaling_efficiency" and unit is not None and unit.canonical.endswith("/W"):
         role = "other"  # "Efficiency (tok/s/W)": the work done per watt, no scaling
     comparison = role in ("speedup", "scaling_efficiency")

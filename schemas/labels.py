@@ -123,6 +123,23 @@ def framework_alone(text: str) -> str | None:
 _FRAMEWORK_CHARS = 40
 
 
+def framework_of_backend(text: str) -> str | None:
+    """The framework or graphics API a heading or caption names as the backend its runs used
+    ("GGUF Q4_K_M — D3D12 Backend (Projected)", "ONNX Runtime Web: WebGPU backend")."""
+    if "backend" not in text.lower():
+        return None
+    found = _BACKEND.search(text)
+    if found is None:
+        return None
+    before, word = found.group(1), found.group(2)
+    named = [f"{before} {word}", word] if before else [word]
+    return next((name for name in named if known_framework(name)), None)
+
+
+# The name before "backend": one word, or two where the framework takes two ("ONNX Runtime").
+_BACKEND = re.compile(r"(?i)\b(?:([a-z][\w.+-]{0,20}) )?([a-z][\w.+-]{1,20})\s+back-?ends?\b")
+
+
 def canonical_framework(label: pl.Expr) -> pl.Expr:
     frameworks = _alias_lookup("frameworks.csv")
     key = fold_key(label)

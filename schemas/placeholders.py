@@ -27,6 +27,8 @@ _PLACEHOLDER_UNITS = "|".join(
 # also with the unit its column's values have ("-ms" beside "0.58ms").
 PLACEHOLDER_WORDS = (
     r"-+|/|\u2013|\u2014|n/?a|na|<n/?a>|\(n/?a\)|t\.?b\.?[da]\.?|none|null|\?|pending"
+    # dashes parted by "/": none of the figures a "/" would part was published ("- / -")
+    r"|(?:-+|\u2013|\u2014)(?: ?/ ?(?:-+|\u2013|\u2014))+"
     r"|coming soon|not (?:available|supported|measured|run)|unsupported|oom|x+"
     # the model did not fit the device: "Not enough RAM", "out of memory"
     r"|not enough (?:ram|memory|vram)|out of (?:memory|ram|vram)|insufficient (?:ram|memory)"

@@ -353,9 +353,9 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         return "label"
     if kind in ("config", "label"):
         # A header read as a setting or a label that also states what its numbers measure
-        # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"): its numbers are results, read with the
-        # table's metric or quarantined, never taken for GPU counts nor dropped.
-        if index > 0 and names_metrics(stats):  # "TTFT: 27.0s" under "PP (Static Chunk)"
+        # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"), or over times or rates only ("2964tps /
+        # 154tps" under "LLM"): its numbers are results, never GPU counts nor dropped.
+        if index > 0 and (names_metrics(stats) or 0 < stats.filled == stats.measured):
             return "result"
         if (
             index > 0

@@ -527,8 +527,12 @@ def _counts_alone(text: str, unit: Unit) -> bool:
     return len(text) > _SHORT or (len(text) == _SHORT and unit.kind in ("rate", "other"))
 
 
-# The word after a number that ends a cell ("~175 s", "40 fps"), for `measures_time_or_rate`.
-TRAILING_UNIT = r"^\D{0,2}\d[\d.,]*\s*([a-zA-Z][a-zA-Z/]{0,7})\s*$"
+# The word after a number that ends a cell ("~175 s", "40 fps", "2964tps / 154tps": the last
+# of two figures parted by a spaced "/"), for `measures_time_or_rate`.
+TRAILING_UNIT = (
+    r"^(?:\D{0,2}\d[\d.,]*\s*[a-zA-Z][a-zA-Z/]{0,7}\s+/\s+)?"
+    r"\D{0,2}\d[\d.,]*\s*([a-zA-Z][a-zA-Z/]{0,7})\s*$"
+)
 
 
 def measures_time_or_rate(text: str) -> bool:
