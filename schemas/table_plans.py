@@ -352,10 +352,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     if kind == "text":  # "Description", "Example Value", "Notes": about the row, never a value
         return "label"
     if kind in ("config", "label"):
-        # A header read as a setting or a label that also states what its numbers measure
-        # ("GPU util. (TFLOPS/s)", "GPU 耗时(ms)"), or over times or rates only ("2964tps /
-        # 154tps" under "LLM"): its numbers are results, never GPU counts nor dropped.
-        if index > 0 and (names_metrics(stats) or 0 < stats.filled == stats.measured):
+        # A header read as a setting or a label that states what its numbers measure ("GPU 耗时
+        # (ms)"), or a label over times or rates only ("2964tps" under "LLM"): results.
+        timed = kind == "label" and 0 < stats.filled == stats.measured
+        if index > 0 and (names_metrics(stats) or timed):
             return "result"
         if (
             index > 0
