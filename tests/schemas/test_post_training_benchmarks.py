@@ -34,3 +34,44 @@ def test_a_step_time_beside_mfu_is_a_training_figure_not_an_inference_latency():
     assert set(rows["workload"]) == {"training"}
     assert len(rows) == 12
     assert all("workload=column" in sources for sources in rows["label_sources"])
+
+
+# As volcengine/verl's docs/advance/fully_async.md and docs/advance/one_step_off.md write their
+# comparisons of training modes: the total time of N steps in days, hours and minutes, the
+# faster mode's speedup or gain in brackets after it.
+VERL_MODES = """# Fully async
+
+### Asynchronous Training on 7B Model
+
+- Machine: H20
+- Model: Qwen2.5-Math-7B
+
+|   training mode    | resource allocation | total time<br>100 step | total time<br>400 step |
+| :----------------: | :-----------------: | :--------------------: | :--------------------: |
+|   colocate sync    |         32          |        13h 44m         |       3d 17h 5m        |
+| fully_async_policy |        16:16        |   7h 58m<br>(1.72x)    |  1d 9h 26m<br>(2.66x)  |
+
+### One step off
+
+| training mode          | engine        | total time     |
+| ---------------------- | ------------- | -------------- |
+| colocate sync          | VLLM+FSDP2    | 19h18m         |
+| one-step-overlap async | VLLM+FSDP2    | 15h34m（+23%） |
+"""
+
+
+def test_a_total_time_in_days_hours_and_minutes_loads_with_the_speedup_after_it():
+    rows = normalized(VERL_MODES).measurements
+    found = {
+        (row["raw_value"], row["metric"]): (row["value"], row["unit"])
+        for row in rows.iter_rows(named=True)
+    }
+    assert found[("13h 44m", "time_to_train")] == (49440.0, "s")
+    assert found[("3d 17h 5m", "time_to_train")] == (320700.0, "s")
+    assert found[("7h 58m (1.72x)", "time_to_train")] == (28680.0, "s")
+    assert found[("7h 58m (1.72x)", "speedup")] == (1.72, "x")
+    assert found[("1d 9h 26m (2.66x)", "time_to_train")] == (120360.0, "s")
+    assert found[("19h18m", "time_to_train")] == (69480.0, "s")
+    assert found[("15h34m（+23%）", "time_to_train")] == (56040.0, "s")
+    assert found[("15h34m（+23%）", "other")] == (23.0, "%")
+    assert normalized(VERL_MODES).quarantine.height == 0
