@@ -75,3 +75,33 @@ def test_a_total_time_in_days_hours_and_minutes_loads_with_the_speedup_after_it(
     assert found[("15h34m（+23%）", "time_to_train")] == (56040.0, "s")
     assert found[("15h34m（+23%）", "other")] == (23.0, "%")
     assert normalized(VERL_MODES).quarantine.height == 0
+
+
+# As inclusionAI/AReaL's blog/AReaL_v0_3.md writes its ablation of data staleness: a table of
+# evaluation scores, its discussion, then the caption of the next figure, on throughput.
+AREAL_ABLATION = """# AReaL v0.3
+
+#### Algorithm Ablations
+
+We vary the maximum allowed staleness η and compare configurations with and without the
+decoupled PPO objective.
+
+|  η  | **AIME 24** | **AIME 25** |
+| :-: | :---------: | :---------: |
+|  0  |    42.0     |    32.9     |
+|  1  |    41.8     |    30.7     |
+
+However, the decoupled PPO objective substantially improves training stability when handling
+stale data.
+
+![](/assets/figures/staleness_throughput.png)
+
+*Fig.7 The relationship between η and training throughput. Larger η leads to higher throughput.*
+"""
+
+
+def test_the_caption_of_a_figure_under_a_table_does_not_name_the_tables_metric():
+    document = normalized(AREAL_ABLATION)
+    # the scores are no throughput: without a metric named for them, they are set apart
+    assert "throughput" not in set(document.measurements["metric"])
+    assert set(document.quarantine["raw_value"]) == {"42.0", "32.9", "41.8", "30.7"}
