@@ -63,6 +63,13 @@ SPREAD_MARKER = "(?:" + "|".join(map(re.escape, SPREAD_MARKERS)) + ")"
 _SPREAD = re.compile(rf"^\s*{SPREAD_MARKER}\s*")
 _BRACKETED_SPREAD = re.compile(rf"\(\s*{SPREAD_MARKER}\s*([^()]*?)\s*\)")
 _QUALIFIER = re.compile(r"^\s*\((?P<text>[^()]{1,40})\)\s*$")
+# A whole cell counting chips before their name ("8xH100", "4x8xH100", "8x A100 80GB",
+# "2x RTX 4090", "8 x Gaudi2"): it starts with digits but names the hardware a run used, no
+# value. The name has a chip's shape, capitals then a digit: "2x Faster" is a speedup.
+COUNTED_CHIP_CELL = (
+    r"^\s*\d{1,4}\s*[x\u00d7]\s*(?:\d{1,4}\s*[x\u00d7]\s*)*"
+    r"(?:[A-Z]{1,4}\s?\d|[A-Z][a-z]+\s?\d)[\w .-]*$"
+)
 _SPLIT = re.compile(r"\s*[;,]\s+(?=[~\u2248<>]?\s*[+-]?\d)")
 _GROUPS = re.compile(r"^\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+$")
 _NAMED = re.compile(

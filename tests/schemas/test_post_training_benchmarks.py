@@ -105,3 +105,29 @@ def test_the_caption_of_a_figure_under_a_table_does_not_name_the_tables_metric()
     # the scores are no throughput: without a metric named for them, they are set apart
     assert "throughput" not in set(document.measurements["metric"])
     assert set(document.quarantine["raw_value"]) == {"42.0", "32.9", "41.8", "30.7"}
+
+
+# As NovaSky-AI/SkyRL's docs/content/docs/examples/megatron.mdx compares its two backends: the
+# hardware of each run under "Compute", as many GPUs times the chip, nodes times GPUs for
+# the largest.
+SKYRL_BACKENDS = """# Megatron Backend
+
+| Model | Backend | Compute | Policy Training Time (s) | Forward Pass Time (s) |
+|-------|---------|---------|--------------------------|----------------------|
+| Qwen2.5-3B-Instruct | Megatron | 8xH100 | 48 | 39 |
+| Qwen2.5-7B-Instruct | FSDP | 8xH100 | 100 | 33 |
+| Qwen3-30B-A3B | Megatron | 4x8xH100 | 189 | 145 |
+"""
+
+
+def test_a_column_of_gpus_times_a_chip_names_the_hardware_whatever_its_header():
+    document = normalized(SKYRL_BACKENDS)
+    found = fields_by_raw_value(
+        SKYRL_BACKENDS, "metric", "value", "accelerator", "accelerator_count"
+    )
+    assert found["48"] == ("time_to_train", 48.0, "H100", 8)
+    assert found["33"] == ("latency", 33000.0, "H100", 8)
+    assert found["189"] == ("time_to_train", 189.0, "H100", 32)
+    assert found["145"] == ("latency", 145000.0, "H100", 32)
+    # "8xH100" is no value of a metric the table leaves unnamed
+    assert document.quarantine.height == 0
