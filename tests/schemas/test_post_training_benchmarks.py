@@ -131,3 +131,30 @@ def test_a_column_of_gpus_times_a_chip_names_the_hardware_whatever_its_header():
     assert found["145"] == ("latency", 145000.0, "H100", 32)
     # "8xH100" is no value of a metric the table leaves unnamed
     assert document.quarantine.height == 0
+
+
+# As OpenRLHF/OpenRLHF's README.md (2024 to mid 2025) compared its PPO time with DeepSpeed-Chat's.
+OPENRLHF_PERFORMANCE = """# OpenRLHF
+
+## Performance
+
+The average time (seconds) it took to train 1024 prompts with 1 PPO epoch using the Optimized
+DSChat and OpenRLHF:
+
+| **Size** | **NVIDIA A800-80GB GPUs** | **Optimized DSChat (with  Hybrid Engine)** | **OpenRLHF** | **Speedup** |
+| :---: | :---: | :---: | :---: | :---: |
+| 7B | 16 | 855.09 | 471.11 | 1.82x |
+| 70B | 32 | 10407.0 | 4488.53 | 2.3x |
+"""
+
+
+def test_a_column_headed_by_a_named_engine_holding_decimals_holds_its_results():
+    found = fields_by_raw_value(
+        OPENRLHF_PERFORMANCE, "column_name", "value", "unit", "accelerator", "accelerator_count"
+    )
+    # the baseline's times, which had been taken for the rows' names and lost
+    dschat = "Optimized DSChat (with  Hybrid Engine)"
+    assert found["855.09"] == (dschat, 855090.0, "ms", "A800", 16)
+    assert found["10407.0"] == (dschat, 10407000.0, "ms", "A800", 32)
+    assert found["471.11"] == ("OpenRLHF", 471110.0, "ms", "A800", 16)
+    assert found["2.3x"][1:3] == (2.3, "x")
