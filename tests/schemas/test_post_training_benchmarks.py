@@ -158,3 +158,25 @@ def test_a_column_headed_by_a_named_engine_holding_decimals_holds_its_results():
     assert found["10407.0"] == (dschat, 10407000.0, "ms", "A800", 32)
     assert found["471.11"] == ("OpenRLHF", 471110.0, "ms", "A800", 16)
     assert found["2.3x"][1:3] == (2.3, "x")
+
+
+# As hiyouga/LLaMA-Factory's README.md estimates the memory each fine-tuning method needs.
+LLAMA_FACTORY_MEMORY = """# LLaMA Factory
+
+### Hardware Requirement
+
+| Method                              | Bits |   7B  |  14B  |  30B  |   70B  |
+| ----------------------------------- | ---- | ----- | ----- | ----- | ------ |
+| QLoRA / QOFT                        |   4  |   6GB |  12GB |  24GB |   48GB |
+| QLoRA / QOFT                        |   2  |   4GB |   8GB |  16GB |   24GB |
+"""
+
+
+def test_two_bits_quantize_the_weights_only():
+    found = fields_by_raw_value(
+        LLAMA_FACTORY_MEMORY, "value", "unit", "precision", "activation_dtype", "weight_dtype"
+    )
+    assert found["6GB"] == (6.0, "GB", "4-bit", "int4", "int4")
+    # a 2-bit QLoRA run keeps its activations in a float type the table does not name
+    assert found["4GB"] == (4.0, "GB", "2-bit", None, "int2")
+    assert found["16GB"] == (16.0, "GB", "2-bit", None, "int2")
