@@ -180,3 +180,24 @@ def test_two_bits_quantize_the_weights_only():
     # a 2-bit QLoRA run keeps its activations in a float type the table does not name
     assert found["4GB"] == (4.0, "GB", "2-bit", None, "int2")
     assert found["16GB"] == (16.0, "GB", "2-bit", None, "int2")
+
+
+# As inclusionAI/AReaL's blog/AReaL_v0_3.md lists the settings of its runs.
+AREAL_HYPERPARAMETERS = """# AReaL v0.3
+
+### Key Hyperparameters
+
+|      **Parameter**       | **Value** |
+| :----------------------: | :-------: |
+|     PPO Minibatches      |     1     |
+|      Learning Rate       |   2e-5    |
+|        Batch Size        |   2,048   |
+| max_head_offpolicyness η |    16     |
+|     success_rate_ub      |   0.95    |
+"""
+
+
+def test_a_table_under_a_hyperparameters_heading_lists_settings_not_results():
+    document = normalized(AREAL_HYPERPARAMETERS)
+    assert document.measurements.height == 0
+    assert document.quarantine.height == 0
