@@ -154,10 +154,17 @@ def test_a_column_headed_by_a_named_engine_holding_decimals_holds_its_results():
     )
     # the baseline's times, which had been taken for the rows' names and lost
     dschat = "Optimized DSChat (with  Hybrid Engine)"
-    assert found["855.09"] == (dschat, 855090.0, "ms", "A800", 16)
-    assert found["10407.0"] == (dschat, 10407000.0, "ms", "A800", 32)
-    assert found["471.11"] == ("OpenRLHF", 471110.0, "ms", "A800", 16)
+    assert found["855.09"] == (dschat, 855.09, "s", "A800", 16)
+    assert found["10407.0"] == (dschat, 10407.0, "s", "A800", 32)
+    assert found["471.11"] == ("OpenRLHF", 471.11, "s", "A800", 16)
     assert found["2.3x"][1:3] == (2.3, "x")
+
+
+def test_the_time_a_paragraph_says_it_took_to_train_is_a_training_time():
+    found = fields_by_raw_value(OPENRLHF_PERFORMANCE, "metric", "value", "unit", "workload")
+    # "The average time (seconds) it took to train 1024 prompts": no latency of a request
+    assert found["471.11"] == ("time_to_train", 471.11, "s", "training")
+    assert found["4488.53"] == ("time_to_train", 4488.53, "s", "training")
 
 
 # As hiyouga/LLaMA-Factory's README.md estimates the memory each fine-tuning method needs.
