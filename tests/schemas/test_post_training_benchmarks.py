@@ -208,3 +208,22 @@ def test_a_table_under_a_hyperparameters_heading_lists_settings_not_results():
     document = normalized(AREAL_HYPERPARAMETERS)
     assert document.measurements.height == 0
     assert document.quarantine.height == 0
+
+
+# As hiyouga/LLaMA-Factory's docs/en/advanced/distributed/fsdpturbo-ep-efsdp.md reports its
+# validation runs of full SFT: a loss column beside the seconds each iteration took.
+LLAMA_FACTORY_SFT_RUNS = """# FSDPTurbo EP/EFSDP and LlamaFactory FSDP2/CP Design
+
+## 8. CP Runtime Constraints and Validation Scope
+
+| Machine | CP | EP | EFSDP | Checkpoint | Kernel / Dispatcher | Steps | Loss (first -> last) | Performance | Result |
+| --- | ---: | ---: | ---: | --- | --- | ---: | --- | ---: | --- |
+| Atlas 900 A3 SuperPoD | 1 | 16 | 1 | Off | FLA (chunk size 16) / eager | 100 | 1.3361 -> 0.0793 | 2.51 s/it | Passed and saved |
+| Atlas 900 A3 SuperPoD | 2 | 4 | 2 | Off | auto + FLA (chunk size 64) / fused | 100 | 1.8114 -> 0.5260 | 7.65 s/it | Passed and saved |
+"""
+
+
+def test_a_loss_column_says_the_seconds_per_iteration_beside_it_are_training_figures():
+    found = fields_by_raw_value(LLAMA_FACTORY_SFT_RUNS, "metric", "value", "unit", "workload")
+    assert found["2.51 s/it"] == ("latency", 2510.0, "ms", "training")
+    assert found["7.65 s/it"] == ("latency", 7650.0, "ms", "training")
