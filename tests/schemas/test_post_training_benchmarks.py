@@ -227,3 +227,22 @@ def test_a_loss_column_says_the_seconds_per_iteration_beside_it_are_training_fig
     found = fields_by_raw_value(LLAMA_FACTORY_SFT_RUNS, "metric", "value", "unit", "workload")
     assert found["2.51 s/it"] == ("latency", 2510.0, "ms", "training")
     assert found["7.65 s/it"] == ("latency", 7650.0, "ms", "training")
+
+
+# As volcengine/verl's docs/advance/fully_async.md times the checkpoint engine's weight sync.
+VERL_SYNC = """# Fully async
+
+### checkpoint-engine Ablation Experiment
+
+| model | trainer rank | rollout rank | checkpoint-engine | total sync time |
+|:-----------------:|:--------:|:-------:|:--------------:|:--------------:|
+| Qwen2.5-Math-7B | 4 | 4 | False | 0.12s |
+| Qwen3-30B-A3B | 16 | 16 | True | 4.38s |
+"""
+
+
+def test_the_ranks_of_a_trainer_are_a_setting_not_a_place_in_a_ranking():
+    document = normalized(VERL_SYNC)
+    assert "ranking" not in set(document.measurements["metric"])
+    # the sync times alone are values: set apart, as a time in seconds names no metric alone
+    assert set(document.quarantine["raw_value"]) == {"0.12s", "4.38s"}
