@@ -14,6 +14,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from perfledger.schemas.durations import duration_and_remark, duration_seconds
 from perfledger.schemas.folding import clean_text
 from perfledger.schemas.one_named_value import named_in_turn, one_named_value
 from perfledger.schemas.placeholders import PLACEHOLDER as _PLACEHOLDER
@@ -62,11 +63,12 @@ SPREAD_MARKER = "(?:" + "|".join(map(re.escape, SPREAD_MARKERS)) + ")"
 _SPREAD = re.compile(rf"^\s*{SPREAD_MARKER}\s*")
 _BRACKETED_SPREAD = re.compile(rf"\(\s*{SPREAD_MARKER}\s*([^()]*?)\s*\)")
 _QUALIFIER = re.compile(r"^\s*\((?P<text>[^()]{1,40})\)\s*$")
-_CLOCK = re.compile(r"^(?:(?P<h>\d{1,4}):)?(?P<m>\d{1,2}):(?P<s>\d{2}(?:\.\d+)?)$")
-_SPELLED = re.compile(
-    r"^(?:(?P<d>\d+(?:\.\d+)?)\s*(?:d|days?)\s*)?(?:(?P<h>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*)?"
-    r"(?:(?P<m>\d+(?:\.\d+)?)\s*(?:m|mins?|minutes?)\s*)?(?:(?P<s>\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)"
-    r"\s*)?$"
+# A whole cell counting chips before their name ("8xH100", "4x8xH100", "8x A100 80GB",
+# "2x RTX 4090", "8 x Gaudi2"): it starts with digits but names the hardware a run used, no
+# value. The name has a chip's shape, capitals then a digit: "2x Faster" is a speedup.
+COUNTED_CHIP_CELL = (
+    r"^\s*\d{1,4}\s*[x\u00d7]\s*(?:\d{1,4}\s*[x\u00d7]\s*)*"
+    r"(?:[A-Z]{1,4}\s?\d|[A-Z][a-z]+\s?\d)[\w .-]*$"
 )
 _SPLIT = re.compile(r"\s*[;,]\s+(?=[~\u2248<>]?\s*[+-]?\d)")
 _GROUPS = re.compile(r"^\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+$")
@@ -458,7 +460,7 @@ def _bracketed_value(part: str, decimal: str | None) -> CellValue | None:
     approximate = _APPROX.match(part)  # "(~7.0% speedup)": a figure rounded, still a figure
     if approximate:
         part = part[approximate.end() :]
-    duration = _duration_seconds(part.lower())  # "(1 min 38 sec)": one duration in parts
+    duration = duration_seconds(part.lower())  # "(1 min 38 sec)": one duration in parts
     if duration is not None:
         return CellValue(
             duration,
@@ -523,19 +525,11 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     times_first = _TIMES_FIRST.match(text)
     if times_first is not None:  # "x3.04", "×1.8": a multiple written sign first
         text = f"{times_first.group(1)}x"
-    duration = _duration_seconds(text.lower())
+    # "23h 43m", or "7h 58m (1.72x)": the duration, its remark in brackets read after it
+    duration, remark = duration_and_remark(text)
     if duration is not None:
-        return CellReading(
-            (
-                CellValue(
-                    duration,
-                    unit_named("s"),
-                    approximate=approximate,
-                    seconds=duration,
-                    spelled=True,
-                ),
-            )
-        )
+        value = CellValue(duration, unit_named("s"), approximate=approximate, seconds=duration)
+        return CellReading((value._replace(spelled=True, qualifier=remark),))
     match = _NUMBER.match(text)
     if match is None:
         named = _NAMED.match(text)
@@ -712,30 +706,6 @@ def _split_qualifier(rest: str) -> tuple[str, str | None]:
     if unit_named(inside) is not None and not rest[:position].strip():
         return inside, None
     return rest[:position], inside
-
-
-def _duration_seconds(text: str) -> float | None:
-    """A clock reading ("0:06:27", "03:19:59") or a duration spelled in parts ("23h 43m")."""
-    clock = _CLOCK.match(text)
-    if clock:
-        return float(
-            Decimal(clock.group("h") or 0) * 3600
-            + Decimal(clock.group("m")) * 60
-            + Decimal(clock.group("s"))
-        )
-    if not re.search(r"\d\s*[a-z]+\s*\d", text):  # one number and one unit: the unit path
-        return None
-    spelled = _SPELLED.match(text)
-    if spelled is None:
-        return None
-    scales = {"d": 86400, "h": 3600, "m": 60, "s": 1}
-    return float(
-        sum(
-            Decimal(spelled.group(name)) * scale
-            for name, scale in scales.items()
-            if spelled.group(name)
-        )
-    )
 
 
 def decimal_product(number: float, factor: float) -> float:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import polars as pl
 
-from perfledger.schemas.cell_reading import VALUE_NAME
+from perfledger.schemas.cell_reading import COUNTED_CHIP_CELL, VALUE_NAME
 from perfledger.schemas.chip_precisions import chip_precisions, with_chip_precisions
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
@@ -231,7 +231,7 @@ def _prepared(present: list[tuple[int, pl.DataFrame]], numeric: bool = True) -> 
         {
             "_numeric": raw.str.contains(_NUMERIC_START)
             & ~raw.str.contains(_DATE)
-            & ~raw.str.contains(_FILE_NAME)
+            & ~raw.str.contains(f"{_FILE_NAME}|{COUNTED_CHIP_CELL}")
         }
         if numeric
         else {}

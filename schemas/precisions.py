@@ -63,8 +63,10 @@ def _bits_per_weight() -> tuple[tuple[float, float, str], ...]:
 
 
 @cache
-def _bit_widths() -> dict[str, str]:
-    return {row["bits"]: row["dtype"] for row in read_vocab("bit_widths.csv").iter_rows(named=True)}
+def _bit_widths() -> dict[str, tuple[str | None, str]]:
+    """{bits: (activation dtype, weight dtype)}; below 4 bits only weights are quantized."""
+    rows = read_vocab("bit_widths.csv").iter_rows(named=True)
+    return {row["bits"]: (row["activation_dtype"] or None, row["dtype"]) for row in rows}
 
 
 @cache
@@ -426,8 +428,8 @@ def _bit_width(text: str) -> Precision | None:
     if len(found) != 1:
         return None  # none, or widths compared ("8-bit vs 16-bit")
     ((bits, spelled),) = found.items()
-    dtype = _bit_widths().get(bits)
-    return None if dtype is None else Precision(spelled, dtype, dtype)
+    dtypes = _bit_widths().get(bits)
+    return None if dtypes is None else Precision(spelled, *dtypes)
 
 
 # Words that name what follows them as the baseline of a comparison: "over FP16", "vs. FP32".

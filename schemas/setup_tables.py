@@ -59,12 +59,12 @@ def setup_tables(
         cells.join(narrow, on=_TABLE, how="semi")
         .sort([*_TABLE, "vrow", "vcol"])
         .group_by([*_TABLE, "vrow"], maintain_order=True)
-        .agg(pl.col("raw_value"))
+        .agg(pl.col("raw_value"), pl.col("table_title").first())
         .group_by(_TABLE, maintain_order=True)
-        .agg(pl.col("raw_value").sort_by("vrow").alias("_rows"))
+        .agg(pl.col("raw_value").sort_by("vrow").alias("_rows"), pl.col("table_title").first())
     )
     found = {}
-    for document, table, table_rows in rows.iter_rows():
+    for document, table, table_rows, title in rows.iter_rows():
         width = len(table_rows[0])
         if any(len(row) != width for row in table_rows):
             continue
@@ -88,6 +88,7 @@ def setup_tables(
         if (
             not _documents_parameters(name_header, valued)
             and not _lists_fields(name_header, names, width, mappings)
+            and not _lists_hyperparameters(title, width)
             and not _names_settings(
                 names,
                 # beside a name, a value alone may be its version ("PyTorch | 2.4")
@@ -136,6 +137,17 @@ def _lists_fields(name_header: str, names: list[str], width: int, mappings: Labe
         and bool(_PARAMETERS_HEADER.fullmatch(fold_words(name_header).strip(" *")))
         and not any(header_reading(name, mappings).kind in RESULT_KINDS for name in names)
     )
+
+
+# A heading naming the hyperparameters of a run ("Key Hyperparameters", "超参数").
+_HYPERPARAMETERS = re.compile(r"(?i)hyper-?\s?param(?:eter)?s?|\u8d85\u53c2")
+
+
+def _lists_hyperparameters(title: str | None, width: int) -> bool:
+    """Whether a table of two columns stands under a heading naming hyperparameters ("Key
+    Hyperparameters" over "Learning Rate | 2e-5", "max_head_offpolicyness η | 16"): it lists
+    the settings of a run, whatever their names read as ("max ..." a statistic)."""
+    return width == _NAME_AND_VALUE and bool(title) and bool(_HYPERPARAMETERS.search(title or ""))
 
 
 def _names_settings(

@@ -33,6 +33,8 @@ SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest f
 # "表 2 ..."), or opened as Pandoc writes a caption ("Table: Training time(in seconds) ..." under
 # DGL's table): the caption of the table it stands against, whichever side the page writes it.
 _NUMBERED_CAPTION = re.compile(r"^\W{0,3}(?:table|tab\.|\u8868)\s*(?:\d{1,3}(?!\d)|:)", re.I)
+# A paragraph opening as a figure's numbered caption ("Fig.7 ...", "Figure 3:", "图 2").
+_FIGURE_CAPTION = re.compile(r"^\W{0,3}(?:fig(?:ure)?\.?|\u56fe)\s*\d{1,3}(?!\d)", re.I)
 PROSE_PARAGRAPHS = 80  # earlier paragraphs consulted for the accelerator, nearest first
 MAX_NOTE_CHARS = 240  # a note under a table is brief; a paragraph discussing it is not
 # What a note under a table looks like, not a sentence discussing the results ("We achieved
@@ -207,8 +209,10 @@ def _news_heading() -> re.Pattern[str]:
 
 
 def _paragraphs_after(blocks: list[tuple]) -> dict[int, tuple[str, ...]]:
-    """The paragraphs written right under each table, up to the next table or heading (a
-    legend or glossary of its headers often stands there)."""
+    """The paragraphs written right under each table, up to the next table, heading or
+    figure caption (a legend or glossary of its headers often stands there; "Fig.7 The
+    relationship between η and training throughput" speaks of its figure, not of the table
+    of evaluation scores above it)."""
     found: dict[int, list[str]] = {}
     current: int | None = None
     previous = None
@@ -220,7 +224,7 @@ def _paragraphs_after(blocks: list[tuple]) -> dict[int, tuple[str, ...]]:
                 found[current].pop()
             current = table
             found.setdefault(table, [])
-        elif kind == "heading":
+        elif kind == "heading" or (kind == "paragraph" and text and _FIGURE_CAPTION.match(text)):
             current = None
         elif kind == "paragraph" and text and current is not None:
             found[current].append(text)

@@ -485,13 +485,13 @@ _PARALLEL_DEGREE = re.compile(r"(?<![a-z0-9])(?:tp|pp|dp|cp|ep|vpp?|etp|edp)$")
 
 
 def _fractional_parallel_degrees(reading: HeaderReading, stats: ColumnStats) -> bool:
-    """A column under a parallelism abbreviation ("My UCCL EP") whose numbers mostly have
-    decimals ("358.0"): degrees are whole, so it names a system and holds its results."""
-    return (
-        reading.role == "setting"
-        and (stats.point + stats.comma) * 2 >= stats.numeric
-        and _PARALLEL_DEGREE.search(fold_words(reading.text)) is not None
+    """A column under a parallelism abbreviation ("My UCCL EP") or a framework's name ("Optimized
+    DSChat (with Hybrid Engine)") whose numbers mostly have decimals ("358.0", "855.09"): degrees
+    are whole and frameworks are named, so it names a system and holds its results."""
+    named = reading.role == "framework" or (
+        reading.role == "setting" and _PARALLEL_DEGREE.search(fold_words(reading.text))
     )
+    return bool(named) and (stats.point + stats.comma) * 2 >= stats.numeric
 
 
 # A per-device part ending a header: "/GPU", "/chip", "per card".

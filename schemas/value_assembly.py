@@ -361,6 +361,9 @@ def _labels() -> list[pl.Expr]:
         pl.coalesce("model_item", "s_model_item", "k_model_item").alias("_model_item"),
         pl.coalesce(
             "x_workload",
+            # A column header naming the workload ("MFU", "Step Time" beside a "TPS" column of
+            # prime-rl's RL and SFT runs) says more than a time per step read as a latency.
+            pl.when(pl.col("k_workload_source") == "column").then(pl.col("k_workload")),
             pl.when(metric == "latency")
             .then(pl.lit("inference"))
             .when(metric == "time_to_train")
@@ -388,6 +391,12 @@ def _derived() -> list[pl.Expr]:
         pl.format("unit={}", pl.col("unit_source")),
         pl.when(pl.col("workload").is_not_null() & (pl.col("workload") == pl.col("x_workload")))
         .then(pl.format("workload={}", pl.col("x_workload_source")))
+        .when(
+            pl.col("workload").is_not_null()
+            & (pl.col("k_workload_source") == "column")
+            & (pl.col("workload") == pl.col("k_workload"))
+        )
+        .then(pl.lit("workload=column"))
         .when(
             pl.col("workload").is_not_null()
             & pl.col("x_workload").is_null()

@@ -43,6 +43,7 @@ _COMMA_GROUPS = r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
 _SIGNED = r"^[\s*_~]*[+\-\u2212]\s*\d"
 _WAY_WORDS = ("faster", "quicker", "higher", "better", "slower", "lower", "worse")
 _TIME_HEADER = r"(?i)(?:^|[^a-z])time(?:[^a-z]|$)"
+_HOURS_IN_PARTS = r"(?i)^\s*\d+(?:\.\d+)?\s*(?:d|days?|h|hrs?|hours?)\s*\d"
 _SHIFTED_PRECISION = r"^\s*(?:8|16|32)\.(?:8|16|32)\s*$"
 MAX_DIGITS = 30
 _MINUTE = 60.0  # seconds
@@ -392,6 +393,9 @@ def _metric_of_cell_unit(columns: list[str]) -> list[list[pl.Expr]]:
         .when(factor < LATENCY_BELOW_SECONDS)
         .then(pl.lit("latency"))
         .when(factor >= TRAINING_FROM_SECONDS)
+        .then(pl.lit("time_to_train"))
+        # "13h 44m", "1d 3h 43m": a time in parts counting hours, as "13.7 hours" is
+        .when(pl.col("raw_value").str.contains(_HOURS_IN_PARTS).fill_null(False))
         .then(pl.lit("time_to_train"))
         # A time under a column naming no metric, on a page whose prose names one that no
         # duration measures ("faster ... for the same accuracy"): the cells' own unit wins,
