@@ -252,3 +252,25 @@ def test_the_engines_throughputs_under_a_speedup_heading_are_throughputs():
     assert loaded["50.1"] == ("throughput", "items/s", "Llama 2 7B")
     assert loaded["21.5"] == ("throughput", "items/s", "Llama 2 7B")
     assert loaded["12.0"] == ("throughput", "items/s", "Llama 2 7B")
+
+
+# As FastFlowLM's LLaMA 3 benchmarks put the watts each method draws while decoding, and how
+# many times the NPU's efficiency each other method's is: "Efficiency Gain" had read as a
+# scaling efficiency.
+POWER_DRAWN = """### Power Consumption (Watts) During Decoding
+
+| **Model**        | **Method**         | **CPU** | **NPU** | **iGPU** | **Total Power (W)** | **Efficiency Gain** |
+|------------------|--------------------|--------:|--------:|--------:|---------------------:|----------------------:|
+| **LLaMA 3.2 1B**  | NPU (FastFlowLM)   | 0.07    | 1.57    | 0       | **1.64**             | –                    |
+|                  | NPU (Ryzen™ AI SW)  | 0.85    | 2.05    | 0       | 2.90                 | 1.77×                |
+|                  | iGPU               | 0.12    | 0       | 14.00   | 14.12                | 8.61×                |
+"""
+
+
+def test_an_efficiency_gain_over_a_baseline_is_no_scaling_efficiency():
+    found = fields_by_raw_value(POWER_DRAWN, "column_name", "metric", "value", "unit")
+    assert found["1.77×"] == ("Efficiency Gain", "other", 1.77, "x")
+    assert found["8.61×"] == ("Efficiency Gain", "other", 8.61, "x")
+    assert found["14.12"] == ("Total Power (W)", "other", 14.12, "W")
+    metrics = set(normalized(POWER_DRAWN).measurements.get_column("metric"))
+    assert metrics == {"other"}
