@@ -410,7 +410,8 @@ def _count_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
             if chip is not None:  # "Number of GAUDIs": the header names the chip
                 cell.platform = (replace(chip, count=count, count_stated=True), "column")
         return
-    mention = platform_label(text, mappings)
+    # "4090 24GB" under "GPU": the header's word makes the bare number a chip
+    mention = platform_label(text, mappings, nearby_words([reading.text]))
     if mention is None:
         cell.settings.append((setting_name(reading), text))
         return
