@@ -150,6 +150,8 @@ COUNT_ONLY = re.compile(
     + CHIP_NOUNS
     + r")(?![a-z0-9])"
     # "three GPU architectures", "two GPU vendors": kinds of devices counted, no devices
+    + r"(?! (?:micro)?architectures?(?![a-z])| generations?(?![a-z])| famil(?:y|ies)(?![a-z])"
+    + r"| types?(?![a-z])| vendors?(?![a-z])| kinds?(?![a-z])| classes(?![a-z]))"
     + r"|(?<![0-9])"
     + _CJK_COUNT
     + r" ?(?:张|块|片)? ?卡(?!数)"
@@ -166,6 +168,7 @@ _COUNT_ANCHOR = re.compile(CHIP_NOUNS + r"|卡|竞品|\dn\d{1,2}g")
 # How far before its anchor a match may start: the longest count word ("thirty two"), an
 # "x", a memory size (" 80 gb") and the spaces between, with room to spare.
 _COUNT_REACH = 32
+_COUNT_AHEAD = 22  # characters after a device noun the count pattern reads: " microarchitectures"
 
 
 def count_matches(folded: str) -> Iterator[re.Match[str]]:
@@ -174,8 +177,8 @@ def count_matches(folded: str) -> Iterator[re.Match[str]]:
     pattern costs a try at each of its characters."""
     windows: list[list[int]] = []
     for anchor in _COUNT_ANCHOR.finditer(folded):
-        # a character past the anchor: the pattern looks one ahead ("gpus", not "gpusx")
-        low, high = max(0, anchor.start() - _COUNT_REACH), anchor.end() + 2
+        # past the anchor: the pattern looks ahead ("gpus", not "gpusx"; "gpu architectures")
+        low, high = max(0, anchor.start() - _COUNT_REACH), anchor.end() + _COUNT_AHEAD
         if windows and low <= windows[-1][1]:
             windows[-1][1] = high
         else:

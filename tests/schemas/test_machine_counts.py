@@ -114,3 +114,23 @@ def test_a_card_named_by_its_number_under_gpu_counts_its_cards_after_a_star():
     assert found["16.29"] == ("RTX 3090", 2, "2x RTX 3090")
     assert found["7.33"] == ("RTX 4000 Ada", 4, "4x RTX 4000 Ada")
 
+
+# As intel-ai-benchmarking's edge whitepaper opens its cross-platform table: the platforms span
+# "three GPU architectures", kinds of GPU; each of its rows had loaded on three chips.
+PLATFORMS_SPANNED = """## 2. Current State: Cross-Platform Performance Landscape
+
+Our benchmarking campaign covered five Intel platforms spanning three GPU architectures, two memory subsystems, and the full range of current iGPU-to-dGPU configurations.
+
+| Platform | GPU Type | Best Config TPS | TTFT |
+|----------|----------|----------------|------|
+| Meteor Lake | iGPU (Xe-LPG, no XMX) | 6.7 | — |
+| Lunar Lake | iGPU (Xe2-LPG) | **22.8** | **60ms** |
+| Arc A770M | dGPU (Xe-HPG) | **52.2** | **42ms** |
+"""
+
+
+def test_a_count_of_gpu_architectures_counts_no_gpus():
+    found = fields_by_raw_value(PLATFORMS_SPANNED, "accelerator", "accelerator_count", "system")
+    assert found["6.7"] == ("Meteor Lake", None, "Meteor Lake")
+    assert found["60ms"] == ("Lunar Lake", None, "Lunar Lake")
+    assert found["52.2"] == ("Arc A770M", None, "Arc A770M")
