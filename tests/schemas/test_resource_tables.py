@@ -302,3 +302,28 @@ def test_seconds_under_a_time_header_are_the_time_of_each_run():
     assert found["38.7s"] == ("Time", "time_to_result", 38.7, "s")
     assert found["14.2s"] == ("Intel Time", "time_to_result", 14.2, "s")
     assert found["800ms"] == ("ms/step", "latency", 800.0, "ms")
+
+
+# As strix-halo-testing's llm-bench summary lists each model's parameters in billions, all of
+# them and those a token activates, beside its llama-bench speeds on a Ryzen Max+ 395: the
+# counts had been quarantined as results naming no metric.
+MODEL_PARAMETERS = """# Strix Halo LLM Benchmark Results
+
+All testing was done on pre-production Framework Desktop systems with an AMD Ryzen Max+ 395 (Strix Halo)/128GB LPDDR5x-8000 configuration.
+
+| Model Name                   | Architecture   |   Weights (B) |   Active (B) | Backend       | Flags          |   pp512 |   tg128 |   Memory (Max MiB) |
+|------------------------------|----------------|---------------|--------------|---------------|----------------|---------|---------|--------------------|
+| Llama 2 7B Q4_0              | Llama 2        |             7 |            7 | Vulkan AMDVLK | fa=1           |  1294.1 |    47.7 |               4281 |
+| Qwen 3 30B-A3B UD-Q4_K_XL    | Qwen 3 MoE     |            30 |            3 | HIP rocWMMA   | fa=1 hipBLASLt |   669.4 |    58.5 |              17533 |
+"""
+
+
+def test_parameter_counts_in_billions_are_settings_of_the_model():
+    document = normalized(MODEL_PARAMETERS)
+    assert document.quarantine.height == 0
+    found = fields_by_raw_value(MODEL_PARAMETERS, "column_name", "metric", "value", "settings")
+    assert found["669.4"][:3] == ("pp512", "throughput", 669.4)
+    assert "Weights (B)=30" in found["669.4"][3]
+    assert "Active (B)=3" in found["669.4"][3]
+    assert found["47.7"][:3] == ("tg128", "throughput", 47.7)
+    assert document.measurements.height == 6
