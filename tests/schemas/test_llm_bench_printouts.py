@@ -394,3 +394,32 @@ def test_llama_bench_tests_as_columns_are_token_rates():
     assert found["10.20"] == ("tg 512", "throughput", 10.2, "items/s", "tokens", "M1")
     assert found["355.45"] == ("pp 1024", "throughput", 355.45, "items/s", "tokens", "M1 Max")
     assert found["517.34"] == ("pp 512", "throughput", 517.34, "items/s", "tokens", "M1 Max")
+
+
+# As strix-halo-testing's llm-bench sweeps llama.cpp builds on a Strix Halo: under "PP sweep"
+# and "TG sweep" each column is a length of prompt or of generation, each cell the speed in
+# tokens per second; "hipblaslt" flags the build's library. The speeds had been quarantined as
+# naming no metric.
+SWEEPS = """## Detailed Sweeps
+
+### PP sweep
+| backend                 | hipblaslt   | -fa   | -b   | 1             | 2             | 512             | 4096           |
+|-------------------------|-------------|-------|------|---------------|---------------|-----------------|----------------|
+| llama.cpp-hip           |             |       |      | 50.041847     | **98.781962** | 322.43959       | 269.159029     |
+| llama.cpp-rocwmma       | 1           | -fa 1 |      | 48.003905     | 94.846697     | 1091.814948     | **944.065841** |
+
+### TG sweep
+| backend                 | hipblaslt   | -fa   | -b   | 1             | 2             | 512           | 4096          |
+|-------------------------|-------------|-------|------|---------------|---------------|---------------|---------------|
+| llama.cpp-hip           |             |       |      | 50.308884     | 50.214196     | 44.122183     | 17.816366     |
+"""
+
+
+def test_llama_bench_sweeps_load_their_speeds_at_each_length():
+    document = normalized(SWEEPS)
+    assert document.quarantine.height == 0
+    assert document.measurements.height == 12  # the flag "1" under "hipblaslt" is no speed
+    found = fields_by_raw_value(SWEEPS, "column_name", "metric", "value", "settings")
+    assert found["1091.814948"][:3] == ("512", "throughput", 1091.814948)
+    assert "hipblaslt=1" in found["1091.814948"][3]
+    assert found["17.816366"][:3] == ("4096", "throughput", 17.816366)
