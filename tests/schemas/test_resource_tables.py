@@ -327,3 +327,33 @@ def test_parameter_counts_in_billions_are_settings_of_the_model():
     assert "Active (B)=3" in found["669.4"][3]
     assert found["47.7"][:3] == ("tg128", "throughput", 47.7)
     assert document.measurements.height == 6
+
+
+# As FastFlowLM's LLaMA 3 benchmarks name each row's device and, in brackets, the runtime it
+# ran on, under "Hardware" and under "Method": the runtime is the row's framework.
+DEVICES_AND_RUNTIMES = """### Decoding Speed (Tokens per Second, or TPS, at different sequence lengths)
+
+| **Model**        | **Hardware**       | **1k** | **2k** |
+|------------------|--------------------|--------|--------|
+| **LLaMA 3.2 1B**  | NPU (FastFlowLM)    | 36.7   | 35.8   |
+|                  | NPU (Ryzen™ AI SW)   | 18.6   | 14.9   |
+|                  | iGPU                | 28.7   | 19.0   |
+
+### Power Consumption (Watts) During Decoding
+
+| **Model**        | **Method**         | **NPU** | **Total Power (W)** |
+|------------------|--------------------|--------:|---------------------:|
+| **LLaMA 3.2 1B**  | NPU (FastFlowLM)   | 1.57    | **1.64**             |
+|                  | NPU (Ryzen™ AI SW)  | 2.05    | 2.90                 |
+"""
+
+
+def test_a_runtime_in_brackets_after_the_device_is_the_rows_framework():
+    found = fields_by_raw_value(
+        DEVICES_AND_RUNTIMES, "column_name", "metric", "framework", "framework_canonical"
+    )
+    assert found["36.7"] == ("1k", "throughput", "FastFlowLM", "FastFlowLM")
+    assert found["14.9"] == ("2k", "throughput", "Ryzen AI SW", "Ryzen AI Software")
+    assert found["28.7"] == ("1k", "throughput", None, None)
+    assert found["1.57"] == ("NPU", "other", "FastFlowLM", "FastFlowLM")
+    assert found["2.90"] == ("Total Power (W)", "other", "Ryzen AI SW", "Ryzen AI Software")
