@@ -97,6 +97,8 @@ _MEMORY_TIMES_AFTER = re.compile(
 # name it may be a list's bullet.
 _MEMORY_END = re.compile(r"\d ?gb?$")
 _STAR_AFTER_MEMORY = re.compile(r"^ \* ?(\d{1,7})(?![a-z0-9.])")
+# "3090 24GB * 2": the memory written after a name the chip's span ends before, then the star.
+_MEMORY_THEN_STAR = re.compile(r"^ \d{1,4} ?gb? \* ?(\d{1,7})(?![a-z0-9.])")
 # "eight-GPU A800", "16-GPU H100", "8 NPU 910B": the count and its noun before the chip's name
 _COUNTED_NOUN_BEFORE = re.compile(
     r"(?:^|[^a-z0-9.]) ?" + COUNT + r" (?:gpus?|cards?|chips?|accelerators?|npus?|hpus?|xpus?) $"
@@ -146,7 +148,11 @@ COUNT_ONLY = re.compile(
     + _MEMORY
     + r"? ?)?(?:"  # "8x GPU", "8xGCU"
     + CHIP_NOUNS
-    + r")(?![a-z0-9])|(?<![0-9])"
+    + r")(?![a-z0-9])"
+    # "three GPU architectures", "two GPU vendors": kinds of devices counted, no devices
+    + r"(?! (?:micro)?architectures?(?![a-z])| generations?(?![a-z])| famil(?:y|ies)(?![a-z])"
+    + r"| types?(?![a-z])| vendors?(?![a-z])| kinds?(?![a-z])| classes(?![a-z]))"
+    + r"|(?<![0-9])"
     + _CJK_COUNT
     + r" ?(?:张|块|片)? ?卡(?!数)"
     # "8p-NPU", "1p-GPU", "8P_NPU" (Ascend's model zoo: 8 processes, one per device), and
@@ -162,6 +168,7 @@ _COUNT_ANCHOR = re.compile(CHIP_NOUNS + r"|卡|竞品|\dn\d{1,2}g")
 # How far before its anchor a match may start: the longest count word ("thirty two"), an
 # "x", a memory size (" 80 gb") and the spaces between, with room to spare.
 _COUNT_REACH = 32
+_COUNT_AHEAD = 22  # characters after a device noun the count pattern reads: " microarchitectures"
 
 
 def count_matches(folded: str) -> Iterator[re.Match[str]]:
@@ -170,8 +177,8 @@ def count_matches(folded: str) -> Iterator[re.Match[str]]:
     pattern costs a try at each of its characters."""
     windows: list[list[int]] = []
     for anchor in _COUNT_ANCHOR.finditer(folded):
-        # a character past the anchor: the pattern looks one ahead ("gpus", not "gpusx")
-        low, high = max(0, anchor.start() - _COUNT_REACH), anchor.end() + 2
+        # past the anchor: the pattern looks ahead ("gpus", not "gpusx"; "gpu architectures")
+        low, high = max(0, anchor.start() - _COUNT_REACH), anchor.end() + _COUNT_AHEAD
         if windows and low <= windows[-1][1]:
             windows[-1][1] = high
         else:
@@ -261,6 +268,7 @@ def stated_count(
         match = (
             _COUNT_AFTER.match(after)
             or (_STAR_AFTER_MEMORY.match(after) if _MEMORY_END.search(folded[start:end]) else None)
+            or _MEMORY_THEN_STAR.match(after)
             or _BRACKETED_AFTER.match(after)
             or _MEMORY_TIMES_AFTER.match(after)
             or _SOCKETS_AFTER.match(after)
@@ -269,7 +277,12 @@ def stated_count(
             or _COUNTED_BRACKET_AFTER.match(after)
         )
         if match:
-            units = match.re in (_COUNT_AFTER, _BRACKETED_AFTER, _STAR_AFTER_MEMORY)
+            units = match.re in (
+                _COUNT_AFTER,
+                _BRACKETED_AFTER,
+                _STAR_AFTER_MEMORY,
+                _MEMORY_THEN_STAR,
+            )
             # "(8p)" is the bracket's second way of writing the count
             found = Stated(0, of_units=units), match.group(1) or match.group(match.lastindex or 1)
     if (

@@ -442,6 +442,10 @@ def _with_size(parts: list[str], index: int) -> str:
 def _column_model(header: str) -> str | None:
     named = models_in_text(header)
     identities = {reading.base for _phrase, reading in named}
+    if not named:
+        # "8B Q4_K_M": a size run in a precision, the model of the family its page names
+        reading = read_model(header)
+        return header if reading.size and reading.precision and not reading.family else None
     return named[0][0] if len(identities) == 1 else None
 
 

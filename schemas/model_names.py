@@ -425,6 +425,12 @@ def _partial(body: str) -> ModelReading | None:
     tokens = _tokens(body)
     if len(tokens) == 1 and _PARAMS_RE.fullmatch(tokens[0]):
         return ModelReading(clean_text(body), size=_size_text(tokens[0], " "))
+    if len(tokens) == 2 and _PARAMS_RE.fullmatch(tokens[0]):
+        # "8B Q4_K_M", "70B F16": a size run in a precision, under a page naming the family
+        decoration = _decoration(tokens[1], tokens[0], weak=False)
+        if decoration is not None and decoration[0] == "precision":
+            size = _size_text(tokens[0], " ")
+            return ModelReading(clean_text(body), precision=decoration[1], size=size)
     found = _sized_family(tokens) if tokens else None
     if found is not None and not found[0].known:
         return replace(found[0], canonical=clean_text(body))

@@ -25,6 +25,7 @@ from perfledger.schemas.identities import canonical_dataset
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
     framework_first,
+    framework_in_brackets,
     framework_name,
     known_framework,
     known_model,
@@ -285,6 +286,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         # "Target | ESP32-S3": a quality target names no hardware; such a column names the
         # device the row ran on.
         _platform_cell(text, cell, mappings, nearby_words([reading.text]))
+        if role == "platform" and (framework := framework_in_brackets(text)) is not None:
+            # "NPU (FastFlowLM)", "iGPU (LM Studio)": the device and the runtime it ran
+            cell.dims.setdefault("framework", framework)
     elif role == "accelerator_count":
         _count_cell(text, reading, cell, mappings)
     elif role == "nodes" and count_cell(text) is not None:
@@ -340,6 +344,8 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))
         cell.free.append(text)
+        if role == "mode" and (framework := framework_in_brackets(text)) is not None:
+            cell.dims.setdefault("framework", framework)  # "Method | NPU (FastFlowLM)"
 
 
 # A chip's name written as a word of a model's name, after the name's first word and joined to
@@ -410,7 +416,8 @@ def _count_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
             if chip is not None:  # "Number of GAUDIs": the header names the chip
                 cell.platform = (replace(chip, count=count, count_stated=True), "column")
         return
-    mention = platform_label(text, mappings)
+    # "4090 24GB" under "GPU": the header's word makes the bare number a chip
+    mention = platform_label(text, mappings, nearby_words([reading.text]))
     if mention is None:
         cell.settings.append((setting_name(reading), text))
         return

@@ -141,6 +141,17 @@ from perfledger.schemas.vocabulary import VOCAB_DIR
         ("骁龙 865", "Snapdragon 865", "Qualcomm"),
         ("麒麟 990", "Kirin 990", "Huawei"),
         ("天玑 9000", "Dimensity 9000", "MediaTek"),
+        # Laptop chips by their code names, the iGPU of each a row of an edge-LLM whitepaper
+        # (intel-ai-benchmarking's "Cross-Platform Performance Summary": "Lunar Lake iGPU",
+        # "PTL iGPU (DDR5-5600+)"), and AMD's by theirs
+        ("Lunar Lake", "Lunar Lake", "Intel"),
+        ("Meteor Lake (iGPU)", "Meteor Lake", "Intel"),
+        ("PTL iGPU (DDR5-5600+)", "Panther Lake", "Intel"),
+        ("Intel Arc 140V GPU", "Arc 140V", "Intel"),
+        ("Strix Halo", "Strix Halo", "AMD"),
+        ("Kraken Point", "Kraken Point", "AMD"),
+        # strix-halo-testing leaves the "AI" out of the Ryzen AI Max+ 395
+        ("AMD Ryzen Max+ 395", "Ryzen AI MAX+ 395", "AMD"),
     ],
 )
 def test_a_printed_chip_name_reads_as_its_canonical_chip(text, accelerator, vendor):

@@ -368,3 +368,58 @@ def test_cells_naming_their_metric_at_length_are_read_with_the_unit_of_the_name(
     assert found["Output token throughput (tok/s): 3756.84"] == ("throughput", 3756.84, "items/s")
     assert found["Mean TTFT (ms): 286.78"] == ("latency", 286.78, "ms")
     assert found["Median TPOT (ms): 21.39"] == ("latency", 21.39, "ms")
+
+
+# As GPU-Benchmarks-on-LLM-Inference tabulates llama.cpp's runs on Apple Silicon: the tests
+# of llama-bench as columns, the speed of generating ("tg 512") and of processing a prompt
+# ("pp 512") of that many tokens. "tg 512" named no metric (quarantined) and "pp 512" read as
+# a pipeline-parallel degree.
+LLAMA_BENCH_COLUMNS = """#### Apple Silicon (snapshots in May 2024)
+
+| GPU                        | Model     | tg 512 | tg 1024 | pp 512  | pp 1024 |
+|----------------------------|-----------|--------|---------|---------|---------|
+| M1 7‑Core GPU 8GB          | 8B Q4_K_M | 10.20  | 9.72    | 94.48   | 87.26   |
+| M1 Max 32‑Core GPU 64GB    | 8B Q4_K_M | 35.73  | 34.49   | 408.23  | 355.45  |
+|                            | 8B F16    | 18.75  | 18.43   | 517.34  | 418.77  |
+"""
+
+
+def test_llama_bench_tests_as_columns_are_token_rates():
+    document = normalized(LLAMA_BENCH_COLUMNS)
+    assert document.quarantine.height == 0
+    assert document.measurements.height == 12
+    found = fields_by_raw_value(
+        LLAMA_BENCH_COLUMNS, "column_name", "metric", "value", "unit", "item_kind", "accelerator"
+    )
+    assert found["10.20"] == ("tg 512", "throughput", 10.2, "items/s", "tokens", "M1")
+    assert found["355.45"] == ("pp 1024", "throughput", 355.45, "items/s", "tokens", "M1 Max")
+    assert found["517.34"] == ("pp 512", "throughput", 517.34, "items/s", "tokens", "M1 Max")
+
+
+# As strix-halo-testing's llm-bench sweeps llama.cpp builds on a Strix Halo: under "PP sweep"
+# and "TG sweep" each column is a length of prompt or of generation, each cell the speed in
+# tokens per second; "hipblaslt" flags the build's library. The speeds had been quarantined as
+# naming no metric.
+SWEEPS = """## Detailed Sweeps
+
+### PP sweep
+| backend                 | hipblaslt   | -fa   | -b   | 1             | 2             | 512             | 4096           |
+|-------------------------|-------------|-------|------|---------------|---------------|-----------------|----------------|
+| llama.cpp-hip           |             |       |      | 50.041847     | **98.781962** | 322.43959       | 269.159029     |
+| llama.cpp-rocwmma       | 1           | -fa 1 |      | 48.003905     | 94.846697     | 1091.814948     | **944.065841** |
+
+### TG sweep
+| backend                 | hipblaslt   | -fa   | -b   | 1             | 2             | 512           | 4096          |
+|-------------------------|-------------|-------|------|---------------|---------------|---------------|---------------|
+| llama.cpp-hip           |             |       |      | 50.308884     | 50.214196     | 44.122183     | 17.816366     |
+"""
+
+
+def test_llama_bench_sweeps_load_their_speeds_at_each_length():
+    document = normalized(SWEEPS)
+    assert document.quarantine.height == 0
+    assert document.measurements.height == 12  # the flag "1" under "hipblaslt" is no speed
+    found = fields_by_raw_value(SWEEPS, "column_name", "metric", "value", "settings")
+    assert found["1091.814948"][:3] == ("512", "throughput", 1091.814948)
+    assert "hipblaslt=1" in found["1091.814948"][3]
+    assert found["17.816366"][:3] == ("4096", "throughput", 17.816366)

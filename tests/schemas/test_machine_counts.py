@@ -91,3 +91,46 @@ def test_chips_counted_after_the_word_a_run_was_made_on_are_its_count():
     assert read_hardware("on a DGX H100", "prose").count == 8  # one system of eight
     # a number before a chip with no such word stays no count
     assert read_hardware("Figure 2 H100 results", "prose").count is None
+
+
+# As GPU-Benchmarks-on-LLM-Inference names its GPUs under "GPU": a GeForce card by its bare
+# number and memory, and how many of them after a star. The header is the word that makes
+# "4090" a card; the rows had loaded on no chip at all.
+GPUS_BY_NUMBER = """Average speed (tokens/s) of generating 1024 tokens by GPUs on LLaMA 3.
+
+| GPU                        | 8B Q4_K_M | 8B F16 | 70B Q4_K_M |
+|----------------------------|-----------|--------|------------|
+| 3070 8GB                   | 70.94     | OOM    | OOM        |
+| 4090 24GB                  | 127.74    | 54.34  | OOM        |
+| 3090 24GB * 2              | 108.07    | 47.15  | 16.29      |
+| RTX 4000 Ada 20GB * 4      | 56.14     | 20.58  | 7.33       |
+"""
+
+
+def test_a_card_named_by_its_number_under_gpu_counts_its_cards_after_a_star():
+    found = fields_by_raw_value(GPUS_BY_NUMBER, "accelerator", "accelerator_count", "system")
+    assert found["70.94"] == ("RTX 3070", None, "RTX 3070")
+    assert found["54.34"] == ("RTX 4090", None, "RTX 4090")
+    assert found["16.29"] == ("RTX 3090", 2, "2x RTX 3090")
+    assert found["7.33"] == ("RTX 4000 Ada", 4, "4x RTX 4000 Ada")
+
+
+# As intel-ai-benchmarking's edge whitepaper opens its cross-platform table: the platforms span
+# "three GPU architectures", kinds of GPU; each of its rows had loaded on three chips.
+PLATFORMS_SPANNED = """## 2. Current State: Cross-Platform Performance Landscape
+
+Our benchmarking campaign covered five Intel platforms spanning three GPU architectures, two memory subsystems, and the full range of current iGPU-to-dGPU configurations.
+
+| Platform | GPU Type | Best Config TPS | TTFT |
+|----------|----------|----------------|------|
+| Meteor Lake | iGPU (Xe-LPG, no XMX) | 6.7 | — |
+| Lunar Lake | iGPU (Xe2-LPG) | **22.8** | **60ms** |
+| Arc A770M | dGPU (Xe-HPG) | **52.2** | **42ms** |
+"""
+
+
+def test_a_count_of_gpu_architectures_counts_no_gpus():
+    found = fields_by_raw_value(PLATFORMS_SPANNED, "accelerator", "accelerator_count", "system")
+    assert found["6.7"] == ("Meteor Lake", None, "Meteor Lake")
+    assert found["60ms"] == ("Lunar Lake", None, "Lunar Lake")
+    assert found["52.2"] == ("Arc A770M", None, "Arc A770M")

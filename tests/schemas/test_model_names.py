@@ -225,3 +225,38 @@ def test_a_heading_naming_model_chip_and_precision_labels_each_on_its_own():
         "MI300X",
         1,
     )
+
+
+def test_a_size_run_in_a_precision_under_a_heading_naming_the_family_is_that_model():
+    # GPU-Benchmarks-on-LLM-Inference's "Model" column writes the size and the GGUF type of
+    # LLaMA 3, the family its heading names: the size had been lost with the precision.
+    page = """### LLaMA 3:
+
+#### Apple Silicon (snapshots in May 2024)
+
+| GPU                        | Model      | tg 512 | pp 512  |
+|----------------------------|------------|--------|---------|
+| M2 Ultra 76-Core GPU 192GB | 8B Q4_K_M  | 78.81  | 994.04  |
+|                            | 70B F16    | 4.76   | 147.58  |
+"""
+    found = fields_by_raw_value(page, "model", "model_canonical", "model_base", "precision")
+    assert found["78.81"] == ("8B Q4_K_M", "Llama 3 8B", "Llama 3 8B", "Q4_K_M")
+    assert found["147.58"] == ("70B F16", "Llama 3 70B", "Llama 3 70B", "F16")
+    assert read_model("8B Q4_K_M").size == "8B"
+
+
+def test_a_column_headed_by_a_size_run_in_a_precision_holds_that_model():
+    # GPU-Benchmarks-on-LLM-Inference's overview crosses GPUs with "8B Q4_K_M", "70B F16":
+    # each column is a model of its size in its precision, which had been read as a precision
+    # alone, the values loaded with no model.
+    page = """### LLaMA 3:
+
+Average speed (tokens/s) of generating 1024 tokens by GPUs on LLaMA 3. Higher speed is better.
+
+| GPU                        | 8B Q4_K_M | 8B F16 | 70B Q4_K_M | 70B F16 |
+|----------------------------|-----------|--------|------------|---------|
+| M2 Ultra 76-Core GPU 192GB | 76.28     | 36.25  | 12.13      | 4.71    |
+"""
+    found = fields_by_raw_value(page, "model", "model_canonical", "precision", "accelerator")
+    assert found["76.28"] == ("8B Q4_K_M", "Llama 3 8B", "Q4_K_M", "M2 Ultra")
+    assert found["4.71"] == ("70B F16", "Llama 3 70B", "F16", "M2 Ultra")

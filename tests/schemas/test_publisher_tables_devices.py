@@ -289,3 +289,24 @@ def test_the_chipset_beside_a_device_no_vocabulary_knows_is_the_rows_chip():
     assert found["1.071 ms"] == ("SA8775P ADP", "SA8775P", "Qualcomm", "fp32")
     assert found["0.776 ms"] == ("QCS8550 (Proxy)", "QCS8550", "Qualcomm", "fp32")
     assert read_platform("SA8650 (Proxy)").accelerator == "SA8650P"
+
+
+# As more-ane-transformers' Neural Engine benchmarks name their Macs: a year, the model as its
+# owners abbreviate it ("MBP", "Air") and the chip. Read as chips "MBP M1" and "Air M2".
+MACS_ABBREVIATED = """## gpt2
+
+All gpt2 timings use a performance-optimized (but equally accurate) version of coremltools.
+
+|Device     |gpt2 (124M)|gpt2-medium (350M)|
+|-|-|-|
+|2021 MBP M1|26ms*      |27ms              |
+|2022 Air M2|21ms*      |23ms              |
+"""
+
+
+def test_a_mac_named_by_its_abbreviation_reads_as_its_chip():
+    found = fields_by_raw_value(MACS_ABBREVIATED, "accelerator", "metric", "value", "unit")
+    assert found["26ms*"] == ("M1", "latency", 26.0, "ms")
+    assert found["23ms"] == ("M2", "latency", 23.0, "ms")
+    assert read_platform("2021 MBP M1").accelerator == "M1"
+    assert read_platform("2022 Air M2").accelerator == "M2"

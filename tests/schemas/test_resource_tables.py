@@ -252,3 +252,108 @@ def test_the_engines_throughputs_under_a_speedup_heading_are_throughputs():
     assert loaded["50.1"] == ("throughput", "items/s", "Llama 2 7B")
     assert loaded["21.5"] == ("throughput", "items/s", "Llama 2 7B")
     assert loaded["12.0"] == ("throughput", "items/s", "Llama 2 7B")
+
+
+# As FastFlowLM's LLaMA 3 benchmarks put the watts each method draws while decoding, and how
+# many times the NPU's efficiency each other method's is: "Efficiency Gain" had read as a
+# scaling efficiency.
+POWER_DRAWN = """### Power Consumption (Watts) During Decoding
+
+| **Model**        | **Method**         | **CPU** | **NPU** | **iGPU** | **Total Power (W)** | **Efficiency Gain** |
+|------------------|--------------------|--------:|--------:|--------:|---------------------:|----------------------:|
+| **LLaMA 3.2 1B**  | NPU (FastFlowLM)   | 0.07    | 1.57    | 0       | **1.64**             | –                    |
+|                  | NPU (Ryzen™ AI SW)  | 0.85    | 2.05    | 0       | 2.90                 | 1.77×                |
+|                  | iGPU               | 0.12    | 0       | 14.00   | 14.12                | 8.61×                |
+"""
+
+
+def test_an_efficiency_gain_over_a_baseline_is_no_scaling_efficiency():
+    found = fields_by_raw_value(POWER_DRAWN, "column_name", "metric", "value", "unit")
+    assert found["1.77×"] == ("Efficiency Gain", "other", 1.77, "x")
+    assert found["8.61×"] == ("Efficiency Gain", "other", 8.61, "x")
+    assert found["14.12"] == ("Total Power (W)", "other", 14.12, "W")
+    metrics = set(normalized(POWER_DRAWN).measurements.get_column("metric"))
+    assert metrics == {"other"}
+
+
+# As AI-image-gen-battle's benchmarks compare a Snapdragon X Elite's NPU with an Intel Core
+# Ultra's GPU: the seconds each SDXL image took, under "Time" and "Snapdragon Time" in tables
+# naming no metric, had been quarantined as naming none.
+IMAGE_TIMES = """### Primary Benchmarks (768x768 Resolution)
+
+| Platform | Model | Steps | Time | ms/step | Quality Score |
+|----------|-------|-------|------|---------|---------------|
+| **Snapdragon** | SDXL-Lightning-Q8 | 4 | **3.2s** | 800ms | 9.2/10 |
+| **Intel** | SDXL-Base-FP16 | 25 | **38.7s** | 1548ms | 9.8/10 |
+
+### Performance Advantage Analysis
+
+| Comparison | Snapdragon Time | Intel Time | **Speed Advantage** |
+|------------|-----------------|------------|-------------------|
+| **Lightning vs Lightning** | 3.2s | 14.2s | **4.4x faster** |
+"""
+
+
+def test_seconds_under_a_time_header_are_the_time_of_each_run():
+    document = normalized(IMAGE_TIMES)
+    assert document.quarantine.height == 0
+    found = fields_by_raw_value(IMAGE_TIMES, "column_name", "metric", "value", "unit")
+    assert found["3.2s"][1:] == ("time_to_result", 3.2, "s")
+    assert found["38.7s"] == ("Time", "time_to_result", 38.7, "s")
+    assert found["14.2s"] == ("Intel Time", "time_to_result", 14.2, "s")
+    assert found["800ms"] == ("ms/step", "latency", 800.0, "ms")
+
+
+# As strix-halo-testing's llm-bench summary lists each model's parameters in billions, all of
+# them and those a token activates, beside its llama-bench speeds on a Ryzen Max+ 395: the
+# counts had been quarantined as results naming no metric.
+MODEL_PARAMETERS = """# Strix Halo LLM Benchmark Results
+
+All testing was done on pre-production Framework Desktop systems with an AMD Ryzen Max+ 395 (Strix Halo)/128GB LPDDR5x-8000 configuration.
+
+| Model Name                   | Architecture   |   Weights (B) |   Active (B) | Backend       | Flags          |   pp512 |   tg128 |   Memory (Max MiB) |
+|------------------------------|----------------|---------------|--------------|---------------|----------------|---------|---------|--------------------|
+| Llama 2 7B Q4_0              | Llama 2        |             7 |            7 | Vulkan AMDVLK | fa=1           |  1294.1 |    47.7 |               4281 |
+| Qwen 3 30B-A3B UD-Q4_K_XL    | Qwen 3 MoE     |            30 |            3 | HIP rocWMMA   | fa=1 hipBLASLt |   669.4 |    58.5 |              17533 |
+"""
+
+
+def test_parameter_counts_in_billions_are_settings_of_the_model():
+    document = normalized(MODEL_PARAMETERS)
+    assert document.quarantine.height == 0
+    found = fields_by_raw_value(MODEL_PARAMETERS, "column_name", "metric", "value", "settings")
+    assert found["669.4"][:3] == ("pp512", "throughput", 669.4)
+    assert "Weights (B)=30" in found["669.4"][3]
+    assert "Active (B)=3" in found["669.4"][3]
+    assert found["47.7"][:3] == ("tg128", "throughput", 47.7)
+    assert document.measurements.height == 6
+
+
+# As FastFlowLM's LLaMA 3 benchmarks name each row's device and, in brackets, the runtime it
+# ran on, under "Hardware" and under "Method": the runtime is the row's framework.
+DEVICES_AND_RUNTIMES = """### Decoding Speed (Tokens per Second, or TPS, at different sequence lengths)
+
+| **Model**        | **Hardware**       | **1k** | **2k** |
+|------------------|--------------------|--------|--------|
+| **LLaMA 3.2 1B**  | NPU (FastFlowLM)    | 36.7   | 35.8   |
+|                  | NPU (Ryzen™ AI SW)   | 18.6   | 14.9   |
+|                  | iGPU                | 28.7   | 19.0   |
+
+### Power Consumption (Watts) During Decoding
+
+| **Model**        | **Method**         | **NPU** | **Total Power (W)** |
+|------------------|--------------------|--------:|---------------------:|
+| **LLaMA 3.2 1B**  | NPU (FastFlowLM)   | 1.57    | **1.64**             |
+|                  | NPU (Ryzen™ AI SW)  | 2.05    | 2.90                 |
+"""
+
+
+def test_a_runtime_in_brackets_after_the_device_is_the_rows_framework():
+    found = fields_by_raw_value(
+        DEVICES_AND_RUNTIMES, "column_name", "metric", "framework", "framework_canonical"
+    )
+    assert found["36.7"] == ("1k", "throughput", "FastFlowLM", "FastFlowLM")
+    assert found["14.9"] == ("2k", "throughput", "Ryzen AI SW", "Ryzen AI Software")
+    assert found["28.7"] == ("1k", "throughput", None, None)
+    assert found["1.57"] == ("NPU", "other", "FastFlowLM", "FastFlowLM")
+    assert found["2.90"] == ("Total Power (W)", "other", "Ryzen AI SW", "Ryzen AI Software")
