@@ -423,3 +423,21 @@ def test_llama_bench_sweeps_load_their_speeds_at_each_length():
     assert found["1091.814948"][:3] == ("512", "throughput", 1091.814948)
     assert "hipblaslt=1" in found["1091.814948"][3]
     assert found["17.816366"][:3] == ("4096", "throughput", 17.816366)
+
+
+# BitNet's README (microsoft/BitNet, src/README.md): the test its runs used named in a setup
+# line over a table of perplexities.
+BITNET_PERPLEXITIES = """**Perplexity Comparison:**
+
+Test configuration: BitNet-b1.58-2B-4T, TG128
+
+| Embedding Type | Wikitext | PTB | LAMBADA | IMDB | AG NEWS |
+|:---:|:---:|:---:|:---:|:---:|:---:|
+| **F32** | 17.1090±0.1278 | 33.0858±0.4886 | 43.2850±0.6363 | 29.3016±0.2890 | 36.7686±0.3920 |
+| **Q4_0** | 17.3529±0.1300 | 33.7754±0.5001 | 44.4552±0.6559 | 30.1044±0.2978 | 37.3985±0.3997 |
+"""
+
+
+def test_a_llama_bench_test_named_in_a_setup_line_names_no_metric_of_the_table():
+    found = fields_by_raw_value(BITNET_PERPLEXITIES, "column_name", "metric", "unit")
+    assert found["37.3985±0.3997"] == ("AG NEWS", "accuracy", "score")
