@@ -472,8 +472,10 @@ def wide_short_rows() -> Hostile:
     width = 1000
     header = "| " + " | ".join(["Model"] * width) + " |"
     delimiter = "|" + "---|" * width
-    full = "|" + " |" * width
-    short = "|" + " |" * (width - 1)
+    # Blank rows but for a last "1": a short row drawn as the browser does would put its "1"
+    # in a column of blanks, so its cells' places are not certain.
+    full = "|" + " |" * (width - 1) + " 1 |"
+    short = "|" + " |" * (width - 2) + " 1 |"
     text = "\n".join([header, delimiter, full, full, *[short] * 200]) + "\n"
     return Hostile(
         "wide_short_rows", "wide.md", text.encode(), checks={"parse:row_width_mismatch": 200}
@@ -592,14 +594,14 @@ def all_hostile() -> list[Hostile]:
 
 
 def slow_markdown(short_rows: int = 2_000) -> bytes:
-    """A legitimate but slow page: a 60-column table whose rows each lack a cell, so every
-    row is realigned cell by cell (about a millisecond a row)."""
+    """A legitimate but slow page: a 60-column table whose rows each lack a cell before their
+    last, so every row is realigned cell by cell (about a millisecond a row)."""
     width = 60
     lines = [
         "|" + "Model|" * width,
         "|" + "---|" * width,
-        *["|" + " |" * width] * 2,
-        *["|" + " |" * (width - 1)] * short_rows,
+        *["|" + " |" * (width - 1) + " 1 |"] * 2,
+        *["|" + " |" * (width - 2) + " 1 |"] * short_rows,
     ]
     return ("\n".join(lines) + "\n").encode()
 
