@@ -69,3 +69,66 @@ def test_a_batch_written_b_colon_in_a_timing_header_is_the_batch_size():
         ("db_mobilenet_v3_large", "1", "Core i7-11800H"),
         ("db_resnet34", "1", "Core i7-11800H"),
     ]
+
+
+# As deepinsight/insightface writes it (detection/scrfd/README.md): WIDER FACE's three subsets
+# as the accuracy columns of face detectors, beside their inference time.
+SCRFD_FAMILY = """## Performance
+
+Precision, flops and infer time are all evaluated on **VGA resolution**.
+
+#### ResNet family
+
+| Method              | Backbone        | Easy  | Medium | Hard  | \\#Params(M) | \\#Flops(G) | Infer(ms) |
+| ------------------- | --------------- | ----- | ------ | ----- | ----------- | ---------- | --------- |
+| DSFD (CVPR19)       | ResNet152       | 94.29 | 91.47  | 71.39 | 120.06      | 259.55     | 55.6      |
+| **SCRFD-34GF**      | Bottleneck Res  | 96.06 | 94.92  | 85.29 | 9.80        | 34.13      | 11.7      |
+"""
+
+
+def test_the_easy_medium_and_hard_subsets_of_a_detection_benchmark_are_accuracies():
+    result = normalized(SCRFD_FAMILY)
+    assert "unknown_metric" not in result.quarantine["check"].to_list()
+    found = {
+        (row["row_number"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert found[1, "Easy"] == ("accuracy", 94.29, "score")
+    assert found[1, "Medium"] == ("accuracy", 91.47, "score")
+    assert found[2, "Hard"] == ("accuracy", 85.29, "score")
+    assert found[2, "Infer(ms)"] == ("latency", 11.7, "ms")
+
+
+# As ifzhang/ByteTrack writes it (README.md): a tracker's CLEAR-MOT, identity and HOTA scores
+# and its speed; the models of its zoo named with their download links ("[[google]](...)").
+BYTETRACK = """## Tracking performance
+### Results on MOT challenge test set
+| Dataset    |  MOTA | IDF1 | HOTA | MT | ML | FP | FN | IDs | FPS |
+|------------|-------|------|------|-------|-------|------|------|------|------|
+|MOT17       | 80.3 | 77.3 | 63.1 | 53.2% | 14.5% | 25491 | 83721 | 2196 | 29.6 |
+
+### MOT17 test model
+
+| Model    |  MOTA | IDF1 | IDs | FPS |
+|------------|-------|------|------|------|
+|bytetrack_x_mot17 [[google]](https://drive.google.com/file/d/1P4mY0Yyd3PPTybgZkjMYhFri88nTmJX5/view?usp=sharing), [[baidu(code:ic0i)]](https://pan.baidu.com/s/1OJKrcQa_JP9zofC6ZtGBpw) | 90.0 | 83.3 | 422 | 29.6 |
+"""  # noqa: E501
+
+
+def test_multi_object_tracking_scores_are_accuracies():
+    found = {
+        (row["table_index"], row["column_name"]): (row["metric"], row["value"])
+        for row in normalized(BYTETRACK).measurements.iter_rows(named=True)
+    }
+    assert found[0, "MOTA"] == ("accuracy", 80.3)
+    assert found[0, "IDF1"] == ("accuracy", 77.3)
+    assert found[0, "HOTA"] == ("accuracy", 63.1)
+    assert found[0, "IDs"] == ("accuracy", 2196.0)
+    assert found[0, "FPS"] == ("throughput", 29.6)
+    assert found[1, "MOTA"] == ("accuracy", 90.0)
+
+
+def test_download_links_after_a_model_name_are_no_part_of_it():
+    models = normalized(BYTETRACK).measurements.filter(table_index=1)
+    assert set(models["model"]) == {"bytetrack_x_mot17"}
+    assert set(models["row_label"]) == {"bytetrack_x_mot17"}
