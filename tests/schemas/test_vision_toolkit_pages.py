@@ -132,3 +132,70 @@ def test_download_links_after_a_model_name_are_no_part_of_it():
     models = normalized(BYTETRACK).measurements.filter(table_index=1)
     assert set(models["model"]) == {"bytetrack_x_mot17"}
     assert set(models["row_label"]) == {"bytetrack_x_mot17"}
+
+
+# As VikParuchuri/marker writes it (README.md): times per page and per document with no unit,
+# on a page that speaks of throughput in pages per second just below.
+MARKER_THROUGHPUT = """## Throughput
+
+We benchmarked throughput using a [single long PDF](https://www.greenteapress.com/thinkpython/thinkpython.pdf).
+
+| Method  | Time per page | Time per document | VRAM used |
+|---------|---------------|-------------------|---------- |
+| marker  | 0.18          | 43.42             |  3.17GB   |
+
+The projected throughput is 122 pages per second on an H100 - we can run 22 individual processes given the VRAM used.
+"""  # noqa: E501
+
+# As VikParuchuri/surya writes it (README.md): an OCR model's time per page beside its average
+# similarity to the ground truth.
+SURYA_OCR = """## OCR
+
+| Model     | Time per page (s) | Avg similarity (⬆) |
+|-----------|-------------------|--------------------|
+| surya     | .62               | 0.97               |
+| tesseract | .45               | 0.88               |
+"""
+
+
+def test_a_time_per_page_or_document_is_a_time_never_a_throughput():
+    result = normalized(MARKER_THROUGHPUT)
+    assert "throughput" not in result.measurements["metric"].to_list()
+    unstated = result.quarantine.filter(check="unit_not_stated")
+    assert sorted(unstated["raw_value"]) == ["0.18", "43.42"]
+    assert all("latency" in reason for reason in unstated["reason"])
+
+
+def test_an_average_similarity_is_an_accuracy():
+    found = {
+        (row["model"], row["column_name"]): (row["metric"], row["value"], row["unit"])
+        for row in normalized(SURYA_OCR).measurements.iter_rows(named=True)
+    }
+    assert found["surya", "Avg similarity (⬆)"] == ("accuracy", 0.97, "score")
+    assert found["tesseract", "Avg similarity (⬆)"] == ("accuracy", 0.88, "score")
+    assert found["surya", "Time per page (s)"] == ("latency", 620.0, "ms")
+
+
+# As deepinsight/insightface writes it (cpp-package/inspireface/doc/Benchmark-Remark
+# (Updating).md): each table names the device and precision in its heading, and counts the
+# loops a total and an average time summarize.
+INSPIREFACE = """## Megatron_Apple(ANE, Apple Neural Engine)
+
+### Device: iPhone13, Apple A15[FP32]
+| **Benchmark**          | **Loops** | **Total Time** | **Average Time** |
+| ---------------------- | --------- | -------------- | ---------------- |
+| Face Detect@160        | 1000      | 711 ms         | **0.71 ms**      |
+| Face Extract(**R50**)  | 1000      | 3856ms         | **3.86ms**       |
+"""
+
+
+def test_the_loops_a_time_summarizes_are_a_setting_not_a_result():
+    result = normalized(INSPIREFACE)
+    assert result.quarantine.height == 0
+    found = {
+        (row["model"], row["column_name"]): (row["value"], row["accelerator"], row["settings"])
+        for row in result.measurements.iter_rows(named=True)
+    }
+    assert len(found) == 4
+    assert found["Face Detect@160", "Average Time"] == (0.71, "A15", "Loops=1000")
+    assert found["Face Extract(R50)", "Total Time"] == (3856.0, "A15", "Loops=1000")
