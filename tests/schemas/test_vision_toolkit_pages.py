@@ -199,3 +199,46 @@ def test_the_loops_a_time_summarizes_are_a_setting_not_a_result():
     assert len(found) == 4
     assert found["Face Detect@160", "Average Time"] == (0.71, "A15", "Loops=1000")
     assert found["Face Extract(R50)", "Total Time"] == (3856.0, "A15", "Loops=1000")
+
+
+# As LiheYoung/Depth-Anything writes it (README.md): relative-depth errors and accuracies per
+# dataset, and a model's inference time on one chip with its unit, then on two more chips
+# headed by their names alone.
+DEPTH_ANYTHING = """| Method | Params | KITTI || NYUv2 ||
+|-|-:|:-:|:-:|:-:|:-:|
+| | | AbsRel | $\\delta_1$ | AbsRel | $\\delta_1$ |
+| MiDaS | 345.0M | 0.127 | 0.850 | 0.048 | *0.980* |
+
+We highlight the **best** and *second best* results in **bold** and *italic* respectively (**better results**: AbsRel $\\downarrow$ , $\\delta_1 \\uparrow$).
+
+## Pre-trained models
+
+| Model | Params | Inference Time on V100 (ms) | A100 | RTX4090 ([TensorRT](https://github.com/spacewalk01/depth-anything-tensorrt)) |
+|:-|-:|:-:|:-:|:-:|
+| Depth-Anything-Small | 24.8M | 12 | 8 | 3 |
+| Depth-Anything-Large | 335.3M | 20 | 13 | 12 |
+"""  # noqa: E501
+
+
+def test_depth_errors_and_threshold_accuracies_are_accuracies():
+    depth = normalized(DEPTH_ANYTHING).measurements.filter(table_index=0)
+    assert sorted(zip(depth["column_name"], depth["metric"], depth["value"], strict=True)) == [
+        ("KITTI / $\\delta_1$", "accuracy", 0.85),
+        ("KITTI / AbsRel", "accuracy", 0.127),
+        ("NYUv2 / $\\delta_1$", "accuracy", 0.98),
+        ("NYUv2 / AbsRel", "accuracy", 0.048),
+    ]
+
+
+def test_chips_headed_alone_after_a_time_on_a_chip_share_its_metric_and_unit():
+    found = {
+        (row["model"], row["accelerator"]): (row["metric"], row["value"], row["unit"])
+        for row in normalized(DEPTH_ANYTHING)
+        .measurements.filter(table_index=1)
+        .iter_rows(named=True)
+    }
+    assert found["Depth-Anything-Small", "V100"] == ("latency", 12.0, "ms")
+    assert found["Depth-Anything-Small", "A100"] == ("latency", 8.0, "ms")
+    assert found["Depth-Anything-Small", "RTX 4090"] == ("latency", 3.0, "ms")
+    assert found["Depth-Anything-Large", "A100"] == ("latency", 13.0, "ms")
+    assert found["Depth-Anything-Large", "RTX 4090"] == ("latency", 12.0, "ms")
