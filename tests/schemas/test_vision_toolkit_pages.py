@@ -242,3 +242,28 @@ def test_chips_headed_alone_after_a_time_on_a_chip_share_its_metric_and_unit():
     assert found["Depth-Anything-Small", "RTX 4090"] == ("latency", 3.0, "ms")
     assert found["Depth-Anything-Large", "A100"] == ("latency", 13.0, "ms")
     assert found["Depth-Anything-Large", "RTX 4090"] == ("latency", 12.0, "ms")
+
+
+# As PeterL1n/RobustVideoMatting writes it (README.md): frame rates per GPU, in columns headed
+# by the frame size of the video they ran on.
+RVM_SPEED = """## Speed
+
+Speed is measured with `inference_speed_test.py` for reference.
+
+| GPU            | dType | HD (1920x1080) | 4K (3840x2160) |
+| -------------- | ----- | -------------- |----------------|
+| RTX 3090       | FP16  | 172 FPS        | 154 FPS        |
+| GTX 1080 Ti    | FP32  | 104 FPS        | 74 FPS         |
+"""
+
+
+def test_a_column_headed_by_a_frame_size_names_no_model():
+    rows = normalized(RVM_SPEED).measurements
+    found = {
+        (row["accelerator"], row["column_name"]): (row["value"], row["precision"], row["model"])
+        for row in rows.iter_rows(named=True)
+    }
+    assert found["RTX 3090", "HD (1920x1080)"] == (172.0, "FP16", None)
+    assert found["RTX 3090", "4K (3840x2160)"] == (154.0, "FP16", None)
+    assert found["GTX 1080 Ti", "4K (3840x2160)"] == (74.0, "FP32", None)
+    assert set(rows["metric"]) == {"throughput"}
