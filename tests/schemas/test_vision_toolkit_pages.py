@@ -267,3 +267,43 @@ def test_a_column_headed_by_a_frame_size_names_no_model():
     assert found["RTX 3090", "4K (3840x2160)"] == (154.0, "FP16", None)
     assert found["GTX 1080 Ti", "4K (3840x2160)"] == (74.0, "FP32", None)
     assert set(rows["metric"]) == {"throughput"}
+
+
+# As deepinsight/insightface writes it (detection/scrfd/README.md): a note under one table
+# names the CPU its times were taken on; a later section's table of pretrained models says
+# nothing of its hardware.
+SCRFD_CPU_NOTE = """## Performance
+
+**X64 CPU Performance of SCRFD-0.5GF:**
+
+| Test-Input-Size         | CPU Single-Thread   | Easy  | Medium | Hard  |
+| ----------------------- | -----------------   | ----- | ------ | ----- |
+| 640x480                 | 28.3ms              | 90.57 | 88.12  | 68.51 |
+| 320x240                 | 11.4ms              | -     | -      | -     |
+
+*precision and infer time are evaluated on AMD Ryzen 9 3950X, using the simple PyTorch CPU inference by setting `OMP_NUM_THREADS=1` (no mkldnn).*
+
+## Installation
+
+Please refer to [mmdetection](https://github.com/open-mmlab/mmdetection/blob/master/docs/en/get_started.md#installation) for installation.
+
+## Pretrained-Models
+
+|      Name      | Easy  | Medium | Hard  | FLOPs | Params(M) | Infer(ms) | Link                                                         |
+| :------------: | ----- | ------ | ----- | ----- | --------- | --------- | ------------------------------------------------------------ |
+|   SCRFD_500M   | 90.57 | 88.12  | 68.51 | 500M  | 0.57      | 3.6       | [download](https://1drv.ms/u/s!AswpsDO2toNKqyYWxScdiTITY4TQ?e=DjXof9) |
+
+mAP, FLOPs and inference latency are all evaluated on VGA resolution.
+"""  # noqa: E501
+
+
+def test_a_note_under_one_table_names_no_chip_of_a_later_sections_table():
+    rows = normalized(SCRFD_CPU_NOTE).measurements
+    cpu = rows.filter(table_index=0, column_name="CPU Single-Thread")
+    assert sorted(zip(cpu["value"], cpu["accelerator"], strict=True)) == [
+        (11.4, "Ryzen 9 3950X"),
+        (28.3, "Ryzen 9 3950X"),
+    ]
+    pretrained = rows.filter(table_index=1)
+    assert pretrained.height == 4
+    assert set(pretrained["accelerator"]) == {None}
