@@ -252,6 +252,21 @@ def names_a_framework(text: str) -> bool:
     return any(map(known_framework, _WORDS.findall(text)))
 
 
+# A bracketed part of a header: "RTX4090 (TensorRT)", "i7-12700 [OpenVINO]".
+_BRACKETED_PART = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
+
+
+@lru_cache(maxsize=4096)
+def bracketed_framework(text: str) -> str | None:
+    """The framework a header names in brackets after a chip ("RTX4090 (TensorRT)"): the one
+    the column's runs used, or None."""
+    for part in _BRACKETED_PART.findall(text):
+        named = [word for word in _WORDS.findall(part) if known_framework(word)]
+        if named:
+            return named[0]
+    return None
+
+
 @lru_cache(maxsize=4096)
 def framework_name(label: str) -> str | None:
     found = _alias_table("frameworks.csv").get(label_key(label))

@@ -307,3 +307,14 @@ def test_a_note_under_one_table_names_no_chip_of_a_later_sections_table():
     pretrained = rows.filter(table_index=1)
     assert pretrained.height == 4
     assert set(pretrained["accelerator"]) == {None}
+
+
+def test_a_framework_bracketed_after_a_chip_header_is_the_columns_framework():
+    rows = normalized(DEPTH_ANYTHING).measurements.filter(table_index=1)
+    found = {
+        (row["model"], row["accelerator"]): row["framework"] for row in rows.iter_rows(named=True)
+    }
+    assert found["Depth-Anything-Small", "RTX 4090"] == "TensorRT"
+    assert found["Depth-Anything-Large", "RTX 4090"] == "TensorRT"
+    assert found["Depth-Anything-Small", "A100"] is None
+    assert found["Depth-Anything-Small", "V100"] is None
