@@ -318,3 +318,22 @@ def test_a_framework_bracketed_after_a_chip_header_is_the_columns_framework():
     assert found["Depth-Anything-Large", "RTX 4090"] == "TensorRT"
     assert found["Depth-Anything-Small", "A100"] is None
     assert found["Depth-Anything-Small", "V100"] is None
+
+
+# As deepinsight/insightface writes it (recognition/arcface_torch/docs/speed_benchmark.md): the
+# memory of three ways of training side by side, model parallelism among them.
+ARCFACE_MEMORY = """2. GPU memory cost of different parallel methods (GB per GPU), Tesla V100 32GB * 8. (Smaller is better)
+
+| Number of Identities in Dataset | Data Parallel | Model Parallel | Partial FC 0.1 |
+| :---    | :---  | :---  | :---  |
+|125000   | 7358  | 5306  | 4868  |
+|250000   | 9940  | 5826  | 5004  |
+"""  # noqa: E501
+
+
+def test_a_model_parallel_column_is_a_way_of_running_not_the_rows_model():
+    rows = normalized(ARCFACE_MEMORY).measurements
+    assert set(rows["model"]) == {None}
+    first = rows.filter(raw_value="4868").row(0, named=True)
+    assert "Model Parallel=5306" in first["settings"]
+    assert (first["value"], first["accelerator"]) == (4868.0, "V100")
