@@ -31,6 +31,7 @@ import polars as pl
 
 from perfledger.schemas.chip_vocabulary import AS_PUBLISHED
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
+from perfledger.schemas.frame_sizes import names_frame_size
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import label_key
 from perfledger.schemas.model_names import (
@@ -340,19 +341,13 @@ _DIGIT = re.compile(r"\d")
 _NAME_WITH_DIGIT = re.compile(r"^(?=[^=]*\d)[^=]+$")
 
 
-# A frame size ("HD (1920x1080)", "4K", "720p", "VGA"): the input a column ran on, no model.
-_FRAME_SIZE = re.compile(
-    r"(?i)(?<![\w.])(?:\d{2,5} ?[x×] ?\d{2,5}|\d{3,4}p|[248]k|[fqu]?hd|q?vga)(?![\w.])"
-)
-
-
 @lru_cache(maxsize=16_384)
 def _may_name_a_model(header: str) -> bool:
     reading = read_header(header)
     return (
         any(character.isalpha() for character in header)
         and " / " not in header
-        and _FRAME_SIZE.search(header) is None
+        and not names_frame_size(header)  # "HD (1920x1080)": the input it ran on
         and reading.kind is None
         and reading.role is None
         and reading.statistic is None
