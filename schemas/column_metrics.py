@@ -13,7 +13,7 @@ import re
 
 from perfledger.schemas.folding import without_brackets
 from perfledger.schemas.found import Found
-from perfledger.schemas.header_reading import HeaderReading, reads_as_unknown
+from perfledger.schemas.header_reading import HeaderReading, read_header, reads_as_unknown
 from perfledger.schemas.unit_choice import KINDS_FROM_AROUND
 from perfledger.schemas.units import metric_of_unit
 
@@ -22,6 +22,7 @@ QUALITY_METRICS = ("accuracy", "loss")
 _MEASURED_KINDS = frozenset({"rate", "duration"})
 # The metrics of a run's time or rate, whose share or change a percentage is.
 _TIMED = ("throughput", "latency", "time_to_train", "time_to_result")
+_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,80})[)\]]")
 # A name written in capitals ("TTFP", "E2EL", "RTF"): an acronym, the name of a quantity.
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]{2,7}(?![\w-])")
 
@@ -60,3 +61,25 @@ def names_its_own_quantity(reading: HeaderReading) -> bool:
         reads_as_unknown(match.group(0))
         for match in _ACRONYM.finditer(without_brackets(reading.text or ""))
     )
+
+
+def names_a_side(reading: HeaderReading) -> bool:
+    """A header naming its metric by a rate or time unit alone, beside words of no role: one
+    side of a comparison ("T-MAC (tokens/sec)", "FP16 (ms)"), whose unit the sides written
+    after it share; or a metric measured on a chip it names ("Inference Time on V100 (ms)"),
+    whose unit the columns headed by other chips after it share."""
+    if reading.unit is None or reading.unit.kind not in _MEASURED_KINDS:
+        return False
+    if reading.platform is not None:
+        return True
+    words = _BRACKETED.sub(" ", reading.text).strip()
+    return bool(words) and read_header(words).kind is None
+
+
+def takes_the_side(side: HeaderReading, reading: HeaderReading, unnamed: bool) -> bool:
+    """Whether a result column written without a unit nor a metric measures what the side
+    opened to its left does: where nothing else names its metric, or where both headers name
+    a chip ("Inference Time on V100 (ms) | A100 | RTX4090 (TensorRT)")."""
+    if reading.kind is not None or reading.unit is not None:
+        return False
+    return unnamed or (side.platform is not None and reading.platform is not None)

@@ -31,6 +31,7 @@ import polars as pl
 
 from perfledger.schemas.chip_vocabulary import AS_PUBLISHED
 from perfledger.schemas.column_types import ColumnTypes, frame_of_rows
+from perfledger.schemas.frame_sizes import names_frame_size
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import label_key
 from perfledger.schemas.model_names import (
@@ -346,6 +347,7 @@ def _may_name_a_model(header: str) -> bool:
     return (
         any(character.isalpha() for character in header)
         and " / " not in header
+        and not names_frame_size(header)  # "HD (1920x1080)": the input it ran on
         and reading.kind is None
         and reading.role is None
         and reading.statistic is None

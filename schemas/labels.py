@@ -252,6 +252,21 @@ def names_a_framework(text: str) -> bool:
     return any(map(known_framework, _WORDS.findall(text)))
 
 
+# A bracketed part of a header: "RTX4090 (TensorRT)", "i7-12700 [OpenVINO]".
+_BRACKETED_PART = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
+
+
+@lru_cache(maxsize=4096)
+def bracketed_framework(text: str) -> str | None:
+    """The framework a header names in brackets after a chip ("RTX4090 (TensorRT)"): the one
+    the column's runs used, or None."""
+    for part in _BRACKETED_PART.findall(text):
+        named = [word for word in _WORDS.findall(part) if known_framework(word)]
+        if named:
+            return named[0]
+    return None
+
+
 @lru_cache(maxsize=4096)
 def framework_name(label: str) -> str | None:
     found = _alias_table("frameworks.csv").get(label_key(label))
@@ -346,13 +361,18 @@ def stated_batch(text: str | None) -> str | None:
 # (fps)", "... b32 (fps)"): a small "b" alone before the number, which a model's name in
 # capitals ("EfficientNet B4") or joined to another word ("vit_b16", "ResNet-b2") never is.
 _BATCH_SHORTHAND = re.compile(r"(?<![\w.+/-])b(\d{1,4})(?![\w.+/-])")
+# ... or as "B" and its number in parentheses, after a colon or an equals sign: docTR's
+# "sec/it (B: 64)".
+_BATCH_LETTER = re.compile(r"\(\s*[Bb]\s*[:=]\s*(\d{1,4})\s*\)")
 
 
 def header_batch_shorthand(header: str | None) -> str | None:
-    """The batch size a result column's header writes as "b1", "b32", or None."""
-    if not header or "b" not in header:
+    """The batch size a result column's header writes as "b1", "b32", "(B: 64)", or None."""
+    if not header or ("b" not in header and "B" not in header):
         return None
     found = {match.group(1) for match in _BATCH_SHORTHAND.finditer(header)}
+    if "(" in header:
+        found.update(match.group(1) for match in _BATCH_LETTER.finditer(header))
     return found.pop() if len(found) == 1 else None
 
 

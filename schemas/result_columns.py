@@ -13,7 +13,12 @@ from perfledger.schemas.context_parts import precision_of_part
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.header_remainder import header_remainder
 from perfledger.schemas.label_mappings import LabelMappings
-from perfledger.schemas.labels import header_batch_shorthand, names_a_framework, stated_batch
+from perfledger.schemas.labels import (
+    bracketed_framework,
+    header_batch_shorthand,
+    names_a_framework,
+    stated_batch,
+)
 from perfledger.schemas.platform_mentions import PlatformMention
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
@@ -253,8 +258,11 @@ def result_records(
                 # value's column name.
                 header_remainder(reading) if plan.shape.turned else None,
                 *of_classes,
-                # "PyTorch (ms)" beside "TensorRT (ms)" under a heading "TensorRT": its own
-                None if names_a_framework(reading.text) else _found(context, "framework"),
+                # "PyTorch (ms)" beside "TensorRT (ms)" under a heading "TensorRT": its own;
+                # "RTX4090 (TensorRT)": the chip's runs used the framework it names
+                (bracketed_framework(reading.text) if reading.platform is not None else None)
+                if names_a_framework(reading.text)
+                else _found(context, "framework"),
             )
         )
     return records

@@ -42,7 +42,7 @@ MAX_NOTE_CHARS = 240  # a note under a table is brief; a paragraph discussing it
 # 1xH200 | FP8"), or opened as one ("Note:", "Source:", "*", "†"), or saying how it was measured.
 _NOTE_SHAPE = re.compile(
     r" \| |^\W{0,3}(?:notes?|source|measured|preliminary measured)\b|^\s*[*\u2020\u2021]|"
-    r"\bmeasured (?:in|on|with)\b",
+    r"\b(?:measured|evaluated|tested|benchmarked) (?:in|on|with)\b",
     re.I,
 )
 MAX_CONTEXT_CHARS = 2000  # of each text: a label sits near its start, and crafted pages are long
@@ -131,6 +131,7 @@ def table_contexts(
     heading_texts = {text for kind, _level, text, _table in blocks if kind == "heading"}
     after = _paragraphs_after(blocks)
     notes = _notes_under(blocks)
+    note_texts = set(notes.values())
     # A configuration the page defines by its file ("configs/v100_x8.py : Full precision GPU
     # training") names its rows wherever on the page the definition stands.
     named_rows = named_rows_of(
@@ -146,7 +147,9 @@ def table_contexts(
                 closed = sections.pop()
                 if not is_news_heading(closed[1]):  # news items speak of their own runs, and
                     #                                  so do links to other projects
-                    earlier.extend(closed[2])  # a closed section's prose
+                    # a closed section's prose; a note under one of its tables is that
+                    # table's ("precision and infer time are evaluated on AMD Ryzen 9 3950X")
+                    earlier.extend(text for text in closed[2] if text not in note_texts)
             paragraphs: list[str] = []
             first = first_of.setdefault((level, text.strip().casefold()), paragraphs)
             if first is not paragraphs:

@@ -12,7 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
-from perfledger.schemas.column_metrics import names_its_own_quantity, speed_metric
+from perfledger.schemas.column_metrics import (
+    names_a_side,
+    names_its_own_quantity,
+    speed_metric,
+    takes_the_side,
+)
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.corner_headers import corner_framework, corner_model, corner_precision
 from perfledger.schemas.folding import fold_words
@@ -681,13 +686,13 @@ def _with_metrics(
                 column = replace(column, reading=replace(reading, unit=corner.unit))
         else:
             metric = None  # a header of unknown words: its numbers are quarantined, not guessed
-        if metric is None and side is not None and reading.kind is None and reading.unit is None:
-            # "llama.cpp (CPU) (tokens/sec) | T-MAC (CPU)", "FP16 (ms) | INT8": a side of the
-            # comparison the column to its left opened, written without the unit it gave
+        if side is not None and takes_the_side(side, reading, metric is None):
+            # "llama.cpp (CPU) (tokens/sec) | T-MAC (CPU)", "FP16 (ms) | INT8", "Inference Time
+            # on V100 (ms) | A100": a side the column to its left opened, without its unit
             metric = Found(side.role, "column")
             column = replace(column, reading=replace(reading, unit=side.unit))
         if reading.kind == "metric":
-            side = reading if _names_a_side(reading) else None
+            side = reading if names_a_side(reading) else None
         if metric is not None:
             last_metric = metric
         planned.append(  # not `replace`: this runs for every result column of every table
@@ -710,16 +715,6 @@ def _with_metrics(
 
 def _timed(found: Found | None) -> bool:  # a run's time or rate, no spec ("NPU: 5 TOPS")
     return found is not None and found.value in ("latency", "throughput")
-
-
-def _names_a_side(reading: HeaderReading) -> bool:
-    """A header naming its metric by a rate or time unit alone, beside words of no role: one
-    side of a comparison ("T-MAC (tokens/sec)", "FP16 (ms)"), whose unit the sides written
-    after it share."""
-    if reading.unit is None or reading.unit.kind not in _MEASURED_UNIT_KINDS:
-        return False
-    words = _BRACKETED.sub(" ", reading.text).strip()
-    return bool(words) and read_header(words).kind is None
 
 
 def _with_precision_accuracies(columns: list[ColumnPlan]) -> list[ColumnPlan]:

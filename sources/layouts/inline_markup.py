@@ -26,6 +26,9 @@ _RAISED_OPEN = re.compile(r"(?<=[^\W\d_])<su[pb]\b[^<>]*>(?=[^\W\d_])", re.I)
 _DESTINATION = r"\((?:[^()]|\([^()]*\))*\)"
 _IMAGE_OR_LINK = re.compile(r"!?\[([^\[\]]*)\]" + _DESTINATION)
 _LINK_AROUND_BRACKETS = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]" + _DESTINATION)
+# Bracketed download links after a name are no part of it ("bytetrack_x_mot17 [[google]](...),
+# [[baidu(code:ic0i)]](...)" in a model zoo): the cell reads as the name.
+_TRAILING_BADGES = re.compile(r"(?<=\S)(?:\s*[,;/|]?\s*\[\[[^\[\]]*\]\]\([^)\s]*\))+\s*$")
 _CODE = re.compile(r"`([^`]*)`")
 _STRONG = re.compile(r"(\*\*|__|~~)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
 _EMPHASIS_WHOLE = re.compile(r"^([*_])(?=\S)(.+?)(?<=\S)\1$")
@@ -67,6 +70,8 @@ def render_inline(text: str) -> str:
     text = _BR_TAG.sub(" ", text)
     text = _RAISED_OPEN.sub(" ", text)
     text = _TAG.sub("", text)
+    if "[[" in text:
+        text = _TRAILING_BADGES.sub("", text)
     text = sub_closed(_IMAGE_OR_LINK, _LINK_CLOSE, r"\1", text)
     if "](" in text:
         text = sub_closed(_LINK_AROUND_BRACKETS, _LINK_CLOSE, r"\1", text)

@@ -33,6 +33,12 @@ _RAW_HTML = re.compile(
     rb"^([ \t]*)\.\.[ \t]+raw::[ \t]*html[^\n]*\n(?:(?:\1[ \t]+\S[^\n]*|[ \t]*)\n)*",
     re.MULTILINE | re.IGNORECASE,
 )
+# A code block and its indented body (docTR's docs show a sample hOCR export in one): markup
+# the page quotes, which does not make the page HTML.
+_CODE_BLOCK = re.compile(
+    rb"^([ \t]*)\.\.[ \t]+(?:code|code-block|sourcecode)::[^\n]*\n(?:(?:\1[ \t]+\S[^\n]*|[ \t]*)\n)*",
+    re.MULTILINE | re.IGNORECASE,
+)
 _SNIFF_DIRECTIVE = re.compile(rb"^[ \t]*\.\.[ \t]+(?:[A-Za-z][\w:.+-]*::|_[^:\n]+:)", re.MULTILINE)
 # Markdown's own marks at a line's start: an ATX heading or a code fence. Unindented only: an
 # RST code block holds '   # comment' lines, and '~~~' underlines RST titles.
@@ -60,9 +66,13 @@ def sniff_rst(data: bytes, content_type: str | None) -> float:
         return 0.0
     head = data[:SNIFF_BYTES].replace(b"\x00", b"")
     embeds_html = b"raw::" in head and _RAW_HTML.search(head) is not None
-    lowered = (_RAW_HTML.sub(b"", head) if embeds_html else head).lower()
+    quoted = _RAW_HTML.sub(b"", head) if embeds_html else head
+    unquoted = _CODE_BLOCK.sub(b"", quoted) if b"::" in quoted else quoted
+    lowered = unquoted.lower()
     if any(mark in lowered for mark in _HTML_MARKS) or _looks_like_markdown(head):
         return 0.0
+    if len(unquoted) < len(quoted) and any(mark in quoted.lower() for mark in _HTML_MARKS):
+        return 0.95  # above the HTML layout, which takes the quoted "<html" for a page's own
     if "rst" in kind:
         return 0.9
     if _SNIFF_DIRECTIVE.search(head):
