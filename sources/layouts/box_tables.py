@@ -178,7 +178,8 @@ def _wrapped(lines: list[str], body: list[int]) -> bool:
     row written over several lines, as a status panel wraps its cells."""
     if not any(is_border(lines[i]) for i in range(body[0], body[-1])):
         return False  # no border between the rows: each line is a row
-    return any(i - 1 in body for i in body)
+    rows = set(body)  # a list would be searched once per line: the square of a long printout
+    return any(i - 1 in rows for i in body)
 
 
 def as_pipe_lines(lines: list[str], tables: list[BoxTable]) -> list[str]:

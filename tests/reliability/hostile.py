@@ -468,6 +468,20 @@ def backtracking_markdown() -> Hostile:
     )
 
 
+def long_printed_box() -> Hostile:
+    """A tool's printout in a code block, 80,000 rows each drawn between borders: read as a
+    box table in one pass (its borders were once compared with its rows pairwise)."""
+    table = [
+        "| " + " | ".join(HEADER) + " |",
+        "|---|---|---|",
+        *("| " + " | ".join(row) + " |" for row in ROWS),
+    ]
+    border = "+------+------+"
+    printout = [border, "| step | done |", border, *["| ok   | yes  |", border] * 80_000]
+    text = "\n".join([ENGLISH_PROSE, "", *table, "", "```", *printout, "```"]) + "\n"
+    return Hostile("long_printed_box", "long-printout.md", text.encode(), values=all_values())
+
+
 def wide_short_rows() -> Hostile:
     width = 1000
     header = "| " + " | ".join(["Model"] * width) + " |"
@@ -583,6 +597,7 @@ def all_hostile() -> list[Hostile]:
         backtracking_text(),
         backtracking_markdown(),
         wide_short_rows(),
+        long_printed_box(),
         huge_platform_numbers(),
         note_with_blank_subject(),
         markdown_note_on_last_line(),
