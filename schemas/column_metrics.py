@@ -19,10 +19,11 @@ from perfledger.schemas.units import metric_of_unit
 
 QUALITY_METRICS = ("accuracy", "loss")
 # The units whose dimension says what a column measures: a rate, a time.
-_MEASURED_KINDS = frozenset({"rate", "duration"})
+MEASURED_UNIT_KINDS = frozenset({"rate", "duration"})
 # The metrics of a run's time or rate, whose share or change a percentage is.
 _TIMED = ("throughput", "latency", "time_to_train", "time_to_result")
-_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,80})[)\]]")
+# An aside in brackets of a header ("(tokens/sec)", "(TFLOPS/s)"), its text the group.
+BRACKETED_ASIDE = re.compile(r"[(\[]([^()\[\]]{1,80})[)\]]")
 # A name written in capitals ("TTFP", "E2EL", "RTF"): an acronym, the name of a quantity.
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]{2,7}(?![\w-])")
 
@@ -45,7 +46,7 @@ def speed_metric(reading: HeaderReading, context_metric: Found | None) -> Found 
         return context_metric
     if unit.kind == "percent" and context_metric.value in _TIMED:
         return Found("other", "column")  # "FP8 slope (% of BF16)" on a page of latencies
-    if unit.kind not in _MEASURED_KINDS:
+    if unit.kind not in MEASURED_UNIT_KINDS:
         return context_metric
     if unit.kind in KINDS_FROM_AROUND.get(context_metric.value, (unit.kind,)):
         return context_metric
@@ -68,11 +69,11 @@ def names_a_side(reading: HeaderReading) -> bool:
     side of a comparison ("T-MAC (tokens/sec)", "FP16 (ms)"), whose unit the sides written
     after it share; or a metric measured on a chip it names ("Inference Time on V100 (ms)"),
     whose unit the columns headed by other chips after it share."""
-    if reading.unit is None or reading.unit.kind not in _MEASURED_KINDS:
+    if reading.unit is None or reading.unit.kind not in MEASURED_UNIT_KINDS:
         return False
     if reading.platform is not None:
         return True
-    words = _BRACKETED.sub(" ", reading.text).strip()
+    words = BRACKETED_ASIDE.sub(" ", reading.text).strip()
     return bool(words) and read_header(words).kind is None
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from perfledger.schemas.column_metrics import (
+    BRACKETED_ASIDE,
+    MEASURED_UNIT_KINDS,
     names_a_side,
     names_its_own_quantity,
     speed_metric,
@@ -411,16 +413,12 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     return "label"
 
 
-_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,80})[)\]]")
-_MEASURED_UNIT_KINDS = frozenset({"rate", "duration"})
-
-
 def _states_a_measurement(reading: HeaderReading) -> bool:
     """A unit of a measured quantity (a rate, a duration), or a bracketed metric name
     ("(TFLOPS/s)"), in a header whose words name a setting or a label."""
-    if reading.unit is not None and reading.unit.kind in _MEASURED_UNIT_KINDS:
+    if reading.unit is not None and reading.unit.kind in MEASURED_UNIT_KINDS:
         return True
-    return any(read_header(part).kind == "metric" for part in _BRACKETED.findall(reading.text))
+    return any(read_header(part).kind == "metric" for part in BRACKETED_ASIDE.findall(reading.text))
 
 
 def _measured_metric(reading: HeaderReading) -> str | None:
