@@ -504,10 +504,14 @@ def _unexpected(error: Exception) -> ParseFailure:
 
 
 def _parse_failed(
-    document: CollectedDocument, base: DocumentLoad, error: Exception, known: set[str]
+    document: CollectedDocument,
+    base: DocumentLoad,
+    error: Exception,
+    known: set[str],
+    stage: str = "parse",
 ) -> DocumentLoad:
     base.message = f"{document.location}: {error}"
-    base.errors.append((document.location, "parse", str(error)))
+    base.errors.append((document.location, stage, str(error)))
     base.document_row = _document_row(document, None, "unparsed", known)
     return base
 
@@ -584,19 +588,11 @@ def _normalized_one_by_one(
             try:
                 normalized += normalize_documents([(item.parsed.cells, item.context)], mappings)
             except Exception as error:  # noqa: BLE001 - its failure is the document's outcome
-                item = _read_failed(item, error, known)
+                reason = f"reading its tables failed ({type(error).__name__}: {error})"
+                failure = ParseFailure(reason)
+                item = _parse_failed(item.document, item.base, failure, known, "normalize")
         kept.append(item)
     return kept, normalized
-
-
-def _read_failed(item: _Parsed, error: Exception, known: set[str]) -> DocumentLoad:
-    document, base = item.document, item.base
-    reason = f"reading its tables failed ({type(error).__name__}: {error})"
-    base.message = f"{document.location}: {reason}"
-    base.errors.append((document.location, "normalize", reason))
-    base.document_row = _document_row(document, None, "unparsed", known)
-    base.status = "failed"
-    return base
 
 
 def _finish(
