@@ -528,8 +528,15 @@ def _read_one(text: str, decimal: str | None) -> CellReading:
     # "23h 43m", or "7h 58m (1.72x)": the duration, its remark in brackets read after it
     duration, remark = duration_and_remark(text)
     if duration is not None:
-        value = CellValue(duration, unit_named("s"), approximate=approximate, seconds=duration)
-        return CellReading((value._replace(spelled=True, qualifier=remark),))
+        value = CellValue(
+            duration,
+            unit_named("s"),
+            approximate=approximate,
+            qualifier=remark,
+            seconds=duration,
+            spelled=True,
+        )
+        return CellReading((value,))
     match = _NUMBER.match(text)
     if match is None:
         named = _NAMED.match(text)

@@ -249,7 +249,7 @@ def _published_rows(
             # publishes values (a filled last cell tells most of them at once)
             if (
                 position < last
-                and not texts[ids[-1]].strip(_BLANK)
+                and not _last_cell_filled(ids, texts)
                 and _last_cell_filled(grid.body_rows[position + 1][1], texts)
                 and (label := _label_over_blanks(ids, texts))
             ):
