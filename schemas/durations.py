@@ -51,12 +51,8 @@ def duration_and_remark(text: str) -> tuple[float | None, str | None]:
     whole = duration_seconds(folded)
     if whole is not None or "(" not in folded and "\uff08" not in folded:
         return whole, None
-    match = _REMARK.match(folded)
+    match = _REMARK.match(text)  # on the text as written: its remark keeps its case
     if match is None:
         return None, None
-    parts = duration_seconds(match.group("parts"))
-    return (
-        (parts, text[match.start("remark") : match.end("remark")].strip())
-        if parts
-        else (None, None)
-    )
+    parts = duration_seconds(match.group("parts").lower())
+    return (parts, match.group("remark").strip()) if parts else (None, None)
