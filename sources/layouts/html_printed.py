@@ -12,22 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from perfledger.sources.layouts.base import ParseProblem
-from perfledger.sources.layouts.box_tables import BoxTable, drawn_box_tables
-from perfledger.sources.layouts.console_summaries import (
-    ConsoleSummary,
-    find_console_summaries,
-    summary_cells,
-)
 from perfledger.sources.layouts.html_page import TablesAndText
 from perfledger.sources.layouts.html_stream import Block, CodeMark
-from perfledger.sources.layouts.markdown_blocks import PipeTable
-from perfledger.sources.layouts.pipe_cells import table_cells
-from perfledger.sources.layouts.statistic_lines import (
-    StatisticLines,
-    find_statistic_lines,
-    statistic_cells,
+from perfledger.sources.layouts.printed_tables import (
+    find_printed_tables,
+    first_line,
+    printed_cells,
 )
-from perfledger.sources.layouts.table_text import with_section
 
 _DIGITS = frozenset("0123456789")
 
@@ -58,8 +49,10 @@ def read_printed_tables(page: TablesAndText, first_index: int) -> PrintedTables:
         if _DIGITS.isdisjoint(text):
             continue
         placed: list[tuple] = []
-        for piece, lines in _printed_in(text):
-            rows, problems, outline = _read_piece(piece, lines, table_index, heading)
+        lines = text.split("\n")
+        pieces, drawn = find_printed_tables(text, lines, set(range(len(lines))))
+        for piece in sorted(pieces, key=first_line):
+            rows, problems, outline = printed_cells(piece, drawn, table_index, heading)
             offset = item.line - 1  # the block's first line is the line of its <pre>
             found.rows += [(*row[:-1], row[-1] + offset) for row in rows]
             found.problems += [
@@ -73,49 +66,3 @@ def read_printed_tables(page: TablesAndText, first_index: int) -> PrintedTables:
         if placed:
             found.outline[position] = placed
     return found
-
-
-def _printed_in(
-    text: str,
-) -> list[tuple[BoxTable | ConsoleSummary | StatisticLines, list[str]]]:
-    """The tables printed in a block of code, in the order of their first lines, each with
-    the lines it is read from."""
-    lines = text.split("\n")
-    code = set(range(len(lines)))
-    boxes, drawn = drawn_box_tables(text, lines, code)
-    summaries = find_console_summaries(lines, code) if ":" in text else []
-    statistics = find_statistic_lines(lines, code)
-    pieces: list[tuple[BoxTable | ConsoleSummary | StatisticLines, list[str]]] = [
-        (box, drawn) for box in boxes
-    ]
-    pieces += [(piece, lines) for piece in [*summaries, *statistics]]
-    return sorted(pieces, key=lambda pair: _first_line(pair[0]))
-
-
-def _first_line(piece: BoxTable | ConsoleSummary | StatisticLines) -> int:
-    return piece.header if isinstance(piece, BoxTable) else piece.start
-
-
-def _read_piece(
-    piece: BoxTable | ConsoleSummary | StatisticLines,
-    lines: list[str],
-    table_index: int,
-    heading: str | None,
-) -> tuple[list[tuple], list[ParseProblem], list[tuple]]:
-    """A printed table's cells, problems and outline rows, with lines counted in its block."""
-    title = with_section(heading, piece.caption)
-    if isinstance(piece, BoxTable):
-        rows, problems = table_cells(
-            lines, PipeTable(piece.header, piece.end), table_index, title, None
-        )
-        outline: list[tuple] = [(piece.header + 1, "table", None, None, table_index)]
-        if piece.caption:
-            outline.insert(0, (piece.header, "caption", None, piece.caption, table_index))
-        return rows, problems, outline
-    if isinstance(piece, ConsoleSummary):
-        outline = [(piece.start + 1, "table", None, None, table_index)]
-        if piece.caption:
-            outline.insert(0, (piece.start, "caption", None, piece.caption, table_index))
-        return summary_cells(piece, table_index, title), [], outline
-    outline = [(piece.start + 1, "table", None, None, table_index)]
-    return statistic_cells(piece, table_index, title), [], outline

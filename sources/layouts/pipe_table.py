@@ -34,11 +34,9 @@ from perfledger.sources.layouts.base import (
     language_tag,
     outline_of,
 )
-from perfledger.sources.layouts.box_tables import BoxTable, drawn_box_tables
+from perfledger.sources.layouts.box_tables import BoxTable
 from perfledger.sources.layouts.console_summaries import (
     ConsoleSummary,
-    find_console_summaries,
-    summary_cells,
 )
 
 # An HTML <table> block is read by the HTML layout's own readers.
@@ -77,16 +75,19 @@ from perfledger.sources.layouts.pipe_rows import (
     with_junction_rules,
 )
 from perfledger.sources.layouts.pipe_sniff import sniff_pipe_tables
+from perfledger.sources.layouts.printed_tables import (
+    PrintedTable,
+    find_printed_tables,
+    first_line,
+    printed_cells,
+)
 from perfledger.sources.layouts.statistic_lines import (
     StatisticLines,
-    find_statistic_lines,
-    statistic_cells,
 )
 from perfledger.sources.layouts.table_links import links_block
 from perfledger.sources.layouts.table_text import (
     looks_like_note,
     reads_as_caption,
-    with_section,
 )
 
 NOTE_LINE_SEPARATOR = " | "
@@ -257,25 +258,17 @@ def parse_pipe_tables(text: str) -> ParsedDocument:
     table_index = 0
     read_as_rst = [block for block in directives if block.name != "table"]
     code = hidden - set(range(start))
-    boxes, drawn = drawn_box_tables(text, lines, code)
-    summaries = find_console_summaries(lines, code) if ":" in text else []
-    statistics = find_statistic_lines(lines, code)
+    printouts, drawn = find_printed_tables(text, lines, code)
     # results written as a list, one per item: its lines are the table's, not prose
     listed = find_listed_results(lines, hidden | taken) if "(" in text or ":" in text else []
     page.taken.update(index for run in listed for index in range(run.start, run.end))
     # Tables printed in code are numbered after the tables written as tables, so that
     # reading a page's code never renumbers (and so never re-identifies) a written table.
     written = sorted([*tables, *blocks, *read_as_rst], key=_first_line)
-    printed = sorted([*boxes, *summaries, *statistics, *listed], key=_first_line)
+    printed = sorted([*printouts, *listed], key=_first_line)
     for piece in [*written, *printed]:
-        if isinstance(piece, BoxTable):
-            _read_box_table(page, piece, table_index, drawn)
-            table_index += 1
-        elif isinstance(piece, ConsoleSummary):
-            _read_console_summary(page, piece, table_index)
-            table_index += 1
-        elif isinstance(piece, StatisticLines):
-            _read_statistic_lines(page, piece, table_index)
+        if isinstance(piece, (BoxTable, ConsoleSummary, StatisticLines)):
+            _read_printed(page, piece, table_index, drawn)
             table_index += 1
         elif isinstance(piece, PipeTable):
             _read_pipe_table(page, piece, table_index)
@@ -368,39 +361,13 @@ def _read_pipe_table(page: _Page, table: PipeTable, table_index: int) -> None:
     page.placed[table.header] = (table.end, placed)
 
 
-def _read_box_table(page: _Page, box: BoxTable, table_index: int, drawn: list[str]) -> None:
-    """Read a box table printed in code from `drawn`, the lines with its borders written as
-    delimiter rows; its caption extends the heading above it."""
-    title = with_section(page.title_above(box.header), box.caption)
-    found, trouble = table_cells(drawn, PipeTable(box.header, box.end), table_index, title, None)
-    page.rows += found
-    page.problems += trouble
-    placed: list[tuple] = [(box.header + 1, "table", None, None, table_index)]
-    if box.caption:  # the context of its values ("GPU Power Usage (W)" over avg, min, max)
-        placed.insert(0, (box.header, "caption", None, box.caption, table_index))
-    page.placed[box.header] = (box.end, placed)
-
-
-def _read_console_summary(page: _Page, summary: ConsoleSummary, table_index: int) -> None:
-    """Read a benchmark's printed summary as a table of one row: each line's label heads a
-    column over its value, both at the line; its caption extends the heading above it."""
-    title = with_section(page.title_above(summary.start), summary.caption)
-    page.rows += summary_cells(summary, table_index, title)
-    placed: list[tuple] = [(summary.start + 1, "table", None, None, table_index)]
-    if summary.caption:  # the context of its values, as a table's caption is
-        placed.insert(0, (summary.start, "caption", None, summary.caption, table_index))
-    page.placed[summary.start] = (summary.end, placed)
-
-
-def _read_statistic_lines(page: _Page, printed: StatisticLines, table_index: int) -> None:
-    """Read a benchmark tool's per-model statistic lines as a table; its caption extends the
-    heading above it."""
-    title = with_section(page.title_above(printed.start), printed.caption)
-    page.rows += statistic_cells(printed, table_index, title)
-    page.placed[printed.start] = (
-        printed.end,
-        [(printed.start + 1, "table", None, None, table_index)],
-    )
+def _read_printed(page: _Page, piece: PrintedTable, table_index: int, drawn: list[str]) -> None:
+    """Read a table printed in code (see printed_tables), titled by the heading above it."""
+    start = first_line(piece)
+    rows, problems, outline = printed_cells(piece, drawn, table_index, page.title_above(start))
+    page.rows += rows
+    page.problems += problems
+    page.placed[start] = (piece.end, outline)
 
 
 def _read_html_block(page: _Page, block: HtmlBlock, first_index: int) -> int:
