@@ -23,8 +23,8 @@ from perfledger.schemas.chip_precisions import chip_precisions, with_chip_precis
 from perfledger.schemas.column_types import frame_of_rows
 from perfledger.schemas.definition_tables import defined_headers
 from perfledger.schemas.group_settings import with_group_batches
+from perfledger.schemas.header_datasets import datasets_of_headers
 from perfledger.schemas.header_reading import HeaderReading, read_header
-from perfledger.schemas.identities import datasets_of_headers
 from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.named_cells import NAMED_NUMBER, names_its_metric
 from perfledger.schemas.number_locale import COMMA_ONLY, POINT_ONLY, page_mark

@@ -19,7 +19,7 @@ from perfledger.schemas.context_parts import (
 from perfledger.schemas.context_words import joins_two_figures, without_names, without_ratings
 from perfledger.schemas.folding import fold_words, without_brackets
 from perfledger.schemas.found import Found
-from perfledger.schemas.header_reading import first_role, read_header, statistic_of
+from perfledger.schemas.header_reading import first_role, read_header, role_matches, statistic_of
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
     framework_alone,
@@ -104,6 +104,8 @@ def context_labels(
                         continue
             if name == "unit" and _unit_of_another_metric(found.get("metric"), value, text):
                 continue  # the figure a nearer text names, not the one this unit measures
+            if name == "metric" and _metric_of_another_unit(found.get("unit"), value, text):
+                continue  # "p50 μs" in the heading: a farther paragraph's "accuracy" is not it
             if name == "metric" and "metric" not in found and _names_a_mode(text.text, value):
                 found["metric"] = Found(value, text.source, as_mode=True)
             found.setdefault(name, Found(value, text.source))
@@ -116,6 +118,12 @@ def context_labels(
     if "unit" not in found and context.page_unit is not None:
         found["unit"] = Found(context.page_unit, "page")
     metric, unit = found.get("metric"), found.get("unit")
+    if metric is None and unit is not None and unit.source in ("heading", "caption"):
+        # "Microbenchmark results (e2e_pipelined p50 μs)" over columns named after the kernels
+        # compared: what the unit measures is what the columns give
+        measured = metric_of_unit(unit.value)
+        if measured not in (None, "other"):
+            found["metric"] = Found(measured, unit.source)
     if metric is not None and unit is not None and (metric.as_mode or _in_passing(metric)):
         # "High-Throughput (flat)" over a section of "All µs/call": the unit stated is more
         # specific than the name of the mode measured; so is "round trip times in `μs`" than
@@ -186,7 +194,35 @@ def _of_another_class(chip_text: str, stated_class: str | None) -> bool:
 def _names_a_setting(heading: str) -> bool:
     """Whether a heading names a setting and nothing else, without its value ("Effective Batch
     Size"; not "Batch size 8", the section of the runs at one size)."""
-    return read_header(heading).kind == "config" and not any(c.isdigit() for c in heading)
+    if read_header(heading).kind != "config" or any(c.isdigit() for c in heading):
+        return False
+    core = _ASIDE_AT_END.sub("", fold_words(heading)).rstrip(" :.")
+    ends = [end for _start, end, rule in role_matches(core) if rule.kind == "config"]
+    # The setting must be what the heading names, its last words: "Random node sampler" names
+    # a sampler, which "node" only describes; "Node count" names the setting.
+    return not ends or _SETTING_TAIL.fullmatch(core[max(ends) :]) is not None
+
+
+# "N times" in prose compares only before a comparative ("2.5 times faster", "3 times the
+# throughput") or states a unit ("speedups in times"); otherwise it counts repeats ("run 10
+# times repeatedly").
+_TIMES_COMPARING = re.compile(
+    r"\bin\s+times\b|\btimes\s+(?:the|as|more|less|fewer|over|than|that|faster|slower|higher|lower|better|worse|"
+    r"larger|smaller|greater|bigger|quicker|speed ?up|[a-z]+er)\b",
+    re.IGNORECASE,
+)
+
+
+def _counts_repeats(text: str, unit: Unit) -> bool:
+    """Whether a paragraph's ratio unit is its "times" counting how often a run was made."""
+    return unit.kind == "ratio" and unit.alias == "times" and not _TIMES_COMPARING.search(text)
+
+
+_ASIDE_AT_END = re.compile(r"\s*\([^()]*\)\s*[:.]?\s*$")
+# Words after a setting's own word that still name it: "Node count", "Input length".
+_SETTING_TAIL = re.compile(
+    r"(?:\s+(?:counts?|numbers?|lengths?|sizes?|len|num|values?|settings?|config(?:uration)?s?))?"
+)
 
 
 # An item of a list of the setup: "机器、加速卡型号: R200", "- Accelerator: 8x A100".
@@ -349,6 +385,9 @@ def _with_metric(
         text = _without_reported_results(text)
     elif joins_two_figures(fold_words(text)):  # "Quality and performance": neither one's
         return labels
+    # "p50 µs, speedup vs deepgemm in parens": the figure in brackets is that metric's, not
+    # the one the cells state first
+    text = _BRACKETED_FIGURE_NAMED.sub(" ", text)
     metric = metric_named_in(without_names(text))
     if metric is None and source in ("caption", "heading"):
         metric = metric_of_scored_name(text)
@@ -356,6 +395,12 @@ def _with_metric(
         return labels
     at = sum(1 for name, _value in labels if name in _BEFORE_METRIC)
     return (*labels[:at], ("metric", metric), *labels[at:])
+
+
+# The clause naming what a table's cells give in brackets beside their figure.
+_BRACKETED_FIGURE_NAMED = re.compile(
+    r"[^,;.:()]*\b(?:in|within) (?:parens|parenthes[ie]s|brackets)\b", re.IGNORECASE
+)
 
 
 def _in_passing(metric: Found) -> bool:
@@ -460,6 +505,15 @@ def _unit_of_another_metric(metric: Found | None, unit: Any, text: ContextText) 
     return measured is not None and measured != metric.value
 
 
+def _metric_of_another_unit(unit: Found | None, metric: Any, text: ContextText) -> bool:
+    """Whether a metric a text farther than the one stating the unit names is measured in
+    another unit ("accuracy" in the page's opening paragraph, under a heading of "p50 μs")."""
+    if unit is None or unit.source == text.source:
+        return False
+    measured = metric_of_unit(unit.value)
+    return measured is not None and measured != metric
+
+
 @lru_cache(maxsize=16_384)
 def bare_device_class(text: str) -> str | None:
     """The class of device a heading or a platform cell names when it names nothing else
@@ -508,6 +562,8 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         found.append(("precision", precisions[0]))
     if source != "title":
         unit = unit_in_header(text)
+        if unit is not None and source == "paragraph" and _counts_repeats(text, unit):
+            unit = None  # "We've run experiments 10 times repeatedly": no ratio of the table's
         if unit is not None:
             found.append(("unit", unit))
             of_kinds = units_of_kinds(text) if source != "heading" else {}

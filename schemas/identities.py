@@ -713,28 +713,6 @@ def canonical_dataset(text: str | None) -> str | None:
     return None
 
 
-_ON_DATASET = re.compile(r"\s(?:on|@)\s+(?P<name>\S.*)$", re.I)
-
-
-def datasets_of_headers(frame: pl.DataFrame) -> pl.Expr:
-    """The dataset each value's column header names after "on" ("mAP50-95 on COCO val2017",
-    "Prec@1 on imagenet_val"), as published, where the vocabulary knows it."""
-    headers = frame.get_column("column_name").drop_nulls().unique().to_list()
-    named = {header: found for header in headers if (found := _dataset_after_on(header))}
-    if not named:
-        return pl.lit(None, dtype=pl.String)
-    return pl.col("column_name").replace_strict(named, default=None, return_dtype=pl.String)
-
-
-@lru_cache(maxsize=4096)
-def _dataset_after_on(header: str) -> str | None:
-    match = _ON_DATASET.search(" ".join(header.split()))
-    if match is None:
-        return None
-    name = match.group("name").strip()
-    return name if canonical_dataset(name) is not None else None
-
-
 def _dataset(frame: pl.DataFrame) -> pl.Expr:
     """The published dataset's canonical name, else (none published) the benchmark's."""
     names = frame.get_column("dataset").drop_nulls().unique().to_list()
