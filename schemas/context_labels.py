@@ -203,12 +203,19 @@ def _names_a_setting(heading: str) -> bool:
     return not ends or _SETTING_TAIL.fullmatch(core[max(ends) :]) is not None
 
 
+_ASIDE_AT_END = re.compile(r"\s*\([^()]*\)\s*[:.]?\s*$")
+# Words after a setting's own word that still name it: "Node count", "Input length".
+_SETTING_TAIL = re.compile(
+    r"(?:\s+(?:counts?|numbers?|lengths?|sizes?|len|num|values?|settings?|config(?:uration)?s?))?"
+)
+
+
 # "N times" in prose compares only before a comparative ("2.5 times faster", "3 times the
 # throughput") or states a unit ("speedups in times"); otherwise it counts repeats ("run 10
 # times repeatedly").
 _TIMES_COMPARING = re.compile(
-    r"\bin\s+times\b|\btimes\s+(?:the|as|more|less|fewer|over|than|that|faster|slower|higher|lower|better|worse|"
-    r"larger|smaller|greater|bigger|quicker|speed ?up|[a-z]+er)\b",
+    r"\bin\s+times\b|\btimes\s+(?:the|as|more|less|fewer|over|than|that|faster|slower|higher|"
+    r"lower|better|worse|larger|smaller|greater|bigger|quicker|speed ?up|[a-z]+er)\b",
     re.IGNORECASE,
 )
 
@@ -216,13 +223,6 @@ _TIMES_COMPARING = re.compile(
 def _counts_repeats(text: str, unit: Unit) -> bool:
     """Whether a paragraph's ratio unit is its "times" counting how often a run was made."""
     return unit.kind == "ratio" and unit.alias == "times" and not _TIMES_COMPARING.search(text)
-
-
-_ASIDE_AT_END = re.compile(r"\s*\([^()]*\)\s*[:.]?\s*$")
-# Words after a setting's own word that still name it: "Node count", "Input length".
-_SETTING_TAIL = re.compile(
-    r"(?:\s+(?:counts?|numbers?|lengths?|sizes?|len|num|values?|settings?|config(?:uration)?s?))?"
-)
 
 
 # An item of a list of the setup: "机器、加速卡型号: R200", "- Accelerator: 8x A100".

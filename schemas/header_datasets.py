@@ -33,6 +33,5 @@ def dataset_of_header(header: str) -> str | None:
     if match is not None:
         name = match.group("name").strip()
         return name if canonical_dataset(name) is not None else None
-    return next(
-        (level.strip() for level in header.split(_LEVELS) if dataset_named(level.strip())), None
-    )
+    levels = (level.strip() for level in header.split(_LEVELS))
+    return next((level for level in levels if dataset_named(level)), None)
