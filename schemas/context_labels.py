@@ -387,7 +387,8 @@ def _with_metric(
         return labels
     # "p50 µs, speedup vs deepgemm in parens": the figure in brackets is that metric's, not
     # the one the cells state first
-    text = _BRACKETED_FIGURE_NAMED.sub(" ", text)
+    if _NAMES_BRACKETS.search(text):
+        text = _BRACKETED_FIGURE_NAMED.sub(" ", text)
     metric = metric_named_in(without_names(text))
     if metric is None and source in ("caption", "heading"):
         metric = metric_of_scored_name(text)
@@ -401,6 +402,9 @@ def _with_metric(
 _BRACKETED_FIGURE_NAMED = re.compile(
     r"[^,;.:()]*\b(?:in|within) (?:parens|parenthes[ie]s|brackets)\b", re.IGNORECASE
 )
+# Tried from every position, the clause pattern rescans each run of words: over a long
+# paragraph that is quadratic, so it runs only on a text that names brackets at all.
+_NAMES_BRACKETS = re.compile(r"\b(?:in|within) (?:paren|bracket)", re.IGNORECASE)
 
 
 def _in_passing(metric: Found) -> bool:
