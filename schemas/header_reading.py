@@ -77,6 +77,8 @@ class HeaderReading:
     serving: str | None = None
     # "Latency/throughput" over one number and no unit: it names metrics, none of them its own
     alternatives: bool = False
+    # "(average, std)": a bare number in brackets after a value is its standard deviation
+    spread_named: bool = False
     parts: tuple[HeaderReading, ...] = ()  # "# Gaudi cards, Batch Size, Precision"
 
     @property
@@ -220,10 +222,27 @@ def statistic_of(text: str) -> str | None:
     folded = fold_words(text)
     if _any_statistic().search(folded) is None:
         return None
+    if names_spread_beside(folded):
+        # "Latency ms (average, std)", "mean ± std": each value is the central figure, the
+        # standard deviation written beside it its spread
+        return "p50" if _statistic_pattern("p50").search(folded) else "mean"
     for name, pattern in _statistic_patterns():
         if pattern.search(folded):
             return name
     return None
+
+
+def _statistic_pattern(name: str) -> re.Pattern[str]:
+    return next(pattern for named, pattern in _statistic_patterns() if named == name)
+
+
+def names_spread_beside(folded: str) -> bool:
+    """Whether a folded header names the standard deviation beside a mean or median: its
+    values are written with their spread, "12.4 (0.8)" or "12.4 ± 0.8"."""
+    return _statistic_pattern("std").search(folded) is not None and (
+        _statistic_pattern("mean").search(folded) is not None
+        or _statistic_pattern("p50").search(folded) is not None
+    )
 
 
 # A header asking a yes-or-no question of the run ("是否精度对齐", "有无量化", "Whether
@@ -366,6 +385,7 @@ def _read_header(text: str) -> HeaderReading:
         or (implied_share and unit is not None and unit.kind == "percent"),
         change=role == "speedup" and _names_a_change(fold_words(worded)),
         alternatives=alternatives and kind != "metric",
+        spread_named=statistic is not None and names_spread_beside(fold_words(cleaned)),
         serving=_serving_latency(fold_words(worded))
         if role == "latency" and unit is None
         else None,

@@ -94,6 +94,7 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
     **{f"xa_{name}": dtype for name, dtype in PLATFORM_FIELDS.items()},
     "xa_source": pl.String,
     "x_framework": pl.String,  # the one a caption or heading names ("0.5B (vLLM)")
+    "h_spread_named": pl.Boolean,  # "(average, std)": a value's bracketed number is its spread
 }
 
 
@@ -263,6 +264,7 @@ def result_records(
                 (bracketed_framework(reading.text) if reading.platform is not None else None)
                 if names_a_framework(reading.text)
                 else _found(context, "framework"),
+                reading.spread_named,
             )
         )
     return records

@@ -78,6 +78,8 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         frame = cells.hstack(numbers.drop("_cell").get_columns())
     else:
         frame = cells[numbers.get_column("_cell")].hstack(numbers.drop("_cell").get_columns())
+    if "h_spread_named" in frame.columns and frame.get_column("h_spread_named").any():
+        frame = frame.with_columns(_spread_in_brackets())
     steps = frame.lazy().with_columns(
         _metrics_of_header_parts(frame),
         quality_change_columns(frame),
@@ -109,6 +111,26 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
         .drop("_from", *_UNROUNDED)
         .collect(engine="in-memory")
     )
+
+
+_BARE_FIGURE = r"^\d+(?:\.\d+)?$"
+
+
+def _spread_in_brackets() -> list[pl.Expr]:
+    """A figure in brackets after a value whose column names the standard deviation beside
+    the mean ("12.4 (0.8)" under "Latency ms (average, std)") is its spread, no remark."""
+    bracketed = (
+        pl.col("h_spread_named").fill_null(False)
+        & pl.col("spread").is_null()
+        & pl.col("qualifier").str.contains(_BARE_FIGURE).fill_null(False)
+    )
+    return [
+        pl.when(bracketed)
+        .then(pl.col("qualifier").cast(pl.Float64, strict=False))
+        .otherwise(pl.col("spread"))
+        .alias("spread"),
+        pl.when(bracketed).then(None).otherwise(pl.col("qualifier")).alias("qualifier"),
+    ]
 
 
 def _numbers(texts: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
