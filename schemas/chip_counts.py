@@ -207,6 +207,11 @@ _PARALLEL = re.compile(
     r"(?<![a-z0-9])(?!fsdp2(?![a-z0-9]))(tp|pp|dp|cp|ep|fsdp|hsdp) ?[=:]? ?(\d{1,5})(?![a-z0-9])"
 )
 _DATA_PARALLEL = {"fsdp": "dp", "hsdp": "dp"}
+# llama.cpp's text-generation test ("tg128"), written beside its prompt test ("pp512"); a
+# prompt test's length is a power of two no pipeline is that deep.
+_LLAMA_BENCH_TEST = re.compile(
+    r"(?<![a-z0-9])(?:tg ?\d{1,5}|pp ?(?:128|256|512|1024|2048|4096))(?![a-z0-9])"
+)
 
 
 @dataclass(frozen=True)
@@ -333,6 +338,10 @@ def parallel_count(folded: str, whole: bool) -> int | None:
     degree."""
     degrees: dict[str, int] = {}
     stated: list[tuple[str, str]] = _PARALLEL.findall(folded)
+    if any(kind == "pp" for kind, _degree in stated) and _LLAMA_BENCH_TEST.search(folded):
+        # "pp512 + tg128": llama.cpp's benchmark tests (processing a 512-token prompt,
+        # generating 128 tokens), no pipeline of 512 stages
+        stated = [(kind, degree) for kind, degree in stated if kind != "pp"]
     for kind, degree in stated:
         degrees.setdefault(_DATA_PARALLEL.get(kind, kind), int(degree))
     if not degrees or not (whole or "dp" in degrees):

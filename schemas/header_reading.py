@@ -330,6 +330,8 @@ def _read_header(text: str) -> HeaderReading:
         # (only a metric: "A311D @4 threads" stays a column of values, not a setting).
         named = _role_of(whole)
         rule = named if named is not None and named.kind == "metric" else None
+    if rule is not None and _IDENTIFIER.match(cleaned) and _VERSUS_FIRST.match(cleaned):
+        rule = None  # "VS_LIST": a parameter's name in code, no ratio to a baseline
     alternatives = False
     if rule is not None and rule.kind == "label" and _COMPARED_SIDE.search(cleaned):
         rule = None  # "`Engine` (before)": the values of one side of a comparison, no label
@@ -358,6 +360,9 @@ def _read_header(text: str) -> HeaderReading:
         # "GPU Memory(MB)": a count of devices is written without a unit; a device word
         # before a measure in bytes says whose memory it is
         or (role == "accelerator_count" and unit is not None and unit.kind == "other")
+        # "System Memory (MB)": a name is written without a unit; a unit stated after a
+        # label word says what of it is measured
+        or (kind == "label" and stated is not None)
     ):
         kind, role = "metric", named_by_unit
     elif unit is not None and _measured_by_unit(kind, role, unit, _COUNT_WORD.search(worded)):
@@ -392,6 +397,9 @@ def _read_header(text: str) -> HeaderReading:
     )
 
 
+# A name written as code: words joined by underscores ("VS_LIST", "num_kv_heads").
+_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$")
+_VERSUS_FIRST = re.compile(r"(?i)^(?:vs|versus)_")
 _BETTER_WAY = re.compile(r"\s*[↑↓⇑⇓⬆⬇]\s*")
 _RATIO_WORD = re.compile(r"(?i)[a-z]{2,}")  # a ratio's unit written as a word
 _WHOLE_RUN_TIMES = frozenset({"time_to_train", "time_to_result"})

@@ -1,0 +1,101 @@
+"""Tables of LLM serving, training and edge inference projects, quoted as their pages write
+them: a label column saying "as above" with "-", a column named by its baseline alone ("v.s.
+kv fp16"), a measure headed by a label word with its unit ("System Memory (MB)"), llama.cpp's
+"pp512 + tg128" tests beside a chip, and quantized models named with a "_quant" suffix."""
+
+from __future__ import annotations
+
+from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.model_names import read_model
+from perfledger.schemas.unknown_chips import read_hardware
+from tests.schemas.page_reading import normalized
+
+# InternLM/lmdeploy, docs/en/quantization/kv_quant.md: each model's first row names it, the
+# rows of its other KV cache types say "-".
+KV_CACHE_THROUGHPUT = """## Performance
+
+| model             | kv type | test settings                            | RPS   | v.s. kv fp16 |
+| ----------------- | ------- | ---------------------------------------- | ----- | ------------ |
+| llama2-chat-7b    | fp16    | tp1 / ratio 0.8 / bs 256 / prompts 10000 | 14.98 | 1.0          |
+| -                 | int8    | tp1 / ratio 0.8 / bs 256 / prompts 10000 | 19.01 | 1.27         |
+| -                 | int4    | tp1 / ratio 0.8 / bs 256 / prompts 10000 | 20.81 | 1.39         |
+| llama2-chat-13b   | fp16    | tp1 / ratio 0.9 / bs 128 / prompts 10000 | 8.55  | 1.0          |
+| -                 | int8    | tp1 / ratio 0.9 / bs 256 / prompts 10000 | 10.96 | 1.28         |
+"""
+
+# InternLM/InternEvo, doc/en/train_performance.md: memory of the web demo's runs.
+WEB_DEMO_MEMORY = """Web_demo test:
+
+|model|GPU|GPU Memory (GB)|System Memory (MB)|
+|:-:|:-:|:-:|:-:|
+| 7B | A800 | 14.5 | 2465 |
+| 20B | A800 | 39 | 9547 |
+"""
+
+# alibaba/MNN, docs/perf/metal_prefill_optimization_summary.md
+METAL_PREFILL = """## 性能数据
+
+测试环境：Apple M4, 16GB, Metal 4, 4 线程, pp512 + tg128
+
+| 模型 | 指标 | 优化前 | 优化后 | 变化 |
+|------|------|--------|--------|------|
+| Qwen3-0.6B | Metal prefill | 2957 | 2974 | +0.6% |
+| Qwen3-0.6B | Metal decode | 178.34 | 178.35 | 0% |
+"""
+
+
+def _rows(page: str, *fields: str) -> list[tuple]:
+    measurements = normalized(page).measurements.sort("line_number", "column_index")
+    return [tuple(row[field] for field in fields) for row in measurements.iter_rows(named=True)]
+
+
+def test_a_dash_in_a_label_column_is_the_label_of_the_row_above():
+    rows = _rows(KV_CACHE_THROUGHPUT, "model", "precision", "metric", "value")
+    throughputs = [row for row in rows if row[2] == "throughput"]
+    assert throughputs == [
+        ("llama2-chat-7b", "fp16", "throughput", 14.98),
+        ("llama2-chat-7b", "int8", "throughput", 19.01),
+        ("llama2-chat-7b", "int4", "throughput", 20.81),
+        ("llama2-chat-13b", "fp16", "throughput", 8.55),
+        ("llama2-chat-13b", "int8", "throughput", 10.96),
+    ]
+    assert all(row[0] != "-" for row in rows)
+
+
+def test_a_column_named_by_its_baseline_alone_holds_speedups():
+    assert read_header("v.s. kv fp16").role == "speedup"
+    assert read_header("vs. A100").role == "speedup"
+    assert read_header("compared to FP16").role == "speedup"
+    assert read_header("VS_LIST").role is None  # a parameter's name in code
+    ratios = [row for row in _rows(KV_CACHE_THROUGHPUT, "model", "precision", "metric", "value")]
+    assert ("llama2-chat-7b", "int4", "speedup", 1.39) in ratios
+    assert ("llama2-chat-13b", "int8", "speedup", 1.28) in ratios
+
+
+def test_a_label_word_with_a_unit_heads_a_measure_and_every_value_loads():
+    reading = read_header("System Memory (MB)")
+    assert (reading.kind, reading.unit.canonical) == ("metric", "MB")
+    rows = _rows(WEB_DEMO_MEMORY, "model", "platform", "column_name", "value", "unit")
+    assert rows == [
+        ("7B", "A800", "GPU Memory (GB)", 14.5, "GB"),
+        ("7B", "A800", "System Memory (MB)", 2465.0, "MB"),
+        ("20B", "A800", "GPU Memory (GB)", 39.0, "GB"),
+        ("20B", "A800", "System Memory (MB)", 9547.0, "MB"),
+    ]
+
+
+def test_llama_cpp_test_names_beside_a_chip_count_no_chips():
+    mention = read_hardware("测试环境：Apple M4, 16GB, Metal 4, 4 线程, pp512 + tg128", "prose")
+    assert (mention.accelerator, mention.count) == ("M4", None)
+    assert read_hardware("8 H100 tp2 pp4", "prose").count == 8  # a pipeline's stages count
+    counts = {row[1] for row in _rows(METAL_PREFILL, "accelerator", "accelerator_count")}
+    assert counts == {None}
+
+
+def test_a_quantized_model_named_with_a_suffix_is_its_model_quantized():
+    # PaddlePaddle/Paddle-Lite, docs/performance/benchmark.md: "MobileNetV1_quant" beside the
+    # float "MobileNetV1" of the same tables
+    reading = read_model("MobileNetV1_quant")
+    assert (reading.canonical, reading.variant) == ("MobileNet v1", "quantized")
+    assert read_model("ResNet50_quant").canonical == "ResNet-50"
+    assert read_model("MobileNetV1").canonical == "MobileNet v1"
