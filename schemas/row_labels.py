@@ -344,6 +344,15 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
         if reading.kind is None and reading.text:
             cell.settings.append((reading.text, text))
         cell.free.append(text)
+        if reading.kind is None and not _names_chip(text):
+            # "OpenNMT-py 3.0.4 (with PyTorch 1.13.1)", "CTranslate2 3.6.0" in a column no
+            # header names: the engines a table compares, each the framework of its row
+            release = _SOFTWARE_RELEASE.match(text)
+            if release is not None:
+                cell.dims.setdefault("framework", release.group("name"))
+                cell.dims.setdefault("sdk_version", release.group("version"))
+            elif framework_first(text):
+                cell.dims.setdefault("framework", text)
         if role == "mode" and (framework := framework_in_brackets(text)) is not None:
             cell.dims.setdefault("framework", framework)  # "Method | NPU (FastFlowLM)"
 
@@ -372,6 +381,15 @@ def _without_target_chip(text: str) -> str:
     if start <= 0 or not _JOINED_BEFORE.search(text[:start]):
         return text
     return f"{text[:start]} {text[start + len(mention.text) :]}"
+
+
+# Software named with its release: a version of three parts ("Marian 1.11.0"), or any version
+# with the framework it ran on ("FasterTransformer 5.3 (with PyTorch 1.13.1)"). Models are
+# released as "3.1" or "v2", rarely in three parts.
+_SOFTWARE_RELEASE = re.compile(
+    r"^(?P<name>[A-Za-z][\w.+-]*(?: [A-Za-z][\w.+-]*)?) v?(?P<version>\d+\.\d+"
+    r"(?:\.\d+(?=\s*(?:\(with [^()]+\))?$)|(?:\.\d+)?(?=\s*\(with [^()]+\)$)))"
+)
 
 
 def _names_chip(text: str) -> bool:

@@ -46,5 +46,18 @@ def test_a_table_comparing_frameworks_takes_none_from_the_page_title():
     rows = normalized(CTRANSLATE2_CPU).measurements
     speeds = rows.filter(rows["column_name"] == "Tokens per second").sort("row_number")
     frameworks = dict(zip(speeds["raw_value"], speeds["framework"], strict=True))
-    assert frameworks["209.2"] is None  # OpenNMT-tf's run, not CTranslate2's
-    assert frameworks["323.3"] is None
+    assert frameworks["209.2"] == "OpenNMT-tf"  # OpenNMT-tf's run, not CTranslate2's
+    assert frameworks["323.3"] is None  # a row under another names none of its own
+
+
+def test_software_named_with_its_release_in_an_unheaded_column_is_the_rows_framework():
+    rows = normalized(CTRANSLATE2_CPU).measurements
+    speeds = rows.filter(rows["column_name"] == "Tokens per second").sort("row_number")
+    found = {
+        value: (framework, version)
+        for value, framework, version in speeds.select(
+            "raw_value", "framework", "sdk_version"
+        ).iter_rows()
+    }
+    assert found["275.8"] == ("OpenNMT-py", "3.0.4")  # "(with PyTorch 1.13.1)" ran under it
+    assert found["658.8"] == ("CTranslate2", "3.6.0")
