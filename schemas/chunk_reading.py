@@ -630,6 +630,10 @@ def _values(
     )
     results = with_scored_metric(
         with_row_metrics(with_annotations(cells, results, mappings), mappings)
+    ).with_columns(
+        # A heading's or caption's dataset ("Cityscapes", "... and ShareGPT dataset:") says
+        # what the values were measured on, not what they measure: it names no score.
+        pl.coalesce("dataset", "x_dataset").alias("dataset")
     )
     # A cell of a column whose metric nothing names is read all the same: a unit in it may
     # name one ("5.7 hours", "8,395 ms"); the others are set apart below.

@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from perfledger.schemas.chip_vocabulary import KIND_RANK
+from perfledger.schemas.context_datasets import dataset_in_text
 from perfledger.schemas.context_parts import (
     counts_of_chips,
     precisions_of_chips,
@@ -596,6 +597,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             or framework_of_backend(text)
         ) is not None:
             found.append(("framework", framework))
+        # "Cityscapes" over a model zoo's table, "... with X model and ShareGPT dataset:"
+        if (dataset := dataset_in_text(text)) is not None:
+            found.append(("dataset", dataset))
     elif source == "paragraph" and (listed or "batch" in text.lower()):
         # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为
         # A100", "We tested the following networks ... with batch size = 1": a sentence on what a benchmark, evaluation or test (测试) ran, or one listing

@@ -22,6 +22,13 @@ _EMPTY_BRACKETS = re.compile(r"[(\[{][^\w(\[{]*[)\]}]")
 _LOOSE = re.compile(r"(?<=[(\[{])[\s,;:/|]+|[\s,;:/|]+(?=[)\]}])|(?<=\s)[,;:/|](?=\s)")
 _PER = re.compile(r"\bper\s+\S+", re.I)  # "per token": the unit's, not the row's
 _EDGES = " -:/,;|=&+"
+# Which of a served request's times or rates a row gives ("Mean TTFT", "Mean E2E latency",
+# "P99 ITL", "Input throughput"): all are latencies or throughputs, and only these words tell
+# the rows apart.
+_NAMES_WHICH_FIGURE = re.compile(
+    r"(?<![a-z0-9])(?:ttft|tpot|itl|e2el?|time to first token|time per output token"
+    r"|inter ?token latency|end to end|input|output|prompt|completion|request)(?![a-z0-9])"
+)
 # Words that join a header's parts and say nothing of their own.
 _JOINING = frozenset(("per", "in", "of", "at", "on", "for", "the", "a", "and", "or", "w", "with"))
 
@@ -54,7 +61,11 @@ def _folded(word: str) -> str:
 def _read_words(reading: HeaderReading) -> frozenset[str]:
     """The folded words of the parts of the header its reading stands for."""
     folded = fold_words(reading.text)
-    spans = [folded[start:end] for start, end, _rule in role_matches(folded)]
+    spans = [
+        folded[start:end]
+        for start, end, _rule in role_matches(folded)
+        if not _NAMES_WHICH_FIGURE.search(folded[start:end])
+    ]
     if reading.unit is not None:
         spans.append(reading.unit.alias)
     if reading.statistic is not None:

@@ -95,6 +95,8 @@ RESULT_COLUMN_SCHEMA: ColumnTypes = {
     "xa_source": pl.String,
     "x_framework": pl.String,  # the one a caption or heading names ("0.5B (vLLM)")
     "h_spread_named": pl.Boolean,  # "(average, std)": a value's bracketed number is its spread
+    "x_dataset": pl.String,  # the one a heading or caption names ("Cityscapes")
+    "x_dataset_source": pl.String,
 }
 
 
@@ -265,6 +267,8 @@ def result_records(
                 if names_a_framework(reading.text)
                 else _found(context, "framework"),
                 reading.spread_named,
+                _found(context, "dataset"),
+                _source(context, "dataset"),
             )
         )
     return records

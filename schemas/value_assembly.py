@@ -389,6 +389,9 @@ def _derived() -> list[pl.Expr]:
         pl.format("model={}", pl.col("_model_source")),
         pl.format("precision={}", pl.col("_precision_source")),
         pl.format("unit={}", pl.col("unit_source")),
+        pl.when(pl.col("dataset").is_not_null() & (pl.col("dataset") == pl.col("x_dataset"))).then(
+            pl.format("dataset={}", pl.col("x_dataset_source"))
+        ),
         pl.when(pl.col("workload").is_not_null() & (pl.col("workload") == pl.col("x_workload")))
         .then(pl.format("workload={}", pl.col("x_workload_source")))
         .when(

@@ -99,3 +99,66 @@ def test_a_quantized_model_named_with_a_suffix_is_its_model_quantized():
     assert (reading.canonical, reading.variant) == ("MobileNet v1", "quantized")
     assert read_model("ResNet50_quant").canonical == "ResNet-50"
     assert read_model("MobileNetV1").canonical == "MobileNet v1"
+
+
+# InternLM/lmdeploy, docs/en/quantization/kv_quant.md: a table of a serving run's figures, one
+# row each, under a caption naming the chip, the model and the dataset.
+TURBOQUANT = """### Performance Benchmark
+
+Tested on H200 with Qwen3-30B-A3B-Base model and ShareGPT dataset:
+
+| Metric             | Baseline (quant_policy=0) | TurboQuant (quant_policy=42) | Change     |
+| ------------------ | ------------------------- | ---------------------------- | ---------- |
+| Input throughput   | 2368.8 tok/s              | 2195.8 tok/s                 | -7.3%      |
+| Output throughput  | 2186.7 tok/s              | 2027.0 tok/s                 | -7.3%      |
+| Mean E2E latency   | 5.888s                    | 6.348s                       | +7.8%      |
+| Mean TTFT          | 1.139s                    | 1.235s                       | +8.4%      |
+| Mean TPOT          | 0.024s                    | 0.026s                       | +8.3%      |
+"""
+
+
+def test_a_row_naming_which_latency_keeps_that_name_beside_the_metric():
+    found = {
+        row[0]: row[1:]
+        for row in _rows(TURBOQUANT, "raw_value", "metric", "statistic", "variant", "value")
+    }
+    assert found["5.888s"] == ("latency", "mean", "E2E latency", 5888.0)
+    assert found["1.139s"] == ("latency", "mean", "TTFT", 1139.0)
+    assert found["0.024s"] == ("latency", "mean", "TPOT", 24.0)
+    assert found["2368.8 tok/s"][:3] == ("throughput", None, "Input")
+    assert found["2186.7 tok/s"][:3] == ("throughput", None, "Output")
+
+
+def test_a_caption_naming_the_model_and_the_dataset_labels_the_table():
+    rows = _rows(TURBOQUANT, "model_canonical", "dataset", "accelerator", "label_sources")
+    assert {row[:3] for row in rows} == {("Qwen3 30B-A3B Base", "ShareGPT", "H200")}
+    assert all("dataset=caption" in row[3] for row in rows)
+    assert read_model("Qwen3-8B-Base").variant == "Base"
+    assert read_model("bert-base-uncased").canonical == "BERT-Base"  # a size, not a stage
+
+
+# hailo-ai/hailo_model_zoo, docs/public_models/HAILO8/HAILO8_semantic_segmentation.rst: a
+# section per dataset, each heading its table (two of its rows).
+SEGMENTATION_ZOO = """Cityscapes
+^^^^^^^^^^
+
+.. list-table::
+   :header-rows: 1
+
+   * - Network Name
+     - float
+     - FPS (Batch Size=1)
+   * - fcn8_resnet_v1_18
+     - 69.4
+     - 42
+   * - stdc1
+     - 74.6
+     - 57
+"""
+
+
+def test_a_section_heading_naming_a_dataset_is_the_dataset_of_its_table():
+    page = normalized(SEGMENTATION_ZOO, "text/x-rst").measurements
+    assert set(page["dataset"]) == {"Cityscapes"}
+    fps = page.filter(page["raw_value"] == "57").row(0, named=True)
+    assert (fps["model"], fps["metric"], fps["batch_size"]) == ("stdc1", "throughput", "1")

@@ -1,0 +1,52 @@
+"""The dataset a table's heading or caption names: a model zoo's section per dataset
+("Cityscapes", "Pascal VOC" over their tables), a caption saying what a run read ("Tested on
+H200 with Qwen3-30B-A3B-Base model and ShareGPT dataset"). Its values were measured on it,
+unless their rows or columns name another."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from perfledger.schemas.identities import dataset_named
+
+_WORD = re.compile(r"[^\W_]+(?:[.-][^\W_]+)*")
+_LONGEST = 3  # words of the longest name ("Oxford IIIT Pet", "Pascal VOC 2012")
+# Words naming a dataset only as a kind of data, not one dataset: a heading's "Synthetic
+# benchmark" or "Random inputs" says how the data was made; "Wiki" or "arXiv" are sources.
+# "Arc" in a heading is more often Intel's GPUs than the reasoning challenge ("ARC-c" is read).
+_KINDS_OF_DATA = frozenset(
+    {
+        "random",
+        "synthetic",
+        "fake",
+        "dummy",
+        "generated",
+        "wiki",
+        "arxiv",
+        "reddit",
+        "kaggle",
+        "arc",
+    }
+)
+
+
+@lru_cache(maxsize=16_384)
+def dataset_in_text(text: str) -> str | None:
+    """The one dataset `text` names by a known name of up to three words, as written; None
+    when it names none, or several (a comparison across datasets)."""
+    words = _WORD.findall(text)
+    found: dict[str, str] = {}
+    start = 0
+    while start < len(words):
+        for end in range(min(len(words), start + _LONGEST), start, -1):
+            if words[start].lower() in _KINDS_OF_DATA:
+                break
+            phrase = " ".join(words[start:end])
+            dataset = dataset_named(phrase)
+            if dataset is not None:
+                found.setdefault(dataset, phrase)
+                start = end - 1
+                break
+        start += 1
+    return next(iter(found.values())) if len(found) == 1 else None
