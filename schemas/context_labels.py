@@ -41,6 +41,7 @@ from perfledger.schemas.precisions import (
 from perfledger.schemas.row_labels import platform_label
 from perfledger.schemas.scored_datasets import metric_of_scored_name
 from perfledger.schemas.table_context import ContextText, TableContext
+from perfledger.schemas.thread_counts import threads_stated
 from perfledger.schemas.units import Unit, metric_of_unit, unit_in_header
 from perfledger.schemas.unknown_chips import read_hardware
 
@@ -373,7 +374,9 @@ def _words_pattern(words: frozenset[str]) -> re.Pattern[str]:
 
 
 _BEFORE_METRIC = ("platform", "count", "precision")  # the labels `_labels_of` gives first
-_NOTE_LABELS = _BEFORE_METRIC  # what a brief note under a table states (table_context.py)
+# What a brief note under a table states (table_context.py): its hardware, precision and the
+# CPU threads ("Executed with 4 threads on a c5.2xlarge ... instance").
+_NOTE_LABELS = (*_BEFORE_METRIC, "threads")
 
 
 def _with_metric(
@@ -581,6 +584,10 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         # their own above the table ("**mean**:" over Vollo's round trips, "**p99**:" below)
         if statistic in _PERCENTILES or (statistic and _LABEL_ALONE.fullmatch(text)):
             found.append(("statistic", statistic))
+    if source in ("caption", "heading", "paragraph", "note"):
+        threads = threads_stated(text)  # "CPU 线程数设为 1", "Executed with 4 threads on ..."
+        if threads is not None:
+            found.append(("threads", threads))
     if source in ("caption", "heading"):
         workload, _ = workload_phase(text)
         if workload is not None:

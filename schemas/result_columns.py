@@ -33,6 +33,7 @@ from perfledger.schemas.row_labels import (
 )
 from perfledger.schemas.table_plans import ColumnPlan, TablePlan, compared_runs
 from perfledger.schemas.table_subject import TableSubject
+from perfledger.schemas.thread_counts import threads_setting, threads_stated
 from perfledger.schemas.unit_choice import KINDS_FROM_AROUND as _KINDS
 
 # The fields of a result column's plan, as a frame.
@@ -255,7 +256,16 @@ def result_records(
                 subject.family,
                 subject.workload,
                 subject.workload_source,
-                *_header_setting(column, plan, mappings),
+                *_header_setting(
+                    column,
+                    plan,
+                    mappings,
+                    # the context's CPU threads are those of the times and rates measured
+                    # on a CPU, or on a device no column names ("GPU 耗时" ran no threads)
+                    named_class != "accelerator"
+                    and (header is None or header.rank != KIND_RANK["accelerator"])
+                    and _metric_of(column, context_metric) in _TIMED_METRICS,
+                ),
                 # A turned table's metric row names what it measured beside the metric
                 # ("Prefill token/s", "decode token/s"); a header keeps those words in the
                 # value's column name.
@@ -277,11 +287,14 @@ def result_records(
 _SAID = {name: index for index, name in enumerate(CONTRIBUTION_SCHEMA)}
 
 
-def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings) -> tuple:
+def _header_setting(
+    column: ColumnPlan, plan: TablePlan, mappings: LabelMappings, context_threads: bool
+) -> tuple:
     """(batch size, its number, settings) a column headed by a value of the table's corner
     setting states ("8" under "Batch size"), read as a row's cell of that setting would be;
     else the batch size its header states among other words ("Gaudi2 (BS=32)"), else the
-    one the table's caption or heading states."""
+    one the table's caption or heading states; and the CPU threads its header states, else
+    (`context_threads`) those the text above or below the table states."""
     corner = plan.corner_setting
     if corner is None or not column.reading.is_number:
         # "Gaudi2 (BS=32)", else the caption's or heading's "batch size = 128"
@@ -290,7 +303,12 @@ def _header_setting(column: ColumnPlan, plan: TablePlan, mappings: LabelMappings
             or header_batch_shorthand(column.reading.text)
             or _found(plan.context, "batch")
         )
-        return (batch, batch_number(batch), None) if batch is not None else (None, None, None)
+        # "cpu time(thread 1,fp16, ms)", else "测试统一使用 8 线程" above the table
+        threads = threads_setting(
+            threads_stated(column.reading.text)
+            or (_found(plan.context, "threads") if context_threads else None)
+        )
+        return (batch, batch_number(batch) if batch is not None else None, threads)
     said = contribution(corner, column.reading.text, mappings)
     return (
         said[_SAID["batch_size"]],

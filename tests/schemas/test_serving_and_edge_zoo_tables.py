@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.model_names import read_model
+from perfledger.schemas.thread_counts import threads_stated
 from perfledger.schemas.unknown_chips import read_hardware
 from tests.schemas.page_reading import normalized
 
@@ -162,3 +163,27 @@ def test_a_section_heading_naming_a_dataset_is_the_dataset_of_its_table():
     assert set(page["dataset"]) == {"Cityscapes"}
     fps = page.filter(page["raw_value"] == "57").row(0, named=True)
     assert (fps["model"], fps["metric"], fps["batch_size"]) == ("stdc1", "throughput", "1")
+
+
+# Tencent/TNN, doc/benchmark_data.md: a phone's CPU times on one thread beside its GPU times.
+PHONE_TIMES = """# v0.3 benchmark
+
+* huawei P30 Pro(Kirin 980, Mali-G76 MP10)
+
+| benchmark model | cpu time(thread 1,fp16, ms) | gpu time(ms) |
+|-----------------|-----------------------------|--------------|
+| DenseNet 121    | 65.70                       | 45.83        |
+| MobileNet v1    | 16.39                       | 11.18        |
+"""
+
+
+def test_the_threads_a_header_or_the_text_above_states_are_a_setting_of_the_run():
+    found = {row[0]: row[1:] for row in _rows(PHONE_TIMES, "raw_value", "settings", "precision")}
+    assert found["65.70"] == ("threads=1", "fp16")
+    assert found["45.83"] == (None, None)  # the GPU's column states no threads
+    above = PHONE_TIMES.replace("(thread 1,fp16, ms)", "(fp16, ms)").replace(
+        "* huawei", "测试统一使用 8 线程。\n\n* huawei"
+    )
+    found = {row[0]: row[1] for row in _rows(above, "raw_value", "settings")}
+    assert (found["65.70"], found["45.83"]) == ("threads=8", None)  # the CPU's, not the GPU's
+    assert threads_stated("1 thread and 4 threads") is None  # a sweep: each row says its own
