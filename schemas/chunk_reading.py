@@ -32,7 +32,7 @@ from perfledger.schemas.placeholders import PLACEHOLDER_WORDS
 from perfledger.schemas.precisions import states_dtype
 from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
 from perfledger.schemas.row_context import with_context_labels
-from perfledger.schemas.row_groups import continued_groups
+from perfledger.schemas.row_groups import continued_groups, dittos_filled
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
     ROW_KEY,
@@ -77,9 +77,6 @@ _NUMERIC_START = (
     rf"|{VALUE_NAME}\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
 )
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
-# A label cell saying "as above" ("-" under "llama2-chat-7b", "〃", "ditto"): no label of its
-# own, so a group's label written once above it is its row's too (schemas/row_groups.py).
-_DITTO = r"(?i)^\s*(?:[-\u2013\u2014\u3003\"\u201d]|''|ditto|do\.)\s*$"
 # A calendar date, maybe with its time ("2023-11-27 21:42:38", "2024/03/05"): it starts with
 # digits but is when a run was made, never a value.
 _DATE = (
@@ -515,9 +512,11 @@ def _rows(
 ) -> pl.DataFrame:
     """What each row's label cells, its section row and its table's footnote say of it."""
     label_cells = continued_groups(
-        cells.filter(pl.col("vrow") > 0)
-        .join(label_columns, on=_COLUMN, how="inner", maintain_order="left")
-        .with_columns(_blank=pl.col("_blank") | pl.col("raw_value").str.contains(_DITTO))
+        dittos_filled(
+            cells.filter(pl.col("vrow") > 0).join(
+                label_columns, on=_COLUMN, how="inner", maintain_order="left"
+            )
+        )
     )
     label_cells = joined_spans(label_cells, label_columns, readings.readings)
     pairs = label_cells.select("reading_id", "raw_value").unique().with_row_index("said", offset=0)

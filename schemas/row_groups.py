@@ -11,6 +11,30 @@ from perfledger.schemas.row_labels import TABLE_KEY
 _TABLE = TABLE_KEY
 
 
+# A label cell saying "as above" ("-" under "llama2-chat-7b", "..." under "Ascend310P3", "〃",
+# "同上", "ditto").
+_DITTO = r"(?i)^\s*(?:[-\u2013\u2014\u3003\"\u201d\u2026]|''|\.{2,4}|ditto|do\.|同上)\s*$"
+
+
+def dittos_filled(label_cells: pl.DataFrame) -> pl.DataFrame:
+    """Label cells saying "as above" given the label written last above them in their column;
+    one with none above is blank. Unlike a blank cell, which may mean "none", a ditto names
+    the label it repeats, wherever it stands in the row."""
+    ditto = pl.col("raw_value").str.contains(_DITTO)
+    if not label_cells.select(ditto.any()).item():
+        return label_cells
+    above = (
+        pl.when(~ditto & ~pl.col("_blank"))
+        .then(pl.col("raw_value"))
+        .forward_fill()
+        .over([*_TABLE, "vcol"], order_by="vrow")
+    )
+    return label_cells.with_columns(
+        raw_value=pl.when(ditto & above.is_not_null()).then(above).otherwise(pl.col("raw_value")),
+        _blank=pl.col("_blank") | (ditto & above.is_null()),
+    )
+
+
 def continued_groups(label_cells: pl.DataFrame) -> pl.DataFrame:
     """Label cells where a row's leading label cells are blank taken from the row above: a
     Markdown table, which cannot span rows, leaves "Llama 3.1 70B | FP8 | 8" unwritten under

@@ -187,3 +187,43 @@ def test_the_threads_a_header_or_the_text_above_states_are_a_setting_of_the_run(
     found = {row[0]: row[1] for row in _rows(above, "raw_value", "settings")}
     assert (found["65.70"], found["45.83"]) == ("threads=8", None)  # the CPU's, not the GPU's
     assert threads_stated("1 thread and 4 threads") is None  # a sweep: each row says its own
+
+
+# google/XNNPACK, README.md: the same models timed single-threaded, then multi-threaded.
+PIXEL_TIMES = """### Mobile phones
+
+The table below presents **single-threaded** performance of XNNPACK library on three generations of MobileNet models and three generations of Pixel phones.
+
+| Model                   | Pixel, ms | Pixel 2, ms | Pixel 3a, ms |
+| ----------------------- | :-------: | :---------: | :----------: |
+| FP32 MobileNet v1 1.0X  |    82     |      86     |      88      |
+
+The following table presents **multi-threaded** (using as many threads as there are big cores) performance of XNNPACK library on three generations of MobileNet models and three generations of Pixel phones.
+
+| Model                   | Pixel, ms | Pixel 2, ms | Pixel 3a, ms |
+| ----------------------- | :-------: | :---------: | :----------: |
+| FP32 MobileNet v1 1.0X  |    43     |      27     |      46      |
+"""
+
+
+def test_threads_said_to_be_several_are_no_single_thread_stated_farther_up():
+    found = {row[0]: row[1] for row in _rows(PIXEL_TIMES, "raw_value", "settings")}
+    assert (found["82"], found["86"]) == ("threads=1", "threads=1")
+    assert (found["43"], found["27"]) == ("threads=multi", "threads=multi")
+
+
+# Ascend/ModelZoo-PyTorch, ACL_PyTorch/built-in/nlp/Bert_Uncased_Huggingface/README.md: the
+# chip written once, "..." under it on the rows of other sequence lengths.
+NPU_THROUGHPUT = """| 芯片型号    | Sequence Length | Batch Size | NPU 性能（FPS） |
+| ----------- | --------------- | ---------- | --------------- |
+| Ascend310P3 | 64              | 1          | 421.30          |
+| ...         | ...             | 4          | 1672.77         |
+| ...         | 128             | 1          | 289.64          |
+"""
+
+
+def test_an_ellipsis_in_a_label_column_repeats_the_label_above_it():
+    rows = _rows(NPU_THROUGHPUT, "raw_value", "accelerator", "settings", "batch_size")
+    found = {row[0]: row[1:] for row in rows}
+    assert found["1672.77"] == ("Ascend 310P", "Sequence Length=64", "4")
+    assert found["289.64"] == ("Ascend 310P", "Sequence Length=128", "1")
