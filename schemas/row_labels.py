@@ -297,6 +297,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
     elif role == "precision" and _NO_PRECISION.match(text):
         # "None" under "Quantization": the run is not quantized, which names no precision
         cell.settings.append((setting_name(reading), text))
+    elif role == "precision" and _TUNING_METHOD.fullmatch(text):
+        # "LoRA", "Full Parameters" under "Scheme": how a model was fine-tuned, no precision
+        cell.settings.append((setting_name(reading), text))
     elif role == "precision" and known_framework(text) and _precision_label(text, mappings) is None:
         # "Format | ONNX": a column of formats holds the framework a model comes from
         cell.dims.setdefault("framework", text)
@@ -389,6 +392,14 @@ def _without_target_chip(text: str) -> str:
 _SOFTWARE_RELEASE = re.compile(
     r"^(?P<name>[A-Za-z][\w.+-]*(?: [A-Za-z][\w.+-]*)?) v?(?P<version>\d+\.\d+"
     r"(?:\.\d+(?=\s*(?:\(with [^()]+\))?$)|(?:\.\d+)?(?=\s*\(with [^()]+\)$)))"
+)
+
+
+# A way of fine-tuning a model, which a column of "schemes" may hold beside or instead of
+# quantization schemes.
+_TUNING_METHOD = re.compile(
+    r"(?i)\s*(?:q?lora|dora|full(?:[- ](?:parameters?|params?|fine[- ]?tun(?:e|ing)|ft|sft))?"
+    r"|freeze|p[- ]?tuning(?: ?v2)?|prefix[- ]tuning|adapters?)\s*"
 )
 
 

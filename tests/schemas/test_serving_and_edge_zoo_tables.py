@@ -227,3 +227,49 @@ def test_an_ellipsis_in_a_label_column_repeats_the_label_above_it():
     found = {row[0]: row[1:] for row in rows}
     assert found["1672.77"] == ("Ascend 310P", "Sequence Length=64", "4")
     assert found["289.64"] == ("Ascend 310P", "Sequence Length=128", "1")
+
+
+# Ascend/MindSpeed-LLM, docs/en/pytorch/features/README.md: an HTML table in a Markdown page.
+FINE_TUNING = """## Distributed Fine-Tuning
+
+The measured instruction fine-tuning performance of MindSpeed LLM is as follows.
+
+<table>
+  <tr>
+    <th>Model</th>
+    <th>Hardware</th>
+    <th>Cluster</th>
+    <th>Scheme</th>
+    <th>Sequence</th>
+    <th>Throughput (Tokens/s)</th>
+  </tr>
+  <tr>
+    <td rowspan="1">Qwen3-32B</td>
+    <td rowspan="1">Atlas 900 A3 SuperPoD</td>
+    <td rowspan="1">8x16</td>
+    <td>Full Parameters</td>
+    <td><a href="../../../../examples/mcore/qwen3/tune_qwen3_32b_256K_full_pack_A3_ptd.sh">256K</a></td>
+    <td>1435.603</td>
+  </tr>
+  <tr>
+    <td rowspan="1">DeepSeek-V3-671B</td>
+    <td rowspan="1">Atlas 900 A2 PODc</td>
+    <td rowspan="1">8x8</td>
+    <td>LoRA</td>
+    <td><a href="../../../../examples/mcore/deepseek3/tune_deepseek3_671b_4k_lora_ptd.sh">4K</a></td>
+    <td>978.914</td>
+  </tr>
+</table>
+"""
+
+
+def test_an_ascend_pod_its_cluster_and_its_tuning_scheme_label_the_run():
+    rows = _rows(
+        FINE_TUNING, "raw_value", "vendor", "accelerator", "accelerator_count", "precision"
+    )
+    found = {row[0]: row[1:] for row in rows}
+    assert found["1435.603"] == ("Huawei", "Ascend 910C", 128, None)
+    assert found["978.914"] == ("Huawei", "Ascend 910B", 64, None)  # no NVIDIA A2
+    settings = {row[0]: row[1] for row in _rows(FINE_TUNING, "raw_value", "settings")}
+    assert settings["978.914"] == "Scheme=LoRA; Sequence=4K"
+    assert normalized(FINE_TUNING).quarantine.height == 0  # "256K" is a setting, no value
