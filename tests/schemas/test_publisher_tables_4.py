@@ -89,9 +89,9 @@ def test_about_four_bits_per_weight_are_int4_weights_with_activations_unstated()
         for row in values.iter_rows(named=True)
     }
     assert found["185 t/s"] == ("4.0 bpw", None, "int4")
-    # 3.0 and 5.0 bits per weight are neither 4-bit nor 8-bit weights: no precision guessed
-    assert found["217 t/s"] == (None, None, None)
-    assert found["164 t/s"] == (None, None, None)
+    # 3.0 and 5.0 bits per weight are 3-bit and 5-bit weights, as 4.0 are 4-bit ones
+    assert found["217 t/s"] == ("3.0 bpw", None, "int3")
+    assert found["164 t/s"] == ("5.0 bpw", None, "int5")
     assert read_precision_label("4.65 bits per weight").weight == "int4"
     assert read_precision_label("8.5 bpw").weight == "int8"
 

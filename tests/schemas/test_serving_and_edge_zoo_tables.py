@@ -273,3 +273,23 @@ def test_an_ascend_pod_its_cluster_and_its_tuning_scheme_label_the_run():
     settings = {row[0]: row[1] for row in _rows(FINE_TUNING, "raw_value", "settings")}
     assert settings["978.914"] == "Scheme=LoRA; Sequence=4K"
     assert normalized(FINE_TUNING).quarantine.height == 0  # "256K" is a setting, no value
+
+
+# turboderp/exllamav2, README.md: models quantized to bit rates between whole bits.
+BIT_RATES = """## Performance
+
+| Model      | Mode         | Size  | grpsz | act | 3090Ti  | 4090        |
+|------------|--------------|-------|-------|-----|---------|-------------|
+| Llama2     | EXL2 3.0 bpw | 7B    | -     | -   | 217 t/s | **257** t/s |
+| Llama2     | EXL2 4.0 bpw | 7B    | -     | -   | 185 t/s | **211** t/s |
+| Llama2     | EXL2 5.0 bpw | 7B    | -     | -   | 164 t/s | **179** t/s |
+| Llama2     | EXL2 2.5 bpw | 70B   | -     | -   | 33 t/s  | **38** t/s  |
+"""
+
+
+def test_bits_per_weight_name_the_width_of_the_weights():
+    found = {row[0]: row[1:] for row in _rows(BIT_RATES, "raw_value", "weight_dtype", "platform")}
+    assert found["217 t/s"] == ("int3", "3090Ti")
+    assert found["185 t/s"] == ("int4", "3090Ti")
+    assert found["164 t/s"] == ("int5", "3090Ti")
+    assert found["33 t/s"] == ("int2", "3090Ti")
