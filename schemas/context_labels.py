@@ -80,7 +80,7 @@ def context_labels(
     stated_class = None  # the one class of device the nearest text naming one names
     for text in context.texts:
         labels = _labels_of(text.text, text.source)
-        if stated_class is None and "platform" not in found:
+        if stated_class is None and "platform" not in found and not _HOST_LINE.match(text.text):
             stated_class = _one_device_class(text.text)
         if "unit" in found:  # the units of kinds are those of the text stating the unit
             labels = tuple(label for label in labels if label[0] != "unit_of_kind")
@@ -174,6 +174,10 @@ def context_labels(
     return found
 
 
+# A setup's line naming the host's processor ("CPU: 128 core Intel(R) Xeon(R) CPU" beside
+# "GPU: nvidia_a100-sxm4-80gb"): the machine's host, which says nothing of the class of
+# device its results ran on.
+_HOST_LINE = re.compile(r"(?i)^\W{0,3}(?:host |system )?(?:cpus?|processors?|处理器)\s*[:：]")
 # A class of device named as a word ("On a single GPU", "Mac i5 CPU").
 _DEVICE_CLASS_WORD = re.compile(r"(?<![A-Za-z0-9])(GPU|CPU|NPU|TPU)s?(?![A-Za-z0-9])")
 

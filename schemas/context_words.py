@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from perfledger.schemas.header_reading import role_matches
 from perfledger.schemas.precisions import is_precision_word
+from perfledger.schemas.unknown_chips import read_hardware
 
 # A name ends at a comma or Chinese punctuation as at a space ("input_len=2048，TPS 为...",
 # its comma folded to ","): "TPS" is a word of the sentence, not of the name.
@@ -28,8 +29,15 @@ def without_names(text: str) -> str:
 
 
 def _unless_precision(name: re.Match[str]) -> str:
-    # "Q4_K_M", "Q8_0": a quantization type written as llama.cpp writes it, no file's name
-    return name.group(0) if is_precision_word(name.group(0)) else " "
+    # "Q4_K_M", "Q8_0": a quantization type written as llama.cpp writes it, no file's name;
+    # "nvidia_a100-sxm4-80gb": a device's name as its driver writes it, whole
+    text = name.group(0)
+    return text if is_precision_word(text) or _names_device_whole(text) else " "
+
+
+def _names_device_whole(text: str) -> bool:
+    mention = read_hardware(text, "label")
+    return mention is not None and mention.accelerator is not None and mention.text == text
 
 
 # A chip's rated compute with the precision it is rated in ("26 TOPS INT8", "INT8: 26 TOPS",

@@ -87,6 +87,7 @@ def setup_tables(
             continue  # "AprilTag Node | 90.8 fps | 56.3 fps": runs timed on each system
         if (
             not _documents_parameters(name_header, valued)
+            and not _describes_hardware(name_header, body, width)
             and not _lists_fields(name_header, names, width, mappings)
             and not _lists_hyperparameters(title, width)
             and not _names_settings(
@@ -126,6 +127,32 @@ def _documents_parameters(name_header: str, valued: list[HeaderReading]) -> bool
     names, and holds no results."""
     return bool(_PARAMETERS_HEADER.fullmatch(fold_words(name_header).strip(" *"))) and any(
         reading.kind == "text" for reading in valued
+    )
+
+
+# The first header of a table describing the machine a page's runs used, part by part
+# ("Hardware | Model" over "GPU | nvidia_a100-sxm4-80gb", "Memory | 2TB").
+_HARDWARE_HEADER = re.compile(
+    r"(?:hardware|hw|machine|system|server|node|platform|environment|component|硬件|环境|配置"
+    r"|硬件(?:环境|配置)|测试环境)(?: (?:configuration|config|spec(?:ification)?s?|details?))?"
+)
+# A row naming a part of a machine that a chip is ("GPU", "Accelerator", "NPU", "CPU").
+_DEVICE_PART = re.compile(r"(?:gpus?|cpus?|npus?|accelerators?|devices?|chips?|显卡|加速卡)")
+
+
+def _describes_hardware(name_header: str, body: list[list[str]], width: int) -> bool:
+    """Whether a table of two columns describes one machine part by part, a row naming a
+    device part beside the chip it is: it lists the setup of the results near it, whatever
+    figures of the machine (memory, bandwidth) its other rows give."""
+    if width != _NAME_AND_VALUE or not _HARDWARE_HEADER.fullmatch(
+        fold_words(name_header).strip(" *")
+    ):
+        return False
+    return any(
+        _DEVICE_PART.fullmatch(fold_words(name).strip(" *:"))
+        and (mention := read_hardware(value, "label")) is not None
+        and mention.accelerator is not None
+        for name, value in body
     )
 
 

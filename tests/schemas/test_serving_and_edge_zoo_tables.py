@@ -293,3 +293,35 @@ def test_bits_per_weight_name_the_width_of_the_weights():
     assert found["185 t/s"] == ("int4", "3090Ti")
     assert found["164 t/s"] == ("int5", "3090Ti")
     assert found["33 t/s"] == ("int2", "3090Ti")
+
+
+# InternLM/InternEvo, doc/en/train_performance.md: the machine described part by part in a
+# table of its own, the host's processor among the parts; results in a later subsection.
+TRAINING_MACHINE = """## Training Performance
+
+We tested the performance of training the 7B model in InternEvo using various parallel configurations on a GPU cluster. In each test group, the number of tokens processed per GPU in a single iteration remained consistent. The hardware and parameter configurations used in the tests are shown in the table below:
+
+| Hardware                | Model                         |
+| ----------------------- | ----------------------------- |
+| GPU                     | nvidia_a100-sxm4-80gb         |
+| Memory                  | 2TB                           |
+| Inter-machine bandwidth | 4 * 100Gb RoCE                |
+| CPU                     | 128 core Intel(R) Xeon(R) CPU |
+
+### Throughput Measurement
+
+Throughput is defined as TGS, the average number of tokens processed per GPU per second.
+
+| Parallel Configuration | 8 GPUs | 16 GPUs | 32 GPUs |
+| ---------------------- | ------ | ------- | ------- |
+| (tp=1, zero1=-1)       | 4062   | 3842    | 3752    |
+| (tp=1, zero1=8)        | 4078   | 3939    | 3919    |
+"""
+
+
+def test_a_table_describing_the_machine_names_the_chip_of_the_results_below():
+    rows = _rows(TRAINING_MACHINE, "raw_value", "accelerator", "accelerator_count", "metric")
+    found = {row[0]: row[1:] for row in rows}
+    assert found["4062"] == ("A100", 8, "throughput")
+    assert found["3919"] == ("A100", 32, "throughput")
+    assert "2TB" not in found  # the machine's memory is no result of the runs
