@@ -360,11 +360,16 @@ def _read_header(text: str) -> HeaderReading:
         # "GPU Memory(MB)": a count of devices is written without a unit; a device word
         # before a measure in bytes says whose memory it is
         or (role == "accelerator_count" and unit is not None and unit.kind == "other")
+        # "Size (GB)": a model's size in bytes is what quantizing it gives, a figure; its
+        # size in parameters ("7B") is the model's
+        or (role == "model_size" and unit is not None and unit.kind == "other")
         # "System Memory (MB)": a name is written without a unit; a unit stated after a
         # label word says what of it is measured
         or (kind == "label" and stated is not None)
     ):
         kind, role = "metric", named_by_unit
+    elif role == "model_size" and stated is not None and stated.kind == "percent":
+        kind, role = "metric", "other"  # "Size vs Original (%)": the change of that size
     elif unit is not None and _measured_by_unit(kind, role, unit, _COUNT_WORD.search(worded)):
         # "Throughput iterations/s", "Images/sec at batch 32", "Time per 100 iterations
         # (s)": a rate or a time is measured, whatever setting it names.
@@ -375,6 +380,8 @@ def _read_header(text: str) -> HeaderReading:
         role = "throughput"  # "prefill tok/s (TTFT)": a rate, whichever time it is taken over
     if role == "scaling_efficiency" and unit is not None and unit.canonical.endswith("/W"):
         role = "other"  # "Efficiency (tok/s/W)": the work done per watt, no scaling
+    if kind == "metric" and role not in (None, "speedup", "other") and _DIFFERENCE.match(cleaned):
+        role = "other"  # "Δ mean quality vs Original (%)": a difference of scores, no score
     comparison = role in ("speedup", "scaling_efficiency")
     if comparison and unit is not None and unit.kind not in ("ratio", "percent"):
         unit = None  # "T/S Ratio to Eager": the rate compared, not the unit of the ratio
@@ -397,6 +404,9 @@ def _read_header(text: str) -> HeaderReading:
     )
 
 
+# A header naming the difference of a figure from a baseline's: "Δ mean quality", "delta
+# accuracy", "diff. latency".
+_DIFFERENCE = re.compile(r"(?i)^\s*(?:\u0394|\u2206|delta\b|diff(?:erence)?\b\.?)")
 # A name written as code: words joined by underscores ("VS_LIST", "num_kv_heads").
 _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$")
 _VERSUS_FIRST = re.compile(r"(?i)^(?:vs|versus)_")

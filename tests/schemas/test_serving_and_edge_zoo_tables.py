@@ -325,3 +325,18 @@ def test_a_table_describing_the_machine_names_the_chip_of_the_results_below():
     assert found["4062"] == ("A100", 8, "throughput")
     assert found["3919"] == ("A100", 32, "throughput")
     assert "2TB" not in found  # the machine's memory is no result of the runs
+
+
+def test_a_quantized_models_size_and_the_difference_of_its_quality_are_figures():
+    # microsoft/Olive, docs/source/blogs/quant-slms.md: "| Base model | Best schema | Δ mean
+    # quality vs Original (%) | Δ mean quality vs Baseline (%) | Size (GB) | Size vs Original
+    # (%) | Size vs Baseline (%) |"
+    size = read_header("Size (GB)")
+    assert (size.kind, size.role, size.unit.canonical) == ("metric", "other", "GB")
+    assert (read_header("Size vs Original (%)").kind, read_header("Size vs Original (%)").role) == (
+        "metric",
+        "other",
+    )
+    assert read_header("Δ mean quality vs Original (%)").role == "other"  # no accuracy of 2.7%
+    assert read_header("Model Size").role == "model_size"  # its parameters: the model's
+    assert read_header("Accuracy").role == "accuracy"
