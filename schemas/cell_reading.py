@@ -645,12 +645,15 @@ def _unit_then_words(text: str) -> tuple[str, Unit | None, str | None]:
     for end in range(len(words) - 1, 0, -1):
         unit = unit_named(" ".join(words[:end]))
         if unit is not None:
-            if unit.kind != "rate" or _RANGE_WORD.match(words[end]):
+            if _RANGE_WORD.match(words[end]) or (
+                unit.kind != "rate" and (unit.kind != "duration" or _DIGIT.search(text))
+            ):
                 break
             return " ".join(words[:end]), unit, " ".join(words[end:])
     return text, None, None
 
 
+_DIGIT = re.compile(r"\d")
 # A number written with a unit among the words after a value: a second value, not a remark.
 _ANOTHER_VALUE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:%|[a-zA-Z]{1,6}/\S|ms\b|[kKMG]?B\b)")
 _RANGE_WORD = re.compile(r"(?i)^(?:to|vs\.?|versus|[-\u2013\u2014~])$")
@@ -658,13 +661,14 @@ _RANGE_WORD = re.compile(r"(?i)^(?:to|vs\.?|versus|[-\u2013\u2014~])$")
 
 # A multiple followed by the word saying it is a gain ("1.5x faster", "3x speedup").
 _GAIN_WORD = re.compile(
-    r"^(?P<unit>[xX\u00d7%]|times)\s*(?P<word>faster|quicker|speed-?ups?|higher|better)$"
+    r"^(?P<unit>[xX\u00d7%]|times)\s*(?P<word>faster|quicker|speed-?ups?|higher|better)"
+    r"(?:\s+\D*)?$"  # "5.8x slower without warm-up": what it is slower without is the row's
 )
 # A multiple followed by the word saying it is a loss: below one ("0.79x slower", as a
 # benchmark prints the ratio to its baseline with the way it goes) the word agrees with the
 # ratio, which is the value; above one ("2.21x slower") it is the inverse ratio, and the value
 # read is its inverse (see LOSS_WORDS), as a claim's "Nx slower" is 1/N.
-_LOSS_WORD = re.compile(r"^(?P<unit>[xX\u00d7%]|times)\s*(?P<word>slower|lower|worse)$")
+_LOSS_WORD = re.compile(r"^(?P<unit>[xX\u00d7%]|times)\s*(?P<word>slower|lower|worse)(?:\s+\D*)?$")
 # A unit followed by the statistic its number is ("0.85s avg", "3.2 ms p99"), as a remark
 # in brackets says it ("12 ms (avg)").
 _STATISTIC_AFTER = re.compile(

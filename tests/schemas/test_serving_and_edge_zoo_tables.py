@@ -5,6 +5,7 @@ kv fp16"), a measure headed by a label word with its unit ("System Memory (MB)")
 
 from __future__ import annotations
 
+from perfledger.schemas.cell_reading import read_cell
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.model_names import read_model
 from perfledger.schemas.thread_counts import threads_stated
@@ -340,3 +341,14 @@ def test_a_quantized_models_size_and_the_difference_of_its_quality_are_figures()
     assert read_header("Δ mean quality vs Original (%)").role == "other"  # no accuracy of 2.7%
     assert read_header("Model Size").role == "model_size"  # its parameters: the model's
     assert read_header("Accuracy").role == "accuracy"
+
+
+def test_words_after_a_time_or_a_multiple_are_a_remark_not_its_unit():
+    # vllm-project.github.io, _posts/2025-10-26-sleep-mode.md: "| **Initial Load Time** |
+    # 108.7s (includes 8.4s warm-up) | 101.1s (no warm-up) | 7.6s saved initially |"
+    (saved,) = read_cell("7.6s saved initially").values
+    assert (saved.number, saved.unit.canonical, saved.qualifier) == (7.6, "s", "saved initially")
+    (slower,) = read_cell("**5.8x slower** without warm-up").values
+    assert (slower.number, slower.unit.canonical, slower.qualifier) == (5.8, "x", "slower")
+    # a time followed by a second figure is no remark of it
+    assert [value.number for value in read_cell("12 ms 3.1 GB").values] == [12.0, 3.1]
