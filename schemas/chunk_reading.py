@@ -57,7 +57,12 @@ from perfledger.schemas.table_plans import (
     plan_table,
 )
 from perfledger.schemas.table_subject import NOTHING, TableSubject, table_subject
-from perfledger.schemas.units import TRAILING_UNIT, measures_time_or_rate, unit_named
+from perfledger.schemas.units import (
+    TRAILING_UNIT,
+    is_byte_size,
+    measures_time_or_rate,
+    unit_named,
+)
 from perfledger.schemas.value_reading import read_values, shifted_precision
 
 SECTION_SEPARATOR = " \u2014 "  # how the HTML layout joins a table's heading and a section row
@@ -417,6 +422,7 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
     trailing = pl.col("raw_value").str.extract(TRAILING_UNIT, 1)
     ends = body.filter(pl.col("_numeric")).select(trailing.unique()).to_series().to_list()
     measured = [text for text in ends if text and measures_time_or_rate(text)]
+    sized = [text for text in ends if text and is_byte_size(text)]  # "9.23 GB"
     # Only a cell that starts as a number may show a decimal mark.
     numeric = pl.col("_numeric")
     stats = body.group_by(_COLUMN).agg(
@@ -430,6 +436,7 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         (numeric & pl.col("raw_value").str.strip_chars().is_in(["0", "1"])).sum().alias("flags"),
         (numeric & (pl.col("raw_value").str.strip_chars() == "0")).sum().alias("zeros"),
         (numeric & trailing.is_in(measured)).sum().alias("measured"),
+        (numeric & trailing.is_in(sized)).sum().alias("sized"),
     )
     by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
     shapes = []

@@ -360,16 +360,11 @@ def _read_header(text: str) -> HeaderReading:
         # "GPU Memory(MB)": a count of devices is written without a unit; a device word
         # before a measure in bytes says whose memory it is
         or (role == "accelerator_count" and unit is not None and unit.kind == "other")
-        # "Size (GB)": a model's size in bytes is what quantizing it gives, a figure; its
-        # size in parameters ("7B") is the model's
-        or (role == "model_size" and unit is not None and unit.kind == "other")
         # "System Memory (MB)": a name is written without a unit; a unit stated after a
         # label word says what of it is measured
         or (kind == "label" and stated is not None)
     ):
         kind, role = "metric", named_by_unit
-    elif role == "model_size" and stated is not None and stated.kind == "percent":
-        kind, role = "metric", "other"  # "Size vs Original (%)": the change of that size
     elif unit is not None and _measured_by_unit(kind, role, unit, _COUNT_WORD.search(worded)):
         # "Throughput iterations/s", "Images/sec at batch 32", "Time per 100 iterations
         # (s)": a rate or a time is measured, whatever setting it names.

@@ -59,6 +59,7 @@ class ColumnStats:
     flags: int = 0  # numbers that are 0 or 1 alone
     zeros: int = 0  # numbers that are 0 alone
     measured: int = 0  # numbers followed by a unit of time or rate ("~175 s", "40 fps")
+    sized: int = 0  # numbers followed by a size in bytes ("9.23 GB")
 
     @property
     def switch(self) -> bool:
@@ -362,7 +363,11 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         # A header read as a setting or a label that states what its numbers measure ("GPU 耗时
         # (ms)"), or a label over times or rates only ("2964tps" under "LLM"): results.
         timed = kind == "label" and 0 < stats.filled == stats.measured
-        if index > 0 and (names_metrics(stats) or timed):
+        # "2.9GB" under "Minimum GPU Usage of Generating 2048 Tokens": the memory a run took,
+        # whatever setting the header names. A size of the model or the data ("15 GB" under
+        # "Model size") describes what ran.
+        sized = 0 < stats.filled == stats.sized and reading.role != "model_size"
+        if index > 0 and (names_metrics(stats) or timed or sized):
             return "result"
         if (
             index > 0

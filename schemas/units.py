@@ -535,6 +535,15 @@ TRAILING_UNIT = (
 )
 
 
+_BYTE_SIZES = frozenset({"B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"})
+
+
+def is_byte_size(text: str) -> bool:
+    """Whether `text` is a unit of size in bytes ("GB", "MiB")."""
+    unit = unit_named(text)
+    return unit is not None and unit.canonical in _BYTE_SIZES
+
+
 def measures_time_or_rate(text: str) -> bool:
     """Whether `text` is a unit of time or of rate ("s", "min", "fps")."""
     unit = unit_named(text)
