@@ -8,6 +8,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from perfledger.schemas.chip_counts import count_matches, count_only
 from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.context_datasets import dataset_in_text
 from perfledger.schemas.context_parts import (
@@ -172,6 +173,14 @@ def context_labels(
     elif "count" not in found:
         _take_count_of_listed_chip(context, found)
     return found
+
+
+def _counts_several(text: str) -> bool:
+    """Whether a paragraph states several counts of devices ("on 32 cards, 64 cards, and 128
+    cards", "from 8 GPUs to 1024 GPUs"): the runs it speaks of differ, and none of the counts
+    is that of a table near it."""
+    counts = {count_only(match) for match in count_matches(fold_words(text))}
+    return len(counts - {None}) > 1
 
 
 # A setup's line naming the host's processor ("CPU: 128 core Intel(R) Xeon(R) CPU" beside
@@ -567,7 +576,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     if mention is not None:
         if mention.accelerator is not None and not _names_chips_as_alternatives(text):
             found.append(("platform", mention))
-        if mention.count is not None:
+        if mention.count is not None and not (source == "paragraph" and _counts_several(text)):
             found.append(("count", count_of_all_chips(text, mention, prose)))
     precisions = find_precisions(without_ratings(text))
     if precisions:

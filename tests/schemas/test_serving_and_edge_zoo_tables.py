@@ -6,6 +6,7 @@ kv fp16"), a measure headed by a label word with its unit ("System Memory (MB)")
 from __future__ import annotations
 
 from perfledger.schemas.cell_reading import read_cell
+from perfledger.schemas.context_labels import _labels_of
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.model_names import read_model
 from perfledger.schemas.thread_counts import threads_stated
@@ -346,3 +347,14 @@ def test_words_after_a_time_or_a_multiple_are_a_remark_not_its_unit():
     assert (slower.number, slower.unit.canonical, slower.qualifier) == (5.8, "x", "slower")
     # a time followed by a second figure is no remark of it
     assert [value.number for value in read_cell("12 ms 3.1 GB").values] == [12.0, 3.1]
+
+
+def test_a_paragraph_naming_several_counts_of_devices_states_none():
+    # volcengine/verl, docs/advance/fully_async.md: the runs of the tables below it differ
+    sentence = (
+        "Using the `async stream pipeline with stale samples` strategy, we achieved about 2x "
+        "performance improvement on 32 cards, 64 cards, and 128 cards without significantly "
+        "affecting experimental results."
+    )
+    assert dict(_labels_of(sentence, "paragraph")).get("count") is None
+    assert dict(_labels_of("All runs used 8 cards.", "paragraph"))["count"].count == 8
