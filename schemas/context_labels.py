@@ -433,6 +433,12 @@ def _in_passing(metric: Found) -> bool:
 # Prose says "efficiency" in passing ("brings greater efficiency", "inference efficiency"): in
 # a sentence only a qualified "scaling efficiency" or "parallel efficiency" names that metric.
 _PASSING_EFFICIENCY = re.compile(r"(?<![Ss]caling )(?<![Pp]arallel )\b[Ee]fficiency\b")
+# Prose says "scaling" of what grows ("model size scaling and data scaling", "scaling laws",
+# "scaling up"): in a sentence only a scaling efficiency or factor, or a weak or strong scaling,
+# names that metric.
+_PASSING_SCALING = re.compile(
+    r"(?<![Ww]eak )(?<![Ss]trong )(?<![Ll]inear )\b[Ss]caling\b(?! (?:efficiency|factor))"
+)
 # "a high-quality sparse mixture of experts model": a compound adjective praising a model
 # names no accuracy of the numbers that follow.
 _PASSING_QUALITY = re.compile(r"\b(?:[Hh]igh|[Hh]igher|[Ll]ow|[Ll]ower|[Tt]op|[Bb]est)-quality\b")
@@ -451,9 +457,10 @@ _FIGURE_AND_WORDS = re.compile(
 def _without_reported_results(text: str) -> str:
     """A paragraph without what it says of results in passing: a metric stated with a figure
     of its own ("image classification (87.3 top-1 accuracy on ImageNet-1K)") is a result the
-    sentence reports, not what a table's numbers below measure; nor is "greater efficiency"."""
+    sentence reports, not what a table's numbers below measure; nor is "greater efficiency",
+    nor "data scaling"."""
     text = _PASSING_QUALITY.sub(" ", _PASSING_EFFICIENCY.sub(" ", text))
-    text = _PASSING_CHANGE.sub(" ", text)
+    text = _PASSING_CHANGE.sub(" ", _PASSING_SCALING.sub(" ", text))
     spans = [
         match.span()
         for match in _FIGURE_AND_WORDS.finditer(text)

@@ -6,7 +6,7 @@ kv fp16"), a measure headed by a label word with its unit ("System Memory (MB)")
 from __future__ import annotations
 
 from perfledger.schemas.cell_reading import read_cell
-from perfledger.schemas.context_labels import _labels_of
+from perfledger.schemas.context_labels import _labels_of, _with_metric
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.model_names import read_model
 from perfledger.schemas.thread_counts import threads_stated
@@ -358,3 +358,14 @@ def test_a_paragraph_naming_several_counts_of_devices_states_none():
     )
     assert dict(_labels_of(sentence, "paragraph")).get("count") is None
     assert dict(_labels_of("All runs used 8 cards.", "paragraph"))["count"].count == 8
+
+
+def test_scaling_said_in_passing_names_no_metric():
+    # QwenLM/qwenlm.github.io, content/blog/qwen: the paragraph above its L-Eval scores
+    sentence = (
+        "For simplicity and stability, we did not introduce more tasks for the language model "
+        "but focus on model size scaling and data scaling."
+    )
+    assert "metric" not in dict(_with_metric((), sentence, "paragraph"))
+    named = dict(_with_metric((), "Weak scaling efficiency from 8 to 64 GPUs.", "paragraph"))
+    assert named["metric"] == "scaling_efficiency"
