@@ -317,6 +317,9 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
             cell.precision = precision or Precision(text, None, None)
             if precision is None or (precision.activation is None and precision.weight is None):
                 cell.unresolved.append(f"precision={text}")
+    elif role == "sdk_version" and not _DIGIT.search(text):
+        # "🟢GEMV" under "Version": a variant of the software, named, no release of it
+        cell.settings.append((setting_name(reading), text))
     elif role in DIMENSION_ROLES and _FLAG.match(text):
         cell.settings.append((setting_name(reading), text))  # "Yes", "No": a flag, no name
     elif role == "model" and is_precision_word(text) and states_dtype(text):
@@ -395,6 +398,7 @@ _SOFTWARE_RELEASE = re.compile(
 )
 
 
+_DIGIT = re.compile(r"\d")
 # A way of fine-tuning a model, which a column of "schemes" may hold beside or instead of
 # quantization schemes.
 _TUNING_METHOD = re.compile(

@@ -85,6 +85,8 @@ def setup_tables(
             continue
         if width > _NAME_AND_VALUE and _measured_cells([row[1:] for row in body]):
             continue  # "AprilTag Node | 90.8 fps | 56.3 fps": runs timed on each system
+        if _all_timed([row[1] for row in body] if width == _NAME_AND_VALUE else []):
+            continue  # "input size | infer time" over "96x 96 | 60ms": a run timed per row
         if (
             not _documents_parameters(name_header, valued)
             and not _describes_hardware(name_header, body, width)
@@ -240,18 +242,36 @@ def _plain_numbers(cells: list[str]) -> bool:
 
 
 def _measured_cells(values: list[list[str]]) -> bool:
-    """Whether most filled cells beside the names are rates measured ("90.8 fps<br>11 ms"):
-    results of the systems side by side, which no table listing their settings holds ("1.9
-    GHz" is a clock, "16 GB" a size, "60 s" may be how long a run was set to last)."""
+    """Whether most filled cells beside the names are rates or times measured ("90.8
+    fps<br>11 ms", "860ms"): results of the systems side by side, which no table listing
+    their settings holds ("1.9 GHz" is a clock, "16 GB" a size, "60 s" may be how long a run
+    was set to last: a time in whole seconds or more is no measure here)."""
     filled = [cell for row in values for cell in row if cell and cell.strip()]
-    measured = sum(
-        1
-        for cell in filled
-        if (values_read := read_cell(clean_text(cell)).values)
-        and values_read[0].unit is not None
-        and values_read[0].unit.kind == "rate"
-    )
+    measured = sum(1 for cell in filled if _measured(cell))
     return bool(filled) and measured * 2 > len(filled)
+
+
+def _measured(cell: str) -> bool:
+    values = read_cell(clean_text(cell)).values
+    if not values or values[0].unit is None:
+        return False
+    value = values[0]
+    return value.unit.kind == "rate" or (
+        value.unit.kind == "duration" and (value.unit.factor < 1 or value.number % 1 != 0)
+    )
+
+
+def _all_timed(values: list[str]) -> bool:
+    """Whether every filled cell of a table's one column of values is a time or a rate and
+    there are two at least: the results of the rows, which no list of one run's settings
+    gives all alike."""
+    filled = [cell for cell in values if cell and cell.strip()]
+    return len(filled) >= 2 and all(
+        (values_read := read_cell(clean_text(cell)).values)
+        and values_read[0].unit is not None
+        and values_read[0].unit.kind in ("rate", "duration")
+        for cell in filled
+    )
 
 
 _TEXT_SHARE = 0.5  # at most this share of a wide setup table's filled cells start as numbers

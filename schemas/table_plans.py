@@ -534,6 +534,8 @@ def _property_table(columns: list[ColumnPlan], stats: Sequence[ColumnStats]) -> 
         or _states_a_setting_value(column.reading)
         or names_scored_dataset(column.reading.text)
         or names_metrics(column_stats)  # "Input throughput: 22424 tps/card"
+        # "infer time" over "60ms", "81ms": times or rates measured row by row
+        or (column.role == "result" and 1 < column_stats.filled == column_stats.measured)
         for column, column_stats in zip(columns, stats, strict=True)
     )
 

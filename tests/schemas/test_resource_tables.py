@@ -79,7 +79,7 @@ def test_prefill_and_decode_lengths_are_settings_of_the_row():
     assert loaded["3661.46"] == (
         "throughput",
         3661.46,
-        "Size=7B; Prefill Length=2048; Decode Length=2048",
+        "Size=7B; Version=GEMM; Prefill Length=2048; Decode Length=2048",
     )
     assert loaded["198.848"][:2] == ("throughput", 198.848)
     assert loaded["16.82 GB (71.12%)"][:2] == ("other", 71.12)  # the share of the card's

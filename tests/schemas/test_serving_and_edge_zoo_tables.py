@@ -369,3 +369,47 @@ def test_scaling_said_in_passing_names_no_metric():
     assert "metric" not in dict(_with_metric((), sentence, "paragraph"))
     named = dict(_with_metric((), "Weak scaling efficiency from 8 to 64 GPUs.", "paragraph"))
     assert named["metric"] == "scaling_efficiency"
+
+
+# casper-hansen/AutoAWQ, README.md: two kernels of the software compared under "Version".
+KERNEL_VERSIONS = """| Model Name | Size | Version | Batch Size | Prefill Length | Decode Length | Prefill tokens/s | Decode tokens/s | Memory (VRAM)     |
+| ---------- | ---- | ------- | ---------- | -------------- | ------------- | ---------------- | --------------- | ----------------- |
+| Vicuna     | 7B   | 🟢GEMV   | 1          | 64             | 64            | 639.65           | 198.848         | 4.50 GB (19.05%)  |
+| Mistral    | 7B   | 🔵GEMM   | 1          | 64             | 64            | 1093.35          | 156.317         | 4.35 GB (18.41%)  |
+"""
+
+
+def test_a_named_variant_under_a_version_header_is_a_setting():
+    found = {
+        row[0]: row[1:] for row in _rows(KERNEL_VERSIONS, "raw_value", "sdk_version", "settings")
+    }
+    assert found["639.65"] == (None, "Size=7B; Version=GEMV; Prefill Length=64; Decode Length=64")
+    assert found["1093.35"][1].split("; ")[1] == "Version=GEMM"
+
+
+# sipeed/TinyMaix, benchmark.md: times of one model under each option or architecture.
+MCU_TIMES = """# Infer Time & Input Size
+mbnet infer time under different input size
+BL808 C906 core 480M, use RV64V, FP16 model
+|input size|infer time|
+|---    |---   |
+| 96x 96|  60ms|
+|128x128|  81ms|
+
+## TM_ARCH_ARM_NEON
+Raspberry Pi4 single core run mbnet 1.0, 224x224x3 input
+
+|ARCH|MDL_TYPE|OPT0 time|OPT1 time|
+|---|---|---|---|
+|TM_ARCH_CPU     | INT8| 860ms| 821ms|
+|TM_ARCH_ARM_NEON| FP32| 1275ms|  1223ms|
+"""
+
+
+def test_a_small_table_of_times_is_results_not_a_list_of_settings():
+    found = {row[0]: row[1:] for row in _rows(MCU_TIMES, "raw_value", "metric", "value", "unit")}
+    assert found["60ms"] == ("latency", 60.0, "ms")
+    assert found["81ms"] == ("latency", 81.0, "ms")
+    assert found["860ms"] == ("latency", 860.0, "ms")
+    assert found["1223ms"] == ("latency", 1223.0, "ms")
+    assert len(found) == 6  # none of them lost
