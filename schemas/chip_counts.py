@@ -190,6 +190,14 @@ def count_matches(folded: str) -> Iterator[re.Match[str]]:
             yield match
 
 
+def counts_several(folded: str) -> bool:
+    """Whether a text states several counts of devices ("on 32 cards, 64 cards, and 128
+    cards", "from 8 gpus to 1024 gpus"): the runs it speaks of differ, and none of the counts
+    is that of a table near it."""
+    counts = {count_only(match) for match in count_matches(folded)}
+    return len(counts - {None}) > 1
+
+
 def count_only(match: re.Match[str]) -> int | None:
     """The devices a `COUNT_ONLY` match counts: nodes times devices per node for "4n8g"."""
     if match.group("nodes"):

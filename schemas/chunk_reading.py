@@ -41,10 +41,10 @@ from perfledger.schemas.row_labels import (
     UNIT_FIELDS,
     contribution,
     rows_frame,
-    section_labels,
 )
 from perfledger.schemas.row_metrics import with_annotations, with_row_metrics
 from perfledger.schemas.scored_datasets import with_scored_metric
+from perfledger.schemas.section_rows import sections
 from perfledger.schemas.setup_tables import RESULT_KINDS, SETUP_COLUMNS, mostly_text, setup_tables
 from perfledger.schemas.spanned_labels import joined_spans
 from perfledger.schemas.table_context import TableContext, paragraphs_of, table_contexts
@@ -65,7 +65,6 @@ from perfledger.schemas.units import (
 )
 from perfledger.schemas.value_reading import read_values, shifted_precision
 
-SECTION_SEPARATOR = " \u2014 "  # how the HTML layout joins a table's heading and a section row
 NOTE_MATCH_RATIO = 0.8  # how alike a footnote's subject and a row's label must be
 _LANGUAGE_PARAGRAPHS = 200  # of a page's prose read to tell its language
 _TABLE = TABLE_KEY
@@ -543,43 +542,6 @@ def _rows(
     rows = rows_frame(in_order, said)
     rows = rows.rename({f"u_{name}": f"r_{name}" for name in UNIT_FIELDS})
     return with_context_labels(rows, plans)
-
-
-def sections(cells: pl.DataFrame) -> pl.DataFrame | None:
-    """What the section row each row stands under says of it (the layouts give a row under
-    a full-width label or a bold group row the title "<heading> — <label>"), per published
-    row that has one: in a table read turned around, the section of a metric's row."""
-    titles = (
-        cells.filter(pl.col("row_number") > 0)
-        .group_by(_PUBLISHED_ROW)
-        .agg(pl.col("table_title").first().alias("_row_title"))
-    )
-    headings = (
-        cells.filter(pl.col("row_number") == 0)
-        .group_by(_TABLE)
-        .agg(pl.col("table_title").first().alias("_heading"))
-    )
-    title, heading = pl.col("_row_title"), pl.col("_heading")
-    prefix = heading + SECTION_SEPARATOR
-    section = (
-        pl.when(heading.is_not_null() & title.str.starts_with(prefix))
-        .then(title.str.slice(prefix.str.len_chars()))
-        .otherwise(title)
-    )
-    found = (
-        titles.join(headings, on=_TABLE, how="left")
-        .filter(title.is_not_null() & title.ne_missing(heading))
-        .select(*_PUBLISHED_ROW, section.alias("_section"))
-    )
-    if found.height == 0:
-        return None
-    distinct = found.get_column("_section").unique().to_list()
-    said = pl.DataFrame(
-        [(text, *section_labels(text)) for text in distinct],
-        schema={"_section": pl.String, **SECTION_SCHEMA},
-        orient="row",
-    )
-    return found.join(said, on="_section", how="left").drop("_section")
 
 
 # ---- values -------------------------------------------------------------------------------------

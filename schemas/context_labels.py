@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from perfledger.schemas.chip_counts import count_matches, count_only
+from perfledger.schemas.chip_counts import counts_several
 from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.context_datasets import dataset_in_text
 from perfledger.schemas.context_parts import (
@@ -175,17 +175,8 @@ def context_labels(
     return found
 
 
-def _counts_several(text: str) -> bool:
-    """Whether a paragraph states several counts of devices ("on 32 cards, 64 cards, and 128
-    cards", "from 8 GPUs to 1024 GPUs"): the runs it speaks of differ, and none of the counts
-    is that of a table near it."""
-    counts = {count_only(match) for match in count_matches(fold_words(text))}
-    return len(counts - {None}) > 1
-
-
 # A setup's line naming the host's processor ("CPU: 128 core Intel(R) Xeon(R) CPU" beside
-# "GPU: nvidia_a100-sxm4-80gb"): the machine's host, which says nothing of the class of
-# device its results ran on.
+# "GPU: nvidia_a100-sxm4-80gb"): the host, no class of device the results ran on.
 _HOST_LINE = re.compile(r"(?i)^\W{0,3}(?:host |system )?(?:cpus?|processors?|处理器)\s*[:：]")
 # A class of device named as a word ("On a single GPU", "Mac i5 CPU").
 _DEVICE_CLASS_WORD = re.compile(r"(?<![A-Za-z0-9])(GPU|CPU|NPU|TPU)s?(?![A-Za-z0-9])")
@@ -583,7 +574,9 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     if mention is not None:
         if mention.accelerator is not None and not _names_chips_as_alternatives(text):
             found.append(("platform", mention))
-        if mention.count is not None and not (source == "paragraph" and _counts_several(text)):
+        if mention.count is not None and not (
+            source == "paragraph" and counts_several(fold_words(text))
+        ):
             found.append(("count", count_of_all_chips(text, mention, prose)))
     precisions = find_precisions(without_ratings(text))
     if precisions:

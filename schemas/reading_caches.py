@@ -29,6 +29,7 @@ def refresh_caches() -> None:
 _MEMO_MODULES = (
     "cell_reading",
     "chip_vocabulary",
+    "context_datasets",
     "context_labels",
     "folding",
     "header_reading",

@@ -11,16 +11,22 @@ from perfledger.schemas.row_labels import TABLE_KEY
 _TABLE = TABLE_KEY
 
 
-# A label cell saying "as above" ("-" under "llama2-chat-7b", "..." under "Ascend310P3", "〃",
-# "同上", "ditto").
-_DITTO = r"(?i)^\s*(?:[-\u2013\u2014\u3003\"\u201d\u2026]|''|\.{2,4}|ditto|do\.|同上)\s*$"
+# A label cell saying "as above" wherever it stands: "..." under "Ascend310P3", "〃", "同上",
+# "ditto".
+_DITTO = r"(?i)^\s*(?:[\u3003\"\u201d\u2026]|''|\.{2,4}|ditto|do\.|同上)\s*$"
+# A dash says "as above" only in the first label column, the group's name ("-" under
+# "llama2-chat-7b"); in another it says "none" ("-" as an MLPerf model's quality target).
+_DASH = r"^\s*[-\u2013\u2014]\s*$"
 
 
 def dittos_filled(label_cells: pl.DataFrame) -> pl.DataFrame:
     """Label cells saying "as above" given the label written last above them in their column;
     one with none above is blank. Unlike a blank cell, which may mean "none", a ditto names
-    the label it repeats, wherever it stands in the row."""
-    ditto = pl.col("raw_value").str.contains(_DITTO)
+    the label it repeats."""
+    first = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
+    ditto = pl.col("raw_value").str.contains(_DITTO) | (
+        first & pl.col("raw_value").str.contains(_DASH)
+    )
     if not label_cells.select(ditto.any()).item():
         return label_cells
     above = (

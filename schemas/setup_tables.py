@@ -253,11 +253,11 @@ def _measured_cells(values: list[list[str]]) -> bool:
 
 def _measured(cell: str) -> bool:
     values = read_cell(clean_text(cell)).values
-    if not values or values[0].unit is None:
+    unit = values[0].unit if values else None
+    if unit is None:
         return False
-    value = values[0]
-    return value.unit.kind == "rate" or (
-        value.unit.kind == "duration" and (value.unit.factor < 1 or value.number % 1 != 0)
+    return unit.kind == "rate" or (
+        unit.kind == "duration" and (unit.factor < 1 or values[0].number % 1 != 0)
     )
 
 
