@@ -364,9 +364,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         # (ms)"), or a label over times or rates only ("2964tps" under "LLM"): results.
         timed = kind == "label" and 0 < stats.filled == stats.measured
         # "2.9GB" under "Minimum GPU Usage of Generating 2048 Tokens": the memory a run took,
-        # whatever setting the header names. A size of the model or the data ("15 GB" under
-        # "Model size") describes what ran.
-        sized = 0 < stats.filled == stats.sized and reading.role != "model_size"
+        # whatever device or count the header names. A size of the model or the data ("15 GB"
+        # under "Model size"), or a memory of the hardware ("16MB" under "Flash"), describes
+        # what ran.
+        sized = 0 < stats.filled == stats.sized and reading.role not in ("model_size", "setting")
         if index > 0 and (names_metrics(stats) or timed or sized):
             return "result"
         if (

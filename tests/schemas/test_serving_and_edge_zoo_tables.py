@@ -413,3 +413,27 @@ def test_a_small_table_of_times_is_results_not_a_list_of_settings():
     assert found["860ms"] == ("latency", 860.0, "ms")
     assert found["1223ms"] == ("latency", 1223.0, "ms")
     assert len(found) == 6  # none of them lost
+
+
+# sipeed/TinyMaix, benchmark.md: boards described by their clock and memories, then the time
+# each model took on them, the unit said once above the table.
+BOARD_RECORDS = """## Test Record
+model infer time unit is ms;
+Sort by performance, compare priority: mbnet128 > vww96 > cifar > mnist
+
+|Chip/Board  |Core      |Flash|RAM     |Freq |mbnet|vww96|cifar|mnist|Note|
+|---         |---       |---  |---     |---  |---  |---  |---  |---  |---|
+|RK3399's A72|ARM A72   | 32GB|     4GB|1800M| 15  | 10  |  3  | 0.07||
+"""
+
+
+def test_a_boards_clock_and_memories_are_no_results_beside_its_times():
+    found = {row[0]: row[1:] for row in _rows(BOARD_RECORDS, "column_name", "metric", "value")}
+    assert found == {
+        "mbnet": ("latency", 15.0),
+        "vww96": ("latency", 10.0),
+        "cifar": ("latency", 3.0),
+        "mnist": ("latency", 0.07),
+    }
+    settings = {row[0] for row in _rows(BOARD_RECORDS, "settings")}
+    assert settings == {"Core=ARM A72; Flash=32GB; RAM=4GB; Freq=1800M"}
