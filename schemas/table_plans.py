@@ -312,11 +312,19 @@ def _context_metric(found: dict[str, Found]) -> Found | None:
 def _corner_setting(columns: list[ColumnPlan]) -> HeaderReading | None:
     """The top-left header's setting when most result columns are headed by a number: the
     header row then lists that setting's values ("Seq Len | 256 | 512 | 1024")."""
-    if not columns or columns[0].role != "config" or columns[0].reading.role is None:
+    if not columns:
+        return None
+    corner = columns[0].reading
+    # "History length | 16 | 32": a corner of no known role over numbered columns names
+    # their axis too, a setting of its own name
+    unknown = corner.kind is None and bool(corner.text) and not corner.is_number
+    if not unknown and (columns[0].role != "config" or corner.role is None):
         return None
     results = [column for column in columns[1:] if column.role == "result"]
     numbered = sum(1 for column in results if column.reading.is_number)
-    return columns[0].reading if results and numbered * 2 > len(results) else None
+    if not results or numbered * 2 <= len(results):
+        return None
+    return replace(corner, kind="config", role="setting") if unknown else corner
 
 
 def _with_legend(

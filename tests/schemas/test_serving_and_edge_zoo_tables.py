@@ -437,3 +437,25 @@ def test_a_boards_clock_and_memories_are_no_results_beside_its_times():
     }
     settings = {row[0] for row in _rows(BOARD_RECORDS, "settings")}
     assert settings == {"Core=ARM A72; Flash=32GB; RAM=4GB; Freq=1800M"}
+
+
+# mit-han-lab/llm-awq, tinychat/README.md: first-token times by the history's length, which
+# the top-left header names over the lengths its columns give.
+TTFT_BY_HISTORY = """Time-To-First-Token (TTFT) of Llama-3-8B (Unit: ms):
+
+| History length            | 16    | 32    | 64    |
+|---------------------------|:-----:|:-----:|:-----:|
+| FP16                      | 21.49 | 21.38 | 23.51 |
+| TinyChat 2.0              | 14.30 | 14.05 | 14.05 |
+| Speedup                   | 1.54x | 1.54x | 1.69x |
+"""
+
+
+def test_a_corner_of_no_known_role_names_the_axis_of_numbered_columns():
+    found = {
+        row[0]: row[1:]
+        for row in _rows(TTFT_BY_HISTORY, "raw_value", "metric", "settings", "precision")
+    }
+    assert found["21.49"] == ("latency", "History length=16", "FP16")
+    assert found["23.51"] == ("latency", "History length=64", "FP16")
+    assert found["1.69x"][:2] == ("speedup", "History length=64")
