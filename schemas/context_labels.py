@@ -175,8 +175,7 @@ def context_labels(
     return found
 
 
-# A setup's line naming the host's processor ("CPU: 128 core Intel(R) Xeon(R) CPU" beside
-# "GPU: nvidia_a100-sxm4-80gb"): the host, no class of device the results ran on.
+# A setup's "CPU: 128 core Intel(R) Xeon(R) CPU" line: the host, no class of device run on.
 _HOST_LINE = re.compile(r"(?i)^\W{0,3}(?:host |system )?(?:cpus?|processors?|处理器)\s*[:：]")
 # A class of device named as a word ("On a single GPU", "Mac i5 CPU").
 _DEVICE_CLASS_WORD = re.compile(r"(?<![A-Za-z0-9])(GPU|CPU|NPU|TPU)s?(?![A-Za-z0-9])")
@@ -378,9 +377,9 @@ def _words_pattern(words: frozenset[str]) -> re.Pattern[str]:
 
 
 _BEFORE_METRIC = ("platform", "count", "precision")  # the labels `_labels_of` gives first
-# What a brief note under a table states (table_context.py): its hardware, precision and the
-# CPU threads ("Executed with 4 threads on a c5.2xlarge ... instance").
+# What a brief note under a table states (table_context.py): hardware, precision, threads.
 _NOTE_LABELS = (*_BEFORE_METRIC, "threads")
+_LINE_CHARS = 80  # a paragraph this short is a line listing a run, no sentence about others
 
 
 def _with_metric(
@@ -424,9 +423,8 @@ def _in_passing(metric: Found) -> bool:
 # Prose says "efficiency" in passing ("brings greater efficiency", "inference efficiency"): in
 # a sentence only a qualified "scaling efficiency" or "parallel efficiency" names that metric.
 _PASSING_EFFICIENCY = re.compile(r"(?<![Ss]caling )(?<![Pp]arallel )\b[Ee]fficiency\b")
-# Prose says "scaling" of what grows ("model size scaling and data scaling", "scaling laws",
-# "scaling up"): in a sentence only a scaling efficiency or factor, or a weak or strong scaling,
-# names that metric.
+# Prose says "scaling" of what grows ("data scaling", "scaling laws"): only a scaling
+# efficiency or factor, or a weak or strong scaling, names that metric.
 _PASSING_SCALING = re.compile(
     r"(?<![Ww]eak )(?<![Ss]trong )(?<![Ll]inear )\b[Ss]caling\b(?! (?:efficiency|factor))"
 )
@@ -601,6 +599,10 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         threads = threads_stated(text)  # "CPU 线程数设为 1", "Executed with 4 threads on ..."
         if threads is not None:
             found.append(("threads", threads))
+    # "Cityscapes" heading a table, a line listing its run ("* Aishell2, FP16, onnx, ...")
+    near = source in ("caption", "heading") or (source == "paragraph" and len(text) <= _LINE_CHARS)
+    if near and (dataset := dataset_in_text(text)) is not None:
+        found.append(("dataset", dataset))
     if source in ("caption", "heading"):
         workload, _ = workload_phase(text)
         if workload is not None:
@@ -617,9 +619,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             or framework_of_backend(text)
         ) is not None:
             found.append(("framework", framework))
-        # "Cityscapes" over a model zoo's table, "... with X model and ShareGPT dataset:"
-        if (dataset := dataset_in_text(text)) is not None:
-            found.append(("dataset", dataset))
+
     elif source == "paragraph" and (listed or "batch" in text.lower()):
         # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为
         # A100", "We tested the following networks ... with batch size = 1": a sentence on what a benchmark, evaluation or test (测试) ran, or one listing

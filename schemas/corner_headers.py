@@ -1,8 +1,11 @@
 """What the top-left header of a table says of all of it: the model it names
 ("Llama-3.1-8B-Instruct" over rows of runs), the precision it is ("q4k" over rows of
-phases) or the software every row ran on ("DeepStream" over rows of models)."""
+phases), the software every row ran on ("DeepStream" over rows of models) or the setting its
+numbered columns are values of ("Seq Len | 256 | 512")."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.labels import framework_alone, known_model
@@ -41,3 +44,30 @@ def corner_framework(readings: list[HeaderReading]) -> str | None:
     if corner is None or corner.kind is not None or any(r.role == "model" for r in readings):
         return None
     return framework_alone(corner.text)
+
+
+def corner_setting_of(readings: list[HeaderReading], roles: list[str]) -> HeaderReading | None:
+    """The top-left header's setting when most result columns (by `roles`, the columns' roles
+    in a table's plan) are headed by a number: the header row then lists that setting's
+    values ("Seq Len | 256 | 512 | 1024"). A corner of no known role that names no model,
+    precision or software ("History length | 16 | 32") is a setting of its own name."""
+    if not readings:
+        return None
+    corner = readings[0]
+    unknown = (
+        corner.kind is None
+        and bool(corner.text)
+        and not corner.is_number
+        and corner_model(readings) is None
+        and corner_precision(readings) is None
+        and corner_framework(readings) is None
+    )
+    if not unknown and (roles[0] != "config" or corner.role is None):
+        return None
+    results = [
+        reading for reading, role in zip(readings[1:], roles[1:], strict=True) if role == "result"
+    ]
+    numbered = sum(1 for reading in results if reading.is_number)
+    if not results or numbered * 2 <= len(results):
+        return None
+    return replace(corner, kind="config", role="setting") if unknown else corner

@@ -21,7 +21,12 @@ from perfledger.schemas.column_metrics import (
     takes_the_side,
 )
 from perfledger.schemas.context_labels import Found, context_labels
-from perfledger.schemas.corner_headers import corner_framework, corner_model, corner_precision
+from perfledger.schemas.corner_headers import (
+    corner_framework,
+    corner_model,
+    corner_precision,
+    corner_setting_of,
+)
 from perfledger.schemas.folding import fold_words
 from perfledger.schemas.header_reading import (
     HeaderReading,
@@ -245,7 +250,9 @@ def plan_table(
     columns = _with_stub(columns, shape.stats)
     columns = _systems_beside_metric_names(columns, shape.stats)
     columns = _with_offered_loads(columns)
-    corner_setting = _corner_setting(columns)
+    corner_setting = corner_setting_of(
+        [column.reading for column in columns], [column.role for column in columns]
+    )
     if corner_setting is not None:  # its cells label the rows: "TensorRT" is no batch size
         columns[0] = replace(
             columns[0], role="label", reading=HeaderReading(corner_setting.text, "label", None)
@@ -307,24 +314,6 @@ def _context_metric(found: dict[str, Found]) -> Found | None:
         # "the throughput in msecs": a time per token or per image, whatever it is called
         return Found(named, metric.source)
     return metric
-
-
-def _corner_setting(columns: list[ColumnPlan]) -> HeaderReading | None:
-    """The top-left header's setting when most result columns are headed by a number: the
-    header row then lists that setting's values ("Seq Len | 256 | 512 | 1024")."""
-    if not columns:
-        return None
-    corner = columns[0].reading
-    # "History length | 16 | 32": a corner of no known role over numbered columns names
-    # their axis too, a setting of its own name
-    unknown = corner.kind is None and bool(corner.text) and not corner.is_number
-    if not unknown and (columns[0].role != "config" or corner.role is None):
-        return None
-    results = [column for column in columns[1:] if column.role == "result"]
-    numbered = sum(1 for column in results if column.reading.is_number)
-    if not results or numbered * 2 <= len(results):
-        return None
-    return replace(corner, kind="config", role="setting") if unknown else corner
 
 
 def _with_legend(

@@ -459,3 +459,21 @@ def test_a_corner_of_no_known_role_names_the_axis_of_numbered_columns():
     assert found["21.49"] == ("latency", "History length=16", "FP16")
     assert found["23.51"] == ("latency", "History length=64", "FP16")
     assert found["1.69x"][:2] == ("speedup", "History length=64")
+
+
+# wenet-e2e/wenet, runtime/gpu/README.md: a line listing the run above its table.
+SPEECH_RUN = """### Offline Model Perf
+Here are the wenetspeech conformer model and aishell2 u2++ perf on T4.
+* Aishell2, FP16, onnx, [U2++ Conformer](http://mobvoi-speech-public.ufile.ucloud.cn/public/wenet/aishell2/20210618_u2pp_conformer_exp.tar.gz)
+
+|input length|Concurrency|RTF / GPU  |Throughput|Latency_p50 (ms)|
+|------------|-----------|-----------|----------|----------------|
+|5s          | 50        |0.0010     |204       |245.003         |
+"""
+
+
+def test_a_line_listing_the_run_names_the_dataset_of_its_table():
+    rows = _rows(SPEECH_RUN, "raw_value", "dataset", "dataset_canonical", "statistic")
+    found = {row[0]: row[1:] for row in rows}
+    assert found["204"][:2] == ("Aishell2", "AISHELL-2")
+    assert found["245.003"] == ("Aishell2", "AISHELL-2", "p50")
