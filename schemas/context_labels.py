@@ -379,7 +379,6 @@ def _words_pattern(words: frozenset[str]) -> re.Pattern[str]:
 _BEFORE_METRIC = ("platform", "count", "precision")  # the labels `_labels_of` gives first
 # What a brief note under a table states (table_context.py): hardware, precision, threads.
 _NOTE_LABELS = (*_BEFORE_METRIC, "threads")
-_LINE_CHARS = 80  # a paragraph this short is a line listing a run, no sentence about others
 
 
 def _with_metric(
@@ -599,9 +598,8 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         threads = threads_stated(text)  # "CPU 线程数设为 1", "Executed with 4 threads on ..."
         if threads is not None:
             found.append(("threads", threads))
-    # "Cityscapes" heading a table, a line listing its run ("* Aishell2, FP16, onnx, ...")
-    near = source in ("caption", "heading") or (source == "paragraph" and len(text) <= _LINE_CHARS)
-    if near and (dataset := dataset_in_text(text)) is not None:
+    # "Cityscapes" heading a table, the line above it listing its run ("* Aishell2, FP16, ...")
+    if source in ("caption", "heading") and (dataset := dataset_in_text(text)) is not None:
         found.append(("dataset", dataset))
     if source in ("caption", "heading"):
         workload, _ = workload_phase(text)
