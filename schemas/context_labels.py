@@ -617,7 +617,6 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             or framework_of_backend(text)
         ) is not None:
             found.append(("framework", framework))
-
     elif source == "paragraph" and (listed or "batch" in text.lower()):
         # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为
         # A100", "We tested the following networks ... with batch size = 1": a sentence on what a benchmark, evaluation or test (测试) ran, or one listing
