@@ -39,9 +39,10 @@ def dataset_in_text(text: str) -> str | None:
     found: dict[str, str] = {}
     start = 0
     while start < len(words):
+        if words[start].lower() in _KINDS_OF_DATA:
+            start += 1
+            continue
         for end in range(min(len(words), start + _LONGEST), start, -1):
-            if words[start].lower() in _KINDS_OF_DATA:
-                break
             phrase = " ".join(words[start:end])
             dataset = dataset_named(phrase)
             if dataset is not None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from perfledger.schemas.cell_reading import SPREAD_MARKER, read_cell
+from perfledger.schemas.cell_reading import SPREAD_MARKER, CellValue, read_cell
 from perfledger.schemas.folding import clean_text, fold_words
 from perfledger.schemas.header_reading import HeaderReading
 from perfledger.schemas.label_mappings import LabelMappings
@@ -252,12 +252,11 @@ def _measured_cells(values: list[list[str]]) -> bool:
 
 
 def _measured(cell: str) -> bool:
-    values = read_cell(clean_text(cell)).values
-    unit = values[0].unit if values else None
-    if unit is None:
+    value = _first_value(cell)
+    if value is None or value.unit is None:
         return False
-    return unit.kind == "rate" or (
-        unit.kind == "duration" and (unit.factor < 1 or values[0].number % 1 != 0)
+    return value.unit.kind == "rate" or (
+        value.unit.kind == "duration" and (value.unit.factor < 1 or value.number % 1 != 0)
     )
 
 
@@ -267,11 +266,17 @@ def _all_timed(values: list[str]) -> bool:
     gives all alike."""
     filled = [cell for cell in values if cell and cell.strip()]
     return len(filled) >= 2 and all(
-        (values_read := read_cell(clean_text(cell)).values)
-        and values_read[0].unit is not None
-        and values_read[0].unit.kind in ("rate", "duration")
+        (value := _first_value(cell)) is not None
+        and value.unit is not None
+        and value.unit.kind in ("rate", "duration")
         for cell in filled
     )
+
+
+def _first_value(cell: str) -> CellValue | None:
+    """The first value a cell reads as, if any."""
+    values = read_cell(clean_text(cell)).values
+    return values[0] if values else None
 
 
 _TEXT_SHARE = 0.5  # at most this share of a wide setup table's filled cells start as numbers
