@@ -37,7 +37,7 @@ MAX_READERS = 8
 PARALLEL_FROM = 64  # documents to read before starting workers (about 1 s each) pays off
 # Documents sent to a worker at once: each request and each polars query of planning costs
 # about as much for a few pages as for one.
-MAX_BATCH = 8
+MAX_BATCH = 16
 # How much longer than a document's time budget a step of a batch may last before the
 # worker is stopped: its own timer, due at the budget, must go off first.
 _BATCH_GRACE_S = 2.0

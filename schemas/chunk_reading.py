@@ -32,7 +32,7 @@ from perfledger.schemas.placeholders import PLACEHOLDER_WORDS
 from perfledger.schemas.precisions import states_dtype
 from perfledger.schemas.result_columns import RESULT_COLUMN_SCHEMA, result_records
 from perfledger.schemas.row_context import with_context_labels
-from perfledger.schemas.row_groups import continued_groups, dittos_filled
+from perfledger.schemas.row_groups import continued_groups, dittos_filled, sub_items_joined
 from perfledger.schemas.row_labels import (
     CONTRIBUTION_SCHEMA,
     ROW_KEY,
@@ -81,6 +81,8 @@ _NUMERIC_START = (
     rf"|{VALUE_NAME}\s?[:=\uff1a]\s*[~+-]?\d+(?:[.,]\d|\s?%))"
 )
 _PLACEHOLDER = rf"(?i)^\s*(?:{PLACEHOLDER_WORDS})\s*$"
+# A duration written in parts ("46m12s", "1h 05m"): a number with units of time after it.
+_IN_PARTS = r"^\s*~?\d+\s*(?:d|h|hrs?|m|mins?)\s*\d+(?:\.\d+)?\s*(?:h|m|mins?|s|secs?)?\s*$"
 # A calendar date, maybe with its time ("2023-11-27 21:42:38", "2024/03/05"): it starts with
 # digits but is when a run was made, never a value.
 _DATE = (
@@ -417,7 +419,7 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         .to_list()
         if names_its_metric(text)
     ]
-    # "~175 s", "40 fps": a number with a unit of time or rate after it
+    # "~175 s", "40 fps": a number with a unit of time or rate after it; "46m12s" in parts
     trailing = pl.col("raw_value").str.extract(TRAILING_UNIT, 1)
     ends = body.filter(pl.col("_numeric")).select(trailing.unique()).to_series().to_list()
     measured = [text for text in ends if text and measures_time_or_rate(text)]
@@ -434,7 +436,9 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         (pl.col("_filled") & pl.col("raw_value").is_in(precisions)).sum().alias("precisions"),
         (numeric & pl.col("raw_value").str.strip_chars().is_in(["0", "1"])).sum().alias("flags"),
         (numeric & (pl.col("raw_value").str.strip_chars() == "0")).sum().alias("zeros"),
-        (numeric & trailing.is_in(measured)).sum().alias("measured"),
+        (numeric & (trailing.is_in(measured) | pl.col("raw_value").str.contains(_IN_PARTS)))
+        .sum()
+        .alias("measured"),
         (numeric & trailing.is_in(sized)).sum().alias("sized"),
     )
     by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
@@ -518,9 +522,11 @@ def _rows(
 ) -> pl.DataFrame:
     """What each row's label cells, its section row and its table's footnote say of it."""
     label_cells = continued_groups(
-        dittos_filled(
-            cells.filter(pl.col("vrow") > 0).join(
-                label_columns, on=_COLUMN, how="inner", maintain_order="left"
+        sub_items_joined(
+            dittos_filled(
+                cells.filter(pl.col("vrow") > 0).join(
+                    label_columns, on=_COLUMN, how="inner", maintain_order="left"
+                )
             )
         )
     )

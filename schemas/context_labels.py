@@ -290,6 +290,7 @@ def _take_count_of_listed_chip(context: TableContext, found: dict[str, Found]) -
 # of the run stands a few items from the host CPU the machine also has.
 _LIST_ITEM_CHARS = 160
 _LIST_ITEMS_APART = 4
+_HOST_ITEMS_APART = 8  # the server's items (model, OS, kernel) may stand between the two
 
 
 def _accelerator_listed_after(
@@ -301,7 +302,7 @@ def _accelerator_listed_after(
     so in its heading (see `_take_platform_of_section_class`)."""
     if mention.rank != KIND_RANK["cpu"] or len(texts[index]) > _LIST_ITEM_CHARS:
         return None
-    for text in texts[index + 1 : index + 1 + _LIST_ITEMS_APART]:
+    for text in texts[index + 1 : index + 1 + _HOST_ITEMS_APART]:
         if len(text) > _LIST_ITEM_CHARS:
             return None
         listed = read_hardware(without_names(text), "prose")
@@ -563,7 +564,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
     if source == "link":
         return _link_labels(text)
     found: list[tuple[str, Any]] = []
-    text, listed = without_names(text), listed_batch(text)  # "BATCH_SIZE=1, HEAD=1, DIM=64"
+    written, text, listed = text, without_names(text), listed_batch(text)  # "BATCH_SIZE=1, ..."
     # "NeoChip X2 (16 chips)": hardware of its own, known or not, which no chip named
     # farther away (an earlier paragraph's "DGX A100") may stand in for.
     prose = reads_as_prose(text, source)
@@ -617,14 +618,14 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
             or framework_of_backend(text)
         ) is not None:
             found.append(("framework", framework))
-    elif source == "paragraph" and (listed or "batch" in text.lower()):
+    elif source == "paragraph" and (listed or "batch" in written.lower()):
         # "This is a benchmark sample for the batch size = 1 case.", "batch size = 1，…，测试硬件为
         # A100", "We tested the following networks ... with batch size = 1": a sentence on what a benchmark, evaluation or test (测试) ran, or one listing
         # its settings ("Batch size=2, Precision=bf16, ..."), states the batch of its values
         batch = listed or next(
             (
                 stated
-                for sentence in _SENTENCES.split(text)
+                for sentence in _SENTENCES.split(written)  # "for batch_size=1": no file's name
                 if _BENCHMARK_RUN.search(sentence) and (stated := stated_batch(sentence))
             ),
             None,
@@ -636,8 +637,8 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _BENCHMARK_RUN = re.compile(
-    r"(?i)\bbenchmark(?:s|ed|ing)?\b|\bevaluat(?:ion|ed|ing)\b|\btested\b|测试|評測|评测"
-    r"|\b(?:numbers|results) (?:below|above)\b|\bbelow (?:numbers|results)\b"
+    r"(?i)\bbenchmark(?:s|ed|ing)?\b|\bevaluat(?:ion|ed|ing)\b|\btested\b|测试|評測|评测|以下|如下"
+    r"|\b(?:numbers|results) (?:below|above)\b|\bbelow (?:numbers|results)\b|\ball \w+ numbers\b"
 )
 
 

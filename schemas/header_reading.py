@@ -294,8 +294,10 @@ def _ends_a_name(text: str) -> bool:
 
 def _read_header(text: str) -> HeaderReading:
     cleaned = clean_text(text)
+    better_way = False
     if not cleaned.isascii():  # "Memory (GB/im) ↓": which way is better, no word of the header
-        cleaned = _BETTER_WAY.sub(" ", cleaned).strip() or cleaned
+        stripped = _BETTER_WAY.sub(" ", cleaned).strip()
+        better_way, cleaned = stripped != cleaned, stripped or cleaned
     if not cleaned:
         return HeaderReading(cleaned, None, None)
     if len(cleaned) > MAX_HEADER_CHARS:  # no header is this long: it is read as its start
@@ -369,6 +371,10 @@ def _read_header(text: str) -> HeaderReading:
         # "Throughput iterations/s", "Images/sec at batch 32", "Time per 100 iterations
         # (s)": a rate or a time is measured, whatever setting it names.
         kind, role = "metric", named_by_unit or ("throughput" if unit.kind == "rate" else "latency")
+    if kind is None and better_way and (unit is None or unit.kind == "percent"):
+        # "Math↑", "False Positive Error↓": a figure with a better way and no other word or
+        # unit of a measure is a score of the output's quality
+        kind, role = "metric", "accuracy"
     if role in _WHOLE_RUN_TIMES and unit is not None and unit.per == "item":
         role = "latency"  # "train time (s/iter)": the time of one iteration, not to train
     if role == "latency" and unit is not None and unit.kind == "rate":

@@ -333,7 +333,7 @@ def platform_rule(label: str) -> tuple[str, str, str, int] | None:
 # "NGC PyTorch bsz=96".
 _STATED_BATCH = re.compile(
     r"(?<![a-z0-9])(?:bsz?|batch(?:[ _-]?size)?|micro[ _-]?batch(?:[ _-]?size)?)"
-    r"(?: ?[=:] ?| ?(?=\d))(\d{1,6}(?:/\d{1,6})*)(?![\d.])"
+    r"(?: ?[=:] ?| (?:of|is) | ?[为是] ?| ?(?=\d))(\d{1,6}(?:/\d{1,6})*)(?!\d|\.\d)"
 )
 
 

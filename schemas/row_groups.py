@@ -90,3 +90,37 @@ def _repeating(keys: pl.DataFrame) -> pl.DataFrame:
     before_blank = blank.shift(1).over(_TABLE).fill_null(True)
     again = ~blank & ~before_blank & (text == text.shift(1).over(_TABLE)).fill_null(False)
     return keys.group_by(_TABLE).agg(again.any().alias("_repeats"))
+
+
+# A label cell written as a sub-item of the row above it: "- int8" under "CTranslate2 3.6.0",
+# "+ dynamic_ntk" under "Qwen-7B (original)" (a dash or a plus, a space, then words).
+_SUB_ITEM = r"^\s*[-+\u2013\u2014\u2514\u21b3]\s+\S*[^\W\d]"
+
+
+def sub_items_joined(label_cells: pl.DataFrame) -> pl.DataFrame:
+    """First-column label cells written as a sub-item of a row above, each after the label
+    nearest above it that is no sub-item: "CTranslate2 3.6.0 - int8" (the int8 run of that
+    engine, not a row of no engine), in brackets as a variant of it: "CTranslate2 3.6.0
+    (int8)". A sub-item with no such label above stays as written."""
+    first = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
+    sub_item = first & pl.col("raw_value").str.contains(_SUB_ITEM)
+    if not label_cells.select(sub_item.any()).item():
+        return label_cells
+    parent = (
+        pl.when(first & ~sub_item & ~pl.col("_blank"))
+        .then(pl.col("raw_value"))
+        .forward_fill()
+        .over([*_TABLE, "vcol"], order_by="vrow")
+    )
+    return label_cells.with_columns(
+        raw_value=pl.when(sub_item & parent.is_not_null())
+        .then(pl.concat_str([parent, pl.lit(" ("), _item_text(), pl.lit(")")]))
+        .otherwise(pl.col("raw_value"))
+    )
+
+
+def _item_text() -> pl.Expr:
+    return pl.col("raw_value").str.replace(_SUB_ITEM_MARK, "")
+
+
+_SUB_ITEM_MARK = r"^\s*[-+\u2013\u2014\u2514\u21b3]\s+"

@@ -394,7 +394,7 @@ def _without_target_chip(text: str) -> str:
 # released as "3.1" or "v2", rarely in three parts.
 _SOFTWARE_RELEASE = re.compile(
     r"^(?P<name>[A-Za-z][\w.+-]*(?: [A-Za-z][\w.+-]*)?) v?(?P<version>\d+\.\d+"
-    r"(?:\.\d+(?=\s*(?:\(with [^()]+\))?$)|(?:\.\d+)?(?=\s*\(with [^()]+\)$)))"
+    r"(?:\.\d+(?=(?:\s*\([^()]+\))*$)|(?:\.\d+)?(?=\s*\(with [^()]+\)(?:\s*\([^()]+\))*$)))"
 )
 
 

@@ -10,8 +10,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-# Where the second figure starts: a space, then its number.
-_BREAK = re.compile(r"\s+(?=[~\u2248]?\d)")
+from perfledger.schemas.units import unit_named
+
+# Where the second figure starts: a space or a slash, then its number ("6.7G / 1.0s/it").
+_BREAK = re.compile(r"(?:\s*/\s*|\s+)(?=[~\u2248]?\d)")
 # The condition the last figure was measured under: "@ 30Hz", "@ 1080p".
 _AT_REMARK = re.compile(r"\s+@\s?(?P<remark>[^@]{1,30})$")
 
@@ -29,7 +31,7 @@ def stacked_figures(text: str, read_one: Callable[[str], Any]) -> tuple[Any, Any
         return None
     split = breaks[0]
     readings = [read_one(text[: split.start()]), read_one(text[split.end() :])]
-    values = [reading.values[0] for reading in readings if len(reading.values) == 1]
+    values = [_sized(reading.values[0]) for reading in readings if len(reading.values) == 1]
     if len(values) != 2 or any(
         value.unit is None or value.rest or value.qualifier or value.spelled for value in values
     ):
@@ -38,3 +40,14 @@ def stacked_figures(text: str, read_one: Callable[[str], Any]) -> tuple[Any, Any
     if first.unit.kind == second.unit.kind:
         return None
     return first, second._replace(qualifier=remark), readings
+
+
+# A memory written with its magnitude letter alone ("6.7G / 1.0s/it", the GPU memory a step
+# took and its time): beside a figure of another kind, the letter is of bytes.
+_MAGNITUDES = frozenset("KMGT")
+
+
+def _sized(value: Any) -> Any:
+    if value.unit is None and value.rest in _MAGNITUDES:
+        return value._replace(unit=unit_named(f"{value.rest}B"), rest=None)
+    return value

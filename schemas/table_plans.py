@@ -41,6 +41,7 @@ from perfledger.schemas.name_headers import lists_no_results, names_among_names,
 from perfledger.schemas.named_cells import names_metrics
 from perfledger.schemas.precisions import Precision, read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
+from perfledger.schemas.sibling_scores import with_sibling_scores
 from perfledger.schemas.spec_sheets import hardware_specifications
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
 from perfledger.schemas.table_context import TableContext
@@ -267,9 +268,8 @@ def plan_table(
         columns[0] = replace(columns[0], reading=HeaderReading(readings[0].text, "label", "model"))
     if _property_table(columns, shape.stats) and "metric" not in found:
         return None
-    columns = _with_groups(
-        _with_precision_accuracies(_with_metrics(columns, readings, _context_metric(found)))
-    )
+    columns = _with_metrics(columns, readings, _context_metric(found))
+    columns = _with_groups(_with_precision_accuracies(with_sibling_scores(columns, shape.stats)))
     results = [column for column in columns if column.role == "result"]
     if not results:
         return None
@@ -441,7 +441,7 @@ def _measured_metric(reading: HeaderReading) -> str | None:
 # A setting's value right after the setting's word ("Batch 1", "BS=8", "Seq Len 2048"), the
 # only number of the rest of the header but a footnote's mark ("bsz=196[1]").
 _SETTING_VALUE = re.compile(
-    r"\s*[=:]?\s*(?:\d[\d.,]*(?![\d.,])(?:\s?\[\d{1,2}\])?(?!.*\d)"
+    r"\s*[=:/]?\s*(?:\d[\d.,]*(?![\d.,])(?:\s?\[\d{1,2}\])?(?!.*\d)"
     r"|(?:on|off|enabled|disabled)(?![\w-]))"  # "CP on": the setting switched, a run's state
 )
 

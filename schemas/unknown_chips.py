@@ -34,6 +34,8 @@ _SUFFIX = r"(?: (?:Pro|Max|Ultra|Plus|Lite|Mini|Nano|NX|Duo|Ti|Super|XT|XTX|SE|D
 _NAME = rf"(?:{_WORD} ){{0,2}}{_TOKEN}{_SUFFIX}"
 _NUMBER_WORDS = r"\d{1,7}|one|two|three|four|six|eight|twelve|sixteen|single|dual|quad"
 _MEMORY = r"(?: \d+ ?[GT]B)?"
+# What the device is for, between its name and its noun: "ORCA1 AI accelerator".
+_KIND_OF_DEVICE = r"(?: (?:AI|ML|[Ee]dge AI|[Nn]eural|[Vv]ision|[Ii]nference))?"
 _TRADEMARKS = re.compile(r"\((?:r|tm|c)\)|[\u00ae\u2122\u00a9]", re.I)
 _LEADING_PART = re.compile(r"^[^(\[,;:|]*")
 # A board's or card's name written in one word, each part capitalized ("OrinNX-16GB",
@@ -84,7 +86,9 @@ def _words() -> _Words:
         maker_starts=starts,
         wide_maker_starts=wide,
         wide_maker_start=re.compile("|".join(re.escape(start) for start in wide) or "(?!)"),
-        before_noun=re.compile(rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY} (?i:{devices})\Z"),
+        before_noun=re.compile(
+            rf"(?<![\w.+-])(?P<name>{_NAME}){_MEMORY}{_KIND_OF_DEVICE} (?i:{devices})\Z"
+        ),
         nouns=re.compile(rf"(?<=[\w.+]) (?i:{devices})(?!\w)"),
         counted=(
             (

@@ -1,0 +1,237 @@
+"""Tables of LLM and edge pages quoted as they are published: a sheet of step times and memory
+under stacked "Sequence Length" headers, a perplexity sheet naming no metric, a benchmark's task
+columns beside known ones, scores headed by which way is better, engines' variants written as
+sub-items ("- int8"), a batch size stated in the paragraph before a table, an accelerator named
+"<maker> <name> AI accelerator", and a server list naming the host CPU apart from the card."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from perfledger.schemas.header_reading import read_header
+from perfledger.schemas.labels import stated_batch
+from tests.schemas.page_reading import fields_by_raw_value, normalized
+
+# QwenLM/Qwen README_CN.md, "显存占用及训练速度": memory and seconds per iteration in one cell,
+# under a two-row header whose second row is the sequence length.
+QWEN_FINETUNE_SPEED = """## 显存占用及训练速度
+
+下面记录7B和14B模型在单GPU使用LoRA和QLoRA时处理不同长度输入的显存占用和训练速度的情况。本次评测运行于单张A100-SXM4-80G GPU。
+
+<table>
+    <tr>
+      <th rowspan="2">Model Size</th><th rowspan="2">Method</th><th rowspan="2">#Nodes</th><th rowspan="2">#GPUs per node</th><th colspan="3" align="center">Sequence Length</th>
+    </tr>
+    <tr>
+        <th align="center">256</th><th align="center">512</th><th align="center">1024</th>
+    </tr>
+    <tr>
+        <th rowspan="2">1.8B</th><td>LoRA</td>
+        <td>1</td><td>1</td>
+        <td align="center">6.7G / 1.0s/it</td><td align="center">7.4G / 1.0s/it</td><td align="center">8.4G / 1.1s/it</td>
+    </tr>
+    <tr>
+        <td>Q-LoRA</td>
+        <td>1</td><td>1</td>
+        <td align="center">5.8G / 1.4s/it</td><td align="center">6.0G / 1.4s/it</td><td align="center">6.6G / 1.4s/it</td>
+    </tr>
+</table>
+"""
+
+
+def test_a_memory_and_a_step_time_in_one_cell_under_stacked_setting_headers_both_load():
+    rows = normalized(QWEN_FINETUNE_SPEED).measurements
+    found = {
+        (row["raw_value"], row["metric"]): (row["value"], row["unit"], row["accelerator"])
+        for row in rows.iter_rows(named=True)
+    }
+    assert found[("8.4G / 1.1s/it", "latency")] == (1100.0, "ms", "A100")
+    assert found[("8.4G / 1.1s/it", "other")] == (8.4, "GB", "A100")
+    assert found[("5.8G / 1.4s/it", "latency")] == (1400.0, "ms", "A100")
+    assert rows.height == 12  # two figures of each of the six cells
+
+
+# The same README, "长文本理解": perplexities on arXiv by sequence length, no metric named.
+QWEN_LONG_CONTEXT = """## 长文本理解
+
+通过arXiv数据集上的语言模型实验，发现 Qwen 在长上下文场景下可以达到出色的性能。结果如下：
+
+<table>
+    <tr>
+        <th rowspan="2">Model</th><th colspan="3" align="center">Sequence Length</th>
+    </tr>
+    <tr>
+        <th align="center">1024</th><th align="center">2048</th><th align="center">4096</th>
+    </tr>
+     <tr>
+        <td>Qwen-7B (original)</td><td align="center">4.23</td><td align="center">3.78</td><td align="center">39.35</td>
+    </tr>
+    <tr>
+        <td>+ dynamic_ntk</td><td align="center">4.23</td><td align="center">3.78</td><td align="center">3.59</td>
+    </tr>
+</table>
+"""
+
+
+def test_numbers_under_a_setting_axis_with_no_metric_are_set_apart_not_lost():
+    document = normalized(QWEN_LONG_CONTEXT)
+    assert document.measurements.height == 0
+    quarantined = document.quarantine
+    assert sorted(quarantined["raw_value"].to_list()) == sorted(
+        ["4.23", "3.78", "39.35", "4.23", "3.78", "3.59"]
+    )
+    assert set(quarantined["check"].to_list()) == {"unknown_metric"}
+
+
+# The same README, L-Eval: task columns beside one known scored dataset.
+QWEN_L_EVAL = """进一步，我们在L-Eval客观题上进行了测试，评分结果如下：
+
+| Model             | Input Length | Average   |  Coursera  |    GSM     |   QuALITY  |    TOEFL   |   CodeU    |  SFcition  |
+|:------------------|:------------:|:---------:|:----------:|:----------:|:----------:|:----------:|:----------:|:----------:|
+| ChatGPT-3.5-16k   |     16K      |   60.73   | **63.51**  | **84.00**  |   61.38    |    78.43   | **12.22**  |    64.84   |
+| **Qwen-72B-Chat** |     32K      | **62.30** |   58.13    |   76.00    | **77.22**  |  **86.24** |    6.66    |  **69.53** |
+"""
+
+
+def test_task_columns_beside_scored_datasets_are_scores_too():
+    found = fields_by_raw_value(QWEN_L_EVAL, "metric", "column_name", "model")
+    assert found["58.13"] == ("accuracy", "Coursera", "Qwen-72B-Chat")
+    assert found["84.00"] == ("accuracy", "GSM", "ChatGPT-3.5-16k")
+    assert found["77.22"] == ("accuracy", "QuALITY", "Qwen-72B-Chat")
+    assert found["62.30"][0] == "accuracy"
+    assert normalized(QWEN_L_EVAL).quarantine.height == 0
+
+
+# faster-whisper README: a duration column beside a score stays a duration.
+DISTIL_WHISPER = """### distil-whisper-large-v3 model on GPU
+
+| Implementation | Precision | Beam size | Time | YT Commons WER |
+| --- | --- | --- | --- | --- |
+| transformers (SDPA) (`batch_size=16`) | fp16 | 5 | 46m12s | 14.801 |
+| faster-whisper (`batch_size=16`) | fp16 | 5 | 25m50s | 13.527 |
+"""
+
+
+def test_durations_in_parts_beside_a_score_are_no_scores():
+    document = normalized(DISTIL_WHISPER)
+    found = {
+        row["raw_value"]: (row["metric"], row["value"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert found["25m50s"] == ("time_to_result", 1550.0)
+    assert found["46m12s"] == ("time_to_result", 2772.0)
+    # alone on this page, "13.527" may be thousands: set apart for that, not as a duration
+    assert set(document.quarantine["check"].to_list()) == {"ambiguous_number"}
+
+
+def test_a_header_saying_which_way_is_better_names_a_score():
+    # Qwen README_CN.md: "代码执行结果正确性 (%)" over "Math↑"; "False Positive Error↓"
+    assert read_header("代码执行结果正确性 (%) / Math↑").role == "accuracy"
+    assert read_header("False Positive Error↓").role == "accuracy"
+    assert read_header("Memory (GB/im) ↓").role == "other"  # a unit says what it measures
+
+
+# OpenNMT/CTranslate2 README.md: an engine's variants as sub-items under it.
+CTRANSLATE2_GPU = """#### GPU
+
+| | Tokens per second | Max. GPU memory | Max. CPU memory | BLEU |
+| --- | --- | --- | --- | --- |
+| **OpenNMT-py WMT14 model** | | | | |
+| CTranslate2 3.6.0 | 6634.7 | 1261MB | 953MB | 26.77 |
+| - int8 | 8567.2 | 1005MB | 807MB | 26.85 |
+| - int8 + float16 | 8725.4 | 1020MB | 807MB | 26.76 |
+"""
+
+
+def test_a_sub_item_row_is_a_variant_of_the_row_above_it():
+    rows = normalized(CTRANSLATE2_GPU).measurements.filter(
+        pl.col("column_name") == "Tokens per second"
+    )
+    found = {
+        row["raw_value"]: (
+            row["row_label"],
+            row["framework"],
+            row["sdk_version"],
+            row["activation_dtype"],
+            row["weight_dtype"],
+        )
+        for row in rows.iter_rows(named=True)
+    }
+    assert found["8567.2"] == ("CTranslate2 3.6.0 (int8)", "CTranslate2", "3.6.0", "int8", "int8")
+    assert found["8725.4"] == (
+        "CTranslate2 3.6.0 (int8 + float16)",
+        "CTranslate2",
+        "3.6.0",
+        "fp16",
+        "int8",
+    )
+
+
+# DeGirum/PySDKExamples ORCABenchmarks.md: the accelerator and the batch in the paragraph above.
+DEGIRUM_ORCA = """# ORCA Performance Benchmarks
+In this page, we provide performance benchmarks of DeGirum ORCA1 AI accelerator
+on various models. The frames per second (FPS) numbers are obatained by running the [single model performance test.ipynb](examples/benchmarks/single_model_performance_test.ipynb) jupyter notebook on a machine equipped with ORCA1. The script can also be run on the cloud platform to estimate the performance. All FPS numbers are for __batch_size=1__.
+
+__Last updated on: May 22, 2023__
+
+| Model Name                                    | FPS |
+| -------------                                 |:------:|
+| efficientnet_es_imagenet--224x224_quant       | 187 |
+| mobiledet_coco--320x320_quant                 | 128 |
+"""
+
+
+def test_an_ai_accelerator_and_the_batch_of_all_numbers_come_from_the_paragraph():
+    found = fields_by_raw_value(DEGIRUM_ORCA, "metric", "accelerator", "vendor", "batch_size")
+    assert found["187"] == ("throughput", "ORCA1", "DeGirum", "1")
+    assert found["128"] == ("throughput", "ORCA1", "DeGirum", "1")
+
+
+def test_a_batch_size_is_stated_with_of_or_wei():
+    # Qwen speed benchmark notes; AutoGPTQ README_zh.md; Qwen README_CN.md
+    assert stated_batch("We use a batch size of 1 and the minimum number of GPUs") == "1"
+    assert stated_batch("文本输入的 batch size 为1，解码策略为 beam search") == "1"
+    assert stated_batch("我们统一使用batch size为1，gradient accumulation为8的训练配置") == "1"
+    assert stated_batch("All FPS numbers are for batch_size=1.") == "1"
+    assert stated_batch("a batch size of 1.5x larger") is None
+
+
+# FlagOpen/FlagPerf base/.../computation-BF16/iluvatar/README.md: the card in one section, the
+# server (with its host CPU) in the next, the results after both.
+FLAGPERF_BI150 = """# 参评AI芯片信息
+
+* 厂商：ILUVATAR
+
+## 服务器1
+
+- 产品名称：BI150
+- 产品型号：BI150
+- TDP：350W
+
+# 所用服务器配置
+
+* 服务器数量：1
+
+## 服务器1
+
+* 单服务器内使用卡数：8
+* 服务器型号：R5300 G5
+* 操作系统版本：Ubuntu 20.04.6 LTS
+* 操作系统内核：linux5.4.0-148-generic
+* CPU：Intel(R) Xeon(R) Gold 6330 CPU @ 2.00GHz
+* docker版本：20.10.25
+* 内存：512GiB
+
+# 评测结果
+
+## 核心评测结果
+
+| 评测项  | BF16算力测试值(8卡平均) | BF16算力标定值(8卡平均) | 测试标定比例(8卡平均) |
+| ---- | ---------------- | ---------------- | ------------- |
+| 评测结果 | 196.77TFLOPS      | /       | /         |
+"""
+
+
+def test_a_host_cpu_line_gives_way_to_the_card_the_setup_lists_further_on():
+    found = fields_by_raw_value(FLAGPERF_BI150, "accelerator", "vendor", "accelerator_count")
+    assert found["196.77TFLOPS"] == ("BI-V150", "Iluvatar", 8)
