@@ -334,7 +334,11 @@ def test_a_maximum_of_memory_is_a_figure_of_its_own_not_a_gpu_count():
     # "GPU" in "Max. GPU memory" read as a column of GPU counts: 2402MB was a row label
     assert found[("FasterTransformer 5.3", "Max. GPU memory")] == ("other", 2402.0, "MB")
     assert found[("FasterTransformer 5.3 (float16)", "Max. CPU memory")] == ("other", 1135.0, "MB")
-    assert found[("FasterTransformer 5.3 (float16)", "Tokens per second")] == ("throughput", 8592.5, "items/s")
+    assert found[("FasterTransformer 5.3 (float16)", "Tokens per second")] == (
+        "throughput",
+        8592.5,
+        "items/s",
+    )
     assert document.quarantine.height == 0
 
 
