@@ -51,7 +51,16 @@ _FILE = re.compile(
     r"|mlmodel|mlpackage|trt|om|nb|mnn|param|bin|h5|ckpt)$",
     re.I,
 )
+
+
+def is_model_file(text: str) -> bool:
+    """Whether `text` is the name of a model's file ("yolov5s_v6.1_3output_fp32_1b.bmodel")."""
+    return " " not in text.strip() and _FILE.search(text.strip()) is not None
+
+
 _ORG = re.compile(r"^[A-Za-z][\w.-]{1,40}/(?=\S)")
+# Marks after a name that call a footnote ("CNN Large INT8 *", "SESR INT8 **", "ResNet-50 †").
+_FOOTNOTE_MARKS = re.compile(r"(?<=[\w)\]])\s*[*\u2020\u2021\u00a7]+$")
 # reStructuredText substitutions a cell keeps for an icon ("resnet_v1_50 |rocket| |star|").
 _SUBSTITUTION = re.compile(r"\s*\|[\w-]{1,20}\|")
 # A run of CJK characters is a word of its own: Chinese and Japanese write no space around a
@@ -157,6 +166,7 @@ def read_model(text: str | None) -> ModelReading:
 @lru_cache(maxsize=_MEMO)
 def _read(text: str) -> ModelReading:
     cleaned = _SUBSTITUTION.sub(" ", clean_text(text)).strip(" \u00a0")
+    cleaned = _FOOTNOTE_MARKS.sub("", cleaned) or cleaned  # "swin-base_3rdparty_in1k*"
     published = ModelReading(cleaned)
     if not cleaned or len(cleaned) > MAX_NAME_CHARS:
         return published
@@ -167,13 +177,36 @@ def _read(text: str) -> ModelReading:
         last = _read(cleaned.rsplit(".", 1)[1])
         return replace(last, canonical=last.canonical) if last.known else published
     body, notes = _notes(cleaned)
+    file = _FILE.search(body) is not None
     body = _FILE.sub("", body)
     reading = _structural(body, notes)
+    if reading is None and file:  # "BM1684X/yolov5s_tpukernel_fp32_1b.bmodel": its folder too
+        reading = _built_model(body, notes) or _built_model(_ORG.sub("", body), notes)
     if reading is None and _ORG.match(body):  # "EleutherAI/gpt-j-6b"
         reading = _structural(_ORG.sub("", body), notes)
     if reading is None:
         return _partial(body) or _precision_last(body, published)
     return replace(reading, canonical=reading.canonical or cleaned)
+
+
+def _built_model(body: str, notes: list[str]) -> ModelReading | None:
+    """A model file's name with words of its build between the model and the decorations
+    ("yolov5s_tpukernel_fp32_1b.bmodel", "yolov5s_v6.1_3output_int8_1b.bmodel"): the model
+    its leading words name, in the precision it states."""
+    tokens = _tokens(body)
+    core_end = next(
+        (
+            index
+            for index, token in enumerate(tokens)
+            if index and _decoration(token, tokens[index - 1] if index > 1 else "", weak=False)
+        ),
+        len(tokens),
+    )
+    for end in range(core_end - 1, 0, -1):
+        reading = _structural(" ".join(tokens[:end] + tokens[core_end:]), notes)
+        if reading is not None and reading.known:
+            return reading
+    return None
 
 
 def _precision_last(body: str, published: ModelReading) -> ModelReading:

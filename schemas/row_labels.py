@@ -35,6 +35,7 @@ from perfledger.schemas.labels import (
     stated_batch,
     workload_phase,
 )
+from perfledger.schemas.model_names import is_model_file
 from perfledger.schemas.name_headers import BITS_HEADER
 from perfledger.schemas.platform_mentions import (
     PlatformMention,
@@ -359,6 +360,8 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
                 cell.dims.setdefault("sdk_version", release.group("version"))
             elif framework_first(text):
                 cell.dims.setdefault("framework", text)
+            elif is_model_file(text):  # "BModel | yolov5s_v6.1_3output_fp32_1b.bmodel"
+                cell.dims.setdefault("model", text)
         if role == "mode" and (framework := framework_in_brackets(text)) is not None:
             cell.dims.setdefault("framework", framework)  # "Method | NPU (FastFlowLM)"
 

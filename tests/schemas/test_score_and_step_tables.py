@@ -10,6 +10,7 @@ import polars as pl
 
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import stated_batch
+from perfledger.schemas.model_names import read_model
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # QwenLM/Qwen README_CN.md, "显存占用及训练速度": memory and seconds per iteration in one cell,
@@ -235,3 +236,30 @@ FLAGPERF_BI150 = """# 参评AI芯片信息
 def test_a_host_cpu_line_gives_way_to_the_card_the_setup_lists_further_on():
     found = fields_by_raw_value(FLAGPERF_BI150, "accelerator", "vendor", "accelerator_count")
     assert found["196.77TFLOPS"] == ("BI-V150", "Iluvatar", 8)
+
+
+# sophgo/sophon-demo sample/YOLOv5_opt/README_EN.md: the model run named by its compiled file
+# in a column headed by the file's format ("BModel"), its folder the chip it was built for.
+SOPHON_YOLOV5_TIMES = """### 7.1 bmrt_test
+
+|                  BModel                   | calculate time(ms) |
+| -----------------------------------------| ----------------- |
+| BM1684X/yolov5s_tpukernel_fp32_1b.bmodel | 19.6              |
+| BM1684X/yolov5s_tpukernel_int8_4b.bmodel | 3.2               |
+"""
+
+
+def test_a_compiled_model_file_names_the_model_of_its_row():
+    found = fields_by_raw_value(
+        SOPHON_YOLOV5_TIMES, "metric", "model_canonical", "activation_dtype"
+    )
+    assert found["19.6"] == ("latency", "YOLOv5s", "fp32")
+    assert found["3.2"] == ("latency", "YOLOv5s", "int8")
+
+
+def test_footnote_marks_after_a_model_no_catalogue_knows_are_no_part_of_its_name():
+    # ARM-software/ML-zoo README.md ("CNN Large INT8 *"); open-mmlab/mmpretrain's Swin
+    # Transformer README ("swin-base_3rdparty_in1k*")
+    assert read_model("CNN Large INT8 *").canonical == "CNN Large INT8"
+    assert read_model("SESR INT8 **").canonical == "SESR INT8"
+    assert read_model("swin-base_3rdparty_in1k*").canonical == "swin-base_3rdparty_in1k"
