@@ -348,6 +348,8 @@ def _read_header(text: str) -> HeaderReading:
         rule = counted if counted is not None and counted.role == "accelerator_count" else None
     statistic = statistic_of(_without(cleaned, platform))
     kind, role = (rule.kind, rule.role) if rule else (None, None)
+    if kind is None and unit is None and _COUNT_IN_CODE.fullmatch(fold_words(worded)):
+        kind, role = "config", "setting"  # "num_promts": a count of the run, whatever it counts
     if kind is None and statistic is not None:
         kind = "statistic"
     # A header naming no role names its metric by its unit ("Tokens/Second", "(ms)"), and so
@@ -414,6 +416,8 @@ _VERSUS_FIRST = re.compile(r"(?i)^(?:vs|versus)_")
 _BETTER_WAY = re.compile(r"\s*[↑↓⇑⇓⬆⬇]\s*")
 _RATIO_WORD = re.compile(r"(?i)[a-z]{2,}")  # a ratio's unit written as a word
 _WHOLE_RUN_TIMES = frozenset({"time_to_train", "time_to_result"})
+# A count named as code names it, of something no rule names ("num_promts", "n_ctx").
+_COUNT_IN_CODE = re.compile(r"(?:num|n) [a-z]{3,20}")
 _COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")
 
 

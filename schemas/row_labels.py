@@ -265,6 +265,8 @@ def _composite(
         _label_cell(_SETTING_PREFIX.sub("", value), reading, cell, mappings)
 
 
+# A header naming a key-value cache ("kv type", "KV Cache", "kv_cache_dtype").
+_CACHE_HEADER = re.compile(r"(?i)(?<![a-z])(?:kv|key[ -]?value)(?:[ _-]?cache)?(?:[ _-]|$)|\bkv ?cache")
 _BIT_WIDTHS = frozenset({"1", "2", "4", "8", "16", "32"})
 _SHAPE = re.compile(r"\d+(?:x\d+)+")  # "8x13312x16384": a tensor's dimensions
 # A setting's figure with a remark in brackets after it ("1 (onnx fp32)", "32 (onnx int8)")
@@ -292,6 +294,12 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
             cell.dims.setdefault("framework", framework)
     elif role == "accelerator_count":
         _count_cell(text, reading, cell, mappings)
+    elif role in ("precision", None) and _CACHE_HEADER.search(reading.text):
+        # "kv type | int8": the dtype the key-value cache keeps, published as the precision
+        # but neither the weights' nor the activations' (see names_cache_types_only)
+        cell.settings.append((reading.text, text))
+        if cell.precision is None:
+            cell.precision = Precision(text, None, None)
     elif role == "nodes" and count_cell(text) is not None:
         cell.nodes = count_cell(text)  # times its system's chips per node, if it names one
         cell.settings.append((setting_name(reading), text))

@@ -263,3 +263,30 @@ def test_footnote_marks_after_a_model_no_catalogue_knows_are_no_part_of_its_name
     assert read_model("CNN Large INT8 *").canonical == "CNN Large INT8"
     assert read_model("SESR INT8 **").canonical == "SESR INT8"
     assert read_model("swin-base_3rdparty_in1k*").canonical == "swin-base_3rdparty_in1k"
+
+
+# InternLM/lmdeploy docs/zh_cn/quantization/kv_quant.md, "推理效率": the cache's dtype in a
+# column of its own.
+LMDEPLOY_KV_TYPE = """## 推理效率
+
+| model             | kv type | test settings                            | RPS   | v.s. kv fp16 |
+| ----------------- | ------- | ---------------------------------------- | ----- | ------------ |
+| llama2-chat-7b    | fp16    | tp1 / ratio 0.8 / bs 256 / prompts 10000 | 14.98 | 1.0          |
+| -                 | int8    | tp1 / ratio 0.8 / bs 256 / prompts 10000 | 19.01 | 1.27         |
+"""
+
+
+def test_a_kv_cache_type_column_sets_neither_the_weights_nor_the_activations_dtype():
+    found = fields_by_raw_value(
+        LMDEPLOY_KV_TYPE, "precision", "activation_dtype", "weight_dtype", "settings"
+    )
+    precision, activations, weights, settings = found["19.01"]
+    assert (precision, activations, weights) == ("int8", None, None)
+    assert "kv type=int8" in settings
+
+
+def test_a_count_named_as_code_names_it_is_a_setting():
+    # lmdeploy's profiling table: "| model | batch | tp | num_promts | RPS |" over 3000
+    assert (read_header("num_promts").kind, read_header("num_promts").role) == ("config", "setting")
+    assert read_header("Num Params").role == "model_size"
+    assert read_header("n_nodes").role == "nodes"
