@@ -266,7 +266,9 @@ def _composite(
 
 
 # A header naming a key-value cache ("kv type", "KV Cache", "kv_cache_dtype").
-_CACHE_HEADER = re.compile(r"(?i)(?<![a-z])(?:kv|key[ -]?value)(?:[ _-]?cache)?(?:[ _-]|$)|\bkv ?cache")
+_CACHE_HEADER = re.compile(
+    r"(?i)(?<![a-z])(?:kv|key[ -]?value)(?:[ _-]?cache)?(?:[ _-]|$)|\bkv ?cache"
+)
 _BIT_WIDTHS = frozenset({"1", "2", "4", "8", "16", "32"})
 _SHAPE = re.compile(r"\d+(?:x\d+)+")  # "8x13312x16384": a tensor's dimensions
 # A setting's figure with a remark in brackets after it ("1 (onnx fp32)", "32 (onnx int8)")
