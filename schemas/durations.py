@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-_CLOCK = re.compile(r"^(?:(?P<h>\d{1,4}):)?(?P<m>\d{1,2}):(?P<s>\d{2}(?:\.\d+)?)$")
+# Minutes of two digits after hours; without hours, up to three ("108:36").
+_CLOCK = re.compile(r"^(?:(?P<h>\d{1,4}):(?=\d{1,2}:))?(?P<m>\d{1,3}):(?P<s>\d{2}(?:\.\d+)?)$")
 _SPELLED = re.compile(
     r"^(?:(?P<d>\d+(?:\.\d+)?)\s*(?:d|days?)\s*)?(?:(?P<h>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*)?"
     r"(?:(?P<m>\d+(?:\.\d+)?)\s*(?:m|mins?|minutes?)\s*)?(?:(?P<s>\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)"

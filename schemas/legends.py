@@ -123,10 +123,17 @@ def named_rows_of(defined: dict[str, str]) -> dict[str, str]:
 
 
 def glossary_entry(header: str, glossary: dict[str, str]) -> str | None:
-    """The definition of a header that is, whole, a word the glossary defines."""
+    """The definition of a header that is, whole, a word the glossary defines; none for an
+    explanation of several clauses ("Activation Parallel: Built on top of weight parallel,
+    amortizes the I2_S weight unpacking cost across multiple activation elements."), whose
+    words say what a method does, not what its column holds."""
     if not glossary:
         return None
-    return glossary.get(clean_text(header).strip(" *_:").casefold())
+    defined = glossary.get(clean_text(header).strip(" *_:").casefold())
+    return defined if defined is not None and len(defined) <= _DEFINITION_CHARS else None
+
+
+_DEFINITION_CHARS = 80
 
 
 # An input's dimensions ("32x32x3", "96x96", "224 × 224"): the size a model is defined at.

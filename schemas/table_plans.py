@@ -20,6 +20,7 @@ from perfledger.schemas.column_metrics import (
     speed_metric,
     takes_the_side,
 )
+from perfledger.schemas.column_plans import ColumnPlan, ColumnStats
 from perfledger.schemas.context_labels import Found, context_labels
 from perfledger.schemas.corner_headers import (
     corner_framework,
@@ -41,36 +42,14 @@ from perfledger.schemas.name_headers import lists_no_results, names_among_names,
 from perfledger.schemas.named_cells import names_metrics
 from perfledger.schemas.precisions import Precision, read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
-from perfledger.schemas.sibling_scores import with_sibling_scores
 from perfledger.schemas.spec_sheets import hardware_specifications
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
 from perfledger.schemas.table_context import TableContext
 from perfledger.schemas.units import metric_of_unit, unit_named
+from perfledger.schemas.unnamed_columns import with_sibling_scores, with_stated_metric
 
 # Metrics that compare the other columns' values rather than measure ("Improvement", "delta").
 COMPARISONS = ("speedup", "scaling_efficiency", "other")
-
-
-@dataclass(frozen=True)
-class ColumnStats:
-    """What a column's body cells look like."""
-
-    filled: int = 0  # cells holding something other than a placeholder ("N/A", "-")
-    numeric: int = 0  # of those, cells starting with a number
-    units: int = 0  # of those, cells that are only a unit ("Tokens/s")
-    point: int = 0  # numbers that can only be read with a decimal point ("1,234.5", "0.25")
-    comma: int = 0  # numbers that can only be read with a decimal comma ("1.234,5", "0,25")
-    named: int = 0  # cells naming the metric of their number ("TTFT: 27.0s")
-    precisions: int = 0  # cells that are a precision label ("FP16", "INT8")
-    flags: int = 0  # numbers that are 0 or 1 alone
-    zeros: int = 0  # numbers that are 0 alone
-    measured: int = 0  # numbers followed by a unit of time or rate ("~175 s", "40 fps")
-    sized: int = 0  # numbers followed by a size in bytes ("9.23 GB")
-
-    @property
-    def switch(self) -> bool:
-        """A column of 0s and 1s, both (MNNVL's "0", "1", "1"): whether a feature was on."""
-        return self.filled > 1 and self.flags == self.filled and 0 < self.zeros < self.filled
 
 
 @dataclass(frozen=True)
@@ -82,18 +61,6 @@ class TableShape:
     headers: tuple[str, ...]  # the header cell of each column, in the orientation read
     stats: tuple[ColumnStats, ...]
     turned: bool = False  # read turned around: its "headers" are its first column's cells
-
-
-@dataclass(frozen=True)
-class ColumnPlan:
-    column: int  # position in the orientation read
-    role: str  # result, label, config, reference, unit, metric_name
-    reading: HeaderReading
-    metric: Found | None = None  # the metric of a result column, when the table states it
-    annotation: int | None = None  # the unit or metric-name column that qualifies it
-    annotation_role: str | None = None
-    decimal: str | None = None  # the decimal mark its numbers are read with
-    group: str | None = None  # the part of the run its column group is named after
 
 
 @dataclass(frozen=True)
@@ -268,7 +235,8 @@ def plan_table(
         columns[0] = replace(columns[0], reading=HeaderReading(readings[0].text, "label", "model"))
     if _property_table(columns, shape.stats) and "metric" not in found:
         return None
-    columns = _with_metrics(columns, readings, _context_metric(found))
+    stated = _context_metric(found)
+    columns = with_stated_metric(_with_metrics(columns, readings, stated), stated)
     columns = _with_groups(_with_precision_accuracies(with_sibling_scores(columns, shape.stats)))
     results = [column for column in columns if column.role == "result"]
     if not results:

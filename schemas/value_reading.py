@@ -95,6 +95,8 @@ def read_values(cells: pl.DataFrame, mappings: LabelMappings) -> pl.DataFrame:
     if frame.get_column("rest").is_not_null().any():
         steps = steps.with_columns(_minutes=_is_minutes()).with_columns(_minutes_letter())
         steps = steps.drop("_minutes")
+    if "h_factor" in frame.columns and frame.get_column("spelled").any():
+        steps = steps.with_columns(_clock_in_hours())
     chosen = (
         steps.with_columns(unit_choice())
         .with_columns(chosen_unit())
@@ -574,6 +576,25 @@ def _minutes_letter() -> list[pl.Expr]:
         .then(pl.lit(None, dtype=pl.String))
         .otherwise(pl.col("rest"))
         .alias("rest"),
+    ]
+
+
+# A clock reading of two parts ("80:17"): minutes and seconds, unless its column is in hours.
+_TWO_PART_CLOCK = r"^\s*~?\d{1,4}:\d{2}\s*(?:\([^()]*\))?\s*$"
+_HOUR = 3600.0  # seconds
+
+
+def _clock_in_hours() -> list[pl.Expr]:
+    """ "80:17" under "Train Time 300 epochs A100 (hours)": 80 hours and 17 minutes, the two
+    parts a column of hours writes, not 80 minutes and 17 seconds."""
+    in_hours = (
+        pl.col("spelled")
+        & (pl.col("h_factor") == _HOUR)
+        & pl.col("raw_value").str.contains(_TWO_PART_CLOCK)
+    ).fill_null(False)
+    return [
+        pl.when(in_hours).then(pl.col(name) * _MINUTE).otherwise(pl.col(name)).alias(name)
+        for name in ("seconds", "number")
     ]
 
 

@@ -290,3 +290,50 @@ def test_a_count_named_as_code_names_it_is_a_setting():
     assert (read_header("num_promts").kind, read_header("num_promts").role) == ("config", "setting")
     assert read_header("Num Params").role == "model_size"
     assert read_header("n_nodes").role == "nodes"
+
+
+# microsoft/BitNet src/README.md: the methods compared, each explained in a list above, under a
+# line stating the device and that times are in milliseconds.
+BITNET_KERNELS = """### 1. Weight & Activation Parallelism
+
+The kernel implements two parallelization strategies:
+
+- **Weight Parallel:** Processes multiple weight rows/columns in a single kernel call, reducing kernel launch overhead.
+
+- **Activation Parallel:** Built on top of weight parallel, amortizes the I2_S weight unpacking cost across multiple activation elements.
+
+**Kernel Performance Comparison:**
+
+Test configuration: AMD EPYC 7V13 (x86), 1 threads, time in milliseconds (mean±std)
+
+| Matrix Size | No Parallel | Weight Parallel | Activation Parallel |
+|:---:|:---:|:---:|:---:|
+| [1, 2048] × [2048, 2048] | 0.075±0.012 | **0.058±0.007** | 0.076±0.011 |
+| [32, 2048] × [2048, 2048] | 2.400±0.041 | 1.599±0.020 | **1.202±0.018** |
+"""
+
+
+def test_methods_compared_under_a_stated_time_are_latencies_whatever_the_page_explains():
+    document = normalized(BITNET_KERNELS)
+    found = {
+        row["raw_value"]: (row["metric"], row["value"], row["spread"], row["accelerator"])
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert found["1.202±0.018"] == ("latency", 1.202, 0.018, "EPYC 7V13")
+    assert found["0.075±0.012"] == ("latency", 0.075, 0.012, "EPYC 7V13")
+    assert document.measurements.height == 6
+    assert document.quarantine.height == 0
+
+
+# ultralytics/yolov5 README.md, segmentation checkpoints: hours and minutes under "(hours)".
+YOLOV5_SEGMENTATION = """| Model | Size<br><sup>(pixels) | mAP<sup>box<br>50-95 | Train Time<br><sup>300 epochs<br>A100 (hours) |
+| --- | --- | --- | --- |
+| [YOLOv5n-seg](https://github.com/ultralytics/yolov5/releases/download/v7.0/yolov5n-seg.pt) | 640 | 27.6 | 80:17 |
+| [YOLOv5m-seg](https://github.com/ultralytics/yolov5/releases/download/v7.0/yolov5m-seg.pt) | 640 | 45.0 | 108:36 |
+"""
+
+
+def test_a_clock_reading_of_two_parts_under_hours_is_hours_and_minutes():
+    found = fields_by_raw_value(YOLOV5_SEGMENTATION, "metric", "value", "unit")
+    assert found["80:17"] == ("time_to_train", 289020.0, "s")  # 80 h 17 min
+    assert found["108:36"] == ("time_to_train", 390960.0, "s")
