@@ -440,6 +440,7 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         .sum()
         .alias("measured"),
         (numeric & trailing.is_in(sized)).sum().alias("sized"),
+        pl.col("raw_value").str.contains(NAMED_NUMBER).sum().alias("labelled"),
     )
     by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
     shapes = []

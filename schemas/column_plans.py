@@ -24,6 +24,7 @@ class ColumnStats:
     zeros: int = 0  # numbers that are 0 alone
     measured: int = 0  # numbers followed by a unit of time or rate ("~175 s", "40 fps")
     sized: int = 0  # numbers followed by a size in bytes ("9.23 GB")
+    labelled: int = 0  # cells of a figure after its name, whatever it names ("text:292")
 
     @property
     def switch(self) -> bool:

@@ -252,6 +252,18 @@ def names_a_framework(text: str) -> bool:
     return any(map(known_framework, _WORDS.findall(text)))
 
 
+@lru_cache(maxsize=4096)
+def header_framework(text: str) -> str | None:
+    """The framework a result column's header names: the whole header ("PyTorch", "ONNX
+    Runtime"), else its one framework word ("Megatron Latency (ms)", "TensorRT FP16"); None
+    when it names several ("TF/PyTorch speedup") or none."""
+    alone = framework_alone(text)
+    if alone is not None:
+        return alone
+    named = {word for word in _WORDS.findall(text) if known_framework(word)}
+    return named.pop() if len(named) == 1 else None
+
+
 # A bracketed part of a header: "RTX4090 (TensorRT)", "i7-12700 [OpenVINO]".
 _BRACKETED_PART = re.compile(r"[(\[]\s*([^()\[\]]{1,40}?)\s*[)\]]")
 

@@ -16,6 +16,7 @@ from perfledger.schemas.label_mappings import LabelMappings
 from perfledger.schemas.labels import (
     bracketed_framework,
     header_batch_shorthand,
+    header_framework,
     names_a_framework,
     stated_batch,
 )
@@ -273,7 +274,11 @@ def result_records(
                 *of_classes,
                 # "PyTorch (ms)" beside "TensorRT (ms)" under a heading "TensorRT": its own;
                 # "RTX4090 (TensorRT)": the chip's runs used the framework it names
-                (bracketed_framework(reading.text) if reading.platform is not None else None)
+                (
+                    bracketed_framework(reading.text)
+                    if reading.platform is not None
+                    else header_framework(reading.text)
+                )
                 if names_a_framework(reading.text)
                 else _found(context, "framework"),
                 reading.spread_named,

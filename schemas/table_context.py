@@ -10,7 +10,7 @@ page names the hardware it ran on once, in its setup.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import polars as pl
@@ -76,6 +76,22 @@ class TableContext:
         return self.earlier[::-1][:PROSE_PARAGRAPHS]
 
 
+def with_note(context: TableContext, note: str | None) -> TableContext:
+    """`context` with the note its table's layout attached to the table ("*Note: Comparison
+    uses equivalent-sized models (2B parameters) on NVIDIA A100 40GB GPU.*" under a Markdown
+    table), where the page's outline gave it none: read right after the nearest heading, as
+    a note under the table is (see `_context`)."""
+    if not note or len(note) > MAX_NOTE_CHARS or not _NOTE_SHAPE.search(note):
+        return context
+    if any(text.source == "note" for text in context.texts):
+        return context
+    texts = list(context.texts)
+    at = next((index + 1 for index, text in enumerate(texts) if text.source == "heading"), 0)
+    at = max(at, sum(1 for text in texts if text.source == "caption"))
+    texts.insert(at, ContextText("note", _clipped(note)))
+    return replace(context, texts=tuple(texts))
+
+
 def _clipped(text: str) -> str:
     return clean_text(text[:MAX_CONTEXT_CHARS])
 
@@ -119,6 +135,7 @@ def table_contexts(
     # The paragraphs of the first section of each heading, and of each later section of a
     # heading seen before those of its first (by the id of its list of paragraphs).
     first_of: dict[tuple[int, str], list[str]] = {}
+    with_tables: set[int] = set()  # the sections holding a table (by their paragraphs' id)
     repeats: dict[int, list[str]] = {}
     numbered = _numbered_captions(blocks)
     below: dict[int, str] = {}
@@ -145,8 +162,11 @@ def table_contexts(
             level = level or 6
             while len(sections) > 1 and sections[-1][0] >= level:
                 closed = sections.pop()
-                if not is_news_heading(closed[1]):  # news items speak of their own runs, and
-                    #                                  so do links to other projects
+                # News items speak of their own runs, and so do links to other projects; a
+                # section with results tables of its own ("### X86": "We evaluate this
+                # example on Intel(R) Xeon(R) ..." over its table) describes those, not the
+                # tables of the sections after it ("### AArch64").
+                if not is_news_heading(closed[1]) and id(closed[2]) not in with_tables:
                     # a closed section's prose; a note under one of its tables is that
                     # table's ("precision and infer time are evaluated on AMD Ryzen 9 3950X")
                     earlier.extend(text for text in closed[2] if text not in note_texts)
@@ -164,6 +184,7 @@ def table_contexts(
         elif kind == "table" and setups is not None and table in setups:
             sections[-1][2].extend(_clipped(row) for row in setups[table])
         elif kind == "table" and table is not None and table not in contexts:
+            with_tables.add(id(sections[-1][2]))
             if table not in captions and position and blocks[position - 1][0] == "table":
                 # "x86 (Sapphire Rapids), qwen3-4b, per-point ratios:" over two tables written
                 # back to back, nothing between them: the second is the first's sequel

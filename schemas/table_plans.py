@@ -44,7 +44,7 @@ from perfledger.schemas.precisions import Precision, read_precision_label
 from perfledger.schemas.scored_datasets import names_scored_dataset
 from perfledger.schemas.spec_sheets import hardware_specifications
 from perfledger.schemas.table_chips import nearby_words, with_table_chips
-from perfledger.schemas.table_context import TableContext
+from perfledger.schemas.table_context import TableContext, with_note
 from perfledger.schemas.units import metric_of_unit, unit_named
 from perfledger.schemas.unnamed_columns import with_sibling_scores, with_stated_metric
 
@@ -227,9 +227,13 @@ def plan_table(
         )
     if not any(column.role == "result" for column in columns):
         return None  # what its context says would label nothing
-    found = context_labels(context, mappings, names)
+    found = context_labels(with_note(context, shape.note), mappings, names)
     software = corner_framework(readings)
-    if software is not None and columns[0].role == "label":
+    first = shape.stats[0]
+    if software is not None and columns[0].role == "label" and 0 < first.numeric == first.filled:
+        # "PyTorch | ONNX Runtime | DISC" over "56.7 | 43.1 | 32.8": the first engine's results
+        columns[0] = replace(columns[0], role="result")
+    elif software is not None and columns[0].role == "label":
         # "DeepStream | Precision | FPS" over "YOLO-NAS L": the rows' models, run on it
         found = {**found, "framework": Found(software, "column")}
         columns[0] = replace(columns[0], reading=HeaderReading(readings[0].text, "label", "model"))
@@ -352,7 +356,9 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
     if kind in ("unit", "metric_name") and not (index > 0 and names_metrics(stats)):
         return "unit" if stats.filled and stats.units * 2 >= stats.filled else "metric_name"
     if kind in ("metric", "statistic", "result", "metric_name"):  # "Metric | latency 5.09 ms"
-        if stats.numeric or not stats.filled or (index > 0 and names_metrics(stats)):
+        # "text:292" under "性能": figures named by a part of the run, not words of the row
+        named = names_metrics(stats) or (kind == "result" and stats.labelled * 2 > stats.filled)
+        if stats.numeric or not stats.filled or (index > 0 and named):
             return "result"
         # A column of words: the first one, or one of words only (two at least) before any
         # result, labels the rows under a header naming the table's metric ("Loss (Model/Epoch)", "Model

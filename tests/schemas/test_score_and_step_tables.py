@@ -11,6 +11,7 @@ import polars as pl
 from perfledger.schemas.header_reading import read_header
 from perfledger.schemas.labels import stated_batch
 from perfledger.schemas.model_names import read_model
+from perfledger.schemas.unknown_chips import read_hardware
 from tests.schemas.page_reading import fields_by_raw_value, normalized
 
 # QwenLM/Qwen README_CN.md, "显存占用及训练速度": memory and seconds per iteration in one cell,
@@ -337,3 +338,101 @@ def test_a_clock_reading_of_two_parts_under_hours_is_hours_and_minutes():
     found = fields_by_raw_value(YOLOV5_SEGMENTATION, "metric", "value", "unit")
     assert found["80:17"] == ("time_to_train", 289020.0, "s")  # 80 h 17 min
     assert found["108:36"] == ("time_to_train", 390960.0, "s")
+
+
+# Ascend/ModelZoo-PyTorch, BLIP's inference guide: figures named by the part of the model run,
+# under a header saying only "performance".
+ASCEND_BLIP = """# BLIP模型-推理指导
+
+| 芯片型号 | Batch Size   | 数据集 | 精度 | 性能 |
+| --------- | ---------------- | ---------- | ---------- | --------------- |
+| 310P3          | 1                 | coco           | 81.3%           | text:292    |
+| 310P3          | 4                | coco           |            |  text:754   |
+| 310P3          | 1                 | coco           | 81.3%           | image:72    |
+"""
+
+
+def test_named_figures_under_a_performance_header_are_set_apart_not_lost():
+    document = normalized(ASCEND_BLIP)
+    quarantined = dict(
+        zip(document.quarantine["raw_value"], document.quarantine["check"], strict=True)
+    )
+    assert quarantined == {
+        "text:292": "unknown_metric",
+        "text:754": "unknown_metric",
+        "image:72": "unknown_metric",
+    }
+    assert document.measurements["raw_value"].to_list() == ["81.3%", "81.3%"]
+
+
+# alibaba/BladeDISC examples/PyTorch/Inference/CPU/albert/README.md: one row of times under the
+# engines' names, in two sections, each naming its own CPU.
+BLADEDISC_ALBERT = """## Performance results.
+
+### X86
+
+We evaluate this example on Intel(R) Xeon(R) Platinum 8369B CPU @ 2.90GHz, using
+1 thread. The PyTorch version is 1.10.0 and the onnxruntime version is 1.10.0.
+The average execution time of the 200 inferences is as following (ms).
+
+| PyTorch | ONNX Runtime | DISC  |
+|---------|--------------|-------|
+|  56.7   |    43.1      | 32.8  |
+
+### AArch64
+
+We evaluate this example on Neoverse-N1 CPU @ 2.90GHz, using 1 thread. The
+PyTorch version is 1.10.0 and the onnxruntime version is 1.11.1. The average
+execution time of the 200 inferences is as following (ms).
+
+| PyTorch | ONNX Runtime | DISC  |
+|---------|--------------|-------|
+| 192.3   |   135.3      | 112.7 |
+"""
+
+
+def test_a_row_of_times_under_engines_names_loads_each_with_its_engine_and_section_chip():
+    found = fields_by_raw_value(BLADEDISC_ALBERT, "metric", "framework", "accelerator")
+    assert found["56.7"] == ("latency", "PyTorch", "Xeon 8369B")
+    assert found["43.1"] == ("latency", "ONNX Runtime", "Xeon 8369B")
+    # the X86 section's CPU is its own table's: the AArch64 section names another
+    assert found["192.3"] == ("latency", "PyTorch", None)
+    assert found["112.7"][2] is None
+
+
+# microsoft/BitNet gpu/README.md: the device in a note under the table, the section above it
+# naming the same device for the table of its own.
+BITNET_END_TO_END = """### Kernel Benchmarks
+
+Tested on NVIDIA A100 40GB GPU, our custom W2A8 kernel shows significant speedups over standard BF16 implementations:
+
+| Shape (N×K)         | W2A8 Latency (us) | BF16 Latency (us) | Speedup Ratio        |
+|---------------------|-------------------|-------------------|----------------------|
+| 2560 × 2560         | 13.32             | 18.32             |   1.38               |
+
+### End-to-End Generation Latency
+
+Compared to a similarly-sized BF16 model (Gemma-2-2B using vLLM), BitNet-b1.58-2B with our kernel achieves consistent speedups across workloads:
+
+| Input Length | Output Length | BF16 Latency (ms) | W2A8 Latency (ms) | Speedup Ratio |
+| --- | --- | --- | --- | --- |
+| 64 | 16 | 187.64 | 57.40 | 3.27 |
+
+*Note: Comparison uses equivalent-sized models (2B parameters) on NVIDIA A100 40GB GPU.*
+"""
+
+
+def test_a_note_a_markdown_table_carries_names_its_device():
+    rows = normalized(BITNET_END_TO_END).measurements
+    found = {
+        row["raw_value"]: (row["accelerator"], row["label_sources"])
+        for row in rows.iter_rows(named=True)
+    }
+    assert found["187.64"][0] == "A100"
+    assert "accelerator=note" in found["187.64"][1]
+    assert found["13.32"][0] == "A100"
+
+
+def test_arm_server_cpus_are_known():
+    assert read_hardware("on an Ampere Altra Max server", "prose").accelerator == "Altra"
+    assert read_hardware("Yitian 710", "label").vendor == "Alibaba"
