@@ -215,6 +215,7 @@ _PARALLEL = re.compile(
     r"(?<![a-z0-9])(?!fsdp2(?![a-z0-9]))(tp|pp|dp|cp|ep|fsdp|hsdp) ?[=:]? ?(\d{1,5})(?![a-z0-9])"
 )
 _DATA_PARALLEL = {"fsdp": "dp", "hsdp": "dp"}
+_WAYS = re.compile(r"(?<![a-z0-9])(\d{1,5}) ?ways? (tp|pp|dp|ep|cp)(?![a-z0-9])")
 # llama.cpp's text-generation test ("tg128"), written beside its prompt test ("pp512"); a
 # prompt test's length is a power of two no pipeline is that deep.
 _LLAMA_BENCH_TEST = re.compile(
@@ -345,6 +346,8 @@ def parallel_count(folded: str, whole: bool) -> int | None:
     result (`whole`: "H100 TP4", "4 GPUs TP2,PP2"), or where they include the data parallel
     degree."""
     degrees: dict[str, int] = {}
+    if "way" in folded:  # "8-way TP": tensor parallel of 8
+        folded = _WAYS.sub(lambda ways: f"{ways.group(2)}{ways.group(1)}", folded)
     stated: list[tuple[str, str]] = _PARALLEL.findall(folded)
     if any(kind == "pp" for kind, _degree in stated) and _LLAMA_BENCH_TEST.search(folded):
         # "pp512 + tg128": llama.cpp's benchmark tests (processing a 512-token prompt,

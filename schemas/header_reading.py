@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
+from perfledger.schemas.chip_counts import parallel_count
 from perfledger.schemas.chip_vocabulary import word_start_of
 from perfledger.schemas.folding import (
     WIDE_WORD_START,
@@ -348,6 +349,10 @@ def _read_header(text: str) -> HeaderReading:
         rule = counted if counted is not None and counted.role == "accelerator_count" else None
     statistic = statistic_of(_without(cleaned, platform))
     kind, role = (rule.kind, rule.role) if rule else (None, None)
+    if _SCORED_BY.fullmatch(cleaned):
+        # "Benchmark (Metric)" over "MMLU (EM)": each row a benchmark with what it scores
+        # by, the columns beside its scores
+        kind, role = "metric", "accuracy"
     if kind is None and unit is None and _COUNT_IN_CODE.fullmatch(fold_words(worded)):
         kind, role = "config", "setting"  # "num_promts": a count of the run, whatever it counts
     if kind is None and statistic is not None:
@@ -385,6 +390,8 @@ def _read_header(text: str) -> HeaderReading:
         role = "other"  # "Efficiency (tok/s/W)": the work done per watt, no scaling
     if kind == "metric" and role not in (None, "speedup", "other") and _DIFFERENCE.match(cleaned):
         role = "other"  # "Δ mean quality vs Original (%)": a difference of scores, no score
+    if platform is None and role == "latency" and _PARALLEL_WORD.search(cleaned):
+        platform = _served_by(cleaned)
     comparison = role in ("speedup", "scaling_efficiency")
     if comparison and unit is not None and unit.kind not in ("ratio", "percent"):
         unit = None  # "T/S Ratio to Eager": the rate compared, not the unit of the ratio
@@ -416,6 +423,9 @@ _VERSUS_FIRST = re.compile(r"(?i)^(?:vs|versus)_")
 _BETTER_WAY = re.compile(r"\s*[↑↓⇑⇓⬆⬇]\s*")
 _RATIO_WORD = re.compile(r"(?i)[a-z]{2,}")  # a ratio's unit written as a word
 _WHOLE_RUN_TIMES = frozenset({"time_to_train", "time_to_result"})
+_SCORED_BY = re.compile(
+    r"(?i)\W{0,2}(?:benchmarks?|tasks?|evals?|evaluations?|tests?)\W{0,2} ?\(metrics?\)\W{0,2}"
+)
 # A count named as code names it, of something no rule names ("num_promts", "n_ctx").
 _COUNT_IN_CODE = re.compile(r"(?:num|n) [a-z]{3,20}")
 _COUNT_WORD = re.compile(r"(?i)(?:^|\s)(?:number|num|no\.|#|count)(?:\s|$)")
@@ -439,6 +449,17 @@ def _role_of(worded: str) -> _RoleRule | None:
         None,
     )
     return reference or (_level_rule(_core(worded)) if worded else None) or _head_rule(all_matches)
+
+
+_PARALLEL_WORD = re.compile(r"(?i)(?<![a-z])(?:tp|pp|ep)(?![a-z])")
+
+
+def _served_by(text: str) -> PlatformMention | None:
+    """The chips a latency's header gives by its parallel degrees ("Latency of TP-16, PP-1
+    (ms)", "Latency of 8-way TP (ms)"): one copy of the model serves a request, split over
+    all of them."""
+    count = parallel_count(fold_words(text), whole=True)
+    return None if count is None else PlatformMention(text=text, count=count, count_stated=True)
 
 
 def _measured_by_unit(kind: str | None, role: str | None, unit: Unit, counted: object) -> bool:

@@ -59,6 +59,7 @@ def is_model_file(text: str) -> bool:
 
 
 _ORG = re.compile(r"^[A-Za-z][\w.-]{1,40}/(?=\S)")
+_ABBREVIATION_END = re.compile(r"(?<=[A-Za-z]{2})\.$")
 # Marks after a name that call a footnote ("CNN Large INT8 *", "SESR INT8 **", "ResNet-50 †").
 _FOOTNOTE_MARKS = re.compile(r"(?<=[\w)\]])\s*[*\u2020\u2021\u00a7]+$")
 # reStructuredText substitutions a cell keeps for an icon ("resnet_v1_50 |rocket| |star|").
@@ -167,6 +168,7 @@ def read_model(text: str | None) -> ModelReading:
 def _read(text: str) -> ModelReading:
     cleaned = _SUBSTITUTION.sub(" ", clean_text(text)).strip(" \u00a0")
     cleaned = _FOOTNOTE_MARKS.sub("", cleaned) or cleaned  # "swin-base_3rdparty_in1k*"
+    cleaned = _ABBREVIATION_END.sub("", cleaned)  # "Qwen2.5 72B-Inst.": a word cut short
     published = ModelReading(cleaned)
     if not cleaned or len(cleaned) > MAX_NAME_CHARS:
         return published

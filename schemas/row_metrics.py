@@ -163,6 +163,13 @@ def with_row_metrics(results: pl.DataFrame, mappings: LabelMappings) -> pl.DataF
         for part, reading in readings.items()
         if reading.kind == "statistic" and reading.statistic is not None
     }
+    sizes = [part for part, reading in readings.items() if reading.role == "model_size"]
+    if sizes:
+        # "# Activated Params | 21B | 72B" among rows of scores: what each model is, a row of
+        # its configuration, no score
+        results = results.filter(
+            ~(pl.col("row_label").is_in(sizes) & (pl.col("metric") == "accuracy")).fill_null(False)
+        )
     if derived_parts:
         results = _with_derived_metrics(results, _row_labels_naming(labels, derived_parts))
     if statistic_parts:

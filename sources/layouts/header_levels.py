@@ -166,12 +166,17 @@ def _names_numeric_columns(row: Sequence[str], numeric: frozenset[int]) -> bool:
 
 
 def _reads_as_header(row: Sequence[str], numeric: frozenset[int]) -> bool:
-    """The corner over the row labels is blank, or a cell over a column of numbers names a
-    role ("Throughput", "Accuracy"): a property table's row ("Model | Llama-3.1-8B") names
+    """The corner over the row labels is blank (and so is every cell over them), or a cell
+    over a column of numbers names a role ("Throughput", "Accuracy"): a property table's row ("Model | Llama-3.1-8B") names
     its property in the row-label column, and is data. Only the first ROLE_CELLS such cells
     are read: a page of tables under rows of words costs a bounded look per table."""
-    if not row or cell_shape(row[0]) == BLANK:
+    if not row:
         return True
+    if cell_shape(row[0]) == BLANK:
+        # "| | Architecture | MoE | Dense |" under "| | Benchmark (Metric) | DeepSeek V2 |": a
+        # name in a column of row labels, beside the blank group column, labels a row of data
+        first = min(numeric, default=len(row))
+        return all(cell_shape(text) == BLANK for text in row[1:first])
     over = [row[column] for column in sorted(numeric)[:ROLE_CELLS] if column < len(row)]
     if any(map(_names_role, over)):
         return True

@@ -9,6 +9,7 @@ import time
 
 from bench.measure import ProcessTree, TreePeak
 
+SAMPLES_WITHIN_S = 30.0
 HOLD_100_MB = (
     "import time; block = b'x' * (100 * 2**20); print('ready', flush=True); time.sleep(60)"
 )
@@ -20,7 +21,11 @@ def test_a_descendant_and_its_memory_are_counted():
         assert child.stdout.readline().strip() == "ready"
         assert child.pid in ProcessTree(os.getpid()).members()
         with TreePeak(interval_s=0.01) as tree:
-            time.sleep(0.1)
+            # one sample reads every process's memory map: on a busy machine it may take
+            # longer than the interval, so wait for two, up to a bound
+            deadline = time.monotonic() + SAMPLES_WITHIN_S
+            while tree.samples < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
         assert tree.samples >= 2
         assert tree.peak_mb >= 100
         assert tree.descendant_peak_rss_mb >= 100

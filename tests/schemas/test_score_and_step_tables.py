@@ -436,3 +436,46 @@ def test_a_note_a_markdown_table_carries_names_its_device():
 def test_arm_server_cpus_are_known():
     assert read_hardware("on an Ampere Altra Max server", "prose").accelerator == "Altra"
     assert read_hardware("Yitian 710", "label").vendor == "Alibaba"
+
+
+def test_a_latencys_parallel_degrees_give_its_chips():
+    # NVIDIA/FasterTransformer docs/gpt_guide.md: one copy of the model serves each request
+    assert read_header("Latency of TP-16, PP-1 (ms)").platform.count == 16
+    assert read_header("Latency of TP-8, PP-3 (ms)").platform.count == 24
+    assert read_header("Latency of   8-way TP (ms)").platform.count == 8
+    assert read_header("Throughput TP8").platform is None  # copies of a trained model: unknown
+
+
+# deepseek-ai/DeepSeek-V3 README.md, "Chat Model": benchmarks with what each scores by, a row of
+# architectures and rows of sizes first, models over the columns.
+DEEPSEEK_V3_CHAT = """#### Standard Benchmarks (Models larger than 67B)
+
+| | **Benchmark (Metric)** | **DeepSeek V2-0506** | **DeepSeek V2.5-0905** | **Qwen2.5 72B-Inst.** | **Llama3.1 405B-Inst.** | **Claude-3.5-Sonnet-1022** | **GPT-4o 0513** | **DeepSeek V3** |
+|---|---------------------|---------------------|----------------------|---------------------|----------------------|---------------------------|----------------|----------------|
+| | Architecture | MoE | MoE | Dense | Dense | - | - | MoE |
+| | # Activated Params | 21B | 21B | 72B | 405B | - | - | 37B |
+| | # Total Params | 236B | 236B | 72B | 405B | - | - | 671B |
+| English | MMLU (EM) | 78.2 | 80.6 | 85.3 | **88.6** | **88.3** | 87.2 | **88.5** |
+| | MMLU-Redux (EM) | 77.9 | 80.3 | 85.6 | 86.2 | **88.9** | 88.0 | **89.1** |
+"""
+
+
+def test_benchmarks_named_with_their_metric_give_the_scores_of_the_models_beside():
+    document = normalized(DEEPSEEK_V3_CHAT)
+    found = {
+        (row["row_label"], row["column_name"]): (
+            row["metric"],
+            row["value"],
+            row["model_canonical"],
+        )
+        for row in document.measurements.iter_rows(named=True)
+    }
+    assert found[("English / MMLU (EM)", "Qwen2.5 72B-Inst.")] == (
+        "accuracy",
+        85.3,
+        "Qwen2.5 72B Instruct",
+    )
+    assert found[("English / MMLU-Redux (EM)", "DeepSeek V3")] == ("accuracy", 89.1, "DeepSeek-V3")
+    # the models' sizes are what they are, no scores
+    assert not any(label.endswith("Params") for label, _column in found)
+    assert document.measurements.height == 14
