@@ -1,5 +1,5 @@
 """Figures parted by "/" in one cell under a header naming as many parts ("162/112" under
-"ARM CPU/RKNN speed(ms)", "3478.6 / 3627.1 / 5747.8" under "TTFT mean/p50/p99 (ms)"): each
+"ARM CPU/RKNN speed(ms)", "3478.6 / 3627.1 / 5747.8" under "TTFT mean/p50/p99 (ms)", "83.90 | 76.42" under "NPU 精度（ F1 |EM ）"): each
 figure is read under its own part's name, as a cell naming its values writes them. A change
 written with an arrow under a header naming both ends ("0.65→0.56" under "MMLU (5-shot)
 FP16→AQLM") is parted the same way: the figure before and the figure after."""
@@ -21,10 +21,12 @@ from perfledger.schemas.units import unit_named
 # Whole numbers or dashes parted by "/", nothing else but a unit after the last: "162/112",
 # "-/57", "45.40 / 74.76 ms".
 _SLASHED = (
-    r"(?i)^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*[/\u2192]\s*(?:\d+(?:\.\d+)?|-+))+"
+    r"(?i)^\s*(?:\d+(?:\.\d+)?|-+)(?:\s*[/|\u2192]\s*(?:\d+(?:\.\d+)?|-+))+"
     r"(?:\s*[a-z\u00b5\u03bc%][a-z\u00b5\u03bc%/]{0,11})?\s*$"
 )
 _ARROW = "\u2192"  # "0.65\u21920.56": from the first figure to the second
+_BAR = "|"  # "83.90 | 76.42" under "NPU 精度（ F1 |EM ）": a Markdown cell's escaped bar
+_BARRED_BRACKET = re.compile(r"[(\uff08]([^()\uff08\uff09]*\|[^()\uff08\uff09]*)[)\uff09]")
 # A change from one figure to another with the change itself in brackets after: "2173.1 \u2192
 # 2262.2 (+4.1%)", "2.52 \u2192 1.70 (1.48\u00d7)".
 _ARROWED = re.compile(
@@ -83,7 +85,7 @@ def reading_texts(cells: pl.DataFrame) -> pl.Expr:
 def _named_figures(raw: str, header: str, row: str | None = None) -> str | None:
     if re.match(_PAIRED, raw):
         return _named_pair(raw, header)
-    separator = _ARROW if _ARROW in raw else "/"
+    separator = _ARROW if _ARROW in raw else _BAR if _BAR in raw else "/"
     if separator == _ARROW and (ends := _change_ends(header, row)) is not None:
         return _named_change(raw, ends)
     if separator == _ARROW and ("/" in raw or _ARROW not in header):
@@ -150,7 +152,9 @@ def _header_parts(header: str, separator: str = "/") -> tuple[str, ...] | None:
     unit = read_header(header).unit
     if unit is not None and separator in unit.alias:
         return None
-    text = without_brackets(header)
+    bracketed = _BARRED_BRACKET.search(header) if separator == _BAR else None
+    # "NPU 精度（ F1 |EM ）": the parts a bar parts in the header's brackets
+    text = bracketed.group(1) if bracketed is not None else without_brackets(header)
     if separator == _ARROW:
         return _ends_of_change(text)
     parts = tuple(" ".join(part.split()) for part in text.split(separator))

@@ -59,6 +59,8 @@ _OPEN_PAREN = re.compile(r"^ ?\(")
 _ALTERNATIVE = re.compile(r" ?(?:/|,|or|and|vs\.?|versus) ?")
 # What a sentence says of hardware right after naming it when no result ran on it yet: "RTX 3090
 # version is coming soon", "Gaudi3 support will be added", "MI300X: planned".
+# Device time as a cost after a chip's name: "H800 GPU hours", "A100 GPU-hours", "TPU hours".
+_DEVICE_HOURS_AFTER = re.compile(r" ?(?:(?:gpu|tpu|npu|accelerator|device|chip)[ -]?)?hours?\b")
 _FUTURE_AFTER = re.compile(
     r"[^.;:!?,]{0,30}?(?<![a-z])(?:(?:is|are) )?(?:coming soon|to be (?:added|supported|released)"
     r"|will be (?:added|supported|available|released)|not (?:yet )?supported|under development"
@@ -164,6 +166,8 @@ def _chip_mentions(
             names.append((start, end))
         if prose and _FUTURE_AFTER.match(folded, end):
             continue  # "RTX 3090 version is coming soon": no result ran on it yet
+        if prose and _DEVICE_HOURS_AFTER.match(folded, end):
+            continue  # "2.788M H800 GPU hours for its full training": a cost, no run's device
         if end - start <= _SHORT_NAME and _among_run_settings(cleaned, positions, start, end):
             continue  # "deepseekv3_l4_tp1_ep8": four layers beside the parallel degrees
         shorter = _shorter_reading(rule, folded, cleaned, positions, start, end, nearby)

@@ -35,6 +35,7 @@ _NAME = rf"(?:{_WORD} ){{0,2}}{_TOKEN}{_SUFFIX}"
 _NUMBER_WORDS = r"\d{1,7}|one|two|three|four|six|eight|twelve|sixteen|single|dual|quad"
 _MEMORY = r"(?: \d+ ?[GT]B)?"
 # What the device is for, between its name and its noun: "ORCA1 AI accelerator".
+_HOURS_AFTER = re.compile(r"[ -]?hours?\b", re.I)
 _KIND_OF_DEVICE = r"(?: (?:AI|ML|[Ee]dge AI|[Nn]eural|[Vv]ision|[Ii]nference))?"
 _TRADEMARKS = re.compile(r"\((?:r|tm|c)\)|[\u00ae\u2122\u00a9]", re.I)
 _LEADING_PART = re.compile(r"^[^(\[,;:|]*")
@@ -172,6 +173,8 @@ def unknown_chip(text: str, where: str = "label") -> PlatformMention | None:
         if name and not (where == "prose" and _family(plain, match.end())):
             return _unknown(match.group(0), name, maker=_maker(match.group("maker")))
     for noun in words.nouns.finditer(plain):
+        if where == "prose" and _HOURS_AFTER.match(plain, noun.end()):
+            continue  # "2.788M H800 GPU hours": a cost in device time, no run's device
         # The name stands just before the noun: only that stretch of a long text is read.
         window = plain[max(0, noun.start() - _NAME_WINDOW) : noun.end()]
         match = words.before_noun.search(window)

@@ -479,3 +479,24 @@ def test_benchmarks_named_with_their_metric_give_the_scores_of_the_models_beside
     # the models' sizes are what they are, no scores
     assert not any(label.endswith("Params") for label, _column in found)
     assert document.measurements.height == 14
+
+
+def test_device_hours_are_a_cost_not_the_device_of_a_run():
+    # deepseek-ai/DeepSeek-V3 README.md, in its introduction
+    text = "DeepSeek-V3 requires only 2.788M H800 GPU hours for its full training."
+    assert read_hardware(text, "prose") is None
+    assert read_hardware("We evaluate on 8 H800 GPUs.", "prose").count == 8
+
+
+# Ascend/ModelZoo-PyTorch, BERT (Hugging Face) inference guide: two scores parted by an
+# escaped bar in one cell, under a header naming both in its brackets.
+ASCEND_BERT_SQUAD = """| 模型方案 | 芯片型号    | Sequence Length | Doc Stride | NPU 精度（ F1 \\|EM ） |
+| -------- | ----------- | --------------- | ---------- | -------------------- |
+| 静态     | Ascend310P3 | 64              | 16         | 83.90 \\| 76.42        |
+"""
+
+
+def test_figures_parted_by_a_bar_under_a_header_naming_each_load_both():
+    rows = normalized(ASCEND_BERT_SQUAD).measurements
+    found = {row["qualifier"]: (row["metric"], row["value"]) for row in rows.iter_rows(named=True)}
+    assert found == {"F1": ("accuracy", 83.9), "EM": ("accuracy", 76.42)}
