@@ -513,7 +513,14 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
                 break
         else:
             start += 1
+    if not found and (named := _NAMED_AS_MODEL.match(clean_text(text))) is not None:
+        return ((named.group(1), read_model(named.group(1))),)
     return tuple(found)
+
+
+# A heading opening with a name joined to the word "model" in Chinese ("Wenet模型-推理指导",
+# "BLIP模型-推理指导", the template of a model zoo's pages): that model, known or not.
+_NAMED_AS_MODEL = re.compile(r"^\W{0,3}([A-Za-z][A-Za-z0-9_.+-]{1,40})模型")
 
 
 def _phrase(words: list[str], start: int, stop: int) -> str:

@@ -500,3 +500,25 @@ def test_figures_parted_by_a_bar_under_a_header_naming_each_load_both():
     rows = normalized(ASCEND_BERT_SQUAD).measurements
     found = {row["qualifier"]: (row["metric"], row["value"]) for row in rows.iter_rows(named=True)}
     assert found == {"F1": ("accuracy", 83.9), "EM": ("accuracy", 76.42)}
+
+
+# Ascend/ModelZoo-PyTorch's inference guides open "<model>模型-推理指导" (the model's inference
+# guide) and name the chip in a column of chip models.
+ASCEND_GUIDE = """# Wenet模型-推理指导
+
+调用ACL接口推理计算，性能参考下列数据。
+
+| 芯片型号 | Batch Size   | 数据集 | 精度 |
+| --------- | ---------------- | ---------- | ---------- |
+| 910A | 64 | ImageNet | top-1: 76.96% <br>top-5: 93.24% |
+"""
+
+
+def test_a_model_zoo_guide_title_names_the_model_and_a_chip_column_its_chip():
+    rows = normalized(ASCEND_GUIDE).measurements
+    found = {
+        row["qualifier"]: (row["value"], row["model"], row["accelerator"])
+        for row in rows.iter_rows(named=True)
+    }
+    assert found["top-1"] == (76.96, "Wenet", "Ascend 910")
+    assert found["top-5"] == (93.24, "Wenet", "Ascend 910")
