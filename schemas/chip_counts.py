@@ -152,7 +152,8 @@ COUNT_ONLY = re.compile(
     # "three GPU architectures", "two GPU vendors": kinds of devices counted, no devices
     + r"(?! (?:micro)?architectures?(?![a-z])| generations?(?![a-z])| famil(?:y|ies)(?![a-z])"
     + r"| types?(?![a-z])| vendors?(?![a-z])| kinds?(?![a-z])| classes(?![a-z]))"
-    + r"|(?<![0-9])"
+    # ... but "24GB 4090卡": a card of 24 GB whose model is 4090, no 4,090 cards
+    + r"|(?<![0-9])(?<!gb )(?<!gb)"
     + _CJK_COUNT
     + r" ?(?:张|块|片)? ?卡(?!数)"
     # "8p-NPU", "1p-GPU", "8P_NPU" (Ascend's model zoo: 8 processes, one per device), and

@@ -27,6 +27,7 @@ from perfledger.schemas.legends import (
 from perfledger.schemas.page_units import page_unit
 from perfledger.schemas.units import Unit
 from perfledger.schemas.vocabulary import read_vocab
+from perfledger.sources.layouts.base import BOLD_LINE_LEVEL
 
 SECTION_PARAGRAPHS = 6  # paragraphs of the table's section consulted, nearest first
 # A paragraph naming a table by its number ("Table 4. E2E time breakdown ... on 8 A100 GPUs",
@@ -240,7 +241,11 @@ def _paragraphs_after(blocks: list[tuple]) -> dict[int, tuple[str, ...]]:
     found: dict[int, list[str]] = {}
     current: int | None = None
     previous = None
-    for kind, _level, text, table in blocks:
+    for kind, level, text, table in blocks:
+        if kind == "heading" and level == BOLD_LINE_LEVEL:
+            # "**Plots for 250 epoch configuration**" under a table: a Markdown line in bold,
+            # which its HTML rendering writes as the paragraph it is
+            kind = "paragraph"
         if kind == "table":
             if current is not None and previous == "after" and found[current]:
                 # the paragraph right above the next table introduces that one ("Below is

@@ -55,6 +55,7 @@ def _a_bare_name(column: ColumnPlan) -> bool:
         and reading.platform is None
         and reading.precision is None
         and reading.kind in (None, "statistic")
+        and reading.statistic in (None, "mean")  # "standard deviation": a spread, no score
         and not reading.alternatives
     )
 

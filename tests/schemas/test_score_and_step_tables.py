@@ -522,3 +522,15 @@ def test_a_model_zoo_guide_title_names_the_model_and_a_chip_column_its_chip():
     }
     assert found["top-1"] == (76.96, "Wenet", "Ascend 910")
     assert found["top-5"] == (93.24, "Wenet", "Ascend 910")
+
+
+def test_a_card_of_stated_memory_is_no_count_of_cards():
+    # kvcache-ai/ktransformers doc/zh: "2～4 张 24GB 4090卡" (two to four 24 GB 4090 cards)
+    found = read_hardware("方案 在 2～4 张 24GB 4090卡上微调", "prose")
+    assert found is None or found.count != 4090
+    assert read_hardware("A100 8卡", "prose").count == 8
+
+
+def test_a_cluster_size_header_in_chinese_counts_the_cards():
+    # Ascend/ModelLink README: "集群规模" (cluster size) over "1x8", "4x8"
+    assert read_header("集群规模").role == "accelerator_count"
