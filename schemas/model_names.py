@@ -191,12 +191,9 @@ def _read(text: str) -> ModelReading:
     return replace(reading, canonical=reading.canonical or cleaned)
 
 
-def _built_model(body: str, notes: list[str]) -> ModelReading | None:
-    """A model file's name with words of its build between the model and the decorations
-    ("yolov5s_tpukernel_fp32_1b.bmodel", "yolov5s_v6.1_3output_int8_1b.bmodel"): the model
-    its leading words name, in the precision it states."""
-    tokens = _tokens(body)
-    core_end = next(
+def _core_end(tokens: list[str]) -> int:
+    """Where a name's leading words end: at its first word that decorates it."""
+    return next(
         (
             index
             for index, token in enumerate(tokens)
@@ -204,6 +201,14 @@ def _built_model(body: str, notes: list[str]) -> ModelReading | None:
         ),
         len(tokens),
     )
+
+
+def _built_model(body: str, notes: list[str]) -> ModelReading | None:
+    """A model file's name with words of its build between the model and the decorations
+    ("yolov5s_tpukernel_fp32_1b.bmodel", "yolov5s_v6.1_3output_int8_1b.bmodel"): the model
+    its leading words name, in the precision it states."""
+    tokens = _tokens(body)
+    core_end = _core_end(tokens)
     for end in range(core_end - 1, 0, -1):
         reading = _structural(" ".join(tokens[:end] + tokens[core_end:]), notes)
         if reading is not None and reading.known:
@@ -251,14 +256,7 @@ def _structural(body: str, notes: list[str]) -> ModelReading | None:
     # versions and image sizes stay with the model ("resnet 101", "inception v4").
     # The first word is the model's; a word after it is a batch marker ("1b") only after
     # another decoration ("resnet50_fp32_1b"), never after the model's name ("opt 13b").
-    core_end = next(
-        (
-            index
-            for index, token in enumerate(tokens)
-            if index and _decoration(token, tokens[index - 1] if index > 1 else "", weak=False)
-        ),
-        len(tokens),
-    )
+    core_end = _core_end(tokens)
     core, rest = tokens[:core_end], tokens[core_end:]
     named = _catalogued(core) or _sized_family(core)
     if named is None:
