@@ -1,8 +1,9 @@
 """Figures parted by "/" in one cell under a header naming as many parts ("162/112" under
-"ARM CPU/RKNN speed(ms)", "3478.6 / 3627.1 / 5747.8" under "TTFT mean/p50/p99 (ms)", "83.90 | 76.42" under "NPU 精度（ F1 |EM ）"): each
-figure is read under its own part's name, as a cell naming its values writes them. A change
-written with an arrow under a header naming both ends ("0.65→0.56" under "MMLU (5-shot)
-FP16→AQLM") is parted the same way: the figure before and the figure after."""
+"ARM CPU/RKNN speed(ms)", "3478.6 / 3627.1 / 5747.8" under "TTFT mean/p50/p99 (ms)"; or by a
+bar, "83.90 | 76.42" under "NPU 精度（ F1 |EM ）"): each figure is read under its own part's
+name, as a cell naming its values writes them. A change written with an arrow under a header
+naming both ends ("0.65→0.56" under "MMLU (5-shot) FP16→AQLM") is parted the same way: the
+figure before and the figure after."""
 
 from __future__ import annotations
 
