@@ -69,6 +69,7 @@ _SUBSTITUTION = re.compile(r"\s*\|[\w-]{1,20}\|")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _WORD = re.compile(rf"[{_CJK}]+|[^\s,;:!?()\[\]{{}}\"'“”‘’|{_CJK}]+")
 _VERSUS = re.compile(r"(?i)vs\.?|versus")
+_CLAUSE_END = re.compile(r"[,;](?=\s)")
 # A Python path to a model ("torchvision.models.resnet.resnet18"): its last name is the model.
 _DOTTED = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}", re.I)
 
@@ -478,10 +479,14 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
     """(phrase, reading) of each model a caption, heading or title names whole, in order:
     the longest run of words at each place that the catalogue reads with nothing left over,
     and that it lets stand in prose ("CLIP", "MAE" name models only as labels)."""
-    words = _WORD.findall(clean_text(text)[:2000])
+    # "Compared with Transformer-big, it has 16 layers": a name ends at a comma or a
+    # semicolon, which no name holds
+    words = _WORD.findall(_CLAUSE_END.sub(" \x00 ", clean_text(text)[:2000]))
     # "Qwen3-8B-FP8 FastLLM vs vLLM": a name ends where a comparison does; what follows
     # "vs" is the other side, not the model's framework.
-    stops = [index for index, word in enumerate(words) if _VERSUS.fullmatch(word)]
+    stops = [
+        index for index, word in enumerate(words) if word == "\x00" or _VERSUS.fullmatch(word)
+    ]
     found = []
     start = 0
     while start < len(words):

@@ -156,7 +156,7 @@ def _context_model(context: TableContext) -> tuple[str | None, str | None]:
             (found for farther in texts[position:] if (found := family_in_text(farther.text))), None
         )
         return (sized(family, size), text.source) if family else (None, None)
-    member = _member_in_prose(context)
+    member = _member_in_prose(context) or _model_of_the_run(context)
     if member is not None:
         return member, "paragraph"
     # "# YOLOv8" over a model's own page: a heading that is a family's name and nothing else
@@ -181,6 +181,33 @@ def _member_in_prose(context: TableContext) -> str | None:
         if named:
             (model, phrase), *others = named.items()
             return phrase if not others and model and _in_family(model, family) else None
+    return None
+
+
+# Words naming the model a benchmark ran, right before its name: "tested on Tesla T4 with a
+# model of Transformer-base", "a fr2en translation model which is a Transformer-big",
+# "measured on Llama-3-8B with 4 x RTX 4090".
+_RUN_MODEL = re.compile(
+    r"(?i)\b(?:model (?:of|which is|that is)|(?:tested|measured|benchmarked|evaluated|run) "
+    r"(?:on|with|using))\s+(?:an?\s+|the\s+)?(?P<name>[^\s,;:()]+(?:\s[^\s,;:()]+){0,3})"
+)
+
+
+def _model_of_the_run(context: TableContext) -> str | None:
+    """The one model the nearest of the table's paragraphs naming any model says its benchmark
+    ran ("... with a model of Transformer-base"); one naming it otherwise (a comparison's
+    other side: "Compared with Transformer-big") names none."""
+    for text in context.texts:
+        if text.source != "paragraph":
+            continue
+        if not models_in_text(text.text):
+            continue
+        ran = {
+            reading.base: phrase
+            for match in _RUN_MODEL.finditer(text.text)
+            for phrase, reading in models_in_text(match.group("name"))
+        }
+        return next(iter(ran.values())) if len(ran) == 1 else None
     return None
 
 

@@ -534,3 +534,43 @@ def test_a_card_of_stated_memory_is_no_count_of_cards():
 def test_a_cluster_size_header_in_chinese_counts_the_cards():
     # Ascend/ModelLink README: "集群规模" (cluster size) over "1x8", "4x8"
     assert read_header("集群规模").role == "accelerator_count"
+
+
+# bytedance/lightseq docs/inference/performance.md: each section's paragraph names the model
+# its table ran, or compares two.
+LIGHTSEQ_TRANSLATION = """# Performance
+
+The following two tables is a comparison of performance between LightSeq and Faster Transformer, Which is tested on Tesla T4 with a model of Transformer-base. We also provide a TF baseline which's code is from Faster Transformer.
+
+## Beam search
+
+| batch_size | beam_size | seq_len | TF(ms)  | FT(ms) | lightseq(ms) |
+|------------|-----------|---------|---------|--------|--------------|
+| 1          | 4         | 32      | 419.53  | 26.25  | 29.66        |
+
+## Machine Translation
+The following table is a comparison on a fr2en translation model which is a Transformer-big with a
+beam size of 4 and a target vocabulary size of approximately 30k. FP32 models are tested on Tesla P4,
+and FP16 models are tested on Tesla T4.
+
+| batch_size | seq_len | tf-fp32, ms | lightseq-fp32, ms |
+|------------|---------|-------------|-------------------|
+| 1          | 6       | 303         | 47                |
+
+The following table is a comparison on a en2zh translation model which is a
+Transformer-deep(Compared with Transformer-big, it has 16 layers of encoder and other configurations
+remain the same) with a
+beam size of 4 and a target vocabulary size of approximately 30k.
+
+| batch_size | seq_len | tf-fp32, ms | lightseq-fp32, ms |
+|------------|---------|-------------|-------------------|
+| 1          | 12      | 399         | 63                |
+"""
+
+
+def test_the_paragraph_naming_the_model_a_benchmark_ran_gives_its_tables_model():
+    found = fields_by_raw_value(LIGHTSEQ_TRANSLATION, "model_canonical")
+    assert found["419.53"] == ("Transformer Base",)
+    assert found["303"] == ("Transformer Big",)
+    # a model named as the other side of a comparison is not the one that ran
+    assert found["399"] == (None,)
