@@ -484,9 +484,7 @@ def models_in_text(text: str) -> tuple[tuple[str, ModelReading], ...]:
     words = _WORD.findall(_CLAUSE_END.sub(" \x00 ", clean_text(text)[:2000]))
     # "Qwen3-8B-FP8 FastLLM vs vLLM": a name ends where a comparison does; what follows
     # "vs" is the other side, not the model's framework.
-    stops = [
-        index for index, word in enumerate(words) if word == "\x00" or _VERSUS.fullmatch(word)
-    ]
+    stops = [index for index, word in enumerate(words) if word == "\x00" or _VERSUS.fullmatch(word)]
     found = []
     start = 0
     while start < len(words):
