@@ -51,3 +51,24 @@ def dataset_in_text(text: str) -> str | None:
                 break
         start += 1
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+# A line of the prose giving the dataset by name: "**Dataset**: ILSVRC 2012" under a table,
+# "数据集：COCO".
+_DATASET_LINE = re.compile(
+    r"(?i)^\W{0,3}(?:datasets?|data set|数据集)\W{0,3}\s*[:\uff1a]\s*(.{2,60})$"
+)
+
+
+def dataset_of_context(text: str, source: str) -> str | None:
+    """The dataset a caption or heading names, or a line of the prose names by its word
+    ("Dataset: ILSVRC 2012"): the name the vocabulary knows in it, else the name as written."""
+    if source in ("caption", "heading"):
+        return dataset_in_text(text)
+    if source != "paragraph" or ":" not in text and "\uff1a" not in text:
+        return None
+    line = _DATASET_LINE.match(text.strip())
+    if line is None:
+        return None
+    named = line.group(1).strip(" *_.")
+    return dataset_in_text(named) or (named if any(map(str.isalpha, named)) else None)

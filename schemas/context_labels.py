@@ -10,7 +10,7 @@ from typing import Any
 
 from perfledger.schemas.chip_counts import counts_several
 from perfledger.schemas.chip_vocabulary import KIND_RANK
-from perfledger.schemas.context_datasets import dataset_in_text
+from perfledger.schemas.context_datasets import dataset_of_context
 from perfledger.schemas.context_parts import (
     counts_of_chips,
     precisions_of_chips,
@@ -600,7 +600,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         if threads is not None:
             found.append(("threads", threads))
     # "Cityscapes" heading a table, the line above it listing its run ("* Aishell2, FP16, ...")
-    if source in ("caption", "heading") and (dataset := dataset_in_text(text)) is not None:
+    if (dataset := dataset_of_context(text, source)) is not None:
         found.append(("dataset", dataset))
     if source in ("caption", "heading"):
         workload, _ = workload_phase(text)

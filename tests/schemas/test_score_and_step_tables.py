@@ -574,3 +574,19 @@ def test_the_paragraph_naming_the_model_a_benchmark_ran_gives_its_tables_model()
     assert found["303"] == ("Transformer Big",)
     # a model named as the other side of a comparison is not the one that ran
     assert found["399"] == (None,)
+
+
+# ARM-software/ML-zoo README.md: each table followed by the dataset its models were scored on.
+ARM_ZOO_IMAGE_CLASSIFICATION = """## Image Classification
+
+| Network | Type | Framework | Cortex-A | Cortex-M | Mali GPU | Ethos U | Score (Top 1 Accuracy) |
+|---|---|---|---|---|---|---|---|
+| MobileNet v2 1.0 224 INT8 | INT8 | TensorFlow Lite | ✔ | ✔ | ✔ | ✔ | 0.697 |
+
+**Dataset**: ILSVRC 2012
+"""
+
+
+def test_a_dataset_line_under_a_table_names_its_dataset():
+    found = fields_by_raw_value(ARM_ZOO_IMAGE_CLASSIFICATION, "metric", "dataset_canonical")
+    assert found["0.697"] == ("accuracy", "ImageNet")
