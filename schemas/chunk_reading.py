@@ -389,7 +389,10 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         if published is None
         else [(row, False) for row in published]  # none turned
     )
-    body = cells.filter(pl.col("vrow") > 0)
+    # "TTFT: 27.0s", "text:292": a figure after its name, matched once for both counts below
+    body = cells.filter(pl.col("vrow") > 0).with_columns(
+        _named_shape=pl.col("raw_value").str.contains(NAMED_NUMBER)
+    )
     # The distinct texts alone: filtering the whole frame would copy every column of it.
     texts = set(
         cells.select(
@@ -413,7 +416,7 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
     precisions = [text for text in {*texts, *widths} if states_dtype(text)]
     named = [
         text
-        for text in body.filter(pl.col("_filled") & pl.col("raw_value").str.contains(NAMED_NUMBER))
+        for text in body.filter(pl.col("_filled") & pl.col("_named_shape"))
         .get_column("raw_value")
         .unique()
         .to_list()
@@ -440,7 +443,7 @@ def _shapes(cells: pl.DataFrame, published: list[HeaderRow] | None) -> list[Tabl
         .sum()
         .alias("measured"),
         (numeric & trailing.is_in(sized)).sum().alias("sized"),
-        pl.col("raw_value").str.contains(NAMED_NUMBER).sum().alias("labelled"),
+        pl.col("_named_shape").sum().alias("labelled"),
     )
     by_column = {(d, t, c): _column_stats(*counts) for d, t, c, *counts in stats.iter_rows()}
     shapes = []

@@ -23,7 +23,7 @@ def dittos_filled(label_cells: pl.DataFrame) -> pl.DataFrame:
     """Label cells saying "as above" given the label written last above them in their column;
     one with none above is blank. Unlike a blank cell, which may mean "none", a ditto names
     the label it repeats."""
-    first = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
+    first = _first_label_column()
     ditto = pl.col("raw_value").str.contains(_DITTO) | (
         first & pl.col("raw_value").str.contains(_DASH)
     )
@@ -94,15 +94,16 @@ def _repeating(keys: pl.DataFrame) -> pl.DataFrame:
 
 # A label cell written as a sub-item of the row above it: "- int8" under "CTranslate2 3.6.0",
 # "+ dynamic_ntk" under "Qwen-7B (original)" (a dash or a plus, a space, then words).
-_SUB_ITEM = r"^\s*[-+\u2013\u2014\u2514\u21b3]\s+\S*[^\W\d]"
+_SUB_ITEM_MARK = r"^\s*[-+\u2013\u2014\u2514\u21b3]\s+"
+_SUB_ITEM = _SUB_ITEM_MARK + r"\S*[^\W\d]"
 
 
 def sub_items_joined(label_cells: pl.DataFrame) -> pl.DataFrame:
     """First-column label cells written as a sub-item of a row above, each after the label
-    nearest above it that is no sub-item: "CTranslate2 3.6.0 - int8" (the int8 run of that
-    engine, not a row of no engine), in brackets as a variant of it: "CTranslate2 3.6.0
-    (int8)". A sub-item with no such label above stays as written."""
-    first = pl.col("vcol") == pl.col("vcol").min().over(_TABLE)
+    nearest above it that is no sub-item, in brackets as a variant of it: "- int8" under
+    "CTranslate2 3.6.0" is "CTranslate2 3.6.0 (int8)", the int8 run of that engine, not a row
+    of no engine. A sub-item with no such label above stays as written."""
+    first = _first_label_column()
     sub_item = first & pl.col("raw_value").str.contains(_SUB_ITEM)
     if not label_cells.select(sub_item.any()).item():
         return label_cells
@@ -114,13 +115,19 @@ def sub_items_joined(label_cells: pl.DataFrame) -> pl.DataFrame:
     )
     return label_cells.with_columns(
         raw_value=pl.when(sub_item & parent.is_not_null())
-        .then(pl.concat_str([parent, pl.lit(" ("), _item_text(), pl.lit(")")]))
+        .then(
+            pl.concat_str(
+                [
+                    parent,
+                    pl.lit(" ("),
+                    pl.col("raw_value").str.replace(_SUB_ITEM_MARK, ""),
+                    pl.lit(")"),
+                ]
+            )
+        )
         .otherwise(pl.col("raw_value"))
     )
 
 
-def _item_text() -> pl.Expr:
-    return pl.col("raw_value").str.replace(_SUB_ITEM_MARK, "")
-
-
-_SUB_ITEM_MARK = r"^\s*[-+\u2013\u2014\u2514\u21b3]\s+"
+def _first_label_column() -> pl.Expr:
+    return pl.col("vcol") == pl.col("vcol").min().over(_TABLE)

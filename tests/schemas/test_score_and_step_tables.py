@@ -526,8 +526,7 @@ def test_a_model_zoo_guide_title_names_the_model_and_a_chip_column_its_chip():
 
 def test_a_card_of_stated_memory_is_no_count_of_cards():
     # kvcache-ai/ktransformers doc/zh: "2～4 张 24GB 4090卡" (two to four 24 GB 4090 cards)
-    found = read_hardware("方案 在 2～4 张 24GB 4090卡上微调", "prose")
-    assert found is None or found.count != 4090
+    assert read_hardware("方案 在 2～4 张 24GB 4090卡上微调", "prose") is None
     assert read_hardware("A100 8卡", "prose").count == 8
 
 
