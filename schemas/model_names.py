@@ -145,6 +145,15 @@ def _families() -> tuple[_Family, ...]:
     return tuple(families)
 
 
+@lru_cache(maxsize=256)
+def _families_starting(first: str) -> tuple[_Family, ...]:
+    """The families, in their order, a text opening with `first` may name: running text
+    tries every run of words, and most open with a letter no family's name does."""
+    return tuple(
+        family for family in _families() if not family.head or family.head.startswith(first)
+    )
+
+
 @cache
 def _size_pattern(sizes: str) -> re.Pattern[str]:
     return re.compile(f"(?:{sizes})")
@@ -365,7 +374,7 @@ def _catalogued(core: list[str]) -> tuple[ModelReading, list[str]] | None:
 def _sized_family(core: list[str]) -> tuple[ModelReading, list[str]] | None:
     """A family and its size: "llama 3 70b" -> Llama 3 70B, "qwen1.5 7b" -> Qwen1.5 7B."""
     text = " ".join(core)
-    for family in _families():
+    for family in _families_starting(text[:1]):
         if not text.startswith(family.head):
             continue
         match = re.match(family.pattern, text)

@@ -197,17 +197,20 @@ def _model_of_the_run(context: TableContext) -> str | None:
     """The one model the nearest of the table's paragraphs naming any model says its benchmark
     ran ("... with a model of Transformer-base"); one naming it otherwise (a comparison's
     other side: "Compared with Transformer-big") names none."""
-    for text in context.texts:
-        if text.source != "paragraph":
-            continue
-        if not models_in_text(text.text):
-            continue
-        ran = {
+    paragraphs = [text.text for text in context.texts if text.source == "paragraph"]
+    runs = [
+        {
             reading.base: phrase
-            for match in _RUN_MODEL.finditer(text.text)
+            for match in _RUN_MODEL.finditer(paragraph)
             for phrase, reading in models_in_text(match.group("name"))
         }
-        return next(iter(ran.values())) if len(ran) == 1 else None
+        for paragraph in paragraphs
+    ]
+    if not any(runs):
+        return None  # whichever paragraph names a model first, it names no run's
+    for paragraph, ran in zip(paragraphs, runs, strict=True):
+        if models_in_text(paragraph):
+            return next(iter(ran.values())) if len(ran) == 1 else None
     return None
 
 
