@@ -199,6 +199,16 @@ def counts_several(folded: str) -> bool:
     return len(counts - {None}) > 1
 
 
+def counts_no_run(folded: str, before_chip: str) -> bool:
+    """Whether a paragraph's count of its chip is no one run's: it states several counts
+    (`counts_several`), or the most any run used ("use up to 3072 A100 GPUs for the largest
+    model"; `before_chip`: the paragraph up to the chip's name)."""
+    return counts_several(folded) or _AT_MOST.search(before_chip) is not None
+
+
+_AT_MOST = re.compile(r"(?i)\b(?:up to|as many as|a maximum of|at most)\s+[\d,.]+\s*[x\u00d7]?\s*$")
+
+
 def count_only(match: re.Match[str]) -> int | None:
     """The devices a `COUNT_ONLY` match counts: nodes times devices per node for "4n8g"."""
     if match.group("nodes"):

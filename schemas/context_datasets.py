@@ -60,15 +60,38 @@ _DATASET_LINE = re.compile(
 )
 
 
+# A sentence calling a name a dataset: "obtained from running test on COCO dataset in PC",
+# "evaluated on the ImageNet validation set".
+_CALLED_A_DATASET = re.compile(
+    r"(?i)\b(?:on|using|with|from) (?:the )?(?P<name>[^\W_][\w.+-]*(?: [\w.+-]+){0,2}) "
+    r"(?:data ?sets?|val(?:idation)? sets?|test sets?)\b"
+)
+
+
 def dataset_of_context(text: str, source: str) -> str | None:
     """The dataset a caption or heading names, or a line of the prose names by its word
-    ("Dataset: ILSVRC 2012"): the name the vocabulary knows in it, else the name as written."""
+    ("Dataset: ILSVRC 2012"): the name the vocabulary knows in it, else the name as written;
+    or the one known dataset a paragraph names and calls a dataset."""
     if source in ("caption", "heading"):
         return dataset_in_text(text)
-    if source != "paragraph" or ":" not in text and "\uff1a" not in text:
+    if source != "paragraph":
         return None
+    if ":" not in text and "\uff1a" not in text:
+        return _called_a_dataset(text)
     line = _DATASET_LINE.match(text.strip())
     if line is None:
-        return None
+        return _called_a_dataset(text)
     named = line.group(1).strip(" *_.")
     return dataset_in_text(named) or (named if any(map(str.isalpha, named)) else None)
+
+
+def _called_a_dataset(text: str) -> str | None:
+    """The one dataset a paragraph names, when a sentence of it calls that name a dataset
+    (a paragraph naming two, a comparison or a training set beside a test set, names none)."""
+    if _CALLED_A_DATASET.search(text) is None:
+        return None
+    named = dataset_in_text(text)
+    if named is None:
+        return None
+    called = (dataset_in_text(m.group("name")) for m in _CALLED_A_DATASET.finditer(text))
+    return named if named in called else None

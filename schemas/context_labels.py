@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from perfledger.schemas.chip_counts import counts_several
+from perfledger.schemas.chip_counts import counts_no_run
 from perfledger.schemas.chip_vocabulary import KIND_RANK
 from perfledger.schemas.context_datasets import dataset_of_context
 from perfledger.schemas.context_parts import (
@@ -573,7 +573,7 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         if mention.accelerator is not None and not _names_chips_as_alternatives(text):
             found.append(("platform", mention))
         if mention.count is not None and not (
-            source == "paragraph" and counts_several(fold_words(text))
+            source == "paragraph" and counts_no_run(fold_words(text), text[: mention.start])
         ):
             found.append(("count", count_of_all_chips(text, mention, prose)))
     precisions = find_precisions(without_ratings(text))

@@ -5,6 +5,7 @@ numbered columns are values of ("Seq Len | 256 | 512")."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from perfledger.schemas.header_reading import HeaderReading
@@ -21,10 +22,17 @@ def corner_precision(readings: list[HeaderReading]) -> Precision | None:
     return corner.precision if corner.precision.text == corner.text else None
 
 
+_BEFORE_METRIC = re.compile(r"(?i)\s*(\S.*?)\s+metrics?\s*")
+
+
 def corner_model(readings: list[HeaderReading]) -> str | None:
     """A top-left header naming no role ("Llama-3.1-8B-Instruct") names the table's model,
     when no column holds models."""
     corner = readings[0] if readings else None
+    if corner is not None and corner.kind == "metric_name":
+        # "GLM4-chat Metric" over rows of benchmarks: the model, and what its rows name
+        named = _BEFORE_METRIC.fullmatch(corner.text)
+        corner = HeaderReading(named.group(1), None, None) if named else corner
     if corner is None or corner.kind is not None or not corner.text or corner.is_number:
         return None
     if any(reading.role == "model" for reading in readings):

@@ -21,7 +21,7 @@ from perfledger.schemas.chip_counts import count_cell, parallel_count
 from perfledger.schemas.column_types import ColumnTypes
 from perfledger.schemas.folding import clean_text, fold_words
 from perfledger.schemas.header_reading import HeaderReading
-from perfledger.schemas.identities import canonical_dataset
+from perfledger.schemas.identities import canonical_dataset, dataset_named
 from perfledger.schemas.label_mappings import NO_MAPPINGS, LabelMappings
 from perfledger.schemas.labels import (
     framework_first,
@@ -372,6 +372,10 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
                 cell.dims.setdefault("framework", text)
             elif is_model_file(text):  # "BModel | yolov5s_v6.1_3output_fp32_1b.bmodel"
                 cell.dims.setdefault("model", text)
+            elif dataset_named(text) is not None:
+                # "lambada_openai", "hellaswag" under a corner naming the model: the tasks
+                # a table of scores ran, each its row's dataset
+                cell.dims.setdefault("dataset", text)
         if role == "mode" and (framework := framework_in_brackets(text)) is not None:
             cell.dims.setdefault("framework", framework)  # "Method | NPU (FastFlowLM)"
 

@@ -301,7 +301,13 @@ def _with_legend(
         definition = header_reading(defined, mappings) if defined is not None else None
         if definition is not None and defines_a_sized_model(defined, definition.kind):
             return replace(reading, kind="result")  # "cifar: 32x32x3 input": its results
-        if definition is not None and (reading.kind is None or definition.kind is not None):
+        # A definition that describes the word ("IC03_860: 36 MB, 860 samples", a test set)
+        # says what it names, not that its column holds words, as a "Notes" header does.
+        if (
+            definition is not None
+            and definition.kind != "text"
+            and (reading.kind is None or definition.kind is not None)
+        ):
             return replace(definition, text=reading.text)
     if not context.legend or (
         reading.platform is not None and reading.platform.accelerator is not None
@@ -354,6 +360,10 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
             return "result"
         return kind
     if kind in ("unit", "metric_name") and not (index > 0 and names_metrics(stats)):
+        if kind == "metric_name" and index > 0 and _states_its_run(reading, stats):
+            # "AM68A_8bits_metric" over "71.2" beside a "metric_name" column: the value of
+            # the metric its row names, on that chip in that precision
+            return "result"
         return "unit" if stats.filled and stats.units * 2 >= stats.filled else "metric_name"
     if kind in ("metric", "statistic", "result", "metric_name"):  # "Metric | latency 5.09 ms"
         # "text:292" under "性能": figures named by a part of the run, not words of the row
@@ -388,6 +398,16 @@ def _role(index: int, reading: HeaderReading, stats: ColumnStats, results_before
         # which its cells say, not its rows' names.
         return "result"
     return "label"
+
+
+def _states_its_run(reading: HeaderReading, stats: ColumnStats) -> bool:
+    """A header naming a metric as a column of metric names would, but also the chip or the
+    precision of a run, over numbers: the column holds that run's values."""
+    return (
+        (reading.platform is not None or reading.precision is not None)
+        and stats.numeric > 0
+        and stats.numeric * 2 >= stats.filled
+    )
 
 
 def _states_a_measurement(reading: HeaderReading) -> bool:

@@ -124,8 +124,12 @@ def _platform_choice() -> pl.Expr:
     return (
         pl.when(pl.col("rp_chip").is_not_null())
         .then(pl.lit("rp"))
-        .when(pl.col("fp_chip").is_not_null())
+        # A chip the column's header names outranks one among the words of a row's other
+        # cells: "mobilenet_edgetpu_224" under "AM68A_8bits_metric" is a model's name.
+        .when(pl.col("fp_chip").is_not_null() & pl.col("h_chip").is_null())
         .then(pl.lit("fp"))
+        .when(pl.col("fp_chip").is_not_null())
+        .then(pl.lit("h"))
         .when(pl.col("sp_chip").is_not_null() | pl.col("sp_unknown").fill_null(False))
         .then(pl.lit("sp"))
         .when(pl.col("h_chip").is_not_null())
