@@ -62,6 +62,10 @@ SPREAD_MARKERS = ("\u00b1", "+/-", "+-", "+ /-")  # what stands before a figure'
 SPREAD_MARKER = "(?:" + "|".join(map(re.escape, SPREAD_MARKERS)) + ")"
 _SPREAD = re.compile(rf"^\s*{SPREAD_MARKER}\s*")
 _BRACKETED_SPREAD = re.compile(rf"\(\s*{SPREAD_MARKER}\s*([^()]*?)\s*\)")
+# A standard deviation named ("33 Std: 0.8", "83 (Std: 3.6)", "12 (stdev 0.4)"): the spread.
+_STANDARD_DEVIATION = re.compile(
+    r"(?i)\(?\s*(?<![a-z])(?:std|stdev|std\.? ?dev\.?|\u03c3)\s*[:=]?\s*(\d[\d.,]*)\s*\)?"
+)
 _QUALIFIER = re.compile(r"^\s*\((?P<text>[^()]{1,40})\)\s*$")
 # A whole cell counting chips before their name ("8xH100", "4x8xH100", "8x A100 80GB",
 # "2x RTX 4090", "8 x Gaudi2"): it starts with digits but names the hardware a run used, no
@@ -695,7 +699,7 @@ _OUT_OF = re.compile(r"^\s*/\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<unit>[^\d\s/].*)?$
 def _split_spread(rest: str) -> tuple[str, str | None]:
     """'± 0.11 ms' -> ('', '0.11 ms'); a spread in brackets ("0.267 (+/- 0.002) second",
     "0.269741 (±0.0001) (+6.90%)") is taken out whole, the words after it kept."""
-    bracketed = _BRACKETED_SPREAD.search(rest)
+    bracketed = _BRACKETED_SPREAD.search(rest) or _STANDARD_DEVIATION.search(rest)
     if bracketed is not None:
         return rest[: bracketed.start()] + " " + rest[bracketed.end() :], bracketed.group(1)
     for marker in SPREAD_MARKERS:

@@ -27,6 +27,7 @@ from perfledger.schemas.labels import (
     framework_alone,
     framework_in_brackets,
     framework_of_backend,
+    framework_of_run,
     listed_batch,
     stated_batch,
     workload_phase,
@@ -216,8 +217,7 @@ _SETTING_TAIL = re.compile(
 
 
 # "N times" in prose compares only before a comparative ("2.5 times faster", "3 times the
-# throughput") or states a unit ("speedups in times"); otherwise it counts repeats ("run 10
-# times repeatedly").
+# throughput") or states a unit ("in times"); otherwise it counts repeats ("run 10 times").
 _TIMES_COMPARING = re.compile(
     r"\bin\s+times\b|\btimes\s+(?:the|as|more|less|fewer|over|than|that|faster|slower|higher|"
     r"lower|better|worse|larger|smaller|greater|bigger|quicker|speed ?up|[a-z]+er)\b",
@@ -632,6 +632,8 @@ def _labels_of(text: str, source: str) -> tuple[tuple[str, Any], ...]:
         )
         if batch is not None:
             found.append(("batch", batch))
+    if source == "paragraph" and mention is not None and (ran := framework_of_run(written)):
+        found.append(("framework", ran))  # "tested on ascend 910* with mindspore 2.5.0"
     return tuple(found)
 
 

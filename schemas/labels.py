@@ -222,6 +222,26 @@ def _model_reading(label: str):
 
 
 @lru_cache(maxsize=4096)
+def framework_of_run(sentence: str) -> str | None:
+    """The framework a paragraph saying where its runs ran names with its release ("tested
+    on ascend 910* with mindspore 2.5.0 graph mode", "using PyTorch 2.1.0"); a framework named
+    without one is more often one spoken of than the one used."""
+    for match in _RUN_SOFTWARE.finditer(sentence):
+        name = match.group("name")
+        if known_framework(name):
+            return name
+        first = name.split()[0]
+        if first != name and known_framework(first):  # "mindspore lite 2.5.0"
+            return name
+    return None
+
+
+_RUN_SOFTWARE = re.compile(
+    r"(?i)\b(?:with|using|under|on)\s+(?P<name>[a-z][\w.+-]*(?: [a-z][\w+-]*)?)"
+    r"\s+v?(?:ersion\s*)?\d+(?:\.\d+)+"
+)
+
+
 def known_framework(label: str) -> bool:
     """Whether schemas/vocab/frameworks.csv names `label` ("ONNX", "PyTorch")."""
     return label_key(label) in _alias_table("frameworks.csv")

@@ -324,7 +324,13 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
                 else ""
             )
             label = f"{width}-bit" if width.isdigit() else text
+            if _AMP_HEADER.search(reading.text):
+                # "O2" under "amp": the level of mixed precision; "Yes": mixed precision
+                level = _AMP_LEVEL.fullmatch(text.strip())
+                label = f"amp {text.strip()}" if level else "amp" if _YES.match(text) else label
             precision = _of_part_named(reading.text, _precision_label(label, mappings))
+            if precision is not None and label.startswith("amp "):
+                precision = replace(precision, text=text)  # as published: "O2"
             cell.precision = precision or Precision(text, None, None)
             if precision is None or (precision.activation is None and precision.weight is None):
                 cell.unresolved.append(f"precision={text}")
@@ -378,6 +384,12 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
                 cell.dims.setdefault("dataset", text)
         if role == "mode" and (framework := framework_in_brackets(text)) is not None:
             cell.dims.setdefault("framework", framework)  # "Method | NPU (FastFlowLM)"
+
+
+# Apex's and MindSpore's levels of automatic mixed precision: O0 is fp32, O3 fp16 throughout.
+_AMP_LEVEL = re.compile(r"[Oo][0-3]")
+_YES = re.compile(r"(?i)^\s*(?:yes|y|true|on|\u2713|\u2714|\u2705)\s*$")
+_AMP_HEADER = re.compile(r"(?i)(?<![a-z])amp(?![a-z])|auto(?:matic)? mixed precision")
 
 
 # A chip's name written as a word of a model's name, after the name's first word and joined to

@@ -2,11 +2,14 @@
 its test sets in a list before a table of per-test-set accuracies, a generated report naming
 each row's metric in a "metric_name" column with a column of values per chip and precision, a
 paragraph calling the test set a dataset, a paragraph giving the most GPUs any run used, a
-model named in the top-left header beside "Metric", and benchmark tasks as row labels."""
+model named in the top-left header beside "Metric", benchmark tasks as row labels,
+latencies with their standard deviation written after them, amp levels as precisions, and
+the framework a setup sentence names with its release."""
 
 from __future__ import annotations
 
 from perfledger.schemas.context_datasets import dataset_of_context
+from perfledger.schemas.labels import framework_of_run
 from tests.schemas.page_reading import normalized
 
 # mindspore-lab/mindocr configs/rec/crnn/README.md: the evaluation sets listed with their
@@ -172,3 +175,71 @@ def test_known_task_names_under_a_header_naming_no_role_are_the_rows_datasets():
     assert found[("lambada_openai", "fp8 w/ fp8 KVCache")] == (0.7299, "Llama-3.1-8B-Instruct")
     assert found[("piqa", "bf16 w/ bf16 KVCache")] == (0.7998, "Llama-3.1-8B-Instruct")
     assert set(rows.get_column("dataset_canonical").to_list()) == {"LAMBADA", "HellaSwag", "PIQA"}
+
+
+# luxonis/depthai-python docs/source/tutorials/low-latency.rst: latencies with their standard
+# deviation written after them, with and without brackets.
+LUXONIS_POE_LATENCY = """Low Latency
+===========
+
+.. list-table::
+   :header-rows: 1
+
+   * - What
+     - Resolution
+     - PoE Latency [ms]
+     - USB Latency [ms]
+   * - Color (isp)
+     - 1080P
+     - 51
+     - 33 Std: 0.8
+   * - Mono
+     - 400P
+     - 12 Std: 5.0
+     - 83 (Std: 3.6)
+"""
+
+
+def test_a_standard_deviation_written_after_a_latency_is_its_spread():
+    found = {
+        row["raw_value"]: (row["metric"], row["value"], row["unit"], row["spread"])
+        for row in normalized(LUXONIS_POE_LATENCY, "text/x-rst").measurements.iter_rows(named=True)
+    }
+    assert found["33 Std: 0.8"] == ("latency", 33.0, "ms", 0.8)
+    assert found["12 Std: 5.0"] == ("latency", 12.0, "ms", 5.0)
+    assert found["83 (Std: 3.6)"] == ("latency", 83.0, "ms", 3.6)
+    assert found["51"] == ("latency", 51.0, "ms", None)
+
+
+# mindspore-lab/mindocr docs/en/mkdocs/modelzoo_training.md: the level of automatic mixed
+# precision each run used, in a column headed "amp".
+MINDOCR_AMP_LEVELS = """### Text Recognition
+
+| model  |dataset |bs | cards | acc | ms/step | fps | amp | config |
+:-:     |   :-:   | :-: | :-: |  :-:   |  :-:    | :-:  |  :-: |  :-:    |
+| svtr_tiny          | IC03,13,15,IIIT,etc | 512 | 4 | 90.23 | 459 | 4560 | O2 |  [mindocr_svtr](https://github.com/mindspore-lab/mindocr/tree/main/configs/rec/svtr)   |
+| crnn_vgg7          | IC03,13,15,IIIT,etc | 16 | 8 | 82.03 | 22.06 | 5802.71 | O3 |  [mindocr_crnn](https://github.com/mindspore-lab/mindocr/tree/main/configs/rec/crnn)   |
+| dbnet_resnet18     | icdar2015  | 20 | 1 | 81.73 | 186 | 108 | O0 | [mindocr_dbnet](https://github.com/mindspore-lab/mindocr/tree/main/configs/det/dbnet)  |
+"""
+
+
+def test_an_amp_level_is_the_runs_precision():
+    found = {
+        (row["raw_value"], row["metric"]): (
+            row["precision"],
+            row["activation_dtype"],
+            row["weight_dtype"],
+        )
+        for row in normalized(MINDOCR_AMP_LEVELS).measurements.iter_rows(named=True)
+    }
+    assert found[("4560", "throughput")] == ("O2", "mixed", "fp32")
+    assert found[("5802.71", "throughput")] == ("O3", "fp16", "fp16")
+    assert found[("108", "throughput")] == ("O0", "fp32", "fp32")
+
+
+def test_the_framework_a_setup_sentence_names_with_its_release_is_the_runs():
+    # "Experiments are tested on ascend 910* with mindspore 2.5.0 graph mode."
+    rows = normalized(MINDOCR_PER_DATASET).measurements
+    assert set(rows.get_column("framework_canonical").to_list()) == {"MindSpore"}
+    assert framework_of_run("tested on ascend 310P with mindspore lite 2.5.0") == "mindspore lite"
+    assert framework_of_run("Models exported from PyTorch run on T4.") is None
