@@ -216,8 +216,8 @@ _SETTING_TAIL = re.compile(
 )
 
 
-# "N times" in prose compares only before a comparative ("2.5 times faster", "3 times the
-# throughput") or states a unit ("in times"); otherwise it counts repeats ("run 10 times").
+# "N times" in prose compares only before a comparative ("2.5 times faster") or states a
+# unit ("in times"); otherwise it counts repeats ("run 10 times").
 _TIMES_COMPARING = re.compile(
     r"\bin\s+times\b|\btimes\s+(?:the|as|more|less|fewer|over|than|that|faster|slower|higher|"
     r"lower|better|worse|larger|smaller|greater|bigger|quicker|speed ?up|[a-z]+er)\b",
@@ -305,7 +305,7 @@ def _accelerator_listed_after(
     for text in texts[index + 1 : index + 1 + _HOST_ITEMS_APART]:
         if len(text) > _LIST_ITEM_CHARS:
             return None
-        listed = read_hardware(without_names(text), "prose")
+        listed = read_hardware(without_names(text), "label")  # "- NVIDIA A100 GPUs": a setup
         if listed is not None and listed.accelerator is not None:
             return listed if listed.rank == KIND_RANK["accelerator"] else None
     return None

@@ -275,7 +275,8 @@ def result_records(
                 # "PyTorch (ms)" beside "TensorRT (ms)" under a heading "TensorRT": its own;
                 # "RTX4090 (TensorRT)": the chip's runs used the framework it names
                 (
-                    bracketed_framework(reading.text)
+                    # "T4 TensorRT FP16(FPS)": the chip's runs used it too
+                    (bracketed_framework(reading.text) or header_framework(reading.text))
                     if reading.platform is not None
                     else header_framework(reading.text)
                 )

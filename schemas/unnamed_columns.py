@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from perfledger.schemas.found import Found
+from perfledger.schemas.scored_datasets import metric_of_scored_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -33,9 +34,22 @@ def with_sibling_scores(
 ) -> list[ColumnPlan]:
     results = [column for column in columns if column.role == "result"]
     stated = {column.metric.value for column in results if column.metric is not None}
-    if stated != {_SCORE} or not any(
+    named = any(
         column.metric is not None and column.metric.source == "column" for column in results
-    ):
+    )
+    # "Average" beside "ARC | HellaSwag | MMLU", benchmarks scored by their accuracy: their
+    # mean (a benchmark of a name no vocabulary knows beside them stays unread, not guessed)
+    scored = any(metric_of_scored_name(column.reading.text) for column in results)
+    if not named and scored and stated <= {_SCORE}:
+        return [
+            replace(column, metric=Found(_SCORE, "column"))
+            if _a_bare_name(column)
+            and column.reading.kind == "statistic"
+            and _plain_numbers(figures)
+            else column
+            for column, figures in zip(columns, stats, strict=True)
+        ]
+    if stated != {_SCORE} or not named:
         return columns
     return [
         replace(column, metric=Found(_SCORE, "column"))

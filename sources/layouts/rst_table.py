@@ -73,10 +73,14 @@ def sniff_rst(data: bytes, content_type: str | None) -> float:
         return 0.0
     if len(unquoted) < len(quoted) and any(mark in quoted.lower() for mark in _HTML_MARKS):
         return 0.95  # above the HTML layout, which takes the quoted "<html" for a page's own
+    if embeds_html and ("rst" in kind or _SNIFF_DIRECTIVE.search(head)):
+        # Above the HTML layout's score for the page its raw HTML makes it look like
+        # ("<html xmlns=...>" inside `.. raw:: html`): every mark of HTML is in such a block.
+        return 0.95
     if "rst" in kind:
         return 0.9
     if _SNIFF_DIRECTIVE.search(head):
-        return 0.85 if embeds_html else 0.8  # above the tables its raw HTML holds
+        return 0.8
     return 0.6 if _underlined_titles(head) >= 2 else 0.0
 
 

@@ -4,7 +4,8 @@ each row's metric in a "metric_name" column with a column of values per chip and
 paragraph calling the test set a dataset, a paragraph giving the most GPUs any run used, a
 model named in the top-left header beside "Metric", benchmark tasks as row labels,
 latencies with their standard deviation written after them, amp levels as precisions, and
-the framework a setup sentence names with its release."""
+the framework a setup sentence names with its release, and memory named by rows ("Max Mem
+Used")."""
 
 from __future__ import annotations
 
@@ -243,3 +244,33 @@ def test_the_framework_a_setup_sentence_names_with_its_release_is_the_runs():
     assert set(rows.get_column("framework_canonical").to_list()) == {"MindSpore"}
     assert framework_of_run("tested on ascend 310P with mindspore lite 2.5.0") == "mindspore lite"
     assert framework_of_run("Models exported from PyTorch run on T4.") is None
+
+
+# siliconflow/onediff onediff_diffusers_extensions/examples/sd3/README.md: metrics named by
+# the rows of a table of one column, each row's engine first.
+ONEDIFF_SD3 = """## Performance comparation
+
+Testing on H800-NVL-80GB, with image size of 1024*1024, iterating 28 steps:
+| Metric                                           |                     |
+| ------------------------------------------------ | ------------------- |
+| Data update date(yyyy-mm-dd)                     | 2024-06-29          |
+| PyTorch iteration speed                          | 15.56 it/s          |
+| OneDiff iteration speed                          | 24.12 it/s (+55.0%) |
+| PyTorch E2E time                                 | 1.96 s              |
+| OneDiff E2E time                                 | 1.31 s (-33.2%)     |
+| PyTorch Max Mem Used                             | 18.784 GiB          |
+| OneDiff Max Mem Used                             | 18.324 GiB          |
+| PyTorch Warmup with Run time                     | 2.86 s              |
+| OneDiff Warmup with Compilation time<sup>1</sup> | 889.25 s            |
+| OneDiff Warmup with Cache time                   | 44.38 s             |
+"""
+
+
+def test_memory_used_named_by_rows_reads_as_such_with_each_rows_engine():
+    found = {
+        (row["raw_value"], row["metric"]): (row["value"], row["unit"], row["framework"])
+        for row in normalized(ONEDIFF_SD3).measurements.iter_rows(named=True)
+    }
+    # the memory a run used, named by its row
+    assert found[("18.324 GiB", "other")] == (18.324, "GiB", "OneDiff")
+    assert found[("24.12 it/s (+55.0%)", "throughput")] == (24.12, "items/s", "OneDiff")
