@@ -88,10 +88,8 @@ def dataset_of_context(text: str, source: str) -> str | None:
 def _called_a_dataset(text: str) -> str | None:
     """The one dataset a paragraph names, when a sentence of it calls that name a dataset
     (a paragraph naming two, a comparison or a training set beside a test set, names none)."""
-    if _CALLED_A_DATASET.search(text) is None:
+    called = {dataset_in_text(match.group("name")) for match in _CALLED_A_DATASET.finditer(text)}
+    if not called - {None}:
         return None
     named = dataset_in_text(text)
-    if named is None:
-        return None
-    called = (dataset_in_text(m.group("name")) for m in _CALLED_A_DATASET.finditer(text))
     return named if named in called else None

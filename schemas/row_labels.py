@@ -69,9 +69,8 @@ _UNIT_LABEL_ROLES = ("variant", "dataset", "model")  # a rate unit under these i
 _SETTING_PREFIX = re.compile(
     r"^(?:bs|batch(?: size)?|precision|dtype|e|epochs?|mode)\s*[=:]\s*", re.I
 )
-_FLAG = re.compile(
-    r"(?i)^(?:yes|no|y|n|true|false|on|off|\u2713|\u2714|\u2717|\u2718|\u2705|\u274c)$"
-)
+_YES_WORDS = r"yes|y|true|on|\u2713|\u2714|\u2705"
+_FLAG = re.compile(rf"(?i)^(?:{_YES_WORDS}|no|n|false|off|\u2717|\u2718|\u274c)$")
 # A precision cell that says the run has none of its own ("None" under "Quantization")
 _NO_PRECISION = re.compile(r"(?i)^\s*(?:none|no|off)\s*$")
 _MEMO_CELLS = 200_000  # distinct cells remembered; hostile pages must not grow it forever
@@ -388,7 +387,7 @@ def _label_cell(text: str, reading: HeaderReading, cell: _Cell, mappings: LabelM
 
 # Apex's and MindSpore's levels of automatic mixed precision: O0 is fp32, O3 fp16 throughout.
 _AMP_LEVEL = re.compile(r"[Oo][0-3]")
-_YES = re.compile(r"(?i)^\s*(?:yes|y|true|on|\u2713|\u2714|\u2705)\s*$")
+_YES = re.compile(rf"(?i)^\s*(?:{_YES_WORDS})\s*$")
 _AMP_HEADER = re.compile(r"(?i)(?<![a-z])amp(?![a-z])|auto(?:matic)? mixed precision")
 
 

@@ -37,23 +37,23 @@ def with_sibling_scores(
     named = any(
         column.metric is not None and column.metric.source == "column" for column in results
     )
-    # "Average" beside "ARC | HellaSwag | MMLU", benchmarks scored by their accuracy: their
-    # mean (a benchmark of a name no vocabulary knows beside them stays unread, not guessed)
-    scored = any(metric_of_scored_name(column.reading.text) for column in results)
-    if not named and scored and stated <= {_SCORE}:
-        return [
-            replace(column, metric=Found(_SCORE, "column"))
-            if _a_bare_name(column)
-            and column.reading.kind == "statistic"
-            and _plain_numbers(figures)
-            else column
-            for column, figures in zip(columns, stats, strict=True)
-        ]
-    if stated != {_SCORE} or not named:
+    if named and stated == {_SCORE}:
+        statistics_only = False
+    elif (
+        not named
+        and stated <= {_SCORE}
+        and any(metric_of_scored_name(column.reading.text) for column in results)
+    ):
+        # "Average" beside "ARC | HellaSwag | MMLU", benchmarks scored by their accuracy:
+        # their mean (a benchmark of a name no vocabulary knows beside them stays unread)
+        statistics_only = True
+    else:
         return columns
     return [
         replace(column, metric=Found(_SCORE, "column"))
-        if _a_bare_name(column) and _plain_numbers(figures)
+        if _a_bare_name(column)
+        and (not statistics_only or column.reading.kind == "statistic")
+        and _plain_numbers(figures)
         else column
         for column, figures in zip(columns, stats, strict=True)
     ]
